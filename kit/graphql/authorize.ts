@@ -1,0 +1,24 @@
+import { InsufficientScope, Unauthorized } from '../errors.js';
+import { hasAnyScope, type Principal, type SubjectKind } from '../principal.js';
+
+export interface AccessRule {
+  /** Subject kinds the operation accepts; any other kind is treated as anonymous (→ 401). */
+  subjects: readonly SubjectKind[];
+  /** Any-of: one of these scopes suffices (a `:write` also grants its `:read`). Empty = no scope needed. */
+  scopes: readonly string[];
+}
+
+/**
+ * The per-operation check of polar-api.md §5.3 step 3, applied inside every resolver so GraphQL
+ * clients get exactly the rules REST clients get.
+ */
+export function authorize(principal: Principal, rule: AccessRule): void {
+  if (!rule.subjects.includes(principal.subject)) {
+    if (rule.subjects.includes('anonymous')) return;
+    throw new Unauthorized();
+  }
+  if (principal.subject === 'anonymous') return;
+  if (rule.scopes.length > 0 && !hasAnyScope(principal, rule.scopes)) {
+    throw new InsufficientScope(rule.scopes);
+  }
+}

@@ -1,0 +1,33 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import { addResolversToSchema } from '@graphql-tools/schema';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
+import { type GraphQLSchema, parse } from 'graphql';
+import { type BuildSchemaOptions, buildSchema, createResolversMap } from 'type-graphql';
+
+/** The Federation 2 features every subgraph may use, declared in one place. */
+export const FEDERATION_LINK =
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
+
+/** `__resolveReference` per entity type name. They must batch (see each `*.reference.ts`). */
+export type ReferenceResolvers = Record<string, { __resolveReference: (reference: any, context: any) => unknown }>;
+
+/**
+ * Builds a Federation 2 subgraph from type-graphql resolvers: type-graphql emits the SDL with its
+ * `@key` directives, `@apollo/subgraph` adds `_entities`/`_service`, and reference resolvers are
+ * attached last (type-graphql has no notion of them).
+ */
+export async function buildFederatedSchema(
+  options: Omit<BuildSchemaOptions, 'skipCheck'>,
+  referenceResolvers: ReferenceResolvers = {},
+): Promise<GraphQLSchema> {
+  const schema = await buildSchema({ ...options, skipCheck: true, validate: false });
+  const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`);
+  const federated = buildSubgraphSchema({
+    typeDefs,
+    resolvers: createResolversMap(schema) as GraphQLResolverMap<unknown>,
+  });
+  return Object.keys(referenceResolvers).length
+    ? addResolversToSchema({ schema: federated, resolvers: referenceResolvers, updateResolversInPlace: true })
+    : federated;
+}

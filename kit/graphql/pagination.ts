@@ -1,0 +1,37 @@
+import { type ClassType, Field, Int, ObjectType } from 'type-graphql';
+
+/** Polar's page-based pagination block: exactly `total_count` and `max_page`. */
+@ObjectType({ description: 'Page-based pagination of a list.' })
+export class Pagination {
+  @Field(() => Int) totalCount!: number;
+  @Field(() => Int) maxPage!: number;
+}
+
+/** Polar clamps `limit` to this instead of rejecting larger values. */
+export const MAX_PAGE_SIZE = 100;
+
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+/** Clamps the limit and computes the offset; `page`/`limit` below 1 are rejected at the edge. */
+export function pageWindow({ page, limit }: PageRequest): { limit: number; offset: number } {
+  const clamped = Math.min(Math.max(limit, 1), MAX_PAGE_SIZE);
+  return { limit: clamped, offset: (Math.max(page, 1) - 1) * clamped };
+}
+
+export function paginationOf(totalCount: number, limit: number): Pagination {
+  const clamped = Math.min(Math.max(limit, 1), MAX_PAGE_SIZE);
+  return { totalCount, maxPage: Math.ceil(totalCount / clamped) };
+}
+
+/** `ListResource<T>`: a page of items plus its pagination. Subclass it with `@ObjectType('XList')`. */
+export function ListResource<T extends object>(itemType: ClassType<T>) {
+  @ObjectType()
+  abstract class ListResourceClass {
+    @Field(() => [itemType]) items!: T[];
+    @Field(() => Pagination) pagination!: Pagination;
+  }
+  return ListResourceClass;
+}

@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { RequestValidationError } from '../kit/errors.js';
+import { authorize } from '../kit/graphql/authorize.js';
+import type { Logger } from '../kit/logger.js';
+import type { Principal, PrincipalResolver } from '../kit/principal.js';
+import type { GatewayClient } from './gateway-client.js';
+import { OperationDocuments } from './operations.js';
+import type { Route } from './routes/route.js';
+import { parseOrThrow, queryObject } from './validation.js';
+import { sendError, sendMethodNotAllowed, sendNotFound } from './wire-errors.js';
+
+export interface AppDependencies {
+  environment: 'production' | 'sandbox';
+  gateway: GatewayClient;
+  principals: PrincipalResolver;
+  routes: Route[];
+  operations: OperationDocuments;
+  logger: Logger;
+  /** True when the database answers (GET /readyz). */
+  ready: () => Promise<boolean>;
+  openapi: () => object;
+  docsPage: () => string;
+  /** Extra routers (OAuth pages and endpoints) mounted before the API routes. */
+  extensions?: express.Router[];
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    principal: Principal;
+    requestId: string;
+  }
+}
+
+/** API versions this server speaks; the `Polar-Version` header picks one (absent: the oldest). */
+const API_VERSIONS = ['2026-04', '2026-10'];
+const DEFAULT_API_VERSION = '2026-04';
+
+const MAX_BODY = '1mb';
+
+/** The HTTP face of one environment. No `listen` here: main.ts and the tests own the socket. */
+export function createApp(deps: AppDependencies): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', false); // we parse repeated and deep keys ourselves (validation.ts)
+
+  app.use(requestContext(deps));
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    const ok = await deps.ready().catch(() => false);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable' });
+  });
+  app.get('/openapi.json', (_req, res) => void res.json(deps.openapi()));
+  app.get('/docs', (_req, res) => void res.type('html').send(deps.docsPage()));
+
+  app.use(apiVersion);
+  app.use(express.json({ limit: MAX_BODY, type: () => true, strict: false }));
+  app.use(resolvePrincipal(deps.principals));
+  for (const router of deps.extensions ?? []) app.use(router);
+
+  app.post('/graphql', graphqlHandler(deps));
+  for (const route of deps.routes) {
+    app[route.method](expressPath(route.path), routeHandler(route, deps));
+  }
+  app.use(methodNotAllowed(deps.routes));
+  app.use((_req: Request, res: Response) => sendNotFound(res));
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+function requestContext(deps: AppDependencies) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    req.requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    res.set('X-Request-Id', req.requestId);
+    res.set('Cache-Control', 'private, no-store');
+    if (deps.environment === 'sandbox') res.set('X-Polar-Sandbox', '1');
+    res.set('Access-Control-Allow-Origin', '*');
+    res.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Polar-Version');
+    res.set('Access-Control-Expose-Headers', 'Polar-Version');
+    if (req.method === 'OPTIONS') {
+      res.set('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
+      res.status(204).end();
+      return;
+    }
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      deps.logger.info({
+        requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      }, 'request');
+    });
+    next();
+  };
+}
+
+function apiVersion(req: Request, res: Response, next: NextFunction): void {
+  const requested = req.get('polar-version');
+  const version = requested ?? DEFAULT_API_VERSION;
+  if (!API_VERSIONS.includes(version)) {
+    sendNotFound(res);
+    return;
+  }
+  res.set('Polar-Version', version);
+  next();
+}
+
+function resolvePrincipal(resolver: PrincipalResolver) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      req.principal = await resolver.resolve(req.get('authorization'), sessionCookie(req));
+      next();
+    } catch (error) {
+      sendError(res, error);
+    }
+  };
+}
+
+/** The web session cookie set by the sign-in pages. */
+function sessionCookie(req: Request): string | undefined {
+  const header = req.get('cookie');
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === 'polar_session') return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+function routeHandler(route: Route, deps: AppDependencies) {
+  const source = deps.operations.source(route.operation);
+  return async (req: Request, res: Response) => {
+    try {
+      authorize(req.principal, route.access);
+      const params = route.params ? parseOrThrow(route.params, 'path', req.params) : {};
+      const search = new URL(req.originalUrl, 'http://local').searchParams;
+      const query = route.query ? parseOrThrow(route.query, 'query', queryObject(search, route.query)) : {};
+      let body: unknown = undefined;
+      if (route.body) {
+        const raw = req.body;
+        if (raw === undefined && route.bodyOptional) body = {};
+        else if (raw === undefined) throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+        else body = parseOrThrow(route.body, 'body', raw);
+      }
+      const result = await deps.gateway.execute(
+        { query: source, operationName: route.operation, variables: route.variables({ params, query, body }) },
+        req.principal,
+        req.requestId,
+      );
+      if (result.errors?.length || !result.data) {
+        const error = result.errors?.[0];
+        if (!error?.extensions?.http?.status || error.extensions.http.status >= 500) {
+          deps.logger.error({ requestId: req.requestId, errors: result.errors }, 'operation failed');
+        }
+        sendError(res, error);
+        return;
+      }
+      const payload = route.result(result.data);
+      res.status(route.status);
+      if (payload === undefined) res.end();
+      else if (route.contentType) res.type(route.contentType).send(payload);
+      else res.json(payload);
+    } catch (error) {
+      if (!(error instanceof Error) || !('status' in error)) deps.logger.error({ err: error, requestId: req.requestId }, 'route failed');
+      sendError(res, error);
+    }
+  };
+}
+
+function graphqlHandler(deps: AppDependencies) {
+  return async (req: Request, res: Response) => {
+    const body = req.body as { query?: unknown; operationName?: unknown; variables?: unknown } | undefined;
+    if (!req.is('application/json') || !body || typeof body.query !== 'string') {
+      res.status(400).json({ errors: [{ message: 'POST a JSON body {"query": "...", "variables": {...}} with Content-Type: application/json.', extensions: { code: 'BAD_REQUEST' } }] });
+      return;
+    }
+    try {
+      const result = await deps.gateway.execute(
+        {
+          query: body.query,
+          operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
+          variables: body.variables && typeof body.variables === 'object' ? (body.variables as Record<string, unknown>) : undefined,
+        },
+        req.principal,
+        req.requestId,
+      );
+      const failedBeforeExecution = !result.data && result.errors?.some(e => e.extensions?.http?.status === 400 || /GRAPHQL_(PARSE|VALIDATION)_FAILED|QUERY_TOO/.test(e.extensions?.code ?? ''));
+      res.status(failedBeforeExecution ? 400 : 200).json(result);
+    } catch (error) {
+      deps.logger.error({ err: error, requestId: req.requestId }, 'graphql failed');
+      res.status(500).json({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    }
+  };
+}
+
+/** `/v1/organizations/{id}` → `/v1/organizations/:id`. */
+function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+function methodNotAllowed(routes: Route[]) {
+  const patterns = routes.map(r => ({
+    regex: new RegExp(`^${r.path.replace(/\/$/, '').replace(/\{\w+\}/g, '[^/]+')}/?$`),
+    method: r.method.toUpperCase(),
+  }));
+  return (req: Request, res: Response, next: NextFunction) => {
+    const allowed = patterns.filter(p => p.regex.test(req.path)).map(p => p.method);
+    if (allowed.length && !allowed.includes(req.method)) {
+      sendMethodNotAllowed(res, [...new Set(allowed)]);
+      return;
+    }
+    next();
+  };
+}
+
+function errorHandler(logger: Logger) {
+  return (error: any, req: Request, res: Response, _next: NextFunction) => {
+    if (error?.type === 'entity.parse.failed') {
+      res.status(422).json({
+        error: 'RequestValidationError',
+        detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }],
+      });
+      return;
+    }
+    if (error?.type === 'entity.too.large') {
+      res.status(413).json({ detail: 'Request Entity Too Large' });
+      return;
+    }
+    logger.error({ err: error, requestId: req.requestId }, 'unhandled error');
+    sendError(res, error);
+  };
+}

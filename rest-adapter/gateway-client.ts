@@ -1,0 +1,50 @@
+import type { ApolloServer } from '@apollo/server';
+import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../kit/principal.js';
+import type { GatewayContext } from '../kit/graphql/subgraph-runtime.js';
+import type { GraphQLErrorLike } from './wire-errors.js';
+
+export interface GraphQLResult {
+  data?: Record<string, any> | null;
+  errors?: readonly GraphQLErrorLike[];
+}
+
+export interface GraphQLRequestBody {
+  query: string;
+  operationName?: string;
+  variables?: Record<string, unknown>;
+}
+
+/** How the adapter reaches the gateway: in the same process, or over HTTP with a signed principal. */
+export interface GatewayClient {
+  execute(request: GraphQLRequestBody, principal: Principal, requestId: string): Promise<GraphQLResult>;
+}
+
+/** Embedded topology: runs the operation on the gateway's Apollo Server directly, no HTTP. */
+export class InProcessGatewayClient implements GatewayClient {
+  constructor(private readonly server: ApolloServer<GatewayContext>) {}
+
+  async execute(request: GraphQLRequestBody, principal: Principal, requestId: string): Promise<GraphQLResult> {
+    const response = await this.server.executeOperation(request, { contextValue: { principal, requestId } });
+    if (response.body.kind !== 'single') throw new Error('Incremental delivery is not supported');
+    return response.body.singleResult as GraphQLResult;
+  }
+}
+
+/** Distributed topology: POSTs to the gateway process, identity signed with the internal key. */
+export class HttpGatewayClient implements GatewayClient {
+  constructor(private readonly url: string, private readonly internalKey: string) {}
+
+  async execute(request: GraphQLRequestBody, principal: Principal, requestId: string): Promise<GraphQLResult> {
+    const response = await fetch(this.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'apollo-require-preflight': 'true',
+        'x-request-id': requestId,
+        [PRINCIPAL_HEADER]: signPrincipal(principal, this.internalKey),
+      },
+      body: JSON.stringify(request),
+    });
+    return (await response.json()) as GraphQLResult;
+  }
+}

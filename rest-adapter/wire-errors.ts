@@ -1,0 +1,73 @@
+import type { Response } from 'express';
+import { DomainError } from '../kit/errors.js';
+
+/** A GraphQL error as it comes back from the gateway. */
+export interface GraphQLErrorLike {
+  message: string;
+  extensions?: { code?: string; http?: { status?: number }; details?: unknown };
+}
+
+const REALM = 'Bearer realm="polar"';
+
+/**
+ * The one place that writes error bodies in polar-api.md §1's shapes. Everything else in the adapter
+ * throws a DomainError or passes along the GraphQL error it got.
+ */
+export function sendError(res: Response, error: unknown): void {
+  const { code, message, status, details } = normalise(error);
+  res.status(status);
+  switch (code) {
+    case 'invalid_token':
+      res.set({
+        'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${message}"`,
+        'Cache-Control': 'no-store',
+        Pragma: 'no-cache',
+      });
+      res.json({ error: 'invalid_token', error_description: message });
+      return;
+    case 'insufficient_scope': {
+      const scopes = (details as { scopes?: string[] } | undefined)?.scopes ?? [];
+      res.set('WWW-Authenticate', `${REALM}, scope="${scopes.join(' ')}", error="insufficient_scope", error_description="${message}"`);
+      res.json({ error: 'insufficient_scope', error_description: message });
+      return;
+    }
+    case 'Unauthorized':
+      res.set('WWW-Authenticate', REALM);
+      res.json({ error: 'Unauthorized', detail: 'Unauthorized' });
+      return;
+    case 'RequestValidationError':
+    case 'PolarRequestValidationError':
+      res.json({ error: code, detail: details ?? [] });
+      return;
+    default:
+      if (status >= 500) {
+        // NOTE: never echo the message of an unexpected error; it is in the logs with the request id.
+        res.json({ error: 'InternalServerError', detail: 'An internal error occurred.' });
+        return;
+      }
+      res.json({ error: code, detail: message });
+  }
+}
+
+function normalise(error: unknown): { code: string; message: string; status: number; details?: unknown } {
+  if (error instanceof DomainError) return { code: error.code, message: error.message, status: error.status, details: error.details };
+  const gql = error as GraphQLErrorLike;
+  const code = gql?.extensions?.code;
+  const status = gql?.extensions?.http?.status;
+  // Domain codes are class names (ResourceNotFound) or OAuth codes (invalid_token). Apollo's own
+  // ALL_CAPS codes mean one of our fixed operations failed to validate: that is our bug, a 500.
+  const isDomainCode = typeof code === 'string' && /^[A-Za-z_]+$/.test(code) && code !== code.toUpperCase();
+  if (isDomainCode && typeof status === 'number' && status < 500) {
+    return { code, message: gql.message, status, details: gql.extensions?.details };
+  }
+  return { code: 'InternalServerError', message: 'Internal server error', status: 500 };
+}
+
+/** FastAPI's bodies for routing failures (no `error` key). */
+export function sendNotFound(res: Response): void {
+  res.status(404).json({ detail: 'Not Found' });
+}
+
+export function sendMethodNotAllowed(res: Response, allowed: string[]): void {
+  res.status(405).set('Allow', allowed.join(', ')).json({ detail: 'Method Not Allowed' });
+}

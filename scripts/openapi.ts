@@ -1,0 +1,27 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../kit/paths.js';
+import { buildOpenApi } from '../rest-adapter/openapi.js';
+import { routes } from '../rest-adapter/routes/index.js';
+
+export const openApiFile = path.join(projectRoot(), 'schema', 'openapi.json');
+
+/** The committed OpenAPI document as the route table produces it. */
+export const producedOpenApi = () => `${JSON.stringify(buildOpenApi(routes), null, 2)}\n`;
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const produced = producedOpenApi();
+  if (process.argv.includes('--write')) {
+    writeFileSync(openApiFile, produced);
+    process.stdout.write('schema/openapi.json written\n');
+  } else {
+    let committed = '';
+    try { committed = readFileSync(openApiFile, 'utf8'); } catch { /* missing counts as stale */ }
+    if (committed !== produced) {
+      process.stderr.write('schema/openapi.json differs from the route table. Run `npm run schema:write` and commit.\n');
+      process.exit(1);
+    }
+    process.stdout.write('openapi check passed\n');
+  }
+}

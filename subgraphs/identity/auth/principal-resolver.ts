@@ -1,0 +1,96 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../../kit/clock.js';
+import { InvalidToken } from '../../../kit/errors.js';
+import { ANONYMOUS, bearerOf, type Principal, type PrincipalResolver } from '../../../kit/principal.js';
+import type { PrincipalCache } from '../../../kit/principal-cache.js';
+import { hashToken, hasValidChecksum, prefixOf, TOKEN_PREFIXES } from '../../../kit/tokens.js';
+import { Membership } from '../memberships/membership.entity.js';
+import { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
+import { PersonalAccessToken } from '../tokens/personal-access-token.entity.js';
+import { UserSession } from '../tokens/user-session.entity.js';
+
+/** Don't write `last_used_at` more often than this per token: it is informational, not an audit log. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Bearer → principal, as polar-api.md §5.3 describes: a known prefix with no live row, a bad
+ * checksum, or an unknown prefix is `invalid_token`; no bearer is anonymous (or the web session).
+ */
+export class TokenPrincipalResolver implements PrincipalResolver {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly secret: string,
+    private readonly clock: Clock,
+    private readonly cache: PrincipalCache,
+  ) {}
+
+  async resolve(authorization: string | undefined, sessionToken?: string): Promise<Principal> {
+    const token = bearerOf(authorization);
+    if (token === undefined) {
+      if (authorization && /^bearer\s*$/i.test(authorization.trim())) throw new InvalidToken();
+      return sessionToken ? this.fromSession(sessionToken) : ANONYMOUS;
+    }
+    const prefix = prefixOf(token);
+    if (prefix === TOKEN_PREFIXES.clientRegistrationToken) return ANONYMOUS;
+    if (!prefix || !hasValidChecksum(token, prefix)) throw new InvalidToken();
+    const hash = hashToken(token, this.secret);
+    const now = this.clock.now();
+    const cached = this.cache.get(hash, now.getTime());
+    if (cached) return cached;
+
+    const em = this.orm.em.fork();
+    let principal: Principal | undefined;
+    let expiresAt: Date | null = null;
+    if (prefix === TOKEN_PREFIXES.organizationAccessToken) {
+      const row = await em.findOne(OrganizationAccessToken, { tokenHash: hash });
+      if (row?.isLive(now)) {
+        principal = {
+          subject: 'organization', subjectId: row.organizationId, credential: 'organization_access_token',
+          scopes: row.scopes, organizationIds: [row.organizationId], tokenId: row.id,
+        };
+        expiresAt = row.expiresAt;
+        this.touch(em, OrganizationAccessToken, row.id, row.lastUsedAt, now);
+      }
+    } else if (prefix === TOKEN_PREFIXES.personalAccessToken) {
+      const row = await em.findOne(PersonalAccessToken, { tokenHash: hash });
+      if (row?.isLive(now)) {
+        principal = {
+          subject: 'user', subjectId: row.userId, credential: 'personal_access_token',
+          scopes: row.scopes, organizationIds: await this.membershipsOf(row.userId), tokenId: row.id,
+        };
+        expiresAt = row.expiresAt;
+        this.touch(em, PersonalAccessToken, row.id, row.lastUsedAt, now);
+      }
+    }
+    if (!principal) throw new InvalidToken();
+    this.cache.set(hash, principal, now.getTime(), expiresAt);
+    return principal;
+  }
+
+  private async fromSession(sessionToken: string): Promise<Principal> {
+    if (!hasValidChecksum(sessionToken, TOKEN_PREFIXES.userSession)) return ANONYMOUS;
+    const row = await this.orm.em.fork().findOne(UserSession, { tokenHash: hashToken(sessionToken, this.secret) });
+    if (!row?.isLive(this.clock.now())) return ANONYMOUS;
+    return {
+      subject: 'user', subjectId: row.userId, credential: 'user_session',
+      scopes: row.scopes, organizationIds: await this.membershipsOf(row.userId), tokenId: row.id,
+    };
+  }
+
+  private async membershipsOf(userId: string): Promise<string[]> {
+    const rows = await this.orm.em.fork().find(Membership, { userId }, { fields: ['organizationId'] });
+    return rows.map(m => m.organizationId);
+  }
+
+  private touch(
+    em: ReturnType<MikroORM['em']['fork']>,
+    entity: typeof OrganizationAccessToken | typeof PersonalAccessToken,
+    id: string,
+    lastUsedAt: Date | null,
+    now: Date,
+  ): void {
+    if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+    // Fire and forget: a failed bookkeeping write must not fail the request.
+    void em.nativeUpdate(entity as typeof OrganizationAccessToken, { id }, { lastUsedAt: now }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,128 @@
+import type { FilterQuery } from '@mikro-orm/postgresql';
+import { camelKeys, snakeKeys } from '../../../kit/case.js';
+import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import type { IdentityContext } from '../context.js';
+import { Membership, MemberRole } from '../memberships/membership.entity.js';
+import type { CreateOrganizationInput, UpdateOrganizationInput } from './organization.inputs.js';
+import { Organization } from './organization.entity.js';
+import { CannotManageOrganization, OrganizationSlugTaken } from './organization.errors.js';
+import { OrganizationRepository } from './organization.repository.js';
+import type { CustomerEmailSettings, CustomerPortalSettings, FeatureSettings, SubscriptionSettings } from './organization.settings.js';
+import { organizationOrderBy } from './organization.sorting.js';
+import { checkOrganizationFields } from './organization.validation.js';
+
+export interface OrganizationListQuery extends PageRequest {
+  slug?: string | null;
+  sorting?: string[] | null;
+}
+
+/** Organization use cases. Stateless: every call receives the request context. */
+export class OrganizationService {
+  async list(ctx: IdentityContext, query: OrganizationListQuery) {
+    const repository = new OrganizationRepository(ctx.em);
+    const where: FilterQuery<Organization> = query.slug ? { slug: query.slug } : {};
+    const window = pageWindow(query);
+    const [items, total] = await repository.list(ctx.principal, where, organizationOrderBy(query.sorting ?? []), window);
+    return { items, pagination: paginationOf(total, query.limit) };
+  }
+
+  /** @throws ResourceNotFound when absent or not readable by the caller (same answer for both). */
+  async get(ctx: IdentityContext, id: string): Promise<Organization> {
+    const organization = await new OrganizationRepository(ctx.em).findReadable(ctx.principal, id);
+    if (!organization) throw new ResourceNotFound();
+    return organization;
+  }
+
+  /** Creates the organization with the calling user as its owner, in one transaction. */
+  async create(ctx: IdentityContext, input: CreateOrganizationInput): Promise<Organization> {
+    if (ctx.principal.subject !== 'user' || !ctx.principal.subjectId) throw new Unauthorized();
+    return this.createForUser(ctx, ctx.principal.subjectId, input);
+  }
+
+  /** Also used by the CLI, which acts for a user without a token. */
+  async createForUser(ctx: Pick<IdentityContext, 'em' | 'clock'>, userId: string, input: CreateOrganizationInput): Promise<Organization> {
+    checkOrganizationFields({ name: input.name, slug: input.slug, defaultTaxBehavior: input.defaultTaxBehavior, prorationBehavior: input.subscriptionSettings?.prorationBehavior });
+    const repository = new OrganizationRepository(ctx.em);
+    if (await repository.findBySlug(input.slug)) throw new OrganizationSlugTaken(input.slug);
+    const now = ctx.clock.now();
+    const organization = ctx.em.create(Organization, { name: input.name.trim(), slug: input.slug, createdAt: now } as Organization);
+    applySettings(organization, input);
+    ctx.em.create(Membership, { userId, organizationId: organization.id, role: MemberRole.OWNER, createdAt: now } as Membership);
+    try {
+      await ctx.em.flush();
+    } catch (error) {
+      // The slug check above races with a concurrent create; the unique constraint decides.
+      if ((error as { code?: string }).code === '23505') throw new OrganizationSlugTaken(input.slug);
+      throw error;
+    }
+    return organization;
+  }
+
+  /**
+   * Applies the given fields; absent ones are left as they are (an empty input is a no-op).
+   * @throws ResourceNotFound, CannotManageOrganization (a member without the owner/admin role)
+   */
+  async update(ctx: IdentityContext, id: string, input: UpdateOrganizationInput): Promise<Organization> {
+    const repository = new OrganizationRepository(ctx.em);
+    const organization = await this.get(ctx, id);
+    if (!(await repository.canManage(ctx.principal, organization.id))) throw new CannotManageOrganization();
+    checkOrganizationFields({
+      name: input.name,
+      defaultTaxBehavior: input.defaultTaxBehavior,
+      prorationBehavior: input.subscriptionSettings?.prorationBehavior,
+      resetProrationAllowed: organization.featureSettings.reset_proration_behavior_enabled,
+    });
+    if (input.name != null) organization.name = input.name.trim();
+    applySettings(organization, input);
+    if (input.disputeSettings != null) organization.disputeSettings = { auto_accept_below_amount: input.disputeSettings.autoAcceptBelowAmount ?? null };
+    if (input.embedHosts != null) organization.embedHosts = input.embedHosts;
+    if (input.ssoEnforced != null) organization.ssoEnforced = input.ssoEnforced;
+    if (Object.values(input).some(v => v !== undefined)) organization.modifiedAt = ctx.clock.now();
+    await ctx.em.flush();
+    return organization;
+  }
+
+  async addMember(ctx: Pick<IdentityContext, 'em' | 'clock'>, organizationId: string, userId: string, role: MemberRole): Promise<Membership> {
+    const membership = ctx.em.create(Membership, { userId, organizationId, role, createdAt: ctx.clock.now() } as Membership);
+    await ctx.em.flush();
+    return membership;
+  }
+}
+
+/** Copies the optional settings shared by create and update onto the entity. */
+function applySettings(organization: Organization, input: CreateOrganizationInput | UpdateOrganizationInput): void {
+  if (input.avatarUrl !== undefined) organization.avatarUrl = input.avatarUrl ?? null;
+  if (input.email !== undefined) organization.email = input.email ?? null;
+  if (input.website !== undefined) organization.website = input.website ?? null;
+  if (input.socials != null) organization.socials = input.socials.map(s => ({ platform: s.platform, url: s.url }));
+  if (input.details != null) {
+    organization.details = { ...(organization.details ?? {}), ...snakeKeys<object>(input.details) };
+    organization.detailsSubmittedAt ??= new Date();
+  }
+  if (input.country !== undefined) organization.country = input.country ?? null;
+  if (input.defaultPresentmentCurrency != null) organization.defaultPresentmentCurrency = input.defaultPresentmentCurrency.toLowerCase();
+  if (input.defaultTaxBehavior != null) organization.defaultTaxBehavior = input.defaultTaxBehavior as Organization['defaultTaxBehavior'];
+  if (input.featureSettings != null) {
+    organization.featureSettings = { ...organization.featureSettings, ...snakeKeys<Partial<FeatureSettings>>(withoutUndefined(input.featureSettings)) };
+  }
+  if (input.subscriptionSettings != null) {
+    organization.subscriptionSettings = snakeKeys<SubscriptionSettings>(input.subscriptionSettings);
+  }
+  if (input.customerEmailSettings != null) {
+    organization.customerEmailSettings = { ...organization.customerEmailSettings, ...snakeKeys<Partial<CustomerEmailSettings>>(withoutUndefined(input.customerEmailSettings)) };
+  }
+  if (input.customerPortalSettings != null) {
+    const current = camelKeys<Record<string, object>>(organization.customerPortalSettings);
+    const next = input.customerPortalSettings;
+    organization.customerPortalSettings = snakeKeys<CustomerPortalSettings>({
+      usage: { ...current.usage, ...withoutUndefined(next.usage) },
+      subscription: { ...current.subscription, ...withoutUndefined(next.subscription) },
+      customer: { ...current.customer, ...withoutUndefined(next.customer ?? {}) },
+    });
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

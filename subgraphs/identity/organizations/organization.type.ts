@@ -1,0 +1,180 @@
+import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+import { GraphQLISODateTime } from 'type-graphql';
+import { camelKeys } from '../../../kit/case.js';
+import { ListResource } from '../../../kit/graphql/pagination.js';
+import type { Organization as OrganizationEntity } from './organization.entity.js';
+
+@ObjectType('OrganizationFeatureSettings')
+export class FeatureSettingsType {
+  @Field() issueFundingEnabled!: boolean;
+  @Field() seatBasedPricingEnabled!: boolean;
+  @Field() walletsEnabled!: boolean;
+  @Field() memberModelEnabled!: boolean;
+  @Field() checkoutLocalizationEnabled!: boolean;
+  @Field(() => [String], { nullable: true }) overviewMetrics!: string[] | null;
+  @Field() resetProrationBehaviorEnabled!: boolean;
+  @Field() offSessionChargesEnabled!: boolean;
+  @Field() meterCyclingEnabled!: boolean;
+  @Field() slackBenefitEnabled!: boolean;
+  @Field() previewAccessEnabled!: boolean;
+  @Field() disputesEnabled!: boolean;
+  @Field() ssoEnabled!: boolean;
+  @Field() disputeAutoAcceptEnabled!: boolean;
+  @Field() compassEnabled!: boolean;
+  @Field() merchantMigrationEnabled!: boolean;
+}
+
+@ObjectType('OrganizationSubscriptionSettings')
+export class SubscriptionSettingsType {
+  @Field() allowMultipleSubscriptions!: boolean;
+  @Field() prorationBehavior!: string;
+  @Field(() => Int) benefitRevocationGracePeriod!: number;
+  @Field() preventTrialAbuse!: boolean;
+  @Field() allowCustomerUpdates!: boolean;
+}
+
+@ObjectType('OrganizationCustomerEmailSettings')
+export class CustomerEmailSettingsType {
+  @Field() orderConfirmation!: boolean;
+  @Field() paymentMethodExpirationReminder!: boolean;
+  @Field() subscriptionCancellation!: boolean;
+  @Field() subscriptionConfirmation!: boolean;
+  @Field() subscriptionCycled!: boolean;
+  @Field() subscriptionCycledAfterTrial!: boolean;
+  @Field() subscriptionPastDue!: boolean;
+  @Field() subscriptionPaused!: boolean;
+  @Field() subscriptionResumed!: boolean;
+  @Field() subscriptionRenewalReminder!: boolean;
+  @Field() subscriptionRevoked!: boolean;
+  @Field() subscriptionTrialConversionReminder!: boolean;
+  @Field() subscriptionUncanceled!: boolean;
+  @Field() subscriptionUpdated!: boolean;
+}
+
+@ObjectType('CustomerPortalUsageSettings')
+export class PortalUsageSettingsType {
+  @Field() show!: boolean;
+}
+
+@ObjectType('CustomerPortalSubscriptionSettings')
+export class PortalSubscriptionSettingsType {
+  @Field() updateSeats!: boolean;
+  @Field() updatePlan!: boolean;
+  @Field() pause!: boolean;
+}
+
+@ObjectType('CustomerPortalCustomerSettings')
+export class PortalCustomerSettingsType {
+  @Field() allowEmailChange!: boolean;
+}
+
+@ObjectType('OrganizationCustomerPortalSettings')
+export class CustomerPortalSettingsType {
+  @Field(() => PortalUsageSettingsType) usage!: PortalUsageSettingsType;
+  @Field(() => PortalSubscriptionSettingsType) subscription!: PortalSubscriptionSettingsType;
+  @Field(() => PortalCustomerSettingsType) customer!: PortalCustomerSettingsType;
+}
+
+@ObjectType('OrganizationDisputeSettings')
+export class DisputeSettingsType {
+  @Field(() => Int, { nullable: true }) autoAcceptBelowAmount!: number | null;
+}
+
+@ObjectType('OrganizationNotificationSettings')
+export class NotificationSettingsType {
+  @Field() newOrder!: boolean;
+  @Field() newSubscription!: boolean;
+  @Field() chargebackPrevention!: boolean;
+  @Field() subscriptionRenewal!: boolean;
+}
+
+@ObjectType('OrganizationSocialLink')
+export class SocialLinkType {
+  @Field() platform!: string;
+  @Field() url!: string;
+}
+
+@ObjectType('OrganizationCapabilities')
+export class CapabilitiesType {
+  @Field() checkoutPayments!: boolean;
+  @Field() subscriptionRenewals!: boolean;
+  @Field() payouts!: boolean;
+  @Field() refunds!: boolean;
+  @Field() apiAccess!: boolean;
+  @Field() dashboardAccess!: boolean;
+}
+
+/** The public Organization (polar-api.md §3.1). Built from the entity by `fromEntity`, never the entity itself. */
+@ObjectType('Organization')
+@Directive('@key(fields: "id")')
+export class OrganizationType {
+  @Field(() => ID) id!: string;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
+  @Field() name!: string;
+  @Field() slug!: string;
+  @Field(() => String, { nullable: true }) avatarUrl!: string | null;
+  @Field() prorationBehavior!: string;
+  @Field() allowCustomerUpdates!: boolean;
+  @Field(() => String, { nullable: true }) email!: string | null;
+  @Field(() => String, { nullable: true }) website!: string | null;
+  @Field(() => [SocialLinkType]) socials!: SocialLinkType[];
+  @Field() status!: string;
+  @Field(() => GraphQLISODateTime, { nullable: true }) detailsSubmittedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) onboardingResubmissionRequestedAt!: Date | null;
+  @Field() ssoEnforced!: boolean;
+  @Field() defaultPresentmentCurrency!: string;
+  @Field() defaultTaxBehavior!: string;
+  @Field(() => FeatureSettingsType, { nullable: true }) featureSettings!: FeatureSettingsType | null;
+  @Field(() => SubscriptionSettingsType) subscriptionSettings!: SubscriptionSettingsType;
+  @Field(() => NotificationSettingsType) notificationSettings!: NotificationSettingsType;
+  @Field(() => CustomerEmailSettingsType) customerEmailSettings!: CustomerEmailSettingsType;
+  @Field(() => CustomerPortalSettingsType) customerPortalSettings!: CustomerPortalSettingsType;
+  @Field(() => DisputeSettingsType) disputeSettings!: DisputeSettingsType;
+  @Field(() => [String]) embedHosts!: string[];
+  @Field() embedHostsEnforced!: boolean;
+  @Field(() => String, { nullable: true }) country!: string | null;
+  @Field(() => ID, { nullable: true }) accountId!: string | null;
+  @Field(() => ID, { nullable: true }) payoutAccountId!: string | null;
+  @Field(() => CapabilitiesType) capabilities!: CapabilitiesType;
+
+  static fromEntity(o: OrganizationEntity): OrganizationType {
+    return {
+      id: o.id,
+      createdAt: o.createdAt,
+      modifiedAt: o.modifiedAt,
+      name: o.name,
+      slug: o.slug,
+      avatarUrl: o.avatarUrl,
+      prorationBehavior: o.subscriptionSettings.proration_behavior,
+      allowCustomerUpdates: o.subscriptionSettings.allow_customer_updates,
+      email: o.email,
+      website: o.website,
+      socials: o.socials,
+      status: o.status,
+      detailsSubmittedAt: o.detailsSubmittedAt,
+      onboardingResubmissionRequestedAt: null,
+      ssoEnforced: o.ssoEnforced,
+      defaultPresentmentCurrency: o.defaultPresentmentCurrency,
+      defaultTaxBehavior: o.defaultTaxBehavior,
+      featureSettings: camelKeys(o.featureSettings),
+      subscriptionSettings: camelKeys(o.subscriptionSettings),
+      notificationSettings: camelKeys(o.notificationSettings),
+      customerEmailSettings: camelKeys(o.customerEmailSettings),
+      customerPortalSettings: camelKeys(o.customerPortalSettings),
+      disputeSettings: camelKeys(o.disputeSettings),
+      embedHosts: o.embedHosts,
+      embedHostsEnforced: o.embedHostsEnforced,
+      country: o.country,
+      accountId: null,
+      payoutAccountId: null,
+      // NOTE: a self-hosted instance has no platform review, so every capability is on.
+      capabilities: {
+        checkoutPayments: true, subscriptionRenewals: true, payouts: true, refunds: true, apiAccess: true, dashboardAccess: true,
+      },
+    };
+  }
+}
+
+@ObjectType('OrganizationList')
+export class OrganizationList extends ListResource(OrganizationType) {}

@@ -1,0 +1,35 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../kit/clock.js';
+import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
+import { PrincipalCache } from '../../kit/principal-cache.js';
+import { TokenPrincipalResolver } from './auth/principal-resolver.js';
+import type { IdentityContext } from './context.js';
+import { openIdentityOrm } from './orm.js';
+import { buildIdentitySchema, IDENTITY_SUBGRAPH } from './schema.js';
+import { createIdentityServices, type IdentityServices } from './services.js';
+
+export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
+  orm: MikroORM;
+  services: IdentityServices;
+  principals: TokenPrincipalResolver;
+  clock: Clock;
+  close(): Promise<void>;
+}
+
+/** Connects, migrates and builds the identity subgraph for one environment's database. */
+export async function startIdentity(options: { databaseUrl: string; secret: string; clock: Clock; poolMax?: number }): Promise<IdentityRuntime> {
+  const orm = await openIdentityOrm(options.databaseUrl, options.poolMax);
+  const schema = await buildIdentitySchema();
+  const cache = new PrincipalCache();
+  const services = createIdentityServices(options.secret, cache);
+  return {
+    name: IDENTITY_SUBGRAPH,
+    schema,
+    orm,
+    services,
+    clock: options.clock,
+    principals: new TokenPrincipalResolver(orm, options.secret, options.clock, cache),
+    createContext: (principal, requestId) => ({ em: orm.em.fork(), principal, clock: options.clock, requestId, services }),
+    close: () => orm.close(),
+  };
+}

@@ -1,0 +1,22 @@
+import type { PrincipalCache } from '../../kit/principal-cache.js';
+import { OrganizationService } from './organizations/organization.service.js';
+import { OrganizationAccessTokenService } from './tokens/organization-access-token.service.js';
+import { PersonalAccessTokenService } from './tokens/personal-access-token.service.js';
+import { UserService } from './users/user.service.js';
+
+/** The identity use cases, built once per environment and shared by resolvers, pages and the CLI. */
+export interface IdentityServices {
+  users: UserService;
+  organizations: OrganizationService;
+  organizationAccessTokens: OrganizationAccessTokenService;
+  personalAccessTokens: PersonalAccessTokenService;
+}
+
+export function createIdentityServices(secret: string, cache: PrincipalCache): IdentityServices {
+  return {
+    users: new UserService(),
+    organizations: new OrganizationService(),
+    organizationAccessTokens: new OrganizationAccessTokenService(secret, cache),
+    personalAccessTokens: new PersonalAccessTokenService(secret, cache),
+  };
+}

@@ -1,0 +1,47 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { authorize } from '../../../kit/graphql/authorize.js';
+import type { IdentityContext } from '../context.js';
+import { CreateOrganizationAccessTokenInput, UpdateOrganizationAccessTokenInput } from './organization-access-token.inputs.js';
+import { OrganizationAccessTokenCreated, OrganizationAccessTokenList, OrganizationAccessTokenType } from './organization-access-token.type.js';
+
+const READ = { subjects: ['user', 'organization'], scopes: ['organization_access_tokens:read', 'organization_access_tokens:write'] } as const;
+const WRITE = { subjects: ['user', 'organization'], scopes: ['organization_access_tokens:write'] } as const;
+
+@Resolver(() => OrganizationAccessTokenType)
+export class OrganizationAccessTokenResolver {
+  @Query(() => OrganizationAccessTokenList)
+  async organizationAccessTokens(
+    @Ctx() ctx: IdentityContext,
+    @Arg('organizationId', () => ID, { nullable: true }) organizationId: string | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+  ): Promise<OrganizationAccessTokenList> {
+    authorize(ctx.principal, READ);
+    const result = await ctx.services.organizationAccessTokens.list(ctx, { organizationId, page, limit });
+    return { items: result.items.map(OrganizationAccessTokenType.fromEntity), pagination: result.pagination };
+  }
+
+  @Mutation(() => OrganizationAccessTokenCreated)
+  async createOrganizationAccessToken(@Ctx() ctx: IdentityContext, @Arg('input') input: CreateOrganizationAccessTokenInput): Promise<OrganizationAccessTokenCreated> {
+    authorize(ctx.principal, WRITE);
+    const { token, raw } = await ctx.services.organizationAccessTokens.create(ctx, input);
+    return { organizationAccessToken: OrganizationAccessTokenType.fromEntity(token), token: raw };
+  }
+
+  @Mutation(() => OrganizationAccessTokenType)
+  async updateOrganizationAccessToken(
+    @Ctx() ctx: IdentityContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateOrganizationAccessTokenInput,
+  ): Promise<OrganizationAccessTokenType> {
+    authorize(ctx.principal, WRITE);
+    return OrganizationAccessTokenType.fromEntity(await ctx.services.organizationAccessTokens.update(ctx, id, input));
+  }
+
+  @Mutation(() => Boolean)
+  async deleteOrganizationAccessToken(@Ctx() ctx: IdentityContext, @Arg('id', () => ID) id: string): Promise<boolean> {
+    authorize(ctx.principal, WRITE);
+    await ctx.services.organizationAccessTokens.delete(ctx, id);
+    return true;
+  }
+}

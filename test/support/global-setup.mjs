@@ -1,0 +1,45 @@
+// Tests need a PostgreSQL server: the one in TEST_DATABASE_URL / DATABASE_URL when given (CI uses the
+// machine's), otherwise an embedded one in a temporary folder, so `npm test` works on a machine with
+// no database server at all. Each test file then creates databases of its own on it.
+// Plain ESM because Jest loads global setup outside its transformer; Node strips the types of the
+// imported .ts file itself.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chown, mkdtemp } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export default async function globalSetup() {
+  if (process.env.TEST_DATABASE_SERVER_URL) return;
+  const given = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (given) {
+    process.env.TEST_DATABASE_SERVER_URL = given;
+    return;
+  }
+  const { EmbeddedPostgres } = await import('../../kit/database/embedded-postgres.ts');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'billing-test-pg-'));
+  if (process.getuid?.() === 0) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+    await chown(dir, uid, gid);
+  }
+  const port = await freePort();
+  const postgres = new EmbeddedPostgres({ dataDir: path.join(dir, 'data'), port, password: randomBytes(12).toString('hex') });
+  await postgres.initialise();
+  await postgres.start();
+  globalThis.__EMBEDDED_POSTGRES__ = { postgres, dir };
+  process.env.TEST_DATABASE_SERVER_URL = `${postgres.url}/postgres`;
+  process.stdout.write(`\n[tests] no DATABASE_URL: embedded PostgreSQL on port ${port}\n`);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
