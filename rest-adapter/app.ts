@@ -216,6 +216,10 @@ function methodNotAllowed(routes: Route[]) {
 
 function errorHandler(logger: Logger) {
   return (error: any, req: Request, res: Response, _next: NextFunction) => {
+    if (error?.type === 'entity.parse.failed' && req.path === '/graphql') {
+      res.status(400).json({ errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
+      return;
+    }
     if (error?.type === 'entity.parse.failed') {
       res.status(422).json({
         error: 'RequestValidationError',

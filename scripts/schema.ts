@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { diff, CriticalityLevel } from '@graphql-inspector/core';
-import { buildSchema, parse } from 'graphql';
+import { buildSchema, type GraphQLSchema, parse } from 'graphql';
 import { projectRoot } from '../kit/paths.js';
 import { buildIdentitySchema, IDENTITY_SUBGRAPH } from '../subgraphs/identity/schema.js';
 
@@ -22,6 +22,8 @@ export const supergraphFile = path.join(schemaDir, 'supergraph.graphql');
 export interface SchemaArtefacts {
   subgraphs: Record<string, string>;
   supergraph: string;
+  /** The client-facing schema of the supergraph (no join directives), for validating operations. */
+  api: GraphQLSchema;
 }
 
 /** Emits each subgraph's SDL and composes them, as the committed files should read. */
@@ -32,7 +34,7 @@ export async function produceSchemas(): Promise<SchemaArtefacts> {
   if (result.errors?.length) {
     throw new Error(`Composition failed:\n${result.errors.map(e => `  - ${e.message}`).join('\n')}`);
   }
-  return { subgraphs, supergraph: `${result.supergraphSdl!.trim()}\n` };
+  return { subgraphs, supergraph: `${result.supergraphSdl!.trim()}\n`, api: result.schema!.toAPISchema().toGraphQLJSSchema() };
 }
 
 function readOrEmpty(file: string): string {
@@ -46,8 +48,7 @@ function readOrEmpty(file: string): string {
 /** Breaking changes of the client-facing API between two supergraphs (@graphql-inspector). */
 export async function breakingChanges(before: string, after: string): Promise<string[]> {
   if (!before) return [];
-  const api = (sdl: string) => buildSchema(sdl, { assumeValidSDL: true });
-  const changes = await diff(api(before), api(after));
+  const changes = await diff(buildSchema(before, { assumeValidSDL: true }), buildSchema(after, { assumeValidSDL: true }));
   return changes.filter(c => c.criticality.level === CriticalityLevel.Breaking).map(c => c.message);
 }
 

@@ -1,6 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
-import { addResolversToSchema } from '@graphql-tools/schema';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { type GraphQLSchema, parse } from 'graphql';
 import { type BuildSchemaOptions, buildSchema, createResolversMap } from 'type-graphql';
@@ -23,11 +22,10 @@ export async function buildFederatedSchema(
 ): Promise<GraphQLSchema> {
   const schema = await buildSchema({ ...options, skipCheck: true, validate: false });
   const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`);
-  const federated = buildSubgraphSchema({
-    typeDefs,
-    resolvers: createResolversMap(schema) as GraphQLResolverMap<unknown>,
-  });
-  return Object.keys(referenceResolvers).length
-    ? addResolversToSchema({ schema: federated, resolvers: referenceResolvers, updateResolversInPlace: true })
-    : federated;
+  const resolvers = createResolversMap(schema) as GraphQLResolverMap<unknown>;
+  // `@apollo/subgraph` picks `__resolveReference` up only from the resolver map it builds from.
+  for (const [typeName, reference] of Object.entries(referenceResolvers)) {
+    resolvers[typeName] = { ...(resolvers[typeName] as object), ...reference } as GraphQLResolverMap<unknown>[string];
+  }
+  return buildSubgraphSchema({ typeDefs, resolvers });
 }

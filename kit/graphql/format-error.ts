@@ -23,18 +23,37 @@ export function toGraphQLError(error: unknown): GraphQLError {
   });
 }
 
-/** `formatError` hook for a GraphQL server: maps via `toGraphQLError`, keeps path and locations. */
+/**
+ * `formatError` hook for a GraphQL server (subgraph or gateway). Domain errors are mapped here;
+ * errors that already carry a code (a subgraph's domain error passing through the gateway, or
+ * Apollo's own validation errors) keep their code and status; anything else is masked.
+ */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const mapped = toGraphQLError(error);
-  const code = formatted.extensions?.code;
-  if (mapped.extensions.code === 'INTERNAL_SERVER_ERROR' && typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
-    // Apollo's own client errors (GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT...) are safe to show.
-    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code, http: { status: 400 } } };
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof DomainError) {
+    const mapped = toGraphQLError(original);
+    return { message: mapped.message, locations: formatted.locations, path: formatted.path, extensions: mapped.extensions };
+  }
+  const extensions = formatted.extensions as { code?: unknown; details?: unknown } | undefined;
+  // Apollo Server consumes `extensions.http` (it sets the response status from it) and strips it from
+  // `formatted`; the error object still has it, and our clients (the REST adapter) need it.
+  const status = error instanceof GraphQLError ? (error.extensions?.http as { status?: number } | undefined)?.status : undefined;
+  if (typeof extensions?.code === 'string' && extensions.code !== 'INTERNAL_SERVER_ERROR') {
+    return {
+      message: formatted.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: {
+        code: extensions.code,
+        http: { status: status ?? 400 },
+        ...(extensions.details === undefined ? {} : { details: extensions.details }),
+      },
+    };
   }
   return {
-    message: mapped.message,
+    message: 'Internal server error',
     locations: formatted.locations,
     path: formatted.path,
-    extensions: mapped.extensions,
+    extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
   };
 }
