@@ -1,11 +1,14 @@
 // Compiles the TypeScript sources to dist/ with SWC (decorator metadata included) and copies the
 // committed GraphQL artefacts next to them. Type checking is separate: `npm run typecheck`.
+// `--out-dir <dir>` (inside the project, so node_modules resolves) builds elsewhere: the tests that spawn
+// built processes use a private folder, so a concurrent `npm start` or build cannot delete files under them.
 import { transformFile } from '@swc/core';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dist = path.join(root, 'dist');
+const outIndex = process.argv.indexOf('--out-dir');
+const dist = outIndex > 0 && process.argv[outIndex + 1] ? path.resolve(root, process.argv[outIndex + 1]) : path.join(root, 'dist');
 const sourceDirs = ['kit', 'subgraphs', 'gateway', 'rest-adapter', 'embedded', 'cli', 'scripts', 'bench'];
 const swcrc = JSON.parse(await readFile(path.join(root, '.swcrc'), 'utf8'));
 delete swcrc.$schema;
@@ -39,4 +42,4 @@ for (const dir of sourceDirs) {
 }
 await Promise.all(jobs);
 await cp(path.join(root, 'schema'), path.join(dist, 'schema'), { recursive: true });
-process.stdout.write(`built ${count} files into dist/\n`);
+process.stdout.write(`built ${count} files into ${path.relative(root, dist) || '.'}/\n`);

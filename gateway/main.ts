@@ -1,0 +1,96 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { ApolloServer } from '@apollo/server';
+import { loadConfig } from '../kit/config.js';
+import type { GatewayContext } from '../kit/graphql/subgraph-runtime.js';
+import { readGraphQLRequest, sendGraphQLError } from '../kit/http/graphql-http.js';
+import { BodyTooLarge, headerOf, sendJson } from '../kit/http/http-util.js';
+import { joinUrl, reachable } from '../kit/http/peers.js';
+import { router, type Routes } from '../kit/http/router.js';
+import { createLogger, type Logger } from '../kit/logger.js';
+import { PRINCIPAL_HEADER, verifyPrincipal } from '../kit/principal.js';
+import { type ConfigWith, requireConfig } from '../kit/process/require-config.js';
+import { runMain, runService } from '../kit/process/run-service.js';
+import { createGateway, readSupergraph } from './gateway.js';
+import { SigningDataSource } from './signing-data-source.js';
+
+/**
+ * The gateway as its own process (distributed topology, `node dist/gateway/main.js`). It serves one
+ * endpoint, `POST /graphql`, to the REST adapter only: the caller's principal arrives signed with the
+ * internal key (x-billing-principal) and is re-signed for every subgraph fetch. A request without a
+ * valid signature is refused before any planning, so the public never reaches the graph except
+ * through the adapter (which resolves bearer tokens and applies rate limits).
+ */
+
+/** Subgraph name → base URL of its process. The name is the one in schema/supergraph.graphql. */
+function subgraphUrls(config: ConfigWith<'IDENTITY_URL'>): Record<string, string> {
+  return { identity: config.IDENTITY_URL };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, { service: 'gateway', environment: config.ENVIRONMENT });
+  const required = requireConfig(config, ['INTERNAL_KEY', 'IDENTITY_URL'], 'the gateway process');
+  const internalKey = required.INTERNAL_KEY;
+  const subgraphs = subgraphUrls(required);
+
+  await runService({
+    logger,
+    host: config.HOST,
+    port: config.PORT,
+    start: async onClose => {
+      const gateway = await createGateway({
+        supergraphSdl: readSupergraph(),
+        dataSources: Object.fromEntries(
+          Object.entries(subgraphs).map(([name, url]) => [name, new SigningDataSource(joinUrl(url, 'graphql'), internalKey)]),
+        ),
+        limits: { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST },
+      });
+      onClose(() => gateway.stop());
+      const server = createServer(router(routes(gateway, subgraphs, internalKey, logger), logger));
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
+      return { server, details: { subgraphs } };
+    },
+  });
+}
+
+function routes(gateway: ApolloServer<GatewayContext>, subgraphs: Record<string, string>, internalKey: string, logger: Logger): Routes {
+  const graphql = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
+    const principal = verifyPrincipal(headerOf(req, PRINCIPAL_HEADER), internalKey);
+    if (!principal) {
+      req.resume();
+      logger.warn({ requestId, remote: req.socket.remoteAddress }, 'gateway request without a valid principal signature');
+      sendGraphQLError(res, 401, 'The gateway only answers requests signed by the REST adapter.', 'UNAUTHENTICATED');
+      return;
+    }
+    let request;
+    try {
+      request = await readGraphQLRequest(req, res);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      sendGraphQLError(res, 413, 'Request entity too large', 'BAD_REQUEST', { connection: 'close' });
+      return;
+    }
+    if (!request) return;
+    const response = await gateway.executeOperation(request, { contextValue: { principal, requestId } });
+    if (response.body.kind !== 'single') {
+      sendGraphQLError(res, 400, 'Incremental delivery is not supported', 'BAD_REQUEST');
+      return;
+    }
+    sendJson(res, response.http.status ?? 200, response.body.singleResult);
+  };
+
+  const readyz = async (_req: IncomingMessage, res: ServerResponse) => {
+    const checks = await Promise.all(Object.entries(subgraphs).map(async ([name, url]) => [name, await reachable(joinUrl(url, 'healthz'))] as const));
+    const ok = checks.every(([, up]) => up);
+    sendJson(res, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable', subgraphs: Object.fromEntries(checks) });
+  };
+
+  return {
+    '/graphql': { POST: graphql },
+    '/healthz': { GET: async (_req, res) => sendJson(res, 200, { status: 'ok' }) },
+    '/readyz': { GET: readyz },
+  };
+}
+
+runMain(main);

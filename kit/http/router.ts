@@ -1,0 +1,37 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../logger.js';
+import { BodyTooLarge, requestIdOf, sendJson } from './http-util.js';
+
+export type Route = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
+
+/** Path (without query string) → method → route. */
+export type Routes = Record<string, Partial<Record<string, Route>>>;
+
+export const GRAPHQL_INTERNAL_ERROR = {
+  errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } }],
+};
+
+/**
+ * The request listener of a bare node:http server. Echoes a plausible x-request-id (or assigns one),
+ * answers 404, 405 (with Allow), 413 for a body over readBody's limit, and 500 for a route that throws:
+ * logged, with `internalError(path)` as the body, or the socket destroyed when the answer had begun.
+ */
+export function router(routes: Routes, logger: Logger, internalError: (path: string) => unknown = () => GRAPHQL_INTERNAL_ERROR) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
+    const path = (req.url ?? '/').split('?')[0];
+    const methods = routes[path];
+    const route = methods?.[req.method ?? 'GET'];
+    try {
+      if (!methods) return sendJson(res, 404, { detail: 'Not Found' });
+      if (!route) return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: Object.keys(methods).join(', ') });
+      await route(req, res, requestId);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return sendJson(res, 413, { detail: 'Request Entity Too Large' }, { connection: 'close' });
+      logger.error({ err: error, requestId, path }, 'request failed');
+      if (res.headersSent) res.destroy();
+      else sendJson(res, 500, internalError(path));
+    }
+  };
+}

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import {
+  BadRequest,
+  DomainError,
+  InsufficientScope,
+  InvalidToken,
+  NotPermitted,
+  ResourceNotFound,
+  Unauthorized,
+} from '../kit/errors.js';
+import { ANONYMOUS, type Principal, type PrincipalResolver } from '../kit/principal.js';
+import { PrincipalCache } from '../kit/principal-cache.js';
+import {
+  INTERNAL_PRINCIPAL_PATH,
+  type PrincipalRequestBody,
+  signInternalRequest,
+  type WireDomainError,
+} from '../subgraphs/identity/http/internal-auth.js';
+
+/** How long a resolved bearer is trusted here: a revocation reaches this process within this time. */
+const CACHE_TTL_MS = 5_000;
+const REQUEST_TIMEOUT_MS = 5_000;
+
+/**
+ * Distributed topology: resolves the bearer (or session cookie) by asking the identity process
+ * (`POST /internal/principal`, HMAC-signed with the internal key). Domain errors come back as
+ * `{code, message, status}` and are rethrown as the same DomainError classes the in-process
+ * resolver throws, so the adapter writes identical wire bodies (the OAuth-shaped 401 invalid_token).
+ *
+ * Successful resolutions are cached for a few seconds per credential: a burst of requests with one
+ * token costs one round trip. Failures are not cached (a token created a moment ago must work).
+ */
+export class HttpPrincipalResolver implements PrincipalResolver {
+  private readonly url: string;
+
+  constructor(
+    identityUrl: string,
+    private readonly internalKey: string,
+    private readonly cache = new PrincipalCache(CACHE_TTL_MS),
+    private readonly now: () => number = Date.now,
+  ) {
+    this.url = `${identityUrl.replace(/\/+$/, '')}${INTERNAL_PRINCIPAL_PATH}`;
+  }
+
+  async resolve(authorization: string | undefined, sessionToken?: string): Promise<Principal> {
+    // No credential at all is anonymous without asking (exactly what TokenPrincipalResolver answers).
+    if (authorization === undefined && sessionToken === undefined) return ANONYMOUS;
+    // NOTE: keyed by a digest, so raw tokens are not kept as map keys.
+    const key = createHash('sha256').update(`${authorization ?? ''}\u0000${sessionToken ?? ''}`).digest('base64url');
+    const cached = this.cache.get(key, this.now());
+    if (cached) return cached;
+
+    const request: PrincipalRequestBody = {};
+    if (authorization !== undefined) request.authorization = authorization;
+    if (sessionToken !== undefined) request.session = sessionToken;
+    const body = JSON.stringify(request);
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, this.internalKey, this.now()) },
+        body,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new Error(`identity service unreachable at ${this.url}`, { cause: error });
+    }
+    const payload = (await response.json().catch(() => undefined)) as { principal?: Principal; error?: WireDomainError } | undefined;
+    if (response.ok && payload?.principal) {
+      this.cache.set(key, payload.principal, this.now(), null);
+      return payload.principal;
+    }
+    const error = payload?.error;
+    if (error && isDomainError(error, response.status)) throw domainErrorOf(error);
+    // A refused signature (wrong INTERNAL_KEY, clock skew) or an identity failure is our problem: a 500.
+    throw new Error(`identity principal endpoint answered ${response.status}${error?.code ? ` (${error.code})` : ''}`);
+  }
+}
+
+/** A caller's error (4xx) from the resolver, as opposed to the endpoint refusing our signature. */
+function isDomainError(error: WireDomainError, status: number): boolean {
+  return typeof error.code === 'string' && error.code !== 'UNAUTHENTICATED' && typeof error.message === 'string'
+    && error.status === status && status >= 400 && status < 500;
+}
+
+/** The same classes the in-process resolver throws, so `instanceof` checks keep working. */
+function domainErrorOf(error: WireDomainError): DomainError {
+  switch (error.code) {
+    case 'invalid_token':
+      return new InvalidToken();
+    case 'insufficient_scope':
+      return new InsufficientScope((error.details as { scopes?: string[] } | undefined)?.scopes ?? []);
+    case 'Unauthorized':
+      return new Unauthorized();
+    case 'NotPermitted':
+      return new NotPermitted(error.message);
+    case 'ResourceNotFound':
+      return new ResourceNotFound(error.message);
+    case 'BadRequest':
+      return new BadRequest(error.message);
+    default:
+      return new DomainError(error.code, error.message, error.status, error.details);
+  }
+}

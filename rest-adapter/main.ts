@@ -1,0 +1,49 @@
+import { createServer } from 'node:http';
+import { type Config, loadConfig } from '../kit/config.js';
+import { joinUrl, reachable } from '../kit/http/peers.js';
+import { createLogger } from '../kit/logger.js';
+import { requireConfig } from '../kit/process/require-config.js';
+import { runMain, runService } from '../kit/process/run-service.js';
+import { assembleRestApp } from './assemble.js';
+import { HttpGatewayClient } from './gateway-client.js';
+import { HttpPrincipalResolver } from './http-principal-resolver.js';
+
+/**
+ * The REST adapter as its own process (distributed topology, `node dist/rest-adapter/main.js`): the
+ * public face of one environment (ENVIRONMENT). Bearers are resolved by the identity process, every
+ * operation runs on the gateway process; both hops are signed with INTERNAL_KEY.
+ */
+
+/** One environment per deployment, so its public URL is PUBLIC_URL (SANDBOX_PUBLIC_URL also accepted for a sandbox). */
+function publicUrl(config: Config): string {
+  const configured = config.ENVIRONMENT === 'sandbox' ? (config.SANDBOX_PUBLIC_URL ?? config.PUBLIC_URL) : config.PUBLIC_URL;
+  return (configured ?? `http://${config.HOST}:${config.PORT}`).replace(/\/$/, '');
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, { service: 'rest-adapter', environment: config.ENVIRONMENT });
+  const required = requireConfig(config, ['INTERNAL_KEY', 'GATEWAY_URL', 'IDENTITY_URL'], 'the REST adapter process');
+  const gatewayUrl = required.GATEWAY_URL;
+  const identityUrl = required.IDENTITY_URL;
+
+  const app = assembleRestApp({
+    environment: config.ENVIRONMENT,
+    publicUrl: publicUrl(config),
+    gateway: new HttpGatewayClient(joinUrl(gatewayUrl, 'graphql'), required.INTERNAL_KEY),
+    principals: new HttpPrincipalResolver(identityUrl, required.INTERNAL_KEY),
+    logger,
+    // Ready when both hops every request makes answer: the gateway and the identity process.
+    ready: async () => (await Promise.all([reachable(joinUrl(gatewayUrl, 'healthz')), reachable(joinUrl(identityUrl, 'healthz'))])).every(Boolean),
+  });
+
+  await runService({
+    logger,
+    host: config.HOST,
+    port: config.PORT,
+    // What Express's app.listen does, so the shared listen and shutdown apply.
+    start: async () => ({ server: createServer(app), details: { gateway: gatewayUrl, identity: identityUrl } }),
+  });
+}
+
+runMain(main);
