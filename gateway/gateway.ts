@@ -41,6 +41,10 @@ export async function createGateway(options: GatewayOptions): Promise<ApolloServ
     introspection: options.introspection ?? true,
     validationRules: queryLimitRules(options.limits),
     csrfPrevention: true,
+    // The process's main owns shutdown (servers, then environments, then the database). With Apollo's
+    // own SIGINT/SIGTERM handler racing it, our `stop()` never returned: `npm start` hit its 25 s
+    // shutdown timer, exited 1 and left the embedded PostgreSQL running.
+    stopOnTerminationSignals: false,
   });
   await server.start();
   return server;

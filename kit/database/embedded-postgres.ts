@@ -154,7 +154,10 @@ export class EmbeddedPostgres {
     if (!child || child.exitCode !== null || child.pid === undefined) return;
     const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
     child.kill('SIGINT');
-    await Promise.race([exited, new Promise(r => setTimeout(r, 20_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    // The timer is cleared once the child exits: left pending it kept the caller's process alive 20 s.
+    await Promise.race([exited, new Promise(r => (timer = setTimeout(r, 20_000)))]);
+    clearTimeout(timer);
     if (child.exitCode === null) child.kill('SIGKILL');
     this.child = undefined;
   }
