@@ -3,15 +3,14 @@ import type { Express } from 'express';
 import type { Clock } from '../kit/clock.js';
 import { type Config, type EnvironmentName, publicUrlOf } from '../kit/config.js';
 import { ping } from '../kit/database/databases.js';
-import type { GatewayContext } from '../kit/graphql/subgraph-runtime.js';
+import type { GatewayContext, SubgraphRuntime } from '../kit/graphql/subgraph-runtime.js';
 import type { Logger } from '../kit/logger.js';
 import { createGateway, readSupergraph } from '../gateway/gateway.js';
+import { DirectOperations } from '../gateway/direct-operations.js';
 import { CachedLocalDataSource } from '../gateway/local-data-source.js';
-import { createApp } from '../rest-adapter/app.js';
+import { assembleRestApp } from '../rest-adapter/assemble.js';
 import { InProcessGatewayClient } from '../rest-adapter/gateway-client.js';
-import { buildOpenApi, renderDocsPage } from '../rest-adapter/openapi.js';
 import { OperationDocuments } from '../rest-adapter/operations.js';
-import { routes } from '../rest-adapter/routes/index.js';
 import { type IdentityRuntime, startIdentity } from '../subgraphs/identity/runtime.js';
 
 /** One complete environment (production or sandbox) inside one process: subgraphs, gateway, REST. */
@@ -34,24 +33,19 @@ export interface EnvironmentOptions {
 
 export async function startEnvironment(options: EnvironmentOptions): Promise<Environment> {
   const identity = await startIdentity({ databaseUrl: options.databaseUrl, secret: options.secret, clock: options.clock });
+  const supergraphSdl = readSupergraph();
   const gateway = await createGateway({
-    supergraphSdl: readSupergraph(),
+    supergraphSdl,
     dataSources: { [identity.name]: new CachedLocalDataSource(identity) },
     limits: { maxDepth: options.config.GRAPHQL_MAX_DEPTH, maxCost: options.config.GRAPHQL_MAX_COST },
   });
-  const publicUrl = publicUrlOf(options.config, options.name);
-  const openapi = buildOpenApi(routes, publicUrl);
-  const docs = renderDocsPage(openapi);
-  const app = createApp({
+  const app = assembleRestApp({
     environment: options.name,
-    gateway: new InProcessGatewayClient(gateway),
+    publicUrl: publicUrlOf(options.config, options.name),
+    gateway: new InProcessGatewayClient(gateway, directOperations(supergraphSdl, identity)),
     principals: identity.principals,
-    routes,
-    operations: new OperationDocuments(),
-    logger: options.logger.child({ environment: options.name }),
+    logger: options.logger,
     ready: () => ping(options.databaseUrl),
-    openapi: () => openapi,
-    docsPage: () => docs,
   });
   return {
     name: options.name,
@@ -63,4 +57,10 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
       await identity.close();
     },
   };
+}
+
+/** The REST operations the gateway would answer from one in-process subgraph run on it directly. */
+function directOperations(supergraphSdl: string, ...runtimes: SubgraphRuntime[]): DirectOperations {
+  const documents = new OperationDocuments();
+  return new DirectOperations(supergraphSdl, runtimes, documents.names().map(name => ({ source: documents.source(name), operationName: name })));
 }

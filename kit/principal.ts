@@ -33,9 +33,20 @@ export const ANONYMOUS: Principal = Object.freeze({
 }) as Principal;
 
 export function hasAnyScope(principal: Principal, accepted: readonly string[]): boolean {
-  const granted = effectiveScopes(principal.scopes);
+  let granted = grantedScopes.get(principal.scopes);
+  if (!granted) {
+    granted = effectiveScopes(principal.scopes);
+    grantedScopes.set(principal.scopes, granted);
+  }
   return accepted.some(s => granted.has(s));
 }
+
+/**
+ * Expanded scope sets by scope array: a cached principal keeps its array across requests, so the
+ * expansion (60-odd scopes for a full token) runs once per principal, not on every check. Principals
+ * are never mutated in place (a change of scopes makes a new principal).
+ */
+const grantedScopes = new WeakMap<readonly string[], Set<string>>();
 
 /**
  * The principal as it travels between processes in the distributed topology:

@@ -1,4 +1,5 @@
 import type { ApolloServer } from '@apollo/server';
+import type { DirectOperations } from '../gateway/direct-operations.js';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../kit/principal.js';
 import type { GatewayContext } from '../kit/graphql/subgraph-runtime.js';
 import type { GraphQLErrorLike } from './wire-errors.js';
@@ -19,11 +20,17 @@ export interface GatewayClient {
   execute(request: GraphQLRequestBody, principal: Principal, requestId: string): Promise<GraphQLResult>;
 }
 
-/** Embedded topology: runs the operation on the gateway's Apollo Server directly, no HTTP. */
+/**
+ * Embedded topology: runs the operation on the gateway's Apollo Server directly, no HTTP. With
+ * `direct`, the adapter's fixed operations that the gateway would answer with one fetch from one
+ * in-process subgraph run on that subgraph straight away (gateway/direct-operations.ts).
+ */
 export class InProcessGatewayClient implements GatewayClient {
-  constructor(private readonly server: ApolloServer<GatewayContext>) {}
+  constructor(private readonly server: ApolloServer<GatewayContext>, private readonly direct?: DirectOperations) {}
 
   async execute(request: GraphQLRequestBody, principal: Principal, requestId: string): Promise<GraphQLResult> {
+    const direct = this.direct?.execute(request.query, request.variables, principal, requestId);
+    if (direct) return (await direct) as GraphQLResult;
     const response = await this.server.executeOperation(request, { contextValue: { principal, requestId } });
     if (response.body.kind !== 'single') throw new Error('Incremental delivery is not supported');
     return response.body.singleResult as GraphQLResult;

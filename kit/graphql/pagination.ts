@@ -1,7 +1,7 @@
 import { type ClassType, Field, Int, ObjectType } from 'type-graphql';
 
 /** Polar's page-based pagination block: exactly `total_count` and `max_page`. */
-@ObjectType({ description: 'Page-based pagination of a list.' })
+@ObjectType({ description: 'Page-based pagination of a list.', simpleResolvers: true })
 export class Pagination {
   @Field(() => Int) totalCount!: number;
   @Field(() => Int) maxPage!: number;
@@ -19,6 +19,17 @@ export interface PageRequest {
 export function pageWindow({ page, limit }: PageRequest): { limit: number; offset: number } {
   const clamped = Math.min(Math.max(limit, 1), MAX_PAGE_SIZE);
   return { limit: clamped, offset: (Math.max(page, 1) - 1) * clamped };
+}
+
+/**
+ * The exact total a page already tells, without a `count(*)`: a page that is not full is the tail of
+ * the list, so the total is its offset plus its length (an empty first page: zero). Undefined when the
+ * page is full or lies beyond the end, where only a count knows. On PostgreSQL the count is the
+ * dominant cost of a list request, and most lists fit in their first page.
+ */
+export function totalFromPage(length: number, window: { limit: number; offset: number }): number | undefined {
+  if (length < window.limit && (length > 0 || window.offset === 0)) return window.offset + length;
+  return undefined;
 }
 
 export function paginationOf(totalCount: number, limit: number): Pagination {

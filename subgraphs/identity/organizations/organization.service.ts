@@ -1,4 +1,3 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
 import { camelKeys, snakeKeys } from '../../../kit/case.js';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
@@ -21,9 +20,8 @@ export interface OrganizationListQuery extends PageRequest {
 export class OrganizationService {
   async list(ctx: IdentityContext, query: OrganizationListQuery) {
     const repository = new OrganizationRepository(ctx.em);
-    const where: FilterQuery<Organization> = query.slug ? { slug: query.slug } : {};
     const window = pageWindow(query);
-    const [items, total] = await repository.list(ctx.principal, where, organizationOrderBy(query.sorting ?? []), window);
+    const [items, total] = await repository.list(ctx.principal, { slug: query.slug || null }, organizationOrderBy(query.sorting ?? []), window);
     return { items, pagination: paginationOf(total, query.limit) };
   }
 

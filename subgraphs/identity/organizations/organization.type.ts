@@ -4,7 +4,14 @@ import { camelKeys } from '../../../kit/case.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import type { Organization as OrganizationEntity } from './organization.entity.js';
 
-@ObjectType('OrganizationFeatureSettings')
+/**
+ * Every type here is plain data (no field resolvers, middlewares or auth on fields): type-graphql's
+ * simple resolvers leave them to graphql-js's default resolver instead of wrapping each of the ~80
+ * fields of an organization in its middleware pipeline, which was a measurable part of a list request.
+ */
+const SIMPLE = { simpleResolvers: true } as const;
+
+@ObjectType('OrganizationFeatureSettings', SIMPLE)
 export class FeatureSettingsType {
   @Field() issueFundingEnabled!: boolean;
   @Field() seatBasedPricingEnabled!: boolean;
@@ -24,7 +31,7 @@ export class FeatureSettingsType {
   @Field() merchantMigrationEnabled!: boolean;
 }
 
-@ObjectType('OrganizationSubscriptionSettings')
+@ObjectType('OrganizationSubscriptionSettings', SIMPLE)
 export class SubscriptionSettingsType {
   @Field() allowMultipleSubscriptions!: boolean;
   @Field() prorationBehavior!: string;
@@ -33,7 +40,7 @@ export class SubscriptionSettingsType {
   @Field() allowCustomerUpdates!: boolean;
 }
 
-@ObjectType('OrganizationCustomerEmailSettings')
+@ObjectType('OrganizationCustomerEmailSettings', SIMPLE)
 export class CustomerEmailSettingsType {
   @Field() orderConfirmation!: boolean;
   @Field() paymentMethodExpirationReminder!: boolean;
@@ -51,36 +58,36 @@ export class CustomerEmailSettingsType {
   @Field() subscriptionUpdated!: boolean;
 }
 
-@ObjectType('CustomerPortalUsageSettings')
+@ObjectType('CustomerPortalUsageSettings', SIMPLE)
 export class PortalUsageSettingsType {
   @Field() show!: boolean;
 }
 
-@ObjectType('CustomerPortalSubscriptionSettings')
+@ObjectType('CustomerPortalSubscriptionSettings', SIMPLE)
 export class PortalSubscriptionSettingsType {
   @Field() updateSeats!: boolean;
   @Field() updatePlan!: boolean;
   @Field() pause!: boolean;
 }
 
-@ObjectType('CustomerPortalCustomerSettings')
+@ObjectType('CustomerPortalCustomerSettings', SIMPLE)
 export class PortalCustomerSettingsType {
   @Field() allowEmailChange!: boolean;
 }
 
-@ObjectType('OrganizationCustomerPortalSettings')
+@ObjectType('OrganizationCustomerPortalSettings', SIMPLE)
 export class CustomerPortalSettingsType {
   @Field(() => PortalUsageSettingsType) usage!: PortalUsageSettingsType;
   @Field(() => PortalSubscriptionSettingsType) subscription!: PortalSubscriptionSettingsType;
   @Field(() => PortalCustomerSettingsType) customer!: PortalCustomerSettingsType;
 }
 
-@ObjectType('OrganizationDisputeSettings')
+@ObjectType('OrganizationDisputeSettings', SIMPLE)
 export class DisputeSettingsType {
   @Field(() => Int, { nullable: true }) autoAcceptBelowAmount!: number | null;
 }
 
-@ObjectType('OrganizationNotificationSettings')
+@ObjectType('OrganizationNotificationSettings', SIMPLE)
 export class NotificationSettingsType {
   @Field() newOrder!: boolean;
   @Field() newSubscription!: boolean;
@@ -88,13 +95,13 @@ export class NotificationSettingsType {
   @Field() subscriptionRenewal!: boolean;
 }
 
-@ObjectType('OrganizationSocialLink')
+@ObjectType('OrganizationSocialLink', SIMPLE)
 export class SocialLinkType {
   @Field() platform!: string;
   @Field() url!: string;
 }
 
-@ObjectType('OrganizationCapabilities')
+@ObjectType('OrganizationCapabilities', SIMPLE)
 export class CapabilitiesType {
   @Field() checkoutPayments!: boolean;
   @Field() subscriptionRenewals!: boolean;
@@ -105,7 +112,7 @@ export class CapabilitiesType {
 }
 
 /** The public Organization (polar-api.md §3.1). Built from the entity by `fromEntity`, never the entity itself. */
-@ObjectType('Organization')
+@ObjectType('Organization', SIMPLE)
 @Directive('@key(fields: "id")')
 export class OrganizationType {
   @Field(() => ID) id!: string;
@@ -176,5 +183,5 @@ export class OrganizationType {
   }
 }
 
-@ObjectType('OrganizationList')
+@ObjectType('OrganizationList', SIMPLE)
 export class OrganizationList extends ListResource(OrganizationType) {}

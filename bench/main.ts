@@ -1,0 +1,239 @@
+// `npm run bench`: load-tests the embedded topology against a one-hop baseline, on loopback only.
+//
+//   (a) GET /v1/organizations/ with an organization access token, through the whole embedded stack
+//       (REST adapter → gateway client → identity subgraph → PostgreSQL; a single-subgraph operation
+//       like this one skips the gateway's execution machinery, see gateway/direct-operations.ts);
+//   (b) the same data read with one GraphQL request (POST /graphql, OrganizationFields), which runs
+//       through Apollo Server and the gateway;
+//   (c) a bare node:http server answering (a)'s JSON from one PostgreSQL query (bench/baseline-server.ts).
+//
+// The service (`node dist/embedded/main.js`) and the baseline each run in a child process of their own,
+// so neither shares an event loop with the load generator (autocannon, in this process). With
+// DATABASE_URL set, a dedicated bench database is created on that server and dropped afterwards;
+// otherwise the service runs its embedded PostgreSQL in a temporary DATA_DIR.
+//
+// Knobs (environment): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (20),
+// BENCH_LOG_LEVEL (the service's LOG_LEVEL, default warn), BENCH_CPU_PROF=<dir> (run the service with
+// --cpu-prof into that folder), BENCH_SERVICE_FLAGS (node flags for the service; default the ones
+// `npm start` uses, "--max-old-space-size=256"), BENCH_ONLY=a,c (run only those targets), BENCH_KEEP=1 (keep the temporary DATA_DIR).
+// No assertion on timing: it prints numbers and the targets they are read against.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Kind, parse, print } from 'graphql';
+import { dropDatabase, withDatabase } from '../kit/database/databases.js';
+import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
+import { type Child, freePort, type LoadOptions, type LoadResult, measure, memoryOf, runNode, sameJson, spawnNode, table, waitUntilReady } from './support.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..'); // dist/ (or wherever the build went)
+const SERVICE = path.join(root, 'embedded', 'main.js');
+const CLI = path.join(root, 'cli', 'main.js');
+const BASELINE = path.join(here, 'baseline-server.js');
+const OPERATIONS = path.join(root, 'schema', 'operations', 'organizations.graphql');
+
+const RATIO_TARGET = 0.5;
+const RSS_TARGET_MB = 350;
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const cpuProfDir = process.env.BENCH_CPU_PROF;
+// NOTE: the same heap cap as `npm start` (package.json), so the memory printed is the memory users get.
+const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? '--max-old-space-size=256').split(/\s+/).filter(Boolean);
+const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c').split(',').map(s => s.trim()));
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+interface Tenant {
+  organizationId: string;
+  oat: string;
+}
+
+/** The organizations query selecting exactly the fields of OrganizationFields. */
+function graphqlQuery(): string {
+  const document = parse(readFileSync(OPERATIONS, 'utf8'));
+  const fragment = document.definitions.find(d => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === 'OrganizationFields');
+  if (!fragment) throw new Error(`OrganizationFields not found in ${OPERATIONS}`);
+  return `query BenchOrganizations { organizations { items { ...OrganizationFields } pagination { totalCount maxPage } } }\n\n${print(fragment)}`;
+}
+
+/** With the CLI when it is built (what an operator does), else directly with IdentityAdmin. */
+async function bootstrap(env: NodeJS.ProcessEnv, databaseUrl: string, secret: string): Promise<Tenant> {
+  const tag = randomBytes(3).toString('hex');
+  if (existsSync(CLI)) {
+    try {
+      const out = await runNode(CLI, [
+        'bootstrap', '--email', `bench-${tag}@example.com`, '--password', 'bench password 123',
+        '--org-name', `Bench ${tag}`, '--org-slug', `bench-${tag}`, '--json',
+      ], env);
+      const json = JSON.parse(out.trim().split('\n').pop()!) as { organization_id: string; organization_access_token: string };
+      log('tenant bootstrapped with the CLI');
+      return { organizationId: json.organization_id, oat: json.organization_access_token };
+    } catch (error) {
+      log(`CLI bootstrap failed, using IdentityAdmin directly: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  await import('reflect-metadata');
+  const { systemClock } = await import('../kit/clock.js');
+  const { ALL_SCOPES } = await import('../kit/scopes.js');
+  const { IdentityAdmin } = await import('../subgraphs/identity/admin.js');
+  const { startIdentity } = await import('../subgraphs/identity/runtime.js');
+  const identity = await startIdentity({ databaseUrl, secret, clock: systemClock, poolMax: 2 });
+  try {
+    const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, secret);
+    const email = `bench-${tag}@example.com`;
+    await admin.createUser(email, 'bench password 123');
+    const organization = await admin.createOrganization(email, `Bench ${tag}`, `bench-${tag}`);
+    const oat = await admin.createOrganizationAccessToken(organization.id, [...ALL_SCOPES]);
+    log('tenant bootstrapped with IdentityAdmin');
+    return { organizationId: organization.id, oat };
+  } finally {
+    await identity.close();
+  }
+}
+
+async function main(): Promise<void> {
+  for (const file of [SERVICE, BASELINE, OPERATIONS]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run the bench with "npm run bench" (it builds first)`);
+  }
+  const children: Child[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-bench-'));
+  // As root the embedded PostgreSQL runs as the `postgres` user, which must be able to reach DATA_DIR.
+  await chmod(dataDir, 0o755);
+  cleanups.push(() => (process.env.BENCH_KEEP ? Promise.resolve() : rm(dataDir, { recursive: true, force: true })));
+
+  try {
+    const [port, sandboxPort, pgPort, baselinePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const secret = randomBytes(32).toString('hex');
+    const external = process.env.DATABASE_URL;
+    const benchDatabase = `bench_${randomBytes(4).toString('hex')}`;
+
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: logLevel,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SANDBOX_PORT: String(sandboxPort),
+      DATA_DIR: path.join(dataDir, 'data'),
+      EMBEDDED_PG_PORT: String(pgPort),
+      SECRET: secret,
+    };
+    for (const key of ['SANDBOX_DATABASE_URL', 'PUBLIC_URL', 'SANDBOX_PUBLIC_URL', 'REDIS_URL', 'DATABASE_URL']) delete env[key];
+    if (external) {
+      // The service creates `<bench>` and `<bench>_sandbox` on that server; both are dropped at the end.
+      env.DATABASE_URL = withDatabase(external, benchDatabase);
+      cleanups.push(async () => {
+        for (const name of [benchDatabase, `${benchDatabase}_sandbox`]) await dropDatabase(external, name).catch(error => log(`drop ${name}: ${error.message}`));
+      });
+    }
+
+    log(`starting the service (${external ? `PostgreSQL at DATABASE_URL, database ${benchDatabase}` : 'embedded PostgreSQL'}) on :${port}`);
+    const nodeArgs = [
+      ...serviceFlags,
+      ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : []),
+    ];
+    const service = spawnNode(SERVICE, [], env, nodeArgs);
+    children.push(service);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitUntilReady(`${baseUrl}/readyz`, service);
+
+    let databaseUrl: string;
+    if (external) {
+      databaseUrl = env.DATABASE_URL!;
+    } else {
+      const stored = JSON.parse(readFileSync(path.join(env.DATA_DIR!, 'secrets.json'), 'utf8')) as { embeddedDatabasePassword: string };
+      databaseUrl = `postgresql://postgres:${encodeURIComponent(stored.embeddedDatabasePassword)}@127.0.0.1:${pgPort}/${EMBEDDED_DATABASE_NAMES.production}`;
+    }
+
+    const tenant = await bootstrap(env, databaseUrl, secret);
+
+    const baseline = spawnNode(BASELINE, [], {
+      PATH: process.env.PATH, BASELINE_DATABASE_URL: databaseUrl, BASELINE_PORT: String(baselinePort), BASELINE_SECRET: secret, BASELINE_POOL_MAX: '10',
+    });
+    children.push(baseline);
+    const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+    const auth = { authorization: `Bearer ${tenant.oat}` };
+
+    // Sanity: every target answers 200 with the same organizations before anything is measured.
+    const query = graphqlQuery();
+    const graphqlBody = JSON.stringify({ query, operationName: 'BenchOrganizations' });
+    const graphqlHeaders = { ...auth, 'content-type': 'application/json' };
+    const rest = await fetch(`${baseUrl}/v1/organizations/`, { headers: auth });
+    const restBody = await rest.json() as { items: { id: string }[] };
+    if (rest.status !== 200) throw new Error(`(a) answered ${rest.status}: ${JSON.stringify(restBody)}`);
+    const gql = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: graphqlHeaders, body: graphqlBody });
+    const gqlBody = await gql.json() as { data?: { organizations: { items: { id: string }[] } }; errors?: unknown };
+    if (gql.status !== 200 || gqlBody.errors) throw new Error(`(b) answered ${gql.status}: ${JSON.stringify(gqlBody)}`);
+    let one: Response | undefined;
+    for (let i = 0; i < 100 && !one; i++) {
+      if (baseline.process.exitCode !== null) throw new Error(`the baseline exited: ${baseline.output()}`);
+      one = await fetch(`${baselineUrl}/v1/organizations/`, { headers: auth }).catch(() => undefined);
+      if (!one) await new Promise(r => setTimeout(r, 100));
+    }
+    if (!one || one.status !== 200) throw new Error(`(c) answered ${one?.status}: ${baseline.output()}`);
+    const baselineBody = await one.json();
+    if (restBody.items.length !== 1 || restBody.items[0].id !== tenant.organizationId) throw new Error(`(a) did not list the tenant: ${JSON.stringify(restBody)}`);
+    if (gqlBody.data?.organizations.items[0]?.id !== tenant.organizationId) throw new Error('(b) did not list the tenant');
+    if (!sameJson(restBody, baselineBody)) {
+      log('WARNING: the baseline JSON differs from the service JSON:');
+      log(`  service:  ${JSON.stringify(restBody)}`);
+      log(`  baseline: ${JSON.stringify(baselineBody)}`);
+    }
+
+    const idleMemory = memoryOf(service.process.pid!);
+    const load = { connections, warmupSeconds, seconds };
+    log(`load: ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s measured per target`);
+    const skipped: LoadResult = { requestsPerSecond: NaN, p50: NaN, p99: NaN, total: 0, errors: 0, non2xx: 0 };
+    const run = async (target: string, label: string, options: Omit<LoadOptions, keyof typeof load>) => {
+      if (!only.has(target)) return skipped;
+      log(`(${target}) ${label}…`);
+      return measure({ ...load, ...options });
+    };
+    const a = await run('a', 'REST through the embedded stack', { url: `${baseUrl}/v1/organizations/`, headers: auth });
+    const b = await run('b', 'one GraphQL request', { url: `${baseUrl}/graphql`, method: 'POST', headers: graphqlHeaders, body: graphqlBody });
+    const mem = memoryOf(service.process.pid!);
+    const c = await run('c', 'one-hop baseline', { url: `${baselineUrl}/v1/organizations/`, headers: auth });
+
+    const row = (label: string, r: LoadResult) => [
+      label, r.requestsPerSecond.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.total), String(r.errors + r.non2xx),
+    ];
+    const ratio = a.requestsPerSecond / c.requestsPerSecond;
+    const lines = [
+      '',
+      `GET /v1/organizations/ (1 organization, OAT) · ${connections} connections · ${seconds} s after ${warmupSeconds} s warm-up · ` +
+        `node ${process.version} · ${os.cpus().length} CPUs · ${external ? 'external PostgreSQL' : 'embedded PostgreSQL'} · service LOG_LEVEL=${logLevel}${serviceFlags.length ? ` · service flags ${serviceFlags.join(' ')}` : ''}`,
+      '',
+      table(['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed'], [
+        row('(a) REST, embedded stack', a),
+        row('(b) POST /graphql via the gateway', b),
+        row('(c) one-hop node:http + pg', c),
+      ]),
+      '',
+      `ratio (a)/(c): ${ratio.toFixed(2)}  (target ≥ ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'NOT met'})`,
+      `service resident memory after load: ${mem ? `${mem.rssMb.toFixed(0)} MB (peak ${mem.peakMb.toFixed(0)} MB, ${idleMemory?.rssMb.toFixed(0)} MB before load)` : 'unavailable (no /proc)'}` +
+        `  (target < ${RSS_TARGET_MB} MB${mem ? `: ${mem.rssMb < RSS_TARGET_MB ? 'met' : 'NOT met'}` : ''})`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
+    if (a.errors + a.non2xx + b.errors + b.non2xx + c.errors + c.non2xx > 0) log('WARNING: some requests failed (see the "failed" column)');
+  } finally {
+    for (const child of children.reverse()) await child.stop();
+    if (cpuProfDir) log(`CPU profile of the service written to ${path.resolve(cpuProfDir)}`);
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(error => log(`cleanup: ${(error as Error).message}`));
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  error => {
+    process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,140 @@
+// Process, port and measurement helpers for bench/main.ts.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import autocannon from 'autocannon';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Child {
+  process: ChildProcess;
+  /** Everything the child wrote so far (stdout and stderr), for error messages. */
+  output(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Spawns a Node script; its output is kept (last 64 kB) and shown when it dies unexpectedly. */
+export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Child {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 65_536) output = output.slice(-65_536);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
+  return {
+    process: child,
+    output: () => output,
+    stop: async (graceMs = 20_000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Runs a Node script to completion and returns its stdout (throws with its stderr on failure). */
+export function runNode(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', c => (stdout += c));
+    child.stderr.on('data', c => (stderr += c));
+    child.once('error', reject);
+    child.once('exit', code => (code === 0 ? resolve(stdout) : reject(new Error(`${script} exited with ${code}: ${stderr.trim()}`))));
+  });
+}
+
+/** Polls `url` until it answers 200, failing early when the child exits. */
+export async function waitUntilReady(url: string, child: Child, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null) throw new Error(`process exited (${child.process.exitCode}) before ${url} was ready:\n${child.output()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise(r => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms:\n${child.output()}`);
+}
+
+/** Resident and peak resident memory of a process, in MB (Linux /proc). */
+export function memoryOf(pid: number): { rssMb: number; peakMb: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  warmupSeconds: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  total: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** A warm-up run (discarded), then the measured run. */
+export async function measure(options: LoadOptions): Promise<LoadResult> {
+  const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections };
+  if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
+  const result = await autocannon({ ...base, duration: options.seconds });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result['2xx'] + result.non2xx,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Plain-text table with right-aligned numeric columns. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(header), widths.map(w => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** JSON equality that ignores key order. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canonical);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map(k => [k, canonical((v as any)[k])]));
+    return v;
+  };
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
