@@ -1,0 +1,48 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
+import pg from 'pg';
+import { CustomerSession } from './customer-sessions/customer-session.entity.js';
+import { Customer } from './customers/customer.entity.js';
+import { Discount } from './discounts/discount.entity.js';
+import { DomainEvent } from './events/domain-event.entity.js';
+import { billingMigrations } from './migrations/index.js';
+import { ProductPrice } from './products/product-price.entity.js';
+import { Product } from './products/product.entity.js';
+import { Subscription } from './subscriptions/subscription.entity.js';
+
+/** The billing subgraph owns the `billing` Postgres schema; nothing else reads these tables. */
+export const BILLING_SCHEMA = 'billing';
+const MIGRATION_LOCK_KEY = 7_301_002;
+
+export const billingEntities = [Product, ProductPrice, Discount, Customer, CustomerSession, Subscription, DomainEvent];
+
+export function billingOrmOptions(clientUrl: string, poolMax = 10): Options {
+  return {
+    clientUrl,
+    entities: billingEntities,
+    metadataProvider: ReflectMetadataProvider,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolMax },
+    driverOptions: { application_name: 'billing-billing' },
+    migrations: { migrationsList: billingMigrations, tableName: 'mikro_orm_migrations', schema: BILLING_SCHEMA, snapshot: false, silent: true },
+    debug: false,
+    allowGlobalContext: false,
+  };
+}
+
+/** Connects and brings the schema up to date (idempotent; advisory-locked against concurrent starts). */
+export async function openBillingOrm(clientUrl: string, poolMax = 10): Promise<MikroORM> {
+  const orm = await MikroORM.init(billingOrmOptions(clientUrl, poolMax));
+  const lock = new pg.Client({ connectionString: clientUrl });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await lock.query(`create schema if not exists ${BILLING_SCHEMA}`);
+    await orm.migrator.up();
+  } finally {
+    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await lock.end();
+  }
+  return orm;
+}
