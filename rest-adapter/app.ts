@@ -55,7 +55,12 @@ export function createApp(deps: AppDependencies): express.Express {
   app.get('/docs', (_req, res) => void res.type('html').send(deps.docsPage()));
 
   app.use(apiVersion);
-  app.use(express.json({ limit: MAX_BODY, type: () => true, strict: false }));
+  // The documented API and /graphql read every body as JSON (a form there is 422 json_invalid / 400, as
+  // Polar answers); elsewhere (the web pages, OAuth endpoints) a form post is parsed as a form.
+  const isApiPath = apiPathMatcher(deps.routes);
+  const isForm = (req: Request) => !isApiPath(req.path) && typeof req.is('application/x-www-form-urlencoded') === 'string';
+  app.use(express.urlencoded({ limit: MAX_BODY, extended: false, type: req => isForm(req as Request) }));
+  app.use(express.json({ limit: MAX_BODY, type: req => !isForm(req as Request), strict: false }));
   app.use(resolvePrincipal(deps.principals));
   for (const router of deps.extensions ?? []) app.use(router);
 
@@ -197,6 +202,12 @@ function graphqlHandler(deps: AppDependencies) {
 /** `/v1/organizations/{id}` → `/v1/organizations/:id`. */
 function expressPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** True for `/graphql` and the paths of the route table (whatever the method). */
+function apiPathMatcher(routes: Route[]): (path: string) => boolean {
+  const patterns = routes.map(r => new RegExp(`^${r.path.replace(/\/$/, '').replace(/\{\w+\}/g, '[^/]+')}/?$`));
+  return path => path === '/graphql' || patterns.some(p => p.test(path));
 }
 
 function methodNotAllowed(routes: Route[]) {

@@ -2,11 +2,15 @@ import type { Express } from 'express';
 import type { EnvironmentName } from '../kit/config.js';
 import type { Logger } from '../kit/logger.js';
 import type { PrincipalResolver } from '../kit/principal.js';
+import type { OAuth2Provider } from '../subgraphs/identity/oauth2/oauth2.contract.js';
 import { createApp } from './app.js';
 import type { GatewayClient } from './gateway-client.js';
 import { buildOpenApi, renderDocsPage } from './openapi.js';
+import { createOAuth2Router } from './oauth2/router.js';
 import { OperationDocuments } from './operations.js';
 import { routes } from './routes/index.js';
+import { createWebRouter, type WebDependencies } from './web/router.js';
+import { configureWebKit } from './web/settings.js';
 
 export interface RestAppOptions {
   environment: EnvironmentName;
@@ -18,6 +22,13 @@ export interface RestAppOptions {
   principals: PrincipalResolver;
   logger: Logger;
   ready: () => Promise<boolean>;
+  /**
+   * The sign-in and settings pages (rest-adapter/web), given where the identity services run
+   * in-process (embedded topology) and the server secret (CSRF keys).
+   */
+  web?: { identity: WebDependencies['identity']; secret: string };
+  /** The OAuth 2.0 / OIDC provider (rest-adapter/oauth2); its pages need `web` too. Issuer = publicUrl. */
+  oauth2?: OAuth2Provider;
 }
 
 /**
@@ -28,7 +39,7 @@ export interface RestAppOptions {
 export function assembleRestApp(options: RestAppOptions): Express {
   const openapi = buildOpenApi(routes, options.publicUrl);
   const docs = renderDocsPage(openapi);
-  return createApp({
+  const app = createApp({
     environment: options.environment,
     gateway: options.gateway,
     principals: options.principals,
@@ -38,5 +49,11 @@ export function assembleRestApp(options: RestAppOptions): Express {
     ready: options.ready,
     openapi: () => openapi,
     docsPage: () => docs,
+    extensions: [
+      ...(options.web ? [createWebRouter({ identity: options.web.identity, logger: options.logger.child({ environment: options.environment }) })] : []),
+      ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger: options.logger.child({ environment: options.environment }) })] : []),
+    ],
   });
+  if (options.web) configureWebKit(app, { secret: options.web.secret, publicUrl: options.publicUrl, environment: options.environment });
+  return app;
 }

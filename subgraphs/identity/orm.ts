@@ -4,6 +4,11 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { identityMigrations } from './migrations/index.js';
 import { Membership } from './memberships/membership.entity.js';
+import { OAuth2AuthorizationCode } from './oauth2/oauth2-authorization-code.entity.js';
+import { OAuth2Client } from './oauth2/oauth2-client.entity.js';
+import { OAuth2Grant } from './oauth2/oauth2-grant.entity.js';
+import { OAuth2Token } from './oauth2/oauth2-token.entity.js';
+import { SigningKey } from './oauth2/signing-key.entity.js';
 import { Organization } from './organizations/organization.entity.js';
 import { OrganizationAccessToken } from './tokens/organization-access-token.entity.js';
 import { PersonalAccessToken } from './tokens/personal-access-token.entity.js';
@@ -14,7 +19,10 @@ import { User } from './users/user.entity.js';
 export const IDENTITY_SCHEMA = 'identity';
 const MIGRATION_LOCK_KEY = 7_301_001;
 
-export const identityEntities = [User, Organization, Membership, OrganizationAccessToken, PersonalAccessToken, UserSession];
+export const identityEntities = [
+  User, Organization, Membership, OrganizationAccessToken, PersonalAccessToken, UserSession,
+  OAuth2Client, OAuth2AuthorizationCode, OAuth2Token, OAuth2Grant, SigningKey,
+];
 
 export function identityOrmOptions(clientUrl: string, poolMax = 10): Options {
   return {

@@ -1,7 +1,9 @@
 import type { PrincipalCache } from '../../kit/principal-cache.js';
+import { OAuth2Service } from './oauth2/oauth2.service.js';
 import { OrganizationService } from './organizations/organization.service.js';
 import { OrganizationAccessTokenService } from './tokens/organization-access-token.service.js';
 import { PersonalAccessTokenService } from './tokens/personal-access-token.service.js';
+import { UserSessionService } from './sessions/user-session.service.js';
 import { UserService } from './users/user.service.js';
 
 /** The identity use cases, built once per environment and shared by resolvers, pages and the CLI. */
@@ -10,6 +12,8 @@ export interface IdentityServices {
   organizations: OrganizationService;
   organizationAccessTokens: OrganizationAccessTokenService;
   personalAccessTokens: PersonalAccessTokenService;
+  sessions: UserSessionService;
+  oauth2: OAuth2Service;
 }
 
 export function createIdentityServices(secret: string, cache: PrincipalCache): IdentityServices {
@@ -18,5 +22,7 @@ export function createIdentityServices(secret: string, cache: PrincipalCache): I
     organizations: new OrganizationService(),
     organizationAccessTokens: new OrganizationAccessTokenService(secret, cache),
     personalAccessTokens: new PersonalAccessTokenService(secret, cache),
+    sessions: new UserSessionService(secret, cache),
+    oauth2: new OAuth2Service(secret, cache),
   };
 }

@@ -5,6 +5,7 @@ import { ANONYMOUS, bearerOf, type Principal, type PrincipalResolver } from '../
 import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, prefixOf, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import { Membership } from '../memberships/membership.entity.js';
+import { resolveOAuth2AccessToken } from '../oauth2/oauth2.principal.js';
 import { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
 import { PersonalAccessToken } from '../tokens/personal-access-token.entity.js';
 import { UserSession } from '../tokens/user-session.entity.js';
@@ -61,6 +62,9 @@ export class TokenPrincipalResolver implements PrincipalResolver {
         expiresAt = row.expiresAt;
         this.touch(em, PersonalAccessToken, row.id, row.lastUsedAt, now);
       }
+    } else if (prefix === TOKEN_PREFIXES.oauthUserAccessToken || prefix === TOKEN_PREFIXES.oauthOrganizationAccessToken) {
+      const resolved = await resolveOAuth2AccessToken(em, prefix, hash, now, userId => this.membershipsOf(userId));
+      if (resolved) ({ principal, expiresAt } = resolved);
     }
     if (!principal) throw new InvalidToken();
     this.cache.set(hash, principal, now.getTime(), expiresAt);

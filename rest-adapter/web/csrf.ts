@@ -1,0 +1,48 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { cookieOptions, readCookie } from './cookies.js';
+import { webSettingsOf } from './settings.js';
+
+/**
+ * CSRF protection for the form posts of the pages: a signed double submit bound to the session.
+ *
+ * A random nonce lives in the `polar_csrf` cookie (HttpOnly, SameSite=Lax); every form carries
+ * `csrf_token = HMAC(key, environment | nonce | session id)`. A post is accepted only when the field
+ * matches the cookie's nonce and the session the request comes with, so a token cannot be forged
+ * without the server key, nor reused after sign-in or sign-out, nor across environments. Browsers that
+ * say the request is cross-site (`Sec-Fetch-Site`) are refused outright.
+ */
+export const CSRF_FIELD = 'csrf_token';
+export const CSRF_COOKIE = 'polar_csrf';
+const NONCE = /^[A-Za-z0-9_-]{43}$/;
+const nonceKey = Symbol('csrfNonce');
+
+/** The token to put in the hidden `csrf_token` input of a form rendered for this request. */
+export function issueCsrfToken(req: Request, res: Response): string {
+  const locals = res.locals as { [nonceKey]?: string };
+  let nonce = locals[nonceKey] ?? readCookie(req, CSRF_COOKIE);
+  if (!nonce || !NONCE.test(nonce)) {
+    nonce = randomBytes(32).toString('base64url');
+    res.cookie(CSRF_COOKIE, nonce, cookieOptions(req));
+  }
+  locals[nonceKey] = nonce;
+  return tokenFor(req, nonce);
+}
+
+/** True when the posted `csrf_token` belongs to this browser and session. Call before any change. */
+export function verifyCsrf(req: Request): boolean {
+  if (req.get('sec-fetch-site') === 'cross-site') return false;
+  const nonce = readCookie(req, CSRF_COOKIE);
+  const body = req.body as Record<string, unknown> | undefined;
+  const sent = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
+  if (!nonce || !NONCE.test(nonce) || typeof sent !== 'string') return false;
+  const expected = Buffer.from(tokenFor(req, nonce));
+  const actual = Buffer.from(sent);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+function tokenFor(req: Request, nonce: string): string {
+  const settings = webSettingsOf(req);
+  const session = req.principal?.credential === 'user_session' ? (req.principal.tokenId ?? '') : '';
+  return createHmac('sha256', settings.csrfKey).update(`${settings.environment}|${nonce}|${session}`).digest('base64url');
+}
