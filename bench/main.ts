@@ -16,6 +16,10 @@
 // BENCH_LOG_LEVEL (the service's LOG_LEVEL, default warn), BENCH_CPU_PROF=<dir> (run the service with
 // --cpu-prof into that folder), BENCH_SERVICE_FLAGS (node flags for the service; default the ones
 // `npm start` uses, "--max-old-space-size=256"), BENCH_ONLY=a,c (run only those targets), BENCH_KEEP=1 (keep the temporary DATA_DIR).
+//
+//   (s) GET /v1/subscriptions/ with filters and the same operation through POST /graphql, at 1,000 and then
+//       100,000 subscriptions of the tenant's organization (bench/subscriptions.ts, seeded by
+//       bench/seed-subscriptions.ts); BENCH_SUBSCRIPTION_SIZES=1000,100000 changes the sizes.
 // No assertion on timing: it prints numbers and the targets they are read against.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { Kind, parse, print } from 'graphql';
 import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
+import { benchSubscriptions } from './subscriptions.js';
 import { type Child, freePort, type LoadOptions, type LoadResult, measure, memoryOf, runNode, sameJson, spawnNode, table, waitUntilReady } from './support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -45,7 +50,7 @@ const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same heap cap as `npm start` (package.json), so the memory printed is the memory users get.
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? '--max-old-space-size=256').split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -222,6 +227,10 @@ async function main(): Promise<void> {
       '',
     ];
     process.stdout.write(lines.join('\n'));
+    if (only.has('s')) {
+      const sizes = process.env.BENCH_SUBSCRIPTION_SIZES?.split(',').map(Number);
+      process.stdout.write(await benchSubscriptions({ baseUrl, databaseUrl, organizationId: tenant.organizationId, token: tenant.oat, root, load, sizes, log }));
+    }
     if (a.errors + a.non2xx + b.errors + b.non2xx + c.errors + c.non2xx > 0) log('WARNING: some requests failed (see the "failed" column)');
   } finally {
     for (const child of children.reverse()) await child.stop();

@@ -11,6 +11,11 @@ import { CachedLocalDataSource } from '../gateway/local-data-source.js';
 import { assembleRestApp } from '../rest-adapter/assemble.js';
 import { InProcessGatewayClient } from '../rest-adapter/gateway-client.js';
 import { OperationDocuments } from '../rest-adapter/operations.js';
+import { type BillingRuntime, startBilling } from '../subgraphs/billing/runtime.js';
+import { CustomerSessionPrincipalResolver } from '../subgraphs/billing/auth/customer-principal-resolver.js';
+import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
+import { TOKEN_PREFIXES } from '../kit/tokens.js';
+import { InProcessOAuth2Provider } from '../subgraphs/identity/oauth2/oauth2.provider.js';
 import { type IdentityRuntime, startIdentity } from '../subgraphs/identity/runtime.js';
 
 /** One complete environment (production or sandbox) inside one process: subgraphs, gateway, REST. */
@@ -18,6 +23,7 @@ export interface Environment {
   name: EnvironmentName;
   app: Express;
   identity: IdentityRuntime;
+  billing: BillingRuntime;
   gateway: ApolloServer<GatewayContext>;
   close(): Promise<void>;
 }
@@ -33,27 +39,36 @@ export interface EnvironmentOptions {
 
 export async function startEnvironment(options: EnvironmentOptions): Promise<Environment> {
   const identity = await startIdentity({ databaseUrl: options.databaseUrl, secret: options.secret, clock: options.clock });
+  const publicUrl = publicUrlOf(options.config, options.name);
+  const billing = await startBilling({ databaseUrl: options.databaseUrl, secret: options.secret, clock: options.clock, publicUrl });
   const supergraphSdl = readSupergraph();
   const gateway = await createGateway({
     supergraphSdl,
-    dataSources: { [identity.name]: new CachedLocalDataSource(identity) },
+    dataSources: { [identity.name]: new CachedLocalDataSource(identity), [billing.name]: new CachedLocalDataSource(billing) },
     limits: { maxDepth: options.config.GRAPHQL_MAX_DEPTH, maxCost: options.config.GRAPHQL_MAX_COST },
   });
   const app = assembleRestApp({
     environment: options.name,
-    publicUrl: publicUrlOf(options.config, options.name),
-    gateway: new InProcessGatewayClient(gateway, directOperations(supergraphSdl, identity)),
-    principals: identity.principals,
+    publicUrl,
+    gateway: new InProcessGatewayClient(gateway, directOperations(supergraphSdl, identity, billing)),
+    // Customer sessions live in billing, every other credential in identity (kit/composite-principal-resolver.ts).
+    principals: new CompositePrincipalResolver(identity.principals, {
+      [TOKEN_PREFIXES.customerSession]: new CustomerSessionPrincipalResolver(billing.orm, options.secret, options.clock),
+    }),
     logger: options.logger,
     ready: () => ping(options.databaseUrl),
+    web: { identity, secret: options.secret },
+    oauth2: new InProcessOAuth2Provider(identity.orm, identity.services.oauth2, options.clock, options.logger),
   });
   return {
     name: options.name,
     app,
     identity,
+    billing,
     gateway,
     close: async () => {
       await gateway.stop();
+      await billing.close();
       await identity.close();
     },
   };

@@ -35,6 +35,7 @@ const schema = z.object({
   ENVIRONMENT: z.enum(['production', 'sandbox']).default('production'),
   GATEWAY_URL: optionalUrl,
   IDENTITY_URL: optionalUrl,
+  BILLING_URL: optionalUrl,
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(8),
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
 });

@@ -15,15 +15,17 @@ import {
   type PrincipalRequestBody,
   signInternalRequest,
   type WireDomainError,
-} from '../subgraphs/identity/http/internal-auth.js';
+} from '../kit/http/internal-auth.js';
 
 /** How long a resolved bearer is trusted here: a revocation reaches this process within this time. */
 const CACHE_TTL_MS = 5_000;
 const REQUEST_TIMEOUT_MS = 5_000;
 
 /**
- * Distributed topology: resolves the bearer (or session cookie) by asking the identity process
- * (`POST /internal/principal`, HMAC-signed with the internal key). Domain errors come back as
+ * Distributed topology: resolves the bearer (or session cookie) by asking the subgraph process that
+ * owns it (`POST /internal/principal`, HMAC-signed with the internal key): identity for user and
+ * organization credentials, billing for customer sessions (rest-adapter/main.ts routes by prefix).
+ * Domain errors come back as
  * `{code, message, status}` and are rethrown as the same DomainError classes the in-process
  * resolver throws, so the adapter writes identical wire bodies (the OAuth-shaped 401 invalid_token).
  *
@@ -34,12 +36,12 @@ export class HttpPrincipalResolver implements PrincipalResolver {
   private readonly url: string;
 
   constructor(
-    identityUrl: string,
+    subgraphUrl: string,
     private readonly internalKey: string,
     private readonly cache = new PrincipalCache(CACHE_TTL_MS),
     private readonly now: () => number = Date.now,
   ) {
-    this.url = `${identityUrl.replace(/\/+$/, '')}${INTERNAL_PRINCIPAL_PATH}`;
+    this.url = `${subgraphUrl.replace(/\/+$/, '')}${INTERNAL_PRINCIPAL_PATH}`;
   }
 
   async resolve(authorization: string | undefined, sessionToken?: string): Promise<Principal> {
@@ -63,7 +65,7 @@ export class HttpPrincipalResolver implements PrincipalResolver {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new Error(`identity service unreachable at ${this.url}`, { cause: error });
+      throw new Error(`principal service unreachable at ${this.url}`, { cause: error });
     }
     const payload = (await response.json().catch(() => undefined)) as { principal?: Principal; error?: WireDomainError } | undefined;
     if (response.ok && payload?.principal) {
@@ -73,7 +75,7 @@ export class HttpPrincipalResolver implements PrincipalResolver {
     const error = payload?.error;
     if (error && isDomainError(error, response.status)) throw domainErrorOf(error);
     // A refused signature (wrong INTERNAL_KEY, clock skew) or an identity failure is our problem: a 500.
-    throw new Error(`identity principal endpoint answered ${response.status}${error?.code ? ` (${error.code})` : ''}`);
+    throw new Error(`principal endpoint ${this.url} answered ${response.status}${error?.code ? ` (${error.code})` : ''}`);
   }
 }
 

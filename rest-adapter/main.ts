@@ -7,11 +7,14 @@ import { runMain, runService } from '../kit/process/run-service.js';
 import { assembleRestApp } from './assemble.js';
 import { HttpGatewayClient } from './gateway-client.js';
 import { HttpPrincipalResolver } from './http-principal-resolver.js';
+import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
+import { TOKEN_PREFIXES } from '../kit/tokens.js';
 
 /**
  * The REST adapter as its own process (distributed topology, `node dist/rest-adapter/main.js`): the
  * public face of one environment (ENVIRONMENT). Bearers are resolved by the identity process, every
- * operation runs on the gateway process; both hops are signed with INTERNAL_KEY.
+ * operation runs on the gateway process; both hops are signed with INTERNAL_KEY. Customer session
+ * bearers (`polar_cst_`) are resolved by the billing process instead, which owns them.
  */
 
 /** One environment per deployment, so its public URL is PUBLIC_URL (SANDBOX_PUBLIC_URL also accepted for a sandbox). */
@@ -23,18 +26,22 @@ function publicUrl(config: Config): string {
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { service: 'rest-adapter', environment: config.ENVIRONMENT });
-  const required = requireConfig(config, ['INTERNAL_KEY', 'GATEWAY_URL', 'IDENTITY_URL'], 'the REST adapter process');
+  const required = requireConfig(config, ['INTERNAL_KEY', 'GATEWAY_URL', 'IDENTITY_URL', 'BILLING_URL'], 'the REST adapter process');
   const gatewayUrl = required.GATEWAY_URL;
   const identityUrl = required.IDENTITY_URL;
+  const billingUrl = required.BILLING_URL;
 
   const app = assembleRestApp({
     environment: config.ENVIRONMENT,
     publicUrl: publicUrl(config),
     gateway: new HttpGatewayClient(joinUrl(gatewayUrl, 'graphql'), required.INTERNAL_KEY),
-    principals: new HttpPrincipalResolver(identityUrl, required.INTERNAL_KEY),
+    // Customer sessions are billing's, every other credential identity's (kit/composite-principal-resolver.ts).
+    principals: new CompositePrincipalResolver(new HttpPrincipalResolver(identityUrl, required.INTERNAL_KEY), {
+      [TOKEN_PREFIXES.customerSession]: new HttpPrincipalResolver(billingUrl, required.INTERNAL_KEY),
+    }),
     logger,
-    // Ready when both hops every request makes answer: the gateway and the identity process.
-    ready: async () => (await Promise.all([reachable(joinUrl(gatewayUrl, 'healthz')), reachable(joinUrl(identityUrl, 'healthz'))])).every(Boolean),
+    // Ready when the hops requests make answer: the gateway and the processes that resolve bearers.
+    ready: async () => (await Promise.all([gatewayUrl, identityUrl, billingUrl].map(url => reachable(joinUrl(url, 'healthz'))))).every(Boolean),
   });
 
   await runService({
@@ -42,7 +49,7 @@ async function main(): Promise<void> {
     host: config.HOST,
     port: config.PORT,
     // What Express's app.listen does, so the shared listen and shutdown apply.
-    start: async () => ({ server: createServer(app), details: { gateway: gatewayUrl, identity: identityUrl } }),
+    start: async () => ({ server: createServer(app), details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl } }),
   });
 }
 

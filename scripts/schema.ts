@@ -7,11 +7,13 @@ import { printSubgraphSchema } from '@apollo/subgraph';
 import { diff, CriticalityLevel } from '@graphql-inspector/core';
 import { buildSchema, type GraphQLSchema, parse } from 'graphql';
 import { projectRoot } from '../kit/paths.js';
+import { BILLING_SUBGRAPH, buildBillingSchema } from '../subgraphs/billing/schema.js';
 import { buildIdentitySchema, IDENTITY_SUBGRAPH } from '../subgraphs/identity/schema.js';
 
 /** Every subgraph: its name, where the distributed topology reaches it, and how to build its schema. */
 export const SUBGRAPHS = [
   { name: IDENTITY_SUBGRAPH, url: 'http://identity:4001/graphql', build: buildIdentitySchema },
+  { name: BILLING_SUBGRAPH, url: 'http://billing:4002/graphql', build: buildBillingSchema },
 ];
 
 // The committed files in the project's schema/ folder (not the copy that the build puts in dist/).

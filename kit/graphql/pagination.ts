@@ -1,6 +1,7 @@
-import { type ClassType, Field, Int, ObjectType } from 'type-graphql';
+import { type ClassType, Directive, Field, Int, ObjectType } from 'type-graphql';
 
-/** Polar's page-based pagination block: exactly `total_count` and `max_page`. */
+/** Polar's page-based pagination block: exactly `total_count` and `max_page`. Shared by every subgraph's lists. */
+@Directive('@shareable')
 @ObjectType({ description: 'Page-based pagination of a list.', simpleResolvers: true })
 export class Pagination {
   @Field(() => Int) totalCount!: number;

@@ -1,6 +1,15 @@
 import { organizationAccessTokenRoutes } from './organization-access-tokens.routes.js';
 import { organizationRoutes } from './organizations.routes.js';
 import type { Route } from './route.js';
+import { productRoutes } from './products.routes.js';
+import { discountRoutes } from './discounts.routes.js';
+import { customerRoutes } from './customers.routes.js';
+import { customerSessionRoutes } from './customer-sessions.routes.js';
+import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
+import { subscriptionRoutes } from './subscriptions.routes.js';
+import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
-export const routes: Route[] = [...organizationRoutes, ...organizationAccessTokenRoutes];
+export const routes: Route[] = [...organizationRoutes, ...organizationAccessTokenRoutes,
+  ...customerRoutes, ...customerSessionRoutes, ...customerPortalCustomerRoutes,
+  ...subscriptionRoutes, ...productRoutes, ...discountRoutes, ...customerPortalSubscriptionRoutes];

@@ -1,9 +1,27 @@
 import type { NonEmptyArray } from 'type-graphql';
 import type { ReferenceResolvers } from '../../kit/graphql/federation.js';
+import { DiscountResolver } from './discounts/discount.resolver.js';
+import { organizationReference } from './organizations/organization.reference.js';
+import { OrganizationProductsResolver } from './products/organization-products.resolver.js';
+import { ProductResolver } from './products/product.resolver.js';
+import { CustomerResolver } from './customers/customer.resolver.js';
+import { CustomerPortalCustomerResolver } from './customers/customer-portal.resolver.js';
+import { customerReference } from './customers/customer.reference.js';
+import { OrganizationCustomersResolver } from './customers/organization-customers.resolver.js';
+import { CustomerSessionResolver } from './customer-sessions/customer-session.resolver.js';
+import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
+import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
+import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
+import { subscriptionReference } from './subscriptions/subscription.reference.js';
+import { SubscriptionUpdatesResolver } from './subscriptions/subscription-updates.resolver.js';
+import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
 
 /** Every resolver class and reference resolver of the billing subgraph. Each domain adds its own. */
-export const billingResolvers: Function[] = [];
+export const billingResolvers: Function[] = [ProductResolver, OrganizationProductsResolver, DiscountResolver,
+  CustomerResolver, OrganizationCustomersResolver, CustomerSessionResolver, CustomerPortalCustomerResolver,
+  SubscriptionResolver, CustomerSubscriptionsResolver, OrganizationSubscriptionsResolver,
+  SubscriptionUpdatesResolver, CustomerPortalSubscriptionsResolver];
 
-export const billingReferenceResolvers: ReferenceResolvers = {};
+export const billingReferenceResolvers: ReferenceResolvers = { ...organizationReference, ...customerReference, ...subscriptionReference };
 
 export const resolversForSchema = () => billingResolvers as unknown as NonEmptyArray<Function>;

@@ -1,11 +1,24 @@
 import type { Clock } from '../../kit/clock.js';
+import { DiscountService } from './discounts/discount.service.js';
+import { ProductService } from './products/product.service.js';
+import { CustomerService } from './customers/customer.service.js';
+import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
+import { SubscriptionService } from './subscriptions/subscription.service.js';
+import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
 
 /**
  * The billing use cases, built once per environment and shared by resolvers and jobs. Each domain
  * folder adds its service here.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface BillingServices {}
+export interface BillingServices {
+  products: ProductService;
+  discounts: DiscountService;
+  customers: CustomerService;
+  customerSessions: CustomerSessionService;
+  subscriptions: SubscriptionService;
+  /** Update, revoke and the customer portal's cancel/uncancel (with the payments seam). */
+  subscriptionUpdates: SubscriptionUpdates;
+}
 
 export interface BillingServiceDependencies {
   secret: string;
@@ -14,6 +27,13 @@ export interface BillingServiceDependencies {
   publicUrl: string;
 }
 
-export function createBillingServices(_deps: BillingServiceDependencies): BillingServices {
-  return {};
+export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
+  return {
+    products: new ProductService(),
+    discounts: new DiscountService(),
+    customers: new CustomerService(),
+    customerSessions: new CustomerSessionService(deps.secret, deps.publicUrl),
+    subscriptions: new SubscriptionService(),
+    subscriptionUpdates: createSubscriptionUpdates(),
+  };
 }

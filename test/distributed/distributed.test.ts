@@ -130,8 +130,9 @@ beforeAll(async () => {
   buildDir = build();
   database = await createTestDatabase('distributed');
   identity = await startPart('identity', 'subgraphs/identity/main.js', { DATABASE_URL: database.url, SECRET: TEST_SECRET });
-  gateway = await startPart('gateway', 'gateway/main.js', { IDENTITY_URL: identity.url });
-  rest = await startPart('rest-adapter', 'rest-adapter/main.js', { GATEWAY_URL: gateway.url, IDENTITY_URL: identity.url, PUBLIC_URL: PUBLIC_URL });
+  const billing = await startPart('billing', 'subgraphs/billing/main.js', { DATABASE_URL: database.url, SECRET: TEST_SECRET, PUBLIC_URL });
+  gateway = await startPart('gateway', 'gateway/main.js', { IDENTITY_URL: identity.url, BILLING_URL: billing.url });
+  rest = await startPart('rest-adapter', 'rest-adapter/main.js', { GATEWAY_URL: gateway.url, IDENTITY_URL: identity.url, BILLING_URL: billing.url, PUBLIC_URL: PUBLIC_URL });
   await Promise.all([waitFor(`${identity.url}/readyz`), waitFor(`${gateway.url}/readyz`), waitFor(`${rest.url}/readyz`)]);
 
   // Tenants are created the way the CLI does it: an IdentityAdmin on the same database and SECRET.
@@ -189,6 +190,25 @@ describe('REST through the distributed chain', () => {
       });
       expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
     }
+  });
+
+  it('creates and reads a customer, and a customer session token is resolved by billing', async () => {
+    const created = await call(rest.url, 'POST', '/v1/customers/', { token: alice.oat, body: { email: `dist-${Date.now()}@example.com`, name: 'Distributed' } });
+    if (created.status !== 201) throw new Error(`${created.status} ${created.text}\n${parts.map(logsOf).join('\n')}`);
+    expect(created.body).toMatchObject({ name: 'Distributed', organization_id: alice.organizationId, type: 'individual' });
+    expect((await call(rest.url, 'GET', `/v1/customers/${created.body.id}`, { token: alice.oat })).body.id).toBe(created.body.id);
+    expect((await call(rest.url, 'GET', `/v1/customers/${created.body.id}`, { token: bob.oat })).status).toBe(404);
+
+    const session = await call(rest.url, 'POST', '/v1/customer-sessions/', { token: alice.oat, body: { customer_id: created.body.id } });
+    expect(session.status).toBe(201);
+    expect(session.body.customer_portal_url.startsWith(`${PUBLIC_URL}/portal?customer_session_token=polar_cst_`)).toBe(true);
+    const me = await call(rest.url, 'GET', '/v1/customer-portal/customers/me', { token: session.body.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id: created.body.id, name: 'Distributed' });
+    expect((await call(rest.url, 'GET', '/v1/customers/', { token: session.body.token })).status).toBe(401);
+    const unknown = await call(rest.url, 'GET', '/v1/customer-portal/customers/me', { token: `polar_cst_${'x'.repeat(43)}` });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.error).toBe('invalid_token');
   });
 
   it('treats a request without credentials as anonymous', async () => {
@@ -332,6 +352,6 @@ describe('shutdown', () => {
   it('every part stops cleanly on SIGTERM', async () => {
     for (const part of parts) part.child.kill('SIGTERM');
     const codes = await Promise.all(parts.map(p => p.exit));
-    expect(codes).toEqual([0, 0, 0]);
+    expect(codes).toEqual(parts.map(() => 0));
   }, 30_000);
 });

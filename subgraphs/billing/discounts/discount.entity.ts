@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Enum, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { DiscountDuration, DiscountType } from '../shared/enums.js';
 
 /**
@@ -9,7 +9,8 @@ import { DiscountDuration, DiscountType } from '../shared/enums.js';
  */
 @Entity({ tableName: 'discounts', schema: 'billing' })
 @Index({ properties: ['organizationId', 'createdAt'] })
-@Unique({ properties: ['organizationId', 'code'] })
+// Codes are unique per organization, case-insensitively, among live discounts: a partial unique index
+// on (organization_id, lower(code)) in Migration20261121150000_discount_codes.
 export class Discount {
   @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Property({ type: 'uuid' }) organizationId!: string;
@@ -24,6 +25,7 @@ export class Discount {
   @Property({ type: 'timestamptz', nullable: true }) startsAt: Date | null = null;
   @Property({ type: 'timestamptz', nullable: true }) endsAt: Date | null = null;
   @Property({ type: 'integer', nullable: true }) maxRedemptions: number | null = null;
+  @Property({ type: 'integer', nullable: true }) maxRedemptionsPerCustomer: number | null = null;
   @Property({ type: 'integer' }) redemptionsCount = 0;
   @Property({ type: 'uuid[]' }) productIds: string[] = [];
   @Property({ type: 'json' }) metadata: Record<string, string | number | boolean> = {};

@@ -1,20 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { DomainError } from '../../../kit/errors.js';
 import { SubgraphExecutor } from '../../../kit/graphql/subgraph-executor.js';
 import type { SubgraphRuntime } from '../../../kit/graphql/subgraph-runtime.js';
 import { readGraphQLRequest, sendGraphQLError } from '../../../kit/http/graphql-http.js';
-import { headerOf, parseJson, readBody, sendJson } from '../../../kit/http/http-util.js';
+import { headerOf, sendJson } from '../../../kit/http/http-util.js';
 import { GRAPHQL_INTERNAL_ERROR, router, type Routes } from '../../../kit/http/router.js';
 import type { Logger } from '../../../kit/logger.js';
 import { PRINCIPAL_HEADER, type PrincipalResolver, verifyPrincipal } from '../../../kit/principal.js';
-import {
-  INTERNAL_PRINCIPAL_PATH,
-  INTERNAL_SIGNATURE_HEADER,
-  INTERNAL_TIMESTAMP_HEADER,
-  type PrincipalRequestBody,
-  verifyInternalRequest,
-  type WireDomainError,
-} from './internal-auth.js';
+import { INTERNAL_PRINCIPAL_PATH } from '../../../kit/http/internal-auth.js';
+import { PRINCIPAL_ENDPOINT_INTERNAL_ERROR, principalEndpoint } from '../../../kit/http/principal-endpoint.js';
 
 export interface IdentityHttpOptions {
   runtime: SubgraphRuntime;
@@ -48,39 +41,9 @@ export function createIdentityHttpServer(options: IdentityHttpOptions): Server {
     sendJson(res, 200, await executor.run(request, principal, requestId));
   };
 
-  const resolvePrincipal = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
-    const raw = await readBody(req);
-    const signed = verifyInternalRequest(
-      {
-        method: 'POST',
-        path: INTERNAL_PRINCIPAL_PATH,
-        body: raw,
-        timestamp: headerOf(req, INTERNAL_TIMESTAMP_HEADER),
-        signature: headerOf(req, INTERNAL_SIGNATURE_HEADER),
-      },
-      options.internalKey,
-    );
-    if (!signed) {
-      options.logger.warn({ requestId, remote: req.socket.remoteAddress }, 'internal request without a valid signature');
-      sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message: 'Internal requests must be signed with the internal key.', status: 401 } });
-      return;
-    }
-    const body = parseJson(raw) as PrincipalRequestBody | undefined;
-    const authorization = typeof body?.authorization === 'string' ? body.authorization : undefined;
-    const session = typeof body?.session === 'string' ? body.session : undefined;
-    try {
-      sendJson(res, 200, { principal: await options.principals.resolve(authorization, session) });
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.status >= 500) throw error;
-      const wire: WireDomainError = { code: error.code, message: error.message, status: error.status };
-      if (error.details !== undefined) wire.details = error.details;
-      sendJson(res, error.status, { error: wire });
-    }
-  };
-
   const routes: Routes = {
     '/graphql': { POST: graphql },
-    [INTERNAL_PRINCIPAL_PATH]: { POST: resolvePrincipal },
+    [INTERNAL_PRINCIPAL_PATH]: { POST: principalEndpoint(options.principals, options.internalKey, options.logger) },
     '/healthz': { GET: async (_req, res) => sendJson(res, 200, { status: 'ok' }) },
     '/readyz': {
       GET: async (_req, res) => {
@@ -91,9 +54,7 @@ export function createIdentityHttpServer(options: IdentityHttpOptions): Server {
   };
 
   const server = createServer(
-    router(routes, options.logger, path =>
-      path === INTERNAL_PRINCIPAL_PATH ? { error: { code: 'InternalServerError', message: 'Internal server error', status: 500 } } : GRAPHQL_INTERNAL_ERROR,
-    ),
+    router(routes, options.logger, path => (path === INTERNAL_PRINCIPAL_PATH ? PRINCIPAL_ENDPOINT_INTERNAL_ERROR : GRAPHQL_INTERNAL_ERROR)),
   );
   // Callers pool connections (the gateway's fetcher, undici in the REST adapter): keep idle sockets
   // longer than they do, so a reused socket is never one the server is closing.

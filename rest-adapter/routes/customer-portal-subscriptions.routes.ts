@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { idParams, listOf, pageQuery, toWire } from './common.js';
+import type { Route } from './route.js';
+import { customerSubscriptionCancel } from './subscription-updates.schemas.js';
+import { priceWire } from '../../subgraphs/billing/products/product.wire.js';
+import { queryBoolean } from './subscriptions.schemas.js';
+
+/** Customer sessions (`polar_cst_`) only: the customer's own subscriptions (polar-api.md §4, Customer Portal). */
+const PORTAL_READ = { subjects: ['customer'], scopes: ['customer_portal:read', 'customer_portal:write'] } as const;
+const PORTAL_WRITE = { subjects: ['customer'], scopes: ['customer_portal:write'] } as const;
+
+type Wire = Record<string, any>;
+
+/**
+ * Polar's `CustomerSubscription`: snake_case, prices with their kind's keys, and the hidden deprecated
+ * `user_id` and `price` real Polar still returns.
+ */
+export function customerSubscriptionWire(data: unknown): Wire {
+  const wire = toWire<Wire>(data);
+  wire.prices = (wire.prices ?? []).map(priceWire);
+  if (wire.product) wire.product = { ...wire.product, prices: (wire.product.prices ?? []).map(priceWire) };
+  wire.user_id = wire.customer_id;
+  wire.price = wire.prices[0] ?? null;
+  return wire;
+}
+
+const dateTime = z.iso.datetime({ offset: true });
+const customerSubscriptionResponse = z.object({
+  id: z.uuid(), created_at: dateTime, modified_at: dateTime.nullable(), amount: z.number().int(), currency: z.string(),
+  recurring_interval: z.string(), recurring_interval_count: z.number().int(), status: z.string(),
+  current_period_start: dateTime, current_period_end: dateTime, trial_start: dateTime.nullable(), trial_end: dateTime.nullable(),
+  cancel_at_period_end: z.boolean(), canceled_at: dateTime.nullable(), started_at: dateTime.nullable(), ends_at: dateTime.nullable(),
+  ended_at: dateTime.nullable(), customer_id: z.uuid(), product_id: z.uuid(), discount_id: z.uuid().nullable(), checkout_id: z.uuid().nullable(),
+  seats: z.number().int().nullable(), customer_cancellation_reason: z.string().nullable(), customer_cancellation_comment: z.string().nullable(),
+  product: z.record(z.string(), z.unknown()), prices: z.array(z.record(z.string(), z.unknown())), meters: z.array(z.unknown()),
+  pending_update: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const customerPortalSubscriptionRoutes: Route[] = [
+  {
+    operationId: 'customer_portal:subscriptions:list',
+    method: 'get',
+    path: '/v1/customer-portal/subscriptions/',
+    summary: "List the customer's subscriptions",
+    tag: 'customer_portal',
+    access: PORTAL_READ,
+    query: z.object({
+      product_id: z.array(z.uuid()).optional(),
+      active: queryBoolean.optional(),
+      ...pageQuery,
+      sorting: z.array(z.enum(['started_at', '-started_at'])).default(['-started_at']),
+    }),
+    operation: 'CustomerPortalSubscriptionsList',
+    variables: ({ query }) => ({ productId: query.product_id ?? null, active: query.active ?? null, page: query.page, limit: query.limit, sorting: query.sorting }),
+    result: data => ({ items: data.customerPortalSubscriptions.items.map(customerSubscriptionWire), pagination: toWire(data.customerPortalSubscriptions.pagination) }),
+    status: 200,
+    response: listOf(customerSubscriptionResponse),
+  },
+  {
+    operationId: 'customer_portal:subscriptions:get',
+    method: 'get',
+    path: '/v1/customer-portal/subscriptions/{id}',
+    summary: "Get one of the customer's subscriptions",
+    tag: 'customer_portal',
+    access: PORTAL_READ,
+    params: idParams,
+    operation: 'CustomerPortalSubscriptionsGet',
+    variables: ({ params }) => ({ id: params.id }),
+    result: data => customerSubscriptionWire(data.customerPortalSubscription),
+    status: 200,
+    response: customerSubscriptionResponse,
+    errors: [404],
+  },
+  {
+    operationId: 'customer_portal:subscriptions:update',
+    method: 'patch',
+    path: '/v1/customer-portal/subscriptions/{id}',
+    summary: 'Cancel at period end (true) or uncancel (false)',
+    tag: 'customer_portal',
+    access: PORTAL_WRITE,
+    params: idParams,
+    body: customerSubscriptionCancel,
+    operation: 'CustomerPortalSubscriptionsUpdate',
+    variables: ({ params, body }) => ({
+      id: params.id,
+      input: { cancelAtPeriodEnd: body.cancel_at_period_end ?? null, cancellationReason: body.cancellation_reason ?? null, cancellationComment: body.cancellation_comment ?? null },
+    }),
+    result: data => customerSubscriptionWire(data.customerPortalUpdateSubscription),
+    status: 200,
+    response: customerSubscriptionResponse,
+    errors: [402, 403, 404, 409],
+  },
+  {
+    operationId: 'customer_portal:subscriptions:cancel',
+    method: 'delete',
+    path: '/v1/customer-portal/subscriptions/{id}',
+    summary: 'Cancel at the end of the current period',
+    tag: 'customer_portal',
+    access: PORTAL_WRITE,
+    params: idParams,
+    operation: 'CustomerPortalSubscriptionsCancel',
+    variables: ({ params }) => ({ id: params.id }),
+    result: data => customerSubscriptionWire(data.customerPortalCancelSubscription),
+    status: 200,
+    response: customerSubscriptionResponse,
+    errors: [403, 404],
+  },
+];

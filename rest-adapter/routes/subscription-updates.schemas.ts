@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { cancellationReason } from './subscriptions.schemas.js';
+import { metadataInput } from './customers.schemas.js';
+
+/**
+ * `SubscriptionUpdate` (polar-api.md §3.4): an untagged union whose members forbid extra keys, so a
+ * body mixing two alternatives is 422 and `{}` is the (empty) SubscriptionUpdateBase. The alternative
+ * a body is checked against is picked by its distinguishing key, which is how pydantic's smart union
+ * reports it in practice: `{"seats": 2, "revoke": true}` answers `body.seats` "Extra inputs are not
+ * permitted" from SubscriptionRevoke.
+ */
+const dateTime = z.iso.datetime({ offset: true });
+const prorationBehavior = z.enum(['invoice', 'prorate', 'next_period', 'reset']);
+
+export const subscriptionUpdateBase = z.strictObject({
+  metadata: metadataInput.optional(),
+  product_id: z.uuid().nullish(),
+  proration_behavior: prorationBehavior.nullish(),
+  discount_id: z.uuid().nullish(),
+  trial_end: z.union([dateTime, z.literal('now')]).nullish(),
+});
+export const subscriptionUpdateSeats = z.strictObject({ seats: z.number().int().gte(1), proration_behavior: prorationBehavior.nullish() });
+export const subscriptionUpdateBillingPeriod = z.strictObject({ current_billing_period_end: dateTime });
+export const subscriptionCancel = z.strictObject({
+  customer_cancellation_reason: cancellationReason.nullish(),
+  customer_cancellation_comment: z.string().nullish(),
+  cancel_at_period_end: z.boolean(),
+});
+export const subscriptionRevoke = z.strictObject({
+  customer_cancellation_reason: cancellationReason.nullish(),
+  customer_cancellation_comment: z.string().nullish(),
+  revoke: z.literal(true),
+});
+export const subscriptionUpdateClear = z.strictObject({ pending_update: z.null() });
+
+const ALTERNATIVES = [
+  ['revoke', 'SubscriptionRevoke', subscriptionRevoke],
+  ['cancel_at_period_end', 'SubscriptionCancel', subscriptionCancel],
+  ['pending_update', 'SubscriptionUpdateClear', subscriptionUpdateClear],
+  ['current_billing_period_end', 'SubscriptionUpdateBillingPeriod', subscriptionUpdateBillingPeriod],
+  ['seats', 'SubscriptionUpdateSeats', subscriptionUpdateSeats],
+] as const;
+
+const inputSchema = (schema: z.ZodType) => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+};
+
+export type SubscriptionUpdateBody = Record<string, unknown>;
+
+export const subscriptionUpdateBody = z.unknown().transform((body, ctx): SubscriptionUpdateBody => {
+  const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+  const schema = ALTERNATIVES.find(([key]) => keys.includes(key))?.[2] ?? subscriptionUpdateBase;
+  const parsed = (schema as z.ZodType).safeParse(body);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue(issue as never);
+    return z.NEVER;
+  }
+  return parsed.data as SubscriptionUpdateBody;
+}).meta({
+  title: 'SubscriptionUpdate',
+  anyOf: [
+    { title: 'SubscriptionUpdateBase', ...inputSchema(subscriptionUpdateBase) },
+    ...ALTERNATIVES.map(([, title, schema]) => ({ title, ...inputSchema(schema) })),
+  ],
+});
+
+/** The wire body → `SubscriptionUpdateInput` (explicit nulls become the input's flags). */
+export function subscriptionUpdateVariables(body: SubscriptionUpdateBody): Record<string, unknown> {
+  const b = body as Record<string, any>;
+  if ('revoke' in b) return { revoke: true, customerCancellationReason: b.customer_cancellation_reason ?? null, customerCancellationComment: b.customer_cancellation_comment ?? null };
+  if ('cancel_at_period_end' in b) return { cancelAtPeriodEnd: b.cancel_at_period_end, customerCancellationReason: b.customer_cancellation_reason ?? null, customerCancellationComment: b.customer_cancellation_comment ?? null };
+  if ('pending_update' in b) return { clearPendingUpdate: true };
+  if ('current_billing_period_end' in b) return { currentBillingPeriodEnd: b.current_billing_period_end };
+  if ('seats' in b) return { seats: b.seats, prorationBehavior: b.proration_behavior ?? null };
+  return {
+    metadata: b.metadata ?? null,
+    productId: b.product_id ?? null,
+    prorationBehavior: b.proration_behavior ?? null,
+    discountId: b.discount_id ?? null,
+    removeDiscount: 'discount_id' in b && b.discount_id === null ? true : null,
+    trialEnd: b.trial_end && b.trial_end !== 'now' ? b.trial_end : null,
+    endTrialNow: b.trial_end === 'now' ? true : null,
+  };
+}
+
+/** The customer portal's `CustomerSubscriptionCancel` (the only alternative served here). */
+export const customerSubscriptionCancel = z.strictObject({
+  cancel_at_period_end: z.boolean().nullish(),
+  cancellation_reason: cancellationReason.nullish(),
+  cancellation_comment: z.string().nullish(),
+});

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from '../../subgraphs/billing/subscriptions/subscription.sorting.js';
+import { idParams, listOf, pageQuery, sortingQuery, toWire } from './common.js';
+import { discountBaseWire } from '../../subgraphs/billing/discounts/discount.wire.js';
+import { priceWire, productWire } from '../../subgraphs/billing/products/product.wire.js';
+import type { Route } from './route.js';
+import { subscriptionUpdateBody, subscriptionUpdateVariables } from './subscription-updates.schemas.js';
+import { subscriptionCreateBody, subscriptionListFilters, subscriptionResponse } from './subscriptions.schemas.js';
+
+export const SUBSCRIPTIONS_READ = { subjects: ['user', 'organization'], scopes: ['subscriptions:read', 'subscriptions:write'] } as const;
+export const SUBSCRIPTIONS_WRITE = { subjects: ['user', 'organization'], scopes: ['subscriptions:write'] } as const;
+
+type Wire = Record<string, any>;
+
+/** Prices on the wire carry exactly their kind's keys (re-exported for the customer-portal routes). */
+export { priceWire };
+
+/**
+ * A `BillingSubscription` (SubscriptionFields) as Polar sends it: snake_case, prices with their kind's
+ * keys, and the hidden deprecated fields real Polar still returns (`price_id` and `price` = the first
+ * price, `user_id` and `user` built from the customer). Also used by the update and revoke routes.
+ */
+export function subscriptionWire(data: unknown): Wire {
+  const wire = toWire<Wire>(data);
+  const source = data as { prices?: object[]; product?: object };
+  wire.prices = (source.prices ?? []).map(priceWire);
+  if (source.product) wire.product = productWire(source.product);
+  const discount = (data as { discount?: object | null }).discount;
+  wire.discount = discount ? discountBaseWire(discount) : null;
+  const price = wire.prices[0] ?? null;
+  const customer = wire.customer ?? {};
+  wire.price_id = price?.id ?? null;
+  wire.price = price;
+  wire.user_id = customer.id ?? wire.customer_id;
+  wire.user = {
+    id: customer.id ?? wire.customer_id,
+    email: customer.email ?? null,
+    public_name: customer.name ?? customer.email ?? '',
+    avatar_url: customer.avatar_url ?? null,
+    github_username: null,
+  };
+  return wire;
+}
+
+/** Polar's subscriptions API (`/v1/subscriptions/`): list, create, export and get. */
+export const subscriptionRoutes: Route[] = [
+  {
+    operationId: 'subscriptions:list',
+    method: 'get',
+    path: '/v1/subscriptions/',
+    summary: 'List subscriptions',
+    tag: 'subscriptions',
+    access: SUBSCRIPTIONS_READ,
+    query: z.object({ ...subscriptionListFilters, ...pageQuery, sorting: sortingQuery(SUBSCRIPTION_SORT_KEYS, SUBSCRIPTION_DEFAULT_SORTING) }),
+    operation: 'SubscriptionsList',
+    variables: ({ query }) => ({
+      filter: {
+        organizationId: query.organization_id ?? null,
+        productId: query.product_id ?? null,
+        customerId: query.customer_id ?? null,
+        externalCustomerId: query.external_customer_id ?? null,
+        discountId: query.discount_id ?? null,
+        active: query.active ?? null,
+        status: query.status ?? null,
+        cancelAtPeriodEnd: query.cancel_at_period_end ?? null,
+        customerCancellationReason: query.customer_cancellation_reason ?? null,
+        canceledAtAfter: query.canceled_at_after ?? null,
+        canceledAtBefore: query.canceled_at_before ?? null,
+        metadata: query.metadata ?? null,
+      },
+      page: query.page,
+      limit: query.limit,
+      sorting: query.sorting,
+    }),
+    result: data => ({ items: data.subscriptions.items.map(subscriptionWire), pagination: toWire(data.subscriptions.pagination) }),
+    status: 200,
+    response: listOf(subscriptionResponse),
+  },
+  {
+    operationId: 'subscriptions:create',
+    method: 'post',
+    path: '/v1/subscriptions/',
+    summary: 'Create a subscription to a free product (no checkout, no order, no e-mail)',
+    tag: 'subscriptions',
+    access: SUBSCRIPTIONS_WRITE,
+    body: subscriptionCreateBody,
+    operation: 'SubscriptionsCreate',
+    variables: ({ body }) => ({
+      input: {
+        productId: body.product_id,
+        customerId: body.customer_id ?? null,
+        externalCustomerId: body.external_customer_id ?? null,
+        metadata: body.metadata ?? null,
+      },
+    }),
+    result: data => subscriptionWire(data.createSubscription),
+    status: 201,
+    response: subscriptionResponse,
+  },
+  {
+    operationId: 'subscriptions:export',
+    method: 'get',
+    path: '/v1/subscriptions/export',
+    summary: 'Export subscriptions as CSV',
+    tag: 'subscriptions',
+    access: SUBSCRIPTIONS_READ,
+    query: z.object({ organization_id: z.array(z.uuid()).optional() }),
+    operation: 'SubscriptionsExport',
+    variables: ({ query }) => ({ organizationId: query.organization_id ?? null }),
+    result: data => data.subscriptionsExport as string,
+    status: 200,
+    contentType: 'text/csv',
+    response: z.string(),
+  },
+  {
+    operationId: 'subscriptions:get',
+    method: 'get',
+    path: '/v1/subscriptions/{id}',
+    summary: 'Get a subscription',
+    tag: 'subscriptions',
+    access: SUBSCRIPTIONS_READ,
+    params: idParams,
+    operation: 'SubscriptionsGet',
+    variables: ({ params }) => ({ id: params.id }),
+    result: data => subscriptionWire(data.subscription),
+    status: 200,
+    response: subscriptionResponse,
+    errors: [404],
+  },
+  // subscriptions:update (PATCH /v1/subscriptions/{id}) and subscriptions:revoke (DELETE) are added
+  // below this line by the subscription-updates work; they map their results with `subscriptionWire`.
+  {
+    operationId: 'subscriptions:update',
+    method: 'patch',
+    path: '/v1/subscriptions/{id}',
+    summary: 'Update a subscription (one alternative of SubscriptionUpdate)',
+    tag: 'subscriptions',
+    access: SUBSCRIPTIONS_WRITE,
+    params: idParams,
+    body: subscriptionUpdateBody,
+    operation: 'SubscriptionsUpdate',
+    variables: ({ params, body }) => ({ id: params.id, input: subscriptionUpdateVariables(body) }),
+    result: data => subscriptionWire(data.updateSubscription),
+    status: 200,
+    response: subscriptionResponse,
+    errors: [402, 403, 404, 409],
+  },
+  {
+    operationId: 'subscriptions:revoke',
+    method: 'delete',
+    path: '/v1/subscriptions/{id}',
+    summary: 'Revoke a subscription (cancel it now)',
+    tag: 'subscriptions',
+    access: SUBSCRIPTIONS_WRITE,
+    params: idParams,
+    operation: 'SubscriptionsRevoke',
+    variables: ({ params }) => ({ id: params.id }),
+    result: data => subscriptionWire(data.revokeSubscription),
+    status: 200,
+    response: subscriptionResponse,
+    errors: [403, 404, 409],
+  },
+];

@@ -1,0 +1,62 @@
+import { PolarRequestValidationError } from '../../../kit/errors.js';
+import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
+import type { BillingContext } from '../context.js';
+import type { Customer } from '../customers/customer.entity.js';
+import { CustomerDoesNotExist } from '../customers/customer.errors.js';
+import { CustomerRepository } from '../customers/customer.repository.js';
+import { CustomerSession } from './customer-session.entity.js';
+import type { CreateCustomerSessionInput } from './customer-session.inputs.js';
+
+/** Polar's CUSTOMER_SESSION_TTL. */
+export const CUSTOMER_SESSION_TTL_MS = 60 * 60 * 1000;
+
+export interface CreatedCustomerSession {
+  session: CustomerSession;
+  token: string;
+  customer: Customer;
+  customerPortalUrl: string;
+}
+
+/** Customer portal sessions: created server-side for a customer the caller can see. */
+export class CustomerSessionService {
+  constructor(private readonly secret: string, private readonly publicUrl: string) {}
+
+  async create(ctx: BillingContext, input: CreateCustomerSessionInput): Promise<CreatedCustomerSession> {
+    const customer = await this.customerFor(ctx, input);
+    const token = generateToken(TOKEN_PREFIXES.customerSession);
+    const now = ctx.clock.now();
+    const session = ctx.em.create(CustomerSession, {
+      customerId: customer.id,
+      organizationId: customer.organizationId,
+      tokenHash: hashToken(token, this.secret),
+      returnUrl: input.returnUrl ?? null,
+      expiresAt: new Date(now.getTime() + CUSTOMER_SESSION_TTL_MS),
+      createdAt: now,
+    } as CustomerSession);
+    await ctx.em.flush();
+    return { session, token, customer, customerPortalUrl: this.portalUrl(token, customer) };
+  }
+
+  /** `<public url>/portal?customer_session_token=…&email=…` (Polar links to its hosted portal the same way). */
+  portalUrl(token: string, customer: Customer): string {
+    const query = new URLSearchParams({ customer_session_token: token });
+    if (customer.email) query.set('email', customer.email);
+    return `${this.publicUrl.replace(/\/+$/, '')}/portal?${query.toString()}`;
+  }
+
+  private async customerFor(ctx: BillingContext, input: CreateCustomerSessionInput): Promise<Customer> {
+    const repository = new CustomerRepository(ctx.em);
+    if (input.customerId) {
+      const customer = await repository.findReadable(ctx.principal, input.customerId);
+      if (!customer) throw new CustomerDoesNotExist('customer_id', input.customerId);
+      return customer;
+    }
+    if (input.externalCustomerId) {
+      const customer = await repository.findReadableByExternalId(ctx.principal, input.externalCustomerId);
+      if (!customer) throw new CustomerDoesNotExist('external_customer_id', input.externalCustomerId);
+      return customer;
+    }
+    throw new PolarRequestValidationError([{ type: 'missing', loc: ['body', 'customer_id'], msg: 'Field required', input: null }]);
+  }
+}
+

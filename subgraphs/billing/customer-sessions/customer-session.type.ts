@@ -1,0 +1,19 @@
+import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { CustomerType } from '../customers/customer.type.js';
+
+/**
+ * A new customer portal session (polar-api.md §3.9). The token exists only in this answer: the
+ * database keeps its hash.
+ */
+@ObjectType('CustomerSession', { simpleResolvers: true })
+export class CustomerSessionType {
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
+  @Field(() => ID) id!: string;
+  @Field() token!: string;
+  @Field(() => GraphQLISODateTime) expiresAt!: Date;
+  @Field(() => String, { nullable: true }) returnUrl!: string | null;
+  @Field() customerPortalUrl!: string;
+  @Field(() => ID) customerId!: string;
+  @Field(() => CustomerType) customer!: CustomerType;
+}

@@ -1,0 +1,180 @@
+import { snakeKeys } from '../../../kit/case.js';
+import { ResourceNotFound } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { targetOrganization } from '../../../kit/target-organization.js';
+import type { BillingContext } from '../context.js';
+import { recordEvent } from '../events/record-event.js';
+import { CustomerType as CustomerKind } from '../shared/enums.js';
+import { CustomerType } from './customer.type.js';
+import type { Address } from './customer.entity.js';
+import { Customer } from './customer.entity.js';
+import { CustomerEmailTaken, CustomerExternalIdImmutable, CustomerExternalIdTaken, CustomerTypeDowngrade } from './customer.errors.js';
+import type { AddressInput, CreateCustomerInput, CustomerFilter, UpdateCustomerByExternalIdInput, UpdateCustomerInput } from './customer.inputs.js';
+import { CustomerRepository } from './customer.repository.js';
+import { customerOrderBy } from './customer.sorting.js';
+import { checkCustomerFields, parseTaxId } from './customer.validation.js';
+
+export interface CustomerListQuery extends PageRequest {
+  filter?: CustomerFilter | null;
+  sorting?: string[] | null;
+}
+
+/** What a customer change records for webhooks (customer.created / customer.updated / customer.deleted). */
+export type CustomerEventType = 'customer.created' | 'customer.updated' | 'customer.deleted';
+
+/** Where customer changes are announced: added to the unit of work, so written by the same flush as the change. */
+export type CustomerEventRecorder = (ctx: BillingContext, type: CustomerEventType, customer: Customer) => void;
+
+/** The default: the billing outbox, with the customer's wire body as payload (webhooks carry it). */
+export const recordCustomerEvent: CustomerEventRecorder = (ctx, type, customer) => {
+  recordEvent(ctx.em, customer.organizationId, type, snakeKeys<Record<string, unknown>>(CustomerType.fromEntity(customer)), ctx.clock.now());
+};
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Customer use cases. Stateless apart from its event recorder: every call receives the request context. */
+export class CustomerService {
+  constructor(private readonly recordEvent: CustomerEventRecorder = recordCustomerEvent) {}
+
+  async list(ctx: BillingContext, query: CustomerListQuery) {
+    const window = pageWindow(query);
+    const filter = query.filter ?? {};
+    const [items, total] = await new CustomerRepository(ctx.em).list(
+      ctx.principal,
+      { organizationIds: filter.organizationId, email: filter.email, query: filter.query, metadata: metadataFilter(filter.metadata) },
+      customerOrderBy(query.sorting ?? []),
+      window,
+    );
+    return { items, pagination: paginationOf(total, query.limit) };
+  }
+
+  /** @throws ResourceNotFound when absent, deleted or not readable by the caller (same answer for all). */
+  async get(ctx: BillingContext, id: string): Promise<Customer> {
+    const customer = await new CustomerRepository(ctx.em).findReadable(ctx.principal, id);
+    if (!customer) throw new ResourceNotFound();
+    return customer;
+  }
+
+  async getByExternalId(ctx: BillingContext, externalId: string): Promise<Customer> {
+    const customer = await new CustomerRepository(ctx.em).findReadableByExternalId(ctx.principal, externalId);
+    if (!customer) throw new ResourceNotFound();
+    return customer;
+  }
+
+  async create(ctx: BillingContext, input: CreateCustomerInput): Promise<Customer> {
+    const type = (input.type ?? CustomerKind.INDIVIDUAL) as CustomerKind;
+    checkCustomerFields({
+      type, email: input.email, name: input.name, metadata: input.metadata, country: input.billingAddress?.country,
+      emailRequired: type === CustomerKind.INDIVIDUAL,
+    });
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id => ctx.principal.organizationIds.includes(id));
+    const repository = new CustomerRepository(ctx.em);
+    if (input.email && (await repository.findByEmail(organizationId, input.email))) throw new CustomerEmailTaken(input.email);
+    if (input.externalId != null && (await repository.findByExternalId(organizationId, input.externalId))) throw new CustomerExternalIdTaken(input.externalId);
+    const billingAddress = input.billingAddress ? storedAddress(input.billingAddress) : null;
+    const customer = ctx.em.create(Customer, {
+      organizationId,
+      type,
+      email: input.email ?? null,
+      name: input.name ?? null,
+      externalId: input.externalId ?? null,
+      billingAddress,
+      taxId: input.taxId ? parseTaxId(input.taxId, billingAddress?.country) : null,
+      locale: input.locale ?? null,
+      metadata: (input.metadata ?? {}) as Customer['metadata'],
+      createdAt: ctx.clock.now(),
+    } as Customer);
+    this.recordEvent(ctx, 'customer.created', customer);
+    await this.flush(ctx, customer);
+    return customer;
+  }
+
+  /**
+   * Applies the given fields; absent ones are left as they are. `external_id` may be set when it has
+   * none, never changed; a changed e-mail is unverified again.
+   */
+  async update(ctx: BillingContext, id: string, input: UpdateCustomerInput): Promise<Customer> {
+    return this.applyUpdate(ctx, await this.get(ctx, id), input);
+  }
+
+  async updateByExternalId(ctx: BillingContext, externalId: string, input: UpdateCustomerByExternalIdInput): Promise<Customer> {
+    return this.applyUpdate(ctx, await this.getByExternalId(ctx, externalId), input);
+  }
+
+  /** Soft delete. Billable subscriptions are ended by the subscription domain on `customer.deleted`. */
+  async delete(ctx: BillingContext, id: string): Promise<void> {
+    await this.softDelete(ctx, await this.get(ctx, id));
+  }
+
+  async deleteByExternalId(ctx: BillingContext, externalId: string): Promise<void> {
+    await this.softDelete(ctx, await this.getByExternalId(ctx, externalId));
+  }
+
+  private async softDelete(ctx: BillingContext, customer: Customer): Promise<void> {
+    const now = ctx.clock.now();
+    customer.deletedAt = now;
+    customer.modifiedAt = now;
+    this.recordEvent(ctx, 'customer.deleted', customer);
+    await ctx.em.flush();
+  }
+
+  private async applyUpdate(ctx: BillingContext, customer: Customer, input: UpdateCustomerInput | UpdateCustomerByExternalIdInput): Promise<Customer> {
+    const change = input as UpdateCustomerInput;
+    const nextType = (change.type ?? customer.type) as CustomerKind;
+    const nextEmail = input.email !== undefined ? input.email : customer.email;
+    checkCustomerFields({
+      type: change.type, email: input.email, name: input.name, metadata: input.metadata,
+      country: input.billingAddress?.country, emailRequired: nextType === CustomerKind.INDIVIDUAL && input.email !== undefined,
+    });
+    if (change.type != null && change.type !== customer.type && change.type === CustomerKind.INDIVIDUAL) throw new CustomerTypeDowngrade(change.type);
+    const repository = new CustomerRepository(ctx.em);
+    if (change.externalId !== undefined && change.externalId !== customer.externalId) {
+      if (customer.externalId !== null || change.externalId === null) throw new CustomerExternalIdImmutable(change.externalId);
+      if (await repository.findByExternalId(customer.organizationId, change.externalId)) throw new CustomerExternalIdTaken(change.externalId);
+      customer.externalId = change.externalId;
+    }
+    if (input.email !== undefined && (input.email ?? '').toLowerCase() !== (customer.email ?? '').toLowerCase()) {
+      if (input.email) {
+        const other = await repository.findByEmail(customer.organizationId, input.email);
+        if (other && other.id !== customer.id) throw new CustomerEmailTaken(input.email);
+      }
+      customer.email = nextEmail ?? null;
+      customer.emailVerified = false;
+    } else if (input.email) {
+      customer.email = input.email; // same address, maybe another letter case
+    }
+    customer.type = nextType;
+    if (input.name !== undefined) customer.name = input.name ?? null;
+    // NOTE: Polar does not reset a billing address to null; an explicit null keeps the current one.
+    if (input.billingAddress != null) customer.billingAddress = storedAddress(input.billingAddress);
+    if (input.taxId !== undefined) customer.taxId = input.taxId ? parseTaxId(input.taxId, customer.billingAddress?.country) : null;
+    if (input.locale !== undefined) customer.locale = input.locale ?? null;
+    if (input.metadata != null) customer.metadata = input.metadata as Customer['metadata'];
+    customer.modifiedAt = ctx.clock.now();
+    this.recordEvent(ctx, 'customer.updated', customer);
+    await this.flush(ctx, customer);
+    return customer;
+  }
+
+  /** Flushes; the partial unique indexes decide races the checks above lose. */
+  private async flush(ctx: BillingContext, customer: Customer): Promise<void> {
+    try {
+      await ctx.em.flush();
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      const constraint = String((error as { constraint?: string }).constraint ?? (error as Error).message);
+      if (constraint.includes('external_id')) throw new CustomerExternalIdTaken(customer.externalId ?? '');
+      throw new CustomerEmailTaken(customer.email ?? '');
+    }
+  }
+}
+
+function storedAddress(a: AddressInput): Address {
+  return { line1: a.line1 ?? null, line2: a.line2 ?? null, postal_code: a.postalCode ?? null, city: a.city ?? null, state: a.state ?? null, country: a.country };
+}
+
+/** `{ plan: ["pro", "team"], vip: true }` → `{ plan: ["pro", "team"], vip: ["true"] }`. */
+function metadataFilter(metadata: Record<string, unknown> | null | undefined): Record<string, string[]> | null {
+  if (!metadata) return null;
+  return Object.fromEntries(Object.entries(metadata).map(([key, value]) => [key, (Array.isArray(value) ? value : [value]).map(String)]));
+}

@@ -1,0 +1,178 @@
+import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { targetOrganization } from '../../../kit/target-organization.js';
+import type { BillingContext } from '../context.js';
+import { recordEvent } from '../events/record-event.js';
+import { ProductRepository } from '../products/product.repository.js';
+import { ProductType } from '../products/product.type.js';
+import type { DiscountDuration, DiscountType as DiscountKind } from '../shared/enums.js';
+import { Discount } from './discount.entity.js';
+import { DiscountCodeTaken } from './discount.errors.js';
+import type { CreateDiscountInput, UpdateDiscountInput } from './discount.inputs.js';
+import { type DiscountFilters, DiscountRepository } from './discount.repository.js';
+import { discountOrderBy } from './discount.sorting.js';
+import { DiscountType } from './discount.type.js';
+import { discountIssues, type DiscountState } from './discount.validation.js';
+import { discountWire } from './discount.wire.js';
+import { throwIfAny } from '../products/product.validation.js';
+
+export interface DiscountListQuery extends PageRequest, DiscountFilters {
+  sorting?: string[] | null;
+}
+
+/** Discount use cases. Stateless: every call receives the request context. */
+export class DiscountService {
+  async list(ctx: BillingContext, query: DiscountListQuery) {
+    const window = pageWindow(query);
+    const [discounts, total] = await new DiscountRepository(ctx.em).list(ctx.principal, query, discountOrderBy(query.sorting ?? []), window);
+    const products = await this.productsOf(ctx, discounts);
+    return { items: discounts.map(d => DiscountType.fromEntity(d, d.productIds.map(id => products.get(id)!).filter(Boolean))), pagination: paginationOf(total, query.limit) };
+  }
+
+  async get(ctx: BillingContext, id: string): Promise<DiscountType> {
+    const discount = await this.find(ctx, id);
+    return this.toType(ctx, discount);
+  }
+
+  async create(ctx: BillingContext, input: CreateDiscountInput): Promise<DiscountType> {
+    const { amount, currency, issues } = fixedAmount(input);
+    const state: DiscountState = {
+      name: input.name,
+      type: input.type,
+      duration: input.duration,
+      durationInMonths: input.duration === 'repeating' ? (input.durationInMonths ?? null) : null,
+      amount: input.type === 'fixed' ? amount : null,
+      currency: input.type === 'fixed' ? (currency ?? 'usd') : null,
+      basisPoints: input.type === 'percentage' ? (input.basisPoints ?? null) : null,
+      code: input.code || null,
+      startsAt: input.startsAt ?? null,
+      endsAt: input.endsAt ?? null,
+      maxRedemptions: input.maxRedemptions ?? null,
+      maxRedemptionsPerCustomer: input.maxRedemptionsPerCustomer ?? null,
+    };
+    throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id => ctx.principal.organizationIds.includes(id));
+    const productIds = await this.checkProducts(ctx, organizationId, input.products ?? []);
+    const repository = new DiscountRepository(ctx.em);
+    if (state.code && (await repository.findByCode(organizationId, state.code))) throw new DiscountCodeTaken(state.code);
+    const now = ctx.clock.now();
+    const discount = ctx.em.create(Discount, {
+      ...state,
+      name: state.name.trim(),
+      type: state.type as DiscountKind,
+      duration: state.duration as DiscountDuration,
+      organizationId,
+      productIds,
+      metadata: input.metadata ?? {},
+      redemptionsCount: 0,
+      createdAt: now,
+      modifiedAt: null,
+      deletedAt: null,
+    } as Discount);
+    const type = await this.toType(ctx, discount);
+    recordEvent(ctx.em, organizationId, 'discount.created', discountWire(type), now);
+    await this.flush(ctx, state.code);
+    return type;
+  }
+
+  async update(ctx: BillingContext, id: string, input: UpdateDiscountInput): Promise<DiscountType> {
+    const discount = await this.find(ctx, id);
+    const type = input.type ?? discount.type;
+    const duration = input.duration ?? discount.duration;
+    const given = fixedAmount(input);
+    const issues: ValidationIssue[] = [...given.issues];
+    if (input.name === null) issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
+    const state: DiscountState = {
+      name: input.name ?? discount.name,
+      type,
+      duration,
+      durationInMonths: duration === 'repeating' ? (input.durationInMonths !== undefined ? input.durationInMonths : discount.durationInMonths) : null,
+      amount: type === 'fixed' ? (given.amount ?? discount.amount) : null,
+      currency: type === 'fixed' ? (given.currency ?? discount.currency ?? 'usd') : null,
+      basisPoints: type === 'percentage' ? (input.basisPoints ?? discount.basisPoints) : null,
+      code: input.code !== undefined ? input.code || null : discount.code,
+      startsAt: input.startsAt !== undefined ? input.startsAt : discount.startsAt,
+      endsAt: input.endsAt !== undefined ? input.endsAt : discount.endsAt,
+      maxRedemptions: input.maxRedemptions !== undefined ? input.maxRedemptions : discount.maxRedemptions,
+      maxRedemptionsPerCustomer: input.maxRedemptionsPerCustomer !== undefined ? input.maxRedemptionsPerCustomer : discount.maxRedemptionsPerCustomer,
+    };
+    throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
+    const productIds = input.products != null ? await this.checkProducts(ctx, discount.organizationId, input.products) : discount.productIds;
+    if (state.code && state.code.toLowerCase() !== discount.code?.toLowerCase()) {
+      const holder = await new DiscountRepository(ctx.em).findByCode(discount.organizationId, state.code);
+      if (holder && holder.id !== discount.id) throw new DiscountCodeTaken(state.code);
+    }
+    const before = JSON.stringify(snapshot(discount));
+    Object.assign(discount, { ...state, name: state.name.trim(), type: state.type as DiscountKind, duration: state.duration as DiscountDuration, productIds });
+    if (input.metadata != null) discount.metadata = input.metadata;
+    const now = ctx.clock.now();
+    const changed = before !== JSON.stringify(snapshot(discount));
+    if (changed) discount.modifiedAt = now;
+    const result = await this.toType(ctx, discount);
+    if (changed) recordEvent(ctx.em, discount.organizationId, 'discount.updated', discountWire(result), now);
+    await this.flush(ctx, state.code);
+    return result;
+  }
+
+  /** Soft delete: the discount disappears from reads; subscriptions that use it keep it. */
+  async delete(ctx: BillingContext, id: string): Promise<void> {
+    const discount = await this.find(ctx, id);
+    const now = ctx.clock.now();
+    discount.deletedAt = now;
+    recordEvent(ctx.em, discount.organizationId, 'discount.deleted', discountWire(await this.toType(ctx, discount)), now);
+    await ctx.em.flush();
+  }
+
+  private async find(ctx: BillingContext, id: string): Promise<Discount> {
+    const discount = await new DiscountRepository(ctx.em).findReadable(ctx.principal, id);
+    if (!discount) throw new ResourceNotFound();
+    return discount;
+  }
+
+  private async flush(ctx: BillingContext, code: string | null): Promise<void> {
+    try {
+      await ctx.em.flush();
+    } catch (error) {
+      // The code check races with a concurrent create; the partial unique index decides.
+      if ((error as { code?: string }).code === '23505' && code) throw new DiscountCodeTaken(code);
+      throw error;
+    }
+  }
+
+  /** Restricted products must be products of the discount's organization. */
+  private async checkProducts(ctx: BillingContext, organizationId: string, ids: string[]): Promise<string[]> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return [];
+    const found = new Set((await new ProductRepository(ctx.em).findInOrganization(organizationId, unique)).map(p => p.id));
+    throwIfAny(ids.flatMap((id, i) => (found.has(id) ? [] : [{ type: 'value_error', loc: ['body', 'products', i], msg: 'Product does not exist.', input: id }])));
+    return unique;
+  }
+
+  private async productsOf(ctx: BillingContext, discounts: Discount[]): Promise<Map<string, ProductType>> {
+    const ids = [...new Set(discounts.flatMap(d => d.productIds))];
+    if (!ids.length) return new Map();
+    const repository = new ProductRepository(ctx.em);
+    const products = await repository.findReadableMany(ctx.principal, ids);
+    const prices = await repository.pricesOf(products.map(p => p.id));
+    return new Map(products.map(p => [p.id, ProductType.fromEntity(p, prices.get(p.id) ?? [])]));
+  }
+
+  private async toType(ctx: BillingContext, discount: Discount): Promise<DiscountType> {
+    const products = await this.productsOf(ctx, [discount]);
+    return DiscountType.fromEntity(discount, discount.productIds.map(id => products.get(id)!).filter(Boolean));
+  }
+}
+
+/** `amounts` (one currency) or the deprecated `amount` + `currency`. */
+function fixedAmount(input: { amount?: bigint | null; currency?: string | null; amounts?: { currency: string; amount: bigint }[] | null }) {
+  const issues: ValidationIssue[] = [];
+  if (input.amounts?.length) {
+    if (input.amounts.length > 1) issues.push({ type: 'value_error', loc: ['body', 'amounts'], msg: 'Only one currency is supported per discount.', input: input.amounts.map(a => a.currency) });
+    return { amount: input.amounts[0].amount, currency: input.amounts[0].currency.toLowerCase(), issues };
+  }
+  return { amount: input.amount ?? null, currency: input.currency?.toLowerCase() ?? null, issues };
+}
+
+function snapshot(d: Discount) {
+  return [d.name, d.type, d.duration, d.durationInMonths, d.amount?.toString(), d.currency, d.basisPoints, d.code, d.startsAt?.getTime(), d.endsAt?.getTime(), d.maxRedemptions, d.maxRedemptionsPerCustomer, d.productIds, d.metadata];
+}

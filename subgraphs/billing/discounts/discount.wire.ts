@@ -1,0 +1,38 @@
+import { snakeKeys } from '../../../kit/case.js';
+import { discountProductWire } from '../products/product.wire.js';
+
+/**
+ * Polar's wire shape of a discount (polar-api.md §3.7), from a `DiscountType` or the GraphQL result
+ * of schema/operations/discounts.graphql: exactly the keys of its kind. `discountBaseWire` is the
+ * `Discount…Base` shape embedded in subscriptions and orders (no `products`).
+ */
+const COMMON = ['created_at', 'modified_at', 'id', 'metadata', 'name', 'code', 'starts_at', 'ends_at', 'max_redemptions', 'max_redemptions_per_customer', 'redemptions_count', 'organization_id'];
+
+function plain(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'metadata' ? v : plain(v)]));
+  return value;
+}
+
+export function discountBaseWire(discount: object): Record<string, unknown> {
+  const wire = snakeKeys<Record<string, unknown>>(plain(discount));
+  const out: Record<string, unknown> = { duration: wire.duration };
+  if (wire.duration === 'repeating') out.duration_in_months = wire.duration_in_months ?? null;
+  out.type = wire.type;
+  if (wire.type === 'fixed') {
+    out.amount = wire.amount ?? 0;
+    out.currency = wire.currency ?? 'usd';
+    out.amounts = Object.fromEntries(((wire.amounts as { currency: string; amount: number }[] | undefined) ?? []).map(a => [a.currency, a.amount]));
+  } else {
+    out.basis_points = wire.basis_points;
+  }
+  for (const key of COMMON) out[key] = wire[key] ?? (key === 'metadata' ? {} : null);
+  return out;
+}
+
+export function discountWire(discount: object): Record<string, unknown> {
+  const products = ((discount as { products?: object[] }).products ?? []).map(discountProductWire);
+  return { ...discountBaseWire(discount), products };
+}

@@ -1,0 +1,24 @@
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { authorize } from '../../../kit/graphql/authorize.js';
+import type { BillingContext } from '../context.js';
+import { OrganizationRef } from '../organizations/organization.type.js';
+import { PRODUCTS_READ } from './product.resolver.js';
+import { ProductList, ProductType } from './product.type.js';
+
+/** `Organization.products`: billing's field on identity's Organization. */
+@Resolver(() => OrganizationRef)
+export class OrganizationProductsResolver {
+  @FieldResolver(() => ProductList, { description: "The organization's products." })
+  async products(
+    @Root() organization: OrganizationRef,
+    @Ctx() ctx: BillingContext,
+    @Arg('isArchived', () => Boolean, { nullable: true }) isArchived: boolean | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+    @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
+  ): Promise<ProductList> {
+    authorize(ctx.principal, PRODUCTS_READ);
+    const result = await ctx.services.products.list(ctx, { organizationIds: [organization.id], isArchived, page, limit, sorting });
+    return { items: result.items.map(i => ProductType.fromEntity(i.product, i.prices)), pagination: result.pagination };
+  }
+}

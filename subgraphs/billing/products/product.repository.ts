@@ -1,0 +1,65 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { Principal } from '../../../kit/principal.js';
+import { ProductPrice } from './product-price.entity.js';
+import { Product } from './product.entity.js';
+import type { ProductOrder } from './product.sorting.js';
+
+export interface ProductFilters {
+  ids?: string[] | null;
+  organizationIds?: string[] | null;
+  query?: string | null;
+  isArchived?: boolean | null;
+  isRecurring?: boolean | null;
+  visibility?: string[] | null;
+}
+
+/**
+ * Every read of products, scoped to the principal's organizations (`principal.organizationIds`):
+ * another tenant's product is simply not found.
+ */
+export class ProductRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  readableFilter(principal: Principal): FilterQuery<Product> {
+    return { organizationId: { $in: principal.organizationIds } };
+  }
+
+  async list(principal: Principal, filters: ProductFilters, orderBy: ProductOrder, window: { limit: number; offset: number }): Promise<[Product[], number]> {
+    const and: FilterQuery<Product>[] = [this.readableFilter(principal)];
+    if (filters.ids?.length) and.push({ id: { $in: filters.ids } });
+    if (filters.organizationIds?.length) and.push({ organizationId: { $in: filters.organizationIds } });
+    if (filters.query) and.push({ name: { $ilike: `%${filters.query.replace(/[\\%_]/g, c => `\\${c}`)}%` } });
+    if (filters.isArchived != null) and.push({ isArchived: filters.isArchived });
+    if (filters.isRecurring != null) and.push({ recurringInterval: filters.isRecurring ? { $ne: null } : null });
+    if (filters.visibility?.length) and.push({ visibility: { $in: filters.visibility } } as FilterQuery<Product>);
+    return this.em.findAndCount(Product, { $and: and }, { orderBy, limit: window.limit, offset: window.offset });
+  }
+
+  findReadable(principal: Principal, id: string): Promise<Product | null> {
+    return this.em.findOne(Product, { $and: [this.readableFilter(principal), { id }] });
+  }
+
+  findReadableMany(principal: Principal, ids: readonly string[]): Promise<Product[]> {
+    return this.em.find(Product, { $and: [this.readableFilter(principal), { id: { $in: [...ids] } }] });
+  }
+
+  /** Products of one organization among `ids` (for discount restrictions and subscription checks). */
+  findInOrganization(organizationId: string, ids: readonly string[]): Promise<Product[]> {
+    return this.em.find(Product, { organizationId, id: { $in: [...ids] } });
+  }
+
+  /** The prices of many products in one query, oldest first; archived ones only when asked. */
+  async pricesOf(productIds: readonly string[], options: { includeArchived?: boolean } = {}): Promise<Map<string, ProductPrice[]>> {
+    const byProduct = new Map<string, ProductPrice[]>(productIds.map(id => [id, []]));
+    if (!productIds.length) return byProduct;
+    const where: FilterQuery<ProductPrice> = { productId: { $in: [...productIds] } };
+    if (!options.includeArchived) (where as Record<string, unknown>).isArchived = false;
+    const prices = await this.em.find(ProductPrice, where, { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    for (const price of prices) byProduct.get(price.productId)?.push(price);
+    return byProduct;
+  }
+
+  findPricesByIds(ids: readonly string[]): Promise<ProductPrice[]> {
+    return ids.length ? this.em.find(ProductPrice, { id: { $in: [...ids] } }) : Promise.resolve([]);
+  }
+}

@@ -1,0 +1,51 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { authorize } from '../../../kit/graphql/authorize.js';
+import type { BillingContext } from '../context.js';
+import { CreateProductInput, UpdateProductInput } from './product.inputs.js';
+import { ProductList, ProductType } from './product.type.js';
+
+export const PRODUCTS_READ = { subjects: ['user', 'organization'], scopes: ['products:read', 'products:write'] } as const;
+export const PRODUCTS_WRITE = { subjects: ['user', 'organization'], scopes: ['products:write'] } as const;
+
+/** Thin: checks who may call, hands over to the service, maps entities to the public type. */
+@Resolver(() => ProductType)
+export class ProductResolver {
+  @Query(() => ProductList, { description: 'Products of the organizations the caller may act for.' })
+  async products(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => [ID], { nullable: true }) id: string[] | null,
+    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
+    @Arg('query', () => String, { nullable: true }) query: string | null,
+    @Arg('isArchived', () => Boolean, { nullable: true }) isArchived: boolean | null,
+    @Arg('isRecurring', () => Boolean, { nullable: true }) isRecurring: boolean | null,
+    @Arg('visibility', () => [String], { nullable: true }) visibility: string[] | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+    @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
+  ): Promise<ProductList> {
+    authorize(ctx.principal, PRODUCTS_READ);
+    const result = await ctx.services.products.list(ctx, { ids: id, organizationIds: organizationId, query, isArchived, isRecurring, visibility, page, limit, sorting });
+    return { items: result.items.map(i => ProductType.fromEntity(i.product, i.prices)), pagination: result.pagination };
+  }
+
+  @Query(() => ProductType)
+  async product(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<ProductType> {
+    authorize(ctx.principal, PRODUCTS_READ);
+    const { product, prices } = await ctx.services.products.get(ctx, id);
+    return ProductType.fromEntity(product, prices);
+  }
+
+  @Mutation(() => ProductType)
+  async createProduct(@Ctx() ctx: BillingContext, @Arg('input') input: CreateProductInput): Promise<ProductType> {
+    authorize(ctx.principal, PRODUCTS_WRITE);
+    const { product, prices } = await ctx.services.products.create(ctx, input);
+    return ProductType.fromEntity(product, prices);
+  }
+
+  @Mutation(() => ProductType, { description: 'Updates a product; `isArchived: true` archives it.' })
+  async updateProduct(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string, @Arg('input') input: UpdateProductInput): Promise<ProductType> {
+    authorize(ctx.principal, PRODUCTS_WRITE);
+    const { product, prices } = await ctx.services.products.update(ctx, id, input);
+    return ProductType.fromEntity(product, prices);
+  }
+}

@@ -1,0 +1,196 @@
+import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { targetOrganization } from '../../../kit/target-organization.js';
+import type { BillingContext } from '../context.js';
+import { recordEvent } from '../events/record-event.js';
+import { PriceAmountType, type ProductVisibility, type RecurringInterval } from '../shared/enums.js';
+import type { CreateProductInput, ProductPriceInput, UpdateProductInput } from './product.inputs.js';
+import { ProductPrice } from './product-price.entity.js';
+import { Product } from './product.entity.js';
+import { type ProductFilters, ProductRepository } from './product.repository.js';
+import { productOrderBy } from './product.sorting.js';
+import { ProductType } from './product.type.js';
+import { DEFAULT_CUSTOM_MINIMUM, priceIssues, productFieldIssues, throwIfAny } from './product.validation.js';
+import { productWire } from './product.wire.js';
+
+export interface ProductListQuery extends PageRequest, ProductFilters {
+  sorting?: string[] | null;
+}
+
+/** A product with the prices it shows (its live ones, oldest first). */
+export interface ProductWithPrices {
+  product: Product;
+  prices: ProductPrice[];
+}
+
+/** Product use cases. Stateless: every call receives the request context. */
+export class ProductService {
+  async list(ctx: BillingContext, query: ProductListQuery) {
+    const repository = new ProductRepository(ctx.em);
+    const window = pageWindow(query);
+    const [products, total] = await repository.list(ctx.principal, query, productOrderBy(query.sorting ?? []), window);
+    const prices = await repository.pricesOf(products.map(p => p.id));
+    return { items: products.map(product => ({ product, prices: prices.get(product.id) ?? [] })), pagination: paginationOf(total, query.limit) };
+  }
+
+  /** @throws ResourceNotFound when absent or not readable by the caller (same answer for both). */
+  async get(ctx: BillingContext, id: string): Promise<ProductWithPrices> {
+    const repository = new ProductRepository(ctx.em);
+    const product = await repository.findReadable(ctx.principal, id);
+    if (!product) throw new ResourceNotFound();
+    return { product, prices: (await repository.pricesOf([id])).get(id) ?? [] };
+  }
+
+  /** Creates a one-time product (no `recurringInterval`) or a recurring one, with its prices. */
+  async create(ctx: BillingContext, input: CreateProductInput): Promise<ProductWithPrices> {
+    const recurring = input.recurringInterval != null;
+    const issues = [...productFieldIssues(input), ...priceIssues(input.prices, false)];
+    if (!recurring && input.recurringIntervalCount != null) {
+      issues.push({ type: 'value_error', loc: ['body', 'recurring_interval_count'], msg: 'recurring_interval_count requires recurring_interval.', input: input.recurringIntervalCount });
+    }
+    issues.push(...trialIssues(recurring, input.trialInterval, input.trialIntervalCount));
+    throwIfAny(issues);
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id => ctx.principal.organizationIds.includes(id));
+    const now = ctx.clock.now();
+    const product = ctx.em.create(Product, {
+      organizationId,
+      name: input.name.trim(),
+      description: input.description ?? null,
+      visibility: (input.visibility ?? 'public') as ProductVisibility,
+      recurringInterval: (input.recurringInterval ?? null) as RecurringInterval | null,
+      recurringIntervalCount: recurring ? (input.recurringIntervalCount ?? 1) : null,
+      trialInterval: (input.trialInterval ?? null) as RecurringInterval | null,
+      trialIntervalCount: input.trialIntervalCount ?? null,
+      isArchived: false,
+      metadata: input.metadata ?? {},
+      createdAt: now,
+      modifiedAt: null,
+    } as Product);
+    const prices = input.prices.map(p => this.newPrice(ctx, product.id, p, now));
+    recordEvent(ctx.em, organizationId, 'product.created', productWire(ProductType.fromEntity(product, prices)), now);
+    await ctx.em.flush();
+    return { product, prices };
+  }
+
+  /**
+   * Applies the given fields; absent ones are left as they are. `prices`, when given, is the complete
+   * new list: `{id}` keeps a live price of this product, new objects are added, the rest is archived.
+   * @throws ResourceNotFound, PolarRequestValidationError
+   */
+  async update(ctx: BillingContext, id: string, input: UpdateProductInput): Promise<ProductWithPrices> {
+    const { product, prices: current } = await this.get(ctx, id);
+    const issues: ValidationIssue[] = [...productFieldIssues({ ...input, name: input.name ?? undefined })];
+    if (input.name === null) issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
+    if (input.visibility === null) issues.push({ type: 'enum', loc: ['body', 'visibility'], msg: "Input should be 'draft', 'private' or 'public'", input: null });
+    if (input.recurringInterval !== undefined) {
+      if (!product.isRecurring && input.recurringInterval !== null) {
+        issues.push({ type: 'value_error', loc: ['body', 'recurring_interval'], msg: 'A one-time product cannot become recurring.', input: input.recurringInterval });
+      } else if (product.isRecurring && input.recurringInterval === null) {
+        issues.push({ type: 'value_error', loc: ['body', 'recurring_interval'], msg: 'A recurring product cannot become one-time.', input: null });
+      }
+    }
+    if (input.recurringIntervalCount != null && !product.isRecurring) {
+      issues.push({ type: 'value_error', loc: ['body', 'recurring_interval_count'], msg: 'A one-time product has no recurring interval.', input: input.recurringIntervalCount });
+    }
+    if (input.trialInterval !== undefined || input.trialIntervalCount !== undefined) {
+      const interval = input.trialInterval !== undefined ? input.trialInterval : product.trialInterval;
+      const count = input.trialIntervalCount !== undefined ? input.trialIntervalCount : product.trialIntervalCount;
+      issues.push(...trialIssues(product.isRecurring, interval, count));
+    }
+    if (input.prices != null) {
+      issues.push(...priceIssues(input.prices, true));
+      const live = new Map(current.map(p => [p.id, p]));
+      const kept = new Set<string>();
+      input.prices.forEach((price, i) => {
+        if (price.id == null) return;
+        const existing = live.get(price.id);
+        if (!existing) issues.push({ type: 'value_error', loc: ['body', 'prices', i, 'id'], msg: 'Price does not exist.', input: price.id });
+        else if (kept.has(price.id)) issues.push({ type: 'value_error', loc: ['body', 'prices', i, 'id'], msg: 'Price is listed twice.', input: price.id });
+        kept.add(price.id);
+      });
+      const currencies = [
+        ...current.filter(p => kept.has(p.id)).map(p => p.priceCurrency),
+        ...input.prices.filter(p => p.id == null).map(p => (p.priceCurrency ?? 'usd').toLowerCase()),
+      ];
+      if (new Set(currencies).size !== currencies.length && !issues.some(i => i.msg.startsWith('Only one static price'))) {
+        issues.push({ type: 'value_error', loc: ['body', 'prices'], msg: 'Only one static price per currency is allowed.', input: currencies });
+      }
+    }
+    throwIfAny(issues);
+
+    const now = ctx.clock.now();
+    let changed = false;
+    const set = <K extends keyof Product>(key: K, value: Product[K]) => {
+      if (product[key] !== value) {
+        product[key] = value;
+        changed = true;
+      }
+    };
+    if (input.name != null) set('name', input.name.trim());
+    if (input.description !== undefined) set('description', input.description ?? null);
+    if (input.visibility != null) set('visibility', input.visibility as ProductVisibility);
+    if (input.recurringInterval != null) set('recurringInterval', input.recurringInterval as RecurringInterval);
+    if (input.recurringIntervalCount != null) set('recurringIntervalCount', input.recurringIntervalCount);
+    if (input.trialInterval !== undefined) set('trialInterval', (input.trialInterval ?? null) as RecurringInterval | null);
+    if (input.trialIntervalCount !== undefined) set('trialIntervalCount', input.trialIntervalCount ?? null);
+    if (input.isArchived != null) set('isArchived', input.isArchived);
+    if (input.metadata != null) {
+      product.metadata = input.metadata;
+      changed = true;
+    }
+    let prices = current;
+    if (input.prices != null) {
+      const keep = new Set(input.prices.filter(p => p.id != null).map(p => p.id!));
+      for (const price of current) {
+        if (!keep.has(price.id)) {
+          price.isArchived = true;
+          price.modifiedAt = now;
+          changed = true;
+        }
+      }
+      const added = input.prices.filter(p => p.id == null).map(p => this.newPrice(ctx, product.id, p, now));
+      if (added.length) changed = true;
+      prices = [...current.filter(p => keep.has(p.id)), ...added];
+    }
+    if (changed) {
+      product.modifiedAt = now;
+      recordEvent(ctx.em, product.organizationId, 'product.updated', productWire(ProductType.fromEntity(product, prices)), now);
+    }
+    await ctx.em.flush();
+    return { product, prices };
+  }
+
+  private newPrice(ctx: BillingContext, productId: string, input: ProductPriceInput, now: Date): ProductPrice {
+    const amountType = input.amountType as PriceAmountType;
+    return ctx.em.create(ProductPrice, {
+      productId,
+      amountType,
+      priceCurrency: (input.priceCurrency ?? 'usd').toLowerCase(),
+      taxBehavior: input.taxBehavior ?? null,
+      source: 'catalog',
+      isArchived: false,
+      priceAmount: amountType === PriceAmountType.FIXED ? input.priceAmount! : null,
+      minimumAmount: amountType === PriceAmountType.CUSTOM ? (input.minimumAmount ?? DEFAULT_CUSTOM_MINIMUM) : null,
+      maximumAmount: amountType === PriceAmountType.CUSTOM ? (input.maximumAmount ?? null) : null,
+      presetAmount: amountType === PriceAmountType.CUSTOM ? (input.presetAmount ?? null) : null,
+      seatTiers: amountType === PriceAmountType.SEAT_BASED
+        ? {
+            seat_tier_type: (input.seatTiers!.seatTierType ?? 'volume') as 'volume' | 'graduated',
+            tiers: input.seatTiers!.tiers.map(t => ({ min_seats: t.minSeats, max_seats: t.maxSeats ?? null, price_per_seat: Number(t.pricePerSeat) })),
+          }
+        : null,
+      createdAt: now,
+      modifiedAt: null,
+    } as ProductPrice);
+  }
+}
+
+/** A trial needs a recurring product, and its interval and count come together. */
+function trialIssues(recurring: boolean, interval: string | null | undefined, count: number | null | undefined): ValidationIssue[] {
+  if (interval == null && count == null) return [];
+  if (!recurring) return [{ type: 'value_error', loc: ['body', 'trial_interval'], msg: 'Trials are only available on recurring products.', input: interval ?? null }];
+  if (interval == null) return [{ type: 'value_error', loc: ['body', 'trial_interval'], msg: 'trial_interval is required when trial_interval_count is set.', input: null }];
+  if (count == null) return [{ type: 'value_error', loc: ['body', 'trial_interval_count'], msg: 'trial_interval_count is required when trial_interval is set.', input: null }];
+  return [];
+}
+

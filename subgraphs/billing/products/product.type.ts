@@ -1,0 +1,135 @@
+import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import { ListResource } from '../../../kit/graphql/pagination.js';
+import { OrganizationRef } from '../organizations/organization.type.js';
+import { Metadata, MinorUnits } from '../shared/scalars.js';
+import type { ProductPrice as ProductPriceEntity } from './product-price.entity.js';
+import type { Product as ProductEntity } from './product.entity.js';
+
+const SIMPLE = { simpleResolvers: true } as const;
+
+@ObjectType('ProductPriceSeatTier', SIMPLE)
+export class SeatTierType {
+  @Field(() => Int) minSeats!: number;
+  @Field(() => Int, { nullable: true }) maxSeats!: number | null;
+  @Field(() => MinorUnits) pricePerSeat!: bigint;
+}
+
+@ObjectType('ProductPriceSeatTiers', SIMPLE)
+export class SeatTiersType {
+  @Field(() => String) seatTierType!: string;
+  @Field(() => [SeatTierType]) tiers!: SeatTierType[];
+  @Field(() => Int) minimumSeats!: number;
+  @Field(() => Int, { nullable: true }) maximumSeats!: number | null;
+}
+
+/**
+ * One price of a product (polar-api.md §3.2). One GraphQL type for every `amountType` (`fixed`,
+ * `custom`, `seat_based`, `free`): the amount fields that do not apply to a kind are null, and the REST
+ * adapter emits exactly the keys of Polar's variant. Enum-like fields are strings (Polar's enums are open).
+ */
+@ObjectType('ProductPrice', SIMPLE)
+export class ProductPriceType {
+  @Field(() => ID) id!: string;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
+  @Field(() => String, { description: 'catalog | ad_hoc' }) source!: string;
+  @Field(() => String, { description: 'fixed | custom | seat_based | free' }) amountType!: string;
+  @Field(() => String) priceCurrency!: string;
+  @Field(() => String, { nullable: true }) taxBehavior!: string | null;
+  @Field() isArchived!: boolean;
+  @Field(() => ID) productId!: string;
+  @Field(() => MinorUnits, { nullable: true, description: 'fixed: the price' }) priceAmount!: bigint | null;
+  @Field(() => MinorUnits, { nullable: true, description: 'custom: lowest amount the customer may pay' }) minimumAmount!: bigint | null;
+  @Field(() => MinorUnits, { nullable: true, description: 'custom' }) maximumAmount!: bigint | null;
+  @Field(() => MinorUnits, { nullable: true, description: 'custom' }) presetAmount!: bigint | null;
+  @Field(() => SeatTiersType, { nullable: true, description: 'seat_based' }) seatTiers!: SeatTiersType | null;
+  @Field(() => MinorUnits, { nullable: true, description: 'seat_based: the first tier price (Polar hidden field)' }) pricePerSeat!: bigint | null;
+  @Field(() => String, { description: 'one_time | recurring, from the product (Polar hidden field)' }) type!: string;
+  @Field(() => String, { nullable: true, description: 'from the product (Polar hidden field)' }) recurringInterval!: string | null;
+
+  static fromEntity(price: ProductPriceEntity, product: Pick<ProductEntity, 'recurringInterval'>): ProductPriceType {
+    const tiers = price.seatTiers?.tiers ?? [];
+    return {
+      id: price.id,
+      createdAt: price.createdAt,
+      modifiedAt: price.modifiedAt,
+      source: price.source,
+      amountType: price.amountType,
+      priceCurrency: price.priceCurrency,
+      taxBehavior: price.taxBehavior,
+      isArchived: price.isArchived,
+      productId: price.productId,
+      priceAmount: price.priceAmount,
+      minimumAmount: price.minimumAmount,
+      maximumAmount: price.maximumAmount,
+      presetAmount: price.presetAmount,
+      seatTiers: price.seatTiers
+        ? {
+            seatTierType: price.seatTiers.seat_tier_type,
+            tiers: tiers.map(t => ({ minSeats: t.min_seats, maxSeats: t.max_seats, pricePerSeat: BigInt(t.price_per_seat) })),
+            minimumSeats: tiers[0]?.min_seats ?? 1,
+            maximumSeats: tiers.length ? tiers[tiers.length - 1].max_seats : null,
+          }
+        : null,
+      pricePerSeat: tiers.length ? BigInt(tiers[0].price_per_seat) : null,
+      type: product.recurringInterval ? 'recurring' : 'one_time',
+      recurringInterval: product.recurringInterval,
+    };
+  }
+}
+
+/** The public Product (polar-api.md §3.2). Benefits, medias and custom fields do not exist here yet: always empty. */
+@ObjectType('Product', SIMPLE)
+export class ProductType {
+  @Field(() => ID) id!: string;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
+  @Field(() => String, { nullable: true }) trialInterval!: string | null;
+  @Field(() => Int, { nullable: true }) trialIntervalCount!: number | null;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => String, { description: 'draft | private | public' }) visibility!: string;
+  @Field(() => String, { nullable: true }) recurringInterval!: string | null;
+  @Field(() => Int, { nullable: true }) recurringIntervalCount!: number | null;
+  @Field(() => String, { nullable: true }) meterInterval!: string | null;
+  @Field(() => Int, { nullable: true }) meterIntervalCount!: number | null;
+  @Field() isRecurring!: boolean;
+  @Field() isArchived!: boolean;
+  @Field(() => ID) organizationId!: string;
+  @Field(() => OrganizationRef, { description: 'The owning organization (resolved by the identity subgraph).' }) organization!: OrganizationRef;
+  @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
+  @Field(() => [ProductPriceType]) prices!: ProductPriceType[];
+  @Field(() => [Metadata], { description: 'Always empty: benefits are not implemented.' }) benefits!: Record<string, unknown>[];
+  @Field(() => [Metadata], { description: 'Always empty: product media are not implemented.' }) medias!: Record<string, unknown>[];
+  @Field(() => [Metadata], { description: 'Always empty: custom fields are not implemented.' }) attachedCustomFields!: Record<string, unknown>[];
+
+  /** `prices`: the product's prices to show (a product's own list: its non-archived ones, oldest first). */
+  static fromEntity(product: ProductEntity, prices: readonly ProductPriceEntity[]): ProductType {
+    return {
+      id: product.id,
+      createdAt: product.createdAt,
+      modifiedAt: product.modifiedAt,
+      trialInterval: product.trialInterval,
+      trialIntervalCount: product.trialIntervalCount,
+      name: product.name,
+      description: product.description,
+      visibility: product.visibility,
+      recurringInterval: product.recurringInterval,
+      recurringIntervalCount: product.recurringIntervalCount,
+      meterInterval: null,
+      meterIntervalCount: null,
+      isRecurring: product.recurringInterval !== null,
+      isArchived: product.isArchived,
+      organizationId: product.organizationId,
+      organization: { id: product.organizationId },
+      metadata: product.metadata,
+      prices: prices.map(p => ProductPriceType.fromEntity(p, product)),
+      benefits: [],
+      medias: [],
+      attachedCustomFields: [],
+    };
+  }
+}
+
+@ObjectType('ProductList', SIMPLE)
+export class ProductList extends ListResource(ProductType) {}

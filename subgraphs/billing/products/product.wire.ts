@@ -1,0 +1,46 @@
+import { snakeKeys } from '../../../kit/case.js';
+
+/**
+ * Polar's wire shape of a product (polar-api.md §3.2), from either a `ProductType` or the GraphQL
+ * result of the operations in schema/operations/products.graphql (same field names, camelCase). Each
+ * price carries exactly the keys of its `amount_type` variant plus the hidden `type` and
+ * `recurring_interval`. Used by the REST adapter and for outbox payloads.
+ */
+const COMMON_PRICE_KEYS = ['created_at', 'modified_at', 'id', 'source', 'amount_type', 'price_currency', 'tax_behavior', 'is_archived', 'product_id', 'type', 'recurring_interval'];
+const VARIANT_KEYS: Record<string, string[]> = {
+  fixed: ['price_amount'],
+  custom: ['minimum_amount', 'maximum_amount', 'preset_amount'],
+  seat_based: ['seat_tiers', 'price_per_seat'],
+  free: [],
+};
+
+const toNumber = (value: unknown): unknown => (typeof value === 'bigint' ? Number(value) : value);
+const iso = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
+
+function plain(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'metadata' ? v : plain(v)]));
+  return value;
+}
+
+export function priceWire(price: object): Record<string, unknown> {
+  const wire = snakeKeys<Record<string, unknown>>(plain(price));
+  const keys = [...COMMON_PRICE_KEYS, ...(VARIANT_KEYS[wire.amount_type as string] ?? [])];
+  const out: Record<string, unknown> = {};
+  for (const key of keys) out[key] = toNumber(iso(wire[key] ?? null));
+  if (wire.amount_type === 'custom' && out.minimum_amount === null) out.minimum_amount = 0;
+  return out;
+}
+
+export function productWire(product: object): Record<string, unknown> {
+  const { organization: _organization, prices, ...rest } = plain(product) as Record<string, unknown> & { prices?: object[] };
+  return { ...snakeKeys<Record<string, unknown>>(rest), prices: (prices ?? []).map(priceWire) };
+}
+
+/** `DiscountProduct`: a product without prices, benefits, medias and custom fields. */
+export function discountProductWire(product: object): Record<string, unknown> {
+  const { prices: _p, benefits: _b, medias: _m, attached_custom_fields: _a, ...rest } = productWire(product);
+  return rest;
+}

@@ -1,0 +1,136 @@
+import { graphql } from 'graphql';
+import { SubscriptionStatus } from '../../shared/enums.js';
+import { BillingFixtures } from '../../../../test/support/subscription-fixtures.js';
+import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../../../../test/support/stack.js';
+
+/**
+ * The graph: subscriptions with their customer, product, discount and organization (identity) in one
+ * request through the gateway, at a constant number of SQL queries per page whatever its size, and
+ * reference resolvers that batch and never cross tenants.
+ */
+let stack: TestStack;
+let alice: Tenant;
+let bob: Tenant;
+let customerIds: string[] = [];
+let aliceSubscription: string;
+/** Every SQL statement the billing subgraph sends while `recording` is on. */
+const statements: string[] = [];
+let recording = false;
+
+beforeAll(async () => {
+  stack = await startTestStack('subscription_graph');
+  alice = await createTenant(stack.production, { name: 'Alice Co' });
+  bob = await createTenant(stack.production);
+  const fx = new BillingFixtures(stack.production);
+  const products = [];
+  for (let i = 0; i < 20; i++) products.push(await fx.product(alice.organizationId, { name: `Plan ${i}`, amount: 100 * i }));
+  const discount = await fx.discount(alice.organizationId, 'Launch');
+  for (let i = 0; i < 110; i++) {
+    const customer = await fx.customer(alice.organizationId, { email: `c${i}@example.com` });
+    customerIds.push(customer.id);
+    const { product, price } = products[i % products.length];
+    const s = await fx.subscription({
+      organizationId: alice.organizationId, customerId: customer.id, productId: product.id, priceIds: [price.id],
+      discountId: i % 3 === 0 ? discount.id : null, startedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+      status: i % 7 === 0 ? SubscriptionStatus.CANCELED : SubscriptionStatus.ACTIVE,
+    });
+    if (i === 0) aliceSubscription = s.id;
+  }
+  // Count statements at the connection every billing query goes through.
+  const connection = stack.production.environment.billing.orm.em.getConnection() as unknown as { executeQuery: (...args: any[]) => Promise<unknown> };
+  const original = connection.executeQuery.bind(connection);
+  connection.executeQuery = (query: string, ...rest: unknown[]) => {
+    if (recording) statements.push(query);
+    return original(query, ...rest);
+  };
+}, 120_000);
+afterAll(async () => { await stack?.close(); });
+
+const gql = (token: string, query: string, variables?: Record<string, unknown>) =>
+  call(stack.production.baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
+
+const PAGE = `query Page($limit: Int!) {
+  subscriptions(limit: $limit, sorting: ["started_at"]) {
+    items {
+      id status amount
+      customer { id email }
+      product { id name prices { id priceAmount } }
+      prices { id amountType }
+      discount { id name basisPoints }
+      organization { id name slug }
+    }
+    pagination { totalCount maxPage }
+  }
+}`;
+
+async function sqlFor(token: string, query: string, variables: Record<string, unknown>) {
+  statements.length = 0;
+  recording = true;
+  try {
+    const res = await gql(token, query, variables);
+    return { res, count: statements.length, statements: [...statements] };
+  } finally {
+    recording = false;
+  }
+}
+
+describe('subscriptions in the graph', () => {
+  it('returns subscriptions with customer, product, discount and organization in one request', async () => {
+    const { res } = await sqlFor(alice.oat, PAGE, { limit: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    const [first] = res.body.data.subscriptions.items;
+    expect(first).toMatchObject({
+      id: aliceSubscription, status: 'canceled', amount: 0,
+      customer: { id: customerIds[0], email: 'c0@example.com' },
+      product: { name: 'Plan 0', prices: [{ priceAmount: 0 }] },
+      prices: [{ amountType: 'fixed' }],
+      discount: { name: 'Launch', basisPoints: 1000 },
+      organization: { id: alice.organizationId, name: 'Alice Co', slug: alice.slug },
+    });
+    expect(res.body.data.subscriptions.pagination).toEqual({ totalCount: 110, maxPage: 37 });
+  });
+
+  it('costs the same number of SQL queries for a page of 100 as for a page of 2', async () => {
+    const small = await sqlFor(alice.oat, PAGE, { limit: 2 });
+    const large = await sqlFor(alice.oat, PAGE, { limit: 100 });
+    expect(small.res.body.errors).toBeUndefined();
+    expect(large.res.body.errors).toBeUndefined();
+    expect(large.res.body.data.subscriptions.items).toHaveLength(100);
+    expect(new Set(large.res.body.data.subscriptions.items.map((s: any) => s.customer.id)).size).toBe(100);
+    // page + count + customers + products + their prices + subscription prices + discounts
+    expect({ large: large.count, statements: large.statements.map(s => s.slice(0, 60)) }).toEqual({ large: small.count, statements: expect.any(Array) });
+    expect(large.count).toBeLessThanOrEqual(7);
+    expect(small.count).toBeGreaterThanOrEqual(6);
+  });
+
+  it('answers Organization.subscriptions and Customer.subscriptions', async () => {
+    const res = await gql(alice.oat, `{
+      organizations { items { id subscriptions(limit: 5, filter: { status: ["canceled"] }) { items { id status } pagination { totalCount } } } }
+      customers(limit: 2, sorting: ["email"]) { items { email subscriptions { items { id customer { email } } pagination { totalCount } } } }
+    }`);
+    expect(res.body.errors).toBeUndefined();
+    const org = res.body.data.organizations.items[0];
+    expect(org.subscriptions.pagination.totalCount).toBe(16);
+    expect(org.subscriptions.items.every((s: any) => s.status === 'canceled')).toBe(true);
+    for (const c of res.body.data.customers.items) {
+      expect(c.subscriptions.pagination.totalCount).toBe(1);
+      expect(c.subscriptions.items[0].customer.email).toBe(c.email);
+    }
+  });
+
+  it('never resolves another tenant’s subscription, through the gateway or _entities', async () => {
+    const foreign = await gql(bob.oat, 'query($id: ID!) { subscription(id: $id) { id } }', { id: aliceSubscription });
+    expect(foreign.body.errors[0].extensions.code).toBe('ResourceNotFound');
+    const list = await gql(bob.oat, '{ subscriptions { items { id } pagination { totalCount } } }');
+    expect(list.body.data.subscriptions).toEqual({ items: [], pagination: { totalCount: 0 } });
+    const billing = stack.production.environment.billing;
+    const entities = `query($r: [_Any!]!) { _entities(representations: $r) { ... on BillingSubscription { id customer { email } } } }`;
+    const representations = [{ __typename: 'BillingSubscription', id: aliceSubscription }];
+    const principalOf = async (token: string) => stack.production.environment.identity.principals.resolve(`Bearer ${token}`);
+    const asBob = await graphql({ schema: billing.schema, source: entities, variableValues: { r: representations }, contextValue: billing.createContext(await principalOf(bob.oat), 't1') });
+    expect(asBob.data?._entities).toEqual([null]);
+    const asAlice = await graphql({ schema: billing.schema, source: entities, variableValues: { r: representations }, contextValue: billing.createContext(await principalOf(alice.oat), 't2') });
+    expect(asAlice.data?._entities).toEqual([{ id: aliceSubscription, customer: { email: 'c0@example.com' } }]);
+  });
+});

@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BillingContext } from '../context.js';
+import type { Subscription } from './subscription.entity.js';
+import { SubscriptionRepository } from './subscription.repository.js';
+import * as transitions from './subscription.transitions.js';
+import { mutateSubscription, type SubscriptionMutationDependencies } from './update-subscription.js';
+
+/**
+ * `DELETE /v1/subscriptions/{id}` (`subscriptions:revoke`, interface §3): any live status becomes
+ * `canceled` at once (canceled_at = ends_at = ended_at = now), answered 200 with the subscription.
+ * Canceled or set to cancel at period end → 403; another write in flight → 409; in the outbox:
+ * `subscription.updated`, `subscription.canceled`, `subscription.revoked`.
+ */
+export class RevokeSubscription {
+  constructor(private readonly deps: SubscriptionMutationDependencies) {}
+
+  execute(ctx: BillingContext, id: string): Promise<Subscription> {
+    return mutateSubscription(
+      ctx,
+      this.deps,
+      (em: EntityManager) => new SubscriptionRepository(em).findReadable(ctx.principal, id),
+      async (_em, subscription, now) => transitions.revoke(subscription, {}, now),
+    );
+  }
+}

@@ -1,0 +1,28 @@
+import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
+import { authorize } from '../../../kit/graphql/authorize.js';
+import type { BillingContext } from '../context.js';
+import { SubscriptionUpdateInput } from './subscription.inputs.js';
+import { SUBSCRIPTIONS_WRITE } from './subscription.resolver.js';
+import { BillingSubscriptionType } from './subscription.type.js';
+
+/** Thin: `subscriptions:update` and `subscriptions:revoke` (interface §4), rules in the use cases. */
+@Resolver(() => BillingSubscriptionType)
+export class SubscriptionUpdatesResolver {
+  @Mutation(() => BillingSubscriptionType, {
+    description: 'Applies one alternative of SubscriptionUpdate: product/discount/trial/metadata, seats, billing period, cancel or uncancel, revoke, or clearing the pending update. An empty input changes nothing.',
+  })
+  async updateSubscription(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => SubscriptionUpdateInput) input: SubscriptionUpdateInput,
+  ): Promise<BillingSubscriptionType> {
+    authorize(ctx.principal, SUBSCRIPTIONS_WRITE);
+    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.update.execute(ctx, id, input));
+  }
+
+  @Mutation(() => BillingSubscriptionType, { description: 'Cancels the subscription immediately (status canceled).' })
+  async revokeSubscription(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<BillingSubscriptionType> {
+    authorize(ctx.principal, SUBSCRIPTIONS_WRITE);
+    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.revoke.execute(ctx, id));
+  }
+}

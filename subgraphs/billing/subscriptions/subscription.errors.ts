@@ -1,0 +1,77 @@
+import { DomainError } from '../../../kit/errors.js';
+
+/**
+ * The subscription errors of polar-api.md §1 with Polar's exact class names, statuses and detail
+ * texts (the SDKs match `error` literally and read `detail` as a string).
+ */
+
+/** 403: already canceled (or revoked), or set to cancel at the end of the period (interface §3 rule 1). */
+export class AlreadyCanceledSubscription extends DomainError {
+  constructor() {
+    super('AlreadyCanceledSubscription', 'This subscription is already canceled or will be at the end of the period.', 403);
+  }
+}
+
+/** 409: another update of the same subscription is in flight (interface §3 rule 2, reliability.md §8). */
+export class SubscriptionLocked extends DomainError {
+  constructor() {
+    super('SubscriptionLocked', 'This subscription is pending an update.', 409);
+  }
+}
+
+export type PaymentFailureReason = 'missing_payment_method' | 'card_error';
+
+/** 402: the update needs a payment that failed (interface §3 rule 3). */
+export class PaymentFailed extends DomainError {
+  readonly reason: PaymentFailureReason;
+  constructor(reason: PaymentFailureReason) {
+    super('PaymentFailed', `Payment failed with reason: ${reason}.`, 402);
+    this.reason = reason;
+  }
+}
+
+/** 403: trial or billing-period change of a subscription that is not active or trialing. */
+export class InactiveSubscription extends DomainError {
+  constructor(subscriptionId: string) {
+    super('InactiveSubscription', `Subscription ${subscriptionId} is not active.`, 403);
+  }
+}
+
+/** 410: uncancel of a subscription whose cancellation has already taken effect. */
+export class ResourceUnavailable extends DomainError {
+  constructor(message = 'Unavailable') {
+    super('ResourceUnavailable', message, 410);
+  }
+}
+
+/** 400: a seats update on a subscription whose product has no seat-based price. */
+export class NotASeatBasedSubscription extends DomainError {
+  constructor(subscriptionId: string) {
+    super('NotASeatBasedSubscription', `Subscription ${subscriptionId} is not a seat-based subscription.`, 400);
+  }
+}
+
+/** 400: a seat count outside the tiers of the seat-based price. */
+export class BelowMinimumSeats extends DomainError {
+  constructor(minimum: number) {
+    super('BelowMinimumSeats', `The minimum number of seats is ${minimum}.`, 400);
+  }
+}
+
+export class AboveMaximumSeats extends DomainError {
+  constructor(maximum: number) {
+    super('AboveMaximumSeats', `The maximum number of seats is ${maximum}.`, 400);
+  }
+}
+
+/**
+ * A transition the state machine does not know how to refuse more specifically (a bug in a caller,
+ * or a state Polar never produces). Never reaches a client as anything but a 400.
+ */
+export class ForbiddenTransition extends DomainError {
+  constructor(transition: string, status: string) {
+    super('BadRequest', `Cannot ${transition} a subscription in status ${status}.`, 400);
+  }
+}
+
+export { BadRequest } from '../../../kit/errors.js';

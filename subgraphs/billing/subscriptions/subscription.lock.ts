@@ -1,0 +1,30 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SubscriptionLocked } from './subscription.errors.js';
+
+/**
+ * Per-subscription serialisation (interface §3 rule 2, reliability.md §8): a transaction-scoped
+ * advisory lock on `hashtextextended('subscription:' || id, 0)`, taken with the `try` variant so a
+ * second writer gets 409 SubscriptionLocked at once instead of waiting (and can never overwrite the
+ * first writer's change with a stale copy). The lock is released by the commit or rollback of the
+ * transaction it was taken in, so it must be called inside `em.transactional(...)`, before the row is
+ * read. The renewal worker takes the same key with the blocking `pg_advisory_xact_lock`.
+ */
+export function subscriptionLockKey(subscriptionId: string): string {
+  return `subscription:${subscriptionId}`;
+}
+
+export async function lockSubscription(em: EntityManager, subscriptionId: string): Promise<void> {
+  if (!em.isInTransaction()) throw new Error('lockSubscription must run inside a transaction');
+  const row = await em.execute<{ locked: boolean }>(
+    'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked',
+    [subscriptionLockKey(subscriptionId)],
+    'get',
+  );
+  if (!row?.locked) throw new SubscriptionLocked();
+}
+
+/** The blocking variant, for background work that must wait its turn rather than give up. */
+export async function waitForSubscriptionLock(em: EntityManager, subscriptionId: string): Promise<void> {
+  if (!em.isInTransaction()) throw new Error('waitForSubscriptionLock must run inside a transaction');
+  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [subscriptionLockKey(subscriptionId)], 'get');
+}
