@@ -37,7 +37,9 @@ const schema = z.object({
   IDENTITY_URL: optionalUrl,
   BILLING_URL: optionalUrl,
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(8),
-  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
+  // NOTE: counts objects resolved, lists at their page size; the REST portal list (100 items with
+  // product, prices and organization) costs about 4,900, so the default leaves room above it.
+  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(10000),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;

@@ -50,8 +50,11 @@ async function both(name: string, variables: Record<string, unknown>, token: str
 }
 
 describe('DirectOperations', () => {
-  it('takes every REST operation, each planned as one fetch from one in-process subgraph', () => {
-    expect(direct.names().sort()).toEqual(documents.names().sort());
+  it('takes every REST operation planned as one fetch from one in-process subgraph', () => {
+    // The Customer Portal's subscriptions embed `product.organization` (Polar's CustomerOrganization),
+    // resolved by identity: two fetches, so they go through the gateway.
+    const viaGatewayOnly = ['CustomerPortalSubscriptionsCancel', 'CustomerPortalSubscriptionsGet', 'CustomerPortalSubscriptionsList', 'CustomerPortalSubscriptionsUpdate'];
+    expect(direct.names().sort()).toEqual(documents.names().filter(name => !viaGatewayOnly.includes(name)).sort());
   });
 
   it('answers reads exactly as the gateway does', async () => {

@@ -18,10 +18,30 @@ type Wire = Record<string, any>;
 export function customerSubscriptionWire(data: unknown): Wire {
   const wire = toWire<Wire>(data);
   wire.prices = (wire.prices ?? []).map(priceWire);
-  if (wire.product) wire.product = { ...wire.product, prices: (wire.product.prices ?? []).map(priceWire) };
+  if (wire.product) {
+    wire.product = { ...wire.product, prices: (wire.product.prices ?? []).map(priceWire) };
+    if (wire.product.organization) wire.product.organization = customerOrganizationWire(wire.product.organization);
+  }
   wire.user_id = wire.customer_id;
   wire.price = wire.prices[0] ?? null;
   return wire;
+}
+
+/**
+ * Polar's `CustomerOrganization` (what a customer sees of the seller) from the snake_cased selection,
+ * with the customer portal settings reduced to their public keys. The optional `organization_features`
+ * is not selected (see the NOTE in customer-portal-subscriptions.graphql) and so not sent.
+ */
+export function customerOrganizationWire(organization: Wire): Wire {
+  const { customer_portal_settings: portal, ...rest } = organization;
+  return {
+    ...rest,
+    customer_portal_settings: {
+      usage: { show: portal.usage.show },
+      subscription: { update_seats: portal.subscription.update_seats, update_plan: portal.subscription.update_plan },
+      customer: { allow_email_change: portal.customer.allow_email_change },
+    },
+  };
 }
 
 const dateTime = z.iso.datetime({ offset: true });

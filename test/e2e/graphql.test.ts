@@ -49,7 +49,7 @@ describe('POST /graphql', () => {
   it('rejects documents that are too deep or too costly before running them', async () => {
     const deep = await gql(tenant.oat, '{ organizations { items { customerPortalSettings { usage { show } } } } }');
     expect(deep.status).toBe(200);
-    const fields = Array.from({ length: 60 }, (_, i) => `a${i}: organizations(limit: 100) { items { subscriptionSettings { allowMultipleSubscriptions } } }`).join('\n');
+    const fields = Array.from({ length: 120 }, (_, i) => `a${i}: organizations(limit: 100) { items { subscriptionSettings { allowMultipleSubscriptions } } }`).join('\n');
     const costly = await gql(tenant.oat, `{ ${fields} }`);
     expect(costly.status).toBe(400);
     expect(costly.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');

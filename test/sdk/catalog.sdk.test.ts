@@ -1,14 +1,12 @@
 // Compatibility of /v1/products/ and /v1/discounts/ with the Speakeasy SDK `@polar-sh/sdk` 0.48.1, which
 // zod-validates every response (missing keys, non-ISO datetimes, wrong literals fail). Any
 // SDKValidationError / ResponseValidationError fails the test with the SDK's own explanation.
-import { Polar } from '@polar-sh/sdk';
+import type { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
-import { PolarError } from '@polar-sh/sdk/models/errors/polarerror.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
-import { ResponseValidationError } from '@polar-sh/sdk/models/errors/responsevalidationerror.js';
-import { SDKValidationError } from '@polar-sh/sdk/models/errors/sdkvalidationerror.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { explain, failure, ok, startSdkStack } from '../support/sdk.js';
+import type { Tenant, TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
@@ -17,42 +15,8 @@ let asOrganization: Polar;
 let asUser: Polar;
 let asOther: Polar;
 
-const sdk = (accessToken: string) => new Polar({ accessToken, serverURL: stack.production.baseUrl });
-
-function explain(error: unknown): never {
-  if (error instanceof ResponseValidationError || error instanceof SDKValidationError) {
-    throw new Error(`SDK rejected the response (${error.name}):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
-  }
-  throw error;
-}
-
-async function ok<T>(promise: Promise<T>): Promise<T> {
-  try {
-    return await promise;
-  } catch (error) {
-    return explain(error);
-  }
-}
-
-async function failure<E extends PolarError>(promise: Promise<unknown>, type: abstract new (...args: any[]) => E): Promise<E> {
-  let result: unknown;
-  try {
-    result = await promise;
-  } catch (error) {
-    if (error instanceof type) return error;
-    if (error instanceof ResponseValidationError || error instanceof SDKValidationError) explain(error);
-    throw new Error(`expected ${type.name}, got ${(error as Error)?.name}: ${(error as Error)?.message}`);
-  }
-  throw new Error(`expected ${type.name}, got a result: ${JSON.stringify(result)}`);
-}
-
 beforeAll(async () => {
-  stack = await startTestStack('sdk_catalog');
-  owner = await createTenant(stack.production);
-  other = await createTenant(stack.production);
-  asOrganization = sdk(owner.oat);
-  asUser = sdk(owner.pat);
-  asOther = sdk(other.oat);
+  ({ stack, owner, other, asOrganization, asUser, asOther } = await startSdkStack('sdk_catalog'));
 });
 afterAll(async () => { await stack?.close(); });
 

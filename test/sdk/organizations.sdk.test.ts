@@ -2,19 +2,17 @@
 // Speakeasy SDK `@polar-sh/sdk` 0.48.1, which zod-validates every response and maps error statuses
 // to typed classes. Any SDKValidationError / ResponseValidationError fails the test with the SDK's
 // own explanation of what did not match.
-import { Polar } from '@polar-sh/sdk';
+import type { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { NotPermitted } from '@polar-sh/sdk/models/errors/notpermitted.js';
-import { PolarError } from '@polar-sh/sdk/models/errors/polarerror.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
-import { ResponseValidationError } from '@polar-sh/sdk/models/errors/responsevalidationerror.js';
 import { SDKError } from '@polar-sh/sdk/models/errors/sdkerror.js';
-import { SDKValidationError } from '@polar-sh/sdk/models/errors/sdkvalidationerror.js';
 import type { Organization } from '@polar-sh/sdk/models/components/organization.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
-import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { explain, failure, ok, startSdkStack } from '../support/sdk.js';
+import type { Tenant, TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
@@ -22,40 +20,7 @@ let other: Tenant;
 let asOwner: Polar;
 let asOrganization: Polar;
 let asOther: Polar;
-
-const sdk = (accessToken: string) => new Polar({ accessToken, serverURL: stack.production.baseUrl });
-
-/** Turns the SDK's validation failures into readable test failures; everything else passes through. */
-function explain(error: unknown): never {
-  if (error instanceof ResponseValidationError) {
-    throw new Error(`SDK rejected the response (ResponseValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
-  }
-  if (error instanceof SDKValidationError) {
-    throw new Error(`SDK validation failed (SDKValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
-  }
-  throw error;
-}
-
-async function ok<T>(promise: Promise<T>): Promise<T> {
-  try {
-    return await promise;
-  } catch (error) {
-    return explain(error);
-  }
-}
-
-/** Expects the call to fail with exactly `type`; a validation error or another class fails loudly. */
-async function failure<E extends PolarError>(promise: Promise<unknown>, type: abstract new (...args: any[]) => E): Promise<E> {
-  let result: unknown;
-  try {
-    result = await promise;
-  } catch (error) {
-    if (error instanceof type) return error;
-    if (error instanceof ResponseValidationError || error instanceof SDKValidationError) explain(error);
-    throw new Error(`expected ${type.name}, got ${(error as Error)?.name}: ${(error as Error)?.message}`);
-  }
-  throw new Error(`expected ${type.name}, got a result: ${JSON.stringify(result)}`);
-}
+let sdk: (accessToken?: string) => Polar;
 
 async function listAll(client: Polar, request: Parameters<Polar['organizations']['listOrganizations']>[0]): Promise<Organization[][]> {
   const pages: Organization[][] = [];
@@ -69,11 +34,7 @@ async function listAll(client: Polar, request: Parameters<Polar['organizations']
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('sdk_organizations');
-  owner = await createTenant(stack.production, { name: 'Acme Owner Org' });
-  other = await createTenant(stack.production);
-  asOwner = sdk(owner.pat);
-  asOrganization = sdk(owner.oat);
+  ({ stack, owner, other, sdk, asUser: asOwner, asOrganization } = await startSdkStack('sdk_organizations', { name: 'Acme Owner Org' }));
   asOther = sdk(other.pat);
 });
 

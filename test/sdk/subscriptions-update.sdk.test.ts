@@ -2,17 +2,15 @@
 // `@polar-sh/sdk` 0.48.1, which zod-validates every response and maps the documented error statuses to
 // typed classes (402 PaymentFailed, 403 AlreadyCanceledSubscription, 404 ResourceNotFound,
 // 409 SubscriptionLocked, 422 HTTPValidationError). A validation error fails the test loudly.
-import { Polar } from '@polar-sh/sdk';
+import type { Polar } from '@polar-sh/sdk';
 import { AlreadyCanceledSubscription } from '@polar-sh/sdk/models/errors/alreadycanceledsubscription.js';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { PaymentFailed } from '@polar-sh/sdk/models/errors/paymentfailed.js';
-import { PolarError } from '@polar-sh/sdk/models/errors/polarerror.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
-import { ResponseValidationError } from '@polar-sh/sdk/models/errors/responsevalidationerror.js';
-import { SDKValidationError } from '@polar-sh/sdk/models/errors/sdkvalidationerror.js';
 import { SubscriptionLocked } from '@polar-sh/sdk/models/errors/subscriptionlocked.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
+import { failure, ok, polarClient } from '../support/sdk.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { createTenant, startTestStack, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
 
@@ -37,38 +35,11 @@ beforeAll(async () => {
   free = await fixtures.product(alice.organizationId, { name: 'Free', amount: 0 });
   freeB = await fixtures.product(alice.organizationId, { name: 'Free B', amount: 0 });
   paid = await fixtures.product(alice.organizationId, { name: 'Paid', amount: 2000 });
-  polar = new Polar({ accessToken: alice.oat, serverURL: env.baseUrl });
+  polar = polarClient(env, alice.oat);
 });
 afterAll(async () => { await stack?.close(); });
 
 const subscription = () => fixtures.subscription({ organizationId: alice.organizationId, customerId, productId: free.product.id, priceIds: [free.price.id] });
-
-function explain(error: unknown): never {
-  if (error instanceof ResponseValidationError || error instanceof SDKValidationError) {
-    throw new Error(`SDK rejected the response:\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
-  }
-  throw error;
-}
-
-async function ok<T>(promise: Promise<T>): Promise<T> {
-  try {
-    return await promise;
-  } catch (error) {
-    return explain(error);
-  }
-}
-
-async function failure<E extends PolarError>(promise: Promise<unknown>, type: abstract new (...args: any[]) => E): Promise<E> {
-  let result: unknown;
-  try {
-    result = await promise;
-  } catch (error) {
-    if (error instanceof type) return error;
-    if (error instanceof ResponseValidationError || error instanceof SDKValidationError) explain(error);
-    throw new Error(`expected ${type.name}, got ${(error as Error)?.name}: ${(error as Error)?.message}`);
-  }
-  throw new Error(`expected ${type.name}, got a result: ${JSON.stringify(result)}`);
-}
 
 describe('@polar-sh/sdk 0.48.1 subscriptions.update / revoke', () => {
   it('cancels at period end, refuses a second cancel with AlreadyCanceledSubscription, uncancels', async () => {
@@ -107,7 +78,7 @@ describe('@polar-sh/sdk 0.48.1 subscriptions.update / revoke', () => {
     await failure(polar.subscriptions.revoke({ id: s.id }), AlreadyCanceledSubscription);
     await failure(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { revoke: true } }), AlreadyCanceledSubscription);
     await failure(polar.subscriptions.revoke({ id: '00000000-0000-4000-8000-000000000000' }), ResourceNotFound);
-    const other = new Polar({ accessToken: bob.oat, serverURL: env.baseUrl });
+    const other = polarClient(env, bob.oat);
     await failure(other.subscriptions.revoke({ id: (await subscription()).id }), ResourceNotFound);
   });
 

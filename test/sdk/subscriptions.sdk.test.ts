@@ -2,18 +2,16 @@
 // Speakeasy SDK `@polar-sh/sdk` 0.48.1, which zod-validates every response (the Subscription model
 // includes the embedded customer, product, discount and prices, and the deprecated price/user fields).
 // Any SDKValidationError / ResponseValidationError fails the test with the SDK's own explanation.
-import { Polar } from '@polar-sh/sdk';
+import type { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
-import type { PolarError } from '@polar-sh/sdk/models/errors/polarerror.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
-import { ResponseValidationError } from '@polar-sh/sdk/models/errors/responsevalidationerror.js';
-import { SDKValidationError } from '@polar-sh/sdk/models/errors/sdkvalidationerror.js';
 import type { Subscription } from '@polar-sh/sdk/models/components/subscription.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { CustomerCancellationReason, SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { explain, failure, ok, startSdkStack } from '../support/sdk.js';
+import type { Tenant, TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
@@ -27,45 +25,8 @@ let customerId: string;
 let discountId: string;
 let seeded: string[] = [];
 
-const sdk = (accessToken: string) => new Polar({ accessToken, serverURL: stack.production.baseUrl });
-
-function explain(error: unknown): never {
-  if (error instanceof ResponseValidationError) {
-    throw new Error(`SDK rejected the response (ResponseValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
-  }
-  if (error instanceof SDKValidationError) {
-    throw new Error(`SDK validation failed (SDKValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
-  }
-  throw error;
-}
-
-async function ok<T>(promise: Promise<T>): Promise<T> {
-  try {
-    return await promise;
-  } catch (error) {
-    return explain(error);
-  }
-}
-
-async function failure<E extends PolarError>(promise: Promise<unknown>, type: abstract new (...args: any[]) => E): Promise<E> {
-  let result: unknown;
-  try {
-    result = await promise;
-  } catch (error) {
-    if (error instanceof type) return error;
-    if (error instanceof ResponseValidationError || error instanceof SDKValidationError) explain(error);
-    throw new Error(`expected ${type.name}, got ${(error as Error)?.name}: ${(error as Error)?.message}`);
-  }
-  throw new Error(`expected ${type.name}, got a result: ${JSON.stringify(result)}`);
-}
-
 beforeAll(async () => {
-  stack = await startTestStack('sdk_subscriptions');
-  owner = await createTenant(stack.production);
-  other = await createTenant(stack.production);
-  asOrganization = sdk(owner.oat);
-  asUser = sdk(owner.pat);
-  asOther = sdk(other.oat);
+  ({ stack, owner, other, asOrganization, asUser, asOther } = await startSdkStack('sdk_subscriptions'));
   const fx = new BillingFixtures(stack.production);
   freeProduct = (await fx.product(owner.organizationId, { name: 'Free tier', amount: 0 })).product.id;
   const paid = await fx.product(owner.organizationId, { name: 'Pro tier', amount: 1900 });

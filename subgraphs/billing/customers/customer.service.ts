@@ -4,7 +4,7 @@ import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { BillingContext } from '../context.js';
 import { recordEvent } from '../events/record-event.js';
-import { CustomerType as CustomerKind } from '../shared/enums.js';
+import { BILLABLE_STATUSES, CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
 import type { Address } from './customer.entity.js';
 import { Customer } from './customer.entity.js';
@@ -13,6 +13,11 @@ import type { AddressInput, CreateCustomerInput, CustomerFilter, UpdateCustomerB
 import { CustomerRepository } from './customer.repository.js';
 import { customerOrderBy } from './customer.sorting.js';
 import { checkCustomerFields, parseTaxId } from './customer.validation.js';
+import { Subscription } from '../subscriptions/subscription.entity.js';
+import { recordSubscriptionEvent } from '../subscriptions/subscription.events.js';
+import { waitForSubscriptionLock } from '../subscriptions/subscription.lock.js';
+import * as transitions from '../subscriptions/subscription.transitions.js';
+import type { SubscriptionEventRecorder } from '../subscriptions/update-subscription.js';
 
 export interface CustomerListQuery extends PageRequest {
   filter?: CustomerFilter | null;
@@ -34,7 +39,10 @@ const UNIQUE_VIOLATION = '23505';
 
 /** Customer use cases. Stateless apart from its event recorder: every call receives the request context. */
 export class CustomerService {
-  constructor(private readonly recordEvent: CustomerEventRecorder = recordCustomerEvent) {}
+  constructor(
+    private readonly recordEvent: CustomerEventRecorder = recordCustomerEvent,
+    private readonly recordSubscriptionChange: SubscriptionEventRecorder = recordSubscriptionEvent,
+  ) {}
 
   async list(ctx: BillingContext, query: CustomerListQuery) {
     const window = pageWindow(query);
@@ -101,7 +109,11 @@ export class CustomerService {
     return this.applyUpdate(ctx, await this.getByExternalId(ctx, externalId), input);
   }
 
-  /** Soft delete. Billable subscriptions are ended by the subscription domain on `customer.deleted`. */
+  /**
+   * Soft delete. As Polar does, the customer's billable subscriptions (active, trialing, past due; not
+   * yet ended) are revoked at once in the same transaction, each with the outbox events of
+   * `DELETE /v1/subscriptions/{id}`: `subscription.updated`, `.canceled`, `.revoked`.
+   */
   async delete(ctx: BillingContext, id: string): Promise<void> {
     await this.softDelete(ctx, await this.get(ctx, id));
   }
@@ -110,12 +122,31 @@ export class CustomerService {
     await this.softDelete(ctx, await this.getByExternalId(ctx, externalId));
   }
 
-  private async softDelete(ctx: BillingContext, customer: Customer): Promise<void> {
-    const now = ctx.clock.now();
-    customer.deletedAt = now;
-    customer.modifiedAt = now;
-    this.recordEvent(ctx, 'customer.deleted', customer);
-    await ctx.em.flush();
+  private async softDelete(ctx: BillingContext, found: Customer): Promise<void> {
+    await ctx.em.transactional(async em => {
+      const customer = await em.findOneOrFail(Customer, { id: found.id });
+      // Subscriptions in id order, each under its advisory lock (the blocking variant: a write in flight
+      // finishes first, and a consistent order cannot deadlock), re-read under the lock.
+      const live = await em.find(Subscription, { customerId: customer.id, status: { $in: [...BILLABLE_STATUSES] }, endedAt: null }, { orderBy: { id: 'asc' } });
+      const now = ctx.clock.now();
+      const ended: [Subscription, transitions.TransitionResult][] = [];
+      for (const candidate of live) {
+        await waitForSubscriptionLock(em, candidate.id);
+        const subscription = (await em.refresh(candidate)) ?? candidate;
+        if (!BILLABLE_STATUSES.has(subscription.status) || subscription.endedAt !== null) continue;
+        ended.push([subscription, transitions.endNow(subscription, {}, now)]);
+      }
+      customer.deletedAt = now;
+      customer.modifiedAt = now;
+      this.recordEvent({ ...ctx, em }, 'customer.deleted', customer);
+      await em.flush();
+      // As mutateSubscription: each subscription's events a millisecond apart, in Polar's order.
+      for (const [subscription, result] of ended) {
+        const types = ['subscription.updated', ...result.events];
+        for (const [i, type] of types.entries()) await this.recordSubscriptionChange(em, type, subscription, new Date(now.getTime() + i));
+      }
+      await em.flush();
+    });
   }
 
   private async applyUpdate(ctx: BillingContext, customer: Customer, input: UpdateCustomerInput | UpdateCustomerByExternalIdInput): Promise<Customer> {

@@ -110,6 +110,15 @@ export function uncancel(subscription: SubscriptionState, now: Date): Transition
  */
 export function revoke(subscription: SubscriptionState, details: CancellationDetails, now: Date): TransitionResult {
   assertNotCanceled(subscription);
+  return endNow(subscription, details, now);
+}
+
+/**
+ * The effect of `revoke` without its rule-1 check, for the system's own cancellations: deleting a
+ * customer ends each of its billable subscriptions at once, including one already set to cancel at
+ * period end (Polar's `subscription_service.cancel_customer`). Only for subscriptions not yet ended.
+ */
+export function endNow(subscription: SubscriptionState, details: CancellationDetails, now: Date): TransitionResult {
   subscription.status = SubscriptionStatus.CANCELED;
   subscription.cancelAtPeriodEnd = false;
   subscription.canceledAt = now;

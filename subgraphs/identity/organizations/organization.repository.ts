@@ -36,7 +36,8 @@ function principalTemplate(principal: Principal, values: Record<string, unknown>
 /**
  * Every read of organizations goes through here, scoped to what the principal may see: a user sees
  * the organizations they are a member of (intersected with any token down-scope), an organization
- * token sees its own organization, anyone else sees nothing. Another tenant's id is "not found".
+ * token sees its own organization, a customer session its customer's organization (by entity
+ * reference only), anyone else sees nothing. Another tenant's id is "not found".
  */
 export class OrganizationRepository {
   constructor(private readonly em: EntityManager) {}
@@ -60,6 +61,18 @@ export class OrganizationRepository {
           ? { $and: [filter, { id: { $in: principal.organizationIds } }] }
           : filter;
       }
+      case 'customer':
+        // NOTE: a customer session (billing's `polar_cst_`) reads its own organization only, so that the
+        // Customer Portal can embed it (`product.organization`, Polar's CustomerOrganization) through
+        // `Organization` entity references. This opens nothing else: every root query and mutation of
+        // identity authorizes `user`/`organization` subjects only (organization.resolver.ts,
+        // organization-access-token.resolver.ts), so a customer token still gets 401 on
+        // `GET /v1/organizations/` and on `organizations` / `organization` over POST /graphql
+        // (test/e2e/customer-portal-organization.test.ts). Reads of other fields of `Organization` by
+        // entity reference are visible to the customer too; select only CustomerOrganization's fields.
+        return principal.organizationIds.length
+          ? { id: { $in: principal.organizationIds } }
+          : { id: null } as never;
       default:
         return { id: null } as never;
     }

@@ -1,16 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { SubgraphExecutor } from '../../../kit/graphql/subgraph-executor.js';
-import type { SubgraphRuntime } from '../../../kit/graphql/subgraph-runtime.js';
-import { readGraphQLRequest, sendGraphQLError } from '../../../kit/http/graphql-http.js';
-import { headerOf, sendJson } from '../../../kit/http/http-util.js';
-import { GRAPHQL_INTERNAL_ERROR, router, type Routes } from '../../../kit/http/router.js';
-import type { Logger } from '../../../kit/logger.js';
-import { PRINCIPAL_HEADER, type PrincipalResolver, verifyPrincipal } from '../../../kit/principal.js';
-import { INTERNAL_PRINCIPAL_PATH } from '../../../kit/http/internal-auth.js';
-import { PRINCIPAL_ENDPOINT_INTERNAL_ERROR, principalEndpoint } from '../../../kit/http/principal-endpoint.js';
+import { SubgraphExecutor } from '../graphql/subgraph-executor.js';
+import type { SubgraphRuntime } from '../graphql/subgraph-runtime.js';
+import type { Logger } from '../logger.js';
+import { PRINCIPAL_HEADER, type PrincipalResolver, verifyPrincipal } from '../principal.js';
+import { readGraphQLRequest, sendGraphQLError } from './graphql-http.js';
+import { headerOf, sendJson } from './http-util.js';
+import { INTERNAL_PRINCIPAL_PATH } from './internal-auth.js';
+import { PRINCIPAL_ENDPOINT_INTERNAL_ERROR, principalEndpoint } from './principal-endpoint.js';
+import { GRAPHQL_INTERNAL_ERROR, router, type Routes } from './router.js';
 
-export interface IdentityHttpOptions {
+export interface SubgraphHttpOptions {
   runtime: SubgraphRuntime;
+  /** What `POST /internal/principal` resolves for the REST adapter. */
   principals: PrincipalResolver;
   internalKey: string;
   logger: Logger;
@@ -19,13 +20,13 @@ export interface IdentityHttpOptions {
 }
 
 /**
- * The identity subgraph as its own process (distributed topology):
+ * A subgraph as its own process (distributed topology):
  * - `POST /graphql`: subgraph fetches, only with a principal signed by the gateway (x-billing-principal);
  *   `_service` and `_entities` included, so the port is useless to anyone who does not hold the key;
- * - `POST /internal/principal`: bearer / session → principal for the REST adapter (HMAC-signed body);
+ * - `POST /internal/principal`: credential → principal for the REST adapter (HMAC-signed body);
  * - `GET /healthz` (process up), `GET /readyz` (database answers).
  */
-export function createIdentityHttpServer(options: IdentityHttpOptions): Server {
+export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
   const executor = new SubgraphExecutor(options.runtime, options.logger);
 
   const graphql = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {

@@ -1,0 +1,49 @@
+import { loadConfig } from '../config.js';
+import { ping } from '../database/databases.js';
+import type { SubgraphRuntime } from '../graphql/subgraph-runtime.js';
+import { createSubgraphHttpServer } from '../http/subgraph-server.js';
+import { createLogger } from '../logger.js';
+import type { PrincipalResolver } from '../principal.js';
+import { type ConfigWith, requireConfig } from './require-config.js';
+import { runService } from './run-service.js';
+
+type SubgraphConfig = ConfigWith<'DATABASE_URL' | 'SECRET' | 'INTERNAL_KEY'>;
+
+export interface SubgraphProcessOptions<R extends SubgraphRuntime & { close(): Promise<unknown> }> {
+  /** The `service` field of every log line, and the name in configuration errors. */
+  service: string;
+  /** Starts the subgraph (migrating its schema) on the configured DATABASE_URL. */
+  start: (config: SubgraphConfig) => Promise<R>;
+  /** What `POST /internal/principal` resolves for the REST adapter. */
+  principals: (runtime: R, config: SubgraphConfig) => PrincipalResolver;
+}
+
+/**
+ * Runs a subgraph as its own process (distributed topology): one environment (ENVIRONMENT) on
+ * DATABASE_URL, behind kit/http/subgraph-server.ts on HOST:PORT.
+ */
+export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise<unknown> }>(options: SubgraphProcessOptions<R>): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, { service: options.service, environment: config.ENVIRONMENT });
+  // NOTE: no generated fallbacks here (kit/secrets.ts would invent per-process keys): every process of
+  // a distributed deployment must share SECRET and INTERNAL_KEY, so they are required.
+  const required = requireConfig(config, ['DATABASE_URL', 'SECRET', 'INTERNAL_KEY'], `the ${options.service} subgraph process`);
+
+  await runService({
+    logger,
+    host: config.HOST,
+    port: config.PORT,
+    start: async onClose => {
+      const runtime = await options.start(required);
+      onClose(() => runtime.close());
+      const server = createSubgraphHttpServer({
+        runtime,
+        principals: options.principals(runtime, required),
+        internalKey: required.INTERNAL_KEY,
+        logger,
+        ready: () => ping(required.DATABASE_URL),
+      });
+      return { server };
+    },
+  });
+}
