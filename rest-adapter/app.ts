@@ -62,12 +62,14 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(express.urlencoded({ limit: MAX_BODY, extended: false, type: req => isForm(req as Request) }));
   app.use(express.json({ limit: MAX_BODY, type: req => !isForm(req as Request), strict: false }));
   app.use(resolvePrincipal(deps.principals));
-  for (const router of deps.extensions ?? []) app.use(router);
 
   app.post('/graphql', graphqlHandler(deps));
   for (const route of deps.routes) {
     app[route.method](expressPath(route.path), routeHandler(route, deps));
   }
+  // The pages and OAuth endpoints come after the API routes: their paths never overlap, so an API
+  // request need not walk their route layers first.
+  for (const router of deps.extensions ?? []) app.use(router);
   app.use(methodNotAllowed(deps.routes));
   app.use((_req: Request, res: Response) => sendNotFound(res));
   app.use(errorHandler(deps.logger));
