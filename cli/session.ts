@@ -1,15 +1,19 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config, EnvironmentName } from '../kit/config.js';
 import { systemClock } from '../kit/clock.js';
 import { openEnvironmentDatabases } from '../kit/database/environment-databases.js';
+import { PrincipalCache } from '../kit/principal-cache.js';
 import { loadSecrets } from '../kit/secrets.js';
 import { IdentityAdmin } from '../subgraphs/identity/admin.js';
-import { type IdentityRuntime, startIdentity } from '../subgraphs/identity/runtime.js';
+import { openIdentityOrm } from '../subgraphs/identity/orm.js';
+import { createIdentityServices, type IdentityServices } from '../subgraphs/identity/services.js';
 
 /** What a command works with: one environment's identity data, opened for the command's duration. */
 export interface CliSession {
   environment: EnvironmentName;
   admin: IdentityAdmin;
-  identity: IdentityRuntime;
+  /** The identity data and use cases; no GraphQL schema or principal resolver (the CLI serves nothing). */
+  identity: { orm: MikroORM; services: IdentityServices };
   close(): Promise<void>;
 }
 
@@ -23,13 +27,14 @@ export async function openSession(config: Config, environment: EnvironmentName, 
   const secrets = await loadSecrets(config);
   if (!config.DATABASE_URL) note(`using the embedded PostgreSQL in ${config.DATA_DIR}`);
   const databases = await openEnvironmentDatabases(config, secrets, 'cli');
-  let identity: IdentityRuntime;
+  let orm: MikroORM;
   try {
-    identity = await startIdentity({ databaseUrl: databases.urls[environment], secret: secrets.secret, clock: systemClock, poolMax: 2 });
+    orm = await openIdentityOrm(databases.urls[environment], 2);
   } catch (error) {
     await databases.close().catch(() => undefined);
     throw error;
   }
+  const identity = { orm, services: createIdentityServices(secrets.secret, new PrincipalCache()) };
   let closed = false;
   return {
     environment,
@@ -39,7 +44,7 @@ export async function openSession(config: Config, environment: EnvironmentName, 
       if (closed) return;
       closed = true;
       try {
-        await identity.close();
+        await orm.close();
       } finally {
         await databases.close();
       }

@@ -42,6 +42,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
   const publicUrl = publicUrlOf(options.config, options.name);
   const billing = await startBilling({ databaseUrl: options.databaseUrl, secret: options.secret, clock: options.clock, publicUrl });
   const supergraphSdl = readSupergraph();
+  const operations = new OperationDocuments();
   const gateway = await createGateway({
     supergraphSdl,
     dataSources: { [identity.name]: new CachedLocalDataSource(identity), [billing.name]: new CachedLocalDataSource(billing) },
@@ -50,11 +51,12 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
   const app = assembleRestApp({
     environment: options.name,
     publicUrl,
-    gateway: new InProcessGatewayClient(gateway, directOperations(supergraphSdl, identity, billing)),
+    gateway: new InProcessGatewayClient(gateway, directOperations(supergraphSdl, operations, identity, billing)),
     // Customer sessions live in billing, every other credential in identity (kit/composite-principal-resolver.ts).
     principals: new CompositePrincipalResolver(identity.principals, {
       [TOKEN_PREFIXES.customerSession]: new CustomerSessionPrincipalResolver(billing.orm, options.secret, options.clock),
     }),
+    operations,
     logger: options.logger,
     ready: () => ping(options.databaseUrl),
     web: { identity, secret: options.secret },
@@ -75,7 +77,6 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
 }
 
 /** The REST operations the gateway would answer from one in-process subgraph run on it directly. */
-function directOperations(supergraphSdl: string, ...runtimes: SubgraphRuntime[]): DirectOperations {
-  const documents = new OperationDocuments();
+function directOperations(supergraphSdl: string, documents: OperationDocuments, ...runtimes: SubgraphRuntime[]): DirectOperations {
   return new DirectOperations(supergraphSdl, runtimes, documents.names().map(name => ({ source: documents.source(name), operationName: name })));
 }

@@ -1,6 +1,7 @@
 import { operationFromDocument, Supergraph } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
-import { type DocumentNode, execute, parse, validate } from 'graphql';
+import { type DocumentNode, parse, validate } from 'graphql';
+import { executeOnSubgraph } from '../kit/graphql/document-cache.js';
 import { toGraphQLError } from '../kit/graphql/format-error.js';
 import type { SubgraphRuntime } from '../kit/graphql/subgraph-runtime.js';
 import type { Principal } from '../kit/principal.js';
@@ -69,13 +70,7 @@ export class DirectOperations {
   }
 
   private async run(entry: Entry, variables: Record<string, unknown> | undefined, principal: Principal, requestId: string): Promise<DirectResult> {
-    const result = await execute({
-      schema: entry.runtime.schema,
-      document: entry.document,
-      operationName: entry.operationName,
-      variableValues: variables,
-      contextValue: entry.runtime.createContext(principal, requestId),
-    });
+    const result = await executeOnSubgraph(entry.runtime, entry.document, { operationName: entry.operationName, variables }, principal, requestId);
     return {
       data: result.data as Record<string, unknown> | null | undefined,
       ...(result.errors?.length ? { errors: result.errors.map(e => toGraphQLError(e).toJSON()) } : {}),

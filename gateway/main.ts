@@ -1,13 +1,12 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import { loadConfig } from '../kit/config.js';
 import type { GatewayContext } from '../kit/graphql/subgraph-runtime.js';
-import { readGraphQLRequest, sendGraphQLError } from '../kit/http/graphql-http.js';
-import { BodyTooLarge, headerOf, sendJson } from '../kit/http/http-util.js';
+import { readGraphQLRequest, sendGraphQLError, signedPrincipalOf } from '../kit/http/graphql-http.js';
+import { BodyTooLarge, sendJson } from '../kit/http/http-util.js';
 import { joinUrl, reachable } from '../kit/http/peers.js';
-import { router, type Routes } from '../kit/http/router.js';
+import { createRouterServer, healthz, type Routes } from '../kit/http/router.js';
 import { createLogger, type Logger } from '../kit/logger.js';
-import { PRINCIPAL_HEADER, verifyPrincipal } from '../kit/principal.js';
 import { type ConfigWith, requireConfig } from '../kit/process/require-config.js';
 import { runMain, runService } from '../kit/process/run-service.js';
 import { createGateway, readSupergraph } from './gateway.js';
@@ -46,23 +45,19 @@ async function main(): Promise<void> {
         limits: { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST },
       });
       onClose(() => gateway.stop());
-      const server = createServer(router(routes(gateway, subgraphs, internalKey, logger), logger));
-      server.keepAliveTimeout = 65_000;
-      server.headersTimeout = 66_000;
-      return { server, details: { subgraphs } };
+      return { server: createRouterServer(routes(gateway, subgraphs, internalKey, logger), logger), details: { subgraphs } };
     },
   });
 }
 
 function routes(gateway: ApolloServer<GatewayContext>, subgraphs: Record<string, string>, internalKey: string, logger: Logger): Routes {
+  const signedPrincipal = signedPrincipalOf(internalKey, logger, {
+    log: 'gateway request without a valid principal signature',
+    message: 'The gateway only answers requests signed by the REST adapter.',
+  });
   const graphql = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
-    const principal = verifyPrincipal(headerOf(req, PRINCIPAL_HEADER), internalKey);
-    if (!principal) {
-      req.resume();
-      logger.warn({ requestId, remote: req.socket.remoteAddress }, 'gateway request without a valid principal signature');
-      sendGraphQLError(res, 401, 'The gateway only answers requests signed by the REST adapter.', 'UNAUTHENTICATED');
-      return;
-    }
+    const principal = signedPrincipal(req, res, requestId);
+    if (!principal) return;
     let request;
     try {
       request = await readGraphQLRequest(req, res);
@@ -88,7 +83,7 @@ function routes(gateway: ApolloServer<GatewayContext>, subgraphs: Record<string,
 
   return {
     '/graphql': { POST: graphql },
-    '/healthz': { GET: async (_req, res) => sendJson(res, 200, { status: 'ok' }) },
+    '/healthz': { GET: healthz },
     '/readyz': { GET: readyz },
   };
 }

@@ -59,8 +59,21 @@ export type EnvironmentName = 'production' | 'sandbox';
 
 /** The public base URL of one environment: configured, or the loopback address it serves on. */
 export function publicUrlOf(config: Config, environment: EnvironmentName): string {
-  const configured = environment === 'production' ? config.PUBLIC_URL : config.SANDBOX_PUBLIC_URL;
-  if (configured) return configured.replace(/\/$/, '');
-  const p = environment === 'production' ? config.PORT : config.SANDBOX_PORT;
-  return `http://${config.HOST}:${p}`;
+  return environment === 'production'
+    ? baseUrl(config.PUBLIC_URL, config.HOST, config.PORT)
+    : baseUrl(config.SANDBOX_PUBLIC_URL, config.HOST, config.SANDBOX_PORT);
+}
+
+/**
+ * The public base URL of a distributed deployment, which serves one environment (ENVIRONMENT):
+ * PUBLIC_URL (SANDBOX_PUBLIC_URL first for a sandbox), else http://HOST:`port` (the REST adapter's
+ * own PORT unless told otherwise).
+ */
+export function deploymentPublicUrl(config: Config, port = config.PORT): string {
+  const configured = config.ENVIRONMENT === 'sandbox' ? (config.SANDBOX_PUBLIC_URL ?? config.PUBLIC_URL) : config.PUBLIC_URL;
+  return baseUrl(configured, config.HOST, port);
+}
+
+function baseUrl(configured: string | undefined, host: string, port: number): string {
+  return configured ? configured.replace(/\/$/, '') : `http://${host}:${port}`;
 }

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { RequestValidationError } from '../kit/errors.js';
 import { authorize } from '../kit/graphql/authorize.js';
+import { graphQLRequestOf } from '../kit/http/graphql-http.js';
+import { requestIdOf } from '../kit/http/http-util.js';
 import type { Logger } from '../kit/logger.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './gateway-client.js';
@@ -57,8 +58,10 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(apiVersion);
   // The documented API and /graphql read every body as JSON (a form there is 422 json_invalid / 400, as
   // Polar answers); elsewhere (the web pages, OAuth endpoints) a form post is parsed as a form.
-  const isApiPath = apiPathMatcher(deps.routes);
-  const isForm = (req: Request) => !isApiPath(req.path) && typeof req.is('application/x-www-form-urlencoded') === 'string';
+  const paths = routePatterns(deps.routes);
+  const isApiPath = (path: string) => path === '/graphql' || paths.some(p => p.regex.test(path));
+  // The content type first: it is one header lookup, the path test walks the route table.
+  const isForm = (req: Request) => typeof req.is('application/x-www-form-urlencoded') === 'string' && !isApiPath(req.path);
   app.use(express.urlencoded({ limit: MAX_BODY, extended: false, type: req => isForm(req as Request) }));
   app.use(express.json({ limit: MAX_BODY, type: req => !isForm(req as Request), strict: false }));
   app.use(resolvePrincipal(deps.principals));
@@ -70,7 +73,7 @@ export function createApp(deps: AppDependencies): express.Express {
   // The pages and OAuth endpoints come after the API routes: their paths never overlap, so an API
   // request need not walk their route layers first.
   for (const router of deps.extensions ?? []) app.use(router);
-  app.use(methodNotAllowed(deps.routes));
+  app.use(methodNotAllowed(paths));
   app.use((_req: Request, res: Response) => sendNotFound(res));
   app.use(errorHandler(deps.logger));
   return app;
@@ -78,8 +81,7 @@ export function createApp(deps: AppDependencies): express.Express {
 
 function requestContext(deps: AppDependencies) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.get('x-request-id');
-    req.requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    req.requestId = requestIdOf(req);
     res.set('X-Request-Id', req.requestId);
     res.set('Cache-Control', 'private, no-store');
     if (deps.environment === 'sandbox') res.set('X-Polar-Sandbox', '1');
@@ -141,8 +143,9 @@ function routeHandler(route: Route, deps: AppDependencies) {
     try {
       authorize(req.principal, route.access);
       const params = route.params ? parseOrThrow(route.params, 'path', req.params) : {};
-      const search = new URL(req.originalUrl, 'http://local').searchParams;
-      const query = route.query ? parseOrThrow(route.query, 'query', queryObject(search, route.query)) : {};
+      const query = route.query
+        ? parseOrThrow(route.query, 'query', queryObject(new URL(req.originalUrl, 'http://local').searchParams, route.query))
+        : {};
       let body: unknown = undefined;
       if (route.body) {
         const raw = req.body;
@@ -177,21 +180,13 @@ function routeHandler(route: Route, deps: AppDependencies) {
 
 function graphqlHandler(deps: AppDependencies) {
   return async (req: Request, res: Response) => {
-    const body = req.body as { query?: unknown; operationName?: unknown; variables?: unknown } | undefined;
-    if (!req.is('application/json') || !body || typeof body.query !== 'string') {
+    const request = req.is('application/json') ? graphQLRequestOf(req.body) : undefined;
+    if (!request) {
       res.status(400).json({ errors: [{ message: 'POST a JSON body {"query": "...", "variables": {...}} with Content-Type: application/json.', extensions: { code: 'BAD_REQUEST' } }] });
       return;
     }
     try {
-      const result = await deps.gateway.execute(
-        {
-          query: body.query,
-          operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
-          variables: body.variables && typeof body.variables === 'object' ? (body.variables as Record<string, unknown>) : undefined,
-        },
-        req.principal,
-        req.requestId,
-      );
+      const result = await deps.gateway.execute(request, req.principal, req.requestId);
       const failedBeforeExecution = !result.data && result.errors?.some(e => e.extensions?.http?.status === 400 || /GRAPHQL_(PARSE|VALIDATION)_FAILED|QUERY_TOO/.test(e.extensions?.code ?? ''));
       res.status(failedBeforeExecution ? 400 : 200).json(result);
     } catch (error) {
@@ -206,17 +201,20 @@ function expressPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/** True for `/graphql` and the paths of the route table (whatever the method). */
-function apiPathMatcher(routes: Route[]): (path: string) => boolean {
-  const patterns = routes.map(r => new RegExp(`^${r.path.replace(/\/$/, '').replace(/\{\w+\}/g, '[^/]+')}/?$`));
-  return path => path === '/graphql' || patterns.some(p => p.test(path));
+interface RoutePattern {
+  /** The route's path, with or without its trailing slash, any value in each `{param}`. */
+  regex: RegExp;
+  method: string;
 }
 
-function methodNotAllowed(routes: Route[]) {
-  const patterns = routes.map(r => ({
+function routePatterns(routes: Route[]): RoutePattern[] {
+  return routes.map(r => ({
     regex: new RegExp(`^${r.path.replace(/\/$/, '').replace(/\{\w+\}/g, '[^/]+')}/?$`),
     method: r.method.toUpperCase(),
   }));
+}
+
+function methodNotAllowed(patterns: RoutePattern[]) {
   return (req: Request, res: Response, next: NextFunction) => {
     const allowed = patterns.filter(p => p.regex.test(req.path)).map(p => p.method);
     if (allowed.length && !allowed.includes(req.method)) {
@@ -229,15 +227,15 @@ function methodNotAllowed(routes: Route[]) {
 
 function errorHandler(logger: Logger) {
   return (error: any, req: Request, res: Response, _next: NextFunction) => {
-    if (error?.type === 'entity.parse.failed' && req.path === '/graphql') {
-      res.status(400).json({ errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
-      return;
-    }
     if (error?.type === 'entity.parse.failed') {
-      res.status(422).json({
-        error: 'RequestValidationError',
-        detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }],
-      });
+      if (req.path === '/graphql') {
+        res.status(400).json({ errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
+      } else {
+        res.status(422).json({
+          error: 'RequestValidationError',
+          detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }],
+        });
+      }
       return;
     }
     if (error?.type === 'entity.too.large') {

@@ -29,6 +29,8 @@ export interface RestAppOptions {
   web?: { identity: WebDependencies['identity']; secret: string };
   /** The OAuth 2.0 / OIDC provider (rest-adapter/oauth2); its pages need `web` too. Issuer = publicUrl. */
   oauth2?: OAuth2Provider;
+  /** The routes' GraphQL operations, when the caller has read them already (read here otherwise). */
+  operations?: OperationDocuments;
 }
 
 /**
@@ -39,19 +41,20 @@ export interface RestAppOptions {
 export function assembleRestApp(options: RestAppOptions): Express {
   const openapi = buildOpenApi(routes, options.publicUrl);
   const docs = renderDocsPage(openapi);
+  const logger = options.logger.child({ environment: options.environment });
   const app = createApp({
     environment: options.environment,
     gateway: options.gateway,
     principals: options.principals,
     routes,
-    operations: new OperationDocuments(),
-    logger: options.logger.child({ environment: options.environment }),
+    operations: options.operations ?? new OperationDocuments(),
+    logger,
     ready: options.ready,
     openapi: () => openapi,
     docsPage: () => docs,
     extensions: [
-      ...(options.web ? [createWebRouter({ identity: options.web.identity, logger: options.logger.child({ environment: options.environment }) })] : []),
-      ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger: options.logger.child({ environment: options.environment }) })] : []),
+      ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
+      ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),
     ],
   });
   if (options.web) configureWebKit(app, { secret: options.web.secret, publicUrl: options.publicUrl, environment: options.environment });

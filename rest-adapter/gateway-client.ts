@@ -2,6 +2,7 @@ import type { ApolloServer } from '@apollo/server';
 import type { DirectOperations } from '../gateway/direct-operations.js';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../kit/principal.js';
 import type { GatewayContext } from '../kit/graphql/subgraph-runtime.js';
+import type { GraphQLRequest } from '../kit/http/graphql-http.js';
 import type { GraphQLErrorLike } from './wire-errors.js';
 
 export interface GraphQLResult {
@@ -9,15 +10,9 @@ export interface GraphQLResult {
   errors?: readonly GraphQLErrorLike[];
 }
 
-export interface GraphQLRequestBody {
-  query: string;
-  operationName?: string;
-  variables?: Record<string, unknown>;
-}
-
 /** How the adapter reaches the gateway: in the same process, or over HTTP with a signed principal. */
 export interface GatewayClient {
-  execute(request: GraphQLRequestBody, principal: Principal, requestId: string): Promise<GraphQLResult>;
+  execute(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult>;
 }
 
 /**
@@ -28,7 +23,7 @@ export interface GatewayClient {
 export class InProcessGatewayClient implements GatewayClient {
   constructor(private readonly server: ApolloServer<GatewayContext>, private readonly direct?: DirectOperations) {}
 
-  async execute(request: GraphQLRequestBody, principal: Principal, requestId: string): Promise<GraphQLResult> {
+  async execute(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
     const direct = this.direct?.execute(request.query, request.variables, principal, requestId);
     if (direct) return (await direct) as GraphQLResult;
     const response = await this.server.executeOperation(request, { contextValue: { principal, requestId } });
@@ -41,7 +36,7 @@ export class InProcessGatewayClient implements GatewayClient {
 export class HttpGatewayClient implements GatewayClient {
   constructor(private readonly url: string, private readonly internalKey: string) {}
 
-  async execute(request: GraphQLRequestBody, principal: Principal, requestId: string): Promise<GraphQLResult> {
+  async execute(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
     const response = await fetch(this.url, {
       method: 'POST',
       headers: {

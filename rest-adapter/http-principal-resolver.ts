@@ -10,6 +10,7 @@ import {
 } from '../kit/errors.js';
 import { ANONYMOUS, type Principal, type PrincipalResolver } from '../kit/principal.js';
 import { PrincipalCache } from '../kit/principal-cache.js';
+import { joinUrl } from '../kit/http/peers.js';
 import {
   INTERNAL_PRINCIPAL_PATH,
   type PrincipalRequestBody,
@@ -41,7 +42,7 @@ export class HttpPrincipalResolver implements PrincipalResolver {
     private readonly cache = new PrincipalCache(CACHE_TTL_MS),
     private readonly now: () => number = Date.now,
   ) {
-    this.url = `${subgraphUrl.replace(/\/+$/, '')}${INTERNAL_PRINCIPAL_PATH}`;
+    this.url = joinUrl(subgraphUrl, INTERNAL_PRINCIPAL_PATH);
   }
 
   async resolve(authorization: string | undefined, sessionToken?: string): Promise<Principal> {

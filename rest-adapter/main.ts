@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { type Config, loadConfig } from '../kit/config.js';
+import { deploymentPublicUrl, loadConfig } from '../kit/config.js';
 import { joinUrl, reachable } from '../kit/http/peers.js';
 import { createLogger } from '../kit/logger.js';
 import { requireConfig } from '../kit/process/require-config.js';
@@ -17,12 +17,6 @@ import { TOKEN_PREFIXES } from '../kit/tokens.js';
  * bearers (`polar_cst_`) are resolved by the billing process instead, which owns them.
  */
 
-/** One environment per deployment, so its public URL is PUBLIC_URL (SANDBOX_PUBLIC_URL also accepted for a sandbox). */
-function publicUrl(config: Config): string {
-  const configured = config.ENVIRONMENT === 'sandbox' ? (config.SANDBOX_PUBLIC_URL ?? config.PUBLIC_URL) : config.PUBLIC_URL;
-  return (configured ?? `http://${config.HOST}:${config.PORT}`).replace(/\/$/, '');
-}
-
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { service: 'rest-adapter', environment: config.ENVIRONMENT });
@@ -33,7 +27,7 @@ async function main(): Promise<void> {
 
   const app = assembleRestApp({
     environment: config.ENVIRONMENT,
-    publicUrl: publicUrl(config),
+    publicUrl: deploymentPublicUrl(config),
     gateway: new HttpGatewayClient(joinUrl(gatewayUrl, 'graphql'), required.INTERNAL_KEY),
     // Customer sessions are billing's, every other credential identity's (kit/composite-principal-resolver.ts).
     principals: new CompositePrincipalResolver(new HttpPrincipalResolver(identityUrl, required.INTERNAL_KEY), {

@@ -29,18 +29,29 @@ export class DocumentCache {
   }
 
   /** Executes a valid document from `get` with the runtime's per-request context. */
-  async execute(
-    document: DocumentNode,
-    request: { operationName?: string; variables?: Record<string, unknown> },
-    principal: Principal,
-    requestId: string,
-  ): Promise<ExecutionResult> {
-    return execute({
-      schema: this.runtime.schema,
-      document,
-      variableValues: request.variables,
-      operationName: request.operationName,
-      contextValue: this.runtime.createContext(principal, requestId),
-    });
+  execute(document: DocumentNode, request: OperationRequest, principal: Principal, requestId: string): Promise<ExecutionResult> {
+    return executeOnSubgraph(this.runtime, document, request, principal, requestId);
   }
+}
+
+export interface OperationRequest {
+  operationName?: string;
+  variables?: Record<string, unknown>;
+}
+
+/** Executes a parsed, validated `document` on a subgraph's schema with its per-request context. */
+export async function executeOnSubgraph(
+  runtime: SubgraphRuntime,
+  document: DocumentNode,
+  request: OperationRequest,
+  principal: Principal,
+  requestId: string,
+): Promise<ExecutionResult> {
+  return execute({
+    schema: runtime.schema,
+    document,
+    variableValues: request.variables,
+    operationName: request.operationName,
+    contextValue: runtime.createContext(principal, requestId),
+  });
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import { BodyTooLarge, requestIdOf, sendJson } from './http-util.js';
 
@@ -35,3 +35,18 @@ export function router(routes: Routes, logger: Logger, internalError: (path: str
     }
   };
 }
+
+/**
+ * A bare node:http server over `router`. Callers pool connections (the gateway's fetcher, undici in
+ * the REST adapter): idle sockets are kept longer than they keep them, so a reused socket is never
+ * one the server is closing.
+ */
+export function createRouterServer(...args: Parameters<typeof router>): Server {
+  const server = createServer(router(...args));
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
+}
+
+/** `GET /healthz`: the process is up. */
+export const healthz: Route = async (_req, res) => sendJson(res, 200, { status: 'ok' });

@@ -1,13 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { SubgraphExecutor } from '../graphql/subgraph-executor.js';
 import type { SubgraphRuntime } from '../graphql/subgraph-runtime.js';
 import type { Logger } from '../logger.js';
-import { PRINCIPAL_HEADER, type PrincipalResolver, verifyPrincipal } from '../principal.js';
-import { readGraphQLRequest, sendGraphQLError } from './graphql-http.js';
-import { headerOf, sendJson } from './http-util.js';
+import type { PrincipalResolver } from '../principal.js';
+import { readGraphQLRequest, signedPrincipalOf } from './graphql-http.js';
+import { sendJson } from './http-util.js';
 import { INTERNAL_PRINCIPAL_PATH } from './internal-auth.js';
 import { PRINCIPAL_ENDPOINT_INTERNAL_ERROR, principalEndpoint } from './principal-endpoint.js';
-import { GRAPHQL_INTERNAL_ERROR, router, type Routes } from './router.js';
+import { createRouterServer, GRAPHQL_INTERNAL_ERROR, healthz, type Routes } from './router.js';
 
 export interface SubgraphHttpOptions {
   runtime: SubgraphRuntime;
@@ -29,14 +29,13 @@ export interface SubgraphHttpOptions {
 export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
   const executor = new SubgraphExecutor(options.runtime, options.logger);
 
+  const signedPrincipal = signedPrincipalOf(options.internalKey, options.logger, {
+    log: 'subgraph request without a valid gateway signature',
+    message: 'This subgraph only answers requests signed by the gateway.',
+  });
   const graphql = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
-    const principal = verifyPrincipal(headerOf(req, PRINCIPAL_HEADER), options.internalKey);
-    if (!principal) {
-      req.resume();
-      options.logger.warn({ requestId, remote: req.socket.remoteAddress }, 'subgraph request without a valid gateway signature');
-      sendGraphQLError(res, 401, 'This subgraph only answers requests signed by the gateway.', 'UNAUTHENTICATED');
-      return;
-    }
+    const principal = signedPrincipal(req, res, requestId);
+    if (!principal) return;
     const request = await readGraphQLRequest(req, res);
     if (!request) return;
     sendJson(res, 200, await executor.run(request, principal, requestId));
@@ -45,7 +44,7 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
   const routes: Routes = {
     '/graphql': { POST: graphql },
     [INTERNAL_PRINCIPAL_PATH]: { POST: principalEndpoint(options.principals, options.internalKey, options.logger) },
-    '/healthz': { GET: async (_req, res) => sendJson(res, 200, { status: 'ok' }) },
+    '/healthz': { GET: healthz },
     '/readyz': {
       GET: async (_req, res) => {
         const ok = await options.ready().catch(() => false);
@@ -54,12 +53,7 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
     },
   };
 
-  const server = createServer(
-    router(routes, options.logger, path => (path === INTERNAL_PRINCIPAL_PATH ? PRINCIPAL_ENDPOINT_INTERNAL_ERROR : GRAPHQL_INTERNAL_ERROR)),
+  return createRouterServer(routes, options.logger, path =>
+    path === INTERNAL_PRINCIPAL_PATH ? PRINCIPAL_ENDPOINT_INTERNAL_ERROR : GRAPHQL_INTERNAL_ERROR,
   );
-  // Callers pool connections (the gateway's fetcher, undici in the REST adapter): keep idle sockets
-  // longer than they do, so a reused socket is never one the server is closing.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  return server;
 }

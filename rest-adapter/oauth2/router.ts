@@ -1,7 +1,9 @@
 import express, { type Request, type Response } from 'express';
 import type { Logger } from '../../kit/logger.js';
 import { bearerOf } from '../../kit/principal.js';
-import { SCOPES_SUPPORTED } from '../../subgraphs/identity/oauth2/oauth2.constants.js';
+import {
+  AUTH_METHODS, CODE_CHALLENGE_METHODS, GRANT_TYPES, PROMPT_VALUES, SCOPES_SUPPORTED,
+} from '../../subgraphs/identity/oauth2/oauth2.constants.js';
 import type {
   AuthorizeOutcome, OAuth2Provider, OAuthFormRequest, OAuthHttpResult, SignedInPerson,
 } from '../../subgraphs/identity/oauth2/oauth2.contract.js';
@@ -36,15 +38,16 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     scopes_supported: SCOPES_SUPPORTED,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    code_challenge_methods_supported: ['S256', 'plain'],
+    grant_types_supported: GRANT_TYPES,
+    token_endpoint_auth_methods_supported: AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: AUTH_METHODS,
+    // Introspection is for confidential clients only (OAuth2TokenService.introspect).
+    introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter(m => m !== 'none'),
+    code_challenge_methods_supported: CODE_CHALLENGE_METHODS,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     claims_supported: ['sub', 'name', 'email', 'email_verified'],
-    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    prompt_values_supported: PROMPT_VALUES,
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { idParams, listOf, pageQuery, toWire } from './common.js';
+import { CUSTOMER_PORTAL_READ } from './customer-portal-customers.routes.js';
 import type { Route } from './route.js';
 import { customerSubscriptionCancel } from './subscription-updates.schemas.js';
 import { priceWire } from '../../subgraphs/billing/products/product.wire.js';
 import { queryBoolean } from './subscriptions.schemas.js';
 
 /** Customer sessions (`polar_cst_`) only: the customer's own subscriptions (polar-api.md §4, Customer Portal). */
-const PORTAL_READ = { subjects: ['customer'], scopes: ['customer_portal:read', 'customer_portal:write'] } as const;
+const PORTAL_READ = CUSTOMER_PORTAL_READ;
 const PORTAL_WRITE = { subjects: ['customer'], scopes: ['customer_portal:write'] } as const;
 
 type Wire = Record<string, any>;

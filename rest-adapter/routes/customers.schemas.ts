@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import {
-  CUSTOMER_NAME_MAX_LENGTH, METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_STRING_MAX_LENGTH,
-} from '../../subgraphs/billing/customers/customer.validation.js';
+import { CUSTOMER_NAME_MAX_LENGTH } from '../../subgraphs/billing/customers/customer.validation.js';
+import { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH } from '../../subgraphs/billing/shared/metadata.js';
 
 /** Wire shapes of customers (polar-api.md §3.3): request bodies and responses, for validation and OpenAPI. */
 const dateTime = z.iso.datetime({ offset: true });
 const country = z.string().regex(/^[A-Z]{2}$/, 'Input should be an ISO 3166-1 alpha-2 country code');
 
-/** Polar's MetadataInput: ≤50 keys, keys 1–40 characters, string values 1–500 characters. */
+/**
+ * Polar's MetadataInput: ≤50 keys, keys 1–40 characters, string values 1–500 characters; the limits are
+ * billing's (shared/metadata.ts). Every billing route's metadata is checked with this one schema.
+ */
 export const metadataInput = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).superRefine((metadata, ctx) => {
   const keys = Object.keys(metadata);
   if (keys.length > METADATA_MAX_KEYS) {
@@ -20,10 +22,10 @@ export const metadataInput = z.record(z.string(), z.union([z.string(), z.number(
         : { code: 'too_big', origin: 'string', maximum: METADATA_KEY_MAX_LENGTH, inclusive: true, path: [key], input: key });
     }
     const value = metadata[key];
-    if (typeof value === 'string' && (value.length < 1 || value.length > METADATA_STRING_MAX_LENGTH)) {
+    if (typeof value === 'string' && (value.length < 1 || value.length > METADATA_VALUE_MAX_LENGTH)) {
       ctx.addIssue(value.length < 1
         ? { code: 'too_small', origin: 'string', minimum: 1, inclusive: true, path: [key], input: value }
-        : { code: 'too_big', origin: 'string', maximum: METADATA_STRING_MAX_LENGTH, inclusive: true, path: [key], input: value });
+        : { code: 'too_big', origin: 'string', maximum: METADATA_VALUE_MAX_LENGTH, inclusive: true, path: [key], input: value });
     }
   }
 });

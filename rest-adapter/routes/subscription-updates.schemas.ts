@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cancellationReason } from './subscriptions.schemas.js';
+import { cancellationReason, pickedUnion } from './subscriptions.schemas.js';
 import { metadataInput } from './customers.schemas.js';
 
 /**
@@ -41,28 +41,14 @@ const ALTERNATIVES = [
   ['seats', 'SubscriptionUpdateSeats', subscriptionUpdateSeats],
 ] as const;
 
-const inputSchema = (schema: z.ZodType) => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-};
-
 export type SubscriptionUpdateBody = Record<string, unknown>;
 
-export const subscriptionUpdateBody = z.unknown().transform((body, ctx): SubscriptionUpdateBody => {
+export const subscriptionUpdateBody = pickedUnion<SubscriptionUpdateBody>('SubscriptionUpdate', [
+  { title: 'SubscriptionUpdateBase', schema: subscriptionUpdateBase },
+  ...ALTERNATIVES.map(([, title, schema]) => ({ title, schema })),
+], body => {
   const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
-  const schema = ALTERNATIVES.find(([key]) => keys.includes(key))?.[2] ?? subscriptionUpdateBase;
-  const parsed = (schema as z.ZodType).safeParse(body);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue(issue as never);
-    return z.NEVER;
-  }
-  return parsed.data as SubscriptionUpdateBody;
-}).meta({
-  title: 'SubscriptionUpdate',
-  anyOf: [
-    { title: 'SubscriptionUpdateBase', ...inputSchema(subscriptionUpdateBase) },
-    ...ALTERNATIVES.map(([, title, schema]) => ({ title, ...inputSchema(schema) })),
-  ],
+  return ALTERNATIVES.find(([key]) => keys.includes(key))?.[2] ?? subscriptionUpdateBase;
 });
 
 /** The wire body → `SubscriptionUpdateInput` (explicit nulls become the input's flags). */

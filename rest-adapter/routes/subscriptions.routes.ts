@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from '../../subgraphs/billing/subscriptions/subscription.sorting.js';
-import { idParams, listOf, pageQuery, sortingQuery, toWire } from './common.js';
+import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import { discountBaseWire } from '../../subgraphs/billing/discounts/discount.wire.js';
 import { priceWire, productWire } from '../../subgraphs/billing/products/product.wire.js';
 import type { Route } from './route.js';
@@ -11,9 +11,6 @@ export const SUBSCRIPTIONS_READ = { subjects: ['user', 'organization'], scopes: 
 export const SUBSCRIPTIONS_WRITE = { subjects: ['user', 'organization'], scopes: ['subscriptions:write'] } as const;
 
 type Wire = Record<string, any>;
-
-/** Prices on the wire carry exactly their kind's keys (re-exported for the customer-portal routes). */
-export { priceWire };
 
 /**
  * A `BillingSubscription` (SubscriptionFields) as Polar sends it: snake_case, prices with their kind's
@@ -53,25 +50,8 @@ export const subscriptionRoutes: Route[] = [
     access: SUBSCRIPTIONS_READ,
     query: z.object({ ...subscriptionListFilters, ...pageQuery, sorting: sortingQuery(SUBSCRIPTION_SORT_KEYS, SUBSCRIPTION_DEFAULT_SORTING) }),
     operation: 'SubscriptionsList',
-    variables: ({ query }) => ({
-      filter: {
-        organizationId: query.organization_id ?? null,
-        productId: query.product_id ?? null,
-        customerId: query.customer_id ?? null,
-        externalCustomerId: query.external_customer_id ?? null,
-        discountId: query.discount_id ?? null,
-        active: query.active ?? null,
-        status: query.status ?? null,
-        cancelAtPeriodEnd: query.cancel_at_period_end ?? null,
-        customerCancellationReason: query.customer_cancellation_reason ?? null,
-        canceledAtAfter: query.canceled_at_after ?? null,
-        canceledAtBefore: query.canceled_at_before ?? null,
-        metadata: query.metadata ?? null,
-      },
-      page: query.page,
-      limit: query.limit,
-      sorting: query.sorting,
-    }),
+    // Every other query key is a filter (snake → camel; `metadata`'s keys stay the merchant's).
+    variables: ({ query: { page, limit, sorting, ...filter } }) => ({ filter: toInput(filter), page, limit, sorting }),
     result: data => ({ items: data.subscriptions.items.map(subscriptionWire), pagination: toWire(data.subscriptions.pagination) }),
     status: 200,
     response: listOf(subscriptionResponse),

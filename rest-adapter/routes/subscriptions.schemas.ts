@@ -53,26 +53,30 @@ const inputSchema = (schema: z.ZodType) => {
 };
 
 /**
- * The union the way pydantic reports it: a body with `external_customer_id` (and no `customer_id`) is
- * checked as the external alternative, any other body as the customer-id one (so a body missing both
- * answers `body.customer_id` "Field required"). The OpenAPI document shows both alternatives.
+ * An untagged union the way pydantic reports it in practice: the body is checked against the one
+ * alternative `pick` chooses from its keys (so the 422 items are that alternative's), while the OpenAPI
+ * document lists every alternative under `anyOf`.
  */
-export const subscriptionCreateBody = z.unknown().transform((body, ctx): SubscriptionCreate => {
-  const schema = body && typeof body === 'object' && 'external_customer_id' in body && !('customer_id' in body)
-    ? subscriptionCreateExternalCustomer : subscriptionCreateCustomer;
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue(issue as never);
-    return z.NEVER;
-  }
-  return parsed.data as SubscriptionCreate;
-}).meta({
-  title: 'SubscriptionCreate',
-  anyOf: [
-    { title: 'SubscriptionCreateCustomer', ...inputSchema(subscriptionCreateCustomer) },
-    { title: 'SubscriptionCreateExternalCustomer', ...inputSchema(subscriptionCreateExternalCustomer) },
-  ],
-});
+export function pickedUnion<T>(title: string, alternatives: readonly { title: string; schema: z.ZodType }[], pick: (body: unknown) => z.ZodType) {
+  return z.unknown().transform((body, ctx): T => {
+    const parsed = pick(body).safeParse(body);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue(issue as never);
+      return z.NEVER;
+    }
+    return parsed.data as T;
+  }).meta({ title, anyOf: alternatives.map(a => ({ title: a.title, ...inputSchema(a.schema) })) });
+}
+
+/**
+ * A body with `external_customer_id` (and no `customer_id`) is checked as the external alternative, any
+ * other body as the customer-id one (so a body missing both answers `body.customer_id` "Field required").
+ */
+export const subscriptionCreateBody = pickedUnion<SubscriptionCreate>('SubscriptionCreate', [
+  { title: 'SubscriptionCreateCustomer', schema: subscriptionCreateCustomer },
+  { title: 'SubscriptionCreateExternalCustomer', schema: subscriptionCreateExternalCustomer },
+], body => (body && typeof body === 'object' && 'external_customer_id' in body && !('customer_id' in body)
+  ? subscriptionCreateExternalCustomer : subscriptionCreateCustomer));
 
 const anyObject = z.record(z.string(), z.unknown());
 

@@ -31,7 +31,12 @@ export const DEFAULT_RETURN_TO = '/settings';
 
 /** `/login`, carrying where to go afterwards when that is not the default. */
 export function loginUrl(returnTo: string = DEFAULT_RETURN_TO): string {
-  return returnTo === DEFAULT_RETURN_TO ? '/login' : `/login?return_to=${encodeURIComponent(returnTo)}`;
+  return withReturnTo('/login', returnTo);
+}
+
+/** `path`, with `?return_to=` when `returnTo` is given and is not the default. */
+export function withReturnTo(path: string, returnTo: string | undefined): string {
+  return returnTo && returnTo !== DEFAULT_RETURN_TO ? `${path}?return_to=${encodeURIComponent(returnTo)}` : path;
 }
 
 const BASE = 'http://return-to.invalid';

@@ -4,7 +4,8 @@ import type { Clock } from '../../kit/clock.js';
 import { DomainError, PolarRequestValidationError, type ValidationIssue } from '../../kit/errors.js';
 import type { Logger } from '../../kit/logger.js';
 import type { IdentityContext } from '../../subgraphs/identity/context.js';
-import { MANAGING_ROLES, Membership, type MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
+import { MANAGING_ROLES, MemberRole, Membership } from '../../subgraphs/identity/memberships/membership.entity.js';
+import { OrganizationRepository } from '../../subgraphs/identity/organizations/organization.repository.js';
 import type { IdentityServices } from '../../subgraphs/identity/services.js';
 import { OrganizationAccessToken } from '../../subgraphs/identity/tokens/organization-access-token.entity.js';
 import { User } from '../../subgraphs/identity/users/user.entity.js';
@@ -177,8 +178,7 @@ export function createWebRouter(deps: WebDependencies): express.Router {
     const id = req.params.id as string;
     if (!UUID.test(id)) throw new DomainError('ResourceNotFound', 'Not found', 404);
     const organization = await services.organizations.get(ctx, id);
-    const membership = await ctx.em.findOne(Membership, { userId: currentUser(req)!.id, organizationId: id });
-    const role = (membership?.role ?? 'member') as MemberRole;
+    const role = (await new OrganizationRepository(ctx.em).roleOf(currentUser(req)!.id, id)) ?? MemberRole.MEMBER;
     return { id, name: organization.name, slug: organization.slug, role, canManage: MANAGING_ROLES.has(role) };
   }
 

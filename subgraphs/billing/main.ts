@@ -1,19 +1,14 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
-import type { Config } from '../../kit/config.js';
+import { type Config, deploymentPublicUrl } from '../../kit/config.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 import { startBilling } from './runtime.js';
 
-/**
- * The environment's public address (customer portal links): PUBLIC_URL (SANDBOX_PUBLIC_URL first for
- * a sandbox deployment), as the REST adapter process reads it. This process's own port is not public.
- */
-function publicUrl(config: Config): string {
-  const configured = config.ENVIRONMENT === 'sandbox' ? (config.SANDBOX_PUBLIC_URL ?? config.PUBLIC_URL) : config.PUBLIC_URL;
-  return (configured ?? `http://${config.HOST}:8000`).replace(/\/$/, '');
-}
+// Customer portal links use the environment's public address, as the REST adapter process reads it;
+// this process's own port is not public, so the fallback is the adapter's default port.
+const publicUrl = (config: Config) => deploymentPublicUrl(config, 8000);
 
 /**
  * The billing subgraph as its own process (distributed topology, `node dist/subgraphs/billing/main.js`):

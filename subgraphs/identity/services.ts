@@ -17,12 +17,13 @@ export interface IdentityServices {
 }
 
 export function createIdentityServices(secret: string, cache: PrincipalCache): IdentityServices {
+  const sessions = new UserSessionService(secret, cache);
   return {
     users: new UserService(),
     organizations: new OrganizationService(),
     organizationAccessTokens: new OrganizationAccessTokenService(secret, cache),
     personalAccessTokens: new PersonalAccessTokenService(secret, cache),
-    sessions: new UserSessionService(secret, cache),
-    oauth2: new OAuth2Service(secret, cache),
+    sessions,
+    oauth2: new OAuth2Service(secret, cache, sessions),
   };
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { systemClock } from '../../kit/clock.js';
 import { ANONYMOUS, PRINCIPAL_HEADER, type Principal, signPrincipal } from '../../kit/principal.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { INTERNAL_PRINCIPAL_PATH, signInternalRequest } from '../../subgraphs/identity/http/internal-auth.js';
+import { INTERNAL_PRINCIPAL_PATH, signInternalRequest } from '../../kit/http/internal-auth.js';
 import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
 import { createTestDatabase } from '../support/database.js';
 import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_RETURN_TO } from '../auth.js';
+import { DEFAULT_RETURN_TO, withReturnTo } from '../auth.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, errorBox } from '../layout.js';
 
@@ -9,10 +9,6 @@ export interface SignInFormOptions {
   /** The e-mail to fill in again after a failed attempt. */
   email?: string;
   error?: string | null;
-}
-
-function withReturnTo(path: string, returnTo: string | undefined): string {
-  return returnTo && returnTo !== DEFAULT_RETURN_TO ? `${path}?return_to=${encodeURIComponent(returnTo)}` : path;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type EntityManager, type FilterQuery, raw } from '@mikro-orm/postgresql';
-import { totalFromPage } from '../../../kit/graphql/pagination.js';
 import type { Principal } from '../../../kit/principal.js';
+import { containsPattern, findPage } from '../shared/repository.js';
 import { Customer } from './customer.entity.js';
 
 export interface CustomerFilters {
@@ -11,8 +11,6 @@ export interface CustomerFilters {
   metadata?: Record<string, readonly string[]> | null;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, c => `\\${c}`);
-
 /**
  * Every read of customers goes through here, scoped to the principal's organizations (resolved by
  * identity at the edge: billing never reads identity's tables). A user or an organization token sees
@@ -22,15 +20,17 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, c => `\\${c}`);
 export class CustomerRepository {
   constructor(private readonly em: EntityManager) {}
 
-  readableFilter(principal: Principal): FilterQuery<Customer> {
+  /** Live customers only, unless `includeDeleted` (embedding keeps showing a deleted customer). */
+  readableFilter(principal: Principal, { includeDeleted = false } = {}): FilterQuery<Customer> {
     const organizationIds = principal.organizationIds;
     if (!organizationIds.length) return { id: null } as never;
+    const live = includeDeleted ? {} : { deletedAt: null };
     switch (principal.subject) {
       case 'organization':
       case 'user':
-        return { organizationId: organizationIds.length === 1 ? organizationIds[0] : { $in: organizationIds }, deletedAt: null };
+        return { organizationId: organizationIds.length === 1 ? organizationIds[0] : { $in: organizationIds }, ...live };
       case 'customer':
-        return { id: principal.subjectId!, organizationId: { $in: organizationIds }, deletedAt: null };
+        return { id: principal.subjectId!, organizationId: { $in: organizationIds }, ...live };
       default:
         return { id: null } as never;
     }
@@ -40,7 +40,7 @@ export class CustomerRepository {
     return { $and: [this.readableFilter(principal), extra] } as FilterQuery<Customer>;
   }
 
-  async list(
+  list(
     principal: Principal,
     filters: CustomerFilters,
     orderBy: Record<string, 'asc' | 'desc'>,
@@ -50,7 +50,7 @@ export class CustomerRepository {
     if (filters.organizationIds?.length) conditions.push({ organizationId: { $in: [...filters.organizationIds] } });
     if (filters.email) conditions.push({ [raw(alias => `lower(${alias}.email)`)]: filters.email.toLowerCase() } as FilterQuery<Customer>);
     if (filters.query) {
-      const pattern = `%${escapeLike(filters.query)}%`;
+      const pattern = containsPattern(filters.query);
       conditions.push({ $or: [{ email: { $ilike: pattern } }, { name: { $ilike: pattern } }, { externalId: { $ilike: pattern } }] });
     }
     for (const [key, values] of Object.entries(filters.metadata ?? {})) {
@@ -59,9 +59,7 @@ export class CustomerRepository {
       conditions.push({ [raw(alias => `(${alias}.metadata ->> ?) in (${marks})`, [key, ...values])]: [] } as FilterQuery<Customer>);
     }
     const where = this.where(principal, conditions.length ? { $and: conditions } as FilterQuery<Customer> : {});
-    const items = await this.em.find(Customer, where, { orderBy, limit: window.limit, offset: window.offset });
-    const total = totalFromPage(items.length, window) ?? (await this.em.count(Customer, where));
-    return [items, total];
+    return findPage(this.em, Customer, where, orderBy, window);
   }
 
   findReadable(principal: Principal, id: string): Promise<Customer | null> {
@@ -77,9 +75,7 @@ export class CustomerRepository {
    * customer still shows it, with `deleted_at`), but never another tenant's.
    */
   findReadableMany(principal: Principal, ids: readonly string[]): Promise<Customer[]> {
-    const scope = { ...(this.readableFilter(principal) as Record<string, unknown>) };
-    delete scope.deletedAt;
-    return this.em.find(Customer, { $and: [scope, { id: { $in: [...ids] } }] } as FilterQuery<Customer>);
+    return this.em.find(Customer, { $and: [this.readableFilter(principal, { includeDeleted: true }), { id: { $in: [...ids] } }] } as FilterQuery<Customer>);
   }
 
   /** Live customers of one organization with this e-mail (case-insensitive), for the uniqueness rule. */

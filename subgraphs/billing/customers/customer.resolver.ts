@@ -4,7 +4,7 @@ import type { BillingContext } from '../context.js';
 import { CreateCustomerInput, CustomerFilter, UpdateCustomerByExternalIdInput, UpdateCustomerInput } from './customer.inputs.js';
 import { CustomerList, CustomerType } from './customer.type.js';
 
-const READ = { subjects: ['user', 'organization'], scopes: ['customers:read', 'customers:write'] } as const;
+export const CUSTOMERS_READ = { subjects: ['user', 'organization'], scopes: ['customers:read', 'customers:write'] } as const;
 const WRITE = { subjects: ['user', 'organization'], scopes: ['customers:write'] } as const;
 
 /** Thin: checks who may call, hands over to the service, maps entities to the public type. */
@@ -18,20 +18,20 @@ export class CustomerResolver {
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<CustomerList> {
-    authorize(ctx.principal, READ);
+    authorize(ctx.principal, CUSTOMERS_READ);
     const result = await ctx.services.customers.list(ctx, { filter, page, limit, sorting });
     return { items: result.items.map(CustomerType.fromEntity), pagination: result.pagination };
   }
 
   @Query(() => CustomerType)
   async customer(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<CustomerType> {
-    authorize(ctx.principal, READ);
+    authorize(ctx.principal, CUSTOMERS_READ);
     return CustomerType.fromEntity(await ctx.services.customers.get(ctx, id));
   }
 
   @Query(() => CustomerType)
   async customerByExternalId(@Ctx() ctx: BillingContext, @Arg('externalId') externalId: string): Promise<CustomerType> {
-    authorize(ctx.principal, READ);
+    authorize(ctx.principal, CUSTOMERS_READ);
     return CustomerType.fromEntity(await ctx.services.customers.getByExternalId(ctx, externalId));
   }
 

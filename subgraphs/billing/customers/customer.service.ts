@@ -14,10 +14,9 @@ import { CustomerRepository } from './customer.repository.js';
 import { customerOrderBy } from './customer.sorting.js';
 import { checkCustomerFields, parseTaxId } from './customer.validation.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
-import { recordSubscriptionEvent } from '../subscriptions/subscription.events.js';
+import { recordSubscriptionEvents, type SubscriptionChangeRecorder } from '../subscriptions/subscription.events.js';
 import { waitForSubscriptionLock } from '../subscriptions/subscription.lock.js';
 import * as transitions from '../subscriptions/subscription.transitions.js';
-import type { SubscriptionEventRecorder } from '../subscriptions/update-subscription.js';
 
 export interface CustomerListQuery extends PageRequest {
   filter?: CustomerFilter | null;
@@ -41,7 +40,7 @@ const UNIQUE_VIOLATION = '23505';
 export class CustomerService {
   constructor(
     private readonly recordEvent: CustomerEventRecorder = recordCustomerEvent,
-    private readonly recordSubscriptionChange: SubscriptionEventRecorder = recordSubscriptionEvent,
+    private readonly recordSubscriptionChanges: SubscriptionChangeRecorder = recordSubscriptionEvents,
   ) {}
 
   async list(ctx: BillingContext, query: CustomerListQuery) {
@@ -140,10 +139,9 @@ export class CustomerService {
       customer.modifiedAt = now;
       this.recordEvent({ ...ctx, em }, 'customer.deleted', customer);
       await em.flush();
-      // As mutateSubscription: each subscription's events a millisecond apart, in Polar's order.
+      // The same events, in the same order, as a revoke through mutateSubscription.
       for (const [subscription, result] of ended) {
-        const types = ['subscription.updated', ...result.events];
-        for (const [i, type] of types.entries()) await this.recordSubscriptionChange(em, type, subscription, new Date(now.getTime() + i));
+        await this.recordSubscriptionChanges(em, subscription, ['subscription.updated', ...result.events], now);
       }
       await em.flush();
     });

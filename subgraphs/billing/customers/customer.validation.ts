@@ -1,48 +1,16 @@
 import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
 import { CustomerType } from '../shared/enums.js';
+import { metadataIssues } from '../shared/metadata.js';
+
+/** Subscriptions import the metadata rule from here; it lives in shared/metadata.ts. */
 
 /**
  * Business rules on customer fields, checked in the subgraph so GraphQL clients get the answers REST
  * clients get (whose bodies the adapter has already shape-checked with the same limits).
  */
-export const METADATA_MAX_KEYS = 50;
-export const METADATA_KEY_MAX_LENGTH = 40;
-export const METADATA_STRING_MAX_LENGTH = 500;
 export const CUSTOMER_NAME_MAX_LENGTH = 256;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Polar's MetadataInput: ≤50 keys, keys 1–40 characters, values string (1–500) | number | boolean. */
-export function metadataIssues(metadata: unknown, loc: (string | number)[] = ['body', 'metadata']): ValidationIssue[] {
-  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
-    return [{ type: 'dict_type', loc, msg: 'Input should be a valid dictionary', input: metadata }];
-  }
-  const entries = Object.entries(metadata as Record<string, unknown>);
-  const issues: ValidationIssue[] = [];
-  if (entries.length > METADATA_MAX_KEYS) {
-    issues.push({
-      type: 'too_long', loc, msg: `Dictionary should have at most ${METADATA_MAX_KEYS} items after validation, not ${entries.length}`,
-      input: metadata, ctx: { field_type: 'Dictionary', max_length: METADATA_MAX_KEYS, actual_length: entries.length },
-    });
-  }
-  for (const [key, value] of entries) {
-    if (key.length < 1) {
-      issues.push({ type: 'string_too_short', loc: [...loc, `[key]`], msg: 'String should have at least 1 character', input: key, ctx: { min_length: 1 } });
-    } else if (key.length > METADATA_KEY_MAX_LENGTH) {
-      issues.push({ type: 'string_too_long', loc: [...loc, `[key]`], msg: `String should have at most ${METADATA_KEY_MAX_LENGTH} characters`, input: key, ctx: { max_length: METADATA_KEY_MAX_LENGTH } });
-    }
-    if (typeof value === 'string') {
-      if (value.length < 1) {
-        issues.push({ type: 'string_too_short', loc: [...loc, key, 'str'], msg: 'String should have at least 1 character', input: value, ctx: { min_length: 1 } });
-      } else if (value.length > METADATA_STRING_MAX_LENGTH) {
-        issues.push({ type: 'string_too_long', loc: [...loc, key, 'str'], msg: `String should have at most ${METADATA_STRING_MAX_LENGTH} characters`, input: value, ctx: { max_length: METADATA_STRING_MAX_LENGTH } });
-      }
-    } else if (typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) {
-      issues.push({ type: 'string_type', loc: [...loc, key, 'str'], msg: 'Input should be a valid string', input: value });
-    }
-  }
-  return issues;
-}
 
 /**
  * Tax id formats by billing country (a subset of Stripe's TaxIDFormat, which Polar uses). The value

@@ -1,5 +1,6 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { type EntityManager, type FilterQuery, raw } from '@mikro-orm/postgresql';
 import type { Principal } from '../../../kit/principal.js';
+import { containsPattern, findPage } from '../shared/repository.js';
 import { Discount } from './discount.entity.js';
 
 export interface DiscountFilters {
@@ -19,18 +20,14 @@ export class DiscountRepository {
     const and: FilterQuery<Discount>[] = [this.readableFilter(principal)];
     if (filters.organizationIds?.length) and.push({ organizationId: { $in: filters.organizationIds } });
     if (filters.query) {
-      const pattern = `%${filters.query.replace(/[\\%_]/g, c => `\\${c}`)}%`;
+      const pattern = containsPattern(filters.query);
       and.push({ $or: [{ name: { $ilike: pattern } }, { code: { $ilike: pattern } }] });
     }
-    return this.em.findAndCount(Discount, { $and: and }, { orderBy, limit: window.limit, offset: window.offset });
+    return findPage(this.em, Discount, { $and: and }, orderBy, window);
   }
 
   findReadable(principal: Principal, id: string): Promise<Discount | null> {
     return this.em.findOne(Discount, { $and: [this.readableFilter(principal), { id }] });
-  }
-
-  findReadableMany(principal: Principal, ids: readonly string[]): Promise<Discount[]> {
-    return this.em.find(Discount, { $and: [this.readableFilter(principal), { id: { $in: [...ids] } }] });
   }
 
   /** Any discount by id, deleted ones included (a subscription keeps showing the discount it got). */
@@ -39,11 +36,7 @@ export class DiscountRepository {
   }
 
   /** A live discount of the organization with this code, compared case-insensitively. */
-  async findByCode(organizationId: string, code: string): Promise<Discount | null> {
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
-      'select id from "billing"."discounts" where organization_id = ? and lower(code) = lower(?) and deleted_at is null limit 1',
-      [organizationId, code],
-    );
-    return rows.length ? this.em.findOne(Discount, { id: rows[0].id }) : null;
+  findByCode(organizationId: string, code: string): Promise<Discount | null> {
+    return this.em.findOne(Discount, { organizationId, deletedAt: null, [raw(alias => `lower(${alias}.code) = lower(?)`, [code])]: [] } as FilterQuery<Discount>);
   }
 }

@@ -3,9 +3,11 @@ import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { BillingContext } from '../context.js';
 import { recordEvent } from '../events/record-event.js';
+import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
 import { ProductType } from '../products/product.type.js';
 import type { DiscountDuration, DiscountType as DiscountKind } from '../shared/enums.js';
+import { throwIfAny } from '../shared/issues.js';
 import { Discount } from './discount.entity.js';
 import { DiscountCodeTaken } from './discount.errors.js';
 import type { CreateDiscountInput, UpdateDiscountInput } from './discount.inputs.js';
@@ -14,7 +16,6 @@ import { discountOrderBy } from './discount.sorting.js';
 import { DiscountType } from './discount.type.js';
 import { discountIssues, type DiscountState } from './discount.validation.js';
 import { discountWire } from './discount.wire.js';
-import { throwIfAny } from '../products/product.validation.js';
 
 export interface DiscountListQuery extends PageRequest, DiscountFilters {
   sorting?: string[] | null;
@@ -25,8 +26,8 @@ export class DiscountService {
   async list(ctx: BillingContext, query: DiscountListQuery) {
     const window = pageWindow(query);
     const [discounts, total] = await new DiscountRepository(ctx.em).list(ctx.principal, query, discountOrderBy(query.sorting ?? []), window);
-    const products = await this.productsOf(ctx, discounts);
-    return { items: discounts.map(d => DiscountType.fromEntity(d, d.productIds.map(id => products.get(id)!).filter(Boolean))), pagination: paginationOf(total, query.limit) };
+    const products = await this.productTypes(ctx, await this.readableProducts(ctx, discounts));
+    return { items: discounts.map(d => withProducts(d, products)), pagination: paginationOf(total, query.limit) };
   }
 
   async get(ctx: BillingContext, id: string): Promise<DiscountType> {
@@ -52,7 +53,7 @@ export class DiscountService {
     };
     throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
     const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id => ctx.principal.organizationIds.includes(id));
-    const productIds = await this.checkProducts(ctx, organizationId, input.products ?? []);
+    const { productIds, products } = await this.checkProducts(ctx, organizationId, input.products ?? []);
     const repository = new DiscountRepository(ctx.em);
     if (state.code && (await repository.findByCode(organizationId, state.code))) throw new DiscountCodeTaken(state.code);
     const now = ctx.clock.now();
@@ -69,7 +70,7 @@ export class DiscountService {
       modifiedAt: null,
       deletedAt: null,
     } as Discount);
-    const type = await this.toType(ctx, discount);
+    const type = await this.toType(ctx, discount, products);
     recordEvent(ctx.em, organizationId, 'discount.created', discountWire(type), now);
     await this.flush(ctx, state.code);
     return type;
@@ -97,7 +98,8 @@ export class DiscountService {
       maxRedemptionsPerCustomer: input.maxRedemptionsPerCustomer !== undefined ? input.maxRedemptionsPerCustomer : discount.maxRedemptionsPerCustomer,
     };
     throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
-    const productIds = input.products != null ? await this.checkProducts(ctx, discount.organizationId, input.products) : discount.productIds;
+    const restriction = input.products != null ? await this.checkProducts(ctx, discount.organizationId, input.products) : null;
+    const productIds = restriction?.productIds ?? discount.productIds;
     if (state.code && state.code.toLowerCase() !== discount.code?.toLowerCase()) {
       const holder = await new DiscountRepository(ctx.em).findByCode(discount.organizationId, state.code);
       if (holder && holder.id !== discount.id) throw new DiscountCodeTaken(state.code);
@@ -108,7 +110,7 @@ export class DiscountService {
     const now = ctx.clock.now();
     const changed = before !== JSON.stringify(snapshot(discount));
     if (changed) discount.modifiedAt = now;
-    const result = await this.toType(ctx, discount);
+    const result = await this.toType(ctx, discount, restriction?.products);
     if (changed) recordEvent(ctx.em, discount.organizationId, 'discount.updated', discountWire(result), now);
     await this.flush(ctx, state.code);
     return result;
@@ -139,27 +141,32 @@ export class DiscountService {
     }
   }
 
-  /** Restricted products must be products of the discount's organization. */
-  private async checkProducts(ctx: BillingContext, organizationId: string, ids: string[]): Promise<string[]> {
-    const unique = [...new Set(ids)];
-    if (!unique.length) return [];
-    const found = new Set((await new ProductRepository(ctx.em).findInOrganization(organizationId, unique)).map(p => p.id));
+  /** Restricted products must be products of the discount's organization; returns them with their ids in input order. */
+  private async checkProducts(ctx: BillingContext, organizationId: string, ids: string[]): Promise<{ productIds: string[]; products: Product[] }> {
+    const productIds = [...new Set(ids)];
+    if (!productIds.length) return { productIds, products: [] };
+    const products = await new ProductRepository(ctx.em).findInOrganization(organizationId, productIds);
+    const found = new Set(products.map(p => p.id));
     throwIfAny(ids.flatMap((id, i) => (found.has(id) ? [] : [{ type: 'value_error', loc: ['body', 'products', i], msg: 'Product does not exist.', input: id }])));
-    return unique;
+    return { productIds, products };
   }
 
-  private async productsOf(ctx: BillingContext, discounts: Discount[]): Promise<Map<string, ProductType>> {
+  /** The readable products the discounts are restricted to, in one query. */
+  private async readableProducts(ctx: BillingContext, discounts: Discount[]): Promise<Product[]> {
     const ids = [...new Set(discounts.flatMap(d => d.productIds))];
-    if (!ids.length) return new Map();
-    const repository = new ProductRepository(ctx.em);
-    const products = await repository.findReadableMany(ctx.principal, ids);
-    const prices = await repository.pricesOf(products.map(p => p.id));
+    return ids.length ? new ProductRepository(ctx.em).findReadableMany(ctx.principal, ids) : [];
+  }
+
+  /** Products as public types with their live prices (one query for all the prices). */
+  private async productTypes(ctx: BillingContext, products: Product[]): Promise<Map<string, ProductType>> {
+    if (!products.length) return new Map();
+    const prices = await new ProductRepository(ctx.em).pricesOf(products.map(p => p.id));
     return new Map(products.map(p => [p.id, ProductType.fromEntity(p, prices.get(p.id) ?? [])]));
   }
 
-  private async toType(ctx: BillingContext, discount: Discount): Promise<DiscountType> {
-    const products = await this.productsOf(ctx, [discount]);
-    return DiscountType.fromEntity(discount, discount.productIds.map(id => products.get(id)!).filter(Boolean));
+  /** `products`: the restriction's products when the caller has just loaded them (create, update). */
+  private async toType(ctx: BillingContext, discount: Discount, products?: Product[]): Promise<DiscountType> {
+    return withProducts(discount, await this.productTypes(ctx, products ?? (await this.readableProducts(ctx, [discount]))));
   }
 }
 
@@ -171,6 +178,10 @@ function fixedAmount(input: { amount?: bigint | null; currency?: string | null; 
     return { amount: input.amounts[0].amount, currency: input.amounts[0].currency.toLowerCase(), issues };
   }
   return { amount: input.amount ?? null, currency: input.currency?.toLowerCase() ?? null, issues };
+}
+
+function withProducts(discount: Discount, products: Map<string, ProductType>): DiscountType {
+  return DiscountType.fromEntity(discount, discount.productIds.flatMap(id => products.get(id) ?? []));
 }
 
 function snapshot(d: Discount) {

@@ -17,9 +17,9 @@ export interface DiscountState {
   maxRedemptionsPerCustomer: number | null;
 }
 
-export const DISCOUNT_TYPES = ['fixed', 'percentage'];
-export const DISCOUNT_DURATIONS = ['once', 'forever', 'repeating'];
-export const MAX_FIXED_AMOUNT = 999_999_999_999n;
+const DISCOUNT_TYPES = ['fixed', 'percentage'];
+const DISCOUNT_DURATIONS = ['once', 'forever', 'repeating'];
+const MAX_FIXED_AMOUNT = 999_999_999_999n;
 const CODE_PATTERN = /^[^\s]{3,256}$/;
 
 /** Polar's rules on the four kinds of discount (polar-api.md §3.7). */

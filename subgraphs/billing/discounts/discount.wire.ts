@@ -1,5 +1,6 @@
 import { snakeKeys } from '../../../kit/case.js';
 import { discountProductWire } from '../products/product.wire.js';
+import { plain } from '../shared/wire.js';
 
 /**
  * Polar's wire shape of a discount (polar-api.md §3.7), from a `DiscountType` or the GraphQL result
@@ -7,14 +8,6 @@ import { discountProductWire } from '../products/product.wire.js';
  * `Discount…Base` shape embedded in subscriptions and orders (no `products`).
  */
 const COMMON = ['created_at', 'modified_at', 'id', 'metadata', 'name', 'code', 'starts_at', 'ends_at', 'max_redemptions', 'max_redemptions_per_customer', 'redemptions_count', 'organization_id'];
-
-function plain(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value);
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'metadata' ? v : plain(v)]));
-  return value;
-}
 
 export function discountBaseWire(discount: object): Record<string, unknown> {
   const wire = snakeKeys<Record<string, unknown>>(plain(discount));

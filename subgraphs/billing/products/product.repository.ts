@@ -1,5 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Principal } from '../../../kit/principal.js';
+import { containsPattern, findPage } from '../shared/repository.js';
 import { ProductPrice } from './product-price.entity.js';
 import { Product } from './product.entity.js';
 import type { ProductOrder } from './product.sorting.js';
@@ -24,15 +25,15 @@ export class ProductRepository {
     return { organizationId: { $in: principal.organizationIds } };
   }
 
-  async list(principal: Principal, filters: ProductFilters, orderBy: ProductOrder, window: { limit: number; offset: number }): Promise<[Product[], number]> {
+  list(principal: Principal, filters: ProductFilters, orderBy: ProductOrder, window: { limit: number; offset: number }): Promise<[Product[], number]> {
     const and: FilterQuery<Product>[] = [this.readableFilter(principal)];
     if (filters.ids?.length) and.push({ id: { $in: filters.ids } });
     if (filters.organizationIds?.length) and.push({ organizationId: { $in: filters.organizationIds } });
-    if (filters.query) and.push({ name: { $ilike: `%${filters.query.replace(/[\\%_]/g, c => `\\${c}`)}%` } });
+    if (filters.query) and.push({ name: { $ilike: containsPattern(filters.query) } });
     if (filters.isArchived != null) and.push({ isArchived: filters.isArchived });
     if (filters.isRecurring != null) and.push({ recurringInterval: filters.isRecurring ? { $ne: null } : null });
     if (filters.visibility?.length) and.push({ visibility: { $in: filters.visibility } } as FilterQuery<Product>);
-    return this.em.findAndCount(Product, { $and: and }, { orderBy, limit: window.limit, offset: window.offset });
+    return findPage(this.em, Product, { $and: and }, orderBy, window);
   }
 
   findReadable(principal: Principal, id: string): Promise<Product | null> {

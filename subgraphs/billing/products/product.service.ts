@@ -10,7 +10,8 @@ import { Product } from './product.entity.js';
 import { type ProductFilters, ProductRepository } from './product.repository.js';
 import { productOrderBy } from './product.sorting.js';
 import { ProductType } from './product.type.js';
-import { DEFAULT_CUSTOM_MINIMUM, priceIssues, productFieldIssues, throwIfAny } from './product.validation.js';
+import { throwIfAny } from '../shared/issues.js';
+import { DEFAULT_CUSTOM_MINIMUM, priceIssues, productFieldIssues } from './product.validation.js';
 import { productWire } from './product.wire.js';
 
 export interface ProductListQuery extends PageRequest, ProductFilters {
@@ -97,10 +98,10 @@ export class ProductService {
       const count = input.trialIntervalCount !== undefined ? input.trialIntervalCount : product.trialIntervalCount;
       issues.push(...trialIssues(product.isRecurring, interval, count));
     }
+    const kept = new Set<string>();
     if (input.prices != null) {
       issues.push(...priceIssues(input.prices, true));
       const live = new Map(current.map(p => [p.id, p]));
-      const kept = new Set<string>();
       input.prices.forEach((price, i) => {
         if (price.id == null) return;
         const existing = live.get(price.id);
@@ -140,9 +141,8 @@ export class ProductService {
     }
     let prices = current;
     if (input.prices != null) {
-      const keep = new Set(input.prices.filter(p => p.id != null).map(p => p.id!));
       for (const price of current) {
-        if (!keep.has(price.id)) {
+        if (!kept.has(price.id)) {
           price.isArchived = true;
           price.modifiedAt = now;
           changed = true;
@@ -150,7 +150,7 @@ export class ProductService {
       }
       const added = input.prices.filter(p => p.id == null).map(p => this.newPrice(ctx, product.id, p, now));
       if (added.length) changed = true;
-      prices = [...current.filter(p => keep.has(p.id)), ...added];
+      prices = [...current.filter(p => kept.has(p.id)), ...added];
     }
     if (changed) {
       product.modifiedAt = now;

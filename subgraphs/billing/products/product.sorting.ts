@@ -1,5 +1,5 @@
 import { raw } from '@mikro-orm/postgresql';
-import { PolarRequestValidationError } from '../../../kit/errors.js';
+import { sortCriteria } from '../shared/sorting.js';
 
 /**
  * Sort keys Polar accepts for products (polar-api.md §2). The price keys order by the product's
@@ -16,24 +16,12 @@ export type ProductOrder = Array<Record<string, 'asc' | 'desc'>>;
 
 /** `["-created_at"]` → MikroORM order entries; `id` last keeps pages stable. */
 export function productOrderBy(sorting: readonly string[]): ProductOrder {
-  const order: ProductOrder = [];
-  const seen = new Set<string>();
-  for (const criterion of sorting.length ? sorting : PRODUCT_DEFAULT_SORTING) {
-    const descending = criterion.startsWith('-');
-    const key = descending ? criterion.slice(1) : criterion;
-    if (!PRODUCT_SORT_KEYS.includes(key)) {
-      throw new PolarRequestValidationError([{ type: 'enum', loc: ['query', 'sorting'], msg: 'Invalid sorting criterion.', input: criterion }]);
-    }
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const direction = descending ? 'desc' : 'asc';
-    if (key === 'created_at') order.push({ createdAt: direction });
-    else if (key === 'name') order.push({ name: direction });
-    else {
-      const sql = key === 'price_amount' ? PRICE_AMOUNT : PRICE_AMOUNT_TYPE;
-      order.push({ [raw(alias => sql.replace('ALIAS', alias))]: direction });
-    }
-  }
+  const order = sortCriteria(sorting, PRODUCT_SORT_KEYS, PRODUCT_DEFAULT_SORTING).map(({ key, direction }): Record<string, 'asc' | 'desc'> => {
+    if (key === 'created_at') return { createdAt: direction };
+    if (key === 'name') return { name: direction };
+    const sql = key === 'price_amount' ? PRICE_AMOUNT : PRICE_AMOUNT_TYPE;
+    return { [raw(alias => sql.replace('ALIAS', alias))]: direction };
+  });
   order.push({ id: 'asc' });
   return order;
 }

@@ -1,4 +1,4 @@
-import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
+import type { ValidationIssue } from '../../../kit/errors.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { PriceAmountType, ProductVisibility, RecurringInterval } from '../shared/enums.js';
 import type { ProductPriceInput } from './product.inputs.js';
@@ -7,11 +7,11 @@ import type { ProductPriceInput } from './product.inputs.js';
  * Business rules on product fields, checked in the subgraph so GraphQL clients get the same answers
  * as REST clients (whose bodies the adapter has already shape-checked). Locations are the wire's.
  */
-export const INTERVALS = Object.values(RecurringInterval) as string[];
-export const VISIBILITIES = Object.values(ProductVisibility) as string[];
-export const AMOUNT_TYPES = Object.values(PriceAmountType) as string[];
-export const TAX_BEHAVIORS = ['location', 'inclusive', 'exclusive'];
-export const SEAT_TIER_TYPES = ['volume', 'graduated'];
+const INTERVALS = Object.values(RecurringInterval) as string[];
+const VISIBILITIES = Object.values(ProductVisibility) as string[];
+const AMOUNT_TYPES = Object.values(PriceAmountType) as string[];
+const TAX_BEHAVIORS = ['location', 'inclusive', 'exclusive'];
+const SEAT_TIER_TYPES = ['volume', 'graduated'];
 /** Polar's default minimum of a pay-what-you-want price. */
 export const DEFAULT_CUSTOM_MINIMUM = 50n;
 
@@ -134,8 +134,4 @@ function seatTierIssues(price: ProductPriceInput, loc: (string | number)[]): Val
     }
   });
   return issues;
-}
-
-export function throwIfAny(issues: ValidationIssue[]): void {
-  if (issues.length) throw new PolarRequestValidationError(issues);
 }

@@ -1,4 +1,5 @@
 import { snakeKeys } from '../../../kit/case.js';
+import { plain } from '../shared/wire.js';
 
 /**
  * Polar's wire shape of a product (polar-api.md §3.2), from either a `ProductType` or the GraphQL
@@ -14,22 +15,11 @@ const VARIANT_KEYS: Record<string, string[]> = {
   free: [],
 };
 
-const toNumber = (value: unknown): unknown => (typeof value === 'bigint' ? Number(value) : value);
-const iso = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
-
-function plain(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value);
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'metadata' ? v : plain(v)]));
-  return value;
-}
-
 export function priceWire(price: object): Record<string, unknown> {
   const wire = snakeKeys<Record<string, unknown>>(plain(price));
   const keys = [...COMMON_PRICE_KEYS, ...(VARIANT_KEYS[wire.amount_type as string] ?? [])];
   const out: Record<string, unknown> = {};
-  for (const key of keys) out[key] = toNumber(iso(wire[key] ?? null));
+  for (const key of keys) out[key] = wire[key] ?? null;
   if (wire.amount_type === 'custom' && out.minimum_amount === null) out.minimum_amount = 0;
   return out;
 }

@@ -5,8 +5,6 @@ export const METADATA_MAX_KEYS = 50;
 export const METADATA_KEY_MAX_LENGTH = 40;
 export const METADATA_VALUE_MAX_LENGTH = 500;
 
-export type Metadata = Record<string, string | number | boolean>;
-
 /** The issues of a metadata input (empty when valid), located under `loc` (e.g. `['body', 'metadata']`). */
 export function metadataIssues(metadata: unknown, loc: (string | number)[] = ['body', 'metadata']): ValidationIssue[] {
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {

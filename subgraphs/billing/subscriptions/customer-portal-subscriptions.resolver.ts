@@ -1,11 +1,12 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
+import { PORTAL_READ } from '../customers/customer-portal.resolver.js';
 import { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
 
 /** Customer sessions only (polar-api.md §4: Customer Portal subscriptions). */
-export const PORTAL_SUBSCRIPTIONS_READ = { subjects: ['customer'], scopes: ['customer_portal:read', 'customer_portal:write'] } as const;
+export const PORTAL_SUBSCRIPTIONS_READ = PORTAL_READ;
 export const PORTAL_SUBSCRIPTIONS_WRITE = { subjects: ['customer'], scopes: ['customer_portal:write'] } as const;
 
 /**

@@ -3,7 +3,8 @@ import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { Principal } from '../../../kit/principal.js';
 import type { BillingContext } from '../context.js';
-import { SubscriptionStatus } from '../shared/enums.js';
+import { ACTIVE_STATUSES } from '../shared/enums.js';
+import { findPage } from '../shared/repository.js';
 import { Subscription } from './subscription.entity.js';
 import type { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
 import * as transitions from './subscription.transitions.js';
@@ -35,12 +36,9 @@ export class CustomerSubscriptionRepository {
     if (!filter) return Promise.resolve([[], 0]);
     const and: FilterQuery<Subscription>[] = [filter];
     if (filters.productId?.length) and.push({ productId: { $in: filters.productId } });
-    if (filters.active === true) and.push({ status: { $in: [SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING] } });
-    if (filters.active === false) and.push({ status: { $nin: [SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING] } });
+    if (filters.active != null) and.push({ status: { [filters.active ? '$in' : '$nin']: [...ACTIVE_STATUSES] } });
     const direction = descending ? 'desc' : 'asc';
-    return this.em.findAndCount(Subscription, { $and: and }, {
-      orderBy: [{ startedAt: `${direction} nulls last` as 'desc' }, { id: direction }], limit: window.limit, offset: window.offset,
-    });
+    return findPage(this.em, Subscription, { $and: and }, [{ startedAt: `${direction} nulls last` as 'desc' }, { id: direction }], window);
   }
 }
 
@@ -62,7 +60,7 @@ export class CustomerPortalSubscriptions {
   constructor(private readonly deps: SubscriptionMutationDependencies) {}
 
   async list(ctx: BillingContext, query: CustomerSubscriptionListQuery) {
-    customerOf(ctx);
+    assertCustomer(ctx);
     const window = pageWindow(query);
     const sorting = query.sorting?.[0] ?? '-started_at';
     const [items, total] = await new CustomerSubscriptionRepository(ctx.em).list(ctx.principal, query, window, sorting.startsWith('-'));
@@ -70,7 +68,7 @@ export class CustomerPortalSubscriptions {
   }
 
   async get(ctx: BillingContext, id: string): Promise<Subscription> {
-    customerOf(ctx);
+    assertCustomer(ctx);
     const subscription = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
     if (!subscription) throw new ResourceNotFound();
     return subscription;
@@ -78,7 +76,7 @@ export class CustomerPortalSubscriptions {
 
   /** PATCH with `CustomerSubscriptionCancel`; no `cancel_at_period_end` is a no-op. */
   async update(ctx: BillingContext, id: string, input: CustomerSubscriptionCancelInput): Promise<Subscription> {
-    customerOf(ctx);
+    assertCustomer(ctx);
     if (input.cancelAtPeriodEnd == null) return this.get(ctx, id);
     return mutateSubscription(ctx, this.deps, em => new CustomerSubscriptionRepository(em).findReadable(ctx.principal, id), async (_em, s, now) =>
       input.cancelAtPeriodEnd
@@ -92,7 +90,7 @@ export class CustomerPortalSubscriptions {
   }
 }
 
-function customerOf(ctx: BillingContext): string {
+/** Only a customer session has subscriptions here (the resolvers' rule says so too). */
+function assertCustomer(ctx: BillingContext): void {
   if (ctx.principal.subject !== 'customer' || !ctx.principal.subjectId) throw new Unauthorized();
-  return ctx.principal.subjectId;
 }

@@ -63,15 +63,3 @@ export class AboveMaximumSeats extends DomainError {
     super('AboveMaximumSeats', `The maximum number of seats is ${maximum}.`, 400);
   }
 }
-
-/**
- * A transition the state machine does not know how to refuse more specifically (a bug in a caller,
- * or a state Polar never produces). Never reaches a client as anything but a 400.
- */
-export class ForbiddenTransition extends DomainError {
-  constructor(transition: string, status: string) {
-    super('BadRequest', `Cannot ${transition} a subscription in status ${status}.`, 400);
-  }
-}
-
-export { BadRequest } from '../../../kit/errors.js';

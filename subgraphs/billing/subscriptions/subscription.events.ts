@@ -6,35 +6,66 @@ import { Discount } from '../discounts/discount.entity.js';
 import { recordEvent } from '../events/record-event.js';
 import { ProductPrice } from '../products/product-price.entity.js';
 import { Product } from '../products/product.entity.js';
+import { ProductRepository } from '../products/product.repository.js';
 import { ProductPriceType, ProductType } from '../products/product.type.js';
 import type { Subscription } from './subscription.entity.js';
 import { BillingSubscriptionType } from './subscription.type.js';
-import type { SubscriptionEventRecorder } from './update-subscription.js';
 
 /**
- * The outbox row of a subscription event (`subscription.updated`, `.canceled`, `.uncanceled`,
- * `.revoked`): the subscription as the wire shows it after the change, with its customer, product,
- * prices and discount embedded (webhook `data`, polar-api.md §6), added to the caller's unit of work
- * so it commits with the change or not at all.
+ * Writes the outbox rows of one change of a subscription (`subscription.updated` first, then the
+ * transition's own kinds), inside the caller's transaction. Injected into the write use cases so they
+ * do not depend on how payloads are rendered.
  */
-export const recordSubscriptionEvent: SubscriptionEventRecorder = async (em: EntityManager, type: string, s: Subscription, now: Date) => {
-  const [customer, product, prices, discount] = await Promise.all([
+export type SubscriptionChangeRecorder = (em: EntityManager, subscription: Subscription, types: readonly string[], now: Date) => Promise<void>;
+
+/** What a subscription event embeds, already loaded. */
+export interface SubscriptionPayloadParts {
+  subscription: Subscription;
+  customer: Customer | null;
+  product: Product | null;
+  /** The product's live prices (the embedded product's `prices`). */
+  productPrices: readonly ProductPrice[];
+  /** The prices the subscription bills, in its order. */
+  prices: readonly ProductPrice[];
+  discount: Discount | null;
+}
+
+/**
+ * The webhook `data` of a subscription event (polar-api.md §6): the subscription as the wire shows it,
+ * with its customer, product, prices and discount embedded. Shared by create and every later change.
+ */
+export function subscriptionPayload(p: SubscriptionPayloadParts): Record<string, unknown> {
+  const { product } = p;
+  return snakeKeys<Record<string, unknown>>({
+    ...BillingSubscriptionType.fromEntity(p.subscription),
+    priceIds: undefined,
+    customer: p.customer ? CustomerType.fromEntity(p.customer) : null,
+    product: product ? ProductType.fromEntity(product, p.productPrices) : null,
+    prices: product ? p.prices.map(price => ProductPriceType.fromEntity(price, product)) : [],
+    discount: p.discount ? discountPayload(p.discount) : null,
+  });
+}
+
+/**
+ * The outbox rows of one change (`subscription.updated`, `.canceled`, `.uncanceled`, `.revoked`), added to
+ * the caller's unit of work so they commit with the change or not at all. The embedded rows are loaded
+ * once per change, not once per row. The outbox is read in (created_at, id) order: the rows of one change
+ * are a millisecond apart so a consumer sees `subscription.updated` before `.canceled` before `.revoked`,
+ * as Polar sends them.
+ */
+export const recordSubscriptionEvents: SubscriptionChangeRecorder = async (em, s, types, now) => {
+  const [customer, product, prices, discount, livePrices] = await Promise.all([
     em.findOne(Customer, { id: s.customerId }),
     em.findOne(Product, { id: s.productId }),
-    s.priceIds.length ? em.find(ProductPrice, { id: { $in: s.priceIds } }) : Promise.resolve([]),
+    new ProductRepository(em).findPricesByIds(s.priceIds),
     s.discountId ? em.findOne(Discount, { id: s.discountId }) : Promise.resolve(null),
+    new ProductRepository(em).pricesOf([s.productId]),
   ]);
-  const liveProductPrices = product ? await em.find(ProductPrice, { productId: product.id, isArchived: false }, { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }) : [];
   const ordered = s.priceIds.map(id => prices.find(p => p.id === id)).filter((p): p is ProductPrice => !!p);
-  const payload = snakeKeys<Record<string, unknown>>({
-    ...BillingSubscriptionType.fromEntity(s),
-    priceIds: undefined,
-    customer: customer ? CustomerType.fromEntity(customer) : null,
-    product: product ? ProductType.fromEntity(product, liveProductPrices) : null,
-    prices: product ? ordered.map(p => ProductPriceType.fromEntity(p, product)) : [],
-    discount: discount ? discountPayload(discount) : null,
+  const payload = subscriptionPayload({
+    subscription: s, customer, product, productPrices: livePrices.get(s.productId) ?? [], prices: ordered, discount,
   });
-  recordEvent(em, s.organizationId, type, payload, now);
+  for (const [i, type] of types.entries()) recordEvent(em, s.organizationId, type, payload, new Date(now.getTime() + i));
 };
 
 /** Polar's `Discount…Base` (a discount without its products), camelCase before `snakeKeys`. */

@@ -1,19 +1,17 @@
-import { snakeKeys } from '../../../kit/case.js';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { BillingContext } from '../context.js';
-import { Customer } from '../customers/customer.entity.js';
-import { CustomerType } from '../customers/customer.type.js';
-import { metadataIssues } from '../customers/customer.validation.js';
+import { CustomerRepository } from '../customers/customer.repository.js';
+import { metadataIssues } from '../shared/metadata.js';
 import { recordEvent } from '../events/record-event.js';
-import { ProductPrice } from '../products/product-price.entity.js';
-import { Product } from '../products/product.entity.js';
-import { ProductPriceType, ProductType } from '../products/product.type.js';
-import { PriceAmountType, RecurringInterval, SubscriptionStatus } from '../shared/enums.js';
+import type { ProductPrice } from '../products/product-price.entity.js';
+import { ProductRepository } from '../products/product.repository.js';
+import { PriceAmountType, SubscriptionStatus } from '../shared/enums.js';
 import type { CreateSubscriptionInput } from './subscription-create.inputs.js';
 import { subscriptionsCsv } from './subscription.csv.js';
 import { Subscription } from './subscription.entity.js';
-import { BillingSubscriptionType } from './subscription.type.js';
+import { subscriptionPayload } from './subscription.events.js';
+import { addInterval } from './subscription.transitions.js';
 import { normaliseFilters, type SubscriptionFilterInput, type SubscriptionFilters } from './subscription.filters.js';
 import { readableOrganizationIds, SubscriptionRepository } from './subscription.repository.js';
 import { subscriptionOrder } from './subscription.sorting.js';
@@ -23,28 +21,8 @@ export interface SubscriptionListQuery extends PageRequest {
   sorting?: string[] | null;
 }
 
-/**
- * The end of a period of `count` intervals from `start`, in UTC. Months and years keep the day of the
- * month, clamped to the month's last day (Jan 31 + 1 month = Feb 28/29), as Polar's relativedelta does.
- */
-export function addInterval(start: Date, interval: RecurringInterval, count: number): Date {
-  const d = new Date(start.getTime());
-  switch (interval) {
-    case RecurringInterval.DAY:
-      return new Date(d.getTime() + count * 86_400_000);
-    case RecurringInterval.WEEK:
-      return new Date(d.getTime() + count * 7 * 86_400_000);
-    case RecurringInterval.MONTH:
-    case RecurringInterval.YEAR: {
-      const months = interval === RecurringInterval.YEAR ? 12 * count : count;
-      const day = d.getUTCDate();
-      const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
-      const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-      target.setUTCDate(Math.min(day, lastDay));
-      return target;
-    }
-  }
-}
+/** The period arithmetic lives with the transitions (one implementation); create uses it for the first period. */
+export { addInterval };
 
 /** A price that costs nothing: the legacy `free` kind, or a fixed price of 0. */
 export function isFreePrice(price: Pick<ProductPrice, 'amountType' | 'priceAmount'>): boolean {
@@ -91,18 +69,20 @@ export class SubscriptionService {
       const issues = metadataIssues(input.metadata);
       if (issues.length) throw new PolarRequestValidationError(issues);
     }
-    const scope = readableOrganizationIds(ctx.principal);
     const productIssue = (msg: string): ValidationIssue => ({ type: 'value_error', loc: ['body', 'product_id'], msg, input: input.productId });
-    const product = scope.length ? await ctx.em.findOne(Product, { id: input.productId, organizationId: { $in: scope } }) : null;
+    const products = new ProductRepository(ctx.em);
+    const product = readableOrganizationIds(ctx.principal).length ? await products.findReadable(ctx.principal, input.productId) : null;
     if (!product) throw new PolarRequestValidationError([productIssue('Product does not exist.')]);
     if (!product.recurringInterval) throw new PolarRequestValidationError([productIssue('Product is not recurring.')]);
-    const prices = await ctx.em.find(ProductPrice, { productId: product.id, isArchived: false }, { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    const prices = (await products.pricesOf([product.id])).get(product.id) ?? [];
     if (!prices.length || !prices.every(isFreePrice)) {
       throw new PolarRequestValidationError([productIssue('Product is not free. The customer should go through a checkout to create a paid subscription.')]);
     }
-    const customer = await ctx.em.findOne(Customer, byExternalId
-      ? { organizationId: product.organizationId, externalId: input.externalCustomerId!, deletedAt: null }
-      : { organizationId: product.organizationId, id: input.customerId!, deletedAt: null });
+    const customers = new CustomerRepository(ctx.em);
+    const found = byExternalId
+      ? await customers.findReadableByExternalId(ctx.principal, input.externalCustomerId!, product.organizationId)
+      : await customers.findReadable(ctx.principal, input.customerId!);
+    const customer = found?.organizationId === product.organizationId ? found : null;
     if (!customer) {
       throw new PolarRequestValidationError([{
         type: 'value_error', loc: ['body', byExternalId ? 'external_customer_id' : 'customer_id'], msg: 'Customer does not exist.',
@@ -128,14 +108,8 @@ export class SubscriptionService {
       createdAt: now,
     } as Subscription);
     // The outbox row carries the subscription as the wire would show it (webhook `data`).
-    recordEvent(ctx.em, subscription.organizationId, 'subscription.created', snakeKeys<Record<string, unknown>>({
-      ...BillingSubscriptionType.fromEntity(subscription),
-      priceIds: undefined,
-      customer: CustomerType.fromEntity(customer),
-      product: ProductType.fromEntity(product, prices),
-      discount: null,
-      prices: prices.map(p => ProductPriceType.fromEntity(p, product)),
-    }), now);
+    recordEvent(ctx.em, subscription.organizationId, 'subscription.created',
+      subscriptionPayload({ subscription, customer, product, productPrices: prices, prices, discount: null }), now);
     await ctx.em.flush();
     return subscription;
   }

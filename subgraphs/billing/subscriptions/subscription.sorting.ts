@@ -1,4 +1,4 @@
-import { PolarRequestValidationError } from '../../../kit/errors.js';
+import { sortCriteria, type SortCriterion } from '../shared/sorting.js';
 
 /**
  * Polar's subscription sort keys (polar-api.md §2) and the SQL each orders by. `customer`, `product`
@@ -21,26 +21,12 @@ export type SubscriptionSortKey = keyof typeof SUBSCRIPTION_SORT_COLUMNS;
 export const SUBSCRIPTION_SORT_KEYS = Object.keys(SUBSCRIPTION_SORT_COLUMNS) as SubscriptionSortKey[];
 export const SUBSCRIPTION_DEFAULT_SORTING = ['-started_at'];
 
-export interface SubscriptionOrder {
-  key: SubscriptionSortKey;
-  direction: 'asc' | 'desc';
-}
+export type SubscriptionOrder = SortCriterion<SubscriptionSortKey>;
 
 /**
  * `["-amount", "status"]` → criteria in order (a key given twice counts once, first wins).
  * @throws PolarRequestValidationError (422 `enum`, loc query.sorting) for an unknown key
  */
 export function subscriptionOrder(sorting: readonly string[] | null | undefined): SubscriptionOrder[] {
-  const order: SubscriptionOrder[] = [];
-  for (const criterion of sorting?.length ? sorting : SUBSCRIPTION_DEFAULT_SORTING) {
-    const descending = criterion.startsWith('-');
-    const key = (descending ? criterion.slice(1) : criterion) as SubscriptionSortKey;
-    if (!Object.hasOwn(SUBSCRIPTION_SORT_COLUMNS, key)) {
-      throw new PolarRequestValidationError([
-        { type: 'enum', loc: ['query', 'sorting'], msg: 'Invalid sorting criterion.', input: criterion },
-      ]);
-    }
-    if (!order.some(o => o.key === key)) order.push({ key, direction: descending ? 'desc' : 'asc' });
-  }
-  return order;
+  return sortCriteria(sorting ?? [], SUBSCRIPTION_SORT_KEYS, SUBSCRIPTION_DEFAULT_SORTING);
 }

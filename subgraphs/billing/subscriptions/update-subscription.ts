@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import type { BillingContext } from '../context.js';
-import { metadataIssues } from '../customers/customer.validation.js';
+import { metadataIssues } from '../shared/metadata.js';
 import { Discount } from '../discounts/discount.entity.js';
 import type { ProductPrice, SeatTiers } from '../products/product-price.entity.js';
 import type { Product } from '../products/product.entity.js';
@@ -13,18 +13,13 @@ import { AboveMaximumSeats, BelowMinimumSeats, NotASeatBasedSubscription } from 
 import type { SubscriptionUpdateInput } from './subscription.inputs.js';
 import { lockSubscription } from './subscription.lock.js';
 import { SubscriptionRepository } from './subscription.repository.js';
+import type { SubscriptionChangeRecorder } from './subscription.events.js';
 import * as transitions from './subscription.transitions.js';
 import type { ProductTerms, TransitionResult } from './subscription.transitions.js';
 
-/**
- * Writes one outbox row for a subscription event, inside the caller's transaction (the billing outbox,
- * events/record-event.ts). Injected so the use cases do not depend on how payloads are rendered.
- */
-export type SubscriptionEventRecorder = (em: EntityManager, type: string, subscription: Subscription, now: Date) => Promise<void> | void;
-
 export interface SubscriptionMutationDependencies {
   charger: SubscriptionCharger;
-  recordEvent: SubscriptionEventRecorder;
+  recordEvents: SubscriptionChangeRecorder;
 }
 
 /**
@@ -50,10 +45,7 @@ export async function mutateSubscription(
     const result = await apply(em, subscription, now);
     if (result.changed) {
       await em.flush();
-      // The outbox is read in (created_at, id) order: the events of one change are a millisecond apart
-      // so a consumer sees `subscription.updated` before `.canceled` before `.revoked`, as Polar sends them.
-      const types = ['subscription.updated', ...result.events];
-      for (const [i, type] of types.entries()) await deps.recordEvent(em, type, subscription, new Date(now.getTime() + i));
+      await deps.recordEvents(em, subscription, ['subscription.updated', ...result.events], now);
       await em.flush();
     }
     return subscription;
@@ -199,11 +191,9 @@ export class UpdateSubscription {
     if (!prices.length) throw new PolarRequestValidationError([issue('Product has no price.')]);
     const terms = termsOf(product, prices, s.seats);
     if (behavior === 'next_period') return transitions.schedulePendingUpdate(s, { productId: product.id, seats: s.seats }, now);
-    const from = { productId: s.productId, amount: BigInt(s.amount), currency: s.currency, seats: s.seats };
+    const from = billedTerms(s);
     const result = transitions.changeProduct(s, terms, now);
-    if (result.changed && (from.amount > 0n || terms.amount > 0n) && s.status !== SubscriptionStatus.TRIALING) {
-      await this.deps.charger.chargeNow(paidChange(em, s, behavior, now, 'product_change', from, terms));
-    }
+    if (result.changed) await this.charge({ em, subscription: s, behavior, now, kind: 'product_change', from, to: terms });
     return result;
   }
 
@@ -214,30 +204,34 @@ export class UpdateSubscription {
     if (!seatPrice?.seatTiers) throw new NotASeatBasedSubscription(s.id);
     const amount = seatTotal(seatPrice.seatTiers, seats);
     if (behavior === 'next_period') return transitions.schedulePendingUpdate(s, { productId: null, seats }, now);
-    const from = { productId: s.productId, amount: BigInt(s.amount), currency: s.currency, seats: s.seats };
+    const from = billedTerms(s);
     const result = transitions.changeSeats(s, seats, amount, now);
-    if (result.changed && (from.amount > 0n || amount > 0n) && s.status !== SubscriptionStatus.TRIALING) {
-      await this.deps.charger.chargeNow(paidChange(em, s, behavior, now, 'seats_change', from, { productId: s.productId, amount, currency: s.currency, seats }));
-    }
+    if (result.changed) await this.charge({ em, subscription: s, behavior, now, kind: 'seats_change', from, to: billedTerms(s) });
     return result;
   }
 
   /** `trial_end: "now"`: the trial ends and the first paid period starts, which a paid product charges. */
   private async endTrial(em: EntityManager, s: Subscription, now: Date): Promise<TransitionResult> {
     const result = transitions.setTrialEnd(s, 'now', now);
-    if (BigInt(s.amount) > 0n) {
-      const terms = { productId: s.productId, amount: BigInt(s.amount), currency: s.currency, seats: s.seats };
-      await this.deps.charger.chargeNow(paidChange(em, s, 'invoice', now, 'trial_end', { ...terms, amount: 0n }, terms));
-    }
+    const terms = billedTerms(s);
+    await this.charge({ em, subscription: s, behavior: 'invoice', now, kind: 'trial_end', from: { ...terms, amount: 0n }, to: terms });
     return result;
+  }
+
+  /**
+   * A change that moves money (either side costs something) goes through the charger seam before
+   * anything commits; a trialing subscription is not billed for a change (polar-api.md §9).
+   */
+  private async charge(change: PaidChange): Promise<void> {
+    if (change.from.amount === 0n && change.to.amount === 0n) return;
+    if (change.subscription.status === SubscriptionStatus.TRIALING) return;
+    await this.deps.charger.chargeNow(change);
   }
 }
 
-function paidChange(
-  em: EntityManager, subscription: Subscription, behavior: ProrationBehavior, now: Date, kind: PaidChange['kind'],
-  from: PaidChange['from'], to: PaidChange['to'],
-): PaidChange {
-  return { em, subscription, behavior: behavior === 'next_period' ? 'invoice' : behavior, now, kind, from, to };
+/** What the subscription bills per period as it stands. */
+function billedTerms(s: Subscription): PaidChange['from'] {
+  return { productId: s.productId, amount: BigInt(s.amount), currency: s.currency, seats: s.seats };
 }
 
 function isEmptyBase(input: SubscriptionUpdateInput): boolean {

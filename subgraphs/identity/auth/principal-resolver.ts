@@ -4,7 +4,7 @@ import { InvalidToken } from '../../../kit/errors.js';
 import { ANONYMOUS, bearerOf, type Principal, type PrincipalResolver } from '../../../kit/principal.js';
 import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, prefixOf, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { Membership } from '../memberships/membership.entity.js';
+import { memberOrganizationIds } from '../memberships/membership.repository.js';
 import { resolveOAuth2AccessToken } from '../oauth2/oauth2.principal.js';
 import { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
 import { PersonalAccessToken } from '../tokens/personal-access-token.entity.js';
@@ -81,9 +81,8 @@ export class TokenPrincipalResolver implements PrincipalResolver {
     };
   }
 
-  private async membershipsOf(userId: string): Promise<string[]> {
-    const rows = await this.orm.em.fork().find(Membership, { userId }, { fields: ['organizationId'] });
-    return rows.map(m => m.organizationId);
+  private membershipsOf(userId: string): Promise<string[]> {
+    return memberOrganizationIds(this.orm.em.fork(), userId);
   }
 
   private touch(

@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { Membership } from '../memberships/membership.entity.js';
+import { memberOrganizationIds } from '../memberships/membership.repository.js';
 import { Organization } from '../organizations/organization.entity.js';
+import type { UserSessionService } from '../sessions/user-session.service.js';
 import { UserSession } from '../tokens/user-session.entity.js';
 import { User } from '../users/user.entity.js';
-import { AUTHORIZATION_CODE_TTL_SECONDS, describeScope, SUB_TYPES } from './oauth2.constants.js';
+import { AUTHORIZATION_CODE_TTL_SECONDS, describeScope, PROMPT_VALUES, SUB_TYPES } from './oauth2.constants.js';
 import type { AuthorizationParams, AuthorizeOutcome, ConsentDecision, SignedInPerson } from './oauth2.contract.js';
 import { OAuth2AuthorizationCode } from './oauth2-authorization-code.entity.js';
 import type { OAuth2Client, SubType } from './oauth2-client.entity.js';
@@ -30,7 +31,7 @@ interface ValidRequest {
 }
 
 const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
-const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
+const PROMPTS = new Set<string>(PROMPT_VALUES);
 /** Parameters the consent form carries back (everything that shapes the code). */
 const CARRIED = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'sub_type'] as const;
 
@@ -39,7 +40,11 @@ const CARRIED = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state',
  * consent or skip it (remembered grant), and issue the single-use code.
  */
 export class OAuth2AuthorizationService {
-  constructor(private readonly secret: string, private readonly clients: OAuth2ClientService) {}
+  constructor(
+    private readonly secret: string,
+    private readonly clients: OAuth2ClientService,
+    private readonly sessions: UserSessionService,
+  ) {}
 
   async authorize(ctx: Ctx, issuer: string, params: AuthorizationParams, repeated: string[], person: SignedInPerson | null): Promise<AuthorizeOutcome> {
     const checked = await this.validate(ctx, issuer, params, repeated);
@@ -47,22 +52,22 @@ export class OAuth2AuthorizationService {
     const request = checked;
     const fail = (error: string, description: string) => errorRedirect(issuer, request, error, description);
 
-    if (!person) return request.prompt.has('none') ? fail('login_required', 'The person is not signed in.') : { kind: 'login', signedOut: false, dropParams: [] };
-    const authTime = await this.authTimeOf(ctx, person);
-    if (!authTime) return request.prompt.has('none') ? fail('login_required', 'The person is not signed in.') : { kind: 'login', signedOut: false, dropParams: [] };
+    const authTime = person && (await this.authTimeOf(ctx, person));
+    if (!person || !authTime) return request.prompt.has('none') ? fail('login_required', 'The person is not signed in.') : { kind: 'login', signedOut: false, dropParams: [] };
 
     const tooOld = request.maxAge !== undefined && ctx.clock.now().getTime() - authTime.getTime() > request.maxAge * 1000;
     if (request.prompt.has('login') || tooOld) {
       if (request.prompt.has('none')) return fail('login_required', 'The person must sign in again (max_age).');
-      await ctx.em.nativeUpdate(UserSession, { id: person.sessionId, deletedAt: null }, { deletedAt: ctx.clock.now() });
+      await this.sessions.revoke(ctx, person.sessionId);
       return { kind: 'login', signedOut: true, dropParams: ['prompt', 'max_age'] };
     }
 
     const grants = await ctx.em.find(OAuth2Grant, { oauth2ClientId: request.client.id, userId: person.userId, subType: request.subType });
     const covering = grants.filter(g => request.scopes.every(s => g.scopes.includes(s)));
+    let memberOf: string[] = [];
     if (request.subType === 'organization') {
-      const memberOf = new Set(await this.membershipsOf(ctx.em, person.userId));
-      const usable = covering.filter(g => memberOf.has(g.sub));
+      memberOf = await memberOrganizationIds(ctx.em, person.userId);
+      const usable = covering.filter(g => memberOf.includes(g.sub));
       if (request.prompt.has('none')) {
         if (usable.length !== 1) return fail('consent_required', 'The person has not granted this client access to exactly one organization.');
         return this.issueCode(ctx, issuer, request, person.userId, usable[0].sub, authTime);
@@ -77,7 +82,7 @@ export class OAuth2AuthorizationService {
         return this.issueCode(ctx, issuer, request, person.userId, person.userId, authTime);
       }
     }
-    return this.consentView(ctx, request, person.userId);
+    return this.consentView(ctx, request, person.userId, memberOf);
   }
 
   async consent(ctx: Ctx, issuer: string, params: AuthorizationParams, person: SignedInPerson, decision: ConsentDecision): Promise<AuthorizeOutcome> {
@@ -92,7 +97,7 @@ export class OAuth2AuthorizationService {
 
     let sub = person.userId;
     if (request.subType === 'organization') {
-      const memberOf = await this.membershipsOf(ctx.em, person.userId);
+      const memberOf = await memberOrganizationIds(ctx.em, person.userId);
       if (!decision.organizationId || !memberOf.includes(decision.organizationId)) {
         return { kind: 'error_page', error: 'invalid_request', description: 'Choose one of your organizations.' };
       }
@@ -156,12 +161,12 @@ export class OAuth2AuthorizationService {
     };
   }
 
-  private async consentView(ctx: Ctx, request: ValidRequest, userId: string): Promise<AuthorizeOutcome> {
+  /** `memberOf`: the person's organizations, already read for `sub_type=organization` (empty otherwise). */
+  private async consentView(ctx: Ctx, request: ValidRequest, userId: string, memberOf: string[]): Promise<AuthorizeOutcome> {
     const user = await ctx.em.findOneOrFail(User, { id: userId });
     let organizations: { id: string; name: string; slug: string }[] = [];
     if (request.subType === 'organization') {
-      const ids = await this.membershipsOf(ctx.em, userId);
-      const rows = ids.length ? await ctx.em.find(Organization, { id: { $in: ids } }, { fields: ['id', 'name', 'slug'], orderBy: { name: 'asc' } }) : [];
+      const rows = memberOf.length ? await ctx.em.find(Organization, { id: { $in: memberOf } }, { fields: ['id', 'name', 'slug'], orderBy: { name: 'asc' } }) : [];
       organizations = rows.map(o => ({ id: o.id, name: o.name, slug: o.slug }));
     }
     const carried: Record<string, string> = { response_type: 'code', client_id: request.client.clientId, redirect_uri: request.redirectUri, scope: request.scopes.join(' '), sub_type: request.subType };
@@ -169,7 +174,7 @@ export class OAuth2AuthorizationService {
     if (request.nonce !== undefined) carried.nonce = request.nonce;
     if (request.codeChallenge !== undefined) {
       carried.code_challenge = request.codeChallenge;
-      carried.code_challenge_method = request.codeChallengeMethod ?? 'plain';
+      carried.code_challenge_method = request.codeChallengeMethod!;
     }
     const c = request.client;
     return {
@@ -209,7 +214,7 @@ export class OAuth2AuthorizationService {
       scopes: request.scopes,
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge ?? null,
-      codeChallengeMethod: request.codeChallenge === undefined ? null : (request.codeChallengeMethod ?? 'plain'),
+      codeChallengeMethod: request.codeChallengeMethod ?? null,
       nonce: request.nonce ?? null,
       authTime,
       expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_SECONDS * 1000),
@@ -223,10 +228,6 @@ export class OAuth2AuthorizationService {
   private async authTimeOf(ctx: Ctx, person: SignedInPerson): Promise<Date | null> {
     const session = await ctx.em.findOne(UserSession, { id: person.sessionId, userId: person.userId });
     return session?.isLive(ctx.clock.now()) ? session.createdAt : null;
-  }
-
-  private async membershipsOf(em: EntityManager, userId: string): Promise<string[]> {
-    return (await em.find(Membership, { userId }, { fields: ['organizationId'] })).map(m => m.organizationId);
   }
 }
 

@@ -3,20 +3,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import { bearerOf } from '../../../kit/principal.js';
 import { generateToken, hashToken, hasValidChecksum, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { OAuth2Client } from './oauth2-client.entity.js';
+import { OAuth2Client, type TokenEndpointAuthMethod } from './oauth2-client.entity.js';
 import { type ClientMetadata, parseClientMetadata } from './oauth2-client.validation.js';
 import type { ClientManagementCaller } from './oauth2.contract.js';
 import { invalidClientMetadata, OAuthError } from './oauth2.errors.js';
 
 type Ctx = { em: EntityManager; clock: Clock };
 
-/** How a client authenticated at the token, revocation or introspection endpoint. */
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
-
 export interface ClientCredentials {
   clientId: string;
   clientSecret?: string;
-  method: ClientAuthMethod;
+  /** How the client authenticated at the token, revocation or introspection endpoint. */
+  method: TokenEndpointAuthMethod;
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -150,14 +148,9 @@ export function clientCredentialsOf(authorization: string | undefined, body: Rec
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) return null;
-    let clientId: string;
-    let clientSecret: string;
-    try {
-      clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-      clientSecret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
-    } catch {
-      return null;
-    }
+    const clientId = formDecode(decoded.slice(0, colon));
+    const clientSecret = formDecode(decoded.slice(colon + 1));
+    if (clientId === null || clientSecret === null) return null;
     if (body.client_id !== undefined && body.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id in the body differs from the authenticated client.');
     return { clientId, clientSecret, method: 'client_secret_basic' };
   }
@@ -165,4 +158,13 @@ export function clientCredentialsOf(authorization: string | undefined, body: Rec
   if (!body.client_id) return null;
   if (body.client_secret !== undefined) return { clientId: body.client_id, clientSecret: body.client_secret, method: 'client_secret_post' };
   return { clientId: body.client_id, method: 'none' };
+}
+
+/** `application/x-www-form-urlencoded` decoding of one value (`+` is a space); null when malformed. */
+export function formDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../../../kit/clock.js';
 import type { Principal } from '../../../kit/principal.js';
 import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, prefixOf, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { Membership } from '../memberships/membership.entity.js';
+import { memberOrganizationIds } from '../memberships/membership.repository.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { User } from '../users/user.entity.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './oauth2.constants.js';
@@ -131,7 +131,7 @@ export class OAuth2TokenService {
       const { row, type } = found;
       const live = type === 'access_token' ? row.isAccessLive(now) : row.isRefreshLive(now);
       if (!live) return inactive;
-      const organizations = row.subType === 'organization' && row.organizationId ? [row.organizationId] : await this.membershipsOf(ctx.em, row.userId);
+      const organizations = row.subType === 'organization' && row.organizationId ? [row.organizationId] : await memberOrganizationIds(ctx.em, row.userId);
       const expiresAt = type === 'access_token' ? row.accessTokenExpiresAt : row.refreshTokenExpiresAt;
       return {
         status: 200,
@@ -182,21 +182,20 @@ export class OAuth2TokenService {
   }
 
   /** Revokes every access and refresh token of one grant (a code and all its refreshes). */
-  async revokeFamily(ctx: Ctx, familyId: string): Promise<void> {
-    const now = ctx.clock.now();
-    const rows = await ctx.em.find(OAuth2Token, { familyId }, { fields: ['id'] });
-    await ctx.em.nativeUpdate(OAuth2Token, { familyId, accessTokenRevokedAt: null }, { accessTokenRevokedAt: now });
-    await ctx.em.nativeUpdate(OAuth2Token, { familyId, refreshTokenRevokedAt: null }, { refreshTokenRevokedAt: now });
-    const ids = new Set(rows.map(r => r.id));
-    this.cache.invalidate(p => p.tokenId !== null && ids.has(p.tokenId));
+  revokeFamily(ctx: Ctx, familyId: string): Promise<void> {
+    return this.revokeWhere(ctx, { familyId });
   }
 
   /** Revokes every token issued to a client (the client was deleted, RFC 7592 §2.3). */
-  async revokeClientTokens(ctx: Ctx, client: OAuth2Client): Promise<void> {
+  revokeClientTokens(ctx: Ctx, client: OAuth2Client): Promise<void> {
+    return this.revokeWhere(ctx, { oauth2ClientId: client.id });
+  }
+
+  private async revokeWhere(ctx: Ctx, where: { familyId: string } | { oauth2ClientId: string }): Promise<void> {
     const now = ctx.clock.now();
-    const rows = await ctx.em.find(OAuth2Token, { oauth2ClientId: client.id }, { fields: ['id'] });
-    await ctx.em.nativeUpdate(OAuth2Token, { oauth2ClientId: client.id, accessTokenRevokedAt: null }, { accessTokenRevokedAt: now });
-    await ctx.em.nativeUpdate(OAuth2Token, { oauth2ClientId: client.id, refreshTokenRevokedAt: null }, { refreshTokenRevokedAt: now });
+    const rows = await ctx.em.find(OAuth2Token, where, { fields: ['id'] });
+    await ctx.em.nativeUpdate(OAuth2Token, { ...where, accessTokenRevokedAt: null }, { accessTokenRevokedAt: now });
+    await ctx.em.nativeUpdate(OAuth2Token, { ...where, refreshTokenRevokedAt: null }, { refreshTokenRevokedAt: now });
     const ids = new Set(rows.map(r => r.id));
     this.cache.invalidate(p => p.tokenId !== null && ids.has(p.tokenId));
   }
@@ -245,10 +244,6 @@ export class OAuth2TokenService {
       return row ? { row, type: 'refresh_token' } : null;
     }
     return null;
-  }
-
-  private async membershipsOf(em: EntityManager, userId: string): Promise<string[]> {
-    return (await em.find(Membership, { userId }, { fields: ['organizationId'] })).map(m => m.organizationId);
   }
 }
 

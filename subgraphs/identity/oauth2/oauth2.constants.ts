@@ -20,6 +20,7 @@ export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 export const SUB_TYPES = ['user', 'organization'] as const;
 export const CODE_CHALLENGE_METHODS = ['S256', 'plain'] as const;
+export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account'] as const;
 
 /** Scope → words shown on the consent page (Polar's `scope_display_names`). */
 export function describeScope(scope: string): string {

@@ -18,6 +18,5 @@ export class OAuthError extends Error {
   }
 }
 
-export const invalidRequest = (description: string) => new OAuthError('invalid_request', description);
 export const invalidClientMetadata = (description: string) => new OAuthError('invalid_client_metadata', description);
 export const invalidRedirectUri = (description: string) => new OAuthError('invalid_redirect_uri', description);

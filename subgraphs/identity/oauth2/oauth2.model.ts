@@ -6,7 +6,7 @@ import { User as UserEntity } from '../users/user.entity.js';
 import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './oauth2.constants.js';
 import { OAuth2AuthorizationCode } from './oauth2-authorization-code.entity.js';
 import type { OAuth2Client, SubType } from './oauth2-client.entity.js';
-import type { ClientCredentials, OAuth2ClientService } from './oauth2-client.service.js';
+import { type ClientCredentials, formDecode, type OAuth2ClientService } from './oauth2-client.service.js';
 import { OAuth2Token } from './oauth2-token.entity.js';
 import { atHash, type SigningKeys } from './signing-keys.js';
 
@@ -244,13 +244,5 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
    */
   private libraryTime(at: Date): Date {
     return new Date(Date.now() + (at.getTime() - this.deps.clock.now().getTime()));
-  }
-}
-
-function formDecode(value: string): string | null {
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    return null;
   }
 }

@@ -1,4 +1,5 @@
 import type { PrincipalCache } from '../../../kit/principal-cache.js';
+import type { UserSessionService } from '../sessions/user-session.service.js';
 import { OAuth2AuthorizationService } from './oauth2-authorization.service.js';
 import { OAuth2ClientService } from './oauth2-client.service.js';
 import { OAuth2TokenService } from './oauth2-token.service.js';
@@ -15,10 +16,10 @@ export class OAuth2Service {
   readonly authorization: OAuth2AuthorizationService;
   readonly tokens: OAuth2TokenService;
 
-  constructor(secret: string, cache: PrincipalCache) {
+  constructor(secret: string, cache: PrincipalCache, sessions: UserSessionService) {
     this.clients = new OAuth2ClientService(secret);
     this.keys = new SigningKeys(secret);
-    this.authorization = new OAuth2AuthorizationService(secret, this.clients);
+    this.authorization = new OAuth2AuthorizationService(secret, this.clients, sessions);
     this.tokens = new OAuth2TokenService(secret, cache, this.clients, this.keys);
   }
 }
