@@ -58,36 +58,59 @@ function organization(row: any) {
     default_presentment_currency: row.default_presentment_currency,
     default_tax_behavior: row.default_tax_behavior,
     feature_settings: {
-      issue_funding_enabled: f.issue_funding_enabled, seat_based_pricing_enabled: f.seat_based_pricing_enabled,
-      wallets_enabled: f.wallets_enabled, member_model_enabled: f.member_model_enabled,
-      checkout_localization_enabled: f.checkout_localization_enabled, overview_metrics: f.overview_metrics,
-      reset_proration_behavior_enabled: f.reset_proration_behavior_enabled, off_session_charges_enabled: f.off_session_charges_enabled,
-      meter_cycling_enabled: f.meter_cycling_enabled, slack_benefit_enabled: f.slack_benefit_enabled,
-      preview_access_enabled: f.preview_access_enabled, disputes_enabled: f.disputes_enabled, sso_enabled: f.sso_enabled,
-      dispute_auto_accept_enabled: f.dispute_auto_accept_enabled, compass_enabled: f.compass_enabled,
+      issue_funding_enabled: f.issue_funding_enabled,
+      seat_based_pricing_enabled: f.seat_based_pricing_enabled,
+      wallets_enabled: f.wallets_enabled,
+      member_model_enabled: f.member_model_enabled,
+      checkout_localization_enabled: f.checkout_localization_enabled,
+      overview_metrics: f.overview_metrics,
+      reset_proration_behavior_enabled: f.reset_proration_behavior_enabled,
+      off_session_charges_enabled: f.off_session_charges_enabled,
+      meter_cycling_enabled: f.meter_cycling_enabled,
+      slack_benefit_enabled: f.slack_benefit_enabled,
+      preview_access_enabled: f.preview_access_enabled,
+      disputes_enabled: f.disputes_enabled,
+      sso_enabled: f.sso_enabled,
+      dispute_auto_accept_enabled: f.dispute_auto_accept_enabled,
+      compass_enabled: f.compass_enabled,
       merchant_migration_enabled: f.merchant_migration_enabled,
     },
     subscription_settings: {
-      allow_multiple_subscriptions: s.allow_multiple_subscriptions, proration_behavior: s.proration_behavior,
-      benefit_revocation_grace_period: s.benefit_revocation_grace_period, prevent_trial_abuse: s.prevent_trial_abuse,
+      allow_multiple_subscriptions: s.allow_multiple_subscriptions,
+      proration_behavior: s.proration_behavior,
+      benefit_revocation_grace_period: s.benefit_revocation_grace_period,
+      prevent_trial_abuse: s.prevent_trial_abuse,
       allow_customer_updates: s.allow_customer_updates,
     },
     notification_settings: {
-      new_order: n.new_order, new_subscription: n.new_subscription, chargeback_prevention: n.chargeback_prevention,
+      new_order: n.new_order,
+      new_subscription: n.new_subscription,
+      chargeback_prevention: n.chargeback_prevention,
       subscription_renewal: n.subscription_renewal,
     },
     customer_email_settings: {
-      order_confirmation: e.order_confirmation, payment_method_expiration_reminder: e.payment_method_expiration_reminder,
-      subscription_cancellation: e.subscription_cancellation, subscription_confirmation: e.subscription_confirmation,
-      subscription_cycled: e.subscription_cycled, subscription_cycled_after_trial: e.subscription_cycled_after_trial,
-      subscription_past_due: e.subscription_past_due, subscription_paused: e.subscription_paused,
-      subscription_resumed: e.subscription_resumed, subscription_renewal_reminder: e.subscription_renewal_reminder,
-      subscription_revoked: e.subscription_revoked, subscription_trial_conversion_reminder: e.subscription_trial_conversion_reminder,
-      subscription_uncanceled: e.subscription_uncanceled, subscription_updated: e.subscription_updated,
+      order_confirmation: e.order_confirmation,
+      payment_method_expiration_reminder: e.payment_method_expiration_reminder,
+      subscription_cancellation: e.subscription_cancellation,
+      subscription_confirmation: e.subscription_confirmation,
+      subscription_cycled: e.subscription_cycled,
+      subscription_cycled_after_trial: e.subscription_cycled_after_trial,
+      subscription_past_due: e.subscription_past_due,
+      subscription_paused: e.subscription_paused,
+      subscription_resumed: e.subscription_resumed,
+      subscription_renewal_reminder: e.subscription_renewal_reminder,
+      subscription_revoked: e.subscription_revoked,
+      subscription_trial_conversion_reminder: e.subscription_trial_conversion_reminder,
+      subscription_uncanceled: e.subscription_uncanceled,
+      subscription_updated: e.subscription_updated,
     },
     customer_portal_settings: {
       usage: { show: p.usage.show },
-      subscription: { update_seats: p.subscription.update_seats, update_plan: p.subscription.update_plan, pause: p.subscription.pause },
+      subscription: {
+        update_seats: p.subscription.update_seats,
+        update_plan: p.subscription.update_plan,
+        pause: p.subscription.pause,
+      },
       customer: { allow_email_change: p.customer.allow_email_change },
     },
     dispute_settings: { auto_accept_below_amount: row.dispute_settings.auto_accept_below_amount },
@@ -96,15 +119,31 @@ function organization(row: any) {
     country: row.country,
     account_id: null,
     payout_account_id: null,
-    capabilities: { checkout_payments: true, subscription_renewals: true, payouts: true, refunds: true, api_access: true, dashboard_access: true },
-    bio: null, company: null, blog: null, location: null, twitter_username: null,
-    pledge_minimum_amount: 0, pledge_badge_show_amount: false, default_upfront_split_to_contributors: null,
+    capabilities: {
+      checkout_payments: true,
+      subscription_renewals: true,
+      payouts: true,
+      refunds: true,
+      api_access: true,
+      dashboard_access: true,
+    },
+    bio: null,
+    company: null,
+    blog: null,
+    location: null,
+    twitter_username: null,
+    pledge_minimum_amount: 0,
+    pledge_badge_show_amount: false,
+    default_upfront_split_to_contributors: null,
   };
 }
 
 function send(res: import('node:http').ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -121,7 +160,10 @@ const server = createServer((req, res) => {
   pool.query(QUERY, [hashToken(match[1], secret), LIMIT, 0]).then(
     result => {
       const total = result.rows.length ? Number(result.rows[0].total_count) : 0;
-      send(res, 200, { items: result.rows.map(organization), pagination: { total_count: total, max_page: Math.ceil(total / LIMIT) } });
+      send(res, 200, {
+        items: result.rows.map(organization),
+        pagination: { total_count: total, max_page: Math.ceil(total / LIMIT) },
+      });
     },
     error => {
       process.stderr.write(`baseline query failed: ${(error as Error).message}\n`);

@@ -31,7 +31,19 @@ import { Kind, parse, print } from 'graphql';
 import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
 import { benchSubscriptions } from './subscriptions.js';
-import { type Child, freePort, type LoadOptions, type LoadResult, measure, memoryOf, runNode, sameJson, spawnNode, table, waitUntilReady } from './support.js';
+import {
+  type Child,
+  freePort,
+  type LoadOptions,
+  type LoadResult,
+  measure,
+  memoryOf,
+  runNode,
+  sameJson,
+  spawnNode,
+  table,
+  waitUntilReady,
+} from './support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..'); // dist/ (or wherever the build went)
@@ -62,7 +74,9 @@ interface Tenant {
 /** The organizations query selecting exactly the fields of OrganizationFields. */
 function graphqlQuery(): string {
   const document = parse(readFileSync(OPERATIONS, 'utf8'));
-  const fragment = document.definitions.find(d => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === 'OrganizationFields');
+  const fragment = document.definitions.find(
+    d => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === 'OrganizationFields',
+  );
   if (!fragment) throw new Error(`OrganizationFields not found in ${OPERATIONS}`);
   return `query BenchOrganizations { organizations { items { ...OrganizationFields } pagination { totalCount maxPage } } }\n\n${print(fragment)}`;
 }
@@ -72,11 +86,26 @@ async function bootstrap(env: NodeJS.ProcessEnv, databaseUrl: string, secret: st
   const tag = randomBytes(3).toString('hex');
   if (existsSync(CLI)) {
     try {
-      const out = await runNode(CLI, [
-        'bootstrap', '--email', `bench-${tag}@example.com`, '--password', 'bench password 123',
-        '--org-name', `Bench ${tag}`, '--org-slug', `bench-${tag}`, '--json',
-      ], env);
-      const json = JSON.parse(out.trim().split('\n').pop()!) as { organization_id: string; organization_access_token: string };
+      const out = await runNode(
+        CLI,
+        [
+          'bootstrap',
+          '--email',
+          `bench-${tag}@example.com`,
+          '--password',
+          'bench password 123',
+          '--org-name',
+          `Bench ${tag}`,
+          '--org-slug',
+          `bench-${tag}`,
+          '--json',
+        ],
+        env,
+      );
+      const json = JSON.parse(out.trim().split('\n').pop()!) as {
+        organization_id: string;
+        organization_access_token: string;
+      };
       log('tenant bootstrapped with the CLI');
       return { organizationId: json.organization_id, oat: json.organization_access_token };
     } catch (error) {
@@ -114,7 +143,12 @@ async function main(): Promise<void> {
   cleanups.push(() => (process.env.BENCH_KEEP ? Promise.resolve() : rm(dataDir, { recursive: true, force: true })));
 
   try {
-    const [port, sandboxPort, pgPort, baselinePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [port, sandboxPort, pgPort, baselinePort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const secret = randomBytes(32).toString('hex');
     const external = process.env.DATABASE_URL;
     const benchDatabase = `bench_${randomBytes(4).toString('hex')}`;
@@ -130,16 +164,20 @@ async function main(): Promise<void> {
       EMBEDDED_PG_PORT: String(pgPort),
       SECRET: secret,
     };
-    for (const key of ['SANDBOX_DATABASE_URL', 'PUBLIC_URL', 'SANDBOX_PUBLIC_URL', 'REDIS_URL', 'DATABASE_URL']) delete env[key];
+    for (const key of ['SANDBOX_DATABASE_URL', 'PUBLIC_URL', 'SANDBOX_PUBLIC_URL', 'REDIS_URL', 'DATABASE_URL'])
+      delete env[key];
     if (external) {
       // The service creates `<bench>` and `<bench>_sandbox` on that server; both are dropped at the end.
       env.DATABASE_URL = withDatabase(external, benchDatabase);
       cleanups.push(async () => {
-        for (const name of [benchDatabase, `${benchDatabase}_sandbox`]) await dropDatabase(external, name).catch(error => log(`drop ${name}: ${error.message}`));
+        for (const name of [benchDatabase, `${benchDatabase}_sandbox`])
+          await dropDatabase(external, name).catch(error => log(`drop ${name}: ${error.message}`));
       });
     }
 
-    log(`starting the service (${external ? `PostgreSQL at DATABASE_URL, database ${benchDatabase}` : 'embedded PostgreSQL'}) on :${port}`);
+    log(
+      `starting the service (${external ? `PostgreSQL at DATABASE_URL, database ${benchDatabase}` : 'embedded PostgreSQL'}) on :${port}`,
+    );
     const nodeArgs = [
       ...serviceFlags,
       ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : []),
@@ -153,14 +191,20 @@ async function main(): Promise<void> {
     if (external) {
       databaseUrl = env.DATABASE_URL!;
     } else {
-      const stored = JSON.parse(readFileSync(path.join(env.DATA_DIR!, 'secrets.json'), 'utf8')) as { embeddedDatabasePassword: string };
+      const stored = JSON.parse(readFileSync(path.join(env.DATA_DIR!, 'secrets.json'), 'utf8')) as {
+        embeddedDatabasePassword: string;
+      };
       databaseUrl = `postgresql://postgres:${encodeURIComponent(stored.embeddedDatabasePassword)}@127.0.0.1:${pgPort}/${EMBEDDED_DATABASE_NAMES.production}`;
     }
 
     const tenant = await bootstrap(env, databaseUrl, secret);
 
     const baseline = spawnNode(BASELINE, [], {
-      PATH: process.env.PATH, BASELINE_DATABASE_URL: databaseUrl, BASELINE_PORT: String(baselinePort), BASELINE_SECRET: secret, BASELINE_POOL_MAX: '10',
+      PATH: process.env.PATH,
+      BASELINE_DATABASE_URL: databaseUrl,
+      BASELINE_PORT: String(baselinePort),
+      BASELINE_SECRET: secret,
+      BASELINE_POOL_MAX: '10',
     });
     children.push(baseline);
     const baselineUrl = `http://127.0.0.1:${baselinePort}`;
@@ -171,10 +215,10 @@ async function main(): Promise<void> {
     const graphqlBody = JSON.stringify({ query, operationName: 'BenchOrganizations' });
     const graphqlHeaders = { ...auth, 'content-type': 'application/json' };
     const rest = await fetch(`${baseUrl}/v1/organizations/`, { headers: auth });
-    const restBody = await rest.json() as { items: { id: string }[] };
+    const restBody = (await rest.json()) as { items: { id: string }[] };
     if (rest.status !== 200) throw new Error(`(a) answered ${rest.status}: ${JSON.stringify(restBody)}`);
     const gql = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: graphqlHeaders, body: graphqlBody });
-    const gqlBody = await gql.json() as { data?: { organizations: { items: { id: string }[] } }; errors?: unknown };
+    const gqlBody = (await gql.json()) as { data?: { organizations: { items: { id: string }[] } }; errors?: unknown };
     if (gql.status !== 200 || gqlBody.errors) throw new Error(`(b) answered ${gql.status}: ${JSON.stringify(gqlBody)}`);
     let one: Response | undefined;
     for (let i = 0; i < 100 && !one; i++) {
@@ -182,10 +226,12 @@ async function main(): Promise<void> {
       one = await fetch(`${baselineUrl}/v1/organizations/`, { headers: auth }).catch(() => undefined);
       if (!one) await new Promise(r => setTimeout(r, 100));
     }
-    if (!one || one.status !== 200) throw new Error(`(c) answered ${one?.status}: ${baseline.output()}`);
+    if (one?.status !== 200) throw new Error(`(c) answered ${one?.status}: ${baseline.output()}`);
     const baselineBody = await one.json();
-    if (restBody.items.length !== 1 || restBody.items[0].id !== tenant.organizationId) throw new Error(`(a) did not list the tenant: ${JSON.stringify(restBody)}`);
-    if (gqlBody.data?.organizations.items[0]?.id !== tenant.organizationId) throw new Error('(b) did not list the tenant');
+    if (restBody.items.length !== 1 || restBody.items[0].id !== tenant.organizationId)
+      throw new Error(`(a) did not list the tenant: ${JSON.stringify(restBody)}`);
+    if (gqlBody.data?.organizations.items[0]?.id !== tenant.organizationId)
+      throw new Error('(b) did not list the tenant');
     if (!sameJson(restBody, baselineBody)) {
       log('WARNING: the baseline JSON differs from the service JSON:');
       log(`  service:  ${JSON.stringify(restBody)}`);
@@ -202,12 +248,22 @@ async function main(): Promise<void> {
       return measure({ ...load, ...options });
     };
     const a = await run('a', 'REST through the embedded stack', { url: `${baseUrl}/v1/organizations/`, headers: auth });
-    const b = await run('b', 'one GraphQL request', { url: `${baseUrl}/graphql`, method: 'POST', headers: graphqlHeaders, body: graphqlBody });
+    const b = await run('b', 'one GraphQL request', {
+      url: `${baseUrl}/graphql`,
+      method: 'POST',
+      headers: graphqlHeaders,
+      body: graphqlBody,
+    });
     const mem = memoryOf(service.process.pid!);
     const c = await run('c', 'one-hop baseline', { url: `${baselineUrl}/v1/organizations/`, headers: auth });
 
     const row = (label: string, r: LoadResult) => [
-      label, r.requestsPerSecond.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.total), String(r.errors + r.non2xx),
+      label,
+      r.requestsPerSecond.toFixed(0),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
+      String(r.total),
+      String(r.errors + r.non2xx),
     ];
     const ratio = a.requestsPerSecond / c.requestsPerSecond;
     const lines = [
@@ -215,11 +271,14 @@ async function main(): Promise<void> {
       `GET /v1/organizations/ (1 organization, OAT) · ${connections} connections · ${seconds} s after ${warmupSeconds} s warm-up · ` +
         `node ${process.version} · ${os.cpus().length} CPUs · ${external ? 'external PostgreSQL' : 'embedded PostgreSQL'} · service LOG_LEVEL=${logLevel}${serviceFlags.length ? ` · service flags ${serviceFlags.join(' ')}` : ''}`,
       '',
-      table(['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed'], [
-        row('(a) REST, embedded stack', a),
-        row('(b) POST /graphql via the gateway', b),
-        row('(c) one-hop node:http + pg', c),
-      ]),
+      table(
+        ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed'],
+        [
+          row('(a) REST, embedded stack', a),
+          row('(b) POST /graphql via the gateway', b),
+          row('(c) one-hop node:http + pg', c),
+        ],
+      ),
       '',
       `ratio (a)/(c): ${ratio.toFixed(2)}  (target ≥ ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'NOT met'})`,
       `service resident memory after load: ${mem ? `${mem.rssMb.toFixed(0)} MB (peak ${mem.peakMb.toFixed(0)} MB, ${idleMemory?.rssMb.toFixed(0)} MB before load)` : 'unavailable (no /proc)'}` +
@@ -229,13 +288,26 @@ async function main(): Promise<void> {
     process.stdout.write(lines.join('\n'));
     if (only.has('s')) {
       const sizes = process.env.BENCH_SUBSCRIPTION_SIZES?.split(',').map(Number);
-      process.stdout.write(await benchSubscriptions({ baseUrl, databaseUrl, organizationId: tenant.organizationId, token: tenant.oat, root, load, sizes, log }));
+      process.stdout.write(
+        await benchSubscriptions({
+          baseUrl,
+          databaseUrl,
+          organizationId: tenant.organizationId,
+          token: tenant.oat,
+          root,
+          load,
+          sizes,
+          log,
+        }),
+      );
     }
-    if (a.errors + a.non2xx + b.errors + b.non2xx + c.errors + c.non2xx > 0) log('WARNING: some requests failed (see the "failed" column)');
+    if (a.errors + a.non2xx + b.errors + b.non2xx + c.errors + c.non2xx > 0)
+      log('WARNING: some requests failed (see the "failed" column)');
   } finally {
     for (const child of children.reverse()) await child.stop();
     if (cpuProfDir) log(`CPU profile of the service written to ${path.resolve(cpuProfDir)}`);
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(error => log(`cleanup: ${(error as Error).message}`));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch(error => log(`cleanup: ${(error as Error).message}`));
   }
 }
 

@@ -112,7 +112,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const organizationId = argument(args, 'org');
   const count = Number(argument(args, 'count') ?? 100_000);
   if (!databaseUrl || !organizationId || !Number.isInteger(count) || count < 0) {
-    process.stderr.write('usage: node dist/bench/seed-subscriptions.js --database-url <url> --org <organization id> [--count 100000] [--customers N]\n');
+    process.stderr.write(
+      'usage: node dist/bench/seed-subscriptions.js --database-url <url> --org <organization id> [--count 100000] [--customers N]\n',
+    );
     process.exit(2);
   }
   const customers = argument(args, 'customers');

@@ -41,23 +41,57 @@ export async function benchSubscriptions(options: SubscriptionBenchOptions): Pro
     variables: { filter: { status: ['active', 'trialing'] }, page: 1, limit: 10, sorting: ['-started_at'] },
   });
   const targets: Target[] = [
-    { label: '(s1) REST ?status=active&status=trialing', url: `${options.baseUrl}/v1/subscriptions/?status=active&status=trialing`, headers: auth },
-    { label: '(s2) REST ?status=…&metadata[plan]=gold', url: `${options.baseUrl}/v1/subscriptions/?status=active&status=trialing&metadata%5Bplan%5D=gold`, headers: auth },
-    { label: '(s3) POST /graphql, (s1) as one query', url: `${options.baseUrl}/graphql`, method: 'POST', body: graphqlBody, headers: { ...auth, 'content-type': 'application/json' } },
+    {
+      label: '(s1) REST ?status=active&status=trialing',
+      url: `${options.baseUrl}/v1/subscriptions/?status=active&status=trialing`,
+      headers: auth,
+    },
+    {
+      label: '(s2) REST ?status=…&metadata[plan]=gold',
+      url: `${options.baseUrl}/v1/subscriptions/?status=active&status=trialing&metadata%5Bplan%5D=gold`,
+      headers: auth,
+    },
+    {
+      label: '(s3) POST /graphql, (s1) as one query',
+      url: `${options.baseUrl}/graphql`,
+      method: 'POST',
+      body: graphqlBody,
+      headers: { ...auth, 'content-type': 'application/json' },
+    },
   ];
   const results = new Map<string, LoadResult[]>();
   let seeded = 0;
   for (const size of sizes) {
-    const seed = await seedSubscriptions({ databaseUrl: options.databaseUrl, organizationId: options.organizationId, count: size - seeded });
+    const seed = await seedSubscriptions({
+      databaseUrl: options.databaseUrl,
+      organizationId: options.organizationId,
+      count: size - seeded,
+    });
     options.log(`seeded ${size - seeded} subscriptions in ${seed.ms} ms (${size} in the organization)`);
     seeded = size;
     for (const target of targets) {
-      const check = await fetch(target.url, { method: target.method ?? 'GET', headers: target.headers, body: target.body });
-      const json = await check.json() as { items?: unknown[]; pagination?: { total_count: number }; data?: { subscriptions: { pagination: { totalCount: number } } }; errors?: unknown };
-      if (check.status !== 200 || json.errors) throw new Error(`${target.label} answered ${check.status}: ${JSON.stringify(json).slice(0, 500)}`);
+      const check = await fetch(target.url, {
+        method: target.method ?? 'GET',
+        headers: target.headers,
+        body: target.body,
+      });
+      const json = (await check.json()) as {
+        items?: unknown[];
+        pagination?: { total_count: number };
+        data?: { subscriptions: { pagination: { totalCount: number } } };
+        errors?: unknown;
+      };
+      if (check.status !== 200 || json.errors)
+        throw new Error(`${target.label} answered ${check.status}: ${JSON.stringify(json).slice(0, 500)}`);
       const total = json.pagination?.total_count ?? json.data?.subscriptions.pagination.totalCount;
       options.log(`${target.label} at ${size} rows (total_count ${total})…`);
-      const result = await measure({ ...options.load, url: target.url, method: target.method, headers: target.headers, body: target.body });
+      const result = await measure({
+        ...options.load,
+        url: target.url,
+        method: target.method,
+        headers: target.headers,
+        body: target.body,
+      });
       results.set(target.label, [...(results.get(target.label) ?? []), result]);
     }
   }
@@ -67,7 +101,14 @@ export async function benchSubscriptions(options: SubscriptionBenchOptions): Pro
     sizes.forEach((size, i) => {
       const r = measured[i];
       const change = i === 0 ? '' : `×${(r.p50 / Math.max(measured[0].p50, 0.001)).toFixed(2)} p50`;
-      rows.push([`${target.label} @ ${size.toLocaleString('en')}`, r.requestsPerSecond.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors + r.non2xx), change]);
+      rows.push([
+        `${target.label} @ ${size.toLocaleString('en')}`,
+        r.requestsPerSecond.toFixed(0),
+        r.p50.toFixed(1),
+        r.p99.toFixed(1),
+        String(r.errors + r.non2xx),
+        change,
+      ]);
     });
   }
   return [

@@ -57,7 +57,9 @@ export function runNode(script: string, args: string[], env: NodeJS.ProcessEnv):
     child.stdout.on('data', c => (stdout += c));
     child.stderr.on('data', c => (stderr += c));
     child.once('error', reject);
-    child.once('exit', code => (code === 0 ? resolve(stdout) : reject(new Error(`${script} exited with ${code}: ${stderr.trim()}`))));
+    child.once('exit', code =>
+      code === 0 ? resolve(stdout) : reject(new Error(`${script} exited with ${code}: ${stderr.trim()}`)),
+    );
   });
 }
 
@@ -65,7 +67,8 @@ export function runNode(script: string, args: string[], env: NodeJS.ProcessEnv):
 export async function waitUntilReady(url: string, child: Child, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.process.exitCode !== null) throw new Error(`process exited (${child.process.exitCode}) before ${url} was ready:\n${child.output()}`);
+    if (child.process.exitCode !== null)
+      throw new Error(`process exited (${child.process.exitCode}) before ${url} was ready:\n${child.output()}`);
     try {
       const response = await fetch(url);
       if (response.ok) return;
@@ -109,7 +112,13 @@ export interface LoadResult {
 
 /** A warm-up run (discarded), then the measured run. */
 export async function measure(options: LoadOptions): Promise<LoadResult> {
-  const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections };
+  const base = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections,
+  };
   if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
   const result = await autocannon({ ...base, duration: options.seconds });
   return {
@@ -125,7 +134,8 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
 /** Plain-text table with right-aligned numeric columns. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), widths.map(w => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -133,7 +143,12 @@ export function table(header: string[], rows: string[][]): string {
 export function sameJson(a: unknown, b: unknown): boolean {
   const canonical = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(canonical);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map(k => [k, canonical((v as any)[k])]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map(k => [k, canonical((v as any)[k])]),
+      );
     return v;
   };
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));

@@ -18,7 +18,12 @@ export type OptionValues = Record<string, string | boolean | undefined>;
 /** Strict parsing: unknown options, missing values and stray positionals are usage errors. */
 export function parseOptions(args: string[], options: ParseArgsOptionsConfig): OptionValues {
   try {
-    const { values } = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...options }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args,
+      options: { ...GLOBAL_OPTIONS, ...options },
+      strict: true,
+      allowPositionals: false,
+    });
     return values as OptionValues;
   } catch (error) {
     // node:util's messages are long and mention internals ("To specify an option argument starting with
@@ -43,7 +48,8 @@ export function optionalString(values: OptionValues, name: string): string | und
 
 export function environmentOf(values: OptionValues): EnvironmentName {
   const env = optionalString(values, 'env') ?? 'production';
-  if (env !== 'production' && env !== 'sandbox') throw new UsageError(`--env must be production or sandbox (got "${env}")`);
+  if (env !== 'production' && env !== 'sandbox')
+    throw new UsageError(`--env must be production or sandbox (got "${env}")`);
   return env;
 }
 
@@ -68,12 +74,14 @@ export function scopesOf(values: OptionValues): string[] {
 /** An ISO 8601 duration such as P30D or PT12H. */
 export function durationOf(values: OptionValues, name: string): string | undefined {
   const text = optionalString(values, name);
-  if (text !== undefined && !parseDuration(text)) throw new UsageError(`--${name} must be an ISO 8601 duration such as P30D or PT12H (got "${text}")`);
+  if (text !== undefined && !parseDuration(text))
+    throw new UsageError(`--${name} must be an ISO 8601 duration such as P30D or PT12H (got "${text}")`);
   return text;
 }
 
 export function oneOf<T extends string>(values: OptionValues, name: string, allowed: readonly T[], fallback: T): T {
   const value = optionalString(values, name) ?? fallback;
-  if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+  if (!allowed.includes(value as T))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (got "${value}")`);
   return value as T;
 }

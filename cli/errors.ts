@@ -10,7 +10,17 @@ export class CommandFailure extends Error {}
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', '28P01', '28000', '3D000', '57P03']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  '28P01',
+  '28000',
+  '3D000',
+  '57P03',
+]);
 
 /**
  * The one line (and exit code) an error becomes. Expected errors never show a stack; an unexpected
@@ -23,7 +33,8 @@ export function describeError(error: unknown, withStack: boolean): { exitCode: n
   if (error instanceof DomainError) return { exitCode: EXIT_FAILURE, message: domainMessage(error) };
   const e = error as { code?: string; message?: string; stack?: string } | undefined;
   const code = e?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
-  if (code && CONNECTION_CODES.has(code)) return { exitCode: EXIT_FAILURE, message: `cannot use the database: ${oneLine(e?.message ?? code)}` };
+  if (code && CONNECTION_CODES.has(code))
+    return { exitCode: EXIT_FAILURE, message: `cannot use the database: ${oneLine(e?.message ?? code)}` };
   const message = `unexpected failure: ${oneLine(e?.message ?? String(error))}`;
   return { exitCode: EXIT_FAILURE, message: withStack && e?.stack ? `${message}\n${e.stack}` : message };
 }

@@ -24,16 +24,21 @@ function generalHelp(): string {
     'Options every command takes:',
     '  --env production|sandbox  the environment to act on (default: production)',
     '  --json                    print the result as one JSON line on stdout',
-    '  --help, -h                show the command\'s options',
+    "  --help, -h                show the command's options",
     '',
-    'The data is the running server\'s: DATABASE_URL / SANDBOX_DATABASE_URL when set, otherwise the',
+    "The data is the running server's: DATABASE_URL / SANDBOX_DATABASE_URL when set, otherwise the",
     'embedded PostgreSQL under DATA_DIR (default .data), started for the command when the server is not running.',
     `Run "${PROGRAM} <command> --help" for a command's options.`,
   ].join('\n');
 }
 
 function commandHelp(command: Command): string {
-  return [`Usage: ${PROGRAM} ${command.name} ${command.usage}`, '', command.summary + '.', ...(command.notes ?? []).map(n => `  ${n}`)].join('\n');
+  return [
+    `Usage: ${PROGRAM} ${command.name} ${command.usage}`,
+    '',
+    command.summary + '.',
+    ...(command.notes ?? []).map(n => `  ${n}`),
+  ].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -44,7 +49,8 @@ async function main(argv: string[]): Promise<number> {
     return name === undefined ? EXIT_USAGE : 0;
   }
   const command = COMMANDS.find(c => c.name === name);
-  if (!command) throw new UsageError(name.startsWith('-') ? `expected a command before ${name}` : `unknown command "${name}"`);
+  if (!command)
+    throw new UsageError(name.startsWith('-') ? `expected a command before ${name}` : `unknown command "${name}"`);
 
   const values = parseOptions(rest, command.options);
   if (values.help) {

@@ -23,7 +23,11 @@ export interface CliSession {
  * this command (and stopped by `close`). Secrets come from the same place as the server's
  * (SECRET or DATA_DIR/secrets.json), so the tokens issued here are valid there.
  */
-export async function openSession(config: Config, environment: EnvironmentName, note: (line: string) => void): Promise<CliSession> {
+export async function openSession(
+  config: Config,
+  environment: EnvironmentName,
+  note: (line: string) => void,
+): Promise<CliSession> {
   const secrets = await loadSecrets(config);
   if (!config.DATABASE_URL) note(`using the embedded PostgreSQL in ${config.DATA_DIR}`);
   const databases = await openEnvironmentDatabases(config, secrets, 'cli');

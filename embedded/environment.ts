@@ -38,14 +38,26 @@ export interface EnvironmentOptions {
 }
 
 export async function startEnvironment(options: EnvironmentOptions): Promise<Environment> {
-  const identity = await startIdentity({ databaseUrl: options.databaseUrl, secret: options.secret, clock: options.clock });
+  const identity = await startIdentity({
+    databaseUrl: options.databaseUrl,
+    secret: options.secret,
+    clock: options.clock,
+  });
   const publicUrl = publicUrlOf(options.config, options.name);
-  const billing = await startBilling({ databaseUrl: options.databaseUrl, secret: options.secret, clock: options.clock, publicUrl });
+  const billing = await startBilling({
+    databaseUrl: options.databaseUrl,
+    secret: options.secret,
+    clock: options.clock,
+    publicUrl,
+  });
   const supergraphSdl = readSupergraph();
   const operations = new OperationDocuments();
   const gateway = await createGateway({
     supergraphSdl,
-    dataSources: { [identity.name]: new CachedLocalDataSource(identity), [billing.name]: new CachedLocalDataSource(billing) },
+    dataSources: {
+      [identity.name]: new CachedLocalDataSource(identity),
+      [billing.name]: new CachedLocalDataSource(billing),
+    },
     limits: { maxDepth: options.config.GRAPHQL_MAX_DEPTH, maxCost: options.config.GRAPHQL_MAX_COST },
   });
   const app = assembleRestApp({
@@ -54,7 +66,11 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     gateway: new InProcessGatewayClient(gateway, directOperations(supergraphSdl, operations, identity, billing)),
     // Customer sessions live in billing, every other credential in identity (kit/composite-principal-resolver.ts).
     principals: new CompositePrincipalResolver(identity.principals, {
-      [TOKEN_PREFIXES.customerSession]: new CustomerSessionPrincipalResolver(billing.orm, options.secret, options.clock),
+      [TOKEN_PREFIXES.customerSession]: new CustomerSessionPrincipalResolver(
+        billing.orm,
+        options.secret,
+        options.clock,
+      ),
     }),
     operations,
     logger: options.logger,
@@ -77,6 +93,14 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
 }
 
 /** The REST operations the gateway would answer from one in-process subgraph run on it directly. */
-function directOperations(supergraphSdl: string, documents: OperationDocuments, ...runtimes: SubgraphRuntime[]): DirectOperations {
-  return new DirectOperations(supergraphSdl, runtimes, documents.names().map(name => ({ source: documents.source(name), operationName: name })));
+function directOperations(
+  supergraphSdl: string,
+  documents: OperationDocuments,
+  ...runtimes: SubgraphRuntime[]
+): DirectOperations {
+  return new DirectOperations(
+    supergraphSdl,
+    runtimes,
+    documents.names().map(name => ({ source: documents.source(name), operationName: name })),
+  );
 }

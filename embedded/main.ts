@@ -27,7 +27,15 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 25_000).unref();
-    await Promise.all(servers.map(s => new Promise<void>(resolve => { s.close(() => resolve()); s.closeAllConnections(); })));
+    await Promise.all(
+      servers.map(
+        s =>
+          new Promise<void>(resolve => {
+            s.close(() => resolve());
+            s.closeAllConnections();
+          }),
+      ),
+    );
     await Promise.all(environments.map(e => e.close().catch(error => logger.error({ err: error }, 'close failed'))));
     await databases.close();
     clearTimeout(timer);
@@ -38,13 +46,22 @@ async function main(): Promise<void> {
 
   try {
     for (const name of ['production', 'sandbox'] as EnvironmentName[]) {
-      const environment = await startEnvironment({ name, config, databaseUrl: databases.urls[name], secret: secrets.secret, clock: systemClock, logger });
+      const environment = await startEnvironment({
+        name,
+        config,
+        databaseUrl: databases.urls[name],
+        secret: secrets.secret,
+        clock: systemClock,
+        logger,
+      });
       environments.push(environment);
       const port = name === 'production' ? config.PORT : config.SANDBOX_PORT;
-      servers.push(await new Promise<Server>((resolve, reject) => {
-        const server = environment.app.listen(port, config.HOST, () => resolve(server));
-        server.once('error', reject);
-      }));
+      servers.push(
+        await new Promise<Server>((resolve, reject) => {
+          const server = environment.app.listen(port, config.HOST, () => resolve(server));
+          server.once('error', reject);
+        }),
+      );
     }
   } catch (error) {
     logger.fatal({ err: error }, 'start failed');
@@ -54,10 +71,12 @@ async function main(): Promise<void> {
   const production = publicUrlOf(config, 'production');
   const sandbox = publicUrlOf(config, 'sandbox');
   logger.info({ production, sandbox }, 'serving');
-  process.stdout.write(`\nProduction API: ${production}\nSandbox API:    ${sandbox}\nDocs:           ${production}/docs\n\n`);
+  process.stdout.write(
+    `\nProduction API: ${production}\nSandbox API:    ${sandbox}\nDocs:           ${production}/docs\n\n`,
+  );
 }
 
 main().catch(error => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
+  process.stderr.write(`${error instanceof ConfigError ? error.message : ((error as Error).stack ?? String(error))}\n`);
   process.exit(1);
 });

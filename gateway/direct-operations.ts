@@ -38,7 +38,11 @@ interface Entry {
 export class DirectOperations {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(supergraphSdl: string, runtimes: readonly SubgraphRuntime[], operations: Iterable<DirectOperationSource>) {
+  constructor(
+    supergraphSdl: string,
+    runtimes: readonly SubgraphRuntime[],
+    operations: Iterable<DirectOperationSource>,
+  ) {
     const supergraph = Supergraph.build(supergraphSdl);
     const apiSchema = supergraph.apiSchema();
     const apiGraphQLSchema = apiSchema.toGraphQLJSSchema();
@@ -49,7 +53,7 @@ export class DirectOperations {
       if (validate(apiGraphQLSchema, document).length) continue;
       const plan = planner.buildQueryPlan(operationFromDocument(apiSchema, document, { operationName }));
       const node = plan.node;
-      if (!node || node.kind !== 'Fetch' || node.requires?.length || node.hasDefers) continue;
+      if (node?.kind !== 'Fetch' || node.requires?.length || node.hasDefers) continue;
       if (node.inputRewrites?.length || node.outputRewrites?.length || node.contextRewrites?.length) continue;
       const runtime = runtimes.find(r => r.name === node.serviceName);
       if (!runtime || validate(runtime.schema, document).length) continue;
@@ -63,14 +67,30 @@ export class DirectOperations {
   }
 
   /** Runs `source` directly when it is one of the single-subgraph operations; undefined otherwise. */
-  execute(source: string, variables: Record<string, unknown> | undefined, principal: Principal, requestId: string): Promise<DirectResult> | undefined {
+  execute(
+    source: string,
+    variables: Record<string, unknown> | undefined,
+    principal: Principal,
+    requestId: string,
+  ): Promise<DirectResult> | undefined {
     const entry = this.entries.get(source);
     if (!entry) return undefined;
     return this.run(entry, variables, principal, requestId);
   }
 
-  private async run(entry: Entry, variables: Record<string, unknown> | undefined, principal: Principal, requestId: string): Promise<DirectResult> {
-    const result = await executeOnSubgraph(entry.runtime, entry.document, { operationName: entry.operationName, variables }, principal, requestId);
+  private async run(
+    entry: Entry,
+    variables: Record<string, unknown> | undefined,
+    principal: Principal,
+    requestId: string,
+  ): Promise<DirectResult> {
+    const result = await executeOnSubgraph(
+      entry.runtime,
+      entry.document,
+      { operationName: entry.operationName, variables },
+      principal,
+      requestId,
+    );
     return {
       data: result.data as Record<string, unknown> | null | undefined,
       ...(result.errors?.length ? { errors: result.errors.map(e => toGraphQLError(e).toJSON()) } : {}),

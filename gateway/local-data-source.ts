@@ -16,7 +16,10 @@ export class CachedLocalDataSource implements GraphQLDataSource<GatewayContext &
     this.documents = new DocumentCache(runtime);
   }
 
-  async process({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext & Record<string, any>>): Promise<GatewayGraphQLResponse> {
+  async process({
+    request,
+    context,
+  }: GraphQLDataSourceProcessOptions<GatewayContext & Record<string, any>>): Promise<GatewayGraphQLResponse> {
     const document = this.documents.get(request.query!);
     if (!('kind' in document)) return { errors: document.map(e => e.toJSON()) };
     const principal = context?.principal;

@@ -40,17 +40,28 @@ async function main(): Promise<void> {
       const gateway = await createGateway({
         supergraphSdl: readSupergraph(),
         dataSources: Object.fromEntries(
-          Object.entries(subgraphs).map(([name, url]) => [name, new SigningDataSource(joinUrl(url, 'graphql'), internalKey)]),
+          Object.entries(subgraphs).map(([name, url]) => [
+            name,
+            new SigningDataSource(joinUrl(url, 'graphql'), internalKey),
+          ]),
         ),
         limits: { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST },
       });
       onClose(() => gateway.stop());
-      return { server: createRouterServer(routes(gateway, subgraphs, internalKey, logger), logger), details: { subgraphs } };
+      return {
+        server: createRouterServer(routes(gateway, subgraphs, internalKey, logger), logger),
+        details: { subgraphs },
+      };
     },
   });
 }
 
-function routes(gateway: ApolloServer<GatewayContext>, subgraphs: Record<string, string>, internalKey: string, logger: Logger): Routes {
+function routes(
+  gateway: ApolloServer<GatewayContext>,
+  subgraphs: Record<string, string>,
+  internalKey: string,
+  logger: Logger,
+): Routes {
   const signedPrincipal = signedPrincipalOf(internalKey, logger, {
     log: 'gateway request without a valid principal signature',
     message: 'The gateway only answers requests signed by the REST adapter.',
@@ -58,7 +69,7 @@ function routes(gateway: ApolloServer<GatewayContext>, subgraphs: Record<string,
   const graphql = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
     const principal = signedPrincipal(req, res, requestId);
     if (!principal) return;
-    let request;
+    let request: Awaited<ReturnType<typeof readGraphQLRequest>>;
     try {
       request = await readGraphQLRequest(req, res);
     } catch (error) {
@@ -76,7 +87,9 @@ function routes(gateway: ApolloServer<GatewayContext>, subgraphs: Record<string,
   };
 
   const readyz = async (_req: IncomingMessage, res: ServerResponse) => {
-    const checks = await Promise.all(Object.entries(subgraphs).map(async ([name, url]) => [name, await reachable(joinUrl(url, 'healthz'))] as const));
+    const checks = await Promise.all(
+      Object.entries(subgraphs).map(async ([name, url]) => [name, await reachable(joinUrl(url, 'healthz'))] as const),
+    );
     const ok = checks.every(([, up]) => up);
     sendJson(res, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable', subgraphs: Object.fromEntries(checks) });
   };

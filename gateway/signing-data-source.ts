@@ -8,11 +8,17 @@ import type { GatewayContext } from '../kit/graphql/subgraph-runtime.js';
  * directly even by someone who can reach its port.
  */
 export class SigningDataSource extends RemoteGraphQLDataSource<GatewayContext & Record<string, any>> {
-  constructor(url: string, private readonly internalKey: string) {
+  constructor(
+    url: string,
+    private readonly internalKey: string,
+  ) {
     super({ url });
   }
 
-  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext & Record<string, any>>): void {
+  override willSendRequest({
+    request,
+    context,
+  }: GraphQLDataSourceProcessOptions<GatewayContext & Record<string, any>>): void {
     if (!context?.principal) return;
     request.http?.headers.set(PRINCIPAL_HEADER, signPrincipal(context.principal, this.internalKey));
     request.http?.headers.set('x-request-id', context.requestId);

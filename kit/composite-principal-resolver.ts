@@ -10,7 +10,10 @@ import { bearerOf, type Principal, type PrincipalResolver } from './principal.js
 export class CompositePrincipalResolver implements PrincipalResolver {
   private readonly routes: [prefix: string, resolver: PrincipalResolver][];
 
-  constructor(private readonly fallback: PrincipalResolver, byPrefix: Record<string, PrincipalResolver>) {
+  constructor(
+    private readonly fallback: PrincipalResolver,
+    byPrefix: Record<string, PrincipalResolver>,
+  ) {
     // Longest prefix first, so a longer prefix is never shadowed by a shorter one.
     this.routes = Object.entries(byPrefix).sort(([a], [b]) => b.length - a.length);
   }
@@ -18,7 +21,8 @@ export class CompositePrincipalResolver implements PrincipalResolver {
   resolve(authorization: string | undefined, sessionToken?: string): Promise<Principal> {
     const token = bearerOf(authorization);
     if (token !== undefined) {
-      for (const [prefix, resolver] of this.routes) if (token.startsWith(prefix)) return resolver.resolve(authorization, sessionToken);
+      for (const [prefix, resolver] of this.routes)
+        if (token.startsWith(prefix)) return resolver.resolve(authorization, sessionToken);
     }
     return this.fallback.resolve(authorization, sessionToken);
   }

@@ -70,7 +70,8 @@ export function publicUrlOf(config: Config, environment: EnvironmentName): strin
  * own PORT unless told otherwise).
  */
 export function deploymentPublicUrl(config: Config, port = config.PORT): string {
-  const configured = config.ENVIRONMENT === 'sandbox' ? (config.SANDBOX_PUBLIC_URL ?? config.PUBLIC_URL) : config.PUBLIC_URL;
+  const configured =
+    config.ENVIRONMENT === 'sandbox' ? (config.SANDBOX_PUBLIC_URL ?? config.PUBLIC_URL) : config.PUBLIC_URL;
   return baseUrl(configured, config.HOST, port);
 }
 

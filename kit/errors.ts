@@ -57,12 +57,9 @@ export class InvalidToken extends DomainError {
 /** RFC 6750 §3.1: the token is valid but lacks every scope the operation accepts. */
 export class InsufficientScope extends DomainError {
   constructor(requiredScopes: readonly string[]) {
-    super(
-      'insufficient_scope',
-      'The request requires higher privileges than provided by the access token.',
-      403,
-      { scopes: requiredScopes },
-    );
+    super('insufficient_scope', 'The request requires higher privileges than provided by the access token.', 403, {
+      scopes: requiredScopes,
+    });
   }
 }
 

@@ -16,7 +16,10 @@ interface Entry {
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly ttlMs = 5_000, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly ttlMs = 5_000,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   get(tokenHash: string, nowMs: number): Principal | undefined {
     const entry = this.entries.get(tokenHash);
@@ -33,7 +36,11 @@ export class PrincipalCache {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(tokenHash, { principal, staleAt: nowMs + this.ttlMs, tokenExpiresAt: tokenExpiresAt?.getTime() ?? null });
+    this.entries.set(tokenHash, {
+      principal,
+      staleAt: nowMs + this.ttlMs,
+      tokenExpiresAt: tokenExpiresAt?.getTime() ?? null,
+    });
   }
 
   /** Drops every cached principal matching the predicate (a revoked token, a user whose memberships changed). */

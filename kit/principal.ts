@@ -12,8 +12,13 @@ export interface Principal {
   /** User, organization or customer id; null for anonymous. */
   subjectId: string | null;
   /** What kind of credential produced the principal (for rate limiting and user-only endpoints). */
-  credential: 'personal_access_token' | 'organization_access_token' | 'oauth2_token' | 'user_session'
-    | 'customer_session' | 'none';
+  credential:
+    | 'personal_access_token'
+    | 'organization_access_token'
+    | 'oauth2_token'
+    | 'user_session'
+    | 'customer_session'
+    | 'none';
   scopes: string[];
   /** Organizations the principal may act for. For users: their memberships (∩ token down-scope). */
   organizationIds: string[];

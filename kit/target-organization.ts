@@ -13,19 +13,28 @@ export async function targetOrganization(
 ): Promise<string> {
   if (principal.subject === 'organization') {
     if (organizationId) {
-      throw new PolarRequestValidationError([{
-        type: 'organization_token', loc: ['body', 'organization_id'],
-        msg: 'Setting organization_id is disallowed when using an organization token.', input: organizationId,
-      }]);
+      throw new PolarRequestValidationError([
+        {
+          type: 'organization_token',
+          loc: ['body', 'organization_id'],
+          msg: 'Setting organization_id is disallowed when using an organization token.',
+          input: organizationId,
+        },
+      ]);
     }
     return principal.subjectId!;
   }
   if (!organizationId) {
-    if (principal.credential === 'oauth2_token' && principal.organizationIds.length === 1) return principal.organizationIds[0];
-    throw new PolarRequestValidationError([{ type: 'missing', loc: ['body', 'organization_id'], msg: 'organization_id is required.', input: null }]);
+    if (principal.credential === 'oauth2_token' && principal.organizationIds.length === 1)
+      return principal.organizationIds[0];
+    throw new PolarRequestValidationError([
+      { type: 'missing', loc: ['body', 'organization_id'], msg: 'organization_id is required.', input: null },
+    ]);
   }
   if (!(await isAccessible(organizationId))) {
-    throw new PolarRequestValidationError([{ type: 'value_error', loc: ['body', 'organization_id'], msg: 'Organization not found.', input: organizationId }]);
+    throw new PolarRequestValidationError([
+      { type: 'value_error', loc: ['body', 'organization_id'], msg: 'Organization not found.', input: organizationId },
+    ]);
   }
   return organizationId;
 }

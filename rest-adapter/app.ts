@@ -61,7 +61,8 @@ export function createApp(deps: AppDependencies): express.Express {
   const paths = routePatterns(deps.routes);
   const isApiPath = (path: string) => path === '/graphql' || paths.some(p => p.regex.test(path));
   // The content type first: it is one header lookup, the path test walks the route table.
-  const isForm = (req: Request) => typeof req.is('application/x-www-form-urlencoded') === 'string' && !isApiPath(req.path);
+  const isForm = (req: Request) =>
+    typeof req.is('application/x-www-form-urlencoded') === 'string' && !isApiPath(req.path);
   app.use(express.urlencoded({ limit: MAX_BODY, extended: false, type: req => isForm(req as Request) }));
   app.use(express.json({ limit: MAX_BODY, type: req => !isForm(req as Request), strict: false }));
   app.use(resolvePrincipal(deps.principals));
@@ -95,10 +96,16 @@ function requestContext(deps: AppDependencies) {
     }
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      deps.logger.info({
-        requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      }, 'request');
+      deps.logger.info(
+        {
+          requestId: req.requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
     });
     next();
   };
@@ -144,13 +151,18 @@ function routeHandler(route: Route, deps: AppDependencies) {
       authorize(req.principal, route.access);
       const params = route.params ? parseOrThrow(route.params, 'path', req.params) : {};
       const query = route.query
-        ? parseOrThrow(route.query, 'query', queryObject(new URL(req.originalUrl, 'http://local').searchParams, route.query))
+        ? parseOrThrow(
+            route.query,
+            'query',
+            queryObject(new URL(req.originalUrl, 'http://local').searchParams, route.query),
+          )
         : {};
-      let body: unknown = undefined;
+      let body: unknown;
       if (route.body) {
         const raw = req.body;
         if (raw === undefined && route.bodyOptional) body = {};
-        else if (raw === undefined) throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+        else if (raw === undefined)
+          throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
         else body = parseOrThrow(route.body, 'body', raw);
       }
       const result = await deps.gateway.execute(
@@ -172,7 +184,8 @@ function routeHandler(route: Route, deps: AppDependencies) {
       else if (route.contentType) res.type(route.contentType).send(payload);
       else res.json(payload);
     } catch (error) {
-      if (!(error instanceof Error) || !('status' in error)) deps.logger.error({ err: error, requestId: req.requestId }, 'route failed');
+      if (!(error instanceof Error) || !('status' in error))
+        deps.logger.error({ err: error, requestId: req.requestId }, 'route failed');
       sendError(res, error);
     }
   };
@@ -182,16 +195,31 @@ function graphqlHandler(deps: AppDependencies) {
   return async (req: Request, res: Response) => {
     const request = req.is('application/json') ? graphQLRequestOf(req.body) : undefined;
     if (!request) {
-      res.status(400).json({ errors: [{ message: 'POST a JSON body {"query": "...", "variables": {...}} with Content-Type: application/json.', extensions: { code: 'BAD_REQUEST' } }] });
+      res.status(400).json({
+        errors: [
+          {
+            message: 'POST a JSON body {"query": "...", "variables": {...}} with Content-Type: application/json.',
+            extensions: { code: 'BAD_REQUEST' },
+          },
+        ],
+      });
       return;
     }
     try {
       const result = await deps.gateway.execute(request, req.principal, req.requestId);
-      const failedBeforeExecution = !result.data && result.errors?.some(e => e.extensions?.http?.status === 400 || /GRAPHQL_(PARSE|VALIDATION)_FAILED|QUERY_TOO/.test(e.extensions?.code ?? ''));
+      const failedBeforeExecution =
+        !result.data &&
+        result.errors?.some(
+          e =>
+            e.extensions?.http?.status === 400 ||
+            /GRAPHQL_(PARSE|VALIDATION)_FAILED|QUERY_TOO/.test(e.extensions?.code ?? ''),
+        );
       res.status(failedBeforeExecution ? 400 : 200).json(result);
     } catch (error) {
       deps.logger.error({ err: error, requestId: req.requestId }, 'graphql failed');
-      res.status(500).json({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      res
+        .status(500)
+        .json({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
     }
   };
 }
@@ -229,11 +257,21 @@ function errorHandler(logger: Logger) {
   return (error: any, req: Request, res: Response, _next: NextFunction) => {
     if (error?.type === 'entity.parse.failed') {
       if (req.path === '/graphql') {
-        res.status(400).json({ errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
+        res
+          .status(400)
+          .json({ errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
       } else {
         res.status(422).json({
           error: 'RequestValidationError',
-          detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }],
+          detail: [
+            {
+              type: 'json_invalid',
+              loc: ['body', 0],
+              msg: 'JSON decode error',
+              input: {},
+              ctx: { error: 'Expecting value' },
+            },
+          ],
         });
       }
       return;

@@ -57,6 +57,11 @@ export function assembleRestApp(options: RestAppOptions): Express {
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),
     ],
   });
-  if (options.web) configureWebKit(app, { secret: options.web.secret, publicUrl: options.publicUrl, environment: options.environment });
+  if (options.web)
+    configureWebKit(app, {
+      secret: options.web.secret,
+      publicUrl: options.publicUrl,
+      environment: options.environment,
+    });
   return app;
 }

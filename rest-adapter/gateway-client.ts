@@ -21,7 +21,10 @@ export interface GatewayClient {
  * in-process subgraph run on that subgraph straight away (gateway/direct-operations.ts).
  */
 export class InProcessGatewayClient implements GatewayClient {
-  constructor(private readonly server: ApolloServer<GatewayContext>, private readonly direct?: DirectOperations) {}
+  constructor(
+    private readonly server: ApolloServer<GatewayContext>,
+    private readonly direct?: DirectOperations,
+  ) {}
 
   async execute(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
     const direct = this.direct?.execute(request.query, request.variables, principal, requestId);
@@ -34,7 +37,10 @@ export class InProcessGatewayClient implements GatewayClient {
 
 /** Distributed topology: POSTs to the gateway process, identity signed with the internal key. */
 export class HttpGatewayClient implements GatewayClient {
-  constructor(private readonly url: string, private readonly internalKey: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly internalKey: string,
+  ) {}
 
   async execute(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
     const response = await fetch(this.url, {

@@ -49,7 +49,9 @@ export class HttpPrincipalResolver implements PrincipalResolver {
     // No credential at all is anonymous without asking (exactly what TokenPrincipalResolver answers).
     if (authorization === undefined && sessionToken === undefined) return ANONYMOUS;
     // NOTE: keyed by a digest, so raw tokens are not kept as map keys.
-    const key = createHash('sha256').update(`${authorization ?? ''}\u0000${sessionToken ?? ''}`).digest('base64url');
+    const key = createHash('sha256')
+      .update(`${authorization ?? ''}\u0000${sessionToken ?? ''}`)
+      .digest('base64url');
     const cached = this.cache.get(key, this.now());
     if (cached) return cached;
 
@@ -61,14 +63,19 @@ export class HttpPrincipalResolver implements PrincipalResolver {
     try {
       response = await fetch(this.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, this.internalKey, this.now()) },
+        headers: {
+          'content-type': 'application/json',
+          ...signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, this.internalKey, this.now()),
+        },
         body,
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
       throw new Error(`principal service unreachable at ${this.url}`, { cause: error });
     }
-    const payload = (await response.json().catch(() => undefined)) as { principal?: Principal; error?: WireDomainError } | undefined;
+    const payload = (await response.json().catch(() => undefined)) as
+      | { principal?: Principal; error?: WireDomainError }
+      | undefined;
     if (response.ok && payload?.principal) {
       this.cache.set(key, payload.principal, this.now(), null);
       return payload.principal;
@@ -76,14 +83,22 @@ export class HttpPrincipalResolver implements PrincipalResolver {
     const error = payload?.error;
     if (error && isDomainError(error, response.status)) throw domainErrorOf(error);
     // A refused signature (wrong INTERNAL_KEY, clock skew) or an identity failure is our problem: a 500.
-    throw new Error(`principal endpoint ${this.url} answered ${response.status}${error?.code ? ` (${error.code})` : ''}`);
+    throw new Error(
+      `principal endpoint ${this.url} answered ${response.status}${error?.code ? ` (${error.code})` : ''}`,
+    );
   }
 }
 
 /** A caller's error (4xx) from the resolver, as opposed to the endpoint refusing our signature. */
 function isDomainError(error: WireDomainError, status: number): boolean {
-  return typeof error.code === 'string' && error.code !== 'UNAUTHENTICATED' && typeof error.message === 'string'
-    && error.status === status && status >= 400 && status < 500;
+  return (
+    typeof error.code === 'string' &&
+    error.code !== 'UNAUTHENTICATED' &&
+    typeof error.message === 'string' &&
+    error.status === status &&
+    status >= 400 &&
+    status < 500
+  );
 }
 
 /** The same classes the in-process resolver throws, so `instanceof` checks keep working. */

@@ -20,7 +20,11 @@ import { TOKEN_PREFIXES } from '../kit/tokens.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { service: 'rest-adapter', environment: config.ENVIRONMENT });
-  const required = requireConfig(config, ['INTERNAL_KEY', 'GATEWAY_URL', 'IDENTITY_URL', 'BILLING_URL'], 'the REST adapter process');
+  const required = requireConfig(
+    config,
+    ['INTERNAL_KEY', 'GATEWAY_URL', 'IDENTITY_URL', 'BILLING_URL'],
+    'the REST adapter process',
+  );
   const gatewayUrl = required.GATEWAY_URL;
   const identityUrl = required.IDENTITY_URL;
   const billingUrl = required.BILLING_URL;
@@ -35,7 +39,10 @@ async function main(): Promise<void> {
     }),
     logger,
     // Ready when the hops requests make answer: the gateway and the processes that resolve bearers.
-    ready: async () => (await Promise.all([gatewayUrl, identityUrl, billingUrl].map(url => reachable(joinUrl(url, 'healthz'))))).every(Boolean),
+    ready: async () =>
+      (await Promise.all([gatewayUrl, identityUrl, billingUrl].map(url => reachable(joinUrl(url, 'healthz'))))).every(
+        Boolean,
+      ),
   });
 
   await runService({
@@ -43,7 +50,10 @@ async function main(): Promise<void> {
     host: config.HOST,
     port: config.PORT,
     // What Express's app.listen does, so the shared listen and shutdown apply.
-    start: async () => ({ server: createServer(app), details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl } }),
+    start: async () => ({
+      server: createServer(app),
+      details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl },
+    }),
   });
 }
 

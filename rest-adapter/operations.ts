@@ -1,7 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type DefinitionNode, type FragmentDefinitionNode, Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql';
+import {
+  type DefinitionNode,
+  type FragmentDefinitionNode,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  print,
+  visit,
+} from 'graphql';
 
 export const OPERATIONS_DIR = fileURLToPath(new URL('../schema/operations/', import.meta.url));
 
@@ -15,7 +23,9 @@ export class OperationDocuments {
 
   constructor(directory = OPERATIONS_DIR) {
     const definitions: DefinitionNode[] = [];
-    for (const file of readdirSync(directory).filter(f => f.endsWith('.graphql')).sort()) {
+    for (const file of readdirSync(directory)
+      .filter(f => f.endsWith('.graphql'))
+      .sort()) {
       definitions.push(...parse(readFileSync(path.join(directory, file), 'utf8')).definitions);
     }
     const fragments = new Map<string, FragmentDefinitionNode>();
@@ -38,7 +48,11 @@ export class OperationDocuments {
   }
 }
 
-function collectFragments(root: OperationDefinitionNode | FragmentDefinitionNode, all: Map<string, FragmentDefinitionNode>, seen = new Set<string>()): FragmentDefinitionNode[] {
+function collectFragments(
+  root: OperationDefinitionNode | FragmentDefinitionNode,
+  all: Map<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): FragmentDefinitionNode[] {
   const out: FragmentDefinitionNode[] = [];
   visit(root, {
     FragmentSpread(node) {

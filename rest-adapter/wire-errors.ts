@@ -27,7 +27,10 @@ export function sendError(res: Response, error: unknown): void {
       return;
     case 'insufficient_scope': {
       const scopes = (details as { scopes?: string[] } | undefined)?.scopes ?? [];
-      res.set('WWW-Authenticate', `${REALM}, scope="${scopes.join(' ')}", error="insufficient_scope", error_description="${message}"`);
+      res.set(
+        'WWW-Authenticate',
+        `${REALM}, scope="${scopes.join(' ')}", error="insufficient_scope", error_description="${message}"`,
+      );
       res.json({ error: 'insufficient_scope', error_description: message });
       return;
     }
@@ -50,7 +53,8 @@ export function sendError(res: Response, error: unknown): void {
 }
 
 function normalise(error: unknown): { code: string; message: string; status: number; details?: unknown } {
-  if (error instanceof DomainError) return { code: error.code, message: error.message, status: error.status, details: error.details };
+  if (error instanceof DomainError)
+    return { code: error.code, message: error.message, status: error.status, details: error.details };
   const gql = error as GraphQLErrorLike;
   const code = gql?.extensions?.code;
   const status = gql?.extensions?.http?.status;

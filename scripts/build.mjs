@@ -8,7 +8,8 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outIndex = process.argv.indexOf('--out-dir');
-const dist = outIndex > 0 && process.argv[outIndex + 1] ? path.resolve(root, process.argv[outIndex + 1]) : path.join(root, 'dist');
+const dist =
+  outIndex > 0 && process.argv[outIndex + 1] ? path.resolve(root, process.argv[outIndex + 1]) : path.join(root, 'dist');
 const sourceDirs = ['kit', 'subgraphs', 'gateway', 'rest-adapter', 'embedded', 'cli', 'scripts', 'bench'];
 const swcrc = JSON.parse(await readFile(path.join(root, '.swcrc'), 'utf8'));
 delete swcrc.$schema;
@@ -30,14 +31,16 @@ let count = 0;
 const jobs = [];
 for (const dir of sourceDirs) {
   for await (const file of typescriptFiles(path.join(root, dir))) {
-    jobs.push((async () => {
-      const { code, map } = await transformFile(file, { ...swcrc, swcrc: false, filename: file, sourceMaps: true });
-      const target = path.join(dist, path.relative(root, file)).replace(/\.ts$/, '.js');
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, `${code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
-      if (map) await writeFile(`${target}.map`, map);
-      count++;
-    })());
+    jobs.push(
+      (async () => {
+        const { code, map } = await transformFile(file, { ...swcrc, swcrc: false, filename: file, sourceMaps: true });
+        const target = path.join(dist, path.relative(root, file)).replace(/\.ts$/, '.js');
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, `${code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+        if (map) await writeFile(`${target}.map`, map);
+        count++;
+      })(),
+    );
   }
 }
 await Promise.all(jobs);

@@ -17,9 +17,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.stdout.write('schema/openapi.json written\n');
   } else {
     let committed = '';
-    try { committed = readFileSync(openApiFile, 'utf8'); } catch { /* missing counts as stale */ }
+    try {
+      committed = readFileSync(openApiFile, 'utf8');
+    } catch {
+      /* missing counts as stale */
+    }
     if (committed !== produced) {
-      process.stderr.write('schema/openapi.json differs from the route table. Run `npm run schema:write` and commit.\n');
+      process.stderr.write(
+        'schema/openapi.json differs from the route table. Run `npm run schema:write` and commit.\n',
+      );
       process.exit(1);
     }
     process.stdout.write('openapi check passed\n');

@@ -31,12 +31,19 @@ export interface SchemaArtefacts {
 /** Emits each subgraph's SDL and composes them, as the committed files should read. */
 export async function produceSchemas(): Promise<SchemaArtefacts> {
   const subgraphs: Record<string, string> = {};
-  for (const subgraph of SUBGRAPHS) subgraphs[subgraph.name] = `${printSubgraphSchema(await subgraph.build()).trim()}\n`;
-  const result = composeServices(SUBGRAPHS.map(s => ({ name: s.name, url: s.url, typeDefs: parse(subgraphs[s.name]) })));
+  for (const subgraph of SUBGRAPHS)
+    subgraphs[subgraph.name] = `${printSubgraphSchema(await subgraph.build()).trim()}\n`;
+  const result = composeServices(
+    SUBGRAPHS.map(s => ({ name: s.name, url: s.url, typeDefs: parse(subgraphs[s.name]) })),
+  );
   if (result.errors?.length) {
     throw new Error(`Composition failed:\n${result.errors.map(e => `  - ${e.message}`).join('\n')}`);
   }
-  return { subgraphs, supergraph: `${result.supergraphSdl!.trim()}\n`, api: result.schema!.toAPISchema().toGraphQLJSSchema() };
+  return {
+    subgraphs,
+    supergraph: `${result.supergraphSdl!.trim()}\n`,
+    api: result.schema!.toAPISchema().toGraphQLJSSchema(),
+  };
 }
 
 function readOrEmpty(file: string): string {
@@ -50,14 +57,19 @@ function readOrEmpty(file: string): string {
 /** Breaking changes of the client-facing API between two supergraphs (@graphql-inspector). */
 export async function breakingChanges(before: string, after: string): Promise<string[]> {
   if (!before) return [];
-  const changes = await diff(buildSchema(before, { assumeValidSDL: true }), buildSchema(after, { assumeValidSDL: true }));
+  const changes = await diff(
+    buildSchema(before, { assumeValidSDL: true }),
+    buildSchema(after, { assumeValidSDL: true }),
+  );
   return changes.filter(c => c.criticality.level === CriticalityLevel.Breaking).map(c => c.message);
 }
 
 /** The files that differ from what the code produces (empty when everything is in sync). */
 export async function staleFiles(): Promise<string[]> {
   const produced = await produceSchemas();
-  const stale = Object.entries(produced.subgraphs).filter(([name, sdl]) => readOrEmpty(subgraphFile(name)) !== sdl).map(([name]) => subgraphFile(name));
+  const stale = Object.entries(produced.subgraphs)
+    .filter(([name, sdl]) => readOrEmpty(subgraphFile(name)) !== sdl)
+    .map(([name]) => subgraphFile(name));
   if (readOrEmpty(supergraphFile) !== produced.supergraph) stale.push(supergraphFile);
   return stale;
 }
@@ -75,10 +87,14 @@ async function cli(): Promise<void> {
   }
   const stale = await staleFiles();
   if (stale.length) {
-    process.stderr.write(`Committed schema files differ from the code:\n${stale.map(f => `  ${f}`).join('\n')}\nRun \`npm run schema:write\` and commit.\n`);
+    process.stderr.write(
+      `Committed schema files differ from the code:\n${stale.map(f => `  ${f}`).join('\n')}\nRun \`npm run schema:write\` and commit.\n`,
+    );
     process.exit(1);
   }
-  process.stdout.write(`schema check passed: ${SUBGRAPHS.length} subgraph(s) compose and match the committed files${breaking.length ? ` (${breaking.length} breaking change(s) listed above)` : ''}\n`);
+  process.stdout.write(
+    `schema check passed: ${SUBGRAPHS.length} subgraph(s) compose and match the committed files${breaking.length ? ` (${breaking.length} breaking change(s) listed above)` : ''}\n`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await cli();

@@ -28,14 +28,20 @@ export const bootstrap = defineCommand({
     checkOrganizationFields({ name: input.name, slug: input.slug });
     const em = identity.orm.em.fork();
     if (await new OrganizationRepository(em).findBySlug(input.slug)) throw new OrganizationSlugTaken(input.slug);
-    if (await identity.services.users.findByEmail(em, input.email)) throw new CommandFailure(`A user with e-mail ${input.email} already exists in ${environment}.`);
+    if (await identity.services.users.findByEmail(em, input.email))
+      throw new CommandFailure(`A user with e-mail ${input.email} already exists in ${environment}.`);
 
     const user = await admin.createUser(input.email, input.password);
     const organization = await admin.createOrganization(user.email, input.name, input.slug);
     const pat = await admin.createPersonalAccessToken(user.id, [...ALL_SCOPES], undefined, 'CLI bootstrap');
     const oat = await admin.createOrganizationAccessToken(organization.id, [...ALL_SCOPES], undefined, 'CLI bootstrap');
     return {
-      json: { user_id: user.id, organization_id: organization.id, personal_access_token: pat, organization_access_token: oat },
+      json: {
+        user_id: user.id,
+        organization_id: organization.id,
+        personal_access_token: pat,
+        organization_access_token: oat,
+      },
       text: [
         `Bootstrapped ${environment}:`,
         `  user                       ${user.id} <${user.email}>`,

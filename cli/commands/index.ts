@@ -7,4 +7,11 @@ import { tokenRevoke } from './token-revoke.js';
 import { userCreate } from './user-create.js';
 
 /** Every command, in the order --help lists them. */
-export const COMMANDS: readonly Command<any>[] = [bootstrap, tokenCreate, tokenRevoke, userCreate, orgCreate, memberAdd];
+export const COMMANDS: readonly Command<any>[] = [
+  bootstrap,
+  tokenCreate,
+  tokenRevoke,
+  userCreate,
+  orgCreate,
+  memberAdd,
+];

@@ -20,7 +20,8 @@ export const memberAdd = defineCommand({
     try {
       await admin.addMember(input.organizationId, input.email, input.role);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new CommandFailure(`${input.email} is already a member of organization ${input.organizationId}.`);
+      if (isUniqueViolation(error))
+        throw new CommandFailure(`${input.email} is already a member of organization ${input.organizationId}.`);
       throw error;
     }
     return {

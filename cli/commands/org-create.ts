@@ -7,7 +7,11 @@ export const orgCreate = defineCommand({
   usage: '--owner-email E --name N --slug S [--env production|sandbox] [--json]',
   notes: ['--json prints {"organization_id"}.'],
   options: { 'owner-email': { type: 'string' }, name: { type: 'string' }, slug: { type: 'string' } },
-  parse: values => ({ ownerEmail: requireString(values, 'owner-email'), name: requireString(values, 'name'), slug: requireString(values, 'slug') }),
+  parse: values => ({
+    ownerEmail: requireString(values, 'owner-email'),
+    name: requireString(values, 'name'),
+    slug: requireString(values, 'slug'),
+  }),
   async run({ admin, environment }, input) {
     const organization = await admin.createOrganization(input.ownerEmail, input.name, input.slug);
     return {

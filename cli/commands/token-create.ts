@@ -6,7 +6,8 @@ import { CommandFailure } from '../errors.js';
 export const tokenCreate = defineCommand({
   name: 'token:create',
   summary: 'Create a personal (pat) or organization (oat) access token',
-  usage: '--kind pat|oat [--organization ID] [--user ID | --email E] --scopes "a b" [--expires-in P30D] [--env production|sandbox] [--json]',
+  usage:
+    '--kind pat|oat [--organization ID] [--user ID | --email E] --scopes "a b" [--expires-in P30D] [--env production|sandbox] [--json]',
   notes: [
     'oat needs --organization; pat needs --user or --email.',
     '--scopes is a space- or comma-separated list of scopes, or "all".',
@@ -29,12 +30,16 @@ export const tokenCreate = defineCommand({
     const scopes = scopesOf(values);
     const expiresIn = durationOf(values, 'expires-in');
     if (kind === 'oat') {
-      if (values.user !== undefined || values.email !== undefined) throw new UsageError('--user and --email are for --kind pat; an oat belongs to --organization');
+      if (values.user !== undefined || values.email !== undefined)
+        throw new UsageError('--user and --email are for --kind pat; an oat belongs to --organization');
       return { kind, organizationId: requireId(values, 'organization'), scopes, expiresIn };
     }
-    if (values.organization !== undefined) throw new UsageError('--organization is for --kind oat; a pat belongs to --user or --email');
-    if ((values.user === undefined) === (values.email === undefined)) throw new UsageError('--kind pat needs exactly one of --user ID or --email E');
-    const user = values.user !== undefined ? { userId: requireId(values, 'user') } : { email: optionalString(values, 'email')! };
+    if (values.organization !== undefined)
+      throw new UsageError('--organization is for --kind oat; a pat belongs to --user or --email');
+    if ((values.user === undefined) === (values.email === undefined))
+      throw new UsageError('--kind pat needs exactly one of --user ID or --email E');
+    const user =
+      values.user !== undefined ? { userId: requireId(values, 'user') } : { email: optionalString(values, 'email')! };
     return { kind, ...user, scopes, expiresIn };
   },
   async run({ admin, identity, environment }, input) {
@@ -52,7 +57,10 @@ export const tokenCreate = defineCommand({
     }
     const kind = input.kind === 'oat' ? 'an organization access token' : 'a personal access token';
     const expiry = input.expiresIn ? `, expires in ${input.expiresIn}` : ', does not expire';
-    return { json: { token }, text: `Created ${kind} in ${environment} (${input.scopes.length} scopes${expiry}):\n${token}` };
+    return {
+      json: { token },
+      text: `Created ${kind} in ${environment} (${input.scopes.length} scopes${expiry}):\n${token}`,
+    };
   },
 });
 

@@ -21,7 +21,11 @@ beforeAll(async () => {
   tenant = await createTenant(stack.production);
   other = await createTenant(stack.production);
   const { environment } = stack.production;
-  direct = new DirectOperations(readSupergraph(), [environment.identity, environment.billing], documents.names().map(name => ({ source: documents.source(name), operationName: name })));
+  direct = new DirectOperations(
+    readSupergraph(),
+    [environment.identity, environment.billing],
+    documents.names().map(name => ({ source: documents.source(name), operationName: name })),
+  );
   viaGateway = new InProcessGatewayClient(environment.gateway);
   viaDirect = new InProcessGatewayClient(environment.gateway, direct);
 });
@@ -30,13 +34,19 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const principal = (token: string): Promise<Principal> => stack.production.environment.identity.principals.resolve(`Bearer ${token}`);
+const principal = (token: string): Promise<Principal> =>
+  stack.production.environment.identity.principals.resolve(`Bearer ${token}`);
 
 /** What the REST adapter reads from a result: the data, and of each error its code, status, details and message. */
 function observable(result: GraphQLResult) {
   return {
     data: result.data ?? null,
-    errors: result.errors?.map(e => ({ message: e.message, code: e.extensions?.code, status: e.extensions?.http?.status, details: e.extensions?.details })),
+    errors: result.errors?.map(e => ({
+      message: e.message,
+      code: e.extensions?.code,
+      status: e.extensions?.http?.status,
+      details: e.extensions?.details,
+    })),
   };
 }
 
@@ -53,8 +63,18 @@ describe('DirectOperations', () => {
   it('takes every REST operation planned as one fetch from one in-process subgraph', () => {
     // The Customer Portal's subscriptions embed `product.organization` (Polar's CustomerOrganization),
     // resolved by identity: two fetches, so they go through the gateway.
-    const viaGatewayOnly = ['CustomerPortalSubscriptionsCancel', 'CustomerPortalSubscriptionsGet', 'CustomerPortalSubscriptionsList', 'CustomerPortalSubscriptionsUpdate'];
-    expect(direct.names().sort()).toEqual(documents.names().filter(name => !viaGatewayOnly.includes(name)).sort());
+    const viaGatewayOnly = [
+      'CustomerPortalSubscriptionsCancel',
+      'CustomerPortalSubscriptionsGet',
+      'CustomerPortalSubscriptionsList',
+      'CustomerPortalSubscriptionsUpdate',
+    ];
+    expect(direct.names().sort()).toEqual(
+      documents
+        .names()
+        .filter(name => !viaGatewayOnly.includes(name))
+        .sort(),
+    );
   });
 
   it('answers reads exactly as the gateway does', async () => {

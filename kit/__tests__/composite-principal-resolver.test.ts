@@ -5,7 +5,13 @@ const principalOf = (subjectId: string): Principal => ({ ...ANONYMOUS, subject: 
 
 function recording(name: string): PrincipalResolver & { calls: [string | undefined, string | undefined][] } {
   const calls: [string | undefined, string | undefined][] = [];
-  return { calls, resolve: async (authorization, session) => { calls.push([authorization, session]); return principalOf(name); } };
+  return {
+    calls,
+    resolve: async (authorization, session) => {
+      calls.push([authorization, session]);
+      return principalOf(name);
+    },
+  };
 }
 
 describe('CompositePrincipalResolver', () => {
@@ -19,7 +25,10 @@ describe('CompositePrincipalResolver', () => {
     expect((await resolver.resolve('Bearer unknown')).subjectId).toBe('identity');
     expect((await resolver.resolve(undefined, 'polar_us_x')).subjectId).toBe('identity');
     expect((await resolver.resolve('Basic polar_cst_abc')).subjectId).toBe('identity');
-    expect(billing.calls).toEqual([['Bearer polar_cst_abc', undefined], ['bearer polar_cst_abc', 'cookie']]);
+    expect(billing.calls).toEqual([
+      ['Bearer polar_cst_abc', undefined],
+      ['bearer polar_cst_abc', 'cookie'],
+    ]);
   });
 
   it('prefers the longest matching prefix', async () => {

@@ -14,14 +14,27 @@ describe('query limits', () => {
     expect(check('{ organizations(limit: 100) { items { id name } } }')).toEqual([]);
   });
   it('rejects depth beyond the maximum, counting through fragments', () => {
-    expect(check('{ organization(id: 1) { parent { parent { parent { parent { parent { id } } } } } } }')).toEqual([expect.stringMatching(/depth 7 exceeds the maximum of 5/)]);
-    expect(check('query { organization(id: 1) { ...F } } fragment F on Org { parent { parent { parent { parent { id } } } } }', 4)).toEqual([expect.stringMatching(/depth 6/)]);
+    expect(check('{ organization(id: 1) { parent { parent { parent { parent { parent { id } } } } } } }')).toEqual([
+      expect.stringMatching(/depth 7 exceeds the maximum of 5/),
+    ]);
+    expect(
+      check(
+        'query { organization(id: 1) { ...F } } fragment F on Org { parent { parent { parent { parent { id } } } } }',
+        4,
+      ),
+    ).toEqual([expect.stringMatching(/depth 6/)]);
   });
   it('multiplies the cost of nested lists by their page sizes', () => {
-    expect(check('{ organizations(limit: 100) { items { children(limit: 100) { parent { id } } } } }', 10, 100_000)).toEqual([]);
-    expect(check('{ organizations(limit: 100) { items { children(limit: 100) { parent { id } } } } }', 10, 5000)).toEqual([expect.stringMatching(/cost \d+ exceeds/)]);
+    expect(
+      check('{ organizations(limit: 100) { items { children(limit: 100) { parent { id } } } } }', 10, 100_000),
+    ).toEqual([]);
+    expect(
+      check('{ organizations(limit: 100) { items { children(limit: 100) { parent { id } } } } }', 10, 5000),
+    ).toEqual([expect.stringMatching(/cost \d+ exceeds/)]);
   });
   it('assumes the largest page for a variable limit', () => {
-    expect(check('query($n: Int) { organizations(limit: $n) { items { parent { id } } } }', 10, 100)).toEqual([expect.stringMatching(/cost 102 exceeds/)]);
+    expect(check('query($n: Int) { organizations(limit: $n) { items { parent { id } } } }', 10, 100)).toEqual([
+      expect.stringMatching(/cost 102 exceeds/),
+    ]);
   });
 });

@@ -2,8 +2,12 @@ import { bearerOf, hasAnyScope, type Principal, signPrincipal, verifyPrincipal }
 import { effectiveScopes } from '../scopes.js';
 
 const principal: Principal = {
-  subject: 'organization', subjectId: '2b1c1f0e-6a52-4d77-9a4e-3f8f2f0d9b11', credential: 'organization_access_token',
-  scopes: ['organizations:write'], organizationIds: ['2b1c1f0e-6a52-4d77-9a4e-3f8f2f0d9b11'], tokenId: 'x',
+  subject: 'organization',
+  subjectId: '2b1c1f0e-6a52-4d77-9a4e-3f8f2f0d9b11',
+  credential: 'organization_access_token',
+  scopes: ['organizations:write'],
+  organizationIds: ['2b1c1f0e-6a52-4d77-9a4e-3f8f2f0d9b11'],
+  tokenId: 'x',
 };
 const KEY = 'k'.repeat(40);
 
@@ -16,7 +20,9 @@ describe('signed principal between processes', () => {
     expect(verifyPrincipal(undefined, KEY)).toBeNull();
     expect(verifyPrincipal(header, 'x'.repeat(40))).toBeNull();
     const [payload, issued, mac] = header.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...principal, subjectId: 'someone-else' })).toString('base64url');
+    const forgedPayload = Buffer.from(JSON.stringify({ ...principal, subjectId: 'someone-else' })).toString(
+      'base64url',
+    );
     expect(verifyPrincipal(`${forgedPayload}.${issued}.${mac}`, KEY)).toBeNull();
     expect(verifyPrincipal(`${payload}.${Number(issued) + 1}.${mac}`, KEY)).toBeNull();
     expect(verifyPrincipal(signPrincipal(principal, KEY, Date.now() - 120_000), KEY)).toBeNull();

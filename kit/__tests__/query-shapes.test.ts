@@ -4,7 +4,9 @@ const built = (sql: string, params: unknown[]) => ({ getQuery: () => sql, getPar
 
 describe('query shapes', () => {
   it('turns markers into named bindings and keeps constants', () => {
-    const shape = compile(built('select * from t where a = ? and b = ? limit ?', [param('a'), 'fixed', param('limit')]));
+    const shape = compile(
+      built('select * from t where a = ? and b = ? limit ?', [param('a'), 'fixed', param('limit')]),
+    );
     expect(shape.sql).toBe('select * from t where a = ? and b = ? limit ?');
     expect(shape.bindings).toEqual([{ name: 'a' }, { constant: 'fixed' }, { name: 'limit' }]);
     expect([...shape.names]).toEqual(['a', 'limit']);
@@ -15,7 +17,9 @@ describe('query shapes', () => {
   });
 
   it('refuses a marker a type converted before binding', () => {
-    expect(() => compile(built('select * from t where j = ?', [JSON.stringify(param('j'))]))).toThrow(UnusableQueryShape);
+    expect(() => compile(built('select * from t where j = ?', [JSON.stringify(param('j'))]))).toThrow(
+      UnusableQueryShape,
+    );
     expect(() => compile(built('select * from t where j = ?', [[param('j')]]))).toThrow(UnusableQueryShape);
   });
 });

@@ -1,13 +1,16 @@
 import { generateToken, hashToken, hasValidChecksum, prefixOf, TOKEN_PREFIXES } from '../tokens.js';
 
 describe('generateToken', () => {
-  it.each(Object.entries(TOKEN_PREFIXES))('makes %s tokens: prefix + 37 random + 6 checksum characters', (_kind, prefix) => {
-    const token = generateToken(prefix);
-    expect(token.startsWith(prefix)).toBe(true);
-    expect(token.length).toBe(prefix.length + 43);
-    expect(token.slice(prefix.length)).toMatch(/^[0-9A-Za-z]{43}$/);
-    expect(hasValidChecksum(token, prefix)).toBe(true);
-  });
+  it.each(Object.entries(TOKEN_PREFIXES))(
+    'makes %s tokens: prefix + 37 random + 6 checksum characters',
+    (_kind, prefix) => {
+      const token = generateToken(prefix);
+      expect(token.startsWith(prefix)).toBe(true);
+      expect(token.length).toBe(prefix.length + 43);
+      expect(token.slice(prefix.length)).toMatch(/^[0-9A-Za-z]{43}$/);
+      expect(hasValidChecksum(token, prefix)).toBe(true);
+    },
+  );
 
   it('never repeats', () => {
     const tokens = new Set(Array.from({ length: 1000 }, () => generateToken(TOKEN_PREFIXES.organizationAccessToken)));

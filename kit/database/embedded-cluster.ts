@@ -41,11 +41,21 @@ export async function openEmbeddedCluster(
 ): Promise<EmbeddedCluster> {
   await mkdir(config.DATA_DIR, { recursive: true, mode: 0o755 });
   const owner = livePid(serverLock(config));
-  const postgres = new EmbeddedPostgres({ dataDir: pgDir(config), port: config.EMBEDDED_PG_PORT, password: secrets.embeddedDatabasePassword, onLog });
+  const postgres = new EmbeddedPostgres({
+    dataDir: pgDir(config),
+    port: config.EMBEDDED_PG_PORT,
+    password: secrets.embeddedDatabasePassword,
+    onLog,
+  });
   if (owner !== undefined) {
-    if (role === 'server') throw new Error(`Another server (pid ${owner}) is already running on ${config.DATA_DIR}. Stop it first.`);
+    if (role === 'server')
+      throw new Error(`Another server (pid ${owner}) is already running on ${config.DATA_DIR}. Stop it first.`);
     const running = runningPostmaster(pgDir(config));
-    if (running) return { serverUrl: `postgresql://postgres:${encodeURIComponent(secrets.embeddedDatabasePassword)}@127.0.0.1:${running.port}`, stop: async () => undefined };
+    if (running)
+      return {
+        serverUrl: `postgresql://postgres:${encodeURIComponent(secrets.embeddedDatabasePassword)}@127.0.0.1:${running.port}`,
+        stop: async () => undefined,
+      };
   }
   await stopOrphanPostmaster(pgDir(config));
   await postgres.initialise();

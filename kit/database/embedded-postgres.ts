@@ -130,7 +130,18 @@ export class EmbeddedPostgres {
     const ids = runAsIds();
     this.child = spawn(
       postgres,
-      ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+      [
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'max_connections=200',
+      ],
       { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
     );
     const child = this.child;
@@ -144,7 +155,9 @@ export class EmbeddedPostgres {
       };
       child.stdout?.on('data', onData);
       child.stderr?.on('data', onData);
-      child.once('exit', code => reject(new Error(`PostgreSQL exited during start (code ${code}):\n${output.slice(-2000)}`)));
+      child.once('exit', code =>
+        reject(new Error(`PostgreSQL exited during start (code ${code}):\n${output.slice(-2000)}`)),
+      );
     });
   }
 
@@ -165,11 +178,19 @@ export class EmbeddedPostgres {
   private run(command: string, args: string[]): Promise<void> {
     const ids = runAsIds();
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+      const child = spawn(command, args, {
+        ...(ids ?? {}),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LC_MESSAGES: 'C' },
+      });
       let output = '';
       child.stdout.on('data', d => (output += d));
       child.stderr.on('data', d => (output += d));
-      child.on('exit', code => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} failed (${code}): ${output.slice(-2000)}`))));
+      child.on('exit', code =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`${path.basename(command)} failed (${code}): ${output.slice(-2000)}`)),
+      );
     });
   }
 }

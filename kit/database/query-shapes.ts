@@ -57,7 +57,12 @@ export class QueryShapes {
   }
 
   /** The first column of the first row as a number (a `count(*)` shape). */
-  async number(em: EntityManager, key: string, build: () => BuiltQuery, values: Record<string, unknown>): Promise<number> {
+  async number(
+    em: EntityManager,
+    key: string,
+    build: () => BuiltQuery,
+    values: Record<string, unknown>,
+  ): Promise<number> {
     const shape = this.shape(em, `number:${key}`, build);
     const rows = await this.run(em, shape, values);
     const first = rows[0] as Record<string, unknown> | undefined;

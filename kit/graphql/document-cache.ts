@@ -29,7 +29,12 @@ export class DocumentCache {
   }
 
   /** Executes a valid document from `get` with the runtime's per-request context. */
-  execute(document: DocumentNode, request: OperationRequest, principal: Principal, requestId: string): Promise<ExecutionResult> {
+  execute(
+    document: DocumentNode,
+    request: OperationRequest,
+    principal: Principal,
+    requestId: string,
+  ): Promise<ExecutionResult> {
     return executeOnSubgraph(this.runtime, document, request, principal, requestId);
   }
 }

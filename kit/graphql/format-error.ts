@@ -32,12 +32,18 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (original instanceof DomainError) {
     const mapped = toGraphQLError(original);
-    return { message: mapped.message, locations: formatted.locations, path: formatted.path, extensions: mapped.extensions };
+    return {
+      message: mapped.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: mapped.extensions,
+    };
   }
   const extensions = formatted.extensions as { code?: unknown; details?: unknown } | undefined;
   // Apollo Server consumes `extensions.http` (it sets the response status from it) and strips it from
   // `formatted`; the error object still has it, and our clients (the REST adapter) need it.
-  const status = error instanceof GraphQLError ? (error.extensions?.http as { status?: number } | undefined)?.status : undefined;
+  const status =
+    error instanceof GraphQLError ? (error.extensions?.http as { status?: number } | undefined)?.status : undefined;
   if (typeof extensions?.code === 'string' && extensions.code !== 'INTERNAL_SERVER_ERROR') {
     return {
       message: formatted.message,

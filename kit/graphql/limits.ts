@@ -1,7 +1,18 @@
 import {
-  type FieldNode, type FragmentDefinitionNode, getNamedType, getNullableType, GraphQLError, type GraphQLField,
-  type GraphQLNamedType, isInterfaceType, isListType, isObjectType, Kind, type SelectionSetNode,
-  type ValidationContext, type ValidationRule,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getNamedType,
+  getNullableType,
+  GraphQLError,
+  type GraphQLField,
+  type GraphQLNamedType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
 } from 'graphql';
 
 export interface QueryLimits {
@@ -27,16 +38,27 @@ export function queryLimitRules(limits: QueryLimits): ValidationRule[] {
   const rule: ValidationRule = (context: ValidationContext) => ({
     OperationDefinition(operation) {
       const fragments = new Map<string, FragmentDefinitionNode>();
-      for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+      for (const def of context.getDocument().definitions)
+        if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
       const schema = context.getSchema();
       const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
       if (!root) return;
       const walk = measure(operation.selectionSet, root, fragments, 1, new Set());
       if (walk.depth > limits.maxDepth) {
-        context.reportError(new GraphQLError(`Query depth ${walk.depth} exceeds the maximum of ${limits.maxDepth}.`, { nodes: [operation], extensions: { code: 'QUERY_TOO_DEEP' } }));
+        context.reportError(
+          new GraphQLError(`Query depth ${walk.depth} exceeds the maximum of ${limits.maxDepth}.`, {
+            nodes: [operation],
+            extensions: { code: 'QUERY_TOO_DEEP' },
+          }),
+        );
       }
       if (walk.cost > limits.maxCost) {
-        context.reportError(new GraphQLError(`Query cost ${walk.cost} exceeds the maximum of ${limits.maxCost}.`, { nodes: [operation], extensions: { code: 'QUERY_TOO_COSTLY' } }));
+        context.reportError(
+          new GraphQLError(`Query cost ${walk.cost} exceeds the maximum of ${limits.maxCost}.`, {
+            nodes: [operation],
+            extensions: { code: 'QUERY_TOO_COSTLY' },
+          }),
+        );
       }
     },
   });
@@ -91,7 +113,14 @@ function measureField(
   // A page field (`organizations(limit: 50) { items { … } }`) sizes the list one level down.
   const size = isListType(returns) ? (requested ?? carriedListSize ?? DEFAULT_LIST_SIZE) : 1;
   const carry = isListType(returns) ? undefined : requested;
-  const inner = measure(field.selectionSet, getNamedType(definition.type), fragments, multiplier * size, visiting, carry);
+  const inner = measure(
+    field.selectionSet,
+    getNamedType(definition.type),
+    fragments,
+    multiplier * size,
+    visiting,
+    carry,
+  );
   return { depth: inner.depth + 1, cost: multiplier + inner.cost };
 }
 

@@ -13,7 +13,10 @@ import type { SubgraphRuntime } from './subgraph-runtime.js';
 export class SubgraphExecutor {
   private readonly documents: DocumentCache;
 
-  constructor(runtime: SubgraphRuntime, private readonly logger: Logger) {
+  constructor(
+    runtime: SubgraphRuntime,
+    private readonly logger: Logger,
+  ) {
     this.documents = new DocumentCache(runtime);
   }
 

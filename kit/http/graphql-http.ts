@@ -12,7 +12,13 @@ export interface GraphQLRequest {
 }
 
 /** A GraphQL error response without data: `{ errors: [{ message, extensions: { code } }] }`. */
-export function sendGraphQLError(res: ServerResponse, status: number, message: string, code: string, headers: Record<string, string> = {}): void {
+export function sendGraphQLError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { errors: [{ message, extensions: { code } }] }, headers);
 }
 
@@ -20,7 +26,10 @@ export function sendGraphQLError(res: ServerResponse, status: number, message: s
  * Reads a POSTed JSON body `{ query, operationName?, variables? }`. When it is not one, answers 400 and
  * returns undefined. A body over the size limit throws BodyTooLarge (from readBody).
  */
-export async function readGraphQLRequest(req: IncomingMessage, res: ServerResponse): Promise<GraphQLRequest | undefined> {
+export async function readGraphQLRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<GraphQLRequest | undefined> {
   const request = graphQLRequestOf(parseJson(await readBody(req)));
   if (!request) sendGraphQLError(res, 400, 'POST a JSON body {"query": "...", "variables": {...}}.', 'BAD_REQUEST');
   return request;
@@ -33,7 +42,8 @@ export function graphQLRequestOf(parsed: unknown): GraphQLRequest | undefined {
   return {
     query: body.query,
     operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
-    variables: body.variables && typeof body.variables === 'object' ? (body.variables as Record<string, unknown>) : undefined,
+    variables:
+      body.variables && typeof body.variables === 'object' ? (body.variables as Record<string, unknown>) : undefined,
   };
 }
 

@@ -31,11 +31,19 @@ export interface WireDomainError {
 }
 
 function mac(method: string, path: string, timestamp: string, body: string, key: string): string {
-  return createHmac('sha256', key).update(`${method.toUpperCase()}\n${path}\n${timestamp}\n${body}`).digest('base64url');
+  return createHmac('sha256', key)
+    .update(`${method.toUpperCase()}\n${path}\n${timestamp}\n${body}`)
+    .digest('base64url');
 }
 
 /** Headers to send with an internal request whose raw body is `body`. */
-export function signInternalRequest(method: string, path: string, body: string, key: string, nowMs = Date.now()): Record<string, string> {
+export function signInternalRequest(
+  method: string,
+  path: string,
+  body: string,
+  key: string,
+  nowMs = Date.now(),
+): Record<string, string> {
   const timestamp = Math.floor(nowMs / 1000).toString();
   return {
     [INTERNAL_TIMESTAMP_HEADER]: timestamp,

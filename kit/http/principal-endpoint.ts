@@ -33,7 +33,13 @@ export function principalEndpoint(principals: PrincipalResolver, internalKey: st
     );
     if (!signed) {
       logger.warn({ requestId, remote: req.socket.remoteAddress }, 'internal request without a valid signature');
-      sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message: 'Internal requests must be signed with the internal key.', status: 401 } });
+      sendJson(res, 401, {
+        error: {
+          code: 'UNAUTHENTICATED',
+          message: 'Internal requests must be signed with the internal key.',
+          status: 401,
+        },
+      });
       return;
     }
     const body = parseJson(raw) as PrincipalRequestBody | undefined;
@@ -51,4 +57,6 @@ export function principalEndpoint(principals: PrincipalResolver, internalKey: st
 }
 
 /** What the router answers when the endpoint itself fails. */
-export const PRINCIPAL_ENDPOINT_INTERNAL_ERROR = { error: { code: 'InternalServerError', message: 'Internal server error', status: 500 } };
+export const PRINCIPAL_ENDPOINT_INTERNAL_ERROR = {
+  error: { code: 'InternalServerError', message: 'Internal server error', status: 500 },
+};

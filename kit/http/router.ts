@@ -16,7 +16,11 @@ export const GRAPHQL_INTERNAL_ERROR = {
  * answers 404, 405 (with Allow), 413 for a body over readBody's limit, and 500 for a route that throws:
  * logged, with `internalError(path)` as the body, or the socket destroyed when the answer had begun.
  */
-export function router(routes: Routes, logger: Logger, internalError: (path: string) => unknown = () => GRAPHQL_INTERNAL_ERROR) {
+export function router(
+  routes: Routes,
+  logger: Logger,
+  internalError: (path: string) => unknown = () => GRAPHQL_INTERNAL_ERROR,
+) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
@@ -25,10 +29,12 @@ export function router(routes: Routes, logger: Logger, internalError: (path: str
     const route = methods?.[req.method ?? 'GET'];
     try {
       if (!methods) return sendJson(res, 404, { detail: 'Not Found' });
-      if (!route) return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: Object.keys(methods).join(', ') });
+      if (!route)
+        return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: Object.keys(methods).join(', ') });
       await route(req, res, requestId);
     } catch (error) {
-      if (error instanceof BodyTooLarge) return sendJson(res, 413, { detail: 'Request Entity Too Large' }, { connection: 'close' });
+      if (error instanceof BodyTooLarge)
+        return sendJson(res, 413, { detail: 'Request Entity Too Large' }, { connection: 'close' });
       logger.error({ err: error, requestId, path }, 'request failed');
       if (res.headersSent) res.destroy();
       else sendJson(res, 500, internalError(path));

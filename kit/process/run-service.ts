@@ -76,7 +76,9 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** Runs a process's main: a ConfigError prints its message alone, anything else its stack; both exit 1. */
 export function runMain(main: () => Promise<void>): void {
   main().catch(error => {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof ConfigError ? error.message : ((error as Error).stack ?? String(error))}\n`,
+    );
     process.exit(1);
   });
 }

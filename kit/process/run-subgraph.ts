@@ -22,12 +22,18 @@ export interface SubgraphProcessOptions<R extends SubgraphRuntime & { close(): P
  * Runs a subgraph as its own process (distributed topology): one environment (ENVIRONMENT) on
  * DATABASE_URL, behind kit/http/subgraph-server.ts on HOST:PORT.
  */
-export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise<unknown> }>(options: SubgraphProcessOptions<R>): Promise<void> {
+export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise<unknown> }>(
+  options: SubgraphProcessOptions<R>,
+): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { service: options.service, environment: config.ENVIRONMENT });
   // NOTE: no generated fallbacks here (kit/secrets.ts would invent per-process keys): every process of
   // a distributed deployment must share SECRET and INTERNAL_KEY, so they are required.
-  const required = requireConfig(config, ['DATABASE_URL', 'SECRET', 'INTERNAL_KEY'], `the ${options.service} subgraph process`);
+  const required = requireConfig(
+    config,
+    ['DATABASE_URL', 'SECRET', 'INTERNAL_KEY'],
+    `the ${options.service} subgraph process`,
+  );
 
   await runService({
     logger,

@@ -10,7 +10,9 @@ export function consentPage(view: ConsentView, csrfToken: string, user: PageUser
   const client = view.client;
   const organization = view.subType === 'organization';
   const noOrganizations = organization && view.organizations.length === 0;
-  const hidden = Object.entries(view.request).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  const hidden = Object.entries(view.request).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  );
   const links = [
     client.clientUri ? html`<a href="${client.clientUri}" rel="noopener noreferrer">Website</a>` : null,
     client.tosUri ? html`<a href="${client.tosUri}" rel="noopener noreferrer">Terms of service</a>` : null,

@@ -2,15 +2,30 @@ import express, { type Request, type Response } from 'express';
 import type { Logger } from '../../kit/logger.js';
 import { bearerOf } from '../../kit/principal.js';
 import {
-  AUTH_METHODS, CODE_CHALLENGE_METHODS, GRANT_TYPES, PROMPT_VALUES, SCOPES_SUPPORTED,
+  AUTH_METHODS,
+  CODE_CHALLENGE_METHODS,
+  GRANT_TYPES,
+  PROMPT_VALUES,
+  SCOPES_SUPPORTED,
 } from '../../subgraphs/identity/oauth2/oauth2.constants.js';
 import type {
-  AuthorizeOutcome, OAuth2Provider, OAuthFormRequest, OAuthHttpResult, SignedInPerson,
+  AuthorizeOutcome,
+  OAuth2Provider,
+  OAuthFormRequest,
+  OAuthHttpResult,
+  SignedInPerson,
 } from '../../subgraphs/identity/oauth2/oauth2.contract.js';
 import { sendError } from '../wire-errors.js';
 import { NotPermitted } from '../../kit/errors.js';
 import {
-  clearSessionCookie, currentUser, issueCsrfToken, loginUrl, requireSignIn, safeReturnTo, sendPage, verifyCsrf,
+  clearSessionCookie,
+  currentUser,
+  issueCsrfToken,
+  loginUrl,
+  requireSignIn,
+  safeReturnTo,
+  sendPage,
+  verifyCsrf,
 } from '../web/kit.js';
 import { authorizationErrorPage, consentPage } from './pages.js';
 
@@ -78,7 +93,10 @@ export function createOAuth2Router(deps: OAuth2RouterDependencies): express.Rout
     } catch (error) {
       deps.logger.error({ err: error, requestId: req.requestId }, 'oauth2 endpoint failed');
       if (res.headersSent) return;
-      res.status(500).set({ 'Cache-Control': 'no-store' }).json({ error: 'server_error', error_description: 'The server could not complete the request.' });
+      res
+        .status(500)
+        .set({ 'Cache-Control': 'no-store' })
+        .json({ error: 'server_error', error_description: 'The server could not complete the request.' });
     }
   };
 
@@ -87,39 +105,75 @@ export function createOAuth2Router(deps: OAuth2RouterDependencies): express.Rout
   for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
     router.get(path, (_req, res) => void res.set('Cache-Control', 'public, max-age=300').json(metadata));
   }
-  router.get('/.well-known/jwks.json', endpoint(async (_req, res) => send(res, await provider.jwks())));
+  router.get(
+    '/.well-known/jwks.json',
+    endpoint(async (_req, res) => send(res, await provider.jwks())),
+  );
 
   // Token, revocation, introspection: form posts with client authentication.
-  router.post('/v1/oauth2/token', endpoint(async (req, res) => send(res, await provider.token(issuer, formRequest(req)))));
-  router.post('/v1/oauth2/revoke', endpoint(async (req, res) => send(res, await provider.revoke(issuer, formRequest(req)))));
-  router.post('/v1/oauth2/introspect', endpoint(async (req, res) => send(res, await provider.introspect(issuer, formRequest(req)))));
-  router.all('/v1/oauth2/userinfo', endpoint(async (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'POST') {
-      res.status(405).set('Allow', 'GET, POST').json({ detail: 'Method Not Allowed' });
-      return;
-    }
-    send(res, await provider.userinfo(issuer, req.principal));
-  }));
+  router.post(
+    '/v1/oauth2/token',
+    endpoint(async (req, res) => send(res, await provider.token(issuer, formRequest(req)))),
+  );
+  router.post(
+    '/v1/oauth2/revoke',
+    endpoint(async (req, res) => send(res, await provider.revoke(issuer, formRequest(req)))),
+  );
+  router.post(
+    '/v1/oauth2/introspect',
+    endpoint(async (req, res) => send(res, await provider.introspect(issuer, formRequest(req)))),
+  );
+  router.all(
+    '/v1/oauth2/userinfo',
+    endpoint(async (req, res) => {
+      if (req.method !== 'GET' && req.method !== 'POST') {
+        res.status(405).set('Allow', 'GET, POST').json({ detail: 'Method Not Allowed' });
+        return;
+      }
+      send(res, await provider.userinfo(issuer, req.principal));
+    }),
+  );
 
   // Dynamic client registration (RFC 7591) and management (RFC 7592).
-  router.post('/v1/oauth2/register', endpoint(async (req, res) => {
-    const principal = req.principal;
-    if (principal.subject === 'user' && principal.credential !== 'user_session') {
-      // polar-api.md §5.4: a person's API token cannot register clients; the web session can.
-      sendError(res, new NotPermitted('Clients are registered anonymously or from a signed-in browser, not with an API token.'));
-      return;
-    }
-    const registrant = principal.credential === 'user_session' ? principal.subjectId : null;
-    send(res, await provider.registerClient(issuer, req.body, registrant));
-  }));
+  router.post(
+    '/v1/oauth2/register',
+    endpoint(async (req, res) => {
+      const principal = req.principal;
+      if (principal.subject === 'user' && principal.credential !== 'user_session') {
+        // polar-api.md §5.4: a person's API token cannot register clients; the web session can.
+        sendError(
+          res,
+          new NotPermitted('Clients are registered anonymously or from a signed-in browser, not with an API token.'),
+        );
+        return;
+      }
+      const registrant = principal.credential === 'user_session' ? principal.subjectId : null;
+      send(res, await provider.registerClient(issuer, req.body, registrant));
+    }),
+  );
   const caller = (req: Request) => {
     const bearer = bearerOf(req.get('authorization'));
     const user = currentUser(req);
     return { ...(bearer ? { bearer } : {}), ...(user ? { userId: user.id } : {}) };
   };
-  router.get('/v1/oauth2/register/:client_id', endpoint(async (req, res) => send(res, await provider.readClient(issuer, String(req.params.client_id), caller(req)))));
-  router.put('/v1/oauth2/register/:client_id', endpoint(async (req, res) => send(res, await provider.updateClient(issuer, String(req.params.client_id), req.body, caller(req)))));
-  router.delete('/v1/oauth2/register/:client_id', endpoint(async (req, res) => send(res, await provider.deleteClient(issuer, String(req.params.client_id), caller(req)))));
+  router.get(
+    '/v1/oauth2/register/:client_id',
+    endpoint(async (req, res) =>
+      send(res, await provider.readClient(issuer, String(req.params.client_id), caller(req))),
+    ),
+  );
+  router.put(
+    '/v1/oauth2/register/:client_id',
+    endpoint(async (req, res) =>
+      send(res, await provider.updateClient(issuer, String(req.params.client_id), req.body, caller(req))),
+    ),
+  );
+  router.delete(
+    '/v1/oauth2/register/:client_id',
+    endpoint(async (req, res) =>
+      send(res, await provider.deleteClient(issuer, String(req.params.client_id), caller(req))),
+    ),
+  );
 
   // The authorization endpoint and the consent form (HTML).
   const answer = async (req: Request, res: Response, outcome: AuthorizeOutcome, returnTo: () => string) => {
@@ -164,10 +218,20 @@ export function createOAuth2Router(deps: OAuth2RouterDependencies): express.Rout
       return;
     }
     if (!verifyCsrf(req)) {
-      sendPage(res, authorizationErrorPage('invalid_request', 'This form has expired or did not come from this site. Go back to the application and start again.'), 400);
+      sendPage(
+        res,
+        authorizationErrorPage(
+          'invalid_request',
+          'This form has expired or did not come from this site. Go back to the application and start again.',
+        ),
+        400,
+      );
       return;
     }
-    const decision = { allow: form.action === 'allow', ...(form.organization_id ? { organizationId: form.organization_id } : {}) };
+    const decision = {
+      allow: form.action === 'allow',
+      ...(form.organization_id ? { organizationId: form.organization_id } : {}),
+    };
     const outcome = await provider.consent(issuer, carriedOf(form), person, decision);
     await answer(req, res, outcome, backToAuthorize);
   });
@@ -178,12 +242,13 @@ export function createOAuth2Router(deps: OAuth2RouterDependencies): express.Rout
 
 /** RFC 9700 §4.16 / item 10: no CORS on the authorization endpoint. */
 function noCors(res: Response): void {
-  for (const header of ['Access-Control-Allow-Origin', 'Access-Control-Allow-Headers', 'Access-Control-Expose-Headers']) res.removeHeader(header);
+  for (const header of ['Access-Control-Allow-Origin', 'Access-Control-Allow-Headers', 'Access-Control-Expose-Headers'])
+    res.removeHeader(header);
 }
 
 function personOf(req: Request): SignedInPerson | null {
   const user = currentUser(req);
-  return user && user.sessionId ? { userId: user.id, sessionId: user.sessionId } : null;
+  return user?.sessionId ? { userId: user.id, sessionId: user.sessionId } : null;
 }
 
 /** First value of each query parameter (empty ones count as absent, OIDC Core §3.1.2.1) and the repeated keys. */
@@ -217,9 +282,10 @@ function withoutParams(path: string, drop: string[]): string {
 
 /** A form post as the OAuth services read it: one value per key, repeated keys listed. */
 function formRequest(req: Request): OAuthFormRequest {
-  const raw = req.body && typeof req.body === 'object' && !Array.isArray(req.body) && req.is('application/x-www-form-urlencoded')
-    ? (req.body as Record<string, unknown>)
-    : {};
+  const raw =
+    req.body && typeof req.body === 'object' && !Array.isArray(req.body) && req.is('application/x-www-form-urlencoded')
+      ? (req.body as Record<string, unknown>)
+      : {};
   const body: Record<string, string> = {};
   const repeated: string[] = [];
   for (const [key, value] of Object.entries(raw)) {

@@ -9,18 +9,20 @@ const dateTime = z.iso.datetime({ offset: true });
  * CustomerSessionCustomerIDCreate | CustomerSessionCustomerExternalIDCreate (polar-api.md §3.9); the
  * deprecated `customer_external_id` is accepted for `external_customer_id`.
  */
-export const customerSessionCreateBody = z.object({
-  customer_id: z.uuid().optional(),
-  external_customer_id: z.string().optional(),
-  customer_external_id: z.string().optional(),
-  member_id: z.uuid().nullish(),
-  external_member_id: z.string().nullish(),
-  return_url: z.url().min(1).max(2083).nullish(),
-}).superRefine((body, ctx) => {
-  if (!body.customer_id && body.external_customer_id === undefined && body.customer_external_id === undefined) {
-    ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['customer_id'], input: undefined });
-  }
-});
+export const customerSessionCreateBody = z
+  .object({
+    customer_id: z.uuid().optional(),
+    external_customer_id: z.string().optional(),
+    customer_external_id: z.string().optional(),
+    member_id: z.uuid().nullish(),
+    external_member_id: z.string().nullish(),
+    return_url: z.url().min(1).max(2083).nullish(),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.customer_id && body.external_customer_id === undefined && body.customer_external_id === undefined) {
+      ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['customer_id'], input: undefined });
+    }
+  });
 
 export const customerSessionResponse = z.object({
   created_at: dateTime,

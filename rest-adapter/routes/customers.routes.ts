@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from '../../subgraphs/billing/customers/customer.sorting.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
-import { customerCreateBody, customerResponse, customerUpdateBody, customerUpdateExternalBody } from './customers.schemas.js';
+import {
+  customerCreateBody,
+  customerResponse,
+  customerUpdateBody,
+  customerUpdateExternalBody,
+} from './customers.schemas.js';
 import type { Route } from './route.js';
 
 const READ = { subjects: ['user', 'organization'], scopes: ['customers:read', 'customers:write'] } as const;

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { CUSTOMER_NAME_MAX_LENGTH } from '../../subgraphs/billing/customers/customer.validation.js';
-import { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH } from '../../subgraphs/billing/shared/metadata.js';
+import {
+  METADATA_KEY_MAX_LENGTH,
+  METADATA_MAX_KEYS,
+  METADATA_VALUE_MAX_LENGTH,
+} from '../../subgraphs/billing/shared/metadata.js';
 
 /** Wire shapes of customers (polar-api.md §3.3): request bodies and responses, for validation and OpenAPI. */
 const dateTime = z.iso.datetime({ offset: true });
@@ -10,25 +14,49 @@ const country = z.string().regex(/^[A-Z]{2}$/, 'Input should be an ISO 3166-1 al
  * Polar's MetadataInput: ≤50 keys, keys 1–40 characters, string values 1–500 characters; the limits are
  * billing's (shared/metadata.ts). Every billing route's metadata is checked with this one schema.
  */
-export const metadataInput = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).superRefine((metadata, ctx) => {
-  const keys = Object.keys(metadata);
-  if (keys.length > METADATA_MAX_KEYS) {
-    ctx.addIssue({ code: 'custom', message: `Dictionary should have at most ${METADATA_MAX_KEYS} items after validation, not ${keys.length}`, input: metadata });
-  }
-  for (const key of keys) {
-    if (key.length < 1 || key.length > METADATA_KEY_MAX_LENGTH) {
-      ctx.addIssue(key.length < 1
-        ? { code: 'too_small', origin: 'string', minimum: 1, inclusive: true, path: [key], input: key }
-        : { code: 'too_big', origin: 'string', maximum: METADATA_KEY_MAX_LENGTH, inclusive: true, path: [key], input: key });
+export const metadataInput = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+  .superRefine((metadata, ctx) => {
+    const keys = Object.keys(metadata);
+    if (keys.length > METADATA_MAX_KEYS) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Dictionary should have at most ${METADATA_MAX_KEYS} items after validation, not ${keys.length}`,
+        input: metadata,
+      });
     }
-    const value = metadata[key];
-    if (typeof value === 'string' && (value.length < 1 || value.length > METADATA_VALUE_MAX_LENGTH)) {
-      ctx.addIssue(value.length < 1
-        ? { code: 'too_small', origin: 'string', minimum: 1, inclusive: true, path: [key], input: value }
-        : { code: 'too_big', origin: 'string', maximum: METADATA_VALUE_MAX_LENGTH, inclusive: true, path: [key], input: value });
+    for (const key of keys) {
+      if (key.length < 1 || key.length > METADATA_KEY_MAX_LENGTH) {
+        ctx.addIssue(
+          key.length < 1
+            ? { code: 'too_small', origin: 'string', minimum: 1, inclusive: true, path: [key], input: key }
+            : {
+                code: 'too_big',
+                origin: 'string',
+                maximum: METADATA_KEY_MAX_LENGTH,
+                inclusive: true,
+                path: [key],
+                input: key,
+              },
+        );
+      }
+      const value = metadata[key];
+      if (typeof value === 'string' && (value.length < 1 || value.length > METADATA_VALUE_MAX_LENGTH)) {
+        ctx.addIssue(
+          value.length < 1
+            ? { code: 'too_small', origin: 'string', minimum: 1, inclusive: true, path: [key], input: value }
+            : {
+                code: 'too_big',
+                origin: 'string',
+                maximum: METADATA_VALUE_MAX_LENGTH,
+                inclusive: true,
+                path: [key],
+                input: value,
+              },
+        );
+      }
     }
-  }
-});
+  });
 
 export const addressInput = z.object({
   line1: z.string().nullish(),
@@ -49,15 +77,18 @@ const sharedFields = {
 };
 
 /** CustomerIndividualCreate | CustomerTeamCreate, discriminated by `type` (default individual). */
-export const customerCreateBody = z.object({
-  ...sharedFields,
-  external_id: z.string().nullish(),
-  organization_id: z.uuid().nullish(),
-  owner: z.object({ email: z.email(), name: z.string().nullish(), external_id: z.string().nullish() }).nullish(),
-  type: z.enum(['individual', 'team']).default('individual'),
-}).superRefine((body, ctx) => {
-  if (body.type === 'individual' && !body.email) ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['email'], input: undefined });
-});
+export const customerCreateBody = z
+  .object({
+    ...sharedFields,
+    external_id: z.string().nullish(),
+    organization_id: z.uuid().nullish(),
+    owner: z.object({ email: z.email(), name: z.string().nullish(), external_id: z.string().nullish() }).nullish(),
+    type: z.enum(['individual', 'team']).default('individual'),
+  })
+  .superRefine((body, ctx) => {
+    if (body.type === 'individual' && !body.email)
+      ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['email'], input: undefined });
+  });
 
 export const customerUpdateBody = z.object({
   ...sharedFields,

@@ -13,7 +13,11 @@ function input(body: Record<string, unknown>): Record<string, unknown> {
   const { amounts, ...rest } = body;
   const fields = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
   const converted = toInput<Record<string, unknown>>(fields);
-  if (amounts !== undefined) converted.amounts = amounts === null ? null : Object.entries(amounts as Record<string, number>).map(([currency, amount]) => ({ currency, amount }));
+  if (amounts !== undefined)
+    converted.amounts =
+      amounts === null
+        ? null
+        : Object.entries(amounts as Record<string, number>).map(([currency, amount]) => ({ currency, amount }));
   return converted;
 }
 
@@ -25,9 +29,20 @@ export const discountRoutes: Route[] = [
     summary: 'List discounts',
     tag: 'discounts',
     access: READ,
-    query: z.object({ organization_id: z.array(z.uuid()).optional(), query: z.string().optional(), ...pageQuery, sorting: sortingQuery(DISCOUNT_SORT_KEYS, DISCOUNT_DEFAULT_SORTING) }),
+    query: z.object({
+      organization_id: z.array(z.uuid()).optional(),
+      query: z.string().optional(),
+      ...pageQuery,
+      sorting: sortingQuery(DISCOUNT_SORT_KEYS, DISCOUNT_DEFAULT_SORTING),
+    }),
     operation: 'DiscountsList',
-    variables: ({ query }) => ({ organizationId: query.organization_id ?? null, query: query.query || null, page: query.page, limit: query.limit, sorting: query.sorting }),
+    variables: ({ query }) => ({
+      organizationId: query.organization_id ?? null,
+      query: query.query || null,
+      page: query.page,
+      limit: query.limit,
+      sorting: query.sorting,
+    }),
     result: data => ({ items: data.discounts.items.map(discountWire), pagination: toWire(data.discounts.pagination) }),
     status: 200,
     response: listOf(discountResponse),

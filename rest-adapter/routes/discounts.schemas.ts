@@ -23,7 +23,13 @@ const createShared = { ...shared, name: z.string().min(1), organization_id: z.uu
 
 /** `DiscountFixedCreate | DiscountPercentageCreate`, discriminated on `type`. */
 export const discountCreateBody = z.discriminatedUnion('type', [
-  z.object({ ...createShared, type: z.literal('fixed'), amount: amount.nullish(), currency: currency.nullish(), amounts: z.record(currency, amount).nullish() }),
+  z.object({
+    ...createShared,
+    type: z.literal('fixed'),
+    amount: amount.nullish(),
+    currency: currency.nullish(),
+    amounts: z.record(currency, amount).nullish(),
+  }),
   z.object({ ...createShared, type: z.literal('percentage'), basis_points: z.number().int().gte(1).lte(10_000) }),
 ]);
 
@@ -52,7 +58,12 @@ const common = {
   redemptions_count: z.number().int(),
   organization_id: z.uuid(),
 };
-const fixed = { type: z.literal('fixed'), amount: z.number().int(), currency: z.string(), amounts: z.record(z.string(), z.number().int()) };
+const fixed = {
+  type: z.literal('fixed'),
+  amount: z.number().int(),
+  currency: z.string(),
+  amounts: z.record(z.string(), z.number().int()),
+};
 const percentage = { type: z.literal('percentage'), basis_points: z.number().int() };
 const onceForever = { duration: z.enum(['once', 'forever']) };
 const repeat = { duration: z.literal('repeating'), duration_in_months: z.number().int() };

@@ -10,6 +10,14 @@ import { subscriptionRoutes } from './subscriptions.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
-export const routes: Route[] = [...organizationRoutes, ...organizationAccessTokenRoutes,
-  ...customerRoutes, ...customerSessionRoutes, ...customerPortalCustomerRoutes,
-  ...subscriptionRoutes, ...productRoutes, ...discountRoutes, ...customerPortalSubscriptionRoutes];
+export const routes: Route[] = [
+  ...organizationRoutes,
+  ...organizationAccessTokenRoutes,
+  ...customerRoutes,
+  ...customerSessionRoutes,
+  ...customerPortalCustomerRoutes,
+  ...subscriptionRoutes,
+  ...productRoutes,
+  ...discountRoutes,
+  ...customerPortalSubscriptionRoutes,
+];

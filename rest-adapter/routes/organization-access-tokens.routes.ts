@@ -17,7 +17,10 @@ const tokenResponse = z.object({
   organization_id: z.uuid(),
 });
 
-const READ = { subjects: ['user', 'organization'], scopes: ['organization_access_tokens:read', 'organization_access_tokens:write'] } as const;
+const READ = {
+  subjects: ['user', 'organization'],
+  scopes: ['organization_access_tokens:read', 'organization_access_tokens:write'],
+} as const;
 const WRITE = { subjects: ['user', 'organization'], scopes: ['organization_access_tokens:write'] } as const;
 
 /** Polar's organization access token management (`/v1/organization-access-tokens/`). */

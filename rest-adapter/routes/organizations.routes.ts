@@ -11,8 +11,14 @@ const READ = { subjects: ['user', 'organization'], scopes: ['organizations:read'
  * older ones read them.
  */
 const HIDDEN_LEGACY_FIELDS = {
-  bio: null, company: null, blog: null, location: null, twitter_username: null,
-  pledge_minimum_amount: 0, pledge_badge_show_amount: false, default_upfront_split_to_contributors: null,
+  bio: null,
+  company: null,
+  blog: null,
+  location: null,
+  twitter_username: null,
+  pledge_minimum_amount: 0,
+  pledge_badge_show_amount: false,
+  default_upfront_split_to_contributors: null,
 };
 
 const organization = (data: unknown) => ({ ...toWire<Record<string, unknown>>(data), ...HIDDEN_LEGACY_FIELDS });
@@ -25,10 +31,22 @@ export const organizationRoutes: Route[] = [
     summary: 'List organizations',
     tag: 'organizations',
     access: READ,
-    query: z.object({ slug: z.string().optional(), ...pageQuery, sorting: sortingQuery(ORGANIZATION_SORT_KEYS, ['created_at']) }),
+    query: z.object({
+      slug: z.string().optional(),
+      ...pageQuery,
+      sorting: sortingQuery(ORGANIZATION_SORT_KEYS, ['created_at']),
+    }),
     operation: 'OrganizationsList',
-    variables: ({ query }) => ({ slug: query.slug ?? null, page: query.page, limit: query.limit, sorting: query.sorting }),
-    result: data => ({ items: data.organizations.items.map(organization), pagination: toWire(data.organizations.pagination) }),
+    variables: ({ query }) => ({
+      slug: query.slug ?? null,
+      page: query.page,
+      limit: query.limit,
+      sorting: query.sorting,
+    }),
+    result: data => ({
+      items: data.organizations.items.map(organization),
+      pagination: toWire(data.organizations.pagination),
+    }),
     status: 200,
     response: listOf(organizationResponse),
   },

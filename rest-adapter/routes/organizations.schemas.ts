@@ -2,7 +2,18 @@ import { z } from 'zod';
 
 /** Wire shapes of organizations (polar-api.md §3.1): request bodies and the response, for validation and OpenAPI. */
 const url = z.url().min(1).max(2083);
-const platform = z.enum(['x', 'github', 'facebook', 'instagram', 'youtube', 'tiktok', 'linkedin', 'threads', 'discord', 'other']);
+const platform = z.enum([
+  'x',
+  'github',
+  'facebook',
+  'instagram',
+  'youtube',
+  'tiktok',
+  'linkedin',
+  'threads',
+  'discord',
+  'other',
+]);
 const socialLink = z.object({ platform, url });
 const currency = z.string().regex(/^[a-zA-Z]{3}$/, 'Input should be a three-letter ISO 4217 currency code');
 const country = z.string().regex(/^[A-Z]{2}$/, 'Input should be an ISO 3166-1 alpha-2 country code');
@@ -76,10 +87,12 @@ const sharedFields = {
 export const organizationCreateBody = z.object({
   name: z.string().min(3),
   slug: z.string().min(3).max(64),
-  legal_entity: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('individual') }),
-    z.object({ type: z.literal('company'), registered_name: z.string().min(1) }),
-  ]).nullish(),
+  legal_entity: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('individual') }),
+      z.object({ type: z.literal('company'), registered_name: z.string().min(1) }),
+    ])
+    .nullish(),
   ...sharedFields,
   default_presentment_currency: currency.default('usd'),
   default_tax_behavior: taxBehavior.default('location'),
@@ -117,7 +130,12 @@ export const organizationResponse = z.object({
   default_tax_behavior: taxBehavior,
   feature_settings: z.record(z.string(), z.unknown()).nullable(),
   subscription_settings: subscriptionSettings,
-  notification_settings: z.object({ new_order: z.boolean(), new_subscription: z.boolean(), chargeback_prevention: z.boolean(), subscription_renewal: z.boolean() }),
+  notification_settings: z.object({
+    new_order: z.boolean(),
+    new_subscription: z.boolean(),
+    chargeback_prevention: z.boolean(),
+    subscription_renewal: z.boolean(),
+  }),
   customer_email_settings: z.record(z.string(), z.boolean()),
   customer_portal_settings: customerPortalSettings,
   dispute_settings: z.object({ auto_accept_below_amount: z.number().int().nullable() }),

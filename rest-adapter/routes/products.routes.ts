@@ -9,7 +9,10 @@ const READ = { subjects: ['user', 'organization'], scopes: ['products:read', 'pr
 const WRITE = { subjects: ['user', 'organization'], scopes: ['products:write'] } as const;
 
 const uuids = z.array(z.uuid()).optional();
-const bool = z.enum(['true', 'false']).transform(v => v === 'true').optional();
+const bool = z
+  .enum(['true', 'false'])
+  .transform(v => v === 'true')
+  .optional();
 
 /** Body fields Polar accepts that have nothing behind them yet (media files, custom fields). */
 function withoutUnsupported(body: Record<string, unknown>): Record<string, unknown> {

@@ -24,7 +24,15 @@ export const priceCreate = z.discriminatedUnion('amount_type', [
     ...commonPriceCreate,
     seat_tiers: z.object({
       seat_tier_type: z.enum(['volume', 'graduated']).default('volume'),
-      tiers: z.array(z.object({ min_seats: z.number().int().gte(1), max_seats: z.number().int().gte(1).nullish(), price_per_seat: money })).min(1),
+      tiers: z
+        .array(
+          z.object({
+            min_seats: z.number().int().gte(1),
+            max_seats: z.number().int().gte(1).nullish(),
+            price_per_seat: money,
+          }),
+        )
+        .min(1),
     }),
   }),
   // Removed from Polar in 2026-06 (a $0 price is now `fixed` 0); the Speakeasy SDK 0.48.1 still sends it.
@@ -65,7 +73,10 @@ export const productUpdateBody = z.object({
   recurring_interval: interval.nullish(),
   recurring_interval_count: z.number().int().gte(1).lte(999).nullish(),
   is_archived: z.boolean().nullish(),
-  prices: z.array(z.union([existingPrice, priceCreate])).min(1).nullish(),
+  prices: z
+    .array(z.union([existingPrice, priceCreate]))
+    .min(1)
+    .nullish(),
 });
 
 const dateTime = z.iso.datetime({ offset: true });
@@ -85,15 +96,28 @@ const commonPrice = {
 
 const seatTiersOutput = z.object({
   seat_tier_type: z.enum(['volume', 'graduated']),
-  tiers: z.array(z.object({ min_seats: z.number().int(), max_seats: z.number().int().nullable(), price_per_seat: z.number().int() })),
+  tiers: z.array(
+    z.object({ min_seats: z.number().int(), max_seats: z.number().int().nullable(), price_per_seat: z.number().int() }),
+  ),
   minimum_seats: z.number().int(),
   maximum_seats: z.number().int().nullable(),
 });
 
 export const productPriceResponse = z.discriminatedUnion('amount_type', [
   z.object({ ...commonPrice, amount_type: z.literal('fixed'), price_amount: z.number().int() }),
-  z.object({ ...commonPrice, amount_type: z.literal('custom'), minimum_amount: z.number().int(), maximum_amount: z.number().int().nullable(), preset_amount: z.number().int().nullable() }),
-  z.object({ ...commonPrice, amount_type: z.literal('seat_based'), seat_tiers: seatTiersOutput, price_per_seat: z.number().int() }),
+  z.object({
+    ...commonPrice,
+    amount_type: z.literal('custom'),
+    minimum_amount: z.number().int(),
+    maximum_amount: z.number().int().nullable(),
+    preset_amount: z.number().int().nullable(),
+  }),
+  z.object({
+    ...commonPrice,
+    amount_type: z.literal('seat_based'),
+    seat_tiers: seatTiersOutput,
+    price_per_seat: z.number().int(),
+  }),
   z.object({ ...commonPrice, amount_type: z.literal('free') }),
 ]);
 

@@ -19,7 +19,10 @@ export const subscriptionUpdateBase = z.strictObject({
   discount_id: z.uuid().nullish(),
   trial_end: z.union([dateTime, z.literal('now')]).nullish(),
 });
-export const subscriptionUpdateSeats = z.strictObject({ seats: z.number().int().gte(1), proration_behavior: prorationBehavior.nullish() });
+export const subscriptionUpdateSeats = z.strictObject({
+  seats: z.number().int().gte(1),
+  proration_behavior: prorationBehavior.nullish(),
+});
 export const subscriptionUpdateBillingPeriod = z.strictObject({ current_billing_period_end: dateTime });
 export const subscriptionCancel = z.strictObject({
   customer_cancellation_reason: cancellationReason.nullish(),
@@ -43,19 +46,33 @@ const ALTERNATIVES = [
 
 export type SubscriptionUpdateBody = Record<string, unknown>;
 
-export const subscriptionUpdateBody = pickedUnion<SubscriptionUpdateBody>('SubscriptionUpdate', [
-  { title: 'SubscriptionUpdateBase', schema: subscriptionUpdateBase },
-  ...ALTERNATIVES.map(([, title, schema]) => ({ title, schema })),
-], body => {
-  const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
-  return ALTERNATIVES.find(([key]) => keys.includes(key))?.[2] ?? subscriptionUpdateBase;
-});
+export const subscriptionUpdateBody = pickedUnion<SubscriptionUpdateBody>(
+  'SubscriptionUpdate',
+  [
+    { title: 'SubscriptionUpdateBase', schema: subscriptionUpdateBase },
+    ...ALTERNATIVES.map(([, title, schema]) => ({ title, schema })),
+  ],
+  body => {
+    const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+    return ALTERNATIVES.find(([key]) => keys.includes(key))?.[2] ?? subscriptionUpdateBase;
+  },
+);
 
 /** The wire body → `SubscriptionUpdateInput` (explicit nulls become the input's flags). */
 export function subscriptionUpdateVariables(body: SubscriptionUpdateBody): Record<string, unknown> {
   const b = body as Record<string, any>;
-  if ('revoke' in b) return { revoke: true, customerCancellationReason: b.customer_cancellation_reason ?? null, customerCancellationComment: b.customer_cancellation_comment ?? null };
-  if ('cancel_at_period_end' in b) return { cancelAtPeriodEnd: b.cancel_at_period_end, customerCancellationReason: b.customer_cancellation_reason ?? null, customerCancellationComment: b.customer_cancellation_comment ?? null };
+  if ('revoke' in b)
+    return {
+      revoke: true,
+      customerCancellationReason: b.customer_cancellation_reason ?? null,
+      customerCancellationComment: b.customer_cancellation_comment ?? null,
+    };
+  if ('cancel_at_period_end' in b)
+    return {
+      cancelAtPeriodEnd: b.cancel_at_period_end,
+      customerCancellationReason: b.customer_cancellation_reason ?? null,
+      customerCancellationComment: b.customer_cancellation_comment ?? null,
+    };
   if ('pending_update' in b) return { clearPendingUpdate: true };
   if ('current_billing_period_end' in b) return { currentBillingPeriodEnd: b.current_billing_period_end };
   if ('seats' in b) return { seats: b.seats, prorationBehavior: b.proration_behavior ?? null };

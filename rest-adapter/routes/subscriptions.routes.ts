@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from '../../subgraphs/billing/subscriptions/subscription.sorting.js';
+import {
+  SUBSCRIPTION_DEFAULT_SORTING,
+  SUBSCRIPTION_SORT_KEYS,
+} from '../../subgraphs/billing/subscriptions/subscription.sorting.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import { discountBaseWire } from '../../subgraphs/billing/discounts/discount.wire.js';
 import { priceWire, productWire } from '../../subgraphs/billing/products/product.wire.js';
@@ -7,7 +10,10 @@ import type { Route } from './route.js';
 import { subscriptionUpdateBody, subscriptionUpdateVariables } from './subscription-updates.schemas.js';
 import { subscriptionCreateBody, subscriptionListFilters, subscriptionResponse } from './subscriptions.schemas.js';
 
-export const SUBSCRIPTIONS_READ = { subjects: ['user', 'organization'], scopes: ['subscriptions:read', 'subscriptions:write'] } as const;
+export const SUBSCRIPTIONS_READ = {
+  subjects: ['user', 'organization'],
+  scopes: ['subscriptions:read', 'subscriptions:write'],
+} as const;
 export const SUBSCRIPTIONS_WRITE = { subjects: ['user', 'organization'], scopes: ['subscriptions:write'] } as const;
 
 type Wire = Record<string, any>;
@@ -48,11 +54,18 @@ export const subscriptionRoutes: Route[] = [
     summary: 'List subscriptions',
     tag: 'subscriptions',
     access: SUBSCRIPTIONS_READ,
-    query: z.object({ ...subscriptionListFilters, ...pageQuery, sorting: sortingQuery(SUBSCRIPTION_SORT_KEYS, SUBSCRIPTION_DEFAULT_SORTING) }),
+    query: z.object({
+      ...subscriptionListFilters,
+      ...pageQuery,
+      sorting: sortingQuery(SUBSCRIPTION_SORT_KEYS, SUBSCRIPTION_DEFAULT_SORTING),
+    }),
     operation: 'SubscriptionsList',
     // Every other query key is a filter (snake → camel; `metadata`'s keys stay the merchant's).
     variables: ({ query: { page, limit, sorting, ...filter } }) => ({ filter: toInput(filter), page, limit, sorting }),
-    result: data => ({ items: data.subscriptions.items.map(subscriptionWire), pagination: toWire(data.subscriptions.pagination) }),
+    result: data => ({
+      items: data.subscriptions.items.map(subscriptionWire),
+      pagination: toWire(data.subscriptions.pagination),
+    }),
     status: 200,
     response: listOf(subscriptionResponse),
   },

@@ -18,10 +18,13 @@ export const queryBoolean = z.string().transform((value, ctx) => {
 });
 
 /** A date-time; one without an offset is read as UTC (as pydantic does). */
-export const queryDateTime = z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).transform(value => {
-  if (/^\d{4}-\d\d-\d\d$/.test(value)) return `${value}T00:00:00Z`;
-  return /(Z|[+-]\d\d:?\d\d)$/i.test(value) ? value : `${value}Z`;
-});
+export const queryDateTime = z.iso
+  .datetime({ offset: true, local: true })
+  .or(z.iso.date())
+  .transform(value => {
+    if (/^\d{4}-\d\d-\d\d$/.test(value)) return `${value}T00:00:00Z`;
+    return /(Z|[+-]\d\d:?\d\d)$/i.test(value) ? value : `${value}Z`;
+  });
 
 export const subscriptionStatus = z.enum(Object.values(SubscriptionStatus) as [string, ...string[]]);
 export const cancellationReason = z.enum(Object.values(CustomerCancellationReason) as [string, ...string[]]);
@@ -42,13 +45,29 @@ export const subscriptionListFilters = {
 };
 
 /** SubscriptionCreateCustomer | SubscriptionCreateExternalCustomer (extra keys forbidden, as pydantic's). */
-export const subscriptionCreateCustomer = z.strictObject({ metadata: metadataInput.optional(), product_id: z.uuid(), customer_id: z.uuid() });
-export const subscriptionCreateExternalCustomer = z.strictObject({ metadata: metadataInput.optional(), product_id: z.uuid(), external_customer_id: z.string() });
+export const subscriptionCreateCustomer = z.strictObject({
+  metadata: metadataInput.optional(),
+  product_id: z.uuid(),
+  customer_id: z.uuid(),
+});
+export const subscriptionCreateExternalCustomer = z.strictObject({
+  metadata: metadataInput.optional(),
+  product_id: z.uuid(),
+  external_customer_id: z.string(),
+});
 
-type SubscriptionCreate = { metadata?: Record<string, string | number | boolean>; product_id: string; customer_id?: string; external_customer_id?: string };
+type SubscriptionCreate = {
+  metadata?: Record<string, string | number | boolean>;
+  product_id: string;
+  customer_id?: string;
+  external_customer_id?: string;
+};
 
 const inputSchema = (schema: z.ZodType) => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 };
 
@@ -57,31 +76,48 @@ const inputSchema = (schema: z.ZodType) => {
  * alternative `pick` chooses from its keys (so the 422 items are that alternative's), while the OpenAPI
  * document lists every alternative under `anyOf`.
  */
-export function pickedUnion<T>(title: string, alternatives: readonly { title: string; schema: z.ZodType }[], pick: (body: unknown) => z.ZodType) {
-  return z.unknown().transform((body, ctx): T => {
-    const parsed = pick(body).safeParse(body);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue(issue as never);
-      return z.NEVER;
-    }
-    return parsed.data as T;
-  }).meta({ title, anyOf: alternatives.map(a => ({ title: a.title, ...inputSchema(a.schema) })) });
+export function pickedUnion<T>(
+  title: string,
+  alternatives: readonly { title: string; schema: z.ZodType }[],
+  pick: (body: unknown) => z.ZodType,
+) {
+  return z
+    .unknown()
+    .transform((body, ctx): T => {
+      const parsed = pick(body).safeParse(body);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) ctx.addIssue(issue as never);
+        return z.NEVER;
+      }
+      return parsed.data as T;
+    })
+    .meta({ title, anyOf: alternatives.map(a => ({ title: a.title, ...inputSchema(a.schema) })) });
 }
 
 /**
  * A body with `external_customer_id` (and no `customer_id`) is checked as the external alternative, any
  * other body as the customer-id one (so a body missing both answers `body.customer_id` "Field required").
  */
-export const subscriptionCreateBody = pickedUnion<SubscriptionCreate>('SubscriptionCreate', [
-  { title: 'SubscriptionCreateCustomer', schema: subscriptionCreateCustomer },
-  { title: 'SubscriptionCreateExternalCustomer', schema: subscriptionCreateExternalCustomer },
-], body => (body && typeof body === 'object' && 'external_customer_id' in body && !('customer_id' in body)
-  ? subscriptionCreateExternalCustomer : subscriptionCreateCustomer));
+export const subscriptionCreateBody = pickedUnion<SubscriptionCreate>(
+  'SubscriptionCreate',
+  [
+    { title: 'SubscriptionCreateCustomer', schema: subscriptionCreateCustomer },
+    { title: 'SubscriptionCreateExternalCustomer', schema: subscriptionCreateExternalCustomer },
+  ],
+  body =>
+    body && typeof body === 'object' && 'external_customer_id' in body && !('customer_id' in body)
+      ? subscriptionCreateExternalCustomer
+      : subscriptionCreateCustomer,
+);
 
 const anyObject = z.record(z.string(), z.unknown());
 
 export const subscriptionUserResponse = z.object({
-  id: z.uuid(), email: z.string().nullable(), public_name: z.string(), avatar_url: z.string().nullable(), github_username: z.string().nullable(),
+  id: z.uuid(),
+  email: z.string().nullable(),
+  public_name: z.string(),
+  avatar_url: z.string().nullable(),
+  github_username: z.string().nullable(),
 });
 
 export const subscriptionResponse = z.object({
@@ -122,9 +158,16 @@ export const subscriptionResponse = z.object({
   discount: anyObject.nullable(),
   prices: z.array(anyObject),
   meters: z.array(anyObject),
-  pending_update: z.object({
-    created_at: dateTime, modified_at: dateTime.nullable(), id: z.uuid(), applies_at: dateTime, product_id: z.uuid().nullable(), seats: z.number().int().nullable(),
-  }).nullable(),
+  pending_update: z
+    .object({
+      created_at: dateTime,
+      modified_at: dateTime.nullable(),
+      id: z.uuid(),
+      applies_at: dateTime,
+      product_id: z.uuid().nullable(),
+      seats: z.number().int().nullable(),
+    })
+    .nullable(),
   price_id: z.uuid().meta({ deprecated: true, description: 'Deprecated: prices[0].id' }),
   price: anyObject.meta({ deprecated: true, description: 'Deprecated: prices[0]' }),
   user_id: z.uuid().meta({ deprecated: true, description: 'Deprecated: the customer id' }),

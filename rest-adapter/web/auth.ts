@@ -12,7 +12,7 @@ export interface SignedInUser {
 /** The signed-in user when the request came with a live `polar_session` cookie; null otherwise. */
 export function currentUser(req: Request): SignedInUser | null {
   const principal = req.principal;
-  if (!principal || principal.credential !== 'user_session' || principal.subject !== 'user' || !principal.subjectId) return null;
+  if (principal?.credential !== 'user_session' || principal.subject !== 'user' || !principal.subjectId) return null;
   return { id: principal.subjectId, sessionId: principal.tokenId ?? '', organizationIds: principal.organizationIds };
 }
 

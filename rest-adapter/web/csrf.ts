@@ -44,5 +44,7 @@ export function verifyCsrf(req: Request): boolean {
 function tokenFor(req: Request, nonce: string): string {
   const settings = webSettingsOf(req);
   const session = req.principal?.credential === 'user_session' ? (req.principal.tokenId ?? '') : '';
-  return createHmac('sha256', settings.csrfKey).update(`${settings.environment}|${nonce}|${session}`).digest('base64url');
+  return createHmac('sha256', settings.csrfKey)
+    .update(`${settings.environment}|${nonce}|${session}`)
+    .digest('base64url');
 }

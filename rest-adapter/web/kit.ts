@@ -15,6 +15,15 @@ export { currentUser, DEFAULT_RETURN_TO, loginUrl, requireSignIn, safeReturnTo, 
 export { clearSessionCookie, cookieOptions, readCookie, SESSION_COOKIE, setSessionCookie } from './cookies.js';
 export { CSRF_COOKIE, CSRF_FIELD, issueCsrfToken, verifyCsrf } from './csrf.js';
 export { escapeHtml, html, type HtmlValue, rawHtml, SafeHtml, toHtml } from './html.js';
-export { csrfField, errorBox, type PageOptions, type PageUser, renderMessagePage, renderPage, sendPage, STYLESHEET } from './layout.js';
+export {
+  csrfField,
+  errorBox,
+  type PageOptions,
+  type PageUser,
+  renderMessagePage,
+  renderPage,
+  sendPage,
+  STYLESHEET,
+} from './layout.js';
 export { loginForm, signupForm, type SignInFormOptions } from './pages/sign-in.js';
 export { configureWebKit, type WebSettings } from './settings.js';

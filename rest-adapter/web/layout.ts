@@ -66,14 +66,18 @@ legend{padding:0 .35rem;font-weight:500}
 ul.plain{list-style:none;padding:0;margin:0}
 ul.plain li{padding:.6rem 0;border-bottom:1px solid var(--line)}
 ul.plain li:last-child{border-bottom:none}
-`.trim().replace(/\n/g, '');
+`
+  .trim()
+  .replace(/\n/g, '');
 
 /** A complete HTML document in the shared style. Every value is escaped unless it is SafeHtml. */
 export function renderPage({ title, body, user, narrow }: PageOptions): string {
   const who = user
-    ? html`<div class="who"><span>Signed in as <strong>${user.email}</strong></span>${user.csrfToken
-      ? html`<form class="inline" method="post" action="/logout">${csrfField(user.csrfToken)}<button type="submit" class="link">Log out</button></form>`
-      : null}</div>`
+    ? html`<div class="who"><span>Signed in as <strong>${user.email}</strong></span>${
+        user.csrfToken
+          ? html`<form class="inline" method="post" action="/logout">${csrfField(user.csrfToken)}<button type="submit" class="link">Log out</button></form>`
+          : null
+      }</div>`
     : null;
   const page = html`<!doctype html>
 <html lang="en">
@@ -112,7 +116,8 @@ export function errorBox(message: HtmlValue): SafeHtml {
 export function sendPage(res: Response, page: string, status = 200): void {
   res.status(status);
   res.set({
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
+    'Content-Security-Policy':
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'same-origin',
@@ -122,5 +127,10 @@ export function sendPage(res: Response, page: string, status = 200): void {
 
 /** A page with just a heading and a message (404, 403, 400 and the like). */
 export function renderMessagePage(title: string, message: HtmlValue, user?: PageUser | null): string {
-  return renderPage({ title, user, narrow: true, body: html`<h1>${title}</h1><div class="card"><p>${message}</p><p><a href="/settings">Back to settings</a></p></div>` });
+  return renderPage({
+    title,
+    user,
+    narrow: true,
+    body: html`<h1>${title}</h1><div class="card"><p>${message}</p><p><a href="/settings">Back to settings</a></p></div>`,
+  });
 }

@@ -34,6 +34,7 @@ export function configureWebKit(app: Application, settings: WebSettings): void {
 
 export function webSettingsOf(req: Request): ResolvedWebSettings {
   const settings = configured.get(req.app);
-  if (!settings) throw new Error('The web kit is not configured for this app: call configureWebKit(app, …) when assembling it.');
+  if (!settings)
+    throw new Error('The web kit is not configured for this app: call configureWebKit(app, …) when assembling it.');
   return settings;
 }

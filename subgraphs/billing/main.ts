@@ -19,7 +19,13 @@ const publicUrl = (config: Config) => deploymentPublicUrl(config, 8000);
 runMain(() =>
   runSubgraph({
     service: 'billing',
-    start: config => startBilling({ databaseUrl: config.DATABASE_URL, secret: config.SECRET, clock: systemClock, publicUrl: publicUrl(config) }),
+    start: config =>
+      startBilling({
+        databaseUrl: config.DATABASE_URL,
+        secret: config.SECRET,
+        clock: systemClock,
+        publicUrl: publicUrl(config),
+      }),
     principals: (runtime, config) => new CustomerSessionPrincipalResolver(runtime.orm, config.SECRET, systemClock),
   }),
 );

@@ -25,7 +25,13 @@ export function billingOrmOptions(clientUrl: string, poolMax = 10): Options {
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     driverOptions: { application_name: 'billing-billing' },
-    migrations: { migrationsList: billingMigrations, tableName: 'mikro_orm_migrations', schema: BILLING_SCHEMA, snapshot: false, silent: true },
+    migrations: {
+      migrationsList: billingMigrations,
+      tableName: 'mikro_orm_migrations',
+      schema: BILLING_SCHEMA,
+      snapshot: false,
+      silent: true,
+    },
     debug: false,
     allowGlobalContext: false,
   };

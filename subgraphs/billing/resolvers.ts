@@ -17,11 +17,25 @@ import { SubscriptionUpdatesResolver } from './subscriptions/subscription-update
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
 
 /** Every resolver class and reference resolver of the billing subgraph. Each domain adds its own. */
-export const billingResolvers: Function[] = [ProductResolver, OrganizationProductsResolver, DiscountResolver,
-  CustomerResolver, OrganizationCustomersResolver, CustomerSessionResolver, CustomerPortalCustomerResolver,
-  SubscriptionResolver, CustomerSubscriptionsResolver, OrganizationSubscriptionsResolver,
-  SubscriptionUpdatesResolver, CustomerPortalSubscriptionsResolver];
+export const billingResolvers: Function[] = [
+  ProductResolver,
+  OrganizationProductsResolver,
+  DiscountResolver,
+  CustomerResolver,
+  OrganizationCustomersResolver,
+  CustomerSessionResolver,
+  CustomerPortalCustomerResolver,
+  SubscriptionResolver,
+  CustomerSubscriptionsResolver,
+  OrganizationSubscriptionsResolver,
+  SubscriptionUpdatesResolver,
+  CustomerPortalSubscriptionsResolver,
+];
 
-export const billingReferenceResolvers: ReferenceResolvers = { ...organizationReference, ...customerReference, ...subscriptionReference };
+export const billingReferenceResolvers: ReferenceResolvers = {
+  ...organizationReference,
+  ...customerReference,
+  ...subscriptionReference,
+};
 
 export const resolversForSchema = () => billingResolvers as unknown as NonEmptyArray<Function>;

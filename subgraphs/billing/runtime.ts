@@ -13,16 +13,32 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
 }
 
 /** Connects, migrates and builds the billing subgraph for one environment's database. */
-export async function startBilling(options: { databaseUrl: string; secret: string; clock: Clock; publicUrl: string; poolMax?: number }): Promise<BillingRuntime> {
+export async function startBilling(options: {
+  databaseUrl: string;
+  secret: string;
+  clock: Clock;
+  publicUrl: string;
+  poolMax?: number;
+}): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
-  const services = createBillingServices({ secret: options.secret, clock: options.clock, publicUrl: options.publicUrl });
+  const services = createBillingServices({
+    secret: options.secret,
+    clock: options.clock,
+    publicUrl: options.publicUrl,
+  });
   return {
     name: BILLING_SUBGRAPH,
     schema,
     orm,
     services,
-    createContext: (principal, requestId) => ({ em: orm.em.fork(), principal, clock: options.clock, requestId, services }),
+    createContext: (principal, requestId) => ({
+      em: orm.em.fork(),
+      principal,
+      clock: options.clock,
+      requestId,
+      services,
+    }),
     close: () => orm.close(),
   };
 }

@@ -41,22 +41,44 @@ export class IdentityAdmin {
     const ctx = this.ctx();
     const user = await this.services.users.findByEmail(ctx.em, email);
     if (!user) throw new ResourceNotFound(`No user with e-mail ${email}`);
-    if (!(await ctx.em.findOne(Organization, { id: organizationId }))) throw new ResourceNotFound(`No organization ${organizationId}`);
+    if (!(await ctx.em.findOne(Organization, { id: organizationId })))
+      throw new ResourceNotFound(`No organization ${organizationId}`);
     await this.services.organizations.addMember(ctx, organizationId, user.id, role);
   }
 
   /** `expiresIn` is an ISO 8601 duration (P30D); absent means the token does not expire. */
-  async createPersonalAccessToken(userId: string, scopes: string[], expiresIn?: string, comment = 'CLI'): Promise<string> {
+  async createPersonalAccessToken(
+    userId: string,
+    scopes: string[],
+    expiresIn?: string,
+    comment = 'CLI',
+  ): Promise<string> {
     const ctx = this.ctx();
     if (!(await ctx.em.findOne(User, { id: userId }))) throw new ResourceNotFound(`No user ${userId}`);
-    const { raw } = await this.services.personalAccessTokens.issue(ctx, { userId, scopes, comment, expiresAt: this.expiry(expiresIn) });
+    const { raw } = await this.services.personalAccessTokens.issue(ctx, {
+      userId,
+      scopes,
+      comment,
+      expiresAt: this.expiry(expiresIn),
+    });
     return raw;
   }
 
-  async createOrganizationAccessToken(organizationId: string, scopes: string[], expiresIn?: string, comment = 'CLI'): Promise<string> {
+  async createOrganizationAccessToken(
+    organizationId: string,
+    scopes: string[],
+    expiresIn?: string,
+    comment = 'CLI',
+  ): Promise<string> {
     const ctx = this.ctx();
-    if (!(await ctx.em.findOne(Organization, { id: organizationId }))) throw new ResourceNotFound(`No organization ${organizationId}`);
-    const { raw } = await this.services.organizationAccessTokens.issue(ctx, { organizationId, scopes, comment, expiresAt: this.expiry(expiresIn) });
+    if (!(await ctx.em.findOne(Organization, { id: organizationId })))
+      throw new ResourceNotFound(`No organization ${organizationId}`);
+    const { raw } = await this.services.organizationAccessTokens.issue(ctx, {
+      organizationId,
+      scopes,
+      comment,
+      expiresAt: this.expiry(expiresIn),
+    });
     return raw;
   }
 

@@ -20,8 +20,17 @@ export const IDENTITY_SCHEMA = 'identity';
 const MIGRATION_LOCK_KEY = 7_301_001;
 
 export const identityEntities = [
-  User, Organization, Membership, OrganizationAccessToken, PersonalAccessToken, UserSession,
-  OAuth2Client, OAuth2AuthorizationCode, OAuth2Token, OAuth2Grant, SigningKey,
+  User,
+  Organization,
+  Membership,
+  OrganizationAccessToken,
+  PersonalAccessToken,
+  UserSession,
+  OAuth2Client,
+  OAuth2AuthorizationCode,
+  OAuth2Token,
+  OAuth2Grant,
+  SigningKey,
 ];
 
 export function identityOrmOptions(clientUrl: string, poolMax = 10): Options {

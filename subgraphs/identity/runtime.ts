@@ -17,7 +17,12 @@ export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
 }
 
 /** Connects, migrates and builds the identity subgraph for one environment's database. */
-export async function startIdentity(options: { databaseUrl: string; secret: string; clock: Clock; poolMax?: number }): Promise<IdentityRuntime> {
+export async function startIdentity(options: {
+  databaseUrl: string;
+  secret: string;
+  clock: Clock;
+  poolMax?: number;
+}): Promise<IdentityRuntime> {
   const orm = await openIdentityOrm(options.databaseUrl, options.poolMax);
   const schema = await buildIdentitySchema();
   const cache = new PrincipalCache();
@@ -29,7 +34,13 @@ export async function startIdentity(options: { databaseUrl: string; secret: stri
     services,
     clock: options.clock,
     principals: new TokenPrincipalResolver(orm, options.secret, options.clock, cache),
-    createContext: (principal, requestId) => ({ em: orm.em.fork(), principal, clock: options.clock, requestId, services }),
+    createContext: (principal, requestId) => ({
+      em: orm.em.fork(),
+      principal,
+      clock: options.clock,
+      requestId,
+      services,
+    }),
     close: () => orm.close(),
   };
 }

@@ -42,7 +42,11 @@ interface CliResult {
 
 function cli(...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(buildDir, 'cli', 'main.js'), ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(buildDir, 'cli', 'main.js'), ...args], {
+      cwd: ROOT,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', d => (stdout += d));
@@ -87,9 +91,19 @@ beforeAll(async () => {
 
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
   const logger = createLogger('silent');
-  const databaseUrls: Record<EnvironmentName, string> = { production: database.url, sandbox: withDatabase(database.url, sandboxName) };
+  const databaseUrls: Record<EnvironmentName, string> = {
+    production: database.url,
+    sandbox: withDatabase(database.url, sandboxName),
+  };
   for (const name of ['production', 'sandbox'] as EnvironmentName[]) {
-    const environment = await startEnvironment({ name, config, databaseUrl: databaseUrls[name], secret: TEST_SECRET, clock, logger });
+    const environment = await startEnvironment({
+      name,
+      config,
+      databaseUrl: databaseUrls[name],
+      secret: TEST_SECRET,
+      clock,
+      logger,
+    });
     const server = await new Promise<Server>(resolve => {
       const s = environment.app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -118,7 +132,7 @@ describe('help and usage errors', () => {
     }
   });
 
-  test('a command\'s --help shows its options', async () => {
+  test("a command's --help shows its options", async () => {
     const result = await cli('token:create', '--help');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--kind pat|oat');
@@ -127,15 +141,70 @@ describe('help and usage errors', () => {
 
   test.each([
     [['bootstrap', '--email', 'a@example.com', '--org-name', 'Acme', '--org-slug', 'acme'], /--password is required/],
-    [['bootstrap', '--email', 'a@example.com', '--password', 'long enough', '--org-name', 'Acme', '--org-slug', 'acme', '--bogus'], /Unknown option '--bogus'/],
+    [
+      [
+        'bootstrap',
+        '--email',
+        'a@example.com',
+        '--password',
+        'long enough',
+        '--org-name',
+        'Acme',
+        '--org-slug',
+        'acme',
+        '--bogus',
+      ],
+      /Unknown option '--bogus'/,
+    ],
     [['bootstrap', '--email'], /--email/],
     [['frobnicate'], /unknown command "frobnicate"/],
-    [['user:create', '--email', 'a@example.com', '--password', 'long enough', '--env', 'staging'], /--env must be production or sandbox/],
-    [['token:create', '--kind', 'oat', '--organization', '7c3c1a8e-5d6b-4c1e-9a55-0f3a2b1c4d5e', '--scopes', 'organizations:read teleport:write'], /unknown scope: teleport:write/],
-    [['token:create', '--kind', 'oat', '--organization', 'not-an-id', '--scopes', 'all'], /--organization must be an id/],
+    [
+      ['user:create', '--email', 'a@example.com', '--password', 'long enough', '--env', 'staging'],
+      /--env must be production or sandbox/,
+    ],
+    [
+      [
+        'token:create',
+        '--kind',
+        'oat',
+        '--organization',
+        '7c3c1a8e-5d6b-4c1e-9a55-0f3a2b1c4d5e',
+        '--scopes',
+        'organizations:read teleport:write',
+      ],
+      /unknown scope: teleport:write/,
+    ],
+    [
+      ['token:create', '--kind', 'oat', '--organization', 'not-an-id', '--scopes', 'all'],
+      /--organization must be an id/,
+    ],
     [['token:create', '--kind', 'pat', '--scopes', 'all'], /exactly one of --user ID or --email E/],
-    [['token:create', '--kind', 'oat', '--organization', '7c3c1a8e-5d6b-4c1e-9a55-0f3a2b1c4d5e', '--scopes', 'all', '--expires-in', '30 days'], /ISO 8601 duration/],
-    [['member:add', '--organization', '7c3c1a8e-5d6b-4c1e-9a55-0f3a2b1c4d5e', '--email', 'a@example.com', '--role', 'emperor'], /--role must be one of owner, admin, member/],
+    [
+      [
+        'token:create',
+        '--kind',
+        'oat',
+        '--organization',
+        '7c3c1a8e-5d6b-4c1e-9a55-0f3a2b1c4d5e',
+        '--scopes',
+        'all',
+        '--expires-in',
+        '30 days',
+      ],
+      /ISO 8601 duration/,
+    ],
+    [
+      [
+        'member:add',
+        '--organization',
+        '7c3c1a8e-5d6b-4c1e-9a55-0f3a2b1c4d5e',
+        '--email',
+        'a@example.com',
+        '--role',
+        'emperor',
+      ],
+      /--role must be one of owner, admin, member/,
+    ],
   ])('%j is a usage error (exit 2, one line on stderr)', async (args, message) => {
     const result = await cli(...args);
     expect(result.code).toBe(2);
@@ -157,7 +226,18 @@ describe('bootstrap', () => {
   const password = 'bootstrap password';
 
   beforeAll(async () => {
-    const result = await cli('bootstrap', '--email', `owner-${orgSlug}@example.com`, '--password', password, '--org-name', 'Acme Inc', '--org-slug', orgSlug, '--json');
+    const result = await cli(
+      'bootstrap',
+      '--email',
+      `owner-${orgSlug}@example.com`,
+      '--password',
+      password,
+      '--org-name',
+      'Acme Inc',
+      '--org-slug',
+      orgSlug,
+      '--json',
+    );
     expect(result.code).toBe(0);
     // Exactly one JSON line on stdout; nothing (certainly no password or secret) on stderr.
     expect(result.stdout.endsWith('\n')).toBe(true);
@@ -169,7 +249,12 @@ describe('bootstrap', () => {
   });
 
   test('prints the user, organization and both tokens', () => {
-    expect(Object.keys(output).sort()).toEqual(['organization_access_token', 'organization_id', 'personal_access_token', 'user_id']);
+    expect(Object.keys(output).sort()).toEqual([
+      'organization_access_token',
+      'organization_id',
+      'personal_access_token',
+      'user_id',
+    ]);
     expect(output.user_id).toMatch(UUID);
     expect(output.organization_id).toMatch(UUID);
     expect(output.personal_access_token).toMatch(/^polar_pat_[0-9A-Za-z]{43}$/);
@@ -177,26 +262,44 @@ describe('bootstrap', () => {
   });
 
   test('the organization access token works against the server on the same database and SECRET', async () => {
-    const response = await call(url('production'), 'GET', '/v1/organizations/', { token: output.organization_access_token });
+    const response = await call(url('production'), 'GET', '/v1/organizations/', {
+      token: output.organization_access_token,
+    });
     expect(response.status).toBe(200);
-    expect(response.body.items).toEqual([expect.objectContaining({ id: output.organization_id, slug: orgSlug, name: 'Acme Inc' })]);
+    expect(response.body.items).toEqual([
+      expect.objectContaining({ id: output.organization_id, slug: orgSlug, name: 'Acme Inc' }),
+    ]);
   });
 
   test('the personal access token acts for the owner', async () => {
-    const response = await call(url('production'), 'GET', `/v1/organizations/${output.organization_id}`, { token: output.personal_access_token });
+    const response = await call(url('production'), 'GET', `/v1/organizations/${output.organization_id}`, {
+      token: output.personal_access_token,
+    });
     expect(response.status).toBe(200);
     expect(response.body.slug).toBe(orgSlug);
   });
 
   test('production tokens are invalid_token in the sandbox', async () => {
-    const response = await call(url('sandbox'), 'GET', '/v1/organizations/', { token: output.organization_access_token });
+    const response = await call(url('sandbox'), 'GET', '/v1/organizations/', {
+      token: output.organization_access_token,
+    });
     expect(response.status).toBe(401);
     expect(response.body.error).toBe('invalid_token');
   });
 
   test('without --json it prints a summary for a person', async () => {
     const s = slug('human');
-    const result = await cli('bootstrap', '--email', `${s}@example.com`, '--password', password, '--org-name', 'Human Org', '--org-slug', s);
+    const result = await cli(
+      'bootstrap',
+      '--email',
+      `${s}@example.com`,
+      '--password',
+      password,
+      '--org-name',
+      'Human Org',
+      '--org-slug',
+      s,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('organization access token');
     expect(result.stdout).toMatch(/polar_oat_\w+/);
@@ -205,7 +308,17 @@ describe('bootstrap', () => {
 
   test('a taken slug fails in one line (exit 1) and creates no user', async () => {
     const email = `late-${orgSlug}@example.com`;
-    const result = await cli('bootstrap', '--email', email, '--password', password, '--org-name', 'Copycat', '--org-slug', orgSlug);
+    const result = await cli(
+      'bootstrap',
+      '--email',
+      email,
+      '--password',
+      password,
+      '--org-name',
+      'Copycat',
+      '--org-slug',
+      orgSlug,
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/slug: An organization with this slug already exists/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -216,7 +329,17 @@ describe('bootstrap', () => {
 
   test('a bad password is a one-line failure', async () => {
     const s = slug('weak');
-    const result = await cli('bootstrap', '--email', `${s}@example.com`, '--password', 'short', '--org-name', 'Weak', '--org-slug', s);
+    const result = await cli(
+      'bootstrap',
+      '--email',
+      `${s}@example.com`,
+      '--password',
+      'short',
+      '--org-name',
+      'Weak',
+      '--org-slug',
+      s,
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/password: String should have at least 8 characters/);
     expect(result.stderr).not.toContain('short');
@@ -230,11 +353,31 @@ describe('tokens', () => {
   beforeAll(async () => {
     const s = slug('tokens');
     ownerEmail = `${s}@example.com`;
-    ({ organization_id: organizationId } = await cliJson('bootstrap', '--email', ownerEmail, '--password', 'tokens password', '--org-name', 'Token Org', '--org-slug', s));
+    ({ organization_id: organizationId } = await cliJson(
+      'bootstrap',
+      '--email',
+      ownerEmail,
+      '--password',
+      'tokens password',
+      '--org-name',
+      'Token Org',
+      '--org-slug',
+      s,
+    ));
   });
 
   test('token:create --kind oat with chosen scopes', async () => {
-    const { token } = await cliJson('token:create', '--kind', 'oat', '--organization', organizationId, '--scopes', 'organizations:read products:read', '--expires-in', 'P30D');
+    const { token } = await cliJson(
+      'token:create',
+      '--kind',
+      'oat',
+      '--organization',
+      organizationId,
+      '--scopes',
+      'organizations:read products:read',
+      '--expires-in',
+      'P30D',
+    );
     expect(token).toMatch(/^polar_oat_/);
     const response = await call(url('production'), 'GET', '/v1/organizations/', { token });
     expect(response.status).toBe(200);
@@ -242,7 +385,15 @@ describe('tokens', () => {
   });
 
   test('an oat without organizations:read is refused by the API for that scope', async () => {
-    const { token } = await cliJson('token:create', '--kind', 'oat', '--organization', organizationId, '--scopes', 'products:read');
+    const { token } = await cliJson(
+      'token:create',
+      '--kind',
+      'oat',
+      '--organization',
+      organizationId,
+      '--scopes',
+      'products:read',
+    );
     const response = await call(url('production'), 'GET', '/v1/organizations/', { token });
     expect(response.status).toBe(403);
     expect(response.body.error).toBe('insufficient_scope');
@@ -256,13 +407,29 @@ describe('tokens', () => {
   });
 
   test('an unknown organization is a one-line failure', async () => {
-    const result = await cli('token:create', '--kind', 'oat', '--organization', '7c3c1a8e-5d6b-4c1e-9a55-0f3a2b1c4d5e', '--scopes', 'all');
+    const result = await cli(
+      'token:create',
+      '--kind',
+      'oat',
+      '--organization',
+      '7c3c1a8e-5d6b-4c1e-9a55-0f3a2b1c4d5e',
+      '--scopes',
+      'all',
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/No organization 7c3c1a8e/);
   });
 
   test('token:revoke makes the token invalid_token', async () => {
-    const { token } = await cliJson('token:create', '--kind', 'oat', '--organization', organizationId, '--scopes', ALL_SCOPES.join(','));
+    const { token } = await cliJson(
+      'token:create',
+      '--kind',
+      'oat',
+      '--organization',
+      organizationId,
+      '--scopes',
+      ALL_SCOPES.join(','),
+    );
     expect((await call(url('production'), 'GET', '/v1/organizations/', { token })).status).toBe(200);
 
     const revoked = await cli('token:revoke', '--token', token);
@@ -294,11 +461,29 @@ describe('users, organizations and members', () => {
     const member = `member-${s}@example.com`;
     const { user_id: ownerId } = await cliJson('user:create', '--email', owner, '--password', 'owner password');
     expect(ownerId).toMatch(UUID);
-    expect(await cliJson('user:create', '--email', member, '--password', 'member password')).toEqual({ user_id: expect.stringMatching(UUID) });
-    const { organization_id: organizationId } = await cliJson('org:create', '--owner-email', owner, '--name', 'Team Org', '--slug', s);
+    expect(await cliJson('user:create', '--email', member, '--password', 'member password')).toEqual({
+      user_id: expect.stringMatching(UUID),
+    });
+    const { organization_id: organizationId } = await cliJson(
+      'org:create',
+      '--owner-email',
+      owner,
+      '--name',
+      'Team Org',
+      '--slug',
+      s,
+    );
     expect(organizationId).toMatch(UUID);
 
-    const { token } = await cliJson('token:create', '--kind', 'pat', '--email', member, '--scopes', 'organizations:read');
+    const { token } = await cliJson(
+      'token:create',
+      '--kind',
+      'pat',
+      '--email',
+      member,
+      '--scopes',
+      'organizations:read',
+    );
     expect((await call(url('production'), 'GET', `/v1/organizations/${organizationId}`, { token })).status).toBe(404);
 
     const added = await cli('member:add', '--organization', organizationId, '--email', member, '--role', 'admin');
@@ -315,7 +500,13 @@ describe('users, organizations and members', () => {
   test('user:create refuses a duplicate e-mail; org:create an unknown owner', async () => {
     const s = slug('dup');
     await cliJson('user:create', '--email', `${s}@example.com`, '--password', 'dup password');
-    const duplicate = await cli('user:create', '--email', `${s.toUpperCase()}@example.com`, '--password', 'dup password');
+    const duplicate = await cli(
+      'user:create',
+      '--email',
+      `${s.toUpperCase()}@example.com`,
+      '--password',
+      'dup password',
+    );
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toMatch(/email: A user with this email already exists/);
 
@@ -328,19 +519,46 @@ describe('users, organizations and members', () => {
 describe('sandbox', () => {
   test('--env sandbox writes to the sandbox database', async () => {
     const s = slug('sbx');
-    const output = await cliJson('bootstrap', '--env', 'sandbox', '--email', `${s}@example.com`, '--password', 'sandbox password', '--org-name', 'Sandbox Org', '--org-slug', s);
+    const output = await cliJson(
+      'bootstrap',
+      '--env',
+      'sandbox',
+      '--email',
+      `${s}@example.com`,
+      '--password',
+      'sandbox password',
+      '--org-name',
+      'Sandbox Org',
+      '--org-slug',
+      s,
+    );
 
-    const inSandbox = await call(url('sandbox'), 'GET', '/v1/organizations/', { token: output.organization_access_token });
+    const inSandbox = await call(url('sandbox'), 'GET', '/v1/organizations/', {
+      token: output.organization_access_token,
+    });
     expect(inSandbox.status).toBe(200);
     expect(inSandbox.headers.get('x-polar-sandbox')).toBe('1');
     expect(inSandbox.body.items).toEqual([expect.objectContaining({ id: output.organization_id, slug: s })]);
 
-    const inProduction = await call(url('production'), 'GET', '/v1/organizations/', { token: output.organization_access_token });
+    const inProduction = await call(url('production'), 'GET', '/v1/organizations/', {
+      token: output.organization_access_token,
+    });
     expect(inProduction.status).toBe(401);
     expect(inProduction.body.error).toBe('invalid_token');
 
     // The same slug and e-mail are free in production: separate data.
-    const production = await cli('bootstrap', '--email', `${s}@example.com`, '--password', 'sandbox password', '--org-name', 'Sandbox Org', '--org-slug', s, '--json');
+    const production = await cli(
+      'bootstrap',
+      '--email',
+      `${s}@example.com`,
+      '--password',
+      'sandbox password',
+      '--org-name',
+      'Sandbox Org',
+      '--org-slug',
+      s,
+      '--json',
+    );
     expect(production.code).toBe(0);
   });
 });

@@ -28,7 +28,10 @@ describe('contract files', () => {
     const { api } = await produceSchemas();
     for (const route of routes) {
       const errors = validate(api, parse(documents.source(route.operation)));
-      expect({ route: route.operationId, errors: errors.map(e => e.message) }).toEqual({ route: route.operationId, errors: [] });
+      expect({ route: route.operationId, errors: errors.map(e => e.message) }).toEqual({
+        route: route.operationId,
+        errors: [],
+      });
     }
   });
 

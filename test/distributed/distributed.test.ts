@@ -72,7 +72,10 @@ function startPart(name: string, entry: string, env: Record<string, string>): Pr
   const output: string[] = [];
   const exit = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
   return new Promise<Part>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${output.join('\n')}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start in time:\n${output.join('\n')}`)),
+      START_TIMEOUT_MS,
+    );
     let pending = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       pending += chunk.toString('utf8');
@@ -117,26 +120,49 @@ async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
 }
 
 async function stopAll(): Promise<void> {
-  await Promise.all(parts.map(async part => {
-    if (part.child.exitCode !== null || part.child.signalCode !== null) return;
-    part.child.kill('SIGTERM');
-    const timer = setTimeout(() => part.child.kill('SIGKILL'), 15_000);
-    await part.exit;
-    clearTimeout(timer);
-  }));
+  await Promise.all(
+    parts.map(async part => {
+      if (part.child.exitCode !== null || part.child.signalCode !== null) return;
+      part.child.kill('SIGTERM');
+      const timer = setTimeout(() => part.child.kill('SIGKILL'), 15_000);
+      await part.exit;
+      clearTimeout(timer);
+    }),
+  );
 }
 
 beforeAll(async () => {
   buildDir = build();
   database = await createTestDatabase('distributed');
-  identity = await startPart('identity', 'subgraphs/identity/main.js', { DATABASE_URL: database.url, SECRET: TEST_SECRET });
-  const billing = await startPart('billing', 'subgraphs/billing/main.js', { DATABASE_URL: database.url, SECRET: TEST_SECRET, PUBLIC_URL });
+  identity = await startPart('identity', 'subgraphs/identity/main.js', {
+    DATABASE_URL: database.url,
+    SECRET: TEST_SECRET,
+  });
+  const billing = await startPart('billing', 'subgraphs/billing/main.js', {
+    DATABASE_URL: database.url,
+    SECRET: TEST_SECRET,
+    PUBLIC_URL,
+  });
   gateway = await startPart('gateway', 'gateway/main.js', { IDENTITY_URL: identity.url, BILLING_URL: billing.url });
-  rest = await startPart('rest-adapter', 'rest-adapter/main.js', { GATEWAY_URL: gateway.url, IDENTITY_URL: identity.url, BILLING_URL: billing.url, PUBLIC_URL: PUBLIC_URL });
-  await Promise.all([waitFor(`${identity.url}/readyz`), waitFor(`${gateway.url}/readyz`), waitFor(`${rest.url}/readyz`)]);
+  rest = await startPart('rest-adapter', 'rest-adapter/main.js', {
+    GATEWAY_URL: gateway.url,
+    IDENTITY_URL: identity.url,
+    BILLING_URL: billing.url,
+    PUBLIC_URL: PUBLIC_URL,
+  });
+  await Promise.all([
+    waitFor(`${identity.url}/readyz`),
+    waitFor(`${gateway.url}/readyz`),
+    waitFor(`${rest.url}/readyz`),
+  ]);
 
   // Tenants are created the way the CLI does it: an IdentityAdmin on the same database and SECRET.
-  identityRuntime = await startIdentity({ databaseUrl: database.url, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
+  identityRuntime = await startIdentity({
+    databaseUrl: database.url,
+    secret: TEST_SECRET,
+    clock: systemClock,
+    poolMax: 2,
+  });
   const admin = new IdentityAdmin(identityRuntime.orm, identityRuntime.services, systemClock, TEST_SECRET);
   const env = { admin, baseUrl: rest.url } as unknown as RunningEnvironment;
   alice = await createTenant(env);
@@ -174,7 +200,11 @@ describe('REST through the distributed chain', () => {
       body: { name: 'Renamed over the wire', website: 'https://distributed.example' },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ id: alice.organizationId, name: 'Renamed over the wire', website: 'https://distributed.example' });
+    expect(patched.body).toMatchObject({
+      id: alice.organizationId,
+      name: 'Renamed over the wire',
+      website: 'https://distributed.example',
+    });
 
     const again = await call(rest.url, 'GET', `/v1/organizations/${alice.organizationId}`, { token: alice.pat });
     expect(again.body.name).toBe('Renamed over the wire');
@@ -193,20 +223,36 @@ describe('REST through the distributed chain', () => {
   });
 
   it('creates and reads a customer, and a customer session token is resolved by billing', async () => {
-    const created = await call(rest.url, 'POST', '/v1/customers/', { token: alice.oat, body: { email: `dist-${Date.now()}@example.com`, name: 'Distributed' } });
+    const created = await call(rest.url, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: `dist-${Date.now()}@example.com`, name: 'Distributed' },
+    });
     if (created.status !== 201) throw new Error(`${created.status} ${created.text}\n${parts.map(logsOf).join('\n')}`);
-    expect(created.body).toMatchObject({ name: 'Distributed', organization_id: alice.organizationId, type: 'individual' });
-    expect((await call(rest.url, 'GET', `/v1/customers/${created.body.id}`, { token: alice.oat })).body.id).toBe(created.body.id);
+    expect(created.body).toMatchObject({
+      name: 'Distributed',
+      organization_id: alice.organizationId,
+      type: 'individual',
+    });
+    expect((await call(rest.url, 'GET', `/v1/customers/${created.body.id}`, { token: alice.oat })).body.id).toBe(
+      created.body.id,
+    );
     expect((await call(rest.url, 'GET', `/v1/customers/${created.body.id}`, { token: bob.oat })).status).toBe(404);
 
-    const session = await call(rest.url, 'POST', '/v1/customer-sessions/', { token: alice.oat, body: { customer_id: created.body.id } });
+    const session = await call(rest.url, 'POST', '/v1/customer-sessions/', {
+      token: alice.oat,
+      body: { customer_id: created.body.id },
+    });
     expect(session.status).toBe(201);
-    expect(session.body.customer_portal_url.startsWith(`${PUBLIC_URL}/portal?customer_session_token=polar_cst_`)).toBe(true);
+    expect(session.body.customer_portal_url.startsWith(`${PUBLIC_URL}/portal?customer_session_token=polar_cst_`)).toBe(
+      true,
+    );
     const me = await call(rest.url, 'GET', '/v1/customer-portal/customers/me', { token: session.body.token });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ id: created.body.id, name: 'Distributed' });
     expect((await call(rest.url, 'GET', '/v1/customers/', { token: session.body.token })).status).toBe(401);
-    const unknown = await call(rest.url, 'GET', '/v1/customer-portal/customers/me', { token: `polar_cst_${'x'.repeat(43)}` });
+    const unknown = await call(rest.url, 'GET', '/v1/customer-portal/customers/me', {
+      token: `polar_cst_${'x'.repeat(43)}`,
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.body.error).toBe('invalid_token');
   });
@@ -226,10 +272,15 @@ describe('REST through the distributed chain', () => {
   it('runs GraphQL through adapter, gateway and subgraph', async () => {
     const res = await call(rest.url, 'POST', '/graphql', {
       token: bob.oat,
-      body: { query: 'query Mine { organizations { items { id slug } pagination { totalCount } } }', operationName: 'Mine' },
+      body: {
+        query: 'query Mine { organizations { items { id slug } pagination { totalCount } } }',
+        operationName: 'Mine',
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { organizations: { items: [{ id: bob.organizationId, slug: bob.slug }], pagination: { totalCount: 1 } } } });
+    expect(res.body).toEqual({
+      data: { organizations: { items: [{ id: bob.organizationId, slug: bob.slug }], pagination: { totalCount: 1 } } },
+    });
 
     const foreign = await call(rest.url, 'POST', '/graphql', {
       token: bob.oat,
@@ -254,10 +305,16 @@ describe('REST through the distributed chain', () => {
   });
 
   it('stops honouring a revoked token within the cache lifetime', async () => {
-    const token = await new IdentityAdmin(identityRuntime!.orm, identityRuntime!.services, systemClock, TEST_SECRET)
-      .createOrganizationAccessToken(alice.organizationId, ['organizations:read']);
+    const token = await new IdentityAdmin(
+      identityRuntime!.orm,
+      identityRuntime!.services,
+      systemClock,
+      TEST_SECRET,
+    ).createOrganizationAccessToken(alice.organizationId, ['organizations:read']);
     expect((await call(rest.url, 'GET', '/v1/organizations/', { token })).status).toBe(200);
-    await new IdentityAdmin(identityRuntime!.orm, identityRuntime!.services, systemClock, TEST_SECRET).revokeToken(token);
+    await new IdentityAdmin(identityRuntime!.orm, identityRuntime!.services, systemClock, TEST_SECRET).revokeToken(
+      token,
+    );
     const deadline = Date.now() + 20_000;
     let status = 200;
     while (status === 200 && Date.now() < deadline) {
@@ -270,8 +327,12 @@ describe('REST through the distributed chain', () => {
 
 describe('a subgraph refuses requests that did not come through the gateway', () => {
   const principalOf = (tenant: Tenant): Principal => ({
-    subject: 'organization', subjectId: tenant.organizationId, credential: 'organization_access_token',
-    scopes: ['organizations:read'], organizationIds: [tenant.organizationId], tokenId: null,
+    subject: 'organization',
+    subjectId: tenant.organizationId,
+    credential: 'organization_access_token',
+    scopes: ['organizations:read'],
+    organizationIds: [tenant.organizationId],
+    tokenId: null,
   });
   const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
     call(url, 'POST', '/graphql', { body, headers });
@@ -282,7 +343,9 @@ describe('a subgraph refuses requests that did not come through the gateway', ()
   };
 
   it('answers a correctly signed request (the control case)', async () => {
-    const res = await post(identity.url, listQuery, { [PRINCIPAL_HEADER]: signPrincipal(principalOf(alice), INTERNAL_KEY) });
+    const res = await post(identity.url, listQuery, {
+      [PRINCIPAL_HEADER]: signPrincipal(principalOf(alice), INTERNAL_KEY),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { organizations: { items: [{ id: alice.organizationId }] } } });
   });
@@ -292,7 +355,11 @@ describe('a subgraph refuses requests that did not come through the gateway', ()
   });
 
   it('refuses a principal signed with another key', async () => {
-    unauthenticated(await post(identity.url, listQuery, { [PRINCIPAL_HEADER]: signPrincipal(principalOf(bob), `wrong-${INTERNAL_KEY}`) }));
+    unauthenticated(
+      await post(identity.url, listQuery, {
+        [PRINCIPAL_HEADER]: signPrincipal(principalOf(bob), `wrong-${INTERNAL_KEY}`),
+      }),
+    );
   });
 
   it('refuses an expired signature', async () => {
@@ -308,19 +375,31 @@ describe('a subgraph refuses requests that did not come through the gateway', ()
 
   it('guards the federation fields too', async () => {
     unauthenticated(await post(identity.url, { query: '{ _service { sdl } }' }));
-    unauthenticated(await post(identity.url, {
-      query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Organization { id name } } }',
-      variables: { r: [{ __typename: 'Organization', id: bob.organizationId }] },
-    }));
-    const signed = await post(identity.url, { query: '{ _service { sdl } }' }, { [PRINCIPAL_HEADER]: signPrincipal(ANONYMOUS, INTERNAL_KEY) });
+    unauthenticated(
+      await post(identity.url, {
+        query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Organization { id name } } }',
+        variables: { r: [{ __typename: 'Organization', id: bob.organizationId }] },
+      }),
+    );
+    const signed = await post(
+      identity.url,
+      { query: '{ _service { sdl } }' },
+      { [PRINCIPAL_HEADER]: signPrincipal(ANONYMOUS, INTERNAL_KEY) },
+    );
     expect(signed.status).toBe(200);
     expect(signed.body.data._service.sdl).toContain('type Organization');
   });
 
   it('the gateway refuses requests that did not come through the REST adapter', async () => {
     unauthenticated(await post(gateway.url, listQuery));
-    unauthenticated(await post(gateway.url, listQuery, { [PRINCIPAL_HEADER]: signPrincipal(principalOf(alice), `wrong-${INTERNAL_KEY}`) }));
-    const signed = await post(gateway.url, listQuery, { [PRINCIPAL_HEADER]: signPrincipal(principalOf(alice), INTERNAL_KEY) });
+    unauthenticated(
+      await post(gateway.url, listQuery, {
+        [PRINCIPAL_HEADER]: signPrincipal(principalOf(alice), `wrong-${INTERNAL_KEY}`),
+      }),
+    );
+    const signed = await post(gateway.url, listQuery, {
+      [PRINCIPAL_HEADER]: signPrincipal(principalOf(alice), INTERNAL_KEY),
+    });
     expect(signed.status).toBe(200);
     expect(signed.body.data.organizations.items).toEqual([{ id: alice.organizationId }]);
   });
@@ -328,21 +407,32 @@ describe('a subgraph refuses requests that did not come through the gateway', ()
   it('guards the principal endpoint with a signed, fresh body', async () => {
     const body = JSON.stringify({ authorization: `Bearer ${alice.oat}` });
     const send = (headers: Record<string, string>, payload = body) =>
-      call(identity.url, 'POST', INTERNAL_PRINCIPAL_PATH, { rawBody: payload, headers: { 'content-type': 'application/json', ...headers } });
+      call(identity.url, 'POST', INTERNAL_PRINCIPAL_PATH, {
+        rawBody: payload,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
 
     const ok = await send(signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, INTERNAL_KEY));
     expect(ok.status).toBe(200);
     expect(ok.body.principal).toMatchObject({ subject: 'organization', subjectId: alice.organizationId });
 
     expect((await send({})).status).toBe(401);
-    expect((await send(signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, `wrong-${INTERNAL_KEY}`))).status).toBe(401);
-    expect((await send(signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, INTERNAL_KEY, Date.now() - 5 * 60_000))).status).toBe(401);
+    expect(
+      (await send(signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, `wrong-${INTERNAL_KEY}`))).status,
+    ).toBe(401);
+    expect(
+      (await send(signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, INTERNAL_KEY, Date.now() - 5 * 60_000)))
+        .status,
+    ).toBe(401);
     // A signature is bound to its body: replaying it with another token fails.
     const headers = signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, INTERNAL_KEY);
     expect((await send(headers, JSON.stringify({ authorization: `Bearer ${bob.oat}` }))).status).toBe(401);
 
     const unknownBody = JSON.stringify({ authorization: 'Bearer polar_oat_unknownunknownunknownunknownunknown' });
-    const unknown = await send(signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, unknownBody, INTERNAL_KEY), unknownBody);
+    const unknown = await send(
+      signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, unknownBody, INTERNAL_KEY),
+      unknownBody,
+    );
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual({ error: { code: 'invalid_token', message: expect.any(String), status: 401 } });
   });

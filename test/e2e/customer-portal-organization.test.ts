@@ -1,5 +1,12 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import {
+  call,
+  createTenant,
+  startTestStack,
+  type RunningEnvironment,
+  type Tenant,
+  type TestStack,
+} from '../support/stack.js';
 
 /**
  * A customer session may read its own organization only as the Customer Portal embeds it
@@ -13,7 +20,8 @@ let bob: Tenant;
 let token: string;
 let subscriptionId: string;
 
-const gql = (query: string, variables?: Record<string, unknown>) => call(env.baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
+const gql = (query: string, variables?: Record<string, unknown>) =>
+  call(env.baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
 
 beforeAll(async () => {
   stack = await startTestStack('portal_organization');
@@ -23,12 +31,24 @@ beforeAll(async () => {
   const fixtures = new BillingFixtures(env);
   const customerId = (await fixtures.customer(alice.organizationId)).id;
   const plan = await fixtures.product(alice.organizationId, { name: 'Plan', amount: 0 });
-  subscriptionId = (await fixtures.subscription({ organizationId: alice.organizationId, customerId, productId: plan.product.id, priceIds: [plan.price.id] })).id;
-  const session = await call(env.baseUrl, 'POST', '/v1/customer-sessions/', { token: alice.oat, body: { customer_id: customerId } });
+  subscriptionId = (
+    await fixtures.subscription({
+      organizationId: alice.organizationId,
+      customerId,
+      productId: plan.product.id,
+      priceIds: [plan.price.id],
+    })
+  ).id;
+  const session = await call(env.baseUrl, 'POST', '/v1/customer-sessions/', {
+    token: alice.oat,
+    body: { customer_id: customerId },
+  });
   expect(session.status).toBe(201);
   token = session.body.token;
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 describe('a customer session and organizations', () => {
   it('embeds its own organization in the portal subscription (CustomerOrganization)', async () => {
@@ -36,7 +56,10 @@ describe('a customer session and organizations', () => {
     expect(res.status).toBe(200);
     const organization = res.body.product.organization;
     expect(organization).toMatchObject({
-      id: alice.organizationId, name: expect.any(String), slug: expect.any(String), allow_customer_updates: expect.any(Boolean),
+      id: alice.organizationId,
+      name: expect.any(String),
+      slug: expect.any(String),
+      allow_customer_updates: expect.any(Boolean),
       proration_behavior: expect.any(String),
       customer_portal_settings: {
         usage: { show: expect.any(Boolean) },
@@ -44,9 +67,17 @@ describe('a customer session and organizations', () => {
         customer: { allow_email_change: expect.any(Boolean) },
       },
     });
-    expect(Object.keys(organization).sort()).toEqual(
-      ['allow_customer_updates', 'avatar_url', 'created_at', 'customer_portal_settings', 'id', 'modified_at', 'name', 'proration_behavior', 'slug'],
-    );
+    expect(Object.keys(organization).sort()).toEqual([
+      'allow_customer_updates',
+      'avatar_url',
+      'created_at',
+      'customer_portal_settings',
+      'id',
+      'modified_at',
+      'name',
+      'proration_behavior',
+      'slug',
+    ]);
   });
 
   it('is 401 on the Core API organization routes', async () => {
@@ -54,7 +85,10 @@ describe('a customer session and organizations', () => {
       const res = await call(env.baseUrl, 'GET', path, { token });
       expect(res.status).toBe(401);
     }
-    const update = await call(env.baseUrl, 'PATCH', `/v1/organizations/${alice.organizationId}`, { token, body: { name: 'Taken over' } });
+    const update = await call(env.baseUrl, 'PATCH', `/v1/organizations/${alice.organizationId}`, {
+      token,
+      body: { name: 'Taken over' },
+    });
     expect(update.status).toBe(401);
   });
 

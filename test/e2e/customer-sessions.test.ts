@@ -21,11 +21,20 @@ beforeAll(async () => {
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
-  customer = (await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: `cs-${randomUUID()}@example.com`, name: 'Portal user', external_id: `ext-${randomUUID()}` } })).body;
-  otherCustomer = (await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: `cs-${randomUUID()}@example.com` } })).body;
+  customer = (
+    await call(base, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: `cs-${randomUUID()}@example.com`, name: 'Portal user', external_id: `ext-${randomUUID()}` },
+    })
+  ).body;
+  otherCustomer = (
+    await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: `cs-${randomUUID()}@example.com` } })
+  ).body;
   expect(customer.id).toBeDefined();
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 async function session(body: Record<string, unknown>, token = alice.oat) {
   return call(base, 'POST', '/v1/customer-sessions/', { token, body });
@@ -35,9 +44,25 @@ describe('customer-sessions:create', () => {
   it('creates a one-hour polar_cst_ session by customer_id with the CustomerSession shape', async () => {
     const res = await session({ customer_id: customer.id, return_url: 'https://shop.example/account' });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'customer', 'customer_id', 'customer_portal_url', 'expires_at', 'id', 'modified_at', 'return_url', 'token'].sort());
+    expect(Object.keys(res.body).sort()).toEqual(
+      [
+        'created_at',
+        'customer',
+        'customer_id',
+        'customer_portal_url',
+        'expires_at',
+        'id',
+        'modified_at',
+        'return_url',
+        'token',
+      ].sort(),
+    );
     expect(res.body.token).toMatch(/^polar_cst_[0-9A-Za-z]{43}$/);
-    expect(res.body).toMatchObject({ customer_id: customer.id, return_url: 'https://shop.example/account', modified_at: null });
+    expect(res.body).toMatchObject({
+      customer_id: customer.id,
+      return_url: 'https://shop.example/account',
+      modified_at: null,
+    });
     expect(res.body.customer).toEqual(customer);
     expect(new Date(res.body.expires_at).getTime() - new Date(res.body.created_at).getTime()).toBe(60 * 60 * 1000);
     const url = new URL(res.body.customer_portal_url);
@@ -48,9 +73,10 @@ describe('customer-sessions:create', () => {
 
   it('stores only the hash of the token', async () => {
     const res = await session({ customer_id: customer.id });
-    const rows = await stack.production.environment.billing.orm.em.fork().getConnection().execute(
-      'select token_hash from billing.customer_sessions where id = ?', [res.body.id],
-    );
+    const rows = await stack.production.environment.billing.orm.em
+      .fork()
+      .getConnection()
+      .execute('select token_hash from billing.customer_sessions where id = ?', [res.body.id]);
     expect(rows[0].token_hash).toBe(hashToken(res.body.token, TEST_SECRET));
     expect(JSON.stringify(rows)).not.toContain(res.body.token);
   });
@@ -67,7 +93,10 @@ describe('customer-sessions:create', () => {
   it('an unknown or foreign customer is 422 "Customer does not exist."', async () => {
     const unknown = await session({ customer_id: randomUUID() });
     expect(unknown.status).toBe(422);
-    expect(unknown.body).toMatchObject({ error: 'PolarRequestValidationError', detail: [{ type: 'value_error', loc: ['body', 'customer_id'], msg: 'Customer does not exist.' }] });
+    expect(unknown.body).toMatchObject({
+      error: 'PolarRequestValidationError',
+      detail: [{ type: 'value_error', loc: ['body', 'customer_id'], msg: 'Customer does not exist.' }],
+    });
     const foreign = await session({ customer_id: customer.id }, bob.oat);
     expect(foreign.status).toBe(422);
     const external = await session({ external_customer_id: 'nobody' });
@@ -78,11 +107,17 @@ describe('customer-sessions:create', () => {
   });
 
   it('needs customer_sessions:write and a user or organization', async () => {
-    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['customers:read', 'customers:write']);
+    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, [
+      'customers:read',
+      'customers:write',
+    ]);
     const res = await session({ customer_id: customer.id }, readOnly);
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('insufficient_scope');
-    const byPat = await call(base, 'POST', '/v1/customer-sessions/', { token: alice.pat, body: { customer_id: customer.id } });
+    const byPat = await call(base, 'POST', '/v1/customer-sessions/', {
+      token: alice.pat,
+      body: { customer_id: customer.id },
+    });
     expect(byPat.status).toBe(201);
     const cst = (await session({ customer_id: customer.id })).body.token;
     const byCustomer = await session({ customer_id: customer.id }, cst);
@@ -97,12 +132,23 @@ describe('the customer session token', () => {
     const res = await call(base, 'GET', '/v1/customer-portal/customers/me', { token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      created_at: customer.created_at, modified_at: null, id: customer.id, email: customer.email, email_verified: false,
-      name: 'Portal user', billing_name: null, billing_address: null, tax_id: null, oauth_accounts: {},
-      default_payment_method_id: null, type: 'individual',
+      created_at: customer.created_at,
+      modified_at: null,
+      id: customer.id,
+      email: customer.email,
+      email_verified: false,
+      name: 'Portal user',
+      billing_name: null,
+      billing_address: null,
+      tax_id: null,
+      oauth_accounts: {},
+      default_payment_method_id: null,
+      type: 'individual',
     });
     const other = (await session({ customer_id: otherCustomer.id })).body.token;
-    expect((await call(base, 'GET', '/v1/customer-portal/customers/me', { token: other })).body.id).toBe(otherCustomer.id);
+    expect((await call(base, 'GET', '/v1/customer-portal/customers/me', { token: other })).body.id).toBe(
+      otherCustomer.id,
+    );
   });
 
   it('is 401 Unauthorized on the Core API', async () => {
@@ -121,9 +167,12 @@ describe('the customer session token', () => {
     expect(create.status).toBe(401);
   });
 
-  it('cannot reach another customer\'s data through GraphQL either', async () => {
+  it("cannot reach another customer's data through GraphQL either", async () => {
     const { token } = (await session({ customer_id: customer.id })).body;
-    const res = await call(base, 'POST', '/graphql', { token, body: { query: `{ customer(id: "${otherCustomer.id}") { id } }` } });
+    const res = await call(base, 'POST', '/graphql', {
+      token,
+      body: { query: `{ customer(id: "${otherCustomer.id}") { id } }` },
+    });
     expect(res.body.data).toBeNull();
     expect(res.body.errors[0].extensions.code).toBe('Unauthorized');
     const me = await call(base, 'POST', '/graphql', { token, body: { query: '{ customerPortalMe { id email } }' } });
@@ -147,7 +196,12 @@ describe('the customer session token', () => {
   });
 
   it('a session of a deleted customer stops working', async () => {
-    const doomed = (await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: `gone-${randomUUID()}@example.com` } })).body;
+    const doomed = (
+      await call(base, 'POST', '/v1/customers/', {
+        token: alice.oat,
+        body: { email: `gone-${randomUUID()}@example.com` },
+      })
+    ).body;
     const { token } = (await session({ customer_id: doomed.id })).body;
     expect((await call(base, 'DELETE', `/v1/customers/${doomed.id}`, { token: alice.oat })).status).toBe(204);
     clock.advance(6_000); // past the 5 s principal cache

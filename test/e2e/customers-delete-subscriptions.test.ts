@@ -1,6 +1,13 @@
 import { SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import {
+  call,
+  createTenant,
+  startTestStack,
+  type RunningEnvironment,
+  type Tenant,
+  type TestStack,
+} from '../support/stack.js';
 
 /**
  * Deleting a customer (`DELETE /v1/customers/{id}` and by external id) ends its billable subscriptions
@@ -21,24 +28,43 @@ beforeAll(async () => {
   fixtures = new BillingFixtures(env);
   plan = await fixtures.product(alice.organizationId, { name: 'Plan', amount: 0 });
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const subscription = (customerId: string, overrides: Partial<Parameters<BillingFixtures['subscription']>[0]> = {}) =>
-  fixtures.subscription({ organizationId: alice.organizationId, customerId, productId: plan.product.id, priceIds: [plan.price.id], ...overrides });
+  fixtures.subscription({
+    organizationId: alice.organizationId,
+    customerId,
+    productId: plan.product.id,
+    priceIds: [plan.price.id],
+    ...overrides,
+  });
 
-interface Row { status: string; cancel_at_period_end: boolean; canceled_at: Date | null; ends_at: Date | null; ended_at: Date | null }
+interface Row {
+  status: string;
+  cancel_at_period_end: boolean;
+  canceled_at: Date | null;
+  ends_at: Date | null;
+  ended_at: Date | null;
+}
 
 async function rowOf(id: string): Promise<Row> {
-  const [row] = await env.environment.billing.orm.em.fork().execute<Row[]>(
-    'select status, cancel_at_period_end, canceled_at, ends_at, ended_at from billing.subscriptions where id = ?', [id],
-  );
+  const [row] = await env.environment.billing.orm.em
+    .fork()
+    .execute<Row[]>(
+      'select status, cancel_at_period_end, canceled_at, ends_at, ended_at from billing.subscriptions where id = ?',
+      [id],
+    );
   return row;
 }
 
 async function eventsOf(subscriptionId: string): Promise<string[]> {
-  const rows = await env.environment.billing.orm.em.fork().execute<{ type: string }[]>(
-    "select type from billing.events where payload->>'id' = ? order by created_at, id", [subscriptionId],
-  );
+  const rows = await env.environment.billing.orm.em
+    .fork()
+    .execute<{ type: string }[]>("select type from billing.events where payload->>'id' = ? order by created_at, id", [
+      subscriptionId,
+    ]);
   return rows.map(r => r.type);
 }
 
@@ -50,10 +76,17 @@ describe('deleting a customer', () => {
       subscription(customer.id),
       subscription(customer.id, { status: SubscriptionStatus.TRIALING }),
       subscription(customer.id, { status: SubscriptionStatus.PAST_DUE }),
-      subscription(customer.id, { cancelAtPeriodEnd: true, canceledAt: new Date('2026-01-20T00:00:00Z'), endsAt: new Date('2099-01-01T00:00:00Z') }),
+      subscription(customer.id, {
+        cancelAtPeriodEnd: true,
+        canceledAt: new Date('2026-01-20T00:00:00Z'),
+        endsAt: new Date('2099-01-01T00:00:00Z'),
+      }),
     ]);
     const ended = await subscription(customer.id, {
-      status: SubscriptionStatus.CANCELED, canceledAt: new Date('2026-01-10T00:00:00Z'), endsAt: new Date('2026-01-10T00:00:00Z'), endedAt: new Date('2026-01-10T00:00:00Z'),
+      status: SubscriptionStatus.CANCELED,
+      canceledAt: new Date('2026-01-10T00:00:00Z'),
+      endsAt: new Date('2026-01-10T00:00:00Z'),
+      endedAt: new Date('2026-01-10T00:00:00Z'),
     });
     const theirs = await subscription(other.id);
 
@@ -78,7 +111,9 @@ describe('deleting a customer', () => {
   it('by external id does the same', async () => {
     const customer = await fixtures.customer(alice.organizationId, { externalId: `ext-${Date.now()}` });
     const s = await subscription(customer.id);
-    const res = await call(base, 'DELETE', `/v1/customers/external/${encodeURIComponent(customer.externalId!)}`, { token: alice.oat });
+    const res = await call(base, 'DELETE', `/v1/customers/external/${encodeURIComponent(customer.externalId!)}`, {
+      token: alice.oat,
+    });
     expect(res.status).toBe(204);
     expect(await rowOf(s.id)).toMatchObject({ status: 'canceled' });
     expect(await eventsOf(s.id)).toEqual(['subscription.updated', 'subscription.canceled', 'subscription.revoked']);

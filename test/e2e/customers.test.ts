@@ -14,12 +14,29 @@ beforeAll(async () => {
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const CUSTOMER_KEYS = [
-  'id', 'created_at', 'modified_at', 'metadata', 'external_id', 'email', 'email_verified', 'type', 'name',
-  'billing_name', 'billing_address', 'tax_id', 'locale', 'organization_id', 'default_payment_method_id',
-  'deleted_at', 'first_user_event_at', 'avatar_url',
+  'id',
+  'created_at',
+  'modified_at',
+  'metadata',
+  'external_id',
+  'email',
+  'email_verified',
+  'type',
+  'name',
+  'billing_name',
+  'billing_address',
+  'tax_id',
+  'locale',
+  'organization_id',
+  'default_payment_method_id',
+  'deleted_at',
+  'first_user_event_at',
+  'avatar_url',
 ];
 
 let counter = 0;
@@ -38,25 +55,47 @@ describe('customers:create', () => {
     const res = await call(base, 'POST', '/v1/customers/', {
       token: alice.oat,
       body: {
-        email, name: 'Ada Lovelace', external_id: unique('ext'), metadata: { plan: 'pro', seats: 3, vip: true },
+        email,
+        name: 'Ada Lovelace',
+        external_id: unique('ext'),
+        metadata: { plan: 'pro', seats: 3, vip: true },
         billing_address: { line1: '1 Main St', city: 'Paris', postal_code: '75001', country: 'FR' },
-        tax_id: 'FR 61 954 506 077', locale: 'fr',
+        tax_id: 'FR 61 954 506 077',
+        locale: 'fr',
       },
     });
     expect(res.status).toBe(201);
     for (const key of CUSTOMER_KEYS) expect(res.body).toHaveProperty(key);
     expect(res.body).toMatchObject({
-      email, name: 'Ada Lovelace', type: 'individual', email_verified: false, organization_id: alice.organizationId,
-      metadata: { plan: 'pro', seats: 3, vip: true }, tax_id: ['FR61954506077', 'eu_vat'], locale: 'fr',
-      billing_address: { line1: '1 Main St', line2: null, postal_code: '75001', city: 'Paris', state: null, country: 'FR' },
-      deleted_at: null, modified_at: null, default_payment_method_id: null,
+      email,
+      name: 'Ada Lovelace',
+      type: 'individual',
+      email_verified: false,
+      organization_id: alice.organizationId,
+      metadata: { plan: 'pro', seats: 3, vip: true },
+      tax_id: ['FR61954506077', 'eu_vat'],
+      locale: 'fr',
+      billing_address: {
+        line1: '1 Main St',
+        line2: null,
+        postal_code: '75001',
+        city: 'Paris',
+        state: null,
+        country: 'FR',
+      },
+      deleted_at: null,
+      modified_at: null,
+      default_payment_method_id: null,
     });
     expect(res.body.avatar_url).toMatch(/^https:\/\//);
     expect(res.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
   });
 
   it('creates a team customer without an e-mail', async () => {
-    const res = await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { type: 'team', name: 'Team A' } });
+    const res = await call(base, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { type: 'team', name: 'Team A' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ type: 'team', email: null, name: 'Team A', metadata: {} });
   });
@@ -73,10 +112,16 @@ describe('customers:create', () => {
   it('refuses a second customer with the same e-mail in one organization (any letter case), not across organizations', async () => {
     const email = emailOf('dup');
     await createCustomer(alice, { email });
-    const again = await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: email.toUpperCase() } });
+    const again = await call(base, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: email.toUpperCase() },
+    });
     expect(again.status).toBe(422);
     expect(again.body.error).toBe('PolarRequestValidationError');
-    expect(again.body.detail[0]).toMatchObject({ loc: ['body', 'email'], msg: 'A customer with this email address already exists.' });
+    expect(again.body.detail[0]).toMatchObject({
+      loc: ['body', 'email'],
+      msg: 'A customer with this email address already exists.',
+    });
     const elsewhere = await call(base, 'POST', '/v1/customers/', { token: bob.oat, body: { email } });
     expect(elsewhere.status).toBe(201);
   });
@@ -84,10 +129,16 @@ describe('customers:create', () => {
   it('refuses a duplicate external id in one organization', async () => {
     const externalId = unique('ext');
     await createCustomer(alice, { external_id: externalId });
-    const again = await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: emailOf('x'), external_id: externalId } });
+    const again = await call(base, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: emailOf('x'), external_id: externalId },
+    });
     expect(again.status).toBe(422);
     expect(again.body.detail[0]).toMatchObject({ loc: ['body', 'external_id'] });
-    const elsewhere = await call(base, 'POST', '/v1/customers/', { token: bob.oat, body: { email: emailOf('x'), external_id: externalId } });
+    const elsewhere = await call(base, 'POST', '/v1/customers/', {
+      token: bob.oat,
+      body: { email: emailOf('x'), external_id: externalId },
+    });
     expect(elsewhere.status).toBe(201);
   });
 
@@ -98,33 +149,51 @@ describe('customers:create', () => {
     ['an empty string value', { note: '' }],
     ['a nested object value', { nested: { a: 1 } }],
   ])('enforces Polar metadata limits: %s → 422', async (_label, metadata) => {
-    const res = await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: emailOf('m'), metadata } });
+    const res = await call(base, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: emailOf('m'), metadata },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc.slice(0, 2)).toEqual(['body', 'metadata']);
   });
 
   it('accepts metadata at the limits', async () => {
-    const metadata = { ...Object.fromEntries(Array.from({ length: 49 }, (_, i) => [`k${i}`, i])), ['k'.repeat(40)]: 'x'.repeat(500) };
+    const metadata = {
+      ...Object.fromEntries(Array.from({ length: 49 }, (_, i) => [`k${i}`, i])),
+      ['k'.repeat(40)]: 'x'.repeat(500),
+    };
     const created = await createCustomer(alice, { metadata });
     expect(Object.keys(created.metadata)).toHaveLength(50);
   });
 
   it('applies the organization_id rules of §5.3', async () => {
-    const withOat = await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: emailOf('o'), organization_id: alice.organizationId } });
+    const withOat = await call(base, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: emailOf('o'), organization_id: alice.organizationId },
+    });
     expect(withOat.status).toBe(422);
     expect(withOat.body.detail[0]).toMatchObject({ type: 'organization_token', loc: ['body', 'organization_id'] });
     const patMissing = await call(base, 'POST', '/v1/customers/', { token: alice.pat, body: { email: emailOf('o') } });
     expect(patMissing.status).toBe(422);
     expect(patMissing.body.detail[0]).toMatchObject({ type: 'missing', loc: ['body', 'organization_id'] });
-    const patOther = await call(base, 'POST', '/v1/customers/', { token: alice.pat, body: { email: emailOf('o'), organization_id: bob.organizationId } });
+    const patOther = await call(base, 'POST', '/v1/customers/', {
+      token: alice.pat,
+      body: { email: emailOf('o'), organization_id: bob.organizationId },
+    });
     expect(patOther.status).toBe(422);
-    const patOwn = await call(base, 'POST', '/v1/customers/', { token: alice.pat, body: { email: emailOf('o'), organization_id: alice.organizationId } });
+    const patOwn = await call(base, 'POST', '/v1/customers/', {
+      token: alice.pat,
+      body: { email: emailOf('o'), organization_id: alice.organizationId },
+    });
     expect(patOwn.status).toBe(201);
     expect(patOwn.body.organization_id).toBe(alice.organizationId);
   });
 
   it('requires a country for a tax id', async () => {
-    const res = await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: emailOf('t'), tax_id: 'FR61954506077' } });
+    const res = await call(base, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: emailOf('t'), tax_id: 'FR61954506077' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['body', 'tax_id']);
   });
@@ -144,41 +213,76 @@ describe('customers:get, update, delete', () => {
   });
 
   it('updates fields; absent fields stay; metadata is replaced', async () => {
-    const customer = await createCustomer(alice, { name: 'Before', metadata: { a: '1' }, billing_address: { country: 'US' } });
-    const res = await call(base, 'PATCH', `/v1/customers/${customer.id}`, { token: alice.oat, body: { name: 'After', metadata: { b: 2 } } });
+    const customer = await createCustomer(alice, {
+      name: 'Before',
+      metadata: { a: '1' },
+      billing_address: { country: 'US' },
+    });
+    const res = await call(base, 'PATCH', `/v1/customers/${customer.id}`, {
+      token: alice.oat,
+      body: { name: 'After', metadata: { b: 2 } },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'After', metadata: { b: 2 }, email: customer.email, billing_address: { country: 'US' } });
+    expect(res.body).toMatchObject({
+      name: 'After',
+      metadata: { b: 2 },
+      email: customer.email,
+      billing_address: { country: 'US' },
+    });
     expect(res.body.modified_at).not.toBeNull();
-    const billingNull = await call(base, 'PATCH', `/v1/customers/${customer.id}`, { token: alice.oat, body: { billing_address: null } });
+    const billingNull = await call(base, 'PATCH', `/v1/customers/${customer.id}`, {
+      token: alice.oat,
+      body: { billing_address: null },
+    });
     expect(billingNull.body.billing_address).toMatchObject({ country: 'US' });
   });
 
   it('sets an external id once, then refuses to change it', async () => {
     const customer = await createCustomer(alice);
     const externalId = unique('ext');
-    const set = await call(base, 'PATCH', `/v1/customers/${customer.id}`, { token: alice.oat, body: { external_id: externalId } });
+    const set = await call(base, 'PATCH', `/v1/customers/${customer.id}`, {
+      token: alice.oat,
+      body: { external_id: externalId },
+    });
     expect(set.status).toBe(200);
     expect(set.body.external_id).toBe(externalId);
-    const same = await call(base, 'PATCH', `/v1/customers/${customer.id}`, { token: alice.oat, body: { external_id: externalId } });
+    const same = await call(base, 'PATCH', `/v1/customers/${customer.id}`, {
+      token: alice.oat,
+      body: { external_id: externalId },
+    });
     expect(same.status).toBe(200);
-    const change = await call(base, 'PATCH', `/v1/customers/${customer.id}`, { token: alice.oat, body: { external_id: unique('other') } });
+    const change = await call(base, 'PATCH', `/v1/customers/${customer.id}`, {
+      token: alice.oat,
+      body: { external_id: unique('other') },
+    });
     expect(change.status).toBe(422);
-    expect(change.body.detail[0]).toMatchObject({ loc: ['body', 'external_id'], msg: 'Customer external ID cannot be updated.' });
+    expect(change.body.detail[0]).toMatchObject({
+      loc: ['body', 'external_id'],
+      msg: 'Customer external ID cannot be updated.',
+    });
   });
 
   it('refuses an e-mail taken by another customer of the organization', async () => {
     const first = await createCustomer(alice);
     const second = await createCustomer(alice);
-    const res = await call(base, 'PATCH', `/v1/customers/${second.id}`, { token: alice.oat, body: { email: first.email } });
+    const res = await call(base, 'PATCH', `/v1/customers/${second.id}`, {
+      token: alice.oat,
+      body: { email: first.email },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].msg).toBe('A customer with this email address already exists.');
-    const own = await call(base, 'PATCH', `/v1/customers/${second.id}`, { token: alice.oat, body: { email: emailOf('new') } });
+    const own = await call(base, 'PATCH', `/v1/customers/${second.id}`, {
+      token: alice.oat,
+      body: { email: emailOf('new') },
+    });
     expect(own.status).toBe(200);
   });
 
   it('another organization cannot update or delete', async () => {
     const customer = await createCustomer(alice);
-    expect((await call(base, 'PATCH', `/v1/customers/${customer.id}`, { token: bob.oat, body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await call(base, 'PATCH', `/v1/customers/${customer.id}`, { token: bob.oat, body: { name: 'x' } })).status,
+    ).toBe(404);
     expect((await call(base, 'DELETE', `/v1/customers/${customer.id}`, { token: bob.oat })).status).toBe(404);
     expect((await call(base, 'GET', `/v1/customers/${customer.id}`, { token: alice.oat })).body.name).toBeNull();
   });
@@ -190,7 +294,9 @@ describe('customers:get, update, delete', () => {
     expect(res.text).toBe('');
     expect((await call(base, 'GET', `/v1/customers/${customer.id}`, { token: alice.oat })).status).toBe(404);
     expect((await call(base, 'DELETE', `/v1/customers/${customer.id}`, { token: alice.oat })).status).toBe(404);
-    const list = await call(base, 'GET', `/v1/customers/?email=${encodeURIComponent(customer.email)}`, { token: alice.oat });
+    const list = await call(base, 'GET', `/v1/customers/?email=${encodeURIComponent(customer.email)}`, {
+      token: alice.oat,
+    });
     expect(list.body.items).toEqual([]);
     await createCustomer(alice, { email: customer.email });
   });
@@ -206,9 +312,17 @@ describe('customers by external id', () => {
     expect(got.body.id).toBe(customer.id);
     expect((await call(base, 'GET', path, { token: bob.oat })).status).toBe(404);
 
-    const updated = await call(base, 'PATCH', path, { token: alice.oat, body: { name: 'By external', metadata: { x: 'y' } } });
+    const updated = await call(base, 'PATCH', path, {
+      token: alice.oat,
+      body: { name: 'By external', metadata: { x: 'y' } },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: customer.id, name: 'By external', external_id: externalId, metadata: { x: 'y' } });
+    expect(updated.body).toMatchObject({
+      id: customer.id,
+      name: 'By external',
+      external_id: externalId,
+      metadata: { x: 'y' },
+    });
     expect((await call(base, 'PATCH', path, { token: bob.oat, body: { name: 'x' } })).status).toBe(404);
 
     expect((await call(base, 'DELETE', path, { token: bob.oat })).status).toBe(404);
@@ -241,7 +355,7 @@ describe('customers:list', () => {
     return res.body;
   };
 
-  it('lists the organization\'s customers newest first by default', async () => {
+  it("lists the organization's customers newest first by default", async () => {
     const body = await list();
     expect(body.items.map((c: any) => c.id)).toEqual([ids.max, ids.amy, ids.zed]);
     expect(body.pagination).toEqual({ total_count: 3, max_page: 1 });
@@ -263,7 +377,10 @@ describe('customers:list', () => {
     expect((await list('?query=max-e')).items.map((c: any) => c.id)).toEqual([ids.max]);
     expect((await list('?query=%25')).items).toEqual([]);
     expect((await list('?metadata[plan]=pro')).items.map((c: any) => c.id)).toEqual([ids.zed]);
-    expect((await list('?metadata[plan]=pro&metadata[plan]=free&sorting=name')).items.map((c: any) => c.id)).toEqual([ids.amy, ids.zed]);
+    expect((await list('?metadata[plan]=pro&metadata[plan]=free&sorting=name')).items.map((c: any) => c.id)).toEqual([
+      ids.amy,
+      ids.zed,
+    ]);
     expect((await list('?metadata[vip]=true')).items.map((c: any) => c.id)).toEqual([ids.max]);
     expect((await list('?metadata[tier]=1')).items.map((c: any) => c.id)).toEqual([ids.zed]);
     expect((await list('?metadata[plan]=pro&metadata[tier]=2')).items).toEqual([]);
@@ -280,7 +397,7 @@ describe('customers:list', () => {
     expect((await call(base, 'GET', '/v1/customers/?page=0', { token: carol.oat })).status).toBe(422);
   });
 
-  it('never includes another organization\'s customers', async () => {
+  it("never includes another organization's customers", async () => {
     const body = await list('?limit=100', bob.oat);
     expect(body.items.every((c: any) => c.organization_id === bob.organizationId)).toBe(true);
     expect(body.items.map((c: any) => c.id)).not.toContain(ids.amy);
@@ -294,14 +411,18 @@ describe('customers:list', () => {
 
 describe('scopes and subjects', () => {
   it('needs customers:read to read and customers:write to write', async () => {
-    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['customers:read']);
+    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, [
+      'customers:read',
+    ]);
     const none = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['products:read']);
     expect((await call(base, 'GET', '/v1/customers/', { token: readOnly })).status).toBe(200);
     const write = await call(base, 'POST', '/v1/customers/', { token: readOnly, body: { email: emailOf('s') } });
     expect(write.status).toBe(403);
     expect(write.body.error).toBe('insufficient_scope');
     expect((await call(base, 'GET', '/v1/customers/', { token: none })).status).toBe(403);
-    const writer = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['customers:write']);
+    const writer = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, [
+      'customers:write',
+    ]);
     expect((await call(base, 'GET', '/v1/customers/', { token: writer })).status).toBe(200);
     expect(ALL_SCOPES).toContain('customers:write');
   });
@@ -323,13 +444,22 @@ describe('events', () => {
     const customer = await createCustomer(alice);
     await call(base, 'PATCH', `/v1/customers/${customer.id}`, { token: alice.oat, body: { name: 'Evented' } });
     await call(base, 'DELETE', `/v1/customers/${customer.id}`, { token: alice.oat });
-    const rows = await stack.production.environment.billing.orm.em.fork().getConnection().execute(
-      `select type, organization_id, payload from billing.events where payload->>'id' = ? order by created_at, type`, [customer.id],
-    );
+    const rows = await stack.production.environment.billing.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `select type, organization_id, payload from billing.events where payload->>'id' = ? order by created_at, type`,
+        [customer.id],
+      );
     expect(rows.map((r: any) => r.type).sort()).toEqual(['customer.created', 'customer.deleted', 'customer.updated']);
     expect(rows.every((r: any) => r.organization_id === alice.organizationId)).toBe(true);
     const updated = rows.find((r: any) => r.type === 'customer.updated');
-    expect(updated?.payload).toMatchObject({ id: customer.id, name: 'Evented', email: customer.email, organization_id: alice.organizationId });
+    expect(updated?.payload).toMatchObject({
+      id: customer.id,
+      name: 'Evented',
+      email: customer.email,
+      organization_id: alice.organizationId,
+    });
   });
 });
 
@@ -337,7 +467,10 @@ describe('GraphQL', () => {
   it('Organization.customers and _entities are tenant-scoped', async () => {
     const customer = await createCustomer(alice, { name: 'Graph' });
     const query = `query($id: ID!) { organization(id: $id) { id customers(limit: 100) { items { id name } pagination { totalCount } } } }`;
-    const res = await call(base, 'POST', '/graphql', { token: alice.oat, body: { query, variables: { id: alice.organizationId } } });
+    const res = await call(base, 'POST', '/graphql', {
+      token: alice.oat,
+      body: { query, variables: { id: alice.organizationId } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.organization.customers.items.map((c: any) => c.id)).toContain(customer.id);
@@ -347,15 +480,30 @@ describe('GraphQL', () => {
     const mine = await stack.production.environment.billing.schema;
     expect(mine).toBeDefined();
     const { execute, parse } = await import('graphql');
-    const run = (principal: any) => execute({
-      schema: stack.production.environment.billing.schema,
-      document: parse(entities),
-      variableValues: { r: representations },
-      contextValue: stack.production.environment.billing.createContext(principal, 'test'),
+    const run = (principal: any) =>
+      execute({
+        schema: stack.production.environment.billing.schema,
+        document: parse(entities),
+        variableValues: { r: representations },
+        contextValue: stack.production.environment.billing.createContext(principal, 'test'),
+      });
+    const asAlice = await run({
+      subject: 'organization',
+      subjectId: alice.organizationId,
+      credential: 'organization_access_token',
+      scopes: ['customers:read'],
+      organizationIds: [alice.organizationId],
+      tokenId: null,
     });
-    const asAlice = await run({ subject: 'organization', subjectId: alice.organizationId, credential: 'organization_access_token', scopes: ['customers:read'], organizationIds: [alice.organizationId], tokenId: null });
     expect((asAlice.data as any)._entities).toEqual([{ id: customer.id, email: customer.email }]);
-    const asBob = await run({ subject: 'organization', subjectId: bob.organizationId, credential: 'organization_access_token', scopes: ['customers:read'], organizationIds: [bob.organizationId], tokenId: null });
+    const asBob = await run({
+      subject: 'organization',
+      subjectId: bob.organizationId,
+      credential: 'organization_access_token',
+      scopes: ['customers:read'],
+      organizationIds: [bob.organizationId],
+      tokenId: null,
+    });
     expect((asBob.data as any)._entities).toEqual([null]);
   });
 });

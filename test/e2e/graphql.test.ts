@@ -9,14 +9,19 @@ beforeAll(async () => {
   tenant = await createTenant(stack.production);
   other = await createTenant(stack.production);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const gql = (token: string | undefined, query: string, variables?: Record<string, unknown>) =>
   call(stack.production.baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
 
 describe('POST /graphql', () => {
-  it('answers a query with the caller\'s organizations', async () => {
-    const res = await gql(tenant.oat, '{ organizations { items { id slug subscriptionSettings { prorationBehavior } } pagination { totalCount maxPage } } }');
+  it("answers a query with the caller's organizations", async () => {
+    const res = await gql(
+      tenant.oat,
+      '{ organizations { items { id slug subscriptionSettings { prorationBehavior } } pagination { totalCount maxPage } } }',
+    );
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.organizations).toEqual({
@@ -26,12 +31,21 @@ describe('POST /graphql', () => {
   });
 
   it('runs mutations with the same rules as REST', async () => {
-    const res = await gql(tenant.oat, 'mutation($id: ID!) { updateOrganization(id: $id, input: { website: "https://graph.example" }) { website } }', { id: tenant.organizationId });
+    const res = await gql(
+      tenant.oat,
+      'mutation($id: ID!) { updateOrganization(id: $id, input: { website: "https://graph.example" }) { website } }',
+      { id: tenant.organizationId },
+    );
     expect(res.body.data.updateOrganization.website).toBe('https://graph.example');
-    const foreign = await gql(tenant.oat, 'query($id: ID!) { organization(id: $id) { id } }', { id: other.organizationId });
+    const foreign = await gql(tenant.oat, 'query($id: ID!) { organization(id: $id) { id } }', {
+      id: other.organizationId,
+    });
     expect(foreign.body.data).toBeNull();
     expect(foreign.body.errors[0].extensions).toEqual({ code: 'ResourceNotFound', http: { status: 404 } });
-    const create = await gql(tenant.oat, 'mutation { createOrganization(input: { name: "Via graph", slug: "via-graph-oat" }) { id } }');
+    const create = await gql(
+      tenant.oat,
+      'mutation { createOrganization(input: { name: "Via graph", slug: "via-graph-oat" }) { id } }',
+    );
     expect(create.body.errors[0].extensions.code).toBe('Unauthorized');
   });
 
@@ -49,7 +63,10 @@ describe('POST /graphql', () => {
   it('rejects documents that are too deep or too costly before running them', async () => {
     const deep = await gql(tenant.oat, '{ organizations { items { customerPortalSettings { usage { show } } } } }');
     expect(deep.status).toBe(200);
-    const fields = Array.from({ length: 120 }, (_, i) => `a${i}: organizations(limit: 100) { items { subscriptionSettings { allowMultipleSubscriptions } } }`).join('\n');
+    const fields = Array.from(
+      { length: 120 },
+      (_, i) => `a${i}: organizations(limit: 100) { items { subscriptionSettings { allowMultipleSubscriptions } } }`,
+    ).join('\n');
     const costly = await gql(tenant.oat, `{ ${fields} }`);
     expect(costly.status).toBe(400);
     expect(costly.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -63,7 +80,11 @@ describe('POST /graphql', () => {
   });
 
   it('refuses a body that is not JSON', async () => {
-    const res = await call(stack.production.baseUrl, 'POST', '/graphql', { token: tenant.oat, rawBody: 'query=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await call(stack.production.baseUrl, 'POST', '/graphql', {
+      token: tenant.oat,
+      rawBody: 'query=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(400);
   });
 });

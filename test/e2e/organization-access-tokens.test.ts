@@ -15,24 +15,39 @@ beforeAll(async () => {
   owner = await createTenant(stack.production);
   stranger = await createTenant(stack.production);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 describe('organization access tokens', () => {
   it('creates a token shown once, which then authenticates with exactly its scopes', async () => {
     const created = await call(base, 'POST', '/v1/organization-access-tokens/', {
       token: owner.pat,
-      body: { organization_id: owner.organizationId, comment: 'ci deploys', scopes: ['organizations:read'], expires_in: 'P30D' },
+      body: {
+        organization_id: owner.organizationId,
+        comment: 'ci deploys',
+        scopes: ['organizations:read'],
+        expires_in: 'P30D',
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body.token).toMatch(/^polar_oat_[0-9A-Za-z]{43}$/);
-    expect(created.body.organization_access_token).toMatchObject({ comment: 'ci deploys', scopes: ['organizations:read'], organization_id: owner.organizationId, last_used_at: null });
+    expect(created.body.organization_access_token).toMatchObject({
+      comment: 'ci deploys',
+      scopes: ['organizations:read'],
+      organization_id: owner.organizationId,
+      last_used_at: null,
+    });
     const expiresAt = new Date(created.body.organization_access_token.expires_at).getTime();
     expect(Math.abs(expiresAt - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
 
     const read = await call(base, 'GET', '/v1/organizations/', { token: created.body.token });
     expect(read.status).toBe(200);
     expect(read.body.items.map((o: any) => o.id)).toEqual([owner.organizationId]);
-    const write = await call(base, 'PATCH', `/v1/organizations/${owner.organizationId}`, { token: created.body.token, body: {} });
+    const write = await call(base, 'PATCH', `/v1/organizations/${owner.organizationId}`, {
+      token: created.body.token,
+      body: {},
+    });
     expect(write.status).toBe(403);
 
     const list = await call(base, 'GET', '/v1/organization-access-tokens/', { token: owner.pat });
@@ -44,33 +59,49 @@ describe('organization access tokens', () => {
   });
 
   it('stores only HMAC hashes of tokens', async () => {
-    const created = await call(base, 'POST', '/v1/organization-access-tokens/', { token: owner.oat, body: { comment: 'hash check', scopes: ['organizations:read'] } });
+    const created = await call(base, 'POST', '/v1/organization-access-tokens/', {
+      token: owner.oat,
+      body: { comment: 'hash check', scopes: ['organizations:read'] },
+    });
     const raw: string = created.body.token;
-    const client = new pg.Client({ connectionString: (stack.production.environment.identity.orm.config.get('clientUrl') as string) });
+    const client = new pg.Client({
+      connectionString: stack.production.environment.identity.orm.config.get('clientUrl') as string,
+    });
     await client.connect();
     try {
       for (const table of ['organization_access_tokens', 'personal_access_tokens']) {
         const rows = await client.query(`select row_to_json(t)::text as row from identity.${table} t`);
         for (const { row } of rows.rows) expect(row).not.toMatch(/polar_(oat|pat)_/);
       }
-      const hashed = await client.query('select 1 from identity.organization_access_tokens where token_hash = $1', [hashToken(raw, TEST_SECRET)]);
+      const hashed = await client.query('select 1 from identity.organization_access_tokens where token_hash = $1', [
+        hashToken(raw, TEST_SECRET),
+      ]);
       expect(hashed.rowCount).toBe(1);
     } finally {
       await client.end();
     }
   });
 
-  it('acts for the token\'s own organization: organization_id is refused with an organization token', async () => {
-    const res = await call(base, 'POST', '/v1/organization-access-tokens/', { token: owner.oat, body: { organization_id: owner.organizationId, comment: 'x', scopes: [] } });
+  it("acts for the token's own organization: organization_id is refused with an organization token", async () => {
+    const res = await call(base, 'POST', '/v1/organization-access-tokens/', {
+      token: owner.oat,
+      body: { organization_id: owner.organizationId, comment: 'x', scopes: [] },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0]).toMatchObject({ type: 'organization_token', loc: ['body', 'organization_id'] });
   });
 
   it('requires organization_id for a user and refuses an organization the user cannot access', async () => {
-    const missing = await call(base, 'POST', '/v1/organization-access-tokens/', { token: owner.pat, body: { comment: 'x', scopes: [] } });
+    const missing = await call(base, 'POST', '/v1/organization-access-tokens/', {
+      token: owner.pat,
+      body: { comment: 'x', scopes: [] },
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0]).toMatchObject({ type: 'missing', loc: ['body', 'organization_id'] });
-    const foreign = await call(base, 'POST', '/v1/organization-access-tokens/', { token: owner.pat, body: { organization_id: stranger.organizationId, comment: 'x', scopes: [] } });
+    const foreign = await call(base, 'POST', '/v1/organization-access-tokens/', {
+      token: owner.pat,
+      body: { organization_id: stranger.organizationId, comment: 'x', scopes: [] },
+    });
     expect(foreign.status).toBe(422);
   });
 
@@ -86,10 +117,18 @@ describe('organization access tokens', () => {
   });
 
   it('updates comment and scopes, and the new scopes apply at once', async () => {
-    const created = await call(base, 'POST', '/v1/organization-access-tokens/', { token: owner.oat, body: { comment: 'before', scopes: ['products:read'] } });
+    const created = await call(base, 'POST', '/v1/organization-access-tokens/', {
+      token: owner.oat,
+      body: { comment: 'before', scopes: ['products:read'] },
+    });
     const token = created.body.token;
     expect((await call(base, 'GET', '/v1/organizations/', { token })).status).toBe(403);
-    const updated = await call(base, 'PATCH', `/v1/organization-access-tokens/${created.body.organization_access_token.id}`, { token: owner.oat, body: { comment: 'after', scopes: ['organizations:read'] } });
+    const updated = await call(
+      base,
+      'PATCH',
+      `/v1/organization-access-tokens/${created.body.organization_access_token.id}`,
+      { token: owner.oat, body: { comment: 'after', scopes: ['organizations:read'] } },
+    );
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ comment: 'after', scopes: ['organizations:read'] });
     expect(updated.body.modified_at).not.toBeNull();
@@ -97,10 +136,18 @@ describe('organization access tokens', () => {
   });
 
   it('revokes with 204 and the token stops working at once', async () => {
-    const created = await call(base, 'POST', '/v1/organization-access-tokens/', { token: owner.oat, body: { comment: 'short-lived', scopes: ['organizations:read'] } });
+    const created = await call(base, 'POST', '/v1/organization-access-tokens/', {
+      token: owner.oat,
+      body: { comment: 'short-lived', scopes: ['organizations:read'] },
+    });
     const token = created.body.token;
     expect((await call(base, 'GET', '/v1/organizations/', { token })).status).toBe(200);
-    const deleted = await call(base, 'DELETE', `/v1/organization-access-tokens/${created.body.organization_access_token.id}`, { token: owner.oat });
+    const deleted = await call(
+      base,
+      'DELETE',
+      `/v1/organization-access-tokens/${created.body.organization_access_token.id}`,
+      { token: owner.oat },
+    );
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
     const after = await call(base, 'GET', '/v1/organizations/', { token });
@@ -108,19 +155,33 @@ describe('organization access tokens', () => {
     expect(after.body.error).toBe('invalid_token');
   });
 
-  it('hides other tenants\' tokens: 404 on update and delete, absent from lists', async () => {
-    const theirs = await call(base, 'POST', '/v1/organization-access-tokens/', { token: stranger.oat, body: { comment: 'theirs', scopes: [] } });
+  it("hides other tenants' tokens: 404 on update and delete, absent from lists", async () => {
+    const theirs = await call(base, 'POST', '/v1/organization-access-tokens/', {
+      token: stranger.oat,
+      body: { comment: 'theirs', scopes: [] },
+    });
     const id = theirs.body.organization_access_token.id;
-    expect((await call(base, 'PATCH', `/v1/organization-access-tokens/${id}`, { token: owner.oat, body: { comment: 'mine' } })).status).toBe(404);
+    expect(
+      (
+        await call(base, 'PATCH', `/v1/organization-access-tokens/${id}`, {
+          token: owner.oat,
+          body: { comment: 'mine' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await call(base, 'DELETE', `/v1/organization-access-tokens/${id}`, { token: owner.oat })).status).toBe(404);
-    expect((await call(base, 'DELETE', `/v1/organization-access-tokens/${randomUUID()}`, { token: owner.oat })).status).toBe(404);
+    expect(
+      (await call(base, 'DELETE', `/v1/organization-access-tokens/${randomUUID()}`, { token: owner.oat })).status,
+    ).toBe(404);
     const list = await call(base, 'GET', '/v1/organization-access-tokens/?limit=100', { token: owner.oat });
     expect(list.body.items.map((t: any) => t.id)).not.toContain(id);
     expect(list.body.items.every((t: any) => t.organization_id === owner.organizationId)).toBe(true);
   });
 
   it('needs the organization_access_tokens scopes', async () => {
-    const limited = await stack.production.admin.createOrganizationAccessToken(owner.organizationId, ['organizations:write']);
+    const limited = await stack.production.admin.createOrganizationAccessToken(owner.organizationId, [
+      'organizations:write',
+    ]);
     const res = await call(base, 'GET', '/v1/organization-access-tokens/', { token: limited });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('insufficient_scope');

@@ -14,14 +14,40 @@ beforeAll(async () => {
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const ORGANIZATION_KEYS = [
-  'created_at', 'modified_at', 'id', 'name', 'slug', 'avatar_url', 'proration_behavior', 'allow_customer_updates',
-  'email', 'website', 'socials', 'status', 'details_submitted_at', 'onboarding_resubmission_requested_at',
-  'sso_enforced', 'default_presentment_currency', 'default_tax_behavior', 'feature_settings', 'subscription_settings',
-  'notification_settings', 'customer_email_settings', 'customer_portal_settings', 'dispute_settings', 'embed_hosts',
-  'embed_hosts_enforced', 'country', 'account_id', 'payout_account_id', 'capabilities',
+  'created_at',
+  'modified_at',
+  'id',
+  'name',
+  'slug',
+  'avatar_url',
+  'proration_behavior',
+  'allow_customer_updates',
+  'email',
+  'website',
+  'socials',
+  'status',
+  'details_submitted_at',
+  'onboarding_resubmission_requested_at',
+  'sso_enforced',
+  'default_presentment_currency',
+  'default_tax_behavior',
+  'feature_settings',
+  'subscription_settings',
+  'notification_settings',
+  'customer_email_settings',
+  'customer_portal_settings',
+  'dispute_settings',
+  'embed_hosts',
+  'embed_hosts_enforced',
+  'country',
+  'account_id',
+  'payout_account_id',
+  'capabilities',
 ];
 
 describe('organizations:list', () => {
@@ -37,9 +63,22 @@ describe('organizations:list', () => {
     const org = res.body.items[0];
     for (const key of ORGANIZATION_KEYS) expect(org).toHaveProperty(key);
     expect(org).toMatchObject({
-      status: 'created', proration_behavior: 'prorate', allow_customer_updates: true, default_presentment_currency: 'usd',
-      default_tax_behavior: 'location', socials: [], embed_hosts: [], embed_hosts_enforced: false, sso_enforced: false,
-      subscription_settings: { allow_multiple_subscriptions: false, proration_behavior: 'prorate', benefit_revocation_grace_period: 0, prevent_trial_abuse: false, allow_customer_updates: true },
+      status: 'created',
+      proration_behavior: 'prorate',
+      allow_customer_updates: true,
+      default_presentment_currency: 'usd',
+      default_tax_behavior: 'location',
+      socials: [],
+      embed_hosts: [],
+      embed_hosts_enforced: false,
+      sso_enforced: false,
+      subscription_settings: {
+        allow_multiple_subscriptions: false,
+        proration_behavior: 'prorate',
+        benefit_revocation_grace_period: 0,
+        prevent_trial_abuse: false,
+        allow_customer_updates: true,
+      },
       customer_portal_settings: { usage: { show: true }, subscription: { update_seats: true, update_plan: true } },
       feature_settings: expect.objectContaining({ seat_based_pricing_enabled: false }),
       capabilities: expect.objectContaining({ api_access: true }),
@@ -51,7 +90,10 @@ describe('organizations:list', () => {
 
   it('filters by slug, pages, clamps the limit and sorts', async () => {
     const carol = await createTenant(stack.production);
-    for (const [name, slug] of [['Zeta works', `zeta-${carol.slug}`], ['Alpha works', `alpha-${carol.slug}`]]) {
+    for (const [name, slug] of [
+      ['Zeta works', `zeta-${carol.slug}`],
+      ['Alpha works', `alpha-${carol.slug}`],
+    ]) {
       const created = await call(base, 'POST', '/v1/organizations/', { token: carol.pat, body: { name, slug } });
       expect(created.status).toBe(201);
     }
@@ -63,7 +105,11 @@ describe('organizations:list', () => {
     expect(bySlug.body.items.map((o: any) => o.name)).toEqual(['Alpha works']);
 
     const byName = await call(base, 'GET', '/v1/organizations/?sorting=name', { token: carol.pat });
-    expect(byName.body.items.map((o: any) => o.name)).toEqual(['Alpha works', expect.stringMatching(/^Organization/), 'Zeta works']);
+    expect(byName.body.items.map((o: any) => o.name)).toEqual([
+      'Alpha works',
+      expect.stringMatching(/^Organization/),
+      'Zeta works',
+    ]);
     const byNameDesc = await call(base, 'GET', '/v1/organizations/?sorting=-name', { token: carol.pat });
     expect(byNameDesc.body.items[0].name).toBe('Zeta works');
 
@@ -96,24 +142,36 @@ describe('organizations:list', () => {
 describe('organizations:create', () => {
   it('creates with 201, makes the creator owner, and the organization is then readable', async () => {
     const slug = `new-${alice.slug}`;
-    const res = await call(base, 'POST', '/v1/organizations/', { token: alice.pat, body: { name: 'New Co', slug, email: 'billing@new.example' } });
+    const res = await call(base, 'POST', '/v1/organizations/', {
+      token: alice.pat,
+      body: { name: 'New Co', slug, email: 'billing@new.example' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'New Co', slug, email: 'billing@new.example', status: 'created' });
     const got = await call(base, 'GET', `/v1/organizations/${res.body.id}`, { token: alice.pat });
     expect(got.status).toBe(200);
-    const patched = await call(base, 'PATCH', `/v1/organizations/${res.body.id}`, { token: alice.pat, body: { name: 'Newer Co' } });
+    const patched = await call(base, 'PATCH', `/v1/organizations/${res.body.id}`, {
+      token: alice.pat,
+      body: { name: 'Newer Co' },
+    });
     expect(patched.status).toBe(200);
   });
 
   it('refuses an organization token: 401 Unauthorized (User only)', async () => {
-    const res = await call(base, 'POST', '/v1/organizations/', { token: alice.oat, body: { name: 'Nope', slug: 'nope-oat' } });
+    const res = await call(base, 'POST', '/v1/organizations/', {
+      token: alice.oat,
+      body: { name: 'Nope', slug: 'nope-oat' },
+    });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'Unauthorized', detail: 'Unauthorized' });
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="polar"');
   });
 
   it('refuses a duplicate slug with 422 and creates nothing', async () => {
-    const res = await call(base, 'POST', '/v1/organizations/', { token: bob.pat, body: { name: 'Copycat', slug: alice.slug } });
+    const res = await call(base, 'POST', '/v1/organizations/', {
+      token: bob.pat,
+      body: { name: 'Copycat', slug: alice.slug },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('PolarRequestValidationError');
     expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'slug'], type: 'value_error', input: alice.slug });
@@ -124,16 +182,27 @@ describe('organizations:create', () => {
   it('validates the body: missing fields, short name, bad slug, wrong types', async () => {
     const missing = await call(base, 'POST', '/v1/organizations/', { token: bob.pat, body: {} });
     expect(missing.status).toBe(422);
-    expect(missing.body.detail).toEqual(expect.arrayContaining([
-      expect.objectContaining({ type: 'missing', loc: ['body', 'name'], msg: 'Field required' }),
-      expect.objectContaining({ type: 'missing', loc: ['body', 'slug'] }),
-    ]));
-    const short = await call(base, 'POST', '/v1/organizations/', { token: bob.pat, body: { name: 'ab', slug: 'ok-slug-x' } });
+    expect(missing.body.detail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'missing', loc: ['body', 'name'], msg: 'Field required' }),
+        expect.objectContaining({ type: 'missing', loc: ['body', 'slug'] }),
+      ]),
+    );
+    const short = await call(base, 'POST', '/v1/organizations/', {
+      token: bob.pat,
+      body: { name: 'ab', slug: 'ok-slug-x' },
+    });
     expect(short.body.detail[0]).toMatchObject({ type: 'string_too_short', loc: ['body', 'name'], input: 'ab' });
-    const badSlug = await call(base, 'POST', '/v1/organizations/', { token: bob.pat, body: { name: 'Fine name', slug: 'Not A Slug' } });
+    const badSlug = await call(base, 'POST', '/v1/organizations/', {
+      token: bob.pat,
+      body: { name: 'Fine name', slug: 'Not A Slug' },
+    });
     expect(badSlug.status).toBe(422);
     expect(badSlug.body.detail[0].loc).toEqual(['body', 'slug']);
-    const wrongType = await call(base, 'POST', '/v1/organizations/', { token: bob.pat, body: { name: 42, slug: 'typed-slug' } });
+    const wrongType = await call(base, 'POST', '/v1/organizations/', {
+      token: bob.pat,
+      body: { name: 42, slug: 'typed-slug' },
+    });
     expect(wrongType.body.detail[0]).toMatchObject({ loc: ['body', 'name'], input: 42 });
     const notObject = await call(base, 'POST', '/v1/organizations/', { token: bob.pat, body: [1, 2] });
     expect(notObject.status).toBe(422);
@@ -141,15 +210,20 @@ describe('organizations:create', () => {
 
   it('answers malformed JSON with a 422 json_invalid item', async () => {
     const res = await call(base, 'POST', '/v1/organizations/', {
-      token: bob.pat, rawBody: '{"name": "x",', headers: { 'content-type': 'application/json' },
+      token: bob.pat,
+      rawBody: '{"name": "x",',
+      headers: { 'content-type': 'application/json' },
     });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ error: 'RequestValidationError', detail: [{ type: 'json_invalid', loc: ['body', 0] }] });
+    expect(res.body).toMatchObject({
+      error: 'RequestValidationError',
+      detail: [{ type: 'json_invalid', loc: ['body', 0] }],
+    });
   });
 });
 
 describe('organizations:get', () => {
-  it('returns 404 ResourceNotFound for another tenant\'s id and for an unknown id', async () => {
+  it("returns 404 ResourceNotFound for another tenant's id and for an unknown id", async () => {
     for (const id of [bob.organizationId, randomUUID()]) {
       for (const token of [alice.oat, alice.pat]) {
         const res = await call(base, 'GET', `/v1/organizations/${id}`, { token });
@@ -178,15 +252,35 @@ describe('organizations:update', () => {
     const res = await call(base, 'PATCH', `/v1/organizations/${alice.organizationId}`, {
       token: alice.oat,
       body: {
-        name: 'Alice Renamed', website: 'https://alice.example', socials: [{ platform: 'github', url: 'https://github.com/alice' }],
-        subscription_settings: { allow_multiple_subscriptions: true, proration_behavior: 'invoice', benefit_revocation_grace_period: 3, prevent_trial_abuse: true, allow_customer_updates: false },
+        name: 'Alice Renamed',
+        website: 'https://alice.example',
+        socials: [{ platform: 'github', url: 'https://github.com/alice' }],
+        subscription_settings: {
+          allow_multiple_subscriptions: true,
+          proration_behavior: 'invoice',
+          benefit_revocation_grace_period: 3,
+          prevent_trial_abuse: true,
+          allow_customer_updates: false,
+        },
         feature_settings: { seat_based_pricing_enabled: true },
-        customer_email_settings: { order_confirmation: false, subscription_cancellation: true, subscription_confirmation: true, subscription_cycled: true, subscription_past_due: true, subscription_revoked: true, subscription_uncanceled: true, subscription_updated: true },
+        customer_email_settings: {
+          order_confirmation: false,
+          subscription_cancellation: true,
+          subscription_confirmation: true,
+          subscription_cycled: true,
+          subscription_past_due: true,
+          subscription_revoked: true,
+          subscription_uncanceled: true,
+          subscription_updated: true,
+        },
       },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      name: 'Alice Renamed', website: 'https://alice.example', proration_behavior: 'invoice', allow_customer_updates: false,
+      name: 'Alice Renamed',
+      website: 'https://alice.example',
+      proration_behavior: 'invoice',
+      allow_customer_updates: false,
       socials: [{ platform: 'github', url: 'https://github.com/alice' }],
       feature_settings: expect.objectContaining({ seat_based_pricing_enabled: true, wallets_enabled: false }),
       customer_email_settings: expect.objectContaining({ order_confirmation: false, subscription_updated: true }),
@@ -203,34 +297,50 @@ describe('organizations:update', () => {
     const memberPat = await stack.production.admin.createPersonalAccessToken(member.id, ['organizations:write']);
     const read = await call(base, 'GET', `/v1/organizations/${alice.organizationId}`, { token: memberPat });
     expect(read.status).toBe(200);
-    const res = await call(base, 'PATCH', `/v1/organizations/${alice.organizationId}`, { token: memberPat, body: { name: 'Hijacked' } });
+    const res = await call(base, 'PATCH', `/v1/organizations/${alice.organizationId}`, {
+      token: memberPat,
+      body: { name: 'Hijacked' },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'NotPermitted', detail: "You don't have permission to manage the organization" });
     const after = await call(base, 'GET', `/v1/organizations/${alice.organizationId}`, { token: alice.oat });
     expect(after.body.name).not.toBe('Hijacked');
   });
 
-  it('answers 404 for another tenant\'s organization, before any permission check', async () => {
-    const res = await call(base, 'PATCH', `/v1/organizations/${bob.organizationId}`, { token: alice.oat, body: { name: 'Mine now' } });
+  it("answers 404 for another tenant's organization, before any permission check", async () => {
+    const res = await call(base, 'PATCH', `/v1/organizations/${bob.organizationId}`, {
+      token: alice.oat,
+      body: { name: 'Mine now' },
+    });
     expect(res.status).toBe(404);
   });
 
   it('rejects an invalid setting with 422 and changes nothing', async () => {
-    const res = await call(base, 'PATCH', `/v1/organizations/${bob.organizationId}`, { token: bob.oat, body: { default_tax_behavior: 'sometimes', website: 'not a url' } });
+    const res = await call(base, 'PATCH', `/v1/organizations/${bob.organizationId}`, {
+      token: bob.oat,
+      body: { default_tax_behavior: 'sometimes', website: 'not a url' },
+    });
     expect(res.status).toBe(422);
-    expect(res.body.detail.map((d: any) => d.loc.join('.'))).toEqual(expect.arrayContaining(['body.default_tax_behavior', 'body.website']));
+    expect(res.body.detail.map((d: any) => d.loc.join('.'))).toEqual(
+      expect.arrayContaining(['body.default_tax_behavior', 'body.website']),
+    );
   });
 });
 
 describe('authentication and scopes', () => {
   it('answers 401 invalid_token in the OAuth shape for unknown, malformed and revoked tokens', async () => {
-    const revoked = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['organizations:read']);
+    const revoked = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, [
+      'organizations:read',
+    ]);
     await stack.production.admin.revokeToken(revoked);
     const unknownButWellFormed = alice.oat.slice(0, -7) + (alice.oat.at(-7) === 'a' ? 'b' : 'a') + alice.oat.slice(-6);
     for (const token of ['garbage', 'polar_oat_short', unknownButWellFormed, revoked, 'undefined']) {
       const res = await call(base, 'GET', '/v1/organizations/', { token });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'invalid_token', error_description: 'The access token provided is expired, revoked, malformed, or invalid for other reasons.' });
+      expect(res.body).toEqual({
+        error: 'invalid_token',
+        error_description: 'The access token provided is expired, revoked, malformed, or invalid for other reasons.',
+      });
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="polar", error="invalid_token"/);
     }
   });
@@ -241,7 +351,11 @@ describe('authentication and scopes', () => {
   });
 
   it('rejects an expired token', async () => {
-    const expiring = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['organizations:read'], 'PT1S');
+    const expiring = await stack.production.admin.createOrganizationAccessToken(
+      alice.organizationId,
+      ['organizations:read'],
+      'PT1S',
+    );
     expect((await call(base, 'GET', '/v1/organizations/', { token: expiring })).status).toBe(200);
     await new Promise(resolve => setTimeout(resolve, 1200));
     expect((await call(base, 'GET', '/v1/organizations/', { token: expiring })).status).toBe(401);
@@ -259,15 +373,23 @@ describe('authentication and scopes', () => {
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('insufficient_scope');
     expect(res.headers.get('www-authenticate')).toContain('scope="organizations:read organizations:write"');
-    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['organizations:read']);
-    expect((await call(base, 'PATCH', `/v1/organizations/${alice.organizationId}`, { token: readOnly, body: {} })).status).toBe(403);
-    const writeOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['organizations:write']);
-    expect((await call(base, 'GET', `/v1/organizations/${alice.organizationId}`, { token: writeOnly })).status).toBe(200);
+    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, [
+      'organizations:read',
+    ]);
+    expect(
+      (await call(base, 'PATCH', `/v1/organizations/${alice.organizationId}`, { token: readOnly, body: {} })).status,
+    ).toBe(403);
+    const writeOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, [
+      'organizations:write',
+    ]);
+    expect((await call(base, 'GET', `/v1/organizations/${alice.organizationId}`, { token: writeOnly })).status).toBe(
+      200,
+    );
   });
 });
 
 describe('routing', () => {
-  it('answers unknown routes with FastAPI\'s 404 body and wrong methods with 405', async () => {
+  it("answers unknown routes with FastAPI's 404 body and wrong methods with 405", async () => {
     const missing = await call(base, 'GET', '/v1/unknown/', { token: alice.oat });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ detail: 'Not Found' });
@@ -278,8 +400,14 @@ describe('routing', () => {
   });
 
   it('404s an unsupported Polar-Version and echoes a supported one', async () => {
-    expect((await call(base, 'GET', '/v1/organizations/', { token: alice.oat, headers: { 'polar-version': '1999-01' } })).status).toBe(404);
-    const ok = await call(base, 'GET', '/v1/organizations/', { token: alice.oat, headers: { 'polar-version': '2026-10' } });
+    expect(
+      (await call(base, 'GET', '/v1/organizations/', { token: alice.oat, headers: { 'polar-version': '1999-01' } }))
+        .status,
+    ).toBe(404);
+    const ok = await call(base, 'GET', '/v1/organizations/', {
+      token: alice.oat,
+      headers: { 'polar-version': '2026-10' },
+    });
     expect(ok.headers.get('polar-version')).toBe('2026-10');
   });
 
@@ -288,7 +416,9 @@ describe('routing', () => {
     expect((await call(base, 'GET', '/readyz')).body).toEqual({ status: 'ok' });
     const openapi = await call(base, 'GET', '/openapi.json');
     expect(openapi.body.openapi).toBe('3.1.0');
-    expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/v1/organizations/', '/v1/organizations/{id}']));
+    expect(Object.keys(openapi.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/organizations/', '/v1/organizations/{id}']),
+    );
     const docs = await call(base, 'GET', '/docs');
     expect(docs.headers.get('content-type')).toContain('text/html');
     expect(docs.text).toContain('organizations:list');

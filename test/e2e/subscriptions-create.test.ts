@@ -28,7 +28,9 @@ beforeAll(async () => {
   freePrice = product.price.id;
   customerId = (await fx.customer(alice.organizationId, { email: 'ann@example.com', externalId: 'ext-ann' })).id;
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const create = (body: unknown, token = alice.oat) => call(base, 'POST', '/v1/subscriptions/', { token, body });
 
@@ -45,21 +47,39 @@ describe('subscriptions:create', () => {
     const res = await create({ product_id: free, customer_id: customerId, metadata: { source: 'api', n: 1 } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      status: 'active', product_id: free, customer_id: customerId, amount: 0, currency: 'usd',
-      recurring_interval: 'month', recurring_interval_count: 1, cancel_at_period_end: false, canceled_at: null,
-      started_at: '2026-01-31T10:00:00.000Z', current_period_start: '2026-01-31T10:00:00.000Z',
+      status: 'active',
+      product_id: free,
+      customer_id: customerId,
+      amount: 0,
+      currency: 'usd',
+      recurring_interval: 'month',
+      recurring_interval_count: 1,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      started_at: '2026-01-31T10:00:00.000Z',
+      current_period_start: '2026-01-31T10:00:00.000Z',
       // Jan 31 + 1 month: the end of February.
       current_period_end: '2026-02-28T10:00:00.000Z',
-      metadata: { source: 'api', n: 1 }, checkout_id: null, discount: null, discount_id: null,
-      customer: { id: customerId, email: 'ann@example.com' }, product: { id: free, name: 'Free plan' },
-      price_id: freePrice, user_id: customerId,
+      metadata: { source: 'api', n: 1 },
+      checkout_id: null,
+      discount: null,
+      discount_id: null,
+      customer: { id: customerId, email: 'ann@example.com' },
+      product: { id: free, name: 'Free plan' },
+      price_id: freePrice,
+      user_id: customerId,
     });
     expect(res.body.prices.map((p: any) => p.id)).toEqual([freePrice]);
     const em = stack.production.environment.billing.orm.em.fork();
     const events = await em.find(DomainEvent, { organizationId: alice.organizationId, type: 'subscription.created' });
     const event = events.find(e => e.payload.id === res.body.id);
     expect(event).toBeDefined();
-    expect(event!.payload).toMatchObject({ id: res.body.id, status: 'active', customer: { id: customerId }, product: { id: free } });
+    expect(event!.payload).toMatchObject({
+      id: res.body.id,
+      status: 'active',
+      customer: { id: customerId },
+      product: { id: free },
+    });
     expect(event!.dispatchedAt).toBeNull();
     const get = await call(base, 'GET', `/v1/subscriptions/${res.body.id}`, { token: alice.pat });
     expect(get.status).toBe(200);
@@ -73,41 +93,89 @@ describe('subscriptions:create', () => {
   });
 
   it('computes the period from the interval and its count', async () => {
-    const yearly = await fx.product(alice.organizationId, { interval: RecurringInterval.WEEK, count: 2, amountType: PriceAmountType.FREE });
+    const yearly = await fx.product(alice.organizationId, {
+      interval: RecurringInterval.WEEK,
+      count: 2,
+      amountType: PriceAmountType.FREE,
+    });
     const res = await create({ product_id: yearly.product.id, customer_id: customerId });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ recurring_interval: 'week', recurring_interval_count: 2, current_period_end: '2026-02-14T10:00:00.000Z' });
+    expect(res.body).toMatchObject({
+      recurring_interval: 'week',
+      recurring_interval_count: 2,
+      current_period_end: '2026-02-14T10:00:00.000Z',
+    });
     expect(res.body.prices[0].amount_type).toBe('free');
   });
 
   it('refuses a paid product with 422 body.product_id', async () => {
     const paid = await fx.product(alice.organizationId, { amount: 1500 });
-    expectIssue(await create({ product_id: paid.product.id, customer_id: customerId }), ['body', 'product_id'], /^Product is not free/);
+    expectIssue(
+      await create({ product_id: paid.product.id, customer_id: customerId }),
+      ['body', 'product_id'],
+      /^Product is not free/,
+    );
     const pwyw = await fx.product(alice.organizationId, { amountType: PriceAmountType.CUSTOM });
-    expectIssue(await create({ product_id: pwyw.product.id, customer_id: customerId }), ['body', 'product_id'], /^Product is not free/);
+    expectIssue(
+      await create({ product_id: pwyw.product.id, customer_id: customerId }),
+      ['body', 'product_id'],
+      /^Product is not free/,
+    );
   });
 
   it('refuses a one-time product', async () => {
     const once = await fx.product(alice.organizationId, { interval: null });
-    expectIssue(await create({ product_id: once.product.id, customer_id: customerId }), ['body', 'product_id'], /not recurring/);
+    expectIssue(
+      await create({ product_id: once.product.id, customer_id: customerId }),
+      ['body', 'product_id'],
+      /not recurring/,
+    );
   });
 
   it('refuses an unknown or foreign customer with 422 "Customer does not exist."', async () => {
-    expectIssue(await create({ product_id: free, customer_id: randomUUID() }), ['body', 'customer_id'], /^Customer does not exist\.$/);
-    expectIssue(await create({ product_id: free, external_customer_id: 'nobody' }), ['body', 'external_customer_id'], /^Customer does not exist\.$/);
+    expectIssue(
+      await create({ product_id: free, customer_id: randomUUID() }),
+      ['body', 'customer_id'],
+      /^Customer does not exist\.$/,
+    );
+    expectIssue(
+      await create({ product_id: free, external_customer_id: 'nobody' }),
+      ['body', 'external_customer_id'],
+      /^Customer does not exist\.$/,
+    );
     const bobCustomer = await fx.customer(bob.organizationId, { externalId: 'ext-bob' });
-    expectIssue(await create({ product_id: free, customer_id: bobCustomer.id }), ['body', 'customer_id'], /^Customer does not exist\.$/);
-    expectIssue(await create({ product_id: free, external_customer_id: 'ext-bob' }), ['body', 'external_customer_id'], /^Customer does not exist\.$/);
+    expectIssue(
+      await create({ product_id: free, customer_id: bobCustomer.id }),
+      ['body', 'customer_id'],
+      /^Customer does not exist\.$/,
+    );
+    expectIssue(
+      await create({ product_id: free, external_customer_id: 'ext-bob' }),
+      ['body', 'external_customer_id'],
+      /^Customer does not exist\.$/,
+    );
   });
 
   it('refuses a foreign or unknown product, and writes nothing', async () => {
     const em = stack.production.environment.billing.orm.em.fork();
     const before = await em.count(Subscription, {});
     const bobFree = await fx.product(bob.organizationId, { amount: 0 });
-    expectIssue(await create({ product_id: bobFree.product.id, customer_id: customerId }), ['body', 'product_id'], /does not exist/);
-    expectIssue(await create({ product_id: randomUUID(), customer_id: customerId }), ['body', 'product_id'], /does not exist/);
+    expectIssue(
+      await create({ product_id: bobFree.product.id, customer_id: customerId }),
+      ['body', 'product_id'],
+      /does not exist/,
+    );
+    expectIssue(
+      await create({ product_id: randomUUID(), customer_id: customerId }),
+      ['body', 'product_id'],
+      /does not exist/,
+    );
     // Bob's token cannot subscribe Alice's customer to Alice's product either.
-    expectIssue(await create({ product_id: free, customer_id: customerId }, bob.oat), ['body', 'product_id'], /does not exist/);
+    expectIssue(
+      await create({ product_id: free, customer_id: customerId }, bob.oat),
+      ['body', 'product_id'],
+      /does not exist/,
+    );
     expect(await em.fork().count(Subscription, {})).toBe(before);
     expect(await em.fork().count(DomainEvent, { organizationId: bob.organizationId })).toBe(0);
   });
@@ -117,17 +185,25 @@ describe('subscriptions:create', () => {
     expectIssue(await create({ product_id: free }), ['body', 'customer_id']);
     expectIssue(await create({ product_id: 'nope', customer_id: customerId }), ['body', 'product_id']);
     expectIssue(await create({ product_id: free, customer_id: customerId, extra: 1 }), ['body', 'extra']);
-    expectIssue(await create({ product_id: free, customer_id: customerId, metadata: { k: '' } }), ['body', 'metadata', 'k']);
+    expectIssue(await create({ product_id: free, customer_id: customerId, metadata: { k: '' } }), [
+      'body',
+      'metadata',
+      'k',
+    ]);
     const noBody = await call(base, 'POST', '/v1/subscriptions/', { token: alice.oat });
     expect(noBody.status).toBe(422);
   });
 
   it('requires subscriptions:write', async () => {
-    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['subscriptions:read']);
+    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, [
+      'subscriptions:read',
+    ]);
     const res = await create({ product_id: free, customer_id: customerId }, readOnly);
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('insufficient_scope');
-    expect((await call(base, 'POST', '/v1/subscriptions/', { body: { product_id: free, customer_id: customerId } })).status).toBe(401);
+    expect(
+      (await call(base, 'POST', '/v1/subscriptions/', { body: { product_id: free, customer_id: customerId } })).status,
+    ).toBe(401);
   });
 
   it('keeps tenants apart: bob never sees alice’s new subscriptions', async () => {
@@ -136,6 +212,8 @@ describe('subscriptions:create', () => {
     const bobList = await call(base, 'GET', '/v1/subscriptions/', { token: bob.oat });
     expect(bobList.body.items).toEqual([]);
     // The sandbox is another database: the production token is not even valid there.
-    expect((await call(stack.sandbox.baseUrl, 'GET', `/v1/subscriptions/${res.body.id}`, { token: alice.oat })).status).toBe(401);
+    expect(
+      (await call(stack.sandbox.baseUrl, 'GET', `/v1/subscriptions/${res.body.id}`, { token: alice.oat })).status,
+    ).toBe(401);
   });
 });

@@ -6,7 +6,7 @@ let stack: TestStack;
 let base: string;
 let alice: Tenant;
 let bob: Tenant;
-let rows: { id: string; email: string }[] = [];
+const rows: { id: string; email: string }[] = [];
 
 /** Minimal RFC 4180 reader for the assertions (quoted fields, doubled quotes, CRLF). */
 function parseCsv(text: string): string[][] {
@@ -17,11 +17,27 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(field); out.push(row); row = []; field = ''; i++; } else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      out.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
-  if (field || row.length) { row.push(field); out.push(row); }
+  if (field || row.length) {
+    row.push(field);
+    out.push(row);
+  }
   return out;
 }
 
@@ -34,14 +50,27 @@ beforeAll(async () => {
   const { product, price } = await fx.product(alice.organizationId, { name: 'Pro, "annual"', amount: 4900 });
   for (const email of ['plain@example.com', 'o"neil@example.com']) {
     const customer = await fx.customer(alice.organizationId, { email });
-    const s = await fx.subscription({ organizationId: alice.organizationId, customerId: customer.id, productId: product.id, priceIds: [price.id], amount: 4900 });
+    const s = await fx.subscription({
+      organizationId: alice.organizationId,
+      customerId: customer.id,
+      productId: product.id,
+      priceIds: [price.id],
+      amount: 4900,
+    });
     rows.push({ id: s.id, email });
   }
   const bobProduct = await fx.product(bob.organizationId);
   const bobCustomer = await fx.customer(bob.organizationId);
-  await fx.subscription({ organizationId: bob.organizationId, customerId: bobCustomer.id, productId: bobProduct.product.id, priceIds: [bobProduct.price.id] });
+  await fx.subscription({
+    organizationId: bob.organizationId,
+    customerId: bobCustomer.id,
+    productId: bobProduct.product.id,
+    priceIds: [bobProduct.price.id],
+  });
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 describe('subscriptions:export', () => {
   it('answers text/csv with a header row and one row per subscription of the caller', async () => {
@@ -50,7 +79,17 @@ describe('subscriptions:export', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const [header, ...lines] = parseCsv(res.text);
     expect(header.slice(0, 3)).toEqual(['id', 'status', 'customer_id']);
-    for (const column of ['customer_email', 'product_name', 'amount', 'currency', 'started_at', 'current_period_end', 'canceled_at', 'ends_at']) expect(header).toContain(column);
+    for (const column of [
+      'customer_email',
+      'product_name',
+      'amount',
+      'currency',
+      'started_at',
+      'current_period_end',
+      'canceled_at',
+      'ends_at',
+    ])
+      expect(header).toContain(column);
     expect(lines).toHaveLength(2);
     const at = (line: string[], column: string) => line[header.indexOf(column)];
     expect(lines.map(l => at(l, 'id')).sort()).toEqual(rows.map(r => r.id).sort());
@@ -67,11 +106,20 @@ describe('subscriptions:export', () => {
   });
 
   it('filters by organization_id (single or repeated) and never includes another tenant', async () => {
-    const single = await call(base, 'GET', `/v1/subscriptions/export?organization_id=${alice.organizationId}`, { token: alice.pat });
+    const single = await call(base, 'GET', `/v1/subscriptions/export?organization_id=${alice.organizationId}`, {
+      token: alice.pat,
+    });
     expect(parseCsv(single.text)).toHaveLength(3);
-    const repeated = await call(base, 'GET', `/v1/subscriptions/export?organization_id=${alice.organizationId}&organization_id=${bob.organizationId}`, { token: alice.pat });
+    const repeated = await call(
+      base,
+      'GET',
+      `/v1/subscriptions/export?organization_id=${alice.organizationId}&organization_id=${bob.organizationId}`,
+      { token: alice.pat },
+    );
     expect(parseCsv(repeated.text)).toHaveLength(3);
-    const foreign = await call(base, 'GET', `/v1/subscriptions/export?organization_id=${alice.organizationId}`, { token: bob.oat });
+    const foreign = await call(base, 'GET', `/v1/subscriptions/export?organization_id=${alice.organizationId}`, {
+      token: bob.oat,
+    });
     expect(foreign.status).toBe(200);
     expect(parseCsv(foreign.text)).toHaveLength(1); // the header only
     const bad = await call(base, 'GET', '/v1/subscriptions/export?organization_id=nope', { token: alice.oat });

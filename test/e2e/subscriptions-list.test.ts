@@ -31,21 +31,76 @@ beforeAll(async () => {
   const bea = await fx.customer(alice.organizationId, { email: 'bea@example.com' });
   const tenOff = await fx.discount(alice.organizationId, 'Ten off');
   const aaaOff = await fx.discount(alice.organizationId, 'Aaa off');
-  Object.assign(ids, { basic: basic.product.id, pro: pro.product.id, ann: ann.id, zed: zed.id, bea: bea.id, tenOff: tenOff.id, aaaOff: aaaOff.id });
-  const mk = (n: number, fields: Partial<Parameters<BillingFixtures['subscription']>[0]>) => fx.subscription({
-    organizationId: alice.organizationId, customerId: ann.id, productId: basic.product.id, priceIds: [basic.price.id], startedAt: day(n), ...fields,
+  Object.assign(ids, {
+    basic: basic.product.id,
+    pro: pro.product.id,
+    ann: ann.id,
+    zed: zed.id,
+    bea: bea.id,
+    tenOff: tenOff.id,
+    aaaOff: aaaOff.id,
   });
+  const mk = (n: number, fields: Partial<Parameters<BillingFixtures['subscription']>[0]>) =>
+    fx.subscription({
+      organizationId: alice.organizationId,
+      customerId: ann.id,
+      productId: basic.product.id,
+      priceIds: [basic.price.id],
+      startedAt: day(n),
+      ...fields,
+    });
   ids.s1 = (await mk(1, { amount: 500, metadata: { plan: 'gold', seats: 5 }, currentPeriodEnd: day(40) })).id;
-  ids.s2 = (await mk(2, { customerId: zed.id, productId: pro.product.id, priceIds: [pro.price.id], amount: 2000, discountId: tenOff.id, metadata: { plan: 'silver' }, currentPeriodEnd: day(35) })).id;
-  ids.s3 = (await mk(3, { status: SubscriptionStatus.CANCELED, canceledAt: day(10), endedAt: day(10), endsAt: day(10), reason: CustomerCancellationReason.TOO_EXPENSIVE, amount: 100, metadata: { plan: 'gold', beta: true } })).id;
-  ids.s4 = (await mk(4, { customerId: bea.id, status: SubscriptionStatus.TRIALING, amount: 300, discountId: aaaOff.id })).id;
-  ids.s5 = (await mk(5, { customerId: zed.id, cancelAtPeriodEnd: true, canceledAt: day(20), endsAt: day(34), reason: CustomerCancellationReason.UNUSED, amount: 900 })).id;
+  ids.s2 = (
+    await mk(2, {
+      customerId: zed.id,
+      productId: pro.product.id,
+      priceIds: [pro.price.id],
+      amount: 2000,
+      discountId: tenOff.id,
+      metadata: { plan: 'silver' },
+      currentPeriodEnd: day(35),
+    })
+  ).id;
+  ids.s3 = (
+    await mk(3, {
+      status: SubscriptionStatus.CANCELED,
+      canceledAt: day(10),
+      endedAt: day(10),
+      endsAt: day(10),
+      reason: CustomerCancellationReason.TOO_EXPENSIVE,
+      amount: 100,
+      metadata: { plan: 'gold', beta: true },
+    })
+  ).id;
+  ids.s4 = (
+    await mk(4, { customerId: bea.id, status: SubscriptionStatus.TRIALING, amount: 300, discountId: aaaOff.id })
+  ).id;
+  ids.s5 = (
+    await mk(5, {
+      customerId: zed.id,
+      cancelAtPeriodEnd: true,
+      canceledAt: day(20),
+      endsAt: day(34),
+      reason: CustomerCancellationReason.UNUSED,
+      amount: 900,
+    })
+  ).id;
   ids.s6 = (await mk(6, { status: SubscriptionStatus.PAST_DUE, amount: 50, metadata: { plan: 'bronze' } })).id;
   const bobProduct = await fx.product(bob.organizationId);
   const bobCustomer = await fx.customer(bob.organizationId, { externalId: 'ext-ann' });
-  bobSubscription = (await fx.subscription({ organizationId: bob.organizationId, customerId: bobCustomer.id, productId: bobProduct.product.id, priceIds: [bobProduct.price.id], startedAt: day(3) })).id;
+  bobSubscription = (
+    await fx.subscription({
+      organizationId: bob.organizationId,
+      customerId: bobCustomer.id,
+      productId: bobProduct.product.id,
+      priceIds: [bobProduct.price.id],
+      startedAt: day(3),
+    })
+  ).id;
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const name = (id: string) => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? id;
 async function list(query: string, token = alice.oat) {
@@ -61,26 +116,82 @@ describe('subscriptions:list', () => {
     expect(body.pagination).toEqual({ total_count: 6, max_page: 1 });
     const s2 = body.items.find((s: any) => s.id === ids.s2);
     for (const key of [
-      'created_at', 'modified_at', 'id', 'amount', 'currency', 'recurring_interval', 'recurring_interval_count', 'status',
-      'current_period_start', 'current_period_end', 'current_meter_period_start', 'current_meter_period_end', 'trial_start',
-      'trial_end', 'cancel_at_period_end', 'canceled_at', 'started_at', 'ends_at', 'ended_at', 'past_due_at',
-      'pause_at_period_end', 'paused_at', 'resumes_at', 'customer_id', 'product_id', 'discount_id', 'checkout_id', 'seats',
-      'customer_cancellation_reason', 'customer_cancellation_comment', 'metadata', 'custom_field_data', 'customer', 'product',
-      'discount', 'prices', 'meters', 'pending_update', 'price_id', 'price', 'user_id', 'user',
-    ]) expect(s2).toHaveProperty(key);
+      'created_at',
+      'modified_at',
+      'id',
+      'amount',
+      'currency',
+      'recurring_interval',
+      'recurring_interval_count',
+      'status',
+      'current_period_start',
+      'current_period_end',
+      'current_meter_period_start',
+      'current_meter_period_end',
+      'trial_start',
+      'trial_end',
+      'cancel_at_period_end',
+      'canceled_at',
+      'started_at',
+      'ends_at',
+      'ended_at',
+      'past_due_at',
+      'pause_at_period_end',
+      'paused_at',
+      'resumes_at',
+      'customer_id',
+      'product_id',
+      'discount_id',
+      'checkout_id',
+      'seats',
+      'customer_cancellation_reason',
+      'customer_cancellation_comment',
+      'metadata',
+      'custom_field_data',
+      'customer',
+      'product',
+      'discount',
+      'prices',
+      'meters',
+      'pending_update',
+      'price_id',
+      'price',
+      'user_id',
+      'user',
+    ])
+      expect(s2).toHaveProperty(key);
     expect(s2).toMatchObject({
-      amount: 2000, currency: 'usd', status: 'active', customer_id: ids.zed, product_id: ids.pro, discount_id: ids.tenOff,
+      amount: 2000,
+      currency: 'usd',
+      status: 'active',
+      customer_id: ids.zed,
+      product_id: ids.pro,
+      discount_id: ids.tenOff,
       customer: { id: ids.zed, email: 'zed@example.com', external_id: 'ext-zed' },
-      product: { id: ids.pro, name: 'Pro', prices: [expect.objectContaining({ amount_type: 'fixed', price_amount: 2000 })] },
+      product: {
+        id: ids.pro,
+        name: 'Pro',
+        prices: [expect.objectContaining({ amount_type: 'fixed', price_amount: 2000 })],
+      },
       prices: [expect.objectContaining({ amount_type: 'fixed', price_amount: 2000 })],
-      meters: [], custom_field_data: {}, pending_update: null, metadata: { plan: 'silver' },
-      user_id: ids.zed, user: { id: ids.zed, email: 'zed@example.com' },
+      meters: [],
+      custom_field_data: {},
+      pending_update: null,
+      metadata: { plan: 'silver' },
+      user_id: ids.zed,
+      user: { id: ids.zed, email: 'zed@example.com' },
     });
     expect(s2.price_id).toBe(s2.prices[0].id);
     expect(s2.price).toEqual(s2.prices[0]);
     expect(s2.started_at).toBe(day(2).toISOString());
     expect(s2.prices[0]).not.toHaveProperty('minimum_amount');
-    expect(s2.discount).toMatchObject({ id: ids.tenOff, name: 'Ten off', type: 'percentage', duration: 'forever', basis_points: 1000 });
+    expect(s2.discount).toMatchObject({
+      id: ids.tenOff,
+      name: 'Ten off',
+      type: 'percentage',
+      duration: 'forever',
+      basis_points: 1000,
+    });
     expect(s2.discount).not.toHaveProperty('products');
     expect(body.items.find((s: any) => s.id === ids.s1).discount).toBeNull();
   });
@@ -89,16 +200,26 @@ describe('subscriptions:list', () => {
     expect((await list('', bob.oat)).names).toEqual([bobSubscription]);
     expect((await list(`organization_id=${bob.organizationId}`)).names).toEqual([]);
     expect((await list(`organization_id=${alice.organizationId}`, alice.pat)).names).toHaveLength(6);
-    expect((await list(`organization_id=${alice.organizationId}&organization_id=${bob.organizationId}`, alice.pat)).names).toHaveLength(6);
+    expect(
+      (await list(`organization_id=${alice.organizationId}&organization_id=${bob.organizationId}`, alice.pat)).names,
+    ).toHaveLength(6);
   });
 
   it.each([
     ['product_id', () => `product_id=${ids.pro}`, ['s2']],
-    ['product_id repeated', () => `product_id=${ids.pro}&product_id=${ids.basic}`, ['s6', 's5', 's4', 's3', 's2', 's1']],
+    [
+      'product_id repeated',
+      () => `product_id=${ids.pro}&product_id=${ids.basic}`,
+      ['s6', 's5', 's4', 's3', 's2', 's1'],
+    ],
     ['customer_id', () => `customer_id=${ids.zed}`, ['s5', 's2']],
     ['customer_id repeated', () => `customer_id=${ids.zed}&customer_id=${ids.bea}`, ['s5', 's4', 's2']],
     ['external_customer_id', () => 'external_customer_id=ext-zed', ['s5', 's2']],
-    ['external_customer_id repeated', () => 'external_customer_id=ext-zed&external_customer_id=ext-ann', ['s6', 's5', 's3', 's2', 's1']],
+    [
+      'external_customer_id repeated',
+      () => 'external_customer_id=ext-zed&external_customer_id=ext-ann',
+      ['s6', 's5', 's3', 's2', 's1'],
+    ],
     ['discount_id', () => `discount_id=${ids.tenOff}`, ['s2']],
     ['discount_id repeated', () => `discount_id=${ids.tenOff}&discount_id=${ids.aaaOff}`, ['s4', 's2']],
     ['active=true (deprecated)', () => 'active=true', ['s5', 's4', 's2', 's1']],
@@ -108,10 +229,18 @@ describe('subscriptions:list', () => {
     ['cancel_at_period_end=true', () => 'cancel_at_period_end=true', ['s5']],
     ['cancel_at_period_end=false', () => 'cancel_at_period_end=false', ['s6', 's4', 's3', 's2', 's1']],
     ['customer_cancellation_reason', () => 'customer_cancellation_reason=unused', ['s5']],
-    ['customer_cancellation_reason repeated', () => 'customer_cancellation_reason=unused&customer_cancellation_reason=too_expensive', ['s5', 's3']],
+    [
+      'customer_cancellation_reason repeated',
+      () => 'customer_cancellation_reason=unused&customer_cancellation_reason=too_expensive',
+      ['s5', 's3'],
+    ],
     ['canceled_at_after (inclusive)', () => `canceled_at_after=${day(20).toISOString()}`, ['s5']],
     ['canceled_at_before (inclusive)', () => `canceled_at_before=${day(10).toISOString()}`, ['s3']],
-    ['canceled_at both bounds (inclusive)', () => `canceled_at_after=${day(10).toISOString()}&canceled_at_before=${day(20).toISOString()}`, ['s5', 's3']],
+    [
+      'canceled_at both bounds (inclusive)',
+      () => `canceled_at_after=${day(10).toISOString()}&canceled_at_before=${day(20).toISOString()}`,
+      ['s5', 's3'],
+    ],
     ['canceled_at without offset (UTC)', () => 'canceled_at_after=2026-01-21T00:00:00', ['s5']],
     ['metadata', () => 'metadata[plan]=gold', ['s3', 's1']],
     ['metadata repeated values = OR', () => 'metadata[plan]=gold&metadata[plan]=bronze', ['s6', 's3', 's1']],
@@ -182,7 +311,9 @@ describe('subscriptions:list', () => {
     expect(Array.isArray(res.body.detail)).toBe(true);
     const item = res.body.detail.find((d: any) => d.loc[0] === 'query' && d.loc[1] === field);
     expect(item).toBeDefined();
-    expect(item).toEqual(expect.objectContaining({ type: expect.any(String), msg: expect.any(String), loc: expect.any(Array) }));
+    expect(item).toEqual(
+      expect.objectContaining({ type: expect.any(String), msg: expect.any(String), loc: expect.any(Array) }),
+    );
     if (type) expect(item.type).toBe(type);
   });
 
@@ -192,7 +323,9 @@ describe('subscriptions:list', () => {
     const res = await call(base, 'GET', '/v1/subscriptions/', { token: limited });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('insufficient_scope');
-    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, ['subscriptions:read']);
+    const readOnly = await stack.production.admin.createOrganizationAccessToken(alice.organizationId, [
+      'subscriptions:read',
+    ]);
     expect((await call(base, 'GET', '/v1/subscriptions/', { token: readOnly })).status).toBe(200);
   });
 });
@@ -201,8 +334,17 @@ describe('subscriptions:get', () => {
   it('returns one subscription; another tenant’s or an absent id is 404', async () => {
     const res = await call(base, 'GET', `/v1/subscriptions/${ids.s3}`, { token: alice.oat });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: ids.s3, status: 'canceled', customer_cancellation_reason: 'too_expensive', canceled_at: day(10).toISOString() });
-    for (const [token, id] of [[bob.oat, ids.s3], [alice.oat, bobSubscription], [alice.oat, randomUUID()]]) {
+    expect(res.body).toMatchObject({
+      id: ids.s3,
+      status: 'canceled',
+      customer_cancellation_reason: 'too_expensive',
+      canceled_at: day(10).toISOString(),
+    });
+    for (const [token, id] of [
+      [bob.oat, ids.s3],
+      [alice.oat, bobSubscription],
+      [alice.oat, randomUUID()],
+    ]) {
       const missing = await call(base, 'GET', `/v1/subscriptions/${id}`, { token });
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ error: 'ResourceNotFound', detail: 'Not found' });

@@ -3,7 +3,14 @@ import { PriceAmountType, RecurringInterval, SubscriptionStatus } from '../../su
 import { ProductPrice } from '../../subgraphs/billing/products/product-price.entity.js';
 import { Product } from '../../subgraphs/billing/products/product.entity.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import {
+  call,
+  createTenant,
+  startTestStack,
+  type RunningEnvironment,
+  type Tenant,
+  type TestStack,
+} from '../support/stack.js';
 
 /** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (interface §3, §4; polar-api.md §3.4, §9). */
 let stack: TestStack;
@@ -29,24 +36,37 @@ beforeAll(async () => {
   freeB = await fixtures.product(alice.organizationId, { name: 'Free B', amount: 0 });
   paid = await fixtures.product(alice.organizationId, { name: 'Pro', amount: 1500 });
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 async function freeSubscription(overrides: Partial<Parameters<BillingFixtures['subscription']>[0]> = {}) {
-  return fixtures.subscription({ organizationId: alice.organizationId, customerId, productId: freeA.product.id, priceIds: [freeA.price.id], ...overrides });
+  return fixtures.subscription({
+    organizationId: alice.organizationId,
+    customerId,
+    productId: freeA.product.id,
+    priceIds: [freeA.price.id],
+    ...overrides,
+  });
 }
 
-const patch = (id: string, body: unknown, token = alice.oat) => call(base, 'PATCH', `/v1/subscriptions/${id}`, { token, body });
+const patch = (id: string, body: unknown, token = alice.oat) =>
+  call(base, 'PATCH', `/v1/subscriptions/${id}`, { token, body });
 const get = (id: string) => call(base, 'GET', `/v1/subscriptions/${id}`, { token: alice.oat });
 
 async function eventsOf(subscriptionId: string): Promise<string[]> {
-  const rows = await env.environment.billing.orm.em.fork().execute<{ type: string }[]>(
-    "select type from billing.events where payload->>'id' = ? order by created_at, id",
-    [subscriptionId],
-  );
+  const rows = await env.environment.billing.orm.em
+    .fork()
+    .execute<{ type: string }[]>("select type from billing.events where payload->>'id' = ? order by created_at, id", [
+      subscriptionId,
+    ]);
   return rows.map(r => r.type);
 }
 
-const ALREADY_CANCELED = { error: 'AlreadyCanceledSubscription', detail: 'This subscription is already canceled or will be at the end of the period.' };
+const ALREADY_CANCELED = {
+  error: 'AlreadyCanceledSubscription',
+  detail: 'This subscription is already canceled or will be at the end of the period.',
+};
 
 describe('subscriptions:update — SubscriptionUpdateBase', () => {
   it('`{}` is a no-op 200', async () => {
@@ -70,7 +90,13 @@ describe('subscriptions:update — SubscriptionUpdateBase', () => {
     const s = await freeSubscription();
     const res = await patch(s.id, { product_id: freeB.product.id, proration_behavior: 'invoice' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ product_id: freeB.product.id, product: { id: freeB.product.id, name: 'Free B' }, price_id: freeB.price.id, amount: 0, pending_update: null });
+    expect(res.body).toMatchObject({
+      product_id: freeB.product.id,
+      product: { id: freeB.product.id, name: 'Free B' },
+      price_id: freeB.price.id,
+      amount: 0,
+      pending_update: null,
+    });
     expect(res.body.prices.map((p: any) => p.id)).toEqual([freeB.price.id]);
     expect(await eventsOf(s.id)).toEqual(['subscription.updated']);
   });
@@ -81,8 +107,12 @@ describe('subscriptions:update — SubscriptionUpdateBase', () => {
     expect(res.status).toBe(200);
     expect(res.body.product_id).toBe(freeA.product.id);
     expect(res.body.pending_update).toEqual({
-      id: expect.any(String), created_at: expect.any(String), modified_at: null,
-      applies_at: new Date(s.currentPeriodEnd).toISOString(), product_id: paid.product.id, seats: null,
+      id: expect.any(String),
+      created_at: expect.any(String),
+      modified_at: null,
+      applies_at: new Date(s.currentPeriodEnd).toISOString(),
+      product_id: paid.product.id,
+      seats: null,
     });
     const cleared = await patch(s.id, { pending_update: null });
     expect(cleared.status).toBe(200);
@@ -90,15 +120,25 @@ describe('subscriptions:update — SubscriptionUpdateBase', () => {
     expect(await eventsOf(s.id)).toEqual(['subscription.updated', 'subscription.updated']);
   });
 
-  it.each(['invoice', 'prorate', undefined])('a paid change with proration %s goes through the charger: 402 PaymentFailed, nothing changed', async behavior => {
-    const s = await freeSubscription({ metadata: { keep: 'me' } });
-    const before = (await get(s.id)).body;
-    const res = await patch(s.id, { product_id: paid.product.id, metadata: { changed: 'yes' }, ...(behavior ? { proration_behavior: behavior } : {}) });
-    expect(res.status).toBe(402);
-    expect(res.body).toEqual({ error: 'PaymentFailed', detail: 'Payment failed with reason: missing_payment_method.' });
-    expect((await get(s.id)).body).toEqual(before);
-    expect(await eventsOf(s.id)).toEqual([]);
-  });
+  it.each(['invoice', 'prorate', undefined])(
+    'a paid change with proration %s goes through the charger: 402 PaymentFailed, nothing changed',
+    async behavior => {
+      const s = await freeSubscription({ metadata: { keep: 'me' } });
+      const before = (await get(s.id)).body;
+      const res = await patch(s.id, {
+        product_id: paid.product.id,
+        metadata: { changed: 'yes' },
+        ...(behavior ? { proration_behavior: behavior } : {}),
+      });
+      expect(res.status).toBe(402);
+      expect(res.body).toEqual({
+        error: 'PaymentFailed',
+        detail: 'Payment failed with reason: missing_payment_method.',
+      });
+      expect((await get(s.id)).body).toEqual(before);
+      expect(await eventsOf(s.id)).toEqual([]);
+    },
+  );
 
   it('refuses products that are unknown, archived, one-time or of another organization (422)', async () => {
     const s = await freeSubscription();
@@ -115,7 +155,10 @@ describe('subscriptions:update — SubscriptionUpdateBase', () => {
     ]) {
       const res = await patch(s.id, { product_id: productId });
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: 'PolarRequestValidationError', detail: [{ type: 'value_error', loc: ['body', 'product_id'], msg, input: productId }] });
+      expect(res.body).toEqual({
+        error: 'PolarRequestValidationError',
+        detail: [{ type: 'value_error', loc: ['body', 'product_id'], msg, input: productId }],
+      });
     }
   });
 
@@ -162,15 +205,24 @@ describe('subscriptions:update — other alternatives', () => {
     const s = await freeSubscription();
     const res = await patch(s.id, { seats: 3 });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'NotASeatBasedSubscription', detail: `Subscription ${s.id} is not a seat-based subscription.` });
+    expect(res.body).toEqual({
+      error: 'NotASeatBasedSubscription',
+      detail: `Subscription ${s.id} is not a seat-based subscription.`,
+    });
   });
 
   it('changes seats of a seat-based subscription (free tier: at once; next_period: pending)', async () => {
     const em = env.environment.billing.orm.em.fork();
     const seated = await fixtures.product(alice.organizationId, { amount: 0 });
-    await em.nativeUpdate(ProductPrice, { id: seated.price.id }, {
-      amountType: PriceAmountType.SEAT_BASED, priceAmount: null, seatTiers: { seat_tier_type: 'volume', tiers: [{ min_seats: 1, max_seats: 10, price_per_seat: 0 }] },
-    });
+    await em.nativeUpdate(
+      ProductPrice,
+      { id: seated.price.id },
+      {
+        amountType: PriceAmountType.SEAT_BASED,
+        priceAmount: null,
+        seatTiers: { seat_tier_type: 'volume', tiers: [{ min_seats: 1, max_seats: 10, price_per_seat: 0 }] },
+      },
+    );
     const s = await freeSubscription({ productId: seated.product.id, priceIds: [seated.price.id] });
     const res = await patch(s.id, { seats: 4 });
     expect(res.status).toBe(200);
@@ -187,7 +239,9 @@ describe('subscriptions:update — other alternatives', () => {
     const res = await patch(s.id, { seats: 2, revoke: true });
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('RequestValidationError');
-    expect(res.body.detail).toEqual([{ type: 'extra_forbidden', loc: ['body', 'seats'], msg: 'Extra inputs are not permitted', input: 2 }]);
+    expect(res.body.detail).toEqual([
+      { type: 'extra_forbidden', loc: ['body', 'seats'], msg: 'Extra inputs are not permitted', input: 2 },
+    ]);
     const mixed = await patch(s.id, { product_id: freeB.product.id, cancel_at_period_end: true });
     expect(mixed.status).toBe(422);
     expect(mixed.body.detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['body', 'product_id'] });
@@ -198,14 +252,28 @@ describe('subscriptions:update — other alternatives', () => {
 describe('cancel at period end and uncancel (polar-api.md §9)', () => {
   it('cancels at period end with reason and comment, then refuses updates with 403, then uncancels', async () => {
     const s = await freeSubscription();
-    const res = await patch(s.id, { cancel_at_period_end: true, customer_cancellation_reason: 'too_expensive', customer_cancellation_comment: 'pricey' });
+    const res = await patch(s.id, {
+      cancel_at_period_end: true,
+      customer_cancellation_reason: 'too_expensive',
+      customer_cancellation_comment: 'pricey',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      status: 'active', cancel_at_period_end: true, canceled_at: expect.any(String), ends_at: new Date(s.currentPeriodEnd).toISOString(), ended_at: null,
-      customer_cancellation_reason: 'too_expensive', customer_cancellation_comment: 'pricey',
+      status: 'active',
+      cancel_at_period_end: true,
+      canceled_at: expect.any(String),
+      ends_at: new Date(s.currentPeriodEnd).toISOString(),
+      ended_at: null,
+      customer_cancellation_reason: 'too_expensive',
+      customer_cancellation_comment: 'pricey',
     });
     // Rule 1: set to cancel at period end → every update and a second cancel are 403.
-    for (const body of [{ metadata: { a: 1 } }, { product_id: freeB.product.id }, { cancel_at_period_end: true }, { pending_update: null }]) {
+    for (const body of [
+      { metadata: { a: 1 } },
+      { product_id: freeB.product.id },
+      { cancel_at_period_end: true },
+      { pending_update: null },
+    ]) {
       const refused = await patch(s.id, body);
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual(ALREADY_CANCELED);
@@ -213,8 +281,19 @@ describe('cancel at period end and uncancel (polar-api.md §9)', () => {
     // The exception: uncancel undoes the cancellation.
     const uncanceled = await patch(s.id, { cancel_at_period_end: false });
     expect(uncanceled.status).toBe(200);
-    expect(uncanceled.body).toMatchObject({ cancel_at_period_end: false, canceled_at: null, ends_at: null, customer_cancellation_reason: null, customer_cancellation_comment: null });
-    expect(await eventsOf(s.id)).toEqual(['subscription.updated', 'subscription.canceled', 'subscription.updated', 'subscription.uncanceled']);
+    expect(uncanceled.body).toMatchObject({
+      cancel_at_period_end: false,
+      canceled_at: null,
+      ends_at: null,
+      customer_cancellation_reason: null,
+      customer_cancellation_comment: null,
+    });
+    expect(await eventsOf(s.id)).toEqual([
+      'subscription.updated',
+      'subscription.canceled',
+      'subscription.updated',
+      'subscription.uncanceled',
+    ]);
   });
 
   it('uncancel of a subscription not set to cancel → 400 BadRequest', async () => {
@@ -226,8 +305,20 @@ describe('cancel at period end and uncancel (polar-api.md §9)', () => {
 
   it('every update of a canceled subscription (uncancel included) → 403 AlreadyCanceledSubscription', async () => {
     const ended = new Date(Date.now() - 86_400_000);
-    const s = await freeSubscription({ status: SubscriptionStatus.CANCELED, canceledAt: ended, endsAt: ended, endedAt: ended });
-    for (const body of [{ metadata: { a: 1 } }, { product_id: freeB.product.id }, { cancel_at_period_end: true }, { cancel_at_period_end: false }, { revoke: true }, { seats: 2 }]) {
+    const s = await freeSubscription({
+      status: SubscriptionStatus.CANCELED,
+      canceledAt: ended,
+      endsAt: ended,
+      endedAt: ended,
+    });
+    for (const body of [
+      { metadata: { a: 1 } },
+      { product_id: freeB.product.id },
+      { cancel_at_period_end: true },
+      { cancel_at_period_end: false },
+      { revoke: true },
+      { seats: 2 },
+    ]) {
       const res = await patch(s.id, body);
       expect(res.status).toBe(403);
       expect(res.body).toEqual(ALREADY_CANCELED);
@@ -263,7 +354,10 @@ describe('rule 2: another update in flight → 409 SubscriptionLocked at once', 
 
   it('two concurrent updates: one wins, the other is 409 or applies after it (no lost update)', async () => {
     const s = await freeSubscription();
-    const results = await Promise.all([patch(s.id, { metadata: { a: 1 } }), patch(s.id, { discount_id: (await fixtures.discount(alice.organizationId, 'Race')).id })]);
+    const results = await Promise.all([
+      patch(s.id, { metadata: { a: 1 } }),
+      patch(s.id, { discount_id: (await fixtures.discount(alice.organizationId, 'Race')).id }),
+    ]);
     expect(results.map(r => r.status).sort()).toEqual(expect.arrayContaining([200]));
     for (const r of results) expect([200, 409]).toContain(r.status);
     const final = (await get(s.id)).body;
@@ -295,13 +389,26 @@ describe('tenancy and validation', () => {
     const s = await freeSubscription();
     const res = await call(base, 'POST', '/graphql', {
       token: alice.pat,
-      body: { query: 'mutation($id: ID!) { updateSubscription(id: $id, input: { cancelAtPeriodEnd: true, customerCancellationReason: "unused" }) { id cancelAtPeriodEnd customerCancellationReason customer { id } product { name } } }', variables: { id: s.id } },
+      body: {
+        query:
+          'mutation($id: ID!) { updateSubscription(id: $id, input: { cancelAtPeriodEnd: true, customerCancellationReason: "unused" }) { id cancelAtPeriodEnd customerCancellationReason customer { id } product { name } } }',
+        variables: { id: s.id },
+      },
     });
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.updateSubscription).toEqual({ id: s.id, cancelAtPeriodEnd: true, customerCancellationReason: 'unused', customer: { id: customerId }, product: { name: 'Free A' } });
+    expect(res.body.data.updateSubscription).toEqual({
+      id: s.id,
+      cancelAtPeriodEnd: true,
+      customerCancellationReason: 'unused',
+      customer: { id: customerId },
+      product: { name: 'Free A' },
+    });
     const mixed = await call(base, 'POST', '/graphql', {
       token: alice.pat,
-      body: { query: 'mutation($id: ID!) { updateSubscription(id: $id, input: { seats: 2, revoke: true }) { id } }', variables: { id: s.id } },
+      body: {
+        query: 'mutation($id: ID!) { updateSubscription(id: $id, input: { seats: 2, revoke: true }) { id } }',
+        variables: { id: s.id },
+      },
     });
     expect(mixed.body.errors[0].extensions.code).toBe('PolarRequestValidationError');
   });

@@ -46,7 +46,11 @@ function freePort(): Promise<number> {
 
 /** Starts `node <build>/embedded/main.js` and resolves once it has printed both URLs. */
 function startServer(): Promise<RunningServer> {
-  const child = spawn(process.execPath, [path.join(buildDir, 'embedded', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(buildDir, 'embedded', 'main.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   spawned.add(child);
   let stdout = '';
   let stderr = '';
@@ -57,7 +61,10 @@ function startServer(): Promise<RunningServer> {
     });
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 120 s:\n${stdout}\n${stderr}`)), 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start within 120 s:\n${stdout}\n${stderr}`)),
+      120_000,
+    );
     child.stdout!.on('data', chunk => {
       stdout += chunk;
       if (stdout.includes('Sandbox API:')) {
@@ -75,7 +82,11 @@ function startServer(): Promise<RunningServer> {
 
 function runCli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(buildDir, 'cli', 'main.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(buildDir, 'cli', 'main.js'), ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     spawned.add(child);
     let stdout = '';
     let stderr = '';
@@ -176,7 +187,18 @@ test('both environments are live and ready; the sandbox says so', async () => {
 
 test('the CLI bootstraps against the running server with no extra configuration', async () => {
   const postmaster = livePostmaster();
-  const result = await runCli('bootstrap', '--email', 'owner@example.com', '--password', 'embedded password', '--org-name', 'Embedded Org', '--org-slug', 'embedded-org', '--json');
+  const result = await runCli(
+    'bootstrap',
+    '--email',
+    'owner@example.com',
+    '--password',
+    'embedded password',
+    '--org-name',
+    'Embedded Org',
+    '--org-slug',
+    'embedded-org',
+    '--json',
+  );
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   const output = JSON.parse(result.stdout) as Record<string, string>;
@@ -207,7 +229,14 @@ test('SIGTERM stops the server and its PostgreSQL cleanly', async () => {
 });
 
 test('the CLI runs PostgreSQL for its own duration when no server is running', async () => {
-  const result = await runCli('user:create', '--email', 'offline@example.com', '--password', 'offline password', '--json');
+  const result = await runCli(
+    'user:create',
+    '--email',
+    'offline@example.com',
+    '--password',
+    'offline password',
+    '--json',
+  );
   expect(result.code).toBe(0);
   expect(JSON.parse(result.stdout)).toEqual({ user_id: expect.any(String) });
   expect(livePostmaster()).toBeUndefined();

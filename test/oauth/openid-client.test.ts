@@ -32,12 +32,23 @@ beforeAll(async () => {
   const second = await stack.admin.createOrganization(person.email, 'Second Org', `second-${Date.now()}`);
   secondOrganization = { id: second.id, name: second.name, slug: second.slug };
   // The client's redirect URI: a loopback page that just says the browser got back.
-  callbackServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('back at the client'));
+  callbackServer = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('back at the client'),
+  );
   await new Promise<void>(resolve => callbackServer.listen(0, '127.0.0.1', resolve));
   redirectUri = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   context = await browser.newContext({ javaScriptEnabled: false });
   page = await context.newPage();
@@ -78,7 +89,12 @@ describe('openid-client against the provider', () => {
   it('registers a confidential client (client_secret_basic) and runs the code flow with PKCE, state and nonce', async () => {
     confidential = await oidc.dynamicClientRegistration(
       issuer,
-      { client_name: 'Example App', redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_basic', scope: 'openid email organizations:read' },
+      {
+        client_name: 'Example App',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'openid email organizations:read',
+      },
       oidc.ClientSecretBasic(),
       insecure,
     );
@@ -89,8 +105,12 @@ describe('openid-client against the provider', () => {
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const url = oidc.buildAuthorizationUrl(confidential, {
-      redirect_uri: redirectUri, scope: 'openid email organizations:read', state, nonce,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: redirectUri,
+      scope: 'openid email organizations:read',
+      state,
+      nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
 
     await page.goto(url.href);
@@ -108,27 +128,60 @@ describe('openid-client against the provider', () => {
     const callback = new URL(page.url());
     expect(callback.searchParams.get('iss')).toBe(stack.base);
 
-    const tokens = await oidc.authorizationCodeGrant(confidential, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+    const tokens = await oidc.authorizationCodeGrant(confidential, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+    });
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.access_token).toMatch(/^polar_at_u_/);
     expect(tokens.refresh_token).toMatch(/^polar_rt_u_/);
     expect(tokens.expires_in).toBe(864000);
     expect(tokens.scope).toBe('openid email organizations:read');
     const claims = tokens.claims()!;
-    expect(claims).toMatchObject({ iss: stack.base, sub: person.userId, aud: confidential.clientMetadata().client_id, nonce, email: person.email, email_verified: false });
+    expect(claims).toMatchObject({
+      iss: stack.base,
+      sub: person.userId,
+      aud: confidential.clientMetadata().client_id,
+      nonce,
+      email: person.email,
+      email_verified: false,
+    });
     expect(typeof claims.auth_time).toBe('number');
 
     const userinfo = await oidc.fetchUserInfo(confidential, tokens.access_token, claims.sub);
     expect(userinfo).toEqual({ sub: person.userId, email: person.email, email_verified: false });
 
     // The token works on the API, with its scopes.
-    const organizations = await oidc.fetchProtectedResource(confidential, tokens.access_token, new URL(`${stack.base}/v1/organizations/`), 'GET');
+    const organizations = await oidc.fetchProtectedResource(
+      confidential,
+      tokens.access_token,
+      new URL(`${stack.base}/v1/organizations/`),
+      'GET',
+    );
     expect(organizations.status).toBe(200);
     const listed = (await organizations.json()) as { items: { id: string }[] };
     expect(listed.items.map(o => o.id).sort()).toEqual([person.organizationId, secondOrganization.id].sort());
     // Beyond its scopes: 403 insufficient_scope, which openid-client reports as a Bearer challenge.
-    await expect(oidc.fetchProtectedResource(confidential, tokens.access_token, new URL(`${stack.base}/v1/organizations/${person.organizationId}`), 'PATCH', JSON.stringify({ name: 'x' }), new Headers({ 'content-type': 'application/json' })))
-      .rejects.toMatchObject({ status: 403, cause: [expect.objectContaining({ scheme: 'bearer', parameters: expect.objectContaining({ error: 'insufficient_scope' }) })] });
+    await expect(
+      oidc.fetchProtectedResource(
+        confidential,
+        tokens.access_token,
+        new URL(`${stack.base}/v1/organizations/${person.organizationId}`),
+        'PATCH',
+        JSON.stringify({ name: 'x' }),
+        new Headers({ 'content-type': 'application/json' }),
+      ),
+    ).rejects.toMatchObject({
+      status: 403,
+      cause: [
+        expect.objectContaining({
+          scheme: 'bearer',
+          parameters: expect.objectContaining({ error: 'insufficient_scope' }),
+        }),
+      ],
+    });
 
     // Refresh rotates the refresh token; introspection sees the new one live and the old one dead.
     const refreshed = await oidc.refreshTokenGrant(confidential, tokens.refresh_token!);
@@ -137,13 +190,23 @@ describe('openid-client against the provider', () => {
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect(refreshed.expires_in).toBe(3600);
     const live = await oidc.tokenIntrospection(confidential, refreshed.access_token);
-    expect(live).toMatchObject({ active: true, client_id: confidential.clientMetadata().client_id, token_type: 'access_token', sub_type: 'user', sub: person.userId, iss: stack.base, scope: 'openid email organizations:read' });
+    expect(live).toMatchObject({
+      active: true,
+      client_id: confidential.clientMetadata().client_id,
+      token_type: 'access_token',
+      sub_type: 'user',
+      sub: person.userId,
+      iss: stack.base,
+      scope: 'openid email organizations:read',
+    });
     expect((await oidc.tokenIntrospection(confidential, tokens.refresh_token!)).active).toBe(false);
 
     // Revocation ends the token.
     await oidc.tokenRevocation(confidential, refreshed.access_token);
     expect((await oidc.tokenIntrospection(confidential, refreshed.access_token)).active).toBe(false);
-    const after = await fetch(`${stack.base}/v1/organizations/`, { headers: { authorization: `Bearer ${refreshed.access_token}` } });
+    const after = await fetch(`${stack.base}/v1/organizations/`, {
+      headers: { authorization: `Bearer ${refreshed.access_token}` },
+    });
     expect(after.status).toBe(401);
   });
 
@@ -152,23 +215,41 @@ describe('openid-client against the provider', () => {
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const url = oidc.buildAuthorizationUrl(confidential, {
-      redirect_uri: redirectUri, scope: 'openid email', state, nonce,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: redirectUri,
+      scope: 'openid email',
+      state,
+      nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
     await page.goto(url.href);
     await page.waitForURL(u => u.href.startsWith(redirectUri));
-    const tokens = await oidc.authorizationCodeGrant(confidential, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+    const tokens = await oidc.authorizationCodeGrant(confidential, new URL(page.url()), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+    });
     expect(tokens.claims()!.sub).toBe(person.userId);
     // A reused (rotated) refresh token is refused, and it ends that grant.
     const first = await oidc.refreshTokenGrant(confidential, tokens.refresh_token!);
-    await expect(oidc.refreshTokenGrant(confidential, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
-    await expect(oidc.refreshTokenGrant(confidential, first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(confidential, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    await expect(oidc.refreshTokenGrant(confidential, first.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('runs the flow for a public client (token_endpoint_auth_method none, PKCE)', async () => {
     const publicClient = await oidc.dynamicClientRegistration(
       issuer,
-      { client_name: 'Native App', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', scope: 'openid organizations:read' },
+      {
+        client_name: 'Native App',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+        scope: 'openid organizations:read',
+      },
       oidc.None(),
       insecure,
     );
@@ -176,18 +257,27 @@ describe('openid-client against the provider', () => {
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const url = oidc.buildAuthorizationUrl(publicClient, {
-      redirect_uri: redirectUri, scope: 'openid organizations:read', state,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: redirectUri,
+      scope: 'openid organizations:read',
+      state,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
     const callback = await authorizeInBrowser(url);
-    const tokens = await oidc.authorizationCodeGrant(publicClient, callback, { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
+    const tokens = await oidc.authorizationCodeGrant(publicClient, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      idTokenExpected: true,
+    });
     expect(tokens.claims()).toMatchObject({ sub: person.userId, iss: stack.base });
     expect(tokens.claims()!.nonce).toBeUndefined();
     expect(tokens.claims()!.email).toBeUndefined();
     const refreshed = await oidc.refreshTokenGrant(publicClient, tokens.refresh_token!);
     expect(refreshed.access_token).toMatch(/^polar_at_u_/);
     await oidc.tokenRevocation(publicClient, refreshed.refresh_token!);
-    await expect(oidc.refreshTokenGrant(publicClient, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(publicClient, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('runs the organization flow: the person picks one organization and the token acts for it only', async () => {
@@ -195,28 +285,52 @@ describe('openid-client against the provider', () => {
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const url = oidc.buildAuthorizationUrl(confidential, {
-      redirect_uri: redirectUri, scope: 'openid organizations:read', state, nonce, sub_type: 'organization',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: redirectUri,
+      scope: 'openid organizations:read',
+      state,
+      nonce,
+      sub_type: 'organization',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
     const callback = await authorizeInBrowser(url, async p => {
       await p.getByRole('radio', { name: 'First Org' }).waitFor();
       await p.getByLabel('Second Org').check();
     });
-    const tokens = await oidc.authorizationCodeGrant(confidential, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+    const tokens = await oidc.authorizationCodeGrant(confidential, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+    });
     expect(tokens.access_token).toMatch(/^polar_at_o_/);
     expect(tokens.refresh_token).toMatch(/^polar_rt_o_/);
     expect(tokens.claims()!.sub).toBe(secondOrganization.id);
-    expect(await oidc.fetchUserInfo(confidential, tokens.access_token, secondOrganization.id)).toEqual({ sub: secondOrganization.id, name: secondOrganization.slug });
+    expect(await oidc.fetchUserInfo(confidential, tokens.access_token, secondOrganization.id)).toEqual({
+      sub: secondOrganization.id,
+      name: secondOrganization.slug,
+    });
 
-    const listed = await fetch(`${stack.base}/v1/organizations/`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
-    expect(((await listed.json()) as { items: { id: string }[] }).items.map(o => o.id)).toEqual([secondOrganization.id]);
+    const listed = await fetch(`${stack.base}/v1/organizations/`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(((await listed.json()) as { items: { id: string }[] }).items.map(o => o.id)).toEqual([
+      secondOrganization.id,
+    ]);
     // A user-only endpoint refuses an organization token.
     const create = await fetch(`${stack.base}/v1/organizations/`, {
-      method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Nope', slug: `nope-${Date.now()}` }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Nope', slug: `nope-${Date.now()}` }),
     });
     expect(create.status).toBe(401);
     const introspected = await oidc.tokenIntrospection(confidential, tokens.access_token);
-    expect(introspected).toMatchObject({ active: true, sub_type: 'organization', sub: secondOrganization.id, organizations: [secondOrganization.id] });
+    expect(introspected).toMatchObject({
+      active: true,
+      sub_type: 'organization',
+      sub: secondOrganization.id,
+      organizations: [secondOrganization.id],
+    });
 
     const refreshed = await oidc.refreshTokenGrant(confidential, tokens.refresh_token!);
     expect(refreshed.access_token).toMatch(/^polar_at_o_/);

@@ -28,7 +28,11 @@ export interface OAuthStack {
   close(): Promise<void>;
 }
 
-export async function startOAuthStack(label: string, name: EnvironmentName = 'production', clock: Clock = systemClock): Promise<OAuthStack> {
+export async function startOAuthStack(
+  label: string,
+  name: EnvironmentName = 'production',
+  clock: Clock = systemClock,
+): Promise<OAuthStack> {
   const server: Server = createServer();
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -37,7 +41,14 @@ export async function startOAuthStack(label: string, name: EnvironmentName = 'pr
   const database = await createTestDatabase(`oauth_${label}`);
   let environment: Environment;
   try {
-    environment = await startEnvironment({ name, config, databaseUrl: database.url, secret: TEST_SECRET, clock, logger: createLogger(process.env.OAUTH_TEST_LOG ? 'error' : 'silent') });
+    environment = await startEnvironment({
+      name,
+      config,
+      databaseUrl: database.url,
+      secret: TEST_SECRET,
+      clock,
+      logger: createLogger(process.env.OAUTH_TEST_LOG ? 'error' : 'silent'),
+    });
   } catch (error) {
     server.close();
     await database.drop();
@@ -99,14 +110,19 @@ export class Browserless {
 
   constructor(readonly base: string) {}
 
-  async request(method: string, path: string, options: { form?: Record<string, string | string[]>; json?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResponse> {
+  async request(
+    method: string,
+    path: string,
+    options: { form?: Record<string, string | string[]>; json?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<HttpResponse> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (cookie) headers.cookie = cookie;
     let body: string | undefined;
     if (options.form) {
       const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(options.form)) for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
+      for (const [key, value] of Object.entries(options.form))
+        for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
       body = params.toString();
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     } else if (options.json !== undefined) {
@@ -130,7 +146,13 @@ export class Browserless {
     } catch {
       parsed = undefined;
     }
-    return { status: response.status, headers: response.headers, text, body: parsed, location: response.headers.get('location') };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      body: parsed,
+      location: response.headers.get('location'),
+    };
   }
 
   get(path: string, headers: Record<string, string> = {}) {
@@ -141,7 +163,8 @@ export class Browserless {
   async logIn(email: string, password = PASSWORD): Promise<void> {
     const page = await this.get('/login');
     const response = await this.request('POST', '/login', { form: { email, password, csrf_token: csrfOf(page.text) } });
-    if (response.status !== 303 || !this.cookies.has('polar_session')) throw new Error(`login failed: ${response.status} ${response.text.slice(0, 200)}`);
+    if (response.status !== 303 || !this.cookies.has('polar_session'))
+      throw new Error(`login failed: ${response.status} ${response.text.slice(0, 200)}`);
   }
 }
 
@@ -154,12 +177,19 @@ export function csrfOf(html: string): string {
 /** The hidden inputs of the consent form (the carried authorization request). */
 export function hiddenInputsOf(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) out[match[1]] = decodeEntities(match[2]);
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    out[match[1]] = decodeEntities(match[2]);
   return out;
 }
 
 function decodeEntities(value: string): string {
-  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#96;/g, '`').replace(/&amp;/g, '&');
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#96;/g, '`')
+    .replace(/&amp;/g, '&');
 }
 
 export function pkcePair(): { verifier: string; challenge: string } {
@@ -177,7 +207,10 @@ export interface RegisteredClient {
 
 export const REDIRECT_URI = 'https://client.example/callback';
 
-export async function registerClient(stack: OAuthStack, metadata: Record<string, unknown> = {}): Promise<RegisteredClient> {
+export async function registerClient(
+  stack: OAuthStack,
+  metadata: Record<string, unknown> = {},
+): Promise<RegisteredClient> {
   const response = await fetch(`${stack.base}/v1/oauth2/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -206,7 +239,10 @@ export async function authorizeThrough(
   const first = await browser.get(authorizePath(params));
   if (first.status === 302) return new URL(first.location!);
   if (first.status !== 200) throw new Error(`authorize answered ${first.status}: ${first.text.slice(0, 300)}`);
-  const form: Record<string, string> = { ...hiddenInputsOf(first.text), action: decision.allow === false ? 'deny' : 'allow' };
+  const form: Record<string, string> = {
+    ...hiddenInputsOf(first.text),
+    action: decision.allow === false ? 'deny' : 'allow',
+  };
   if (decision.organizationId) form.organization_id = decision.organizationId;
   const posted = await browser.request('POST', '/oauth2/consent', { form });
   if (posted.status !== 303) throw new Error(`consent answered ${posted.status}: ${posted.text.slice(0, 300)}`);
@@ -214,9 +250,14 @@ export async function authorizeThrough(
 }
 
 /** POSTs a form to the token endpoint, with HTTP Basic when `basic` is given. */
-export async function tokenRequest(stack: OAuthStack, form: Record<string, string>, basic?: { id: string; secret: string }): Promise<HttpResponse> {
+export async function tokenRequest(
+  stack: OAuthStack,
+  form: Record<string, string>,
+  basic?: { id: string; secret: string },
+): Promise<HttpResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (basic) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`).toString('base64')}`;
+  if (basic)
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`).toString('base64')}`;
   return new Browserless(stack.base).request('POST', '/v1/oauth2/token', { form, headers });
 }
 
@@ -241,14 +282,30 @@ export interface CodeResult {
 }
 
 /** A fresh code for `client` (PKCE S256, state, nonce), consenting when asked. */
-export async function codeFor(browser: Browserless, client: RegisteredClient, params: Record<string, string | undefined> = {}, decision: { organizationId?: string } = {}): Promise<CodeResult> {
+export async function codeFor(
+  browser: Browserless,
+  client: RegisteredClient,
+  params: Record<string, string | undefined> = {},
+  decision: { organizationId?: string } = {},
+): Promise<CodeResult> {
   const { verifier, challenge } = pkcePair();
   const state = randomBytes(8).toString('hex');
   const nonce = randomBytes(8).toString('hex');
-  const callback = await authorizeThrough(browser, {
-    response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: String(client.scope ?? 'openid'),
-    state, nonce, code_challenge: challenge, code_challenge_method: 'S256', ...params,
-  }, decision);
+  const callback = await authorizeThrough(
+    browser,
+    {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      scope: String(client.scope ?? 'openid'),
+      state,
+      nonce,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...params,
+    },
+    decision,
+  );
   const code = callback.searchParams.get('code');
   if (!code) throw new Error(`no code in ${callback}`);
   return { code, verifier, state, nonce, callback };
@@ -256,13 +313,27 @@ export async function codeFor(browser: Browserless, client: RegisteredClient, pa
 
 /** Credentials of a client_secret_post client as form fields. */
 export function postAuth(client: RegisteredClient): Record<string, string> {
-  return client.client_secret ? { client_id: client.client_id, client_secret: client.client_secret } : { client_id: client.client_id };
+  return client.client_secret
+    ? { client_id: client.client_id, client_secret: client.client_secret }
+    : { client_id: client.client_id };
 }
 
 /** Runs the whole flow for a client_secret_post (or public) client and returns the token response. */
-export async function tokensFor(stack: OAuthStack, browser: Browserless, client: RegisteredClient, params: Record<string, string | undefined> = {}, decision: { organizationId?: string } = {}): Promise<any> {
+export async function tokensFor(
+  stack: OAuthStack,
+  browser: Browserless,
+  client: RegisteredClient,
+  params: Record<string, string | undefined> = {},
+  decision: { organizationId?: string } = {},
+): Promise<any> {
   const { code, verifier } = await codeFor(browser, client, params, decision);
-  const response = await tokenRequest(stack, { grant_type: 'authorization_code', code, redirect_uri: params.redirect_uri ?? REDIRECT_URI, code_verifier: verifier, ...postAuth(client) });
+  const response = await tokenRequest(stack, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: params.redirect_uri ?? REDIRECT_URI,
+    code_verifier: verifier,
+    ...postAuth(client),
+  });
   if (response.status !== 200) throw new Error(`token endpoint answered ${response.status}: ${response.text}`);
   return response.body;
 }

@@ -10,48 +10,87 @@ import type { Tenant, TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
-let other: Tenant;
 let asOrganization: Polar;
 let asUser: Polar;
 let asOther: Polar;
 
 beforeAll(async () => {
-  ({ stack, owner, other, asOrganization, asUser, asOther } = await startSdkStack('sdk_catalog'));
+  ({ stack, owner, asOrganization, asUser, asOther } = await startSdkStack('sdk_catalog'));
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 describe('products through the SDK', () => {
   it('creates, gets, lists and updates every price kind', async () => {
-    const recurring = await ok(asOrganization.products.create({
-      name: 'SDK monthly', recurringInterval: 'month', metadata: { plan: 'pro', rank: 2 },
-      prices: [{ amountType: 'fixed', priceAmount: 1500, priceCurrency: 'usd' }],
-    }));
-    expect(recurring).toMatchObject({ name: 'SDK monthly', isRecurring: true, recurringInterval: 'month', metadata: { plan: 'pro', rank: 2 } });
+    const recurring = await ok(
+      asOrganization.products.create({
+        name: 'SDK monthly',
+        recurringInterval: 'month',
+        metadata: { plan: 'pro', rank: 2 },
+        prices: [{ amountType: 'fixed', priceAmount: 1500, priceCurrency: 'usd' }],
+      }),
+    );
+    expect(recurring).toMatchObject({
+      name: 'SDK monthly',
+      isRecurring: true,
+      recurringInterval: 'month',
+      metadata: { plan: 'pro', rank: 2 },
+    });
     expect(recurring.createdAt).toBeInstanceOf(Date);
     expect(recurring.prices[0]).toMatchObject({ amountType: 'fixed', priceAmount: 1500 });
 
-    const custom = await ok(asUser.products.create({
-      organizationId: owner.organizationId, name: 'SDK donation', recurringInterval: null,
-      prices: [{ amountType: 'custom', minimumAmount: 100, maximumAmount: 5000, presetAmount: 500 }],
-    }));
-    expect(custom.prices[0]).toMatchObject({ amountType: 'custom', minimumAmount: 100, maximumAmount: 5000, presetAmount: 500 });
+    const custom = await ok(
+      asUser.products.create({
+        organizationId: owner.organizationId,
+        name: 'SDK donation',
+        recurringInterval: null,
+        prices: [{ amountType: 'custom', minimumAmount: 100, maximumAmount: 5000, presetAmount: 500 }],
+      }),
+    );
+    expect(custom.prices[0]).toMatchObject({
+      amountType: 'custom',
+      minimumAmount: 100,
+      maximumAmount: 5000,
+      presetAmount: 500,
+    });
 
-    const free = await ok(asOrganization.products.create({ name: 'SDK free', recurringInterval: 'year', prices: [{ amountType: 'free' }] }));
+    const free = await ok(
+      asOrganization.products.create({ name: 'SDK free', recurringInterval: 'year', prices: [{ amountType: 'free' }] }),
+    );
     expect(free.prices[0]).toMatchObject({ amountType: 'free' });
 
-    const seats = await ok(asOrganization.products.create({
-      name: 'SDK seats', recurringInterval: 'month', trialInterval: 'week', trialIntervalCount: 2,
-      prices: [{ amountType: 'seat_based', seatTiers: { tiers: [{ minSeats: 1, maxSeats: null, pricePerSeat: 900 }] } }],
-    }));
+    const seats = await ok(
+      asOrganization.products.create({
+        name: 'SDK seats',
+        recurringInterval: 'month',
+        trialInterval: 'week',
+        trialIntervalCount: 2,
+        prices: [
+          { amountType: 'seat_based', seatTiers: { tiers: [{ minSeats: 1, maxSeats: null, pricePerSeat: 900 }] } },
+        ],
+      }),
+    );
     expect(seats).toMatchObject({ trialInterval: 'week', trialIntervalCount: 2 });
-    expect(seats.prices[0]).toMatchObject({ amountType: 'seat_based', seatTiers: { minimumSeats: 1, maximumSeats: null } });
+    expect(seats.prices[0]).toMatchObject({
+      amountType: 'seat_based',
+      seatTiers: { minimumSeats: 1, maximumSeats: null },
+    });
 
-    expect(await ok(asOrganization.products.get({ id: recurring.id }))).toMatchObject({ id: recurring.id, name: 'SDK monthly' });
-
-    const updated = await ok(asOrganization.products.update({
+    expect(await ok(asOrganization.products.get({ id: recurring.id }))).toMatchObject({
       id: recurring.id,
-      productUpdate: { name: 'SDK monthly 2', prices: [{ id: recurring.prices[0]!.id }, { amountType: 'fixed', priceAmount: 1400, priceCurrency: 'eur' }] },
-    }));
+      name: 'SDK monthly',
+    });
+
+    const updated = await ok(
+      asOrganization.products.update({
+        id: recurring.id,
+        productUpdate: {
+          name: 'SDK monthly 2',
+          prices: [{ id: recurring.prices[0]!.id }, { amountType: 'fixed', priceAmount: 1400, priceCurrency: 'eur' }],
+        },
+      }),
+    );
     expect(updated.name).toBe('SDK monthly 2');
     expect(updated.prices).toHaveLength(2);
 
@@ -71,27 +110,73 @@ describe('products through the SDK', () => {
   });
 
   it('maps errors to the SDK classes', async () => {
-    const product = await ok(asOrganization.products.create({ name: 'Private', prices: [{ amountType: 'fixed', priceAmount: 1 }] }));
+    const product = await ok(
+      asOrganization.products.create({ name: 'Private', prices: [{ amountType: 'fixed', priceAmount: 1 }] }),
+    );
     await failure(asOther.products.get({ id: product.id }), ResourceNotFound);
-    const invalid = await failure(asOrganization.products.create({ name: 'no', prices: [{ amountType: 'fixed', priceAmount: 1 }] }), HTTPValidationError);
+    const invalid = await failure(
+      asOrganization.products.create({ name: 'no', prices: [{ amountType: 'fixed', priceAmount: 1 }] }),
+      HTTPValidationError,
+    );
     expect(invalid.detail?.[0]?.loc).toEqual(['body', 'name']);
   });
 });
 
 describe('discounts through the SDK', () => {
   it('creates the four kinds, lists, updates and deletes', async () => {
-    const product = await ok(asOrganization.products.create({ name: 'For discounts', recurringInterval: 'month', prices: [{ amountType: 'fixed', priceAmount: 3000 }] }));
-    const fixedOnce = await ok(asOrganization.discounts.create({ name: 'Five off', type: 'fixed', duration: 'once', amount: 500, currency: 'usd', code: 'FIVEOFF', products: [product.id] }));
+    const product = await ok(
+      asOrganization.products.create({
+        name: 'For discounts',
+        recurringInterval: 'month',
+        prices: [{ amountType: 'fixed', priceAmount: 3000 }],
+      }),
+    );
+    const fixedOnce = await ok(
+      asOrganization.discounts.create({
+        name: 'Five off',
+        type: 'fixed',
+        duration: 'once',
+        amount: 500,
+        currency: 'usd',
+        code: 'FIVEOFF',
+        products: [product.id],
+      }),
+    );
     expect(fixedOnce).toMatchObject({ type: 'fixed', duration: 'once', amount: 500, code: 'FIVEOFF' });
     expect((fixedOnce as { products: { id: string }[] }).products.map(p => p.id)).toEqual([product.id]);
-    const fixedRepeat = await ok(asOrganization.discounts.create({ name: 'Three months', type: 'fixed', duration: 'repeating', durationInMonths: 3, amount: 100 }));
+    const fixedRepeat = await ok(
+      asOrganization.discounts.create({
+        name: 'Three months',
+        type: 'fixed',
+        duration: 'repeating',
+        durationInMonths: 3,
+        amount: 100,
+      }),
+    );
     expect(fixedRepeat).toMatchObject({ duration: 'repeating', durationInMonths: 3 });
-    const pctForever = await ok(asUser.discounts.create({ organizationId: owner.organizationId, name: 'Quarter', type: 'percentage', duration: 'forever', basisPoints: 2500 }));
+    const pctForever = await ok(
+      asUser.discounts.create({
+        organizationId: owner.organizationId,
+        name: 'Quarter',
+        type: 'percentage',
+        duration: 'forever',
+        basisPoints: 2500,
+      }),
+    );
     expect(pctForever).toMatchObject({ basisPoints: 2500 });
-    const pctRepeat = await ok(asOrganization.discounts.create({
-      name: 'Half a year', type: 'percentage', duration: 'repeating', durationInMonths: 6, basisPoints: 1000,
-      startsAt: new Date('2030-01-01T00:00:00Z'), endsAt: new Date('2030-06-01T00:00:00Z'), maxRedemptions: 5, metadata: { source: 'sdk' },
-    }));
+    const pctRepeat = await ok(
+      asOrganization.discounts.create({
+        name: 'Half a year',
+        type: 'percentage',
+        duration: 'repeating',
+        durationInMonths: 6,
+        basisPoints: 1000,
+        startsAt: new Date('2030-01-01T00:00:00Z'),
+        endsAt: new Date('2030-06-01T00:00:00Z'),
+        maxRedemptions: 5,
+        metadata: { source: 'sdk' },
+      }),
+    );
     expect(pctRepeat.startsAt).toEqual(new Date('2030-01-01T00:00:00Z'));
 
     const list = await ok(asOrganization.discounts.list({ limit: 10 }));
@@ -99,12 +184,17 @@ describe('discounts through the SDK', () => {
     expect(list.result.pagination).toEqual({ totalCount: 4, maxPage: 1 });
     expect((await ok(asOrganization.discounts.get({ id: fixedOnce.id }))).id).toBe(fixedOnce.id);
 
-    const updated = await ok(asOrganization.discounts.update({ id: pctForever.id, discountUpdate: { name: 'Third', basisPoints: 3333 } }));
+    const updated = await ok(
+      asOrganization.discounts.update({ id: pctForever.id, discountUpdate: { name: 'Third', basisPoints: 3333 } }),
+    );
     expect(updated).toMatchObject({ name: 'Third', basisPoints: 3333 });
 
     await ok(asOrganization.discounts.delete({ id: fixedRepeat.id }));
     await failure(asOrganization.discounts.get({ id: fixedRepeat.id }), ResourceNotFound);
     await failure(asOther.discounts.get({ id: fixedOnce.id }), ResourceNotFound);
-    await failure(asOrganization.discounts.create({ name: 'Dup', type: 'fixed', duration: 'once', amount: 1, code: 'fiveoff' }), HTTPValidationError);
+    await failure(
+      asOrganization.discounts.create({ name: 'Dup', type: 'fixed', duration: 'once', amount: 1, code: 'fiveoff' }),
+      HTTPValidationError,
+    );
   });
 });

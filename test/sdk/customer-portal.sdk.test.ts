@@ -26,14 +26,19 @@ let active: string;
 let ended: string;
 let theirs: string;
 
-const sdk = (accessToken?: string) => new Polar({ ...(accessToken ? { accessToken } : {}), serverURL: stack.production.baseUrl });
+const sdk = (accessToken?: string) =>
+  new Polar({ ...(accessToken ? { accessToken } : {}), serverURL: stack.production.baseUrl });
 
 function explain(error: unknown): never {
   if (error instanceof ResponseValidationError) {
-    throw new Error(`SDK rejected the response (ResponseValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
+    throw new Error(
+      `SDK rejected the response (ResponseValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`,
+    );
   }
   if (error instanceof SDKValidationError) {
-    throw new Error(`SDK validation failed (SDKValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
+    throw new Error(
+      `SDK validation failed (SDKValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`,
+    );
   }
   throw error;
 }
@@ -46,7 +51,10 @@ async function ok<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-async function failure<E extends PolarError>(promise: Promise<unknown>, type: abstract new (...args: any[]) => E): Promise<E> {
+async function failure<E extends PolarError>(
+  promise: Promise<unknown>,
+  type: abstract new (...args: any[]) => E,
+): Promise<E> {
   let result: unknown;
   try {
     result = await promise;
@@ -69,10 +77,17 @@ beforeAll(async () => {
   const other = await fx.customer(owner.organizationId);
   const base = { organizationId: owner.organizationId, productId, priceIds: [plan.price.id], amount: 900 };
   active = (await fx.subscription({ ...base, customerId, startedAt: new Date(Date.now() - 60_000) })).id;
-  ended = (await fx.subscription({
-    ...base, customerId, status: SubscriptionStatus.CANCELED, startedAt: new Date('2026-01-01T00:00:00Z'),
-    canceledAt: new Date('2026-01-10T00:00:00Z'), endsAt: new Date('2026-01-10T00:00:00Z'), endedAt: new Date('2026-01-10T00:00:00Z'),
-  })).id;
+  ended = (
+    await fx.subscription({
+      ...base,
+      customerId,
+      status: SubscriptionStatus.CANCELED,
+      startedAt: new Date('2026-01-01T00:00:00Z'),
+      canceledAt: new Date('2026-01-10T00:00:00Z'),
+      endsAt: new Date('2026-01-10T00:00:00Z'),
+      endedAt: new Date('2026-01-10T00:00:00Z'),
+    })
+  ).id;
   theirs = (await fx.subscription({ ...base, customerId: other.id })).id;
   const asOrganization = sdk(owner.oat);
   const session = await ok(asOrganization.customerSessions.create({ customerId }));
@@ -81,7 +96,9 @@ beforeAll(async () => {
   otherSession = (await ok(asOrganization.customerSessions.create({ customerId: other.id }))).token;
   portal = sdk();
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 function expectOrganization(subscription: CustomerSubscription): void {
   expect(subscription.product.organizationId).toBe(owner.organizationId);
@@ -90,7 +107,10 @@ function expectOrganization(subscription: CustomerSubscription): void {
     name: expect.any(String),
     slug: expect.any(String),
     allowCustomerUpdates: expect.any(Boolean),
-    customerPortalSettings: { usage: { show: expect.any(Boolean) }, subscription: { updateSeats: expect.any(Boolean), updatePlan: expect.any(Boolean) } },
+    customerPortalSettings: {
+      usage: { show: expect.any(Boolean) },
+      subscription: { updateSeats: expect.any(Boolean), updatePlan: expect.any(Boolean) },
+    },
   });
   expect(subscription.product.organization.createdAt).toBeInstanceOf(Date);
 }
@@ -101,7 +121,7 @@ describe('@polar-sh/sdk customer portal with a customer session', () => {
     expect(me).toMatchObject({ id: customerId, email: 'portal-sdk@example.com', name: 'Portal Person' });
   });
 
-  it('customerPortal.subscriptions.list: only the customer\'s own, parsed as CustomerSubscription', async () => {
+  it("customerPortal.subscriptions.list: only the customer's own, parsed as CustomerSubscription", async () => {
     const pages = await ok(portal.customerPortal.subscriptions.list({ customerSession }, {}));
     const items = pages.result.items;
     expect(items.map(s => s.id)).toEqual(expect.arrayContaining([active, ended]));
@@ -110,25 +130,40 @@ describe('@polar-sh/sdk customer portal with a customer session', () => {
       expect(s.customerId).toBe(customerId);
       expectOrganization(s);
     }
-    const onlyActive = await ok(portal.customerPortal.subscriptions.list({ customerSession }, { active: true, productId }));
+    const onlyActive = await ok(
+      portal.customerPortal.subscriptions.list({ customerSession }, { active: true, productId }),
+    );
     expect(onlyActive.result.items.map(s => s.id)).toEqual([active]);
   });
 
-  it('customerPortal.subscriptions.get, and 404 for another customer\'s subscription', async () => {
+  it("customerPortal.subscriptions.get, and 404 for another customer's subscription", async () => {
     const s = await ok(portal.customerPortal.subscriptions.get({ customerSession }, { id: active }));
     expect(s).toMatchObject({ id: active, status: 'active', productId, cancelAtPeriodEnd: false });
     expect(s.product.prices.length).toBeGreaterThan(0);
     expectOrganization(s);
     await failure(portal.customerPortal.subscriptions.get({ customerSession }, { id: theirs }), ResourceNotFound);
-    await failure(portal.customerPortal.subscriptions.get({ customerSession: otherSession }, { id: active }), ResourceNotFound);
+    await failure(
+      portal.customerPortal.subscriptions.get({ customerSession: otherSession }, { id: active }),
+      ResourceNotFound,
+    );
   });
 
   it('customerPortal.subscriptions.update: cancel at period end, then uncancel', async () => {
-    const canceled = await ok(portal.customerPortal.subscriptions.update({ customerSession }, { id: active, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }));
+    const canceled = await ok(
+      portal.customerPortal.subscriptions.update(
+        { customerSession },
+        { id: active, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } },
+      ),
+    );
     expect(canceled).toMatchObject({ id: active, status: 'active', cancelAtPeriodEnd: true });
     expect(canceled.canceledAt).toBeInstanceOf(Date);
     expectOrganization(canceled);
-    const resumed = await ok(portal.customerPortal.subscriptions.update({ customerSession }, { id: active, customerSubscriptionUpdate: { cancelAtPeriodEnd: false } }));
+    const resumed = await ok(
+      portal.customerPortal.subscriptions.update(
+        { customerSession },
+        { id: active, customerSubscriptionUpdate: { cancelAtPeriodEnd: false } },
+      ),
+    );
     expect(resumed).toMatchObject({ id: active, status: 'active', cancelAtPeriodEnd: false, canceledAt: null });
     expectOrganization(resumed);
   });

@@ -8,19 +8,18 @@ import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from '@polar-sh/sdk/models/errors/sdkerror.js';
 import type { Customer } from '@polar-sh/sdk/models/components/customer.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { explain, failure, ok, startSdkStack } from '../support/sdk.js';
+import { failure, ok, startSdkStack } from '../support/sdk.js';
 import type { Tenant, TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
-let other: Tenant;
 let asOrganization: Polar;
 let asUser: Polar;
 let asOther: Polar;
 let sdk: (accessToken?: string) => Polar;
 
 beforeAll(async () => {
-  ({ stack, owner, other, asOrganization, asUser, asOther, sdk } = await startSdkStack('sdk_customers'));
+  ({ stack, owner, asOrganization, asUser, asOther, sdk } = await startSdkStack('sdk_customers'));
 });
 
 afterAll(async () => {
@@ -33,15 +32,22 @@ describe('customers with @polar-sh/sdk 0.48.1', () => {
   const externalId = `sdk-${randomUUID()}`;
 
   it('creates individual and team customers', async () => {
-    individual = await ok(asOrganization.customers.create({
-      email: `sdk-${randomUUID()}@example.com`,
+    individual = await ok(
+      asOrganization.customers.create({
+        email: `sdk-${randomUUID()}@example.com`,
+        name: 'SDK Individual',
+        externalId,
+        metadata: { plan: 'pro', seats: 2, vip: true },
+        billingAddress: { line1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' },
+        taxId: 'FR61954506077',
+      }),
+    );
+    expect(individual).toMatchObject({
+      type: 'individual',
       name: 'SDK Individual',
       externalId,
       metadata: { plan: 'pro', seats: 2, vip: true },
-      billingAddress: { line1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' },
-      taxId: 'FR61954506077',
-    }));
-    expect(individual).toMatchObject({ type: 'individual', name: 'SDK Individual', externalId, metadata: { plan: 'pro', seats: 2, vip: true } });
+    });
     expect(individual.createdAt).toBeInstanceOf(Date);
     expect(individual.taxId).toEqual(['FR61954506077', 'eu_vat']);
     expect(individual.billingAddress).toMatchObject({ country: 'FR', postalCode: '75001' });
@@ -61,21 +67,33 @@ describe('customers with @polar-sh/sdk 0.48.1', () => {
     expect(page.result.pagination).toEqual({ totalCount: 2, maxPage: 1 });
     const byMetadata = await ok(asOrganization.customers.list({ metadata: { plan: 'pro' } }));
     expect(byMetadata.result.items.map(c => c.id)).toEqual([individual.id]);
-    const byEmail = await ok(asOrganization.customers.list({ email: individual.email!, organizationId: owner.organizationId }));
+    const byEmail = await ok(
+      asOrganization.customers.list({ email: individual.email!, organizationId: owner.organizationId }),
+    );
     expect(byEmail.result.items.map(c => c.id)).toEqual([individual.id]);
   });
 
   it('gets and updates by id and by external id', async () => {
     expect((await ok(asOrganization.customers.get({ id: individual.id }))).id).toBe(individual.id);
-    const updated = await ok(asOrganization.customers.update({ id: team.id, customerUpdate: { name: 'SDK Team Renamed', metadata: { tier: 'gold' } } }));
+    const updated = await ok(
+      asOrganization.customers.update({
+        id: team.id,
+        customerUpdate: { name: 'SDK Team Renamed', metadata: { tier: 'gold' } },
+      }),
+    );
     expect(updated).toMatchObject({ name: 'SDK Team Renamed', metadata: { tier: 'gold' } });
     expect(updated.modifiedAt).toBeInstanceOf(Date);
 
     expect((await ok(asOrganization.customers.getExternal({ externalId }))).id).toBe(individual.id);
-    const byExternal = await ok(asOrganization.customers.updateExternal({ externalId, customerUpdateExternalID: { locale: 'fr' } }));
+    const byExternal = await ok(
+      asOrganization.customers.updateExternal({ externalId, customerUpdateExternalID: { locale: 'fr' } }),
+    );
     expect(byExternal).toMatchObject({ id: individual.id, locale: 'fr' });
 
-    const immutable = await failure(asOrganization.customers.update({ id: individual.id, customerUpdate: { externalId: 'changed' } }), HTTPValidationError);
+    const immutable = await failure(
+      asOrganization.customers.update({ id: individual.id, customerUpdate: { externalId: 'changed' } }),
+      HTTPValidationError,
+    );
     expect(immutable.detail?.[0]?.msg).toBe('Customer external ID cannot be updated.');
   });
 
@@ -86,7 +104,9 @@ describe('customers with @polar-sh/sdk 0.48.1', () => {
   });
 
   it('creates a customer session and reads the portal with its token', async () => {
-    const session = await ok(asOrganization.customerSessions.create({ customerId: individual.id, returnUrl: 'https://shop.example/' }));
+    const session = await ok(
+      asOrganization.customerSessions.create({ customerId: individual.id, returnUrl: 'https://shop.example/' }),
+    );
     expect(session.token).toMatch(/^polar_cst_/);
     expect(session.customerId).toBe(individual.id);
     expect(session.customer.id).toBe(individual.id);
@@ -97,13 +117,22 @@ describe('customers with @polar-sh/sdk 0.48.1', () => {
     expect(byExternal.customerId).toBe(individual.id);
 
     const me = await ok(sdk().customerPortal.customers.get({ customerSession: session.token }));
-    expect(me).toMatchObject({ id: individual.id, email: individual.email, name: 'SDK Individual', type: 'individual', oauthAccounts: {} });
+    expect(me).toMatchObject({
+      id: individual.id,
+      email: individual.email,
+      name: 'SDK Individual',
+      type: 'individual',
+      oauthAccounts: {},
+    });
 
     // The customer token is no Core API credential.
     const core = await failure(sdk(session.token).customers.list({}), SDKError);
     expect(core.statusCode).toBe(401);
 
-    const unknown = await failure(asOrganization.customerSessions.create({ customerId: randomUUID() }), HTTPValidationError);
+    const unknown = await failure(
+      asOrganization.customerSessions.create({ customerId: randomUUID() }),
+      HTTPValidationError,
+    );
     expect(unknown.detail?.[0]?.msg).toBe('Customer does not exist.');
   });
 

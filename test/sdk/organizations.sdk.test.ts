@@ -22,7 +22,10 @@ let asOrganization: Polar;
 let asOther: Polar;
 let sdk: (accessToken?: string) => Polar;
 
-async function listAll(client: Polar, request: Parameters<Polar['organizations']['listOrganizations']>[0]): Promise<Organization[][]> {
+async function listAll(
+  client: Polar,
+  request: Parameters<Polar['organizations']['listOrganizations']>[0],
+): Promise<Organization[][]> {
   const pages: Organization[][] = [];
   const iterator = await ok(client.organizations.listOrganizations(request));
   try {
@@ -34,7 +37,14 @@ async function listAll(client: Polar, request: Parameters<Polar['organizations']
 }
 
 beforeAll(async () => {
-  ({ stack, owner, other, sdk, asUser: asOwner, asOrganization } = await startSdkStack('sdk_organizations', { name: 'Acme Owner Org' }));
+  ({
+    stack,
+    owner,
+    other,
+    sdk,
+    asUser: asOwner,
+    asOrganization,
+  } = await startSdkStack('sdk_organizations', { name: 'Acme Owner Org' }));
   asOther = sdk(other.pat);
 });
 
@@ -61,29 +71,45 @@ describe('organizations with @polar-sh/sdk 0.48.1', () => {
 
   it('creates organizations with a PAT (User subject), minimal and with every optional field', async () => {
     const minimal = await ok(asOwner.organizations.create({ name: 'Beta Org', slug: `beta-${owner.slug}` }));
-    expect(minimal).toMatchObject({ name: 'Beta Org', slug: `beta-${owner.slug}`, status: 'created', defaultPresentmentCurrency: 'usd', defaultTaxBehavior: 'location' });
+    expect(minimal).toMatchObject({
+      name: 'Beta Org',
+      slug: `beta-${owner.slug}`,
+      status: 'created',
+      defaultPresentmentCurrency: 'usd',
+      defaultTaxBehavior: 'location',
+    });
     expect(minimal.modifiedAt).toBeNull();
     created.push(minimal);
 
-    const full = await ok(asOwner.organizations.create({
-      name: 'Gamma Org',
-      slug: `gamma-${owner.slug}`,
-      avatarUrl: 'https://example.com/avatar.png',
-      legalEntity: { type: 'company', registeredName: 'Gamma GmbH' },
-      email: 'billing@gamma.example.com',
-      website: 'https://gamma.example.com',
-      socials: [{ platform: 'github', url: 'https://github.com/gamma' }],
-      details: { productDescription: 'Widgets', sellingCategories: ['software'], pricingModels: ['subscription'], switching: false },
-      country: 'DE',
-      featureSettings: { seatBasedPricingEnabled: true, overviewMetrics: ['revenue'] },
-      subscriptionSettings: {
-        allowMultipleSubscriptions: true, prorationBehavior: 'invoice', benefitRevocationGracePeriod: 3,
-        preventTrialAbuse: true, allowCustomerUpdates: false,
-      },
-      customerPortalSettings: { usage: { show: false }, subscription: { updateSeats: false, updatePlan: true } },
-      defaultPresentmentCurrency: 'eur',
-      defaultTaxBehavior: 'inclusive',
-    }));
+    const full = await ok(
+      asOwner.organizations.create({
+        name: 'Gamma Org',
+        slug: `gamma-${owner.slug}`,
+        avatarUrl: 'https://example.com/avatar.png',
+        legalEntity: { type: 'company', registeredName: 'Gamma GmbH' },
+        email: 'billing@gamma.example.com',
+        website: 'https://gamma.example.com',
+        socials: [{ platform: 'github', url: 'https://github.com/gamma' }],
+        details: {
+          productDescription: 'Widgets',
+          sellingCategories: ['software'],
+          pricingModels: ['subscription'],
+          switching: false,
+        },
+        country: 'DE',
+        featureSettings: { seatBasedPricingEnabled: true, overviewMetrics: ['revenue'] },
+        subscriptionSettings: {
+          allowMultipleSubscriptions: true,
+          prorationBehavior: 'invoice',
+          benefitRevocationGracePeriod: 3,
+          preventTrialAbuse: true,
+          allowCustomerUpdates: false,
+        },
+        customerPortalSettings: { usage: { show: false }, subscription: { updateSeats: false, updatePlan: true } },
+        defaultPresentmentCurrency: 'eur',
+        defaultTaxBehavior: 'inclusive',
+      }),
+    );
     expect(full).toMatchObject({
       name: 'Gamma Org',
       avatarUrl: 'https://example.com/avatar.png',
@@ -98,8 +124,11 @@ describe('organizations with @polar-sh/sdk 0.48.1', () => {
     });
     expect(full.featureSettings).toMatchObject({ seatBasedPricingEnabled: true, overviewMetrics: ['revenue'] });
     expect(full.subscriptionSettings).toEqual({
-      allowMultipleSubscriptions: true, prorationBehavior: 'invoice', benefitRevocationGracePeriod: 3,
-      preventTrialAbuse: true, allowCustomerUpdates: false,
+      allowMultipleSubscriptions: true,
+      prorationBehavior: 'invoice',
+      benefitRevocationGracePeriod: 3,
+      preventTrialAbuse: true,
+      allowCustomerUpdates: false,
     });
     expect(full.customerPortalSettings.usage.show).toBe(false);
     expect(full.detailsSubmittedAt).toBeInstanceOf(Date);
@@ -133,7 +162,7 @@ describe('organizations with @polar-sh/sdk 0.48.1', () => {
     expect(byCreation.result.items[byCreation.result.items.length - 1].id).toBe(owner.organizationId);
   });
 
-  it('gets an organization by id, and another tenant\'s id is ResourceNotFound', async () => {
+  it("gets an organization by id, and another tenant's id is ResourceNotFound", async () => {
     const organization = await ok(asOwner.organizations.get({ id: owner.organizationId }));
     expect(organization.id).toBe(owner.organizationId);
     const viaToken = await ok(asOrganization.organizations.get({ id: owner.organizationId }));
@@ -151,28 +180,41 @@ describe('organizations with @polar-sh/sdk 0.48.1', () => {
     const unchanged = await ok(asOwner.organizations.update({ id: owner.organizationId, organizationUpdate: {} }));
     expect(unchanged).toEqual(before);
 
-    const updated = await ok(asOwner.organizations.update({
-      id: owner.organizationId,
-      organizationUpdate: {
-        name: 'Acme Renamed',
-        email: 'hello@acme.example.com',
-        website: 'https://acme.example.com',
-        socials: [{ platform: 'x', url: 'https://x.com/acme' }],
-        country: 'FR',
-        defaultTaxBehavior: 'exclusive',
-        customerEmailSettings: {
-          orderConfirmation: false, subscriptionCancellation: true, subscriptionConfirmation: true, subscriptionCycled: true,
-          subscriptionCycledAfterTrial: true, subscriptionPastDue: true, subscriptionRenewalReminder: false, subscriptionRevoked: true,
-          subscriptionTrialConversionReminder: true, subscriptionUncanceled: true, subscriptionUpdated: false,
+    const updated = await ok(
+      asOwner.organizations.update({
+        id: owner.organizationId,
+        organizationUpdate: {
+          name: 'Acme Renamed',
+          email: 'hello@acme.example.com',
+          website: 'https://acme.example.com',
+          socials: [{ platform: 'x', url: 'https://x.com/acme' }],
+          country: 'FR',
+          defaultTaxBehavior: 'exclusive',
+          customerEmailSettings: {
+            orderConfirmation: false,
+            subscriptionCancellation: true,
+            subscriptionConfirmation: true,
+            subscriptionCycled: true,
+            subscriptionCycledAfterTrial: true,
+            subscriptionPastDue: true,
+            subscriptionRenewalReminder: false,
+            subscriptionRevoked: true,
+            subscriptionTrialConversionReminder: true,
+            subscriptionUncanceled: true,
+            subscriptionUpdated: false,
+          },
+          subscriptionSettings: {
+            allowMultipleSubscriptions: false,
+            prorationBehavior: 'next_period',
+            benefitRevocationGracePeriod: 7,
+            preventTrialAbuse: false,
+            allowCustomerUpdates: true,
+          },
+          customerPortalSettings: { usage: { show: true }, subscription: { updateSeats: true, updatePlan: false } },
+          // dispute_settings, embed_hosts and sso_enforced are not in the 0.48.1 model (the SDK drops them).
         },
-        subscriptionSettings: {
-          allowMultipleSubscriptions: false, prorationBehavior: 'next_period', benefitRevocationGracePeriod: 7,
-          preventTrialAbuse: false, allowCustomerUpdates: true,
-        },
-        customerPortalSettings: { usage: { show: true }, subscription: { updateSeats: true, updatePlan: false } },
-        // dispute_settings, embed_hosts and sso_enforced are not in the 0.48.1 model (the SDK drops them).
-      },
-    }));
+      }),
+    );
     expect(updated).toMatchObject({
       id: owner.organizationId,
       name: 'Acme Renamed',
@@ -189,14 +231,21 @@ describe('organizations with @polar-sh/sdk 0.48.1', () => {
     expect(updated.customerEmailSettings.subscriptionRenewalReminder).toBe(false);
     expect(updated.modifiedAt).toBeInstanceOf(Date);
 
-    const viaToken = await ok(asOrganization.organizations.update({ id: owner.organizationId, organizationUpdate: { name: 'Acme By Token' } }));
+    const viaToken = await ok(
+      asOrganization.organizations.update({ id: owner.organizationId, organizationUpdate: { name: 'Acme By Token' } }),
+    );
     expect(viaToken.name).toBe('Acme By Token');
   });
 
   it('maps a 422 to HTTPValidationError with detail items', async () => {
-    const error = await failure(asOwner.organizations.create({ name: 'ab', slug: `short-${owner.slug}` }), HTTPValidationError);
+    const error = await failure(
+      asOwner.organizations.create({ name: 'ab', slug: `short-${owner.slug}` }),
+      HTTPValidationError,
+    );
     expect(error.statusCode).toBe(422);
-    expect(error.detail).toEqual([expect.objectContaining({ loc: ['body', 'name'], type: 'string_too_short', msg: expect.any(String) })]);
+    expect(error.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'name'], type: 'string_too_short', msg: expect.any(String) }),
+    ]);
 
     const onUpdate = await failure(
       asOwner.organizations.update({ id: owner.organizationId, organizationUpdate: { email: 'not-an-email' } }),
@@ -217,30 +266,46 @@ describe('organizations with @polar-sh/sdk 0.48.1', () => {
     // A member can read the organization…
     expect((await ok(asMember.organizations.get({ id: owner.organizationId }))).id).toBe(owner.organizationId);
     // …but not manage it.
-    const error = await failure(asMember.organizations.update({ id: owner.organizationId, organizationUpdate: { name: 'Hijacked' } }), NotPermitted);
+    const error = await failure(
+      asMember.organizations.update({ id: owner.organizationId, organizationUpdate: { name: 'Hijacked' } }),
+      NotPermitted,
+    );
     expect(error.statusCode).toBe(403);
     expect(error.error).toBe('NotPermitted');
     expect(error.detail).toMatch(/permission/);
     // And a stranger gets "not found", never "forbidden".
-    await failure(asOther.organizations.update({ id: owner.organizationId, organizationUpdate: { name: 'Hijacked' } }), ResourceNotFound);
+    await failure(
+      asOther.organizations.update({ id: owner.organizationId, organizationUpdate: { name: 'Hijacked' } }),
+      ResourceNotFound,
+    );
   });
 
   it('rejects create with an organization token as an undeclared 401 (SDKError)', async () => {
-    const error = await failure(asOrganization.organizations.create({ name: 'Nope Org', slug: `nope-${owner.slug}` }), SDKError);
+    const error = await failure(
+      asOrganization.organizations.create({ name: 'Nope Org', slug: `nope-${owner.slug}` }),
+      SDKError,
+    );
     expect(error.statusCode).toBe(401);
   });
 });
 
 describe('organization access tokens with @polar-sh/sdk 0.48.1', () => {
   it('creates, lists, updates and deletes a token, which then stops working', async () => {
-    const created = await ok(asOwner.organizationAccessTokens.create({
-      organizationId: owner.organizationId,
-      comment: 'SDK test',
-      expiresIn: 'P30D',
-      scopes: ['organizations:read', 'products:read'],
-    }));
+    const created = await ok(
+      asOwner.organizationAccessTokens.create({
+        organizationId: owner.organizationId,
+        comment: 'SDK test',
+        expiresIn: 'P30D',
+        scopes: ['organizations:read', 'products:read'],
+      }),
+    );
     expect(created.token).toMatch(/^polar_oat_/);
-    expect(created.organizationAccessToken).toMatchObject({ comment: 'SDK test', organizationId: owner.organizationId, scopes: ['organizations:read', 'products:read'], lastUsedAt: null });
+    expect(created.organizationAccessToken).toMatchObject({
+      comment: 'SDK test',
+      organizationId: owner.organizationId,
+      scopes: ['organizations:read', 'products:read'],
+      lastUsedAt: null,
+    });
     expect(created.organizationAccessToken.expiresAt).toBeInstanceOf(Date);
     const id = created.organizationAccessToken.id;
 
@@ -251,14 +316,18 @@ describe('organization access tokens with @polar-sh/sdk 0.48.1', () => {
     const listed = await ok(asOwner.organizationAccessTokens.list({ organizationId: owner.organizationId }));
     expect(listed.result.items.map(t => t.id)).toContain(id);
     expect(listed.result.pagination.totalCount).toBeGreaterThanOrEqual(2); // the tenant's own OAT and this one
-    const paged = await ok(asOwner.organizationAccessTokens.list({ organizationId: owner.organizationId, page: 1, limit: 1 }));
+    const paged = await ok(
+      asOwner.organizationAccessTokens.list({ organizationId: owner.organizationId, page: 1, limit: 1 }),
+    );
     expect(paged.result.items).toHaveLength(1);
     expect(paged.result.pagination.maxPage).toBe(paged.result.pagination.totalCount);
 
-    const updated = await ok(asOwner.organizationAccessTokens.update({
-      id,
-      organizationAccessTokenUpdate: { comment: 'renamed', scopes: ['organizations:read'] },
-    }));
+    const updated = await ok(
+      asOwner.organizationAccessTokens.update({
+        id,
+        organizationAccessTokenUpdate: { comment: 'renamed', scopes: ['organizations:read'] },
+      }),
+    );
     expect(updated).toMatchObject({ id, comment: 'renamed', scopes: ['organizations:read'] });
     const unchanged = await ok(asOwner.organizationAccessTokens.update({ id, organizationAccessTokenUpdate: {} }));
     expect(unchanged).toMatchObject({ id, comment: 'renamed', scopes: ['organizations:read'] });
@@ -271,7 +340,7 @@ describe('organization access tokens with @polar-sh/sdk 0.48.1', () => {
     expect(revoked.body).toContain('invalid_token');
   });
 
-  it('does not show another tenant\'s tokens', async () => {
+  it("does not show another tenant's tokens", async () => {
     const mine = await ok(asOther.organizationAccessTokens.list({}));
     expect(mine.result.items.every(t => t.organizationId === other.organizationId)).toBe(true);
     const theirs = await ok(asOther.organizationAccessTokens.list({ organizationId: owner.organizationId }));

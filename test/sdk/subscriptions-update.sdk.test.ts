@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { failure, ok, polarClient } from '../support/sdk.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { createTenant, startTestStack, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import {
+  createTenant,
+  startTestStack,
+  type RunningEnvironment,
+  type Tenant,
+  type TestStack,
+} from '../support/stack.js';
 
 let stack: TestStack;
 let env: RunningEnvironment;
@@ -37,28 +43,65 @@ beforeAll(async () => {
   paid = await fixtures.product(alice.organizationId, { name: 'Paid', amount: 2000 });
   polar = polarClient(env, alice.oat);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
-const subscription = () => fixtures.subscription({ organizationId: alice.organizationId, customerId, productId: free.product.id, priceIds: [free.price.id] });
+const subscription = () =>
+  fixtures.subscription({
+    organizationId: alice.organizationId,
+    customerId,
+    productId: free.product.id,
+    priceIds: [free.price.id],
+  });
 
 describe('@polar-sh/sdk 0.48.1 subscriptions.update / revoke', () => {
   it('cancels at period end, refuses a second cancel with AlreadyCanceledSubscription, uncancels', async () => {
     const s = await subscription();
-    const canceled = await ok(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { cancelAtPeriodEnd: true, customerCancellationReason: 'too_expensive', customerCancellationComment: 'hmm' } }));
-    expect(canceled).toMatchObject({ id: s.id, cancelAtPeriodEnd: true, customerCancellationReason: 'too_expensive', status: 'active' });
+    const canceled = await ok(
+      polar.subscriptions.update({
+        id: s.id,
+        subscriptionUpdate: {
+          cancelAtPeriodEnd: true,
+          customerCancellationReason: 'too_expensive',
+          customerCancellationComment: 'hmm',
+        },
+      }),
+    );
+    expect(canceled).toMatchObject({
+      id: s.id,
+      cancelAtPeriodEnd: true,
+      customerCancellationReason: 'too_expensive',
+      status: 'active',
+    });
     expect(canceled.endsAt).toBeInstanceOf(Date);
-    const again = await failure(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { cancelAtPeriodEnd: true } }), AlreadyCanceledSubscription);
+    const again = await failure(
+      polar.subscriptions.update({ id: s.id, subscriptionUpdate: { cancelAtPeriodEnd: true } }),
+      AlreadyCanceledSubscription,
+    );
     expect(again.detail).toBe('This subscription is already canceled or will be at the end of the period.');
-    const uncanceled = await ok(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { cancelAtPeriodEnd: false } }));
+    const uncanceled = await ok(
+      polar.subscriptions.update({ id: s.id, subscriptionUpdate: { cancelAtPeriodEnd: false } }),
+    );
     expect(uncanceled.cancelAtPeriodEnd).toBe(false);
   });
 
   it('changes product (free → free) and schedules / clears a next-period change', async () => {
     const s = await subscription();
-    const changed = await ok(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { productId: freeB.product.id, prorationBehavior: 'invoice' } }));
+    const changed = await ok(
+      polar.subscriptions.update({
+        id: s.id,
+        subscriptionUpdate: { productId: freeB.product.id, prorationBehavior: 'invoice' },
+      }),
+    );
     expect(changed.productId).toBe(freeB.product.id);
     expect(changed.product.name).toBe('Free B');
-    const scheduled = await ok(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { productId: free.product.id, prorationBehavior: 'next_period' } }));
+    const scheduled = await ok(
+      polar.subscriptions.update({
+        id: s.id,
+        subscriptionUpdate: { productId: free.product.id, prorationBehavior: 'next_period' },
+      }),
+    );
     expect(scheduled.pendingUpdate).toMatchObject({ productId: free.product.id });
     const cleared = await ok(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { pendingUpdate: null } }));
     expect(cleared.pendingUpdate).toBeNull();
@@ -66,7 +109,13 @@ describe('@polar-sh/sdk 0.48.1 subscriptions.update / revoke', () => {
 
   it('a paid change maps to PaymentFailed (402)', async () => {
     const s = await subscription();
-    const error = await failure(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { productId: paid.product.id, prorationBehavior: 'invoice' } }), PaymentFailed);
+    const error = await failure(
+      polar.subscriptions.update({
+        id: s.id,
+        subscriptionUpdate: { productId: paid.product.id, prorationBehavior: 'invoice' },
+      }),
+      PaymentFailed,
+    );
     expect(error.detail).toBe('Payment failed with reason: missing_payment_method.');
   });
 
@@ -76,7 +125,10 @@ describe('@polar-sh/sdk 0.48.1 subscriptions.update / revoke', () => {
     expect(revoked).toMatchObject({ id: s.id, status: 'canceled' });
     expect(revoked.endedAt).toBeInstanceOf(Date);
     await failure(polar.subscriptions.revoke({ id: s.id }), AlreadyCanceledSubscription);
-    await failure(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { revoke: true } }), AlreadyCanceledSubscription);
+    await failure(
+      polar.subscriptions.update({ id: s.id, subscriptionUpdate: { revoke: true } }),
+      AlreadyCanceledSubscription,
+    );
     await failure(polar.subscriptions.revoke({ id: '00000000-0000-4000-8000-000000000000' }), ResourceNotFound);
     const other = polarClient(env, bob.oat);
     await failure(other.subscriptions.revoke({ id: (await subscription()).id }), ResourceNotFound);
@@ -89,7 +141,10 @@ describe('@polar-sh/sdk 0.48.1 subscriptions.update / revoke', () => {
     try {
       await client.query('begin');
       await client.query("select pg_advisory_xact_lock(hashtextextended('subscription:' || $1::text, 0))", [s.id]);
-      const locked = await failure(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { cancelAtPeriodEnd: true } }), SubscriptionLocked);
+      const locked = await failure(
+        polar.subscriptions.update({ id: s.id, subscriptionUpdate: { cancelAtPeriodEnd: true } }),
+        SubscriptionLocked,
+      );
       expect(locked.detail).toBe('This subscription is pending an update.');
       await failure(polar.subscriptions.revoke({ id: s.id }), SubscriptionLocked);
     } finally {
@@ -100,6 +155,12 @@ describe('@polar-sh/sdk 0.48.1 subscriptions.update / revoke', () => {
 
   it('a body the server refuses maps to HTTPValidationError (422)', async () => {
     const s = await subscription();
-    await failure(polar.subscriptions.update({ id: s.id, subscriptionUpdate: { productId: '00000000-0000-4000-8000-000000000000' } }), HTTPValidationError);
+    await failure(
+      polar.subscriptions.update({
+        id: s.id,
+        subscriptionUpdate: { productId: '00000000-0000-4000-8000-000000000000' },
+      }),
+      HTTPValidationError,
+    );
   });
 });

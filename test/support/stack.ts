@@ -32,7 +32,14 @@ export async function startTestStack(label: string, clock: Clock = systemClock):
   const started: { env: RunningEnvironment; server: Server; drop: () => Promise<void> }[] = [];
   for (const name of ['production', 'sandbox'] as EnvironmentName[]) {
     const database = await createTestDatabase(`${label}_${name}`);
-    const environment = await startEnvironment({ name, config, databaseUrl: database.url, secret: TEST_SECRET, clock, logger });
+    const environment = await startEnvironment({
+      name,
+      config,
+      databaseUrl: database.url,
+      secret: TEST_SECRET,
+      clock,
+      logger,
+    });
     const server = await new Promise<Server>(resolve => {
       const s = environment.app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -68,7 +75,10 @@ export interface Tenant {
 let counter = 0;
 
 /** A user who owns one organization, with a PAT and an OAT (what `cli bootstrap` creates). */
-export async function createTenant(env: RunningEnvironment, overrides: { slug?: string; name?: string } = {}): Promise<Tenant> {
+export async function createTenant(
+  env: RunningEnvironment,
+  overrides: { slug?: string; name?: string } = {},
+): Promise<Tenant> {
   counter += 1;
   const tag = `${process.pid}-${counter}-${Math.random().toString(36).slice(2, 7)}`;
   const email = `owner-${tag}@example.com`;
@@ -96,7 +106,7 @@ export async function call(
   }
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await response.text();
-  let parsed: any = undefined;
+  let parsed: any;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

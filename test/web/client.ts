@@ -16,12 +16,19 @@ export class WebClient {
     return this.send('GET', path, undefined, headers);
   }
 
-  async post(path: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<PageResponse> {
+  async post(
+    path: string,
+    form: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<PageResponse> {
     const body = new URLSearchParams();
     for (const [key, value] of Object.entries(form)) {
       for (const v of Array.isArray(value) ? value : [value]) body.append(key, v);
     }
-    return this.send('POST', path, body.toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
+    return this.send('POST', path, body.toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...headers,
+    });
   }
 
   /** The `csrf_token` of the first form of a page fetched with this client. */
@@ -34,10 +41,18 @@ export class WebClient {
     return this.post('/login', { email, password, csrf_token: csrf });
   }
 
-  private async send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<PageResponse> {
+  private async send(
+    method: string,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<PageResponse> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const response = await fetch(`${this.base}${path}`, {
-      method, body, redirect: 'manual', headers: { ...(cookie ? { cookie } : {}), ...headers },
+      method,
+      body,
+      redirect: 'manual',
+      headers: { ...(cookie ? { cookie } : {}), ...headers },
     });
     const setCookies = response.headers.getSetCookie();
     for (const line of setCookies) {
@@ -49,7 +64,13 @@ export class WebClient {
       if (expired) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return { status: response.status, headers: response.headers, text: await response.text(), location: response.headers.get('location'), setCookies };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+      location: response.headers.get('location'),
+      setCookies,
+    };
   }
 }
 

@@ -3,8 +3,17 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { ANONYMOUS, type Principal } from '../../kit/principal.js';
 import {
-  configureWebKit, currentUser, escapeHtml, html, issueCsrfToken, rawHtml, renderPage, requireSignIn, safeReturnTo,
-  setSessionCookie, verifyCsrf,
+  configureWebKit,
+  currentUser,
+  escapeHtml,
+  html,
+  issueCsrfToken,
+  rawHtml,
+  renderPage,
+  requireSignIn,
+  safeReturnTo,
+  setSessionCookie,
+  verifyCsrf,
 } from '../../rest-adapter/web/kit.js';
 import { WebClient, csrfTokenOf, cookieLine } from './client.js';
 
@@ -32,12 +41,26 @@ describe('html', () => {
 describe('safeReturnTo', () => {
   it('keeps same-origin paths', () => {
     expect(safeReturnTo('/settings/organizations/1?a=b#c')).toBe('/settings/organizations/1?a=b#c');
-    expect(safeReturnTo('/oauth2/authorize?client_id=x&redirect_uri=https%3A%2F%2Fapp.example%2Fcb')).toBe('/oauth2/authorize?client_id=x&redirect_uri=https%3A%2F%2Fapp.example%2Fcb');
+    expect(safeReturnTo('/oauth2/authorize?client_id=x&redirect_uri=https%3A%2F%2Fapp.example%2Fcb')).toBe(
+      '/oauth2/authorize?client_id=x&redirect_uri=https%3A%2F%2Fapp.example%2Fcb',
+    );
   });
 
   it.each([
-    'https://evil.example', '//evil.example', '///evil.example', '/\\evil.example', '\\\\evil.example', '/\t/evil.example',
-    ' /settings', 'javascript:alert(1)', 'evil.example', '', undefined, 42, ['/settings'], `/${'a'.repeat(3000)}`,
+    'https://evil.example',
+    '//evil.example',
+    '///evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    '/\t/evil.example',
+    ' /settings',
+    'javascript:alert(1)',
+    'evil.example',
+    '',
+    undefined,
+    42,
+    ['/settings'],
+    `/${'a'.repeat(3000)}`,
   ])('refuses %p', value => {
     expect(safeReturnTo(value)).toBe('/settings');
   });
@@ -51,8 +74,14 @@ describe('cookies and CSRF on an app', () => {
   beforeAll(async () => {
     const app = express();
     app.use(express.urlencoded({ extended: false }));
-    app.use((req, _res, next) => { req.principal = principal; next(); });
-    app.get('/form', (req, res) => void res.type('html').send(`<input name="csrf_token" value="${issueCsrfToken(req, res)}">`));
+    app.use((req, _res, next) => {
+      req.principal = principal;
+      next();
+    });
+    app.get(
+      '/form',
+      (req, res) => void res.type('html').send(`<input name="csrf_token" value="${issueCsrfToken(req, res)}">`),
+    );
     app.post('/form', (req, res) => void res.status(verifyCsrf(req) ? 200 : 403).end());
     app.get('/private', (req, res) => {
       if (!requireSignIn(req, res)) return;
@@ -63,11 +92,17 @@ describe('cookies and CSRF on an app', () => {
       res.end();
     });
     configureWebKit(app, { secret: 's'.repeat(40), publicUrl: 'https://billing.example', environment: 'production' });
-    server = await new Promise<Server>(resolve => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+    server = await new Promise<Server>(resolve => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(async () => { await new Promise(resolve => server.close(resolve)); });
-  afterEach(() => { principal = ANONYMOUS; });
+  afterAll(async () => {
+    await new Promise(resolve => server.close(resolve));
+  });
+  afterEach(() => {
+    principal = ANONYMOUS;
+  });
 
   it('marks cookies Secure when the public URL is https', async () => {
     const client = new WebClient(base);
@@ -83,7 +118,14 @@ describe('cookies and CSRF on an app', () => {
     const token = csrfTokenOf((await client.get('/form')).text);
     expect((await client.post('/form', { csrf_token: token })).status).toBe(200);
     expect((await client.post('/form', { csrf_token: token.slice(1) })).status).toBe(403);
-    principal = { subject: 'user', subjectId: 'u1', credential: 'user_session', scopes: [], organizationIds: [], tokenId: 's1' };
+    principal = {
+      subject: 'user',
+      subjectId: 'u1',
+      credential: 'user_session',
+      scopes: [],
+      organizationIds: [],
+      tokenId: 's1',
+    };
     expect((await client.post('/form', { csrf_token: token })).status).toBe(403);
     const bound = csrfTokenOf((await client.get('/form')).text);
     expect((await client.post('/form', { csrf_token: bound })).status).toBe(200);
@@ -96,7 +138,14 @@ describe('cookies and CSRF on an app', () => {
     const res = await client.get('/private?x=1');
     expect(res.status).toBe(303);
     expect(res.location).toBe('/login?return_to=%2Fprivate%3Fx%3D1');
-    principal = { subject: 'user', subjectId: 'u1', credential: 'personal_access_token', scopes: [], organizationIds: [], tokenId: 't' };
+    principal = {
+      subject: 'user',
+      subjectId: 'u1',
+      credential: 'personal_access_token',
+      scopes: [],
+      organizationIds: [],
+      tokenId: 't',
+    };
     expect((await client.get('/private')).status).toBe(303); // a bearer is not a browser sign-in
     principal = { ...principal, credential: 'user_session', tokenId: 's1', organizationIds: ['o1'] };
     const ok = await client.get('/private');

@@ -53,7 +53,9 @@ function when(date: Date | null, never: string): SafeHtml {
 function scopeList(scopes: string[]): SafeHtml {
   if (!scopes.length) return html`<span class="muted">none</span>`;
   const codes = scopes.map((s, i) => html`${i ? ', ' : ''}<code>${s}</code>`);
-  return scopes.length > COLLAPSE_SCOPES_AFTER ? html`<details><summary>${scopes.length} scopes</summary>${codes}</details>` : html`${codes}`;
+  return scopes.length > COLLAPSE_SCOPES_AFTER
+    ? html`<details><summary>${scopes.length} scopes</summary>${codes}</details>`
+    : html`${codes}`;
 }
 const COLLAPSE_SCOPES_AFTER = 6;
 
@@ -96,14 +98,16 @@ export interface OrganizationPageOptions {
 export function organizationBody(options: OrganizationPageOptions): SafeHtml {
   const { organization: org, tokens, canManage, csrfToken } = options;
   const base = `/settings/organizations/${org.id}`;
-  const rows = tokens.map(t => html`<tr>
+  const rows = tokens.map(
+    t => html`<tr>
 <td>${t.comment || html`<span class="muted">(no comment)</span>`}</td>
 <td>${scopeList(t.scopes)}</td>
 <td>${when(t.createdAt, '')}</td>
 <td>${when(t.expiresAt, 'Never')}</td>
 <td>${when(t.lastUsedAt, 'Never')}</td>
 ${canManage ? html`<td><form class="inline" method="post" action="${base}/tokens/${t.id}/revoke">${csrfField(csrfToken)}<button type="submit" class="danger" aria-label="Revoke ${t.comment || 'token'}">Revoke</button></form></td>` : null}
-</tr>`);
+</tr>`,
+  );
   const table = tokens.length
     ? html`<table><thead><tr><th>Comment</th><th>Scopes</th><th>Created</th><th>Expires</th><th>Last used</th>${canManage ? html`<th><span class="muted">Actions</span></th>` : null}</tr></thead><tbody>${rows}</tbody></table>`
     : html`<div class="card"><p class="muted">No access tokens yet.</p></div>`;
@@ -134,7 +138,11 @@ ${table}
 ${create}`;
 }
 
-export function tokenCreatedBody(options: { organization: OrganizationSummary; raw: string; token: TokenRow }): SafeHtml {
+export function tokenCreatedBody(options: {
+  organization: OrganizationSummary;
+  raw: string;
+  token: TokenRow;
+}): SafeHtml {
   const { organization: org, raw, token } = options;
   return html`<p><a href="/settings/organizations/${org.id}">← ${org.name}</a></p>
 <h1>Access token created</h1>

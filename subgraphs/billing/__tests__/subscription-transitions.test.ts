@@ -1,7 +1,20 @@
 import { CustomerCancellationReason, RecurringInterval, SubscriptionStatus } from '../shared/enums.js';
 import {
-  addInterval, applyDiscount, cancelAtPeriodEnd, changeProduct, changeSeats, clearPendingUpdate, removeDiscount, revoke,
-  schedulePendingUpdate, setBillingPeriodEnd, setTrialEnd, type SubscriptionState, type TransitionResult, uncancel, updateMetadata,
+  addInterval,
+  applyDiscount,
+  cancelAtPeriodEnd,
+  changeProduct,
+  changeSeats,
+  clearPendingUpdate,
+  removeDiscount,
+  revoke,
+  schedulePendingUpdate,
+  setBillingPeriodEnd,
+  setTrialEnd,
+  type SubscriptionState,
+  type TransitionResult,
+  uncancel,
+  updateMetadata,
 } from '../subscriptions/subscription.transitions.js';
 
 /** Table-driven tests of every named transition, allowed and forbidden (polar-api.md §9, interface §3). */
@@ -40,9 +53,22 @@ function subscription(overrides: Partial<SubscriptionState> = {}): SubscriptionS
   };
 }
 
-const CANCELED = { status: SubscriptionStatus.CANCELED, canceledAt: PERIOD_START, endsAt: PERIOD_START, endedAt: PERIOD_START };
+const CANCELED = {
+  status: SubscriptionStatus.CANCELED,
+  canceledAt: PERIOD_START,
+  endsAt: PERIOD_START,
+  endedAt: PERIOD_START,
+};
 const ENDING = { cancelAtPeriodEnd: true, canceledAt: PERIOD_START, endsAt: PERIOD_END };
-const TERMS = { productId: 'product-b', priceIds: ['price-b'], amount: 0n, currency: 'usd', recurringInterval: RecurringInterval.MONTH, recurringIntervalCount: 1, seats: null };
+const TERMS = {
+  productId: 'product-b',
+  priceIds: ['price-b'],
+  amount: 0n,
+  currency: 'usd',
+  recurringInterval: RecurringInterval.MONTH,
+  recurringIntervalCount: 1,
+  seats: null,
+};
 
 type Transition = [name: string, apply: (s: SubscriptionState) => TransitionResult];
 const TRANSITIONS: Transition[] = [
@@ -88,15 +114,25 @@ describe('rule 1: nothing changes a canceled subscription or one set to cancel a
 });
 
 describe('cancelAtPeriodEnd', () => {
-  it.each([SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING, SubscriptionStatus.PAST_DUE])('from %s: set to end with the period', status => {
-    const s = subscription({ status, pauseAtPeriodEnd: true });
-    const result = cancelAtPeriodEnd(s, { reason: CustomerCancellationReason.TOO_EXPENSIVE, comment: 'pricey' }, NOW);
-    expect(result).toEqual({ changed: true, events: ['subscription.canceled'] });
-    expect(s).toMatchObject({
-      status, cancelAtPeriodEnd: true, canceledAt: NOW, endsAt: PERIOD_END, endedAt: null, modifiedAt: NOW,
-      customerCancellationReason: 'too_expensive', customerCancellationComment: 'pricey', pauseAtPeriodEnd: false,
-    });
-  });
+  it.each([SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING, SubscriptionStatus.PAST_DUE])(
+    'from %s: set to end with the period',
+    status => {
+      const s = subscription({ status, pauseAtPeriodEnd: true });
+      const result = cancelAtPeriodEnd(s, { reason: CustomerCancellationReason.TOO_EXPENSIVE, comment: 'pricey' }, NOW);
+      expect(result).toEqual({ changed: true, events: ['subscription.canceled'] });
+      expect(s).toMatchObject({
+        status,
+        cancelAtPeriodEnd: true,
+        canceledAt: NOW,
+        endsAt: PERIOD_END,
+        endedAt: null,
+        modifiedAt: NOW,
+        customerCancellationReason: 'too_expensive',
+        customerCancellationComment: 'pricey',
+        pauseAtPeriodEnd: false,
+      });
+    },
+  );
   it.each([SubscriptionStatus.PAUSED, SubscriptionStatus.INCOMPLETE])('from %s (not billable) → 403', status => {
     expect(errorOf(() => cancelAtPeriodEnd(subscription({ status }), {}, NOW))).toBe('AlreadyCanceledSubscription:403');
   });
@@ -104,14 +140,29 @@ describe('cancelAtPeriodEnd', () => {
 
 describe('uncancel', () => {
   it('clears the cancellation of a subscription set to cancel at period end', () => {
-    const s = subscription({ ...ENDING, customerCancellationReason: CustomerCancellationReason.UNUSED, customerCancellationComment: 'x' });
+    const s = subscription({
+      ...ENDING,
+      customerCancellationReason: CustomerCancellationReason.UNUSED,
+      customerCancellationComment: 'x',
+    });
     expect(uncancel(s, NOW)).toEqual({ changed: true, events: ['subscription.uncanceled'] });
-    expect(s).toMatchObject({ cancelAtPeriodEnd: false, canceledAt: null, endsAt: null, customerCancellationReason: null, customerCancellationComment: null, modifiedAt: NOW });
+    expect(s).toMatchObject({
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+      endsAt: null,
+      customerCancellationReason: null,
+      customerCancellationComment: null,
+      modifiedAt: NOW,
+    });
   });
   it.each<[string, Partial<SubscriptionState>, string]>([
     ['not set to cancel', {}, 'BadRequest:400'],
     ['canceled', CANCELED, 'AlreadyCanceledSubscription:403'],
-    ['period already over', { ...ENDING, currentPeriodEnd: PERIOD_START, endsAt: PERIOD_START }, 'ResourceUnavailable:410'],
+    [
+      'period already over',
+      { ...ENDING, currentPeriodEnd: PERIOD_START, endsAt: PERIOD_START },
+      'ResourceUnavailable:410',
+    ],
     ['paused', { ...ENDING, status: SubscriptionStatus.PAUSED }, 'BadRequest:400'],
   ])('%s → refused', (_name, state, expected) => {
     expect(errorOf(() => uncancel(subscription(state), NOW))).toBe(expected);
@@ -119,30 +170,73 @@ describe('uncancel', () => {
 });
 
 describe('revoke', () => {
-  it.each([SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING, SubscriptionStatus.PAST_DUE, SubscriptionStatus.PAUSED, SubscriptionStatus.INCOMPLETE])(
-    'from %s: canceled at once',
-    status => {
-      const s = subscription({ status, pendingUpdate: { id: 'p', created_at: NOW.toISOString(), applies_at: PERIOD_END.toISOString(), product_id: 'b', seats: null } });
-      expect(revoke(s, { reason: CustomerCancellationReason.OTHER }, NOW)).toEqual({ changed: true, events: ['subscription.canceled', 'subscription.revoked'] });
-      expect(s).toMatchObject({ status: 'canceled', canceledAt: NOW, endsAt: NOW, endedAt: NOW, pendingUpdate: null, cancelAtPeriodEnd: false, customerCancellationReason: 'other' });
-    },
-  );
+  it.each([
+    SubscriptionStatus.ACTIVE,
+    SubscriptionStatus.TRIALING,
+    SubscriptionStatus.PAST_DUE,
+    SubscriptionStatus.PAUSED,
+    SubscriptionStatus.INCOMPLETE,
+  ])('from %s: canceled at once', status => {
+    const s = subscription({
+      status,
+      pendingUpdate: {
+        id: 'p',
+        created_at: NOW.toISOString(),
+        applies_at: PERIOD_END.toISOString(),
+        product_id: 'b',
+        seats: null,
+      },
+    });
+    expect(revoke(s, { reason: CustomerCancellationReason.OTHER }, NOW)).toEqual({
+      changed: true,
+      events: ['subscription.canceled', 'subscription.revoked'],
+    });
+    expect(s).toMatchObject({
+      status: 'canceled',
+      canceledAt: NOW,
+      endsAt: NOW,
+      endedAt: NOW,
+      pendingUpdate: null,
+      cancelAtPeriodEnd: false,
+      customerCancellationReason: 'other',
+    });
+  });
 });
 
 describe('product and seat changes', () => {
   it('changeProduct switches what is billed and drops a scheduled change', () => {
-    const s = subscription({ pendingUpdate: { id: 'p', created_at: NOW.toISOString(), applies_at: PERIOD_END.toISOString(), product_id: 'c', seats: null } });
-    expect(changeProduct(s, { ...TERMS, amount: 500n, recurringInterval: RecurringInterval.YEAR }, NOW).changed).toBe(true);
-    expect(s).toMatchObject({ productId: 'product-b', priceIds: ['price-b'], amount: 500n, recurringInterval: 'year', pendingUpdate: null, modifiedAt: NOW });
+    const s = subscription({
+      pendingUpdate: {
+        id: 'p',
+        created_at: NOW.toISOString(),
+        applies_at: PERIOD_END.toISOString(),
+        product_id: 'c',
+        seats: null,
+      },
+    });
+    expect(changeProduct(s, { ...TERMS, amount: 500n, recurringInterval: RecurringInterval.YEAR }, NOW).changed).toBe(
+      true,
+    );
+    expect(s).toMatchObject({
+      productId: 'product-b',
+      priceIds: ['price-b'],
+      amount: 500n,
+      recurringInterval: 'year',
+      pendingUpdate: null,
+      modifiedAt: NOW,
+    });
   });
   it('changeProduct to the same product is a no-op', () => {
     const s = subscription();
     expect(changeProduct(s, { ...TERMS, productId: 'product-a' }, NOW)).toEqual({ changed: false, events: [] });
     expect(s.modifiedAt).toBeNull();
   });
-  it.each([SubscriptionStatus.PAUSED, SubscriptionStatus.INCOMPLETE])('changeProduct from %s → 403 InactiveSubscription', status => {
-    expect(errorOf(() => changeProduct(subscription({ status }), TERMS, NOW))).toBe('InactiveSubscription:403');
-  });
+  it.each([SubscriptionStatus.PAUSED, SubscriptionStatus.INCOMPLETE])(
+    'changeProduct from %s → 403 InactiveSubscription',
+    status => {
+      expect(errorOf(() => changeProduct(subscription({ status }), TERMS, NOW))).toBe('InactiveSubscription:403');
+    },
+  );
   it('changeSeats sets seats and amount', () => {
     const s = subscription({ seats: 2, amount: 200n });
     changeSeats(s, 5, 500n, NOW);
@@ -151,7 +245,13 @@ describe('product and seat changes', () => {
   it('schedulePendingUpdate stores the change for the period end', () => {
     const s = subscription();
     schedulePendingUpdate(s, { productId: 'product-b', seats: null }, NOW);
-    expect(s.pendingUpdate).toEqual({ id: expect.any(String), created_at: NOW.toISOString(), applies_at: PERIOD_END.toISOString(), product_id: 'product-b', seats: null });
+    expect(s.pendingUpdate).toEqual({
+      id: expect.any(String),
+      created_at: NOW.toISOString(),
+      applies_at: PERIOD_END.toISOString(),
+      product_id: 'product-b',
+      seats: null,
+    });
     expect(s.productId).toBe('product-a');
     expect(clearPendingUpdate(s, NOW).changed).toBe(true);
     expect(s.pendingUpdate).toBeNull();
@@ -189,7 +289,12 @@ describe('trial and billing period', () => {
   it('"now" ends a trial and starts a new period', () => {
     const s = subscription({ status: SubscriptionStatus.TRIALING, trialStart: PERIOD_START, trialEnd: PERIOD_END });
     setTrialEnd(s, 'now', NOW);
-    expect(s).toMatchObject({ status: 'active', trialEnd: NOW, currentPeriodStart: NOW, currentPeriodEnd: new Date('2026-04-10T12:00:00.000Z') });
+    expect(s).toMatchObject({
+      status: 'active',
+      trialEnd: NOW,
+      currentPeriodStart: NOW,
+      currentPeriodEnd: new Date('2026-04-10T12:00:00.000Z'),
+    });
   });
   it.each<[string, Partial<SubscriptionState>, Date | 'now', string]>([
     ['"now" when not trialing', {}, 'now', 'BadRequest:400'],
@@ -202,7 +307,9 @@ describe('trial and billing period', () => {
     const s = subscription();
     setBillingPeriodEnd(s, LATER, NOW);
     expect(s.currentPeriodEnd).toEqual(LATER);
-    expect(errorOf(() => setBillingPeriodEnd(subscription({ status: SubscriptionStatus.PAST_DUE }), LATER, NOW))).toBe('InactiveSubscription:403');
+    expect(errorOf(() => setBillingPeriodEnd(subscription({ status: SubscriptionStatus.PAST_DUE }), LATER, NOW))).toBe(
+      'InactiveSubscription:403',
+    );
   });
 });
 

@@ -8,7 +8,10 @@ import { CustomerSession } from '../customer-sessions/customer-session.entity.js
 import { Customer } from '../customers/customer.entity.js';
 
 /** What a customer session may do: the Customer Portal API, nothing else (polar-api.md §5.3). */
-export const CUSTOMER_PORTAL_SCOPES: readonly string[] = Object.freeze(['customer_portal:read', 'customer_portal:write']);
+export const CUSTOMER_PORTAL_SCOPES: readonly string[] = Object.freeze([
+  'customer_portal:read',
+  'customer_portal:write',
+]);
 
 /**
  * `polar_cst_` bearer → Customer principal. Billing owns customer sessions, so it resolves them; the
@@ -34,7 +37,11 @@ export class CustomerSessionPrincipalResolver implements PrincipalResolver {
     const em = this.orm.em.fork();
     const session = await em.findOne(CustomerSession, { tokenHash: hash });
     if (!session?.isLive(now)) throw new InvalidToken();
-    const customer = await em.findOne(Customer, { id: session.customerId, deletedAt: null }, { fields: ['id', 'organizationId'] });
+    const customer = await em.findOne(
+      Customer,
+      { id: session.customerId, deletedAt: null },
+      { fields: ['id', 'organizationId'] },
+    );
     if (!customer) throw new InvalidToken();
     const principal: Principal = {
       subject: 'customer',

@@ -10,7 +10,10 @@ const WRITE = { subjects: ['user', 'organization'], scopes: ['customer_sessions:
 @Resolver(() => CustomerSessionType)
 export class CustomerSessionResolver {
   @Mutation(() => CustomerSessionType, { description: 'A one-hour customer portal token for a customer.' })
-  async createCustomerSession(@Ctx() ctx: BillingContext, @Arg('input') input: CreateCustomerSessionInput): Promise<CustomerSessionType> {
+  async createCustomerSession(
+    @Ctx() ctx: BillingContext,
+    @Arg('input') input: CreateCustomerSessionInput,
+  ): Promise<CustomerSessionType> {
     authorize(ctx.principal, WRITE);
     const created = await ctx.services.customerSessions.create(ctx, input);
     return {

@@ -19,7 +19,10 @@ export interface CreatedCustomerSession {
 
 /** Customer portal sessions: created server-side for a customer the caller can see. */
 export class CustomerSessionService {
-  constructor(private readonly secret: string, private readonly publicUrl: string) {}
+  constructor(
+    private readonly secret: string,
+    private readonly publicUrl: string,
+  ) {}
 
   async create(ctx: BillingContext, input: CreateCustomerSessionInput): Promise<CreatedCustomerSession> {
     const customer = await this.customerFor(ctx, input);
@@ -56,7 +59,8 @@ export class CustomerSessionService {
       if (!customer) throw new CustomerDoesNotExist('external_customer_id', input.externalCustomerId);
       return customer;
     }
-    throw new PolarRequestValidationError([{ type: 'missing', loc: ['body', 'customer_id'], msg: 'Field required', input: null }]);
+    throw new PolarRequestValidationError([
+      { type: 'missing', loc: ['body', 'customer_id'], msg: 'Field required', input: null },
+    ]);
   }
 }
-

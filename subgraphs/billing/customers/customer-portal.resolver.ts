@@ -5,7 +5,10 @@ import type { BillingContext } from '../context.js';
 import { CustomerPortalCustomerType } from './customer-portal.type.js';
 
 /** Only a customer session may call the portal; it reads the customer's own record and nothing else. */
-export const PORTAL_READ = { subjects: ['customer'], scopes: ['customer_portal:read', 'customer_portal:write'] } as const;
+export const PORTAL_READ = {
+  subjects: ['customer'],
+  scopes: ['customer_portal:read', 'customer_portal:write'],
+} as const;
 
 @Resolver(() => CustomerPortalCustomerType)
 export class CustomerPortalCustomerResolver {

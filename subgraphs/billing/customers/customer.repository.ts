@@ -28,7 +28,10 @@ export class CustomerRepository {
     switch (principal.subject) {
       case 'organization':
       case 'user':
-        return { organizationId: organizationIds.length === 1 ? organizationIds[0] : { $in: organizationIds }, ...live };
+        return {
+          organizationId: organizationIds.length === 1 ? organizationIds[0] : { $in: organizationIds },
+          ...live,
+        };
       case 'customer':
         return { id: principal.subjectId!, organizationId: { $in: organizationIds }, ...live };
       default:
@@ -48,17 +51,24 @@ export class CustomerRepository {
   ): Promise<[Customer[], number]> {
     const conditions: FilterQuery<Customer>[] = [];
     if (filters.organizationIds?.length) conditions.push({ organizationId: { $in: [...filters.organizationIds] } });
-    if (filters.email) conditions.push({ [raw(alias => `lower(${alias}.email)`)]: filters.email.toLowerCase() } as FilterQuery<Customer>);
+    if (filters.email)
+      conditions.push({
+        [raw(alias => `lower(${alias}.email)`)]: filters.email.toLowerCase(),
+      } as FilterQuery<Customer>);
     if (filters.query) {
       const pattern = containsPattern(filters.query);
-      conditions.push({ $or: [{ email: { $ilike: pattern } }, { name: { $ilike: pattern } }, { externalId: { $ilike: pattern } }] });
+      conditions.push({
+        $or: [{ email: { $ilike: pattern } }, { name: { $ilike: pattern } }, { externalId: { $ilike: pattern } }],
+      });
     }
     for (const [key, values] of Object.entries(filters.metadata ?? {})) {
       if (!values.length) continue;
       const marks = values.map(() => '?').join(', ');
-      conditions.push({ [raw(alias => `(${alias}.metadata ->> ?) in (${marks})`, [key, ...values])]: [] } as FilterQuery<Customer>);
+      conditions.push({
+        [raw(alias => `(${alias}.metadata ->> ?) in (${marks})`, [key, ...values])]: [],
+      } as FilterQuery<Customer>);
     }
-    const where = this.where(principal, conditions.length ? { $and: conditions } as FilterQuery<Customer> : {});
+    const where = this.where(principal, conditions.length ? ({ $and: conditions } as FilterQuery<Customer>) : {});
     return findPage(this.em, Customer, where, orderBy, window);
   }
 
@@ -66,8 +76,15 @@ export class CustomerRepository {
     return this.em.findOne(Customer, this.where(principal, { id }));
   }
 
-  findReadableByExternalId(principal: Principal, externalId: string, organizationId?: string | null): Promise<Customer | null> {
-    return this.em.findOne(Customer, this.where(principal, organizationId ? { externalId, organizationId } : { externalId }));
+  findReadableByExternalId(
+    principal: Principal,
+    externalId: string,
+    organizationId?: string | null,
+  ): Promise<Customer | null> {
+    return this.em.findOne(
+      Customer,
+      this.where(principal, organizationId ? { externalId, organizationId } : { externalId }),
+    );
   }
 
   /**
@@ -75,12 +92,18 @@ export class CustomerRepository {
    * customer still shows it, with `deleted_at`), but never another tenant's.
    */
   findReadableMany(principal: Principal, ids: readonly string[]): Promise<Customer[]> {
-    return this.em.find(Customer, { $and: [this.readableFilter(principal, { includeDeleted: true }), { id: { $in: [...ids] } }] } as FilterQuery<Customer>);
+    return this.em.find(Customer, {
+      $and: [this.readableFilter(principal, { includeDeleted: true }), { id: { $in: [...ids] } }],
+    } as FilterQuery<Customer>);
   }
 
   /** Live customers of one organization with this e-mail (case-insensitive), for the uniqueness rule. */
   findByEmail(organizationId: string, email: string): Promise<Customer | null> {
-    return this.em.findOne(Customer, { organizationId, deletedAt: null, [raw(alias => `lower(${alias}.email)`)]: email.toLowerCase() } as FilterQuery<Customer>);
+    return this.em.findOne(Customer, {
+      organizationId,
+      deletedAt: null,
+      [raw(alias => `lower(${alias}.email)`)]: email.toLowerCase(),
+    } as FilterQuery<Customer>);
   }
 
   /** Any customer of one organization (deleted ones too: the unique index covers them) with this external id. */

@@ -1,10 +1,18 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
-import { CreateCustomerInput, CustomerFilter, UpdateCustomerByExternalIdInput, UpdateCustomerInput } from './customer.inputs.js';
+import {
+  CreateCustomerInput,
+  CustomerFilter,
+  UpdateCustomerByExternalIdInput,
+  UpdateCustomerInput,
+} from './customer.inputs.js';
 import { CustomerList, CustomerType } from './customer.type.js';
 
-export const CUSTOMERS_READ = { subjects: ['user', 'organization'], scopes: ['customers:read', 'customers:write'] } as const;
+export const CUSTOMERS_READ = {
+  subjects: ['user', 'organization'],
+  scopes: ['customers:read', 'customers:write'],
+} as const;
 const WRITE = { subjects: ['user', 'organization'], scopes: ['customers:write'] } as const;
 
 /** Thin: checks who may call, hands over to the service, maps entities to the public type. */
@@ -42,7 +50,11 @@ export class CustomerResolver {
   }
 
   @Mutation(() => CustomerType)
-  async updateCustomer(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string, @Arg('input') input: UpdateCustomerInput): Promise<CustomerType> {
+  async updateCustomer(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateCustomerInput,
+  ): Promise<CustomerType> {
     authorize(ctx.principal, WRITE);
     return CustomerType.fromEntity(await ctx.services.customers.update(ctx, id, input));
   }
@@ -65,7 +77,10 @@ export class CustomerResolver {
   }
 
   @Mutation(() => Boolean, { description: 'Soft-deletes the customer with this external id.' })
-  async deleteCustomerByExternalId(@Ctx() ctx: BillingContext, @Arg('externalId') externalId: string): Promise<boolean> {
+  async deleteCustomerByExternalId(
+    @Ctx() ctx: BillingContext,
+    @Arg('externalId') externalId: string,
+  ): Promise<boolean> {
     authorize(ctx.principal, WRITE);
     await ctx.services.customers.deleteByExternalId(ctx, externalId);
     return true;

@@ -8,8 +8,19 @@ import { BILLABLE_STATUSES, CustomerType as CustomerKind } from '../shared/enums
 import { CustomerType } from './customer.type.js';
 import type { Address } from './customer.entity.js';
 import { Customer } from './customer.entity.js';
-import { CustomerEmailTaken, CustomerExternalIdImmutable, CustomerExternalIdTaken, CustomerTypeDowngrade } from './customer.errors.js';
-import type { AddressInput, CreateCustomerInput, CustomerFilter, UpdateCustomerByExternalIdInput, UpdateCustomerInput } from './customer.inputs.js';
+import {
+  CustomerEmailTaken,
+  CustomerExternalIdImmutable,
+  CustomerExternalIdTaken,
+  CustomerTypeDowngrade,
+} from './customer.errors.js';
+import type {
+  AddressInput,
+  CreateCustomerInput,
+  CustomerFilter,
+  UpdateCustomerByExternalIdInput,
+  UpdateCustomerInput,
+} from './customer.inputs.js';
 import { CustomerRepository } from './customer.repository.js';
 import { customerOrderBy } from './customer.sorting.js';
 import { checkCustomerFields, parseTaxId } from './customer.validation.js';
@@ -31,7 +42,13 @@ export type CustomerEventRecorder = (ctx: BillingContext, type: CustomerEventTyp
 
 /** The default: the billing outbox, with the customer's wire body as payload (webhooks carry it). */
 export const recordCustomerEvent: CustomerEventRecorder = (ctx, type, customer) => {
-  recordEvent(ctx.em, customer.organizationId, type, snakeKeys<Record<string, unknown>>(CustomerType.fromEntity(customer)), ctx.clock.now());
+  recordEvent(
+    ctx.em,
+    customer.organizationId,
+    type,
+    snakeKeys<Record<string, unknown>>(CustomerType.fromEntity(customer)),
+    ctx.clock.now(),
+  );
 };
 
 const UNIQUE_VIOLATION = '23505';
@@ -48,7 +65,12 @@ export class CustomerService {
     const filter = query.filter ?? {};
     const [items, total] = await new CustomerRepository(ctx.em).list(
       ctx.principal,
-      { organizationIds: filter.organizationId, email: filter.email, query: filter.query, metadata: metadataFilter(filter.metadata) },
+      {
+        organizationIds: filter.organizationId,
+        email: filter.email,
+        query: filter.query,
+        metadata: metadataFilter(filter.metadata),
+      },
       customerOrderBy(query.sorting ?? []),
       window,
     );
@@ -71,13 +93,21 @@ export class CustomerService {
   async create(ctx: BillingContext, input: CreateCustomerInput): Promise<Customer> {
     const type = (input.type ?? CustomerKind.INDIVIDUAL) as CustomerKind;
     checkCustomerFields({
-      type, email: input.email, name: input.name, metadata: input.metadata, country: input.billingAddress?.country,
+      type,
+      email: input.email,
+      name: input.name,
+      metadata: input.metadata,
+      country: input.billingAddress?.country,
       emailRequired: type === CustomerKind.INDIVIDUAL,
     });
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id => ctx.principal.organizationIds.includes(id));
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
+      ctx.principal.organizationIds.includes(id),
+    );
     const repository = new CustomerRepository(ctx.em);
-    if (input.email && (await repository.findByEmail(organizationId, input.email))) throw new CustomerEmailTaken(input.email);
-    if (input.externalId != null && (await repository.findByExternalId(organizationId, input.externalId))) throw new CustomerExternalIdTaken(input.externalId);
+    if (input.email && (await repository.findByEmail(organizationId, input.email)))
+      throw new CustomerEmailTaken(input.email);
+    if (input.externalId != null && (await repository.findByExternalId(organizationId, input.externalId)))
+      throw new CustomerExternalIdTaken(input.externalId);
     const billingAddress = input.billingAddress ? storedAddress(input.billingAddress) : null;
     const customer = ctx.em.create(Customer, {
       organizationId,
@@ -104,7 +134,11 @@ export class CustomerService {
     return this.applyUpdate(ctx, await this.get(ctx, id), input);
   }
 
-  async updateByExternalId(ctx: BillingContext, externalId: string, input: UpdateCustomerByExternalIdInput): Promise<Customer> {
+  async updateByExternalId(
+    ctx: BillingContext,
+    externalId: string,
+    input: UpdateCustomerByExternalIdInput,
+  ): Promise<Customer> {
     return this.applyUpdate(ctx, await this.getByExternalId(ctx, externalId), input);
   }
 
@@ -126,7 +160,11 @@ export class CustomerService {
       const customer = await em.findOneOrFail(Customer, { id: found.id });
       // Subscriptions in id order, each under its advisory lock (the blocking variant: a write in flight
       // finishes first, and a consistent order cannot deadlock), re-read under the lock.
-      const live = await em.find(Subscription, { customerId: customer.id, status: { $in: [...BILLABLE_STATUSES] }, endedAt: null }, { orderBy: { id: 'asc' } });
+      const live = await em.find(
+        Subscription,
+        { customerId: customer.id, status: { $in: [...BILLABLE_STATUSES] }, endedAt: null },
+        { orderBy: { id: 'asc' } },
+      );
       const now = ctx.clock.now();
       const ended: [Subscription, transitions.TransitionResult][] = [];
       for (const candidate of live) {
@@ -147,19 +185,30 @@ export class CustomerService {
     });
   }
 
-  private async applyUpdate(ctx: BillingContext, customer: Customer, input: UpdateCustomerInput | UpdateCustomerByExternalIdInput): Promise<Customer> {
+  private async applyUpdate(
+    ctx: BillingContext,
+    customer: Customer,
+    input: UpdateCustomerInput | UpdateCustomerByExternalIdInput,
+  ): Promise<Customer> {
     const change = input as UpdateCustomerInput;
     const nextType = (change.type ?? customer.type) as CustomerKind;
     const nextEmail = input.email !== undefined ? input.email : customer.email;
     checkCustomerFields({
-      type: change.type, email: input.email, name: input.name, metadata: input.metadata,
-      country: input.billingAddress?.country, emailRequired: nextType === CustomerKind.INDIVIDUAL && input.email !== undefined,
+      type: change.type,
+      email: input.email,
+      name: input.name,
+      metadata: input.metadata,
+      country: input.billingAddress?.country,
+      emailRequired: nextType === CustomerKind.INDIVIDUAL && input.email !== undefined,
     });
-    if (change.type != null && change.type !== customer.type && change.type === CustomerKind.INDIVIDUAL) throw new CustomerTypeDowngrade(change.type);
+    if (change.type != null && change.type !== customer.type && change.type === CustomerKind.INDIVIDUAL)
+      throw new CustomerTypeDowngrade(change.type);
     const repository = new CustomerRepository(ctx.em);
     if (change.externalId !== undefined && change.externalId !== customer.externalId) {
-      if (customer.externalId !== null || change.externalId === null) throw new CustomerExternalIdImmutable(change.externalId);
-      if (await repository.findByExternalId(customer.organizationId, change.externalId)) throw new CustomerExternalIdTaken(change.externalId);
+      if (customer.externalId !== null || change.externalId === null)
+        throw new CustomerExternalIdImmutable(change.externalId);
+      if (await repository.findByExternalId(customer.organizationId, change.externalId))
+        throw new CustomerExternalIdTaken(change.externalId);
       customer.externalId = change.externalId;
     }
     if (input.email !== undefined && (input.email ?? '').toLowerCase() !== (customer.email ?? '').toLowerCase()) {
@@ -176,7 +225,8 @@ export class CustomerService {
     if (input.name !== undefined) customer.name = input.name ?? null;
     // NOTE: Polar does not reset a billing address to null; an explicit null keeps the current one.
     if (input.billingAddress != null) customer.billingAddress = storedAddress(input.billingAddress);
-    if (input.taxId !== undefined) customer.taxId = input.taxId ? parseTaxId(input.taxId, customer.billingAddress?.country) : null;
+    if (input.taxId !== undefined)
+      customer.taxId = input.taxId ? parseTaxId(input.taxId, customer.billingAddress?.country) : null;
     if (input.locale !== undefined) customer.locale = input.locale ?? null;
     if (input.metadata != null) customer.metadata = input.metadata as Customer['metadata'];
     customer.modifiedAt = ctx.clock.now();
@@ -199,11 +249,20 @@ export class CustomerService {
 }
 
 function storedAddress(a: AddressInput): Address {
-  return { line1: a.line1 ?? null, line2: a.line2 ?? null, postal_code: a.postalCode ?? null, city: a.city ?? null, state: a.state ?? null, country: a.country };
+  return {
+    line1: a.line1 ?? null,
+    line2: a.line2 ?? null,
+    postal_code: a.postalCode ?? null,
+    city: a.city ?? null,
+    state: a.state ?? null,
+    country: a.country,
+  };
 }
 
 /** `{ plan: ["pro", "team"], vip: true }` → `{ plan: ["pro", "team"], vip: ["true"] }`. */
 function metadataFilter(metadata: Record<string, unknown> | null | undefined): Record<string, string[]> | null {
   if (!metadata) return null;
-  return Object.fromEntries(Object.entries(metadata).map(([key, value]) => [key, (Array.isArray(value) ? value : [value]).map(String)]));
+  return Object.fromEntries(
+    Object.entries(metadata).map(([key, value]) => [key, (Array.isArray(value) ? value : [value]).map(String)]),
+  );
 }

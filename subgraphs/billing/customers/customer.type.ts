@@ -18,7 +18,14 @@ export class AddressType {
 
   static fromStored(a: Address | null): AddressType | null {
     if (!a) return null;
-    return { line1: a.line1 ?? null, line2: a.line2 ?? null, postalCode: a.postal_code ?? null, city: a.city ?? null, state: a.state ?? null, country: a.country };
+    return {
+      line1: a.line1 ?? null,
+      line2: a.line2 ?? null,
+      postalCode: a.postal_code ?? null,
+      city: a.city ?? null,
+      state: a.state ?? null,
+      country: a.country,
+    };
   }
 }
 
@@ -27,7 +34,9 @@ export class AddressType {
  * a string, so a team without e-mail gets the hash of the empty string).
  */
 export function customerAvatarUrl(email: string | null): string {
-  const hash = createHash('sha256').update((email ?? '').trim().toLowerCase()).digest('hex');
+  const hash = createHash('sha256')
+    .update((email ?? '').trim().toLowerCase())
+    .digest('hex');
   return `https://www.gravatar.com/avatar/${hash}?d=404`;
 }
 

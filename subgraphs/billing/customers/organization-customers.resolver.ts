@@ -19,7 +19,12 @@ export class OrganizationCustomersResolver {
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<CustomerList> {
     authorize(ctx.principal, CUSTOMERS_READ);
-    const result = await ctx.services.customers.list(ctx, { filter: { ...filter, organizationId: [organization.id] }, page, limit, sorting });
+    const result = await ctx.services.customers.list(ctx, {
+      filter: { ...filter, organizationId: [organization.id] },
+      page,
+      limit,
+      sorting,
+    });
     return { items: result.items.map(CustomerType.fromEntity), pagination: result.pagination };
   }
 }

@@ -16,11 +16,19 @@ abstract class DiscountFields {
   @Field(() => Int, { nullable: true }) maxRedemptions?: number | null;
   @Field(() => Int, { nullable: true }) maxRedemptionsPerCustomer?: number | null;
   @Field(() => Int, { nullable: true }) durationInMonths?: number | null;
-  @Field(() => MinorUnits, { nullable: true, description: 'fixed (deprecated in Polar: use amounts)' }) amount?: bigint | null;
-  @Field(() => String, { nullable: true, description: 'fixed (deprecated in Polar: use amounts)' }) currency?: string | null;
-  @Field(() => [DiscountAmountInput], { nullable: true, description: 'fixed: one currency is supported' }) amounts?: DiscountAmountInput[] | null;
+  @Field(() => MinorUnits, { nullable: true, description: 'fixed (deprecated in Polar: use amounts)' }) amount?:
+    | bigint
+    | null;
+  @Field(() => String, { nullable: true, description: 'fixed (deprecated in Polar: use amounts)' }) currency?:
+    | string
+    | null;
+  @Field(() => [DiscountAmountInput], { nullable: true, description: 'fixed: one currency is supported' }) amounts?:
+    | DiscountAmountInput[]
+    | null;
   @Field(() => Int, { nullable: true, description: 'percentage: 1–10000 (100 = 1%)' }) basisPoints?: number | null;
-  @Field(() => [ID], { nullable: true, description: 'Restrict to these products of the same organization.' }) products?: string[] | null;
+  @Field(() => [ID], { nullable: true, description: 'Restrict to these products of the same organization.' }) products?:
+    | string[]
+    | null;
   @Field(() => Metadata, { nullable: true }) metadata?: Record<string, string | number | boolean> | null;
 }
 

@@ -16,7 +16,12 @@ export class DiscountRepository {
     return { organizationId: { $in: principal.organizationIds }, deletedAt: null };
   }
 
-  list(principal: Principal, filters: DiscountFilters, orderBy: Array<Record<string, 'asc' | 'desc'>>, window: { limit: number; offset: number }): Promise<[Discount[], number]> {
+  list(
+    principal: Principal,
+    filters: DiscountFilters,
+    orderBy: Array<Record<string, 'asc' | 'desc'>>,
+    window: { limit: number; offset: number },
+  ): Promise<[Discount[], number]> {
     const and: FilterQuery<Discount>[] = [this.readableFilter(principal)];
     if (filters.organizationIds?.length) and.push({ organizationId: { $in: filters.organizationIds } });
     if (filters.query) {
@@ -37,6 +42,10 @@ export class DiscountRepository {
 
   /** A live discount of the organization with this code, compared case-insensitively. */
   findByCode(organizationId: string, code: string): Promise<Discount | null> {
-    return this.em.findOne(Discount, { organizationId, deletedAt: null, [raw(alias => `lower(${alias}.code) = lower(?)`, [code])]: [] } as FilterQuery<Discount>);
+    return this.em.findOne(Discount, {
+      organizationId,
+      deletedAt: null,
+      [raw(alias => `lower(${alias}.code) = lower(?)`, [code])]: [],
+    } as FilterQuery<Discount>);
   }
 }

@@ -36,7 +36,11 @@ export class DiscountResolver {
   }
 
   @Mutation(() => DiscountType)
-  async updateDiscount(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string, @Arg('input') input: UpdateDiscountInput): Promise<DiscountType> {
+  async updateDiscount(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateDiscountInput,
+  ): Promise<DiscountType> {
     authorize(ctx.principal, WRITE);
     return ctx.services.discounts.update(ctx, id, input);
   }

@@ -25,7 +25,12 @@ export interface DiscountListQuery extends PageRequest, DiscountFilters {
 export class DiscountService {
   async list(ctx: BillingContext, query: DiscountListQuery) {
     const window = pageWindow(query);
-    const [discounts, total] = await new DiscountRepository(ctx.em).list(ctx.principal, query, discountOrderBy(query.sorting ?? []), window);
+    const [discounts, total] = await new DiscountRepository(ctx.em).list(
+      ctx.principal,
+      query,
+      discountOrderBy(query.sorting ?? []),
+      window,
+    );
     const products = await this.productTypes(ctx, await this.readableProducts(ctx, discounts));
     return { items: discounts.map(d => withProducts(d, products)), pagination: paginationOf(total, query.limit) };
   }
@@ -52,10 +57,13 @@ export class DiscountService {
       maxRedemptionsPerCustomer: input.maxRedemptionsPerCustomer ?? null,
     };
     throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id => ctx.principal.organizationIds.includes(id));
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
+      ctx.principal.organizationIds.includes(id),
+    );
     const { productIds, products } = await this.checkProducts(ctx, organizationId, input.products ?? []);
     const repository = new DiscountRepository(ctx.em);
-    if (state.code && (await repository.findByCode(organizationId, state.code))) throw new DiscountCodeTaken(state.code);
+    if (state.code && (await repository.findByCode(organizationId, state.code)))
+      throw new DiscountCodeTaken(state.code);
     const now = ctx.clock.now();
     const discount = ctx.em.create(Discount, {
       ...state,
@@ -82,12 +90,18 @@ export class DiscountService {
     const duration = input.duration ?? discount.duration;
     const given = fixedAmount(input);
     const issues: ValidationIssue[] = [...given.issues];
-    if (input.name === null) issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
+    if (input.name === null)
+      issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
     const state: DiscountState = {
       name: input.name ?? discount.name,
       type,
       duration,
-      durationInMonths: duration === 'repeating' ? (input.durationInMonths !== undefined ? input.durationInMonths : discount.durationInMonths) : null,
+      durationInMonths:
+        duration === 'repeating'
+          ? input.durationInMonths !== undefined
+            ? input.durationInMonths
+            : discount.durationInMonths
+          : null,
       amount: type === 'fixed' ? (given.amount ?? discount.amount) : null,
       currency: type === 'fixed' ? (given.currency ?? discount.currency ?? 'usd') : null,
       basisPoints: type === 'percentage' ? (input.basisPoints ?? discount.basisPoints) : null,
@@ -95,17 +109,27 @@ export class DiscountService {
       startsAt: input.startsAt !== undefined ? input.startsAt : discount.startsAt,
       endsAt: input.endsAt !== undefined ? input.endsAt : discount.endsAt,
       maxRedemptions: input.maxRedemptions !== undefined ? input.maxRedemptions : discount.maxRedemptions,
-      maxRedemptionsPerCustomer: input.maxRedemptionsPerCustomer !== undefined ? input.maxRedemptionsPerCustomer : discount.maxRedemptionsPerCustomer,
+      maxRedemptionsPerCustomer:
+        input.maxRedemptionsPerCustomer !== undefined
+          ? input.maxRedemptionsPerCustomer
+          : discount.maxRedemptionsPerCustomer,
     };
     throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
-    const restriction = input.products != null ? await this.checkProducts(ctx, discount.organizationId, input.products) : null;
+    const restriction =
+      input.products != null ? await this.checkProducts(ctx, discount.organizationId, input.products) : null;
     const productIds = restriction?.productIds ?? discount.productIds;
     if (state.code && state.code.toLowerCase() !== discount.code?.toLowerCase()) {
       const holder = await new DiscountRepository(ctx.em).findByCode(discount.organizationId, state.code);
       if (holder && holder.id !== discount.id) throw new DiscountCodeTaken(state.code);
     }
     const before = JSON.stringify(snapshot(discount));
-    Object.assign(discount, { ...state, name: state.name.trim(), type: state.type as DiscountKind, duration: state.duration as DiscountDuration, productIds });
+    Object.assign(discount, {
+      ...state,
+      name: state.name.trim(),
+      type: state.type as DiscountKind,
+      duration: state.duration as DiscountDuration,
+      productIds,
+    });
     if (input.metadata != null) discount.metadata = input.metadata;
     const now = ctx.clock.now();
     const changed = before !== JSON.stringify(snapshot(discount));
@@ -121,7 +145,13 @@ export class DiscountService {
     const discount = await this.find(ctx, id);
     const now = ctx.clock.now();
     discount.deletedAt = now;
-    recordEvent(ctx.em, discount.organizationId, 'discount.deleted', discountWire(await this.toType(ctx, discount)), now);
+    recordEvent(
+      ctx.em,
+      discount.organizationId,
+      'discount.deleted',
+      discountWire(await this.toType(ctx, discount)),
+      now,
+    );
     await ctx.em.flush();
   }
 
@@ -142,12 +172,22 @@ export class DiscountService {
   }
 
   /** Restricted products must be products of the discount's organization; returns them with their ids in input order. */
-  private async checkProducts(ctx: BillingContext, organizationId: string, ids: string[]): Promise<{ productIds: string[]; products: Product[] }> {
+  private async checkProducts(
+    ctx: BillingContext,
+    organizationId: string,
+    ids: string[],
+  ): Promise<{ productIds: string[]; products: Product[] }> {
     const productIds = [...new Set(ids)];
     if (!productIds.length) return { productIds, products: [] };
     const products = await new ProductRepository(ctx.em).findInOrganization(organizationId, productIds);
     const found = new Set(products.map(p => p.id));
-    throwIfAny(ids.flatMap((id, i) => (found.has(id) ? [] : [{ type: 'value_error', loc: ['body', 'products', i], msg: 'Product does not exist.', input: id }])));
+    throwIfAny(
+      ids.flatMap((id, i) =>
+        found.has(id)
+          ? []
+          : [{ type: 'value_error', loc: ['body', 'products', i], msg: 'Product does not exist.', input: id }],
+      ),
+    );
     return { productIds, products };
   }
 
@@ -166,24 +206,55 @@ export class DiscountService {
 
   /** `products`: the restriction's products when the caller has just loaded them (create, update). */
   private async toType(ctx: BillingContext, discount: Discount, products?: Product[]): Promise<DiscountType> {
-    return withProducts(discount, await this.productTypes(ctx, products ?? (await this.readableProducts(ctx, [discount]))));
+    return withProducts(
+      discount,
+      await this.productTypes(ctx, products ?? (await this.readableProducts(ctx, [discount]))),
+    );
   }
 }
 
 /** `amounts` (one currency) or the deprecated `amount` + `currency`. */
-function fixedAmount(input: { amount?: bigint | null; currency?: string | null; amounts?: { currency: string; amount: bigint }[] | null }) {
+function fixedAmount(input: {
+  amount?: bigint | null;
+  currency?: string | null;
+  amounts?: { currency: string; amount: bigint }[] | null;
+}) {
   const issues: ValidationIssue[] = [];
   if (input.amounts?.length) {
-    if (input.amounts.length > 1) issues.push({ type: 'value_error', loc: ['body', 'amounts'], msg: 'Only one currency is supported per discount.', input: input.amounts.map(a => a.currency) });
+    if (input.amounts.length > 1)
+      issues.push({
+        type: 'value_error',
+        loc: ['body', 'amounts'],
+        msg: 'Only one currency is supported per discount.',
+        input: input.amounts.map(a => a.currency),
+      });
     return { amount: input.amounts[0].amount, currency: input.amounts[0].currency.toLowerCase(), issues };
   }
   return { amount: input.amount ?? null, currency: input.currency?.toLowerCase() ?? null, issues };
 }
 
 function withProducts(discount: Discount, products: Map<string, ProductType>): DiscountType {
-  return DiscountType.fromEntity(discount, discount.productIds.flatMap(id => products.get(id) ?? []));
+  return DiscountType.fromEntity(
+    discount,
+    discount.productIds.flatMap(id => products.get(id) ?? []),
+  );
 }
 
 function snapshot(d: Discount) {
-  return [d.name, d.type, d.duration, d.durationInMonths, d.amount?.toString(), d.currency, d.basisPoints, d.code, d.startsAt?.getTime(), d.endsAt?.getTime(), d.maxRedemptions, d.maxRedemptionsPerCustomer, d.productIds, d.metadata];
+  return [
+    d.name,
+    d.type,
+    d.duration,
+    d.durationInMonths,
+    d.amount?.toString(),
+    d.currency,
+    d.basisPoints,
+    d.code,
+    d.startsAt?.getTime(),
+    d.endsAt?.getTime(),
+    d.maxRedemptions,
+    d.maxRedemptionsPerCustomer,
+    d.productIds,
+    d.metadata,
+  ];
 }

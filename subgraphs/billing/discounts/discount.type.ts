@@ -27,9 +27,12 @@ export class DiscountType {
   @Field(() => String, { description: 'fixed | percentage' }) type!: string;
   @Field(() => String, { description: 'once | forever | repeating' }) duration!: string;
   @Field(() => Int, { nullable: true }) durationInMonths!: number | null;
-  @Field(() => MinorUnits, { nullable: true, description: 'fixed: the amount off, in `currency`' }) amount!: bigint | null;
+  @Field(() => MinorUnits, { nullable: true, description: 'fixed: the amount off, in `currency`' }) amount!:
+    | bigint
+    | null;
   @Field(() => String, { nullable: true }) currency!: string | null;
-  @Field(() => [DiscountAmountType], { description: 'fixed: amount per currency (one currency is supported)' }) amounts!: DiscountAmountType[];
+  @Field(() => [DiscountAmountType], { description: 'fixed: amount per currency (one currency is supported)' })
+  amounts!: DiscountAmountType[];
   @Field(() => Int, { nullable: true, description: 'percentage: 100 = 1%' }) basisPoints!: number | null;
   @Field(() => String, { nullable: true }) code!: string | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) startsAt!: Date | null;
@@ -40,7 +43,8 @@ export class DiscountType {
   @Field(() => ID) organizationId!: string;
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
   @Field(() => [ID]) productIds!: string[];
-  @Field(() => [ProductType], { description: 'The products the discount is restricted to (empty: every product).' }) products!: ProductType[];
+  @Field(() => [ProductType], { description: 'The products the discount is restricted to (empty: every product).' })
+  products!: ProductType[];
 
   /** `products`: the restricted products as public types; leave empty for the embedded `Discount…Base` shape. */
   static fromEntity(discount: DiscountEntity, products: ProductType[] = []): DiscountType {
@@ -54,7 +58,8 @@ export class DiscountType {
       durationInMonths: discount.durationInMonths,
       amount: discount.amount,
       currency: discount.currency,
-      amounts: discount.amount !== null && discount.currency ? [{ currency: discount.currency, amount: discount.amount }] : [],
+      amounts:
+        discount.amount !== null && discount.currency ? [{ currency: discount.currency, amount: discount.amount }] : [],
       basisPoints: discount.basisPoints,
       code: discount.code,
       startsAt: discount.startsAt,

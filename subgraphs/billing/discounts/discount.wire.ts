@@ -7,7 +7,20 @@ import { plain } from '../shared/wire.js';
  * of schema/operations/discounts.graphql: exactly the keys of its kind. `discountBaseWire` is the
  * `Discount…Base` shape embedded in subscriptions and orders (no `products`).
  */
-const COMMON = ['created_at', 'modified_at', 'id', 'metadata', 'name', 'code', 'starts_at', 'ends_at', 'max_redemptions', 'max_redemptions_per_customer', 'redemptions_count', 'organization_id'];
+const COMMON = [
+  'created_at',
+  'modified_at',
+  'id',
+  'metadata',
+  'name',
+  'code',
+  'starts_at',
+  'ends_at',
+  'max_redemptions',
+  'max_redemptions_per_customer',
+  'redemptions_count',
+  'organization_id',
+];
 
 export function discountBaseWire(discount: object): Record<string, unknown> {
   const wire = snakeKeys<Record<string, unknown>>(plain(discount));
@@ -17,7 +30,9 @@ export function discountBaseWire(discount: object): Record<string, unknown> {
   if (wire.type === 'fixed') {
     out.amount = wire.amount ?? 0;
     out.currency = wire.currency ?? 'usd';
-    out.amounts = Object.fromEntries(((wire.amounts as { currency: string; amount: number }[] | undefined) ?? []).map(a => [a.currency, a.amount]));
+    out.amounts = Object.fromEntries(
+      ((wire.amounts as { currency: string; amount: number }[] | undefined) ?? []).map(a => [a.currency, a.amount]),
+    );
   } else {
     out.basis_points = wire.basis_points;
   }

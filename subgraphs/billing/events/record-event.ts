@@ -13,10 +13,19 @@ export function recordEvent(
   payload: Record<string, unknown>,
   now: Date = new Date(),
 ): DomainEvent {
-  return em.create(DomainEvent, { organizationId, type, payload: toJson(payload), createdAt: now, dispatchedAt: null } as DomainEvent);
+  return em.create(DomainEvent, {
+    organizationId,
+    type,
+    payload: toJson(payload),
+    createdAt: now,
+    dispatchedAt: null,
+  } as DomainEvent);
 }
 
 /** Payloads are JSON: bigint money becomes a number, dates ISO strings. */
 function toJson(value: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v))) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v))) as Record<
+    string,
+    unknown
+  >;
 }

@@ -17,11 +17,21 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261121140000_subscription_indexes extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create index if not exists "subscriptions_organization_id_started_at_id_index" on "billing"."subscriptions" ("organization_id", "started_at", "id");`);
-    this.addSql(`create index if not exists "subscriptions_organization_id_status_index" on "billing"."subscriptions" ("organization_id", "status");`);
-    this.addSql(`create index if not exists "subscriptions_organization_id_canceled_at_index" on "billing"."subscriptions" ("organization_id", "canceled_at");`);
-    this.addSql(`create index if not exists "subscriptions_metadata_gin_index" on "billing"."subscriptions" using gin ("metadata" jsonb_path_ops);`);
-    this.addSql(`create table "billing"."subscription_counts" ("organization_id" uuid not null, "status" text not null, "cancel_at_period_end" boolean not null, "n" bigint not null default 0, primary key ("organization_id", "status", "cancel_at_period_end"));`);
+    this.addSql(
+      `create index if not exists "subscriptions_organization_id_started_at_id_index" on "billing"."subscriptions" ("organization_id", "started_at", "id");`,
+    );
+    this.addSql(
+      `create index if not exists "subscriptions_organization_id_status_index" on "billing"."subscriptions" ("organization_id", "status");`,
+    );
+    this.addSql(
+      `create index if not exists "subscriptions_organization_id_canceled_at_index" on "billing"."subscriptions" ("organization_id", "canceled_at");`,
+    );
+    this.addSql(
+      `create index if not exists "subscriptions_metadata_gin_index" on "billing"."subscriptions" using gin ("metadata" jsonb_path_ops);`,
+    );
+    this.addSql(
+      `create table "billing"."subscription_counts" ("organization_id" uuid not null, "status" text not null, "cancel_at_period_end" boolean not null, "n" bigint not null default 0, primary key ("organization_id", "status", "cancel_at_period_end"));`,
+    );
     // Rows are locked in key order, so concurrent statements cannot deadlock on the counters.
     this.addSql(`create or replace function "billing"."subscription_counts_apply"() returns trigger language plpgsql as $$
 begin
@@ -37,17 +47,31 @@ begin
   end if;
   return null;
 end $$;`);
-    this.addSql(`create trigger "subscription_counts_insert" after insert on "billing"."subscriptions" referencing new table as new_rows for each statement execute function "billing"."subscription_counts_apply"();`);
-    this.addSql(`create trigger "subscription_counts_update" after update on "billing"."subscriptions" referencing old table as old_rows new table as new_rows for each statement execute function "billing"."subscription_counts_apply"();`);
-    this.addSql(`create trigger "subscription_counts_delete" after delete on "billing"."subscriptions" referencing old table as old_rows for each statement execute function "billing"."subscription_counts_apply"();`);
-    this.addSql(`insert into "billing"."subscription_counts" ("organization_id", "status", "cancel_at_period_end", "n") select "organization_id", "status", "cancel_at_period_end", count(*) from "billing"."subscriptions" group by 1, 2, 3;`);
+    this.addSql(
+      `create trigger "subscription_counts_insert" after insert on "billing"."subscriptions" referencing new table as new_rows for each statement execute function "billing"."subscription_counts_apply"();`,
+    );
+    this.addSql(
+      `create trigger "subscription_counts_update" after update on "billing"."subscriptions" referencing old table as old_rows new table as new_rows for each statement execute function "billing"."subscription_counts_apply"();`,
+    );
+    this.addSql(
+      `create trigger "subscription_counts_delete" after delete on "billing"."subscriptions" referencing old table as old_rows for each statement execute function "billing"."subscription_counts_apply"();`,
+    );
+    this.addSql(
+      `insert into "billing"."subscription_counts" ("organization_id", "status", "cancel_at_period_end", "n") select "organization_id", "status", "cancel_at_period_end", count(*) from "billing"."subscriptions" group by 1, 2, 3;`,
+    );
   }
 
   override async down(): Promise<void> {
-    for (const op of ['insert', 'update', 'delete']) this.addSql(`drop trigger if exists "subscription_counts_${op}" on "billing"."subscriptions";`);
+    for (const op of ['insert', 'update', 'delete'])
+      this.addSql(`drop trigger if exists "subscription_counts_${op}" on "billing"."subscriptions";`);
     this.addSql(`drop function if exists "billing"."subscription_counts_apply"();`);
     this.addSql(`drop table if exists "billing"."subscription_counts";`);
-    for (const name of ['subscriptions_organization_id_started_at_id_index', 'subscriptions_organization_id_status_index', 'subscriptions_organization_id_canceled_at_index', 'subscriptions_metadata_gin_index']) {
+    for (const name of [
+      'subscriptions_organization_id_started_at_id_index',
+      'subscriptions_organization_id_status_index',
+      'subscriptions_organization_id_canceled_at_index',
+      'subscriptions_metadata_gin_index',
+    ]) {
       this.addSql(`drop index if exists "billing"."${name}";`);
     }
   }

@@ -18,7 +18,13 @@ export class OrganizationProductsResolver {
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<ProductList> {
     authorize(ctx.principal, PRODUCTS_READ);
-    const result = await ctx.services.products.list(ctx, { organizationIds: [organization.id], isArchived, page, limit, sorting });
+    const result = await ctx.services.products.list(ctx, {
+      organizationIds: [organization.id],
+      isArchived,
+      page,
+      limit,
+      sorting,
+    });
     return { items: result.items.map(i => ProductType.fromEntity(i.product, i.prices)), pagination: result.pagination };
   }
 }

@@ -20,9 +20,15 @@ export class SeatTiersInput {
  */
 @InputType('ProductPriceInput')
 export class ProductPriceInput {
-  @Field(() => ID, { nullable: true, description: 'An existing price to keep (update only); nothing else may be given with it.' }) id?: string | null;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'An existing price to keep (update only); nothing else may be given with it.',
+  })
+  id?: string | null;
   @Field(() => String, { nullable: true }) amountType?: string | null;
-  @Field(() => String, { nullable: true, description: 'Three-letter currency code, default usd.' }) priceCurrency?: string | null;
+  @Field(() => String, { nullable: true, description: 'Three-letter currency code, default usd.' }) priceCurrency?:
+    | string
+    | null;
   @Field(() => String, { nullable: true }) taxBehavior?: string | null;
   @Field(() => MinorUnits, { nullable: true }) priceAmount?: bigint | null;
   @Field(() => MinorUnits, { nullable: true }) minimumAmount?: bigint | null;
@@ -33,11 +39,16 @@ export class ProductPriceInput {
 
 @InputType('CreateProductInput')
 export class CreateProductInput {
-  @Field(() => ID, { nullable: true, description: 'Required for user tokens; forbidden for organization tokens.' }) organizationId?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Required for user tokens; forbidden for organization tokens.' })
+  organizationId?: string | null;
   @Field() name!: string;
   @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { nullable: true, description: 'draft | private | public (default)' }) visibility?: string | null;
-  @Field(() => String, { nullable: true, description: 'Absent or null: a one-time product.' }) recurringInterval?: string | null;
+  @Field(() => String, { nullable: true, description: 'draft | private | public (default)' }) visibility?:
+    | string
+    | null;
+  @Field(() => String, { nullable: true, description: 'Absent or null: a one-time product.' }) recurringInterval?:
+    | string
+    | null;
   @Field(() => Int, { nullable: true }) recurringIntervalCount?: number | null;
   @Field(() => String, { nullable: true }) trialInterval?: string | null;
   @Field(() => Int, { nullable: true }) trialIntervalCount?: number | null;
@@ -57,5 +68,9 @@ export class UpdateProductInput {
   @Field(() => Int, { nullable: true }) trialIntervalCount?: number | null;
   @Field(() => Boolean, { nullable: true }) isArchived?: boolean | null;
   @Field(() => Metadata, { nullable: true }) metadata?: Record<string, string | number | boolean> | null;
-  @Field(() => [ProductPriceInput], { nullable: true, description: 'The complete new list: `{id}` keeps a price, new objects add one, omitted prices are archived.' }) prices?: ProductPriceInput[] | null;
+  @Field(() => [ProductPriceInput], {
+    nullable: true,
+    description: 'The complete new list: `{id}` keeps a price, new objects add one, omitted prices are archived.',
+  })
+  prices?: ProductPriceInput[] | null;
 }

@@ -25,7 +25,12 @@ export class ProductRepository {
     return { organizationId: { $in: principal.organizationIds } };
   }
 
-  list(principal: Principal, filters: ProductFilters, orderBy: ProductOrder, window: { limit: number; offset: number }): Promise<[Product[], number]> {
+  list(
+    principal: Principal,
+    filters: ProductFilters,
+    orderBy: ProductOrder,
+    window: { limit: number; offset: number },
+  ): Promise<[Product[], number]> {
     const and: FilterQuery<Product>[] = [this.readableFilter(principal)];
     if (filters.ids?.length) and.push({ id: { $in: filters.ids } });
     if (filters.organizationIds?.length) and.push({ organizationId: { $in: filters.organizationIds } });
@@ -50,7 +55,10 @@ export class ProductRepository {
   }
 
   /** The prices of many products in one query, oldest first; archived ones only when asked. */
-  async pricesOf(productIds: readonly string[], options: { includeArchived?: boolean } = {}): Promise<Map<string, ProductPrice[]>> {
+  async pricesOf(
+    productIds: readonly string[],
+    options: { includeArchived?: boolean } = {},
+  ): Promise<Map<string, ProductPrice[]>> {
     const byProduct = new Map<string, ProductPrice[]>(productIds.map(id => [id, []]));
     if (!productIds.length) return byProduct;
     const where: FilterQuery<ProductPrice> = { productId: { $in: [...productIds] } };

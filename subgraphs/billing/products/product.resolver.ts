@@ -4,7 +4,10 @@ import type { BillingContext } from '../context.js';
 import { CreateProductInput, UpdateProductInput } from './product.inputs.js';
 import { ProductList, ProductType } from './product.type.js';
 
-export const PRODUCTS_READ = { subjects: ['user', 'organization'], scopes: ['products:read', 'products:write'] } as const;
+export const PRODUCTS_READ = {
+  subjects: ['user', 'organization'],
+  scopes: ['products:read', 'products:write'],
+} as const;
 export const PRODUCTS_WRITE = { subjects: ['user', 'organization'], scopes: ['products:write'] } as const;
 
 /** Thin: checks who may call, hands over to the service, maps entities to the public type. */
@@ -24,7 +27,17 @@ export class ProductResolver {
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<ProductList> {
     authorize(ctx.principal, PRODUCTS_READ);
-    const result = await ctx.services.products.list(ctx, { ids: id, organizationIds: organizationId, query, isArchived, isRecurring, visibility, page, limit, sorting });
+    const result = await ctx.services.products.list(ctx, {
+      ids: id,
+      organizationIds: organizationId,
+      query,
+      isArchived,
+      isRecurring,
+      visibility,
+      page,
+      limit,
+      sorting,
+    });
     return { items: result.items.map(i => ProductType.fromEntity(i.product, i.prices)), pagination: result.pagination };
   }
 
@@ -43,7 +56,11 @@ export class ProductResolver {
   }
 
   @Mutation(() => ProductType, { description: 'Updates a product; `isArchived: true` archives it.' })
-  async updateProduct(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string, @Arg('input') input: UpdateProductInput): Promise<ProductType> {
+  async updateProduct(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateProductInput,
+  ): Promise<ProductType> {
     authorize(ctx.principal, PRODUCTS_WRITE);
     const { product, prices } = await ctx.services.products.update(ctx, id, input);
     return ProductType.fromEntity(product, prices);

@@ -31,7 +31,10 @@ export class ProductService {
     const window = pageWindow(query);
     const [products, total] = await repository.list(ctx.principal, query, productOrderBy(query.sorting ?? []), window);
     const prices = await repository.pricesOf(products.map(p => p.id));
-    return { items: products.map(product => ({ product, prices: prices.get(product.id) ?? [] })), pagination: paginationOf(total, query.limit) };
+    return {
+      items: products.map(product => ({ product, prices: prices.get(product.id) ?? [] })),
+      pagination: paginationOf(total, query.limit),
+    };
   }
 
   /** @throws ResourceNotFound when absent or not readable by the caller (same answer for both). */
@@ -47,11 +50,18 @@ export class ProductService {
     const recurring = input.recurringInterval != null;
     const issues = [...productFieldIssues(input), ...priceIssues(input.prices, false)];
     if (!recurring && input.recurringIntervalCount != null) {
-      issues.push({ type: 'value_error', loc: ['body', 'recurring_interval_count'], msg: 'recurring_interval_count requires recurring_interval.', input: input.recurringIntervalCount });
+      issues.push({
+        type: 'value_error',
+        loc: ['body', 'recurring_interval_count'],
+        msg: 'recurring_interval_count requires recurring_interval.',
+        input: input.recurringIntervalCount,
+      });
     }
     issues.push(...trialIssues(recurring, input.trialInterval, input.trialIntervalCount));
     throwIfAny(issues);
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id => ctx.principal.organizationIds.includes(id));
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
+      ctx.principal.organizationIds.includes(id),
+    );
     const now = ctx.clock.now();
     const product = ctx.em.create(Product, {
       organizationId,
@@ -81,17 +91,39 @@ export class ProductService {
   async update(ctx: BillingContext, id: string, input: UpdateProductInput): Promise<ProductWithPrices> {
     const { product, prices: current } = await this.get(ctx, id);
     const issues: ValidationIssue[] = [...productFieldIssues({ ...input, name: input.name ?? undefined })];
-    if (input.name === null) issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
-    if (input.visibility === null) issues.push({ type: 'enum', loc: ['body', 'visibility'], msg: "Input should be 'draft', 'private' or 'public'", input: null });
+    if (input.name === null)
+      issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
+    if (input.visibility === null)
+      issues.push({
+        type: 'enum',
+        loc: ['body', 'visibility'],
+        msg: "Input should be 'draft', 'private' or 'public'",
+        input: null,
+      });
     if (input.recurringInterval !== undefined) {
       if (!product.isRecurring && input.recurringInterval !== null) {
-        issues.push({ type: 'value_error', loc: ['body', 'recurring_interval'], msg: 'A one-time product cannot become recurring.', input: input.recurringInterval });
+        issues.push({
+          type: 'value_error',
+          loc: ['body', 'recurring_interval'],
+          msg: 'A one-time product cannot become recurring.',
+          input: input.recurringInterval,
+        });
       } else if (product.isRecurring && input.recurringInterval === null) {
-        issues.push({ type: 'value_error', loc: ['body', 'recurring_interval'], msg: 'A recurring product cannot become one-time.', input: null });
+        issues.push({
+          type: 'value_error',
+          loc: ['body', 'recurring_interval'],
+          msg: 'A recurring product cannot become one-time.',
+          input: null,
+        });
       }
     }
     if (input.recurringIntervalCount != null && !product.isRecurring) {
-      issues.push({ type: 'value_error', loc: ['body', 'recurring_interval_count'], msg: 'A one-time product has no recurring interval.', input: input.recurringIntervalCount });
+      issues.push({
+        type: 'value_error',
+        loc: ['body', 'recurring_interval_count'],
+        msg: 'A one-time product has no recurring interval.',
+        input: input.recurringIntervalCount,
+      });
     }
     if (input.trialInterval !== undefined || input.trialIntervalCount !== undefined) {
       const interval = input.trialInterval !== undefined ? input.trialInterval : product.trialInterval;
@@ -105,16 +137,36 @@ export class ProductService {
       input.prices.forEach((price, i) => {
         if (price.id == null) return;
         const existing = live.get(price.id);
-        if (!existing) issues.push({ type: 'value_error', loc: ['body', 'prices', i, 'id'], msg: 'Price does not exist.', input: price.id });
-        else if (kept.has(price.id)) issues.push({ type: 'value_error', loc: ['body', 'prices', i, 'id'], msg: 'Price is listed twice.', input: price.id });
+        if (!existing)
+          issues.push({
+            type: 'value_error',
+            loc: ['body', 'prices', i, 'id'],
+            msg: 'Price does not exist.',
+            input: price.id,
+          });
+        else if (kept.has(price.id))
+          issues.push({
+            type: 'value_error',
+            loc: ['body', 'prices', i, 'id'],
+            msg: 'Price is listed twice.',
+            input: price.id,
+          });
         kept.add(price.id);
       });
       const currencies = [
         ...current.filter(p => kept.has(p.id)).map(p => p.priceCurrency),
         ...input.prices.filter(p => p.id == null).map(p => (p.priceCurrency ?? 'usd').toLowerCase()),
       ];
-      if (new Set(currencies).size !== currencies.length && !issues.some(i => i.msg.startsWith('Only one static price'))) {
-        issues.push({ type: 'value_error', loc: ['body', 'prices'], msg: 'Only one static price per currency is allowed.', input: currencies });
+      if (
+        new Set(currencies).size !== currencies.length &&
+        !issues.some(i => i.msg.startsWith('Only one static price'))
+      ) {
+        issues.push({
+          type: 'value_error',
+          loc: ['body', 'prices'],
+          msg: 'Only one static price per currency is allowed.',
+          input: currencies,
+        });
       }
     }
     throwIfAny(issues);
@@ -132,7 +184,8 @@ export class ProductService {
     if (input.visibility != null) set('visibility', input.visibility as ProductVisibility);
     if (input.recurringInterval != null) set('recurringInterval', input.recurringInterval as RecurringInterval);
     if (input.recurringIntervalCount != null) set('recurringIntervalCount', input.recurringIntervalCount);
-    if (input.trialInterval !== undefined) set('trialInterval', (input.trialInterval ?? null) as RecurringInterval | null);
+    if (input.trialInterval !== undefined)
+      set('trialInterval', (input.trialInterval ?? null) as RecurringInterval | null);
     if (input.trialIntervalCount !== undefined) set('trialIntervalCount', input.trialIntervalCount ?? null);
     if (input.isArchived != null) set('isArchived', input.isArchived);
     if (input.metadata != null) {
@@ -154,7 +207,13 @@ export class ProductService {
     }
     if (changed) {
       product.modifiedAt = now;
-      recordEvent(ctx.em, product.organizationId, 'product.updated', productWire(ProductType.fromEntity(product, prices)), now);
+      recordEvent(
+        ctx.em,
+        product.organizationId,
+        'product.updated',
+        productWire(ProductType.fromEntity(product, prices)),
+        now,
+      );
     }
     await ctx.em.flush();
     return { product, prices };
@@ -173,12 +232,17 @@ export class ProductService {
       minimumAmount: amountType === PriceAmountType.CUSTOM ? (input.minimumAmount ?? DEFAULT_CUSTOM_MINIMUM) : null,
       maximumAmount: amountType === PriceAmountType.CUSTOM ? (input.maximumAmount ?? null) : null,
       presetAmount: amountType === PriceAmountType.CUSTOM ? (input.presetAmount ?? null) : null,
-      seatTiers: amountType === PriceAmountType.SEAT_BASED
-        ? {
-            seat_tier_type: (input.seatTiers!.seatTierType ?? 'volume') as 'volume' | 'graduated',
-            tiers: input.seatTiers!.tiers.map(t => ({ min_seats: t.minSeats, max_seats: t.maxSeats ?? null, price_per_seat: Number(t.pricePerSeat) })),
-          }
-        : null,
+      seatTiers:
+        amountType === PriceAmountType.SEAT_BASED
+          ? {
+              seat_tier_type: (input.seatTiers!.seatTierType ?? 'volume') as 'volume' | 'graduated',
+              tiers: input.seatTiers!.tiers.map(t => ({
+                min_seats: t.minSeats,
+                max_seats: t.maxSeats ?? null,
+                price_per_seat: Number(t.pricePerSeat),
+              })),
+            }
+          : null,
       createdAt: now,
       modifiedAt: null,
     } as ProductPrice);
@@ -186,11 +250,38 @@ export class ProductService {
 }
 
 /** A trial needs a recurring product, and its interval and count come together. */
-function trialIssues(recurring: boolean, interval: string | null | undefined, count: number | null | undefined): ValidationIssue[] {
+function trialIssues(
+  recurring: boolean,
+  interval: string | null | undefined,
+  count: number | null | undefined,
+): ValidationIssue[] {
   if (interval == null && count == null) return [];
-  if (!recurring) return [{ type: 'value_error', loc: ['body', 'trial_interval'], msg: 'Trials are only available on recurring products.', input: interval ?? null }];
-  if (interval == null) return [{ type: 'value_error', loc: ['body', 'trial_interval'], msg: 'trial_interval is required when trial_interval_count is set.', input: null }];
-  if (count == null) return [{ type: 'value_error', loc: ['body', 'trial_interval_count'], msg: 'trial_interval_count is required when trial_interval is set.', input: null }];
+  if (!recurring)
+    return [
+      {
+        type: 'value_error',
+        loc: ['body', 'trial_interval'],
+        msg: 'Trials are only available on recurring products.',
+        input: interval ?? null,
+      },
+    ];
+  if (interval == null)
+    return [
+      {
+        type: 'value_error',
+        loc: ['body', 'trial_interval'],
+        msg: 'trial_interval is required when trial_interval_count is set.',
+        input: null,
+      },
+    ];
+  if (count == null)
+    return [
+      {
+        type: 'value_error',
+        loc: ['body', 'trial_interval_count'],
+        msg: 'trial_interval_count is required when trial_interval is set.',
+        input: null,
+      },
+    ];
   return [];
 }
-

@@ -16,12 +16,14 @@ export type ProductOrder = Array<Record<string, 'asc' | 'desc'>>;
 
 /** `["-created_at"]` → MikroORM order entries; `id` last keeps pages stable. */
 export function productOrderBy(sorting: readonly string[]): ProductOrder {
-  const order = sortCriteria(sorting, PRODUCT_SORT_KEYS, PRODUCT_DEFAULT_SORTING).map(({ key, direction }): Record<string, 'asc' | 'desc'> => {
-    if (key === 'created_at') return { createdAt: direction };
-    if (key === 'name') return { name: direction };
-    const sql = key === 'price_amount' ? PRICE_AMOUNT : PRICE_AMOUNT_TYPE;
-    return { [raw(alias => sql.replace('ALIAS', alias))]: direction };
-  });
+  const order = sortCriteria(sorting, PRODUCT_SORT_KEYS, PRODUCT_DEFAULT_SORTING).map(
+    ({ key, direction }): Record<string, 'asc' | 'desc'> => {
+      if (key === 'created_at') return { createdAt: direction };
+      if (key === 'name') return { name: direction };
+      const sql = key === 'price_amount' ? PRICE_AMOUNT : PRICE_AMOUNT_TYPE;
+      return { [raw(alias => sql.replace('ALIAS', alias))]: direction };
+    },
+  );
   order.push({ id: 'asc' });
   return order;
 }

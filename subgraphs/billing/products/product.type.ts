@@ -39,13 +39,17 @@ export class ProductPriceType {
   @Field() isArchived!: boolean;
   @Field(() => ID) productId!: string;
   @Field(() => MinorUnits, { nullable: true, description: 'fixed: the price' }) priceAmount!: bigint | null;
-  @Field(() => MinorUnits, { nullable: true, description: 'custom: lowest amount the customer may pay' }) minimumAmount!: bigint | null;
+  @Field(() => MinorUnits, { nullable: true, description: 'custom: lowest amount the customer may pay' })
+  minimumAmount!: bigint | null;
   @Field(() => MinorUnits, { nullable: true, description: 'custom' }) maximumAmount!: bigint | null;
   @Field(() => MinorUnits, { nullable: true, description: 'custom' }) presetAmount!: bigint | null;
   @Field(() => SeatTiersType, { nullable: true, description: 'seat_based' }) seatTiers!: SeatTiersType | null;
-  @Field(() => MinorUnits, { nullable: true, description: 'seat_based: the first tier price (Polar hidden field)' }) pricePerSeat!: bigint | null;
+  @Field(() => MinorUnits, { nullable: true, description: 'seat_based: the first tier price (Polar hidden field)' })
+  pricePerSeat!: bigint | null;
   @Field(() => String, { description: 'one_time | recurring, from the product (Polar hidden field)' }) type!: string;
-  @Field(() => String, { nullable: true, description: 'from the product (Polar hidden field)' }) recurringInterval!: string | null;
+  @Field(() => String, { nullable: true, description: 'from the product (Polar hidden field)' }) recurringInterval!:
+    | string
+    | null;
 
   static fromEntity(price: ProductPriceEntity, product: Pick<ProductEntity, 'recurringInterval'>): ProductPriceType {
     const tiers = price.seatTiers?.tiers ?? [];
@@ -66,7 +70,11 @@ export class ProductPriceType {
       seatTiers: price.seatTiers
         ? {
             seatTierType: price.seatTiers.seat_tier_type,
-            tiers: tiers.map(t => ({ minSeats: t.min_seats, maxSeats: t.max_seats, pricePerSeat: BigInt(t.price_per_seat) })),
+            tiers: tiers.map(t => ({
+              minSeats: t.min_seats,
+              maxSeats: t.max_seats,
+              pricePerSeat: BigInt(t.price_per_seat),
+            })),
             minimumSeats: tiers[0]?.min_seats ?? 1,
             maximumSeats: tiers.length ? tiers[tiers.length - 1].max_seats : null,
           }
@@ -96,12 +104,20 @@ export class ProductType {
   @Field() isRecurring!: boolean;
   @Field() isArchived!: boolean;
   @Field(() => ID) organizationId!: string;
-  @Field(() => OrganizationRef, { description: 'The owning organization (resolved by the identity subgraph).' }) organization!: OrganizationRef;
+  @Field(() => OrganizationRef, { description: 'The owning organization (resolved by the identity subgraph).' })
+  organization!: OrganizationRef;
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
   @Field(() => [ProductPriceType]) prices!: ProductPriceType[];
-  @Field(() => [Metadata], { description: 'Always empty: benefits are not implemented.' }) benefits!: Record<string, unknown>[];
-  @Field(() => [Metadata], { description: 'Always empty: product media are not implemented.' }) medias!: Record<string, unknown>[];
-  @Field(() => [Metadata], { description: 'Always empty: custom fields are not implemented.' }) attachedCustomFields!: Record<string, unknown>[];
+  @Field(() => [Metadata], { description: 'Always empty: benefits are not implemented.' }) benefits!: Record<
+    string,
+    unknown
+  >[];
+  @Field(() => [Metadata], { description: 'Always empty: product media are not implemented.' }) medias!: Record<
+    string,
+    unknown
+  >[];
+  @Field(() => [Metadata], { description: 'Always empty: custom fields are not implemented.' })
+  attachedCustomFields!: Record<string, unknown>[];
 
   /** `prices`: the product's prices to show (a product's own list: its non-archived ones, oldest first). */
   static fromEntity(product: ProductEntity, prices: readonly ProductPriceEntity[]): ProductType {

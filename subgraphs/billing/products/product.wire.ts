@@ -7,7 +7,19 @@ import { plain } from '../shared/wire.js';
  * price carries exactly the keys of its `amount_type` variant plus the hidden `type` and
  * `recurring_interval`. Used by the REST adapter and for outbox payloads.
  */
-const COMMON_PRICE_KEYS = ['created_at', 'modified_at', 'id', 'source', 'amount_type', 'price_currency', 'tax_behavior', 'is_archived', 'product_id', 'type', 'recurring_interval'];
+const COMMON_PRICE_KEYS = [
+  'created_at',
+  'modified_at',
+  'id',
+  'source',
+  'amount_type',
+  'price_currency',
+  'tax_behavior',
+  'is_archived',
+  'product_id',
+  'type',
+  'recurring_interval',
+];
 const VARIANT_KEYS: Record<string, string[]> = {
   fixed: ['price_amount'],
   custom: ['minimum_amount', 'maximum_amount', 'preset_amount'],
@@ -25,7 +37,11 @@ export function priceWire(price: object): Record<string, unknown> {
 }
 
 export function productWire(product: object): Record<string, unknown> {
-  const { organization: _organization, prices, ...rest } = plain(product) as Record<string, unknown> & { prices?: object[] };
+  const {
+    organization: _organization,
+    prices,
+    ...rest
+  } = plain(product) as Record<string, unknown> & { prices?: object[] };
   return { ...snakeKeys<Record<string, unknown>>(rest), prices: (prices ?? []).map(priceWire) };
 }
 

@@ -1,10 +1,34 @@
 /** Polar's enums used across billing (polar-api.md §3.2-§3.4, §3.7). Stored as their string values. */
-export enum RecurringInterval { DAY = 'day', WEEK = 'week', MONTH = 'month', YEAR = 'year' }
-export enum ProductVisibility { DRAFT = 'draft', PRIVATE = 'private', PUBLIC = 'public' }
-export enum PriceAmountType { FIXED = 'fixed', CUSTOM = 'custom', SEAT_BASED = 'seat_based', FREE = 'free' }
-export enum CustomerType { INDIVIDUAL = 'individual', TEAM = 'team' }
-export enum DiscountType { FIXED = 'fixed', PERCENTAGE = 'percentage' }
-export enum DiscountDuration { ONCE = 'once', FOREVER = 'forever', REPEATING = 'repeating' }
+export enum RecurringInterval {
+  DAY = 'day',
+  WEEK = 'week',
+  MONTH = 'month',
+  YEAR = 'year',
+}
+export enum ProductVisibility {
+  DRAFT = 'draft',
+  PRIVATE = 'private',
+  PUBLIC = 'public',
+}
+export enum PriceAmountType {
+  FIXED = 'fixed',
+  CUSTOM = 'custom',
+  SEAT_BASED = 'seat_based',
+  FREE = 'free',
+}
+export enum CustomerType {
+  INDIVIDUAL = 'individual',
+  TEAM = 'team',
+}
+export enum DiscountType {
+  FIXED = 'fixed',
+  PERCENTAGE = 'percentage',
+}
+export enum DiscountDuration {
+  ONCE = 'once',
+  FOREVER = 'forever',
+  REPEATING = 'repeating',
+}
 
 export enum SubscriptionStatus {
   INCOMPLETE = 'incomplete',
@@ -18,9 +42,18 @@ export enum SubscriptionStatus {
 }
 
 /** Polar's status groups (server/polar/models/subscription.py), named once and reused. */
-export const ACTIVE_STATUSES: ReadonlySet<SubscriptionStatus> = new Set([SubscriptionStatus.TRIALING, SubscriptionStatus.ACTIVE]);
-export const BILLABLE_STATUSES: ReadonlySet<SubscriptionStatus> = new Set([...ACTIVE_STATUSES, SubscriptionStatus.PAST_DUE]);
-export const REVOKED_STATUSES: ReadonlySet<SubscriptionStatus> = new Set([SubscriptionStatus.CANCELED, SubscriptionStatus.UNPAID]);
+export const ACTIVE_STATUSES: ReadonlySet<SubscriptionStatus> = new Set([
+  SubscriptionStatus.TRIALING,
+  SubscriptionStatus.ACTIVE,
+]);
+export const BILLABLE_STATUSES: ReadonlySet<SubscriptionStatus> = new Set([
+  ...ACTIVE_STATUSES,
+  SubscriptionStatus.PAST_DUE,
+]);
+export const REVOKED_STATUSES: ReadonlySet<SubscriptionStatus> = new Set([
+  SubscriptionStatus.CANCELED,
+  SubscriptionStatus.UNPAID,
+]);
 
 export enum CustomerCancellationReason {
   CUSTOMER_SERVICE = 'customer_service',

@@ -13,18 +13,47 @@ export function metadataIssues(metadata: unknown, loc: (string | number)[] = ['b
   const entries = Object.entries(metadata);
   const issues: ValidationIssue[] = [];
   if (entries.length > METADATA_MAX_KEYS) {
-    issues.push({ type: 'too_long', loc, msg: `Dictionary should have at most ${METADATA_MAX_KEYS} items after validation, not ${entries.length}`, input: metadata, ctx: { field_type: 'Dictionary', max_length: METADATA_MAX_KEYS, actual_length: entries.length } });
+    issues.push({
+      type: 'too_long',
+      loc,
+      msg: `Dictionary should have at most ${METADATA_MAX_KEYS} items after validation, not ${entries.length}`,
+      input: metadata,
+      ctx: { field_type: 'Dictionary', max_length: METADATA_MAX_KEYS, actual_length: entries.length },
+    });
   }
   for (const [key, value] of entries) {
     if (key.length < 1 || key.length > METADATA_KEY_MAX_LENGTH) {
-      issues.push({ type: key.length < 1 ? 'string_too_short' : 'string_too_long', loc: [...loc, `[key]`], msg: key.length < 1 ? 'String should have at least 1 character' : `String should have at most ${METADATA_KEY_MAX_LENGTH} characters`, input: key, ctx: key.length < 1 ? { min_length: 1 } : { max_length: METADATA_KEY_MAX_LENGTH } });
+      issues.push({
+        type: key.length < 1 ? 'string_too_short' : 'string_too_long',
+        loc: [...loc, `[key]`],
+        msg:
+          key.length < 1
+            ? 'String should have at least 1 character'
+            : `String should have at most ${METADATA_KEY_MAX_LENGTH} characters`,
+        input: key,
+        ctx: key.length < 1 ? { min_length: 1 } : { max_length: METADATA_KEY_MAX_LENGTH },
+      });
     }
     if (typeof value === 'string') {
       if (value.length < 1 || value.length > METADATA_VALUE_MAX_LENGTH) {
-        issues.push({ type: value.length < 1 ? 'string_too_short' : 'string_too_long', loc: [...loc, key], msg: value.length < 1 ? 'String should have at least 1 character' : `String should have at most ${METADATA_VALUE_MAX_LENGTH} characters`, input: value, ctx: value.length < 1 ? { min_length: 1 } : { max_length: METADATA_VALUE_MAX_LENGTH } });
+        issues.push({
+          type: value.length < 1 ? 'string_too_short' : 'string_too_long',
+          loc: [...loc, key],
+          msg:
+            value.length < 1
+              ? 'String should have at least 1 character'
+              : `String should have at most ${METADATA_VALUE_MAX_LENGTH} characters`,
+          input: value,
+          ctx: value.length < 1 ? { min_length: 1 } : { max_length: METADATA_VALUE_MAX_LENGTH },
+        });
       }
     } else if (typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) {
-      issues.push({ type: 'string_type', loc: [...loc, key], msg: 'Input should be a valid string, integer, number or boolean', input: value });
+      issues.push({
+        type: 'string_type',
+        loc: [...loc, key],
+        msg: 'Input should be a valid string, integer, number or boolean',
+        input: value,
+      });
     }
   }
   return issues;

@@ -15,7 +15,11 @@ export async function findPage<T extends object>(
   orderBy: FindOptions<T>['orderBy'],
   window: { limit: number; offset: number },
 ): Promise<[T[], number]> {
-  const items = (await em.find(entity, where as never, { orderBy, limit: window.limit, offset: window.offset } as FindOptions<T>)) as T[];
+  const items = (await em.find(
+    entity,
+    where as never,
+    { orderBy, limit: window.limit, offset: window.offset } as FindOptions<T>,
+  )) as T[];
   const total = totalFromPage(items.length, window) ?? (await em.count(entity, where as never));
   return [items, total];
 }

@@ -11,19 +11,29 @@ export const MinorUnits = new GraphQLScalarType<bigint, number>({
   name: 'MinorUnits',
   description: 'An amount of money in integer minor units (cents), serialized as a JSON number (at most 2^53 - 1).',
   serialize(value) {
-    const n = typeof value === 'bigint' ? value : typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : typeof value === 'string' && /^-?\d+$/.test(value) ? BigInt(value) : null;
+    const n =
+      typeof value === 'bigint'
+        ? value
+        : typeof value === 'number' && Number.isInteger(value)
+          ? BigInt(value)
+          : typeof value === 'string' && /^-?\d+$/.test(value)
+            ? BigInt(value)
+            : null;
     if (n === null) throw new GraphQLError(`MinorUnits cannot represent ${String(value)}`);
-    if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < -BigInt(Number.MAX_SAFE_INTEGER)) throw new GraphQLError('MinorUnits value is beyond Number.MAX_SAFE_INTEGER');
+    if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < -BigInt(Number.MAX_SAFE_INTEGER))
+      throw new GraphQLError('MinorUnits value is beyond Number.MAX_SAFE_INTEGER');
     return Number(n);
   },
   parseValue(value) {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new GraphQLError('MinorUnits must be a safe integer');
+    if (typeof value !== 'number' || !Number.isSafeInteger(value))
+      throw new GraphQLError('MinorUnits must be a safe integer');
     return BigInt(value);
   },
   parseLiteral(ast) {
     if (ast.kind !== Kind.INT) throw new GraphQLError('MinorUnits must be an integer');
     const n = BigInt(ast.value);
-    if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < -BigInt(Number.MAX_SAFE_INTEGER)) throw new GraphQLError('MinorUnits value is beyond Number.MAX_SAFE_INTEGER');
+    if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < -BigInt(Number.MAX_SAFE_INTEGER))
+      throw new GraphQLError('MinorUnits value is beyond Number.MAX_SAFE_INTEGER');
     return n;
   },
 });

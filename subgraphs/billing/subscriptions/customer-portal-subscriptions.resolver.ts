@@ -30,7 +30,10 @@ export class CustomerPortalSubscriptionsResolver {
   }
 
   @Query(() => BillingSubscriptionType)
-  async customerPortalSubscription(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<BillingSubscriptionType> {
+  async customerPortalSubscription(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+  ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_READ);
     return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.get(ctx, id));
   }
@@ -46,7 +49,10 @@ export class CustomerPortalSubscriptionsResolver {
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancel at the end of the current period.' })
-  async customerPortalCancelSubscription(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<BillingSubscriptionType> {
+  async customerPortalCancelSubscription(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+  ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_WRITE);
     return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.cancel(ctx, id));
   }

@@ -31,14 +31,25 @@ export class CustomerSubscriptionRepository {
     return this.em.findOne(Subscription, { $and: [filter, { id }] });
   }
 
-  list(principal: Principal, filters: CustomerSubscriptionFilters, window: { limit: number; offset: number }, descending: boolean): Promise<[Subscription[], number]> {
+  list(
+    principal: Principal,
+    filters: CustomerSubscriptionFilters,
+    window: { limit: number; offset: number },
+    descending: boolean,
+  ): Promise<[Subscription[], number]> {
     const filter = this.readableFilter(principal);
     if (!filter) return Promise.resolve([[], 0]);
     const and: FilterQuery<Subscription>[] = [filter];
     if (filters.productId?.length) and.push({ productId: { $in: filters.productId } });
     if (filters.active != null) and.push({ status: { [filters.active ? '$in' : '$nin']: [...ACTIVE_STATUSES] } });
     const direction = descending ? 'desc' : 'asc';
-    return findPage(this.em, Subscription, { $and: and }, [{ startedAt: `${direction} nulls last` as 'desc' }, { id: direction }], window);
+    return findPage(
+      this.em,
+      Subscription,
+      { $and: and },
+      [{ startedAt: `${direction} nulls last` as 'desc' }, { id: direction }],
+      window,
+    );
   }
 }
 
@@ -63,7 +74,12 @@ export class CustomerPortalSubscriptions {
     assertCustomer(ctx);
     const window = pageWindow(query);
     const sorting = query.sorting?.[0] ?? '-started_at';
-    const [items, total] = await new CustomerSubscriptionRepository(ctx.em).list(ctx.principal, query, window, sorting.startsWith('-'));
+    const [items, total] = await new CustomerSubscriptionRepository(ctx.em).list(
+      ctx.principal,
+      query,
+      window,
+      sorting.startsWith('-'),
+    );
     return { items, pagination: paginationOf(total, query.limit) };
   }
 
@@ -78,10 +94,19 @@ export class CustomerPortalSubscriptions {
   async update(ctx: BillingContext, id: string, input: CustomerSubscriptionCancelInput): Promise<Subscription> {
     assertCustomer(ctx);
     if (input.cancelAtPeriodEnd == null) return this.get(ctx, id);
-    return mutateSubscription(ctx, this.deps, em => new CustomerSubscriptionRepository(em).findReadable(ctx.principal, id), async (_em, s, now) =>
-      input.cancelAtPeriodEnd
-        ? transitions.cancelAtPeriodEnd(s, { reason: reasonOf(input.cancellationReason), comment: input.cancellationComment ?? null }, now)
-        : transitions.uncancel(s, now));
+    return mutateSubscription(
+      ctx,
+      this.deps,
+      em => new CustomerSubscriptionRepository(em).findReadable(ctx.principal, id),
+      async (_em, s, now) =>
+        input.cancelAtPeriodEnd
+          ? transitions.cancelAtPeriodEnd(
+              s,
+              { reason: reasonOf(input.cancellationReason), comment: input.cancellationComment ?? null },
+              now,
+            )
+          : transitions.uncancel(s, now),
+    );
   }
 
   /** DELETE: cancel at the end of the period (the customer portal never revokes at once here). */

@@ -8,7 +8,11 @@ import { BillingSubscriptionList } from './subscription.type.js';
 @Resolver(() => CustomerType)
 export class CustomerSubscriptionsResolver {
   @FieldResolver(() => BillingSubscriptionList, { description: "The customer's subscriptions." })
-  async subscriptions(@Root() customer: CustomerType, @Ctx() ctx: BillingContext, @Args() args: SubscriptionListArgs): Promise<BillingSubscriptionList> {
+  async subscriptions(
+    @Root() customer: CustomerType,
+    @Ctx() ctx: BillingContext,
+    @Args() args: SubscriptionListArgs,
+  ): Promise<BillingSubscriptionList> {
     return listSubscriptions(ctx, args, { customerId: [customer.id] });
   }
 }

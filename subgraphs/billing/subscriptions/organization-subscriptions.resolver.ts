@@ -10,7 +10,11 @@ import { BillingSubscriptionList } from './subscription.type.js';
 @Resolver(() => OrganizationRef)
 export class OrganizationSubscriptionsResolver {
   @FieldResolver(() => BillingSubscriptionList, { description: "The organization's subscriptions." })
-  async subscriptions(@Root() organization: OrganizationRef, @Ctx() ctx: BillingContext, @Args() args: SubscriptionListArgs): Promise<BillingSubscriptionList> {
+  async subscriptions(
+    @Root() organization: OrganizationRef,
+    @Ctx() ctx: BillingContext,
+    @Args() args: SubscriptionListArgs,
+  ): Promise<BillingSubscriptionList> {
     authorize(ctx.principal, SUBSCRIPTIONS_READ);
     const requested = args.filter?.organizationId;
     // The organization narrows any organization filter given with it (another one: nothing).

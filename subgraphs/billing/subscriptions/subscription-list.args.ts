@@ -16,7 +16,11 @@ export class SubscriptionListArgs {
 }
 
 /** One page of the subscriptions within `scope` (on top of the requested filters), for a caller with SUBSCRIPTIONS_READ. */
-export async function listSubscriptions(ctx: BillingContext, args: SubscriptionListArgs, scope: SubscriptionFilters): Promise<BillingSubscriptionList> {
+export async function listSubscriptions(
+  ctx: BillingContext,
+  args: SubscriptionListArgs,
+  scope: SubscriptionFilters,
+): Promise<BillingSubscriptionList> {
   authorize(ctx.principal, SUBSCRIPTIONS_READ);
   const { filter, page, limit, sorting } = args;
   const result = await ctx.services.subscriptions.list(ctx, { filter, page, limit, sorting }, scope);

@@ -9,7 +9,8 @@ import { BillingSubscriptionType } from './subscription.type.js';
 @Resolver(() => BillingSubscriptionType)
 export class SubscriptionUpdatesResolver {
   @Mutation(() => BillingSubscriptionType, {
-    description: 'Applies one alternative of SubscriptionUpdate: product/discount/trial/metadata, seats, billing period, cancel or uncancel, revoke, or clearing the pending update. An empty input changes nothing.',
+    description:
+      'Applies one alternative of SubscriptionUpdate: product/discount/trial/metadata, seats, billing period, cancel or uncancel, revoke, or clearing the pending update. An empty input changes nothing.',
   })
   async updateSubscription(
     @Ctx() ctx: BillingContext,
@@ -21,7 +22,10 @@ export class SubscriptionUpdatesResolver {
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancels the subscription immediately (status canceled).' })
-  async revokeSubscription(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<BillingSubscriptionType> {
+  async revokeSubscription(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+  ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, SUBSCRIPTIONS_WRITE);
     return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.revoke.execute(ctx, id));
   }

@@ -11,7 +11,16 @@ export interface SubscriptionUpdates {
   portal: CustomerPortalSubscriptions;
 }
 
-export function createSubscriptionUpdates(options: { charger?: SubscriptionCharger; recordEvents?: SubscriptionChangeRecorder } = {}): SubscriptionUpdates {
-  const deps = { charger: options.charger ?? new NoPaymentMethodCharger(), recordEvents: options.recordEvents ?? recordSubscriptionEvents };
-  return { update: new UpdateSubscription(deps), revoke: new RevokeSubscription(deps), portal: new CustomerPortalSubscriptions(deps) };
+export function createSubscriptionUpdates(
+  options: { charger?: SubscriptionCharger; recordEvents?: SubscriptionChangeRecorder } = {},
+): SubscriptionUpdates {
+  const deps = {
+    charger: options.charger ?? new NoPaymentMethodCharger(),
+    recordEvents: options.recordEvents ?? recordSubscriptionEvents,
+  };
+  return {
+    update: new UpdateSubscription(deps),
+    revoke: new RevokeSubscription(deps),
+    portal: new CustomerPortalSubscriptions(deps),
+  };
 }

@@ -2,9 +2,27 @@ import type { SubscriptionExportRow } from './subscription.repository.js';
 
 /** The columns of `GET /v1/subscriptions/export`, in order. */
 export const SUBSCRIPTION_CSV_COLUMNS = [
-  'id', 'status', 'customer_id', 'customer_email', 'customer_external_id', 'product_id', 'product_name', 'amount', 'currency',
-  'recurring_interval', 'recurring_interval_count', 'started_at', 'current_period_start', 'current_period_end',
-  'cancel_at_period_end', 'canceled_at', 'ends_at', 'ended_at', 'customer_cancellation_reason', 'discount_id', 'created_at',
+  'id',
+  'status',
+  'customer_id',
+  'customer_email',
+  'customer_external_id',
+  'product_id',
+  'product_name',
+  'amount',
+  'currency',
+  'recurring_interval',
+  'recurring_interval_count',
+  'started_at',
+  'current_period_start',
+  'current_period_end',
+  'cancel_at_period_end',
+  'canceled_at',
+  'ends_at',
+  'ended_at',
+  'customer_cancellation_reason',
+  'discount_id',
+  'created_at',
 ] as const;
 
 /** RFC 4180: a field with a comma, quote, CR or LF is quoted, and quotes inside are doubled. */

@@ -47,7 +47,8 @@ export class Subscription {
   @Property({ type: 'timestamptz', nullable: true }) pausedAt: Date | null = null;
   @Property({ type: 'timestamptz', nullable: true }) resumesAt: Date | null = null;
   @Property({ type: 'integer', nullable: true }) seats: number | null = null;
-  @Enum({ items: () => CustomerCancellationReason, nullable: true }) customerCancellationReason: CustomerCancellationReason | null = null;
+  @Enum({ items: () => CustomerCancellationReason, nullable: true })
+  customerCancellationReason: CustomerCancellationReason | null = null;
   @Property({ type: 'text', nullable: true }) customerCancellationComment: string | null = null;
   @Property({ type: 'json' }) metadata: Record<string, string | number | boolean> = {};
   @Property({ type: 'json', nullable: true }) pendingUpdate: PendingUpdate | null = null;

@@ -8,7 +8,11 @@ import { DomainError } from '../../../kit/errors.js';
 /** 403: already canceled (or revoked), or set to cancel at the end of the period (interface §3 rule 1). */
 export class AlreadyCanceledSubscription extends DomainError {
   constructor() {
-    super('AlreadyCanceledSubscription', 'This subscription is already canceled or will be at the end of the period.', 403);
+    super(
+      'AlreadyCanceledSubscription',
+      'This subscription is already canceled or will be at the end of the period.',
+      403,
+    );
   }
 }
 

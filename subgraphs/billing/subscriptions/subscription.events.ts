@@ -16,7 +16,12 @@ import { BillingSubscriptionType } from './subscription.type.js';
  * transition's own kinds), inside the caller's transaction. Injected into the write use cases so they
  * do not depend on how payloads are rendered.
  */
-export type SubscriptionChangeRecorder = (em: EntityManager, subscription: Subscription, types: readonly string[], now: Date) => Promise<void>;
+export type SubscriptionChangeRecorder = (
+  em: EntityManager,
+  subscription: Subscription,
+  types: readonly string[],
+  now: Date,
+) => Promise<void>;
 
 /** What a subscription event embeds, already loaded. */
 export interface SubscriptionPayloadParts {
@@ -63,17 +68,34 @@ export const recordSubscriptionEvents: SubscriptionChangeRecorder = async (em, s
   ]);
   const ordered = s.priceIds.map(id => prices.find(p => p.id === id)).filter((p): p is ProductPrice => !!p);
   const payload = subscriptionPayload({
-    subscription: s, customer, product, productPrices: livePrices.get(s.productId) ?? [], prices: ordered, discount,
+    subscription: s,
+    customer,
+    product,
+    productPrices: livePrices.get(s.productId) ?? [],
+    prices: ordered,
+    discount,
   });
-  for (const [i, type] of types.entries()) recordEvent(em, s.organizationId, type, payload, new Date(now.getTime() + i));
+  for (const [i, type] of types.entries())
+    recordEvent(em, s.organizationId, type, payload, new Date(now.getTime() + i));
 };
 
 /** Polar's `Discount…Base` (a discount without its products), camelCase before `snakeKeys`. */
 function discountPayload(d: Discount): Record<string, unknown> {
   return {
-    id: d.id, createdAt: d.createdAt, modifiedAt: d.modifiedAt, name: d.name, code: d.code, startsAt: d.startsAt, endsAt: d.endsAt,
-    maxRedemptions: d.maxRedemptions, redemptionsCount: d.redemptionsCount, duration: d.duration, durationInMonths: d.durationInMonths,
-    type: d.type, ...(d.type === 'fixed' ? { amount: d.amount, currency: d.currency } : { basisPoints: d.basisPoints }),
-    metadata: d.metadata, organizationId: d.organizationId,
+    id: d.id,
+    createdAt: d.createdAt,
+    modifiedAt: d.modifiedAt,
+    name: d.name,
+    code: d.code,
+    startsAt: d.startsAt,
+    endsAt: d.endsAt,
+    maxRedemptions: d.maxRedemptions,
+    redemptionsCount: d.redemptionsCount,
+    duration: d.duration,
+    durationInMonths: d.durationInMonths,
+    type: d.type,
+    ...(d.type === 'fixed' ? { amount: d.amount, currency: d.currency } : { basisPoints: d.basisPoints }),
+    metadata: d.metadata,
+    organizationId: d.organizationId,
   };
 }

@@ -13,15 +13,27 @@ export class SubscriptionFilterInput {
   @Field(() => [ID], { nullable: true }) organizationId?: string[] | null;
   @Field(() => [ID], { nullable: true }) productId?: string[] | null;
   @Field(() => [ID], { nullable: true }) customerId?: string[] | null;
-  @Field(() => [String], { nullable: true, description: "Customers' external ids." }) externalCustomerId?: string[] | null;
+  @Field(() => [String], { nullable: true, description: "Customers' external ids." }) externalCustomerId?:
+    | string[]
+    | null;
   @Field(() => [ID], { nullable: true }) discountId?: string[] | null;
-  @Field(() => Boolean, { nullable: true, description: 'Deprecated: true = status trialing or active, false = any other status.' }) active?: boolean | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Deprecated: true = status trialing or active, false = any other status.',
+  })
+  active?: boolean | null;
   @Field(() => [String], { nullable: true, description: 'SubscriptionStatus values.' }) status?: string[] | null;
   @Field(() => Boolean, { nullable: true }) cancelAtPeriodEnd?: boolean | null;
-  @Field(() => [String], { nullable: true, description: 'CustomerCancellationReason values.' }) customerCancellationReason?: string[] | null;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Canceled at or after (inclusive).' }) canceledAtAfter?: Date | null;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Canceled at or before (inclusive).' }) canceledAtBefore?: Date | null;
-  @Field(() => Metadata, { nullable: true, description: 'key → value or [values]' }) metadata?: Record<string, unknown> | null;
+  @Field(() => [String], { nullable: true, description: 'CustomerCancellationReason values.' })
+  customerCancellationReason?: string[] | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Canceled at or after (inclusive).' })
+  canceledAtAfter?: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Canceled at or before (inclusive).' })
+  canceledAtBefore?: Date | null;
+  @Field(() => Metadata, { nullable: true, description: 'key → value or [values]' }) metadata?: Record<
+    string,
+    unknown
+  > | null;
 }
 
 /** The filters as the repository takes them: validated, normalised, every list non-empty or absent. */
@@ -45,7 +57,8 @@ const STATUSES = new Set<string>(Object.values(SubscriptionStatus));
 const REASONS = new Set<string>(Object.values(CustomerCancellationReason));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const list = <T>(values: readonly T[] | null | undefined): T[] | undefined => (values?.length ? [...new Set(values)] : undefined);
+const list = <T>(values: readonly T[] | null | undefined): T[] | undefined =>
+  values?.length ? [...new Set(values)] : undefined;
 
 /**
  * Checks what the REST edge has already checked (GraphQL clients get the same 422 answers) and
@@ -56,12 +69,20 @@ export function normaliseFilters(input: SubscriptionFilterInput | null | undefin
   const f = input ?? {};
   const issues: ValidationIssue[] = [];
   const uuids = (name: string, values: string[] | null | undefined) => {
-    for (const v of values ?? []) if (!UUID.test(v)) issues.push({ type: 'uuid_parsing', loc: ['query', name], msg: 'Input should be a valid UUID', input: v });
+    for (const v of values ?? [])
+      if (!UUID.test(v))
+        issues.push({ type: 'uuid_parsing', loc: ['query', name], msg: 'Input should be a valid UUID', input: v });
     return list(values?.map(v => v.toLowerCase()));
   };
   const enums = <T extends string>(name: string, values: string[] | null | undefined, allowed: Set<string>) => {
     for (const v of values ?? []) {
-      if (!allowed.has(v)) issues.push({ type: 'enum', loc: ['query', name], msg: `Input should be ${[...allowed].map(a => `'${a}'`).join(', ')}`, input: v });
+      if (!allowed.has(v))
+        issues.push({
+          type: 'enum',
+          loc: ['query', name],
+          msg: `Input should be ${[...allowed].map(a => `'${a}'`).join(', ')}`,
+          input: v,
+        });
     }
     return list(values) as T[] | undefined;
   };
@@ -74,7 +95,11 @@ export function normaliseFilters(input: SubscriptionFilterInput | null | undefin
     active: f.active ?? undefined,
     status: enums<SubscriptionStatus>('status', f.status, STATUSES),
     cancelAtPeriodEnd: f.cancelAtPeriodEnd ?? undefined,
-    customerCancellationReason: enums<CustomerCancellationReason>('customer_cancellation_reason', f.customerCancellationReason, REASONS),
+    customerCancellationReason: enums<CustomerCancellationReason>(
+      'customer_cancellation_reason',
+      f.customerCancellationReason,
+      REASONS,
+    ),
     canceledAtAfter: f.canceledAtAfter ?? undefined,
     canceledAtBefore: f.canceledAtBefore ?? undefined,
   };
@@ -83,7 +108,12 @@ export function normaliseFilters(input: SubscriptionFilterInput | null | undefin
     for (const [key, raw] of Object.entries(f.metadata)) {
       const values = (Array.isArray(raw) ? raw : [raw]).filter(v => v !== null && v !== undefined);
       if (!values.length || values.some(v => typeof v === 'object')) {
-        issues.push({ type: 'value_error', loc: ['query', 'metadata', key], msg: 'Metadata filter values must be strings, numbers or booleans.', input: raw });
+        issues.push({
+          type: 'value_error',
+          loc: ['query', 'metadata', key],
+          msg: 'Metadata filter values must be strings, numbers or booleans.',
+          input: raw,
+        });
         continue;
       }
       metadata[key] = [...new Set(values.map(v => String(v)))];

@@ -14,7 +14,11 @@ export class SubscriptionUpdateInput {
   // SubscriptionUpdateBase
   @Field(() => Metadata, { nullable: true }) metadata?: Record<string, string | number | boolean> | null;
   @Field(() => ID, { nullable: true }) productId?: string | null;
-  @Field(() => String, { nullable: true, description: 'SubscriptionProrationBehavior: invoice | prorate | next_period | reset' }) prorationBehavior?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'SubscriptionProrationBehavior: invoice | prorate | next_period | reset',
+  })
+  prorationBehavior?: string | null;
   @Field(() => ID, { nullable: true }) discountId?: string | null;
   @Field(() => Boolean, { nullable: true }) removeDiscount?: boolean | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) trialEnd?: Date | null;
@@ -26,7 +30,9 @@ export class SubscriptionUpdateInput {
   // SubscriptionCancel (false = uncancel) and SubscriptionRevoke
   @Field(() => Boolean, { nullable: true }) cancelAtPeriodEnd?: boolean | null;
   @Field(() => Boolean, { nullable: true }) revoke?: boolean | null;
-  @Field(() => String, { nullable: true, description: 'CustomerCancellationReason' }) customerCancellationReason?: string | null;
+  @Field(() => String, { nullable: true, description: 'CustomerCancellationReason' }) customerCancellationReason?:
+    | string
+    | null;
   @Field(() => String, { nullable: true }) customerCancellationComment?: string | null;
   // SubscriptionUpdateClear
   @Field(() => Boolean, { nullable: true }) clearPendingUpdate?: boolean | null;
@@ -36,6 +42,8 @@ export class SubscriptionUpdateInput {
 @InputType('CustomerSubscriptionCancelInput')
 export class CustomerSubscriptionCancelInput {
   @Field(() => Boolean, { nullable: true }) cancelAtPeriodEnd?: boolean | null;
-  @Field(() => String, { nullable: true, description: 'CustomerCancellationReason' }) cancellationReason?: string | null;
+  @Field(() => String, { nullable: true, description: 'CustomerCancellationReason' }) cancellationReason?:
+    | string
+    | null;
   @Field(() => String, { nullable: true }) cancellationComment?: string | null;
 }

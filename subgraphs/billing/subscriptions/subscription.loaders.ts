@@ -39,13 +39,24 @@ export function subscriptionLoaders(ctx: BillingContext): SubscriptionLoaders {
       // A price is readable when its product is. The products come from the product loader, whose
       // batch for the same page is usually under way already (no extra query).
       const owners = await loaders!.products.loadMany([...new Set(rows.map(p => p.productId))]);
-      const readable = new Map(owners.filter((p): p is ProductType => !!p && !(p instanceof Error)).map(p => [p.id, p]));
-      const byId = new Map(rows.filter(p => readable.has(p.productId)).map(p => [p.id, ProductPriceType.fromEntity(p, readable.get(p.productId)! as Pick<Product, 'recurringInterval'>)]));
+      const readable = new Map(
+        owners.filter((p): p is ProductType => !!p && !(p instanceof Error)).map(p => [p.id, p]),
+      );
+      const byId = new Map(
+        rows
+          .filter(p => readable.has(p.productId))
+          .map(p => [
+            p.id,
+            ProductPriceType.fromEntity(p, readable.get(p.productId)! as Pick<Product, 'recurringInterval'>),
+          ]),
+      );
       return ids.map(id => byId.get(id) ?? null);
     }),
     discounts: new DataLoader(async ids => {
       const scope = readableOrganizationIds(ctx.principal);
-      const rows = scope.length ? await ctx.em.find(Discount, { id: { $in: [...ids] }, organizationId: { $in: scope } }) : [];
+      const rows = scope.length
+        ? await ctx.em.find(Discount, { id: { $in: [...ids] }, organizationId: { $in: scope } })
+        : [];
       const byId = new Map(rows.map(d => [d.id, d]));
       return ids.map(id => byId.get(id) ?? null);
     }),

@@ -26,5 +26,9 @@ export async function lockSubscription(em: EntityManager, subscriptionId: string
 /** The blocking variant, for background work that must wait its turn rather than give up. */
 export async function waitForSubscriptionLock(em: EntityManager, subscriptionId: string): Promise<void> {
   if (!em.isInTransaction()) throw new Error('waitForSubscriptionLock must run inside a transaction');
-  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [subscriptionLockKey(subscriptionId)], 'get');
+  await em.execute(
+    'select pg_advisory_xact_lock(hashtextextended(?, 0))',
+    [subscriptionLockKey(subscriptionId)],
+    'get',
+  );
 }

@@ -41,7 +41,8 @@ class Params {
 /** Candidate JSON values of a metadata filter value (stored values may be strings, numbers or booleans). */
 function metadataCandidates(key: string, value: string): string[] {
   const out = [JSON.stringify({ [key]: value })];
-  if (/^-?\d+(\.\d+)?$/.test(value) && Number.isFinite(Number(value))) out.push(JSON.stringify({ [key]: Number(value) }));
+  if (/^-?\d+(\.\d+)?$/.test(value) && Number.isFinite(Number(value)))
+    out.push(JSON.stringify({ [key]: Number(value) }));
   if (value === 'true' || value === 'false') out.push(JSON.stringify({ [key]: value === 'true' }));
   return out;
 }
@@ -58,22 +59,35 @@ export class SubscriptionRepository {
 
   /** The WHERE clause of a list over `organizationIds` (non-empty) with `filters`. */
   private where(organizationIds: readonly string[], filters: SubscriptionFilters, params: Params): string {
-    const and: string[] = [organizationIds.length === 1 ? `s.organization_id = ${params.add(organizationIds[0])}` : `s.organization_id in ${params.list(organizationIds)}`];
+    const and: string[] = [
+      organizationIds.length === 1
+        ? `s.organization_id = ${params.add(organizationIds[0])}`
+        : `s.organization_id in ${params.list(organizationIds)}`,
+    ];
     if (filters.productId) and.push(`s.product_id in ${params.list(filters.productId)}`);
     if (filters.customerId) and.push(`s.customer_id in ${params.list(filters.customerId)}`);
     if (filters.discountId) and.push(`s.discount_id in ${params.list(filters.discountId)}`);
     if (filters.externalCustomerId) {
-      and.push(`s.customer_id in (select xc.id from billing.customers xc where xc.organization_id = s.organization_id and xc.external_id in ${params.list(filters.externalCustomerId)})`);
+      and.push(
+        `s.customer_id in (select xc.id from billing.customers xc where xc.organization_id = s.organization_id and xc.external_id in ${params.list(filters.externalCustomerId)})`,
+      );
     }
-    if (filters.active !== undefined) and.push(`s.status ${filters.active ? 'in' : 'not in'} ${params.list([...ACTIVE_STATUSES])}`);
+    if (filters.active !== undefined)
+      and.push(`s.status ${filters.active ? 'in' : 'not in'} ${params.list([...ACTIVE_STATUSES])}`);
     if (filters.status) and.push(`s.status in ${params.list(filters.status)}`);
-    if (filters.cancelAtPeriodEnd !== undefined) and.push(`s.cancel_at_period_end = ${params.add(filters.cancelAtPeriodEnd)}`);
-    if (filters.customerCancellationReason) and.push(`s.customer_cancellation_reason in ${params.list(filters.customerCancellationReason)}`);
-    if (filters.canceledAtAfter) and.push(`s.canceled_at >= ${params.add(filters.canceledAtAfter.toISOString())}::timestamptz`);
-    if (filters.canceledAtBefore) and.push(`s.canceled_at <= ${params.add(filters.canceledAtBefore.toISOString())}::timestamptz`);
+    if (filters.cancelAtPeriodEnd !== undefined)
+      and.push(`s.cancel_at_period_end = ${params.add(filters.cancelAtPeriodEnd)}`);
+    if (filters.customerCancellationReason)
+      and.push(`s.customer_cancellation_reason in ${params.list(filters.customerCancellationReason)}`);
+    if (filters.canceledAtAfter)
+      and.push(`s.canceled_at >= ${params.add(filters.canceledAtAfter.toISOString())}::timestamptz`);
+    if (filters.canceledAtBefore)
+      and.push(`s.canceled_at <= ${params.add(filters.canceledAtBefore.toISOString())}::timestamptz`);
     for (const [key, values] of Object.entries(filters.metadata ?? {})) {
       // Containment uses the GIN index; several values of one key: any; several keys: all.
-      const any = values.flatMap(v => metadataCandidates(key, v)).map(json => `s.metadata @> ${params.add(json)}::jsonb`);
+      const any = values
+        .flatMap(v => metadataCandidates(key, v))
+        .map(json => `s.metadata @> ${params.add(json)}::jsonb`);
       and.push(`(${any.join(' or ')})`);
     }
     return and.join(' and ');
@@ -98,12 +112,18 @@ export class SubscriptionRepository {
       joins.has('customer') ? 'left join billing.customers c on c.id = s.customer_id' : '',
       joins.has('product') ? 'left join billing.products p on p.id = s.product_id' : '',
       joins.has('discount') ? 'left join billing.discounts d on d.id = s.discount_id' : '',
-    ].filter(Boolean).join(' ');
-    const orderSql = [...order.map(o => `${SUBSCRIPTION_SORT_COLUMNS[o.key].sql} ${o.direction}`), `s.id ${order[0]?.direction ?? 'asc'}`].join(', ');
+    ]
+      .filter(Boolean)
+      .join(' ');
+    const orderSql = [
+      ...order.map(o => `${SUBSCRIPTION_SORT_COLUMNS[o.key].sql} ${o.direction}`),
+      `s.id ${order[0]?.direction ?? 'asc'}`,
+    ].join(', ');
     const pageSql = `select s.* from billing.subscriptions s ${joinSql} where ${where} order by ${orderSql} limit ${window.limit} offset ${window.offset}`;
     const rows = await this.execute(pageSql, params.values);
     const items = rows.map(row => this.em.map(Subscription, row as never));
-    const total = totalFromPage(items.length, window) ?? await this.count(organizationIds, filters, where, params.values);
+    const total =
+      totalFromPage(items.length, window) ?? (await this.count(organizationIds, filters, where, params.values));
     return [items, total];
   }
 
@@ -113,26 +133,45 @@ export class SubscriptionRepository {
    * transaction as every write, see the migration), a few rows instead of a scan of every match.
    * Any other filter: `count(*)` with the list's WHERE clause.
    */
-  private async count(organizationIds: readonly string[], filters: SubscriptionFilters, where: string, values: unknown[]): Promise<number> {
+  private async count(
+    organizationIds: readonly string[],
+    filters: SubscriptionFilters,
+    where: string,
+    values: unknown[],
+  ): Promise<number> {
     const countable = Object.keys(filters).every(key => COUNTER_FILTERS.has(key));
     if (!countable) {
-      return Number(((await this.execute(`select count(*) as n from billing.subscriptions s where ${where}`, values))[0] as { n: string }).n);
+      return Number(
+        (
+          (await this.execute(`select count(*) as n from billing.subscriptions s where ${where}`, values))[0] as {
+            n: string;
+          }
+        ).n,
+      );
     }
     const params = new Params();
     const and = [`s.organization_id in ${params.list(organizationIds)}`];
-    if (filters.active !== undefined) and.push(`s.status ${filters.active ? 'in' : 'not in'} ${params.list([...ACTIVE_STATUSES])}`);
+    if (filters.active !== undefined)
+      and.push(`s.status ${filters.active ? 'in' : 'not in'} ${params.list([...ACTIVE_STATUSES])}`);
     if (filters.status) and.push(`s.status in ${params.list(filters.status)}`);
-    if (filters.cancelAtPeriodEnd !== undefined) and.push(`s.cancel_at_period_end = ${params.add(filters.cancelAtPeriodEnd)}`);
-    const rows = await this.execute(`select coalesce(sum(s.n), 0) as n from billing.subscription_counts s where ${and.join(' and ')}`, params.values);
+    if (filters.cancelAtPeriodEnd !== undefined)
+      and.push(`s.cancel_at_period_end = ${params.add(filters.cancelAtPeriodEnd)}`);
+    const rows = await this.execute(
+      `select coalesce(sum(s.n), 0) as n from billing.subscription_counts s where ${and.join(' and ')}`,
+      params.values,
+    );
     return Number((rows[0] as { n: string }).n);
   }
 
   /** The CSV export: every readable subscription of the given organizations, newest first. */
-  async exportRows(principal: Principal, organizationIds: readonly string[] | undefined): Promise<SubscriptionExportRow[]> {
+  async exportRows(
+    principal: Principal,
+    organizationIds: readonly string[] | undefined,
+  ): Promise<SubscriptionExportRow[]> {
     const scope = this.scope(principal, organizationIds);
     if (!scope.length) return [];
     const params = new Params();
-    const rows = await this.execute(
+    const rows = (await this.execute(
       `select s.*, c.email as "__customer_email", c.external_id as "__customer_external_id", p.name as "__product_name"
        from billing.subscriptions s
        left join billing.customers c on c.id = s.customer_id
@@ -140,7 +179,7 @@ export class SubscriptionRepository {
        where ${this.where(scope, {}, params)}
        order by s.started_at desc nulls last, s.id desc`,
       params.values,
-    ) as Record<string, unknown>[];
+    )) as Record<string, unknown>[];
     return rows.map(row => {
       const { __customer_email, __customer_external_id, __product_name, ...columns } = row;
       return {

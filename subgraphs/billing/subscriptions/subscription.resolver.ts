@@ -11,7 +11,10 @@ import { SubscriptionFilterInput } from './subscription.filters.js';
 import { subscriptionLoaders } from './subscription.loaders.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
 
-export const SUBSCRIPTIONS_READ = { subjects: ['user', 'organization'], scopes: ['subscriptions:read', 'subscriptions:write'] } as const;
+export const SUBSCRIPTIONS_READ = {
+  subjects: ['user', 'organization'],
+  scopes: ['subscriptions:read', 'subscriptions:write'],
+} as const;
 export const SUBSCRIPTIONS_WRITE = { subjects: ['user', 'organization'], scopes: ['subscriptions:write'] } as const;
 
 /** A related row that must exist (same subgraph, same tenant); its absence is a data error, not a 404. */
@@ -32,7 +35,12 @@ export class SubscriptionResolver {
     @Arg('filter', () => SubscriptionFilterInput, { nullable: true }) filter: SubscriptionFilterInput | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
-    @Arg('sorting', () => [String], { nullable: true, description: 'customer, status, started_at, current_period_end, ended_at, ends_at, amount, product, discount; `-` = descending. Default -started_at.' }) sorting: string[] | null,
+    @Arg('sorting', () => [String], {
+      nullable: true,
+      description:
+        'customer, status, started_at, current_period_end, ended_at, ends_at, amount, product, discount; `-` = descending. Default -started_at.',
+    })
+    sorting: string[] | null,
   ): Promise<BillingSubscriptionList> {
     authorize(ctx.principal, SUBSCRIPTIONS_READ);
     const result = await ctx.services.subscriptions.list(ctx, { filter, page, limit, sorting });
@@ -54,8 +62,13 @@ export class SubscriptionResolver {
     return ctx.services.subscriptions.export(ctx, organizationId);
   }
 
-  @Mutation(() => BillingSubscriptionType, { description: 'Subscribes a customer to a free recurring product (no checkout, no order).' })
-  async createSubscription(@Ctx() ctx: BillingContext, @Arg('input') input: CreateSubscriptionInput): Promise<BillingSubscriptionType> {
+  @Mutation(() => BillingSubscriptionType, {
+    description: 'Subscribes a customer to a free recurring product (no checkout, no order).',
+  })
+  async createSubscription(
+    @Ctx() ctx: BillingContext,
+    @Arg('input') input: CreateSubscriptionInput,
+  ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, SUBSCRIPTIONS_WRITE);
     return BillingSubscriptionType.fromEntity(await ctx.services.subscriptions.create(ctx, input));
   }
@@ -70,7 +83,9 @@ export class SubscriptionResolver {
     return required(await subscriptionLoaders(ctx).products.load(s.productId), 'product', s.productId);
   }
 
-  @FieldResolver(() => [ProductPriceType], { description: 'The prices billed (replaces the deprecated price and price_id).' })
+  @FieldResolver(() => [ProductPriceType], {
+    description: 'The prices billed (replaces the deprecated price and price_id).',
+  })
   async prices(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<ProductPriceType[]> {
     const loaders = subscriptionLoaders(ctx);
     // Usually the product's current prices, which the product loader has fetched for the page anyway;
@@ -82,7 +97,10 @@ export class SubscriptionResolver {
     return prices.filter((p): p is ProductPriceType => !!p && !(p instanceof Error));
   }
 
-  @FieldResolver(() => DiscountType, { nullable: true, description: 'The discount applied (Polar embeds it without `products`).' })
+  @FieldResolver(() => DiscountType, {
+    nullable: true,
+    description: 'The discount applied (Polar embeds it without `products`).',
+  })
   async discount(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<DiscountType | null> {
     if (!s.discountId) return null;
     const discount = await subscriptionLoaders(ctx).discounts.load(s.discountId);

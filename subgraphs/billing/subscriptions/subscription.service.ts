@@ -26,7 +26,10 @@ export { addInterval };
 
 /** A price that costs nothing: the legacy `free` kind, or a fixed price of 0. */
 export function isFreePrice(price: Pick<ProductPrice, 'amountType' | 'priceAmount'>): boolean {
-  return price.amountType === PriceAmountType.FREE || (price.amountType === PriceAmountType.FIXED && BigInt(price.priceAmount ?? 0n) === 0n);
+  return (
+    price.amountType === PriceAmountType.FREE ||
+    (price.amountType === PriceAmountType.FIXED && BigInt(price.priceAmount ?? 0n) === 0n)
+  );
 }
 
 /**
@@ -34,10 +37,19 @@ export function isFreePrice(price: Pick<ProductPrice, 'amountType' | 'priceAmoun
  * live in their own use-case files. Stateless: every call receives the request context.
  */
 export class SubscriptionService {
-  async list(ctx: BillingContext, query: SubscriptionListQuery, scope: SubscriptionFilters = {}): Promise<{ items: Subscription[]; pagination: Pagination }> {
+  async list(
+    ctx: BillingContext,
+    query: SubscriptionListQuery,
+    scope: SubscriptionFilters = {},
+  ): Promise<{ items: Subscription[]; pagination: Pagination }> {
     const filters = { ...normaliseFilters(query.filter), ...scope };
     const window = pageWindow(query);
-    const [items, total] = await new SubscriptionRepository(ctx.em).list(ctx.principal, filters, subscriptionOrder(query.sorting), window);
+    const [items, total] = await new SubscriptionRepository(ctx.em).list(
+      ctx.principal,
+      filters,
+      subscriptionOrder(query.sorting),
+      window,
+    );
     return { items, pagination: paginationOf(total, query.limit) };
   }
 
@@ -63,20 +75,36 @@ export class SubscriptionService {
   async create(ctx: BillingContext, input: CreateSubscriptionInput): Promise<Subscription> {
     const byExternalId = input.customerId == null;
     if ((input.customerId == null) === (input.externalCustomerId == null)) {
-      throw new PolarRequestValidationError([{ type: 'value_error', loc: ['body'], msg: 'Exactly one of customer_id and external_customer_id is required.', input: { customer_id: input.customerId ?? null, external_customer_id: input.externalCustomerId ?? null } }]);
+      throw new PolarRequestValidationError([
+        {
+          type: 'value_error',
+          loc: ['body'],
+          msg: 'Exactly one of customer_id and external_customer_id is required.',
+          input: { customer_id: input.customerId ?? null, external_customer_id: input.externalCustomerId ?? null },
+        },
+      ]);
     }
     if (input.metadata != null) {
       const issues = metadataIssues(input.metadata);
       if (issues.length) throw new PolarRequestValidationError(issues);
     }
-    const productIssue = (msg: string): ValidationIssue => ({ type: 'value_error', loc: ['body', 'product_id'], msg, input: input.productId });
+    const productIssue = (msg: string): ValidationIssue => ({
+      type: 'value_error',
+      loc: ['body', 'product_id'],
+      msg,
+      input: input.productId,
+    });
     const products = new ProductRepository(ctx.em);
-    const product = readableOrganizationIds(ctx.principal).length ? await products.findReadable(ctx.principal, input.productId) : null;
+    const product = readableOrganizationIds(ctx.principal).length
+      ? await products.findReadable(ctx.principal, input.productId)
+      : null;
     if (!product) throw new PolarRequestValidationError([productIssue('Product does not exist.')]);
     if (!product.recurringInterval) throw new PolarRequestValidationError([productIssue('Product is not recurring.')]);
     const prices = (await products.pricesOf([product.id])).get(product.id) ?? [];
     if (!prices.length || !prices.every(isFreePrice)) {
-      throw new PolarRequestValidationError([productIssue('Product is not free. The customer should go through a checkout to create a paid subscription.')]);
+      throw new PolarRequestValidationError([
+        productIssue('Product is not free. The customer should go through a checkout to create a paid subscription.'),
+      ]);
     }
     const customers = new CustomerRepository(ctx.em);
     const found = byExternalId
@@ -84,10 +112,14 @@ export class SubscriptionService {
       : await customers.findReadable(ctx.principal, input.customerId!);
     const customer = found?.organizationId === product.organizationId ? found : null;
     if (!customer) {
-      throw new PolarRequestValidationError([{
-        type: 'value_error', loc: ['body', byExternalId ? 'external_customer_id' : 'customer_id'], msg: 'Customer does not exist.',
-        input: byExternalId ? input.externalCustomerId : input.customerId,
-      }]);
+      throw new PolarRequestValidationError([
+        {
+          type: 'value_error',
+          loc: ['body', byExternalId ? 'external_customer_id' : 'customer_id'],
+          msg: 'Customer does not exist.',
+          input: byExternalId ? input.externalCustomerId : input.customerId,
+        },
+      ]);
     }
     const now = ctx.clock.now();
     const count = product.recurringIntervalCount ?? 1;
@@ -108,8 +140,13 @@ export class SubscriptionService {
       createdAt: now,
     } as Subscription);
     // The outbox row carries the subscription as the wire would show it (webhook `data`).
-    recordEvent(ctx.em, subscription.organizationId, 'subscription.created',
-      subscriptionPayload({ subscription, customer, product, productPrices: prices, prices, discount: null }), now);
+    recordEvent(
+      ctx.em,
+      subscription.organizationId,
+      'subscription.created',
+      subscriptionPayload({ subscription, customer, product, productPrices: prices, prices, discount: null }),
+      now,
+    );
     await ctx.em.flush();
     return subscription;
   }

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BadRequest } from '../../../kit/errors.js';
-import { ACTIVE_STATUSES, BILLABLE_STATUSES, CustomerCancellationReason, RecurringInterval, SubscriptionStatus } from '../shared/enums.js';
+import {
+  ACTIVE_STATUSES,
+  BILLABLE_STATUSES,
+  CustomerCancellationReason,
+  RecurringInterval,
+  SubscriptionStatus,
+} from '../shared/enums.js';
 import type { PendingUpdate, Subscription } from './subscription.entity.js';
 import { AlreadyCanceledSubscription, InactiveSubscription, ResourceUnavailable } from './subscription.errors.js';
 
@@ -19,11 +25,34 @@ import { AlreadyCanceledSubscription, InactiveSubscription, ResourceUnavailable 
  * revoked; the interface's rule is explicit that revoke is refused too, and the interface wins.
  */
 
-export type SubscriptionState = Pick<Subscription,
-  | 'id' | 'status' | 'productId' | 'priceIds' | 'amount' | 'currency' | 'recurringInterval' | 'recurringIntervalCount'
-  | 'currentPeriodStart' | 'currentPeriodEnd' | 'trialStart' | 'trialEnd' | 'cancelAtPeriodEnd' | 'canceledAt'
-  | 'endsAt' | 'endedAt' | 'pauseAtPeriodEnd' | 'resumesAt' | 'seats' | 'discountId' | 'customerCancellationReason'
-  | 'customerCancellationComment' | 'metadata' | 'pendingUpdate' | 'modifiedAt'>;
+export type SubscriptionState = Pick<
+  Subscription,
+  | 'id'
+  | 'status'
+  | 'productId'
+  | 'priceIds'
+  | 'amount'
+  | 'currency'
+  | 'recurringInterval'
+  | 'recurringIntervalCount'
+  | 'currentPeriodStart'
+  | 'currentPeriodEnd'
+  | 'trialStart'
+  | 'trialEnd'
+  | 'cancelAtPeriodEnd'
+  | 'canceledAt'
+  | 'endsAt'
+  | 'endedAt'
+  | 'pauseAtPeriodEnd'
+  | 'resumesAt'
+  | 'seats'
+  | 'discountId'
+  | 'customerCancellationReason'
+  | 'customerCancellationComment'
+  | 'metadata'
+  | 'pendingUpdate'
+  | 'modifiedAt'
+>;
 
 /** Webhook kinds a transition implies in addition to `subscription.updated` (polar-api.md §6). */
 export type SubscriptionEventKind = 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked';
@@ -39,7 +68,9 @@ const CHANGED: TransitionResult = { changed: true, events: [] };
 
 /** Statuses from which nothing moves any more: canceled, and Polar's other ended ones. */
 export const TERMINAL_STATUSES: ReadonlySet<SubscriptionStatus> = new Set([
-  SubscriptionStatus.CANCELED, SubscriptionStatus.UNPAID, SubscriptionStatus.INCOMPLETE_EXPIRED,
+  SubscriptionStatus.CANCELED,
+  SubscriptionStatus.UNPAID,
+  SubscriptionStatus.INCOMPLETE_EXPIRED,
 ]);
 
 export function isTerminal(subscription: Pick<SubscriptionState, 'status' | 'endedAt'>): boolean {
@@ -72,7 +103,11 @@ export interface CancellationDetails {
  * Cancel at the end of the current period: requires a billable status (active, trialing, past_due)
  * and no cancellation already under way. Status is unchanged; a scheduled pause is dropped.
  */
-export function cancelAtPeriodEnd(subscription: SubscriptionState, details: CancellationDetails, now: Date): TransitionResult {
+export function cancelAtPeriodEnd(
+  subscription: SubscriptionState,
+  details: CancellationDetails,
+  now: Date,
+): TransitionResult {
   assertNotCanceled(subscription);
   if (!BILLABLE_STATUSES.has(subscription.status)) throw new AlreadyCanceledSubscription();
   subscription.cancelAtPeriodEnd = true;
@@ -162,7 +197,12 @@ export function changeProduct(subscription: SubscriptionState, terms: ProductTer
 }
 
 /** Change the seat count now (the amount is the seat price's total for the new count). */
-export function changeSeats(subscription: SubscriptionState, seats: number, amount: bigint, now: Date): TransitionResult {
+export function changeSeats(
+  subscription: SubscriptionState,
+  seats: number,
+  amount: bigint,
+  now: Date,
+): TransitionResult {
   assertNotCanceled(subscription);
   assertBillable(subscription);
   if (subscription.seats === seats) return UNCHANGED;
@@ -177,7 +217,11 @@ export function changeSeats(subscription: SubscriptionState, seats: number, amou
  * Store a product and/or seat change to apply at the next renewal (`proration_behavior: next_period`).
  * A second one replaces the first.
  */
-export function schedulePendingUpdate(subscription: SubscriptionState, change: { productId?: string | null; seats?: number | null }, now: Date): TransitionResult {
+export function schedulePendingUpdate(
+  subscription: SubscriptionState,
+  change: { productId?: string | null; seats?: number | null },
+  now: Date,
+): TransitionResult {
   assertNotCanceled(subscription);
   assertBillable(subscription);
   const pending: PendingUpdate = {
@@ -234,8 +278,16 @@ export function setTrialEnd(subscription: SubscriptionState, trialEnd: Date | 'n
     subscription.status = SubscriptionStatus.ACTIVE;
     subscription.trialEnd = now;
     subscription.currentPeriodStart = now;
-    subscription.currentPeriodEnd = addInterval(now, subscription.recurringInterval, subscription.recurringIntervalCount);
-    if (subscription.pendingUpdate) subscription.pendingUpdate = { ...subscription.pendingUpdate, applies_at: subscription.currentPeriodEnd.toISOString() };
+    subscription.currentPeriodEnd = addInterval(
+      now,
+      subscription.recurringInterval,
+      subscription.recurringIntervalCount,
+    );
+    if (subscription.pendingUpdate)
+      subscription.pendingUpdate = {
+        ...subscription.pendingUpdate,
+        applies_at: subscription.currentPeriodEnd.toISOString(),
+      };
     touch(subscription, now);
     return CHANGED;
   }
@@ -245,7 +297,8 @@ export function setTrialEnd(subscription: SubscriptionState, trialEnd: Date | 'n
   }
   subscription.trialEnd = trialEnd;
   subscription.currentPeriodEnd = trialEnd;
-  if (subscription.pendingUpdate) subscription.pendingUpdate = { ...subscription.pendingUpdate, applies_at: trialEnd.toISOString() };
+  if (subscription.pendingUpdate)
+    subscription.pendingUpdate = { ...subscription.pendingUpdate, applies_at: trialEnd.toISOString() };
   touch(subscription, now);
   return CHANGED;
 }
@@ -257,13 +310,18 @@ export function setBillingPeriodEnd(subscription: SubscriptionState, end: Date, 
   if (subscription.currentPeriodEnd.getTime() === end.getTime()) return UNCHANGED;
   subscription.currentPeriodEnd = end;
   if (subscription.status === SubscriptionStatus.TRIALING) subscription.trialEnd = end;
-  if (subscription.pendingUpdate) subscription.pendingUpdate = { ...subscription.pendingUpdate, applies_at: end.toISOString() };
+  if (subscription.pendingUpdate)
+    subscription.pendingUpdate = { ...subscription.pendingUpdate, applies_at: end.toISOString() };
   touch(subscription, now);
   return CHANGED;
 }
 
 /** Replace the metadata (Polar replaces the whole map on update). */
-export function updateMetadata(subscription: SubscriptionState, metadata: Record<string, string | number | boolean>, now: Date): TransitionResult {
+export function updateMetadata(
+  subscription: SubscriptionState,
+  metadata: Record<string, string | number | boolean>,
+  now: Date,
+): TransitionResult {
   assertNotCanceled(subscription);
   if (JSON.stringify(subscription.metadata) === JSON.stringify(metadata)) return UNCHANGED;
   subscription.metadata = { ...metadata };

@@ -17,7 +17,14 @@ export class PendingSubscriptionUpdateType {
 
   static fromStored(p: PendingUpdate | null): PendingSubscriptionUpdateType | null {
     if (!p) return null;
-    return { id: p.id, createdAt: new Date(p.created_at), modifiedAt: null, appliesAt: new Date(p.applies_at), productId: p.product_id, seats: p.seats };
+    return {
+      id: p.id,
+      createdAt: new Date(p.created_at),
+      modifiedAt: null,
+      appliesAt: new Date(p.applies_at),
+      productId: p.product_id,
+      seats: p.seats,
+    };
   }
 }
 
@@ -58,11 +65,19 @@ export class BillingSubscriptionType {
   @Field(() => ID, { nullable: true }) discountId!: string | null;
   @Field(() => ID, { nullable: true }) checkoutId!: string | null;
   @Field(() => Int, { nullable: true }) seats!: number | null;
-  @Field(() => String, { nullable: true, description: 'CustomerCancellationReason' }) customerCancellationReason!: string | null;
+  @Field(() => String, { nullable: true, description: 'CustomerCancellationReason' }) customerCancellationReason!:
+    | string
+    | null;
   @Field(() => String, { nullable: true }) customerCancellationComment!: string | null;
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
-  @Field(() => Metadata, { description: 'Always empty: custom fields are not implemented.' }) customFieldData!: Record<string, unknown>;
-  @Field(() => [Metadata], { description: 'Always empty: meters are not implemented.' }) meters!: Record<string, unknown>[];
+  @Field(() => Metadata, { description: 'Always empty: custom fields are not implemented.' }) customFieldData!: Record<
+    string,
+    unknown
+  >;
+  @Field(() => [Metadata], { description: 'Always empty: meters are not implemented.' }) meters!: Record<
+    string,
+    unknown
+  >[];
   @Field(() => PendingSubscriptionUpdateType, { nullable: true }) pendingUpdate!: PendingSubscriptionUpdateType | null;
   @Field(() => ID) organizationId!: string;
   /** Not a field: the prices billed, in order, for the `prices` resolver. */

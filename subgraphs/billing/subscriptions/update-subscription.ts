@@ -55,11 +55,20 @@ export async function mutateSubscription(
 type Alternative = 'base' | 'seats' | 'billing_period' | 'cancel' | 'revoke' | 'clear';
 
 /** The fields of each alternative of SubscriptionUpdate (polar-api.md §3.4), with the required ones. */
-const ALTERNATIVES: Record<Alternative, { fields: (keyof SubscriptionUpdateInput)[]; required: (keyof SubscriptionUpdateInput)[] }> = {
-  base: { fields: ['metadata', 'productId', 'prorationBehavior', 'discountId', 'removeDiscount', 'trialEnd', 'endTrialNow'], required: [] },
+const ALTERNATIVES: Record<
+  Alternative,
+  { fields: (keyof SubscriptionUpdateInput)[]; required: (keyof SubscriptionUpdateInput)[] }
+> = {
+  base: {
+    fields: ['metadata', 'productId', 'prorationBehavior', 'discountId', 'removeDiscount', 'trialEnd', 'endTrialNow'],
+    required: [],
+  },
   seats: { fields: ['seats', 'prorationBehavior'], required: ['seats'] },
   billing_period: { fields: ['currentBillingPeriodEnd'], required: ['currentBillingPeriodEnd'] },
-  cancel: { fields: ['cancelAtPeriodEnd', 'customerCancellationReason', 'customerCancellationComment'], required: ['cancelAtPeriodEnd'] },
+  cancel: {
+    fields: ['cancelAtPeriodEnd', 'customerCancellationReason', 'customerCancellationComment'],
+    required: ['cancelAtPeriodEnd'],
+  },
   revoke: { fields: ['revoke', 'customerCancellationReason', 'customerCancellationComment'], required: ['revoke'] },
   clear: { fields: ['clearPendingUpdate'], required: ['clearPendingUpdate'] },
 };
@@ -90,7 +99,15 @@ function presentFields(input: SubscriptionUpdateInput): (keyof SubscriptionUpdat
  */
 export function classifyUpdate(input: SubscriptionUpdateInput): Alternative {
   if (input.revoke === false) {
-    throw new PolarRequestValidationError([{ type: 'literal_error', loc: ['body', 'revoke'], msg: 'Input should be True', input: false, ctx: { expected: 'True' } }]);
+    throw new PolarRequestValidationError([
+      {
+        type: 'literal_error',
+        loc: ['body', 'revoke'],
+        msg: 'Input should be True',
+        input: false,
+        ctx: { expected: 'True' },
+      },
+    ]);
   }
   const present = presentFields(input);
   const matches = (Object.keys(ALTERNATIVES) as Alternative[]).filter(name => {
@@ -98,9 +115,14 @@ export function classifyUpdate(input: SubscriptionUpdateInput): Alternative {
     return present.every(k => fields.includes(k)) && required.every(k => present.includes(k));
   });
   if (!matches.length) {
-    throw new PolarRequestValidationError([{
-      type: 'value_error', loc: ['body'], msg: `Fields ${present.join(', ')} do not form one alternative of SubscriptionUpdate.`, input,
-    }]);
+    throw new PolarRequestValidationError([
+      {
+        type: 'value_error',
+        loc: ['body'],
+        msg: `Fields ${present.join(', ')} do not form one alternative of SubscriptionUpdate.`,
+        input,
+      },
+    ]);
   }
   return matches[0];
 }
@@ -119,20 +141,41 @@ export class UpdateSubscription {
       if (!subscription) throw new ResourceNotFound();
       return subscription;
     }
-    return mutateSubscription(ctx, this.deps, find, (em, subscription, now) => this.apply(em, alternative, subscription, input, now));
+    return mutateSubscription(ctx, this.deps, find, (em, subscription, now) =>
+      this.apply(em, alternative, subscription, input, now),
+    );
   }
 
-  private async apply(em: EntityManager, alternative: Alternative, s: Subscription, input: SubscriptionUpdateInput, now: Date): Promise<TransitionResult> {
+  private async apply(
+    em: EntityManager,
+    alternative: Alternative,
+    s: Subscription,
+    input: SubscriptionUpdateInput,
+    now: Date,
+  ): Promise<TransitionResult> {
     switch (alternative) {
       case 'cancel':
         return input.cancelAtPeriodEnd
-          ? transitions.cancelAtPeriodEnd(s, { reason: reasonOf(input.customerCancellationReason), comment: input.customerCancellationComment ?? null }, now)
+          ? transitions.cancelAtPeriodEnd(
+              s,
+              {
+                reason: reasonOf(input.customerCancellationReason),
+                comment: input.customerCancellationComment ?? null,
+              },
+              now,
+            )
           : transitions.uncancel(s, now);
       case 'revoke':
-        return transitions.revoke(s, {
-          reason: input.customerCancellationReason === undefined ? undefined : reasonOf(input.customerCancellationReason),
-          comment: input.customerCancellationComment === undefined ? undefined : input.customerCancellationComment ?? null,
-        }, now);
+        return transitions.revoke(
+          s,
+          {
+            reason:
+              input.customerCancellationReason === undefined ? undefined : reasonOf(input.customerCancellationReason),
+            comment:
+              input.customerCancellationComment === undefined ? undefined : (input.customerCancellationComment ?? null),
+          },
+          now,
+        );
       case 'clear':
         return transitions.clearPendingUpdate(s, now);
       case 'billing_period':
@@ -151,11 +194,17 @@ export class UpdateSubscription {
    * first, so a canceled subscription answers 403 whatever else the body holds; a failed payment
    * rolls back every part.
    */
-  private async applyBase(em: EntityManager, s: Subscription, input: SubscriptionUpdateInput, now: Date): Promise<TransitionResult> {
+  private async applyBase(
+    em: EntityManager,
+    s: Subscription,
+    input: SubscriptionUpdateInput,
+    now: Date,
+  ): Promise<TransitionResult> {
     transitions.assertNotCanceled(s);
     const results: TransitionResult[] = [];
     if (input.metadata != null) results.push(transitions.updateMetadata(s, input.metadata, now));
-    if (input.productId != null) results.push(await this.changeProduct(em, s, input.productId, behaviorOf(input.prorationBehavior), now));
+    if (input.productId != null)
+      results.push(await this.changeProduct(em, s, input.productId, behaviorOf(input.prorationBehavior), now));
     if (input.removeDiscount) results.push(transitions.removeDiscount(s, now));
     else if (input.discountId != null && input.discountId !== s.discountId) {
       await redeemDiscount(em, s, input.discountId, now);
@@ -165,7 +214,14 @@ export class UpdateSubscription {
     else if (input.trialEnd != null) {
       requireFuture(input.trialEnd, 'trial_end', now);
       if (s.status === SubscriptionStatus.ACTIVE && input.trialEnd.getTime() <= s.currentPeriodEnd.getTime()) {
-        throw new PolarRequestValidationError([{ type: 'value_error', loc: ['body', 'trial_end'], msg: 'Trial end must be after the current period end.', input: input.trialEnd.toISOString() }]);
+        throw new PolarRequestValidationError([
+          {
+            type: 'value_error',
+            loc: ['body', 'trial_end'],
+            msg: 'Trial end must be after the current period end.',
+            input: input.trialEnd.toISOString(),
+          },
+        ]);
       }
       results.push(transitions.setTrialEnd(s, input.trialEnd, now));
     }
@@ -179,10 +235,21 @@ export class UpdateSubscription {
    * `missing_payment_method`) and nothing changes if it fails. A trialing subscription is not billed
    * for the change (polar-api.md §9).
    */
-  private async changeProduct(em: EntityManager, s: Subscription, productId: string, behavior: ProrationBehavior, now: Date): Promise<TransitionResult> {
+  private async changeProduct(
+    em: EntityManager,
+    s: Subscription,
+    productId: string,
+    behavior: ProrationBehavior,
+    now: Date,
+  ): Promise<TransitionResult> {
     const repository = new ProductRepository(em);
     const [product] = await repository.findInOrganization(s.organizationId, [productId]);
-    const issue = (msg: string): ValidationIssue => ({ type: 'value_error', loc: ['body', 'product_id'], msg, input: productId });
+    const issue = (msg: string): ValidationIssue => ({
+      type: 'value_error',
+      loc: ['body', 'product_id'],
+      msg,
+      input: productId,
+    });
     if (!product) throw new PolarRequestValidationError([issue('Product does not exist.')]);
     if (product.isArchived) throw new PolarRequestValidationError([issue('Product is archived.')]);
     if (!product.isRecurring) throw new PolarRequestValidationError([issue('Product is not recurring.')]);
@@ -190,14 +257,22 @@ export class UpdateSubscription {
     const prices = (await repository.pricesOf([product.id])).get(product.id) ?? [];
     if (!prices.length) throw new PolarRequestValidationError([issue('Product has no price.')]);
     const terms = termsOf(product, prices, s.seats);
-    if (behavior === 'next_period') return transitions.schedulePendingUpdate(s, { productId: product.id, seats: s.seats }, now);
+    if (behavior === 'next_period')
+      return transitions.schedulePendingUpdate(s, { productId: product.id, seats: s.seats }, now);
     const from = billedTerms(s);
     const result = transitions.changeProduct(s, terms, now);
-    if (result.changed) await this.charge({ em, subscription: s, behavior, now, kind: 'product_change', from, to: terms });
+    if (result.changed)
+      await this.charge({ em, subscription: s, behavior, now, kind: 'product_change', from, to: terms });
     return result;
   }
 
-  private async changeSeats(em: EntityManager, s: Subscription, seats: number, behavior: ProrationBehavior, now: Date): Promise<TransitionResult> {
+  private async changeSeats(
+    em: EntityManager,
+    s: Subscription,
+    seats: number,
+    behavior: ProrationBehavior,
+    now: Date,
+  ): Promise<TransitionResult> {
     transitions.assertNotCanceled(s);
     const prices = await new ProductRepository(em).findPricesByIds(s.priceIds);
     const seatPrice = prices.find(p => p.amountType === PriceAmountType.SEAT_BASED);
@@ -206,7 +281,8 @@ export class UpdateSubscription {
     if (behavior === 'next_period') return transitions.schedulePendingUpdate(s, { productId: null, seats }, now);
     const from = billedTerms(s);
     const result = transitions.changeSeats(s, seats, amount, now);
-    if (result.changed) await this.charge({ em, subscription: s, behavior, now, kind: 'seats_change', from, to: billedTerms(s) });
+    if (result.changed)
+      await this.charge({ em, subscription: s, behavior, now, kind: 'seats_change', from, to: billedTerms(s) });
     return result;
   }
 
@@ -214,7 +290,15 @@ export class UpdateSubscription {
   private async endTrial(em: EntityManager, s: Subscription, now: Date): Promise<TransitionResult> {
     const result = transitions.setTrialEnd(s, 'now', now);
     const terms = billedTerms(s);
-    await this.charge({ em, subscription: s, behavior: 'invoice', now, kind: 'trial_end', from: { ...terms, amount: 0n }, to: terms });
+    await this.charge({
+      em,
+      subscription: s,
+      behavior: 'invoice',
+      now,
+      kind: 'trial_end',
+      from: { ...terms, amount: 0n },
+      to: terms,
+    });
     return result;
   }
 
@@ -243,16 +327,38 @@ function checkInput(input: SubscriptionUpdateInput): void {
   const issues: ValidationIssue[] = [];
   if (input.metadata != null) issues.push(...metadataIssues(input.metadata));
   if (input.prorationBehavior != null && !PRORATION_BEHAVIORS.includes(input.prorationBehavior as ProrationBehavior)) {
-    issues.push({ type: 'enum', loc: ['body', 'proration_behavior'], msg: "Input should be 'invoice', 'prorate', 'next_period' or 'reset'", input: input.prorationBehavior });
+    issues.push({
+      type: 'enum',
+      loc: ['body', 'proration_behavior'],
+      msg: "Input should be 'invoice', 'prorate', 'next_period' or 'reset'",
+      input: input.prorationBehavior,
+    });
   }
   if (input.customerCancellationReason != null && !CANCELLATION_REASONS.has(input.customerCancellationReason)) {
-    issues.push({ type: 'enum', loc: ['body', 'customer_cancellation_reason'], msg: `Input should be ${[...CANCELLATION_REASONS].map(r => `'${r}'`).join(', ')}`, input: input.customerCancellationReason });
+    issues.push({
+      type: 'enum',
+      loc: ['body', 'customer_cancellation_reason'],
+      msg: `Input should be ${[...CANCELLATION_REASONS].map(r => `'${r}'`).join(', ')}`,
+      input: input.customerCancellationReason,
+    });
   }
   if (input.seats != null && (!Number.isInteger(input.seats) || input.seats < 1)) {
-    issues.push({ type: 'greater_than_equal', loc: ['body', 'seats'], msg: 'Input should be greater than or equal to 1', input: input.seats, ctx: { ge: 1 } });
+    issues.push({
+      type: 'greater_than_equal',
+      loc: ['body', 'seats'],
+      msg: 'Input should be greater than or equal to 1',
+      input: input.seats,
+      ctx: { ge: 1 },
+    });
   }
   if (input.customerCancellationComment != null && input.customerCancellationComment.length > 2000) {
-    issues.push({ type: 'string_too_long', loc: ['body', 'customer_cancellation_comment'], msg: 'String should have at most 2000 characters', input: input.customerCancellationComment, ctx: { max_length: 2000 } });
+    issues.push({
+      type: 'string_too_long',
+      loc: ['body', 'customer_cancellation_comment'],
+      msg: 'String should have at most 2000 characters',
+      input: input.customerCancellationComment,
+      ctx: { max_length: 2000 },
+    });
   }
   if (issues.length) throw new PolarRequestValidationError(issues);
 }
@@ -268,7 +374,14 @@ export function reasonOf(value: string | null | undefined): CustomerCancellation
 /** pydantic's FutureDatetime, checked against the injected clock (sandbox time travel included). */
 function requireFuture(value: Date, field: string, now: Date): void {
   if (value.getTime() <= now.getTime()) {
-    throw new PolarRequestValidationError([{ type: 'datetime_future', loc: ['body', field], msg: 'Input should be in the future', input: value.toISOString() }]);
+    throw new PolarRequestValidationError([
+      {
+        type: 'datetime_future',
+        loc: ['body', field],
+        msg: 'Input should be in the future',
+        input: value.toISOString(),
+      },
+    ]);
   }
 }
 
@@ -279,12 +392,16 @@ function requireFuture(value: Date, field: string, now: Date): void {
  * redemptions cannot both take the last one).
  */
 async function redeemDiscount(em: EntityManager, s: Subscription, discountId: string, now: Date): Promise<void> {
-  const issue = (msg: string) => new PolarRequestValidationError([{ type: 'value_error', loc: ['body', 'discount_id'], msg, input: discountId }]);
+  const issue = (msg: string) =>
+    new PolarRequestValidationError([{ type: 'value_error', loc: ['body', 'discount_id'], msg, input: discountId }]);
   const discount = await em.findOne(Discount, { id: discountId, organizationId: s.organizationId, deletedAt: null });
   if (!discount) throw issue('Discount does not exist.');
-  if ((discount.startsAt && discount.startsAt > now) || (discount.endsAt && discount.endsAt < now)) throw issue('Discount is not applicable.');
-  if (discount.productIds.length && !discount.productIds.includes(s.productId)) throw issue('Discount is not applicable to this product.');
-  if (discount.type === 'fixed' && discount.currency && discount.currency !== s.currency) throw issue('Discount is not applicable to this currency.');
+  if ((discount.startsAt && discount.startsAt > now) || (discount.endsAt && discount.endsAt < now))
+    throw issue('Discount is not applicable.');
+  if (discount.productIds.length && !discount.productIds.includes(s.productId))
+    throw issue('Discount is not applicable to this product.');
+  if (discount.type === 'fixed' && discount.currency && discount.currency !== s.currency)
+    throw issue('Discount is not applicable to this currency.');
   const updated = await em.execute<{ id: string }[]>(
     'update billing.discounts set redemptions_count = redemptions_count + 1 where id = ? and (max_redemptions is null or redemptions_count < max_redemptions) returning id',
     [discount.id],
@@ -299,10 +416,17 @@ export function termsOf(product: Product, prices: ProductPrice[], currentSeats: 
   let amount = 0n;
   for (const price of prices) {
     switch (price.amountType) {
-      case PriceAmountType.FIXED: amount += BigInt(price.priceAmount ?? 0n); break;
-      case PriceAmountType.CUSTOM: amount += BigInt(price.presetAmount ?? price.minimumAmount ?? 0n); break;
-      case PriceAmountType.SEAT_BASED: if (price.seatTiers && seats !== null) amount += seatTotal(price.seatTiers, seats); break;
-      case PriceAmountType.FREE: break;
+      case PriceAmountType.FIXED:
+        amount += BigInt(price.priceAmount ?? 0n);
+        break;
+      case PriceAmountType.CUSTOM:
+        amount += BigInt(price.presetAmount ?? price.minimumAmount ?? 0n);
+        break;
+      case PriceAmountType.SEAT_BASED:
+        if (price.seatTiers && seats !== null) amount += seatTotal(price.seatTiers, seats);
+        break;
+      case PriceAmountType.FREE:
+        break;
     }
   }
   return {

@@ -34,11 +34,43 @@ beforeAll(async () => {
   }
   await admin.addMember(ids[4], 'alice@example.com', MemberRole.MEMBER);
   const base = { scopes: [...ALL_SCOPES], tokenId: '0b7e5bb2-1f43-4d8e-8c4a-3a7d2f9e0c11' };
-  principals.user = { ...base, subject: 'user', subjectId: alice.id, credential: 'personal_access_token', organizationIds: ids };
-  principals.otherUser = { ...base, subject: 'user', subjectId: bob.id, credential: 'personal_access_token', organizationIds: [ids[4]] };
-  principals.oauth = { ...base, subject: 'user', subjectId: alice.id, credential: 'oauth2_token', organizationIds: [ids[1], ids[4], ids[3]], clientId: 'polar_ci_x' };
-  principals.organization = { ...base, subject: 'organization', subjectId: ids[2], credential: 'organization_access_token', organizationIds: [ids[2]] };
-  principals.anonymous = { subject: 'anonymous', subjectId: null, credential: 'none', scopes: [], organizationIds: [], tokenId: null };
+  principals.user = {
+    ...base,
+    subject: 'user',
+    subjectId: alice.id,
+    credential: 'personal_access_token',
+    organizationIds: ids,
+  };
+  principals.otherUser = {
+    ...base,
+    subject: 'user',
+    subjectId: bob.id,
+    credential: 'personal_access_token',
+    organizationIds: [ids[4]],
+  };
+  principals.oauth = {
+    ...base,
+    subject: 'user',
+    subjectId: alice.id,
+    credential: 'oauth2_token',
+    organizationIds: [ids[1], ids[4], ids[3]],
+    clientId: 'polar_ci_x',
+  };
+  principals.organization = {
+    ...base,
+    subject: 'organization',
+    subjectId: ids[2],
+    credential: 'organization_access_token',
+    organizationIds: [ids[2]],
+  };
+  principals.anonymous = {
+    subject: 'anonymous',
+    subjectId: null,
+    credential: 'none',
+    scopes: [],
+    organizationIds: [],
+    tokenId: null,
+  };
 });
 
 afterAll(async () => {
@@ -47,12 +79,23 @@ afterAll(async () => {
 });
 
 /** What the list must return: MikroORM's own query over the same readable filter. */
-async function reference(principal: Principal, slug: string | null, sorting: string[], window: { limit: number; offset: number }) {
+async function reference(
+  principal: Principal,
+  slug: string | null,
+  sorting: string[],
+  window: { limit: number; offset: number },
+) {
   const em = identity.orm.em.fork();
   const repository = new OrganizationRepository(em);
   const where = { $and: [repository.readableFilter(principal), slug ? { slug } : {}] };
-  const items = await em.find(Organization, where as never, { orderBy: organizationOrderBy(sorting), limit: window.limit, offset: window.offset });
-  const total = await identity.orm.em.fork().count(Organization, { $and: [new OrganizationRepository(identity.orm.em.fork()).readableFilter(principal), slug ? { slug } : {}] } as never);
+  const items = await em.find(Organization, where as never, {
+    orderBy: organizationOrderBy(sorting),
+    limit: window.limit,
+    offset: window.offset,
+  });
+  const total = await identity.orm.em.fork().count(Organization, {
+    $and: [new OrganizationRepository(identity.orm.em.fork()).readableFilter(principal), slug ? { slug } : {}],
+  } as never);
   return { items: items.map(o => ({ ...o })), total };
 }
 
@@ -72,9 +115,18 @@ describe('OrganizationRepository.list', () => {
     it(`matches MikroORM's query for a ${kind} principal`, async () => {
       for (const [label, slugFilter, sorting, window] of cases) {
         const slug = slugFilter === 'SLUG' ? slugs[3] : slugFilter;
-        const [items, total] = await new OrganizationRepository(identity.orm.em.fork()).list(principals[kind], { slug }, organizationOrderBy(sorting), window);
+        const [items, total] = await new OrganizationRepository(identity.orm.em.fork()).list(
+          principals[kind],
+          { slug },
+          organizationOrderBy(sorting),
+          window,
+        );
         const expected = await reference(principals[kind], slug, sorting, window);
-        expect({ label, ids: items.map(o => o.id), total }).toEqual({ label, ids: expected.items.map(o => o.id), total: expected.total });
+        expect({ label, ids: items.map(o => o.id), total }).toEqual({
+          label,
+          ids: expected.items.map(o => o.id),
+          total: expected.total,
+        });
         expect(items.map(o => ({ ...o }))).toEqual(expected.items);
       }
     });
@@ -82,8 +134,18 @@ describe('OrganizationRepository.list', () => {
 
   it('reuses one compiled query for principals of the same kind', async () => {
     // Two different users, same shape: each sees only their own organizations.
-    const [aliceItems] = await new OrganizationRepository(identity.orm.em.fork()).list(principals.user, {}, organizationOrderBy([]), { limit: 10, offset: 0 });
-    const [bobItems] = await new OrganizationRepository(identity.orm.em.fork()).list(principals.otherUser, {}, organizationOrderBy([]), { limit: 10, offset: 0 });
+    const [aliceItems] = await new OrganizationRepository(identity.orm.em.fork()).list(
+      principals.user,
+      {},
+      organizationOrderBy([]),
+      { limit: 10, offset: 0 },
+    );
+    const [bobItems] = await new OrganizationRepository(identity.orm.em.fork()).list(
+      principals.otherUser,
+      {},
+      organizationOrderBy([]),
+      { limit: 10, offset: 0 },
+    );
     expect(aliceItems).toHaveLength(5);
     expect(bobItems.map(o => o.slug)).toEqual([slugs[4]]);
   });

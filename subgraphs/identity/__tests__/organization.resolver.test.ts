@@ -14,7 +14,12 @@ let orgA: string;
 let orgB: string;
 
 const asOrganization = (id: string, scopes = ['organizations:write']): Principal => ({
-  subject: 'organization', subjectId: id, credential: 'organization_access_token', scopes, organizationIds: [id], tokenId: null,
+  subject: 'organization',
+  subjectId: id,
+  credential: 'organization_access_token',
+  scopes,
+  organizationIds: [id],
+  tokenId: null,
 });
 
 const run = (principal: Principal, source: string, variableValues?: Record<string, unknown>) =>
@@ -36,8 +41,10 @@ afterAll(async () => {
 });
 
 describe('Query.organization', () => {
-  it('returns the caller\'s organization', async () => {
-    const result = await run(asOrganization(orgA), 'query($id: ID!) { organization(id: $id) { id slug } }', { id: orgA });
+  it("returns the caller's organization", async () => {
+    const result = await run(asOrganization(orgA), 'query($id: ID!) { organization(id: $id) { id slug } }', {
+      id: orgA,
+    });
     expect(result.errors).toBeUndefined();
     expect(result.data).toEqual({ organization: { id: orgA, slug: 'org-a' } });
   });
@@ -51,9 +58,13 @@ describe('Query.organization', () => {
 describe('_entities (federation reference resolver)', () => {
   const entities = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Organization { id name } } }';
 
-  it('resolves readable organizations in one batch and never another tenant\'s', async () => {
+  it("resolves readable organizations in one batch and never another tenant's", async () => {
     const result = await run(asOrganization(orgA), entities, {
-      r: [{ __typename: 'Organization', id: orgA }, { __typename: 'Organization', id: orgB }, { __typename: 'Organization', id: randomUUID() }],
+      r: [
+        { __typename: 'Organization', id: orgA },
+        { __typename: 'Organization', id: orgB },
+        { __typename: 'Organization', id: randomUUID() },
+      ],
     });
     expect(result.errors).toBeUndefined();
     expect(result.data?._entities).toEqual([{ id: orgA, name: 'Org A' }, null, null]);
@@ -68,7 +79,10 @@ describe('_entities (federation reference resolver)', () => {
 describe('Mutation.createOrganization', () => {
   it('is refused to organization tokens and anonymous callers', async () => {
     for (const principal of [asOrganization(orgA), ANONYMOUS]) {
-      const result = await run(principal, 'mutation { createOrganization(input: { name: "X org", slug: "x-org" }) { id } }');
+      const result = await run(
+        principal,
+        'mutation { createOrganization(input: { name: "X org", slug: "x-org" }) { id } }',
+      );
       expect(result.errors?.[0].originalError?.constructor.name).toBe('Unauthorized');
     }
   });

@@ -46,8 +46,12 @@ export class TokenPrincipalResolver implements PrincipalResolver {
       const row = await em.findOne(OrganizationAccessToken, { tokenHash: hash });
       if (row?.isLive(now)) {
         principal = {
-          subject: 'organization', subjectId: row.organizationId, credential: 'organization_access_token',
-          scopes: row.scopes, organizationIds: [row.organizationId], tokenId: row.id,
+          subject: 'organization',
+          subjectId: row.organizationId,
+          credential: 'organization_access_token',
+          scopes: row.scopes,
+          organizationIds: [row.organizationId],
+          tokenId: row.id,
         };
         expiresAt = row.expiresAt;
         this.touch(em, OrganizationAccessToken, row.id, row.lastUsedAt, now);
@@ -56,13 +60,20 @@ export class TokenPrincipalResolver implements PrincipalResolver {
       const row = await em.findOne(PersonalAccessToken, { tokenHash: hash });
       if (row?.isLive(now)) {
         principal = {
-          subject: 'user', subjectId: row.userId, credential: 'personal_access_token',
-          scopes: row.scopes, organizationIds: await this.membershipsOf(row.userId), tokenId: row.id,
+          subject: 'user',
+          subjectId: row.userId,
+          credential: 'personal_access_token',
+          scopes: row.scopes,
+          organizationIds: await this.membershipsOf(row.userId),
+          tokenId: row.id,
         };
         expiresAt = row.expiresAt;
         this.touch(em, PersonalAccessToken, row.id, row.lastUsedAt, now);
       }
-    } else if (prefix === TOKEN_PREFIXES.oauthUserAccessToken || prefix === TOKEN_PREFIXES.oauthOrganizationAccessToken) {
+    } else if (
+      prefix === TOKEN_PREFIXES.oauthUserAccessToken ||
+      prefix === TOKEN_PREFIXES.oauthOrganizationAccessToken
+    ) {
       const resolved = await resolveOAuth2AccessToken(em, prefix, hash, now, userId => this.membershipsOf(userId));
       if (resolved) ({ principal, expiresAt } = resolved);
     }
@@ -76,8 +87,12 @@ export class TokenPrincipalResolver implements PrincipalResolver {
     const row = await this.orm.em.fork().findOne(UserSession, { tokenHash: hashToken(sessionToken, this.secret) });
     if (!row?.isLive(this.clock.now())) return ANONYMOUS;
     return {
-      subject: 'user', subjectId: row.userId, credential: 'user_session',
-      scopes: row.scopes, organizationIds: await this.membershipsOf(row.userId), tokenId: row.id,
+      subject: 'user',
+      subjectId: row.userId,
+      credential: 'user_session',
+      scopes: row.scopes,
+      organizationIds: await this.membershipsOf(row.userId),
+      tokenId: row.id,
     };
   }
 

@@ -33,7 +33,17 @@ interface ValidRequest {
 const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
 const PROMPTS = new Set<string>(PROMPT_VALUES);
 /** Parameters the consent form carries back (everything that shapes the code). */
-const CARRIED = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'sub_type'] as const;
+const CARRIED = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'nonce',
+  'code_challenge',
+  'code_challenge_method',
+  'sub_type',
+] as const;
 
 /**
  * The authorization endpoint's decisions: validate the request, send the person to sign in, show
@@ -46,30 +56,45 @@ export class OAuth2AuthorizationService {
     private readonly sessions: UserSessionService,
   ) {}
 
-  async authorize(ctx: Ctx, issuer: string, params: AuthorizationParams, repeated: string[], person: SignedInPerson | null): Promise<AuthorizeOutcome> {
+  async authorize(
+    ctx: Ctx,
+    issuer: string,
+    params: AuthorizationParams,
+    repeated: string[],
+    person: SignedInPerson | null,
+  ): Promise<AuthorizeOutcome> {
     const checked = await this.validate(ctx, issuer, params, repeated);
     if ('kind' in checked) return checked;
     const request = checked;
     const fail = (error: string, description: string) => errorRedirect(issuer, request, error, description);
 
     const authTime = person && (await this.authTimeOf(ctx, person));
-    if (!person || !authTime) return request.prompt.has('none') ? fail('login_required', 'The person is not signed in.') : { kind: 'login', signedOut: false, dropParams: [] };
+    if (!person || !authTime)
+      return request.prompt.has('none')
+        ? fail('login_required', 'The person is not signed in.')
+        : { kind: 'login', signedOut: false, dropParams: [] };
 
-    const tooOld = request.maxAge !== undefined && ctx.clock.now().getTime() - authTime.getTime() > request.maxAge * 1000;
+    const tooOld =
+      request.maxAge !== undefined && ctx.clock.now().getTime() - authTime.getTime() > request.maxAge * 1000;
     if (request.prompt.has('login') || tooOld) {
       if (request.prompt.has('none')) return fail('login_required', 'The person must sign in again (max_age).');
       await this.sessions.revoke(ctx, person.sessionId);
       return { kind: 'login', signedOut: true, dropParams: ['prompt', 'max_age'] };
     }
 
-    const grants = await ctx.em.find(OAuth2Grant, { oauth2ClientId: request.client.id, userId: person.userId, subType: request.subType });
+    const grants = await ctx.em.find(OAuth2Grant, {
+      oauth2ClientId: request.client.id,
+      userId: person.userId,
+      subType: request.subType,
+    });
     const covering = grants.filter(g => request.scopes.every(s => g.scopes.includes(s)));
     let memberOf: string[] = [];
     if (request.subType === 'organization') {
       memberOf = await memberOrganizationIds(ctx.em, person.userId);
       const usable = covering.filter(g => memberOf.includes(g.sub));
       if (request.prompt.has('none')) {
-        if (usable.length !== 1) return fail('consent_required', 'The person has not granted this client access to exactly one organization.');
+        if (usable.length !== 1)
+          return fail('consent_required', 'The person has not granted this client access to exactly one organization.');
         return this.issueCode(ctx, issuer, request, person.userId, usable[0].sub, authTime);
       }
     } else {
@@ -85,7 +110,13 @@ export class OAuth2AuthorizationService {
     return this.consentView(ctx, request, person.userId, memberOf);
   }
 
-  async consent(ctx: Ctx, issuer: string, params: AuthorizationParams, person: SignedInPerson, decision: ConsentDecision): Promise<AuthorizeOutcome> {
+  async consent(
+    ctx: Ctx,
+    issuer: string,
+    params: AuthorizationParams,
+    person: SignedInPerson,
+    decision: ConsentDecision,
+  ): Promise<AuthorizeOutcome> {
     const carried: AuthorizationParams = {};
     for (const key of CARRIED) if (params[key] !== undefined) carried[key] = params[key];
     const checked = await this.validate(ctx, issuer, carried, []);
@@ -111,15 +142,22 @@ export class OAuth2AuthorizationService {
    * RFC 6749 §4.1.2.1: errors about the client or the redirect URI are shown, never redirected; every
    * other error goes back to the (now trusted) redirect URI with `state` and `iss`.
    */
-  private async validate(ctx: Ctx, issuer: string, params: AuthorizationParams, repeated: string[]): Promise<ValidRequest | AuthorizeOutcome> {
+  private async validate(
+    ctx: Ctx,
+    issuer: string,
+    params: AuthorizationParams,
+    repeated: string[],
+  ): Promise<ValidRequest | AuthorizeOutcome> {
     const page = (error: string, description: string): AuthorizeOutcome => ({ kind: 'error_page', error, description });
-    if (repeated.includes('client_id') || repeated.includes('redirect_uri')) return page('invalid_request', 'client_id and redirect_uri must be given once.');
+    if (repeated.includes('client_id') || repeated.includes('redirect_uri'))
+      return page('invalid_request', 'client_id and redirect_uri must be given once.');
     if (!params.client_id) return page('invalid_request', 'The request has no client_id.');
     const client = await this.clients.findLive(ctx.em, params.client_id);
     if (!client) return page('invalid_client', 'No client is registered with this client_id.');
     const redirectUri = params.redirect_uri;
     if (!redirectUri) return page('invalid_request', 'The request has no redirect_uri.');
-    if (!redirectUriMatches(client.redirectUris, redirectUri)) return page('invalid_request', 'The redirect_uri is not one the client registered.');
+    if (!redirectUriMatches(client.redirectUris, redirectUri))
+      return page('invalid_request', 'The redirect_uri is not one the client registered.');
 
     const base = { client, redirectUri, state: params.state } as ValidRequest;
     const fail = (error: string, description: string) => errorRedirect(issuer, base, error, description);
@@ -127,27 +165,37 @@ export class OAuth2AuthorizationService {
     if (params.request !== undefined) return fail('request_not_supported', 'Request objects are not supported.');
     if (params.request_uri !== undefined) return fail('request_uri_not_supported', 'request_uri is not supported.');
     if (!params.response_type) return fail('invalid_request', 'The request has no response_type.');
-    if (params.response_type !== 'code' || !client.responseTypes.includes('code')) return fail('unsupported_response_type', 'Only response_type=code is supported.');
-    if (params.response_mode !== undefined && params.response_mode !== 'query') return fail('invalid_request', 'Only response_mode=query is supported.');
+    if (params.response_type !== 'code' || !client.responseTypes.includes('code'))
+      return fail('unsupported_response_type', 'Only response_type=code is supported.');
+    if (params.response_mode !== undefined && params.response_mode !== 'query')
+      return fail('invalid_request', 'Only response_mode=query is supported.');
 
-    const scopes = params.scope === undefined ? [...client.scopes] : [...new Set(params.scope.split(' ').filter(Boolean))];
+    const scopes =
+      params.scope === undefined ? [...client.scopes] : [...new Set(params.scope.split(' ').filter(Boolean))];
     if (scopes.length === 0) return fail('invalid_scope', 'No scope was requested.');
     const notAllowed = scopes.filter(s => !client.scopes.includes(s));
     if (notAllowed.length) return fail('invalid_scope', `The client may not request: ${notAllowed.join(', ')}.`);
 
     const challenge = params.code_challenge;
     const method = params.code_challenge_method;
-    if (method !== undefined && method !== 'S256' && method !== 'plain') return fail('invalid_request', 'code_challenge_method must be S256 or plain.');
-    if (method !== undefined && challenge === undefined) return fail('invalid_request', 'code_challenge_method was given without code_challenge.');
-    if (challenge !== undefined && !PKCE_VALUE.test(challenge)) return fail('invalid_request', 'code_challenge must be 43 to 128 characters of [A-Za-z0-9._~-].');
-    if (client.isPublic && challenge === undefined) return fail('invalid_request', 'PKCE is required for public clients: send code_challenge (S256).');
+    if (method !== undefined && method !== 'S256' && method !== 'plain')
+      return fail('invalid_request', 'code_challenge_method must be S256 or plain.');
+    if (method !== undefined && challenge === undefined)
+      return fail('invalid_request', 'code_challenge_method was given without code_challenge.');
+    if (challenge !== undefined && !PKCE_VALUE.test(challenge))
+      return fail('invalid_request', 'code_challenge must be 43 to 128 characters of [A-Za-z0-9._~-].');
+    if (client.isPublic && challenge === undefined)
+      return fail('invalid_request', 'PKCE is required for public clients: send code_challenge (S256).');
 
     const subType = (params.sub_type ?? client.defaultSubType) as SubType;
-    if (!(SUB_TYPES as readonly string[]).includes(subType)) return fail('invalid_request', 'sub_type must be user or organization.');
+    if (!(SUB_TYPES as readonly string[]).includes(subType))
+      return fail('invalid_request', 'sub_type must be user or organization.');
 
     const prompt = new Set((params.prompt ?? '').split(' ').filter(Boolean));
-    if ([...prompt].some(p => !PROMPTS.has(p))) return fail('invalid_request', 'prompt must be none, login, consent or select_account.');
-    if (prompt.has('none') && prompt.size > 1) return fail('invalid_request', 'prompt=none cannot be combined with other values.');
+    if ([...prompt].some(p => !PROMPTS.has(p)))
+      return fail('invalid_request', 'prompt must be none, login, consent or select_account.');
+    if (prompt.has('none') && prompt.size > 1)
+      return fail('invalid_request', 'prompt=none cannot be combined with other values.');
 
     let maxAge: number | undefined;
     if (params.max_age !== undefined) {
@@ -155,21 +203,45 @@ export class OAuth2AuthorizationService {
       maxAge = Number(params.max_age);
     }
     return {
-      client, redirectUri, state: params.state, nonce: params.nonce, scopes,
-      codeChallenge: challenge, codeChallengeMethod: challenge === undefined ? undefined : (method ?? 'plain'),
-      subType, prompt, maxAge,
+      client,
+      redirectUri,
+      state: params.state,
+      nonce: params.nonce,
+      scopes,
+      codeChallenge: challenge,
+      codeChallengeMethod: challenge === undefined ? undefined : (method ?? 'plain'),
+      subType,
+      prompt,
+      maxAge,
     };
   }
 
   /** `memberOf`: the person's organizations, already read for `sub_type=organization` (empty otherwise). */
-  private async consentView(ctx: Ctx, request: ValidRequest, userId: string, memberOf: string[]): Promise<AuthorizeOutcome> {
+  private async consentView(
+    ctx: Ctx,
+    request: ValidRequest,
+    userId: string,
+    memberOf: string[],
+  ): Promise<AuthorizeOutcome> {
     const user = await ctx.em.findOneOrFail(User, { id: userId });
     let organizations: { id: string; name: string; slug: string }[] = [];
     if (request.subType === 'organization') {
-      const rows = memberOf.length ? await ctx.em.find(Organization, { id: { $in: memberOf } }, { fields: ['id', 'name', 'slug'], orderBy: { name: 'asc' } }) : [];
+      const rows = memberOf.length
+        ? await ctx.em.find(
+            Organization,
+            { id: { $in: memberOf } },
+            { fields: ['id', 'name', 'slug'], orderBy: { name: 'asc' } },
+          )
+        : [];
       organizations = rows.map(o => ({ id: o.id, name: o.name, slug: o.slug }));
     }
-    const carried: Record<string, string> = { response_type: 'code', client_id: request.client.clientId, redirect_uri: request.redirectUri, scope: request.scopes.join(' '), sub_type: request.subType };
+    const carried: Record<string, string> = {
+      response_type: 'code',
+      client_id: request.client.clientId,
+      redirect_uri: request.redirectUri,
+      scope: request.scopes.join(' '),
+      sub_type: request.subType,
+    };
     if (request.state !== undefined) carried.state = request.state;
     if (request.nonce !== undefined) carried.nonce = request.nonce;
     if (request.codeChallenge !== undefined) {
@@ -180,7 +252,14 @@ export class OAuth2AuthorizationService {
     return {
       kind: 'consent',
       view: {
-        client: { clientId: c.clientId, clientName: c.clientName, clientUri: c.clientUri, logoUri: c.logoUri, tosUri: c.tosUri, policyUri: c.policyUri },
+        client: {
+          clientId: c.clientId,
+          clientName: c.clientName,
+          clientUri: c.clientUri,
+          logoUri: c.logoUri,
+          tosUri: c.tosUri,
+          policyUri: c.policyUri,
+        },
         user: { id: user.id, email: user.email },
         subType: request.subType,
         scopes: request.scopes.map(scope => ({ scope, description: describeScope(scope) })),
@@ -202,7 +281,14 @@ export class OAuth2AuthorizationService {
     );
   }
 
-  private async issueCode(ctx: Ctx, issuer: string, request: ValidRequest, userId: string, sub: string, authTime: Date): Promise<AuthorizeOutcome> {
+  private async issueCode(
+    ctx: Ctx,
+    issuer: string,
+    request: ValidRequest,
+    userId: string,
+    sub: string,
+    authTime: Date,
+  ): Promise<AuthorizeOutcome> {
     const raw = generateToken(TOKEN_PREFIXES.authorizationCode);
     const now = ctx.clock.now();
     ctx.em.create(OAuth2AuthorizationCode, {
@@ -221,7 +307,10 @@ export class OAuth2AuthorizationService {
       createdAt: now,
     } as OAuth2AuthorizationCode);
     await ctx.em.flush();
-    return { kind: 'redirect', location: redirectWith(request.redirectUri, { code: raw, state: request.state, iss: issuer }) };
+    return {
+      kind: 'redirect',
+      location: redirectWith(request.redirectUri, { code: raw, state: request.state, iss: issuer }),
+    };
   }
 
   /** When the person signed in: the web session's creation (OIDC `auth_time`); null when it has ended. */
@@ -231,8 +320,21 @@ export class OAuth2AuthorizationService {
   }
 }
 
-function errorRedirect(issuer: string, request: Pick<ValidRequest, 'redirectUri' | 'state'>, error: string, description: string): AuthorizeOutcome {
-  return { kind: 'redirect', location: redirectWith(request.redirectUri, { error, error_description: description, state: request.state, iss: issuer }) };
+function errorRedirect(
+  issuer: string,
+  request: Pick<ValidRequest, 'redirectUri' | 'state'>,
+  error: string,
+  description: string,
+): AuthorizeOutcome {
+  return {
+    kind: 'redirect',
+    location: redirectWith(request.redirectUri, {
+      error,
+      error_description: description,
+      state: request.state,
+      iss: issuer,
+    }),
+  };
 }
 
 /** The redirect URI with parameters added to its query (RFC 6749 §4.1.2: any query it has is kept). */

@@ -26,9 +26,14 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 export class OAuth2ClientService {
   constructor(private readonly secret: string) {}
 
-  async register(ctx: Ctx, body: unknown, ownerUserId: string | null): Promise<{ client: OAuth2Client; clientSecret: string | null; registrationToken: string }> {
+  async register(
+    ctx: Ctx,
+    body: unknown,
+    ownerUserId: string | null,
+  ): Promise<{ client: OAuth2Client; clientSecret: string | null; registrationToken: string }> {
     const metadata = parseClientMetadata(body);
-    const clientSecret = metadata.tokenEndpointAuthMethod === 'none' ? null : generateToken(TOKEN_PREFIXES.clientSecret);
+    const clientSecret =
+      metadata.tokenEndpointAuthMethod === 'none' ? null : generateToken(TOKEN_PREFIXES.clientSecret);
     const registrationToken = generateToken(TOKEN_PREFIXES.clientRegistrationToken);
     const client = ctx.em.create(OAuth2Client, {
       ...metadata,
@@ -43,7 +48,8 @@ export class OAuth2ClientService {
   }
 
   findLive(em: EntityManager, clientId: string): Promise<OAuth2Client | null> {
-    if (typeof clientId !== 'string' || !hasValidChecksum(clientId, TOKEN_PREFIXES.clientId)) return Promise.resolve(null);
+    if (typeof clientId !== 'string' || !hasValidChecksum(clientId, TOKEN_PREFIXES.clientId))
+      return Promise.resolve(null);
     return em.findOne(OAuth2Client, { clientId, deletedAt: null });
   }
 
@@ -54,21 +60,37 @@ export class OAuth2ClientService {
   async findManageable(ctx: Ctx, clientId: string, caller: ClientManagementCaller): Promise<OAuth2Client> {
     const client = await this.findLive(ctx.em, clientId);
     const bearer = caller.bearer;
-    if (client && bearer && hasValidChecksum(bearer, TOKEN_PREFIXES.clientRegistrationToken)
-      && this.hashEquals(hashToken(bearer, this.secret), client.registrationTokenHash)) {
+    if (
+      client &&
+      bearer &&
+      hasValidChecksum(bearer, TOKEN_PREFIXES.clientRegistrationToken) &&
+      this.hashEquals(hashToken(bearer, this.secret), client.registrationTokenHash)
+    ) {
       return client;
     }
     if (client && !bearer && caller.userId && client.ownerUserId === caller.userId) return client;
-    throw new OAuthError('invalid_token', 'The registration access token is missing, invalid, or not for this client.', 401);
+    throw new OAuthError(
+      'invalid_token',
+      'The registration access token is missing, invalid, or not for this client.',
+      401,
+    );
   }
 
   /** RFC 7592 §2.2: the body replaces the metadata; it must name the client; a sent secret must be the current one. */
-  async update(ctx: Ctx, client: OAuth2Client, body: unknown): Promise<{ client: OAuth2Client; clientSecret: string | null }> {
+  async update(
+    ctx: Ctx,
+    client: OAuth2Client,
+    body: unknown,
+  ): Promise<{ client: OAuth2Client; clientSecret: string | null }> {
     const given = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-    if (given.client_id !== client.clientId) throw invalidClientMetadata('client_id must be given and equal the client being updated.');
+    if (given.client_id !== client.clientId)
+      throw invalidClientMetadata('client_id must be given and equal the client being updated.');
     if (given.client_secret !== undefined) {
-      if (typeof given.client_secret !== 'string' || !client.clientSecretHash
-        || !this.hashEquals(hashToken(given.client_secret, this.secret), client.clientSecretHash)) {
+      if (
+        typeof given.client_secret !== 'string' ||
+        !client.clientSecretHash ||
+        !this.hashEquals(hashToken(given.client_secret, this.secret), client.clientSecretHash)
+      ) {
         throw invalidClientMetadata('client_secret does not match the current client secret.');
       }
     }
@@ -105,7 +127,11 @@ export class OAuth2ClientService {
   }
 
   /** The registration response (RFC 7591 §3.2.1; polar-api.md §5.4). Unset optional members are omitted. */
-  toResponse(issuer: string, client: OAuth2Client, extras: { clientSecret?: string | null; registrationToken?: string } = {}): Record<string, unknown> {
+  toResponse(
+    issuer: string,
+    client: OAuth2Client,
+    extras: { clientSecret?: string | null; registrationToken?: string } = {},
+  ): Record<string, unknown> {
     const out: Record<string, unknown> = {
       redirect_uris: client.redirectUris,
       token_endpoint_auth_method: client.tokenEndpointAuthMethod,
@@ -142,21 +168,30 @@ export class OAuth2ClientService {
  * form-urlencoded) or `client_id`/`client_secret` in the body; `client_id` alone is a public client.
  * Using two methods at once is an `invalid_request`.
  */
-export function clientCredentialsOf(authorization: string | undefined, body: Record<string, string>): ClientCredentials | null {
+export function clientCredentialsOf(
+  authorization: string | undefined,
+  body: Record<string, string>,
+): ClientCredentials | null {
   if (authorization && /^basic\s/i.test(authorization)) {
-    if (body.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method, not Basic and client_secret together.');
+    if (body.client_secret !== undefined)
+      throw new OAuthError(
+        'invalid_request',
+        'Use one client authentication method, not Basic and client_secret together.',
+      );
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) return null;
     const clientId = formDecode(decoded.slice(0, colon));
     const clientSecret = formDecode(decoded.slice(colon + 1));
     if (clientId === null || clientSecret === null) return null;
-    if (body.client_id !== undefined && body.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id in the body differs from the authenticated client.');
+    if (body.client_id !== undefined && body.client_id !== clientId)
+      throw new OAuthError('invalid_request', 'client_id in the body differs from the authenticated client.');
     return { clientId, clientSecret, method: 'client_secret_basic' };
   }
   if (authorization && bearerOf(authorization) !== undefined) return null;
   if (!body.client_id) return null;
-  if (body.client_secret !== undefined) return { clientId: body.client_id, clientSecret: body.client_secret, method: 'client_secret_post' };
+  if (body.client_secret !== undefined)
+    return { clientId: body.client_id, clientSecret: body.client_secret, method: 'client_secret_post' };
   return { clientId: body.client_id, method: 'none' };
 }
 

@@ -70,18 +70,27 @@ function optionalUrl(body: Record<string, unknown>, key: string): string | null 
   } catch {
     throw invalidClientMetadata(`${key} must be an absolute URL.`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidClientMetadata(`${key} must be an http(s) URL.`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalidClientMetadata(`${key} must be an http(s) URL.`);
   return value;
 }
 
-function stringArray(body: Record<string, unknown>, key: string, fallback: readonly string[], allowed: readonly string[]): string[] {
+function stringArray(
+  body: Record<string, unknown>,
+  key: string,
+  fallback: readonly string[],
+  allowed: readonly string[],
+): string[] {
   const value = body[key];
   if (value === undefined || value === null) return [...fallback];
   if (!Array.isArray(value) || value.length === 0 || value.some(v => typeof v !== 'string')) {
     throw invalidClientMetadata(`${key} must be a non-empty array of strings.`);
   }
   const unknown = value.filter(v => !allowed.includes(v));
-  if (unknown.length) throw invalidClientMetadata(`${key} has unsupported values: ${unknown.join(', ')}. Supported: ${allowed.join(', ')}.`);
+  if (unknown.length)
+    throw invalidClientMetadata(
+      `${key} has unsupported values: ${unknown.join(', ')}. Supported: ${allowed.join(', ')}.`,
+    );
   return [...new Set(value as string[])];
 }
 
@@ -90,11 +99,13 @@ function stringArray(body: Record<string, unknown>, key: string, fallback: reado
  * omitted ones take their defaults (on an update too: RFC 7592 §2.2 replaces the whole metadata).
  */
 export function parseClientMetadata(input: unknown): ClientMetadata {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw invalidClientMetadata('The body must be a JSON object of client metadata.');
+  if (!input || typeof input !== 'object' || Array.isArray(input))
+    throw invalidClientMetadata('The body must be a JSON object of client metadata.');
   const body = input as Record<string, unknown>;
 
   const uris = body.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0) throw invalidRedirectUri('redirect_uris must be a non-empty array of URLs.');
+  if (!Array.isArray(uris) || uris.length === 0)
+    throw invalidRedirectUri('redirect_uris must be a non-empty array of URLs.');
   const redirectUris = [...new Set(uris.map(checkRedirectUri))];
 
   const clientName = body.client_name;
@@ -108,7 +119,8 @@ export function parseClientMetadata(input: unknown): ClientMetadata {
   }
 
   const grantTypes = stringArray(body, 'grant_types', GRANT_TYPES, GRANT_TYPES);
-  if (!grantTypes.includes('authorization_code')) throw invalidClientMetadata('grant_types must include authorization_code.');
+  if (!grantTypes.includes('authorization_code'))
+    throw invalidClientMetadata('grant_types must include authorization_code.');
   const responseTypes = stringArray(body, 'response_types', ['code'], ['code']);
 
   let scopes: string[] = [...SCOPES_SUPPORTED];

@@ -38,7 +38,10 @@ export class OAuth2Token {
   }
 
   isRefreshLive(now: Date): boolean {
-    return this.refreshTokenHash !== null && this.refreshTokenRevokedAt === null
-      && (this.refreshTokenExpiresAt === null || this.refreshTokenExpiresAt > now);
+    return (
+      this.refreshTokenHash !== null &&
+      this.refreshTokenRevokedAt === null &&
+      (this.refreshTokenExpiresAt === null || this.refreshTokenExpiresAt > now)
+    );
   }
 }

@@ -55,8 +55,15 @@ export class OAuth2TokenService {
       if (grantType === 'refresh_token') await this.checkRefreshScope(ctx, request.body);
 
       const model = new OAuth2Model({
-        em: ctx.em, clock: ctx.clock, secret: this.secret, issuer, clients: this.clients, keys: this.keys,
-        credentials, grantType, revokeFamily: familyId => this.revokeFamily(ctx, familyId),
+        em: ctx.em,
+        clock: ctx.clock,
+        secret: this.secret,
+        issuer,
+        clients: this.clients,
+        keys: this.keys,
+        credentials,
+        grantType,
+        revokeFamily: familyId => this.revokeFamily(ctx, familyId),
       });
       const server = new OAuth2Server({
         model,
@@ -73,7 +80,12 @@ export class OAuth2TokenService {
         'content-length': String(Buffer.byteLength(new URLSearchParams(request.body).toString())),
       };
       if (request.authorization) headers.authorization = request.authorization;
-      const libraryRequest = new OAuth2Server.Request({ method: 'POST', headers, query: {}, body: { ...request.body } });
+      const libraryRequest = new OAuth2Server.Request({
+        method: 'POST',
+        headers,
+        query: {},
+        body: { ...request.body },
+      });
       const libraryResponse = new OAuth2Server.Response({});
       const issued = (await server.token(libraryRequest, libraryResponse)) as IssuedTokens;
       const body: Record<string, unknown> = {
@@ -106,8 +118,17 @@ export class OAuth2TokenService {
           await this.revokeFamily(ctx, found.row.familyId);
         } else {
           const both = request.body.token_type_hint !== 'access_token';
-          await ctx.em.nativeUpdate(OAuth2Token, { id: found.row.id, accessTokenRevokedAt: null }, { accessTokenRevokedAt: now });
-          if (both) await ctx.em.nativeUpdate(OAuth2Token, { id: found.row.id, refreshTokenRevokedAt: null }, { refreshTokenRevokedAt: now });
+          await ctx.em.nativeUpdate(
+            OAuth2Token,
+            { id: found.row.id, accessTokenRevokedAt: null },
+            { accessTokenRevokedAt: now },
+          );
+          if (both)
+            await ctx.em.nativeUpdate(
+              OAuth2Token,
+              { id: found.row.id, refreshTokenRevokedAt: null },
+              { refreshTokenRevokedAt: now },
+            );
           this.cache.invalidate(p => p.tokenId === found.row.id);
         }
       }
@@ -131,7 +152,10 @@ export class OAuth2TokenService {
       const { row, type } = found;
       const live = type === 'access_token' ? row.isAccessLive(now) : row.isRefreshLive(now);
       if (!live) return inactive;
-      const organizations = row.subType === 'organization' && row.organizationId ? [row.organizationId] : await memberOrganizationIds(ctx.em, row.userId);
+      const organizations =
+        row.subType === 'organization' && row.organizationId
+          ? [row.organizationId]
+          : await memberOrganizationIds(ctx.em, row.userId);
       const expiresAt = type === 'access_token' ? row.accessTokenExpiresAt : row.refreshTokenExpiresAt;
       return {
         status: 200,
@@ -159,13 +183,17 @@ export class OAuth2TokenService {
   async userinfo(ctx: Ctx, principal: Principal): Promise<OAuthHttpResult> {
     const bearerError = (status: number, error: string, description: string): OAuthHttpResult => ({
       status,
-      headers: { ...NO_STORE, 'WWW-Authenticate': `Bearer realm="polar", error="${error}", error_description="${description}"` },
+      headers: {
+        ...NO_STORE,
+        'WWW-Authenticate': `Bearer realm="polar", error="${error}", error_description="${description}"`,
+      },
       body: { error, error_description: description },
     });
     if (principal.credential !== 'oauth2_token' || !principal.subjectId) {
       return bearerError(401, 'invalid_token', 'UserInfo needs an OAuth 2.0 access token.');
     }
-    if (!principal.scopes.includes('openid')) return bearerError(403, 'insufficient_scope', 'The access token was not issued with the openid scope.');
+    if (!principal.scopes.includes('openid'))
+      return bearerError(403, 'insufficient_scope', 'The access token was not issued with the openid scope.');
     if (principal.subject === 'organization') {
       const organization = await ctx.em.findOne(Organization, { id: principal.subjectId }, { fields: ['slug'] });
       return { status: 200, headers: NO_STORE, body: { sub: principal.subjectId, name: organization?.slug ?? null } };
@@ -207,7 +235,11 @@ export class OAuth2TokenService {
    */
   private async checkRefreshScope(ctx: Ctx, body: Record<string, string>): Promise<void> {
     if (body.scope === undefined || !body.refresh_token) return;
-    const row = await ctx.em.findOne(OAuth2Token, { refreshTokenHash: hashToken(body.refresh_token, this.secret) }, { fields: ['scopes'] });
+    const row = await ctx.em.findOne(
+      OAuth2Token,
+      { refreshTokenHash: hashToken(body.refresh_token, this.secret) },
+      { fields: ['scopes'] },
+    );
     if (!row) return;
     const asked = body.scope.split(' ').filter(Boolean);
     if (asked.length === 0 || asked.some(s => !row.scopes.includes(s))) {
@@ -219,19 +251,30 @@ export class OAuth2TokenService {
     if (!/^application\/x-www-form-urlencoded\b/i.test(request.contentType ?? '')) {
       throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded.');
     }
-    if (request.repeated.length) throw new OAuthError('invalid_request', `Parameters must not be repeated: ${request.repeated.join(', ')}.`);
+    if (request.repeated.length)
+      throw new OAuthError('invalid_request', `Parameters must not be repeated: ${request.repeated.join(', ')}.`);
     const inUrl = request.queryKeys.filter(k => SECRET_PARAMS.includes(k));
-    if (inUrl.length) throw new OAuthError('invalid_request', `Credentials must be sent in the body, not the URL: ${inUrl.join(', ')}.`);
+    if (inUrl.length)
+      throw new OAuthError(
+        'invalid_request',
+        `Credentials must be sent in the body, not the URL: ${inUrl.join(', ')}.`,
+      );
   }
 
   private async authenticateClient(ctx: Ctx, request: OAuthFormRequest, allowPublic: boolean): Promise<OAuth2Client> {
     const credentials = clientCredentialsOf(request.authorization, request.body);
-    const client = credentials && (allowPublic || credentials.method !== 'none') ? await this.clients.authenticate(ctx.em, credentials) : null;
+    const client =
+      credentials && (allowPublic || credentials.method !== 'none')
+        ? await this.clients.authenticate(ctx.em, credentials)
+        : null;
     if (!client) throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
     return client;
   }
 
-  private async findToken(em: EntityManager, raw: string): Promise<{ row: OAuth2Token; type: 'access_token' | 'refresh_token' } | null> {
+  private async findToken(
+    em: EntityManager,
+    raw: string,
+  ): Promise<{ row: OAuth2Token; type: 'access_token' | 'refresh_token' } | null> {
     const prefix = prefixOf(raw);
     if (!prefix || !hasValidChecksum(raw, prefix)) return null;
     const hash = hashToken(raw, this.secret);

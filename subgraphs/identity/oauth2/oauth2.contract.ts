@@ -43,7 +43,14 @@ export interface ConsentOrganization {
 }
 
 export interface ConsentView {
-  client: { clientId: string; clientName: string; clientUri: string | null; logoUri: string | null; tosUri: string | null; policyUri: string | null };
+  client: {
+    clientId: string;
+    clientName: string;
+    clientUri: string | null;
+    logoUri: string | null;
+    tosUri: string | null;
+    policyUri: string | null;
+  };
   user: { id: string; email: string };
   subType: 'user' | 'organization';
   scopes: { scope: string; description: string }[];
@@ -69,9 +76,19 @@ export interface ConsentDecision {
 
 export interface OAuth2Provider {
   /** `GET /oauth2/authorize`: validate, then decide between sign-in, consent, or an immediate redirect. */
-  authorize(issuer: string, params: AuthorizationParams, repeated: string[], person: SignedInPerson | null): Promise<AuthorizeOutcome>;
+  authorize(
+    issuer: string,
+    params: AuthorizationParams,
+    repeated: string[],
+    person: SignedInPerson | null,
+  ): Promise<AuthorizeOutcome>;
   /** `POST /oauth2/consent`: the person's answer to the consent page. */
-  consent(issuer: string, params: AuthorizationParams, person: SignedInPerson, decision: ConsentDecision): Promise<AuthorizeOutcome>;
+  consent(
+    issuer: string,
+    params: AuthorizationParams,
+    person: SignedInPerson,
+    decision: ConsentDecision,
+  ): Promise<AuthorizeOutcome>;
   token(issuer: string, request: OAuthFormRequest): Promise<OAuthHttpResult>;
   revoke(issuer: string, request: OAuthFormRequest): Promise<OAuthHttpResult>;
   introspect(issuer: string, request: OAuthFormRequest): Promise<OAuthHttpResult>;
@@ -82,7 +99,12 @@ export interface OAuth2Provider {
   registerClient(issuer: string, body: unknown, registrant: string | null): Promise<OAuthHttpResult>;
   /** RFC 7592. `bearer`: the raw registration access token sent; `userId`: the signed-in web user. */
   readClient(issuer: string, clientId: string, caller: ClientManagementCaller): Promise<OAuthHttpResult>;
-  updateClient(issuer: string, clientId: string, body: unknown, caller: ClientManagementCaller): Promise<OAuthHttpResult>;
+  updateClient(
+    issuer: string,
+    clientId: string,
+    body: unknown,
+    caller: ClientManagementCaller,
+  ): Promise<OAuthHttpResult>;
   deleteClient(issuer: string, clientId: string, caller: ClientManagementCaller): Promise<OAuthHttpResult>;
 }
 

@@ -1,5 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthorizationCode, AuthorizationCodeModel, Client, RefreshToken, RefreshTokenModel, Token, User } from '@node-oauth/oauth2-server';
+import type {
+  AuthorizationCode,
+  AuthorizationCodeModel,
+  Client,
+  RefreshToken,
+  RefreshTokenModel,
+  Token,
+  User,
+} from '@node-oauth/oauth2-server';
 import type { Clock } from '../../../kit/clock.js';
 import { generateToken, hashToken, hasValidChecksum, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import { User as UserEntity } from '../users/user.entity.js';
@@ -80,8 +88,12 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
       return null;
     }
     const subject: GrantSubject = {
-      familyId: row.id, userId: row.userId, subType: row.subType,
-      organizationId: row.subType === 'organization' ? row.sub : null, authTime: row.authTime, nonce: row.nonce,
+      familyId: row.id,
+      userId: row.userId,
+      subType: row.subType,
+      organizationId: row.subType === 'organization' ? row.sub : null,
+      authTime: row.authTime,
+      nonce: row.nonce,
     };
     return {
       authorizationCode: code,
@@ -100,7 +112,11 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
   /** Consumes the code: true only for the one request that flips `consumed_at`. */
   async revokeAuthorizationCode(code: AuthorizationCode): Promise<boolean> {
     const id = (code as AuthorizationCode & { rowId: string }).rowId;
-    const updated = await this.deps.em.nativeUpdate(OAuth2AuthorizationCode, { id, consumedAt: null }, { consumedAt: this.deps.clock.now() });
+    const updated = await this.deps.em.nativeUpdate(
+      OAuth2AuthorizationCode,
+      { id, consumedAt: null },
+      { consumedAt: this.deps.clock.now() },
+    );
     if (updated !== 1) {
       await this.deps.em.nativeUpdate(OAuth2AuthorizationCode, { id }, { replayedAt: this.deps.clock.now() });
       await this.deps.revokeFamily(id);
@@ -110,9 +126,13 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
   }
 
   async getRefreshToken(refreshToken: string): Promise<RefreshToken | null> {
-    const valid = hasValidChecksum(refreshToken, TOKEN_PREFIXES.oauthUserRefreshToken) || hasValidChecksum(refreshToken, TOKEN_PREFIXES.oauthOrganizationRefreshToken);
+    const valid =
+      hasValidChecksum(refreshToken, TOKEN_PREFIXES.oauthUserRefreshToken) ||
+      hasValidChecksum(refreshToken, TOKEN_PREFIXES.oauthOrganizationRefreshToken);
     if (!valid) return null;
-    const row = await this.deps.em.findOne(OAuth2Token, { refreshTokenHash: hashToken(refreshToken, this.deps.secret) });
+    const row = await this.deps.em.findOne(OAuth2Token, {
+      refreshTokenHash: hashToken(refreshToken, this.deps.secret),
+    });
     if (!row) return null;
     if (row.refreshTokenRevokedAt) {
       // A rotated (or revoked) refresh token came back: someone holds a copy. End the whole grant.
@@ -120,8 +140,13 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
       return null;
     }
     const subject: GrantSubject = {
-      familyId: row.familyId, userId: row.userId, subType: row.subType, organizationId: row.organizationId,
-      authTime: row.authTime, nonce: null, tokenId: row.id,
+      familyId: row.familyId,
+      userId: row.userId,
+      subType: row.subType,
+      organizationId: row.organizationId,
+      authTime: row.authTime,
+      nonce: null,
+      tokenId: row.id,
     };
     return {
       refreshToken,
@@ -136,7 +161,11 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
   async revokeToken(token: RefreshToken | Token): Promise<boolean> {
     const subject = token.user as GrantSubject;
     if (!subject.tokenId) return false;
-    const updated = await this.deps.em.nativeUpdate(OAuth2Token, { id: subject.tokenId, refreshTokenRevokedAt: null }, { refreshTokenRevokedAt: this.deps.clock.now() });
+    const updated = await this.deps.em.nativeUpdate(
+      OAuth2Token,
+      { id: subject.tokenId, refreshTokenRevokedAt: null },
+      { refreshTokenRevokedAt: this.deps.clock.now() },
+    );
     if (updated !== 1) {
       await this.deps.revokeFamily(subject.familyId);
       return false;
@@ -156,17 +185,25 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
 
   async validateScope(_user: User, _client: Client, scope?: string[]): Promise<string[] | false> {
     // The scope was checked against the client at the authorization endpoint and bound to the code.
-    return scope && scope.length ? scope : false;
+    return scope?.length ? scope : false;
   }
 
   async generateAccessToken(_client: Client, user: User): Promise<string> {
     const subject = user as GrantSubject;
-    return generateToken(subject.subType === 'organization' ? TOKEN_PREFIXES.oauthOrganizationAccessToken : TOKEN_PREFIXES.oauthUserAccessToken);
+    return generateToken(
+      subject.subType === 'organization'
+        ? TOKEN_PREFIXES.oauthOrganizationAccessToken
+        : TOKEN_PREFIXES.oauthUserAccessToken,
+    );
   }
 
   async generateRefreshToken(_client: Client, user: User): Promise<string> {
     const subject = user as GrantSubject;
-    return generateToken(subject.subType === 'organization' ? TOKEN_PREFIXES.oauthOrganizationRefreshToken : TOKEN_PREFIXES.oauthUserRefreshToken);
+    return generateToken(
+      subject.subType === 'organization'
+        ? TOKEN_PREFIXES.oauthOrganizationRefreshToken
+        : TOKEN_PREFIXES.oauthUserRefreshToken,
+    );
   }
 
   async saveToken(token: Token, _client: Client, user: User): Promise<IssuedTokens> {
@@ -195,7 +232,9 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
 
     if (this.deps.grantType === 'authorization_code') {
       // A replay that raced this redemption revoked the family before our row existed: honour it.
-      const code = await em.fork().findOne(OAuth2AuthorizationCode, { id: subject.familyId }, { fields: ['replayedAt'] });
+      const code = await em
+        .fork()
+        .findOne(OAuth2AuthorizationCode, { id: subject.familyId }, { fields: ['replayedAt'] });
       if (code?.replayedAt) await this.deps.revokeFamily(subject.familyId);
     }
 
@@ -216,7 +255,13 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
   }
 
   /** OIDC Core §2 / §3.1.3.6; polar-api.md §5.4. */
-  private async idToken(client: OAuth2Client, subject: GrantSubject, scopes: string[], accessToken: string, now: Date): Promise<string> {
+  private async idToken(
+    client: OAuth2Client,
+    subject: GrantSubject,
+    scopes: string[],
+    accessToken: string,
+    now: Date,
+  ): Promise<string> {
     const iat = Math.floor(now.getTime() / 1000);
     const claims: Record<string, unknown> = {
       iss: this.deps.issuer,
@@ -229,7 +274,11 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
     };
     if (subject.nonce !== null) claims.nonce = subject.nonce;
     if (scopes.includes('email') && subject.subType === 'user') {
-      const user = await this.deps.em.findOne(UserEntity, { id: subject.userId }, { fields: ['email', 'emailVerified'] });
+      const user = await this.deps.em.findOne(
+        UserEntity,
+        { id: subject.userId },
+        { fields: ['email', 'emailVerified'] },
+      );
       if (user) {
         claims.email = user.email;
         claims.email_verified = user.emailVerified;

@@ -27,7 +27,13 @@ export async function resolveOAuth2AccessToken(
   if (organizationToken) {
     const organizationId = row.organizationId!;
     if (!memberships.includes(organizationId)) return null;
-    return { principal: { ...base, subject: 'organization', subjectId: organizationId, organizationIds: [organizationId] }, expiresAt: row.accessTokenExpiresAt };
+    return {
+      principal: { ...base, subject: 'organization', subjectId: organizationId, organizationIds: [organizationId] },
+      expiresAt: row.accessTokenExpiresAt,
+    };
   }
-  return { principal: { ...base, subject: 'user', subjectId: row.userId, organizationIds: memberships }, expiresAt: row.accessTokenExpiresAt };
+  return {
+    principal: { ...base, subject: 'user', subjectId: row.userId, organizationIds: memberships },
+    expiresAt: row.accessTokenExpiresAt,
+  };
 }

@@ -3,8 +3,14 @@ import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
 import type { Principal } from '../../../kit/principal.js';
 import type {
-  AuthorizationParams, AuthorizeOutcome, ClientManagementCaller, ConsentDecision, OAuth2Provider,
-  OAuthFormRequest, OAuthHttpResult, SignedInPerson,
+  AuthorizationParams,
+  AuthorizeOutcome,
+  ClientManagementCaller,
+  ConsentDecision,
+  OAuth2Provider,
+  OAuthFormRequest,
+  OAuthHttpResult,
+  SignedInPerson,
 } from './oauth2.contract.js';
 import { OAuthError } from './oauth2.errors.js';
 import type { OAuth2Service } from './oauth2.service.js';
@@ -33,17 +39,31 @@ export class InProcessOAuth2Provider implements OAuth2Provider {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof OAuthError) return oauthErrorResult(error, error.status === 401 ? { 'WWW-Authenticate': `Bearer realm="polar", error="${error.error}"` } : {});
+      if (error instanceof OAuthError)
+        return oauthErrorResult(
+          error,
+          error.status === 401 ? { 'WWW-Authenticate': `Bearer realm="polar", error="${error.error}"` } : {},
+        );
       this.logger?.error({ err: error }, `oauth2 ${what} failed`);
       return oauthErrorResult(SERVER_ERROR);
     }
   }
 
-  authorize(issuer: string, params: AuthorizationParams, repeated: string[], person: SignedInPerson | null): Promise<AuthorizeOutcome> {
+  authorize(
+    issuer: string,
+    params: AuthorizationParams,
+    repeated: string[],
+    person: SignedInPerson | null,
+  ): Promise<AuthorizeOutcome> {
     return this.service.authorization.authorize(this.ctx(), issuer, params, repeated, person);
   }
 
-  consent(issuer: string, params: AuthorizationParams, person: SignedInPerson, decision: ConsentDecision): Promise<AuthorizeOutcome> {
+  consent(
+    issuer: string,
+    params: AuthorizationParams,
+    person: SignedInPerson,
+    decision: ConsentDecision,
+  ): Promise<AuthorizeOutcome> {
     return this.service.authorization.consent(this.ctx(), issuer, params, person, decision);
   }
 
@@ -73,24 +93,45 @@ export class InProcessOAuth2Provider implements OAuth2Provider {
 
   registerClient(issuer: string, body: unknown, registrant: string | null): Promise<OAuthHttpResult> {
     return this.guard('register', async () => {
-      const { client, clientSecret, registrationToken } = await this.service.clients.register(this.ctx(), body, registrant);
-      return { status: 201, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' }, body: this.service.clients.toResponse(issuer, client, { clientSecret, registrationToken }) };
+      const { client, clientSecret, registrationToken } = await this.service.clients.register(
+        this.ctx(),
+        body,
+        registrant,
+      );
+      return {
+        status: 201,
+        headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+        body: this.service.clients.toResponse(issuer, client, { clientSecret, registrationToken }),
+      };
     });
   }
 
   readClient(issuer: string, clientId: string, caller: ClientManagementCaller): Promise<OAuthHttpResult> {
     return this.guard('read client', async () => {
       const client = await this.service.clients.findManageable(this.ctx(), clientId, caller);
-      return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: this.service.clients.toResponse(issuer, client) };
+      return {
+        status: 200,
+        headers: { 'Cache-Control': 'no-store' },
+        body: this.service.clients.toResponse(issuer, client),
+      };
     });
   }
 
-  updateClient(issuer: string, clientId: string, body: unknown, caller: ClientManagementCaller): Promise<OAuthHttpResult> {
+  updateClient(
+    issuer: string,
+    clientId: string,
+    body: unknown,
+    caller: ClientManagementCaller,
+  ): Promise<OAuthHttpResult> {
     return this.guard('update client', async () => {
       const ctx = this.ctx();
       const found = await this.service.clients.findManageable(ctx, clientId, caller);
       const { client, clientSecret } = await this.service.clients.update(ctx, found, body);
-      return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: this.service.clients.toResponse(issuer, client, { clientSecret }) };
+      return {
+        status: 200,
+        headers: { 'Cache-Control': 'no-store' },
+        body: this.service.clients.toResponse(issuer, client, { clientSecret }),
+      };
     });
   }
 

@@ -1,6 +1,15 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { calculateJwkThumbprint, type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT, type JWTPayload } from 'jose';
+import {
+  calculateJwkThumbprint,
+  type CryptoKey,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  SignJWT,
+  type JWTPayload,
+} from 'jose';
 import type { Clock } from '../../../kit/clock.js';
 import { RETIRED_KEY_PUBLISHED_SECONDS } from './oauth2.constants.js';
 import { SigningKey } from './signing-key.entity.js';
@@ -88,7 +97,13 @@ export class SigningKeys {
     await ctx.em.getConnection().execute(
       `insert into "identity"."oauth2_signing_keys" ("id", "kid", "algorithm", "public_jwk", "private_jwk_encrypted", "status", "created_at")
        values (?, ?, 'RS256', ?, ?, 'active', ?) on conflict do nothing`,
-      [created.row.id, created.row.kid, JSON.stringify(created.row.publicJwk), created.row.privateJwkEncrypted, created.row.createdAt],
+      [
+        created.row.id,
+        created.row.kid,
+        JSON.stringify(created.row.publicJwk),
+        created.row.privateJwkEncrypted,
+        created.row.createdAt,
+      ],
     );
     row = await ctx.em.fork().findOneOrFail(SigningKey, { status: 'active' });
     const loaded = row.kid === created.row.kid ? created.key : await this.load(row);
@@ -96,7 +111,10 @@ export class SigningKeys {
     return loaded;
   }
 
-  private async generate(now: Date): Promise<{ row: Pick<SigningKey, 'id' | 'kid' | 'publicJwk' | 'privateJwkEncrypted' | 'createdAt' | 'status'>; key: LoadedKey }> {
+  private async generate(now: Date): Promise<{
+    row: Pick<SigningKey, 'id' | 'kid' | 'publicJwk' | 'privateJwkEncrypted' | 'createdAt' | 'status'>;
+    key: LoadedKey;
+  }> {
     const { publicKey, privateKey } = await generateKeyPair('RS256', { modulusLength: 2048, extractable: true });
     const publicJwk = await exportJWK(publicKey);
     const privateJwk = await exportJWK(privateKey);
@@ -122,7 +140,9 @@ export class SigningKeys {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.encryptionKey, iv);
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join(
+      '.',
+    );
   }
 
   private decrypt(stored: string): string {

@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import {
-  type CustomerEmailSettings, type CustomerPortalSettings, type DisputeSettings, type FeatureSettings,
-  type NotificationSettings, type OrganizationDetails, type SocialLink, type SubscriptionSettings,
-  defaultCustomerEmailSettings, defaultCustomerPortalSettings, defaultDisputeSettings,
-  defaultFeatureSettings, defaultNotificationSettings, defaultSubscriptionSettings,
+  type CustomerEmailSettings,
+  type CustomerPortalSettings,
+  type DisputeSettings,
+  type FeatureSettings,
+  type NotificationSettings,
+  type OrganizationDetails,
+  type SocialLink,
+  type SubscriptionSettings,
+  defaultCustomerEmailSettings,
+  defaultCustomerPortalSettings,
+  defaultDisputeSettings,
+  defaultFeatureSettings,
+  defaultNotificationSettings,
+  defaultSubscriptionSettings,
 } from './organization.settings.js';
 
 export enum OrganizationStatus {

@@ -8,6 +8,13 @@ export class CannotManageOrganization extends NotPermitted {
 
 export class OrganizationSlugTaken extends PolarRequestValidationError {
   constructor(slug: string) {
-    super([{ type: 'value_error', loc: ['body', 'slug'], msg: 'An organization with this slug already exists.', input: slug }]);
+    super([
+      {
+        type: 'value_error',
+        loc: ['body', 'slug'],
+        msg: 'An organization with this slug already exists.',
+        input: slug,
+      },
+    ]);
   }
 }

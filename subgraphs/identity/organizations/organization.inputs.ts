@@ -95,8 +95,10 @@ abstract class OrganizationSettingsFields {
   @Field(() => String, { nullable: true }) country?: string | null;
   @Field(() => FeatureSettingsInput, { nullable: true }) featureSettings?: FeatureSettingsInput | null;
   @Field(() => SubscriptionSettingsInput, { nullable: true }) subscriptionSettings?: SubscriptionSettingsInput | null;
-  @Field(() => CustomerEmailSettingsInput, { nullable: true }) customerEmailSettings?: CustomerEmailSettingsInput | null;
-  @Field(() => CustomerPortalSettingsInput, { nullable: true }) customerPortalSettings?: CustomerPortalSettingsInput | null;
+  @Field(() => CustomerEmailSettingsInput, { nullable: true })
+  customerEmailSettings?: CustomerEmailSettingsInput | null;
+  @Field(() => CustomerPortalSettingsInput, { nullable: true })
+  customerPortalSettings?: CustomerPortalSettingsInput | null;
   @Field(() => String, { nullable: true }) defaultPresentmentCurrency?: string | null;
   @Field(() => String, { nullable: true }) defaultTaxBehavior?: string | null;
 }

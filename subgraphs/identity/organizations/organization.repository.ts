@@ -70,9 +70,7 @@ export class OrganizationRepository {
         // `GET /v1/organizations/` and on `organizations` / `organization` over POST /graphql
         // (test/e2e/customer-portal-organization.test.ts). Reads of other fields of `Organization` by
         // entity reference are visible to the customer too; select only CustomerOrganization's fields.
-        return principal.organizationIds.length
-          ? { id: { $in: principal.organizationIds } }
-          : { id: null } as never;
+        return principal.organizationIds.length ? { id: { $in: principal.organizationIds } } : ({ id: null } as never);
       default:
         return { id: null } as never;
     }
@@ -86,7 +84,8 @@ export class OrganizationRepository {
   private readableAnd(principal: Principal, where: FilterQuery<Organization>): FilterQuery<Organization> {
     const readable = this.readableFilter(principal) as Record<string, unknown>;
     const extra = where as Record<string, unknown>;
-    if (Object.keys(extra).every(key => !(key in readable))) return { ...readable, ...extra } as FilterQuery<Organization>;
+    if (Object.keys(extra).every(key => !(key in readable)))
+      return { ...readable, ...extra } as FilterQuery<Organization>;
     return { $and: [readable, extra] } as FilterQuery<Organization>;
   }
 
@@ -112,16 +111,29 @@ export class OrganizationRepository {
     // other field verbatim), which filters are present, and the order.
     const key = JSON.stringify([template, Object.keys(where), orderBy]);
     const filter = () => this.readableAnd(template, where as FilterQuery<Organization>) as QBFilterQuery<Organization>;
-    const items = await shapes.all(this.em, Organization, key, () => this.em
-      .createQueryBuilder(Organization)
-      .select('*')
-      .where(filter())
-      .orderBy(orderBy)
-      .limit(param('limit') as unknown as number)
-      .offset(param('offset') as unknown as number), values);
+    const items = await shapes.all(
+      this.em,
+      Organization,
+      key,
+      () =>
+        this.em
+          .createQueryBuilder(Organization)
+          .select('*')
+          .where(filter())
+          .orderBy(orderBy)
+          .limit(param('limit') as unknown as number)
+          .offset(param('offset') as unknown as number),
+      values,
+    );
     // Only a full page (or one past the end) needs the count query.
-    const total = totalFromPage(items.length, window)
-      ?? (await shapes.number(this.em, key, () => this.em.createQueryBuilder(Organization).count().where(filter()), values));
+    const total =
+      totalFromPage(items.length, window) ??
+      (await shapes.number(
+        this.em,
+        key,
+        () => this.em.createQueryBuilder(Organization).count().where(filter()),
+        values,
+      ));
     return [items as OrganizationRecord[], total];
   }
 

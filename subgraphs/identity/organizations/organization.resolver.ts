@@ -31,7 +31,10 @@ export class OrganizationResolver {
   }
 
   @Mutation(() => OrganizationType)
-  async createOrganization(@Ctx() ctx: IdentityContext, @Arg('input') input: CreateOrganizationInput): Promise<OrganizationType> {
+  async createOrganization(
+    @Ctx() ctx: IdentityContext,
+    @Arg('input') input: CreateOrganizationInput,
+  ): Promise<OrganizationType> {
     authorize(ctx.principal, CREATE);
     return OrganizationType.fromEntity(await ctx.services.organizations.create(ctx, input));
   }

@@ -7,7 +7,12 @@ import type { CreateOrganizationInput, UpdateOrganizationInput } from './organiz
 import { Organization } from './organization.entity.js';
 import { CannotManageOrganization, OrganizationSlugTaken } from './organization.errors.js';
 import { OrganizationRepository } from './organization.repository.js';
-import type { CustomerEmailSettings, CustomerPortalSettings, FeatureSettings, SubscriptionSettings } from './organization.settings.js';
+import type {
+  CustomerEmailSettings,
+  CustomerPortalSettings,
+  FeatureSettings,
+  SubscriptionSettings,
+} from './organization.settings.js';
 import { organizationOrderBy } from './organization.sorting.js';
 import { checkOrganizationFields } from './organization.validation.js';
 
@@ -21,7 +26,12 @@ export class OrganizationService {
   async list(ctx: IdentityContext, query: OrganizationListQuery) {
     const repository = new OrganizationRepository(ctx.em);
     const window = pageWindow(query);
-    const [items, total] = await repository.list(ctx.principal, { slug: query.slug || null }, organizationOrderBy(query.sorting ?? []), window);
+    const [items, total] = await repository.list(
+      ctx.principal,
+      { slug: query.slug || null },
+      organizationOrderBy(query.sorting ?? []),
+      window,
+    );
     return { items, pagination: paginationOf(total, query.limit) };
   }
 
@@ -39,14 +49,32 @@ export class OrganizationService {
   }
 
   /** Also used by the CLI, which acts for a user without a token. */
-  async createForUser(ctx: Pick<IdentityContext, 'em' | 'clock'>, userId: string, input: CreateOrganizationInput): Promise<Organization> {
-    checkOrganizationFields({ name: input.name, slug: input.slug, defaultTaxBehavior: input.defaultTaxBehavior, prorationBehavior: input.subscriptionSettings?.prorationBehavior });
+  async createForUser(
+    ctx: Pick<IdentityContext, 'em' | 'clock'>,
+    userId: string,
+    input: CreateOrganizationInput,
+  ): Promise<Organization> {
+    checkOrganizationFields({
+      name: input.name,
+      slug: input.slug,
+      defaultTaxBehavior: input.defaultTaxBehavior,
+      prorationBehavior: input.subscriptionSettings?.prorationBehavior,
+    });
     const repository = new OrganizationRepository(ctx.em);
     if (await repository.findBySlug(input.slug)) throw new OrganizationSlugTaken(input.slug);
     const now = ctx.clock.now();
-    const organization = ctx.em.create(Organization, { name: input.name.trim(), slug: input.slug, createdAt: now } as Organization);
+    const organization = ctx.em.create(Organization, {
+      name: input.name.trim(),
+      slug: input.slug,
+      createdAt: now,
+    } as Organization);
     applySettings(organization, input);
-    ctx.em.create(Membership, { userId, organizationId: organization.id, role: MemberRole.OWNER, createdAt: now } as Membership);
+    ctx.em.create(Membership, {
+      userId,
+      organizationId: organization.id,
+      role: MemberRole.OWNER,
+      createdAt: now,
+    } as Membership);
     try {
       await ctx.em.flush();
     } catch (error) {
@@ -73,7 +101,8 @@ export class OrganizationService {
     });
     if (input.name != null) organization.name = input.name.trim();
     applySettings(organization, input);
-    if (input.disputeSettings != null) organization.disputeSettings = { auto_accept_below_amount: input.disputeSettings.autoAcceptBelowAmount ?? null };
+    if (input.disputeSettings != null)
+      organization.disputeSettings = { auto_accept_below_amount: input.disputeSettings.autoAcceptBelowAmount ?? null };
     if (input.embedHosts != null) organization.embedHosts = input.embedHosts;
     if (input.ssoEnforced != null) organization.ssoEnforced = input.ssoEnforced;
     if (Object.values(input).some(v => v !== undefined)) organization.modifiedAt = ctx.clock.now();
@@ -81,8 +110,18 @@ export class OrganizationService {
     return organization;
   }
 
-  async addMember(ctx: Pick<IdentityContext, 'em' | 'clock'>, organizationId: string, userId: string, role: MemberRole): Promise<Membership> {
-    const membership = ctx.em.create(Membership, { userId, organizationId, role, createdAt: ctx.clock.now() } as Membership);
+  async addMember(
+    ctx: Pick<IdentityContext, 'em' | 'clock'>,
+    organizationId: string,
+    userId: string,
+    role: MemberRole,
+  ): Promise<Membership> {
+    const membership = ctx.em.create(Membership, {
+      userId,
+      organizationId,
+      role,
+      createdAt: ctx.clock.now(),
+    } as Membership);
     await ctx.em.flush();
     return membership;
   }
@@ -99,16 +138,24 @@ function applySettings(organization: Organization, input: CreateOrganizationInpu
     organization.detailsSubmittedAt ??= new Date();
   }
   if (input.country !== undefined) organization.country = input.country ?? null;
-  if (input.defaultPresentmentCurrency != null) organization.defaultPresentmentCurrency = input.defaultPresentmentCurrency.toLowerCase();
-  if (input.defaultTaxBehavior != null) organization.defaultTaxBehavior = input.defaultTaxBehavior as Organization['defaultTaxBehavior'];
+  if (input.defaultPresentmentCurrency != null)
+    organization.defaultPresentmentCurrency = input.defaultPresentmentCurrency.toLowerCase();
+  if (input.defaultTaxBehavior != null)
+    organization.defaultTaxBehavior = input.defaultTaxBehavior as Organization['defaultTaxBehavior'];
   if (input.featureSettings != null) {
-    organization.featureSettings = { ...organization.featureSettings, ...snakeKeys<Partial<FeatureSettings>>(withoutUndefined(input.featureSettings)) };
+    organization.featureSettings = {
+      ...organization.featureSettings,
+      ...snakeKeys<Partial<FeatureSettings>>(withoutUndefined(input.featureSettings)),
+    };
   }
   if (input.subscriptionSettings != null) {
     organization.subscriptionSettings = snakeKeys<SubscriptionSettings>(input.subscriptionSettings);
   }
   if (input.customerEmailSettings != null) {
-    organization.customerEmailSettings = { ...organization.customerEmailSettings, ...snakeKeys<Partial<CustomerEmailSettings>>(withoutUndefined(input.customerEmailSettings)) };
+    organization.customerEmailSettings = {
+      ...organization.customerEmailSettings,
+      ...snakeKeys<Partial<CustomerEmailSettings>>(withoutUndefined(input.customerEmailSettings)),
+    };
   }
   if (input.customerPortalSettings != null) {
     const current = camelKeys<Record<string, object>>(organization.customerPortalSettings);

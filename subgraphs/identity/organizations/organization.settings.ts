@@ -33,11 +33,20 @@ export interface SubscriptionSettings {
 }
 
 export const CUSTOMER_EMAIL_KEYS = [
-  'order_confirmation', 'payment_method_expiration_reminder', 'subscription_cancellation',
-  'subscription_confirmation', 'subscription_cycled', 'subscription_cycled_after_trial',
-  'subscription_past_due', 'subscription_paused', 'subscription_resumed',
-  'subscription_renewal_reminder', 'subscription_revoked', 'subscription_trial_conversion_reminder',
-  'subscription_uncanceled', 'subscription_updated',
+  'order_confirmation',
+  'payment_method_expiration_reminder',
+  'subscription_cancellation',
+  'subscription_confirmation',
+  'subscription_cycled',
+  'subscription_cycled_after_trial',
+  'subscription_past_due',
+  'subscription_paused',
+  'subscription_resumed',
+  'subscription_renewal_reminder',
+  'subscription_revoked',
+  'subscription_trial_conversion_reminder',
+  'subscription_uncanceled',
+  'subscription_updated',
 ] as const;
 export type CustomerEmailSettings = Record<(typeof CUSTOMER_EMAIL_KEYS)[number], boolean>;
 

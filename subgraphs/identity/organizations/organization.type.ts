@@ -177,7 +177,12 @@ export class OrganizationType {
       payoutAccountId: null,
       // NOTE: a self-hosted instance has no platform review, so every capability is on.
       capabilities: {
-        checkoutPayments: true, subscriptionRenewals: true, payouts: true, refunds: true, apiAccess: true, dashboardAccess: true,
+        checkoutPayments: true,
+        subscriptionRenewals: true,
+        payouts: true,
+        refunds: true,
+        apiAccess: true,
+        dashboardAccess: true,
       },
     };
   }

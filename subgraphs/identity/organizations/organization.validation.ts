@@ -7,7 +7,18 @@ import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 export const PRORATION_BEHAVIORS = ['invoice', 'prorate', 'next_period', 'reset'] as const;
 export const TAX_BEHAVIORS = ['location', 'inclusive', 'exclusive'] as const;
-export const SOCIAL_PLATFORMS = ['x', 'github', 'facebook', 'instagram', 'youtube', 'tiktok', 'linkedin', 'threads', 'discord', 'other'] as const;
+export const SOCIAL_PLATFORMS = [
+  'x',
+  'github',
+  'facebook',
+  'instagram',
+  'youtube',
+  'tiktok',
+  'linkedin',
+  'threads',
+  'discord',
+  'other',
+] as const;
 
 export interface OrganizationFieldsToCheck {
   name?: string | null;
@@ -20,22 +31,48 @@ export interface OrganizationFieldsToCheck {
 export function checkOrganizationFields(fields: OrganizationFieldsToCheck): void {
   const issues: ValidationIssue[] = [];
   if (fields.name != null && fields.name.trim().length < 3) {
-    issues.push({ type: 'string_too_short', loc: ['body', 'name'], msg: 'String should have at least 3 characters', input: fields.name, ctx: { min_length: 3 } });
+    issues.push({
+      type: 'string_too_short',
+      loc: ['body', 'name'],
+      msg: 'String should have at least 3 characters',
+      input: fields.name,
+      ctx: { min_length: 3 },
+    });
   }
   if (fields.slug != null) {
     if (fields.slug.length < 3 || fields.slug.length > 64) {
-      issues.push({ type: fields.slug.length < 3 ? 'string_too_short' : 'string_too_long', loc: ['body', 'slug'], msg: `String should have ${fields.slug.length < 3 ? 'at least 3' : 'at most 64'} characters`, input: fields.slug });
+      issues.push({
+        type: fields.slug.length < 3 ? 'string_too_short' : 'string_too_long',
+        loc: ['body', 'slug'],
+        msg: `String should have ${fields.slug.length < 3 ? 'at least 3' : 'at most 64'} characters`,
+        input: fields.slug,
+      });
     } else if (!SLUG_PATTERN.test(fields.slug)) {
-      issues.push({ type: 'value_error', loc: ['body', 'slug'], msg: 'Slug may only contain lowercase letters, digits and hyphens, and must start with a letter or digit.', input: fields.slug });
+      issues.push({
+        type: 'value_error',
+        loc: ['body', 'slug'],
+        msg: 'Slug may only contain lowercase letters, digits and hyphens, and must start with a letter or digit.',
+        input: fields.slug,
+      });
     }
   }
   if (fields.defaultTaxBehavior != null && !(TAX_BEHAVIORS as readonly string[]).includes(fields.defaultTaxBehavior)) {
-    issues.push({ type: 'enum', loc: ['body', 'default_tax_behavior'], msg: `Input should be ${TAX_BEHAVIORS.map(v => `'${v}'`).join(', ')}`, input: fields.defaultTaxBehavior });
+    issues.push({
+      type: 'enum',
+      loc: ['body', 'default_tax_behavior'],
+      msg: `Input should be ${TAX_BEHAVIORS.map(v => `'${v}'`).join(', ')}`,
+      input: fields.defaultTaxBehavior,
+    });
   }
   if (fields.prorationBehavior != null) {
     const allowed = fields.resetProrationAllowed ? PRORATION_BEHAVIORS : PRORATION_BEHAVIORS.filter(p => p !== 'reset');
     if (!(allowed as readonly string[]).includes(fields.prorationBehavior)) {
-      issues.push({ type: 'enum', loc: ['body', 'subscription_settings', 'proration_behavior'], msg: `Input should be ${allowed.map(v => `'${v}'`).join(', ')}`, input: fields.prorationBehavior });
+      issues.push({
+        type: 'enum',
+        loc: ['body', 'subscription_settings', 'proration_behavior'],
+        msg: `Input should be ${allowed.map(v => `'${v}'`).join(', ')}`,
+        input: fields.prorationBehavior,
+      });
     }
   }
   if (issues.length) throw new PolarRequestValidationError(issues);

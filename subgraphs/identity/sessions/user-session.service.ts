@@ -16,10 +16,16 @@ export const USER_SESSION_SCOPES: readonly string[] = ALL_SCOPES;
  * token is stored; `TokenPrincipalResolver.fromSession` turns the cookie back into the user.
  */
 export class UserSessionService {
-  constructor(private readonly secret: string, private readonly cache: PrincipalCache) {}
+  constructor(
+    private readonly secret: string,
+    private readonly cache: PrincipalCache,
+  ) {}
 
   /** A new session for the user; the raw token exists nowhere else afterwards. */
-  async create(ctx: { em: EntityManager; clock: Clock }, userId: string): Promise<{ session: UserSession; raw: string }> {
+  async create(
+    ctx: { em: EntityManager; clock: Clock },
+    userId: string,
+  ): Promise<{ session: UserSession; raw: string }> {
     const raw = generateToken(TOKEN_PREFIXES.userSession);
     const now = ctx.clock.now();
     const session = ctx.em.create(UserSession, {

@@ -1,10 +1,20 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { IdentityContext } from '../context.js';
-import { CreateOrganizationAccessTokenInput, UpdateOrganizationAccessTokenInput } from './organization-access-token.inputs.js';
-import { OrganizationAccessTokenCreated, OrganizationAccessTokenList, OrganizationAccessTokenType } from './organization-access-token.type.js';
+import {
+  CreateOrganizationAccessTokenInput,
+  UpdateOrganizationAccessTokenInput,
+} from './organization-access-token.inputs.js';
+import {
+  OrganizationAccessTokenCreated,
+  OrganizationAccessTokenList,
+  OrganizationAccessTokenType,
+} from './organization-access-token.type.js';
 
-const READ = { subjects: ['user', 'organization'], scopes: ['organization_access_tokens:read', 'organization_access_tokens:write'] } as const;
+const READ = {
+  subjects: ['user', 'organization'],
+  scopes: ['organization_access_tokens:read', 'organization_access_tokens:write'],
+} as const;
 const WRITE = { subjects: ['user', 'organization'], scopes: ['organization_access_tokens:write'] } as const;
 
 @Resolver(() => OrganizationAccessTokenType)
@@ -22,7 +32,10 @@ export class OrganizationAccessTokenResolver {
   }
 
   @Mutation(() => OrganizationAccessTokenCreated)
-  async createOrganizationAccessToken(@Ctx() ctx: IdentityContext, @Arg('input') input: CreateOrganizationAccessTokenInput): Promise<OrganizationAccessTokenCreated> {
+  async createOrganizationAccessToken(
+    @Ctx() ctx: IdentityContext,
+    @Arg('input') input: CreateOrganizationAccessTokenInput,
+  ): Promise<OrganizationAccessTokenCreated> {
     authorize(ctx.principal, WRITE);
     const { token, raw } = await ctx.services.organizationAccessTokens.create(ctx, input);
     return { organizationAccessToken: OrganizationAccessTokenType.fromEntity(token), token: raw };

@@ -11,13 +11,19 @@ import type { IdentityContext } from '../context.js';
 import { CannotManageOrganization } from '../organizations/organization.errors.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { OrganizationRepository } from '../organizations/organization.repository.js';
-import type { CreateOrganizationAccessTokenInput, UpdateOrganizationAccessTokenInput } from './organization-access-token.inputs.js';
+import type {
+  CreateOrganizationAccessTokenInput,
+  UpdateOrganizationAccessTokenInput,
+} from './organization-access-token.inputs.js';
 import { OrganizationAccessToken } from './organization-access-token.entity.js';
 import { InvalidExpiry, InvalidScopes } from './token.errors.js';
 
 /** Organization access tokens: created with chosen scopes, shown once, revoked by soft delete. */
 export class OrganizationAccessTokenService {
-  constructor(private readonly secret: string, private readonly cache: PrincipalCache) {}
+  constructor(
+    private readonly secret: string,
+    private readonly cache: PrincipalCache,
+  ) {}
 
   async list(ctx: IdentityContext, query: PageRequest & { organizationId?: string | null }) {
     const readable = new OrganizationRepository(ctx.em).readableFilter(ctx.principal);
@@ -34,7 +40,11 @@ export class OrganizationAccessTokenService {
 
   async create(ctx: IdentityContext, input: CreateOrganizationAccessTokenInput) {
     const repository = new OrganizationRepository(ctx.em);
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id => (await repository.findReadable(ctx.principal, id)) !== null);
+    const organizationId = await targetOrganization(
+      ctx.principal,
+      input.organizationId,
+      async id => (await repository.findReadable(ctx.principal, id)) !== null,
+    );
     if (!(await repository.canManage(ctx.principal, organizationId))) throw new CannotManageOrganization();
     const invalid = input.scopes.filter(s => !GRANTABLE_SCOPES.includes(s as never));
     if (invalid.length) throw new InvalidScopes(invalid, GRANTABLE_SCOPES);
@@ -65,7 +75,11 @@ export class OrganizationAccessTokenService {
     return { token, raw };
   }
 
-  async update(ctx: IdentityContext, id: string, input: UpdateOrganizationAccessTokenInput): Promise<OrganizationAccessToken> {
+  async update(
+    ctx: IdentityContext,
+    id: string,
+    input: UpdateOrganizationAccessTokenInput,
+  ): Promise<OrganizationAccessToken> {
     const token = await this.findManageable(ctx, id);
     if (input.scopes != null) {
       const invalid = input.scopes.filter(s => !GRANTABLE_SCOPES.includes(s as never));

@@ -16,8 +16,14 @@ export class OrganizationAccessTokenType {
 
   static fromEntity(t: OrganizationAccessToken): OrganizationAccessTokenType {
     return {
-      id: t.id, createdAt: t.createdAt, modifiedAt: t.modifiedAt, scopes: t.scopes, expiresAt: t.expiresAt,
-      comment: t.comment, lastUsedAt: t.lastUsedAt, organizationId: t.organizationId,
+      id: t.id,
+      createdAt: t.createdAt,
+      modifiedAt: t.modifiedAt,
+      scopes: t.scopes,
+      expiresAt: t.expiresAt,
+      comment: t.comment,
+      lastUsedAt: t.lastUsedAt,
+      organizationId: t.organizationId,
     };
   }
 }

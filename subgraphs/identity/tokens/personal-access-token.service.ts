@@ -6,7 +6,10 @@ import { PersonalAccessToken } from './personal-access-token.entity.js';
 
 /** Personal access tokens act for one user. Polar no longer issues them on the web; our CLI does. */
 export class PersonalAccessTokenService {
-  constructor(private readonly secret: string, private readonly cache: PrincipalCache) {}
+  constructor(
+    private readonly secret: string,
+    private readonly cache: PrincipalCache,
+  ) {}
 
   async issue(
     ctx: { em: EntityManager; clock: Clock },

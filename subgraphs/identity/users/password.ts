@@ -1,7 +1,12 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: object,
+) => Promise<Buffer>;
 
 // NOTE: scrypt (N=2^15, r=8, p=1) is memory-hard like argon2id and needs no native addon, which
 // this project cannot build at install time. Parameters are stored with the hash so they can rise later.
@@ -22,7 +27,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (algorithm !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64');
   const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: MAX_MEMORY,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: MAX_MEMORY,
   });
   return timingSafeEqual(actual, expected);
 }

@@ -12,15 +12,30 @@ export class UserService {
   async create(ctx: { em: EntityManager; clock: Clock }, email: string, password: string): Promise<User> {
     const normalized = email.trim().toLowerCase();
     if (!EMAIL.test(normalized)) {
-      throw new PolarRequestValidationError([{ type: 'value_error', loc: ['body', 'email'], msg: 'value is not a valid email address', input: email }]);
+      throw new PolarRequestValidationError([
+        { type: 'value_error', loc: ['body', 'email'], msg: 'value is not a valid email address', input: email },
+      ]);
     }
     if (password.length < MIN_PASSWORD_LENGTH) {
-      throw new PolarRequestValidationError([{ type: 'string_too_short', loc: ['body', 'password'], msg: `String should have at least ${MIN_PASSWORD_LENGTH} characters`, input: '[redacted]' }]);
+      throw new PolarRequestValidationError([
+        {
+          type: 'string_too_short',
+          loc: ['body', 'password'],
+          msg: `String should have at least ${MIN_PASSWORD_LENGTH} characters`,
+          input: '[redacted]',
+        },
+      ]);
     }
     if (await ctx.em.findOne(User, { email: normalized })) {
-      throw new PolarRequestValidationError([{ type: 'value_error', loc: ['body', 'email'], msg: 'A user with this email already exists.', input: email }]);
+      throw new PolarRequestValidationError([
+        { type: 'value_error', loc: ['body', 'email'], msg: 'A user with this email already exists.', input: email },
+      ]);
     }
-    const user = ctx.em.create(User, { email: normalized, passwordHash: await hashPassword(password), createdAt: ctx.clock.now() } as User);
+    const user = ctx.em.create(User, {
+      email: normalized,
+      passwordHash: await hashPassword(password),
+      createdAt: ctx.clock.now(),
+    } as User);
     await ctx.em.flush();
     return user;
   }

@@ -3,7 +3,17 @@
 // tokens already issued). Verified with jose against the published JWKS.
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { bearerGet, Browserless, createPerson, registerClient, startOAuthStack, tokensFor, type OAuthStack, type Person, type RegisteredClient } from '../support.js';
+import {
+  bearerGet,
+  Browserless,
+  createPerson,
+  registerClient,
+  startOAuthStack,
+  tokensFor,
+  type OAuthStack,
+  type Person,
+  type RegisteredClient,
+} from '../support.js';
 
 let stack: OAuthStack;
 let browser: Browserless;
@@ -17,10 +27,17 @@ beforeAll(async () => {
   browser = new Browserless(stack.base);
   await browser.logIn(person.email);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const jwks = async () => (await (await fetch(`${stack.base}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
-const verify = async (idToken: string) => jwtVerify(idToken, createLocalJWKSet(await jwks()), { issuer: stack.base, audience: client.client_id, algorithms: ['RS256'] });
+const verify = async (idToken: string) =>
+  jwtVerify(idToken, createLocalJWKSet(await jwks()), {
+    issuer: stack.base,
+    audience: client.client_id,
+    algorithms: ['RS256'],
+  });
 
 describe('id_token', () => {
   it('is an RS256 JWS with kid, and carries iss, sub, aud, exp, iat, auth_time, nonce, at_hash and email', async () => {
@@ -35,7 +52,9 @@ describe('id_token', () => {
     expect(keys.keys.every(k => k.kty === 'RSA' && k.use === 'sig' && k.alg === 'RS256' && !('d' in k))).toBe(true);
 
     const { payload } = await verify(tokens.id_token);
-    const discovery = (await (await fetch(`${stack.base}/.well-known/openid-configuration`)).json()) as { issuer: string };
+    const discovery = (await (await fetch(`${stack.base}/.well-known/openid-configuration`)).json()) as {
+      issuer: string;
+    };
     expect(payload.iss).toBe(discovery.issuer);
     expect(payload.sub).toBe(person.userId);
     expect(payload.aud).toBe(client.client_id);
@@ -70,7 +89,9 @@ describe('id_token', () => {
     const userinfo = await bearerGet(stack, '/v1/oauth2/userinfo', tokens.access_token);
     expect(userinfo.status).toBe(200);
     expect(userinfo.body.sub).toBe(payload.sub);
-    const posted = await new Browserless(stack.base).request('POST', '/v1/oauth2/userinfo', { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const posted = await new Browserless(stack.base).request('POST', '/v1/oauth2/userinfo', {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(posted.body).toEqual(userinfo.body);
   });
 

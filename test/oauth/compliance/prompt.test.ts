@@ -1,7 +1,19 @@
 // OpenID Connect Core 1.0 §3.1.2.1 (`prompt`, `max_age`) and §3.1.2.6 (login_required,
 // consent_required): prompt=none never shows a page; prompt=login makes the person sign in again;
 // prompt=consent shows the consent page even when the scopes were granted before.
-import { authorizePath, Browserless, codeFor, createPerson, pkcePair, REDIRECT_URI, registerClient, startOAuthStack, type OAuthStack, type Person, type RegisteredClient } from '../support.js';
+import {
+  authorizePath,
+  Browserless,
+  codeFor,
+  createPerson,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  startOAuthStack,
+  type OAuthStack,
+  type Person,
+  type RegisteredClient,
+} from '../support.js';
 
 let stack: OAuthStack;
 let person: Person;
@@ -12,11 +24,19 @@ beforeAll(async () => {
   person = await createPerson(stack);
   client = await registerClient(stack, { scope: 'openid email organizations:read' });
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const params = (overrides: Record<string, string | undefined> = {}) => ({
-  response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'openid email', state: 'st',
-  code_challenge: pkcePair().challenge, code_challenge_method: 'S256', ...overrides,
+  response_type: 'code',
+  client_id: client.client_id,
+  redirect_uri: REDIRECT_URI,
+  scope: 'openid email',
+  state: 'st',
+  code_challenge: pkcePair().challenge,
+  code_challenge_method: 'S256',
+  ...overrides,
 });
 
 describe('prompt and max_age', () => {
@@ -48,7 +68,9 @@ describe('prompt and max_age', () => {
     expect(after.status).toBe(302);
     expect(new URL(after.location!).searchParams.get('code')).toMatch(/^polar_ac_/);
     // A scope beyond the grant still needs consent.
-    const wider = await browser.get(authorizePath(params({ prompt: 'none', scope: 'openid email organizations:read' })));
+    const wider = await browser.get(
+      authorizePath(params({ prompt: 'none', scope: 'openid email organizations:read' })),
+    );
     expect(new URL(wider.location!).searchParams.get('error')).toBe('consent_required');
   });
 

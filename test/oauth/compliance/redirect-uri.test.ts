@@ -1,7 +1,19 @@
 // RFC 6749 §3.1.2 and §4.1.2.1, RFC 9700 §2.1 / §4.1 (exact redirect URI matching, no open redirector,
 // 303 after a form post, no CORS and no framing on the authorization endpoint) and RFC 8252 §7.3
 // (any port on a loopback IP redirect URI of a native app).
-import { authorizePath, Browserless, codeFor, createPerson, hiddenInputsOf, pkcePair, REDIRECT_URI, registerClient, startOAuthStack, type OAuthStack, type RegisteredClient } from '../support.js';
+import {
+  authorizePath,
+  Browserless,
+  codeFor,
+  createPerson,
+  hiddenInputsOf,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  startOAuthStack,
+  type OAuthStack,
+  type RegisteredClient,
+} from '../support.js';
 
 let stack: OAuthStack;
 let browser: Browserless;
@@ -10,13 +22,25 @@ let client: RegisteredClient;
 beforeAll(async () => {
   stack = await startOAuthStack('redirect');
   const person = await createPerson(stack);
-  client = await registerClient(stack, { scope: 'openid email', redirect_uris: [REDIRECT_URI, 'http://127.0.0.1/native', 'https://client.example/with?query=1'] });
+  client = await registerClient(stack, {
+    scope: 'openid email',
+    redirect_uris: [REDIRECT_URI, 'http://127.0.0.1/native', 'https://client.example/with?query=1'],
+  });
   browser = new Browserless(stack.base);
   await browser.logIn(person.email);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
-const base = () => ({ response_type: 'code', client_id: client.client_id, scope: 'openid', state: 'xyz', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
+const base = () => ({
+  response_type: 'code',
+  client_id: client.client_id,
+  scope: 'openid',
+  state: 'xyz',
+  code_challenge: pkcePair().challenge,
+  code_challenge_method: 'S256',
+});
 
 describe('redirect URI matching (RFC 9700 §4.1.3: exact string comparison)', () => {
   it.each([
@@ -38,7 +62,11 @@ describe('redirect URI matching (RFC 9700 §4.1.3: exact string comparison)', ()
   });
 
   it('shows an error page for an unknown client or a missing redirect_uri', async () => {
-    for (const params of [{ ...base(), client_id: 'polar_ci_unknown', redirect_uri: REDIRECT_URI }, { ...base(), redirect_uri: undefined }, { ...base(), client_id: undefined, redirect_uri: REDIRECT_URI }]) {
+    for (const params of [
+      { ...base(), client_id: 'polar_ci_unknown', redirect_uri: REDIRECT_URI },
+      { ...base(), redirect_uri: undefined },
+      { ...base(), client_id: undefined, redirect_uri: REDIRECT_URI },
+    ]) {
       const response = await browser.get(authorizePath(params));
       expect(response.status).toBe(400);
       expect(response.location).toBeNull();
@@ -91,7 +119,9 @@ describe('errors once the redirect URI is trusted go back to it (RFC 6749 §4.1.
   it('answers Deny with access_denied, through a 303 (RFC 9700 §4.12)', async () => {
     const page = await browser.get(authorizePath({ ...base(), redirect_uri: REDIRECT_URI, prompt: 'consent' }));
     expect(page.status).toBe(200);
-    const posted = await browser.request('POST', '/oauth2/consent', { form: { ...hiddenInputsOf(page.text), action: 'deny' } });
+    const posted = await browser.request('POST', '/oauth2/consent', {
+      form: { ...hiddenInputsOf(page.text), action: 'deny' },
+    });
     expect(posted.status).toBe(303);
     const location = new URL(posted.location!);
     expect(location.searchParams.get('error')).toBe('access_denied');
@@ -100,7 +130,9 @@ describe('errors once the redirect URI is trusted go back to it (RFC 6749 §4.1.
 
   it('redirects the code after Allow with 303 too', async () => {
     const page = await browser.get(authorizePath({ ...base(), redirect_uri: REDIRECT_URI, prompt: 'consent' }));
-    const posted = await browser.request('POST', '/oauth2/consent', { form: { ...hiddenInputsOf(page.text), action: 'allow' } });
+    const posted = await browser.request('POST', '/oauth2/consent', {
+      form: { ...hiddenInputsOf(page.text), action: 'allow' },
+    });
     expect(posted.status).toBe(303);
     expect(new URL(posted.location!).searchParams.get('code')).toMatch(/^polar_ac_/);
   });
@@ -108,7 +140,9 @@ describe('errors once the redirect URI is trusted go back to it (RFC 6749 §4.1.
 
 describe('the authorization page itself (RFC 9700 §4.16, §4.11)', () => {
   it('sends no CORS headers and forbids framing', async () => {
-    const response = await browser.get(authorizePath({ ...base(), redirect_uri: REDIRECT_URI, prompt: 'consent' }), { origin: 'https://evil.example' });
+    const response = await browser.get(authorizePath({ ...base(), redirect_uri: REDIRECT_URI, prompt: 'consent' }), {
+      origin: 'https://evil.example',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -126,7 +160,9 @@ describe('the authorization page itself (RFC 9700 §4.16, §4.11)', () => {
 
   it('re-validates a tampered consent form: a foreign redirect_uri is not followed', async () => {
     const page = await browser.get(authorizePath({ ...base(), redirect_uri: REDIRECT_URI, prompt: 'consent' }));
-    const posted = await browser.request('POST', '/oauth2/consent', { form: { ...hiddenInputsOf(page.text), redirect_uri: 'https://evil.example/cb', action: 'allow' } });
+    const posted = await browser.request('POST', '/oauth2/consent', {
+      form: { ...hiddenInputsOf(page.text), redirect_uri: 'https://evil.example/cb', action: 'allow' },
+    });
     expect(posted.status).toBe(400);
     expect(posted.location).toBeNull();
   });

@@ -1,7 +1,18 @@
 // RFC 6749 §6 and RFC 9700 §4.14.2: refresh tokens rotate on every use; the used one is remembered, and
 // presenting it again revokes the whole grant (every access and refresh token of the family). A
 // refresh may narrow the scope, never widen it, and a refresh token is bound to its client.
-import { bearerGet, Browserless, createPerson, postAuth, registerClient, startOAuthStack, tokenRequest, tokensFor, type OAuthStack, type RegisteredClient } from '../support.js';
+import {
+  bearerGet,
+  Browserless,
+  createPerson,
+  postAuth,
+  registerClient,
+  startOAuthStack,
+  tokenRequest,
+  tokensFor,
+  type OAuthStack,
+  type RegisteredClient,
+} from '../support.js';
 
 let stack: OAuthStack;
 let browser: Browserless;
@@ -16,7 +27,9 @@ beforeAll(async () => {
   browser = new Browserless(stack.base);
   await browser.logIn(person.email);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const refresh = (c: RegisteredClient, token: string, extra: Record<string, string> = {}) =>
   tokenRequest(stack, { grant_type: 'refresh_token', refresh_token: token, ...postAuth(c), ...extra });
@@ -27,7 +40,11 @@ describe('refresh tokens', () => {
     const first = await refresh(client, tokens.refresh_token);
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toBe('no-store');
-    expect(first.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'openid organizations:read organizations:write' });
+    expect(first.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'openid organizations:read organizations:write',
+    });
     expect(first.body.refresh_token).toMatch(/^polar_rt_u_/);
     expect(first.body.refresh_token).not.toBe(tokens.refresh_token);
     expect(first.body.id_token).toBeUndefined();
@@ -59,7 +76,9 @@ describe('refresh tokens', () => {
 
   it('may narrow the scope but not widen it', async () => {
     const tokens = await tokensFor(stack, browser, client, { scope: 'openid organizations:read' });
-    const wider = await refresh(client, tokens.refresh_token, { scope: 'openid organizations:read organizations:write' });
+    const wider = await refresh(client, tokens.refresh_token, {
+      scope: 'openid organizations:read organizations:write',
+    });
     expect(wider.status).toBe(400);
     expect(wider.body.error).toBe('invalid_scope');
     const narrower = await refresh(client, tokens.refresh_token, { scope: 'organizations:read' });

@@ -2,7 +2,15 @@
 // invalid_client_metadata); RFC 7592 §2 (read, update, delete with the registration access token);
 // RFC 9700 §2.1 / §4.1.1 (https redirect URIs, http only on loopback) and item 12 (a client cannot pick
 // its own client_id).
-import { Browserless, createPerson, registerClient, REDIRECT_URI, startOAuthStack, type OAuthStack, type Person } from '../support.js';
+import {
+  Browserless,
+  createPerson,
+  registerClient,
+  REDIRECT_URI,
+  startOAuthStack,
+  type OAuthStack,
+  type Person,
+} from '../support.js';
 import { SCOPES_SUPPORTED } from '../../../subgraphs/identity/oauth2/oauth2.constants.js';
 
 let stack: OAuthStack;
@@ -12,14 +20,21 @@ beforeAll(async () => {
   stack = await startOAuthStack('registration');
   person = await createPerson(stack);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const register = (body: unknown, headers: Record<string, string> = {}) =>
   new Browserless(stack.base).request('POST', '/v1/oauth2/register', { json: body, headers });
 
 describe('dynamic client registration', () => {
   it('answers 201 with the metadata, a polar_ci_ id, a polar_cs_ secret that never expires, and RFC 7592 management', async () => {
-    const response = await register({ client_name: 'Acme', redirect_uris: [REDIRECT_URI], client_id: 'polar_ci_chosen_by_me', logo_uri: 'https://client.example/logo.png' });
+    const response = await register({
+      client_name: 'Acme',
+      redirect_uris: [REDIRECT_URI],
+      client_id: 'polar_ci_chosen_by_me',
+      logo_uri: 'https://client.example/logo.png',
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = response.body;
@@ -30,14 +45,23 @@ describe('dynamic client registration', () => {
     expect(body.registration_access_token).toMatch(/^polar_crt_/);
     expect(body.registration_client_uri).toBe(`${stack.base}/v1/oauth2/register/${body.client_id}`);
     expect(body).toMatchObject({
-      client_name: 'Acme', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'client_secret_post',
-      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], default_sub_type: 'user',
-      logo_uri: 'https://client.example/logo.png', scope: SCOPES_SUPPORTED.join(' '),
+      client_name: 'Acme',
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: 'client_secret_post',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      default_sub_type: 'user',
+      logo_uri: 'https://client.example/logo.png',
+      scope: SCOPES_SUPPORTED.join(' '),
     });
   });
 
   it('gives a public client no secret', async () => {
-    const response = await register({ client_name: 'Native', redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'none' });
+    const response = await register({
+      client_name: 'Native',
+      redirect_uris: ['http://127.0.0.1/cb'],
+      token_endpoint_auth_method: 'none',
+    });
     expect(response.status).toBe(201);
     expect(response.body).not.toHaveProperty('client_secret');
     expect(response.body).not.toHaveProperty('client_secret_expires_at');
@@ -64,9 +88,15 @@ describe('dynamic client registration', () => {
 
   it.each([
     ['no client_name', { redirect_uris: [REDIRECT_URI] }],
-    ['an unknown auth method', { client_name: 'x', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'private_key_jwt' }],
+    [
+      'an unknown auth method',
+      { client_name: 'x', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'private_key_jwt' },
+    ],
     ['an unknown scope', { client_name: 'x', redirect_uris: [REDIRECT_URI], scope: 'openid superpowers' }],
-    ['a scope nobody may grant', { client_name: 'x', redirect_uris: [REDIRECT_URI], scope: 'organization_access_tokens:write' }],
+    [
+      'a scope nobody may grant',
+      { client_name: 'x', redirect_uris: [REDIRECT_URI], scope: 'organization_access_tokens:write' },
+    ],
     ['the implicit grant', { client_name: 'x', redirect_uris: [REDIRECT_URI], grant_types: ['implicit'] }],
     ['the token response type', { client_name: 'x', redirect_uris: [REDIRECT_URI], response_types: ['token'] }],
     ['a bad logo_uri', { client_name: 'x', redirect_uris: [REDIRECT_URI], logo_uri: 'not a url' }],
@@ -80,12 +110,17 @@ describe('dynamic client registration', () => {
 
   it('refuses registration with a personal API token (403) but owns the client for a signed-in browser', async () => {
     const pat = await stack.admin.createPersonalAccessToken(person.userId, ['openid']);
-    const refused = await register({ client_name: 'x', redirect_uris: [REDIRECT_URI] }, { authorization: `Bearer ${pat}` });
+    const refused = await register(
+      { client_name: 'x', redirect_uris: [REDIRECT_URI] },
+      { authorization: `Bearer ${pat}` },
+    );
     expect(refused.status).toBe(403);
 
     const browser = new Browserless(stack.base);
     await browser.logIn(person.email);
-    const owned = await browser.request('POST', '/v1/oauth2/register', { json: { client_name: 'Mine', redirect_uris: [REDIRECT_URI] } });
+    const owned = await browser.request('POST', '/v1/oauth2/register', {
+      json: { client_name: 'Mine', redirect_uris: [REDIRECT_URI] },
+    });
     expect(owned.status).toBe(201);
     const read = await browser.get(`/v1/oauth2/register/${owned.body.client_id}`);
     expect(read.status).toBe(200);
@@ -110,24 +145,44 @@ describe('client management (RFC 7592)', () => {
     expect(read.body).not.toHaveProperty('client_secret');
     expect(read.body).not.toHaveProperty('registration_access_token');
 
-    for (const bad of [{}, { authorization: 'Bearer polar_crt_wrong' }, { authorization: `Bearer ${client.client_secret}` }] as Record<string, string>[]) {
+    for (const bad of [
+      {},
+      { authorization: 'Bearer polar_crt_wrong' },
+      { authorization: `Bearer ${client.client_secret}` },
+    ] as Record<string, string>[]) {
       const response = await http.get(`/v1/oauth2/register/${client.client_id}`, bad);
       expect(response.status).toBe(401);
       expect(response.body.error).toBe('invalid_token');
     }
 
-    const noId = await http.request('PUT', `/v1/oauth2/register/${client.client_id}`, { json: { client_name: 'Renamed', redirect_uris: [REDIRECT_URI] }, headers: auth });
+    const noId = await http.request('PUT', `/v1/oauth2/register/${client.client_id}`, {
+      json: { client_name: 'Renamed', redirect_uris: [REDIRECT_URI] },
+      headers: auth,
+    });
     expect(noId.status).toBe(400);
     expect(noId.body.error).toBe('invalid_client_metadata');
 
     const updated = await http.request('PUT', `/v1/oauth2/register/${client.client_id}`, {
-      json: { client_id: client.client_id, client_name: 'Renamed', redirect_uris: ['https://client.example/new'], scope: 'openid email' }, headers: auth,
+      json: {
+        client_id: client.client_id,
+        client_name: 'Renamed',
+        redirect_uris: ['https://client.example/new'],
+        scope: 'openid email',
+      },
+      headers: auth,
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ client_name: 'Renamed', redirect_uris: ['https://client.example/new'], scope: 'openid email' });
+    expect(updated.body).toMatchObject({
+      client_name: 'Renamed',
+      redirect_uris: ['https://client.example/new'],
+      scope: 'openid email',
+    });
     expect(updated.body.modified_at).not.toBeNull();
 
-    const badUri = await http.request('PUT', `/v1/oauth2/register/${client.client_id}`, { json: { client_id: client.client_id, client_name: 'x', redirect_uris: ['http://evil.example/'] }, headers: auth });
+    const badUri = await http.request('PUT', `/v1/oauth2/register/${client.client_id}`, {
+      json: { client_id: client.client_id, client_name: 'x', redirect_uris: ['http://evil.example/'] },
+      headers: auth,
+    });
     expect(badUri.body.error).toBe('invalid_redirect_uri');
 
     const deleted = await http.request('DELETE', `/v1/oauth2/register/${client.client_id}`, { headers: auth });
@@ -135,7 +190,9 @@ describe('client management (RFC 7592)', () => {
     expect(deleted.text).toBe('');
     expect((await http.get(`/v1/oauth2/register/${client.client_id}`, auth)).status).toBe(401);
     // A deleted client cannot start a flow any more.
-    const flow = await http.get(`/oauth2/authorize?response_type=code&client_id=${client.client_id}&redirect_uri=${encodeURIComponent('https://client.example/new')}`);
+    const flow = await http.get(
+      `/oauth2/authorize?response_type=code&client_id=${client.client_id}&redirect_uri=${encodeURIComponent('https://client.example/new')}`,
+    );
     expect(flow.status).toBe(400);
   });
 });

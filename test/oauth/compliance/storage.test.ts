@@ -4,12 +4,27 @@
 // signing keys' private halves are encrypted.
 import { hashToken } from '../../../kit/tokens.js';
 import { TEST_SECRET } from '../../support/stack.js';
-import { Browserless, codeFor, createPerson, postAuth, REDIRECT_URI, registerClient, startOAuthStack, tableRows, tokenRequest, type OAuthStack } from '../support.js';
+import {
+  Browserless,
+  codeFor,
+  createPerson,
+  postAuth,
+  REDIRECT_URI,
+  registerClient,
+  startOAuthStack,
+  tableRows,
+  tokenRequest,
+  type OAuthStack,
+} from '../support.js';
 
 let stack: OAuthStack;
 
-beforeAll(async () => { stack = await startOAuthStack('storage'); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startOAuthStack('storage');
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 describe('what the oauth tables hold', () => {
   it('only hashes of every credential, and an encrypted private key', async () => {
@@ -18,13 +33,38 @@ describe('what the oauth tables hold', () => {
     const browser = new Browserless(stack.base);
     await browser.logIn(person.email);
     const { code, verifier } = await codeFor(browser, client, {}, {});
-    const tokens = await tokenRequest(stack, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...postAuth(client) });
-    const refreshed = await tokenRequest(stack, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, ...postAuth(client) });
+    const tokens = await tokenRequest(stack, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      ...postAuth(client),
+    });
+    const refreshed = await tokenRequest(stack, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token,
+      ...postAuth(client),
+    });
     expect(refreshed.status).toBe(200);
 
-    const secrets = [code, tokens.body.access_token, tokens.body.refresh_token, refreshed.body.access_token, refreshed.body.refresh_token, client.client_secret!, client.registration_access_token];
+    const secrets = [
+      code,
+      tokens.body.access_token,
+      tokens.body.refresh_token,
+      refreshed.body.access_token,
+      refreshed.body.refresh_token,
+      client.client_secret!,
+      client.registration_access_token,
+    ];
     const everything: string[] = [];
-    for (const table of ['oauth2_clients', 'oauth2_authorization_codes', 'oauth2_tokens', 'oauth2_grants', 'oauth2_signing_keys']) everything.push(...(await tableRows(stack, table)));
+    for (const table of [
+      'oauth2_clients',
+      'oauth2_authorization_codes',
+      'oauth2_tokens',
+      'oauth2_grants',
+      'oauth2_signing_keys',
+    ])
+      everything.push(...(await tableRows(stack, table)));
     const dump = everything.join('\n');
     for (const secret of secrets) expect(dump).not.toContain(secret);
     expect(dump).not.toMatch(/polar_(ac|at_u|at_o|rt_u|rt_o|cs|crt)_/);

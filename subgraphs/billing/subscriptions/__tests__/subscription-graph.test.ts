@@ -11,7 +11,7 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
 let stack: TestStack;
 let alice: Tenant;
 let bob: Tenant;
-let customerIds: string[] = [];
+const customerIds: string[] = [];
 let aliceSubscription: string;
 /** Every SQL statement the billing subgraph sends while `recording` is on. */
 const statements: string[] = [];
@@ -23,28 +23,37 @@ beforeAll(async () => {
   bob = await createTenant(stack.production);
   const fx = new BillingFixtures(stack.production);
   const products = [];
-  for (let i = 0; i < 20; i++) products.push(await fx.product(alice.organizationId, { name: `Plan ${i}`, amount: 100 * i }));
+  for (let i = 0; i < 20; i++)
+    products.push(await fx.product(alice.organizationId, { name: `Plan ${i}`, amount: 100 * i }));
   const discount = await fx.discount(alice.organizationId, 'Launch');
   for (let i = 0; i < 110; i++) {
     const customer = await fx.customer(alice.organizationId, { email: `c${i}@example.com` });
     customerIds.push(customer.id);
     const { product, price } = products[i % products.length];
     const s = await fx.subscription({
-      organizationId: alice.organizationId, customerId: customer.id, productId: product.id, priceIds: [price.id],
-      discountId: i % 3 === 0 ? discount.id : null, startedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+      organizationId: alice.organizationId,
+      customerId: customer.id,
+      productId: product.id,
+      priceIds: [price.id],
+      discountId: i % 3 === 0 ? discount.id : null,
+      startedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
       status: i % 7 === 0 ? SubscriptionStatus.CANCELED : SubscriptionStatus.ACTIVE,
     });
     if (i === 0) aliceSubscription = s.id;
   }
   // Count statements at the connection every billing query goes through.
-  const connection = stack.production.environment.billing.orm.em.getConnection() as unknown as { executeQuery: (...args: any[]) => Promise<unknown> };
+  const connection = stack.production.environment.billing.orm.em.getConnection() as unknown as {
+    executeQuery: (...args: any[]) => Promise<unknown>;
+  };
   const original = connection.executeQuery.bind(connection);
   connection.executeQuery = (query: string, ...rest: unknown[]) => {
     if (recording) statements.push(query);
     return original(query, ...rest);
   };
 }, 120_000);
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const gql = (token: string, query: string, variables?: Record<string, unknown>) =>
   call(stack.production.baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
@@ -81,7 +90,9 @@ describe('subscriptions in the graph', () => {
     expect(res.body.errors).toBeUndefined();
     const [first] = res.body.data.subscriptions.items;
     expect(first).toMatchObject({
-      id: aliceSubscription, status: 'canceled', amount: 0,
+      id: aliceSubscription,
+      status: 'canceled',
+      amount: 0,
       customer: { id: customerIds[0], email: 'c0@example.com' },
       product: { name: 'Plan 0', prices: [{ priceAmount: 0 }] },
       prices: [{ amountType: 'fixed' }],
@@ -99,16 +110,22 @@ describe('subscriptions in the graph', () => {
     expect(large.res.body.data.subscriptions.items).toHaveLength(100);
     expect(new Set(large.res.body.data.subscriptions.items.map((s: any) => s.customer.id)).size).toBe(100);
     // page + count + customers + products + their prices + subscription prices + discounts
-    expect({ large: large.count, statements: large.statements.map(s => s.slice(0, 60)) }).toEqual({ large: small.count, statements: expect.any(Array) });
+    expect({ large: large.count, statements: large.statements.map(s => s.slice(0, 60)) }).toEqual({
+      large: small.count,
+      statements: expect.any(Array),
+    });
     expect(large.count).toBeLessThanOrEqual(7);
     expect(small.count).toBeGreaterThanOrEqual(6);
   });
 
   it('answers Organization.subscriptions and Customer.subscriptions', async () => {
-    const res = await gql(alice.oat, `{
+    const res = await gql(
+      alice.oat,
+      `{
       organizations { items { id subscriptions(limit: 5, filter: { status: ["canceled"] }) { items { id status } pagination { totalCount } } } }
       customers(limit: 2, sorting: ["email"]) { items { email subscriptions { items { id customer { email } } pagination { totalCount } } } }
-    }`);
+    }`,
+    );
     expect(res.body.errors).toBeUndefined();
     const org = res.body.data.organizations.items[0];
     expect(org.subscriptions.pagination.totalCount).toBe(16);
@@ -127,10 +144,21 @@ describe('subscriptions in the graph', () => {
     const billing = stack.production.environment.billing;
     const entities = `query($r: [_Any!]!) { _entities(representations: $r) { ... on BillingSubscription { id customer { email } } } }`;
     const representations = [{ __typename: 'BillingSubscription', id: aliceSubscription }];
-    const principalOf = async (token: string) => stack.production.environment.identity.principals.resolve(`Bearer ${token}`);
-    const asBob = await graphql({ schema: billing.schema, source: entities, variableValues: { r: representations }, contextValue: billing.createContext(await principalOf(bob.oat), 't1') });
+    const principalOf = async (token: string) =>
+      stack.production.environment.identity.principals.resolve(`Bearer ${token}`);
+    const asBob = await graphql({
+      schema: billing.schema,
+      source: entities,
+      variableValues: { r: representations },
+      contextValue: billing.createContext(await principalOf(bob.oat), 't1'),
+    });
     expect(asBob.data?._entities).toEqual([null]);
-    const asAlice = await graphql({ schema: billing.schema, source: entities, variableValues: { r: representations }, contextValue: billing.createContext(await principalOf(alice.oat), 't2') });
+    const asAlice = await graphql({
+      schema: billing.schema,
+      source: entities,
+      variableValues: { r: representations },
+      contextValue: billing.createContext(await principalOf(alice.oat), 't2'),
+    });
     expect(asAlice.data?._entities).toEqual([{ id: aliceSubscription, customer: { email: 'c0@example.com' } }]);
   });
 });

@@ -34,7 +34,10 @@ describe('isFreePrice', () => {
 describe('subscriptionOrder', () => {
   it('defaults to -started_at and keeps the first of duplicate keys', () => {
     expect(subscriptionOrder(null)).toEqual([{ key: 'started_at', direction: 'desc' }]);
-    expect(subscriptionOrder(['amount', '-amount', '-customer'])).toEqual([{ key: 'amount', direction: 'asc' }, { key: 'customer', direction: 'desc' }]);
+    expect(subscriptionOrder(['amount', '-amount', '-customer'])).toEqual([
+      { key: 'amount', direction: 'asc' },
+      { key: 'customer', direction: 'desc' },
+    ]);
   });
   it('refuses unknown keys with Polar’s 422 item', () => {
     expect(() => subscriptionOrder(['created_at'])).toThrow(PolarRequestValidationError);
@@ -43,10 +46,18 @@ describe('subscriptionOrder', () => {
 
 describe('normaliseFilters', () => {
   it('normalises lists and metadata values', () => {
-    expect(normaliseFilters({ status: ['active', 'active'], metadata: { a: 'x', b: ['1', 2, true] } })).toEqual({ status: ['active'], metadata: { a: ['x'], b: ['1', '2', 'true'] } });
+    expect(normaliseFilters({ status: ['active', 'active'], metadata: { a: 'x', b: ['1', 2, true] } })).toEqual({
+      status: ['active'],
+      metadata: { a: ['x'], b: ['1', '2', 'true'] },
+    });
   });
   it('refuses unknown statuses, reasons and malformed ids (GraphQL clients get REST’s answers)', () => {
-    for (const bad of [{ status: ['nope'] }, { customerCancellationReason: ['meh'] }, { productId: ['x'] }, { metadata: { a: { nested: 1 } } }]) {
+    for (const bad of [
+      { status: ['nope'] },
+      { customerCancellationReason: ['meh'] },
+      { productId: ['x'] },
+      { metadata: { a: { nested: 1 } } },
+    ]) {
       expect(() => normaliseFilters(bad as never)).toThrow(PolarRequestValidationError);
     }
   });
@@ -54,7 +65,12 @@ describe('normaliseFilters', () => {
 
 describe('csvField', () => {
   it.each([
-    ['plain', 'plain'], ['a,b', '"a,b"'], ['say "hi"', '"say ""hi"""'], ['two\nlines', '"two\nlines"'], [null, ''], [12n, '12'],
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    [null, ''],
+    [12n, '12'],
     [new Date('2026-01-01T00:00:00Z'), '2026-01-01T00:00:00.000Z'],
   ])('%p → %p', (value, expected) => {
     expect(csvField(value)).toBe(expected);
