@@ -539,7 +539,10 @@ describe('sign-in and settings pages through the public REST adapter', () => {
       slug,
       csrf_token: csrfTokenOf(organization.text),
     });
+    // The validation error crossed the hop as itself: the form comes back with its message and values.
     expect(taken.status).toBe(400);
+    expect(taken.text).toContain('An organization with this slug already exists.');
+    expect(taken.text).toContain('value="Same slug"');
 
     // Another tenant's organization is not found, not forbidden.
     expect((await browser.get(`/settings/organizations/${bob.organizationId}`)).status).toBe(404);
