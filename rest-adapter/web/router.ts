@@ -1,7 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import { DomainError, PolarRequestValidationError, type ValidationIssue } from '../../kit/errors.js';
 import type { Logger } from '../../kit/logger.js';
-import type { OrganizationPage, WebIdentity } from '../../subgraphs/identity/web/web.contract.js';
+import type { OrganizationPage, WebIdentity, WebSession } from '../../subgraphs/identity/web/web.contract.js';
 import { currentUser, requireSignIn, safeReturnTo } from './auth.js';
 import { clearSessionCookie, setSessionCookie } from './cookies.js';
 import { issueCsrfToken, verifyCsrf } from './csrf.js';
@@ -73,7 +73,7 @@ export function createWebRouter(deps: WebDependencies): express.Router {
   /** The session of this browser before it signs in (ended by the sign-in), or null. */
   const previousSession = (req: Request) => currentUser(req)?.sessionId || null;
 
-  function signedIn(req: Request, res: Response, session: { token: string; lifetimeMs: number }, returnTo: string) {
+  function signedIn(req: Request, res: Response, session: WebSession, returnTo: string) {
     setSessionCookie(req, res, session.token, session.lifetimeMs);
     res.redirect(303, returnTo);
   }
@@ -140,7 +140,7 @@ export function createWebRouter(deps: WebDependencies): express.Router {
         );
       if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
       if (password !== field(req, 'password_confirmation')) return again(400, 'The passwords do not match.');
-      let session: Awaited<ReturnType<WebIdentity['signUp']>>;
+      let session: WebSession;
       try {
         session = await identity.signUp(email, password, previousSession(req));
       } catch (error) {
