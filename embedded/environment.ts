@@ -17,6 +17,7 @@ import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import { InProcessOAuth2Provider } from '../subgraphs/identity/oauth2/oauth2.provider.js';
 import { type IdentityRuntime, startIdentity } from '../subgraphs/identity/runtime.js';
+import { InProcessWebIdentity } from '../subgraphs/identity/web/web.provider.js';
 
 /** One complete environment (production or sandbox) inside one process: subgraphs, gateway, REST. */
 export interface Environment {
@@ -75,7 +76,10 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     operations,
     logger: options.logger,
     ready: () => ping(options.databaseUrl),
-    web: { identity, secret: options.secret },
+    web: {
+      identity: new InProcessWebIdentity(identity.orm, identity.services, options.clock),
+      csrfSecret: options.secret,
+    },
     oauth2: new InProcessOAuth2Provider(identity.orm, identity.services.oauth2, options.clock, options.logger),
   });
   return {

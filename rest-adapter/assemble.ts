@@ -23,10 +23,11 @@ export interface RestAppOptions {
   logger: Logger;
   ready: () => Promise<boolean>;
   /**
-   * The sign-in and settings pages (rest-adapter/web), given where the identity services run
-   * in-process (embedded topology) and the server secret (CSRF keys).
+   * The sign-in and settings pages (rest-adapter/web): identity's web contract (in-process when
+   * embedded, signed internal HTTP when distributed) and the key CSRF tokens are derived from (SECRET
+   * embedded; INTERNAL_KEY in the distributed adapter, which does not hold SECRET).
    */
-  web?: { identity: WebDependencies['identity']; secret: string };
+  web?: { identity: WebDependencies['identity']; csrfSecret: string };
   /** The OAuth 2.0 / OIDC provider (rest-adapter/oauth2); its pages need `web` too. Issuer = publicUrl. */
   oauth2?: OAuth2Provider;
   /** The routes' GraphQL operations, when the caller has read them already (read here otherwise). */
@@ -59,7 +60,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
   });
   if (options.web)
     configureWebKit(app, {
-      secret: options.web.secret,
+      secret: options.web.csrfSecret,
       publicUrl: options.publicUrl,
       environment: options.environment,
     });

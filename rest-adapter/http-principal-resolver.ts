@@ -1,13 +1,4 @@
 import { createHash } from 'node:crypto';
-import {
-  BadRequest,
-  DomainError,
-  InsufficientScope,
-  InvalidToken,
-  NotPermitted,
-  ResourceNotFound,
-  Unauthorized,
-} from '../kit/errors.js';
 import { ANONYMOUS, type Principal, type PrincipalResolver } from '../kit/principal.js';
 import { PrincipalCache } from '../kit/principal-cache.js';
 import { joinUrl } from '../kit/http/peers.js';
@@ -17,6 +8,7 @@ import {
   signInternalRequest,
   type WireDomainError,
 } from '../kit/http/internal-auth.js';
+import { fromWireDomainError } from '../kit/http/wire-domain-error.js';
 
 /** How long a resolved bearer is trusted here: a revocation reaches this process within this time. */
 const CACHE_TTL_MS = 5_000;
@@ -81,42 +73,11 @@ export class HttpPrincipalResolver implements PrincipalResolver {
       return payload.principal;
     }
     const error = payload?.error;
-    if (error && isDomainError(error, response.status)) throw domainErrorOf(error);
+    const domainError = fromWireDomainError(error, response.status);
+    if (domainError) throw domainError;
     // A refused signature (wrong INTERNAL_KEY, clock skew) or an identity failure is our problem: a 500.
     throw new Error(
       `principal endpoint ${this.url} answered ${response.status}${error?.code ? ` (${error.code})` : ''}`,
     );
-  }
-}
-
-/** A caller's error (4xx) from the resolver, as opposed to the endpoint refusing our signature. */
-function isDomainError(error: WireDomainError, status: number): boolean {
-  return (
-    typeof error.code === 'string' &&
-    error.code !== 'UNAUTHENTICATED' &&
-    typeof error.message === 'string' &&
-    error.status === status &&
-    status >= 400 &&
-    status < 500
-  );
-}
-
-/** The same classes the in-process resolver throws, so `instanceof` checks keep working. */
-function domainErrorOf(error: WireDomainError): DomainError {
-  switch (error.code) {
-    case 'invalid_token':
-      return new InvalidToken();
-    case 'insufficient_scope':
-      return new InsufficientScope((error.details as { scopes?: string[] } | undefined)?.scopes ?? []);
-    case 'Unauthorized':
-      return new Unauthorized();
-    case 'NotPermitted':
-      return new NotPermitted(error.message);
-    case 'ResourceNotFound':
-      return new ResourceNotFound(error.message);
-    case 'BadRequest':
-      return new BadRequest(error.message);
-    default:
-      return new DomainError(error.code, error.message, error.status, error.details);
   }
 }

@@ -9,12 +9,18 @@ import { HttpGatewayClient } from './gateway-client.js';
 import { HttpPrincipalResolver } from './http-principal-resolver.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
+import { signedRpcClient } from '../kit/http/signed-rpc.js';
+import { OAUTH2_PROVIDER_RPC } from '../subgraphs/identity/oauth2/oauth2.contract.js';
+import { WEB_IDENTITY_RPC } from '../subgraphs/identity/web/web.contract.js';
 
 /**
  * The REST adapter as its own process (distributed topology, `node dist/rest-adapter/main.js`): the
  * public face of one environment (ENVIRONMENT). Bearers are resolved by the identity process, every
  * operation runs on the gateway process; both hops are signed with INTERNAL_KEY. Customer session
- * bearers (`polar_cst_`) are resolved by the billing process instead, which owns them.
+ * bearers (`polar_cst_`) are resolved by the billing process instead, which owns them. The pages and
+ * the OAuth endpoints call identity's published contracts over its signed internal endpoints
+ * (kit/http/signed-rpc.ts); this process holds no database and not SECRET: CSRF keys are derived from
+ * INTERNAL_KEY.
  */
 
 async function main(): Promise<void> {
@@ -38,6 +44,11 @@ async function main(): Promise<void> {
       [TOKEN_PREFIXES.customerSession]: new HttpPrincipalResolver(billingUrl, required.INTERNAL_KEY),
     }),
     logger,
+    web: {
+      identity: signedRpcClient(WEB_IDENTITY_RPC, identityUrl, required.INTERNAL_KEY),
+      csrfSecret: required.INTERNAL_KEY,
+    },
+    oauth2: signedRpcClient(OAUTH2_PROVIDER_RPC, identityUrl, required.INTERNAL_KEY),
     // Ready when the hops requests make answer: the gateway and the processes that resolve bearers.
     ready: async () =>
       (await Promise.all([gatewayUrl, identityUrl, billingUrl].map(url => reachable(joinUrl(url, 'healthz'))))).every(

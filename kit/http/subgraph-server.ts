@@ -6,7 +6,7 @@ import type { PrincipalResolver } from '../principal.js';
 import { readGraphQLRequest, signedPrincipalOf } from './graphql-http.js';
 import { sendJson } from './http-util.js';
 import { INTERNAL_PRINCIPAL_PATH } from './internal-auth.js';
-import { PRINCIPAL_ENDPOINT_INTERNAL_ERROR, principalEndpoint } from './principal-endpoint.js';
+import { INTERNAL_ENDPOINT_ERROR, principalEndpoint } from './principal-endpoint.js';
 import { createRouterServer, GRAPHQL_INTERNAL_ERROR, healthz, type Routes } from './router.js';
 
 export interface SubgraphHttpOptions {
@@ -17,6 +17,8 @@ export interface SubgraphHttpOptions {
   logger: Logger;
   /** Database answers (GET /readyz). */
   ready: () => Promise<boolean>;
+  /** Further signed internal endpoints (`/internal/...`, kit/http/signed-rpc.ts) this subgraph publishes. */
+  internalRoutes?: Routes;
 }
 
 /**
@@ -24,6 +26,8 @@ export interface SubgraphHttpOptions {
  * - `POST /graphql`: subgraph fetches, only with a principal signed by the gateway (x-billing-principal);
  *   `_service` and `_entities` included, so the port is useless to anyone who does not hold the key;
  * - `POST /internal/principal`: credential → principal for the REST adapter (HMAC-signed body);
+ * - `POST /internal/<contract>/<method>`: the contracts the subgraph publishes to the REST adapter
+ *   (`internalRoutes`, signed JSON RPC, kit/http/signed-rpc.ts);
  * - `GET /healthz` (process up), `GET /readyz` (database answers).
  */
 export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
@@ -42,6 +46,7 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
   };
 
   const routes: Routes = {
+    ...options.internalRoutes,
     '/graphql': { POST: graphql },
     [INTERNAL_PRINCIPAL_PATH]: { POST: principalEndpoint(options.principals, options.internalKey, options.logger) },
     '/healthz': { GET: healthz },
@@ -54,6 +59,6 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
   };
 
   return createRouterServer(routes, options.logger, path =>
-    path === INTERNAL_PRINCIPAL_PATH ? PRINCIPAL_ENDPOINT_INTERNAL_ERROR : GRAPHQL_INTERNAL_ERROR,
+    path.startsWith('/internal/') ? INTERNAL_ENDPOINT_ERROR : GRAPHQL_INTERNAL_ERROR,
   );
 }

@@ -2,7 +2,8 @@ import { loadConfig } from '../config.js';
 import { ping } from '../database/databases.js';
 import type { SubgraphRuntime } from '../graphql/subgraph-runtime.js';
 import { createSubgraphHttpServer } from '../http/subgraph-server.js';
-import { createLogger } from '../logger.js';
+import type { Routes } from '../http/router.js';
+import { createLogger, type Logger } from '../logger.js';
 import type { PrincipalResolver } from '../principal.js';
 import { type ConfigWith, requireConfig } from './require-config.js';
 import { runService } from './run-service.js';
@@ -16,6 +17,8 @@ export interface SubgraphProcessOptions<R extends SubgraphRuntime & { close(): P
   start: (config: SubgraphConfig) => Promise<R>;
   /** What `POST /internal/principal` resolves for the REST adapter. */
   principals: (runtime: R, config: SubgraphConfig) => PrincipalResolver;
+  /** The contracts the subgraph publishes to the REST adapter (signed JSON RPC, kit/http/signed-rpc.ts). */
+  internalRoutes?: (runtime: R, config: SubgraphConfig, logger: Logger) => Routes;
 }
 
 /**
@@ -45,6 +48,7 @@ export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise
       const server = createSubgraphHttpServer({
         runtime,
         principals: options.principals(runtime, required),
+        internalRoutes: options.internalRoutes?.(runtime, required, logger),
         internalKey: required.INTERNAL_KEY,
         logger,
         ready: () => ping(required.DATABASE_URL),

@@ -1,60 +1,40 @@
 import express, { type Request, type Response } from 'express';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Clock } from '../../kit/clock.js';
 import { DomainError, PolarRequestValidationError, type ValidationIssue } from '../../kit/errors.js';
 import type { Logger } from '../../kit/logger.js';
-import type { IdentityContext } from '../../subgraphs/identity/context.js';
-import { MANAGING_ROLES, MemberRole, Membership } from '../../subgraphs/identity/memberships/membership.entity.js';
-import { OrganizationRepository } from '../../subgraphs/identity/organizations/organization.repository.js';
-import type { IdentityServices } from '../../subgraphs/identity/services.js';
-import { OrganizationAccessToken } from '../../subgraphs/identity/tokens/organization-access-token.entity.js';
-import { User } from '../../subgraphs/identity/users/user.entity.js';
+import type { OrganizationPage, WebIdentity, WebSession } from '../../subgraphs/identity/web/web.contract.js';
 import { currentUser, requireSignIn, safeReturnTo } from './auth.js';
 import { clearSessionCookie, setSessionCookie } from './cookies.js';
 import { issueCsrfToken, verifyCsrf } from './csrf.js';
 import { renderMessagePage, renderPage, sendPage, type PageUser } from './layout.js';
 import { loginForm, signupForm } from './pages/sign-in.js';
-import {
-  EXPIRY_OPTIONS,
-  organizationBody,
-  type OrganizationSummary,
-  settingsBody,
-  tokenCreatedBody,
-} from './pages/settings.js';
+import { EXPIRY_OPTIONS, organizationBody, settingsBody, tokenCreatedBody } from './pages/settings.js';
 
-/** What the pages need: the identity use cases of this environment, in-process. */
+/**
+ * What the pages need: identity's web contract, in-process (embedded topology) or over its signed
+ * internal endpoints (distributed topology). The pages never touch identity's tables themselves.
+ */
 export interface WebDependencies {
-  identity: { orm: MikroORM; services: IdentityServices; clock: Clock };
+  identity: WebIdentity;
   logger: Logger;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_COMMENT = 200;
 const FORM_EXPIRED = 'This form has expired or did not come from this site. Please try again.';
 
 /**
  * The pages a person signs in on and the organization settings (server-rendered HTML, no scripts):
  * `/login`, `/signup`, `/logout`, `/settings`, `/settings/organizations/{id}` and its token forms.
- * Mounted through `createApp`'s `extensions`; it calls the identity services directly, not the API.
+ * Mounted through `createApp`'s `extensions`; it asks identity through `WebIdentity`, not the API.
  */
 export function createWebRouter(deps: WebDependencies): express.Router {
   const router = express.Router();
-  const { orm, services, clock } = deps.identity;
-
-  const context = (req: Request): IdentityContext => ({
-    em: orm.em.fork(),
-    principal: req.principal,
-    clock,
-    requestId: req.requestId,
-    services,
-  });
+  const { identity } = deps;
 
   /** The header's "Signed in as …" (and Log out) for a signed-in request; null otherwise. */
-  async function pageUser(req: Request, res: Response, ctx?: IdentityContext): Promise<PageUser | null> {
-    const user = currentUser(req);
-    if (!user) return null;
-    const row = await (ctx?.em ?? orm.em.fork()).findOne(User, { id: user.id }, { fields: ['email'] });
-    return row ? { email: row.email, csrfToken: issueCsrfToken(req, res) } : null;
+  async function pageUser(req: Request, res: Response): Promise<PageUser | null> {
+    if (!currentUser(req)) return null;
+    const account = await identity.account(req.principal);
+    return account ? { email: account.email, csrfToken: issueCsrfToken(req, res) } : null;
   }
 
   const page = (handler: (req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
@@ -90,12 +70,11 @@ export function createWebRouter(deps: WebDependencies): express.Router {
   const forbidden = async (req: Request, res: Response, message: string) =>
     sendPage(res, renderMessagePage('Not allowed', message, await pageUser(req, res)), 403);
 
-  async function signIn(req: Request, res: Response, userId: string, returnTo: string): Promise<void> {
-    const ctx = { em: orm.em.fork(), clock };
-    const previous = currentUser(req);
-    if (previous?.sessionId) await services.sessions.revoke(ctx, previous.sessionId);
-    const { session, raw } = await services.sessions.create(ctx, userId);
-    setSessionCookie(req, res, raw, session.expiresAt.getTime() - session.createdAt.getTime());
+  /** The session of this browser before it signs in (ended by the sign-in), or null. */
+  const previousSession = (req: Request) => currentUser(req)?.sessionId || null;
+
+  function signedIn(req: Request, res: Response, session: WebSession, returnTo: string) {
+    setSessionCookie(req, res, session.token, session.lifetimeMs);
     res.redirect(303, returnTo);
   }
 
@@ -126,10 +105,10 @@ export function createWebRouter(deps: WebDependencies): express.Router {
           status,
         );
       if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
-      // NOTE: the same answer, after the same scrypt work, for an unknown e-mail and a wrong password.
-      const user = await services.users.authenticate(orm.em.fork(), email, field(req, 'password'));
-      if (!user) return again(400, 'Incorrect email or password.');
-      await signIn(req, res, user.id, returnTo);
+      // NOTE: identity gives the same answer, after the same scrypt work, for an unknown e-mail and a wrong password.
+      const session = await identity.signIn(email, field(req, 'password'), previousSession(req));
+      if (!session) return again(400, 'Incorrect email or password.');
+      signedIn(req, res, session, returnTo);
     }),
   );
 
@@ -161,15 +140,14 @@ export function createWebRouter(deps: WebDependencies): express.Router {
         );
       if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
       if (password !== field(req, 'password_confirmation')) return again(400, 'The passwords do not match.');
-      let userId: string;
+      let session: WebSession;
       try {
-        userId = (await services.users.create({ em: orm.em.fork(), clock }, email, password)).id;
+        session = await identity.signUp(email, password, previousSession(req));
       } catch (error) {
         if (error instanceof PolarRequestValidationError) return again(400, messageOf(error));
-        if ((error as { code?: string }).code === '23505') return again(400, 'A user with this email already exists.');
         throw error;
       }
-      await signIn(req, res, userId, returnTo);
+      signedIn(req, res, session, returnTo);
     }),
   );
 
@@ -178,35 +156,25 @@ export function createWebRouter(deps: WebDependencies): express.Router {
     page(async (req, res) => {
       if (!verifyCsrf(req)) return forbidden(req, res, FORM_EXPIRED);
       const user = currentUser(req);
-      if (user?.sessionId) await services.sessions.revoke({ em: orm.em.fork(), clock }, user.sessionId);
+      if (user?.sessionId) await identity.signOut(user.sessionId);
       clearSessionCookie(req, res);
       res.redirect(303, '/login');
     }),
   );
 
   // --- settings --------------------------------------------------------------------------------
-  async function organizationsOf(ctx: IdentityContext, userId: string): Promise<OrganizationSummary[]> {
-    const [{ items }, memberships] = await Promise.all([
-      services.organizations.list(ctx, { page: 1, limit: 100, sorting: ['name'] }),
-      ctx.em.find(Membership, { userId }, { fields: ['organizationId', 'role'] }),
-    ]);
-    const roles = new Map(memberships.map(m => [m.organizationId, m.role]));
-    return items.map(o => ({ id: o.id, name: o.name, slug: o.slug, role: roles.get(o.id) ?? 'member' }));
-  }
-
   async function showSettings(
     req: Request,
     res: Response,
     status = 200,
     form: { error?: string; name?: string; slug?: string } = {},
   ) {
-    const ctx = context(req);
-    const organizations = await organizationsOf(ctx, currentUser(req)!.id);
+    const [organizations, user] = await Promise.all([identity.organizations(req.principal), pageUser(req, res)]);
     sendPage(
       res,
       renderPage({
         title: 'Settings',
-        user: await pageUser(req, res, ctx),
+        user,
         body: settingsBody({ organizations, csrfToken: issueCsrfToken(req, res), ...form }),
       }),
       status,
@@ -229,7 +197,7 @@ export function createWebRouter(deps: WebDependencies): express.Router {
       const name = field(req, 'name').trim();
       const slug = field(req, 'slug').trim();
       try {
-        const organization = await services.organizations.create(context(req), { name, slug });
+        const organization = await identity.createOrganization(req.principal, { name, slug });
         res.redirect(303, `/settings/organizations/${organization.id}`);
       } catch (error) {
         if (!(error instanceof PolarRequestValidationError)) throw error;
@@ -238,23 +206,13 @@ export function createWebRouter(deps: WebDependencies): express.Router {
     }),
   );
 
-  /** The organization as the signed-in user sees it, with their role; ResourceNotFound for non-members. */
-  async function organizationFor(
-    ctx: IdentityContext,
-    req: Request,
-  ): Promise<OrganizationSummary & { canManage: boolean }> {
-    const id = req.params.id as string;
-    if (!UUID.test(id)) throw new DomainError('ResourceNotFound', 'Not found', 404);
-    const organization = await services.organizations.get(ctx, id);
-    const role = (await new OrganizationRepository(ctx.em).roleOf(currentUser(req)!.id, id)) ?? MemberRole.MEMBER;
-    return { id, name: organization.name, slug: organization.slug, role, canManage: MANAGING_ROLES.has(role) };
-  }
+  /** The organization page's data for the signed-in user; ResourceNotFound for non-members. */
+  const organizationPage = (req: Request) => identity.organization(req.principal, req.params.id as string);
 
   async function showOrganization(
     req: Request,
     res: Response,
-    ctx: IdentityContext,
-    organization: OrganizationSummary & { canManage: boolean },
+    { organization, tokens }: OrganizationPage,
     extra: {
       status?: number;
       error?: string;
@@ -262,19 +220,14 @@ export function createWebRouter(deps: WebDependencies): express.Router {
       form?: { comment?: string; scopes?: string[]; expiresIn?: string };
     } = {},
   ) {
-    const { items } = await services.organizationAccessTokens.list(ctx, {
-      organizationId: organization.id,
-      page: 1,
-      limit: 100,
-    });
     sendPage(
       res,
       renderPage({
         title: `${organization.name} · Settings`,
-        user: await pageUser(req, res, ctx),
+        user: await pageUser(req, res),
         body: organizationBody({
           organization,
-          tokens: items,
+          tokens,
           canManage: organization.canManage,
           csrfToken: issueCsrfToken(req, res),
           notice: extra.notice,
@@ -290,10 +243,8 @@ export function createWebRouter(deps: WebDependencies): express.Router {
     '/settings/organizations/:id',
     page(async (req, res) => {
       if (!requireSignIn(req, res)) return;
-      const ctx = context(req);
-      const organization = await organizationFor(ctx, req);
       const notice = queryParam(req, 'revoked') ? 'The access token was revoked.' : undefined;
-      await showOrganization(req, res, ctx, organization, { notice });
+      await showOrganization(req, res, await organizationPage(req), { notice });
     }),
   );
 
@@ -302,22 +253,21 @@ export function createWebRouter(deps: WebDependencies): express.Router {
     page(async (req, res) => {
       if (!requireSignIn(req, res)) return;
       if (!verifyCsrf(req)) return forbidden(req, res, FORM_EXPIRED);
-      const ctx = context(req);
-      const organization = await organizationFor(ctx, req);
+      const current = await organizationPage(req);
+      const { organization } = current;
       if (!organization.canManage)
         return forbidden(req, res, 'Only owners and admins of the organization can create access tokens.');
       const comment = field(req, 'comment').trim();
       const scopes = [...new Set(fields(req, 'scopes'))];
       const expiresIn = field(req, 'expires_in');
       const form = { comment, scopes, expiresIn };
-      const invalid = (error: string) => showOrganization(req, res, ctx, organization, { status: 400, error, form });
+      const invalid = (error: string) => showOrganization(req, res, current, { status: 400, error, form });
       if (comment.length > MAX_COMMENT) return invalid(`The comment is longer than ${MAX_COMMENT} characters.`);
       if (!scopes.length) return invalid('Choose at least one scope.');
       if (!EXPIRY_OPTIONS.some(o => o.value === expiresIn)) return invalid('Choose one of the offered expiries.');
-      let created: Awaited<ReturnType<typeof services.organizationAccessTokens.create>>;
+      let created: Awaited<ReturnType<WebIdentity['createOrganizationAccessToken']>>;
       try {
-        created = await services.organizationAccessTokens.create(ctx, {
-          organizationId: organization.id,
+        created = await identity.createOrganizationAccessToken(req.principal, organization.id, {
           comment,
           scopes,
           expiresIn: expiresIn || null,
@@ -330,7 +280,7 @@ export function createWebRouter(deps: WebDependencies): express.Router {
         res,
         renderPage({
           title: 'Access token created',
-          user: await pageUser(req, res, ctx),
+          user: await pageUser(req, res),
           body: tokenCreatedBody({ organization, raw: created.raw, token: created.token }),
         }),
       );
@@ -342,20 +292,10 @@ export function createWebRouter(deps: WebDependencies): express.Router {
     page(async (req, res) => {
       if (!requireSignIn(req, res)) return;
       if (!verifyCsrf(req)) return forbidden(req, res, FORM_EXPIRED);
-      const ctx = context(req);
-      const organization = await organizationFor(ctx, req);
+      const { organization } = await organizationPage(req);
       if (!organization.canManage)
         return forbidden(req, res, 'Only owners and admins of the organization can revoke access tokens.');
-      const tokenId = req.params.tokenId as string;
-      const token = UUID.test(tokenId)
-        ? await ctx.em.findOne(OrganizationAccessToken, {
-            id: tokenId,
-            organizationId: organization.id,
-            deletedAt: null,
-          })
-        : null;
-      if (!token) throw new DomainError('ResourceNotFound', 'Not found', 404);
-      await services.organizationAccessTokens.delete(ctx, token.id);
+      await identity.revokeOrganizationAccessToken(req.principal, organization.id, req.params.tokenId as string);
       res.redirect(303, `/settings/organizations/${organization.id}?revoked=1`);
     }),
   );

@@ -3,7 +3,10 @@ import type { Application, Request } from 'express';
 
 /** What the web kit needs to know about the environment it serves. */
 export interface WebSettings {
-  /** The server secret (SECRET); CSRF tokens are keyed with a value derived from it. */
+  /**
+   * A server-side key this process holds (SECRET embedded, INTERNAL_KEY in the distributed REST
+   * adapter); CSRF tokens are keyed with a value derived from it, never with the key itself.
+   */
   secret: string;
   /** Public base URL of the environment: cookies are `Secure` when it is https. */
   publicUrl: string;

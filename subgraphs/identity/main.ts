@@ -1,19 +1,40 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
+import { signedRpcRoutes } from '../../kit/http/signed-rpc.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
+import { OAUTH2_PROVIDER_RPC } from './oauth2/oauth2.contract.js';
+import { InProcessOAuth2Provider } from './oauth2/oauth2.provider.js';
 import { startIdentity } from './runtime.js';
+import { WEB_IDENTITY_RPC } from './web/web.contract.js';
+import { InProcessWebIdentity } from './web/web.provider.js';
 
 /**
  * The identity subgraph as its own process (distributed topology, `node dist/subgraphs/identity/main.js`):
- * one environment (ENVIRONMENT) on DATABASE_URL, serving subgraph fetches signed by the gateway and
- * principal look-ups (bearer / session → principal) signed by the REST adapter. Migrates its schema at
- * start (advisory-locked, so several replicas may start at once).
+ * one environment (ENVIRONMENT) on DATABASE_URL, serving subgraph fetches signed by the gateway,
+ * principal look-ups (bearer / session → principal) signed by the REST adapter, and the two contracts
+ * the adapter's pages and OAuth endpoints use (`/internal/web/*`, `/internal/oauth2/*`, signed JSON
+ * RPC: the same objects the embedded topology calls in-process). Migrates its schema at start
+ * (advisory-locked, so several replicas may start at once).
  */
 runMain(() =>
   runSubgraph({
     service: 'identity',
     start: config => startIdentity({ databaseUrl: config.DATABASE_URL, secret: config.SECRET, clock: systemClock }),
     principals: runtime => runtime.principals,
+    internalRoutes: (runtime, config, logger) => ({
+      ...signedRpcRoutes(
+        WEB_IDENTITY_RPC,
+        new InProcessWebIdentity(runtime.orm, runtime.services, runtime.clock),
+        config.INTERNAL_KEY,
+        logger,
+      ),
+      ...signedRpcRoutes(
+        OAUTH2_PROVIDER_RPC,
+        new InProcessOAuth2Provider(runtime.orm, runtime.services.oauth2, runtime.clock, logger),
+        config.INTERNAL_KEY,
+        logger,
+      ),
+    }),
   }),
 );

@@ -1,22 +1,9 @@
 import { GRANTABLE_SCOPES } from '../../../kit/scopes.js';
+import type { OrganizationSummary, TokenRow } from '../../../subgraphs/identity/web/web.contract.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, errorBox } from '../layout.js';
 
-export interface OrganizationSummary {
-  id: string;
-  name: string;
-  slug: string;
-  role: string;
-}
-
-export interface TokenRow {
-  id: string;
-  comment: string;
-  scopes: string[];
-  createdAt: Date;
-  expiresAt: Date | null;
-  lastUsedAt: Date | null;
-}
+export type { OrganizationSummary, TokenRow };
 
 /** The expiry choices of the create form, as ISO 8601 durations ('' never expires). */
 export const EXPIRY_OPTIONS: readonly { value: string; label: string }[] = [
@@ -43,9 +30,10 @@ export function scopeGroups(scopes: readonly string[] = GRANTABLE_SCOPES): { lab
   }));
 }
 
-function when(date: Date | null, never: string): SafeHtml {
-  if (!date) return html`<span class="muted">${never}</span>`;
-  const iso = date.toISOString();
+/** An ISO 8601 time from the contract, shown to the minute in UTC. */
+function when(time: string | null, never: string): SafeHtml {
+  if (!time) return html`<span class="muted">${never}</span>`;
+  const iso = new Date(time).toISOString();
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 

@@ -1,9 +1,12 @@
+import type { RpcContract } from '../../../kit/http/signed-rpc.js';
 import type { Principal } from '../../../kit/principal.js';
 
 /**
  * What the REST adapter's OAuth router asks of the identity subgraph. Pure types, no ORM: the adapter
  * imports this file only. Every argument and result is plain JSON, so the same contract can be served
- * in-process (embedded topology, `InProcessOAuth2Provider`) or over a signed internal call.
+ * in-process (embedded topology, `InProcessOAuth2Provider`) or over identity's signed internal
+ * endpoints (distributed topology, `signedRpcClient(OAUTH2_PROVIDER_RPC, …)`). Absent values are
+ * null or missing object keys, never undefined arguments.
  */
 
 /** An HTTP answer for an OAuth endpoint, written as is by the router. */
@@ -112,3 +115,21 @@ export interface ClientManagementCaller {
   bearer?: string;
   userId?: string;
 }
+
+/** Served by identity at `POST /internal/oauth2/<method>` in the distributed topology. */
+export const OAUTH2_PROVIDER_RPC: RpcContract<OAuth2Provider> = {
+  prefix: '/internal/oauth2',
+  methods: {
+    authorize: true,
+    consent: true,
+    token: true,
+    revoke: true,
+    introspect: true,
+    userinfo: true,
+    jwks: true,
+    registerClient: true,
+    readClient: true,
+    updateClient: true,
+    deleteClient: true,
+  },
+};

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../../kit/clock.js';
+import { PolarRequestValidationError, ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
+import type { Principal } from '../../../kit/principal.js';
+import type { IdentityContext } from '../context.js';
+import { MANAGING_ROLES, MemberRole, Membership } from '../memberships/membership.entity.js';
+import { OrganizationRepository } from '../organizations/organization.repository.js';
+import type { IdentityServices } from '../services.js';
+import { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
+import { User } from '../users/user.entity.js';
+import type { OrganizationPage, OrganizationSummary, TokenRow, WebIdentity, WebSession } from './web.contract.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The pages show one page of organizations and of tokens. */
+const PAGE = 100;
+
+/**
+ * The web contract served in-process (embedded topology; in the distributed topology the identity
+ * process serves this same object over signed JSON RPC). Every call runs on its own EntityManager
+ * fork and answers plain JSON.
+ */
+export class InProcessWebIdentity implements WebIdentity {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly services: IdentityServices,
+    private readonly clock: Clock,
+  ) {}
+
+  private base() {
+    return { em: this.orm.em.fork(), clock: this.clock };
+  }
+
+  /** The identity context of a signed-in person; the pages act for users only. */
+  private context(principal: Principal): IdentityContext & { userId: string } {
+    if (principal.subject !== 'user' || !principal.subjectId) throw new Unauthorized();
+    return {
+      ...this.base(),
+      principal,
+      requestId: randomUUID(),
+      services: this.services,
+      userId: principal.subjectId,
+    };
+  }
+
+  private async startSession(userId: string, previousSessionId: string | null): Promise<WebSession> {
+    const ctx = this.base();
+    if (previousSessionId) await this.services.sessions.revoke(ctx, previousSessionId);
+    const { session, raw } = await this.services.sessions.create(ctx, userId);
+    return { token: raw, lifetimeMs: session.expiresAt.getTime() - session.createdAt.getTime() };
+  }
+
+  async signIn(email: string, password: string, previousSessionId: string | null): Promise<WebSession | null> {
+    // NOTE: the same answer, after the same scrypt work, for an unknown e-mail and a wrong password.
+    const user = await this.services.users.authenticate(this.orm.em.fork(), email, password);
+    return user ? this.startSession(user.id, previousSessionId) : null;
+  }
+
+  async signUp(email: string, password: string, previousSessionId: string | null): Promise<WebSession> {
+    let userId: string;
+    try {
+      userId = (await this.services.users.create(this.base(), email, password)).id;
+    } catch (error) {
+      // Two sign-ups with one e-mail at once: the unique index decides, with the same answer as the check.
+      if ((error as { code?: string }).code !== '23505') throw error;
+      throw new PolarRequestValidationError([
+        { type: 'value_error', loc: ['body', 'email'], msg: 'A user with this email already exists.', input: email },
+      ]);
+    }
+    return this.startSession(userId, previousSessionId);
+  }
+
+  async signOut(sessionId: string): Promise<void> {
+    await this.services.sessions.revoke(this.base(), sessionId);
+  }
+
+  async account(principal: Principal): Promise<{ email: string } | null> {
+    const { em, userId } = this.context(principal);
+    const row = await em.findOne(User, { id: userId }, { fields: ['email'] });
+    return row ? { email: row.email } : null;
+  }
+
+  async organizations(principal: Principal): Promise<OrganizationSummary[]> {
+    const ctx = this.context(principal);
+    const [{ items }, memberships] = await Promise.all([
+      this.services.organizations.list(ctx, { page: 1, limit: PAGE, sorting: ['name'] }),
+      ctx.em.find(Membership, { userId: ctx.userId }, { fields: ['organizationId', 'role'] }),
+    ]);
+    const roles = new Map(memberships.map(m => [m.organizationId, m.role]));
+    return items.map(o => ({ id: o.id, name: o.name, slug: o.slug, role: roles.get(o.id) ?? MemberRole.MEMBER }));
+  }
+
+  async createOrganization(principal: Principal, input: { name: string; slug: string }): Promise<{ id: string }> {
+    const organization = await this.services.organizations.create(this.context(principal), input);
+    return { id: organization.id };
+  }
+
+  async organization(principal: Principal, organizationId: string): Promise<OrganizationPage> {
+    const ctx = this.context(principal);
+    const organization = await this.organizationOf(ctx, organizationId);
+    const { items } = await this.services.organizationAccessTokens.list(ctx, {
+      organizationId,
+      page: 1,
+      limit: PAGE,
+    });
+    return { organization, tokens: items.map(tokenRow) };
+  }
+
+  async createOrganizationAccessToken(
+    principal: Principal,
+    organizationId: string,
+    input: { comment: string; scopes: string[]; expiresIn: string | null },
+  ): Promise<{ raw: string; token: TokenRow }> {
+    const ctx = this.context(principal);
+    await this.organizationOf(ctx, organizationId);
+    const { raw, token } = await this.services.organizationAccessTokens.create(ctx, { organizationId, ...input });
+    return { raw, token: tokenRow(token) };
+  }
+
+  async revokeOrganizationAccessToken(principal: Principal, organizationId: string, tokenId: string): Promise<void> {
+    const ctx = this.context(principal);
+    await this.organizationOf(ctx, organizationId);
+    const token = UUID.test(tokenId)
+      ? await ctx.em.findOne(OrganizationAccessToken, { id: tokenId, organizationId, deletedAt: null })
+      : null;
+    if (!token) throw new ResourceNotFound();
+    await this.services.organizationAccessTokens.delete(ctx, token.id);
+  }
+
+  /** The organization as the user sees it, with their role; ResourceNotFound for non-members. */
+  private async organizationOf(
+    ctx: IdentityContext & { userId: string },
+    id: string,
+  ): Promise<OrganizationPage['organization']> {
+    if (!UUID.test(id)) throw new ResourceNotFound();
+    const organization = await this.services.organizations.get(ctx, id);
+    const role = (await new OrganizationRepository(ctx.em).roleOf(ctx.userId, id)) ?? MemberRole.MEMBER;
+    return { id, name: organization.name, slug: organization.slug, role, canManage: MANAGING_ROLES.has(role) };
+  }
+}
+
+function tokenRow(token: OrganizationAccessToken): TokenRow {
+  return {
+    id: token.id,
+    comment: token.comment,
+    scopes: token.scopes,
+    createdAt: token.createdAt.toISOString(),
+    expiresAt: token.expiresAt?.toISOString() ?? null,
+    lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+  };
+}
