@@ -3,7 +3,7 @@ import { idParams, listOf, pageQuery, toWire } from './common.js';
 import { CUSTOMER_PORTAL_READ } from './customer-portal-customers.routes.js';
 import type { Route } from './route.js';
 import { customerSubscriptionCancel } from './subscription-updates.schemas.js';
-import { priceWire } from '../../subgraphs/billing/products/product.wire.js';
+import { priceWire } from '../../subgraphs/billing/contract.js';
 import { queryBoolean } from './subscriptions.schemas.js';
 
 /** Customer sessions (`polar_cst_`) only: the customer's own subscriptions (polar-api.md §4, Customer Portal). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from '../../subgraphs/billing/customers/customer.sorting.js';
+import { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import {
   customerCreateBody,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from '../../subgraphs/billing/discounts/discount.sorting.js';
-import { discountWire } from '../../subgraphs/billing/discounts/discount.wire.js';
+import { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS, discountWire } from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import { discountCreateBody, discountResponse, discountUpdateBody } from './discounts.schemas.js';
 import type { Route } from './route.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORGANIZATION_SORT_KEYS } from '../../subgraphs/identity/organizations/organization.sorting.js';
+import { ORGANIZATION_SORT_KEYS } from '../../subgraphs/identity/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import { organizationCreateBody, organizationResponse, organizationUpdateBody } from './organizations.schemas.js';
 import type { Route } from './route.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from '../../subgraphs/billing/products/product.sorting.js';
-import { productWire } from '../../subgraphs/billing/products/product.wire.js';
+import { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS, productWire } from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import { productCreateBody, productResponse, productUpdateBody } from './products.schemas.js';
 import type { Route } from './route.js';

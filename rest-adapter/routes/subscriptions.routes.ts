@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import {
+  discountBaseWire,
+  priceWire,
+  productWire,
   SUBSCRIPTION_DEFAULT_SORTING,
   SUBSCRIPTION_SORT_KEYS,
-} from '../../subgraphs/billing/subscriptions/subscription.sorting.js';
+} from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
-import { discountBaseWire } from '../../subgraphs/billing/discounts/discount.wire.js';
-import { priceWire, productWire } from '../../subgraphs/billing/products/product.wire.js';
 import type { Route } from './route.js';
 import { subscriptionUpdateBody, subscriptionUpdateVariables } from './subscription-updates.schemas.js';
 import { subscriptionCreateBody, subscriptionListFilters, subscriptionResponse } from './subscriptions.schemas.js';

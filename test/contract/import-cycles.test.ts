@@ -1,10 +1,55 @@
 import { projectRoot } from '../../kit/paths.js';
-import { importCycles, importGraph } from '../support/import-graph.js';
+import { type ImportEdge, importCycles, importGraph } from '../support/import-graph.js';
 
 /** The folders whose code ships (tests under `test/` may import anything). */
 const SOURCE_FOLDERS = ['kit', 'subgraphs', 'gateway', 'rest-adapter', 'embedded', 'cli'];
 
+/** Composition roots: they start subgraphs in-process, so they may also import `runtime.ts` / `main.ts`. */
+const COMPOSITION_ROOTS = ['embedded/', 'cli/'];
+
+/**
+ * TEMPORARY: imports of identity internals by the sign-in/settings pages and the OAuth endpoints,
+ * which are being rewritten (in parallel with this rule) to go through identity's contract for the
+ * distributed topology. Drop each entry when its import is gone; the test fails on an entry that no
+ * longer matches an import, so the list can only shrink.
+ */
+const TEMPORARY_ALLOWED: readonly string[] = [
+  'rest-adapter/oauth2/pages.ts → subgraphs/identity/oauth2/oauth2.contract.ts',
+  'rest-adapter/oauth2/router.ts → subgraphs/identity/oauth2/oauth2.constants.ts',
+  'rest-adapter/oauth2/router.ts → subgraphs/identity/oauth2/oauth2.contract.ts',
+  'rest-adapter/web/router.ts → subgraphs/identity/context.ts',
+  'rest-adapter/web/router.ts → subgraphs/identity/memberships/membership.entity.ts',
+  'rest-adapter/web/router.ts → subgraphs/identity/organizations/organization.repository.ts',
+  'rest-adapter/web/router.ts → subgraphs/identity/services.ts',
+  'rest-adapter/web/router.ts → subgraphs/identity/tokens/organization-access-token.entity.ts',
+  'rest-adapter/web/router.ts → subgraphs/identity/users/user.entity.ts',
+];
+
 const graph = importGraph(projectRoot(), SOURCE_FOLDERS);
+const edges = [...graph.values()].flat();
+
+/**
+ * Why `edge` crosses a boundary it may not, or null. A subgraph publishes one module, `contract.ts`;
+ * every file outside `subgraphs/<x>/` (the REST adapter, the gateway, the other subgraphs) imports only
+ * that of it, composition roots also `runtime.ts` and `main.ts`, and `kit/` imports no subgraph at all.
+ * Tests (`__tests__/`, `test/`) may reach inside.
+ */
+function boundaryViolation({ from, to }: Pick<ImportEdge, 'from' | 'to'>): string | null {
+  if (from.includes('/__tests__/')) return null;
+  const target = /^subgraphs\/([^/]+)\/(.+)$/.exec(to);
+  if (!target) return null;
+  const [, subgraph, module] = target;
+  if (from.startsWith(`subgraphs/${subgraph}/`)) return null;
+  if (from.startsWith('kit/')) return 'kit/ imports no subgraph';
+  if (module === 'contract.ts') return null;
+  const root = COMPOSITION_ROOTS.some(folder => from.startsWith(folder));
+  if (root && (module === 'runtime.ts' || module === 'main.ts')) return null;
+  return root
+    ? `a composition root imports only subgraphs/${subgraph}/contract.ts, runtime.ts or main.ts`
+    : `only subgraphs/${subgraph}/contract.ts may be imported from outside the subgraph`;
+}
+
+const describeEdge = ({ from, to }: Pick<ImportEdge, 'from' | 'to'>) => `${from} → ${to}`;
 
 describe('the import graph of kit/, subgraphs/, gateway/, rest-adapter/, embedded/ and cli/', () => {
   it('is read from the sources (multi-line and type-only imports included)', () => {
@@ -13,8 +58,8 @@ describe('the import graph of kit/, subgraphs/, gateway/, rest-adapter/, embedde
     expect(graph.get('subgraphs/billing/context.ts')).toContainEqual(
       expect.objectContaining({ to: 'subgraphs/billing/services.ts' }),
     );
-    expect(graph.get('rest-adapter/oauth2/router.ts')).toContainEqual(
-      expect.objectContaining({ to: 'subgraphs/identity/oauth2/oauth2.constants.ts' }),
+    expect(graph.get('rest-adapter/routes/subscriptions.routes.ts')).toContainEqual(
+      expect.objectContaining({ to: 'subgraphs/billing/contract.ts' }),
     );
   });
 
@@ -35,5 +80,33 @@ describe('the import graph of kit/, subgraphs/, gateway/, rest-adapter/, embedde
       ({ files, loop }) => `${files.length} files in a cycle, e.g. ${loop.join(' → ')}\n  ${files.join('\n  ')}`,
     );
     expect(report).toEqual([]);
+  });
+});
+
+describe('subgraph boundaries: outside a subgraph, only its contract.ts is imported', () => {
+  it('tells the allowed imports from the forbidden ones', () => {
+    const verdict = (from: string, to: string) => boundaryViolation({ from, to }) === null;
+    expect(verdict('rest-adapter/routes/products.routes.ts', 'subgraphs/billing/contract.ts')).toBe(true);
+    expect(verdict('rest-adapter/routes/products.routes.ts', 'subgraphs/billing/products/product.wire.ts')).toBe(false);
+    expect(verdict('gateway/gateway.ts', 'subgraphs/identity/runtime.ts')).toBe(false);
+    expect(verdict('subgraphs/billing/x.ts', 'subgraphs/identity/users/user.entity.ts')).toBe(false);
+    expect(verdict('subgraphs/billing/x.ts', 'subgraphs/identity/contract.ts')).toBe(true);
+    expect(verdict('subgraphs/billing/x/y.ts', 'subgraphs/billing/products/product.entity.ts')).toBe(true);
+    expect(verdict('kit/config.ts', 'subgraphs/billing/contract.ts')).toBe(false);
+    expect(verdict('embedded/environment.ts', 'subgraphs/billing/runtime.ts')).toBe(true);
+    expect(verdict('cli/session.ts', 'subgraphs/identity/admin.ts')).toBe(false);
+    expect(verdict('subgraphs/billing/__tests__/a.test.ts', 'subgraphs/identity/orm.ts')).toBe(true);
+  });
+
+  it('holds for every import (apart from the temporary allow-list)', () => {
+    const violations = edges
+      .filter(edge => boundaryViolation(edge) !== null && !TEMPORARY_ALLOWED.includes(describeEdge(edge)))
+      .map(edge => `${edge.from}:${edge.line} imports '${edge.specifier}': ${boundaryViolation(edge)}`);
+    expect(violations).toEqual([]);
+  });
+
+  it('has no stale entry in the temporary allow-list', () => {
+    const present = new Set(edges.filter(edge => boundaryViolation(edge) !== null).map(describeEdge));
+    expect(TEMPORARY_ALLOWED.filter(entry => !present.has(entry))).toEqual([]);
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * The billing subgraph's published contract: everything another part of the code base (the REST
+ * adapter, the gateway, another subgraph) may import from billing, and nothing else. What is not
+ * exported here (entities, repositories, services, resolvers) may change without telling anyone.
+ * `test/contract/import-cycles.test.ts` fails when a file outside `subgraphs/billing/` imports any
+ * other billing module (composition roots may also import `runtime.ts`).
+ *
+ * Kept free of I/O: importing it loads no database or GraphQL schema.
+ */
+
+// Enums that travel on the wire.
+export { CustomerCancellationReason, SubscriptionStatus } from './shared/enums.js';
+
+// Limits the edge validates before a request reaches billing.
+export { CUSTOMER_NAME_MAX_LENGTH } from './customers/customer.validation.js';
+export { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH } from './shared/metadata.js';
+
+// Sort keys each list accepts, and its default order.
+export { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from './customers/customer.sorting.js';
+export { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from './discounts/discount.sorting.js';
+export { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './products/product.sorting.js';
+export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscriptions/subscription.sorting.js';
+
+// Wire builders: a GraphQL result (camelCase) to the exact keys of Polar's variant.
+export { discountBaseWire, discountWire } from './discounts/discount.wire.js';
+export { priceWire, productWire } from './products/product.wire.js';
