@@ -5,17 +5,13 @@ import {
   productWire,
   SUBSCRIPTION_DEFAULT_SORTING,
   SUBSCRIPTION_SORT_KEYS,
+  SUBSCRIPTIONS_READ,
+  SUBSCRIPTIONS_WRITE,
 } from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import type { Route } from './route.js';
 import { subscriptionUpdateBody, subscriptionUpdateVariables } from './subscription-updates.schemas.js';
 import { subscriptionCreateBody, subscriptionListFilters, subscriptionResponse } from './subscriptions.schemas.js';
-
-export const SUBSCRIPTIONS_READ = {
-  subjects: ['user', 'organization'],
-  scopes: ['subscriptions:read', 'subscriptions:write'],
-} as const;
-export const SUBSCRIPTIONS_WRITE = { subjects: ['user', 'organization'], scopes: ['subscriptions:write'] } as const;
 
 type Wire = Record<string, any>;
 

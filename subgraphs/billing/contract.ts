@@ -8,6 +8,18 @@
  * Kept free of I/O: importing it loads no database or GraphQL schema.
  */
 
+// Who may call each operation: the route table checks the very objects the resolvers check.
+export { CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
+export {
+  CUSTOMER_PORTAL_READ,
+  CUSTOMER_PORTAL_WRITE,
+  CUSTOMERS_READ,
+  CUSTOMERS_WRITE,
+} from './customers/customer.access.js';
+export { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discounts/discount.access.js';
+export { PRODUCTS_READ, PRODUCTS_WRITE } from './products/product.access.js';
+export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscription.access.js';
+
 // Enums that travel on the wire.
 export { CustomerCancellationReason, SubscriptionStatus } from './shared/enums.js';
 

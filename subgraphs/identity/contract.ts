@@ -9,6 +9,13 @@
  * Kept free of I/O: importing it loads no database or GraphQL schema.
  */
 
+// Who may call each operation: the route table checks the very objects the resolvers check.
+export { ORGANIZATIONS_CREATE, ORGANIZATIONS_READ, ORGANIZATIONS_UPDATE } from './organizations/organization.access.js';
+export {
+  ORGANIZATION_ACCESS_TOKENS_READ,
+  ORGANIZATION_ACCESS_TOKENS_WRITE,
+} from './tokens/organization-access-token.access.js';
+
 // Enums that travel on the wire or in forms.
 export { MANAGING_ROLES, MemberRole } from './memberships/membership.entity.js';
 
