@@ -4,9 +4,12 @@ import { systemClock } from '../kit/clock.js';
 import { openEnvironmentDatabases } from '../kit/database/environment-databases.js';
 import { PrincipalCache } from '../kit/principal-cache.js';
 import { loadSecrets } from '../kit/secrets.js';
-import { IdentityAdmin } from '../subgraphs/identity/admin.js';
-import { openIdentityOrm } from '../subgraphs/identity/orm.js';
-import { createIdentityServices, type IdentityServices } from '../subgraphs/identity/services.js';
+import {
+  createIdentityServices,
+  IdentityAdmin,
+  type IdentityServices,
+  openIdentityOrm,
+} from '../subgraphs/identity/runtime.js';
 
 /** What a command works with: one environment's identity data, opened for the command's duration. */
 export interface CliSession {

@@ -11,13 +11,15 @@ import { CachedLocalDataSource } from '../gateway/local-data-source.js';
 import { assembleRestApp } from '../rest-adapter/assemble.js';
 import { InProcessGatewayClient } from '../rest-adapter/gateway-client.js';
 import { OperationDocuments } from '../rest-adapter/operations.js';
-import { type BillingRuntime, startBilling } from '../subgraphs/billing/runtime.js';
-import { CustomerSessionPrincipalResolver } from '../subgraphs/billing/auth/customer-principal-resolver.js';
+import { type BillingRuntime, CustomerSessionPrincipalResolver, startBilling } from '../subgraphs/billing/runtime.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
-import { InProcessOAuth2Provider } from '../subgraphs/identity/oauth2/oauth2.provider.js';
-import { type IdentityRuntime, startIdentity } from '../subgraphs/identity/runtime.js';
-import { InProcessWebIdentity } from '../subgraphs/identity/web/web.provider.js';
+import {
+  type IdentityRuntime,
+  InProcessOAuth2Provider,
+  InProcessWebIdentity,
+  startIdentity,
+} from '../subgraphs/identity/runtime.js';
 
 /** One complete environment (production or sandbox) inside one process: subgraphs, gateway, REST. */
 export interface Environment {

@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { EnvironmentName } from '../kit/config.js';
 import type { Logger } from '../kit/logger.js';
 import type { PrincipalResolver } from '../kit/principal.js';
-import type { OAuth2Provider } from '../subgraphs/identity/oauth2/oauth2.contract.js';
+import type { OAuth2Provider } from '../subgraphs/identity/contract.js';
 import { createApp } from './app.js';
 import type { GatewayClient } from './gateway-client.js';
 import { buildOpenApi, renderDocsPage } from './openapi.js';

@@ -10,8 +10,8 @@ import { HttpPrincipalResolver } from './http-principal-resolver.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import { signedRpcClient } from '../kit/http/signed-rpc.js';
-import { OAUTH2_PROVIDER_RPC } from '../subgraphs/identity/oauth2/oauth2.contract.js';
-import { WEB_IDENTITY_RPC } from '../subgraphs/identity/web/web.contract.js';
+import { OAUTH2_PROVIDER_RPC } from '../subgraphs/identity/contract.js';
+import { WEB_IDENTITY_RPC } from '../subgraphs/identity/contract.js';
 
 /**
  * The REST adapter as its own process (distributed topology, `node dist/rest-adapter/main.js`): the

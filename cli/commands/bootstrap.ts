@@ -1,7 +1,4 @@
 import { ALL_SCOPES } from '../../kit/scopes.js';
-import { OrganizationSlugTaken } from '../../subgraphs/identity/organizations/organization.errors.js';
-import { OrganizationRepository } from '../../subgraphs/identity/organizations/organization.repository.js';
-import { checkOrganizationFields } from '../../subgraphs/identity/organizations/organization.validation.js';
 import { requireString } from '../args.js';
 import { defineCommand } from '../command.js';
 import { CommandFailure } from '../errors.js';
@@ -25,10 +22,8 @@ export const bootstrap = defineCommand({
   }),
   async run({ admin, identity, environment }, input) {
     // Refuse before creating anything, so a taken slug or e-mail leaves no half-made tenant behind.
-    checkOrganizationFields({ name: input.name, slug: input.slug });
-    const em = identity.orm.em.fork();
-    if (await new OrganizationRepository(em).findBySlug(input.slug)) throw new OrganizationSlugTaken(input.slug);
-    if (await identity.services.users.findByEmail(em, input.email))
+    await admin.checkOrganizationAvailable(input.name, input.slug);
+    if (await identity.services.users.findByEmail(identity.orm.em.fork(), input.email))
       throw new CommandFailure(`A user with e-mail ${input.email} already exists in ${environment}.`);
 
     const user = await admin.createUser(input.email, input.password);

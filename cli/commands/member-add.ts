@@ -1,4 +1,4 @@
-import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
+import { MemberRole } from '../../subgraphs/identity/contract.js';
 import { oneOf, requireId, requireString } from '../args.js';
 import { defineCommand } from '../command.js';
 import { CommandFailure } from '../errors.js';

@@ -9,6 +9,20 @@ export interface AccessRule {
 }
 
 /**
+ * A Core API rule (polar-api.md §5.3): users and organizations acting within their organizations,
+ * any one of `scopes`. A customer session is not a Core API caller: `authorize` answers it 401 on
+ * these operations (it reads billing data only through Customer Portal rules).
+ */
+export function coreApiRule(...scopes: string[]): AccessRule {
+  return { subjects: ['user', 'organization'], scopes };
+}
+
+/** A Customer Portal rule: only a customer session (the customer itself), any one of `scopes`. */
+export function customerPortalRule(...scopes: string[]): AccessRule {
+  return { subjects: ['customer'], scopes };
+}
+
+/**
  * The per-operation check of polar-api.md §5.3 step 3, applied inside every resolver so GraphQL
  * clients get exactly the rules REST clients get.
  */

@@ -1,4 +1,4 @@
-import type { ConsentView } from '../../subgraphs/identity/oauth2/oauth2.contract.js';
+import type { ConsentView } from '../../subgraphs/identity/contract.js';
 import { csrfField, html, renderPage, type PageUser, type SafeHtml } from '../web/kit.js';
 
 /**

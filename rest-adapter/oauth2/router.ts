@@ -7,14 +7,14 @@ import {
   GRANT_TYPES,
   PROMPT_VALUES,
   SCOPES_SUPPORTED,
-} from '../../subgraphs/identity/oauth2/oauth2.constants.js';
+} from '../../subgraphs/identity/contract.js';
 import type {
   AuthorizeOutcome,
   OAuth2Provider,
   OAuthFormRequest,
   OAuthHttpResult,
   SignedInPerson,
-} from '../../subgraphs/identity/oauth2/oauth2.contract.js';
+} from '../../subgraphs/identity/contract.js';
 import { sendError } from '../wire-errors.js';
 import { NotPermitted } from '../../kit/errors.js';
 import {

@@ -1,12 +1,9 @@
 import { toWire } from './common.js';
 import { customerPortalCustomerResponse } from './customers.schemas.js';
 import type { Route } from './route.js';
+import { CUSTOMER_PORTAL_READ } from '../../subgraphs/billing/contract.js';
 
 /** The Customer Portal API: a customer session token (`polar_cst_`) and nothing else. */
-export const CUSTOMER_PORTAL_READ = {
-  subjects: ['customer'],
-  scopes: ['customer_portal:read', 'customer_portal:write'],
-} as const;
 
 export const customerPortalCustomerRoutes: Route[] = [
   {

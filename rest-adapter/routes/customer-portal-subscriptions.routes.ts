@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { idParams, listOf, pageQuery, toWire } from './common.js';
-import { CUSTOMER_PORTAL_READ } from './customer-portal-customers.routes.js';
 import type { Route } from './route.js';
 import { customerSubscriptionCancel } from './subscription-updates.schemas.js';
-import { priceWire } from '../../subgraphs/billing/products/product.wire.js';
+import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE, priceWire } from '../../subgraphs/billing/contract.js';
 import { queryBoolean } from './subscriptions.schemas.js';
 
 /** Customer sessions (`polar_cst_`) only: the customer's own subscriptions (polar-api.md §4, Customer Portal). */
-const PORTAL_READ = CUSTOMER_PORTAL_READ;
-const PORTAL_WRITE = { subjects: ['customer'], scopes: ['customer_portal:write'] } as const;
 
 type Wire = Record<string, any>;
 
@@ -84,7 +81,7 @@ export const customerPortalSubscriptionRoutes: Route[] = [
     path: '/v1/customer-portal/subscriptions/',
     summary: "List the customer's subscriptions",
     tag: 'customer_portal',
-    access: PORTAL_READ,
+    access: CUSTOMER_PORTAL_READ,
     query: z.object({
       product_id: z.array(z.uuid()).optional(),
       active: queryBoolean.optional(),
@@ -112,7 +109,7 @@ export const customerPortalSubscriptionRoutes: Route[] = [
     path: '/v1/customer-portal/subscriptions/{id}',
     summary: "Get one of the customer's subscriptions",
     tag: 'customer_portal',
-    access: PORTAL_READ,
+    access: CUSTOMER_PORTAL_READ,
     params: idParams,
     operation: 'CustomerPortalSubscriptionsGet',
     variables: ({ params }) => ({ id: params.id }),
@@ -127,7 +124,7 @@ export const customerPortalSubscriptionRoutes: Route[] = [
     path: '/v1/customer-portal/subscriptions/{id}',
     summary: 'Cancel at period end (true) or uncancel (false)',
     tag: 'customer_portal',
-    access: PORTAL_WRITE,
+    access: CUSTOMER_PORTAL_WRITE,
     params: idParams,
     body: customerSubscriptionCancel,
     operation: 'CustomerPortalSubscriptionsUpdate',
@@ -150,7 +147,7 @@ export const customerPortalSubscriptionRoutes: Route[] = [
     path: '/v1/customer-portal/subscriptions/{id}',
     summary: 'Cancel at the end of the current period',
     tag: 'customer_portal',
-    access: PORTAL_WRITE,
+    access: CUSTOMER_PORTAL_WRITE,
     params: idParams,
     operation: 'CustomerPortalSubscriptionsCancel',
     variables: ({ params }) => ({ id: params.id }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toInput, toWire } from './common.js';
 import { customerResponse } from './customers.schemas.js';
 import type { Route } from './route.js';
+import { CUSTOMER_SESSIONS_WRITE } from '../../subgraphs/billing/contract.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -43,7 +44,7 @@ export const customerSessionRoutes: Route[] = [
     path: '/v1/customer-sessions/',
     summary: 'Create a customer session (a one-hour customer portal token)',
     tag: 'customer-sessions',
-    access: { subjects: ['user', 'organization'], scopes: ['customer_sessions:write'] },
+    access: CUSTOMER_SESSIONS_WRITE,
     body: customerSessionCreateBody,
     operation: 'CustomerSessionsCreate',
     variables: ({ body }) => {

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from '../../subgraphs/billing/customers/customer.sorting.js';
+import {
+  CUSTOMER_DEFAULT_SORTING,
+  CUSTOMER_SORT_KEYS,
+  CUSTOMERS_READ,
+  CUSTOMERS_WRITE,
+} from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import {
   customerCreateBody,
@@ -8,9 +13,6 @@ import {
   customerUpdateExternalBody,
 } from './customers.schemas.js';
 import type { Route } from './route.js';
-
-const READ = { subjects: ['user', 'organization'], scopes: ['customers:read', 'customers:write'] } as const;
-const WRITE = { subjects: ['user', 'organization'], scopes: ['customers:write'] } as const;
 
 const externalIdParams = z.object({ external_id: z.string() });
 
@@ -27,7 +29,7 @@ export const customerRoutes: Route[] = [
     path: '/v1/customers/',
     summary: 'List customers',
     tag: 'customers',
-    access: READ,
+    access: CUSTOMERS_READ,
     query: z.object({
       organization_id: z.array(z.uuid()).optional(),
       email: z.string().optional(),
@@ -58,7 +60,7 @@ export const customerRoutes: Route[] = [
     path: '/v1/customers/',
     summary: 'Create a customer',
     tag: 'customers',
-    access: WRITE,
+    access: CUSTOMERS_WRITE,
     body: customerCreateBody,
     operation: 'CustomersCreate',
     variables: ({ body }) => {
@@ -75,7 +77,7 @@ export const customerRoutes: Route[] = [
     path: '/v1/customers/{id}',
     summary: 'Get a customer',
     tag: 'customers',
-    access: READ,
+    access: CUSTOMERS_READ,
     params: idParams,
     operation: 'CustomersGet',
     variables: ({ params }) => ({ id: params.id }),
@@ -90,7 +92,7 @@ export const customerRoutes: Route[] = [
     path: '/v1/customers/{id}',
     summary: 'Update a customer',
     tag: 'customers',
-    access: WRITE,
+    access: CUSTOMERS_WRITE,
     params: idParams,
     body: customerUpdateBody,
     operation: 'CustomersUpdate',
@@ -106,7 +108,7 @@ export const customerRoutes: Route[] = [
     path: '/v1/customers/{id}',
     summary: 'Delete a customer (soft)',
     tag: 'customers',
-    access: WRITE,
+    access: CUSTOMERS_WRITE,
     params: idParams,
     operation: 'CustomersDelete',
     variables: ({ params }) => ({ id: params.id }),
@@ -120,7 +122,7 @@ export const customerRoutes: Route[] = [
     path: '/v1/customers/external/{external_id}',
     summary: 'Get a customer by external id',
     tag: 'customers',
-    access: READ,
+    access: CUSTOMERS_READ,
     params: externalIdParams,
     operation: 'CustomersGetExternal',
     variables: ({ params }) => ({ externalId: params.external_id }),
@@ -135,7 +137,7 @@ export const customerRoutes: Route[] = [
     path: '/v1/customers/external/{external_id}',
     summary: 'Update a customer by external id',
     tag: 'customers',
-    access: WRITE,
+    access: CUSTOMERS_WRITE,
     params: externalIdParams,
     body: customerUpdateExternalBody,
     operation: 'CustomersUpdateExternal',
@@ -151,7 +153,7 @@ export const customerRoutes: Route[] = [
     path: '/v1/customers/external/{external_id}',
     summary: 'Delete a customer by external id (soft)',
     tag: 'customers',
-    access: WRITE,
+    access: CUSTOMERS_WRITE,
     params: externalIdParams,
     operation: 'CustomersDeleteExternal',
     variables: ({ params }) => ({ externalId: params.external_id }),

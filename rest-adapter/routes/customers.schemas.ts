@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { CUSTOMER_NAME_MAX_LENGTH } from '../../subgraphs/billing/customers/customer.validation.js';
 import {
+  CUSTOMER_NAME_MAX_LENGTH,
   METADATA_KEY_MAX_LENGTH,
   METADATA_MAX_KEYS,
   METADATA_VALUE_MAX_LENGTH,
-} from '../../subgraphs/billing/shared/metadata.js';
+} from '../../subgraphs/billing/contract.js';
 
 /** Wire shapes of customers (polar-api.md §3.3): request bodies and responses, for validation and OpenAPI. */
 const dateTime = z.iso.datetime({ offset: true });

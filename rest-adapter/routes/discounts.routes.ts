@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from '../../subgraphs/billing/discounts/discount.sorting.js';
-import { discountWire } from '../../subgraphs/billing/discounts/discount.wire.js';
+import {
+  DISCOUNT_DEFAULT_SORTING,
+  DISCOUNT_SORT_KEYS,
+  DISCOUNTS_READ,
+  DISCOUNTS_WRITE,
+  discountWire,
+} from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import { discountCreateBody, discountResponse, discountUpdateBody } from './discounts.schemas.js';
 import type { Route } from './route.js';
-
-const READ = { subjects: ['user', 'organization'], scopes: ['discounts:read', 'discounts:write'] } as const;
-const WRITE = { subjects: ['user', 'organization'], scopes: ['discounts:write'] } as const;
 
 /** Wire → GraphQL input: absent keys dropped, `amounts` map → list, `metadata` kept as written. */
 function input(body: Record<string, unknown>): Record<string, unknown> {
@@ -28,7 +30,7 @@ export const discountRoutes: Route[] = [
     path: '/v1/discounts/',
     summary: 'List discounts',
     tag: 'discounts',
-    access: READ,
+    access: DISCOUNTS_READ,
     query: z.object({
       organization_id: z.array(z.uuid()).optional(),
       query: z.string().optional(),
@@ -53,7 +55,7 @@ export const discountRoutes: Route[] = [
     path: '/v1/discounts/',
     summary: 'Create a discount',
     tag: 'discounts',
-    access: WRITE,
+    access: DISCOUNTS_WRITE,
     body: discountCreateBody,
     operation: 'DiscountsCreate',
     variables: ({ body }) => ({ input: input(body) }),
@@ -67,7 +69,7 @@ export const discountRoutes: Route[] = [
     path: '/v1/discounts/{id}',
     summary: 'Get a discount',
     tag: 'discounts',
-    access: READ,
+    access: DISCOUNTS_READ,
     params: idParams,
     operation: 'DiscountsGet',
     variables: ({ params }) => ({ id: params.id }),
@@ -82,7 +84,7 @@ export const discountRoutes: Route[] = [
     path: '/v1/discounts/{id}',
     summary: 'Update a discount',
     tag: 'discounts',
-    access: WRITE,
+    access: DISCOUNTS_WRITE,
     params: idParams,
     body: discountUpdateBody,
     operation: 'DiscountsUpdate',
@@ -98,7 +100,7 @@ export const discountRoutes: Route[] = [
     path: '/v1/discounts/{id}',
     summary: 'Delete a discount',
     tag: 'discounts',
-    access: WRITE,
+    access: DISCOUNTS_WRITE,
     params: idParams,
     operation: 'DiscountsDelete',
     variables: ({ params }) => ({ id: params.id }),

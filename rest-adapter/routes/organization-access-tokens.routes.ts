@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { GRANTABLE_SCOPES } from '../../kit/scopes.js';
 import { idParams, listOf, pageQuery, toInput, toWire } from './common.js';
 import type { Route } from './route.js';
+import {
+  ORGANIZATION_ACCESS_TOKENS_READ,
+  ORGANIZATION_ACCESS_TOKENS_WRITE,
+} from '../../subgraphs/identity/contract.js';
 
 const scope = z.enum(GRANTABLE_SCOPES as [string, ...string[]]);
 const dateTime = z.iso.datetime({ offset: true });
@@ -17,12 +21,6 @@ const tokenResponse = z.object({
   organization_id: z.uuid(),
 });
 
-const READ = {
-  subjects: ['user', 'organization'],
-  scopes: ['organization_access_tokens:read', 'organization_access_tokens:write'],
-} as const;
-const WRITE = { subjects: ['user', 'organization'], scopes: ['organization_access_tokens:write'] } as const;
-
 /** Polar's organization access token management (`/v1/organization-access-tokens/`). */
 export const organizationAccessTokenRoutes: Route[] = [
   {
@@ -31,7 +29,7 @@ export const organizationAccessTokenRoutes: Route[] = [
     path: '/v1/organization-access-tokens/',
     summary: 'List organization access tokens',
     tag: 'organization_access_tokens',
-    access: READ,
+    access: ORGANIZATION_ACCESS_TOKENS_READ,
     query: z.object({ organization_id: z.uuid().optional(), ...pageQuery }),
     operation: 'OrganizationAccessTokensList',
     variables: ({ query }) => ({ organizationId: query.organization_id ?? null, page: query.page, limit: query.limit }),
@@ -45,7 +43,7 @@ export const organizationAccessTokenRoutes: Route[] = [
     path: '/v1/organization-access-tokens/',
     summary: 'Create an organization access token (the token is shown once)',
     tag: 'organization_access_tokens',
-    access: WRITE,
+    access: ORGANIZATION_ACCESS_TOKENS_WRITE,
     body: z.object({
       organization_id: z.uuid().nullish(),
       comment: z.string(),
@@ -64,7 +62,7 @@ export const organizationAccessTokenRoutes: Route[] = [
     path: '/v1/organization-access-tokens/{id}',
     summary: 'Update an organization access token',
     tag: 'organization_access_tokens',
-    access: WRITE,
+    access: ORGANIZATION_ACCESS_TOKENS_WRITE,
     params: idParams,
     body: z.object({ comment: z.string().nullish(), scopes: z.array(scope).nullish() }),
     operation: 'OrganizationAccessTokensUpdate',
@@ -80,7 +78,7 @@ export const organizationAccessTokenRoutes: Route[] = [
     path: '/v1/organization-access-tokens/{id}',
     summary: 'Revoke an organization access token',
     tag: 'organization_access_tokens',
-    access: WRITE,
+    access: ORGANIZATION_ACCESS_TOKENS_WRITE,
     params: idParams,
     operation: 'OrganizationAccessTokensDelete',
     variables: ({ params }) => ({ id: params.id }),

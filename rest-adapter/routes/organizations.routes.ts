@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { ORGANIZATION_SORT_KEYS } from '../../subgraphs/identity/organizations/organization.sorting.js';
+import {
+  ORGANIZATION_SORT_KEYS,
+  ORGANIZATIONS_CREATE,
+  ORGANIZATIONS_READ,
+  ORGANIZATIONS_UPDATE,
+} from '../../subgraphs/identity/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import { organizationCreateBody, organizationResponse, organizationUpdateBody } from './organizations.schemas.js';
 import type { Route } from './route.js';
-
-const READ = { subjects: ['user', 'organization'], scopes: ['organizations:read', 'organizations:write'] } as const;
 
 /**
  * Fields real Polar returns that its OpenAPI hides (legacy profile fields); clients ignore them, some
@@ -30,7 +33,7 @@ export const organizationRoutes: Route[] = [
     path: '/v1/organizations/',
     summary: 'List organizations',
     tag: 'organizations',
-    access: READ,
+    access: ORGANIZATIONS_READ,
     query: z.object({
       slug: z.string().optional(),
       ...pageQuery,
@@ -56,7 +59,7 @@ export const organizationRoutes: Route[] = [
     path: '/v1/organizations/',
     summary: 'Create an organization',
     tag: 'organizations',
-    access: { subjects: ['user'], scopes: ['organizations:write'] },
+    access: ORGANIZATIONS_CREATE,
     body: organizationCreateBody,
     operation: 'OrganizationsCreate',
     variables: ({ body }) => {
@@ -74,7 +77,7 @@ export const organizationRoutes: Route[] = [
     path: '/v1/organizations/{id}',
     summary: 'Get an organization',
     tag: 'organizations',
-    access: READ,
+    access: ORGANIZATIONS_READ,
     params: idParams,
     operation: 'OrganizationsGet',
     variables: ({ params }) => ({ id: params.id }),
@@ -89,7 +92,7 @@ export const organizationRoutes: Route[] = [
     path: '/v1/organizations/{id}',
     summary: 'Update an organization',
     tag: 'organizations',
-    access: { subjects: ['user', 'organization'], scopes: ['organizations:write'] },
+    access: ORGANIZATIONS_UPDATE,
     params: idParams,
     body: organizationUpdateBody,
     operation: 'OrganizationsUpdate',

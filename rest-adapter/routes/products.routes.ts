@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from '../../subgraphs/billing/products/product.sorting.js';
-import { productWire } from '../../subgraphs/billing/products/product.wire.js';
+import {
+  PRODUCT_DEFAULT_SORTING,
+  PRODUCT_SORT_KEYS,
+  PRODUCTS_READ,
+  PRODUCTS_WRITE,
+  productWire,
+} from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import { productCreateBody, productResponse, productUpdateBody } from './products.schemas.js';
 import type { Route } from './route.js';
-
-const READ = { subjects: ['user', 'organization'], scopes: ['products:read', 'products:write'] } as const;
-const WRITE = { subjects: ['user', 'organization'], scopes: ['products:write'] } as const;
 
 const uuids = z.array(z.uuid()).optional();
 const bool = z
@@ -30,7 +32,7 @@ export const productRoutes: Route[] = [
     path: '/v1/products/',
     summary: 'List products',
     tag: 'products',
-    access: READ,
+    access: PRODUCTS_READ,
     query: z.object({
       id: uuids,
       organization_id: uuids,
@@ -63,7 +65,7 @@ export const productRoutes: Route[] = [
     path: '/v1/products/',
     summary: 'Create a product',
     tag: 'products',
-    access: WRITE,
+    access: PRODUCTS_WRITE,
     body: productCreateBody,
     operation: 'ProductsCreate',
     variables: ({ body }) => ({ input: input(body) }),
@@ -77,7 +79,7 @@ export const productRoutes: Route[] = [
     path: '/v1/products/{id}',
     summary: 'Get a product',
     tag: 'products',
-    access: READ,
+    access: PRODUCTS_READ,
     params: idParams,
     operation: 'ProductsGet',
     variables: ({ params }) => ({ id: params.id }),
@@ -92,7 +94,7 @@ export const productRoutes: Route[] = [
     path: '/v1/products/{id}',
     summary: 'Update a product',
     tag: 'products',
-    access: WRITE,
+    access: PRODUCTS_WRITE,
     params: idParams,
     body: productUpdateBody,
     operation: 'ProductsUpdate',

@@ -1,20 +1,17 @@
 import { z } from 'zod';
 import {
+  discountBaseWire,
+  priceWire,
+  productWire,
   SUBSCRIPTION_DEFAULT_SORTING,
   SUBSCRIPTION_SORT_KEYS,
-} from '../../subgraphs/billing/subscriptions/subscription.sorting.js';
+  SUBSCRIPTIONS_READ,
+  SUBSCRIPTIONS_WRITE,
+} from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
-import { discountBaseWire } from '../../subgraphs/billing/discounts/discount.wire.js';
-import { priceWire, productWire } from '../../subgraphs/billing/products/product.wire.js';
 import type { Route } from './route.js';
 import { subscriptionUpdateBody, subscriptionUpdateVariables } from './subscription-updates.schemas.js';
 import { subscriptionCreateBody, subscriptionListFilters, subscriptionResponse } from './subscriptions.schemas.js';
-
-export const SUBSCRIPTIONS_READ = {
-  subjects: ['user', 'organization'],
-  scopes: ['subscriptions:read', 'subscriptions:write'],
-} as const;
-export const SUBSCRIPTIONS_WRITE = { subjects: ['user', 'organization'], scopes: ['subscriptions:write'] } as const;
 
 type Wire = Record<string, any>;
 

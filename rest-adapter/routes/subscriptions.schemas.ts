@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CustomerCancellationReason, SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
+import { CustomerCancellationReason, SubscriptionStatus } from '../../subgraphs/billing/contract.js';
 import { customerResponse, metadataInput } from './customers.schemas.js';
 
 /** Wire shapes of subscriptions (polar-api.md §3.4): query, bodies and the response, for validation and OpenAPI. */

@@ -1,7 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import { DomainError, PolarRequestValidationError, type ValidationIssue } from '../../kit/errors.js';
 import type { Logger } from '../../kit/logger.js';
-import type { OrganizationPage, WebIdentity, WebSession } from '../../subgraphs/identity/web/web.contract.js';
+import type { OrganizationPage, WebIdentity, WebSession } from '../../subgraphs/identity/contract.js';
 import { currentUser, requireSignIn, safeReturnTo } from './auth.js';
 import { clearSessionCookie, setSessionCookie } from './cookies.js';
 import { issueCsrfToken, verifyCsrf } from './csrf.js';

@@ -1,16 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../../kit/clock.js';
-import type { Principal } from '../../kit/principal.js';
+import type { RequestContext } from '../../kit/request-context.js';
 import type { BillingServices } from './services.js';
 
 /**
- * What every billing resolver receives. Tenant scope comes only from `principal.organizationIds`
- * (resolved by identity at the edge): billing never reads identity's tables.
+ * What every billing resolver receives: the request (what services take) and the service registry.
+ * Tenant scope comes only from `principal.organizationIds` (resolved by identity at the edge):
+ * billing never reads identity's tables.
  */
-export interface BillingContext {
-  em: EntityManager;
-  principal: Principal;
-  clock: Clock;
-  requestId: string;
+export interface BillingContext extends RequestContext {
   services: BillingServices;
 }

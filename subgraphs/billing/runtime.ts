@@ -6,6 +6,9 @@ import { openBillingOrm } from './orm.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
 import { type BillingServices, createBillingServices } from './services.js';
 
+// What a composition root (embedded/) wires around the runtime, so that it imports nothing else of billing.
+export { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
+
 export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   orm: MikroORM;
   services: BillingServices;

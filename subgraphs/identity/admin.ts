@@ -5,6 +5,9 @@ import { BadRequest, ResourceNotFound } from '../../kit/errors.js';
 import { hashToken, prefixOf, TOKEN_PREFIXES } from '../../kit/tokens.js';
 import { MemberRole } from './memberships/membership.entity.js';
 import { Organization } from './organizations/organization.entity.js';
+import { OrganizationSlugTaken } from './organizations/organization.errors.js';
+import { OrganizationRepository } from './organizations/organization.repository.js';
+import { checkOrganizationFields } from './organizations/organization.validation.js';
 import type { IdentityServices } from './services.js';
 import { OrganizationAccessToken } from './tokens/organization-access-token.entity.js';
 import { PersonalAccessToken } from './tokens/personal-access-token.entity.js';
@@ -28,6 +31,15 @@ export class IdentityAdmin {
 
   createUser(email: string, password: string): Promise<User> {
     return this.services.users.create(this.ctx(), email, password);
+  }
+
+  /**
+   * Refuses a name or slug that `createOrganization` would refuse, so a command that creates
+   * several things (bootstrap) can fail before it creates any of them.
+   */
+  async checkOrganizationAvailable(name: string, slug: string): Promise<void> {
+    checkOrganizationFields({ name, slug });
+    if (await new OrganizationRepository(this.orm.em.fork()).findBySlug(slug)) throw new OrganizationSlugTaken(slug);
   }
 
   async createOrganization(ownerEmail: string, name: string, slug: string): Promise<Organization> {

@@ -1,13 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../../kit/clock.js';
-import type { Principal } from '../../kit/principal.js';
+import type { RequestContext } from '../../kit/request-context.js';
 import type { IdentityServices } from './services.js';
 
-/** What every identity resolver receives: a request-scoped EntityManager fork, the caller, time. */
-export interface IdentityContext {
-  em: EntityManager;
-  principal: Principal;
-  clock: Clock;
-  requestId: string;
+/**
+ * What every identity resolver receives: the request (what services take: a request-scoped
+ * EntityManager fork, the caller, time) and the service registry.
+ */
+export interface IdentityContext extends RequestContext {
   services: IdentityServices;
 }

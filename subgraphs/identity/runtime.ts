@@ -8,6 +8,13 @@ import { openIdentityOrm } from './orm.js';
 import { buildIdentitySchema, IDENTITY_SUBGRAPH } from './schema.js';
 import { createIdentityServices, type IdentityServices } from './services.js';
 
+// What composition roots wire around the runtime (embedded/: the in-process OAuth provider; cli/: the
+// operator actions over an opened database), so that they import nothing else of identity.
+export { IdentityAdmin } from './admin.js';
+export { InProcessOAuth2Provider } from './oauth2/oauth2.provider.js';
+export { InProcessWebIdentity } from './web/web.provider.js';
+export { createIdentityServices, type IdentityServices, openIdentityOrm };
+
 export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
   orm: MikroORM;
   services: IdentityServices;

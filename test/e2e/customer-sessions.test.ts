@@ -158,6 +158,9 @@ describe('the customer session token', () => {
       ['GET', '/v1/customers/'],
       ['GET', `/v1/customers/${customer.id}`],
       ['GET', `/v1/organizations/${alice.organizationId}`],
+      ['GET', '/v1/products/'],
+      ['GET', '/v1/discounts/'],
+      ['GET', '/v1/subscriptions/'],
     ]) {
       const res = await call(base, method, path, { token });
       expect([path, res.status]).toEqual([path, 401]);
@@ -175,6 +178,11 @@ describe('the customer session token', () => {
     });
     expect(res.body.data).toBeNull();
     expect(res.body.errors[0].extensions.code).toBe('Unauthorized');
+    // The Core API's root fields refuse the caller type itself, before any repository is asked.
+    for (const field of ['products', 'discounts', 'subscriptions', 'customers']) {
+      const list = await call(base, 'POST', '/graphql', { token, body: { query: `{ ${field} { items { id } } }` } });
+      expect([field, list.body.data, list.body.errors[0].extensions.code]).toEqual([field, null, 'Unauthorized']);
+    }
     const me = await call(base, 'POST', '/graphql', { token, body: { query: '{ customerPortalMe { id email } }' } });
     expect(me.body.data.customerPortalMe).toEqual({ id: customer.id, email: customer.email });
   });

@@ -1,5 +1,5 @@
 import { GRANTABLE_SCOPES } from '../../../kit/scopes.js';
-import type { OrganizationSummary, TokenRow } from '../../../subgraphs/identity/web/web.contract.js';
+import type { OrganizationSummary, TokenRow } from '../../../subgraphs/identity/contract.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, errorBox } from '../layout.js';
 

@@ -4,8 +4,7 @@ import type { BillingContext } from '../context.js';
 import { CustomerType } from '../customers/customer.type.js';
 import { CreateCustomerSessionInput } from './customer-session.inputs.js';
 import { CustomerSessionType } from './customer-session.type.js';
-
-const WRITE = { subjects: ['user', 'organization'], scopes: ['customer_sessions:write'] } as const;
+import { CUSTOMER_SESSIONS_WRITE } from './customer-session.access.js';
 
 @Resolver(() => CustomerSessionType)
 export class CustomerSessionResolver {
@@ -14,7 +13,7 @@ export class CustomerSessionResolver {
     @Ctx() ctx: BillingContext,
     @Arg('input') input: CreateCustomerSessionInput,
   ): Promise<CustomerSessionType> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, CUSTOMER_SESSIONS_WRITE);
     const created = await ctx.services.customerSessions.create(ctx, input);
     return {
       createdAt: created.session.createdAt,

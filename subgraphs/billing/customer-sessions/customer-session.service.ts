@@ -1,6 +1,6 @@
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import type { BillingContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import type { Customer } from '../customers/customer.entity.js';
 import { CustomerDoesNotExist } from '../customers/customer.errors.js';
 import { CustomerRepository } from '../customers/customer.repository.js';
@@ -24,7 +24,7 @@ export class CustomerSessionService {
     private readonly publicUrl: string,
   ) {}
 
-  async create(ctx: BillingContext, input: CreateCustomerSessionInput): Promise<CreatedCustomerSession> {
+  async create(ctx: RequestContext, input: CreateCustomerSessionInput): Promise<CreatedCustomerSession> {
     const customer = await this.customerFor(ctx, input);
     const token = generateToken(TOKEN_PREFIXES.customerSession);
     const now = ctx.clock.now();
@@ -47,7 +47,7 @@ export class CustomerSessionService {
     return `${this.publicUrl.replace(/\/+$/, '')}/portal?${query.toString()}`;
   }
 
-  private async customerFor(ctx: BillingContext, input: CreateCustomerSessionInput): Promise<Customer> {
+  private async customerFor(ctx: RequestContext, input: CreateCustomerSessionInput): Promise<Customer> {
     const repository = new CustomerRepository(ctx.em);
     if (input.customerId) {
       const customer = await repository.findReadable(ctx.principal, input.customerId);

@@ -8,12 +8,7 @@ import {
   UpdateCustomerInput,
 } from './customer.inputs.js';
 import { CustomerList, CustomerType } from './customer.type.js';
-
-export const CUSTOMERS_READ = {
-  subjects: ['user', 'organization'],
-  scopes: ['customers:read', 'customers:write'],
-} as const;
-const WRITE = { subjects: ['user', 'organization'], scopes: ['customers:write'] } as const;
+import { CUSTOMERS_READ, CUSTOMERS_WRITE } from './customer.access.js';
 
 /** Thin: checks who may call, hands over to the service, maps entities to the public type. */
 @Resolver(() => CustomerType)
@@ -45,7 +40,7 @@ export class CustomerResolver {
 
   @Mutation(() => CustomerType)
   async createCustomer(@Ctx() ctx: BillingContext, @Arg('input') input: CreateCustomerInput): Promise<CustomerType> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, CUSTOMERS_WRITE);
     return CustomerType.fromEntity(await ctx.services.customers.create(ctx, input));
   }
 
@@ -55,7 +50,7 @@ export class CustomerResolver {
     @Arg('id', () => ID) id: string,
     @Arg('input') input: UpdateCustomerInput,
   ): Promise<CustomerType> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, CUSTOMERS_WRITE);
     return CustomerType.fromEntity(await ctx.services.customers.update(ctx, id, input));
   }
 
@@ -65,13 +60,13 @@ export class CustomerResolver {
     @Arg('externalId') externalId: string,
     @Arg('input') input: UpdateCustomerByExternalIdInput,
   ): Promise<CustomerType> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, CUSTOMERS_WRITE);
     return CustomerType.fromEntity(await ctx.services.customers.updateByExternalId(ctx, externalId, input));
   }
 
   @Mutation(() => Boolean, { description: 'Soft-deletes the customer.' })
   async deleteCustomer(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<boolean> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, CUSTOMERS_WRITE);
     await ctx.services.customers.delete(ctx, id);
     return true;
   }
@@ -81,7 +76,7 @@ export class CustomerResolver {
     @Ctx() ctx: BillingContext,
     @Arg('externalId') externalId: string,
   ): Promise<boolean> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, CUSTOMERS_WRITE);
     await ctx.services.customers.deleteByExternalId(ctx, externalId);
     return true;
   }

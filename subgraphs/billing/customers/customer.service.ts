@@ -2,7 +2,7 @@ import { snakeKeys } from '../../../kit/case.js';
 import { ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
-import type { BillingContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import { recordEvent } from '../events/record-event.js';
 import { BILLABLE_STATUSES, CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
@@ -38,7 +38,7 @@ export interface CustomerListQuery extends PageRequest {
 export type CustomerEventType = 'customer.created' | 'customer.updated' | 'customer.deleted';
 
 /** Where customer changes are announced: added to the unit of work, so written by the same flush as the change. */
-export type CustomerEventRecorder = (ctx: BillingContext, type: CustomerEventType, customer: Customer) => void;
+export type CustomerEventRecorder = (ctx: RequestContext, type: CustomerEventType, customer: Customer) => void;
 
 /** The default: the billing outbox, with the customer's wire body as payload (webhooks carry it). */
 export const recordCustomerEvent: CustomerEventRecorder = (ctx, type, customer) => {
@@ -60,7 +60,7 @@ export class CustomerService {
     private readonly recordSubscriptionChanges: SubscriptionChangeRecorder = recordSubscriptionEvents,
   ) {}
 
-  async list(ctx: BillingContext, query: CustomerListQuery) {
+  async list(ctx: RequestContext, query: CustomerListQuery) {
     const window = pageWindow(query);
     const filter = query.filter ?? {};
     const [items, total] = await new CustomerRepository(ctx.em).list(
@@ -78,19 +78,19 @@ export class CustomerService {
   }
 
   /** @throws ResourceNotFound when absent, deleted or not readable by the caller (same answer for all). */
-  async get(ctx: BillingContext, id: string): Promise<Customer> {
+  async get(ctx: RequestContext, id: string): Promise<Customer> {
     const customer = await new CustomerRepository(ctx.em).findReadable(ctx.principal, id);
     if (!customer) throw new ResourceNotFound();
     return customer;
   }
 
-  async getByExternalId(ctx: BillingContext, externalId: string): Promise<Customer> {
+  async getByExternalId(ctx: RequestContext, externalId: string): Promise<Customer> {
     const customer = await new CustomerRepository(ctx.em).findReadableByExternalId(ctx.principal, externalId);
     if (!customer) throw new ResourceNotFound();
     return customer;
   }
 
-  async create(ctx: BillingContext, input: CreateCustomerInput): Promise<Customer> {
+  async create(ctx: RequestContext, input: CreateCustomerInput): Promise<Customer> {
     const type = (input.type ?? CustomerKind.INDIVIDUAL) as CustomerKind;
     checkCustomerFields({
       type,
@@ -130,12 +130,12 @@ export class CustomerService {
    * Applies the given fields; absent ones are left as they are. `external_id` may be set when it has
    * none, never changed; a changed e-mail is unverified again.
    */
-  async update(ctx: BillingContext, id: string, input: UpdateCustomerInput): Promise<Customer> {
+  async update(ctx: RequestContext, id: string, input: UpdateCustomerInput): Promise<Customer> {
     return this.applyUpdate(ctx, await this.get(ctx, id), input);
   }
 
   async updateByExternalId(
-    ctx: BillingContext,
+    ctx: RequestContext,
     externalId: string,
     input: UpdateCustomerByExternalIdInput,
   ): Promise<Customer> {
@@ -147,15 +147,15 @@ export class CustomerService {
    * yet ended) are revoked at once in the same transaction, each with the outbox events of
    * `DELETE /v1/subscriptions/{id}`: `subscription.updated`, `.canceled`, `.revoked`.
    */
-  async delete(ctx: BillingContext, id: string): Promise<void> {
+  async delete(ctx: RequestContext, id: string): Promise<void> {
     await this.softDelete(ctx, await this.get(ctx, id));
   }
 
-  async deleteByExternalId(ctx: BillingContext, externalId: string): Promise<void> {
+  async deleteByExternalId(ctx: RequestContext, externalId: string): Promise<void> {
     await this.softDelete(ctx, await this.getByExternalId(ctx, externalId));
   }
 
-  private async softDelete(ctx: BillingContext, found: Customer): Promise<void> {
+  private async softDelete(ctx: RequestContext, found: Customer): Promise<void> {
     await ctx.em.transactional(async em => {
       const customer = await em.findOneOrFail(Customer, { id: found.id });
       // Subscriptions in id order, each under its advisory lock (the blocking variant: a write in flight
@@ -186,7 +186,7 @@ export class CustomerService {
   }
 
   private async applyUpdate(
-    ctx: BillingContext,
+    ctx: RequestContext,
     customer: Customer,
     input: UpdateCustomerInput | UpdateCustomerByExternalIdInput,
   ): Promise<Customer> {
@@ -236,7 +236,7 @@ export class CustomerService {
   }
 
   /** Flushes; the partial unique indexes decide races the checks above lose. */
-  private async flush(ctx: BillingContext, customer: Customer): Promise<void> {
+  private async flush(ctx: RequestContext, customer: Customer): Promise<void> {
     try {
       await ctx.em.flush();
     } catch (error) {

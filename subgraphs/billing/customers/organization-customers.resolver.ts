@@ -3,8 +3,8 @@ import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { OrganizationRef } from '../organizations/organization.type.js';
 import { CustomerFilter } from './customer.inputs.js';
-import { CUSTOMERS_READ } from './customer.resolver.js';
 import { CustomerList, CustomerType } from './customer.type.js';
+import { CUSTOMERS_READ } from './customer.access.js';
 
 /** `Organization.customers`: billing's field on identity's Organization. */
 @Resolver(() => OrganizationRef)

@@ -3,9 +3,7 @@ import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { CreateDiscountInput, UpdateDiscountInput } from './discount.inputs.js';
 import { DiscountList, DiscountType } from './discount.type.js';
-
-const READ = { subjects: ['user', 'organization'], scopes: ['discounts:read', 'discounts:write'] } as const;
-const WRITE = { subjects: ['user', 'organization'], scopes: ['discounts:write'] } as const;
+import { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discount.access.js';
 
 /** Thin: checks who may call and hands over to the service. */
 @Resolver(() => DiscountType)
@@ -19,19 +17,19 @@ export class DiscountResolver {
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<DiscountList> {
-    authorize(ctx.principal, READ);
+    authorize(ctx.principal, DISCOUNTS_READ);
     return ctx.services.discounts.list(ctx, { organizationIds: organizationId, query, page, limit, sorting });
   }
 
   @Query(() => DiscountType)
   async discount(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<DiscountType> {
-    authorize(ctx.principal, READ);
+    authorize(ctx.principal, DISCOUNTS_READ);
     return ctx.services.discounts.get(ctx, id);
   }
 
   @Mutation(() => DiscountType)
   async createDiscount(@Ctx() ctx: BillingContext, @Arg('input') input: CreateDiscountInput): Promise<DiscountType> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, DISCOUNTS_WRITE);
     return ctx.services.discounts.create(ctx, input);
   }
 
@@ -41,13 +39,13 @@ export class DiscountResolver {
     @Arg('id', () => ID) id: string,
     @Arg('input') input: UpdateDiscountInput,
   ): Promise<DiscountType> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, DISCOUNTS_WRITE);
     return ctx.services.discounts.update(ctx, id, input);
   }
 
   @Mutation(() => Boolean, { description: 'Deletes (soft) a discount.' })
   async deleteDiscount(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<boolean> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, DISCOUNTS_WRITE);
     await ctx.services.discounts.delete(ctx, id);
     return true;
   }

@@ -1,7 +1,7 @@
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
-import type { BillingContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import { recordEvent } from '../events/record-event.js';
 import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
@@ -23,7 +23,7 @@ export interface DiscountListQuery extends PageRequest, DiscountFilters {
 
 /** Discount use cases. Stateless: every call receives the request context. */
 export class DiscountService {
-  async list(ctx: BillingContext, query: DiscountListQuery) {
+  async list(ctx: RequestContext, query: DiscountListQuery) {
     const window = pageWindow(query);
     const [discounts, total] = await new DiscountRepository(ctx.em).list(
       ctx.principal,
@@ -35,12 +35,12 @@ export class DiscountService {
     return { items: discounts.map(d => withProducts(d, products)), pagination: paginationOf(total, query.limit) };
   }
 
-  async get(ctx: BillingContext, id: string): Promise<DiscountType> {
+  async get(ctx: RequestContext, id: string): Promise<DiscountType> {
     const discount = await this.find(ctx, id);
     return this.toType(ctx, discount);
   }
 
-  async create(ctx: BillingContext, input: CreateDiscountInput): Promise<DiscountType> {
+  async create(ctx: RequestContext, input: CreateDiscountInput): Promise<DiscountType> {
     const { amount, currency, issues } = fixedAmount(input);
     const state: DiscountState = {
       name: input.name,
@@ -84,7 +84,7 @@ export class DiscountService {
     return type;
   }
 
-  async update(ctx: BillingContext, id: string, input: UpdateDiscountInput): Promise<DiscountType> {
+  async update(ctx: RequestContext, id: string, input: UpdateDiscountInput): Promise<DiscountType> {
     const discount = await this.find(ctx, id);
     const type = input.type ?? discount.type;
     const duration = input.duration ?? discount.duration;
@@ -141,7 +141,7 @@ export class DiscountService {
   }
 
   /** Soft delete: the discount disappears from reads; subscriptions that use it keep it. */
-  async delete(ctx: BillingContext, id: string): Promise<void> {
+  async delete(ctx: RequestContext, id: string): Promise<void> {
     const discount = await this.find(ctx, id);
     const now = ctx.clock.now();
     discount.deletedAt = now;
@@ -155,13 +155,13 @@ export class DiscountService {
     await ctx.em.flush();
   }
 
-  private async find(ctx: BillingContext, id: string): Promise<Discount> {
+  private async find(ctx: RequestContext, id: string): Promise<Discount> {
     const discount = await new DiscountRepository(ctx.em).findReadable(ctx.principal, id);
     if (!discount) throw new ResourceNotFound();
     return discount;
   }
 
-  private async flush(ctx: BillingContext, code: string | null): Promise<void> {
+  private async flush(ctx: RequestContext, code: string | null): Promise<void> {
     try {
       await ctx.em.flush();
     } catch (error) {
@@ -173,7 +173,7 @@ export class DiscountService {
 
   /** Restricted products must be products of the discount's organization; returns them with their ids in input order. */
   private async checkProducts(
-    ctx: BillingContext,
+    ctx: RequestContext,
     organizationId: string,
     ids: string[],
   ): Promise<{ productIds: string[]; products: Product[] }> {
@@ -192,20 +192,20 @@ export class DiscountService {
   }
 
   /** The readable products the discounts are restricted to, in one query. */
-  private async readableProducts(ctx: BillingContext, discounts: Discount[]): Promise<Product[]> {
+  private async readableProducts(ctx: RequestContext, discounts: Discount[]): Promise<Product[]> {
     const ids = [...new Set(discounts.flatMap(d => d.productIds))];
     return ids.length ? new ProductRepository(ctx.em).findReadableMany(ctx.principal, ids) : [];
   }
 
   /** Products as public types with their live prices (one query for all the prices). */
-  private async productTypes(ctx: BillingContext, products: Product[]): Promise<Map<string, ProductType>> {
+  private async productTypes(ctx: RequestContext, products: Product[]): Promise<Map<string, ProductType>> {
     if (!products.length) return new Map();
     const prices = await new ProductRepository(ctx.em).pricesOf(products.map(p => p.id));
     return new Map(products.map(p => [p.id, ProductType.fromEntity(p, prices.get(p.id) ?? [])]));
   }
 
   /** `products`: the restriction's products when the caller has just loaded them (create, update). */
-  private async toType(ctx: BillingContext, discount: Discount, products?: Product[]): Promise<DiscountType> {
+  private async toType(ctx: RequestContext, discount: Discount, products?: Product[]): Promise<DiscountType> {
     return withProducts(
       discount,
       await this.productTypes(ctx, products ?? (await this.readableProducts(ctx, [discount]))),

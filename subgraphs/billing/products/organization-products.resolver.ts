@@ -2,8 +2,8 @@ import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { OrganizationRef } from '../organizations/organization.type.js';
-import { PRODUCTS_READ } from './product.resolver.js';
 import { ProductList, ProductType } from './product.type.js';
+import { PRODUCTS_READ } from './product.access.js';
 
 /** `Organization.products`: billing's field on identity's Organization. */
 @Resolver(() => OrganizationRef)

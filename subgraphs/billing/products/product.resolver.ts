@@ -3,12 +3,7 @@ import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { CreateProductInput, UpdateProductInput } from './product.inputs.js';
 import { ProductList, ProductType } from './product.type.js';
-
-export const PRODUCTS_READ = {
-  subjects: ['user', 'organization'],
-  scopes: ['products:read', 'products:write'],
-} as const;
-export const PRODUCTS_WRITE = { subjects: ['user', 'organization'], scopes: ['products:write'] } as const;
+import { PRODUCTS_READ, PRODUCTS_WRITE } from './product.access.js';
 
 /** Thin: checks who may call, hands over to the service, maps entities to the public type. */
 @Resolver(() => ProductType)

@@ -1,7 +1,7 @@
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
-import type { BillingContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import { recordEvent } from '../events/record-event.js';
 import { PriceAmountType, type ProductVisibility, type RecurringInterval } from '../shared/enums.js';
 import type { CreateProductInput, ProductPriceInput, UpdateProductInput } from './product.inputs.js';
@@ -26,7 +26,7 @@ export interface ProductWithPrices {
 
 /** Product use cases. Stateless: every call receives the request context. */
 export class ProductService {
-  async list(ctx: BillingContext, query: ProductListQuery) {
+  async list(ctx: RequestContext, query: ProductListQuery) {
     const repository = new ProductRepository(ctx.em);
     const window = pageWindow(query);
     const [products, total] = await repository.list(ctx.principal, query, productOrderBy(query.sorting ?? []), window);
@@ -38,7 +38,7 @@ export class ProductService {
   }
 
   /** @throws ResourceNotFound when absent or not readable by the caller (same answer for both). */
-  async get(ctx: BillingContext, id: string): Promise<ProductWithPrices> {
+  async get(ctx: RequestContext, id: string): Promise<ProductWithPrices> {
     const repository = new ProductRepository(ctx.em);
     const product = await repository.findReadable(ctx.principal, id);
     if (!product) throw new ResourceNotFound();
@@ -46,7 +46,7 @@ export class ProductService {
   }
 
   /** Creates a one-time product (no `recurringInterval`) or a recurring one, with its prices. */
-  async create(ctx: BillingContext, input: CreateProductInput): Promise<ProductWithPrices> {
+  async create(ctx: RequestContext, input: CreateProductInput): Promise<ProductWithPrices> {
     const recurring = input.recurringInterval != null;
     const issues = [...productFieldIssues(input), ...priceIssues(input.prices, false)];
     if (!recurring && input.recurringIntervalCount != null) {
@@ -88,7 +88,7 @@ export class ProductService {
    * new list: `{id}` keeps a live price of this product, new objects are added, the rest is archived.
    * @throws ResourceNotFound, PolarRequestValidationError
    */
-  async update(ctx: BillingContext, id: string, input: UpdateProductInput): Promise<ProductWithPrices> {
+  async update(ctx: RequestContext, id: string, input: UpdateProductInput): Promise<ProductWithPrices> {
     const { product, prices: current } = await this.get(ctx, id);
     const issues: ValidationIssue[] = [...productFieldIssues({ ...input, name: input.name ?? undefined })];
     if (input.name === null)
@@ -219,7 +219,7 @@ export class ProductService {
     return { product, prices };
   }
 
-  private newPrice(ctx: BillingContext, productId: string, input: ProductPriceInput, now: Date): ProductPrice {
+  private newPrice(ctx: RequestContext, productId: string, input: ProductPriceInput, now: Date): ProductPrice {
     const amountType = input.amountType as PriceAmountType;
     return ctx.em.create(ProductPrice, {
       productId,

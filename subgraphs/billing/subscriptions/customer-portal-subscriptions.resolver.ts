@@ -1,13 +1,9 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
-import { PORTAL_READ } from '../customers/customer-portal.resolver.js';
 import { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
-
-/** Customer sessions only (polar-api.md §4: Customer Portal subscriptions). */
-export const PORTAL_SUBSCRIPTIONS_READ = PORTAL_READ;
-export const PORTAL_SUBSCRIPTIONS_WRITE = { subjects: ['customer'], scopes: ['customer_portal:write'] } as const;
+import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
 
 /**
  * The authenticated customer's own subscriptions. The results are `BillingSubscription`s; the portal
@@ -24,7 +20,7 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<BillingSubscriptionList> {
-    authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_READ);
+    authorize(ctx.principal, CUSTOMER_PORTAL_READ);
     const result = await ctx.services.subscriptionUpdates.portal.list(ctx, { productId, active, page, limit, sorting });
     return { items: result.items.map(BillingSubscriptionType.fromEntity), pagination: result.pagination };
   }
@@ -34,7 +30,7 @@ export class CustomerPortalSubscriptionsResolver {
     @Ctx() ctx: BillingContext,
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
-    authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_READ);
+    authorize(ctx.principal, CUSTOMER_PORTAL_READ);
     return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.get(ctx, id));
   }
 
@@ -44,7 +40,7 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('id', () => ID) id: string,
     @Arg('input', () => CustomerSubscriptionCancelInput) input: CustomerSubscriptionCancelInput,
   ): Promise<BillingSubscriptionType> {
-    authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_WRITE);
+    authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
     return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.update(ctx, id, input));
   }
 
@@ -53,7 +49,7 @@ export class CustomerPortalSubscriptionsResolver {
     @Ctx() ctx: BillingContext,
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
-    authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_WRITE);
+    authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
     return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.cancel(ctx, id));
   }
 }

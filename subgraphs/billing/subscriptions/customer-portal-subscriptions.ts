@@ -2,7 +2,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { Principal } from '../../../kit/principal.js';
-import type { BillingContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import { ACTIVE_STATUSES } from '../shared/enums.js';
 import { findPage } from '../shared/repository.js';
 import { Subscription } from './subscription.entity.js';
@@ -70,7 +70,7 @@ export interface CustomerSubscriptionListQuery extends PageRequest, CustomerSubs
 export class CustomerPortalSubscriptions {
   constructor(private readonly deps: SubscriptionMutationDependencies) {}
 
-  async list(ctx: BillingContext, query: CustomerSubscriptionListQuery) {
+  async list(ctx: RequestContext, query: CustomerSubscriptionListQuery) {
     assertCustomer(ctx);
     const window = pageWindow(query);
     const sorting = query.sorting?.[0] ?? '-started_at';
@@ -83,7 +83,7 @@ export class CustomerPortalSubscriptions {
     return { items, pagination: paginationOf(total, query.limit) };
   }
 
-  async get(ctx: BillingContext, id: string): Promise<Subscription> {
+  async get(ctx: RequestContext, id: string): Promise<Subscription> {
     assertCustomer(ctx);
     const subscription = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
     if (!subscription) throw new ResourceNotFound();
@@ -91,7 +91,7 @@ export class CustomerPortalSubscriptions {
   }
 
   /** PATCH with `CustomerSubscriptionCancel`; no `cancel_at_period_end` is a no-op. */
-  async update(ctx: BillingContext, id: string, input: CustomerSubscriptionCancelInput): Promise<Subscription> {
+  async update(ctx: RequestContext, id: string, input: CustomerSubscriptionCancelInput): Promise<Subscription> {
     assertCustomer(ctx);
     if (input.cancelAtPeriodEnd == null) return this.get(ctx, id);
     return mutateSubscription(
@@ -110,12 +110,12 @@ export class CustomerPortalSubscriptions {
   }
 
   /** DELETE: cancel at the end of the period (the customer portal never revokes at once here). */
-  cancel(ctx: BillingContext, id: string): Promise<Subscription> {
+  cancel(ctx: RequestContext, id: string): Promise<Subscription> {
     return this.update(ctx, id, { cancelAtPeriodEnd: true });
   }
 }
 
 /** Only a customer session has subscriptions here (the resolvers' rule says so too). */
-function assertCustomer(ctx: BillingContext): void {
+function assertCustomer(ctx: RequestContext): void {
   if (ctx.principal.subject !== 'customer' || !ctx.principal.subjectId) throw new Unauthorized();
 }

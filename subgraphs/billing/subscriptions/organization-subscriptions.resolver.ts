@@ -3,8 +3,8 @@ import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { OrganizationRef } from '../organizations/organization.type.js';
 import { listSubscriptions, SubscriptionListArgs } from './subscription-list.args.js';
-import { SUBSCRIPTIONS_READ } from './subscription.resolver.js';
 import { BillingSubscriptionList } from './subscription.type.js';
+import { SUBSCRIPTIONS_READ } from './subscription.access.js';
 
 /** `Organization.subscriptions`: billing's field on identity's Organization. */
 @Resolver(() => OrganizationRef)

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BillingContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import type { Subscription } from './subscription.entity.js';
 import { SubscriptionRepository } from './subscription.repository.js';
 import * as transitions from './subscription.transitions.js';
@@ -14,7 +14,7 @@ import { mutateSubscription, type SubscriptionMutationDependencies } from './upd
 export class RevokeSubscription {
   constructor(private readonly deps: SubscriptionMutationDependencies) {}
 
-  execute(ctx: BillingContext, id: string): Promise<Subscription> {
+  execute(ctx: RequestContext, id: string): Promise<Subscription> {
     return mutateSubscription(
       ctx,
       this.deps,

@@ -2,8 +2,8 @@ import { ArgsType, Field, Int } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { SubscriptionFilterInput, type SubscriptionFilters } from './subscription.filters.js';
-import { SUBSCRIPTIONS_READ } from './subscription.resolver.js';
 import { type BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
+import { SUBSCRIPTIONS_READ } from './subscription.access.js';
 
 /** The arguments of the `subscriptions` fields on other types (`Customer`, `Organization`). */
 @ArgsType()

@@ -2,8 +2,8 @@ import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { SubscriptionUpdateInput } from './subscription.inputs.js';
-import { SUBSCRIPTIONS_WRITE } from './subscription.resolver.js';
 import { BillingSubscriptionType } from './subscription.type.js';
+import { SUBSCRIPTIONS_WRITE } from './subscription.access.js';
 
 /** Thin: `subscriptions:update` and `subscriptions:revoke` (interface §4), rules in the use cases. */
 @Resolver(() => BillingSubscriptionType)

@@ -10,12 +10,7 @@ import { CreateSubscriptionInput } from './subscription-create.inputs.js';
 import { SubscriptionFilterInput } from './subscription.filters.js';
 import { subscriptionLoaders } from './subscription.loaders.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
-
-export const SUBSCRIPTIONS_READ = {
-  subjects: ['user', 'organization'],
-  scopes: ['subscriptions:read', 'subscriptions:write'],
-} as const;
-export const SUBSCRIPTIONS_WRITE = { subjects: ['user', 'organization'], scopes: ['subscriptions:write'] } as const;
+import { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscription.access.js';
 
 /** A related row that must exist (same subgraph, same tenant); its absence is a data error, not a 404. */
 function required<T>(value: T | null, what: string, id: string): T {

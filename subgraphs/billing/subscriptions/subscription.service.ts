@@ -1,6 +1,6 @@
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
-import type { BillingContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import { CustomerRepository } from '../customers/customer.repository.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { recordEvent } from '../events/record-event.js';
@@ -38,7 +38,7 @@ export function isFreePrice(price: Pick<ProductPrice, 'amountType' | 'priceAmoun
  */
 export class SubscriptionService {
   async list(
-    ctx: BillingContext,
+    ctx: RequestContext,
     query: SubscriptionListQuery,
     scope: SubscriptionFilters = {},
   ): Promise<{ items: Subscription[]; pagination: Pagination }> {
@@ -54,14 +54,14 @@ export class SubscriptionService {
   }
 
   /** @throws ResourceNotFound when absent or another tenant's (same answer for both). */
-  async get(ctx: BillingContext, id: string): Promise<Subscription> {
+  async get(ctx: RequestContext, id: string): Promise<Subscription> {
     const subscription = await new SubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
     if (!subscription) throw new ResourceNotFound();
     return subscription;
   }
 
   /** The CSV of `GET /v1/subscriptions/export`. */
-  async export(ctx: BillingContext, organizationIds: string[] | null | undefined): Promise<string> {
+  async export(ctx: RequestContext, organizationIds: string[] | null | undefined): Promise<string> {
     const filters = normaliseFilters({ organizationId: organizationIds });
     return subscriptionsCsv(await new SubscriptionRepository(ctx.em).exportRows(ctx.principal, filters.organizationId));
   }
@@ -72,7 +72,7 @@ export class SubscriptionService {
    * same flush (one transaction).
    * @throws PolarRequestValidationError unknown/foreign product, not recurring, not free, unknown customer
    */
-  async create(ctx: BillingContext, input: CreateSubscriptionInput): Promise<Subscription> {
+  async create(ctx: RequestContext, input: CreateSubscriptionInput): Promise<Subscription> {
     const byExternalId = input.customerId == null;
     if ((input.customerId == null) === (input.externalCustomerId == null)) {
       throw new PolarRequestValidationError([

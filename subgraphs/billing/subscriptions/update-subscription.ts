@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
-import type { BillingContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { Discount } from '../discounts/discount.entity.js';
 import type { ProductPrice, SeatTiers } from '../products/product-price.entity.js';
@@ -31,7 +31,7 @@ export interface SubscriptionMutationDependencies {
  * events to the outbox in the same transaction. Any error rolls everything back.
  */
 export async function mutateSubscription(
-  ctx: BillingContext,
+  ctx: RequestContext,
   deps: SubscriptionMutationDependencies,
   find: (em: EntityManager) => Promise<Subscription | null>,
   apply: (em: EntityManager, subscription: Subscription, now: Date) => Promise<TransitionResult>,
@@ -131,7 +131,7 @@ export function classifyUpdate(input: SubscriptionUpdateInput): Alternative {
 export class UpdateSubscription {
   constructor(private readonly deps: SubscriptionMutationDependencies) {}
 
-  async execute(ctx: BillingContext, id: string, input: SubscriptionUpdateInput): Promise<Subscription> {
+  async execute(ctx: RequestContext, id: string, input: SubscriptionUpdateInput): Promise<Subscription> {
     const alternative = classifyUpdate(input);
     checkInput(input);
     const find = (em: EntityManager) => new SubscriptionRepository(em).findReadable(ctx.principal, id);

@@ -3,10 +3,7 @@ import { authorize } from '../../../kit/graphql/authorize.js';
 import type { IdentityContext } from '../context.js';
 import { CreateOrganizationInput, UpdateOrganizationInput } from './organization.inputs.js';
 import { OrganizationList, OrganizationType } from './organization.type.js';
-
-const READ = { subjects: ['user', 'organization'], scopes: ['organizations:read', 'organizations:write'] } as const;
-const CREATE = { subjects: ['user'], scopes: ['organizations:write'] } as const;
-const UPDATE = { subjects: ['user', 'organization'], scopes: ['organizations:write'] } as const;
+import { ORGANIZATIONS_CREATE, ORGANIZATIONS_READ, ORGANIZATIONS_UPDATE } from './organization.access.js';
 
 /** Thin: checks who may call, hands over to the service, maps entities to the public type. */
 @Resolver(() => OrganizationType)
@@ -19,14 +16,14 @@ export class OrganizationResolver {
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<OrganizationList> {
-    authorize(ctx.principal, READ);
+    authorize(ctx.principal, ORGANIZATIONS_READ);
     const result = await ctx.services.organizations.list(ctx, { slug, page, limit, sorting });
     return { items: result.items.map(OrganizationType.fromEntity), pagination: result.pagination };
   }
 
   @Query(() => OrganizationType)
   async organization(@Ctx() ctx: IdentityContext, @Arg('id', () => ID) id: string): Promise<OrganizationType> {
-    authorize(ctx.principal, READ);
+    authorize(ctx.principal, ORGANIZATIONS_READ);
     return OrganizationType.fromEntity(await ctx.services.organizations.get(ctx, id));
   }
 
@@ -35,7 +32,7 @@ export class OrganizationResolver {
     @Ctx() ctx: IdentityContext,
     @Arg('input') input: CreateOrganizationInput,
   ): Promise<OrganizationType> {
-    authorize(ctx.principal, CREATE);
+    authorize(ctx.principal, ORGANIZATIONS_CREATE);
     return OrganizationType.fromEntity(await ctx.services.organizations.create(ctx, input));
   }
 
@@ -45,7 +42,7 @@ export class OrganizationResolver {
     @Arg('id', () => ID) id: string,
     @Arg('input') input: UpdateOrganizationInput,
   ): Promise<OrganizationType> {
-    authorize(ctx.principal, UPDATE);
+    authorize(ctx.principal, ORGANIZATIONS_UPDATE);
     return OrganizationType.fromEntity(await ctx.services.organizations.update(ctx, id, input));
   }
 }

@@ -1,7 +1,7 @@
 import { camelKeys, snakeKeys } from '../../../kit/case.js';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
-import type { IdentityContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import { Membership, MemberRole } from '../memberships/membership.entity.js';
 import type { CreateOrganizationInput, UpdateOrganizationInput } from './organization.inputs.js';
 import { Organization } from './organization.entity.js';
@@ -23,7 +23,7 @@ export interface OrganizationListQuery extends PageRequest {
 
 /** Organization use cases. Stateless: every call receives the request context. */
 export class OrganizationService {
-  async list(ctx: IdentityContext, query: OrganizationListQuery) {
+  async list(ctx: RequestContext, query: OrganizationListQuery) {
     const repository = new OrganizationRepository(ctx.em);
     const window = pageWindow(query);
     const [items, total] = await repository.list(
@@ -36,21 +36,21 @@ export class OrganizationService {
   }
 
   /** @throws ResourceNotFound when absent or not readable by the caller (same answer for both). */
-  async get(ctx: IdentityContext, id: string): Promise<Organization> {
+  async get(ctx: RequestContext, id: string): Promise<Organization> {
     const organization = await new OrganizationRepository(ctx.em).findReadable(ctx.principal, id);
     if (!organization) throw new ResourceNotFound();
     return organization;
   }
 
   /** Creates the organization with the calling user as its owner, in one transaction. */
-  async create(ctx: IdentityContext, input: CreateOrganizationInput): Promise<Organization> {
+  async create(ctx: RequestContext, input: CreateOrganizationInput): Promise<Organization> {
     if (ctx.principal.subject !== 'user' || !ctx.principal.subjectId) throw new Unauthorized();
     return this.createForUser(ctx, ctx.principal.subjectId, input);
   }
 
   /** Also used by the CLI, which acts for a user without a token. */
   async createForUser(
-    ctx: Pick<IdentityContext, 'em' | 'clock'>,
+    ctx: Pick<RequestContext, 'em' | 'clock'>,
     userId: string,
     input: CreateOrganizationInput,
   ): Promise<Organization> {
@@ -89,7 +89,7 @@ export class OrganizationService {
    * Applies the given fields; absent ones are left as they are (an empty input is a no-op).
    * @throws ResourceNotFound, CannotManageOrganization (a member without the owner/admin role)
    */
-  async update(ctx: IdentityContext, id: string, input: UpdateOrganizationInput): Promise<Organization> {
+  async update(ctx: RequestContext, id: string, input: UpdateOrganizationInput): Promise<Organization> {
     const repository = new OrganizationRepository(ctx.em);
     const organization = await this.get(ctx, id);
     if (!(await repository.canManage(ctx.principal, organization.id))) throw new CannotManageOrganization();
@@ -111,7 +111,7 @@ export class OrganizationService {
   }
 
   async addMember(
-    ctx: Pick<IdentityContext, 'em' | 'clock'>,
+    ctx: Pick<RequestContext, 'em' | 'clock'>,
     organizationId: string,
     userId: string,
     role: MemberRole,

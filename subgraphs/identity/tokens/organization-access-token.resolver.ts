@@ -10,12 +10,10 @@ import {
   OrganizationAccessTokenList,
   OrganizationAccessTokenType,
 } from './organization-access-token.type.js';
-
-const READ = {
-  subjects: ['user', 'organization'],
-  scopes: ['organization_access_tokens:read', 'organization_access_tokens:write'],
-} as const;
-const WRITE = { subjects: ['user', 'organization'], scopes: ['organization_access_tokens:write'] } as const;
+import {
+  ORGANIZATION_ACCESS_TOKENS_READ,
+  ORGANIZATION_ACCESS_TOKENS_WRITE,
+} from './organization-access-token.access.js';
 
 @Resolver(() => OrganizationAccessTokenType)
 export class OrganizationAccessTokenResolver {
@@ -26,7 +24,7 @@ export class OrganizationAccessTokenResolver {
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
   ): Promise<OrganizationAccessTokenList> {
-    authorize(ctx.principal, READ);
+    authorize(ctx.principal, ORGANIZATION_ACCESS_TOKENS_READ);
     const result = await ctx.services.organizationAccessTokens.list(ctx, { organizationId, page, limit });
     return { items: result.items.map(OrganizationAccessTokenType.fromEntity), pagination: result.pagination };
   }
@@ -36,7 +34,7 @@ export class OrganizationAccessTokenResolver {
     @Ctx() ctx: IdentityContext,
     @Arg('input') input: CreateOrganizationAccessTokenInput,
   ): Promise<OrganizationAccessTokenCreated> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, ORGANIZATION_ACCESS_TOKENS_WRITE);
     const { token, raw } = await ctx.services.organizationAccessTokens.create(ctx, input);
     return { organizationAccessToken: OrganizationAccessTokenType.fromEntity(token), token: raw };
   }
@@ -47,13 +45,13 @@ export class OrganizationAccessTokenResolver {
     @Arg('id', () => ID) id: string,
     @Arg('input') input: UpdateOrganizationAccessTokenInput,
   ): Promise<OrganizationAccessTokenType> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, ORGANIZATION_ACCESS_TOKENS_WRITE);
     return OrganizationAccessTokenType.fromEntity(await ctx.services.organizationAccessTokens.update(ctx, id, input));
   }
 
   @Mutation(() => Boolean)
   async deleteOrganizationAccessToken(@Ctx() ctx: IdentityContext, @Arg('id', () => ID) id: string): Promise<boolean> {
-    authorize(ctx.principal, WRITE);
+    authorize(ctx.principal, ORGANIZATION_ACCESS_TOKENS_WRITE);
     await ctx.services.organizationAccessTokens.delete(ctx, id);
     return true;
   }

@@ -7,7 +7,7 @@ import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { GRANTABLE_SCOPES } from '../../../kit/scopes.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import type { IdentityContext } from '../context.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import { CannotManageOrganization } from '../organizations/organization.errors.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { OrganizationRepository } from '../organizations/organization.repository.js';
@@ -25,7 +25,7 @@ export class OrganizationAccessTokenService {
     private readonly cache: PrincipalCache,
   ) {}
 
-  async list(ctx: IdentityContext, query: PageRequest & { organizationId?: string | null }) {
+  async list(ctx: RequestContext, query: PageRequest & { organizationId?: string | null }) {
     const readable = new OrganizationRepository(ctx.em).readableFilter(ctx.principal);
     const organizationIds = (await ctx.em.find(Organization, readable, { fields: ['id'] })).map(o => o.id);
     const scope = query.organizationId ? organizationIds.filter(id => id === query.organizationId) : organizationIds;
@@ -38,7 +38,7 @@ export class OrganizationAccessTokenService {
     return { items, pagination: paginationOf(total, query.limit) };
   }
 
-  async create(ctx: IdentityContext, input: CreateOrganizationAccessTokenInput) {
+  async create(ctx: RequestContext, input: CreateOrganizationAccessTokenInput) {
     const repository = new OrganizationRepository(ctx.em);
     const organizationId = await targetOrganization(
       ctx.principal,
@@ -76,7 +76,7 @@ export class OrganizationAccessTokenService {
   }
 
   async update(
-    ctx: IdentityContext,
+    ctx: RequestContext,
     id: string,
     input: UpdateOrganizationAccessTokenInput,
   ): Promise<OrganizationAccessToken> {
@@ -93,7 +93,7 @@ export class OrganizationAccessTokenService {
     return token;
   }
 
-  async delete(ctx: IdentityContext, id: string): Promise<void> {
+  async delete(ctx: RequestContext, id: string): Promise<void> {
     const token = await this.findManageable(ctx, id);
     await this.revoke(ctx, token);
   }
@@ -104,7 +104,7 @@ export class OrganizationAccessTokenService {
     this.cache.invalidate(p => p.tokenId === token.id);
   }
 
-  private async findManageable(ctx: IdentityContext, id: string): Promise<OrganizationAccessToken> {
+  private async findManageable(ctx: RequestContext, id: string): Promise<OrganizationAccessToken> {
     const token = await ctx.em.findOne(OrganizationAccessToken, { id, deletedAt: null });
     const repository = new OrganizationRepository(ctx.em);
     if (!token || !(await repository.findReadable(ctx.principal, token.organizationId))) throw new ResourceNotFound();

@@ -1,0 +1,38 @@
+/**
+ * The billing subgraph's published contract: everything another part of the code base (the REST
+ * adapter, the gateway, another subgraph) may import from billing, and nothing else. What is not
+ * exported here (entities, repositories, services, resolvers) may change without telling anyone.
+ * `test/contract/import-cycles.test.ts` fails when a file outside `subgraphs/billing/` imports any
+ * other billing module (composition roots may also import `runtime.ts`).
+ *
+ * Kept free of I/O: importing it loads no database or GraphQL schema.
+ */
+
+// Who may call each operation: the route table checks the very objects the resolvers check.
+export { CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
+export {
+  CUSTOMER_PORTAL_READ,
+  CUSTOMER_PORTAL_WRITE,
+  CUSTOMERS_READ,
+  CUSTOMERS_WRITE,
+} from './customers/customer.access.js';
+export { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discounts/discount.access.js';
+export { PRODUCTS_READ, PRODUCTS_WRITE } from './products/product.access.js';
+export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscription.access.js';
+
+// Enums that travel on the wire.
+export { CustomerCancellationReason, SubscriptionStatus } from './shared/enums.js';
+
+// Limits the edge validates before a request reaches billing.
+export { CUSTOMER_NAME_MAX_LENGTH } from './customers/customer.validation.js';
+export { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH } from './shared/metadata.js';
+
+// Sort keys each list accepts, and its default order.
+export { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from './customers/customer.sorting.js';
+export { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from './discounts/discount.sorting.js';
+export { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './products/product.sorting.js';
+export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscriptions/subscription.sorting.js';
+
+// Wire builders: a GraphQL result (camelCase) to the exact keys of Polar's variant.
+export { discountBaseWire, discountWire } from './discounts/discount.wire.js';
+export { priceWire, productWire } from './products/product.wire.js';

@@ -1,0 +1,13 @@
+import { coreApiRule, customerPortalRule } from '../../../kit/graphql/authorize.js';
+
+/**
+ * Who may call the customer operations, through the Core API (`rest-adapter/routes/customers.routes.ts`)
+ * and the Customer Portal API (the customer itself, `customer-portal-*.routes.ts`). The route table
+ * and the resolvers check these same objects, so REST and GraphQL clients get the same 401/403.
+ */
+export const CUSTOMERS_READ = coreApiRule('customers:read', 'customers:write');
+export const CUSTOMERS_WRITE = coreApiRule('customers:write');
+
+/** The Customer Portal API as a whole: its customer and its subscriptions. */
+export const CUSTOMER_PORTAL_READ = customerPortalRule('customer_portal:read', 'customer_portal:write');
+export const CUSTOMER_PORTAL_WRITE = customerPortalRule('customer_portal:write');

@@ -1,0 +1,100 @@
+import { projectRoot } from '../../kit/paths.js';
+import { type ImportEdge, importCycles, importGraph } from '../support/import-graph.js';
+
+/** The folders whose code ships (tests under `test/` may import anything). */
+const SOURCE_FOLDERS = ['kit', 'subgraphs', 'gateway', 'rest-adapter', 'embedded', 'cli'];
+
+/** Composition roots: they start subgraphs in-process, so they may also import `runtime.ts` / `main.ts`. */
+const COMPOSITION_ROOTS = ['embedded/', 'cli/'];
+
+/**
+ * Exceptions to the boundary rule while a part is being moved behind its contract (none today). Each
+ * entry is `from → to`; the test fails on an entry that no longer matches an import, so it only shrinks.
+ */
+const TEMPORARY_ALLOWED: readonly string[] = [];
+
+const graph = importGraph(projectRoot(), SOURCE_FOLDERS);
+const edges = [...graph.values()].flat();
+
+/**
+ * Why `edge` crosses a boundary it may not, or null. A subgraph publishes one module, `contract.ts`;
+ * every file outside `subgraphs/<x>/` (the REST adapter, the gateway, the other subgraphs) imports only
+ * that of it, composition roots also `runtime.ts` and `main.ts`, and `kit/` imports no subgraph at all.
+ * Tests (`__tests__/`, `test/`) may reach inside.
+ */
+function boundaryViolation({ from, to }: Pick<ImportEdge, 'from' | 'to'>): string | null {
+  if (from.includes('/__tests__/')) return null;
+  const target = /^subgraphs\/([^/]+)\/(.+)$/.exec(to);
+  if (!target) return null;
+  const [, subgraph, module] = target;
+  if (from.startsWith(`subgraphs/${subgraph}/`)) return null;
+  if (from.startsWith('kit/')) return 'kit/ imports no subgraph';
+  if (module === 'contract.ts') return null;
+  const root = COMPOSITION_ROOTS.some(folder => from.startsWith(folder));
+  if (root && (module === 'runtime.ts' || module === 'main.ts')) return null;
+  return root
+    ? `a composition root imports only subgraphs/${subgraph}/contract.ts, runtime.ts or main.ts`
+    : `only subgraphs/${subgraph}/contract.ts may be imported from outside the subgraph`;
+}
+
+const describeEdge = ({ from, to }: Pick<ImportEdge, 'from' | 'to'>) => `${from} → ${to}`;
+
+describe('the import graph of kit/, subgraphs/, gateway/, rest-adapter/, embedded/ and cli/', () => {
+  it('is read from the sources (multi-line and type-only imports included)', () => {
+    expect(graph.size).toBeGreaterThan(200);
+    // A type-only import and a multi-line one, so a parser that missed either would be caught here.
+    expect(graph.get('subgraphs/billing/context.ts')).toContainEqual(
+      expect.objectContaining({ to: 'subgraphs/billing/services.ts' }),
+    );
+    expect(graph.get('rest-adapter/routes/subscriptions.routes.ts')).toContainEqual(
+      expect.objectContaining({ to: 'subgraphs/billing/contract.ts' }),
+    );
+  });
+
+  it('finds a cycle when there is one', () => {
+    const edge = (from: string, to: string) => ({ from, to, specifier: to, line: 1 });
+    const looped = new Map([
+      ['a.ts', [edge('a.ts', 'b.ts')]],
+      ['b.ts', [edge('b.ts', 'c.ts')]],
+      ['c.ts', [edge('c.ts', 'a.ts'), edge('c.ts', 'd.ts')]],
+      ['d.ts', []],
+    ]);
+    expect(importCycles(looped)).toEqual([{ files: ['a.ts', 'b.ts', 'c.ts'], loop: ['a.ts', 'b.ts', 'c.ts', 'a.ts'] }]);
+  });
+
+  it('has no cycles', () => {
+    const cycles = importCycles(graph);
+    const report = cycles.map(
+      ({ files, loop }) => `${files.length} files in a cycle, e.g. ${loop.join(' → ')}\n  ${files.join('\n  ')}`,
+    );
+    expect(report).toEqual([]);
+  });
+});
+
+describe('subgraph boundaries: outside a subgraph, only its contract.ts is imported', () => {
+  it('tells the allowed imports from the forbidden ones', () => {
+    const verdict = (from: string, to: string) => boundaryViolation({ from, to }) === null;
+    expect(verdict('rest-adapter/routes/products.routes.ts', 'subgraphs/billing/contract.ts')).toBe(true);
+    expect(verdict('rest-adapter/routes/products.routes.ts', 'subgraphs/billing/products/product.wire.ts')).toBe(false);
+    expect(verdict('gateway/gateway.ts', 'subgraphs/identity/runtime.ts')).toBe(false);
+    expect(verdict('subgraphs/billing/x.ts', 'subgraphs/identity/users/user.entity.ts')).toBe(false);
+    expect(verdict('subgraphs/billing/x.ts', 'subgraphs/identity/contract.ts')).toBe(true);
+    expect(verdict('subgraphs/billing/x/y.ts', 'subgraphs/billing/products/product.entity.ts')).toBe(true);
+    expect(verdict('kit/config.ts', 'subgraphs/billing/contract.ts')).toBe(false);
+    expect(verdict('embedded/environment.ts', 'subgraphs/billing/runtime.ts')).toBe(true);
+    expect(verdict('cli/session.ts', 'subgraphs/identity/admin.ts')).toBe(false);
+    expect(verdict('subgraphs/billing/__tests__/a.test.ts', 'subgraphs/identity/orm.ts')).toBe(true);
+  });
+
+  it('holds for every import (apart from the temporary allow-list)', () => {
+    const violations = edges
+      .filter(edge => boundaryViolation(edge) !== null && !TEMPORARY_ALLOWED.includes(describeEdge(edge)))
+      .map(edge => `${edge.from}:${edge.line} imports '${edge.specifier}': ${boundaryViolation(edge)}`);
+    expect(violations).toEqual([]);
+  });
+
+  it('has no stale entry in the temporary allow-list', () => {
+    const present = new Set(edges.filter(edge => boundaryViolation(edge) !== null).map(describeEdge));
+    expect(TEMPORARY_ALLOWED.filter(entry => !present.has(entry))).toEqual([]);
+  });
+});
