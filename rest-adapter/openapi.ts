@@ -8,7 +8,9 @@ import type { Route } from './routes/route.js';
 
 export { renderDocsPage } from './openapi/docs-page.js';
 
-const TAGS: Json[] = [
+/** Tags in reading order: the route table's, then the OAuth provider, then the service's own endpoints. */
+const tagsOf = (routes: Route[]): Json[] => [
+  ...[...new Set(routes.map(r => r.tag))].map(name => ({ name })),
   { name: 'oauth2', description: 'OAuth 2.0 / OpenID Connect provider: discovery, authorization, tokens, clients.' },
   { name: 'service', description: 'Probes, this document and the GraphQL endpoint.' },
 ];
@@ -32,7 +34,7 @@ export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string
         'Authenticate with `Authorization: Bearer <token>`.',
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
-    tags: TAGS,
+    tags: tagsOf(routes),
     paths,
     components: {
       securitySchemes: securitySchemes(serverUrl),

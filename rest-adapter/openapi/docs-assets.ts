@@ -75,9 +75,8 @@ export const DOCS_SCRIPT = `'use strict';
 
 /** The page around Swagger UI, and the list shown without JavaScript. */
 export const DOCS_STYLESHEET = `body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#222}
-.docs-header{padding:1rem 1.25rem;border-bottom:1px solid #ddd;display:flex;gap:1.5rem;align-items:baseline;flex-wrap:wrap}
-.docs-header h1{font-size:1.25rem;margin:0}
-.docs-header a{color:#1a5fb4}
+.docs-header{padding:.6rem 1.25rem;background:#1b1b1b;color:#eee;border-bottom:1px solid #ddd;display:flex;gap:1.5rem;align-items:baseline;flex-wrap:wrap}
+.docs-header a{color:#9cc3ff}
 #no-script{max-width:70rem;margin:1rem auto;padding:0 1.25rem}
 #no-script table{border-collapse:collapse;width:100%}
 #no-script td{border-top:1px solid #eee;padding:.25rem .5rem;vertical-align:top}

@@ -31,6 +31,9 @@ export const DOCS_CSP =
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
+/** Escapes, then shows Markdown's `code` spans as <code>. */
+const markdownCode = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** The /docs page for an OpenAPI document. */
@@ -54,11 +57,13 @@ export function renderDocsPage(document: Record<string, any>): string {
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 <link rel="stylesheet" href="/docs/assets/docs.css">
 </head><body>
-<header class="docs-header"><h1>${title}</h1>
-<span>OpenAPI: <a href="/openapi.json">/openapi.json</a></span>
-<span>GraphQL: <code>POST /graphql</code> with the same token</span></header>
-<div id="no-script"><p>${escapeHtml(document.info.description ?? '')} Without JavaScript, here is the list of
-operations; their parameters, bodies and responses are in <a href="/openapi.json">/openapi.json</a>.</p>
+<nav class="docs-header"><strong>API reference</strong>
+<a href="/openapi.json">OpenAPI document</a>
+<span>GraphQL: <code>POST /graphql</code> with the same token</span>
+<span>Tokens: <a href="/settings">settings</a></span></nav>
+<div id="no-script"><h1>${title}</h1><p>${markdownCode(document.info.description ?? '')}</p>
+<p>Without JavaScript, here is the list of operations; their parameters, bodies and responses are in
+<a href="/openapi.json">/openapi.json</a>.</p>
 <table><tbody>
 ${rows.join('\n')}
 </tbody></table></div>
