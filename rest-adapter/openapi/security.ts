@@ -23,7 +23,7 @@ export function securitySchemes(serverUrl?: string): Record<string, Json> {
         'An organization access token (`polar_oat_…`), personal access token (`polar_pat_…`), OAuth 2.0 access ' +
         'token (`polar_at_u_…`, `polar_at_o_…`) or customer session token (`polar_cst_…`). An operation lists ' +
         'the scopes of which the token needs any one. ' +
-        `${PERSONAL_ONLY_SCOPES.map(s => `\`${s}\``).join(' and ')} exist for personal access tokens only.`,
+        `Personal access tokens only: ${PERSONAL_ONLY_SCOPES.map(s => `\`${s}\` (${describeScope(s)})`).join(', ')}.`,
     },
     oauth2: {
       type: 'oauth2',

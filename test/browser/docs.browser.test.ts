@@ -63,6 +63,7 @@ describe('the API reference at /docs', () => {
     const bundle = await fetch(`${stack.base}/docs/assets/swagger-ui-bundle.js`);
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    expect(bundle.headers.get('cache-control')).toBe('public, max-age=3600');
     await bundle.arrayBuffer();
     // Only the files the page uses: not the rest of the package, nothing outside it.
     expect((await fetch(`${stack.base}/docs/assets/package.json`)).status).toBe(404);
