@@ -69,14 +69,10 @@ async function methodsAnswered(base: string, path: string): Promise<string[]> {
   return answered;
 }
 
-let stack: OAuthStack;
-let served: string[];
-let document: any;
-
-beforeAll(async () => {
-  stack = await startOAuthStack('openapi_coverage');
+/** What one running environment serves, and the document it serves. */
+async function surveyOf(stack: OAuthStack): Promise<{ served: string[]; documented: string[]; document: any }> {
   const app = stack.environment.app as Express & { router: { stack: Layer[] } };
-  served = [];
+  const served: string[] = [];
   for (const route of routesOf(app.router.stack)) {
     if (!route.startsWith('ALL ')) served.push(route);
     else {
@@ -84,21 +80,30 @@ beforeAll(async () => {
       for (const method of await methodsAnswered(stack.base, path)) served.push(`${method} ${path}`);
     }
   }
-  served = [...new Set(served)].sort();
   const response = await fetch(`${stack.base}/openapi.json`);
   expect(response.status).toBe(200);
-  document = await response.json();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+  const document: any = await response.json();
+  const documented = Object.entries<Record<string, unknown>>(document.paths).flatMap(([path, item]) =>
+    METHODS.filter(m => item[m]).map(m => `${m.toUpperCase()} ${path}`),
+  );
+  return { served: [...new Set(served)].sort(), documented: documented.sort(), document };
+}
 
-const documented = () =>
-  Object.entries<Record<string, unknown>>(document.paths)
-    .flatMap(([path, item]) => METHODS.filter(m => item[m]).map(m => `${m.toUpperCase()} ${path}`))
-    .sort();
+// Both environments: the sandbox may serve more (its test clock, for one), and that must be documented too.
+describe.each(['production', 'sandbox'] as const)('the OpenAPI document and the routes %s serves', environment => {
+  let stack: OAuthStack;
+  let served: string[];
+  let documented: string[];
+  let document: any;
 
-describe('the OpenAPI document and the routes the app serves', () => {
+  beforeAll(async () => {
+    stack = await startOAuthStack(`openapi_coverage_${environment}`, environment);
+    ({ served, documented, document } = await surveyOf(stack));
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
   it('finds the routes of the app, the route table and the mounted routers', () => {
     // The walk itself must see each kind, or the comparison below would prove nothing.
     expect(served).toEqual(
@@ -116,14 +121,14 @@ describe('the OpenAPI document and the routes the app serves', () => {
   });
 
   it('documents every route served, except the listed HTML pages', () => {
-    const missing = served.filter(route => !documented().includes(route) && !HTML_PAGES.includes(route));
+    const missing = served.filter(route => !documented.includes(route) && !HTML_PAGES.includes(route));
     expect(missing).toEqual([]);
   });
 
   it('serves every operation it documents, and every excluded page exists', () => {
-    expect(documented().filter(route => !served.includes(route))).toEqual([]);
+    expect(documented.filter(route => !served.includes(route))).toEqual([]);
     expect(HTML_PAGES.filter(page => !served.includes(page))).toEqual([]);
-    expect(documented().filter(route => HTML_PAGES.includes(route))).toEqual([]);
+    expect(documented.filter(route => HTML_PAGES.includes(route))).toEqual([]);
   });
 
   it('names this server and its OAuth endpoints with the public URL', () => {
