@@ -1,6 +1,13 @@
 import { jest } from '@jest/globals';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { createPerson, type OAuthStack, type Person, startOAuthStack } from '../oauth/support.js';
+import {
+  createPerson,
+  type OAuthStack,
+  PASSWORD,
+  type Person,
+  registerClient,
+  startOAuthStack,
+} from '../oauth/support.js';
 
 /**
  * /docs in headless Chromium (Debian's `chromium`, driven by playwright-core): Swagger UI served by this
@@ -42,10 +49,15 @@ afterAll(async () => {
 function problemsOf(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', message => {
-    if (message.type() === 'error') problems.push(message.text());
+    // The sign-in pages have no icon: the browser's own /favicon.ico request is not the docs page's.
+    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
+      problems.push(`${message.text()} ${message.location().url}`);
   });
   page.on('pageerror', error => problems.push(error.message));
   page.on('requestfailed', request => problems.push(`${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', response => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+  });
   return problems;
 }
 
@@ -109,6 +121,53 @@ describe('the API reference at /docs', () => {
       expect(await list.locator('.request-url').textContent()).toContain(`${stack.base}/v1/organizations/`);
       await list.screenshot({ path: '/tmp/docs-try-it.png' });
 
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs in with the OAuth 2.0 authorization code flow from the Authorize dialog and calls the API', async () => {
+    // A public client (PKCE) whose redirect URI is Swagger UI's page, as a developer would register it.
+    const client = await registerClient(stack, {
+      client_name: 'API reference',
+      redirect_uris: [`${stack.base}/docs/assets/oauth2-redirect.html`],
+      token_endpoint_auth_method: 'none',
+      scope: 'openid organizations:read',
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = problemsOf(page);
+    try {
+      await page.goto(`${stack.base}/login`);
+      await page.getByLabel('Email').fill(owner.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.waitForURL(`${stack.base}/settings`);
+
+      await page.goto(`${stack.base}/docs`);
+      await page.locator('.auth-wrapper .authorize').click();
+      const oauth = page.locator('.dialog-ux .auth-container').filter({ hasText: 'authorizationCode' });
+      await oauth.locator('#client_id_authorizationCode').fill(client.client_id);
+      // The checkbox is drawn by its label.
+      await oauth.locator('label[for="organizations:read-authorizationCode-checkbox-oauth2"]').click();
+      expect(await oauth.locator('[id="organizations:read-authorizationCode-checkbox-oauth2"]').isChecked()).toBe(true);
+      const popupOpened = page.waitForEvent('popup');
+      await oauth.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click();
+      const popup = await popupOpened;
+      await popup.getByRole('button', { name: 'Allow' }).click();
+      await popup.waitForEvent('close');
+      await oauth.getByRole('button', { name: 'Remove authorization' }).waitFor();
+      await oauth.getByRole('button', { name: 'Close' }).click();
+
+      const list = operation(page, 'get', '/v1/organizations/');
+      await list.locator('.opblock-summary').click();
+      await list.getByRole('button', { name: 'Execute' }).click();
+      const live = list.locator('.live-responses-table .response');
+      await live.waitFor();
+      expect((await live.locator('.response-col_status').textContent())?.trim()).toBe('200');
+      expect(await live.locator('.response-col_description').textContent()).toContain(owner.organizationId);
+      expect(await list.locator('.curl').textContent()).toContain('Bearer polar_at_u_');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
