@@ -65,7 +65,8 @@ export function operationOf(route: Route): Json {
     summary: route.summary,
     description:
       `Callers: ${subjects.join(', ')}.` +
-      (scopes.length ? ` Scopes: any one of ${scopes.map(s => `\`${s}\``).join(', ')}.` : ''),
+      (scopes.length === 1 ? ` Scope: \`${scopes[0]}\`.` : '') +
+      (scopes.length > 1 ? ` Scopes: any one of ${scopes.map(s => `\`${s}\``).join(', ')}.` : ''),
     tags: [route.tag],
     'x-polar-allowed-subjects': subjects,
     security: securityOf(route.access.subjects, scopes),
