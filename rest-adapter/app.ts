@@ -6,6 +6,7 @@ import { requestIdOf } from '../kit/http/http-util.js';
 import type { Logger } from '../kit/logger.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './gateway-client.js';
+import { docsRouter } from './openapi/docs-page.js';
 import { OperationDocuments } from './operations.js';
 import type { Route } from './routes/route.js';
 import { parseOrThrow, queryObject } from './validation.js';
@@ -34,8 +35,8 @@ declare module 'express-serve-static-core' {
 }
 
 /** API versions this server speaks; the `Polar-Version` header picks one (absent: the oldest). */
-const API_VERSIONS = ['2026-04', '2026-10'];
-const DEFAULT_API_VERSION = '2026-04';
+export const API_VERSIONS = ['2026-04', '2026-10'];
+export const DEFAULT_API_VERSION = '2026-04';
 
 const MAX_BODY = '1mb';
 
@@ -53,7 +54,7 @@ export function createApp(deps: AppDependencies): express.Express {
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable' });
   });
   app.get('/openapi.json', (_req, res) => void res.json(deps.openapi()));
-  app.get('/docs', (_req, res) => void res.type('html').send(deps.docsPage()));
+  app.use(docsRouter(deps.docsPage));
 
   app.use(apiVersion);
   // The documented API and /graphql read every body as JSON (a form there is 422 json_invalid / 400, as

@@ -7,7 +7,7 @@ import { routes } from '../rest-adapter/routes/index.js';
 
 export const openApiFile = path.join(projectRoot(), 'schema', 'openapi.json');
 
-/** The committed OpenAPI document as the route table produces it. */
+/** The committed OpenAPI document as the code produces it (route table, OAuth and service endpoints). */
 export const producedOpenApi = () => `${JSON.stringify(buildOpenApi(routes), null, 2)}\n`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -24,7 +24,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     }
     if (committed !== produced) {
       process.stderr.write(
-        'schema/openapi.json differs from the route table. Run `npm run schema:write` and commit.\n',
+        'schema/openapi.json differs from what the code produces. Run `npm run schema:write` and commit.\n',
       );
       process.exit(1);
     }

@@ -1,0 +1,108 @@
+import { securityOf } from './security.js';
+import { type Json, jsonContent, polarVersionRef, refs, schemaRef } from './wire-schemas.js';
+
+/** The service's own endpoints (rest-adapter/app.ts): probes, this document and the GraphQL endpoint. */
+
+const status = (values: string[]): Json => ({
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string', enum: values } },
+});
+
+export const serviceSchemas: Record<string, Json> = {
+  GraphQLRequest: {
+    type: 'object',
+    required: ['query'],
+    properties: {
+      query: { type: 'string', description: 'A GraphQL document' },
+      operationName: { type: ['string', 'null'] },
+      variables: { type: ['object', 'null'], additionalProperties: true },
+    },
+  },
+  GraphQLResponse: {
+    type: 'object',
+    description:
+      'GraphQL over HTTP: `data` and/or `errors`; a domain error carries `extensions.code` and `extensions.http.status`.',
+    properties: {
+      data: { type: ['object', 'null'], additionalProperties: true },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['message'],
+          properties: {
+            message: { type: 'string' },
+            path: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+            extensions: { type: 'object', additionalProperties: true },
+          },
+        },
+      },
+    },
+  },
+};
+
+export const servicePaths: Record<string, Json> = {
+  '/healthz': {
+    get: {
+      operationId: 'service:healthz',
+      summary: 'Liveness: the process answers',
+      tags: ['service'],
+      security: [],
+      responses: { 200: { description: 'Alive', content: jsonContent(status(['ok'])) } },
+    },
+  },
+  '/readyz': {
+    get: {
+      operationId: 'service:readyz',
+      summary: 'Readiness: the database answers',
+      tags: ['service'],
+      security: [],
+      responses: {
+        200: { description: 'Ready', content: jsonContent(status(['ok'])) },
+        503: { description: 'The database does not answer', content: jsonContent(status(['unavailable'])) },
+      },
+    },
+  },
+  '/openapi.json': {
+    get: {
+      operationId: 'service:openapi',
+      summary: 'This OpenAPI document',
+      tags: ['service'],
+      security: [],
+      responses: {
+        200: {
+          description: 'OpenAPI 3.1 document of everything this service serves',
+          content: jsonContent({ type: 'object', additionalProperties: true }),
+        },
+      },
+    },
+  },
+  '/graphql': {
+    post: {
+      operationId: 'graphql',
+      summary: 'The federated GraphQL API',
+      description:
+        'Queries subscriptions, orders and customers together in one request, with the same bearer token and the ' +
+        'same access rules as the REST operations. Without a token, only what anonymous callers may read.',
+      tags: ['service'],
+      security: securityOf(['user', 'organization', 'customer', 'anonymous'], []),
+      parameters: [polarVersionRef],
+      requestBody: { required: true, content: jsonContent(schemaRef('GraphQLRequest')) },
+      responses: {
+        200: {
+          description: 'Executed (errors, if any, are in `errors`)',
+          content: jsonContent(schemaRef('GraphQLResponse')),
+        },
+        400: {
+          description: 'Not a GraphQL request, or a document that does not parse or validate',
+          content: jsonContent(schemaRef('GraphQLResponse')),
+        },
+        ...refs([
+          [401, 'InvalidToken'],
+          [404, 'UnsupportedVersion'],
+          [413, 'PayloadTooLarge'],
+        ]),
+      },
+    },
+  },
+};

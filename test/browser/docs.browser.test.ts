@@ -1,0 +1,190 @@
+import { jest } from '@jest/globals';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  createPerson,
+  type OAuthStack,
+  PASSWORD,
+  type Person,
+  registerClient,
+  startOAuthStack,
+} from '../oauth/support.js';
+
+/**
+ * /docs in headless Chromium (Debian's `chromium`, driven by playwright-core): Swagger UI served by this
+ * process renders the document under the page's strict CSP, the search finds an operation, and "Try it
+ * out" with a token pasted in the Authorize dialog calls the running service. Without JavaScript the
+ * page still lists the operations. Screenshots go to /tmp/docs-*.png.
+ */
+jest.setTimeout(120_000);
+
+let stack: OAuthStack;
+let owner: Person;
+let token: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  stack = await startOAuthStack('docs_browser');
+  owner = await createPerson(stack, 'Docs Browser Org');
+  token = await stack.admin.createOrganizationAccessToken(owner.organizationId, ['organizations:read']);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** Console errors and failed requests of a page: a CSP refusal shows up as both. */
+function problemsOf(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', message => {
+    // The sign-in pages have no icon: the browser's own /favicon.ico request is not the docs page's.
+    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
+      problems.push(`${message.text()} ${message.location().url}`);
+  });
+  page.on('pageerror', error => problems.push(error.message));
+  page.on('requestfailed', request => problems.push(`${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', response => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+  });
+  return problems;
+}
+
+const operation = (page: Page, method: string, path: string) =>
+  page.locator(`.opblock-${method}`).filter({ has: page.locator(`[data-path="${path}"]`) });
+
+describe('the API reference at /docs', () => {
+  it('is sent with a CSP that allows only its own scripts and styles', async () => {
+    const response = await fetch(`${stack.base}/docs`);
+    expect(response.status).toBe(200);
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain('unsafe');
+    const bundle = await fetch(`${stack.base}/docs/assets/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    expect(bundle.headers.get('cache-control')).toBe('public, max-age=3600');
+    await bundle.arrayBuffer();
+    // Only the files the page uses: not the rest of the package, nothing outside it.
+    expect((await fetch(`${stack.base}/docs/assets/package.json`)).status).toBe(404);
+    expect((await fetch(`${stack.base}/docs/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+  });
+
+  it('renders the operations, finds one with the search box, and tries it with a bearer token', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = problemsOf(page);
+    try {
+      await page.goto(`${stack.base}/docs`);
+      await operation(page, 'post', '/v1/oauth2/token').waitFor();
+      expect(await page.locator('.opblock').count()).toBeGreaterThanOrEqual(55);
+      await page.screenshot({ path: '/tmp/docs-overview.png' });
+
+      // The search matches words of the path, id or summary, not just the tag.
+      await page.locator('.operation-filter-input').fill('organizations list');
+      await operation(page, 'patch', '/v1/organizations/{id}').waitFor({ state: 'detached' });
+      await operation(page, 'get', '/v1/organizations/').waitFor();
+      expect(await page.locator('.opblock').count()).toBe(1);
+
+      // Authorize: paste the token into the bearer scheme of the dialog.
+      await page.locator('.auth-wrapper .authorize').click();
+      const dialog = page.locator('.dialog-ux');
+      const bearer = dialog.locator('.auth-container').filter({ hasText: 'customer session token' });
+      await bearer.locator('#auth-bearer-value').fill(token);
+      await bearer.getByRole('button', { name: 'Apply credentials' }).click();
+      await bearer.getByRole('button', { name: 'Remove authorization' }).waitFor();
+      await page.screenshot({ path: '/tmp/docs-authorize.png' });
+      await bearer.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      // Open the operation, see its schemas, execute it against this server.
+      const list = operation(page, 'get', '/v1/organizations/');
+      await list.locator('.opblock-summary').click();
+      await list.getByText('Responses').first().waitFor();
+      await list.getByRole('button', { name: 'Execute' }).click();
+      const live = list.locator('.live-responses-table .response');
+      await live.waitFor();
+      expect((await live.locator('.response-col_status').textContent())?.trim()).toBe('200');
+      expect(await live.locator('.response-col_description').textContent()).toContain(owner.organizationId);
+      expect(await list.locator('.request-url').textContent()).toContain(`${stack.base}/v1/organizations/`);
+      await list.screenshot({ path: '/tmp/docs-try-it.png' });
+
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs in with the OAuth 2.0 authorization code flow from the Authorize dialog and calls the API', async () => {
+    // A public client (PKCE) whose redirect URI is Swagger UI's page, as a developer would register it.
+    const client = await registerClient(stack, {
+      client_name: 'API reference',
+      redirect_uris: [`${stack.base}/docs/assets/oauth2-redirect.html`],
+      token_endpoint_auth_method: 'none',
+      scope: 'openid organizations:read',
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = problemsOf(page);
+    try {
+      await page.goto(`${stack.base}/login`);
+      await page.getByLabel('Email').fill(owner.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.waitForURL(`${stack.base}/settings`);
+
+      await page.goto(`${stack.base}/docs`);
+      await page.locator('.auth-wrapper .authorize').click();
+      const oauth = page.locator('.dialog-ux .auth-container').filter({ hasText: 'authorizationCode' });
+      await oauth.locator('#client_id_authorizationCode').fill(client.client_id);
+      // The checkbox is drawn by its label.
+      await oauth.locator('label[for="organizations:read-authorizationCode-checkbox-oauth2"]').click();
+      expect(await oauth.locator('[id="organizations:read-authorizationCode-checkbox-oauth2"]').isChecked()).toBe(true);
+      const popupOpened = page.waitForEvent('popup');
+      await oauth.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click();
+      const popup = await popupOpened;
+      await popup.getByRole('button', { name: 'Allow' }).click();
+      await popup.waitForEvent('close');
+      await oauth.getByRole('button', { name: 'Remove authorization' }).waitFor();
+      await oauth.getByRole('button', { name: 'Close' }).click();
+
+      const list = operation(page, 'get', '/v1/organizations/');
+      await list.locator('.opblock-summary').click();
+      await list.getByRole('button', { name: 'Execute' }).click();
+      const live = list.locator('.live-responses-table .response');
+      await live.waitFor();
+      expect((await live.locator('.response-col_status').textContent())?.trim()).toBe('200');
+      expect(await live.locator('.response-col_description').textContent()).toContain(owner.organizationId);
+      expect(await list.locator('.curl').textContent()).toContain('Bearer polar_at_u_');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lists the operations without JavaScript', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${stack.base}/docs`);
+      const row = page.getByRole('row').filter({ hasText: 'oauth2:request_token' });
+      expect(await row.textContent()).toContain('/v1/oauth2/token');
+      expect(await page.getByRole('row').count()).toBeGreaterThanOrEqual(55);
+      await page.screenshot({ path: '/tmp/docs-no-script.png' });
+    } finally {
+      await context.close();
+    }
+  });
+});
