@@ -4,7 +4,7 @@ import {
   GRANT_TYPES,
   PROMPT_VALUES,
   SUB_TYPES,
-} from '../../subgraphs/identity/oauth2/oauth2.constants.js';
+} from '../../subgraphs/identity/contract.js';
 import { type Json, jsonContent, polarVersionRef, refs, schemaRef } from '../openapi/wire-schemas.js';
 import { providerMetadata } from './router.js';
 

@@ -1,5 +1,5 @@
 import { ALL_SCOPES } from '../../kit/scopes.js';
-import { describeScope, SCOPES_SUPPORTED } from '../../subgraphs/identity/oauth2/oauth2.constants.js';
+import { describeScope, SCOPES_SUPPORTED } from '../../subgraphs/identity/contract.js';
 import type { Json } from './wire-schemas.js';
 
 /** The OAuth endpoints the authorization code flow uses (rest-adapter/oauth2/router.ts). */

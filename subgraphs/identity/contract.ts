@@ -29,6 +29,8 @@ export {
   GRANT_TYPES,
   PROMPT_VALUES,
   SCOPES_SUPPORTED,
+  SUB_TYPES,
+  describeScope,
 } from './oauth2/oauth2.constants.js';
 export type {
   AuthorizationParams,
