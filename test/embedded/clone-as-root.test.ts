@@ -163,6 +163,11 @@ describeAsRoot('as root, a fresh clone in a folder only root may enter (skipped 
     expect(organizations.status).toBe(200);
     expect(organizations.body.items).toEqual([expect.objectContaining({ id: organizationId, slug: 'root-org' })]);
 
+    // The sandbox does not know production's token. (This round trip also lets the first use's
+    // fire-and-forget `last_used_at` write finish: a SIGTERM while it is in flight stalls the
+    // identity pool's close, a known race outside the start's code.)
+    expect((await call(sandbox, 'GET', '/v1/organizations/', { token: oat })).status).toBe(401);
+
     server.child.kill('SIGTERM');
     expect(await server.done).toMatchObject({ code: 0, signal: null });
     expect(livePostmaster()).toBeUndefined();
