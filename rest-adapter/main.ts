@@ -9,6 +9,8 @@ import { HttpGatewayClient } from './gateway-client.js';
 import { HttpPrincipalResolver } from './http-principal-resolver.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
+import { listenForPrincipalInvalidations } from '../kit/database/principal-invalidations.js';
+import { PrincipalCache } from '../kit/principal-cache.js';
 
 /**
  * The REST adapter as its own process (distributed topology, `node dist/rest-adapter/main.js`): the
@@ -28,15 +30,25 @@ async function main(): Promise<void> {
   const gatewayUrl = required.GATEWAY_URL;
   const identityUrl = required.IDENTITY_URL;
   const billingUrl = required.BILLING_URL;
+  // Resolved bearers are remembered here only while this process hears every revocation: with
+  // DATABASE_URL it LISTENs for them (kit/database/principal-invalidations.ts); without, every request
+  // asks identity or billing, whose own caches are kept in step.
+  const principalCache = new PrincipalCache();
+  const invalidations = config.DATABASE_URL
+    ? await listenForPrincipalInvalidations(config.DATABASE_URL, principalCache)
+    : undefined;
 
   const app = assembleRestApp({
     environment: config.ENVIRONMENT,
     publicUrl: deploymentPublicUrl(config),
     gateway: new HttpGatewayClient(joinUrl(gatewayUrl, 'graphql'), required.INTERNAL_KEY),
     // Customer sessions are billing's, every other credential identity's (kit/composite-principal-resolver.ts).
-    principals: new CompositePrincipalResolver(new HttpPrincipalResolver(identityUrl, required.INTERNAL_KEY), {
-      [TOKEN_PREFIXES.customerSession]: new HttpPrincipalResolver(billingUrl, required.INTERNAL_KEY),
-    }),
+    principals: new CompositePrincipalResolver(
+      new HttpPrincipalResolver(identityUrl, required.INTERNAL_KEY, principalCache),
+      {
+        [TOKEN_PREFIXES.customerSession]: new HttpPrincipalResolver(billingUrl, required.INTERNAL_KEY, principalCache),
+      },
+    ),
     logger,
     // Ready when the hops requests make answer: the gateway and the processes that resolve bearers.
     ready: async () =>
@@ -50,10 +62,13 @@ async function main(): Promise<void> {
     host: config.HOST,
     port: config.PORT,
     // What Express's app.listen does, so the shared listen and shutdown apply.
-    start: async () => ({
-      server: createServer(app),
-      details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl },
-    }),
+    start: async onClose => {
+      if (invalidations) onClose(() => invalidations.close());
+      return {
+        server: createServer(app),
+        details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl },
+      };
+    },
   });
 }
 

@@ -3,6 +3,7 @@ import { ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { BillingContext } from '../context.js';
+import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { recordEvent } from '../events/record-event.js';
 import { BILLABLE_STATUSES, CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
@@ -58,6 +59,7 @@ export class CustomerService {
   constructor(
     private readonly recordEvent: CustomerEventRecorder = recordCustomerEvent,
     private readonly recordSubscriptionChanges: SubscriptionChangeRecorder = recordSubscriptionEvents,
+    private readonly sessions?: Pick<CustomerSessionService, 'endAllFor'>,
   ) {}
 
   async list(ctx: BillingContext, query: CustomerListQuery) {
@@ -182,6 +184,8 @@ export class CustomerService {
         await this.recordSubscriptionChanges(em, subscription, ['subscription.updated', ...result.events], now);
       }
       await em.flush();
+      // Its portal sessions end with it, in every process once this commits.
+      await this.sessions?.endAllFor(em, customer.id);
     });
   }
 
