@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Principal, SubjectKind } from './principal.js';
 
 interface Entry {
@@ -25,10 +26,14 @@ export const PRINCIPAL_INVALIDATION_CHANNEL = 'principal_invalidation';
 /** More ids than this in one notification become `{all: true}`: a NOTIFY payload must stay under 8000 bytes. */
 const MAX_TOKEN_IDS = 100;
 
-/** What the cache needs to announce a change: MikroORM's `em.execute` (placeholders are `?`). */
+/** What the cache needs to announce a change: MikroORM's EntityManager (placeholders are `?`). */
 export interface SqlExecutor {
   execute(sql: string, params?: unknown[]): Promise<unknown>;
+  isInTransaction(): boolean;
 }
+
+/** Resolves once this process's listener has received (and applied) the notification carrying `nonce`. */
+export type DeliveryWaiter = (nonce: string) => Promise<void>;
 
 /** True when the invalidation concerns this principal. */
 export function invalidates(invalidation: PrincipalInvalidation, principal: Principal): boolean {
@@ -70,6 +75,7 @@ export function parseInvalidation(payload: string | undefined): PrincipalInvalid
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
   private synchronized = false;
+  private awaitDelivery: DeliveryWaiter | null = null;
 
   constructor(
     private readonly ttlMs = 5_000,
@@ -110,9 +116,11 @@ export class PrincipalCache {
   }
 
   /**
-   * Evicts here and tells every process on the same database (NOTIFY through `em`). Inside a
-   * transaction PostgreSQL delivers the notification at commit, never for a rollback; outside one, at
-   * once. Call it after the change is written.
+   * Evicts here and tells every process on the same database (NOTIFY through `em`). Call it after
+   * the change is committed: it then returns once this process's own listener has received the
+   * notification, so every cache of this process (another stack on the same database included) has
+   * dropped the entry before the caller answers. Inside a transaction PostgreSQL delivers the
+   * notification at commit (never for a rollback), so there is nothing to wait for yet.
    */
   async announce(em: SqlExecutor, invalidation: PrincipalInvalidation): Promise<void> {
     const message =
@@ -121,16 +129,25 @@ export class PrincipalCache {
         : invalidation;
     if ('tokenIds' in message && message.tokenIds.length === 0) return;
     this.evict(message);
-    await em.execute('select pg_notify(?, ?)', [PRINCIPAL_INVALIDATION_CHANNEL, JSON.stringify(message)]);
+    // `n` tells our own listener which notification is ours; other processes ignore it.
+    const nonce = randomBytes(8).toString('base64url');
+    const delivered = this.awaitDelivery && !em.isInTransaction() ? this.awaitDelivery(nonce) : undefined;
+    await em.execute('select pg_notify(?, ?)', [
+      PRINCIPAL_INVALIDATION_CHANNEL,
+      JSON.stringify({ ...message, n: nonce }),
+    ]);
+    await delivered;
   }
 
   /**
-   * Set by the listener: true once it listens, false when its connection is lost. Either way the
-   * entries go, since notifications may have been missed while nobody listened.
+   * Set by the listener: true once it listens (with the way to wait for a notification's delivery),
+   * false when its connection is lost. Either way the entries go, since notifications may have been
+   * missed while nobody listened.
    */
-  setSynchronized(synchronized: boolean): void {
+  setSynchronized(synchronized: boolean, awaitDelivery: DeliveryWaiter | null = null): void {
     this.entries.clear();
     this.synchronized = synchronized;
+    this.awaitDelivery = synchronized ? awaitDelivery : null;
   }
 
   clear(): void {

@@ -2,6 +2,8 @@ import pg from 'pg';
 import { PRINCIPAL_INVALIDATION_CHANNEL, type PrincipalCache, parseInvalidation } from '../principal-cache.js';
 
 const RECONNECT_MIN_MS = 100;
+/** How long `announce` waits for its own notification at most: it is a courtesy, never a failure. */
+const DELIVERY_WAIT_MS = 2_000;
 const RECONNECT_MAX_MS = 5_000;
 
 /**
@@ -24,6 +26,20 @@ class InvalidationListener {
   /** Resolves when the listener listens (again); what tests wait for after cutting the connection. */
   private listening: Promise<void>;
   private markListening!: () => void;
+  /** `announce` calls waiting for their own notification, by nonce. */
+  private readonly waiting = new Map<string, () => void>();
+  private readonly awaitDelivery = (nonce: string): Promise<void> =>
+    new Promise<void>(resolve => {
+      const waiting = this.waiting;
+      const timer = setTimeout(done, DELIVERY_WAIT_MS);
+      timer.unref();
+      function done(): void {
+        clearTimeout(timer);
+        waiting.delete(nonce);
+        resolve();
+      }
+      waiting.set(nonce, done);
+    });
 
   constructor(private readonly databaseUrl: string) {
     this.listening = this.pending();
@@ -36,7 +52,7 @@ class InvalidationListener {
 
   attach(cache: PrincipalCache): void {
     this.caches.add(cache);
-    cache.setSynchronized(this.client !== null);
+    cache.setSynchronized(this.client !== null, this.awaitDelivery);
   }
 
   detach(cache: PrincipalCache): void {
@@ -78,6 +94,7 @@ class InvalidationListener {
       if (message.channel !== PRINCIPAL_INVALIDATION_CHANNEL) return;
       const invalidation = parseInvalidation(message.payload);
       for (const cache of this.caches) cache.evict(invalidation);
+      this.delivered(message.payload);
     });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
@@ -94,14 +111,27 @@ class InvalidationListener {
     }
     this.client = client;
     this.retryMs = RECONNECT_MIN_MS;
-    for (const cache of this.caches) cache.setSynchronized(true);
+    for (const cache of this.caches) cache.setSynchronized(true, this.awaitDelivery);
     this.markListening();
+  }
+
+  /** Wakes the `announce` that sent this notification, if it was sent from this process. */
+  private delivered(payload: string | undefined): void {
+    let nonce: unknown;
+    try {
+      nonce = (JSON.parse(payload ?? '') as { n?: unknown }).n;
+    } catch {
+      return;
+    }
+    if (typeof nonce === 'string') this.waiting.get(nonce)?.();
   }
 
   private lost(client: pg.Client): void {
     if (this.client !== client) return;
     this.client = null;
     for (const cache of this.caches) cache.setSynchronized(false);
+    // The caches are cleared: nothing is left for a waiting announce to wait for.
+    for (const done of [...this.waiting.values()]) done();
     this.listening = this.pending();
     client.end().catch(() => undefined);
     this.scheduleReconnect();

@@ -31,7 +31,7 @@ export class CustomerSessionService {
   /**
    * Ends every session of a customer for every process at once (the customer was deleted): the
    * resolver refuses them from the database already, this drops the principals cached from before.
-   * Inside the deletion's transaction, other processes hear of it when it commits.
+   * Call it once the deletion is committed.
    */
   endAllFor(em: EntityManager, customerId: string): Promise<void> {
     return this.principals.announce(em, { subject: 'customer', subjectId: customerId });

@@ -184,9 +184,9 @@ export class CustomerService {
         await this.recordSubscriptionChanges(em, subscription, ['subscription.updated', ...result.events], now);
       }
       await em.flush();
-      // Its portal sessions end with it, in every process once this commits.
-      await this.sessions?.endAllFor(em, customer.id);
     });
+    // Its portal sessions end with it, in every process (the resolver refuses them from the database already).
+    await this.sessions?.endAllFor(ctx.em, found.id);
   }
 
   private async applyUpdate(
