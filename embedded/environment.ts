@@ -11,7 +11,7 @@ import { CachedLocalDataSource } from '../gateway/local-data-source.js';
 import { assembleRestApp } from '../rest-adapter/assemble.js';
 import { InProcessGatewayClient } from '../rest-adapter/gateway-client.js';
 import { OperationDocuments } from '../rest-adapter/operations.js';
-import { type BillingRuntime, CustomerSessionPrincipalResolver, startBilling } from '../subgraphs/billing/runtime.js';
+import { type BillingRuntime, startBilling } from '../subgraphs/billing/runtime.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import {
@@ -69,11 +69,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     gateway: new InProcessGatewayClient(gateway, directOperations(supergraphSdl, operations, identity, billing)),
     // Customer sessions live in billing, every other credential in identity (kit/composite-principal-resolver.ts).
     principals: new CompositePrincipalResolver(identity.principals, {
-      [TOKEN_PREFIXES.customerSession]: new CustomerSessionPrincipalResolver(
-        billing.orm,
-        options.secret,
-        options.clock,
-      ),
+      [TOKEN_PREFIXES.customerSession]: billing.principals,
     }),
     operations,
     logger: options.logger,

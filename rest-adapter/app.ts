@@ -10,6 +10,7 @@ import { docsRouter } from './openapi/docs-page.js';
 import { OperationDocuments } from './operations.js';
 import type { Route } from './routes/route.js';
 import { parseOrThrow, queryObject } from './validation.js';
+import { sessionCookieName } from './web/cookies.js';
 import { sendError, sendMethodNotAllowed, sendNotFound } from './wire-errors.js';
 
 export interface AppDependencies {
@@ -66,7 +67,7 @@ export function createApp(deps: AppDependencies): express.Express {
     typeof req.is('application/x-www-form-urlencoded') === 'string' && !isApiPath(req.path);
   app.use(express.urlencoded({ limit: MAX_BODY, extended: false, type: req => isForm(req as Request) }));
   app.use(express.json({ limit: MAX_BODY, type: req => !isForm(req as Request), strict: false }));
-  app.use(resolvePrincipal(deps.principals));
+  app.use(resolvePrincipal(deps.principals, sessionCookieName(deps.environment)));
 
   app.post('/graphql', graphqlHandler(deps));
   for (const route of deps.routes) {
@@ -123,10 +124,10 @@ function apiVersion(req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-function resolvePrincipal(resolver: PrincipalResolver) {
+function resolvePrincipal(resolver: PrincipalResolver, cookieName: string) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      req.principal = await resolver.resolve(req.get('authorization'), sessionCookie(req));
+      req.principal = await resolver.resolve(req.get('authorization'), sessionCookie(req, cookieName));
       next();
     } catch (error) {
       sendError(res, error);
@@ -134,13 +135,13 @@ function resolvePrincipal(resolver: PrincipalResolver) {
   };
 }
 
-/** The web session cookie set by the sign-in pages. */
-function sessionCookie(req: Request): string | undefined {
+/** The web session cookie set by the sign-in pages (each environment has its own name: web/cookies.ts). */
+function sessionCookie(req: Request, cookieName: string): string | undefined {
   const header = req.get('cookie');
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === 'polar_session') return decodeURIComponent(value.join('='));
+    if (name === cookieName) return decodeURIComponent(value.join('='));
   }
   return undefined;
 }

@@ -10,8 +10,6 @@ import {
 } from '../kit/http/internal-auth.js';
 import { fromWireDomainError } from '../kit/http/wire-domain-error.js';
 
-/** How long a resolved bearer is trusted here: a revocation reaches this process within this time. */
-const CACHE_TTL_MS = 5_000;
 const REQUEST_TIMEOUT_MS = 5_000;
 
 /**
@@ -22,8 +20,10 @@ const REQUEST_TIMEOUT_MS = 5_000;
  * `{code, message, status}` and are rethrown as the same DomainError classes the in-process
  * resolver throws, so the adapter writes identical wire bodies (the OAuth-shaped 401 invalid_token).
  *
- * Successful resolutions are cached for a few seconds per credential: a burst of requests with one
- * token costs one round trip. Failures are not cached (a token created a moment ago must work).
+ * Successful resolutions are cached per credential while the cache is kept in step with revocations
+ * (rest-adapter/main.ts attaches it to a LISTEN connection when DATABASE_URL is set; otherwise it
+ * never answers): a burst of requests with one token costs one round trip. Failures are not cached
+ * (a token created a moment ago must work).
  */
 export class HttpPrincipalResolver implements PrincipalResolver {
   private readonly url: string;
@@ -31,7 +31,7 @@ export class HttpPrincipalResolver implements PrincipalResolver {
   constructor(
     subgraphUrl: string,
     private readonly internalKey: string,
-    private readonly cache = new PrincipalCache(CACHE_TTL_MS),
+    private readonly cache = new PrincipalCache(),
     private readonly now: () => number = Date.now,
   ) {
     this.url = joinUrl(subgraphUrl, INTERNAL_PRINCIPAL_PATH);

@@ -10,8 +10,9 @@ import { HttpPrincipalResolver } from './http-principal-resolver.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import { signedRpcClient } from '../kit/http/signed-rpc.js';
-import { OAUTH2_PROVIDER_RPC } from '../subgraphs/identity/contract.js';
-import { WEB_IDENTITY_RPC } from '../subgraphs/identity/contract.js';
+import { OAUTH2_PROVIDER_RPC, WEB_IDENTITY_RPC } from '../subgraphs/identity/contract.js';
+import { listenForPrincipalInvalidations } from '../kit/database/principal-invalidations.js';
+import { PrincipalCache } from '../kit/principal-cache.js';
 
 /**
  * The REST adapter as its own process (distributed topology, `node dist/rest-adapter/main.js`): the
@@ -34,15 +35,25 @@ async function main(): Promise<void> {
   const gatewayUrl = required.GATEWAY_URL;
   const identityUrl = required.IDENTITY_URL;
   const billingUrl = required.BILLING_URL;
+  // Resolved bearers are remembered here only while this process hears every revocation: with
+  // DATABASE_URL it LISTENs for them (kit/database/principal-invalidations.ts); without, every request
+  // asks identity or billing, whose own caches are kept in step.
+  const principalCache = new PrincipalCache();
+  const invalidations = config.DATABASE_URL
+    ? await listenForPrincipalInvalidations(config.DATABASE_URL, principalCache)
+    : undefined;
 
   const app = assembleRestApp({
     environment: config.ENVIRONMENT,
     publicUrl: deploymentPublicUrl(config),
     gateway: new HttpGatewayClient(joinUrl(gatewayUrl, 'graphql'), required.INTERNAL_KEY),
     // Customer sessions are billing's, every other credential identity's (kit/composite-principal-resolver.ts).
-    principals: new CompositePrincipalResolver(new HttpPrincipalResolver(identityUrl, required.INTERNAL_KEY), {
-      [TOKEN_PREFIXES.customerSession]: new HttpPrincipalResolver(billingUrl, required.INTERNAL_KEY),
-    }),
+    principals: new CompositePrincipalResolver(
+      new HttpPrincipalResolver(identityUrl, required.INTERNAL_KEY, principalCache),
+      {
+        [TOKEN_PREFIXES.customerSession]: new HttpPrincipalResolver(billingUrl, required.INTERNAL_KEY, principalCache),
+      },
+    ),
     logger,
     web: {
       identity: signedRpcClient(WEB_IDENTITY_RPC, identityUrl, required.INTERNAL_KEY),
@@ -61,10 +72,13 @@ async function main(): Promise<void> {
     host: config.HOST,
     port: config.PORT,
     // What Express's app.listen does, so the shared listen and shutdown apply.
-    start: async () => ({
-      server: createServer(app),
-      details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl },
-    }),
+    start: async onClose => {
+      if (invalidations) onClose(() => invalidations.close());
+      return {
+        server: createServer(app),
+        details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl },
+      };
+    },
   });
 }
 

@@ -1,8 +1,23 @@
 import type { CookieOptions, Request, Response } from 'express';
 import { webSettingsOf } from './settings.js';
 
-/** The web sign-in cookie; `rest-adapter/app.ts` reads it into the request's principal. */
+/**
+ * The web sign-in cookie of production; `rest-adapter/app.ts` reads it into the request's principal.
+ * Cookies ignore ports, so production and sandbox on one host (127.0.0.1:8000 and :8001) must not
+ * share a name, or signing in to one would sign you out of the other: the sandbox's is
+ * `polar_sandbox_session` (`sessionCookieName`).
+ */
 export const SESSION_COOKIE = 'polar_session';
+
+/** The sign-in cookie of an environment: `polar_session`, or `polar_sandbox_session` in the sandbox. */
+export function sessionCookieName(environment: string): string {
+  return environment === 'sandbox' ? 'polar_sandbox_session' : SESSION_COOKIE;
+}
+
+/** The CSRF nonce cookie of an environment: `polar_csrf`, or `polar_sandbox_csrf` in the sandbox. */
+export function csrfCookieName(environment: string): string {
+  return environment === 'sandbox' ? 'polar_sandbox_csrf' : 'polar_csrf';
+}
 
 /** The value of one cookie of the request, or undefined. */
 export function readCookie(req: Request, name: string): string | undefined {
@@ -31,11 +46,11 @@ export function cookieOptions(req: Request, maxAgeMs?: number): CookieOptions {
   };
 }
 
-/** Sets `polar_session` for `lifetimeMs` (the session's expiry minus its creation, by the server's clock). */
+/** Sets the session cookie for `lifetimeMs` (the session's expiry minus its creation, by the server's clock). */
 export function setSessionCookie(req: Request, res: Response, rawToken: string, lifetimeMs: number): void {
-  res.cookie(SESSION_COOKIE, rawToken, cookieOptions(req, Math.max(0, lifetimeMs)));
+  res.cookie(sessionCookieName(webSettingsOf(req).environment), rawToken, cookieOptions(req, Math.max(0, lifetimeMs)));
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
-  res.clearCookie(SESSION_COOKIE, cookieOptions(req));
+  res.clearCookie(sessionCookieName(webSettingsOf(req).environment), cookieOptions(req));
 }

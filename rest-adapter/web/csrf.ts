@@ -1,29 +1,32 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { cookieOptions, readCookie } from './cookies.js';
+import { cookieOptions, csrfCookieName, readCookie } from './cookies.js';
 import { webSettingsOf } from './settings.js';
 
 /**
  * CSRF protection for the form posts of the pages: a signed double submit bound to the session.
  *
- * A random nonce lives in the `polar_csrf` cookie (HttpOnly, SameSite=Lax); every form carries
+ * A random nonce lives in the `polar_csrf` cookie (`polar_sandbox_csrf` in the sandbox; HttpOnly,
+ * SameSite=Lax); every form carries
  * `csrf_token = HMAC(key, environment | nonce | session id)`. A post is accepted only when the field
  * matches the cookie's nonce and the session the request comes with, so a token cannot be forged
  * without the server key, nor reused after sign-in or sign-out, nor across environments. Browsers that
  * say the request is cross-site (`Sec-Fetch-Site`) are refused outright.
  */
 export const CSRF_FIELD = 'csrf_token';
-export const CSRF_COOKIE = 'polar_csrf';
+/** Production's name; `csrfCookieName(environment)` gives each environment its own. */
+export const CSRF_COOKIE = csrfCookieName('production');
 const NONCE = /^[A-Za-z0-9_-]{43}$/;
 const nonceKey = Symbol('csrfNonce');
 
 /** The token to put in the hidden `csrf_token` input of a form rendered for this request. */
 export function issueCsrfToken(req: Request, res: Response): string {
   const locals = res.locals as { [nonceKey]?: string };
-  let nonce = locals[nonceKey] ?? readCookie(req, CSRF_COOKIE);
+  const cookie = csrfCookieName(webSettingsOf(req).environment);
+  let nonce = locals[nonceKey] ?? readCookie(req, cookie);
   if (!nonce || !NONCE.test(nonce)) {
     nonce = randomBytes(32).toString('base64url');
-    res.cookie(CSRF_COOKIE, nonce, cookieOptions(req));
+    res.cookie(cookie, nonce, cookieOptions(req));
   }
   locals[nonceKey] = nonce;
   return tokenFor(req, nonce);
@@ -32,7 +35,7 @@ export function issueCsrfToken(req: Request, res: Response): string {
 /** True when the posted `csrf_token` belongs to this browser and session. Call before any change. */
 export function verifyCsrf(req: Request): boolean {
   if (req.get('sec-fetch-site') === 'cross-site') return false;
-  const nonce = readCookie(req, CSRF_COOKIE);
+  const nonce = readCookie(req, csrfCookieName(webSettingsOf(req).environment));
   const body = req.body as Record<string, unknown> | undefined;
   const sent = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
   if (!nonce || !NONCE.test(nonce) || typeof sent !== 'string') return false;

@@ -3,7 +3,6 @@ import { systemClock } from '../../kit/clock.js';
 import { type Config, deploymentPublicUrl } from '../../kit/config.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
-import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 import { startBilling } from './runtime.js';
 
 // Customer portal links use the environment's public address, as the REST adapter process reads it;
@@ -26,6 +25,6 @@ runMain(() =>
         clock: systemClock,
         publicUrl: publicUrl(config),
       }),
-    principals: (runtime, config) => new CustomerSessionPrincipalResolver(runtime.orm, config.SECRET, systemClock),
+    principals: runtime => runtime.principals,
   }),
 );

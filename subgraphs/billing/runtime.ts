@@ -1,6 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
+import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
+import { PrincipalCache } from '../../kit/principal-cache.js';
+import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
@@ -12,6 +15,8 @@ export { CustomerSessionPrincipalResolver } from './auth/customer-principal-reso
 export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   orm: MikroORM;
   services: BillingServices;
+  /** `polar_cst_` bearers → customer principals (kit/composite-principal-resolver.ts routes them here). */
+  principals: CustomerSessionPrincipalResolver;
   close(): Promise<void>;
 }
 
@@ -25,16 +30,27 @@ export async function startBilling(options: {
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
+  const cache = new PrincipalCache();
+  // Customers deleted by any process on this database end their cached sessions here at once.
+  let invalidations: Awaited<ReturnType<typeof listenForPrincipalInvalidations>>;
+  try {
+    invalidations = await listenForPrincipalInvalidations(options.databaseUrl, cache);
+  } catch (error) {
+    await orm.close();
+    throw error;
+  }
   const services = createBillingServices({
     secret: options.secret,
     clock: options.clock,
     publicUrl: options.publicUrl,
+    principals: cache,
   });
   return {
     name: BILLING_SUBGRAPH,
     schema,
     orm,
     services,
+    principals: new CustomerSessionPrincipalResolver(orm, options.secret, options.clock, cache),
     createContext: (principal, requestId) => ({
       em: orm.em.fork(),
       principal,
@@ -42,6 +58,9 @@ export async function startBilling(options: {
       requestId,
       services,
     }),
-    close: () => orm.close(),
+    close: async () => {
+      await invalidations.close();
+      await orm.close();
+    },
   };
 }

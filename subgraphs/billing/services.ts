@@ -1,4 +1,5 @@
 import type { Clock } from '../../kit/clock.js';
+import type { PrincipalCache } from '../../kit/principal-cache.js';
 import { DiscountService } from './discounts/discount.service.js';
 import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
@@ -25,14 +26,17 @@ export interface BillingServiceDependencies {
   clock: Clock;
   /** Public base URL of the environment (customer portal links). */
   publicUrl: string;
+  /** The customer session principals' cache, evicted when a customer is deleted. */
+  principals?: PrincipalCache;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
+  const customerSessions = new CustomerSessionService(deps.secret, deps.publicUrl, deps.principals);
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
-    customers: new CustomerService(),
-    customerSessions: new CustomerSessionService(deps.secret, deps.publicUrl),
+    customers: new CustomerService(undefined, undefined, customerSessions),
+    customerSessions,
     subscriptions: new SubscriptionService(),
     subscriptionUpdates: createSubscriptionUpdates(),
   };

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
+import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
 import { PrincipalCache } from '../../kit/principal-cache.js';
 import { TokenPrincipalResolver } from './auth/principal-resolver.js';
 import type { IdentityContext } from './context.js';
@@ -33,6 +34,14 @@ export async function startIdentity(options: {
   const orm = await openIdentityOrm(options.databaseUrl, options.poolMax);
   const schema = await buildIdentitySchema();
   const cache = new PrincipalCache();
+  // Revocations made by any process on this database (another replica, the CLI) evict here at once.
+  let invalidations: Awaited<ReturnType<typeof listenForPrincipalInvalidations>>;
+  try {
+    invalidations = await listenForPrincipalInvalidations(options.databaseUrl, cache);
+  } catch (error) {
+    await orm.close();
+    throw error;
+  }
   const services = createIdentityServices(options.secret, cache);
   return {
     name: IDENTITY_SUBGRAPH,
@@ -48,6 +57,9 @@ export async function startIdentity(options: {
       requestId,
       services,
     }),
-    close: () => orm.close(),
+    close: async () => {
+      await invalidations.close();
+      await orm.close();
+    },
   };
 }

@@ -20,7 +20,7 @@ export function createIdentityServices(secret: string, cache: PrincipalCache): I
   const sessions = new UserSessionService(secret, cache);
   return {
     users: new UserService(),
-    organizations: new OrganizationService(),
+    organizations: new OrganizationService(cache),
     organizationAccessTokens: new OrganizationAccessTokenService(secret, cache),
     personalAccessTokens: new PersonalAccessTokenService(secret, cache),
     sessions,

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Clock } from '../../kit/clock.js';
+import { systemClock } from '../../kit/clock.js';
 import { type EnvironmentName, loadConfig } from '../../kit/config.js';
 import { dropDatabase, ensureDatabase, withDatabase } from '../../kit/database/databases.js';
 import { createLogger } from '../../kit/logger.js';
@@ -29,9 +29,6 @@ let dataDir: string;
 let database: { url: string; drop: () => Promise<void> };
 let sandboxName: string;
 let childEnv: NodeJS.ProcessEnv;
-/** Moved forward to step past the 5 s principal cache after a revocation made by another process. */
-let clockOffsetMs = 0;
-const clock: Clock = { now: () => new Date(Date.now() + clockOffsetMs) };
 const apps: Partial<Record<EnvironmentName, { environment: Environment; server: Server; baseUrl: string }>> = {};
 
 interface CliResult {
@@ -101,7 +98,7 @@ beforeAll(async () => {
       config,
       databaseUrl: databaseUrls[name],
       secret: TEST_SECRET,
-      clock,
+      clock: systemClock,
       logger,
     });
     const server = await new Promise<Server>(resolve => {
@@ -430,14 +427,14 @@ describe('tokens', () => {
       '--scopes',
       ALL_SCOPES.join(','),
     );
+    // The server now remembers the resolved bearer (for up to 5 s)...
     expect((await call(url('production'), 'GET', '/v1/organizations/', { token })).status).toBe(200);
 
     const revoked = await cli('token:revoke', '--token', token);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).not.toContain(token);
 
-    // The server remembers a resolved bearer for 5 s; a revocation made by another process is seen after that.
-    clockOffsetMs += 6_000;
+    // ...but the CLI's NOTIFY evicted it: the very next request after the CLI exits is refused.
     const response = await call(url('production'), 'GET', '/v1/organizations/', { token });
     expect(response.status).toBe(401);
     expect(response.body.error).toBe('invalid_token');
@@ -488,7 +485,7 @@ describe('users, organizations and members', () => {
 
     const added = await cli('member:add', '--organization', organizationId, '--email', member, '--role', 'admin');
     expect(added.code).toBe(0);
-    clockOffsetMs += 6_000; // past the server's principal cache, which remembers the earlier memberships
+    // The server had cached the member's principal without the organization; the CLI's NOTIFY evicted it.
     const response = await call(url('production'), 'GET', `/v1/organizations/${organizationId}`, { token });
     expect(response.status).toBe(200);
 

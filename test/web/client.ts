@@ -8,9 +8,11 @@ export interface PageResponse {
 }
 
 export class WebClient {
-  readonly cookies = new Map<string, string>();
-
-  constructor(readonly base: string) {}
+  /** `cookies`: pass another client's jar to browse two origins with one jar, as a browser does (cookies ignore ports). */
+  constructor(
+    readonly base: string,
+    readonly cookies = new Map<string, string>(),
+  ) {}
 
   async get(path: string, headers: Record<string, string> = {}): Promise<PageResponse> {
     return this.send('GET', path, undefined, headers);

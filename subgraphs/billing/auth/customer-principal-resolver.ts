@@ -23,6 +23,7 @@ export class CustomerSessionPrincipalResolver implements PrincipalResolver {
     private readonly orm: MikroORM,
     private readonly secret: string,
     private readonly clock: Clock,
+    /** Kept in step with deletions by the billing runtime's listener (kit/database/principal-invalidations.ts). */
     private readonly cache = new PrincipalCache(),
   ) {}
 

@@ -1,4 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
+import { PrincipalCache } from '../../../kit/principal-cache.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { Customer } from '../customers/customer.entity.js';
@@ -22,7 +24,18 @@ export class CustomerSessionService {
   constructor(
     private readonly secret: string,
     private readonly publicUrl: string,
+    /** The cache of this environment's CustomerSessionPrincipalResolver. */
+    private readonly principals: PrincipalCache = new PrincipalCache(),
   ) {}
+
+  /**
+   * Ends every session of a customer for every process at once (the customer was deleted): the
+   * resolver refuses them from the database already, this drops the principals cached from before.
+   * Call it once the deletion is committed.
+   */
+  endAllFor(em: EntityManager, customerId: string): Promise<void> {
+    return this.principals.announce(em, { subject: 'customer', subjectId: customerId });
+  }
 
   async create(ctx: RequestContext, input: CreateCustomerSessionInput): Promise<CreatedCustomerSession> {
     const customer = await this.customerFor(ctx, input);

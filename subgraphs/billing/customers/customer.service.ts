@@ -3,6 +3,7 @@ import { ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
+import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { recordEvent } from '../events/record-event.js';
 import { BILLABLE_STATUSES, CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
@@ -58,6 +59,7 @@ export class CustomerService {
   constructor(
     private readonly recordEvent: CustomerEventRecorder = recordCustomerEvent,
     private readonly recordSubscriptionChanges: SubscriptionChangeRecorder = recordSubscriptionEvents,
+    private readonly sessions?: Pick<CustomerSessionService, 'endAllFor'>,
   ) {}
 
   async list(ctx: RequestContext, query: CustomerListQuery) {
@@ -183,6 +185,8 @@ export class CustomerService {
       }
       await em.flush();
     });
+    // Its portal sessions end with it, in every process (the resolver refuses them from the database already).
+    await this.sessions?.endAllFor(ctx.em, found.id);
   }
 
   private async applyUpdate(

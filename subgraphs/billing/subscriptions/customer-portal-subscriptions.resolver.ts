@@ -1,7 +1,10 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
+import { customerView } from '../../../kit/graphql/customer-view.js';
+import type { Principal } from '../../../kit/principal.js';
 import type { BillingContext } from '../context.js';
 import { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
+import type { Subscription } from './subscription.entity.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
 
@@ -22,7 +25,7 @@ export class CustomerPortalSubscriptionsResolver {
   ): Promise<BillingSubscriptionList> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
     const result = await ctx.services.subscriptionUpdates.portal.list(ctx, { productId, active, page, limit, sorting });
-    return { items: result.items.map(BillingSubscriptionType.fromEntity), pagination: result.pagination };
+    return { items: result.items.map(s => portalView(ctx.principal, s)), pagination: result.pagination };
   }
 
   @Query(() => BillingSubscriptionType)
@@ -31,7 +34,7 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.get(ctx, id));
+    return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, id));
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancel at period end (true) or uncancel (false).' })
@@ -41,7 +44,7 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('input', () => CustomerSubscriptionCancelInput) input: CustomerSubscriptionCancelInput,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.update(ctx, id, input));
+    return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.update(ctx, id, input));
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancel at the end of the current period.' })
@@ -50,6 +53,16 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.cancel(ctx, id));
+    return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.cancel(ctx, id));
   }
+}
+
+/**
+ * Polar's CustomerSubscription: the subscription without the merchant's metadata and custom field
+ * data (and, in subscription.resolver.ts, without customer and discount).
+ */
+function portalView(principal: Principal, subscription: Subscription): BillingSubscriptionType {
+  return customerView(principal, BillingSubscriptionType, BillingSubscriptionType.fromEntity(subscription), {
+    hidden: ['metadata', 'customFieldData'],
+  });
 }

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
+import { customerView, refuseCustomer } from '../../../kit/graphql/customer-view.js';
 import type { BillingContext } from '../context.js';
 import { customerLoader } from '../customers/customer.loader.js';
 import { CustomerType } from '../customers/customer.type.js';
@@ -22,6 +23,9 @@ function required<T>(value: T | null, what: string, id: string): T {
  * Thin: checks who may call, hands over to the service, maps entities to the public type. The
  * embedded objects are field resolvers over per-request loaders (one query per page, not per row).
  */
+/** What Polar's CustomerSubscriptionProduct leaves out of the product (the merchant's own data). */
+const PRODUCT_FIELDS_HIDDEN_FROM_CUSTOMERS = ['metadata', 'attachedCustomFields'] as const;
+
 @Resolver(() => BillingSubscriptionType)
 export class SubscriptionResolver {
   @Query(() => BillingSubscriptionList, { description: 'Subscriptions of the organizations the caller may act for.' })
@@ -70,12 +74,15 @@ export class SubscriptionResolver {
 
   @FieldResolver(() => CustomerType)
   async customer(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<CustomerType> {
+    // The portal's CustomerSubscription has no customer (the customer reads itself at customers/me).
+    refuseCustomer(ctx.principal);
     return required(await customerLoader(ctx).load(s.customerId), 'customer', s.customerId);
   }
 
   @FieldResolver(() => ProductType)
   async product(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<ProductType> {
-    return required(await subscriptionLoaders(ctx).products.load(s.productId), 'product', s.productId);
+    const product = required(await subscriptionLoaders(ctx).products.load(s.productId), 'product', s.productId);
+    return customerView(ctx.principal, ProductType, product, { hidden: PRODUCT_FIELDS_HIDDEN_FROM_CUSTOMERS });
   }
 
   @FieldResolver(() => [ProductPriceType], {
@@ -97,6 +104,7 @@ export class SubscriptionResolver {
     description: 'The discount applied (Polar embeds it without `products`).',
   })
   async discount(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<DiscountType | null> {
+    refuseCustomer(ctx.principal);
     if (!s.discountId) return null;
     const discount = await subscriptionLoaders(ctx).discounts.load(s.discountId);
     return discount ? DiscountType.fromEntity(discount) : null;

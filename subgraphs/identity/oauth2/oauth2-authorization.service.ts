@@ -156,7 +156,7 @@ export class OAuth2AuthorizationService {
     if (!client) return page('invalid_client', 'No client is registered with this client_id.');
     const redirectUri = params.redirect_uri;
     if (!redirectUri) return page('invalid_request', 'The request has no redirect_uri.');
-    if (!redirectUriMatches(client.redirectUris, redirectUri))
+    if (!redirectUriMatches(client.redirectUris, redirectUri, client.applicationType))
       return page('invalid_request', 'The redirect_uri is not one the client registered.');
 
     const base = { client, redirectUri, state: params.state } as ValidRequest;

@@ -3,6 +3,8 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legac
 
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 export type SubType = 'user' | 'organization';
+/** OIDC Registration §2 / RFC 8252 §8.4: `native` apps may receive a loopback redirect on any port; `web` clients may not. */
+export type ApplicationType = 'web' | 'native';
 
 /**
  * A registered OAuth 2.0 client (RFC 7591). The public `client_id` is `polar_ci_…`; the client secret
@@ -29,6 +31,7 @@ export class OAuth2Client {
   @Property({ type: 'text', nullable: true }) tosUri: string | null = null;
   @Property({ type: 'text', nullable: true }) policyUri: string | null = null;
   @Property({ type: 'text' }) defaultSubType: SubType = 'user';
+  @Property({ type: 'text' }) applicationType: ApplicationType = 'web';
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;
   @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;

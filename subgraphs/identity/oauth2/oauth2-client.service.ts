@@ -145,6 +145,7 @@ export class OAuth2ClientService {
     if (client.tosUri) out.tos_uri = client.tosUri;
     if (client.policyUri) out.policy_uri = client.policyUri;
     out.default_sub_type = client.defaultSubType;
+    out.application_type = client.applicationType;
     out.created_at = client.createdAt.toISOString();
     out.modified_at = client.modifiedAt?.toISOString() ?? null;
     out.client_id = client.clientId;

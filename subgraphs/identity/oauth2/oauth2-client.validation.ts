@@ -1,5 +1,5 @@
 import { AUTH_METHODS, GRANT_TYPES, SCOPES_SUPPORTED, SUB_TYPES } from './oauth2.constants.js';
-import type { SubType, TokenEndpointAuthMethod } from './oauth2-client.entity.js';
+import type { ApplicationType, SubType, TokenEndpointAuthMethod } from './oauth2-client.entity.js';
 import { invalidClientMetadata, invalidRedirectUri } from './oauth2.errors.js';
 
 /** Client metadata as registered (RFC 7591 §2, polar-api.md §3.14 OAuth2ClientConfiguration), normalised. */
@@ -15,6 +15,7 @@ export interface ClientMetadata {
   tosUri: string | null;
   policyUri: string | null;
   defaultSubType: SubType;
+  applicationType: ApplicationType;
 }
 
 const MAX_URL_LENGTH = 2083;
@@ -45,11 +46,18 @@ export function checkRedirectUri(value: unknown): string {
 const LOOPBACK_IP_URL = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::\d{1,5})?([/?].*)?$/;
 
 /**
- * Exact string comparison (RFC 9700 §4.1.3), with the one exception RFC 8252 §7.3 requires: a loopback
- * IP redirect URI of a native app matches with any port.
+ * Exact string comparison (RFC 9700 §4.1.3), as Polar does, with the one exception RFC 8252 §7.3
+ * requires: a loopback IP redirect URI of a client registered as a native app (`application_type:
+ * "native"`) matches with any port, since the app listens on whatever port the OS gives it. A web
+ * client (the default) gets no such latitude: another port on its host may be another program.
  */
-export function redirectUriMatches(registered: readonly string[], requested: string): boolean {
+export function redirectUriMatches(
+  registered: readonly string[],
+  requested: string,
+  applicationType: ApplicationType,
+): boolean {
   if (registered.includes(requested)) return true;
+  if (applicationType !== 'native') return false;
   const asked = LOOPBACK_IP_URL.exec(requested);
   if (!asked) return false;
   return registered.some(uri => {
@@ -137,6 +145,11 @@ export function parseClientMetadata(input: unknown): ClientMetadata {
     throw invalidClientMetadata('default_sub_type must be user or organization.');
   }
 
+  const applicationType = body.application_type ?? 'web';
+  if (applicationType !== 'web' && applicationType !== 'native') {
+    throw invalidClientMetadata('application_type must be web or native.');
+  }
+
   return {
     redirectUris,
     tokenEndpointAuthMethod: method as TokenEndpointAuthMethod,
@@ -149,5 +162,6 @@ export function parseClientMetadata(input: unknown): ClientMetadata {
     tosUri: optionalUrl(body, 'tos_uri'),
     policyUri: optionalUrl(body, 'policy_uri'),
     defaultSubType: subType as SubType,
+    applicationType,
   };
 }

@@ -129,7 +129,7 @@ export class OAuth2TokenService {
               { id: found.row.id, refreshTokenRevokedAt: null },
               { refreshTokenRevokedAt: now },
             );
-          this.cache.invalidate(p => p.tokenId === found.row.id);
+          await this.cache.announce(ctx.em, { tokenIds: [found.row.id] });
         }
       }
       return { status: 200, headers: NO_STORE, body: {} };
@@ -224,8 +224,7 @@ export class OAuth2TokenService {
     const rows = await ctx.em.find(OAuth2Token, where, { fields: ['id'] });
     await ctx.em.nativeUpdate(OAuth2Token, { ...where, accessTokenRevokedAt: null }, { accessTokenRevokedAt: now });
     await ctx.em.nativeUpdate(OAuth2Token, { ...where, refreshTokenRevokedAt: null }, { refreshTokenRevokedAt: now });
-    const ids = new Set(rows.map(r => r.id));
-    this.cache.invalidate(p => p.tokenId !== null && ids.has(p.tokenId));
+    await this.cache.announce(ctx.em, { tokenIds: rows.map(r => r.id) });
   }
 
   /**

@@ -1,20 +1,46 @@
 import DataLoader from 'dataloader';
+import { customerView } from '../../../kit/graphql/customer-view.js';
 import type { IdentityContext } from '../context.js';
 import { OrganizationRepository } from './organization.repository.js';
 import { OrganizationType } from './organization.type.js';
+
+/**
+ * What a customer session reads of its organization: Polar's CustomerOrganization, as the Customer
+ * Portal embeds it (`product.organization`). Settings, feature flags, e-mail, members' data and the
+ * rest answer 403 to a customer (kit/graphql/customer-view.ts).
+ */
+const CUSTOMER_ORGANIZATION = {
+  visible: new Set([
+    'id',
+    'createdAt',
+    'modifiedAt',
+    'name',
+    'slug',
+    'avatarUrl',
+    'prorationBehavior',
+    'allowCustomerUpdates',
+    'customerPortalSettings',
+  ]),
+};
 
 const loaders = new WeakMap<IdentityContext, DataLoader<string, OrganizationType | null>>();
 
 /**
  * Resolves `Organization` entities for other subgraphs with one query per batch, and only those the
- * caller may read: `_entities` never hands out another tenant's organization.
+ * caller may read: `_entities` never hands out another tenant's organization, and a reference never
+ * widens what the caller sees (a customer gets CustomerOrganization's fields only).
  */
 function loaderFor(ctx: IdentityContext): DataLoader<string, OrganizationType | null> {
   let loader = loaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async ids => {
       const rows = await new OrganizationRepository(ctx.em).findReadableMany(ctx.principal, ids);
-      const byId = new Map(rows.map(o => [o.id, OrganizationType.fromEntity(o)]));
+      const byId = new Map(
+        rows.map(o => [
+          o.id,
+          customerView(ctx.principal, OrganizationType, OrganizationType.fromEntity(o), CUSTOMER_ORGANIZATION),
+        ]),
+      );
       return ids.map(id => byId.get(id) ?? null);
     });
     loaders.set(ctx, loader);

@@ -68,8 +68,8 @@ export class OrganizationRepository {
         // identity authorizes `user`/`organization` subjects only (organization.resolver.ts,
         // organization-access-token.resolver.ts), so a customer token still gets 401 on
         // `GET /v1/organizations/` and on `organizations` / `organization` over POST /graphql
-        // (test/e2e/customer-portal-organization.test.ts). Reads of other fields of `Organization` by
-        // entity reference are visible to the customer too; select only CustomerOrganization's fields.
+        // (test/e2e/customer-portal-organization.test.ts). Of the organization, a customer reads only
+        // CustomerOrganization's fields; the others answer 403 (organization.reference.ts).
         return principal.organizationIds.length ? { id: { $in: principal.organizationIds } } : ({ id: null } as never);
       default:
         return { id: null } as never;

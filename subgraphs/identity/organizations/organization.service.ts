@@ -1,6 +1,7 @@
 import { camelKeys, snakeKeys } from '../../../kit/case.js';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { PrincipalCache } from '../../../kit/principal-cache.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { Membership, MemberRole } from '../memberships/membership.entity.js';
 import type { CreateOrganizationInput, UpdateOrganizationInput } from './organization.inputs.js';
@@ -23,6 +24,9 @@ export interface OrganizationListQuery extends PageRequest {
 
 /** Organization use cases. Stateless: every call receives the request context. */
 export class OrganizationService {
+  /** A new membership widens what the user's principals may reach: their cached principals go, everywhere. */
+  constructor(private readonly principals: PrincipalCache = new PrincipalCache()) {}
+
   async list(ctx: RequestContext, query: OrganizationListQuery) {
     const repository = new OrganizationRepository(ctx.em);
     const window = pageWindow(query);
@@ -82,6 +86,7 @@ export class OrganizationService {
       if ((error as { code?: string }).code === '23505') throw new OrganizationSlugTaken(input.slug);
       throw error;
     }
+    await this.principals.announce(ctx.em, { subject: 'user', subjectId: userId });
     return organization;
   }
 
@@ -123,6 +128,7 @@ export class OrganizationService {
       createdAt: ctx.clock.now(),
     } as Membership);
     await ctx.em.flush();
+    await this.principals.announce(ctx.em, { subject: 'user', subjectId: userId });
     return membership;
   }
 }

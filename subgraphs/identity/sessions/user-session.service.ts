@@ -49,6 +49,6 @@ export class UserSessionService {
   /** Ends a session (sign-out); a no-op when it is already ended or unknown. */
   async revoke(ctx: { em: EntityManager; clock: Clock }, sessionId: string): Promise<void> {
     await ctx.em.nativeUpdate(UserSession, { id: sessionId, deletedAt: null }, { deletedAt: ctx.clock.now() });
-    this.cache.invalidate(p => p.tokenId === sessionId);
+    await this.cache.announce(ctx.em, { tokenIds: [sessionId] });
   }
 }

@@ -89,7 +89,7 @@ export class OrganizationAccessTokenService {
     if (input.comment != null) token.comment = input.comment;
     token.modifiedAt = ctx.clock.now();
     await ctx.em.flush();
-    this.cache.invalidate(p => p.tokenId === token.id);
+    await this.cache.announce(ctx.em, { tokenIds: [token.id] });
     return token;
   }
 
@@ -101,7 +101,8 @@ export class OrganizationAccessTokenService {
   async revoke(ctx: { em: EntityManager; clock: Clock }, token: OrganizationAccessToken): Promise<void> {
     token.deletedAt = ctx.clock.now();
     await ctx.em.flush();
-    this.cache.invalidate(p => p.tokenId === token.id);
+    // Every process drops it now (NOTIFY), not when its cached principal goes stale.
+    await this.cache.announce(ctx.em, { tokenIds: [token.id] });
   }
 
   private async findManageable(ctx: RequestContext, id: string): Promise<OrganizationAccessToken> {

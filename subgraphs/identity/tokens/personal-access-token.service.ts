@@ -31,6 +31,6 @@ export class PersonalAccessTokenService {
   async revoke(ctx: { em: EntityManager; clock: Clock }, token: PersonalAccessToken): Promise<void> {
     token.deletedAt = ctx.clock.now();
     await ctx.em.flush();
-    this.cache.invalidate(p => p.tokenId === token.id);
+    await this.cache.announce(ctx.em, { tokenIds: [token.id] });
   }
 }

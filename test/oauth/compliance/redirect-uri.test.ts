@@ -1,6 +1,7 @@
 // RFC 6749 §3.1.2 and §4.1.2.1, RFC 9700 §2.1 / §4.1 (exact redirect URI matching, no open redirector,
 // 303 after a form post, no CORS and no framing on the authorization endpoint) and RFC 8252 §7.3
-// (any port on a loopback IP redirect URI of a native app).
+// (any port on a loopback IP redirect URI of a client registered as a native app, OIDC Registration §2
+// `application_type`; a web client, the default, matches exactly).
 import {
   authorizePath,
   Browserless,
@@ -18,6 +19,7 @@ import {
 let stack: OAuthStack;
 let browser: Browserless;
 let client: RegisteredClient;
+let nativeApp: RegisteredClient;
 
 beforeAll(async () => {
   stack = await startOAuthStack('redirect');
@@ -25,6 +27,12 @@ beforeAll(async () => {
   client = await registerClient(stack, {
     scope: 'openid email',
     redirect_uris: [REDIRECT_URI, 'http://127.0.0.1/native', 'https://client.example/with?query=1'],
+  });
+  nativeApp = await registerClient(stack, {
+    scope: 'openid email',
+    application_type: 'native',
+    token_endpoint_auth_method: 'none',
+    redirect_uris: ['http://127.0.0.1/native', 'http://[::1]:7000/v6'],
   });
   browser = new Browserless(stack.base);
   await browser.logIn(person.email);
@@ -79,13 +87,32 @@ describe('redirect URI matching (RFC 9700 §4.1.3: exact string comparison)', ()
     expect(callback.searchParams.get('query')).toBe('1');
   });
 
-  it('accepts any port on a registered loopback IP redirect URI (RFC 8252 §7.3), nothing else differing', async () => {
-    const { callback } = await codeFor(browser, client, { redirect_uri: 'http://127.0.0.1:51234/native' });
+  it('holds a web client (the default) to its registered loopback URI exactly: no other port', async () => {
+    const { callback } = await codeFor(browser, client, { redirect_uri: 'http://127.0.0.1/native' });
+    expect(callback.origin + callback.pathname).toBe('http://127.0.0.1/native');
+    for (const redirectUri of ['http://127.0.0.1:51234/native', 'http://127.0.0.1:80/native']) {
+      const response = await browser.get(authorizePath({ ...base(), redirect_uri: redirectUri }));
+      expect(response.status).toBe(400);
+      expect(response.location).toBeNull();
+    }
+  });
+
+  it('accepts any port on a loopback IP redirect URI of a native app (RFC 8252 §7.3), nothing else differing', async () => {
+    const { callback } = await codeFor(browser, nativeApp, { redirect_uri: 'http://127.0.0.1:51234/native' });
     expect(callback.host).toBe('127.0.0.1:51234');
-    const other = await browser.get(authorizePath({ ...base(), redirect_uri: 'http://127.0.0.1:51234/native/x' }));
-    expect(other.status).toBe(400);
-    const localhost = await browser.get(authorizePath({ ...base(), redirect_uri: 'http://localhost:51234/native' }));
-    expect(localhost.status).toBe(400);
+    const v6 = await codeFor(browser, nativeApp, { redirect_uri: 'http://[::1]:51235/v6' });
+    expect(v6.callback.host).toBe('[::1]:51235');
+    const native = { ...base(), client_id: nativeApp.client_id };
+    for (const redirectUri of [
+      'http://127.0.0.1:51234/native/x',
+      'http://localhost:51234/native',
+      'http://[::1]:51234/native',
+      'https://127.0.0.1:51234/native',
+    ]) {
+      const response = await browser.get(authorizePath({ ...native, redirect_uri: redirectUri }));
+      expect(response.status).toBe(400);
+      expect(response.location).toBeNull();
+    }
   });
 });
 

@@ -51,6 +51,7 @@ describe('dynamic client registration', () => {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       default_sub_type: 'user',
+      application_type: 'web',
       logo_uri: 'https://client.example/logo.png',
       scope: SCOPES_SUPPORTED.join(' '),
     });
@@ -65,6 +66,17 @@ describe('dynamic client registration', () => {
     expect(response.status).toBe(201);
     expect(response.body).not.toHaveProperty('client_secret');
     expect(response.body).not.toHaveProperty('client_secret_expires_at');
+  });
+
+  it('registers a native app as such (OIDC Registration §2 application_type)', async () => {
+    const response = await register({
+      client_name: 'Desktop',
+      redirect_uris: ['http://127.0.0.1/cb'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.application_type).toBe('native');
   });
 
   it.each([
@@ -101,6 +113,7 @@ describe('dynamic client registration', () => {
     ['the token response type', { client_name: 'x', redirect_uris: [REDIRECT_URI], response_types: ['token'] }],
     ['a bad logo_uri', { client_name: 'x', redirect_uris: [REDIRECT_URI], logo_uri: 'not a url' }],
     ['a bad default_sub_type', { client_name: 'x', redirect_uris: [REDIRECT_URI], default_sub_type: 'robot' }],
+    ['a bad application_type', { client_name: 'x', redirect_uris: [REDIRECT_URI], application_type: 'desktop' }],
     ['a body that is not an object', ['x']],
   ])('refuses %s with invalid_client_metadata', async (_label, body) => {
     const response = await register(body);
