@@ -65,3 +65,10 @@ export class IdempotencyKeyReused extends DomainError {
     super('IdempotencyKeyReused', `Idempotency key ${key} was already used with different parameters.`, 500);
   }
 }
+
+/** 400: a processor webhook whose body is not signed with our endpoint secret, or too old to accept. */
+export class InvalidWebhookSignature extends DomainError {
+  constructor(reason: string) {
+    super('InvalidWebhookSignature', `Invalid webhook signature: ${reason}`, 400);
+  }
+}
