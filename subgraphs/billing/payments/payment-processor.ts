@@ -16,7 +16,7 @@ import type { ValidationIssue } from '../../../kit/errors.js';
  * the same key).
  */
 export interface PaymentProcessor {
-  /** `test` (the built-in processor) or `stripe`. */
+  /** `test` (the built-in processor), `stripe`, or `none` when production has none configured. */
   readonly name: ProcessorName;
   createCustomer(input: CreateCustomerInput): Promise<ProcessorCustomer>;
   savePaymentMethod(input: SavePaymentMethodInput): Promise<SetupOutcome>;
@@ -24,7 +24,8 @@ export interface PaymentProcessor {
   refund(input: RefundInput): Promise<RefundOutcome>;
 }
 
-export type ProcessorName = 'test' | 'stripe';
+/** `none`: production with no processor configured (every call is refused, see the selection). */
+export type ProcessorName = 'test' | 'stripe' | 'none';
 
 /** Where in the caller's request the payment method came from, for a 422 at that field. */
 export type FieldLocation = ValidationIssue['loc'];
