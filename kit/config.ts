@@ -12,8 +12,8 @@ const optionalUrl = z
   .pipe(z.url().optional())
   .optional();
 
-/** A secret that may be given empty (as docker-compose passes unset variables): empty is absent. */
-const optionalSecret = z
+/** A value that may be given empty (as docker-compose passes unset variables): empty is absent. */
+const optionalText = z
   .string()
   .trim()
   .transform(v => (v === '' ? undefined : v))
@@ -52,16 +52,16 @@ const schema = z.object({
    * or `test` to take simulated payments on purpose. Unset: Stripe when STRIPE_SECRET_KEY is set,
    * otherwise none, and paid checkouts are refused (subgraphs/billing/payments/payment-processor.selection.ts).
    */
-  PAYMENT_PROCESSOR: optionalSecret.pipe(z.enum(['test', 'stripe']).optional()),
+  PAYMENT_PROCESSOR: optionalText.pipe(z.enum(['test', 'stripe']).optional()),
   /** Stripe secret (`sk_…`) or restricted (`rk_…`) API key. */
-  STRIPE_SECRET_KEY: optionalSecret.pipe(
+  STRIPE_SECRET_KEY: optionalText.pipe(
     z
       .string()
       .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_…, sk_test_…, or rk_…)')
       .optional(),
   ),
   /** Signing secret (`whsec_…`) of the Stripe webhook endpoint, for asynchronous payment outcomes. */
-  STRIPE_WEBHOOK_SECRET: optionalSecret,
+  STRIPE_WEBHOOK_SECRET: optionalText,
 });
 
 /** Rules between variables. */

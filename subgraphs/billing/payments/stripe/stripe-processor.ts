@@ -56,13 +56,14 @@ export class StripePaymentProcessor implements PaymentProcessor {
         { idempotencyKey: input.idempotencyKey },
       );
       const method = intent.payment_method;
-      if (intent.status !== 'succeeded' || !method || typeof method === 'string')
+      if (intent.status !== 'succeeded' || !method)
         return {
           status: 'failed',
           setupId: intent.id,
           failure: failureOf(intent.last_setup_error, 'setup_intent_unexpected_state'),
         };
-      return { status: 'succeeded', setupId: intent.id, paymentMethod: { ...detailsOf(method), id: method.id } };
+      const details = detailsOf(method);
+      return { status: 'succeeded', setupId: intent.id, paymentMethod: { ...details, id: details.id! } };
     } catch (error) {
       const decline = declineOf(error);
       if (decline)
@@ -95,17 +96,18 @@ export class StripePaymentProcessor implements PaymentProcessor {
         },
         { idempotencyKey: input.idempotencyKey },
       );
-      const details =
-        typeof intent.payment_method === 'object' && intent.payment_method ? detailsOf(intent.payment_method) : null;
+      const details = intent.payment_method ? detailsOf(intent.payment_method) : null;
       const kept = method.kind === 'saved' || saveForLater;
       const paymentMethod = details ? { ...details, id: kept ? details.id : null } : null;
-      if (intent.status === 'succeeded' && paymentMethod)
+      // NOTE: a succeeded PaymentIntent is a payment, whatever else is missing from the answer:
+      // reporting it as failed would make the caller retry with a new key and charge twice.
+      if (intent.status === 'succeeded')
         return {
           status: 'succeeded',
           chargeId: intent.id,
           amount: fromStripeAmount(intent.amount),
           currency: intent.currency,
-          paymentMethod,
+          paymentMethod: paymentMethod ?? { ...detailsOf(''), id: null },
         };
       if (intent.status === 'processing' || (intent.status === 'requires_action' && !input.offSession))
         return { status: 'pending', chargeId: intent.id, clientSecret: intent.client_secret };
@@ -171,7 +173,10 @@ function methodParams(
   return { payment_method: method.kind === 'new' ? method.token : method.id };
 }
 
-function detailsOf(method: Stripe.PaymentMethod): PaymentMethodDetails {
+/** A PaymentMethod as we show it; only its id when Stripe did not expand it. */
+function detailsOf(method: Stripe.PaymentMethod | string): PaymentMethodDetails {
+  if (typeof method === 'string')
+    return { id: method || null, type: 'card', brand: 'unknown', last4: '', expMonth: 0, expYear: 0 };
   return {
     id: method.id,
     type: 'card',
