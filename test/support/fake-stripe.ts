@@ -57,6 +57,8 @@ export class FakeStripe {
   readonly refunds = new Map<string, Json>();
   private readonly idempotent = new Map<string, Stored>();
   private dropNext = false;
+  /** Answer ids where `expand[]` asked for objects (as an older API version or a proxy might). */
+  ignoreExpand = false;
   private server: http.Server | null = null;
 
   constructor(readonly secretKey = 'sk_test_fake') {}
@@ -214,7 +216,7 @@ export class FakeStripe {
     const method = resolved.saved ?? this.paymentMethodObject(resolved.card, p.customer ?? null, testName);
     this.paymentMethods.set(method.id, method);
     intent.status = 'succeeded';
-    intent.payment_method = expands(p, 'payment_method') ? publicOf(method) : method.id;
+    intent.payment_method = expands(p, 'payment_method') && !this.ignoreExpand ? publicOf(method) : method.id;
     return [200, intent];
   }
 
@@ -265,7 +267,10 @@ export class FakeStripe {
     if (p.setup_future_usage) this.paymentMethods.set(method.id, method);
     intent.status = 'succeeded';
     intent.amount_received = intent.amount;
-    return [200, { ...intent, payment_method: expands(p, 'payment_method') ? publicOf(method) : method.id }];
+    return [
+      200,
+      { ...intent, payment_method: expands(p, 'payment_method') && !this.ignoreExpand ? publicOf(method) : method.id },
+    ];
   }
 
   private createRefund(p: Json): [number, Json] {

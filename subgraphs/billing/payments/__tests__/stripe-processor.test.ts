@@ -203,6 +203,27 @@ describe('charges', () => {
     expect(renewal.status).toBe('succeeded');
   });
 
+  it('a succeeded PaymentIntent without its payment method expanded is still a success (never charged twice)', async () => {
+    fake.ignoreExpand = true;
+    try {
+      const outcome = await processor.charge({
+        idempotencyKey: key('charge'),
+        amount: 1200n,
+        currency: 'usd',
+        customerId: null,
+        paymentMethod: { kind: 'new', token: 'pm_card_visa' },
+        offSession: false,
+      });
+      expect(outcome).toMatchObject({
+        status: 'succeeded',
+        amount: 1200n,
+        paymentMethod: { id: null, brand: 'unknown' },
+      });
+    } finally {
+      fake.ignoreExpand = false;
+    }
+  });
+
   it("an unknown payment method is a 422 at the caller's field", async () => {
     await expect(
       processor.charge({
