@@ -12,6 +12,13 @@ const optionalUrl = z
   .pipe(z.url().optional())
   .optional();
 
+/** A value that may be given empty (as docker-compose passes unset variables): empty is absent. */
+const optionalText = z
+  .string()
+  .trim()
+  .transform(v => (v === '' ? undefined : v))
+  .optional();
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -40,6 +47,31 @@ const schema = z.object({
   // NOTE: counts objects resolved, lists at their page size; the REST portal list (100 items with
   // product, prices and organization) costs about 4,900, so the default leaves room above it.
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(10000),
+  /**
+   * Production's payment processor (the sandbox always uses the built-in test processor): `stripe`,
+   * or `test` to take simulated payments on purpose. Unset: Stripe when STRIPE_SECRET_KEY is set,
+   * otherwise none, and paid checkouts are refused (subgraphs/billing/payments/payment-processor.selection.ts).
+   */
+  PAYMENT_PROCESSOR: optionalText.pipe(z.enum(['test', 'stripe']).optional()),
+  /** Stripe secret (`sk_…`) or restricted (`rk_…`) API key. */
+  STRIPE_SECRET_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_…, sk_test_…, or rk_…)')
+      .optional(),
+  ),
+  /** Signing secret (`whsec_…`) of the Stripe webhook endpoint, for asynchronous payment outcomes. */
+  STRIPE_WEBHOOK_SECRET: optionalText,
+});
+
+/** Rules between variables. */
+const checkedSchema = schema.superRefine((env, ctx) => {
+  if (env.PAYMENT_PROCESSOR === 'stripe' && !env.STRIPE_SECRET_KEY)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PAYMENT_PROCESSOR'],
+      message: 'PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY',
+    });
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
@@ -47,7 +79,7 @@ export type Config = Readonly<z.infer<typeof schema>>;
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = checkedSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(i => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -10,12 +10,22 @@ import { billingMigrations } from './migrations/index.js';
 import { ProductPrice } from './products/product-price.entity.js';
 import { Product } from './products/product.entity.js';
 import { Subscription } from './subscriptions/subscription.entity.js';
+import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
 /** The billing subgraph owns the `billing` Postgres schema; nothing else reads these tables. */
 export const BILLING_SCHEMA = 'billing';
 const MIGRATION_LOCK_KEY = 7_301_002;
 
-export const billingEntities = [Product, ProductPrice, Discount, Customer, CustomerSession, Subscription, DomainEvent];
+export const billingEntities = [
+  Product,
+  ProductPrice,
+  Discount,
+  Customer,
+  CustomerSession,
+  Subscription,
+  DomainEvent,
+  ...testProcessorEntities,
+];
 
 export function billingOrmOptions(clientUrl: string, poolMax = 10): Options {
   return {

@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../../../kit/errors.js';
+import { percentageOf } from '../../../kit/money/discounts.js';
 import { metadataIssues } from '../shared/metadata.js';
 
 /** The resolved state of a discount after a create or update, checked as a whole. */
@@ -133,15 +134,16 @@ export function discountIssues(state: DiscountState, metadata?: unknown): Valida
   return issues;
 }
 
-/** The amount off a price of `priceAmount` minor units: never more than the price, percentages rounded half up. */
+/**
+ * The amount off a price of `priceAmount` minor units: never more than the price, percentages rounded
+ * by the money kit's one rule (`kit/money/rounding.ts`).
+ */
 export function discountAmountFor(
   discount: { type: string; amount: bigint | null; basisPoints: number | null },
   priceAmount: bigint,
 ): bigint {
   if (priceAmount <= 0n) return 0n;
   const off =
-    discount.type === 'fixed'
-      ? (discount.amount ?? 0n)
-      : (priceAmount * BigInt(discount.basisPoints ?? 0) + 5_000n) / 10_000n;
+    discount.type === 'fixed' ? (discount.amount ?? 0n) : percentageOf(priceAmount, discount.basisPoints ?? 0);
   return off > priceAmount ? priceAmount : off;
 }

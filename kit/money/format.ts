@@ -1,0 +1,57 @@
+import { currencyExponent, minorUnitsPerMajor, normalizeCurrency } from './currency.js';
+
+/**
+ * `1234n` USD → `"12.34"`, `1234n` JPY → `"1234"`, `1234n` KWD → `"1.234"`, `-5n` USD → `"-0.05"`:
+ * exact (no floating point), no grouping, a dot as the separator. For CSV and machine-readable places.
+ */
+export function toDecimalString(amount: bigint, currency: string): string {
+  const exponent = currencyExponent(currency);
+  const negative = amount < 0n;
+  const magnitude = negative ? -amount : amount;
+  const per = minorUnitsPerMajor(currency);
+  const whole = (magnitude / per).toString();
+  const fraction = exponent === 0 ? '' : `.${(magnitude % per).toString().padStart(exponent, '0')}`;
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
+export interface FormatMoneyOptions {
+  /** BCP 47 locale of the reader; `en-US` by default. */
+  locale?: string;
+  /** `symbol` ($12.34), `code` (USD 12.34) or `name`. */
+  currencyDisplay?: 'symbol' | 'narrowSymbol' | 'code' | 'name';
+}
+
+/**
+ * For people (invoices, the checkout page): `1234n` USD → `$12.34`, `1000n` JPY → `¥1,000`,
+ * `1234n` KWD → `KWD 1.234`. The number of decimals is OUR exponent (the processor's), not the
+ * locale data's, and the amount goes to Intl as an exact decimal string, so nothing is rounded
+ * through a double.
+ */
+export function formatMoney(amount: bigint, currency: string, options: FormatMoneyOptions = {}): string {
+  const code = normalizeCurrency(currency);
+  const digits = currencyExponent(code);
+  const formatter = new Intl.NumberFormat(options.locale ?? 'en-US', {
+    style: 'currency',
+    currency: code.toUpperCase(),
+    currencyDisplay: options.currencyDisplay ?? 'symbol',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  // Intl.NumberFormat formats decimal strings exactly (ES2023, "Intl.NumberFormat v3").
+  return formatter.format(toDecimalString(amount, code) as unknown as number);
+}
+
+/**
+ * What a person typed, in major units, to minor units: `"12.34"` USD → `1234n`, `"1000"` JPY →
+ * `1000n`. More decimals than the currency has, or anything that is not a plain decimal, is `null`
+ * (the caller answers a validation error at its field).
+ */
+export function parseMajorUnits(text: string, currency: string): bigint | null {
+  const exponent = currencyExponent(currency);
+  const match = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) return null;
+  const [, sign, whole, fraction = ''] = match;
+  if (fraction.length > exponent) return null;
+  const minor = BigInt(whole) * minorUnitsPerMajor(currency) + BigInt(fraction.padEnd(exponent, '0') || '0');
+  return sign ? -minor : minor;
+}

@@ -1,0 +1,67 @@
+/**
+ * Everything an invoice shows, as plain data: the order pipeline builds it from an order, the
+ * organization and the billing details, and `invoice.pdf.ts` renders it. Amounts are minor units of
+ * `currency`, as stored on the order.
+ */
+export interface InvoiceAddress {
+  line1?: string | null;
+  line2?: string | null;
+  postalCode?: string | null;
+  city?: string | null;
+  state?: string | null;
+  /** ISO 3166-1 alpha-2 (`US`), shown as the country's English name. */
+  country: string;
+}
+
+export interface InvoiceParty {
+  name: string;
+  address: InvoiceAddress | null;
+  email?: string | null;
+  taxId?: string | null;
+}
+
+export interface InvoiceLine {
+  label: string;
+  amount: bigint;
+  /** A proration line (a credit for unused time, or the remaining time at a new price). */
+  proration: boolean;
+}
+
+export interface InvoiceDocument {
+  /** The order's `invoice_number` (per-organization sequence). */
+  number: string;
+  /** The order's date (when it was created). */
+  date: Date;
+  currency: string;
+  seller: InvoiceParty;
+  buyer: InvoiceParty;
+  lines: InvoiceLine[];
+  subtotal: bigint;
+  discount: bigint;
+  /** e.g. the discount's name ("Launch 20%"). */
+  discountLabel?: string | null;
+  tax: bigint;
+  total: bigint;
+  /** Customer balance used (negative: credit that paid part of the total), as `applied_balance_amount`. */
+  appliedBalance?: bigint;
+  /** What was left to pay: `max(0, total + appliedBalance)` (`due_amount`). */
+  due?: bigint;
+  /** Locale for dates and numbers, `en-US` by default. */
+  locale?: string;
+}
+
+/**
+ * The identities of an order's amounts (polar-api.md §3.5): lines add up to the subtotal, and
+ * `total = subtotal − discount + tax`. An invoice that breaks them is a bug upstream; it is refused
+ * rather than printed.
+ */
+export function invoiceAmountIssues(invoice: InvoiceDocument): string[] {
+  const issues: string[] = [];
+  const sum = invoice.lines.reduce((total, line) => total + line.amount, 0n);
+  if (sum !== invoice.subtotal) issues.push(`lines add up to ${sum}, not the subtotal ${invoice.subtotal}`);
+  if (invoice.subtotal - invoice.discount + invoice.tax !== invoice.total)
+    issues.push(
+      `subtotal − discount + tax is ${invoice.subtotal - invoice.discount + invoice.tax}, not the total ${invoice.total}`,
+    );
+  return issues;
+}

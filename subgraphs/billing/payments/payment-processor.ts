@@ -1,0 +1,169 @@
+import type { ValidationIssue } from '../../../kit/errors.js';
+
+/**
+ * What the billing engine needs from a payment processor, and nothing more: a customer to attach
+ * payment methods to, saving a method for later (a setup, no money moves), a charge (with a method
+ * the customer just entered, or a saved one, off-session for renewals), and a refund.
+ *
+ * Every call carries an idempotency key that WE generate (`idempotency-key.ts`), derived from what
+ * the call is for (the order and the attempt), never random: a retry after a crash or a timeout
+ * sends the same key and gets the first outcome back instead of charging twice. Reusing a key for
+ * different parameters is refused (`IdempotencyKeyReused`).
+ *
+ * Expected business outcomes (a declined card) are RETURNED, never thrown, so dunning can record
+ * them; errors are thrown for what the caller must not go on with: an unknown payment method (422
+ * at its field), a processor that is not configured, or one that could not be reached (retry with
+ * the same key).
+ */
+export interface PaymentProcessor {
+  /** `test` (the built-in processor), `stripe`, or `none` when production has none configured. */
+  readonly name: ProcessorName;
+  createCustomer(input: CreateCustomerInput): Promise<ProcessorCustomer>;
+  savePaymentMethod(input: SavePaymentMethodInput): Promise<SetupOutcome>;
+  charge(input: ChargeInput): Promise<ChargeOutcome>;
+  refund(input: RefundInput): Promise<RefundOutcome>;
+}
+
+/** `none`: production with no processor configured (every call is refused, see the selection). */
+export type ProcessorName = 'test' | 'stripe' | 'none';
+
+/** Where in the caller's request the payment method came from, for a 422 at that field. */
+export type FieldLocation = ValidationIssue['loc'];
+
+export interface CreateCustomerInput {
+  idempotencyKey: string;
+  email: string | null;
+  name: string | null;
+  /** Our ids, so the processor's dashboard can be traced back (string values only, as at Stripe). */
+  metadata?: Record<string, string>;
+}
+
+export interface ProcessorCustomer {
+  /** The processor's id (`cus_…`). */
+  id: string;
+}
+
+/**
+ * A payment method the customer just entered: Stripe's `confirmation_token_id` from Stripe.js (or a
+ * `pm_…` id), or for the test processor one of Stripe's test method names (`pm_card_visa`, …).
+ */
+export interface NewPaymentMethod {
+  kind: 'new';
+  token: string;
+  /** Where `token` was in the request (default `["body", "confirmation_token_id"]`). */
+  field?: FieldLocation;
+}
+
+/** A method saved earlier by `savePaymentMethod` (its `id`). */
+export interface SavedPaymentMethod {
+  kind: 'saved';
+  id: string;
+  field?: FieldLocation;
+}
+
+export interface SavePaymentMethodInput {
+  idempotencyKey: string;
+  customerId: string;
+  paymentMethod: NewPaymentMethod;
+}
+
+export interface ChargeInput {
+  idempotencyKey: string;
+  /** Minor units of `currency`, > 0 (a free order is never charged). */
+  amount: bigint;
+  currency: string;
+  /** Required with a saved method; with a new one, given to keep the method for later. */
+  customerId: string | null;
+  paymentMethod: NewPaymentMethod | SavedPaymentMethod;
+  /** Keep a new method on the customer for later charges (a subscription's first payment). */
+  saveForLater?: boolean;
+  /** The customer is not present (renewals, dunning retries): no authentication can be asked. */
+  offSession: boolean;
+  description?: string;
+  metadata?: Record<string, string>;
+}
+
+/** What a card looks like on a receipt and in the portal. */
+export interface PaymentMethodDetails {
+  /** The processor's id of the saved method (`pm_…`), or null when it was used once and not kept. */
+  id: string | null;
+  type: 'card';
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** Why a payment or a setup failed, in the processor's words (Stripe's `code`, `decline_code`, `message`). */
+export interface PaymentFailure {
+  code: string;
+  declineCode: string | null;
+  message: string;
+}
+
+export type ChargeOutcome =
+  | {
+      status: 'succeeded';
+      /** The processor's id of the payment (test: `ch_test_…`; Stripe: the PaymentIntent `pi_…`). */
+      chargeId: string;
+      amount: bigint;
+      currency: string;
+      paymentMethod: PaymentMethodDetails;
+    }
+  | { status: 'failed'; chargeId: string | null; failure: PaymentFailure; paymentMethod: PaymentMethodDetails | null }
+  /** Still in flight (bank debits, 3-D Secure): a processor event settles it later. */
+  | { status: 'pending'; chargeId: string; clientSecret: string | null };
+
+export type SetupOutcome =
+  | { status: 'succeeded'; setupId: string; paymentMethod: PaymentMethodDetails & { id: string } }
+  | { status: 'failed'; setupId: string | null; failure: PaymentFailure };
+
+export type RefundReason = 'duplicate' | 'fraudulent' | 'requested_by_customer';
+
+export interface RefundInput {
+  idempotencyKey: string;
+  /** `chargeId` of a succeeded charge. */
+  chargeId: string;
+  /** Minor units, > 0, at most what is left to refund of the charge. */
+  amount: bigint;
+  reason?: RefundReason;
+  metadata?: Record<string, string>;
+}
+
+export type RefundOutcome =
+  | { status: 'succeeded' | 'pending'; refundId: string; amount: bigint; currency: string }
+  | { status: 'failed'; refundId: string; amount: bigint; currency: string; failure: PaymentFailure };
+
+/**
+ * An asynchronous outcome reported by the processor (Stripe's webhooks), in processor-neutral
+ * terms. `eventId` is the processor's, unique: consumers record it to handle each event once.
+ */
+export type ProcessorEvent =
+  | {
+      type: 'charge.succeeded';
+      eventId: string;
+      chargeId: string;
+      amount: bigint;
+      currency: string;
+      metadata: Record<string, string>;
+    }
+  | {
+      type: 'charge.failed';
+      eventId: string;
+      chargeId: string;
+      amount: bigint;
+      currency: string;
+      failure: PaymentFailure;
+      metadata: Record<string, string>;
+    }
+  | {
+      type: 'charge.refunded';
+      eventId: string;
+      chargeId: string;
+      /** Everything refunded of the charge so far (not just this refund). */
+      amountRefunded: bigint;
+      currency: string;
+    };
+
+/** The field a payment method is reported at when the caller says nothing else. */
+export const DEFAULT_PAYMENT_METHOD_FIELD: FieldLocation = ['body', 'confirmation_token_id'];

@@ -1,0 +1,54 @@
+import Stripe from 'stripe';
+import {
+  IdempotencyKeyReused,
+  InvalidPaymentMethod,
+  PaymentProcessorRequestRejected,
+  PaymentProcessorUnavailable,
+} from '../payment.errors.js';
+import type { FieldLocation, PaymentFailure } from '../payment-processor.js';
+
+/** A card error (`type: card_error`, HTTP 402) is a decline: an outcome, returned, not thrown. */
+export function declineOf(error: unknown): PaymentFailure | null {
+  if (!(error instanceof Stripe.errors.StripeCardError)) return null;
+  return {
+    code: error.code ?? 'card_declined',
+    declineCode: error.decline_code ?? null,
+    message: error.message,
+  };
+}
+
+/**
+ * Every other Stripe error becomes one of ours: a payment method or confirmation token Stripe does
+ * not know is a 422 at the caller's field; a reused idempotency key is our bug; network failures,
+ * Stripe's 5xx, rate limits and a rejected secret key mean the outcome is unknown (retry with the
+ * same key). What Stripe refused otherwise is a bug of ours, kept in the message for the logs.
+ */
+export function translateStripeError(
+  error: unknown,
+  paymentMethod: { token: string; field?: FieldLocation } | null,
+): Error {
+  if (!(error instanceof Stripe.errors.StripeError)) return error instanceof Error ? error : new Error(String(error));
+  if (error instanceof Stripe.errors.StripeIdempotencyError) return new IdempotencyKeyReused(keyOf(error));
+  if (
+    paymentMethod &&
+    error instanceof Stripe.errors.StripeInvalidRequestError &&
+    error.code === 'resource_missing' &&
+    ['payment_method', 'confirmation_token'].includes(error.param ?? '')
+  )
+    return new InvalidPaymentMethod(paymentMethod.token, 'Payment method does not exist.', paymentMethod.field);
+  if (
+    error instanceof Stripe.errors.StripeConnectionError ||
+    error instanceof Stripe.errors.StripeAPIError ||
+    error instanceof Stripe.errors.StripeRateLimitError
+  )
+    return new PaymentProcessorUnavailable(`${error.type}: ${error.message}`);
+  if (error instanceof Stripe.errors.StripeAuthenticationError)
+    return new PaymentProcessorUnavailable('Stripe refused the secret key: check STRIPE_SECRET_KEY.');
+  return new PaymentProcessorRequestRejected(
+    `Stripe refused the request (${error.type} ${error.code ?? ''}): ${error.message}`,
+  );
+}
+
+function keyOf(error: Stripe.errors.StripeError): string {
+  return error.headers?.['idempotency-key'] ?? '(unknown key)';
+}

@@ -1,0 +1,199 @@
+import type Stripe from 'stripe';
+import { normalizeCurrency } from '../../../../kit/money/currency.js';
+import type {
+  ChargeInput,
+  ChargeOutcome,
+  CreateCustomerInput,
+  NewPaymentMethod,
+  PaymentMethodDetails,
+  PaymentProcessor,
+  ProcessorCustomer,
+  RefundInput,
+  RefundOutcome,
+  SavePaymentMethodInput,
+  SavedPaymentMethod,
+  SetupOutcome,
+} from '../payment-processor.js';
+import { fromStripeAmount, toStripeAmount } from './stripe-amounts.js';
+import { declineOf, translateStripeError } from './stripe-errors.js';
+
+/**
+ * Payments through Stripe with the official client: Customers, SetupIntents (save a method),
+ * PaymentIntents (charge, confirmed at once; `off_session` for renewals) and Refunds, each sent with
+ * our idempotency key as Stripe's `Idempotency-Key`. A new payment method is either a Stripe.js
+ * confirmation token (`ctoken_…`, what Polar's checkout sends as `confirmation_token_id`) or a
+ * PaymentMethod id (`pm_…`). `chargeId` is the PaymentIntent's id: refunds and webhooks refer to it.
+ * Outcomes that arrive later (bank debits, 3-D Secure) come through `stripe-webhooks.ts`.
+ */
+export class StripePaymentProcessor implements PaymentProcessor {
+  readonly name = 'stripe' as const;
+
+  constructor(private readonly stripe: Stripe) {}
+
+  async createCustomer(input: CreateCustomerInput): Promise<ProcessorCustomer> {
+    try {
+      const customer = await this.stripe.customers.create(
+        { email: input.email ?? undefined, name: input.name ?? undefined, metadata: input.metadata },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { id: customer.id };
+    } catch (error) {
+      throw translateStripeError(error, null);
+    }
+  }
+
+  async savePaymentMethod(input: SavePaymentMethodInput): Promise<SetupOutcome> {
+    try {
+      const intent = await this.stripe.setupIntents.create(
+        {
+          customer: input.customerId,
+          confirm: true,
+          usage: 'off_session',
+          ...methodParams(input.paymentMethod),
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      const method = intent.payment_method;
+      if (intent.status !== 'succeeded' || !method)
+        return {
+          status: 'failed',
+          setupId: intent.id,
+          failure: failureOf(intent.last_setup_error, 'setup_intent_unexpected_state'),
+        };
+      const details = detailsOf(method);
+      return { status: 'succeeded', setupId: intent.id, paymentMethod: { ...details, id: details.id! } };
+    } catch (error) {
+      const decline = declineOf(error);
+      if (decline)
+        return {
+          status: 'failed',
+          setupId: (error as Stripe.errors.StripeError).setup_intent?.id ?? null,
+          failure: decline,
+        };
+      throw translateStripeError(error, input.paymentMethod);
+    }
+  }
+
+  async charge(input: ChargeInput): Promise<ChargeOutcome> {
+    const method = input.paymentMethod;
+    const saveForLater = method.kind === 'new' && input.saveForLater === true && input.customerId !== null;
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: toStripeAmount(input.amount),
+          currency: normalizeCurrency(input.currency),
+          customer: input.customerId ?? undefined,
+          confirm: true,
+          ...methodParams(method),
+          ...(input.offSession ? { off_session: true } : {}),
+          ...(saveForLater && !input.offSession ? { setup_future_usage: 'off_session' as const } : {}),
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          description: input.description,
+          metadata: input.metadata,
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      const details = intent.payment_method ? detailsOf(intent.payment_method) : null;
+      const kept = method.kind === 'saved' || saveForLater;
+      const paymentMethod = details ? { ...details, id: kept ? details.id : null } : null;
+      // NOTE: a succeeded PaymentIntent is a payment, whatever else is missing from the answer:
+      // reporting it as failed would make the caller retry with a new key and charge twice.
+      if (intent.status === 'succeeded')
+        return {
+          status: 'succeeded',
+          chargeId: intent.id,
+          amount: fromStripeAmount(intent.amount),
+          currency: intent.currency,
+          paymentMethod: paymentMethod ?? { ...detailsOf(''), id: null },
+        };
+      if (intent.status === 'processing' || (intent.status === 'requires_action' && !input.offSession))
+        return { status: 'pending', chargeId: intent.id, clientSecret: intent.client_secret };
+      return {
+        status: 'failed',
+        chargeId: intent.id,
+        failure: failureOf(
+          intent.last_payment_error,
+          intent.status === 'requires_action' ? 'authentication_required' : 'payment_intent_unexpected_state',
+        ),
+        paymentMethod,
+      };
+    } catch (error) {
+      const decline = declineOf(error);
+      if (decline) {
+        const intent = (error as Stripe.errors.StripeError).payment_intent;
+        return { status: 'failed', chargeId: intent?.id ?? null, failure: decline, paymentMethod: null };
+      }
+      throw translateStripeError(error, method.kind === 'new' ? method : { token: method.id, field: method.field });
+    }
+  }
+
+  async refund(input: RefundInput): Promise<RefundOutcome> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        {
+          payment_intent: input.chargeId,
+          amount: toStripeAmount(input.amount),
+          reason: input.reason,
+          metadata: input.metadata,
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      const amount = fromStripeAmount(refund.amount);
+      if (refund.status === 'succeeded' || refund.status === 'pending' || refund.status === 'requires_action')
+        return {
+          status: refund.status === 'succeeded' ? 'succeeded' : 'pending',
+          refundId: refund.id,
+          amount,
+          currency: refund.currency,
+        };
+      return {
+        status: 'failed',
+        refundId: refund.id,
+        amount,
+        currency: refund.currency,
+        failure: {
+          code: refund.failure_reason ?? 'refund_failed',
+          declineCode: null,
+          message: `Refund ${refund.status}.`,
+        },
+      };
+    } catch (error) {
+      throw translateStripeError(error, null);
+    }
+  }
+}
+
+function methodParams(
+  method: NewPaymentMethod | SavedPaymentMethod,
+): { confirmation_token: string } | { payment_method: string } {
+  if (method.kind === 'new' && method.token.startsWith('ctoken_')) return { confirmation_token: method.token };
+  return { payment_method: method.kind === 'new' ? method.token : method.id };
+}
+
+/** A PaymentMethod as we show it; only its id when Stripe did not expand it. */
+function detailsOf(method: Stripe.PaymentMethod | string): PaymentMethodDetails {
+  if (typeof method === 'string')
+    return { id: method || null, type: 'card', brand: 'unknown', last4: '', expMonth: 0, expYear: 0 };
+  return {
+    id: method.id,
+    type: 'card',
+    brand: method.card?.brand ?? method.type,
+    last4: method.card?.last4 ?? '',
+    expMonth: method.card?.exp_month ?? 0,
+    expYear: method.card?.exp_year ?? 0,
+  };
+}
+
+function failureOf(
+  error: { code?: string; decline_code?: string; message?: string } | null | undefined,
+  fallback: string,
+) {
+  return {
+    code: error?.code ?? fallback,
+    declineCode: error?.decline_code ?? null,
+    message: error?.message ?? 'The payment could not be completed.',
+  };
+}

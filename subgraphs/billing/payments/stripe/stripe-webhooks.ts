@@ -1,0 +1,89 @@
+import Stripe from 'stripe';
+import { InvalidWebhookSignature } from '../payment.errors.js';
+import type { PaymentFailure, ProcessorEvent } from '../payment-processor.js';
+import { fromStripeAmount } from './stripe-amounts.js';
+
+/** How old a signed event may be (Stripe's default tolerance, against replays). */
+export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * Verifies a Stripe webhook (`Stripe-Signature: t=…,v1=…`, HMAC-SHA256 of `${t}.${raw body}` with the
+ * endpoint secret `STRIPE_WEBHOOK_SECRET`) with the official `stripe.webhooks.constructEvent`, against
+ * OUR clock, and maps the outcomes the engine waits for to processor-neutral events:
+ * `payment_intent.succeeded` → `charge.succeeded`, `payment_intent.payment_failed` → `charge.failed`,
+ * `charge.refunded` → `charge.refunded`. Other verified events are `null` (acknowledge and ignore).
+ * `rawBody` must be the bytes as received: a re-serialized JSON body does not verify.
+ */
+export function verifyStripeWebhook(
+  stripe: Stripe,
+  rawBody: string | Buffer,
+  signatureHeader: string | undefined,
+  secret: string,
+  receivedAt: Date,
+): ProcessorEvent | null {
+  if (!signatureHeader) throw new InvalidWebhookSignature('no Stripe-Signature header');
+  let event: Stripe.Event;
+  try {
+    event = stripe.webhooks.constructEvent(
+      rawBody,
+      signatureHeader,
+      secret,
+      STRIPE_WEBHOOK_TOLERANCE_SECONDS,
+      undefined,
+      receivedAt.getTime(),
+    );
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError)
+      throw new InvalidWebhookSignature(error.message);
+    throw error;
+  }
+  return processorEventOf(event);
+}
+
+export function processorEventOf(event: Stripe.Event): ProcessorEvent | null {
+  switch (event.type) {
+    case 'payment_intent.succeeded': {
+      const intent = event.data.object;
+      return {
+        type: 'charge.succeeded',
+        eventId: event.id,
+        chargeId: intent.id,
+        amount: fromStripeAmount(intent.amount_received || intent.amount),
+        currency: intent.currency,
+        metadata: { ...intent.metadata },
+      };
+    }
+    case 'payment_intent.payment_failed': {
+      const intent = event.data.object;
+      const error = intent.last_payment_error;
+      const failure: PaymentFailure = {
+        code: error?.code ?? 'payment_failed',
+        declineCode: error?.decline_code ?? null,
+        message: error?.message ?? 'The payment failed.',
+      };
+      return {
+        type: 'charge.failed',
+        eventId: event.id,
+        chargeId: intent.id,
+        amount: fromStripeAmount(intent.amount),
+        currency: intent.currency,
+        failure,
+        metadata: { ...intent.metadata },
+      };
+    }
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      const intent = charge.payment_intent;
+      if (!intent) return null; // a charge made outside PaymentIntents is none of ours
+      return {
+        type: 'charge.refunded',
+        eventId: event.id,
+        chargeId: typeof intent === 'string' ? intent : intent.id,
+        amountRefunded: fromStripeAmount(charge.amount_refunded),
+        currency: charge.currency,
+      };
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,258 @@
+import { randomBytes } from 'node:crypto';
+import { type EntityManager, type EntityName, LockMode } from '@mikro-orm/postgresql';
+import type { Clock } from '../../../../kit/clock.js';
+import { normalizeCurrency } from '../../../../kit/money/currency.js';
+import { IdempotencyKeyReused, InvalidPaymentMethod, PaymentProcessorRequestRejected } from '../payment.errors.js';
+import type {
+  ChargeInput,
+  ChargeOutcome,
+  CreateCustomerInput,
+  PaymentMethodDetails,
+  PaymentProcessor,
+  ProcessorCustomer,
+  RefundInput,
+  RefundOutcome,
+  SavePaymentMethodInput,
+  SetupOutcome,
+} from '../payment-processor.js';
+import { TestProcessorCharge } from './test-charge.entity.js';
+import { TestProcessorCustomer } from './test-customer.entity.js';
+import { TEST_CARD_EXPIRY, type TestCard, testCard, unknownTestCardMessage } from './test-payment-methods.js';
+import { TestProcessorPaymentMethod } from './test-payment-method.entity.js';
+import { TestProcessorRefund } from './test-refund.entity.js';
+
+/**
+ * The built-in processor: always the sandbox's, and production's when `PAYMENT_PROCESSOR=test`.
+ * Its payment methods are Stripe's test names (`test-payment-methods.ts`). Every operation is a row
+ * in the billing schema, committed in its OWN transaction (like a call to Stripe, it is not undone
+ * when the caller's transaction rolls back), unique by the idempotency key: the row is inserted with
+ * `ON CONFLICT DO NOTHING` and read back, so the same key twice — even at the same moment — returns
+ * the first outcome and never charges twice.
+ */
+export class TestPaymentProcessor implements PaymentProcessor {
+  readonly name = 'test' as const;
+
+  /** `em`: any EntityManager of the billing ORM; each operation forks its own. */
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clock: Clock,
+  ) {}
+
+  async createCustomer(input: CreateCustomerInput): Promise<ProcessorCustomer> {
+    const row = await this.insertOnce(TestProcessorCustomer, {
+      id: newId('cus_test'),
+      idempotencyKey: input.idempotencyKey,
+      email: input.email,
+      name: input.name,
+      metadata: input.metadata ?? {},
+      createdAt: this.clock.now(),
+    });
+    if (row.email !== input.email || row.name !== input.name) throw new IdempotencyKeyReused(input.idempotencyKey);
+    return { id: row.id };
+  }
+
+  async savePaymentMethod(input: SavePaymentMethodInput): Promise<SetupOutcome> {
+    const { token } = input.paymentMethod;
+    const card = this.cardOf(token, input.paymentMethod.field);
+    await this.requireCustomer(input.customerId);
+    const row = await this.insertOnce(TestProcessorPaymentMethod, {
+      id: newId('pm_test'),
+      idempotencyKey: input.idempotencyKey,
+      customerId: input.customerId,
+      testMethod: token,
+      status: card.setup ? 'failed' : 'saved',
+      brand: card.brand,
+      last4: card.last4,
+      ...TEST_CARD_EXPIRY,
+      failureCode: card.setup?.code ?? null,
+      declineCode: card.setup?.declineCode ?? null,
+      failureMessage: card.setup?.message ?? null,
+      createdAt: this.clock.now(),
+    });
+    if (row.customerId !== input.customerId || row.testMethod !== token)
+      throw new IdempotencyKeyReused(input.idempotencyKey);
+    if (row.status === 'failed')
+      return {
+        status: 'failed',
+        setupId: `seti_${row.id}`,
+        failure: { code: row.failureCode!, declineCode: row.declineCode, message: row.failureMessage! },
+      };
+    return { status: 'succeeded', setupId: `seti_${row.id}`, paymentMethod: { ...detailsOf(row), id: row.id } };
+  }
+
+  async charge(input: ChargeInput): Promise<ChargeOutcome> {
+    if (input.amount <= 0n) throw new PaymentProcessorRequestRejected('A charge must be of a positive amount.');
+    const currency = normalizeCurrency(input.currency);
+    const method = input.paymentMethod;
+    let testMethod: string;
+    let savedMethod: TestProcessorPaymentMethod | null = null;
+    if (method.kind === 'saved') {
+      savedMethod = await this.em.fork().findOne(TestProcessorPaymentMethod, { id: method.id, status: 'saved' });
+      if (!savedMethod || savedMethod.customerId !== input.customerId)
+        throw new InvalidPaymentMethod(method.id, 'Payment method does not exist.', method.field);
+      testMethod = savedMethod.testMethod;
+    } else {
+      testMethod = method.token;
+      if (input.customerId) await this.requireCustomer(input.customerId);
+    }
+    const card = this.cardOf(testMethod, method.field);
+    const keep = method.kind === 'new' && input.saveForLater === true && !card.charge && input.customerId !== null;
+    const chargeId = newId('ch_test');
+    const row = await this.em.fork().transactional(async em => {
+      const charge = await insertIgnoringDuplicate(em, TestProcessorCharge, {
+        id: chargeId,
+        idempotencyKey: input.idempotencyKey,
+        customerId: input.customerId,
+        paymentMethodId: savedMethod?.id ?? null,
+        savedPaymentMethodId: null,
+        testMethod,
+        amount: input.amount,
+        currency,
+        status: card.charge ? 'failed' : 'succeeded',
+        brand: card.brand,
+        last4: card.last4,
+        ...TEST_CARD_EXPIRY,
+        failureCode: card.charge?.code ?? null,
+        declineCode: card.charge?.declineCode ?? null,
+        failureMessage: card.charge?.message ?? null,
+        offSession: input.offSession,
+        description: input.description ?? null,
+        metadata: input.metadata ?? {},
+        amountRefunded: 0n,
+        createdAt: this.clock.now(),
+      });
+      // Only the call that inserted the charge keeps the method; a replay returns what it kept.
+      if (keep && charge.id === chargeId) {
+        const saved = await insertIgnoringDuplicate(em, TestProcessorPaymentMethod, {
+          id: newId('pm_test'),
+          idempotencyKey: `${input.idempotencyKey}#payment_method`,
+          customerId: input.customerId!,
+          testMethod,
+          status: 'saved',
+          brand: card.brand,
+          last4: card.last4,
+          ...TEST_CARD_EXPIRY,
+          failureCode: null,
+          declineCode: null,
+          failureMessage: null,
+          createdAt: this.clock.now(),
+        });
+        charge.savedPaymentMethodId = saved.id;
+        await em.nativeUpdate(TestProcessorCharge, { id: charge.id }, { savedPaymentMethodId: saved.id });
+      }
+      return charge;
+    });
+    if (
+      row.amount !== input.amount ||
+      row.currency !== currency ||
+      row.customerId !== input.customerId ||
+      row.testMethod !== testMethod ||
+      row.paymentMethodId !== (savedMethod?.id ?? null)
+    )
+      throw new IdempotencyKeyReused(input.idempotencyKey);
+    const details: PaymentMethodDetails = {
+      ...detailsOf(row),
+      id: row.paymentMethodId ?? row.savedPaymentMethodId,
+    };
+    if (row.status === 'failed')
+      return {
+        status: 'failed',
+        chargeId: row.id,
+        failure: { code: row.failureCode!, declineCode: row.declineCode, message: row.failureMessage! },
+        paymentMethod: details,
+      };
+    return {
+      status: 'succeeded',
+      chargeId: row.id,
+      amount: row.amount,
+      currency: row.currency,
+      paymentMethod: details,
+    };
+  }
+
+  async refund(input: RefundInput): Promise<RefundOutcome> {
+    if (input.amount <= 0n) throw new PaymentProcessorRequestRejected('A refund must be of a positive amount.');
+    const refundId = newId('re_test');
+    const row = await this.em.fork().transactional(async em => {
+      // The charge row is the lock: refunds of one charge run one at a time, so two of them can
+      // never together exceed the charge (the CHECK constraint is the last line of defence).
+      const charge = await em.findOne(
+        TestProcessorCharge,
+        { id: input.chargeId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (charge?.status !== 'succeeded')
+        throw new PaymentProcessorRequestRejected(`No succeeded charge ${input.chargeId} to refund.`);
+      const replay = await em.findOne(TestProcessorRefund, { idempotencyKey: input.idempotencyKey });
+      if (replay) return replay;
+      if (charge.amountRefunded + input.amount > charge.amount)
+        throw new PaymentProcessorRequestRejected(
+          `Refund of ${input.amount} exceeds what is left of charge ${charge.id} (${charge.amount - charge.amountRefunded}).`,
+        );
+      const refund = await insertIgnoringDuplicate(em, TestProcessorRefund, {
+        id: refundId,
+        idempotencyKey: input.idempotencyKey,
+        chargeId: charge.id,
+        amount: input.amount,
+        currency: charge.currency,
+        reason: input.reason ?? null,
+        status: 'succeeded',
+        metadata: input.metadata ?? {},
+        createdAt: this.clock.now(),
+      });
+      if (refund.id === refundId)
+        await em.nativeUpdate(
+          TestProcessorCharge,
+          { id: charge.id },
+          { amountRefunded: charge.amountRefunded + input.amount },
+        );
+      return refund;
+    });
+    if (row.chargeId !== input.chargeId || row.amount !== input.amount)
+      throw new IdempotencyKeyReused(input.idempotencyKey);
+    return { status: 'succeeded', refundId: row.id, amount: row.amount, currency: row.currency };
+  }
+
+  private cardOf(name: string, field: SavePaymentMethodInput['paymentMethod']['field']): TestCard {
+    const card = testCard(name);
+    if (!card) throw new InvalidPaymentMethod(name, unknownTestCardMessage(), field);
+    return card;
+  }
+
+  private async requireCustomer(id: string): Promise<void> {
+    const found = await this.em.fork().count(TestProcessorCustomer, { id });
+    if (found === 0) throw new PaymentProcessorRequestRejected(`No such customer: ${id}`);
+  }
+
+  /** Inserts a row unless its idempotency key exists, in a transaction of its own; returns the row that holds the key. */
+  private insertOnce<T extends { idempotencyKey: string }>(entity: EntityName<T>, data: T): Promise<T> {
+    return this.em.fork().transactional(em => insertIgnoringDuplicate(em, entity, data));
+  }
+}
+
+/**
+ * `INSERT … ON CONFLICT (idempotency_key) DO NOTHING`, then the row that holds the key: the new one,
+ * or the first one (committed by another transaction, which the insert waited for).
+ */
+async function insertIgnoringDuplicate<T extends { idempotencyKey: string }>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  data: T,
+): Promise<T> {
+  await em
+    .createQueryBuilder(entity)
+    .insert(data as any)
+    .onConflict('idempotencyKey' as any)
+    .ignore()
+    .execute();
+  return em.findOneOrFail(entity, { idempotencyKey: data.idempotencyKey } as any, { refresh: true } as any);
+}
+
+function detailsOf(row: { brand: string; last4: string; expMonth: number; expYear: number }): PaymentMethodDetails {
+  return { id: null, type: 'card', brand: row.brand, last4: row.last4, expMonth: row.expMonth, expYear: row.expYear };
+}
+
+/** `ch_test_` + 24 base62-ish characters, as Stripe's ids look. */
+function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(18).toString('base64url').replace(/[-_]/g, '0')}`;
+}
