@@ -1,10 +1,12 @@
 import { Migration20261121130000_billing_initial } from './Migration20261121130000_billing_initial.js';
 import { Migration20261121140000_subscription_indexes } from './Migration20261121140000_subscription_indexes.js';
 import { Migration20261121150000_discount_codes } from './Migration20261121150000_discount_codes.js';
+import { Migration20261123160000_read_path_indexes } from './Migration20261123160000_read_path_indexes.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
   { name: 'Migration20261121130000_billing_initial', class: Migration20261121130000_billing_initial },
   { name: 'Migration20261121140000_subscription_indexes', class: Migration20261121140000_subscription_indexes },
   { name: 'Migration20261121150000_discount_codes', class: Migration20261121150000_discount_codes },
+  { name: 'Migration20261123160000_read_path_indexes', class: Migration20261123160000_read_path_indexes },
 ];

@@ -25,8 +25,7 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<BillingSubscriptionList> {
     authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_READ);
-    const result = await ctx.services.subscriptionUpdates.portal.list(ctx, { productId, active, page, limit, sorting });
-    return { items: result.items.map(BillingSubscriptionType.fromEntity), pagination: result.pagination };
+    return ctx.services.subscriptionUpdates.portal.list(ctx, { productId, active, page, limit, sorting });
   }
 
   @Query(() => BillingSubscriptionType)
@@ -35,7 +34,7 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_READ);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.get(ctx, id));
+    return ctx.services.subscriptionUpdates.portal.get(ctx, id);
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancel at period end (true) or uncancel (false).' })
@@ -45,7 +44,8 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('input', () => CustomerSubscriptionCancelInput) input: CustomerSubscriptionCancelInput,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_WRITE);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.update(ctx, id, input));
+    const updated = await ctx.services.subscriptionUpdates.portal.update(ctx, id, input);
+    return ctx.services.subscriptionUpdates.portal.get(ctx, updated.id);
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancel at the end of the current period.' })
@@ -54,6 +54,7 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, PORTAL_SUBSCRIPTIONS_WRITE);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.portal.cancel(ctx, id));
+    const canceled = await ctx.services.subscriptionUpdates.portal.cancel(ctx, id);
+    return ctx.services.subscriptionUpdates.portal.get(ctx, canceled.id);
   }
 }

@@ -1,14 +1,8 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
-import { customerLoader } from '../customers/customer.loader.js';
-import { CustomerType } from '../customers/customer.type.js';
-import { DiscountType } from '../discounts/discount.type.js';
-import { OrganizationRef } from '../organizations/organization.type.js';
-import { ProductPriceType, ProductType } from '../products/product.type.js';
 import { CreateSubscriptionInput } from './subscription-create.inputs.js';
 import { SubscriptionFilterInput } from './subscription.filters.js';
-import { subscriptionLoaders } from './subscription.loaders.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
 
 export const SUBSCRIPTIONS_READ = {
@@ -17,15 +11,10 @@ export const SUBSCRIPTIONS_READ = {
 } as const;
 export const SUBSCRIPTIONS_WRITE = { subjects: ['user', 'organization'], scopes: ['subscriptions:write'] } as const;
 
-/** A related row that must exist (same subgraph, same tenant); its absence is a data error, not a 404. */
-function required<T>(value: T | null, what: string, id: string): T {
-  if (value === null) throw new Error(`${what} ${id} of a readable subscription is missing`);
-  return value;
-}
-
 /**
- * Thin: checks who may call, hands over to the service, maps entities to the public type. The
- * embedded objects are field resolvers over per-request loaders (one query per page, not per row).
+ * Thin: checks who may call, hands over to the service. Reads return plain objects from the read
+ * path with their embedded objects already in them (no field resolvers, no per-row work); a write
+ * answers with the subscription read back the same way.
  */
 @Resolver(() => BillingSubscriptionType)
 export class SubscriptionResolver {
@@ -43,14 +32,13 @@ export class SubscriptionResolver {
     sorting: string[] | null,
   ): Promise<BillingSubscriptionList> {
     authorize(ctx.principal, SUBSCRIPTIONS_READ);
-    const result = await ctx.services.subscriptions.list(ctx, { filter, page, limit, sorting });
-    return { items: result.items.map(BillingSubscriptionType.fromEntity), pagination: result.pagination };
+    return ctx.services.subscriptions.list(ctx, { filter, page, limit, sorting });
   }
 
   @Query(() => BillingSubscriptionType)
   async subscription(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, SUBSCRIPTIONS_READ);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptions.get(ctx, id));
+    return ctx.services.subscriptions.get(ctx, id);
   }
 
   @Query(() => String, { description: 'The subscriptions as CSV (RFC 4180, header row first).' })
@@ -70,45 +58,7 @@ export class SubscriptionResolver {
     @Arg('input') input: CreateSubscriptionInput,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, SUBSCRIPTIONS_WRITE);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptions.create(ctx, input));
-  }
-
-  @FieldResolver(() => CustomerType)
-  async customer(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<CustomerType> {
-    return required(await customerLoader(ctx).load(s.customerId), 'customer', s.customerId);
-  }
-
-  @FieldResolver(() => ProductType)
-  async product(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<ProductType> {
-    return required(await subscriptionLoaders(ctx).products.load(s.productId), 'product', s.productId);
-  }
-
-  @FieldResolver(() => [ProductPriceType], {
-    description: 'The prices billed (replaces the deprecated price and price_id).',
-  })
-  async prices(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<ProductPriceType[]> {
-    const loaders = subscriptionLoaders(ctx);
-    // Usually the product's current prices, which the product loader has fetched for the page anyway;
-    // archived ones (a product changed its prices since) are fetched by id.
-    const product = await loaders.products.load(s.productId);
-    const current = new Map((product?.prices ?? []).map(p => [p.id, p]));
-    if (s.priceIds.every(id => current.has(id))) return s.priceIds.map(id => current.get(id)!);
-    const prices = await loaders.prices.loadMany([...s.priceIds]);
-    return prices.filter((p): p is ProductPriceType => !!p && !(p instanceof Error));
-  }
-
-  @FieldResolver(() => DiscountType, {
-    nullable: true,
-    description: 'The discount applied (Polar embeds it without `products`).',
-  })
-  async discount(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<DiscountType | null> {
-    if (!s.discountId) return null;
-    const discount = await subscriptionLoaders(ctx).discounts.load(s.discountId);
-    return discount ? DiscountType.fromEntity(discount) : null;
-  }
-
-  @FieldResolver(() => OrganizationRef, { description: 'The organization (resolved by the identity subgraph).' })
-  organization(@Root() s: BillingSubscriptionType): OrganizationRef {
-    return { id: s.organizationId };
+    const created = await ctx.services.subscriptions.create(ctx, input);
+    return ctx.services.subscriptions.get(ctx, created.id);
   }
 }
