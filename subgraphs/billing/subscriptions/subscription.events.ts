@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../events/record-event.js';
 import type { Subscription } from './subscription.entity.js';
-import { subscriptionEventPayload } from './subscription.wire.js';
+import { plain } from '../shared/wire.js';
+import { subscriptionRead } from './subscription.read.js';
+import { BillingSubscriptionType } from './subscription.type.js';
+import { subscriptionWire } from './subscription.wire.js';
 
 /**
  * Writes the outbox rows of one change of a subscription (`subscription.updated` first, then the
@@ -27,3 +30,15 @@ export const recordSubscriptionEvents: SubscriptionChangeRecorder = async (em, s
   for (const [i, type] of types.entries())
     recordEvent(em, s.organizationId, type, payload, new Date(now.getTime() + i));
 };
+
+/**
+ * The webhook `data` of a subscription event: the subscription read back through the read path in
+ * the caller's transaction (after its flush), shaped by the same `BillingSubscriptionType.fromRow` as
+ * GraphQL, and put on the wire by the same `subscriptionWire` as REST.
+ */
+export async function subscriptionEventPayload(em: EntityManager, s: Subscription): Promise<Record<string, unknown>> {
+  const [row] = await subscriptionRead.byIdsIn(em, { organizationIds: [s.organizationId], customerId: null }, [s.id]);
+  if (!row) throw new Error(`subscription ${s.id} not readable in its own organization`);
+  const { organization: _organization, ...shape } = BillingSubscriptionType.fromRow(row);
+  return subscriptionWire(plain(shape));
+}

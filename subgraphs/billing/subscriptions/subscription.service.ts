@@ -15,7 +15,7 @@ import { normaliseFilters, type SubscriptionFilterInput, type SubscriptionFilter
 import { subscriptionRead } from './subscription.read.js';
 import { readableOrganizationIds, SubscriptionRepository } from './subscription.repository.js';
 import { BillingSubscriptionType } from './subscription.type.js';
-import { subscriptionEventPayload } from './subscription.wire.js';
+import { subscriptionEventPayload } from './subscription.events.js';
 import { subscriptionOrder } from './subscription.sorting.js';
 
 export interface SubscriptionListQuery extends PageRequest {

@@ -1,11 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { snakeKeys } from '../../../kit/case.js';
 import { discountBaseWire } from '../discounts/discount.wire.js';
 import { priceWire, productWire } from '../products/product.wire.js';
-import { plain } from '../shared/wire.js';
-import type { Subscription } from './subscription.entity.js';
-import { subscriptionRead } from './subscription.read.js';
-import { BillingSubscriptionType } from './subscription.type.js';
 
 type Wire = Record<string, any>;
 
@@ -36,16 +31,4 @@ export function subscriptionWire(data: unknown): Wire {
     github_username: null,
   };
   return wire;
-}
-
-/**
- * The webhook `data` of a subscription event: the subscription read back through the read path in
- * the caller's transaction (after its flush), shaped by the same `BillingSubscriptionType.fromRow` as
- * GraphQL, and put on the wire by the same `subscriptionWire` as REST.
- */
-export async function subscriptionEventPayload(em: EntityManager, s: Subscription): Promise<Wire> {
-  const [row] = await subscriptionRead.byIdsIn(em, { organizationIds: [s.organizationId], customerId: null }, [s.id]);
-  if (!row) throw new Error(`subscription ${s.id} not readable in its own organization`);
-  const { organization: _organization, ...shape } = BillingSubscriptionType.fromRow(row);
-  return subscriptionWire(plain(shape));
 }
