@@ -122,6 +122,29 @@ export class ReadModel<F extends object> {
     return { rows, total };
   }
 
+  /**
+   * The statements `page` would run for this scope (page, then count), with their values: the bench's
+   * one-hop baseline runs exactly these.
+   */
+  statements(
+    em: EntityManager,
+    scope: TenantScope,
+    filters: F,
+    order: readonly SortCriterion[],
+    window: { limit: number; offset: number },
+  ): { page: [string, unknown[]]; count: [string, unknown[]] } {
+    const present = (Object.keys(filters) as (keyof F & string)[]).filter(k => filters[k] !== undefined);
+    const shape = this.pageShape(em, scope, filters, present, order);
+    const values = this.values(scope, filters, present);
+    const shortcut = this.definition.count;
+    let count: [string, unknown[]] = [shape.countSql, values];
+    if (shortcut?.applies(filters, scope)) {
+      const { where, values: shortcutValues, from } = shortcut.sql(scope, filters);
+      count = [numbered(`select coalesce(sum(n), 0) as n from ${from} where ${where}`), shortcutValues];
+    }
+    return { page: [shape.sql, [...values, window.limit, window.offset]], count };
+  }
+
   /** The readable rows with these ids (any order; absent or foreign ids simply missing). */
   async byIds(
     em: EntityManager,
