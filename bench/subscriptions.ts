@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { OperationDocuments } from '../rest-adapter/operations.js';
 import { seedSubscriptions } from './seed-subscriptions.js';
-import { type LoadOptions, type LoadResult, measure, table } from './support.js';
+import { type LoadOptions, type LoadResult, measure, sameJson, table } from './support.js';
 
 export interface SubscriptionBenchOptions {
   baseUrl: string;
@@ -94,8 +94,7 @@ export async function benchSubscriptions(o: SubscriptionBenchOptions): Promise<{
           fetch(request.url, { headers: auth }).then(r => r.json()),
           fetch(url, { headers: auth }).then(r => r.json()),
         ]);
-        if (JSON.stringify(service) !== JSON.stringify(baseline))
-          o.log(`WARNING: baseline JSON differs for ${target.label}`);
+        if (!sameJson(service, baseline)) o.log(`WARNING: baseline JSON differs for ${target.label}`);
         o.log(`${target.label}: one-hop baseline…`);
         results.set(`${target.label} [baseline]`, [await measure({ ...o.load, url, headers: auth })]);
       }
