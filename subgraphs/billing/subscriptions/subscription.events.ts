@@ -39,6 +39,11 @@ export const recordSubscriptionEvents: SubscriptionChangeRecorder = async (em, s
 export async function subscriptionEventPayload(em: EntityManager, s: Subscription): Promise<Record<string, unknown>> {
   const [row] = await subscriptionRead.byIdsIn(em, { organizationIds: [s.organizationId], customerId: null }, [s.id]);
   if (!row) throw new Error(`subscription ${s.id} not readable in its own organization`);
-  const { organization: _organization, ...shape } = BillingSubscriptionType.fromRow(row);
+  // Polar's Subscription carries no organization (the REST operation does not select it either).
+  const {
+    organization: _organization,
+    organizationId: _organizationId,
+    ...shape
+  } = BillingSubscriptionType.fromRow(row);
   return subscriptionWire(plain(shape));
 }
