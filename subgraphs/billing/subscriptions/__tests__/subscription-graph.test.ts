@@ -136,6 +136,34 @@ describe('subscriptions in the graph', () => {
     }
   });
 
+  it('serves the products, discounts and customers lists and gets through the same path', async () => {
+    const count = async (path: string) => {
+      statements.length = 0;
+      recording = true;
+      try {
+        const res = await call(stack.production.baseUrl, 'GET', path, { token: alice.oat });
+        expect(res.status).toBe(200);
+        return { body: res.body, statements: statements.length };
+      } finally {
+        recording = false;
+      }
+    };
+    // A full page: the page (with every product's prices) and its count.
+    const products = await count('/v1/products/?limit=10');
+    expect(products.body.items[0].prices).toHaveLength(1);
+    expect(products.body.pagination.total_count).toBe(20);
+    expect(products.statements).toBe(2);
+    expect((await count(`/v1/products/${products.body.items[0].id}`)).statements).toBe(1);
+    // A page that is not full tells its total itself: one statement.
+    const discounts = await count('/v1/discounts/');
+    expect(discounts.body.items).toHaveLength(1);
+    expect(discounts.statements).toBe(1);
+    const customers = await count('/v1/customers/?limit=100');
+    expect(customers.body.pagination.total_count).toBe(110);
+    expect(customers.statements).toBe(2);
+    expect((await count(`/v1/customers/${customerIds[0]}`)).statements).toBe(1);
+  });
+
   it('answers Organization.subscriptions and Customer.subscriptions', async () => {
     const res = await gql(
       alice.oat,
