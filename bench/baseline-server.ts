@@ -10,11 +10,10 @@ import pg from 'pg';
 import { numbered } from '../kit/database/read/read-model.js';
 import { hashToken } from '../kit/tokens.js';
 import { billingOrmOptions } from '../subgraphs/billing/orm.js';
-import { plain } from '../subgraphs/billing/shared/wire.js';
 import { normaliseFilters } from '../subgraphs/billing/subscriptions/subscription.filters.js';
 import { subscriptionRead } from '../subgraphs/billing/subscriptions/subscription.read.js';
 import { BillingSubscriptionType } from '../subgraphs/billing/subscriptions/subscription.type.js';
-import { subscriptionWire } from '../subgraphs/billing/subscriptions/subscription.wire.js';
+import { subscriptionWireOf } from '../subgraphs/billing/subscriptions/subscription.events.js';
 
 const databaseUrl = process.env.BASELINE_DATABASE_URL;
 const port = Number(process.env.BASELINE_PORT ?? 0);
@@ -218,10 +217,7 @@ async function subscriptions(url: URL, token: string): Promise<unknown> {
     total = Number(count.rows[0].n);
   }
   return {
-    items: page.rows.map(row => {
-      const { organization: _org, ...shape } = BillingSubscriptionType.fromRow(row);
-      return subscriptionWire(plain(shape));
-    }),
+    items: page.rows.map(row => subscriptionWireOf(BillingSubscriptionType.fromRow(row))),
     pagination: { total_count: total, max_page: Math.ceil(total / LIMIT) },
   };
 }

@@ -39,11 +39,14 @@ export const recordSubscriptionEvents: SubscriptionChangeRecorder = async (em, s
 export async function subscriptionEventPayload(em: EntityManager, s: Subscription): Promise<Record<string, unknown>> {
   const [row] = await subscriptionRead.byIdsIn(em, { organizationIds: [s.organizationId], customerId: null }, [s.id]);
   if (!row) throw new Error(`subscription ${s.id} not readable in its own organization`);
-  // Polar's Subscription carries no organization (the REST operation does not select it either).
-  const {
-    organization: _organization,
-    organizationId: _organizationId,
-    ...shape
-  } = BillingSubscriptionType.fromRow(row);
+  return subscriptionWireOf(BillingSubscriptionType.fromRow(row));
+}
+
+/**
+ * The wire JSON of a shaped subscription, as REST sends it: Polar's Subscription carries no
+ * organization (the REST operation does not select it either).
+ */
+export function subscriptionWireOf(subscription: BillingSubscriptionType): Record<string, unknown> {
+  const { organization: _organization, organizationId: _organizationId, ...shape } = subscription;
   return subscriptionWire(plain(shape));
 }
