@@ -166,7 +166,7 @@ export class ReadModel<F extends object> {
     options: { includeHidden?: boolean } = {},
   ): Promise<ReadRow[]> {
     if (!scope || !ids.length) return [];
-    const key = `${scope.customerId ? 'c' : 'o'}:${options.includeHidden ? 'all' : 'visible'}`;
+    const key = `${this.scopeKey(scope)}:${options.includeHidden ? 'all' : 'visible'}`;
     let sql = this.byIdSql.get(key);
     if (!sql) {
       const d = this.definition;
@@ -187,15 +187,25 @@ export class ReadModel<F extends object> {
     return (await this.byIds(em, principal, [id], options))[0] ?? null;
   }
 
+  /**
+   * NOTE: one organization is `= ?`, not `= any(?)`: with an array PostgreSQL cannot walk the
+   * (organization_id, sort key) index in order and sorts every row of the organization instead, which
+   * at a million rows is seconds instead of a fraction of a millisecond.
+   */
   private tenantConditions(scope: TenantScope): string[] {
     const { tenant } = this.definition;
-    const out = [`${tenant.organization} = any(?)`];
+    const out = [scope.organizationIds.length === 1 ? `${tenant.organization} = ?` : `${tenant.organization} = any(?)`];
     if (scope.customerId) out.push(tenant.customer ? `${tenant.customer} = ?` : 'false');
     return out;
   }
 
+  /** The part of a statement's shape that the scope decides. */
+  private scopeKey(scope: TenantScope): string {
+    return `${scope.customerId ? 'c' : 'o'}${scope.organizationIds.length === 1 ? '1' : 'n'}`;
+  }
+
   private tenantValues(scope: TenantScope): unknown[] {
-    const out: unknown[] = [scope.organizationIds];
+    const out: unknown[] = [scope.organizationIds.length === 1 ? scope.organizationIds[0] : scope.organizationIds];
     if (scope.customerId) out.push(scope.customerId);
     return out;
   }
@@ -208,7 +218,7 @@ export class ReadModel<F extends object> {
     order: readonly SortCriterion[],
   ): PageShape {
     const d = this.definition;
-    let key = `${scope.customerId ? 'c' : 'o'}|${order.map(o => `${o.key}:${o.direction}`).join(',')}|`;
+    let key = `${this.scopeKey(scope)}|${order.map(o => `${o.key}:${o.direction}`).join(',')}|`;
     for (const name of present) {
       const where = d.filters[name].where;
       key += typeof where === 'function' ? `${name}=${where(filters[name] as never, scope)};` : `${name};`;

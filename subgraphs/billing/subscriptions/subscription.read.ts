@@ -78,9 +78,13 @@ export const subscriptionRead = new ReadModel<SubscriptionReadFilters>({
     productId: { where: 's.product_id = any(?::uuid[])' },
     customerId: { where: 's.customer_id = any(?::uuid[])' },
     discountId: { where: 's.discount_id = any(?::uuid[])' },
+    // The customers are looked up first (one uncorrelated subquery on customers' (organization_id,
+    // external_id)), then their subscriptions through (organization_id, customer_id); a correlated
+    // subquery would run once per subscription of the organization.
     externalCustomerId: {
       where:
-        's.customer_id in (select xc.id from billing.customers xc where xc.organization_id = s.organization_id and xc.external_id = any(?::text[]))',
+        's.customer_id = any(array(select xc.id from billing.customers xc where xc.organization_id = any(?::uuid[]) and xc.external_id = any(?::text[])))',
+      values: (externalIds, scope) => [scope.organizationIds, externalIds],
     },
     active: {
       where: active => (active ? 's.status = any(?::text[])' : 's.status <> all(?::text[])'),
@@ -115,7 +119,7 @@ export const subscriptionRead = new ReadModel<SubscriptionReadFilters>({
     // the organization's size. Everything else: `count(*)` of the matches through the filter's index.
     applies: (filters, scope) => !scope.customerId && Object.keys(filters).every(key => COUNTER_FILTERS.has(key)),
     sql: (scope, filters) => {
-      const where = ['s.organization_id = any(?)'];
+      const where = ['s.organization_id = any(?::uuid[])'];
       const values: unknown[] = [scope.organizationIds];
       if (filters.active !== undefined) {
         where.push(filters.active ? 's.status = any(?::text[])' : 's.status <> all(?::text[])');
