@@ -2,9 +2,18 @@
 // for an organization access token with the same JSON as the real service, from ONE PostgreSQL
 // query (token lookup, page and total count together), with no framework in between.
 // Run as its own process by bench/main.ts; configured by BASELINE_* variables (not the service's config).
+import 'reflect-metadata';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
+import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { numbered } from '../kit/database/read/read-model.js';
 import { hashToken } from '../kit/tokens.js';
+import { billingOrmOptions } from '../subgraphs/billing/orm.js';
+import { normaliseFilters } from '../subgraphs/billing/subscriptions/subscription.filters.js';
+import { subscriptionRead } from '../subgraphs/billing/subscriptions/subscription.read.js';
+import { BillingSubscriptionType } from '../subgraphs/billing/subscriptions/subscription.type.js';
+import { subscriptionWireOf } from '../subgraphs/billing/subscriptions/subscription.events.js';
 
 const databaseUrl = process.env.BASELINE_DATABASE_URL;
 const port = Number(process.env.BASELINE_PORT ?? 0);
@@ -147,7 +156,88 @@ function send(res: import('node:http').ServerResponse, status: number, body: unk
   res.end(text);
 }
 
+// GET /v1/subscriptions/: the statements the service's read path runs (subscription.read.ts, the
+// same SQL text, as named prepared statements), shaped by the same functions into the same JSON, with
+// nothing in between (no framework, no GraphQL). The ORM is opened for its metadata only.
+const orm = await MikroORM.init({ ...billingOrmOptions(databaseUrl, 1), connect: false } as never);
+const metadataEm = orm.em.fork();
+const organizationOfToken = new Map<string, string | null>();
+const TOKEN_ORGANIZATION = numbered(
+  'select organization_id from identity.organization_access_tokens where token_hash = ? and deleted_at is null and (expires_at is null or expires_at > now())',
+);
+
+async function subscriptions(url: URL, token: string): Promise<unknown> {
+  const hash = hashToken(token, secret!);
+  let organizationId = organizationOfToken.get(hash);
+  if (organizationId === undefined) {
+    const found = await pool.query({ name: 'token_org', text: TOKEN_ORGANIZATION, values: [hash] });
+    organizationId = (found.rows[0]?.organization_id as string | undefined) ?? null;
+    organizationOfToken.set(hash, organizationId);
+  }
+  if (!organizationId) return { items: [], pagination: { total_count: 0, max_page: 0 } };
+  const q = url.searchParams;
+  const metadata: Record<string, string[]> = {};
+  for (const [key, value] of q) {
+    const m = /^metadata\[(.+)\]$/.exec(key);
+    if (m) (metadata[m[1]] ??= []).push(value);
+  }
+  const list = (name: string) => (q.getAll(name).length ? q.getAll(name) : null);
+  const flag = (name: string) => (q.has(name) ? q.get(name) === 'true' : null);
+  const date = (name: string) => (q.has(name) ? new Date(q.get(name)!) : null);
+  const filters = normaliseFilters({
+    productId: list('product_id'),
+    customerId: list('customer_id'),
+    externalCustomerId: list('external_customer_id'),
+    discountId: list('discount_id'),
+    active: flag('active'),
+    status: list('status'),
+    cancelAtPeriodEnd: flag('cancel_at_period_end'),
+    customerCancellationReason: list('customer_cancellation_reason'),
+    canceledAtAfter: date('canceled_at_after'),
+    canceledAtBefore: date('canceled_at_before'),
+    metadata: Object.keys(metadata).length ? metadata : null,
+  });
+  const { organizationId: _o, ...readFilters } = filters;
+  const window = { limit: LIMIT, offset: 0 };
+  const statements = subscriptionRead.statements(
+    metadataEm,
+    { organizationIds: [organizationId], customerId: null },
+    readFilters,
+    [{ key: 'started_at', direction: 'desc' }],
+    window,
+  );
+  const page = await pool.query({
+    name: `p${createHash('sha1').update(statements.page[0]).digest('hex').slice(0, 16)}`,
+    text: statements.page[0],
+    values: statements.page[1],
+  });
+  let total = page.rows.length;
+  if (page.rows.length === LIMIT) {
+    const count = await pool.query({ text: statements.count[0], values: statements.count[1] });
+    total = Number(count.rows[0].n);
+  }
+  return {
+    items: page.rows.map(row => subscriptionWireOf(BillingSubscriptionType.fromRow(row))),
+    pagination: { total_count: total, max_page: Math.ceil(total / LIMIT) },
+  };
+}
+
 const server = createServer((req, res) => {
+  if (req.method === 'GET' && req.url?.startsWith('/v1/subscriptions/')) {
+    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (!token) {
+      send(res, 401, { error: 'Unauthorized', detail: 'Unauthorized' });
+      return;
+    }
+    subscriptions(new URL(req.url, 'http://baseline'), token).then(
+      body => send(res, 200, body),
+      error => {
+        process.stderr.write(`baseline subscriptions failed: ${(error as Error).stack}\n`);
+        send(res, 500, { error: 'InternalServerError', detail: 'An internal error occurred.' });
+      },
+    );
+    return;
+  }
   if (req.method !== 'GET' || !req.url?.startsWith('/v1/organizations/')) {
     send(res, 404, { detail: 'Not Found' });
     return;

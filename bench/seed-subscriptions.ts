@@ -65,6 +65,20 @@ export async function seedSubscriptions(options: SeedOptions): Promise<{ ms: num
        select id, $1, 'bench-' || $2 || '-' || n, 'bench-' || $2 || '-' || n || '@example.com', 'Customer ' || n, '{}', now() from bench_customers`,
       [org, tag],
     );
+    // A bulk load builds the subscription indexes once at the end (sorted builds) instead of updating
+    // them row by row: the definitions are read from the catalog, dropped and recreated in this same
+    // transaction, so nobody ever sees the table without them.
+    const rebuild = options.count >= 100_000;
+    let indexes: string[] = [];
+    if (rebuild) {
+      await client.query(`set local maintenance_work_mem = '256MB'`);
+      const found = await client.query<{ name: string; definition: string }>(
+        `select indexname as name, indexdef as definition from pg_indexes
+         where schemaname = 'billing' and tablename = 'subscriptions' and indexname <> 'subscriptions_pkey'`,
+      );
+      indexes = found.rows.map(r => r.definition);
+      for (const { name } of found.rows) await client.query(`drop index billing."${name}"`);
+    }
     for (let from = 0; from < options.count; from += BATCH) {
       const to = Math.min(options.count, from + BATCH);
       await client.query(
@@ -89,6 +103,7 @@ export async function seedSubscriptions(options: SeedOptions): Promise<{ ms: num
         [org, products, prices, discount, from, to, customerCount],
       );
     }
+    for (const definition of indexes) await client.query(definition);
     await client.query('commit');
     await client.query('analyze billing.subscriptions');
     await client.query('analyze billing.customers');

@@ -1,46 +1,18 @@
 import { z } from 'zod';
 import {
-  discountBaseWire,
-  priceWire,
-  productWire,
   SUBSCRIPTION_DEFAULT_SORTING,
   SUBSCRIPTION_SORT_KEYS,
   SUBSCRIPTIONS_READ,
   SUBSCRIPTIONS_WRITE,
+  subscriptionWire,
 } from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
+
+/** The one wire shape of a subscription (REST and outbox payloads), also used by the portal routes. */
+export { subscriptionWire };
 import type { Route } from './route.js';
 import { subscriptionUpdateBody, subscriptionUpdateVariables } from './subscription-updates.schemas.js';
 import { subscriptionCreateBody, subscriptionListFilters, subscriptionResponse } from './subscriptions.schemas.js';
-
-type Wire = Record<string, any>;
-
-/**
- * A `BillingSubscription` (SubscriptionFields) as Polar sends it: snake_case, prices with their kind's
- * keys, and the hidden deprecated fields real Polar still returns (`price_id` and `price` = the first
- * price, `user_id` and `user` built from the customer). Also used by the update and revoke routes.
- */
-export function subscriptionWire(data: unknown): Wire {
-  const wire = toWire<Wire>(data);
-  const source = data as { prices?: object[]; product?: object };
-  wire.prices = (source.prices ?? []).map(priceWire);
-  if (source.product) wire.product = productWire(source.product);
-  const discount = (data as { discount?: object | null }).discount;
-  wire.discount = discount ? discountBaseWire(discount) : null;
-  const price = wire.prices[0] ?? null;
-  const customer = wire.customer ?? {};
-  wire.price_id = price?.id ?? null;
-  wire.price = price;
-  wire.user_id = customer.id ?? wire.customer_id;
-  wire.user = {
-    id: customer.id ?? wire.customer_id,
-    email: customer.email ?? null,
-    public_name: customer.name ?? customer.email ?? '',
-    avatar_url: customer.avatar_url ?? null,
-    github_username: null,
-  };
-  return wire;
-}
 
 /** Polar's subscriptions API (`/v1/subscriptions/`): list, create, export and get. */
 export const subscriptionRoutes: Route[] = [

@@ -36,3 +36,4 @@ export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscrip
 // Wire builders: a GraphQL result (camelCase) to the exact keys of Polar's variant.
 export { discountBaseWire, discountWire } from './discounts/discount.wire.js';
 export { priceWire, productWire } from './products/product.wire.js';
+export { subscriptionWire } from './subscriptions/subscription.wire.js';

@@ -84,6 +84,8 @@ describe('subscriptions:create', () => {
     const get = await call(base, 'GET', `/v1/subscriptions/${res.body.id}`, { token: alice.pat });
     expect(get.status).toBe(200);
     expect(get.body).toEqual(res.body);
+    // One public shape: the webhook `data` is exactly what the API returns for the same subscription.
+    expect(event!.payload).toEqual(get.body);
   });
 
   it('subscribes a customer by external id', async () => {

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { BillingContext } from '../context.js';
-import { CustomerRepository } from './customer.repository.js';
+import type { Customer } from './customer.entity.js';
+import { customerRead } from './customer.read.js';
 import { CustomerType } from './customer.type.js';
 
 const loaders = new WeakMap<BillingContext, DataLoader<string, CustomerType | null>>();
@@ -14,8 +15,9 @@ export function customerLoader(ctx: BillingContext): DataLoader<string, Customer
   let loader = loaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async ids => {
-      const rows = await new CustomerRepository(ctx.em).findReadableMany(ctx.principal, ids);
-      const byId = new Map(rows.map(c => [c.id, CustomerType.fromEntity(c)]));
+      // The read path, deleted customers included (an embedded customer keeps showing them).
+      const rows = await customerRead.byIds(ctx.em, ctx.principal, ids, { includeHidden: true });
+      const byId = new Map(rows.map(row => [(row.r as Customer).id, CustomerType.fromEntity(row.r as Customer)]));
       return ids.map(id => byId.get(id) ?? null);
     });
     loaders.set(ctx, loader);

@@ -1,15 +1,10 @@
 import { type EntityManager, type FilterQuery, raw } from '@mikro-orm/postgresql';
 import type { Principal } from '../../../kit/principal.js';
-import { containsPattern, findPage } from '../shared/repository.js';
-import { Customer } from './customer.entity.js';
+import { CORE_READERS, PORTAL_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
 
-export interface CustomerFilters {
-  organizationIds?: readonly string[] | null;
-  email?: string | null;
-  query?: string | null;
-  /** key → accepted values (text comparison, as Polar's `metadata[key]=value`). */
-  metadata?: Record<string, readonly string[]> | null;
-}
+/** People and organization tokens read their organizations' customers; a customer session itself. */
+const CUSTOMER_READERS = [...CORE_READERS, ...PORTAL_READERS];
+import { Customer } from './customer.entity.js';
 
 /**
  * Every read of customers goes through here, scoped to the principal's organizations (resolved by
@@ -22,54 +17,15 @@ export class CustomerRepository {
 
   /** Live customers only, unless `includeDeleted` (embedding keeps showing a deleted customer). */
   readableFilter(principal: Principal, { includeDeleted = false } = {}): FilterQuery<Customer> {
-    const organizationIds = principal.organizationIds;
-    if (!organizationIds.length) return { id: null } as never;
+    const scope = tenantScope(principal, CUSTOMER_READERS);
+    if (!scope) return { id: null } as never;
     const live = includeDeleted ? {} : { deletedAt: null };
-    switch (principal.subject) {
-      case 'organization':
-      case 'user':
-        return {
-          organizationId: organizationIds.length === 1 ? organizationIds[0] : { $in: organizationIds },
-          ...live,
-        };
-      case 'customer':
-        return { id: principal.subjectId!, organizationId: { $in: organizationIds }, ...live };
-      default:
-        return { id: null } as never;
-    }
+    const organizationId = { $in: [...scope.organizationIds] };
+    return scope.customerId ? { id: scope.customerId, organizationId, ...live } : { organizationId, ...live };
   }
 
   private where(principal: Principal, extra: FilterQuery<Customer>): FilterQuery<Customer> {
     return { $and: [this.readableFilter(principal), extra] } as FilterQuery<Customer>;
-  }
-
-  list(
-    principal: Principal,
-    filters: CustomerFilters,
-    orderBy: Record<string, 'asc' | 'desc'>,
-    window: { limit: number; offset: number },
-  ): Promise<[Customer[], number]> {
-    const conditions: FilterQuery<Customer>[] = [];
-    if (filters.organizationIds?.length) conditions.push({ organizationId: { $in: [...filters.organizationIds] } });
-    if (filters.email)
-      conditions.push({
-        [raw(alias => `lower(${alias}.email)`)]: filters.email.toLowerCase(),
-      } as FilterQuery<Customer>);
-    if (filters.query) {
-      const pattern = containsPattern(filters.query);
-      conditions.push({
-        $or: [{ email: { $ilike: pattern } }, { name: { $ilike: pattern } }, { externalId: { $ilike: pattern } }],
-      });
-    }
-    for (const [key, values] of Object.entries(filters.metadata ?? {})) {
-      if (!values.length) continue;
-      const marks = values.map(() => '?').join(', ');
-      conditions.push({
-        [raw(alias => `(${alias}.metadata ->> ?) in (${marks})`, [key, ...values])]: [],
-      } as FilterQuery<Customer>);
-    }
-    const where = this.where(principal, conditions.length ? ({ $and: conditions } as FilterQuery<Customer>) : {});
-    return findPage(this.em, Customer, where, orderBy, window);
   }
 
   findReadable(principal: Principal, id: string): Promise<Customer | null> {

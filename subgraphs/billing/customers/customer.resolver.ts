@@ -22,20 +22,19 @@ export class CustomerResolver {
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<CustomerList> {
     authorize(ctx.principal, CUSTOMERS_READ);
-    const result = await ctx.services.customers.list(ctx, { filter, page, limit, sorting });
-    return { items: result.items.map(CustomerType.fromEntity), pagination: result.pagination };
+    return ctx.services.customers.list(ctx, { filter, page, limit, sorting });
   }
 
   @Query(() => CustomerType)
   async customer(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<CustomerType> {
     authorize(ctx.principal, CUSTOMERS_READ);
-    return CustomerType.fromEntity(await ctx.services.customers.get(ctx, id));
+    return ctx.services.customers.read(ctx, id);
   }
 
   @Query(() => CustomerType)
   async customerByExternalId(@Ctx() ctx: BillingContext, @Arg('externalId') externalId: string): Promise<CustomerType> {
     authorize(ctx.principal, CUSTOMERS_READ);
-    return CustomerType.fromEntity(await ctx.services.customers.getByExternalId(ctx, externalId));
+    return ctx.services.customers.read(ctx, (await ctx.services.customers.getByExternalId(ctx, externalId)).id);
   }
 
   @Mutation(() => CustomerType)

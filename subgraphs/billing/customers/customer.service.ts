@@ -1,6 +1,6 @@
 import { snakeKeys } from '../../../kit/case.js';
 import { ResourceNotFound } from '../../../kit/errors.js';
-import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
@@ -23,7 +23,9 @@ import type {
   UpdateCustomerInput,
 } from './customer.inputs.js';
 import { CustomerRepository } from './customer.repository.js';
-import { customerOrderBy } from './customer.sorting.js';
+import { customerRead, type CustomerReadFilters } from './customer.read.js';
+import { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from './customer.sorting.js';
+import { sortCriteria } from '../shared/sorting.js';
 import { checkCustomerFields, parseTaxId } from './customer.validation.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents, type SubscriptionChangeRecorder } from '../subscriptions/subscription.events.js';
@@ -62,21 +64,36 @@ export class CustomerService {
     private readonly sessions?: Pick<CustomerSessionService, 'endAllFor'>,
   ) {}
 
-  async list(ctx: RequestContext, query: CustomerListQuery) {
-    const window = pageWindow(query);
+  /** One page through the read path (one statement, plus the count when the page cannot tell it). */
+  async list(
+    ctx: RequestContext,
+    query: CustomerListQuery,
+  ): Promise<{ items: CustomerType[]; pagination: Pagination }> {
     const filter = query.filter ?? {};
-    const [items, total] = await new CustomerRepository(ctx.em).list(
+    const filters: CustomerReadFilters = {};
+    if (filter.email) filters.email = filter.email;
+    if (filter.query) filters.query = filter.query;
+    const metadata = Object.entries(metadataFilter(filter.metadata) ?? {}).filter(([, values]) => values.length);
+    if (metadata.length) filters.metadata = Object.fromEntries(metadata);
+    const { rows, total } = await customerRead.page(
+      ctx.em,
       ctx.principal,
-      {
-        organizationIds: filter.organizationId,
-        email: filter.email,
-        query: filter.query,
-        metadata: metadataFilter(filter.metadata),
-      },
-      customerOrderBy(query.sorting ?? []),
-      window,
+      filters,
+      sortCriteria(query.sorting ?? [], CUSTOMER_SORT_KEYS, CUSTOMER_DEFAULT_SORTING),
+      pageWindow(query),
+      { organizationIds: filter.organizationId },
     );
-    return { items, pagination: paginationOf(total, query.limit) };
+    return {
+      items: rows.map(row => CustomerType.fromEntity(row.r as Customer)),
+      pagination: paginationOf(total, query.limit),
+    };
+  }
+
+  /** The customer as served (read path). @throws ResourceNotFound when absent, deleted or not readable. */
+  async read(ctx: RequestContext, id: string): Promise<CustomerType> {
+    const row = await customerRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return CustomerType.fromEntity(row.r as Customer);
   }
 
   /** @throws ResourceNotFound when absent, deleted or not readable by the caller (same answer for all). */

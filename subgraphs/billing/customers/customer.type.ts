@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Directive, Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import { Metadata, type MetadataValue } from '../shared/scalars.js';
 import type { Address, Customer as CustomerEntity } from './customer.entity.js';
@@ -70,11 +71,15 @@ export class CustomerType {
   @Field(() => GraphQLISODateTime, { nullable: true }) firstUserEventAt!: Date | null;
   @Field() avatarUrl!: string;
 
+  /**
+   * THE public shape of a customer: for GraphQL (and so REST) and for event payloads. Takes a managed
+   * entity or a row of the read path (customer.read.ts: the same property names, JSON values).
+   */
   static fromEntity(c: Readonly<CustomerEntity>): CustomerType {
     return {
       id: c.id,
-      createdAt: c.createdAt,
-      modifiedAt: c.modifiedAt,
+      createdAt: toDate(c.createdAt),
+      modifiedAt: toDate(c.modifiedAt),
       metadata: c.metadata ?? {},
       externalId: c.externalId,
       email: c.email,
@@ -87,7 +92,7 @@ export class CustomerType {
       locale: c.locale,
       organizationId: c.organizationId,
       defaultPaymentMethodId: null,
-      deletedAt: c.deletedAt,
+      deletedAt: toDate(c.deletedAt),
       firstUserEventAt: null,
       avatarUrl: customerAvatarUrl(c.email),
     };

@@ -3,8 +3,8 @@ import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { OrganizationRef } from '../organizations/organization.type.js';
 import { CustomerFilter } from './customer.inputs.js';
-import { CustomerList, CustomerType } from './customer.type.js';
 import { CUSTOMERS_READ } from './customer.access.js';
+import { CustomerList } from './customer.type.js';
 
 /** `Organization.customers`: billing's field on identity's Organization. */
 @Resolver(() => OrganizationRef)
@@ -19,12 +19,11 @@ export class OrganizationCustomersResolver {
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<CustomerList> {
     authorize(ctx.principal, CUSTOMERS_READ);
-    const result = await ctx.services.customers.list(ctx, {
+    return ctx.services.customers.list(ctx, {
       filter: { ...filter, organizationId: [organization.id] },
       page,
       limit,
       sorting,
     });
-    return { items: result.items.map(CustomerType.fromEntity), pagination: result.pagination };
   }
 }

@@ -1,6 +1,6 @@
 import { type EntityManager, type FilterQuery, raw } from '@mikro-orm/postgresql';
+import { CORE_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
 import type { Principal } from '../../../kit/principal.js';
-import { containsPattern, findPage } from '../shared/repository.js';
 import { Discount } from './discount.entity.js';
 
 export interface DiscountFilters {
@@ -12,23 +12,10 @@ export interface DiscountFilters {
 export class DiscountRepository {
   constructor(private readonly em: EntityManager) {}
 
+  /** The tenant rule (tenant-scope.ts): Core API readers only, their organizations' live discounts. */
   readableFilter(principal: Principal): FilterQuery<Discount> {
-    return { organizationId: { $in: principal.organizationIds }, deletedAt: null };
-  }
-
-  list(
-    principal: Principal,
-    filters: DiscountFilters,
-    orderBy: Array<Record<string, 'asc' | 'desc'>>,
-    window: { limit: number; offset: number },
-  ): Promise<[Discount[], number]> {
-    const and: FilterQuery<Discount>[] = [this.readableFilter(principal)];
-    if (filters.organizationIds?.length) and.push({ organizationId: { $in: filters.organizationIds } });
-    if (filters.query) {
-      const pattern = containsPattern(filters.query);
-      and.push({ $or: [{ name: { $ilike: pattern } }, { code: { $ilike: pattern } }] });
-    }
-    return findPage(this.em, Discount, { $and: and }, orderBy, window);
+    const scope = tenantScope(principal, CORE_READERS);
+    return scope ? { organizationId: { $in: [...scope.organizationIds] }, deletedAt: null } : ({ id: null } as never);
   }
 
   findReadable(principal: Principal, id: string): Promise<Discount | null> {
@@ -37,7 +24,9 @@ export class DiscountRepository {
 
   /** Any discount by id, deleted ones included (a subscription keeps showing the discount it got). */
   findManyIncludingDeleted(principal: Principal, ids: readonly string[]): Promise<Discount[]> {
-    return this.em.find(Discount, { organizationId: { $in: principal.organizationIds }, id: { $in: [...ids] } });
+    const scope = tenantScope(principal, CORE_READERS);
+    if (!scope) return Promise.resolve([]);
+    return this.em.find(Discount, { organizationId: { $in: [...scope.organizationIds] }, id: { $in: [...ids] } });
   }
 
   /** A live discount of the organization with this code, compared case-insensitively. */

@@ -1,5 +1,5 @@
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
-import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { recordEvent } from '../events/record-event.js';
@@ -12,7 +12,9 @@ import { Discount } from './discount.entity.js';
 import { DiscountCodeTaken } from './discount.errors.js';
 import type { CreateDiscountInput, UpdateDiscountInput } from './discount.inputs.js';
 import { type DiscountFilters, DiscountRepository } from './discount.repository.js';
-import { discountOrderBy } from './discount.sorting.js';
+import { discountFromRow, discountRead } from './discount.read.js';
+import { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from './discount.sorting.js';
+import { sortCriteria } from '../shared/sorting.js';
 import { DiscountType } from './discount.type.js';
 import { discountIssues, type DiscountState } from './discount.validation.js';
 import { discountWire } from './discount.wire.js';
@@ -23,21 +25,27 @@ export interface DiscountListQuery extends PageRequest, DiscountFilters {
 
 /** Discount use cases. Stateless: every call receives the request context. */
 export class DiscountService {
-  async list(ctx: RequestContext, query: DiscountListQuery) {
-    const window = pageWindow(query);
-    const [discounts, total] = await new DiscountRepository(ctx.em).list(
+  /** One page through the read path: discounts with their restricted products, one statement. */
+  async list(
+    ctx: RequestContext,
+    query: DiscountListQuery,
+  ): Promise<{ items: DiscountType[]; pagination: Pagination }> {
+    const { rows, total } = await discountRead.page(
+      ctx.em,
       ctx.principal,
-      query,
-      discountOrderBy(query.sorting ?? []),
-      window,
+      query.query ? { query: query.query } : {},
+      sortCriteria(query.sorting ?? [], DISCOUNT_SORT_KEYS, DISCOUNT_DEFAULT_SORTING),
+      pageWindow(query),
+      { organizationIds: query.organizationIds },
     );
-    const products = await this.productTypes(ctx, await this.readableProducts(ctx, discounts));
-    return { items: discounts.map(d => withProducts(d, products)), pagination: paginationOf(total, query.limit) };
+    return { items: rows.map(discountFromRow), pagination: paginationOf(total, query.limit) };
   }
 
+  /** The discount as served (read path, one statement). @throws ResourceNotFound when absent or not readable. */
   async get(ctx: RequestContext, id: string): Promise<DiscountType> {
-    const discount = await this.find(ctx, id);
-    return this.toType(ctx, discount);
+    const row = await discountRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return discountFromRow(row);
   }
 
   async create(ctx: RequestContext, input: CreateDiscountInput): Promise<DiscountType> {

@@ -1,4 +1,5 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import { toBigInt, toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import { ProductType } from '../products/product.type.js';
 import { Metadata, MinorUnits } from '../shared/scalars.js';
@@ -46,24 +47,27 @@ export class DiscountType {
   @Field(() => [ProductType], { description: 'The products the discount is restricted to (empty: every product).' })
   products!: ProductType[];
 
-  /** `products`: the restricted products as public types; leave empty for the embedded `Discount…Base` shape. */
+  /**
+   * THE public shape of a discount, from a managed entity or a row of the read path. `products`: the
+   * restricted products as public types; leave empty for the embedded `Discount…Base` shape.
+   */
   static fromEntity(discount: DiscountEntity, products: ProductType[] = []): DiscountType {
+    const amount = toBigInt(discount.amount);
     return {
       id: discount.id,
-      createdAt: discount.createdAt,
-      modifiedAt: discount.modifiedAt,
+      createdAt: toDate(discount.createdAt),
+      modifiedAt: toDate(discount.modifiedAt),
       name: discount.name,
       type: discount.type,
       duration: discount.duration,
       durationInMonths: discount.durationInMonths,
-      amount: discount.amount,
+      amount,
       currency: discount.currency,
-      amounts:
-        discount.amount !== null && discount.currency ? [{ currency: discount.currency, amount: discount.amount }] : [],
+      amounts: amount !== null && discount.currency ? [{ currency: discount.currency, amount }] : [],
       basisPoints: discount.basisPoints,
       code: discount.code,
-      startsAt: discount.startsAt,
-      endsAt: discount.endsAt,
+      startsAt: toDate(discount.startsAt),
+      endsAt: toDate(discount.endsAt),
       maxRedemptions: discount.maxRedemptions,
       maxRedemptionsPerCustomer: discount.maxRedemptionsPerCustomer,
       redemptionsCount: discount.redemptionsCount,

@@ -2,6 +2,7 @@ import { Migration20261121130000_billing_initial } from './Migration202611211300
 import { Migration20261121140000_subscription_indexes } from './Migration20261121140000_subscription_indexes.js';
 import { Migration20261121150000_discount_codes } from './Migration20261121150000_discount_codes.js';
 import { Migration20261123150000_test_payment_processor } from './Migration20261123150000_test_payment_processor.js';
+import { Migration20261123160000_read_path_indexes } from './Migration20261123160000_read_path_indexes.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -12,4 +13,5 @@ export const billingMigrations = [
     name: 'Migration20261123150000_test_payment_processor',
     class: Migration20261123150000_test_payment_processor,
   },
+  { name: 'Migration20261123160000_read_path_indexes', class: Migration20261123160000_read_path_indexes },
 ];

@@ -2,8 +2,8 @@ import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { OrganizationRef } from '../organizations/organization.type.js';
-import { ProductList, ProductType } from './product.type.js';
 import { PRODUCTS_READ } from './product.access.js';
+import { ProductList } from './product.type.js';
 
 /** `Organization.products`: billing's field on identity's Organization. */
 @Resolver(() => OrganizationRef)
@@ -18,13 +18,12 @@ export class OrganizationProductsResolver {
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<ProductList> {
     authorize(ctx.principal, PRODUCTS_READ);
-    const result = await ctx.services.products.list(ctx, {
+    return ctx.services.products.list(ctx, {
       organizationIds: [organization.id],
       isArchived,
       page,
       limit,
       sorting,
     });
-    return { items: result.items.map(i => ProductType.fromEntity(i.product, i.prices)), pagination: result.pagination };
   }
 }

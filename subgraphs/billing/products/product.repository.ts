@@ -1,9 +1,8 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { CORE_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
 import type { Principal } from '../../../kit/principal.js';
-import { containsPattern, findPage } from '../shared/repository.js';
 import { ProductPrice } from './product-price.entity.js';
 import { Product } from './product.entity.js';
-import type { ProductOrder } from './product.sorting.js';
 
 export interface ProductFilters {
   ids?: string[] | null;
@@ -21,24 +20,10 @@ export interface ProductFilters {
 export class ProductRepository {
   constructor(private readonly em: EntityManager) {}
 
+  /** The tenant rule (tenant-scope.ts): Core API readers only, their organizations' products. */
   readableFilter(principal: Principal): FilterQuery<Product> {
-    return { organizationId: { $in: principal.organizationIds } };
-  }
-
-  list(
-    principal: Principal,
-    filters: ProductFilters,
-    orderBy: ProductOrder,
-    window: { limit: number; offset: number },
-  ): Promise<[Product[], number]> {
-    const and: FilterQuery<Product>[] = [this.readableFilter(principal)];
-    if (filters.ids?.length) and.push({ id: { $in: filters.ids } });
-    if (filters.organizationIds?.length) and.push({ organizationId: { $in: filters.organizationIds } });
-    if (filters.query) and.push({ name: { $ilike: containsPattern(filters.query) } });
-    if (filters.isArchived != null) and.push({ isArchived: filters.isArchived });
-    if (filters.isRecurring != null) and.push({ recurringInterval: filters.isRecurring ? { $ne: null } : null });
-    if (filters.visibility?.length) and.push({ visibility: { $in: filters.visibility } } as FilterQuery<Product>);
-    return findPage(this.em, Product, { $and: and }, orderBy, window);
+    const scope = tenantScope(principal, CORE_READERS);
+    return scope ? { organizationId: { $in: [...scope.organizationIds] } } : ({ id: null } as never);
   }
 
   findReadable(principal: Principal, id: string): Promise<Product | null> {

@@ -22,7 +22,7 @@ export class ProductResolver {
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<ProductList> {
     authorize(ctx.principal, PRODUCTS_READ);
-    const result = await ctx.services.products.list(ctx, {
+    return ctx.services.products.list(ctx, {
       ids: id,
       organizationIds: organizationId,
       query,
@@ -33,14 +33,12 @@ export class ProductResolver {
       limit,
       sorting,
     });
-    return { items: result.items.map(i => ProductType.fromEntity(i.product, i.prices)), pagination: result.pagination };
   }
 
   @Query(() => ProductType)
   async product(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<ProductType> {
     authorize(ctx.principal, PRODUCTS_READ);
-    const { product, prices } = await ctx.services.products.get(ctx, id);
-    return ProductType.fromEntity(product, prices);
+    return ctx.services.products.read(ctx, id);
   }
 
   @Mutation(() => ProductType)

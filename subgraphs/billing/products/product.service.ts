@@ -1,5 +1,5 @@
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
-import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { recordEvent } from '../events/record-event.js';
@@ -8,8 +8,10 @@ import type { CreateProductInput, ProductPriceInput, UpdateProductInput } from '
 import { ProductPrice } from './product-price.entity.js';
 import { Product } from './product.entity.js';
 import { type ProductFilters, ProductRepository } from './product.repository.js';
-import { productOrderBy } from './product.sorting.js';
-import { ProductType } from './product.type.js';
+import { productRead, type ProductReadFilters } from './product.read.js';
+import { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './product.sorting.js';
+import { sortCriteria } from '../shared/sorting.js';
+import { ProductType, productFromRow, type ProductRow } from './product.type.js';
 import { throwIfAny } from '../shared/issues.js';
 import { DEFAULT_CUSTOM_MINIMUM, priceIssues, productFieldIssues } from './product.validation.js';
 import { productWire } from './product.wire.js';
@@ -26,15 +28,33 @@ export interface ProductWithPrices {
 
 /** Product use cases. Stateless: every call receives the request context. */
 export class ProductService {
-  async list(ctx: RequestContext, query: ProductListQuery) {
-    const repository = new ProductRepository(ctx.em);
-    const window = pageWindow(query);
-    const [products, total] = await repository.list(ctx.principal, query, productOrderBy(query.sorting ?? []), window);
-    const prices = await repository.pricesOf(products.map(p => p.id));
+  /** One page through the read path: one statement (products with their live prices), plus the count when needed. */
+  async list(ctx: RequestContext, query: ProductListQuery): Promise<{ items: ProductType[]; pagination: Pagination }> {
+    const filters: ProductReadFilters = {};
+    if (query.ids?.length) filters.ids = query.ids;
+    if (query.query) filters.query = query.query;
+    if (query.isArchived != null) filters.isArchived = query.isArchived;
+    if (query.isRecurring != null) filters.isRecurring = query.isRecurring;
+    if (query.visibility?.length) filters.visibility = query.visibility;
+    const { rows, total } = await productRead.page(
+      ctx.em,
+      ctx.principal,
+      filters,
+      sortCriteria(query.sorting ?? [], PRODUCT_SORT_KEYS, PRODUCT_DEFAULT_SORTING),
+      pageWindow(query),
+      { organizationIds: query.organizationIds },
+    );
     return {
-      items: products.map(product => ({ product, prices: prices.get(product.id) ?? [] })),
+      items: rows.map(row => productFromRow(row.product as ProductRow)),
       pagination: paginationOf(total, query.limit),
     };
+  }
+
+  /** The product as served (read path, one statement). @throws ResourceNotFound when absent or not readable. */
+  async read(ctx: RequestContext, id: string): Promise<ProductType> {
+    const row = await productRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return productFromRow(row.product as ProductRow);
   }
 
   /** @throws ResourceNotFound when absent or not readable by the caller (same answer for both). */

@@ -1,4 +1,5 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import { toBigInt, toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import { OrganizationRef } from '../organizations/organization.type.js';
 import { Metadata, MinorUnits } from '../shared/scalars.js';
@@ -55,18 +56,18 @@ export class ProductPriceType {
     const tiers = price.seatTiers?.tiers ?? [];
     return {
       id: price.id,
-      createdAt: price.createdAt,
-      modifiedAt: price.modifiedAt,
+      createdAt: toDate(price.createdAt),
+      modifiedAt: toDate(price.modifiedAt),
       source: price.source,
       amountType: price.amountType,
       priceCurrency: price.priceCurrency,
       taxBehavior: price.taxBehavior,
       isArchived: price.isArchived,
       productId: price.productId,
-      priceAmount: price.priceAmount,
-      minimumAmount: price.minimumAmount,
-      maximumAmount: price.maximumAmount,
-      presetAmount: price.presetAmount,
+      priceAmount: toBigInt(price.priceAmount),
+      minimumAmount: toBigInt(price.minimumAmount),
+      maximumAmount: toBigInt(price.maximumAmount),
+      presetAmount: toBigInt(price.presetAmount),
       seatTiers: price.seatTiers
         ? {
             seatTierType: price.seatTiers.seat_tier_type,
@@ -119,12 +120,15 @@ export class ProductType {
   @Field(() => [Metadata], { description: 'Always empty: custom fields are not implemented.' })
   attachedCustomFields!: Record<string, unknown>[];
 
-  /** `prices`: the product's prices to show (a product's own list: its non-archived ones, oldest first). */
+  /**
+   * THE public shape of a product (GraphQL, REST through it, event payloads), from a managed entity or
+   * a row of the read path. `prices`: the prices to show (its live ones, oldest first).
+   */
   static fromEntity(product: ProductEntity, prices: readonly ProductPriceEntity[]): ProductType {
     return {
       id: product.id,
-      createdAt: product.createdAt,
-      modifiedAt: product.modifiedAt,
+      createdAt: toDate(product.createdAt),
+      modifiedAt: toDate(product.modifiedAt),
       trialInterval: product.trialInterval,
       trialIntervalCount: product.trialIntervalCount,
       name: product.name,
@@ -145,6 +149,20 @@ export class ProductType {
       attachedCustomFields: [],
     };
   }
+}
+
+/** A product row of the read path (product.read.ts): the product's JSON with its live prices under `prices`. */
+export function productFromRow(row: ProductRow): ProductType {
+  return ProductType.fromEntity(row as unknown as ProductEntity, row.prices as unknown as ProductPriceEntity[]);
+}
+
+export type ProductRow = Record<string, unknown> & { prices: Record<string, unknown>[] };
+
+/** A price row of the read path: the price's JSON with its product's `productRecurringInterval`. */
+export function priceFromRow(row: Record<string, unknown>): ProductPriceType {
+  return ProductPriceType.fromEntity(row as unknown as ProductPriceEntity, {
+    recurringInterval: (row.productRecurringInterval ?? null) as ProductEntity['recurringInterval'],
+  });
 }
 
 @ObjectType('ProductList', SIMPLE)

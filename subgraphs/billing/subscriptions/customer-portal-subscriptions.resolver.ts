@@ -4,7 +4,6 @@ import { customerView } from '../../../kit/graphql/customer-view.js';
 import type { Principal } from '../../../kit/principal.js';
 import type { BillingContext } from '../context.js';
 import { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
-import type { Subscription } from './subscription.entity.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
 
@@ -44,7 +43,8 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('input', () => CustomerSubscriptionCancelInput) input: CustomerSubscriptionCancelInput,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
-    return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.update(ctx, id, input));
+    const updated = await ctx.services.subscriptionUpdates.portal.update(ctx, id, input);
+    return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, updated.id));
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancel at the end of the current period.' })
@@ -53,7 +53,8 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
-    return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.cancel(ctx, id));
+    const canceled = await ctx.services.subscriptionUpdates.portal.cancel(ctx, id);
+    return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, canceled.id));
   }
 }
 
@@ -61,8 +62,8 @@ export class CustomerPortalSubscriptionsResolver {
  * Polar's CustomerSubscription: the subscription without the merchant's metadata and custom field
  * data (and, in subscription.resolver.ts, without customer and discount).
  */
-function portalView(principal: Principal, subscription: Subscription): BillingSubscriptionType {
-  return customerView(principal, BillingSubscriptionType, BillingSubscriptionType.fromEntity(subscription), {
+function portalView(principal: Principal, subscription: BillingSubscriptionType): BillingSubscriptionType {
+  return customerView(principal, BillingSubscriptionType, subscription, {
     hidden: ['metadata', 'customFieldData'],
   });
 }

@@ -1,13 +1,14 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PORTAL_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { Principal } from '../../../kit/principal.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { ACTIVE_STATUSES } from '../shared/enums.js';
-import { findPage } from '../shared/repository.js';
 import { Subscription } from './subscription.entity.js';
 import type { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
+import { subscriptionRead, type SubscriptionReadFilters } from './subscription.read.js';
 import * as transitions from './subscription.transitions.js';
+import { BillingSubscriptionType } from './subscription.type.js';
 import { mutateSubscription, reasonOf, type SubscriptionMutationDependencies } from './update-subscription.js';
 
 /**
@@ -18,38 +19,15 @@ import { mutateSubscription, reasonOf, type SubscriptionMutationDependencies } f
 export class CustomerSubscriptionRepository {
   constructor(private readonly em: EntityManager) {}
 
-  readableFilter(principal: Principal): FilterQuery<Subscription> | null {
-    if (principal.subject !== 'customer' || !principal.subjectId) return null;
-    const filter: Record<string, unknown> = { customerId: principal.subjectId };
-    if (principal.organizationIds.length) filter.organizationId = { $in: principal.organizationIds };
-    return filter as FilterQuery<Subscription>;
-  }
-
+  /** The write path's lookup: the customer's own subscription (tenant-scope.ts), as a managed entity. */
   findReadable(principal: Principal, id: string): Promise<Subscription | null> {
-    const filter = this.readableFilter(principal);
-    if (!filter) return Promise.resolve(null);
-    return this.em.findOne(Subscription, { $and: [filter, { id }] });
-  }
-
-  list(
-    principal: Principal,
-    filters: CustomerSubscriptionFilters,
-    window: { limit: number; offset: number },
-    descending: boolean,
-  ): Promise<[Subscription[], number]> {
-    const filter = this.readableFilter(principal);
-    if (!filter) return Promise.resolve([[], 0]);
-    const and: FilterQuery<Subscription>[] = [filter];
-    if (filters.productId?.length) and.push({ productId: { $in: filters.productId } });
-    if (filters.active != null) and.push({ status: { [filters.active ? '$in' : '$nin']: [...ACTIVE_STATUSES] } });
-    const direction = descending ? 'desc' : 'asc';
-    return findPage(
-      this.em,
-      Subscription,
-      { $and: and },
-      [{ startedAt: `${direction} nulls last` as 'desc' }, { id: direction }],
-      window,
-    );
+    const scope = tenantScope(principal, PORTAL_READERS);
+    if (!scope?.customerId) return Promise.resolve(null);
+    return this.em.findOne(Subscription, {
+      id,
+      customerId: scope.customerId,
+      organizationId: { $in: [...scope.organizationIds] },
+    });
   }
 }
 
@@ -72,28 +50,36 @@ export class CustomerPortalSubscriptions {
 
   async list(ctx: RequestContext, query: CustomerSubscriptionListQuery) {
     assertCustomer(ctx);
-    const window = pageWindow(query);
-    const sorting = query.sorting?.[0] ?? '-started_at';
-    const [items, total] = await new CustomerSubscriptionRepository(ctx.em).list(
+    const descending = (query.sorting?.[0] ?? '-started_at').startsWith('-');
+    const filters: SubscriptionReadFilters = {};
+    if (query.productId?.length) filters.productId = query.productId;
+    if (query.active != null) filters.active = query.active;
+    const { rows, total } = await subscriptionRead.page(
+      ctx.em,
       ctx.principal,
-      query,
-      window,
-      sorting.startsWith('-'),
+      filters,
+      [{ key: 'portal_started_at', direction: descending ? 'desc' : 'asc' }],
+      pageWindow(query),
     );
-    return { items, pagination: paginationOf(total, query.limit) };
+    return { items: rows.map(BillingSubscriptionType.fromRow), pagination: paginationOf(total, query.limit) };
   }
 
-  async get(ctx: RequestContext, id: string): Promise<Subscription> {
+  /** The customer's own subscription as served (read path, one statement). */
+  async get(ctx: RequestContext, id: string): Promise<BillingSubscriptionType> {
     assertCustomer(ctx);
-    const subscription = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
-    if (!subscription) throw new ResourceNotFound();
-    return subscription;
+    const row = await subscriptionRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return BillingSubscriptionType.fromRow(row);
   }
 
   /** PATCH with `CustomerSubscriptionCancel`; no `cancel_at_period_end` is a no-op. */
   async update(ctx: RequestContext, id: string, input: CustomerSubscriptionCancelInput): Promise<Subscription> {
     assertCustomer(ctx);
-    if (input.cancelAtPeriodEnd == null) return this.get(ctx, id);
+    if (input.cancelAtPeriodEnd == null) {
+      const found = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
+      if (!found) throw new ResourceNotFound();
+      return found;
+    }
     return mutateSubscription(
       ctx,
       this.deps,

@@ -2,8 +2,8 @@ import { ArgsType, Field, Int } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { SubscriptionFilterInput, type SubscriptionFilters } from './subscription.filters.js';
-import { type BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
 import { SUBSCRIPTIONS_READ } from './subscription.access.js';
+import type { BillingSubscriptionList } from './subscription.type.js';
 
 /** The arguments of the `subscriptions` fields on other types (`Customer`, `Organization`). */
 @ArgsType()
@@ -23,6 +23,5 @@ export async function listSubscriptions(
 ): Promise<BillingSubscriptionList> {
   authorize(ctx.principal, SUBSCRIPTIONS_READ);
   const { filter, page, limit, sorting } = args;
-  const result = await ctx.services.subscriptions.list(ctx, { filter, page, limit, sorting }, scope);
-  return { items: result.items.map(BillingSubscriptionType.fromEntity), pagination: result.pagination };
+  return ctx.services.subscriptions.list(ctx, { filter, page, limit, sorting }, scope);
 }

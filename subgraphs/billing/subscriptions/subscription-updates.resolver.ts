@@ -18,7 +18,8 @@ export class SubscriptionUpdatesResolver {
     @Arg('input', () => SubscriptionUpdateInput) input: SubscriptionUpdateInput,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, SUBSCRIPTIONS_WRITE);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.update.execute(ctx, id, input));
+    const updated = await ctx.services.subscriptionUpdates.update.execute(ctx, id, input);
+    return ctx.services.subscriptions.get(ctx, updated.id);
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancels the subscription immediately (status canceled).' })
@@ -27,6 +28,7 @@ export class SubscriptionUpdatesResolver {
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, SUBSCRIPTIONS_WRITE);
-    return BillingSubscriptionType.fromEntity(await ctx.services.subscriptionUpdates.revoke.execute(ctx, id));
+    const revoked = await ctx.services.subscriptionUpdates.revoke.execute(ctx, id);
+    return ctx.services.subscriptions.get(ctx, revoked.id);
   }
 }

@@ -1,15 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { snakeKeys } from '../../../kit/case.js';
-import { Customer } from '../customers/customer.entity.js';
-import { CustomerType } from '../customers/customer.type.js';
-import { Discount } from '../discounts/discount.entity.js';
 import { recordEvent } from '../events/record-event.js';
-import { ProductPrice } from '../products/product-price.entity.js';
-import { Product } from '../products/product.entity.js';
-import { ProductRepository } from '../products/product.repository.js';
-import { ProductPriceType, ProductType } from '../products/product.type.js';
 import type { Subscription } from './subscription.entity.js';
+import { plain } from '../shared/wire.js';
+import { subscriptionRead } from './subscription.read.js';
 import { BillingSubscriptionType } from './subscription.type.js';
+import { subscriptionWire } from './subscription.wire.js';
 
 /**
  * Writes the outbox rows of one change of a subscription (`subscription.updated` first, then the
@@ -23,34 +18,6 @@ export type SubscriptionChangeRecorder = (
   now: Date,
 ) => Promise<void>;
 
-/** What a subscription event embeds, already loaded. */
-export interface SubscriptionPayloadParts {
-  subscription: Subscription;
-  customer: Customer | null;
-  product: Product | null;
-  /** The product's live prices (the embedded product's `prices`). */
-  productPrices: readonly ProductPrice[];
-  /** The prices the subscription bills, in its order. */
-  prices: readonly ProductPrice[];
-  discount: Discount | null;
-}
-
-/**
- * The webhook `data` of a subscription event (polar-api.md §6): the subscription as the wire shows it,
- * with its customer, product, prices and discount embedded. Shared by create and every later change.
- */
-export function subscriptionPayload(p: SubscriptionPayloadParts): Record<string, unknown> {
-  const { product } = p;
-  return snakeKeys<Record<string, unknown>>({
-    ...BillingSubscriptionType.fromEntity(p.subscription),
-    priceIds: undefined,
-    customer: p.customer ? CustomerType.fromEntity(p.customer) : null,
-    product: product ? ProductType.fromEntity(product, p.productPrices) : null,
-    prices: product ? p.prices.map(price => ProductPriceType.fromEntity(price, product)) : [],
-    discount: p.discount ? discountPayload(p.discount) : null,
-  });
-}
-
 /**
  * The outbox rows of one change (`subscription.updated`, `.canceled`, `.uncanceled`, `.revoked`), added to
  * the caller's unit of work so they commit with the change or not at all. The embedded rows are loaded
@@ -59,43 +26,27 @@ export function subscriptionPayload(p: SubscriptionPayloadParts): Record<string,
  * as Polar sends them.
  */
 export const recordSubscriptionEvents: SubscriptionChangeRecorder = async (em, s, types, now) => {
-  const [customer, product, prices, discount, livePrices] = await Promise.all([
-    em.findOne(Customer, { id: s.customerId }),
-    em.findOne(Product, { id: s.productId }),
-    new ProductRepository(em).findPricesByIds(s.priceIds),
-    s.discountId ? em.findOne(Discount, { id: s.discountId }) : Promise.resolve(null),
-    new ProductRepository(em).pricesOf([s.productId]),
-  ]);
-  const ordered = s.priceIds.map(id => prices.find(p => p.id === id)).filter((p): p is ProductPrice => !!p);
-  const payload = subscriptionPayload({
-    subscription: s,
-    customer,
-    product,
-    productPrices: livePrices.get(s.productId) ?? [],
-    prices: ordered,
-    discount,
-  });
+  const payload = await subscriptionEventPayload(em, s);
   for (const [i, type] of types.entries())
     recordEvent(em, s.organizationId, type, payload, new Date(now.getTime() + i));
 };
 
-/** Polar's `Discount…Base` (a discount without its products), camelCase before `snakeKeys`. */
-function discountPayload(d: Discount): Record<string, unknown> {
-  return {
-    id: d.id,
-    createdAt: d.createdAt,
-    modifiedAt: d.modifiedAt,
-    name: d.name,
-    code: d.code,
-    startsAt: d.startsAt,
-    endsAt: d.endsAt,
-    maxRedemptions: d.maxRedemptions,
-    redemptionsCount: d.redemptionsCount,
-    duration: d.duration,
-    durationInMonths: d.durationInMonths,
-    type: d.type,
-    ...(d.type === 'fixed' ? { amount: d.amount, currency: d.currency } : { basisPoints: d.basisPoints }),
-    metadata: d.metadata,
-    organizationId: d.organizationId,
-  };
+/**
+ * The webhook `data` of a subscription event: the subscription read back through the read path in
+ * the caller's transaction (after its flush), shaped by the same `BillingSubscriptionType.fromRow` as
+ * GraphQL, and put on the wire by the same `subscriptionWire` as REST.
+ */
+export async function subscriptionEventPayload(em: EntityManager, s: Subscription): Promise<Record<string, unknown>> {
+  const [row] = await subscriptionRead.byIdsIn(em, { organizationIds: [s.organizationId], customerId: null }, [s.id]);
+  if (!row) throw new Error(`subscription ${s.id} not readable in its own organization`);
+  return subscriptionWireOf(BillingSubscriptionType.fromRow(row));
+}
+
+/**
+ * The wire JSON of a shaped subscription, as REST sends it: Polar's Subscription carries no
+ * organization (the REST operation does not select it either).
+ */
+export function subscriptionWireOf(subscription: BillingSubscriptionType): Record<string, unknown> {
+  const { organization: _organization, organizationId: _organizationId, ...shape } = subscription;
+  return subscriptionWire(plain(shape));
 }

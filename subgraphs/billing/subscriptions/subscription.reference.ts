@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { BillingContext } from '../context.js';
-import { SubscriptionRepository } from './subscription.repository.js';
+import { subscriptionRead } from './subscription.read.js';
 import { BillingSubscriptionType } from './subscription.type.js';
 
 const loaders = new WeakMap<BillingContext, DataLoader<string, BillingSubscriptionType | null>>();
@@ -10,8 +10,9 @@ export function subscriptionLoader(ctx: BillingContext): DataLoader<string, Bill
   let loader = loaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async ids => {
-      const rows = await new SubscriptionRepository(ctx.em).findReadableMany(ctx.principal, ids);
-      const byId = new Map(rows.map(s => [s.id, BillingSubscriptionType.fromEntity(s)]));
+      // Through the read path with the core API's readers: one statement per batch, embeds included.
+      const rows = await subscriptionRead.byIds(ctx.em, ctx.principal, ids);
+      const byId = new Map(rows.map(row => [(row.r as { id: string }).id, BillingSubscriptionType.fromRow(row)]));
       return ids.map(id => byId.get(id) ?? null);
     });
     loaders.set(ctx, loader);

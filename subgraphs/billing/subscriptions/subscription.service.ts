@@ -10,10 +10,12 @@ import { PriceAmountType, SubscriptionStatus } from '../shared/enums.js';
 import type { CreateSubscriptionInput } from './subscription-create.inputs.js';
 import { subscriptionsCsv } from './subscription.csv.js';
 import { Subscription } from './subscription.entity.js';
-import { subscriptionPayload } from './subscription.events.js';
 import { addInterval } from './subscription.transitions.js';
 import { normaliseFilters, type SubscriptionFilterInput, type SubscriptionFilters } from './subscription.filters.js';
+import { subscriptionRead } from './subscription.read.js';
 import { readableOrganizationIds, SubscriptionRepository } from './subscription.repository.js';
+import { BillingSubscriptionType } from './subscription.type.js';
+import { subscriptionEventPayload } from './subscription.events.js';
 import { subscriptionOrder } from './subscription.sorting.js';
 
 export interface SubscriptionListQuery extends PageRequest {
@@ -37,27 +39,33 @@ export function isFreePrice(price: Pick<ProductPrice, 'amountType' | 'priceAmoun
  * live in their own use-case files. Stateless: every call receives the request context.
  */
 export class SubscriptionService {
+  /** One page through the read path: one statement (plus the count when the page cannot tell it). */
   async list(
     ctx: RequestContext,
     query: SubscriptionListQuery,
     scope: SubscriptionFilters = {},
-  ): Promise<{ items: Subscription[]; pagination: Pagination }> {
-    const filters = { ...normaliseFilters(query.filter), ...scope };
-    const window = pageWindow(query);
-    const [items, total] = await new SubscriptionRepository(ctx.em).list(
+  ): Promise<{ items: BillingSubscriptionType[]; pagination: Pagination }> {
+    const { organizationId, ...filters } = { ...normaliseFilters(query.filter), ...scope };
+    const { rows, total } = await subscriptionRead.page(
+      ctx.em,
       ctx.principal,
       filters,
       subscriptionOrder(query.sorting),
-      window,
+      pageWindow(query),
+      { organizationIds: organizationId },
     );
-    return { items, pagination: paginationOf(total, query.limit) };
+    return { items: rows.map(BillingSubscriptionType.fromRow), pagination: paginationOf(total, query.limit) };
   }
 
-  /** @throws ResourceNotFound when absent or another tenant's (same answer for both). */
-  async get(ctx: RequestContext, id: string): Promise<Subscription> {
-    const subscription = await new SubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
-    if (!subscription) throw new ResourceNotFound();
-    return subscription;
+  /**
+   * The subscription as served, in one statement (also what a write answers with, read after its
+   * commit, so a mutation returns exactly what a get does).
+   * @throws ResourceNotFound when absent or another tenant's (same answer for both).
+   */
+  async get(ctx: RequestContext, id: string): Promise<BillingSubscriptionType> {
+    const row = await subscriptionRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return BillingSubscriptionType.fromRow(row);
   }
 
   /** The CSV of `GET /v1/subscriptions/export`. */
@@ -123,31 +131,36 @@ export class SubscriptionService {
     }
     const now = ctx.clock.now();
     const count = product.recurringIntervalCount ?? 1;
-    const subscription = ctx.em.create(Subscription, {
-      organizationId: product.organizationId,
-      customerId: customer.id,
-      productId: product.id,
-      priceIds: prices.map(p => p.id),
-      amount: 0n,
-      currency: prices[0].priceCurrency,
-      recurringInterval: product.recurringInterval,
-      recurringIntervalCount: count,
-      status: SubscriptionStatus.ACTIVE,
-      startedAt: now,
-      currentPeriodStart: now,
-      currentPeriodEnd: addInterval(now, product.recurringInterval, count),
-      metadata: input.metadata ?? {},
-      createdAt: now,
-    } as Subscription);
-    // The outbox row carries the subscription as the wire would show it (webhook `data`).
-    recordEvent(
-      ctx.em,
-      subscription.organizationId,
-      'subscription.created',
-      subscriptionPayload({ subscription, customer, product, productPrices: prices, prices, discount: null }),
-      now,
-    );
-    await ctx.em.flush();
-    return subscription;
+    const interval = product.recurringInterval;
+    return ctx.em.transactional(async em => {
+      const subscription = em.create(Subscription, {
+        organizationId: product.organizationId,
+        customerId: customer.id,
+        productId: product.id,
+        priceIds: prices.map(p => p.id),
+        amount: 0n,
+        currency: prices[0].priceCurrency,
+        recurringInterval: product.recurringInterval,
+        recurringIntervalCount: count,
+        status: SubscriptionStatus.ACTIVE,
+        startedAt: now,
+        currentPeriodStart: now,
+        currentPeriodEnd: addInterval(now, interval, count),
+        metadata: input.metadata ?? {},
+        createdAt: now,
+      } as Subscription);
+      await em.flush();
+      // The outbox row carries the subscription exactly as the API shows it (webhook `data`), read back
+      // in the same transaction, so both commit together.
+      recordEvent(
+        em,
+        subscription.organizationId,
+        'subscription.created',
+        await subscriptionEventPayload(em, subscription),
+        now,
+      );
+      await em.flush();
+      return subscription;
+    });
   }
 }

@@ -1,5 +1,19 @@
 import { Directive, Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import type { ReadRow } from '../../../kit/database/read/execute.js';
+import { toBigInt, toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
+import type { Customer as CustomerEntity } from '../customers/customer.entity.js';
+import { CustomerType } from '../customers/customer.type.js';
+import type { Discount as DiscountEntity } from '../discounts/discount.entity.js';
+import { DiscountType } from '../discounts/discount.type.js';
+import { OrganizationRef } from '../organizations/organization.type.js';
+import {
+  ProductPriceType,
+  ProductType,
+  priceFromRow,
+  productFromRow,
+  type ProductRow,
+} from '../products/product.type.js';
 import { Metadata, MinorUnits } from '../shared/scalars.js';
 import type { PendingUpdate, Subscription as SubscriptionEntity } from './subscription.entity.js';
 
@@ -28,11 +42,19 @@ export class PendingSubscriptionUpdateType {
   }
 }
 
+/** What a subscription embeds, already shaped. */
+export interface SubscriptionEmbeds {
+  customer: CustomerType;
+  product: ProductType;
+  prices: ProductPriceType[];
+  discount: DiscountType | null;
+}
+
 /**
  * A customer's subscription (polar-api.md §3.4). Named `BillingSubscription`: a type named
- * `Subscription` would become the supergraph's subscription root. The embedded `customer`, `product`,
- * `discount`, `prices` and `organization` are field resolvers (subscription.resolver.ts) backed by
- * per-request loaders, so a page of any size costs a fixed number of queries.
+ * `Subscription` would become the supergraph's subscription root. The embedded `customer`, `product`
+ * (with its prices), `prices` and `discount` are plain fields: the read statement returns them with
+ * the subscription (subscription.read.ts), so no resolver runs per row.
  */
 @ObjectType('BillingSubscription', SIMPLE)
 @Directive('@key(fields: "id")')
@@ -80,34 +102,49 @@ export class BillingSubscriptionType {
   >[];
   @Field(() => PendingSubscriptionUpdateType, { nullable: true }) pendingUpdate!: PendingSubscriptionUpdateType | null;
   @Field(() => ID) organizationId!: string;
-  /** Not a field: the prices billed, in order, for the `prices` resolver. */
-  priceIds!: readonly string[];
+  @Field(() => CustomerType) customer!: CustomerType;
+  @Field(() => ProductType) product!: ProductType;
+  @Field(() => [ProductPriceType], { description: 'The prices billed (replaces the deprecated price and price_id).' })
+  prices!: ProductPriceType[];
+  @Field(() => DiscountType, {
+    nullable: true,
+    description: 'The discount applied (Polar embeds it without `products`).',
+  })
+  discount!: DiscountType | null;
+  @Field(() => OrganizationRef, { description: 'The organization (resolved by the identity subgraph).' })
+  organization!: OrganizationRef;
 
-  static fromEntity(s: Readonly<SubscriptionEntity>): BillingSubscriptionType {
+  /**
+   * THE public shape of a subscription: GraphQL returns it (and REST maps the GraphQL result), the
+   * outbox payloads are built from it (subscription.wire.ts). `s` is a managed entity or the row JSON
+   * of the read path.
+   */
+  static fromEntity(s: Readonly<SubscriptionEntity>, embeds: SubscriptionEmbeds): BillingSubscriptionType {
+    const date = toDate;
     return {
       id: s.id,
-      createdAt: s.createdAt,
-      modifiedAt: s.modifiedAt,
-      amount: BigInt(s.amount),
+      createdAt: date(s.createdAt),
+      modifiedAt: date(s.modifiedAt),
+      amount: toBigInt(s.amount),
       currency: s.currency,
       recurringInterval: s.recurringInterval,
       recurringIntervalCount: s.recurringIntervalCount,
       status: s.status,
-      currentPeriodStart: s.currentPeriodStart,
-      currentPeriodEnd: s.currentPeriodEnd,
+      currentPeriodStart: date(s.currentPeriodStart),
+      currentPeriodEnd: date(s.currentPeriodEnd),
       currentMeterPeriodStart: null,
       currentMeterPeriodEnd: null,
-      trialStart: s.trialStart,
-      trialEnd: s.trialEnd,
+      trialStart: date(s.trialStart),
+      trialEnd: date(s.trialEnd),
       cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-      canceledAt: s.canceledAt,
-      startedAt: s.startedAt,
-      endsAt: s.endsAt,
-      endedAt: s.endedAt,
-      pastDueAt: s.pastDueAt,
+      canceledAt: date(s.canceledAt),
+      startedAt: date(s.startedAt),
+      endsAt: date(s.endsAt),
+      endedAt: date(s.endedAt),
+      pastDueAt: date(s.pastDueAt),
       pauseAtPeriodEnd: s.pauseAtPeriodEnd,
-      pausedAt: s.pausedAt,
-      resumesAt: s.resumesAt,
+      pausedAt: date(s.pausedAt),
+      resumesAt: date(s.resumesAt),
       customerId: s.customerId,
       productId: s.productId,
       discountId: s.discountId,
@@ -120,8 +157,23 @@ export class BillingSubscriptionType {
       meters: [],
       pendingUpdate: PendingSubscriptionUpdateType.fromStored(s.pendingUpdate),
       organizationId: s.organizationId,
-      priceIds: s.priceIds ?? [],
+      ...embeds,
+      organization: { id: s.organizationId },
     };
+  }
+
+  /** A row of the read path (subscription.read.ts): the subscription and what it embeds, as JSON. */
+  static fromRow(row: ReadRow): BillingSubscriptionType {
+    const customer = row.customer as CustomerEntity | null;
+    const product = row.product as ProductRow | null;
+    if (!customer || !product)
+      throw new Error(`subscription ${(row.r as { id: string }).id}: customer or product missing`);
+    return BillingSubscriptionType.fromEntity(row.r as SubscriptionEntity, {
+      customer: CustomerType.fromEntity(customer),
+      product: productFromRow(product),
+      prices: (row.prices as Record<string, unknown>[]).map(priceFromRow),
+      discount: row.discount ? DiscountType.fromEntity(row.discount as DiscountEntity) : null,
+    });
   }
 }
 

@@ -1,0 +1,294 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { totalFromPage } from '../../graphql/pagination.js';
+import type { Principal, SubjectKind } from '../../principal.js';
+import type { LazySql } from './entity-json.js';
+import { type ReadRow, runRead } from './execute.js';
+import { narrowScope, type TenantScope, tenantScope } from './tenant-scope.js';
+
+/**
+ * One filter of a list: a SQL condition over the model's alias with `?` where its values go, and the
+ * values (default: the filter's value itself, bound as one parameter — lists bind as one array, so
+ * `x = any(?)` has the same text whatever the list's length). When `where` is a function, its text is
+ * part of the statement's shape (e.g. `metadata` with two keys differs from one key).
+ */
+export interface FilterDefinition<V> {
+  where: string | ((value: V, scope: TenantScope) => string);
+  values?: (value: V, scope: TenantScope) => unknown[];
+}
+
+export interface SortKeyDefinition {
+  /** The SQL expression sorted on. */
+  sql: string;
+  /** A join the expression needs (added to the page statement only when this key is used). */
+  join?: string;
+  /** `nulls last` / `nulls first` when the column is nullable and Polar orders nulls a given way. */
+  nulls?: 'first' | 'last';
+}
+
+export interface SortCriterion {
+  key: string;
+  direction: 'asc' | 'desc';
+}
+
+/** A statement that answers an exact total for some filters (e.g. summed from maintained counters). */
+export interface CountShortcut<F> {
+  /** Whether these filters (within this scope) can be counted this way. */
+  applies(filters: F, scope: TenantScope): boolean;
+  /** The SQL (`?` for values) returning one row with a column `n`, and its values. */
+  sql(scope: TenantScope, filters: F): { where: string; values: unknown[]; from: string };
+}
+
+/**
+ * A resource as the read path serves it: its table, its tenant columns, the JSON of one row, the
+ * nested objects joined in, its filters and sort keys. A new resource's list and get are this object.
+ */
+export interface ReadModelDefinition<F extends object> {
+  /** A name for logs and the statement cache. */
+  name: string;
+  /** `schema.table alias`, e.g. `billing.subscriptions s`. */
+  from: string;
+  alias: string;
+  /** Who may read it (see tenant-scope.ts). */
+  readers: readonly SubjectKind[];
+  /** The tenant columns: the organization, and for resources a customer reads, the customer. */
+  tenant: { organization: string; customer?: string };
+  /** Conditions that always hold (e.g. `c.deleted_at is null`), unless a read asks for `includeHidden`. */
+  visible?: string;
+  /**
+   * The row as served: SQL expressions by output column. The first is usually the row's own JSON
+   * (see entity-json.ts); the others are nested objects (a correlated subquery returning JSON, for
+   * one object or a `json_agg` for many), evaluated only for the rows of the page.
+   */
+  select: Record<string, string | LazySql>;
+  filters: { [K in keyof F]-?: FilterDefinition<NonNullable<F[K]>> };
+  sorts: Record<string, SortKeyDefinition>;
+  /** The unique column breaking ties (in the first key's direction, or always ascending). */
+  tieBreaker: string;
+  tieBreakerAscending?: boolean;
+  count?: CountShortcut<F>;
+}
+
+export interface PageResult {
+  rows: ReadRow[];
+  total: number;
+}
+
+interface PageShape {
+  sql: string;
+  countSql: string;
+}
+
+const MAX_SHAPES = 500;
+
+/**
+ * The shared read path (docs/architecture.md, "Reads"): from a route's filters, sorting and paging it
+ * builds ONE statement returning the page's rows ready to serve (nested objects included), plus the
+ * exact count when the page cannot tell it. Statement texts are built once per *shape* (which filters
+ * are present, the sorting, the scope's kind) and cached; a request only binds values. Tenant scope is
+ * applied here, from the principal, through `tenantScope` — never by the caller.
+ */
+export class ReadModel<F extends object> {
+  private readonly shapes = new Map<string, PageShape>();
+  private selectSql: string | undefined;
+  private readonly byIdSql = new Map<string, string>();
+
+  constructor(readonly definition: ReadModelDefinition<F>) {}
+
+  /** The select list, built on first use (entity JSON needs the ORM's metadata). */
+  private selectList(em: EntityManager): string {
+    this.selectSql ??= Object.entries(this.definition.select)
+      .map(([column, sql]) => `${typeof sql === 'function' ? sql(em) : sql} as "${column}"`)
+      .join(', ');
+    return this.selectSql;
+  }
+
+  /** One page and its exact total (the count statement runs only when the page cannot tell it). */
+  async page(
+    em: EntityManager,
+    principal: Principal,
+    filters: F,
+    order: readonly SortCriterion[],
+    window: { limit: number; offset: number },
+    options: { organizationIds?: readonly string[] | null } = {},
+  ): Promise<PageResult> {
+    const scope = narrowScope(tenantScope(principal, this.definition.readers), options.organizationIds);
+    if (!scope) return { rows: [], total: 0 };
+    const present = (Object.keys(filters) as (keyof F & string)[]).filter(k => filters[k] !== undefined);
+    const shape = this.pageShape(em, scope, filters, present, order);
+    const values = this.values(scope, filters, present);
+    const rows = await runRead(em, shape.sql, [...values, window.limit, window.offset]);
+    let total = totalFromPage(rows.length, window);
+    if (total === undefined) total = await this.count(em, scope, filters, shape, values);
+    return { rows, total };
+  }
+
+  /**
+   * The statements `page` would run for this scope (page, then count), with their values: the bench's
+   * one-hop baseline runs exactly these.
+   */
+  statements(
+    em: EntityManager,
+    scope: TenantScope,
+    filters: F,
+    order: readonly SortCriterion[],
+    window: { limit: number; offset: number },
+  ): { page: [string, unknown[]]; count: [string, unknown[]] } {
+    const present = (Object.keys(filters) as (keyof F & string)[]).filter(k => filters[k] !== undefined);
+    const shape = this.pageShape(em, scope, filters, present, order);
+    const values = this.values(scope, filters, present);
+    const shortcut = this.definition.count;
+    let count: [string, unknown[]] = [shape.countSql, values];
+    if (shortcut?.applies(filters, scope)) {
+      const { where, values: shortcutValues, from } = shortcut.sql(scope, filters);
+      count = [numbered(`select coalesce(sum(n), 0) as n from ${from} where ${where}`), shortcutValues];
+    }
+    return { page: [shape.sql, [...values, window.limit, window.offset]], count };
+  }
+
+  /** The readable rows with these ids (any order; absent or foreign ids simply missing). */
+  async byIds(
+    em: EntityManager,
+    principal: Principal,
+    ids: readonly string[],
+    options: { includeHidden?: boolean } = {},
+  ): Promise<ReadRow[]> {
+    return this.byIdsIn(em, tenantScope(principal, this.definition.readers), ids, options);
+  }
+
+  /**
+   * `byIds` within an explicit scope, for the subgraph's own work that has no caller (the payload of
+   * an event is read within the changed row's own organization).
+   */
+  async byIdsIn(
+    em: EntityManager,
+    scope: TenantScope | null,
+    ids: readonly string[],
+    options: { includeHidden?: boolean } = {},
+  ): Promise<ReadRow[]> {
+    if (!scope || !ids.length) return [];
+    const key = `${this.scopeKey(scope)}:${options.includeHidden ? 'all' : 'visible'}`;
+    let sql = this.byIdSql.get(key);
+    if (!sql) {
+      const d = this.definition;
+      const where = [...this.tenantConditions(scope), `${d.alias}.${d.tieBreaker} = any(?)`];
+      if (d.visible && !options.includeHidden) where.push(d.visible);
+      sql = numbered(`select ${this.selectList(em)} from ${d.from} where ${where.join(' and ')}`);
+      this.byIdSql.set(key, sql);
+    }
+    return runRead(em, sql, [...this.tenantValues(scope), [...ids]]);
+  }
+
+  async byId(
+    em: EntityManager,
+    principal: Principal,
+    id: string,
+    options: { includeHidden?: boolean } = {},
+  ): Promise<ReadRow | null> {
+    return (await this.byIds(em, principal, [id], options))[0] ?? null;
+  }
+
+  /**
+   * NOTE: one organization is `= ?`, not `= any(?)`: with an array PostgreSQL cannot walk the
+   * (organization_id, sort key) index in order and sorts every row of the organization instead, which
+   * at a million rows is seconds instead of a fraction of a millisecond.
+   */
+  private tenantConditions(scope: TenantScope): string[] {
+    const { tenant } = this.definition;
+    const out = [scope.organizationIds.length === 1 ? `${tenant.organization} = ?` : `${tenant.organization} = any(?)`];
+    if (scope.customerId) out.push(tenant.customer ? `${tenant.customer} = ?` : 'false');
+    return out;
+  }
+
+  /** The part of a statement's shape that the scope decides. */
+  private scopeKey(scope: TenantScope): string {
+    return `${scope.customerId ? 'c' : 'o'}${scope.organizationIds.length === 1 ? '1' : 'n'}`;
+  }
+
+  private tenantValues(scope: TenantScope): unknown[] {
+    const out: unknown[] = [scope.organizationIds.length === 1 ? scope.organizationIds[0] : scope.organizationIds];
+    if (scope.customerId) out.push(scope.customerId);
+    return out;
+  }
+
+  private pageShape(
+    em: EntityManager,
+    scope: TenantScope,
+    filters: F,
+    present: readonly (keyof F & string)[],
+    order: readonly SortCriterion[],
+  ): PageShape {
+    const d = this.definition;
+    let key = `${this.scopeKey(scope)}|${order.map(o => `${o.key}:${o.direction}`).join(',')}|`;
+    for (const name of present) {
+      const where = d.filters[name].where;
+      key += typeof where === 'function' ? `${name}=${where(filters[name] as never, scope)};` : `${name};`;
+    }
+    let shape = this.shapes.get(key);
+    if (shape) return shape;
+    const conditions = [...this.tenantConditions(scope)];
+    if (d.visible) conditions.push(d.visible);
+    for (const name of present) {
+      const where = d.filters[name].where;
+      conditions.push(typeof where === 'function' ? where(filters[name] as never, scope) : where);
+    }
+    const joins = [...new Set(order.map(o => d.sorts[o.key]?.join).filter((j): j is string => !!j))];
+    const orderBy = [
+      ...order.map(o => {
+        const sort = d.sorts[o.key];
+        if (!sort) throw new Error(`${d.name}: unknown sort key ${o.key}`);
+        return `${sort.sql} ${o.direction}${sort.nulls ? ` nulls ${sort.nulls}` : ''}`;
+      }),
+      `${d.alias}.${d.tieBreaker} ${d.tieBreakerAscending ? 'asc' : (order[0]?.direction ?? 'asc')}`,
+    ].join(', ');
+    const where = conditions.join(' and ');
+    // The page is chosen first (index order, limit, offset), then its rows are shaped: the nested
+    // subqueries run for the page's rows only, never for the rows an offset skips. PostgreSQL keeps
+    // the subquery's order through this plain projection.
+    const inner = `select ${d.alias}.* from ${d.from} ${joins.join(' ')} where ${where} order by ${orderBy} limit ? offset ?`;
+    shape = {
+      sql: numbered(`select ${this.selectList(em)} from (${inner}) ${d.alias}`),
+      countSql: numbered(`select count(*) as n from ${d.from} where ${where}`),
+    };
+    if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
+    this.shapes.set(key, shape);
+    return shape;
+  }
+
+  private values(scope: TenantScope, filters: F, present: readonly (keyof F & string)[]): unknown[] {
+    const values = this.tenantValues(scope);
+    for (const name of present) {
+      const filter = this.definition.filters[name];
+      const value = filters[name] as never;
+      if (filter.values) values.push(...filter.values(value, scope));
+      else values.push(value);
+    }
+    return values;
+  }
+
+  private async count(
+    em: EntityManager,
+    scope: TenantScope,
+    filters: F,
+    shape: PageShape,
+    values: unknown[],
+  ): Promise<number> {
+    const shortcut = this.definition.count;
+    if (shortcut?.applies(filters, scope)) {
+      const { where, values: shortcutValues, from } = shortcut.sql(scope, filters);
+      const rows = await runRead(
+        em,
+        numbered(`select coalesce(sum(n), 0) as n from ${from} where ${where}`),
+        shortcutValues,
+      );
+      return Number(rows[0]?.n ?? 0);
+    }
+    const rows = await runRead(em, shape.countSql, values);
+    return Number(rows[0]?.n ?? 0);
+  }
+}
+
+/** `?` → `$1, $2, …` in order (the texts here never contain a `?` operator). */
+export function numbered(sql: string): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => `$${++i}`);
+}

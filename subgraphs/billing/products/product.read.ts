@@ -1,0 +1,73 @@
+import { entityJson, type LazySql } from '../../../kit/database/read/entity-json.js';
+import { ReadModel } from '../../../kit/database/read/read-model.js';
+import { CORE_READERS } from '../../../kit/database/read/tenant-scope.js';
+import { containsPattern } from '../shared/repository.js';
+import { ProductPrice } from './product-price.entity.js';
+import { Product } from './product.entity.js';
+
+/** A price row as JSON, with its product's recurring interval (the price's hidden `type` needs it). */
+export const priceJson = (alias: string, productAlias: string): LazySql =>
+  entityJson(ProductPrice, alias, [`'productRecurringInterval', ${productAlias}.recurring_interval`]);
+
+/** A product row as JSON with its live prices (oldest first) under `prices`: `productFromRow` reads it. */
+export const productJson =
+  (alias: string): LazySql =>
+  em =>
+    entityJson(Product, alias, [
+      `'prices', (select coalesce(json_agg(${priceJson('pp', alias)(em)} order by pp.created_at, pp.id), '[]'::json) from billing.product_prices pp where pp.product_id = ${alias}.id and pp.is_archived = false)`,
+    ])(em);
+
+/** The product of the row `parent`, within its organization. */
+export const embeddedProduct =
+  (parent: string): LazySql =>
+  em =>
+    `(select ${productJson('p')(em)} from billing.products p where p.id = ${parent}.product_id and p.organization_id = ${parent}.organization_id)`;
+
+/**
+ * The prices `parent` bills, in the order of its `price_ids` (archived ones included: a subscription
+ * keeps billing the price it started on), each with its own product's interval.
+ */
+export const embeddedBilledPrices =
+  (parent: string): LazySql =>
+  em =>
+    `(select coalesce(json_agg(${priceJson('bp', 'bpp')(em)} order by array_position(${parent}.price_ids, bp.id::text)), '[]'::json) from billing.product_prices bp join billing.products bpp on bpp.id = bp.product_id and bpp.organization_id = ${parent}.organization_id where bp.id = any(${parent}.price_ids::uuid[]))`;
+
+export interface ProductReadFilters {
+  ids?: string[];
+  query?: string;
+  isArchived?: boolean;
+  isRecurring?: boolean;
+  visibility?: string[];
+}
+
+/** The lowest live price's kind / amount, for the price sort keys (polar-api.md §2). */
+const PRICE_AMOUNT_TYPE = `(select min(case pp.amount_type when 'free' then 0 when 'fixed' then 1 when 'custom' then 2 when 'seat_based' then 3 else 4 end) from billing.product_prices pp where pp.product_id = p.id and pp.is_archived = false)`;
+const PRICE_AMOUNT = `(select min(coalesce(pp.price_amount, pp.minimum_amount, (pp.seat_tiers->'tiers'->0->>'price_per_seat')::bigint, 0)) from billing.product_prices pp where pp.product_id = p.id and pp.is_archived = false)`;
+
+/** Products as lists and gets serve them: each row the product with its live prices (`productFromRow`). */
+export const productRead = new ReadModel<ProductReadFilters>({
+  name: 'products',
+  from: 'billing.products p',
+  alias: 'p',
+  readers: CORE_READERS,
+  tenant: { organization: 'p.organization_id' },
+  select: { product: productJson('p') },
+  filters: {
+    ids: { where: 'p.id = any(?::uuid[])' },
+    query: { where: 'p.name ilike ?', values: text => [containsPattern(text)] },
+    isArchived: { where: 'p.is_archived = ?' },
+    isRecurring: {
+      where: recurring => (recurring ? 'p.recurring_interval is not null' : 'p.recurring_interval is null'),
+      values: () => [],
+    },
+    visibility: { where: 'p.visibility = any(?::text[])' },
+  },
+  sorts: {
+    created_at: { sql: 'p.created_at' },
+    name: { sql: 'p.name' },
+    price_amount_type: { sql: PRICE_AMOUNT_TYPE },
+    price_amount: { sql: PRICE_AMOUNT },
+  },
+  tieBreaker: 'id',
+  tieBreakerAscending: true,
+});
