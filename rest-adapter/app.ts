@@ -8,7 +8,7 @@ import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './gateway-client.js';
 import { OperationDocuments } from './operations.js';
 import type { Route } from './routes/route.js';
-import { parseOrThrow, queryObject } from './validation.js';
+import { decodablePath, parseOrThrow, queryObject } from './validation.js';
 import { sendError, sendMethodNotAllowed, sendNotFound } from './wire-errors.js';
 
 export interface AppDependencies {
@@ -47,6 +47,10 @@ export function createApp(deps: AppDependencies): express.Express {
   app.set('query parser', false); // we parse repeated and deep keys ourselves (validation.ts)
 
   app.use(requestContext(deps));
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    req.url = decodablePath(req.url);
+    next();
+  });
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const ok = await deps.ready().catch(() => false);
@@ -255,7 +259,12 @@ function methodNotAllowed(patterns: RoutePattern[]) {
 
 function errorHandler(logger: Logger) {
   return (error: any, req: Request, res: Response, _next: NextFunction) => {
-    if (error?.type === 'entity.parse.failed') {
+    // Any other body the parsers refuse (unknown Content-Encoding or charset, a gzip body that does
+    // not inflate, an aborted upload: http-errors with a 4xx status) is a body that cannot be read as
+    // JSON, and gets the same answers.
+    const unreadableBody =
+      error?.type !== 'entity.too.large' && error?.expose === true && error.status >= 400 && error.status < 500;
+    if (error?.type === 'entity.parse.failed' || unreadableBody) {
       if (req.path === '/graphql') {
         res
           .status(400)

@@ -1,11 +1,59 @@
 import { z } from 'zod';
 import { camelKeys, snakeKeys } from '../../kit/case.js';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../../kit/graphql/page-limits.js';
+import { pydanticIssue } from '../validation.js';
 
-/** Shared request pieces: Polar's page/limit rules and id parameters. */
+/**
+ * A query integer the way pydantic reads one: decimal digits with an optional sign and surrounding
+ * spaces. `1e10`, `0x10`, `1.5`, `NaN`, `Infinity` and repeated or nested keys are `int_parsing` /
+ * `int_type`, not numbers JavaScript happens to accept.
+ */
+export const queryInteger = z.unknown().transform((value, ctx): number => {
+  if (typeof value !== 'string') {
+    pydanticIssue(ctx, value, 'int_type', 'Input should be a valid integer');
+    return z.NEVER;
+  }
+  if (!/^\s*[+-]?\d+\s*$/.test(value)) {
+    pydanticIssue(ctx, value, 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer');
+    return z.NEVER;
+  }
+  return Number(value);
+});
+
+/** At least `min`, at most `max` (each a pydantic `greater_than_equal` / `less_than_equal` item). */
+function boundedInteger(gt: number, max?: number) {
+  return queryInteger.transform((n, ctx) => {
+    if (!(n > gt)) {
+      pydanticIssue(ctx, n, 'greater_than', `Input should be greater than ${gt}`, { gt });
+      return z.NEVER;
+    }
+    if (max !== undefined && n > max) {
+      pydanticIssue(ctx, n, 'less_than_equal', `Input should be less than or equal to ${max}`, { le: max });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/**
+ * Polar's page/limit rules (polar-api.md §2), the one definition every list uses: `page` > 0 (and at
+ * most MAX_PAGE), `limit` > 0, values above 100 silently clamped to 100 as Polar does.
+ */
 export const pageQuery = {
-  page: z.coerce.number().int().gt(0).default(1),
-  // Values above 100 are clamped by the service, not rejected (polar-api.md §2).
-  limit: z.coerce.number().int().gt(0).default(10),
+  page: boundedInteger(0, MAX_PAGE)
+    .optional()
+    .transform(n => n ?? 1)
+    .meta({ type: 'integer', exclusiveMinimum: 0, maximum: MAX_PAGE, default: 1 }),
+  limit: boundedInteger(0)
+    .transform(n => Math.min(n, MAX_PAGE_SIZE))
+    .optional()
+    .transform(n => n ?? 10)
+    .meta({
+      type: 'integer',
+      exclusiveMinimum: 0,
+      default: 10,
+      description: `Values above ${MAX_PAGE_SIZE} are clamped.`,
+    }),
 };
 
 export const idParams = z.object({ id: z.uuid() });
