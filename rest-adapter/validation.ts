@@ -132,15 +132,16 @@ function toIssue(location: Location, issue: z.core.$ZodIssue, input: unknown): V
               input: parent,
               ctx: { discriminator },
             };
+          const tag = typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value);
           const expected = (((issue as { options?: unknown[] }).options ?? []) as unknown[])
             .map(o => `'${String(o)}'`)
             .join(', ');
           return {
             type: 'union_tag_invalid',
             loc: parentLoc,
-            msg: `Input tag '${String(value)}' found using ${discriminator} does not match any of the expected tags: ${expected}`,
+            msg: `Input tag '${tag}' found using ${discriminator} does not match any of the expected tags: ${expected}`,
             input: parent,
-            ctx: { discriminator, tag: String(value), expected_tags: expected },
+            ctx: { discriminator, tag, expected_tags: expected },
           };
         }
         return { type: 'value_error', loc, msg: issue.message, input: value ?? null };

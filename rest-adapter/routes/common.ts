@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { camelKeys, snakeKeys } from '../../kit/case.js';
-import { MAX_PAGE, MAX_PAGE_SIZE } from '../../kit/graphql/page-limits.js';
+import { GRAPHQL_INT_MAX, MAX_PAGE, MAX_PAGE_SIZE } from '../../kit/graphql/page-limits.js';
 import { pydanticIssue } from '../validation.js';
 
 /**
@@ -57,6 +57,17 @@ export const pageQuery = {
 };
 
 export const idParams = z.object({ id: z.uuid() });
+
+/**
+ * A body integer that travels as GraphQL `Int` (seats, counts, limits): JSON allows any size, but a
+ * value beyond 32 bits would fail in the gateway, so it is a 422 `less_than_equal` here.
+ */
+export const graphqlInt = () =>
+  z
+    .number()
+    .int()
+    .gte(-GRAPHQL_INT_MAX - 1)
+    .lte(GRAPHQL_INT_MAX);
 
 /** A sorting parameter restricted to the resource's keys, optionally prefixed with `-`. */
 export function sortingQuery(keys: readonly string[], defaults: string[]) {

@@ -1,3 +1,4 @@
+import { graphqlInt } from './common.js';
 import { z } from 'zod';
 import { cancellationReason, pickedUnion } from './subscriptions.schemas.js';
 import { metadataInput } from './customers.schemas.js';
@@ -20,7 +21,7 @@ export const subscriptionUpdateBase = z.strictObject({
   trial_end: z.union([dateTime, z.literal('now')]).nullish(),
 });
 export const subscriptionUpdateSeats = z.strictObject({
-  seats: z.number().int().gte(1),
+  seats: graphqlInt().gte(1),
   proration_behavior: prorationBehavior.nullish(),
 });
 export const subscriptionUpdateBillingPeriod = z.strictObject({ current_billing_period_end: dateTime });
