@@ -144,6 +144,9 @@ function toIssue(location: Location, issue: z.core.$ZodIssue, input: unknown): V
             ctx: { discriminator, tag, expected_tags: expected },
           };
         }
+        // A plain union (`datetime | date`): report the first alternative's complaint, as specific as it gets.
+        const first = (issue.errors as z.core.$ZodIssue[][] | undefined)?.[0]?.[0];
+        if (first) return toIssue(location, { ...first, path: [...issue.path, ...first.path] }, input);
         return { type: 'value_error', loc, msg: issue.message, input: value ?? null };
       }
       case 'custom': {

@@ -59,6 +59,43 @@ export const pageQuery = {
 export const idParams = z.object({ id: z.uuid() });
 
 /**
+ * Whether an ISO date or date-time names a real day of the years 1-9999. zod's pattern accepts
+ * 2023-02-30 and year 0000, which PostgreSQL refuses (a 500 if they got that far); pydantic does not.
+ * Offsets beyond ±15:59 are not a concern here: the value reaches the database as an instant.
+ */
+export function isRealDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number);
+  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate()))
+    return false;
+  // Its offset must not carry the instant out of those years either (9999-12-31T23:00-05:00).
+  const instant = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+  const utcYear = instant.getUTCFullYear();
+  return !Number.isNaN(instant.getTime()) && utcYear >= 1 && utcYear <= 9999;
+}
+
+/**
+ * A checked date-time string as one canonical instant (`2026-01-01T05:00:00.000Z`): the subgraphs'
+ * `DateTimeISO` scalar refuses forms zod accepts (no seconds, `+0500`), which made them 500s.
+ */
+export function toInstant(value: string, ctx: z.RefinementCtx): string {
+  if (!isRealDate(value)) {
+    pydanticIssue(
+      ctx,
+      value,
+      'datetime_parsing',
+      'Input should be a valid datetime, day value is outside expected range',
+    );
+    return z.NEVER;
+  }
+  return new Date(value).toISOString();
+}
+
+/** A request date-time: ISO 8601 with an offset, on a real day, sent on as a canonical instant. */
+export const requestDateTime = z.iso.datetime({ offset: true }).transform(toInstant);
+
+/**
  * A body integer that travels as GraphQL `Int` (seats, counts, limits): JSON allows any size, but a
  * value beyond 32 bits would fail in the gateway, so it is a 422 `less_than_equal` here.
  */

@@ -1,4 +1,4 @@
-import { graphqlInt } from './common.js';
+import { graphqlInt, requestDateTime } from './common.js';
 import { z } from 'zod';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
 import { productBaseResponse } from './products.schemas.js';
@@ -12,8 +12,8 @@ const dateTime = z.iso.datetime({ offset: true });
 const shared = {
   metadata: metadataInput.optional(),
   code: z.string().nullish(),
-  starts_at: dateTime.nullish(),
-  ends_at: dateTime.nullish(),
+  starts_at: requestDateTime.nullish(),
+  ends_at: requestDateTime.nullish(),
   max_redemptions: graphqlInt().gte(1).nullish(),
   max_redemptions_per_customer: graphqlInt().gte(1).nullish(),
   products: z.array(z.uuid()).nullish(),

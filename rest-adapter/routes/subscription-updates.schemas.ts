@@ -1,4 +1,4 @@
-import { graphqlInt } from './common.js';
+import { graphqlInt, requestDateTime } from './common.js';
 import { z } from 'zod';
 import { cancellationReason, pickedUnion } from './subscriptions.schemas.js';
 import { metadataInput } from './customers.schemas.js';
@@ -10,7 +10,7 @@ import { metadataInput } from './customers.schemas.js';
  * reports it in practice: `{"seats": 2, "revoke": true}` answers `body.seats` "Extra inputs are not
  * permitted" from SubscriptionRevoke.
  */
-const dateTime = z.iso.datetime({ offset: true });
+const dateTime = requestDateTime;
 const prorationBehavior = z.enum(['invoice', 'prorate', 'next_period', 'reset']);
 
 export const subscriptionUpdateBase = z.strictObject({

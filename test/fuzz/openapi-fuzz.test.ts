@@ -85,7 +85,7 @@ describe.each(operations.map(o => [`${o.method} ${o.path} (${o.operationId})`, o
           before = after;
           if (problems.length)
             throw new Error(
-              `${problems.join('; ')}\n  response ${reply.status}: ${reply.text.slice(0, 600)}\n  request: ${describeCase(c)}`,
+              `${problems.join('; ')}\n  response ${reply.status}: ${reply.text.slice(0, 600)}\n  request: ${describeCase(c, 5_000)}`,
             );
         }),
         { seed: seedOf(operation.operationId), numRuns: RUNS, endOnFailure: true },

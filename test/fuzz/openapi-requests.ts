@@ -364,13 +364,13 @@ function tokenArbitrary(operation: Operation): fc.Arbitrary<TokenKind> {
 }
 
 /** How a failing case is printed: the request a person would type into curl. */
-export function describeCase(c: RequestCase): string {
-  const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…(${text.length} chars)` : text);
+export function describeCase(c: RequestCase, clipAt = 300): string {
+  const clip = (text: string) => (text.length > clipAt ? `${text.slice(0, clipAt)}…(${text.length} chars)` : text);
   const lines = [`${c.method} ${clip(c.path)}${c.query ? `?${clip(c.query)}` : ''}  (token: ${c.token})`];
   for (const [k, v] of Object.entries(c.headers)) lines.push(`${k}: ${v}`);
   if (c.body) {
     const text = c.body.toString('utf8');
-    lines.push(`body (${c.body.length} bytes): ${text.length > 400 ? `${text.slice(0, 400)}…` : text}`);
+    lines.push(`body (${c.body.length} bytes): ${clip(text)}`);
   }
   return lines.join('\n  ');
 }
@@ -396,6 +396,9 @@ export function send(baseUrl: string, c: RequestCase, bearer: string | undefined
         method: c.method,
         path: `${c.path}${c.query ? `?${c.query}` : ''}`,
         headers,
+        // A fresh connection each time: a kept-alive socket the server is just closing is a client
+        // ECONNRESET, not a finding.
+        agent: false,
       },
       res => {
         const chunks: Buffer[] = [];
