@@ -37,22 +37,20 @@ function boundedInteger(gt: number, max?: number) {
 
 /**
  * Polar's page/limit rules (polar-api.md §2), the one definition every list uses: `page` > 0 (and at
- * most MAX_PAGE), `limit` > 0, values above 100 silently clamped to 100 as Polar does.
+ * most MAX_PAGE), `limit` > 0, values above 100 silently clamped to 100 as Polar does. (zod leaves
+ * `default` out of the JSON schema of a transformed value, so the descriptions say it.)
  */
 export const pageQuery = {
   page: boundedInteger(0, MAX_PAGE)
-    .optional()
-    .transform(n => n ?? 1)
-    .meta({ type: 'integer', exclusiveMinimum: 0, maximum: MAX_PAGE, default: 1 }),
+    .default(1)
+    .meta({ type: 'integer', exclusiveMinimum: 0, maximum: MAX_PAGE, description: 'Page number, default 1.' }),
   limit: boundedInteger(0)
     .transform(n => Math.min(n, MAX_PAGE_SIZE))
-    .optional()
-    .transform(n => n ?? 10)
+    .default(10)
     .meta({
       type: 'integer',
       exclusiveMinimum: 0,
-      default: 10,
-      description: `Values above ${MAX_PAGE_SIZE} are clamped.`,
+      description: `Size of a page, default 10; values above ${MAX_PAGE_SIZE} are clamped to it.`,
     }),
 };
 
