@@ -250,7 +250,7 @@ function queryPairs(context: RequestContext, parameter: Operation['parameters'][
         .array(
           fc.tuple(
             fc.string({ maxLength: 8 }),
-            fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(...RAW_QUERY_VALUES)),
+            fc.oneof(fc.string({ maxLength: 8 }).map(encode), fc.constantFrom(...RAW_QUERY_VALUES)),
           ),
           {
             minLength: 1,
