@@ -259,11 +259,15 @@ function methodNotAllowed(patterns: RoutePattern[]) {
 
 function errorHandler(logger: Logger) {
   return (error: any, req: Request, res: Response, _next: NextFunction) => {
-    // Any other body the parsers refuse (unknown Content-Encoding or charset, a gzip body that does
-    // not inflate, an aborted upload: http-errors with a 4xx status) is a body that cannot be read as
-    // JSON, and gets the same answers.
+    // Any other body the parsers refuse before routing (unknown Content-Encoding or charset, a gzip
+    // body that does not inflate, an aborted upload: http-errors with a 4xx status) is a body that
+    // cannot be read as JSON, and gets the same answers.
     const unreadableBody =
-      error?.type !== 'entity.too.large' && error?.expose === true && error.status >= 400 && error.status < 500;
+      !req.route &&
+      error?.type !== 'entity.too.large' &&
+      error?.expose === true &&
+      error.status >= 400 &&
+      error.status < 500;
     if (error?.type === 'entity.parse.failed' || unreadableBody) {
       if (req.path === '/graphql') {
         res
