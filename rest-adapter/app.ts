@@ -9,7 +9,7 @@ import type { GatewayClient } from './gateway-client.js';
 import { docsRouter } from './openapi/docs-page.js';
 import { OperationDocuments } from './operations.js';
 import type { Route } from './routes/route.js';
-import { parseOrThrow, queryObject } from './validation.js';
+import { decodablePath, parseOrThrow, queryObject } from './validation.js';
 import { sessionCookieName } from './web/cookies.js';
 import { sendError, sendMethodNotAllowed, sendNotFound } from './wire-errors.js';
 
@@ -49,6 +49,10 @@ export function createApp(deps: AppDependencies): express.Express {
   app.set('query parser', false); // we parse repeated and deep keys ourselves (validation.ts)
 
   app.use(requestContext(deps));
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    req.url = decodablePath(req.url);
+    next();
+  });
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const ok = await deps.ready().catch(() => false);
@@ -257,7 +261,16 @@ function methodNotAllowed(patterns: RoutePattern[]) {
 
 function errorHandler(logger: Logger) {
   return (error: any, req: Request, res: Response, _next: NextFunction) => {
-    if (error?.type === 'entity.parse.failed') {
+    // Any other body the parsers refuse before routing (unknown Content-Encoding or charset, a gzip
+    // body that does not inflate, an aborted upload: http-errors with a 4xx status) is a body that
+    // cannot be read as JSON, and gets the same answers.
+    const unreadableBody =
+      !req.route &&
+      error?.type !== 'entity.too.large' &&
+      error?.expose === true &&
+      error.status >= 400 &&
+      error.status < 500;
+    if (error?.type === 'entity.parse.failed' || unreadableBody) {
       if (req.path === '/graphql') {
         res
           .status(400)

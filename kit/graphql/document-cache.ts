@@ -1,5 +1,6 @@
 import { type DocumentNode, execute, type ExecutionResult, type GraphQLError, parse, validate } from 'graphql';
 import type { Principal } from '../principal.js';
+import { nulInputError } from './nul-input.js';
 import type { SubgraphRuntime } from './subgraph-runtime.js';
 
 const MAX_CACHED_DOCUMENTS = 1000;
@@ -44,7 +45,10 @@ export interface OperationRequest {
   variables?: Record<string, unknown>;
 }
 
-/** Executes a parsed, validated `document` on a subgraph's schema with its per-request context. */
+/**
+ * Executes a parsed, validated `document` on a subgraph's schema with its per-request context; a NUL
+ * in its string input is refused first (kit/graphql/nul-input.ts).
+ */
 export async function executeOnSubgraph(
   runtime: SubgraphRuntime,
   document: DocumentNode,
@@ -52,6 +56,8 @@ export async function executeOnSubgraph(
   principal: Principal,
   requestId: string,
 ): Promise<ExecutionResult> {
+  const nul = nulInputError(document, request.variables);
+  if (nul) return { errors: [nul] };
   return execute({
     schema: runtime.schema,
     document,

@@ -1,4 +1,7 @@
 import { type ClassType, Directive, Field, Int, ObjectType } from 'type-graphql';
+import { MAX_PAGE_SIZE } from './page-limits.js';
+
+export { MAX_PAGE_SIZE } from './page-limits.js';
 
 /** Polar's page-based pagination block: exactly `total_count` and `max_page`. Shared by every subgraph's lists. */
 @Directive('@shareable')
@@ -7,9 +10,6 @@ export class Pagination {
   @Field(() => Int) totalCount!: number;
   @Field(() => Int) maxPage!: number;
 }
-
-/** Polar clamps `limit` to this instead of rejecting larger values. */
-export const MAX_PAGE_SIZE = 100;
 
 export interface PageRequest {
   page: number;

@@ -1,3 +1,4 @@
+import { graphqlInt, requestDateTime } from './common.js';
 import { z } from 'zod';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
 import { productBaseResponse } from './products.schemas.js';
@@ -11,10 +12,10 @@ const dateTime = z.iso.datetime({ offset: true });
 const shared = {
   metadata: metadataInput.optional(),
   code: z.string().nullish(),
-  starts_at: dateTime.nullish(),
-  ends_at: dateTime.nullish(),
-  max_redemptions: z.number().int().gte(1).nullish(),
-  max_redemptions_per_customer: z.number().int().gte(1).nullish(),
+  starts_at: requestDateTime.nullish(),
+  ends_at: requestDateTime.nullish(),
+  max_redemptions: graphqlInt().gte(1).nullish(),
+  max_redemptions_per_customer: graphqlInt().gte(1).nullish(),
   products: z.array(z.uuid()).nullish(),
   duration_in_months: z.number().int().gte(1).lte(999).nullish(),
 };

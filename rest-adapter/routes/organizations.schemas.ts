@@ -1,3 +1,4 @@
+import { graphqlInt } from './common.js';
 import { z } from 'zod';
 
 /** Wire shapes of organizations (polar-api.md §3.1): request bodies and the response, for validation and OpenAPI. */
@@ -27,10 +28,10 @@ const details = z.object({
   pricing_models: z.array(z.string()).optional(),
   intended_use: z.string().nullish(),
   customer_acquisition: z.array(z.string()).optional(),
-  future_annual_revenue: z.number().int().gte(0).nullish(),
+  future_annual_revenue: graphqlInt().gte(0).nullish(),
   switching: z.boolean().optional(),
   switching_from: z.enum(['paddle', 'lemon_squeezy', 'gumroad', 'stripe', 'other']).nullish(),
-  previous_annual_revenue: z.number().int().gte(0).nullish(),
+  previous_annual_revenue: graphqlInt().gte(0).nullish(),
 });
 
 const featureSettingsUpdate = z.object({
@@ -43,7 +44,7 @@ const featureSettingsUpdate = z.object({
 const subscriptionSettings = z.object({
   allow_multiple_subscriptions: z.boolean(),
   proration_behavior: prorationBehavior,
-  benefit_revocation_grace_period: z.number().int().gte(0),
+  benefit_revocation_grace_period: graphqlInt().gte(0),
   prevent_trial_abuse: z.boolean(),
   allow_customer_updates: z.boolean(),
 });
@@ -101,7 +102,7 @@ export const organizationCreateBody = z.object({
 export const organizationUpdateBody = z.object({
   name: z.string().min(3).nullish(),
   ...sharedFields,
-  dispute_settings: z.object({ auto_accept_below_amount: z.number().int().gte(0).nullish() }).nullish(),
+  dispute_settings: z.object({ auto_accept_below_amount: graphqlInt().gte(0).nullish() }).nullish(),
   embed_hosts: z.array(z.string()).nullish(),
   default_presentment_currency: currency.nullish(),
   default_tax_behavior: taxBehavior.nullish(),

@@ -1,3 +1,4 @@
+import { graphqlInt } from './common.js';
 import { z } from 'zod';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
 
@@ -27,8 +28,8 @@ export const priceCreate = z.discriminatedUnion('amount_type', [
       tiers: z
         .array(
           z.object({
-            min_seats: z.number().int().gte(1),
-            max_seats: z.number().int().gte(1).nullish(),
+            min_seats: graphqlInt().gte(1),
+            max_seats: graphqlInt().gte(1).nullish(),
             price_per_seat: money,
           }),
         )

@@ -1,3 +1,4 @@
+import { graphqlInt, requestDateTime } from './common.js';
 import { z } from 'zod';
 import { cancellationReason, pickedUnion } from './subscriptions.schemas.js';
 import { metadataInput } from './customers.schemas.js';
@@ -9,7 +10,7 @@ import { metadataInput } from './customers.schemas.js';
  * reports it in practice: `{"seats": 2, "revoke": true}` answers `body.seats` "Extra inputs are not
  * permitted" from SubscriptionRevoke.
  */
-const dateTime = z.iso.datetime({ offset: true });
+const dateTime = requestDateTime;
 const prorationBehavior = z.enum(['invoice', 'prorate', 'next_period', 'reset']);
 
 export const subscriptionUpdateBase = z.strictObject({
@@ -20,7 +21,7 @@ export const subscriptionUpdateBase = z.strictObject({
   trial_end: z.union([dateTime, z.literal('now')]).nullish(),
 });
 export const subscriptionUpdateSeats = z.strictObject({
-  seats: z.number().int().gte(1),
+  seats: graphqlInt().gte(1),
   proration_behavior: prorationBehavior.nullish(),
 });
 export const subscriptionUpdateBillingPeriod = z.strictObject({ current_billing_period_end: dateTime });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CustomerCancellationReason, SubscriptionStatus } from '../../subgraphs/billing/contract.js';
 import { customerResponse, metadataInput } from './customers.schemas.js';
+import { toInstant } from './common.js';
 
 /** Wire shapes of subscriptions (polar-api.md §3.4): query, bodies and the response, for validation and OpenAPI. */
 const dateTime = z.iso.datetime({ offset: true });
@@ -24,7 +25,8 @@ export const queryDateTime = z.iso
   .transform(value => {
     if (/^\d{4}-\d\d-\d\d$/.test(value)) return `${value}T00:00:00Z`;
     return /(Z|[+-]\d\d:?\d\d)$/i.test(value) ? value : `${value}Z`;
-  });
+  })
+  .transform(toInstant);
 
 export const subscriptionStatus = z.enum(Object.values(SubscriptionStatus) as [string, ...string[]]);
 export const cancellationReason = z.enum(Object.values(CustomerCancellationReason) as [string, ...string[]]);

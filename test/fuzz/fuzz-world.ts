@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { call, createTenant, type RunningEnvironment, type Tenant } from '../support/stack.js';
+import type { Operation, RequestContext, TokenKind } from './openapi-requests.js';
+import { type OpenApiDocument, refResolver } from './openapi-requests.js';
+
+/**
+ * The objects a fuzz run needs: two organizations (the caller's, alice, and another tenant, bob), each
+ * with products, customers, subscriptions, a discount and a spare access token, created through the
+ * public API; which ids go into which path; and a fingerprint of each organization's data to prove
+ * that a rejected request changed nothing.
+ */
+export interface TenantWorld {
+  tenant: Tenant;
+  /** Path prefix (up to the parameter) → ids of this tenant's objects served there. */
+  pools: Record<string, string[]>;
+  /** Every id and external id of this tenant's objects. */
+  allIds: string[];
+  /** A customer session token for a customer whose objects are not in `pools`. */
+  customerToken: string;
+  /** Ids of the other customer (in `pools`): a customer session must never see them. */
+  otherCustomerIds: string[];
+}
+
+async function ok(res: { status: number; text: string; body: any }, what: string) {
+  if (res.status >= 300) throw new Error(`seeding ${what}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export async function seedTenant(env: RunningEnvironment): Promise<TenantWorld> {
+  const tenant = await createTenant(env);
+  const base = env.baseUrl;
+  const post = (path: string, body: unknown) => call(base, 'POST', path, { token: tenant.oat, body });
+  const free = await ok(
+    await post('/v1/products/', { name: 'Fuzz free', recurring_interval: 'month', prices: [{ amount_type: 'free' }] }),
+    'free product',
+  );
+  const paid = await ok(
+    await post('/v1/products/', {
+      name: 'Fuzz paid',
+      recurring_interval: 'month',
+      prices: [{ amount_type: 'fixed', price_amount: 1500 }],
+    }),
+    'paid product',
+  );
+  const customer = await ok(
+    await post('/v1/customers/', { email: `fuzz-${randomUUID()}@example.com`, external_id: `ext-${randomUUID()}` }),
+    'customer',
+  );
+  const portalCustomer = await ok(
+    await post('/v1/customers/', { email: `portal-${randomUUID()}@example.com`, external_id: `ext-${randomUUID()}` }),
+    'portal customer',
+  );
+  const subscription = await ok(
+    await post('/v1/subscriptions/', { product_id: free.id, customer_id: customer.id }),
+    'subscription',
+  );
+  const portalSubscription = await ok(
+    await post('/v1/subscriptions/', { product_id: free.id, customer_id: portalCustomer.id }),
+    'portal subscription',
+  );
+  const discount = await ok(
+    await post('/v1/discounts/', { name: 'Fuzz', type: 'percentage', basis_points: 1000, duration: 'once' }),
+    'discount',
+  );
+  const spare = await ok(
+    await post('/v1/organization-access-tokens/', { comment: 'spare', scopes: ['products:read'] }),
+    'spare token',
+  );
+  const session = await ok(await post('/v1/customer-sessions/', { customer_id: portalCustomer.id }), 'session');
+  const pools: Record<string, string[]> = {
+    '/v1/organizations/': [tenant.organizationId],
+    '/v1/products/': [free.id, paid.id],
+    '/v1/customers/': [customer.id],
+    '/v1/customers/external/': [customer.external_id],
+    '/v1/subscriptions/': [subscription.id],
+    '/v1/discounts/': [discount.id],
+    '/v1/organization-access-tokens/': [spare.organization_access_token.id],
+    '/v1/customer-portal/subscriptions/': [portalSubscription.id],
+  };
+  return {
+    tenant,
+    pools,
+    allIds: [
+      ...new Set([
+        ...Object.values(pools).flat(),
+        portalCustomer.id,
+        portalCustomer.external_id,
+        ...free.prices.map((p: any) => p.id),
+        ...paid.prices.map((p: any) => p.id),
+      ]),
+    ],
+    customerToken: session.token,
+    otherCustomerIds: [customer.id, customer.external_id, subscription.id],
+  };
+}
+
+/** Schema resolution and id choices for requests made by `own` that may name `other`'s objects. */
+export function requestContext(doc: OpenApiDocument, own: TenantWorld, other: TenantWorld): RequestContext {
+  const resolve = refResolver(doc);
+  const poolFor = (world: TenantWorld, operation: Operation, parameter: string) => {
+    const prefix = operation.path.slice(0, operation.path.indexOf(`{${parameter}}`));
+    return world.pools[prefix] ?? world.allIds;
+  };
+  return {
+    resolve,
+    ids: fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...own.allIds) },
+      { weight: 2, arbitrary: fc.constantFrom(...other.allIds) },
+    ),
+    pathValues: (operation, parameter) =>
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...poolFor(own, operation, parameter)) },
+        { weight: 3, arbitrary: fc.constantFrom(...poolFor(other, operation, parameter)) },
+        { weight: 1, arbitrary: fc.constantFrom(...own.allIds, ...other.allIds) },
+        { weight: 2, arbitrary: fc.uuid({ version: 4 }) },
+      ),
+  };
+}
+
+export function bearerFor(world: TenantWorld, kind: TokenKind): string | undefined {
+  switch (kind) {
+    case 'organization':
+      return world.tenant.oat;
+    case 'user':
+      return world.tenant.pat;
+    case 'customer':
+      return world.customerToken;
+    case 'invalid':
+      return 'polar_oat_0000000000000000000000000000000000000000000000';
+    default:
+      return undefined;
+  }
+}
+
+/** Ids a principal of `kind` in `own` must never receive. */
+export function foreignIds(own: TenantWorld, other: TenantWorld, kind: TokenKind): string[] {
+  const ids = [...other.allIds];
+  if (kind === 'customer') ids.push(...own.otherCustomerIds);
+  return ids;
+}
+
+/**
+ * Every row the service stores (all tables of the `billing` and `identity` schemas), hashed in one
+ * statement: a request answered 4xx must leave it unchanged. Columns that reading moves
+ * (`last_used_at`) are left out, and tables that change between two idle reads (sessions touched by
+ * authentication) are dropped at calibration.
+ */
+export class Fingerprint {
+  private tables: string[] = [];
+
+  constructor(private readonly execute: (sql: string) => Promise<any[]>) {}
+
+  async calibrate(touch: () => Promise<unknown>): Promise<void> {
+    const rows = await this.execute(
+      "select table_schema || '.' || table_name as name from information_schema.tables where table_schema in ('billing', 'identity') and table_type = 'BASE TABLE' order by 1",
+    );
+    this.tables = rows.map(r => r.name);
+    const first = await this.perTable();
+    await touch();
+    const second = await this.perTable();
+    this.tables = this.tables.filter(t => first[t] === second[t]);
+  }
+
+  get covered(): string[] {
+    return [...this.tables];
+  }
+
+  async take(): Promise<string> {
+    return JSON.stringify(await this.perTable());
+  }
+
+  private async perTable(): Promise<Record<string, string>> {
+    const columns = this.tables.map(
+      t =>
+        `(select md5(coalesce(string_agg((to_jsonb(r) - 'last_used_at')::text, ',' order by (to_jsonb(r) - 'last_used_at')::text), '')) from ${t} r) as "${t}"`,
+    );
+    const [row] = await this.execute(`select ${columns.join(', ')}`);
+    return row;
+  }
+}

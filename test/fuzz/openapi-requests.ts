@@ -1,0 +1,422 @@
+import { request as httpRequest } from 'node:http';
+import fc from 'fast-check';
+import {
+  boundaryValue,
+  hostileValue,
+  type JsonSchema,
+  mutatedObject,
+  nested,
+  type SchemaContext,
+  validValue,
+} from './schema-arbitraries.js';
+
+/**
+ * Requests generated from an OpenAPI 3.1 document: one arbitrary per operation, built from its
+ * parameters, request body and security, with raw encodings (bad percent escapes, NUL bytes, non-UTF-8,
+ * duplicated keys, wrong content types) a JSON client library would never produce.
+ */
+export type OpenApiDocument = { paths: Record<string, Record<string, any>>; components?: Record<string, any> };
+
+export interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  parameters: { name: string; in: string; required?: boolean; style?: string; schema?: JsonSchema }[];
+  /** Content type → schema of the request body, when the operation takes one. */
+  bodies: Record<string, JsonSchema>;
+  /** Scopes of the security requirements; `anonymous` when one requirement is empty. */
+  scopes: string[];
+  anonymous: boolean;
+  responses: Record<string, any>;
+}
+
+export type TokenKind = 'organization' | 'user' | 'customer' | 'none' | 'invalid';
+
+export interface RequestCase {
+  operationId: string;
+  method: string;
+  /** Path with its parameters, already percent-encoded (or deliberately mis-encoded). */
+  path: string;
+  /** The raw query string, without `?`. */
+  query: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  token: TokenKind;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+export function operationsOf(doc: OpenApiDocument): Operation[] {
+  const out: Operation[] = [];
+  const context = refResolver(doc);
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(context) as Operation['parameters'];
+      const bodies: Record<string, JsonSchema> = {};
+      const content = op.requestBody ? context(op.requestBody).content : undefined;
+      for (const [type, media] of Object.entries<any>(content ?? {})) bodies[type] = media.schema ?? {};
+      const security: Record<string, string[]>[] = op.security ?? (doc as any).security ?? [];
+      out.push({
+        operationId: op.operationId ?? `${method} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        parameters,
+        bodies,
+        scopes: security.flatMap(s => Object.values(s).flat()),
+        anonymous: security.length === 0 || security.some(s => Object.keys(s).length === 0),
+        responses: op.responses ?? {},
+      });
+    }
+  }
+  return out;
+}
+
+/** Follows local `$ref`s (`#/components/...`). */
+export function refResolver(doc: OpenApiDocument): (schema: JsonSchema) => JsonSchema {
+  return function resolve(schema: JsonSchema): JsonSchema {
+    let current = schema;
+    for (let hops = 0; current && typeof current.$ref === 'string' && hops < 20; hops += 1) {
+      const target = current.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((node: any, key: string) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      const { $ref: _ref, ...siblings } = current;
+      current = { ...(target ?? {}), ...siblings };
+    }
+    return current;
+  };
+}
+
+/** Query values sent verbatim: numbers nothing holds, bad escapes, NUL, non-UTF-8, long strings. */
+const RAW_QUERY_VALUES = [
+  '1e10',
+  '10000000000',
+  '99999999999999999999999',
+  '2147483648',
+  '-1',
+  '0',
+  '-0',
+  '1.5',
+  '0x10',
+  '+1',
+  '1_000',
+  'abc',
+  '',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '%zz',
+  '%',
+  '%00',
+  'a%00b',
+  '%FF%FE',
+  '%C0%AF',
+  '%ED%A0%80',
+  '%E2%98%83',
+  '[]',
+  '{}',
+  'null',
+  'true',
+  'a'.repeat(4_000),
+];
+/** Extra query pairs with keys no operation declares. */
+const RAW_QUERY_EXTRAS = [
+  '%zz=1',
+  '%00=1',
+  '=1',
+  '&&',
+  'page[]=2',
+  'limit[x]=1',
+  'sorting[0]=x',
+  `${'k'.repeat(1_000)}=1`,
+];
+/** Path segments that are not ids, sent verbatim. */
+const RAW_PATH_SEGMENTS = [
+  'abc',
+  '0',
+  '-1',
+  '1e10',
+  '%zz',
+  '%',
+  '%00',
+  '%FF%FE',
+  '%2F',
+  '..',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '6ba7b810-9dad-11d1-80b4-00c04fd430c8',
+  '3F2504E0-4F89-41D3-9A0C-0305E82C3301',
+  '3f2504e04f8941d39a0c0305e82c3301',
+  'a'.repeat(3_000),
+];
+
+/**
+ * Percent-encoded as UTF-8 (a lone surrogate becomes U+FFFD, as any client's encoder does), and
+ * never longer than a server reads in a request line (Node: 16 KB of headers).
+ */
+const encode = (value: unknown): string =>
+  encodeURIComponent(
+    queryText(value).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
+  )
+    .slice(0, 4_000)
+    .replace(/%[0-9A-F]?$/, '');
+
+function queryText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export interface RequestContext extends SchemaContext {
+  /** Path parameter values worth trying for this operation: own ids, other tenants' ids. */
+  pathValues(operation: Operation, parameter: string): fc.Arbitrary<string>;
+}
+
+export function requestArbitrary(context: RequestContext, operation: Operation): fc.Arbitrary<RequestCase> {
+  const pathParams = operation.parameters.filter(p => p.in === 'path');
+  const queryParams = operation.parameters.filter(p => p.in === 'query');
+
+  const pathArb = fc
+    .tuple(
+      ...pathParams.map(p =>
+        fc.oneof(
+          { weight: 8, arbitrary: context.pathValues(operation, p.name).map(v => encodeURIComponent(v)) },
+          { weight: 2, arbitrary: fc.constantFrom(...RAW_PATH_SEGMENTS) },
+          { weight: 1, arbitrary: hostileValue.map(encode) },
+        ),
+      ),
+    )
+    .map(values => pathParams.reduce((path, p, i) => path.replace(`{${p.name}}`, values[i]), operation.path));
+
+  const queryArb = fc
+    .tuple(
+      fc.tuple(...queryParams.map(p => fc.option(queryPairs(context, p), { freq: p.required ? 20 : 2 }))),
+      fc.option(fc.constantFrom(...RAW_QUERY_EXTRAS), { freq: 6 }),
+    )
+    .map(([pairs, extra]) => [...pairs.filter(p => p !== null).flat(), ...(extra ? [extra] : [])].join('&'));
+
+  return fc
+    .record({
+      path: pathArb,
+      query: queryArb,
+      body: bodyArbitrary(context, operation),
+      token: tokenArbitrary(operation),
+    })
+    .map(({ path, query, body, token }) => ({
+      operationId: operation.operationId,
+      method: operation.method,
+      path,
+      query,
+      headers: body?.headers ?? {},
+      body: body?.bytes,
+      token,
+    }));
+}
+
+/** The `key=value` pairs of one query parameter, already encoded. */
+function queryPairs(context: RequestContext, parameter: Operation['parameters'][number]): fc.Arbitrary<string[]> {
+  const schema = context.resolve(parameter.schema ?? {});
+  const name = encodeURIComponent(parameter.name);
+  const item = arrayItem(context, schema);
+  const one = (value: fc.Arbitrary<string>) => value.map(v => [`${name}=${v}`]);
+  const options: fc.WeightedArbitrary<string[]>[] = [
+    { weight: 3, arbitrary: one(validValue(context, item ?? schema).map(encode)) },
+    { weight: 2, arbitrary: one(boundaryValue(context, item ?? schema).map(encode)) },
+    { weight: 2, arbitrary: one(fc.constantFrom(...RAW_QUERY_VALUES)) },
+    // The same key twice: a scalar takes one of them, an array both.
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(validValue(context, item ?? schema), fc.constantFrom(...RAW_QUERY_VALUES))
+        .map(([a, b]) => [`${name}=${encode(a)}`, `${name}=${b}`]),
+    },
+    // An array or a map where a scalar is expected.
+    { weight: 1, arbitrary: fc.constantFrom([`${name}[]=1`], [`${name}[x]=1`, `${name}[y]=2`], [`${name}[=1`]) },
+  ];
+  if (item)
+    options.push({
+      weight: 2,
+      arbitrary: fc
+        .array(validValue(context, item), { minLength: 1, maxLength: 4 })
+        .map(vs => vs.map(v => `${name}=${encode(v)}`)),
+    });
+  if (parameter.style === 'deepObject')
+    options.push({
+      weight: 3,
+      arbitrary: fc
+        .array(
+          fc.tuple(
+            fc.string({ maxLength: 8 }),
+            fc.oneof(fc.string({ maxLength: 8 }).map(encode), fc.constantFrom(...RAW_QUERY_VALUES)),
+          ),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        )
+        .map(entries => entries.map(([k, v]) => `${name}[${encodeURIComponent(k)}]=${v}`)),
+    });
+  return fc.oneof(...options);
+}
+
+/** The item schema when the parameter may be an array (`X[]` or `X | X[]`). */
+function arrayItem(context: SchemaContext, schema: JsonSchema): JsonSchema | undefined {
+  if (schema.type === 'array') return schema.items ?? {};
+  for (const alt of schema.anyOf ?? schema.oneOf ?? []) {
+    const found = arrayItem(context, context.resolve(alt));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+interface GeneratedBody {
+  headers: Record<string, string>;
+  bytes?: Buffer;
+}
+
+const json = (value: unknown, contentType = 'application/json'): GeneratedBody => ({
+  headers: { 'content-type': contentType },
+  bytes: Buffer.from(JSON.stringify(value) ?? 'null'),
+});
+const raw = (text: string | Buffer, contentType?: string, extra: Record<string, string> = {}): GeneratedBody => ({
+  headers: { ...(contentType ? { 'content-type': contentType } : {}), ...extra },
+  bytes: Buffer.isBuffer(text) ? text : Buffer.from(text),
+});
+
+/** Whole bodies no schema allows: broken JSON, wrong encodings, too deep, too big, wrong media types. */
+const HOSTILE_BODIES: GeneratedBody[] = [
+  raw('not json', 'application/json'),
+  raw('{"a":', 'application/json'),
+  raw('', 'application/json'),
+  raw('1e400', 'application/json'),
+  raw('{"a":1,"a":2}', 'application/json'),
+  raw('{"\\u0000":"\\u0000"}', 'application/json'),
+  raw('"\\ud800"', 'application/json'),
+  raw(Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), 'application/json'),
+  raw(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), 'application/json'),
+  raw(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 'application/json'),
+  raw(`${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`, 'application/json'),
+  json({ name: nested(500), metadata: nested(500) }),
+  json({ big: 'x'.repeat(2 * 1024 * 1024) }),
+  json(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i]))),
+  raw('{}', 'application/json; charset=latin1'),
+  raw('{}', 'application/json; charset=utf-16'),
+  raw('{}', 'application/json', { 'content-encoding': 'gzip' }),
+  raw('{}', 'application/json', { 'content-encoding': 'br' }),
+  raw('{}', 'application/json', { 'content-encoding': 'x-unknown' }),
+  raw('{"name":"x"}', 'text/plain'),
+  raw('{"name":"x"}'),
+  raw('a=1&b=2&a=3', 'application/x-www-form-urlencoded'),
+  raw('%zz=%00&x=%FF', 'application/x-www-form-urlencoded'),
+  raw('--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n', 'multipart/form-data; boundary=x'),
+  raw('<a/>', 'application/xml'),
+  raw('{}', 'garbage'),
+  json([]),
+  json(null),
+  json('string'),
+  json(42),
+];
+
+function bodyArbitrary(context: RequestContext, operation: Operation): fc.Arbitrary<GeneratedBody | undefined> {
+  const hostile = fc.constantFrom(...HOSTILE_BODIES);
+  const types = Object.keys(operation.bodies);
+  if (!types.length)
+    return fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: hostile });
+  const byType = types.map(type => {
+    const value = mutatedObject(context, operation.bodies[type]);
+    if (/x-www-form-urlencoded/.test(type)) return value.map(v => raw(formEncode(v), type));
+    if (/json/.test(type)) return value.map(v => json(v, type));
+    return value.map(v => raw(queryText(v), type));
+  });
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.oneof(...byType) },
+    { weight: 2, arbitrary: hostile },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  );
+}
+
+/** `application/x-www-form-urlencoded`: arrays as repeated keys, anything else as its text. */
+function formEncode(value: unknown): string {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return encode(value);
+  const pairs: string[] = [];
+  for (const [key, v] of Object.entries(value))
+    for (const item of Array.isArray(v) ? v : [v]) pairs.push(`${encodeURIComponent(key)}=${encode(item)}`);
+  return pairs.join('&');
+}
+
+/** Mostly the credential the operation's security asks for; now and then none or a forged one. */
+function tokenArbitrary(operation: Operation): fc.Arbitrary<TokenKind> {
+  const portal = operation.scopes.some(s => s.startsWith('customer_portal'));
+  const usual: fc.WeightedArbitrary<TokenKind>[] = portal
+    ? [{ weight: 10, arbitrary: fc.constant('customer') }]
+    : [
+        { weight: 7, arbitrary: fc.constant('organization') },
+        { weight: 3, arbitrary: fc.constant('user') },
+      ];
+  return fc.oneof(
+    ...usual,
+    { weight: operation.anonymous ? 4 : 1, arbitrary: fc.constant<TokenKind>('none') },
+    { weight: 1, arbitrary: fc.constant<TokenKind>('invalid') },
+  );
+}
+
+/** How a failing case is printed: the request a person would type into curl. */
+export function describeCase(c: RequestCase, clipAt = 300): string {
+  const clip = (text: string) => (text.length > clipAt ? `${text.slice(0, clipAt)}…(${text.length} chars)` : text);
+  const lines = [`${c.method} ${clip(c.path)}${c.query ? `?${clip(c.query)}` : ''}  (token: ${c.token})`];
+  for (const [k, v] of Object.entries(c.headers)) lines.push(`${k}: ${v}`);
+  if (c.body) {
+    const text = c.body.toString('utf8');
+    lines.push(`body (${c.body.length} bytes): ${clip(text)}`);
+  }
+  return lines.join('\n  ');
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  body: any;
+}
+
+/** Sends a case byte for byte (fetch would normalise the path and re-encode the query). */
+export function send(baseUrl: string, c: RequestCase, bearer: string | undefined): Promise<Reply> {
+  const url = new URL(baseUrl);
+  const headers: Record<string, string | number> = { ...c.headers };
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  if (c.body) headers['content-length'] = c.body.length;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: c.method,
+        path: `${c.path}${c.query ? `?${c.query}` : ''}`,
+        headers,
+        // A fresh connection each time: a kept-alive socket the server is just closing is a client
+        // ECONNRESET, not a finding.
+        agent: false,
+      },
+      res => {
+        const chunks: Buffer[] = [];
+        res.on('data', chunk => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: any;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = text;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(c.body);
+  });
+}
