@@ -10,7 +10,16 @@ export function errorShapeProblems(operation: Operation, reply: Reply): string[]
   if (status < 400) return [];
   if (status === 429)
     return reply.text === '' && reply.headers['retry-after'] ? [] : ['429 without Retry-After or with a body'];
+  // An HTML page (the authorization endpoint's error page) where the document says this status is HTML.
+  const documented = Object.keys(operation.responses?.[String(status)]?.content ?? {});
+  const contentType = String(reply.headers['content-type'] ?? '');
+  if (documented.includes('text/html') && contentType.startsWith('text/html')) return [];
   if (!body || typeof body !== 'object' || Array.isArray(body)) return [`${status} body is not a JSON object`];
+  // POST /graphql answers its own errors in the GraphQL response shape (`{"errors": [...]}`).
+  if (operation.path === '/graphql' && Array.isArray(body.errors) && body.errors.length)
+    return body.errors.every((e: any) => typeof e?.message === 'string')
+      ? []
+      : [`${status} GraphQL error without a message: ${JSON.stringify(body).slice(0, 300)}`];
   const problems: string[] = [];
   const isString = (v: unknown) => typeof v === 'string';
   const keys = Object.keys(body).sort().join(',');
