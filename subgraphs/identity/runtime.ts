@@ -43,13 +43,14 @@ export async function startIdentity(options: {
     throw error;
   }
   const services = createIdentityServices(options.secret, cache);
+  const principals = new TokenPrincipalResolver(orm, options.secret, options.clock, cache);
   return {
     name: IDENTITY_SUBGRAPH,
     schema,
     orm,
     services,
     clock: options.clock,
-    principals: new TokenPrincipalResolver(orm, options.secret, options.clock, cache),
+    principals,
     createContext: (principal, requestId) => ({
       em: orm.em.fork(),
       principal,
@@ -59,6 +60,7 @@ export async function startIdentity(options: {
     }),
     close: async () => {
       await invalidations.close();
+      await principals.settle();
       await orm.close();
     },
   };

@@ -18,6 +18,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * checksum, or an unknown prefix is `invalid_token`; no bearer is anonymous (or the web session).
  */
 export class TokenPrincipalResolver implements PrincipalResolver {
+  private readonly pendingWrites = new Set<Promise<void>>();
+
   constructor(
     private readonly orm: MikroORM,
     private readonly secret: string,
@@ -108,7 +110,18 @@ export class TokenPrincipalResolver implements PrincipalResolver {
     now: Date,
   ): void {
     if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
-    // Fire and forget: a failed bookkeeping write must not fail the request.
-    void em.nativeUpdate(entity as typeof OrganizationAccessToken, { id }, { lastUsedAt: now }).catch(() => undefined);
+    // Not awaited by the request: a failed bookkeeping write must not fail it. Tracked, so that
+    // `settle()` lets a shutdown wait for it instead of closing the pool under a running query.
+    const write = em
+      .nativeUpdate(entity as typeof OrganizationAccessToken, { id }, { lastUsedAt: now })
+      .then(() => undefined)
+      .catch(() => undefined);
+    this.pendingWrites.add(write);
+    void write.finally(() => this.pendingWrites.delete(write));
+  }
+
+  /** Resolves once every `last_used_at` write started so far has finished (call before closing the ORM). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.pendingWrites]);
   }
 }
