@@ -5,6 +5,7 @@ import { createLogger } from '../kit/logger.js';
 import { requireConfig } from '../kit/process/require-config.js';
 import { runMain, runService } from '../kit/process/run-service.js';
 import { assembleRestApp } from './assemble.js';
+import { createRequestGuards } from './request-guards.js';
 import { HttpGatewayClient } from './gateway-client.js';
 import { HttpPrincipalResolver } from './http-principal-resolver.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
@@ -35,8 +36,11 @@ async function main(): Promise<void> {
   const identityUrl = required.IDENTITY_URL;
   const billingUrl = required.BILLING_URL;
 
+  // No database here: idempotency keys live in Redis (REDIS_URL), else in this process's memory.
+  const guards = await createRequestGuards({ environment: config.ENVIRONMENT, config, logger });
   const app = assembleRestApp({
     environment: config.ENVIRONMENT,
+    guards,
     publicUrl: deploymentPublicUrl(config),
     gateway: new HttpGatewayClient(joinUrl(gatewayUrl, 'graphql'), required.INTERNAL_KEY),
     // Customer sessions are billing's, every other credential identity's (kit/composite-principal-resolver.ts).
@@ -61,10 +65,13 @@ async function main(): Promise<void> {
     host: config.HOST,
     port: config.PORT,
     // What Express's app.listen does, so the shared listen and shutdown apply.
-    start: async () => ({
-      server: createServer(app),
-      details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl },
-    }),
+    start: async onClose => {
+      onClose(() => guards.close());
+      return {
+        server: createServer(app),
+        details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl },
+      };
+    },
   });
 }
 
