@@ -6,6 +6,7 @@ import type { OAuth2Provider } from '../subgraphs/identity/contract.js';
 import { createApp } from './app.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { RequestGuards } from './request-guards.js';
+import { documentRequestGuards } from './request-guards-openapi.js';
 import { buildOpenApi, renderDocsPage } from './openapi.js';
 import { createOAuth2Router } from './oauth2/router.js';
 import { OperationDocuments } from './operations.js';
@@ -43,7 +44,7 @@ export interface RestAppOptions {
  * rest-adapter/main.ts).
  */
 export function assembleRestApp(options: RestAppOptions): Express {
-  const openapi = buildOpenApi(routes, options.publicUrl);
+  const openapi = documentRequestGuards(buildOpenApi(routes, options.publicUrl));
   const docs = renderDocsPage(openapi);
   const logger = options.logger.child({ environment: options.environment });
   const app = createApp({
