@@ -60,7 +60,8 @@ export async function createRequestGuards(options: RequestGuardOptions): Promise
     early: limiter ? [addressRateLimit(limiter, logger)] : [],
     afterPrincipal: isApiPath => [
       ...(limiter ? [callerRateLimit(limiter, logger)] : []),
-      idempotencyKeys(idempotency, isApiPath, logger),
+      // The route table's POSTs: a GraphQL POST is as often a read as a write, and replays would be stale.
+      idempotencyKeys(idempotency, path => path !== '/graphql' && isApiPath(path), logger),
     ],
     readiness: () => {
       // Nothing to add without Redis: counters and keys are where they always are.

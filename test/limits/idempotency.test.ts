@@ -139,6 +139,19 @@ describe('Idempotency-Key', () => {
     expect(res.body.detail[0]).toMatchObject({ type: 'string_too_long', loc: ['header', 'idempotency-key'] });
   });
 
+  it('leaves POST /graphql alone: a query with a key is answered afresh each time', async () => {
+    const key = randomUUID();
+    const query = { query: '{ products(limit: 1) { pagination { totalCount } } }' };
+    const ask = () =>
+      call(env.baseUrl, 'POST', '/graphql', { token: alice.oat, body: query, headers: { 'idempotency-key': key } });
+    const first = await ask();
+    expect(first.status).toBe(200);
+    expect((await createProduct(alice.oat, undefined, product('Between two queries'))).status).toBe(201);
+    const second = await ask();
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.data.products.pagination.totalCount).toBe(first.body.data.products.pagination.totalCount + 1);
+  });
+
   it('without a key, every POST runs', async () => {
     const before = await productCount(alice.oat);
     expect((await createProduct(alice.oat, undefined, product('No key'))).status).toBe(201);
