@@ -15,7 +15,11 @@ export interface Zone {
   /** Matched against the path without its query; methods absent = every method. */
   pattern: RegExp;
   methods?: readonly string[];
-  /** The environments the zone holds in: the abuse limits on checkout confirm and sign-in are production's. */
+  /**
+   * The environments the zone holds in. Every zone is production's: in the sandbox, where merchants'
+   * test suites confirm checkouts and check license keys from one address, only the per-caller and
+   * per-address limits hold (issue 13; Polar keeps the license-key zone in its sandbox too).
+   */
   environments: readonly EnvironmentName[];
   /** Once a limit is exceeded, the caller is refused on this zone for this long (Polar's `block_time`). */
   blockSeconds: number;
@@ -35,7 +39,6 @@ export const DEFAULT_LIMITS: Record<RateLimitRuleName, readonly RateLimit[]> = {
   ],
 };
 
-const BOTH: readonly EnvironmentName[] = ['production', 'sandbox'];
 const PRODUCTION: readonly EnvironmentName[] = ['production'];
 
 export const ZONES: readonly Zone[] = [
@@ -43,7 +46,7 @@ export const ZONES: readonly Zone[] = [
     // Unauthenticated license key checks (the endpoints arrive with license keys).
     name: 'license_keys',
     pattern: /^\/v1\/customer-portal\/license-keys\/(validate|activate|deactivate)\/?$/,
-    environments: BOTH,
+    environments: PRODUCTION,
     blockSeconds: 60,
   },
   {
