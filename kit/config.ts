@@ -93,6 +93,15 @@ const schema = z.object({
   RATE_LIMIT_RULES: rateLimitRules,
   SANDBOX_RATE_LIMIT_RULES: rateLimitRules,
   RATE_LIMIT_OVERRIDES: rateLimitOverrides,
+  /**
+   * Proxies whose X-Forwarded-For names the client (Express's `trust proxy`: addresses, CIDRs or
+   * `loopback`, `linklocal`, `uniquelocal`, comma-separated). Unset: the socket's peer is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .transform(v => (v === '' ? undefined : v))
+    .optional(),
   /** Where the embedded PostgreSQL and generated secrets live when no DATABASE_URL is given. */
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: port.default(54329),

@@ -63,6 +63,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),
     ],
   });
+  if (options.guards?.trustProxy) app.set('trust proxy', options.guards.trustProxy);
   if (options.web)
     configureWebKit(app, {
       secret: options.web.csrfSecret,

@@ -20,6 +20,8 @@ export interface RequestGuards {
   early: RequestHandler[];
   /** Once the principal is known: the caller's limits, then idempotency keys on the API's POSTs. */
   afterPrincipal(isApiPath: (path: string) => boolean): RequestHandler[];
+  /** Express's `trust proxy` (TRUST_PROXY): which peers' X-Forwarded-For names the client address. */
+  trustProxy?: string;
   /** Fields added to the /readyz answer (still 200 when degraded: the service serves on). */
   readiness(): Record<string, unknown>;
   close(): Promise<void>;
@@ -57,6 +59,7 @@ export async function createRequestGuards(options: RequestGuardOptions): Promise
         })
       : undefined;
   return {
+    trustProxy: config.TRUST_PROXY,
     early: limiter ? [addressRateLimit(limiter, logger)] : [],
     afterPrincipal: isApiPath => [
       ...(limiter ? [callerRateLimit(limiter, logger)] : []),

@@ -210,6 +210,13 @@ describe('configured limits', () => {
     });
   });
 
+  it('counts per X-Forwarded-For client only behind a proxy named in TRUST_PROXY', async () => {
+    const { env } = await start({ RATE_LIMIT_RULES: 'ip=2/60s', TRUST_PROXY: 'loopback' }, 'memory');
+    const from = (client: string) => get(env.baseUrl, '/login', undefined, { 'x-forwarded-for': client });
+    expect(tally(await burst(3, 1, () => from('203.0.113.1')))).toEqual({ 200: 2, 429: 1 });
+    expect((await from('203.0.113.2')).status).toBe(200);
+  });
+
   it('turns every limit off with RATE_LIMITS=off', async () => {
     const { env } = await start({ RATE_LIMITS: 'off', RATE_LIMIT_RULES: 'principal=1/min,ip=1/min' }, 'memory');
     const t = await createTenant(env);
