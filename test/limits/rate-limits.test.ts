@@ -191,6 +191,24 @@ describe('configured limits', () => {
     });
   });
 
+  it('counts a customer session against the customer, apart from its organization', async () => {
+    const { env } = await start({ RATE_LIMIT_RULES: 'principal=4/min,ip=100000/min' }, 'memory');
+    const shop = await createTenant(env);
+    const customer = await call(env.baseUrl, 'POST', '/v1/customers/', {
+      token: shop.oat,
+      body: { email: `rl-${Date.now()}@example.com` },
+    });
+    const session = await call(env.baseUrl, 'POST', '/v1/customer-sessions/', {
+      token: shop.oat,
+      body: { customer_id: customer.body.id },
+    });
+    expect(session.status).toBe(201);
+    const me = () => get(env.baseUrl, '/v1/customer-portal/customers/me', session.body.token);
+    expect(tally(await burst(5, 1, me))).toEqual({ 200: 4, 429: 1 });
+    // The organization spent 2 of its 4: two more pass, then it is refused too.
+    expect(tally(await burst(3, 1, () => get(env.baseUrl, '/v1/customers/', shop.oat)))).toEqual({ 200: 2, 429: 1 });
+  });
+
   it('sets the sandbox limits apart from production’s', async () => {
     const settings = {
       RATE_LIMIT_RULES: 'principal=2/min,ip=100000/min',
