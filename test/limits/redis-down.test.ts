@@ -65,3 +65,23 @@ it('serves on per-process counters while Redis is down, says so, and returns to 
   expect((await get(env.baseUrl, '/v1/organizations/', alice.oat)).status).toBe(200);
   expect(await countKeys(redis.url, prefix)).toBeGreaterThan(0);
 });
+
+it('answers while Redis is frozen (SIGSTOP): commands time out, counting goes on in memory', async () => {
+  await eventually(async () => (await readiness()).redis === 'ok');
+  const bob = await createTenant(env);
+  redis.pause();
+  try {
+    // Every request is decided (no hang, no 5xx): the first waits out the command timeout, the next
+    // ones skip Redis until it answers again.
+    const whileFrozen = await burst(6, 1, () => get(env.baseUrl, '/v1/organizations/', bob.oat));
+    expect(whileFrozen).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(await readiness()).toMatchObject({ status: 'ok', redis: 'unreachable', degraded: true });
+  } finally {
+    redis.resume();
+  }
+  // A later request tries Redis again (at most once a second) and finds it.
+  await eventually(async () => {
+    await get(env.baseUrl, '/v1/organizations/', alice.pat);
+    return (await readiness()).redis === 'ok';
+  });
+});

@@ -163,10 +163,20 @@ export class OwnRedis {
     });
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open, nothing answers. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** Kills only the server this object started, by its process id. */
   async kill(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
+    child.kill('SIGCONT');
     const exited = new Promise(resolve => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
