@@ -58,6 +58,14 @@ export async function createRequestGuards(options: RequestGuardOptions): Promise
           redis,
         })
       : undefined;
+  logger.info(
+    {
+      rateLimits: limiter ? (redis ? 'redis' : 'memory') : 'off',
+      idempotencyKeys: idempotency.kind,
+      trustProxy: config.TRUST_PROXY ?? null,
+    },
+    'request guards',
+  );
   return {
     trustProxy: config.TRUST_PROXY,
     early: limiter ? [addressRateLimit(limiter, logger)] : [],
