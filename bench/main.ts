@@ -163,6 +163,8 @@ async function main(): Promise<void> {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
+      // One load generator on one address: the per-address and per-caller limits would answer 429.
+      RATE_LIMITS: 'off',
       LOG_LEVEL: logLevel,
       HOST: '127.0.0.1',
       PORT: String(port),

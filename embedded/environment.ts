@@ -11,6 +11,7 @@ import { CachedLocalDataSource } from '../gateway/local-data-source.js';
 import { assembleRestApp } from '../rest-adapter/assemble.js';
 import { InProcessGatewayClient } from '../rest-adapter/gateway-client.js';
 import { OperationDocuments } from '../rest-adapter/operations.js';
+import { createRequestGuards } from '../rest-adapter/request-guards.js';
 import { type BillingRuntime, startBilling } from '../subgraphs/billing/runtime.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
@@ -63,8 +64,15 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     },
     limits: { maxDepth: options.config.GRAPHQL_MAX_DEPTH, maxCost: options.config.GRAPHQL_MAX_COST },
   });
+  const guards = await createRequestGuards({
+    environment: options.name,
+    config: options.config,
+    logger: options.logger.child({ environment: options.name }),
+    databaseUrl: options.databaseUrl,
+  });
   const app = assembleRestApp({
     environment: options.name,
+    guards,
     publicUrl,
     gateway: new InProcessGatewayClient(gateway, directOperations(supergraphSdl, operations, identity, billing)),
     // Customer sessions live in billing, every other credential in identity (kit/composite-principal-resolver.ts).
@@ -87,6 +95,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     billing,
     gateway,
     close: async () => {
+      await guards.close();
       await gateway.stop();
       await billing.close();
       await identity.close();

@@ -18,6 +18,65 @@ const optionalText = z
   .trim()
   .transform(v => (v === '' ? undefined : v))
   .optional();
+/** `300/min`, `100/s`, `3/60s`, `6/min+12/h`: one or more limits, each points per window. */
+export interface RateLimit {
+  points: number;
+  seconds: number;
+}
+const UNIT_SECONDS = { s: 1, min: 60, h: 3600 } as const;
+const rateLimits = z.string().transform((text, ctx): RateLimit[] => {
+  const limits: RateLimit[] = [];
+  for (const part of text.split('+')) {
+    const match = /^\s*(\d+)\/(\d*)(s|min|h)\s*$/.exec(part);
+    const points = Number(match?.[1]);
+    const seconds = Number(match?.[2] || 1) * UNIT_SECONDS[(match?.[3] ?? 's') as keyof typeof UNIT_SECONDS];
+    if (!match || points < 1 || seconds < 1) {
+      ctx.addIssue({ code: 'custom', message: `"${part}" is not a limit like 300/min, 100/s or 3/60s` });
+      return z.NEVER;
+    }
+    limits.push({ points, seconds });
+  }
+  return limits;
+});
+/** The rate-limit rules that configuration may change (rest-adapter/rate-limit/rules.ts has their defaults). */
+export const RATE_LIMIT_RULE_NAMES = ['principal', 'ip', 'license_keys', 'checkout_confirm', 'sign_in'] as const;
+export type RateLimitRuleName = (typeof RATE_LIMIT_RULE_NAMES)[number];
+/** `name=limit,name=limit`, e.g. `principal=600/min,ip=200/s`. */
+const rateLimitRules = z
+  .string()
+  .transform((text, ctx) => {
+    const rules: Partial<Record<RateLimitRuleName, RateLimit[]>> = {};
+    for (const entry of text.split(',').filter(e => e.trim())) {
+      const [name, spec = ''] = entry.split('=').map(s => s.trim());
+      const parsed = rateLimits.safeParse(spec);
+      if (!RATE_LIMIT_RULE_NAMES.includes(name as RateLimitRuleName) || !parsed.success) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${entry}": expected name=limit with name one of ${RATE_LIMIT_RULE_NAMES.join(', ')} and a limit like 300/min`,
+        });
+        return z.NEVER;
+      }
+      rules[name as RateLimitRuleName] = parsed.data;
+    }
+    return rules;
+  })
+  .default({});
+/** `<id>=1000,<id>=5000`: the per-minute principal limit of an organization (or customer, OAuth client, user). */
+const rateLimitOverrides = z
+  .string()
+  .transform((text, ctx) => {
+    const overrides: Record<string, number> = {};
+    for (const entry of text.split(',').filter(e => e.trim())) {
+      const [id, value = ''] = entry.split('=').map(s => s.trim());
+      if (!id || !/^\d+$/.test(value) || Number(value) < 1) {
+        ctx.addIssue({ code: 'custom', message: `"${entry}": expected <id>=<requests per window>` });
+        return z.NEVER;
+      }
+      overrides[id] = Number(value);
+    }
+    return overrides;
+  })
+  .default({});
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -30,7 +89,25 @@ const schema = z.object({
   SANDBOX_PUBLIC_URL: optionalUrl,
   DATABASE_URL: optionalUrl,
   SANDBOX_DATABASE_URL: optionalUrl,
+  /** Rate-limit counters (and the distributed adapter's idempotency keys) live there when set. */
   REDIS_URL: optionalUrl,
+  /** Prefix of every Redis key this service writes, so deployments (and test runs) can share a Redis. */
+  REDIS_KEY_PREFIX: z.string().default('billing:'),
+  /** `off` turns every rate limit off; the default is on, except under NODE_ENV=test. */
+  RATE_LIMITS: z.enum(['on', 'off']).optional(),
+  /** Changes to the default limits of rest-adapter/rate-limit/rules.ts, production and sandbox separately. */
+  RATE_LIMIT_RULES: rateLimitRules,
+  SANDBOX_RATE_LIMIT_RULES: rateLimitRules,
+  RATE_LIMIT_OVERRIDES: rateLimitOverrides,
+  /**
+   * Proxies whose X-Forwarded-For names the client (Express's `trust proxy`: addresses, CIDRs or
+   * `loopback`, `linklocal`, `uniquelocal`, comma-separated). Unset: the socket's peer is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .transform(v => (v === '' ? undefined : v))
+    .optional(),
   /** Where the embedded PostgreSQL and generated secrets live when no DATABASE_URL is given. */
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: port.default(54329),
@@ -74,12 +151,17 @@ const checkedSchema = schema.superRefine((env, ctx) => {
     });
 });
 
-export type Config = Readonly<z.infer<typeof schema>>;
+const resolved = checkedSchema.transform(config => ({
+  ...config,
+  RATE_LIMITS: config.RATE_LIMITS ?? (config.NODE_ENV === 'test' ? 'off' : 'on'),
+}));
+
+export type Config = Readonly<z.infer<typeof resolved>>;
 
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = checkedSchema.safeParse(env);
+  const parsed = resolved.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(i => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

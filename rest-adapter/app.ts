@@ -7,6 +7,7 @@ import type { Logger } from '../kit/logger.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './gateway-client.js';
 import { docsRouter } from './openapi/docs-page.js';
+import type { RequestGuards } from './request-guards.js';
 import { OperationDocuments } from './operations.js';
 import type { Route } from './routes/route.js';
 import { decodablePath, parseOrThrow, queryObject } from './validation.js';
@@ -26,6 +27,8 @@ export interface AppDependencies {
   docsPage: () => string;
   /** Extra routers (OAuth pages and endpoints) mounted before the API routes. */
   extensions?: express.Router[];
+  /** Rate limits and idempotency keys (rest-adapter/request-guards.ts). */
+  guards?: RequestGuards;
 }
 
 declare module 'express-serve-static-core' {
@@ -56,8 +59,9 @@ export function createApp(deps: AppDependencies): express.Express {
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const ok = await deps.ready().catch(() => false);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable' });
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', ...deps.guards?.readiness() });
   });
+  for (const guard of deps.guards?.early ?? []) app.use(guard);
   app.get('/openapi.json', (_req, res) => void res.json(deps.openapi()));
   app.use(docsRouter(deps.docsPage));
 
@@ -72,6 +76,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(express.urlencoded({ limit: MAX_BODY, extended: false, type: req => isForm(req as Request) }));
   app.use(express.json({ limit: MAX_BODY, type: req => !isForm(req as Request), strict: false }));
   app.use(resolvePrincipal(deps.principals, sessionCookieName(deps.environment)));
+  for (const guard of deps.guards?.afterPrincipal(isApiPath) ?? []) app.use(guard);
 
   app.post('/graphql', graphqlHandler(deps));
   for (const route of deps.routes) {
@@ -93,8 +98,8 @@ function requestContext(deps: AppDependencies) {
     res.set('Cache-Control', 'private, no-store');
     if (deps.environment === 'sandbox') res.set('X-Polar-Sandbox', '1');
     res.set('Access-Control-Allow-Origin', '*');
-    res.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Polar-Version');
-    res.set('Access-Control-Expose-Headers', 'Polar-Version');
+    res.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Polar-Version, Idempotency-Key');
+    res.set('Access-Control-Expose-Headers', 'Polar-Version, Retry-After, Idempotent-Replayed');
     if (req.method === 'OPTIONS') {
       res.set('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
       res.status(204).end();

@@ -5,6 +5,8 @@ import type { PrincipalResolver } from '../kit/principal.js';
 import type { OAuth2Provider } from '../subgraphs/identity/contract.js';
 import { createApp } from './app.js';
 import type { GatewayClient } from './gateway-client.js';
+import type { RequestGuards } from './request-guards.js';
+import { documentRequestGuards } from './request-guards-openapi.js';
 import { buildOpenApi, renderDocsPage } from './openapi.js';
 import { createOAuth2Router } from './oauth2/router.js';
 import { OperationDocuments } from './operations.js';
@@ -32,6 +34,8 @@ export interface RestAppOptions {
   oauth2?: OAuth2Provider;
   /** The routes' GraphQL operations, when the caller has read them already (read here otherwise). */
   operations?: OperationDocuments;
+  /** Rate limits and idempotency keys (`createRequestGuards`); the caller closes them. */
+  guards?: RequestGuards;
 }
 
 /**
@@ -40,7 +44,7 @@ export interface RestAppOptions {
  * rest-adapter/main.ts).
  */
 export function assembleRestApp(options: RestAppOptions): Express {
-  const openapi = buildOpenApi(routes, options.publicUrl);
+  const openapi = documentRequestGuards(buildOpenApi(routes, options.publicUrl));
   const docs = renderDocsPage(openapi);
   const logger = options.logger.child({ environment: options.environment });
   const app = createApp({
@@ -53,11 +57,13 @@ export function assembleRestApp(options: RestAppOptions): Express {
     ready: options.ready,
     openapi: () => openapi,
     docsPage: () => docs,
+    guards: options.guards,
     extensions: [
       ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),
     ],
   });
+  if (options.guards?.trustProxy) app.set('trust proxy', options.guards.trustProxy);
   if (options.web)
     configureWebKit(app, {
       secret: options.web.csrfSecret,

@@ -5,6 +5,7 @@ import { createLogger } from '../kit/logger.js';
 import { requireConfig } from '../kit/process/require-config.js';
 import { runMain, runService } from '../kit/process/run-service.js';
 import { assembleRestApp } from './assemble.js';
+import { createRequestGuards } from './request-guards.js';
 import { HttpGatewayClient } from './gateway-client.js';
 import { HttpPrincipalResolver } from './http-principal-resolver.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
@@ -43,8 +44,11 @@ async function main(): Promise<void> {
     ? await listenForPrincipalInvalidations(config.DATABASE_URL, principalCache)
     : undefined;
 
+  // No database here: idempotency keys live in Redis (REDIS_URL), else in this process's memory.
+  const guards = await createRequestGuards({ environment: config.ENVIRONMENT, config, logger });
   const app = assembleRestApp({
     environment: config.ENVIRONMENT,
+    guards,
     publicUrl: deploymentPublicUrl(config),
     gateway: new HttpGatewayClient(joinUrl(gatewayUrl, 'graphql'), required.INTERNAL_KEY),
     // Customer sessions are billing's, every other credential identity's (kit/composite-principal-resolver.ts).
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
     // What Express's app.listen does, so the shared listen and shutdown apply.
     start: async onClose => {
       if (invalidations) onClose(() => invalidations.close());
+      onClose(() => guards.close());
       return {
         server: createServer(app),
         details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl },

@@ -3,12 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../kit/paths.js';
 import { buildOpenApi } from '../rest-adapter/openapi.js';
+import { documentRequestGuards } from '../rest-adapter/request-guards-openapi.js';
 import { routes } from '../rest-adapter/routes/index.js';
 
 export const openApiFile = path.join(projectRoot(), 'schema', 'openapi.json');
 
 /** The committed OpenAPI document as the code produces it (route table, OAuth and service endpoints). */
-export const producedOpenApi = () => `${JSON.stringify(buildOpenApi(routes), null, 2)}\n`;
+export const producedOpenApi = () => `${JSON.stringify(documentRequestGuards(buildOpenApi(routes)), null, 2)}\n`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const produced = producedOpenApi();

@@ -1,0 +1,133 @@
+import pg from 'pg';
+import { type Claim, DEFAULT_TIMES, type IdempotencyStore, type StoreTimes, answerOf } from './store.js';
+
+/**
+ * Idempotency keys in the environment's PostgreSQL, in the REST adapter's own schema `edge` (no
+ * subgraph reads it). The table is created at start-up, under an advisory lock so processes starting
+ * together do not race; it is the adapter's only table, so a migration framework would add nothing.
+ */
+const SCHEMA = `
+create schema if not exists edge;
+create table if not exists edge.idempotency_keys (
+  scope text not null,
+  key text not null,
+  fingerprint text not null,
+  status integer,
+  content_type text,
+  body bytea,
+  expires_at timestamptz not null,
+  primary key (scope, key)
+);
+create index if not exists idempotency_keys_expires_at on edge.idempotency_keys (expires_at);
+`;
+
+/** Expired keys are deleted this often (a reused expired key is reclaimed at once anyway). */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+export class PostgresIdempotencyStore implements IdempotencyStore {
+  readonly kind = 'postgres';
+  private readonly sweeper: NodeJS.Timeout;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly times: StoreTimes,
+  ) {
+    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS).unref();
+  }
+
+  static async open(databaseUrl: string, times: StoreTimes = DEFAULT_TIMES): Promise<PostgresIdempotencyStore> {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+    pool.on('error', () => undefined); // an idle client's broken connection is replaced on next use
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select pg_advisory_xact_lock(hashtextextended('edge.idempotency_keys', 0))`);
+      await client.query(SCHEMA);
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      await pool.end();
+      throw error;
+    } finally {
+      client.release();
+    }
+    return new PostgresIdempotencyStore(pool, times);
+  }
+
+  async claim(scope: string, key: string, fingerprint: string): Promise<Claim> {
+    const now = new Date(this.times.now());
+    const leaseEnd = new Date(now.getTime() + this.times.leaseMs);
+    // One statement claims the key: a new key is inserted; an expired one (a result past its
+    // retention, or a claim whose process died) is taken over; a live one is left alone.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const claimed = await this.pool.query(
+        `insert into edge.idempotency_keys as k (scope, key, fingerprint, expires_at)
+         values ($1, $2, $3, $4)
+         on conflict (scope, key) do update
+           set fingerprint = excluded.fingerprint, status = null, content_type = null, body = null,
+               expires_at = excluded.expires_at
+           where k.expires_at <= $5
+         returning 1`,
+        [scope, key, fingerprint, leaseEnd, now],
+      );
+      if (claimed.rowCount) return this.claimed(scope, key, fingerprint);
+      const found = await this.pool.query<{
+        fingerprint: string;
+        status: number | null;
+        content_type: string | null;
+        body: Buffer | null;
+      }>(
+        'select fingerprint, status, content_type, body from edge.idempotency_keys where scope = $1 and key = $2 and expires_at > $3',
+        [scope, key, now],
+      );
+      const row = found.rows[0];
+      // Released or expired between the two statements: claim again.
+      if (!row) continue;
+      return answerOf(
+        {
+          fingerprint: row.fingerprint,
+          response:
+            row.status === null
+              ? null
+              : { status: row.status, contentType: row.content_type, body: row.body ?? Buffer.alloc(0) },
+        },
+        fingerprint,
+      );
+    }
+    return { outcome: 'in_progress' };
+  }
+
+  private claimed(scope: string, key: string, fingerprint: string): Claim {
+    // Only the claim that holds the row (same fingerprint, no result yet) may finish or drop it.
+    const mine = 'scope = $1 and key = $2 and fingerprint = $3 and status is null';
+    return {
+      outcome: 'claimed',
+      complete: async response => {
+        await this.pool.query(
+          `update edge.idempotency_keys set status = $4, content_type = $5, body = $6, expires_at = $7 where ${mine}`,
+          [
+            scope,
+            key,
+            fingerprint,
+            response.status,
+            response.contentType,
+            response.body,
+            new Date(this.times.now() + this.times.retentionMs),
+          ],
+        );
+      },
+      release: async () => {
+        await this.pool.query(`delete from edge.idempotency_keys where ${mine}`, [scope, key, fingerprint]);
+      },
+    };
+  }
+
+  private async sweep(): Promise<void> {
+    await this.pool.query('delete from edge.idempotency_keys where expires_at <= $1', [new Date(this.times.now())]);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.pool.end();
+  }
+}
