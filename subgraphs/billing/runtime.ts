@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
+import type { EnvironmentName } from '../../kit/config.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import { PrincipalCache } from '../../kit/principal-cache.js';
@@ -25,6 +26,7 @@ export async function startBilling(options: {
   databaseUrl: string;
   secret: string;
   clock: Clock;
+  environment: EnvironmentName;
   publicUrl: string;
   poolMax?: number;
 }): Promise<BillingRuntime> {
@@ -42,6 +44,7 @@ export async function startBilling(options: {
   const services = createBillingServices({
     secret: options.secret,
     clock: options.clock,
+    environment: options.environment,
     publicUrl: options.publicUrl,
     principals: cache,
   });
