@@ -11,7 +11,8 @@ export const sandboxClockResponse = z.object({ organization_id: z.uuid(), now: d
 export const sandboxClockAdvanceBody = z
   .strictObject({
     to: dateTime.optional(),
-    seconds: z.number().int().gte(0).optional(),
+    // At most GraphQL's Int (about 68 years per call).
+    seconds: z.number().int().gte(0).lte(2_147_483_647).optional(),
     organization_id: z.uuid().nullish(),
   })
   .superRefine((body, ctx) => {

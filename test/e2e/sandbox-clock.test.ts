@@ -117,9 +117,21 @@ describe('advancing the clock', () => {
   });
 
   it('takes exactly one of `to` and `seconds`, and nothing else', async () => {
-    for (const body of [{}, { to: '2029-01-01T00:00:00Z', seconds: 1 }, { seconds: 1, days: 2 }]) {
+    for (const body of [
+      {},
+      { to: '2029-01-01T00:00:00Z', seconds: 1 },
+      { seconds: 1, days: 2 },
+      { seconds: 2 ** 31 },
+    ]) {
       expect((await advance(alice.oat, body)).status).toBe(422);
     }
+  });
+
+  it('two advances at once run one after the other: neither is lost', async () => {
+    const tenant = await createTenant(stack.sandbox);
+    const answers = await Promise.all([advance(tenant.oat, { seconds: 3600 }), advance(tenant.oat, { seconds: 3600 })]);
+    expect(answers.map(a => a.body.now).sort()).toEqual(['2028-01-31T10:30:00.000Z', '2028-01-31T11:30:00.000Z']);
+    expect((await readClock(tenant.oat)).body.now).toBe('2028-01-31T11:30:00.000Z');
   });
 
   it("a user's token names the organization in the body; another organization is 404", async () => {
