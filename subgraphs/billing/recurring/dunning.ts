@@ -45,6 +45,7 @@ export function afterFailedAttempt(attempt: FailedAttempt): DunningDecision {
   if (!Number.isInteger(attempt.failedAttempts) || attempt.failedAttempts < 1)
     throw new RangeError(`failedAttempts must be ≥ 1: ${attempt.failedAttempts}`);
   const deadline = dunningDeadline(attempt.pastDueAt);
+  // At or after (Polar: after): a clock that runs the deadline's retry exactly at the deadline must revoke.
   if (attempt.failedAt.getTime() >= deadline.getTime()) return { action: 'revoke' };
   if (!attempt.recoverable) return { action: 'retry', at: deadline };
   const interval = DUNNING_RETRY_INTERVAL_DAYS[attempt.failedAttempts - 1];

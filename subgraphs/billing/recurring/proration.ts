@@ -45,9 +45,11 @@ export interface PlanChange {
   /** When the change is made (the organization's clock). */
   at: Date;
   behavior: ProrationBehavior;
-  /** The subscription's discount for the current period (already off both sides of the proration). */
+  /** The subscription's discount now: taken off the credited (current) side of the proration. */
   discount?: DiscountTerms | null;
-  /** The discount of the period after `period.end` (see discount-duration.ts), default: `discount`. */
+  /** The discount once the change applies (a body may set one): off the debited side; default `discount`. */
+  discountAfterChange?: DiscountTerms | null;
+  /** The discount of the period after `period.end` (see discount-duration.ts); default `discountAfterChange`. */
   nextPeriodDiscount?: DiscountTerms | null;
 }
 
@@ -165,21 +167,78 @@ function regularPeriod(plan: Plan, discount: DiscountTerms | null | undefined) {
  * (Polar's and Stripe's invoices; kit/money/proration.ts). Polar's documented case, $5 → $20 after one
  * day of a 30-day month: items −483 and +1933, 1450 net.
  */
-function prorationItems(change: PlanChange): PreviewItem[] {
-  const items: PreviewItem[] = [];
+function creditItems(change: PlanChange): PreviewItem[] {
   const current = lineAmounts(change.current);
-  const currentOff = discountPerLine(current, change.discount, change.current.currency);
-  current.forEach((line, i) => {
-    const credit = prorate(line.amount - currentOff[i], change.period, change.at);
-    if (credit !== 0n) items.push({ label: `Unused time on ${line.label}`, amount: -credit, proration: true });
-  });
+  const off = discountPerLine(current, change.discount, change.current.currency);
+  return current
+    .map((line, i) => ({
+      label: `Unused time on ${line.label}`,
+      amount: -prorate(line.amount - off[i], change.period, change.at),
+      proration: true,
+    }))
+    .filter(item => item.amount !== 0n);
+}
+
+/** The debit of each new line for what is left of `period` at `at` (all of it for a period starting at `at`). */
+function debitItems(change: PlanChange, period: Period): PreviewItem[] {
   const next = lineAmounts(change.next);
-  const nextOff = discountPerLine(next, change.discount, change.next.currency);
-  next.forEach((line, i) => {
-    const debit = prorate(line.amount - nextOff[i], change.period, change.at);
-    if (debit !== 0n) items.push({ label: `Remaining time on ${line.label}`, amount: debit, proration: true });
+  const off = discountPerLine(next, afterChange(change), change.next.currency);
+  return next
+    .map((line, i) => ({
+      label: `Remaining time on ${line.label}`,
+      amount: prorate(line.amount - off[i], period, change.at),
+      proration: true,
+    }))
+    .filter(item => item.amount !== 0n);
+}
+
+const afterChange = (change: PlanChange) =>
+  change.discountAfterChange === undefined ? change.discount : change.discountAfterChange;
+
+/** Same prices, other seat count: Polar bills one line, the prorated difference. */
+function isSeatChangeOnly(change: PlanChange): boolean {
+  const { current, next } = change;
+  return (
+    (current.seats ?? 1) !== (next.seats ?? 1) &&
+    current.prices.length === next.prices.length &&
+    current.prices.every(
+      (price, i) =>
+        price.label === next.prices[i].label &&
+        price.type === next.prices[i].type &&
+        price.amount === next.prices[i].amount,
+    )
+  );
+}
+
+/**
+ * A seat change is one line: the prorated difference between the discounted amounts before and after
+ * (the discount taken off each side, never off the difference, so a fixed discount is not counted
+ * twice). Polar truncates this line (`int(Decimal)`); we round it by the one rule.
+ */
+function seatDeltaItems(change: PlanChange): PreviewItem[] {
+  const before = lineAmounts(change.current);
+  const beforeOff = discountPerLine(before, change.discount, change.current.currency);
+  const after = lineAmounts(change.next);
+  const afterOff = discountPerLine(after, afterChange(change), change.next.currency);
+  const items: PreviewItem[] = [];
+  change.current.prices.forEach((price, i) => {
+    if (price.type !== 'seat') return;
+    const delta = after[i].amount - afterOff[i] - (before[i].amount - beforeOff[i]);
+    const amount = prorate(delta, change.period, change.at);
+    if (amount !== 0n)
+      items.push({
+        label: `${price.label} (${change.current.seats ?? 1} → ${change.next.seats ?? 1} seats)`,
+        amount,
+        proration: true,
+      });
   });
   return items;
+}
+
+/** The proration lines of a change within the current period: one seat line, or credits then debits. */
+function prorationItems(change: PlanChange): PreviewItem[] {
+  if (isSeatChangeOnly(change)) return seatDeltaItems(change);
+  return [...creditItems(change), ...debitItems(change, change.period)];
 }
 
 function sameInterval(a: Plan, b: Plan): boolean {
@@ -197,15 +256,18 @@ function sameInterval(a: Plan, b: Plan): boolean {
  *
  * A change of billing interval cannot carry a proration to a renewal on another calendar, so it is
  * billed now (Polar promotes `prorate` to `invoice` then): the unused time is credited and a new period
- * at the new plan starts at `at`, charged in full. `next_period` keeps its meaning.
+ * at the new plan starts at `at` (the new anchor), debited in full as a proration line, as Polar's
+ * billing entries do. `next_period` keeps its meaning. A change of seats alone is one proration line,
+ * the prorated difference (Polar's quantity entry).
  *
  * Discounts: proration lines are computed from discounted amounts (so `discount_amount` is 0 for
- * them); regular lines show their discount in `discount_amount`. Tax is not computed here (0).
+ * them): credits with the discount the subscription has, debits with the one it has after the change.
+ * Regular lines show their discount in `discount_amount`. Tax is not computed here (0).
  */
 export function previewChange(change: PlanChange): ChangePreview {
   const currency = normalizeCurrency(change.current.currency);
   if (normalizeCurrency(change.next.currency) !== currency) throw new CurrencyMismatch(currency, change.next.currency);
-  const nextDiscount = change.nextPeriodDiscount === undefined ? change.discount : change.nextPeriodDiscount;
+  const nextDiscount = change.nextPeriodDiscount === undefined ? afterChange(change) : change.nextPeriodDiscount;
 
   if (change.behavior === 'next_period') {
     const renewal = regularPeriod(change.next, nextDiscount);
@@ -213,10 +275,10 @@ export function previewChange(change: PlanChange): ChangePreview {
   }
 
   if (!sameInterval(change.current, change.next)) {
-    // Credit what is left of the current plan; charge a full new period that starts now.
-    const credit = prorationItems({ ...change, next: { ...change.next, prices: [] } });
-    const fresh = regularPeriod(change.next, change.discount);
-    return totals(change.at, currency, [...credit, ...fresh.items], fresh.discount);
+    // Credit what is left of the current plan; debit a whole new period that starts now (its end is
+    // irrelevant: all of it remains at its start).
+    const fresh = { start: change.at, end: new Date(change.at.getTime() + 1000) };
+    return totals(change.at, currency, [...creditItems(change), ...debitItems(change, fresh)], 0n);
   }
 
   const prorations = prorationItems(change);

@@ -133,13 +133,27 @@ describe('seats', () => {
     seats: n,
   });
 
-  it('3 → 5 seats of $10 after one day of 30: credit 2900, debit 4833', () => {
+  it('3 → 5 seats of $10 after one day of 30: one line, the prorated difference', () => {
     const preview = previewChange(change({ current: seats(3), next: seats(5) }));
-    expect(preview.items).toEqual([
-      { label: 'Unused time on Team (3 × seat)', amount: -2900n, proration: true },
-      { label: 'Remaining time on Team (5 × seat)', amount: 4833n, proration: true },
-    ]);
+    // (5000 − 3000) × 29/30 = 1933.33 → 1933
+    expect(preview.items).toEqual([{ label: 'Team (3 → 5 seats)', amount: 1933n, proration: true }]);
     expect(preview.total_amount).toBe(1933n);
+  });
+
+  it('fewer seats is a credit; a fixed discount comes off each side, not off the difference', () => {
+    const preview = previewChange(
+      change({ current: seats(5), next: seats(2), discount: { type: 'fixed', amounts: { usd: 1000n } } }),
+    );
+    // before 5000 − 1000, after 2000 − 1000: (1000 − 4000) × 29/30 = −2900
+    expect(preview.items).toEqual([{ label: 'Team (5 → 2 seats)', amount: -2900n, proration: true }]);
+  });
+
+  it('with prorate, the seat line rides on the renewal at the new count', () => {
+    const preview = previewChange(change({ behavior: 'prorate', current: seats(3), next: seats(5) }));
+    expect(preview.items.map(i => [i.label, i.amount])).toEqual([
+      ['Team (3 → 5 seats)', 1933n],
+      ['Team (5 × seat)', 5000n],
+    ]);
   });
 
   it('more seats is an upgrade', () => {
@@ -148,6 +162,14 @@ describe('seats', () => {
 });
 
 describe('discounts', () => {
+  it('a discount set by the change comes off the debit only', () => {
+    const preview = previewChange(
+      change({ discount: null, discountAfterChange: { type: 'fixed', amounts: { usd: 500n } } }),
+    );
+    // credit 500 × 29/30 = 483; debit (2000 − 500) × 29/30 = 1450
+    expect(preview.items.map(i => i.amount)).toEqual([-483n, 1450n]);
+  });
+
   it('a percentage comes off both sides of the proration, line by line', () => {
     const preview = previewChange(change({ discount: { type: 'percentage', basisPoints: 2000 } }));
     // 400 × 29/30 = 386.67 → 387; 1600 × 29/30 = 1546.67 → 1547
@@ -222,9 +244,23 @@ describe('a change of billing interval is billed now, on a new period', () => {
     expect(preview.applies_at).toEqual(afterOneDay);
     expect(preview.items).toEqual([
       { label: 'Unused time on Basic', amount: -483n, proration: true },
-      { label: 'Pro yearly', amount: 10000n, proration: false },
+      { label: 'Remaining time on Pro yearly', amount: 10000n, proration: true },
     ]);
     expect(preview.total_amount).toBe(9517n);
+  });
+
+  it('the new period is debited with the discount it has after the change', () => {
+    const yearly: Plan = {
+      currency: 'usd',
+      interval: 'year',
+      intervalCount: 1,
+      prices: [{ label: 'Pro yearly', type: 'fixed', amount: 10000n }],
+    };
+    const preview = previewChange(
+      change({ next: yearly, discount: null, discountAfterChange: { type: 'percentage', basisPoints: 1000 } }),
+    );
+    expect(preview.items.map(i => i.amount)).toEqual([-483n, 9000n]);
+    expect(preview.discount_amount).toBe(0n);
   });
 });
 
