@@ -54,13 +54,17 @@ export async function startBilling(options: {
     orm,
     services,
     principals: new CustomerSessionPrincipalResolver(orm, options.secret, options.clock, cache),
-    createContext: (principal, requestId) => ({
-      em: orm.em.fork(),
-      principal,
-      clock: options.clock,
-      requestId,
-      services,
-    }),
+    createContext: (principal, requestId) => {
+      const em = orm.em.fork();
+      return {
+        em,
+        principal,
+        clock: options.clock,
+        clockFor: organizationId => services.clocks.clockFor(em, organizationId),
+        requestId,
+        services,
+      };
+    },
     close: async () => {
       await invalidations.close();
       await orm.close();

@@ -206,3 +206,44 @@ describe('due work runs boundary by boundary before the advance answers', () => 
     expect(ran.map(r => r.at)).toEqual([...due].sort());
   });
 });
+
+describe("an organization's objects take their time from its clock", () => {
+  it('a subscription created after an advance starts then; a cancel is stamped then; other organizations are untouched', async () => {
+    const tenant = await createTenant(stack.sandbox);
+    const product = await call(sandbox, 'POST', '/v1/products/', {
+      token: tenant.oat,
+      body: {
+        name: 'Free plan',
+        recurring_interval: 'month',
+        recurring_interval_count: 1,
+        prices: [{ amount_type: 'free' }],
+      },
+    });
+    expect(product.status).toBe(201);
+    const customer = await call(sandbox, 'POST', '/v1/customers/', {
+      token: tenant.oat,
+      body: { email: `clock-${tenant.organizationId}@example.com` },
+    });
+    await advance(tenant.oat, { to: '2028-03-31T12:00:00Z' });
+
+    const created = await call(sandbox, 'POST', '/v1/subscriptions/', {
+      token: tenant.oat,
+      body: { product_id: product.body.id, customer_id: customer.body.id },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      started_at: '2028-03-31T12:00:00.000Z',
+      current_period_start: '2028-03-31T12:00:00.000Z',
+      current_period_end: '2028-04-30T12:00:00.000Z',
+    });
+
+    await advance(tenant.oat, { seconds: 3600 });
+    const canceled = await call(sandbox, 'PATCH', `/v1/subscriptions/${created.body.id}`, {
+      token: tenant.oat,
+      body: { cancel_at_period_end: true },
+    });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.canceled_at).toBe('2028-03-31T13:00:00.000Z');
+    expect((await readClock(alice.oat)).body.now).toBe(START.toISOString());
+  });
+});

@@ -1,9 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
+import type { RequestContext } from '../../../kit/request-context.js';
 import type { EnvironmentName } from '../../../kit/config.js';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { DueWorkRunner } from './due-work.js';
 import { lockClock, readClockOffset, writeClockOffset } from './sandbox-clock.repository.js';
+
+/**
+ * What time it is for one organization's objects in this request: its sandbox clock in the sandbox,
+ * the request's clock otherwise. Every write that stamps an organization's billing objects (periods,
+ * orders, events) takes its time here.
+ */
+export async function organizationNow(ctx: RequestContext, organizationId: string): Promise<Date> {
+  return (ctx.clockFor ? await ctx.clockFor(organizationId) : ctx.clock).now();
+}
 
 /** A clock that always reads one instant. */
 export function fixedClock(at: Date): Clock {
