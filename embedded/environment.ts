@@ -52,6 +52,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     databaseUrl: options.databaseUrl,
     secret: options.secret,
     clock: options.clock,
+    environment: options.name,
     publicUrl,
   });
   const supergraphSdl = readSupergraph();

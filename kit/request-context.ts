@@ -13,5 +13,10 @@ export interface RequestContext {
   em: EntityManager;
   principal: Principal;
   clock: Clock;
+  /**
+   * The clock of one organization's objects (billing: the sandbox clock of that organization, the wall
+   * clock in production). Absent: `clock`.
+   */
+  clockFor?: (organizationId: string) => Promise<Clock>;
   requestId: string;
 }

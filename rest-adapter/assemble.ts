@@ -10,7 +10,7 @@ import { documentRequestGuards } from './request-guards-openapi.js';
 import { buildOpenApi, renderDocsPage } from './openapi.js';
 import { createOAuth2Router } from './oauth2/router.js';
 import { OperationDocuments } from './operations.js';
-import { routes } from './routes/index.js';
+import { routesFor } from './routes/index.js';
 import { createWebRouter, type WebDependencies } from './web/router.js';
 import { configureWebKit } from './web/settings.js';
 
@@ -44,6 +44,7 @@ export interface RestAppOptions {
  * rest-adapter/main.ts).
  */
 export function assembleRestApp(options: RestAppOptions): Express {
+  const routes = routesFor(options.environment);
   const openapi = documentRequestGuards(buildOpenApi(routes, options.publicUrl));
   const docs = renderDocsPage(openapi);
   const logger = options.logger.child({ environment: options.environment });

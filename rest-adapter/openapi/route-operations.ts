@@ -64,6 +64,7 @@ export function operationOf(route: Route): Json {
     operationId: route.operationId,
     summary: route.summary,
     description:
+      (route.description ? `${route.description}\n\n` : '') +
       `Callers: ${subjects.join(', ')}.` +
       (scopes.length === 1 ? ` Scope: \`${scopes[0]}\`.` : '') +
       (scopes.length > 1 ? ` Scopes: any one of ${scopes.map(s => `\`${s}\``).join(', ')}.` : ''),

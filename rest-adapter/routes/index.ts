@@ -8,6 +8,7 @@ import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
+import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -20,4 +21,10 @@ export const routes: Route[] = [
   ...productRoutes,
   ...discountRoutes,
   ...customerPortalSubscriptionRoutes,
+  ...sandboxClockRoutes,
 ];
+
+/** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */
+export function routesFor(environment: 'production' | 'sandbox'): Route[] {
+  return environment === 'sandbox' ? routes : routes.filter(route => !route.sandboxOnly);
+}

@@ -21,7 +21,11 @@ export interface Route {
   /** OpenAPI-style path, e.g. `/v1/organizations/{id}`. */
   path: string;
   summary: string;
+  /** Longer prose for the OpenAPI document, before the callers and scopes line. */
+  description?: string;
   tag: string;
+  /** Served by the sandbox only: production's route table leaves it out (an unknown path there, 404). */
+  sandboxOnly?: boolean;
   access: AccessRule;
   params?: z.ZodObject<any>;
   query?: z.ZodObject<any>;

@@ -19,6 +19,7 @@ export {
 export { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discounts/discount.access.js';
 export { PRODUCTS_READ, PRODUCTS_WRITE } from './products/product.access.js';
 export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscription.access.js';
+export { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from './recurring/sandbox-clock.access.js';
 
 // Enums that travel on the wire.
 export { CustomerCancellationReason, SubscriptionStatus } from './shared/enums.js';

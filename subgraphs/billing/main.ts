@@ -23,6 +23,7 @@ runMain(() =>
         databaseUrl: config.DATABASE_URL,
         secret: config.SECRET,
         clock: systemClock,
+        environment: config.ENVIRONMENT,
         publicUrl: publicUrl(config),
       }),
     principals: runtime => runtime.principals,

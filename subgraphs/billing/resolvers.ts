@@ -15,6 +15,7 @@ import { OrganizationSubscriptionsResolver } from './subscriptions/organization-
 import { subscriptionReference } from './subscriptions/subscription.reference.js';
 import { SubscriptionUpdatesResolver } from './subscriptions/subscription-updates.resolver.js';
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
+import { SandboxClockResolver } from './recurring/sandbox-clock.resolver.js';
 
 /** Every resolver class and reference resolver of the billing subgraph. Each domain adds its own. */
 export const billingResolvers: Function[] = [
@@ -30,6 +31,7 @@ export const billingResolvers: Function[] = [
   OrganizationSubscriptionsResolver,
   SubscriptionUpdatesResolver,
   CustomerPortalSubscriptionsResolver,
+  SandboxClockResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

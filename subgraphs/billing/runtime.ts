@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
+import type { EnvironmentName } from '../../kit/config.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import { PrincipalCache } from '../../kit/principal-cache.js';
@@ -25,6 +26,7 @@ export async function startBilling(options: {
   databaseUrl: string;
   secret: string;
   clock: Clock;
+  environment: EnvironmentName;
   publicUrl: string;
   poolMax?: number;
 }): Promise<BillingRuntime> {
@@ -42,6 +44,7 @@ export async function startBilling(options: {
   const services = createBillingServices({
     secret: options.secret,
     clock: options.clock,
+    environment: options.environment,
     publicUrl: options.publicUrl,
     principals: cache,
   });
@@ -51,13 +54,17 @@ export async function startBilling(options: {
     orm,
     services,
     principals: new CustomerSessionPrincipalResolver(orm, options.secret, options.clock, cache),
-    createContext: (principal, requestId) => ({
-      em: orm.em.fork(),
-      principal,
-      clock: options.clock,
-      requestId,
-      services,
-    }),
+    createContext: (principal, requestId) => {
+      const em = orm.em.fork();
+      return {
+        em,
+        principal,
+        clock: options.clock,
+        clockFor: organizationId => services.clocks.clockFor(em, organizationId),
+        requestId,
+        services,
+      };
+    },
     close: async () => {
       await invalidations.close();
       await orm.close();

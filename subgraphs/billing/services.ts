@@ -1,4 +1,5 @@
 import type { Clock } from '../../kit/clock.js';
+import type { EnvironmentName } from '../../kit/config.js';
 import type { PrincipalCache } from '../../kit/principal-cache.js';
 import { DiscountService } from './discounts/discount.service.js';
 import { ProductService } from './products/product.service.js';
@@ -6,6 +7,8 @@ import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
 import { SubscriptionService } from './subscriptions/subscription.service.js';
 import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
+import { OrganizationClocks } from './recurring/organization-clocks.js';
+import { SandboxClockService } from './recurring/sandbox-clock.service.js';
 
 /**
  * The billing use cases, built once per environment and shared by resolvers and jobs. Each domain
@@ -19,11 +22,20 @@ export interface BillingServices {
   subscriptions: SubscriptionService;
   /** Update, revoke and the customer portal's cancel/uncancel (with the payments seam). */
   subscriptionUpdates: SubscriptionUpdates;
+  /**
+   * Each organization's clock (the wall clock in production, the sandbox clock in the sandbox), and the
+   * due-work runners an advance of the sandbox clock runs: the recurring engine registers its runners
+   * here (`clocks.register`, recurring/due-work.ts).
+   */
+  clocks: OrganizationClocks;
+  sandboxClock: SandboxClockService;
 }
 
 export interface BillingServiceDependencies {
   secret: string;
   clock: Clock;
+  /** Which environment these services serve (the sandbox clock exists only in the sandbox). */
+  environment: EnvironmentName;
   /** Public base URL of the environment (customer portal links). */
   publicUrl: string;
   /** The customer session principals' cache, evicted when a customer is deleted. */
@@ -32,6 +44,7 @@ export interface BillingServiceDependencies {
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
   const customerSessions = new CustomerSessionService(deps.secret, deps.publicUrl, deps.principals);
+  const clocks = new OrganizationClocks(deps.clock, deps.environment);
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
@@ -39,5 +52,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     customerSessions,
     subscriptions: new SubscriptionService(),
     subscriptionUpdates: createSubscriptionUpdates(),
+    clocks,
+    sandboxClock: new SandboxClockService(clocks),
   };
 }

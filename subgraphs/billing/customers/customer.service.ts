@@ -31,6 +31,7 @@ import { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents, type SubscriptionChangeRecorder } from '../subscriptions/subscription.events.js';
 import { waitForSubscriptionLock } from '../subscriptions/subscription.lock.js';
 import * as transitions from '../subscriptions/subscription.transitions.js';
+import { organizationNow } from '../recurring/organization-clocks.js';
 
 export interface CustomerListQuery extends PageRequest {
   filter?: CustomerFilter | null;
@@ -184,7 +185,8 @@ export class CustomerService {
         { customerId: customer.id, status: { $in: [...BILLABLE_STATUSES] }, endedAt: null },
         { orderBy: { id: 'asc' } },
       );
-      const now = ctx.clock.now();
+      // The organization's clock: the subscriptions end at its time (the sandbox clock in the sandbox).
+      const now = await organizationNow(ctx, customer.organizationId);
       const ended: [Subscription, transitions.TransitionResult][] = [];
       for (const candidate of live) {
         await waitForSubscriptionLock(em, candidate.id);

@@ -17,6 +17,7 @@ import { readableOrganizationIds, SubscriptionRepository } from './subscription.
 import { BillingSubscriptionType } from './subscription.type.js';
 import { subscriptionEventPayload } from './subscription.events.js';
 import { subscriptionOrder } from './subscription.sorting.js';
+import { organizationNow } from '../recurring/organization-clocks.js';
 
 export interface SubscriptionListQuery extends PageRequest {
   filter?: SubscriptionFilterInput | null;
@@ -129,7 +130,7 @@ export class SubscriptionService {
         },
       ]);
     }
-    const now = ctx.clock.now();
+    const now = await organizationNow(ctx, product.organizationId);
     const count = product.recurringIntervalCount ?? 1;
     const interval = product.recurringInterval;
     return ctx.em.transactional(async em => {

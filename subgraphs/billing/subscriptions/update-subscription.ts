@@ -16,6 +16,7 @@ import { SubscriptionRepository } from './subscription.repository.js';
 import type { SubscriptionChangeRecorder } from './subscription.events.js';
 import * as transitions from './subscription.transitions.js';
 import type { ProductTerms, TransitionResult } from './subscription.transitions.js';
+import { organizationNow } from '../recurring/organization-clocks.js';
 
 export interface SubscriptionMutationDependencies {
   charger: SubscriptionCharger;
@@ -41,7 +42,7 @@ export async function mutateSubscription(
     if (!found) throw new ResourceNotFound();
     await lockSubscription(em, found.id);
     const subscription = (await em.refresh(found)) ?? found;
-    const now = ctx.clock.now();
+    const now = await organizationNow(ctx, subscription.organizationId);
     const result = await apply(em, subscription, now);
     if (result.changed) {
       await em.flush();

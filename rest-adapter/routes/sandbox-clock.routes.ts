@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { toWire } from './common.js';
+import type { Route } from './route.js';
+import { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from '../../subgraphs/billing/contract.js';
+
+const dateTime = z.iso.datetime({ offset: true });
+
+export const sandboxClockResponse = z.object({ organization_id: z.uuid(), now: dateTime });
+
+/** `{"to": "<ISO datetime>"}` or `{"seconds": N}`, exactly one, and `organization_id` for a user's token. */
+export const sandboxClockAdvanceBody = z
+  .strictObject({
+    to: dateTime.optional(),
+    // At most GraphQL's Int (about 68 years per call).
+    seconds: z.number().int().gte(0).lte(2_147_483_647).optional(),
+    organization_id: z.uuid().nullish(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.to === undefined) === (body.seconds === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'Give exactly one of `to` and `seconds`.' });
+    }
+  });
+
+const CLOCK_DESCRIPTION =
+  "Sandbox only (production answers 404). Each organization's billing lives on its own clock: a new " +
+  "organization's clock reads the wall clock; once moved it runs ahead of it by the distance moved. " +
+  'Renewals, trial ends, cancellations and pauses at period end, resumes, dunning retries and checkout ' +
+  'expiry are stamped with this clock.';
+
+/**
+ * The sandbox clock (docs/architecture.md, "Recurring: calendar, proration, sandbox clock"). These
+ * routes exist only in the sandbox's route table (`sandboxOnly`), so production answers them as any
+ * unknown path: 404 `{"detail":"Not Found"}`.
+ */
+export const sandboxClockRoutes: Route[] = [
+  {
+    operationId: 'sandbox:clock_get',
+    method: 'get',
+    path: '/v1/sandbox/clock',
+    summary: "Read an organization's sandbox clock",
+    description: `${CLOCK_DESCRIPTION} A user's token names the organization with \`organization_id\`.`,
+    tag: 'sandbox',
+    sandboxOnly: true,
+    access: SANDBOX_CLOCK_READ,
+    query: z.object({ organization_id: z.uuid().optional() }),
+    operation: 'SandboxClockGet',
+    variables: ({ query }) => ({ organizationId: query.organization_id ?? null }),
+    result: data => toWire(data.sandboxClock),
+    status: 200,
+    response: sandboxClockResponse,
+    errors: [404],
+  },
+  {
+    operationId: 'sandbox:clock_advance',
+    method: 'post',
+    path: '/v1/sandbox/clock/advance',
+    summary: "Move an organization's sandbox clock forward",
+    description:
+      `${CLOCK_DESCRIPTION} Moves the clock to \`to\` or by \`seconds\`, never backwards (422), and answers ` +
+      'once every billing action due up to then has run, boundary by boundary in order, each stamped with ' +
+      'its own instant. Example, a year of monthly renewals: `{"seconds": 31622400}`, or ' +
+      '`{"to": "2029-01-31T09:30:00Z"}` from a subscription started on 31 January 2028, which renews on ' +
+      '29 February, 31 March, 30 April, … 31 December and 31 January.',
+    tag: 'sandbox',
+    sandboxOnly: true,
+    access: SANDBOX_CLOCK_ADVANCE,
+    body: sandboxClockAdvanceBody,
+    operation: 'SandboxClockAdvance',
+    variables: ({ body }) => {
+      const b = body as z.output<typeof sandboxClockAdvanceBody>;
+      return {
+        input: { organizationId: b.organization_id ?? null, to: b.to ?? null, seconds: b.seconds ?? null },
+      };
+    },
+    result: data => toWire(data.advanceSandboxClock),
+    status: 200,
+    response: sandboxClockResponse,
+    errors: [404],
+  },
+];

@@ -1,0 +1,33 @@
+import type { Clock } from '../../../kit/clock.js';
+
+/**
+ * The hook the recurring engine plugs into the sandbox clock: billing work that falls due at an instant
+ * (renewals, trial ends, cancellations and pauses at period end, resumes, dunning retries, checkout
+ * expiry). An advance of an organization's clock asks every registered runner for its earliest due
+ * instant, moves the clock there, runs every runner's work due at that instant in registration order,
+ * and repeats until nothing is due up to the target: boundaries run in order, each stamped with its
+ * own instant, and the advance answers only when all of it has run.
+ *
+ * The production scheduler runs the same `runDue` with the wall clock (or the organization's clock),
+ * so the sandbox exercises the production code path. A runner must make progress: after `runDue(at)`
+ * it must not report work due at or before `at` again (the advance gives up after 10,000 steps).
+ */
+export interface DueWork {
+  organizationId: string;
+  /** The instant the work is due and stamped with (the organization's clock reads this). */
+  at: Date;
+  /** A clock fixed at `at`, for code that takes a Clock. */
+  clock: Clock;
+}
+
+export interface DueWorkRunner {
+  /** For logs and errors. */
+  readonly name: string;
+  /**
+   * The earliest instant ≤ `upTo` at which this organization has work due, or null. Overdue work (due
+   * before the clock's current time) is reported too; it runs at the current time.
+   */
+  nextDueAt(organizationId: string, upTo: Date): Promise<Date | null>;
+  /** Runs everything due at or before `work.at` for the organization, each in its own transaction(s). */
+  runDue(work: DueWork): Promise<void>;
+}
