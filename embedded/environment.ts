@@ -1,3 +1,4 @@
+import { describePaymentProcessor, type PaymentProcessorDescription } from '../subgraphs/billing/contract.js';
 import type { ApolloServer } from '@apollo/server';
 import type { Express } from 'express';
 import type { Clock } from '../kit/clock.js';
@@ -25,6 +26,8 @@ import {
 /** One complete environment (production or sandbox) inside one process: subgraphs, gateway, REST. */
 export interface Environment {
   name: EnvironmentName;
+  /** Which payment processor takes this environment's money (banner and /readyz). */
+  payments: PaymentProcessorDescription;
   app: Express;
   identity: IdentityRuntime;
   billing: BillingRuntime;
@@ -71,7 +74,15 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     logger: options.logger.child({ environment: options.name }),
     databaseUrl: options.databaseUrl,
   });
+  const payments = describePaymentProcessor(options.config, options.name);
   const app = assembleRestApp({
+    announcements: {
+      payment_processor: {
+        name: payments.processor,
+        takes_real_money: payments.takesRealMoney,
+        warning: payments.warning,
+      },
+    },
     environment: options.name,
     guards,
     publicUrl,
@@ -91,6 +102,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
   });
   return {
     name: options.name,
+    payments,
     app,
     identity,
     billing,

@@ -71,8 +71,16 @@ async function main(): Promise<void> {
   const production = publicUrlOf(config, 'production');
   const sandbox = publicUrlOf(config, 'sandbox');
   logger.info({ production, sandbox }, 'serving');
+  // Which processor takes the money is part of the banner, so nobody takes simulated payments unaware.
+  const payments = environments.map(
+    e => `${e.name === 'production' ? 'Production' : 'Sandbox   '} ${e.payments.summary}`,
+  );
+  const warnings = environments.flatMap(e =>
+    e.payments.warning ? [`WARNING (${e.name}): ${e.payments.warning}`] : [],
+  );
+  for (const warning of warnings) logger.warn(warning);
   process.stdout.write(
-    `\nProduction API: ${production}\nSandbox API:    ${sandbox}\nDocs:           ${production}/docs\n\n`,
+    `\nProduction API: ${production}\nSandbox API:    ${sandbox}\nDocs:           ${production}/docs\n${payments.join('\n')}\n${warnings.map(w => `${w}\n`).join('')}\n`,
   );
 }
 

@@ -15,6 +15,8 @@ import { sessionCookieName } from './web/cookies.js';
 import { sendError, sendMethodNotAllowed, sendNotFound } from './wire-errors.js';
 
 export interface AppDependencies {
+  /** Facts an operator must see on /readyz (which payment processor takes the money). */
+  announcements?: Record<string, unknown>;
   environment: 'production' | 'sandbox';
   gateway: GatewayClient;
   principals: PrincipalResolver;
@@ -59,7 +61,9 @@ export function createApp(deps: AppDependencies): express.Express {
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const ok = await deps.ready().catch(() => false);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', ...deps.guards?.readiness() });
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'unavailable', ...deps.guards?.readiness(), ...deps.announcements });
   });
   for (const guard of deps.guards?.early ?? []) app.use(guard);
   app.get('/openapi.json', (_req, res) => void res.json(deps.openapi()));

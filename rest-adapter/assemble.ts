@@ -36,6 +36,8 @@ export interface RestAppOptions {
   operations?: OperationDocuments;
   /** Rate limits and idempotency keys (`createRequestGuards`); the caller closes them. */
   guards?: RequestGuards;
+  /** Facts shown on /readyz, such as the payment processor in use. */
+  announcements?: Record<string, unknown>;
 }
 
 /**
@@ -56,6 +58,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
     operations: options.operations ?? new OperationDocuments(),
     logger,
     ready: options.ready,
+    announcements: options.announcements,
     openapi: () => openapi,
     docsPage: () => docs,
     guards: options.guards,

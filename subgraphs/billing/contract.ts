@@ -38,3 +38,6 @@ export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscrip
 export { discountBaseWire, discountWire } from './discounts/discount.wire.js';
 export { priceWire, productWire } from './products/product.wire.js';
 export { subscriptionWire } from './subscriptions/subscription.wire.js';
+
+// Which payment processor takes the money in an environment, for the start-up banner and /readyz.
+export { describePaymentProcessor, type PaymentProcessorDescription } from './payments/payment-processor.selection.js';

@@ -185,6 +185,16 @@ test('both environments are live and ready; the sandbox says so', async () => {
   expect((await call(productionUrl(), 'GET', '/healthz')).headers.get('x-polar-sandbox')).toBeNull();
 });
 
+test('the banner and /readyz say which payment processor takes the money', async () => {
+  // No Stripe key and no PAYMENT_PROCESSOR: production takes no payments; the sandbox uses the test processor.
+  expect(server!.stdout()).toMatch(/Production Payments: not configured/);
+  expect(server!.stdout()).toMatch(/Sandbox {4}Payments: test processor/);
+  const production = (await call(productionUrl(), 'GET', '/readyz')).body;
+  expect(production.payment_processor).toMatchObject({ name: 'none', takes_real_money: false });
+  const sandbox = (await call(sandboxUrl(), 'GET', '/readyz')).body;
+  expect(sandbox.payment_processor).toEqual({ name: 'test', takes_real_money: false, warning: null });
+});
+
 test('the CLI bootstraps against the running server with no extra configuration', async () => {
   const postmaster = livePostmaster();
   const result = await runCli(
