@@ -9,6 +9,25 @@ const status = (values: string[]): Json => ({
   properties: { status: { type: 'string', enum: values } },
 });
 
+/** /readyz: the status, and what an operator must know: Redis (when configured) and the payment processor. */
+const readiness = (values: string[]): Json => ({
+  ...status(values),
+  properties: {
+    status: { type: 'string', enum: values },
+    redis: { type: 'string', enum: ['ok', 'unreachable'], description: 'Only with REDIS_URL' },
+    degraded: { type: 'boolean', description: 'True while Redis is unreachable (limits count per process)' },
+    payment_processor: {
+      type: 'object',
+      description: 'Which processor takes the money here: `test` (simulated), `stripe`, or `none` (free products only)',
+      properties: {
+        name: { type: 'string', enum: ['test', 'stripe', 'none'] },
+        takes_real_money: { type: 'boolean' },
+        warning: { type: ['string', 'null'] },
+      },
+    },
+  },
+});
+
 export const serviceSchemas: Record<string, Json> = {
   GraphQLRequest: {
     type: 'object',
@@ -58,8 +77,8 @@ export const servicePaths: Record<string, Json> = {
       tags: ['service'],
       security: [],
       responses: {
-        200: { description: 'Ready', content: jsonContent(status(['ok'])) },
-        503: { description: 'The database does not answer', content: jsonContent(status(['unavailable'])) },
+        200: { description: 'Ready', content: jsonContent(readiness(['ok'])) },
+        503: { description: 'The database does not answer', content: jsonContent(readiness(['unavailable'])) },
       },
     },
   },
