@@ -92,6 +92,7 @@ export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string
     (paths[route.path] ??= {})[route.method] = {
       operationId: route.operationId,
       summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],
       'x-polar-allowed-subjects': route.access.subjects.map(s => s[0].toUpperCase() + s.slice(1)),
       security: route.access.scopes.length ? [{ bearer: [...route.access.scopes] }] : [],

@@ -8,6 +8,7 @@ import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -20,4 +21,5 @@ export const routes: Route[] = [
   ...productRoutes,
   ...discountRoutes,
   ...customerPortalSubscriptionRoutes,
+  ...webhookRoutes,
 ];

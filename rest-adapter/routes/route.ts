@@ -21,6 +21,8 @@ export interface Route {
   /** OpenAPI-style path, e.g. `/v1/organizations/{id}`. */
   path: string;
   summary: string;
+  /** Longer prose for the API docs (behaviour a client must know, e.g. retry policies). */
+  description?: string;
   tag: string;
   access: AccessRule;
   params?: z.ZodObject<any>;
