@@ -100,6 +100,19 @@ describe('delivery of billing events', () => {
       expect(() => new Webhook(`whsec_${'A'.repeat(43)}`).verify(r.body, headers)).toThrow();
     }
     expect(new Set(received.map(r => r.headers['webhook-id'])).size).toBe(4);
+
+    // The relay marked billing's outbox rows handed over (each was ingested exactly once).
+    const billing = sandbox.environment.billing.orm.em.fork();
+    const undispatched = async () =>
+      Number((await billing.execute('select count(*) as n from billing.events where dispatched_at is null'))[0].n);
+    for (let i = 0; i < 50 && (await undispatched()) > 0; i++) await new Promise(r => setTimeout(r, 100));
+    expect(await undispatched()).toBe(0);
+    const [ingested] = await sandbox.environment.webhooks.orm.em
+      .fork()
+      .execute(
+        "select count(*) as n, count(distinct source_event_id) as d from webhooks.events where type like 'subscription.%'",
+      );
+    expect(ingested).toEqual({ n: '3', d: '3' });
   });
 
   it('redelivers the same bytes with the same webhook-id', async () => {

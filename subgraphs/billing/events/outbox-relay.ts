@@ -66,9 +66,8 @@ export class OutboxRelay {
       );
       if (rows.length === 0) return 0;
       await this.sink.ingest(rows.map(toSourceEvent));
-      await em.execute('update billing.events set dispatched_at = now() where id = any(?::uuid[])', [
-        rows.map(r => r.id),
-      ]);
+      // `in (?)`: MikroORM expands the bound array into one parameter per id.
+      await em.execute('update billing.events set dispatched_at = now() where id in (?)', [rows.map(r => r.id)]);
       return rows.length;
     });
   }

@@ -1,6 +1,7 @@
 import { ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, totalFromPage, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
+import { pgArray } from '../shared-sql.js';
 import type { WebhookDeliveryType } from './webhook-delivery.type.js';
 
 export interface DeliveryFilters {
@@ -84,7 +85,7 @@ export class WebhookDeliveryService {
               modified_at = now()
         where id = ? and organization_id = any(?::uuid[])
         returning id`,
-      [messageId, ctx.principal.organizationIds],
+      [messageId, pgArray(ctx.principal.organizationIds)],
     );
     if (rows.length === 0) throw new ResourceNotFound();
     this.onQueued();
@@ -93,14 +94,14 @@ export class WebhookDeliveryService {
   /** Beyond Polar: queues again every failed (or skipped) event matching the filters; how many. */
   async redeliverFailed(ctx: RequestContext, filters: RedeliveryFilters): Promise<number> {
     const conditions = [`m.organization_id = any(?::uuid[])`, `m.status in ('failed', 'skipped')`];
-    const params: unknown[] = [ctx.principal.organizationIds];
+    const params: unknown[] = [pgArray(ctx.principal.organizationIds)];
     if (filters.endpointIds?.length) {
       conditions.push('m.endpoint_id = any(?::uuid[])');
-      params.push(filters.endpointIds);
+      params.push(pgArray(filters.endpointIds));
     }
     if (filters.eventTypes?.length) {
       conditions.push('ev.type = any(?::text[])');
-      params.push(filters.eventTypes);
+      params.push(pgArray(filters.eventTypes));
     }
     if (filters.start) {
       conditions.push('ev.timestamp >= ?');
@@ -126,10 +127,10 @@ export class WebhookDeliveryService {
 
 function deliveryFilter(ctx: RequestContext, f: DeliveryFilters): { where: string; params: unknown[] } {
   const conditions = ['d.organization_id = any(?::uuid[])'];
-  const params: unknown[] = [ctx.principal.organizationIds];
+  const params: unknown[] = [pgArray(ctx.principal.organizationIds)];
   if (f.endpointIds?.length) {
     conditions.push('d.endpoint_id = any(?::uuid[])');
-    params.push(f.endpointIds);
+    params.push(pgArray(f.endpointIds));
   }
   if (f.start) {
     conditions.push('d.created_at >= ?');
@@ -150,7 +151,7 @@ function deliveryFilter(ctx: RequestContext, f: DeliveryFilters): { where: strin
   }
   if (f.eventTypes?.length) {
     conditions.push('ev.type = any(?::text[])');
-    params.push(f.eventTypes);
+    params.push(pgArray(f.eventTypes));
   }
   if (f.query) {
     conditions.push(`(ev.type ilike ? or ev.payload ilike ?)`);
