@@ -16,6 +16,10 @@ export { InProcessWebhookIngest } from './events/event-ingest.js';
 export { deliveryPolicyOf } from './worker/delivery-policy.js';
 export { DeliveryWorker } from './worker/delivery-worker.js';
 export { EventStream } from './events/event-stream.js';
+export { generateWebhookSecret } from './endpoints/webhook-secret.js';
+export { openWebhooksOrm } from './orm.js';
+export { DeliverySender, WEBHOOK_USER_AGENT } from './worker/delivery-sender.js';
+export { signatureHeader } from './worker/delivery-signature.js';
 
 export interface WebhooksRuntime extends SubgraphRuntime<WebhooksContext> {
   orm: MikroORM;
