@@ -31,6 +31,7 @@ import { Kind, parse, print } from 'graphql';
 import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
 import { benchSubscriptions } from './subscriptions.js';
+import { benchWebhooks } from './webhooks.js';
 import {
   type Child,
   freePort,
@@ -62,7 +63,7 @@ const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same heap cap as `npm start` (package.json), so the memory printed is the memory users get.
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? '--max-old-space-size=256').split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s,w').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -286,6 +287,8 @@ async function main(): Promise<void> {
       '',
     ];
     process.stdout.write(lines.join('\n'));
+    // (w) webhook deliveries per second against a bare HTTP client: bench/webhooks.ts.
+    if (only.has('w')) process.stdout.write(await benchWebhooks({ databaseUrl, log }));
     if (only.has('s')) {
       const sizes = process.env.BENCH_SUBSCRIPTION_SIZES?.split(',').map(Number);
       process.stdout.write(

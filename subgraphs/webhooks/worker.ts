@@ -18,7 +18,7 @@ runMain(async () => {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { service: 'webhooks-worker', environment: config.ENVIRONMENT });
   const required = requireConfig(config, ['DATABASE_URL'], 'the webhook delivery worker');
-  const orm = await openWebhooksOrm(required.DATABASE_URL, 4);
+  const orm = await openWebhooksOrm(required.DATABASE_URL, 4, { asynchronousCommit: true });
   const worker = createDeliveryWorker(orm, {
     allowPrivateTargets: config.ENVIRONMENT === 'sandbox' || config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     policy: deliveryPolicyOf(config),

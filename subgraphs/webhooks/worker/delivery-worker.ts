@@ -17,19 +17,27 @@ interface ClaimedMessage {
   deleted_at: Date | null;
 }
 
-const BATCH = 32;
+/** At most this many requests in flight per worker (one per endpoint at a time, by the order rule). */
+const MAX_IN_FLIGHT = 64;
+
+interface Outcome {
+  message: ClaimedMessage;
+  result: SendResult;
+}
 
 /**
  * Delivers queued messages (one per event and endpoint) from PostgreSQL, at least once:
  *
- * 1. **Claim** in one statement: due pending messages with no older pending message to the same
- *    endpoint (per-endpoint order: an event waits while an older one is undelivered), locked with
- *    `FOR UPDATE SKIP LOCKED` so workers never take the same row, leased for `leaseMs` and their
+ * 1. **Claim** in one statement: the oldest pending message of each endpoint (per-endpoint order: an
+ *    event waits while an older one to the same endpoint is undelivered), when it is due and not leased,
+ *    locked with `FOR UPDATE SKIP LOCKED` so workers never take the same row, leased for `leaseMs` and its
  *    attempt counted. The claim commits before any HTTP: no lock or connection is held across a call.
  * 2. **Send** the stored bytes, signed for this attempt (webhook-id = the message id, unchanged across
- *    attempts and redeliveries).
- * 3. **Record** the attempt (a delivery row) and the message's new state, fenced on the attempt number,
- *    so a worker whose lease ran out cannot overwrite the attempt of the worker that re-claimed it.
+ *    attempts and redeliveries). Sends run concurrently, up to MAX_IN_FLIGHT; a slow endpoint holds only
+ *    its own queue, and the worker keeps claiming for the others meanwhile.
+ * 3. **Record** the attempts that finished (a delivery row each, and each message's new state) in one
+ *    transaction, fenced on the attempt number, so a worker whose lease ran out cannot overwrite the
+ *    attempt of the worker that re-claimed it.
  *
  * A worker that dies after the claim leaves the lease to expire; the message is claimed again and sent
  * with the same webhook-id (a receiver dedupes on it). Nothing is lost; a duplicate carries the same id.
@@ -38,6 +46,11 @@ export class DeliveryWorker {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  /** Set by `wake()` while the loop is busy, so the wake-up is not lost. */
+  private woken = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private finished: Outcome[] = [];
+  private recording: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly orm: MikroORM,
@@ -52,8 +65,9 @@ export class DeliveryWorker {
     this.loop = this.run();
   }
 
-  /** Something was queued: look now instead of after the poll interval. */
+  /** Something was queued or recorded: look now instead of after the poll interval. */
   wake(): void {
+    this.woken = true;
     this.wakeUp?.();
   }
 
@@ -61,21 +75,33 @@ export class DeliveryWorker {
     this.running = false;
     this.wakeUp?.();
     await this.loop;
+    await Promise.all(this.inFlight);
+    await this.recording;
     this.sender.close();
   }
 
-  /** Claims and delivers one batch; the number of messages handled (0: nothing was due). */
+  /** Claims, delivers and records one round; the number of messages handled (0: nothing was due). */
   async runOnce(): Promise<number> {
-    const claimed = await this.claim();
+    const claimed = await this.claim(MAX_IN_FLIGHT);
     await Promise.all(claimed.map(message => this.deliver(message)));
+    await this.recording;
     return claimed.length;
   }
 
   private async run(): Promise<void> {
     while (this.running) {
       let pause = 0;
+      this.woken = false;
       try {
-        if ((await this.runOnce()) === 0) pause = await this.idleMs();
+        const room = MAX_IN_FLIGHT - this.inFlight.size;
+        const claimed = room > 0 ? await this.claim(room) : [];
+        for (const message of claimed) {
+          const task: Promise<void> = this.deliver(message).finally(() => this.inFlight.delete(task));
+          this.inFlight.add(task);
+        }
+        // Nothing new: wait for a finished attempt to be recorded (it frees its endpoint's next event),
+        // or for the earliest retry, or for the poll interval.
+        if (claimed.length === 0) pause = this.inFlight.size > 0 ? this.policy.pollMs : await this.idleMs();
       } catch (error) {
         this.logger.error({ err: error }, 'webhook delivery loop failed; retrying');
         pause = 1000;
@@ -85,6 +111,7 @@ export class DeliveryWorker {
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.woken) return Promise.resolve();
     return new Promise(resolve => {
       const timer = setTimeout(done, ms);
       function done() {
@@ -106,33 +133,45 @@ export class DeliveryWorker {
     return Math.min(this.policy.pollMs, Math.max(5, Math.ceil(due)));
   }
 
-  private claim(): Promise<ClaimedMessage[]> {
+  private claim(limit: number): Promise<ClaimedMessage[]> {
+    // `heads`: each endpoint's oldest pending message, found per endpoint through the partial index on
+    // (endpoint_id, event_position) where pending (a few index probes, however long the queues are);
+    // only a due, unleased head may go. Locking re-checks the row (SKIP LOCKED skips one another worker
+    // is claiming).
     return this.orm.em.fork().execute<ClaimedMessage[]>(
-      `update webhooks.messages m
+      `with heads as (
+         select h.id, h.next_attempt_at, h.lease_until
+           from webhooks.endpoints e
+           cross join lateral (
+             select m.id, m.next_attempt_at, m.lease_until from webhooks.messages m
+              where m.endpoint_id = e.id and m.status = 'pending'
+              order by m.event_position limit 1) h),
+       picked as (
+         select c.id from webhooks.messages c
+          where c.id in (select id from heads
+                          where next_attempt_at <= now() and (lease_until is null or lease_until < now())
+                          order by next_attempt_at limit ?)
+            and c.status = 'pending' and (c.lease_until is null or c.lease_until < now())
+          for update of c skip locked)
+       update webhooks.messages m
           set lease_until = now() + make_interval(secs => ?::double precision / 1000), attempts = m.attempts + 1
-         from (select c.id from webhooks.messages c
-                where c.status = 'pending' and c.next_attempt_at <= now()
-                  and (c.lease_until is null or c.lease_until < now())
-                  and not exists (select 1 from webhooks.messages o
-                                   where o.endpoint_id = c.endpoint_id and o.status = 'pending'
-                                     and o.event_position < c.event_position)
-                order by c.next_attempt_at, c.event_position
-                limit ? for update of c skip locked) picked,
-              webhooks.events ev, webhooks.endpoints ep
+         from picked, webhooks.events ev, webhooks.endpoints ep
         where m.id = picked.id and ev.id = m.event_id and ep.id = m.endpoint_id
         returning m.id, m.event_id, m.endpoint_id, m.organization_id, m.attempts, ev.payload, ep.url, ep.secret,
                   ep.enabled, ep.deleted_at`,
-      [this.policy.leaseMs, BATCH],
+      [limit, this.policy.leaseMs],
     );
   }
 
   private async deliver(message: ClaimedMessage): Promise<void> {
-    const em = this.orm.em.fork();
     if (!message.enabled || message.deleted_at) {
-      await em.execute(
-        `update webhooks.messages set status = 'skipped', lease_until = null, modified_at = now() where id = ? and attempts = ?`,
-        [message.id, message.attempts],
-      );
+      await this.orm.em
+        .fork()
+        .execute(
+          `update webhooks.messages set status = 'skipped', lease_until = null, modified_at = now() where id = ? and attempts = ?`,
+          [message.id, message.attempts],
+        );
+      this.wake();
       return;
     }
     const body = Buffer.from(message.payload, 'utf8');
@@ -148,43 +187,83 @@ export class DeliveryWorker {
       },
       body,
     );
-    await this.record(message, result);
+    this.finished.push({ message, result });
+    await this.recordFinished();
   }
 
-  private async record(message: ClaimedMessage, result: SendResult): Promise<void> {
-    const final = result.succeeded || message.attempts >= this.policy.maxAttempts;
-    const status = result.succeeded ? 'succeeded' : final ? 'failed' : 'pending';
-    const delayMs = final ? 0 : retryDelayMs(message.attempts, this.policy);
-    await this.orm.em.fork().transactional(async em => {
-      await em.execute(
-        `insert into webhooks.deliveries (id, message_id, endpoint_id, organization_id, attempt, succeeded, http_code, response, duration_ms, error, created_at)
-         values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, now())`,
-        [
-          message.id,
-          message.endpoint_id,
-          message.organization_id,
-          message.attempts,
-          result.succeeded,
-          result.httpCode,
-          result.response,
-          result.durationMs,
-          result.error,
-        ],
-      );
-      await em.execute(
-        `update webhooks.messages
-            set status = ?, last_http_code = ?, lease_until = null, modified_at = now(),
-                next_attempt_at = now() + make_interval(secs => ?::double precision / 1000)
-          where id = ? and attempts = ? and status = 'pending'`,
-        [status, result.httpCode, delayMs, message.id, message.attempts],
-      );
-      if (status === 'failed') await this.disableIfFailing(em, message);
+  /**
+   * Records every finished attempt not yet recorded, one transaction at a time: attempts that finish
+   * while a transaction runs are recorded together by the next one.
+   */
+  private recordFinished(): Promise<void> {
+    this.recording = this.recording.then(async () => {
+      const batch = this.finished.splice(0);
+      if (batch.length === 0) return;
+      try {
+        await this.record(batch);
+      } catch (error) {
+        // The leases expire and the messages are sent again (same webhook-id).
+        this.logger.error({ err: error, count: batch.length }, 'recording webhook attempts failed');
+      }
+      this.wake();
     });
-    if (!result.succeeded)
-      this.logger.debug(
-        { messageId: message.id, attempt: message.attempts, httpCode: result.httpCode, error: result.error },
-        'webhook delivery failed',
-      );
+    return this.recording;
+  }
+
+  private async record(batch: Outcome[]): Promise<void> {
+    const rows = batch.map(({ message, result }) => {
+      const final = result.succeeded || message.attempts >= this.policy.maxAttempts;
+      return {
+        message,
+        result,
+        status: result.succeeded ? 'succeeded' : final ? 'failed' : 'pending',
+        delayMs: final ? 0 : retryDelayMs(message.attempts, this.policy),
+      };
+    });
+    // One statement (so one round trip, and atomic): the attempts' delivery rows and their messages' states.
+    const em = this.orm.em.fork();
+    await em.execute(
+      `with x as (
+         select * from jsonb_to_recordset(?::jsonb) as x(message_id uuid, endpoint_id uuid, organization_id uuid,
+                attempt int, succeeded boolean, http_code int, response text, duration_ms int, error text,
+                status text, delay_ms double precision)),
+       attempts as (
+         insert into webhooks.deliveries (id, message_id, endpoint_id, organization_id, attempt, succeeded, http_code,
+                response, duration_ms, error, created_at)
+         select gen_random_uuid(), message_id, endpoint_id, organization_id, attempt, succeeded, http_code, response,
+                duration_ms, error, now() from x)
+       update webhooks.messages m
+          set status = x.status, last_http_code = x.http_code, lease_until = null, modified_at = now(),
+              next_attempt_at = now() + make_interval(secs => x.delay_ms / 1000)
+         from x
+        where m.id = x.message_id and m.attempts = x.attempt and m.status = 'pending'`,
+      [
+        JSON.stringify(
+          rows.map(({ message, result, status, delayMs }) => ({
+            message_id: message.id,
+            endpoint_id: message.endpoint_id,
+            organization_id: message.organization_id,
+            attempt: message.attempts,
+            succeeded: result.succeeded,
+            http_code: result.httpCode,
+            response: result.response,
+            duration_ms: result.durationMs,
+            error: result.error,
+            status,
+            delay_ms: delayMs,
+          })),
+        ),
+      ],
+    );
+    // After an event's last attempt failed: the disable rule, in its own transaction (rare).
+    for (const r of rows)
+      if (r.status === 'failed') await this.orm.em.fork().transactional(tx => this.disableIfFailing(tx, r.message));
+    for (const { message, result } of batch)
+      if (!result.succeeded)
+        this.logger.debug(
+          { messageId: message.id, attempt: message.attempts, httpCode: result.httpCode, error: result.error },
+          'webhook delivery failed',
+        );
   }
 
   /** Polar's rule: the endpoint's 10 most recent finished events all failed → disabled, owner told. */
