@@ -19,6 +19,8 @@ interface ClaimedMessage {
 
 /** At most this many requests in flight per worker (one per endpoint at a time, by the order rule). */
 const MAX_IN_FLIGHT = 64;
+/** Statements recording finished attempts at the same time (the worker's pool has 4 connections). */
+const MAX_RECORDERS = 3;
 
 interface Outcome {
   message: ClaimedMessage;
@@ -50,7 +52,7 @@ export class DeliveryWorker {
   private woken = false;
   private readonly inFlight = new Set<Promise<void>>();
   private finished: Outcome[] = [];
-  private recording: Promise<void> = Promise.resolve();
+  private readonly recording = new Set<Promise<void>>();
 
   constructor(
     private readonly orm: MikroORM,
@@ -76,7 +78,7 @@ export class DeliveryWorker {
     this.wakeUp?.();
     await this.loop;
     await Promise.all(this.inFlight);
-    await this.recording;
+    while (this.recording.size > 0) await Promise.all(this.recording);
     this.sender.close();
   }
 
@@ -84,7 +86,7 @@ export class DeliveryWorker {
   async runOnce(): Promise<number> {
     const claimed = await this.claim(MAX_IN_FLIGHT);
     await Promise.all(claimed.map(message => this.deliver(message)));
-    await this.recording;
+    while (this.recording.size > 0) await Promise.all(this.recording);
     return claimed.length;
   }
 
@@ -95,10 +97,7 @@ export class DeliveryWorker {
       try {
         const room = MAX_IN_FLIGHT - this.inFlight.size;
         const claimed = room > 0 ? await this.claim(room) : [];
-        for (const message of claimed) {
-          const task: Promise<void> = this.deliver(message).finally(() => this.inFlight.delete(task));
-          this.inFlight.add(task);
-        }
+        for (const message of claimed) this.launch(message);
         // Nothing new: wait for a finished attempt to be recorded (it frees its endpoint's next event),
         // or for the earliest retry, or for the poll interval.
         if (claimed.length === 0) pause = this.inFlight.size > 0 ? this.policy.pollMs : await this.idleMs();
@@ -108,6 +107,11 @@ export class DeliveryWorker {
       }
       if (pause > 0 && this.running) await this.sleep(pause);
     }
+  }
+
+  private launch(message: ClaimedMessage): void {
+    const task: Promise<void> = this.deliver(message).finally(() => this.inFlight.delete(task));
+    this.inFlight.add(task);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -188,29 +192,40 @@ export class DeliveryWorker {
       body,
     );
     this.finished.push({ message, result });
-    await this.recordFinished();
+    this.recordFinished();
   }
 
   /**
-   * Records every finished attempt not yet recorded, one transaction at a time: attempts that finish
-   * while a transaction runs are recorded together by the next one.
+   * Records every finished attempt not yet recorded, in up to MAX_RECORDERS statements at a time:
+   * attempts that finish meanwhile are recorded together by the next one.
    */
-  private recordFinished(): Promise<void> {
-    this.recording = this.recording.then(async () => {
+  private recordFinished(): void {
+    while (this.recording.size < MAX_RECORDERS && this.finished.length > 0) {
       const batch = this.finished.splice(0);
-      if (batch.length === 0) return;
-      try {
-        await this.record(batch);
-      } catch (error) {
-        // The leases expire and the messages are sent again (same webhook-id).
-        this.logger.error({ err: error, count: batch.length }, 'recording webhook attempts failed');
-      }
-      this.wake();
-    });
-    return this.recording;
+      const task: Promise<void> = this.record(batch)
+        .then(next => {
+          // The next event of each endpoint whose event just finished goes out at once.
+          for (const message of next) if (this.running) this.launch(message);
+        })
+        .catch(error => {
+          // The leases expire and the messages are sent again (same webhook-id).
+          this.logger.error({ err: error, count: batch.length }, 'recording webhook attempts failed');
+        })
+        .finally(() => {
+          this.recording.delete(task);
+          this.wake();
+          this.recordFinished();
+        });
+      this.recording.add(task);
+    }
   }
 
-  private async record(batch: Outcome[]): Promise<void> {
+  /**
+   * Records the attempts and, in the same statement, claims each finished endpoint's next event (the
+   * message after the one just recorded, if it is the endpoint's oldest pending one, due and unleased):
+   * one round trip per delivery instead of two. Returns what it claimed.
+   */
+  private async record(batch: Outcome[]): Promise<ClaimedMessage[]> {
     const rows = batch.map(({ message, result }) => {
       const final = result.succeeded || message.attempts >= this.policy.maxAttempts;
       return {
@@ -220,9 +235,11 @@ export class DeliveryWorker {
         delayMs: final ? 0 : retryDelayMs(message.attempts, this.policy),
       };
     });
-    // One statement (so one round trip, and atomic): the attempts' delivery rows and their messages' states.
+    // One statement (so one round trip, and atomic). Data-modifying CTEs see the snapshot from before the
+    // statement, so `done` still shows the recorded messages as pending: the next one is the first pending
+    // message after it, and none may be older.
     const em = this.orm.em.fork();
-    await em.execute(
+    const claimed = await em.execute<ClaimedMessage[]>(
       `with x as (
          select * from jsonb_to_recordset(?::jsonb) as x(message_id uuid, endpoint_id uuid, organization_id uuid,
                 attempt int, succeeded boolean, http_code int, response text, duration_ms int, error text,
@@ -231,12 +248,35 @@ export class DeliveryWorker {
          insert into webhooks.deliveries (id, message_id, endpoint_id, organization_id, attempt, succeeded, http_code,
                 response, duration_ms, error, created_at)
          select gen_random_uuid(), message_id, endpoint_id, organization_id, attempt, succeeded, http_code, response,
-                duration_ms, error, now() from x)
+                duration_ms, error, now() from x),
+       done as (
+         update webhooks.messages m
+            set status = x.status, last_http_code = x.http_code, lease_until = null, modified_at = now(),
+                next_attempt_at = now() + make_interval(secs => x.delay_ms / 1000)
+           from x
+          where m.id = x.message_id and m.attempts = x.attempt and m.status = 'pending'
+          returning m.endpoint_id, m.event_position, m.status),
+       next as (
+         select n.id from done d
+          cross join lateral (
+            select c.id from webhooks.messages c
+             where c.endpoint_id = d.endpoint_id and c.status = 'pending' and c.event_position > d.event_position
+             order by c.event_position limit 1) n
+          where d.status <> 'pending'
+            and not exists (select 1 from webhooks.messages o
+                             where o.endpoint_id = d.endpoint_id and o.status = 'pending'
+                               and o.event_position < d.event_position)),
+       picked as (
+         select c.id from webhooks.messages c
+          where c.id in (select id from next) and c.next_attempt_at <= now()
+            and (c.lease_until is null or c.lease_until < now())
+          for update of c skip locked)
        update webhooks.messages m
-          set status = x.status, last_http_code = x.http_code, lease_until = null, modified_at = now(),
-              next_attempt_at = now() + make_interval(secs => x.delay_ms / 1000)
-         from x
-        where m.id = x.message_id and m.attempts = x.attempt and m.status = 'pending'`,
+          set lease_until = now() + make_interval(secs => ?::double precision / 1000), attempts = m.attempts + 1
+         from picked, webhooks.events ev, webhooks.endpoints ep
+        where m.id = picked.id and ev.id = m.event_id and ep.id = m.endpoint_id
+        returning m.id, m.event_id, m.endpoint_id, m.organization_id, m.attempts, ev.payload, ep.url, ep.secret,
+                  ep.enabled, ep.deleted_at`,
       [
         JSON.stringify(
           rows.map(({ message, result, status, delayMs }) => ({
@@ -253,6 +293,7 @@ export class DeliveryWorker {
             delay_ms: delayMs,
           })),
         ),
+        this.policy.leaseMs,
       ],
     );
     // After an event's last attempt failed: the disable rule, in its own transaction (rare).
@@ -264,6 +305,7 @@ export class DeliveryWorker {
           { messageId: message.id, attempt: message.attempts, httpCode: result.httpCode, error: result.error },
           'webhook delivery failed',
         );
+    return claimed;
   }
 
   /** Polar's rule: the endpoint's 10 most recent finished events all failed → disabled, owner told. */
