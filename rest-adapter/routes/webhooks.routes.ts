@@ -181,8 +181,10 @@ export const webhookRoutes: Route[] = [
     params: idParams,
     operation: 'WebhookEventsRedeliver',
     variables: ({ params }) => ({ id: params.id }),
-    result: () => undefined,
+    // Polar answers 202 with a JSON `null` body (and its SDK expects JSON).
+    result: () => null,
     status: 202,
+    response: z.null(),
     errors: [404],
   },
   {
