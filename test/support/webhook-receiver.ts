@@ -10,7 +10,7 @@ export interface ReceivedWebhook {
 
 /**
  * A webhook receiver on loopback: records every request and answers 200, or the status `statusOf`
- * returns for its path (e.g. 500 under /fail).
+ * returns for its path (e.g. 500 under /fail); requests under /hang are never answered.
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
@@ -29,9 +29,11 @@ export class WebhookReceiver {
           headers: req.headers,
           body: Buffer.concat(chunks).toString('utf8'),
         });
+        for (const wake of this.waiters.splice(0)) wake();
+        // Under /hang nothing is ever answered (the sender's timeout must end the exchange).
+        if (req.url?.startsWith('/hang')) return;
         res.statusCode = this.statusOf(req.url ?? '/');
         res.end('ok');
-        for (const wake of this.waiters.splice(0)) wake();
       });
     });
     await new Promise<void>(resolve => this.server.listen(0, '127.0.0.1', resolve));

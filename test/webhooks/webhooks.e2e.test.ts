@@ -213,6 +213,43 @@ describe('failure policy', () => {
   });
 });
 
+describe('timeout', () => {
+  it('aborts an attempt after 10 s and keeps delivering to other endpoints meanwhile', async () => {
+    const other = await createTenant(sandbox);
+    const endpointOf = async (path: string) =>
+      (
+        await api(
+          'POST',
+          '/v1/webhooks/endpoints',
+          { url: receiver.url(path), format: 'raw', events: ['customer.created'] },
+          sandbox,
+          other.oat,
+        )
+      ).body;
+    const hanging = await endpointOf('/hang');
+    await endpointOf('/steady');
+    for (let i = 0; i < 3; i++)
+      await api('POST', '/v1/customers/', { email: `steady-${i}-${Date.now()}@example.com` }, sandbox, other.oat);
+    // The steady endpoint gets all three while the first request to the hanging one is still open.
+    await receiver.until(() => receiver.on('/steady').length === 3, 'three deliveries to /steady');
+    expect(receiver.on('/hang')).toHaveLength(1);
+    let attempts: any[] = [];
+    for (let i = 0; i < 150 && attempts.length === 0; i++) {
+      await new Promise(resolve => setTimeout(resolve, 100));
+      attempts = (await api('GET', `/v1/webhooks/deliveries?endpoint_id=${hanging.id}`, undefined, sandbox, other.oat))
+        .body.items;
+    }
+    expect(attempts[0]).toMatchObject({ succeeded: false, http_code: null, webhook_event: { succeeded: null } });
+    const [row] = await sandbox.environment.webhooks.orm.em
+      .fork()
+      .execute('select error, duration_ms from webhooks.deliveries where endpoint_id = ?', [hanging.id]);
+    expect(row.error).toBe('timed out after 10 s');
+    expect(row.duration_ms).toBeGreaterThanOrEqual(10_000);
+    // Its next event waited behind it (per-endpoint order): still only the first one was sent.
+    expect(new Set(receiver.on('/hang').map(r => r.headers['webhook-id'])).size).toBe(1);
+  }, 30_000);
+});
+
 describe('target policy', () => {
   it('refuses loopback and private targets in production, allows them in the sandbox', async () => {
     const owner = await createTenant(stack.production);
