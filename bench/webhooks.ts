@@ -8,7 +8,8 @@
 //        each endpoint's events go in order).
 //
 // The receiver (bench/webhook-receiver.ts) is a third process. The worker's database is a fresh one
-// created next to `--database-url` and dropped afterwards. No assertion on timing: it prints numbers and
+// created next to `--database-url` and dropped afterwards. BENCH_WEBHOOK_ENDPOINTS (20), BENCH_WEBHOOK_EVENTS
+// (200) and BENCH_WEBHOOK_WORKER_FLAGS (node flags for the worker, e.g. --cpu-prof) tune it. No assertion on timing: it prints numbers and
 // the target line `target webhook-deliveries: <ratio> (goal 0.5) met|missed`.
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -78,14 +79,20 @@ export async function benchWebhooks(options: WebhookBenchOptions): Promise<strin
     }));
     const total = ENDPOINTS * EVENTS;
 
-    worker = spawnNode(path.join(root, 'subgraphs', 'webhooks', 'worker.js'), [], {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      ENVIRONMENT: 'production',
-      DATABASE_URL: databaseUrl,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    });
+    const workerFlags = (process.env.BENCH_WEBHOOK_WORKER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+    worker = spawnNode(
+      path.join(root, 'subgraphs', 'webhooks', 'worker.js'),
+      [],
+      {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        ENVIRONMENT: 'production',
+        DATABASE_URL: databaseUrl,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      },
+      workerFlags,
+    );
     while (!worker.output().includes('webhook worker started')) {
       if (worker.process.exitCode !== null) throw new Error(`worker exited:\n${worker.output()}`);
       await new Promise(r => setTimeout(r, 50));
