@@ -32,6 +32,7 @@ import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
 import { profileSummary } from './profile.js';
 import { benchSubscriptions, type Goal } from './subscriptions.js';
+import { benchWebhooks } from './webhooks.js';
 import {
   type Child,
   freePort,
@@ -67,7 +68,7 @@ const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
 let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same heap cap as `npm start` (package.json), so the memory printed is the memory users get.
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? '--max-old-space-size=256').split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s,w').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -302,6 +303,8 @@ async function main(): Promise<void> {
         goal: `≥ ${RATIO_TARGET}`,
         met: ratio >= RATIO_TARGET,
       });
+    // (w) webhook deliveries per second against a bare HTTP client: bench/webhooks.ts.
+    if (only.has('w')) process.stdout.write(await benchWebhooks({ databaseUrl, log }));
     if (only.has('s')) {
       const sizes =
         process.env.BENCH_SUBSCRIPTION_SIZES?.split(',').map(Number) ?? (quick ? [1_000] : [1_000, 1_000_000]);

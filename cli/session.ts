@@ -14,6 +14,8 @@ import {
 /** What a command works with: one environment's identity data, opened for the command's duration. */
 export interface CliSession {
   environment: EnvironmentName;
+  /** The environment's database (commands of other subgraphs open their own ORM on it). */
+  databaseUrl: string;
   admin: IdentityAdmin;
   /** The identity data and use cases; no GraphQL schema or principal resolver (the CLI serves nothing). */
   identity: { orm: MikroORM; services: IdentityServices };
@@ -45,6 +47,7 @@ export async function openSession(
   let closed = false;
   return {
     environment,
+    databaseUrl: databases.urls[environment],
     identity,
     admin: new IdentityAdmin(identity.orm, identity.services, systemClock, secrets.secret),
     close: async () => {

@@ -13,7 +13,8 @@ import { assembleRestApp } from '../rest-adapter/assemble.js';
 import { InProcessGatewayClient } from '../rest-adapter/gateway-client.js';
 import { OperationDocuments } from '../rest-adapter/operations.js';
 import { createRequestGuards } from '../rest-adapter/request-guards.js';
-import { type BillingRuntime, startBilling } from '../subgraphs/billing/runtime.js';
+import { type BillingRuntime, OutboxRelay, startBilling } from '../subgraphs/billing/runtime.js';
+import { deliveryPolicyOf, startWebhooks, type WebhooksRuntime } from '../subgraphs/webhooks/runtime.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import {
@@ -31,6 +32,9 @@ export interface Environment {
   app: Express;
   identity: IdentityRuntime;
   billing: BillingRuntime;
+  webhooks: WebhooksRuntime;
+  /** Hands billing's outbox to webhooks (in-process). */
+  relay: OutboxRelay;
   gateway: ApolloServer<GatewayContext>;
   close(): Promise<void>;
 }
@@ -58,6 +62,16 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     environment: options.name,
     publicUrl,
   });
+  const webhooks = await startWebhooks({
+    databaseUrl: options.databaseUrl,
+    clock: options.clock,
+    logger: options.logger,
+    allowPrivateTargets: options.name === 'sandbox' || options.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    policy: deliveryPolicyOf(options.config),
+    runWorker: options.config.WEBHOOK_WORKER,
+  });
+  const relay = new OutboxRelay(billing.orm, webhooks.ingest, options.logger);
+  relay.start();
   const supergraphSdl = readSupergraph();
   const operations = new OperationDocuments();
   const gateway = await createGateway({
@@ -65,6 +79,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     dataSources: {
       [identity.name]: new CachedLocalDataSource(identity),
       [billing.name]: new CachedLocalDataSource(billing),
+      [webhooks.name]: new CachedLocalDataSource(webhooks),
     },
     limits: { maxDepth: options.config.GRAPHQL_MAX_DEPTH, maxCost: options.config.GRAPHQL_MAX_COST },
   });
@@ -86,7 +101,10 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     environment: options.name,
     guards,
     publicUrl,
-    gateway: new InProcessGatewayClient(gateway, directOperations(supergraphSdl, operations, identity, billing)),
+    gateway: new InProcessGatewayClient(
+      gateway,
+      directOperations(supergraphSdl, operations, identity, billing, webhooks),
+    ),
     // Customer sessions live in billing, every other credential in identity (kit/composite-principal-resolver.ts).
     principals: new CompositePrincipalResolver(identity.principals, {
       [TOKEN_PREFIXES.customerSession]: billing.principals,
@@ -106,10 +124,14 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     app,
     identity,
     billing,
+    webhooks,
+    relay,
     gateway,
     close: async () => {
       await guards.close();
       await gateway.stop();
+      await relay.stop();
+      await webhooks.close();
       await billing.close();
       await identity.close();
     },

@@ -21,14 +21,18 @@ import { SigningDataSource } from './signing-data-source.js';
  */
 
 /** Subgraph name → base URL of its process. The name is the one in schema/supergraph.graphql. */
-function subgraphUrls(config: ConfigWith<'IDENTITY_URL' | 'BILLING_URL'>): Record<string, string> {
-  return { identity: config.IDENTITY_URL, billing: config.BILLING_URL };
+function subgraphUrls(config: ConfigWith<'IDENTITY_URL' | 'BILLING_URL' | 'WEBHOOKS_URL'>): Record<string, string> {
+  return { identity: config.IDENTITY_URL, billing: config.BILLING_URL, webhooks: config.WEBHOOKS_URL };
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { service: 'gateway', environment: config.ENVIRONMENT });
-  const required = requireConfig(config, ['INTERNAL_KEY', 'IDENTITY_URL', 'BILLING_URL'], 'the gateway process');
+  const required = requireConfig(
+    config,
+    ['INTERNAL_KEY', 'IDENTITY_URL', 'BILLING_URL', 'WEBHOOKS_URL'],
+    'the gateway process',
+  );
   const internalKey = required.INTERNAL_KEY;
   const subgraphs = subgraphUrls(required);
 

@@ -120,6 +120,26 @@ const schema = z.object({
   GATEWAY_URL: optionalUrl,
   IDENTITY_URL: optionalUrl,
   BILLING_URL: optionalUrl,
+  /** Distributed topology: the webhooks subgraph, which billing's outbox relay hands events to. */
+  WEBHOOKS_URL: optionalUrl,
+  /**
+   * Webhook targets on loopback, private, link-local or other non-public addresses (also after DNS)
+   * are refused in production unless this is `true`; the sandbox always allows them.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform(v => v === 'true' || v === '1'),
+  /** Retry backoff after the n-th failed attempt: min(base·2^n, max), with 50–100 % jitter (Polar's ladder). */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(2000),
+  WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().positive().default(1_200_000),
+  /** How long a claimed delivery is reserved for its worker; a dead worker's claims are retried after it. */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Whether this process runs the webhook delivery worker (embedded topology; `false` when a separate worker runs). */
+  WEBHOOK_WORKER: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform(v => v === 'true' || v === '1'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(8),
   // NOTE: counts objects resolved, lists at their page size; the REST portal list (100 items with
   // product, prices and organization) costs about 4,900, so the default leaves room above it.

@@ -9,11 +9,13 @@ import { buildSchema, type GraphQLSchema, parse } from 'graphql';
 import { projectRoot } from '../kit/paths.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from '../subgraphs/billing/schema.js';
 import { buildIdentitySchema, IDENTITY_SUBGRAPH } from '../subgraphs/identity/schema.js';
+import { buildWebhooksSchema, WEBHOOKS_SUBGRAPH } from '../subgraphs/webhooks/schema.js';
 
 /** Every subgraph: its name, where the distributed topology reaches it, and how to build its schema. */
 export const SUBGRAPHS = [
   { name: IDENTITY_SUBGRAPH, url: 'http://identity:4001/graphql', build: buildIdentitySchema },
   { name: BILLING_SUBGRAPH, url: 'http://billing:4002/graphql', build: buildBillingSchema },
+  { name: WEBHOOKS_SUBGRAPH, url: 'http://webhooks:4003/graphql', build: buildWebhooksSchema },
 ];
 
 // The committed files in the project's schema/ folder (not the copy that the build puts in dist/).

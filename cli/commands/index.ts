@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { bootstrap } from './bootstrap.js';
+import { listen } from './listen.js';
 import { memberAdd } from './member-add.js';
 import { orgCreate } from './org-create.js';
 import { tokenCreate } from './token-create.js';
@@ -14,4 +15,5 @@ export const COMMANDS: readonly Command<any>[] = [
   userCreate,
   orgCreate,
   memberAdd,
+  listen,
 ];

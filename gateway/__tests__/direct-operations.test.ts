@@ -23,7 +23,7 @@ beforeAll(async () => {
   const { environment } = stack.production;
   direct = new DirectOperations(
     readSupergraph(),
-    [environment.identity, environment.billing],
+    [environment.identity, environment.billing, environment.webhooks],
     documents.names().map(name => ({ source: documents.source(name), operationName: name })),
   );
   viaGateway = new InProcessGatewayClient(environment.gateway);

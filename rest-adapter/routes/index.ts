@@ -9,6 +9,7 @@ import { customerPortalCustomerRoutes } from './customer-portal-customers.routes
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -22,6 +23,7 @@ export const routes: Route[] = [
   ...discountRoutes,
   ...customerPortalSubscriptionRoutes,
   ...sandboxClockRoutes,
+  ...webhookRoutes,
 ];
 
 /** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */

@@ -1,8 +1,12 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
 import { type Config, deploymentPublicUrl } from '../../kit/config.js';
+import { signedRpcClient } from '../../kit/http/signed-rpc.js';
+import { createLogger } from '../../kit/logger.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
+import { WEBHOOK_INGEST_RPC } from '../webhooks/contract.js';
+import { OutboxRelay } from './events/outbox-relay.js';
 import { startBilling } from './runtime.js';
 
 // Customer portal links use the environment's public address, as the REST adapter process reads it;
@@ -12,20 +16,39 @@ const publicUrl = (config: Config) => deploymentPublicUrl(config, 8000);
 /**
  * The billing subgraph as its own process (distributed topology, `node dist/subgraphs/billing/main.js`):
  * one environment (ENVIRONMENT) on DATABASE_URL, serving subgraph fetches signed by the gateway and
- * customer session look-ups (`polar_cst_` → principal) signed by the REST adapter.
+ * customer session look-ups (`polar_cst_` → principal) signed by the REST adapter, and relaying its
+ * outbox to the webhooks process (WEBHOOKS_URL).
  * Migrates its schema at start (advisory-locked, so several replicas may start at once).
  */
 runMain(() =>
   runSubgraph({
     service: 'billing',
-    start: config =>
-      startBilling({
+    start: async config => {
+      const runtime = await startBilling({
         databaseUrl: config.DATABASE_URL,
         secret: config.SECRET,
         clock: systemClock,
         environment: config.ENVIRONMENT,
         publicUrl: publicUrl(config),
-      }),
+      });
+      // The outbox goes to the webhooks process (WEBHOOKS_URL) over signed JSON RPC; without it the
+      // events stay in billing.events, undispatched, until a relay runs.
+      if (!config.WEBHOOKS_URL) return runtime;
+      const logger = createLogger(config.LOG_LEVEL, { service: 'billing-relay', environment: config.ENVIRONMENT });
+      const relay = new OutboxRelay(
+        runtime.orm,
+        signedRpcClient(WEBHOOK_INGEST_RPC, config.WEBHOOKS_URL, config.INTERNAL_KEY),
+        logger,
+      );
+      relay.start();
+      return {
+        ...runtime,
+        close: async () => {
+          await relay.stop();
+          await runtime.close();
+        },
+      };
+    },
     principals: runtime => runtime.principals,
   }),
 );

@@ -5,6 +5,7 @@ import { projectRoot } from '../../kit/paths.js';
 import { routes } from '../../rest-adapter/routes/index.js';
 import * as billing from '../../subgraphs/billing/contract.js';
 import * as identity from '../../subgraphs/identity/contract.js';
+import * as webhooks from '../../subgraphs/webhooks/contract.js';
 import { importGraph } from '../support/import-graph.js';
 
 /**
@@ -14,7 +15,7 @@ import { importGraph } from '../support/import-graph.js';
 const isRule = (value: unknown): value is AccessRule =>
   typeof value === 'object' && value !== null && 'subjects' in value && 'scopes' in value;
 const published = new Map<AccessRule, string>(
-  [...Object.entries(billing), ...Object.entries(identity)].flatMap(([name, value]) =>
+  [...Object.entries(billing), ...Object.entries(identity), ...Object.entries(webhooks)].flatMap(([name, value]) =>
     isRule(value) ? [[value, name] as const] : [],
   ),
 );

@@ -16,6 +16,8 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import { WEB_IDENTITY_RPC } from '../../subgraphs/identity/web/web.contract.js';
 import { OAUTH2_PROVIDER_RPC } from '../../subgraphs/identity/oauth2/oauth2.contract.js';
 import { csrfTokenOf, WebClient } from '../web/client.js';
+import { validateEvent } from '@polar-sh/sdk/webhooks';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * The distributed topology as users deploy it: identity, gateway and REST adapter each a separate
@@ -144,12 +146,23 @@ beforeAll(async () => {
     DATABASE_URL: database.url,
     SECRET: TEST_SECRET,
   });
+  // The webhooks subgraph with its delivery worker; loopback targets allowed for the receiver below.
+  const webhooks = await startPart('webhooks', 'subgraphs/webhooks/main.js', {
+    DATABASE_URL: database.url,
+    SECRET: TEST_SECRET,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  });
   const billing = await startPart('billing', 'subgraphs/billing/main.js', {
     DATABASE_URL: database.url,
     SECRET: TEST_SECRET,
     PUBLIC_URL,
+    WEBHOOKS_URL: webhooks.url,
   });
-  gateway = await startPart('gateway', 'gateway/main.js', { IDENTITY_URL: identity.url, BILLING_URL: billing.url });
+  gateway = await startPart('gateway', 'gateway/main.js', {
+    IDENTITY_URL: identity.url,
+    BILLING_URL: billing.url,
+    WEBHOOKS_URL: webhooks.url,
+  });
   rest = await startPart('rest-adapter', 'rest-adapter/main.js', {
     GATEWAY_URL: gateway.url,
     IDENTITY_URL: identity.url,
@@ -267,6 +280,30 @@ describe('REST through the distributed chain', () => {
     const res = await call(rest.url, 'GET', '/v1/organizations/');
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'Unauthorized', detail: 'Unauthorized' });
+  });
+
+  it('delivers a billing event to a webhook: outbox relay → signed RPC → webhooks process → receiver', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const endpoint = await call(rest.url, 'POST', '/v1/webhooks/endpoints', {
+        token: alice.oat,
+        body: { url: receiver.url('/hook'), format: 'raw', events: ['customer.created'] },
+      });
+      expect(endpoint.status).toBe(201);
+      const customer = await call(rest.url, 'POST', '/v1/customers/', {
+        token: alice.oat,
+        body: { email: `webhook-${Date.now()}@example.com` },
+      });
+      expect(customer.status).toBe(201);
+      // Earlier tests' customers may arrive too (the endpoint subscribes before their events are relayed).
+      const ours = () => receiver.on('/hook').find(r => JSON.parse(r.body).data.id === customer.body.id);
+      await receiver.until(() => ours() !== undefined, 'customer.created');
+      const hook = ours()!;
+      const event = validateEvent(hook.body, hook.headers as Record<string, string>, endpoint.body.secret);
+      expect(event).toMatchObject({ type: 'customer.created', data: { id: customer.body.id } });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("hides another tenant's organization behind a 404", async () => {

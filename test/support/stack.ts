@@ -26,8 +26,12 @@ export interface TestStack {
  * Both environments as `npm start` builds them (subgraphs, gateway, REST adapter in one process),
  * each on its own fresh database, listening on a random loopback port.
  */
-export async function startTestStack(label: string, clock: Clock = systemClock): Promise<TestStack> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+export async function startTestStack(
+  label: string,
+  clock: Clock = systemClock,
+  env: Record<string, string> = {},
+): Promise<TestStack> {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
   const logger = createLogger('silent');
   const started: { env: RunningEnvironment; server: Server; drop: () => Promise<void> }[] = [];
   for (const name of ['production', 'sandbox'] as EnvironmentName[]) {

@@ -1,0 +1,105 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from '../../../kit/logger.js';
+import type { SourceEvent, WebhookIngest } from '../../webhooks/contract.js';
+
+const BATCH = 100;
+const POLL_MS = 200;
+// One relay batch at a time per database, so events are handed over in outbox order.
+const RELAY_LOCK_KEY = 7_301_102;
+
+interface OutboxRow {
+  id: string;
+  organization_id: string;
+  type: string;
+  payload: Record<string, unknown> | string;
+  created_at: Date;
+}
+
+/**
+ * Relays billing's outbox (`billing.events`) to the webhooks subgraph. Each batch is one billing
+ * transaction: claim undispatched rows in (created_at, id) order with `FOR UPDATE SKIP LOCKED`, hand
+ * them to `WebhookIngest` (in-process or signed JSON RPC), then set `dispatched_at`, then commit.
+ * A crash before the commit leaves the rows undispatched and they are handed over again; ingestion is
+ * idempotent on the row id, so nothing is lost and nothing doubled. A transaction-scoped advisory lock
+ * lets only one relay run a batch at a time, which keeps the hand-over in outbox order (SKIP LOCKED
+ * alone would let two relays hand over interleaved batches).
+ */
+export class OutboxRelay {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly sink: WebhookIngest,
+    private readonly logger: Logger,
+    private readonly pollMs = POLL_MS,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeUp?.();
+    await this.loop;
+  }
+
+  /** Hands over one batch; how many rows (0: nothing to do, or another relay is busy). */
+  async relayOnce(): Promise<number> {
+    return this.orm.em.fork().transactional(async em => {
+      const [lock] = await em.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [
+        RELAY_LOCK_KEY,
+      ]);
+      if (!lock?.locked) return 0;
+      const rows = await em.execute<OutboxRow[]>(
+        `select id, organization_id, type, payload, created_at from billing.events
+          where dispatched_at is null order by created_at, id limit ? for update skip locked`,
+        [BATCH],
+      );
+      if (rows.length === 0) return 0;
+      await this.sink.ingest(rows.map(toSourceEvent));
+      // `in (?)`: MikroORM expands the bound array into one parameter per id.
+      await em.execute('update billing.events set dispatched_at = now() where id in (?)', [rows.map(r => r.id)]);
+      return rows.length;
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let pause = 0;
+      try {
+        if ((await this.relayOnce()) === 0) pause = this.pollMs;
+      } catch (error) {
+        this.logger.error({ err: error }, 'outbox relay failed; retrying');
+        pause = 1000;
+      }
+      if (pause > 0 && this.running)
+        await new Promise<void>(resolve => {
+          const timer = setTimeout(done, pause);
+          function done() {
+            clearTimeout(timer);
+            resolve();
+          }
+          this.wakeUp = done;
+        });
+    }
+  }
+}
+
+function toSourceEvent(row: OutboxRow): SourceEvent {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    type: row.type,
+    payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}

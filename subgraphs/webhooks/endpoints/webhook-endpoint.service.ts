@@ -1,0 +1,156 @@
+import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, totalFromPage, type PageRequest } from '../../../kit/graphql/pagination.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { targetOrganization } from '../../../kit/target-organization.js';
+import { SUPPORTED_WEBHOOK_FORMATS, WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
+import { checkLiteralHost } from '../worker/target-policy.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoint.inputs.js';
+import { generateWebhookSecret } from './webhook-secret.js';
+import { WebhookEndpointType } from './webhook-endpoint.type.js';
+
+const URL_MAX_LENGTH = 2083;
+
+/** Webhook endpoint use cases, scoped to `principal.organizationIds` (another organization's id is a 404). */
+export class WebhookEndpointService {
+  constructor(private readonly allowPrivateTargets: boolean) {}
+
+  async list(ctx: RequestContext, query: PageRequest & { organizationIds?: string[] | null }) {
+    const window = pageWindow(query);
+    const organizationIds = readable(ctx, query.organizationIds);
+    const where = { organizationId: { $in: organizationIds }, deletedAt: null };
+    const items = await ctx.em.find(WebhookEndpoint, where, {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      limit: window.limit,
+      offset: window.offset,
+    });
+    const total = totalFromPage(items.length, window) ?? (await ctx.em.count(WebhookEndpoint, where));
+    return { items: items.map(WebhookEndpointType.fromEntity), pagination: paginationOf(total, query.limit) };
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<WebhookEndpointType> {
+    return WebhookEndpointType.fromEntity(await this.find(ctx, id));
+  }
+
+  async create(ctx: RequestContext, input: CreateWebhookEndpointInput): Promise<WebhookEndpointType> {
+    this.check({ url: input.url, format: input.format, events: input.events, secret: input.secret });
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
+      ctx.principal.organizationIds.includes(id),
+    );
+    const endpoint = ctx.em.create(WebhookEndpoint, {
+      organizationId,
+      url: input.url,
+      name: input.name ?? null,
+      format: input.format,
+      secret: input.secret || generateWebhookSecret(),
+      events: unique(input.events),
+      enabled: true,
+      createdAt: ctx.clock.now(),
+      modifiedAt: null,
+      deletedAt: null,
+    } as WebhookEndpoint);
+    await ctx.em.flush();
+    return WebhookEndpointType.fromEntity(endpoint);
+  }
+
+  async update(ctx: RequestContext, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointType> {
+    const endpoint = await this.find(ctx, id);
+    this.check({
+      url: input.url ?? undefined,
+      format: input.format ?? undefined,
+      events: input.events ?? undefined,
+      secret: input.secret,
+    });
+    if (input.url != null) endpoint.url = input.url;
+    if (input.name !== undefined) endpoint.name = input.name;
+    if (input.format != null) endpoint.format = input.format;
+    if (input.events != null) endpoint.events = unique(input.events);
+    if (input.enabled != null) endpoint.enabled = input.enabled;
+    if (input.secret) endpoint.secret = input.secret;
+    endpoint.modifiedAt = ctx.clock.now();
+    await ctx.em.flush();
+    return WebhookEndpointType.fromEntity(endpoint);
+  }
+
+  /** A new secret; deliveries signed from now on use it (what was already sent stays signed with the old one). */
+  async resetSecret(ctx: RequestContext, id: string): Promise<WebhookEndpointType> {
+    const endpoint = await this.find(ctx, id);
+    endpoint.secret = generateWebhookSecret();
+    endpoint.modifiedAt = ctx.clock.now();
+    await ctx.em.flush();
+    return WebhookEndpointType.fromEntity(endpoint);
+  }
+
+  /** Soft delete: its queued messages are skipped when the worker reaches them. */
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    const endpoint = await this.find(ctx, id);
+    endpoint.deletedAt = ctx.clock.now();
+    await ctx.em.flush();
+  }
+
+  private async find(ctx: RequestContext, id: string): Promise<WebhookEndpoint> {
+    const endpoint = await ctx.em.findOne(WebhookEndpoint, {
+      id,
+      organizationId: { $in: ctx.principal.organizationIds },
+      deletedAt: null,
+    });
+    if (!endpoint) throw new ResourceNotFound();
+    return endpoint;
+  }
+
+  private check(input: { url?: string; format?: string; events?: string[]; secret?: string | null }): void {
+    const issues: ValidationIssue[] = [];
+    if (input.url !== undefined) {
+      const problem = this.urlProblem(input.url);
+      if (problem) issues.push({ type: 'url_parsing', loc: ['body', 'url'], msg: problem, input: input.url });
+    }
+    if (input.format !== undefined && !(SUPPORTED_WEBHOOK_FORMATS as readonly string[]).includes(input.format))
+      issues.push({
+        type: 'value_error',
+        loc: ['body', 'format'],
+        msg: `Value error, the ${input.format} format is not supported by this server; use raw.`,
+        input: input.format,
+      });
+    for (const [i, type] of (input.events ?? []).entries())
+      if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type))
+        issues.push({
+          type: 'enum',
+          loc: ['body', 'events', i],
+          msg: 'Input should be a webhook event type',
+          input: type,
+        });
+    if (input.secret && input.secret.length < 32)
+      issues.push({
+        type: 'string_too_short',
+        loc: ['body', 'secret'],
+        msg: 'String should have at least 32 characters',
+        input: input.secret,
+      });
+    if (issues.length) throw new PolarRequestValidationError(issues);
+  }
+
+  private urlProblem(value: string): string | undefined {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return 'Input should be a valid URL';
+    }
+    if (value.length > URL_MAX_LENGTH) return `URL should have at most ${URL_MAX_LENGTH} characters`;
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'URL scheme should be http or https';
+    if (this.allowPrivateTargets) return undefined;
+    try {
+      checkLiteralHost(url);
+    } catch {
+      return 'Value error, the URL must point to a public address (WEBHOOK_ALLOW_PRIVATE_TARGETS is off).';
+    }
+    return undefined;
+  }
+}
+
+function readable(ctx: RequestContext, requested: string[] | null | undefined): string[] {
+  const own = ctx.principal.organizationIds;
+  return requested?.length ? requested.filter(id => own.includes(id)) : own;
+}
+
+const unique = (values: string[]) => [...new Set(values)];

@@ -1,0 +1,39 @@
+import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { ListResource } from '../../../kit/graphql/pagination.js';
+import type { WebhookEndpoint } from './webhook-endpoint.entity.js';
+
+const SIMPLE = { simpleResolvers: true } as const;
+
+/** Polar's WebhookEndpoint (polar-api.md §3.13). */
+@ObjectType('WebhookEndpoint', SIMPLE)
+export class WebhookEndpointType {
+  @Field(() => ID) id!: string;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
+  @Field() url!: string;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String, { description: 'raw (discord and slack are refused by this server)' }) format!: string;
+  @Field({ description: 'The signing secret (see the Webhooks section of docs/architecture.md for the key).' })
+  secret!: string;
+  @Field(() => ID) organizationId!: string;
+  @Field(() => [String]) events!: string[];
+  @Field() enabled!: boolean;
+
+  static fromEntity(e: WebhookEndpoint): WebhookEndpointType {
+    return {
+      id: e.id,
+      createdAt: e.createdAt,
+      modifiedAt: e.modifiedAt,
+      url: e.url,
+      name: e.name,
+      format: e.format,
+      secret: e.secret,
+      organizationId: e.organizationId,
+      events: [...e.events],
+      enabled: e.enabled,
+    };
+  }
+}
+
+@ObjectType('WebhookEndpointList', SIMPLE)
+export class WebhookEndpointList extends ListResource(WebhookEndpointType) {}

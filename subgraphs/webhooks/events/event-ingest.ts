@@ -1,0 +1,49 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { SourceEvent, WebhookIngest } from './webhook-ingest.contract.js';
+
+/**
+ * The webhooks side of ingestion (see webhook-ingest.contract.ts). The envelope
+ * `{"type","timestamp","data"}` is serialised here, once: those bytes are what every endpoint receives
+ * and what a redelivery sends again. `sequence` numbers the events of one object (`data.id`) in the
+ * order they arrive, which is the producer's outbox order (its relay runs one batch at a time).
+ */
+export class InProcessWebhookIngest implements WebhookIngest {
+  constructor(
+    private readonly orm: MikroORM,
+    /** Wakes an in-process worker when something was queued (a hint: the worker also polls). */
+    private readonly onQueued: () => void = () => undefined,
+  ) {}
+
+  async ingest(events: SourceEvent[]): Promise<{ ingested: number }> {
+    if (events.length === 0) return { ingested: 0 };
+    const ingested = await this.orm.em.fork().transactional(async em => {
+      let count = 0;
+      for (const event of events) {
+        const objectId = typeof event.payload?.id === 'string' ? event.payload.id : null;
+        const timestamp = new Date(event.createdAt);
+        const body = JSON.stringify({ type: event.type, timestamp: timestamp.toISOString(), data: event.payload });
+        const rows = await em.execute<{ id: string; position: string }[]>(
+          `insert into webhooks.events (id, source_event_id, organization_id, type, object_id, sequence, timestamp, payload, created_at)
+           select gen_random_uuid(), ?, ?, ?, ?::text,
+                  coalesce((select max(sequence) from webhooks.events where object_id = ?::text), 0) + 1, ?, ?, now()
+           on conflict (source_event_id) do nothing
+           returning id, position`,
+          [event.id, event.organizationId, event.type, objectId, objectId, timestamp, body],
+        );
+        if (rows.length === 0) continue;
+        count++;
+        await em.execute(
+          `insert into webhooks.messages (id, event_id, endpoint_id, organization_id, event_position, status, attempts, next_attempt_at, created_at)
+           select gen_random_uuid(), ?, e.id, e.organization_id, ?, 'pending', 0, now(), now()
+           from webhooks.endpoints e
+           where e.organization_id = ? and e.enabled and e.deleted_at is null and ? = any(e.events)
+           on conflict (event_id, endpoint_id) do nothing`,
+          [rows[0].id, rows[0].position, event.organizationId, event.type],
+        );
+      }
+      return count;
+    });
+    if (ingested > 0) this.onQueued();
+    return { ingested };
+  }
+}

@@ -1,0 +1,6 @@
+import { Migration20261123160000_webhooks_initial } from './Migration20261123160000_webhooks_initial.js';
+
+/** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
+export const webhooksMigrations = [
+  { name: 'Migration20261123160000_webhooks_initial', class: Migration20261123160000_webhooks_initial },
+];

@@ -1,0 +1,80 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../kit/clock.js';
+import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
+import type { Logger } from '../../kit/logger.js';
+import type { WebhooksContext } from './context.js';
+import { InProcessWebhookIngest } from './events/event-ingest.js';
+import { openWebhooksOrm } from './orm.js';
+import { buildWebhooksSchema, WEBHOOKS_SUBGRAPH } from './schema.js';
+import { createWebhooksServices, type WebhooksServices } from './services.js';
+import type { DeliveryPolicy } from './worker/delivery-policy.js';
+import { DeliverySender } from './worker/delivery-sender.js';
+import { DeliveryWorker } from './worker/delivery-worker.js';
+
+// What a composition root (embedded/, cli/) wires around the runtime.
+export { InProcessWebhookIngest } from './events/event-ingest.js';
+export { deliveryPolicyOf } from './worker/delivery-policy.js';
+export { DeliveryWorker } from './worker/delivery-worker.js';
+export { EventStream } from './events/event-stream.js';
+export { generateWebhookSecret } from './endpoints/webhook-secret.js';
+export { openWebhooksOrm } from './orm.js';
+export { DeliverySender, WEBHOOK_USER_AGENT } from './worker/delivery-sender.js';
+export { signatureHeader } from './worker/delivery-signature.js';
+
+export interface WebhooksRuntime extends SubgraphRuntime<WebhooksContext> {
+  orm: MikroORM;
+  services: WebhooksServices;
+  /** What producers' outbox relays hand their events to (in-process). */
+  ingest: InProcessWebhookIngest;
+  /** The delivery worker, when this process runs one. */
+  worker: DeliveryWorker | undefined;
+  close(): Promise<void>;
+}
+
+export interface WebhooksOptions {
+  databaseUrl: string;
+  clock: Clock;
+  logger: Logger;
+  /** The sandbox, or WEBHOOK_ALLOW_PRIVATE_TARGETS: loopback and private targets are allowed. */
+  allowPrivateTargets: boolean;
+  policy: DeliveryPolicy;
+  /** Run the delivery worker in this process (embedded topology; the distributed one runs worker.ts). */
+  runWorker: boolean;
+  poolMax?: number;
+}
+
+/** Connects, migrates and builds the webhooks subgraph for one environment's database. */
+export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksRuntime> {
+  const orm = await openWebhooksOrm(options.databaseUrl, options.poolMax);
+  const schema = await buildWebhooksSchema();
+  const worker = options.runWorker ? createDeliveryWorker(orm, options) : undefined;
+  const wake = () => worker?.wake();
+  const services = createWebhooksServices({ allowPrivateTargets: options.allowPrivateTargets, onQueued: wake });
+  worker?.start();
+  return {
+    name: WEBHOOKS_SUBGRAPH,
+    schema,
+    orm,
+    services,
+    ingest: new InProcessWebhookIngest(orm, wake),
+    worker,
+    createContext: (principal, requestId) => ({
+      em: orm.em.fork(),
+      principal,
+      clock: options.clock,
+      requestId,
+      services,
+    }),
+    close: async () => {
+      await worker?.stop();
+      await orm.close();
+    },
+  };
+}
+
+export function createDeliveryWorker(
+  orm: MikroORM,
+  options: Pick<WebhooksOptions, 'allowPrivateTargets' | 'policy' | 'logger'>,
+): DeliveryWorker {
+  return new DeliveryWorker(orm, new DeliverySender(options.allowPrivateTargets), options.policy, options.logger);
+}
