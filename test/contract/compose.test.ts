@@ -79,6 +79,16 @@ function compileValidator() {
 }
 
 /** The README's table of distributed processes: command and the variables each one needs. */
+/**
+ * The compose service that runs an entry point: dist/subgraphs/identity/main.js -> identity,
+ * dist/rest-adapter/main.js -> rest-adapter, dist/subgraphs/webhooks/worker.js -> webhook-worker.
+ */
+function serviceOf(file: string): string {
+  const folder = path.basename(path.dirname(file));
+  const entry = path.basename(file, '.js');
+  return entry === 'main' ? folder : `${folder.replace(/s$/, '')}-${entry}`;
+}
+
 function readmeEntryPoints(): { service: string; command: string; needs: string[] }[] {
   const section = readme.slice(readme.indexOf('**Distributed.**'));
   const rows = section.match(/^\|[^\n]*`node dist\/[^`]+`[^\n]*\|$/gm) ?? [];
@@ -86,8 +96,7 @@ function readmeEntryPoints(): { service: string; command: string; needs: string[
     const [, commandCell, needsCell] = row.split('|').slice(1, -1);
     const command = commandCell.trim().replace(/`/g, '');
     return {
-      // dist/subgraphs/identity/main.js -> identity, dist/rest-adapter/main.js -> rest-adapter
-      service: path.basename(path.dirname(command.split(' ')[1])),
+      service: serviceOf(command.split(' ')[1]),
       command,
       needs: [...needsCell.matchAll(/`([A-Z_]+)`/g)].map(match => match[1]),
     };
@@ -123,7 +132,14 @@ describe('docker-compose.yml', () => {
 
   it('runs exactly the README’s distributed entry points, plus PostgreSQL and Redis', () => {
     const entryPoints = readmeEntryPoints();
-    expect(entryPoints.map(e => e.service).sort()).toEqual(['billing', 'gateway', 'identity', 'rest-adapter']);
+    expect(entryPoints.map(e => e.service).sort()).toEqual([
+      'billing',
+      'gateway',
+      'identity',
+      'rest-adapter',
+      'webhook-worker',
+      'webhooks',
+    ]);
     expect(Object.keys(compose.services).sort()).toEqual(
       [...entryPoints.map(e => e.service), 'postgres', 'redis'].sort(),
     );
