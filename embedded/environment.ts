@@ -52,6 +52,8 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     secret: options.secret,
     clock: options.clock,
     publicUrl,
+    environment: options.name,
+    payments: options.config,
   });
   const supergraphSdl = readSupergraph();
   const operations = new OperationDocuments();

@@ -24,6 +24,8 @@ runMain(() =>
         secret: config.SECRET,
         clock: systemClock,
         publicUrl: publicUrl(config),
+        environment: config.ENVIRONMENT,
+        payments: config,
       }),
     principals: runtime => runtime.principals,
   }),

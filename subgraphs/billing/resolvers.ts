@@ -9,6 +9,9 @@ import { CustomerPortalCustomerResolver } from './customers/customer-portal.reso
 import { customerReference } from './customers/customer.reference.js';
 import { OrganizationCustomersResolver } from './customers/organization-customers.resolver.js';
 import { CustomerSessionResolver } from './customer-sessions/customer-session.resolver.js';
+import { CheckoutResolver } from './checkouts/checkout.resolver.js';
+import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
+import { PaymentResolver } from './payments/payment.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
@@ -30,6 +33,11 @@ export const billingResolvers: Function[] = [
   OrganizationSubscriptionsResolver,
   SubscriptionUpdatesResolver,
   CustomerPortalSubscriptionsResolver,
+  CheckoutResolver,
+  OrderResolver,
+  SubscriptionOrdersResolver,
+  CustomerOrdersResolver,
+  PaymentResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

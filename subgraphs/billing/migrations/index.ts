@@ -3,6 +3,7 @@ import { Migration20261121140000_subscription_indexes } from './Migration2026112
 import { Migration20261121150000_discount_codes } from './Migration20261121150000_discount_codes.js';
 import { Migration20261123150000_test_payment_processor } from './Migration20261123150000_test_payment_processor.js';
 import { Migration20261123160000_read_path_indexes } from './Migration20261123160000_read_path_indexes.js';
+import { Migration20261123170000_selling } from './Migration20261123170000_selling.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -14,4 +15,5 @@ export const billingMigrations = [
     class: Migration20261123150000_test_payment_processor,
   },
   { name: 'Migration20261123160000_read_path_indexes', class: Migration20261123160000_read_path_indexes },
+  { name: 'Migration20261123170000_selling', class: Migration20261123170000_selling },
 ];
