@@ -7,6 +7,8 @@ import { customerRoutes } from './customers.routes.js';
 import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
+import { checkoutRoutes } from './checkouts.routes.js';
+import { orderRoutes } from './orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
@@ -20,4 +22,6 @@ export const routes: Route[] = [
   ...productRoutes,
   ...discountRoutes,
   ...customerPortalSubscriptionRoutes,
+  ...checkoutRoutes,
+  ...orderRoutes,
 ];

@@ -22,6 +22,7 @@ import { sortCriteria } from '../shared/sorting.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
 import { readableOrganizationIds } from '../subscriptions/subscription.repository.js';
 import { Checkout } from './checkout.entity.js';
+import { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkout.sorting.js';
 import { ExpiredCheckoutError, NotOpenCheckout } from './checkout.errors.js';
 import type {
   CheckoutClientUpdateInput,
@@ -37,8 +38,6 @@ import { checkoutWire } from './checkout.wire.js';
 /** Polar's checkout lifetime. */
 export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
 export const CHECKOUT_FULFILMENT_JOB = 'checkout.fulfil';
-export const CHECKOUT_SORT_KEYS = ['created_at', 'expires_at', 'status'] as const;
-export const CHECKOUT_DEFAULT_SORTING = ['-created_at'];
 
 export interface CheckoutDependencies {
   publicUrl: string;
@@ -131,8 +130,8 @@ export class CheckoutService {
   /** `POST /v1/checkouts/` (CheckoutProductsCreate). */
   async create(ctx: RequestContext, input: CheckoutCreateInput): Promise<CheckoutType> {
     const issues = [
-      ...metadataIssues(input.metadata ?? undefined),
-      ...metadataIssues(input.customerMetadata ?? undefined),
+      ...(input.metadata == null ? [] : metadataIssues(input.metadata)),
+      ...(input.customerMetadata == null ? [] : metadataIssues(input.customerMetadata, ['body', 'customer_metadata'])),
     ];
     if (issues.length) throw new PolarRequestValidationError(issues);
     if (!input.products?.length) throw new PolarRequestValidationError([missing('products')]);
@@ -233,8 +232,10 @@ export class CheckoutService {
     if (!found) throw new ResourceNotFound();
     return this.mutate(ctx, { id }, async (em, k, now) => {
       const issues = [
-        ...metadataIssues(input.metadata ?? undefined),
-        ...metadataIssues(input.customerMetadata ?? undefined),
+        ...(input.metadata == null ? [] : metadataIssues(input.metadata)),
+        ...(input.customerMetadata == null
+          ? []
+          : metadataIssues(input.customerMetadata, ['body', 'customer_metadata'])),
       ];
       if (issues.length) throw new PolarRequestValidationError(issues);
       if (input.metadata != null) k.metadata = input.metadata as Checkout['metadata'];

@@ -32,6 +32,7 @@ export function checkoutPublicWire(data: unknown): Wire {
   wire.customer_metadata = source.customerMetadata ?? {};
   wire.subtotal_amount = wire.amount;
   wire.attached_custom_fields = [];
+  wire.payment_processor_metadata = {};
   if (source.organization) wire.organization = snakeKeys(plain(source.organization));
   return wire;
 }

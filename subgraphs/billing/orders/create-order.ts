@@ -64,6 +64,8 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
     customFieldData: input.customFieldData ?? {},
     createdAt: now,
   } as Order);
+  // Items reference the order (a foreign key) and are not an ORM relation: the order goes in first.
+  await em.flush();
   for (const [position, item] of input.items.entries()) {
     em.create(OrderItem, {
       orderId: order.id,

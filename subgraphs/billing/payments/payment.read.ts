@@ -6,13 +6,11 @@ import { Payment } from './payment.entity.js';
 export interface PaymentReadFilters {
   checkoutId?: string[];
   orderId?: string[];
+  customerId?: string[];
   status?: string[];
   method?: string[];
   customerEmail?: string[];
 }
-
-export const PAYMENT_SORT_KEYS = ['created_at', 'status', 'amount', 'method'] as const;
-export const PAYMENT_DEFAULT_SORTING = ['-created_at'];
 
 /** Payments (`/v1/payments/`): one statement per page, each row the payment's own JSON. */
 export const paymentRead = new ReadModel<PaymentReadFilters>({
@@ -25,6 +23,7 @@ export const paymentRead = new ReadModel<PaymentReadFilters>({
   filters: {
     checkoutId: { where: 'y.checkout_id = any(?::uuid[])' },
     orderId: { where: 'y.order_id = any(?::uuid[])' },
+    customerId: { where: 'y.customer_id = any(?::uuid[])' },
     status: { where: 'y.status = any(?::text[])' },
     method: { where: 'y.method = any(?::text[])' },
     customerEmail: {

@@ -5,7 +5,8 @@ import { pageWindow, paginationOf } from '../../../kit/graphql/pagination.js';
 import type { BillingContext } from '../context.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { PAYMENTS_READ } from './payment.access.js';
-import { PAYMENT_DEFAULT_SORTING, PAYMENT_SORT_KEYS, paymentRead, type PaymentReadFilters } from './payment.read.js';
+import { paymentRead, type PaymentReadFilters } from './payment.read.js';
+import { PAYMENT_DEFAULT_SORTING, PAYMENT_SORT_KEYS } from './payment.sorting.js';
 import { PaymentList, PaymentType } from './payment.type.js';
 
 @InputType('PaymentFilter')
@@ -13,6 +14,7 @@ export class PaymentFilterInput {
   @Field(() => [ID], { nullable: true }) organizationId?: string[] | null;
   @Field(() => [ID], { nullable: true }) checkoutId?: string[] | null;
   @Field(() => [ID], { nullable: true }) orderId?: string[] | null;
+  @Field(() => [ID], { nullable: true }) customerId?: string[] | null;
   @Field(() => [String], { nullable: true }) status?: string[] | null;
   @Field(() => [String], { nullable: true }) method?: string[] | null;
   @Field(() => [String], { nullable: true }) customerEmail?: string[] | null;

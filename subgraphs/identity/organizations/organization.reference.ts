@@ -6,7 +6,8 @@ import { OrganizationType } from './organization.type.js';
 
 /**
  * What a customer session reads of its organization: Polar's CustomerOrganization, as the Customer
- * Portal embeds it (`product.organization`). Settings, feature flags, e-mail, members' data and the
+ * Portal embeds it (`product.organization`), and what an anonymous checkout page reads of it (Polar's
+ * CheckoutOrganization, a subset). Settings, feature flags, e-mail, members' data and the
  * rest answer 403 to a customer (kit/graphql/customer-view.ts).
  */
 const CUSTOMER_ORGANIZATION = {
@@ -34,7 +35,13 @@ function loaderFor(ctx: IdentityContext): DataLoader<string, OrganizationType | 
   let loader = loaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async ids => {
-      const rows = await new OrganizationRepository(ctx.em).findReadableMany(ctx.principal, ids);
+      const repository = new OrganizationRepository(ctx.em);
+      // Anonymous callers reach an organization only by reference from a public checkout (billing's
+      // client endpoints, by client secret), and see its public profile only (the view below).
+      const rows =
+        ctx.principal.subject === 'anonymous'
+          ? await repository.findByIds(ids)
+          : await repository.findReadableMany(ctx.principal, ids);
       const byId = new Map(
         rows.map(o => [
           o.id,
