@@ -23,7 +23,8 @@ export interface JobRow {
 
 export type JobHandler = (payload: Record<string, unknown>, job: JobRow) => Promise<void>;
 
-const LEASE_SECONDS = 60;
+// How long a claimed job is its worker's: a worker that died is replaced after this (fulfilments take well under a second).
+const LEASE_SECONDS = 30;
 
 /** Adds a job to the caller's transaction (`em` must be inside `transactional`); a known key is a no-op. */
 export async function enqueueJob(
