@@ -48,10 +48,12 @@ export function checkoutFulfilment(deps: {
         throw new Error(`checkout ${payload.checkoutId}: payment is ${outcome.status}`);
     }
     faultPoint(AFTER_CHARGE_FAULT);
-    const now = deps.clock.now();
     await deps.orm.em.fork().transactional(async em => {
       const k = await em.findOne(Checkout, { id: payload.checkoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (k?.status !== 'confirmed') return;
+      // After the confirm's own rows, even when the clock has not moved since (a sandbox clock), so the
+      // outbox's (created_at, id) order is the order of the sale.
+      const now = new Date(Math.max(deps.clock.now().getTime(), new Date(k.modifiedAt ?? k.createdAt).getTime() + 2));
       const customer = await em.findOneOrFail(Customer, { id: k.customerId! });
       const product = await em.findOneOrFail(Product, { id: k.productId });
       // The card kept for renewals (a first charge with saveForLater, or a trial's setup).
@@ -141,6 +143,7 @@ export function checkoutFulfilment(deps: {
         if (!trialEnd) subscriptionEvents.push('subscription.active');
       }
       await em.flush();
+      if (subscription) await recordSubscriptionEvents(em, subscription, subscriptionEvents, now);
       // A trial's first order is 0: nothing is billed until the trial ends (Polar records it all the same).
       const order = await createOrder(
         em,
@@ -168,7 +171,7 @@ export function checkoutFulfilment(deps: {
           metadata: k.metadata ?? {},
           customFieldData: k.customFieldData ?? {},
         },
-        now,
+        new Date(now.getTime() + subscriptionEvents.length),
         true,
       );
       await em.execute(
@@ -179,15 +182,18 @@ export function checkoutFulfilment(deps: {
         await em.execute('update billing.discounts set redemptions_count = redemptions_count + 1 where id = ?', [
           k.discountId,
         ]);
-      if (subscription) {
-        await recordSubscriptionEvents(em, subscription, subscriptionEvents, new Date(now.getTime() + 3));
-      }
       k.status = 'succeeded';
       k.modifiedAt = now;
       await em.flush();
       const [row] = await checkoutRead.byIdsIn(em, { organizationIds: [k.organizationId], customerId: null }, [k.id]);
       const shaped = CheckoutType.fromRow(row!, { now, publicUrl: deps.publicUrl });
-      recordEvent(em, k.organizationId, 'checkout.updated', checkoutWire(shaped), new Date(now.getTime() + 5));
+      recordEvent(
+        em,
+        k.organizationId,
+        'checkout.updated',
+        checkoutWire(shaped),
+        new Date(now.getTime() + subscriptionEvents.length + 3),
+      );
       await em.flush();
     });
   };

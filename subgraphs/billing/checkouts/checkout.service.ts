@@ -160,10 +160,19 @@ export class CheckoutService {
     if (!selected)
       throw new PolarRequestValidationError([invalid('product_id', 'Product does not exist.', input.productId)]);
     const now = ctx.clock.now();
+    // The customer the checkout is for, when known: by id (else 422), or an existing one by external id.
+    // Its e-mail and name prefill the form, as Polar's do.
+    let customer: Customer | null = null;
     if (input.customerId) {
-      const customer = await ctx.em.findOne(Customer, { id: input.customerId, organizationId, deletedAt: null });
+      customer = await ctx.em.findOne(Customer, { id: input.customerId, organizationId, deletedAt: null });
       if (!customer)
         throw new PolarRequestValidationError([invalid('customer_id', 'Customer does not exist.', input.customerId)]);
+    } else if (input.externalCustomerId) {
+      customer = await ctx.em.findOne(Customer, {
+        organizationId,
+        externalId: input.externalCustomerId,
+        deletedAt: null,
+      });
     }
     if (input.subscriptionId) {
       const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId, organizationId });
@@ -189,11 +198,11 @@ export class CheckoutService {
       allowTrial: input.allowTrial ?? true,
       trialInterval: input.trialInterval ?? null,
       trialIntervalCount: input.trialIntervalCount ?? null,
-      customerId: input.customerId ?? null,
+      customerId: customer?.id ?? null,
       externalCustomerId: input.externalCustomerId ?? null,
       isBusinessCustomer: input.isBusinessCustomer ?? false,
-      customerName: input.customerName ?? null,
-      customerEmail: input.customerEmail ?? null,
+      customerName: input.customerName ?? customer?.name ?? null,
+      customerEmail: input.customerEmail ?? customer?.email ?? null,
       customerIpAddress: input.customerIpAddress ?? null,
       customerBillingName: input.customerBillingName ?? null,
       customerBillingAddress: (input.customerBillingAddress as Checkout['customerBillingAddress']) ?? null,
@@ -369,7 +378,9 @@ export class CheckoutService {
       await em.flush();
       const shaped = await this.readIn(ctx, em, k);
       if (!options.silent) {
-        recordEvent(em, k.organizationId, 'checkout.updated', checkoutWire(shaped), now);
+        // A millisecond after the change's other rows (customer.created on confirm), so the outbox's
+        // (created_at, id) order is the order Polar sends them in, even under a clock that stands still.
+        recordEvent(em, k.organizationId, 'checkout.updated', checkoutWire(shaped), new Date(now.getTime() + 1));
         await em.flush();
       }
       return shaped;
