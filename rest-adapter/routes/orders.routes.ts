@@ -3,12 +3,14 @@ import {
   ORDER_DEFAULT_SORTING,
   ORDER_SORT_KEYS,
   ORDERS_READ,
+  ORDERS_WRITE,
   orderWire,
   PAYMENT_DEFAULT_SORTING,
   PAYMENT_SORT_KEYS,
   PAYMENTS_READ,
 } from '../../subgraphs/billing/contract.js';
 import { orderResponse, paymentResponse } from './checkouts.schemas.js';
+import { addressInput } from './customers.schemas.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import type { Route } from './route.js';
 
@@ -42,6 +44,40 @@ export const orderRoutes: Route[] = [
     result: data => ({ items: data.orders.items.map(orderWire), pagination: toWire(data.orders.pagination) }),
     status: 200,
     response: listOf(orderResponse),
+  },
+  {
+    operationId: 'orders:export',
+    method: 'get',
+    path: '/v1/orders/export',
+    summary: 'Export orders as CSV',
+    tag: 'orders',
+    access: ORDERS_READ,
+    query: z.object({ organization_id: z.array(z.uuid()).optional() }),
+    operation: 'OrdersExport',
+    variables: ({ query }) => ({ organizationId: query.organization_id ?? null }),
+    result: data => data.ordersExport as string,
+    status: 200,
+    contentType: 'text/csv',
+    response: z.string(),
+  },
+  {
+    operationId: 'orders:update',
+    method: 'patch',
+    path: '/v1/orders/{id}',
+    summary: "Update an order's billing name and address",
+    tag: 'orders',
+    access: ORDERS_WRITE,
+    params: idParams,
+    body: z.object({ billing_name: z.string().nullish(), billing_address: addressInput.nullish() }),
+    operation: 'OrdersUpdate',
+    variables: ({ params, body }) => ({
+      id: params.id,
+      input: toInput(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined))),
+    }),
+    result: data => orderWire(data.updateOrder),
+    status: 200,
+    response: orderResponse,
+    errors: [404],
   },
   {
     operationId: 'orders:get',

@@ -237,3 +237,44 @@ describe('the graph', () => {
     }
   });
 });
+
+describe('orders', () => {
+  it('updates the billing details with order.updated, and exports the orders as CSV', async () => {
+    const id = await product({
+      name: 'Billed',
+      recurring_interval: null,
+      prices: [{ amount_type: 'fixed', price_amount: 1234 }],
+    });
+    const { order } = await sell({ products: [id], customer_email: 'billing@example.com' });
+    const updated = await api('PATCH', `/v1/orders/${order.id}`, {
+      billing_name: 'Billing Person Ltd',
+      billing_address: { line1: '1 Main St', postal_code: '75001', city: 'Paris', country: 'FR' },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      billing_name: 'Billing Person Ltd',
+      billing_address: { line1: '1 Main St', postal_code: '75001', city: 'Paris', country: 'FR' },
+    });
+    expect((await api('GET', `/v1/orders/${order.id}`)).body.billing_name).toBe('Billing Person Ltd');
+    const em = stack.sandbox.environment.billing.orm.em.fork();
+    const events = await em
+      .getConnection()
+      .execute<{ n: string }[]>(
+        `select count(*) as n from billing.events where type = 'order.updated' and payload->>'billing_name' = ?`,
+        ['Billing Person Ltd'],
+      );
+    expect(Number(events[0].n)).toBe(1);
+
+    const csv = await api('GET', '/v1/orders/export');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = csv.text.split('\r\n');
+    expect(lines[0]).toBe(
+      'id,created_at,status,billing_reason,invoice_number,customer_id,customer_email,product_id,product_name,subscription_id,currency,subtotal_amount,discount_amount,net_amount,tax_amount,total_amount,refunded_amount',
+    );
+    const row = lines.find(l => l.startsWith(order.id))!;
+    expect(row).toContain(',paid,purchase,');
+    expect(row).toContain(',billing@example.com,');
+    expect(row.endsWith(',usd,1234,0,1234,0,1234,0')).toBe(true);
+  });
+});

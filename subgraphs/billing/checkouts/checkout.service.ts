@@ -5,7 +5,7 @@ import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { Customer } from '../customers/customer.entity.js';
-import { recordCustomerEvent } from '../customers/customer.service.js';
+import { recordCustomerEvent, storedAddress } from '../customers/customer.service.js';
 import { Discount } from '../discounts/discount.entity.js';
 import { recordEvent } from '../events/record-event.js';
 import type { JobRunner } from '../jobs/job-queue.js';
@@ -205,7 +205,7 @@ export class CheckoutService {
       customerEmail: input.customerEmail ?? customer?.email ?? null,
       customerIpAddress: input.customerIpAddress ?? null,
       customerBillingName: input.customerBillingName ?? null,
-      customerBillingAddress: (input.customerBillingAddress as Checkout['customerBillingAddress']) ?? null,
+      customerBillingAddress: input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null,
       customerTaxId: input.customerTaxId ?? null,
       customerMetadata: (input.customerMetadata ?? {}) as Checkout['customerMetadata'],
       metadata: (input.metadata ?? {}) as Checkout['metadata'],
@@ -398,7 +398,7 @@ export class CheckoutService {
     if (input.customerEmail !== undefined) k.customerEmail = input.customerEmail;
     if (input.customerBillingName !== undefined) k.customerBillingName = input.customerBillingName;
     if (input.customerBillingAddress !== undefined)
-      k.customerBillingAddress = input.customerBillingAddress as Checkout['customerBillingAddress'];
+      k.customerBillingAddress = input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null;
     if (input.customerTaxId !== undefined) k.customerTaxId = input.customerTaxId;
     if (input.isBusinessCustomer != null) k.isBusinessCustomer = input.isBusinessCustomer;
     if (input.locale !== undefined) k.locale = input.locale;

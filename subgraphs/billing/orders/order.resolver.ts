@@ -1,9 +1,11 @@
-import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { AddressInput } from '../customers/customer.inputs.js';
+import { storedAddress } from '../customers/customer.service.js';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { CustomerType } from '../customers/customer.type.js';
 import { BillingSubscriptionType } from '../subscriptions/subscription.type.js';
-import { ORDERS_READ } from './order.access.js';
+import { ORDERS_READ, ORDERS_WRITE } from './order.access.js';
 import { OrderList, OrderType } from './order.type.js';
 
 @InputType('OrderFilter')
@@ -18,6 +20,12 @@ export class OrderFilterInput {
   @Field(() => [ID], { nullable: true }) subscriptionId?: string[] | null;
   @Field(() => [String], { nullable: true }) status?: string[] | null;
   @Field(() => [String], { nullable: true }) billingReason?: string[] | null;
+}
+
+@InputType('OrderUpdateInput')
+export class OrderUpdateInput {
+  @Field(() => String, { nullable: true }) billingName?: string | null;
+  @Field(() => AddressInput, { nullable: true }) billingAddress?: AddressInput | null;
 }
 
 const clean = (filter: OrderFilterInput | null) =>
@@ -41,6 +49,31 @@ export class OrderResolver {
   ): Promise<OrderList> {
     authorize(ctx.principal, ORDERS_READ);
     return ctx.services.orders.list(ctx, { ...clean(filter), page, limit, sorting });
+  }
+
+  @Query(() => String, { description: 'The orders as CSV (RFC 4180, header row first).' })
+  async ordersExport(
+    @Ctx() ctx: BillingContext,
+    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
+  ): Promise<string> {
+    authorize(ctx.principal, ORDERS_READ);
+    return ctx.services.orders.export(ctx, organizationId);
+  }
+
+  @Mutation(() => OrderType, { description: "Sets the order's billing name and address." })
+  async updateOrder(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: OrderUpdateInput,
+  ): Promise<OrderType> {
+    authorize(ctx.principal, ORDERS_WRITE);
+    const { billingAddress, billingName } = input;
+    return ctx.services.orders.update(ctx, id, {
+      ...(billingName !== undefined ? { billingName } : {}),
+      ...(billingAddress !== undefined
+        ? { billingAddress: billingAddress ? storedAddress(billingAddress) : null }
+        : {}),
+    });
   }
 
   @Query(() => OrderType)

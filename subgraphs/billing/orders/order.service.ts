@@ -1,5 +1,11 @@
 import DataLoader from 'dataloader';
+import { LockMode } from '@mikro-orm/postgresql';
 import { ResourceNotFound } from '../../../kit/errors.js';
+import type { Address } from '../customers/customer.entity.js';
+import { recordEvent } from '../events/record-event.js';
+import { orderEventPayload } from './create-order.js';
+import { ordersCsv } from './order.csv.js';
+import { Order } from './order.entity.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { orderRead, type OrderReadFilters } from './order.read.js';
@@ -47,6 +53,44 @@ export class OrderService {
     const row = await orderRead.byId(ctx.em, ctx.principal, id);
     if (!row) throw new ResourceNotFound();
     return OrderType.fromRow(row);
+  }
+
+  /**
+   * `PATCH /v1/orders/{id}`: the billing name and address (what an invoice will show); `order.updated`
+   * in the same transaction. Absent fields are left as they are.
+   */
+  async update(
+    ctx: RequestContext,
+    id: string,
+    input: { billingName?: string | null; billingAddress?: Address | null },
+  ): Promise<OrderType> {
+    if (!(await orderRead.byId(ctx.em, ctx.principal, id))) throw new ResourceNotFound();
+    const now = ctx.clock.now();
+    await ctx.em.fork().transactional(async em => {
+      const order = await em.findOneOrFail(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (input.billingName !== undefined) order.billingName = input.billingName;
+      if (input.billingAddress !== undefined) order.billingAddress = input.billingAddress;
+      order.modifiedAt = now;
+      await em.flush();
+      recordEvent(em, order.organizationId, 'order.updated', await orderEventPayload(em, order), now);
+      await em.flush();
+    });
+    return this.get(ctx, id);
+  }
+
+  /** `GET /v1/orders/export`: every readable order as CSV, newest first. */
+  async export(ctx: RequestContext, organizationIds: string[] | null | undefined): Promise<string> {
+    const { rows } = await orderRead.page(
+      ctx.em,
+      ctx.principal,
+      {},
+      orderOrder(null),
+      { limit: 1_000_000, offset: 0 },
+      {
+        organizationIds: organizationIds?.length ? organizationIds : null,
+      },
+    );
+    return ordersCsv(rows.map(OrderType.fromRow));
   }
 
   /**
