@@ -9,6 +9,7 @@ import { customerPortalCustomerRoutes } from './customer-portal-customers.routes
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { orderRoutes } from './orders.routes.js';
+import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
@@ -24,4 +25,5 @@ export const routes: Route[] = [
   ...customerPortalSubscriptionRoutes,
   ...checkoutRoutes,
   ...orderRoutes,
+  ...customerPortalOrderRoutes,
 ];

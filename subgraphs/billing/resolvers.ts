@@ -10,6 +10,7 @@ import { customerReference } from './customers/customer.reference.js';
 import { OrganizationCustomersResolver } from './customers/organization-customers.resolver.js';
 import { CustomerSessionResolver } from './customer-sessions/customer-session.resolver.js';
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
+import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
@@ -38,6 +39,7 @@ export const billingResolvers: Function[] = [
   SubscriptionOrdersResolver,
   CustomerOrdersResolver,
   PaymentResolver,
+  CustomerPortalOrdersResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

@@ -123,6 +123,14 @@ describe('checkouts with the SDK', () => {
       expect.objectContaining({ status: 'succeeded', amount: 1900, processor: 'stripe', orderId: order.id }),
     ]);
     expect(await charges(checkout.id)).toEqual([{ status: 'succeeded', amount: '1900' }]);
+
+    // The success page's session opens the portal, where the customer sees this order (CustomerOrder).
+    const customerSession = confirmed.customerSessionToken!;
+    const mine = await ok(browser.customerPortal.orders.list({ customerSession }, {}));
+    expect(mine.result.items.map(o => o.id)).toEqual([order.id]);
+    const own = await ok(browser.customerPortal.orders.get({ customerSession }, { id: order.id }));
+    expect(own).toMatchObject({ id: order.id, totalAmount: 1900, status: 'paid' });
+    expect(own.product?.organization.id).toBe(owner.organizationId);
   });
 
   it('sells a one-time product: a purchase order, no subscription', async () => {
