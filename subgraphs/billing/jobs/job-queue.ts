@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
+import { numbered } from '../../../kit/database/read/read-model.js';
 
 /**
  * Durable jobs in `billing.jobs` (DESIGN.md: an outbox claimed with FOR UPDATE SKIP LOCKED; pg-boss
@@ -94,7 +95,7 @@ export class JobRunner {
 
   private async claim(condition: string, values: unknown[]): Promise<JobRow | null> {
     const now = this.clock.now();
-    const rows = await this.orm.em.fork().execute<JobRow[]>(
+    const rows = await this.query<JobRow>(
       `update billing.jobs set attempts = attempts + 1, locked_by = ?, locked_until = ?::timestamptz + make_interval(secs => ?)
        where id = (select id from billing.jobs where status = 'pending' and ${condition}
                    and (locked_until is null or locked_until < ?) order by run_at limit 1 for update skip locked)
@@ -104,13 +105,26 @@ export class JobRunner {
     return rows[0] ?? null;
   }
 
+  /**
+   * The queue's own statements go to the pool directly, not through the ORM connection: the worker
+   * polls every second, and that connection is where statements are logged and counted (tests count
+   * a request's statements there).
+   */
+  private async query<T>(sql: string, values: unknown[]): Promise<T[]> {
+    const pool = (await (
+      this.orm.em.getConnection() as unknown as { getNativeClient(): Promise<unknown> }
+    ).getNativeClient()) as {
+      query(text: string, values: unknown[]): Promise<{ rows: T[] }>;
+    };
+    return (await pool.query(numbered(sql), values)).rows;
+  }
+
   private async execute(job: JobRow): Promise<void> {
     const handler = this.handlers.get(job.kind);
-    const em = this.orm.em.fork();
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(job.payload, job);
-      await em.execute(
+      await this.query(
         `update billing.jobs set status = 'done', finished_at = ?, locked_until = null, last_error = null where id = ?`,
         [this.clock.now(), job.id],
       );
@@ -120,7 +134,7 @@ export class JobRunner {
       const exhausted = job.attempts >= job.max_attempts;
       // Backoff: 2^attempts seconds (capped at an hour) before the next claim.
       const delay = Math.min(3600, 2 ** job.attempts);
-      await em.execute(
+      await this.query(
         `update billing.jobs set status = ?, last_error = ?, locked_until = null,
          run_at = ?::timestamptz + make_interval(secs => ?) where id = ?`,
         [exhausted ? 'failed' : 'pending', message.slice(0, 2000), this.clock.now(), delay, job.id],
