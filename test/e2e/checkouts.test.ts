@@ -278,3 +278,30 @@ describe('orders', () => {
     expect(row.endsWith(',usd,1234,0,1234,0,1234,0')).toBe(true);
   });
 });
+
+describe('confirm retries and the list', () => {
+  it('takes another e-mail and card after a refused method, and lists checkouts by status', async () => {
+    const id = await product({
+      name: 'Retry',
+      recurring_interval: null,
+      prices: [{ amount_type: 'fixed', price_amount: 300 }],
+    });
+    const checkout = await api('POST', '/v1/checkouts/', { products: [id], customer_email: 'first@example.com' });
+    const unknown = await client('POST', checkout.body.client_secret, '/confirm', {
+      confirmation_token_id: 'pm_card_nope',
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail[0].loc).toEqual(['body', 'confirmation_token_id']);
+    const paid = await client('POST', checkout.body.client_secret, '/confirm', {
+      confirmation_token_id: 'pm_card_amex',
+      customer_email: 'second@example.com',
+    });
+    expect(paid.status).toBe(200);
+    const [order] = (await api('GET', `/v1/orders/?checkout_id=${checkout.body.id}`)).body.items;
+    expect(order.customer.email).toBe('second@example.com');
+
+    const succeeded = await api('GET', `/v1/checkouts/?status=succeeded&product_id=${id}`);
+    expect(succeeded.body.items.map((c: { id: string }) => c.id)).toEqual([checkout.body.id]);
+    expect((await api('GET', `/v1/checkouts/?status=open&product_id=${id}`)).body.items).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
@@ -314,7 +314,18 @@ export class CheckoutService {
       let outcome: ChargeOutcome | SetupOutcome | null = null;
       if (mode !== 'none') {
         const processorCustomer = await this.deps.payments.createCustomer({
-          idempotencyKey: idempotencyKey('customer', 'checkout', k.id, attempt),
+          // Keyed by what it is created with too: an attempt refused before its commit (a bad card, 422)
+          // is retried under the same attempt number, possibly with another e-mail.
+          idempotencyKey: idempotencyKey(
+            'customer',
+            'checkout',
+            k.id,
+            attempt,
+            createHash('sha256')
+              .update(`${k.customerEmail ?? ''}\n${k.customerName ?? ''}`)
+              .digest('hex')
+              .slice(0, 16),
+          ),
           email: k.customerEmail,
           name: k.customerName,
           metadata: { checkout_id: k.id },
