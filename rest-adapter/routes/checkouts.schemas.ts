@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { addressInput, addressResponse, customerResponse } from './customers.schemas.js';
+import { addressInput, addressResponse } from './customers.schemas.js';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
-import { priceCreate, productPriceResponse, productResponse } from './products.schemas.js';
+import { priceCreate } from './products.schemas.js';
 
 /** Wire shapes of checkouts, orders and payments (polar-api.md §3.5, §3.6), for validation and OpenAPI. */
 const dateTime = z.iso.datetime({ offset: true });
@@ -94,6 +94,10 @@ export function checkoutInput(body: Record<string, unknown>): Record<string, unk
   return out;
 }
 
+/** An embedded object documented by its own operations (`GET /v1/products/{id}`, …). */
+const embedded = (name: string) =>
+  z.record(z.string(), z.unknown()).describe(`Polar's ${name} (see the operations that serve it).`);
+
 const checkoutStatus = z.enum(['open', 'expired', 'confirmed', 'succeeded', 'failed']);
 
 export const checkoutResponse = z.looseObject({
@@ -119,9 +123,11 @@ export const checkoutResponse = z.looseObject({
   customer_id: z.uuid().nullable(),
   customer_billing_address: addressResponse.nullable(),
   metadata: metadataOutput,
-  products: z.array(productResponse),
-  product: productResponse.nullable(),
-  product_price: productPriceResponse.nullable(),
+  // Products and prices are documented on the products operations; inlined here they would double
+  // the document's size (the generator does not share schemas).
+  products: z.array(embedded('CheckoutProduct')),
+  product: embedded('CheckoutProduct').nullable(),
+  product_price: embedded('ProductPrice').nullable(),
 });
 
 export const checkoutPublicResponse = checkoutResponse.extend({
@@ -149,7 +155,7 @@ export const orderResponse = z.looseObject({
   billing_reason: z.string(),
   invoice_number: z.string().nullable(),
   customer_id: z.uuid(),
-  customer: customerResponse,
+  customer: embedded('OrderCustomer'),
   items: z.array(
     z.object({
       id: z.uuid(),

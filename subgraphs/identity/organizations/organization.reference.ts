@@ -6,8 +6,7 @@ import { OrganizationType } from './organization.type.js';
 
 /**
  * What a customer session reads of its organization: Polar's CustomerOrganization, as the Customer
- * Portal embeds it (`product.organization`), and what an anonymous checkout page reads of it (Polar's
- * CheckoutOrganization, a subset). Settings, feature flags, e-mail, members' data and the
+ * Portal embeds it (`product.organization`). Settings, feature flags, e-mail, members' data and the
  * rest answer 403 to a customer (kit/graphql/customer-view.ts).
  */
 const CUSTOMER_ORGANIZATION = {
@@ -21,6 +20,23 @@ const CUSTOMER_ORGANIZATION = {
     'prorationBehavior',
     'allowCustomerUpdates',
     'customerPortalSettings',
+  ]),
+};
+
+/**
+ * What an anonymous caller reads of an organization it reaches by reference from a public checkout
+ * (billing's client endpoints, by client secret): Polar's CheckoutOrganization, the public profile.
+ */
+const CHECKOUT_ORGANIZATION = {
+  visible: new Set([
+    'id',
+    'createdAt',
+    'modifiedAt',
+    'name',
+    'slug',
+    'avatarUrl',
+    'prorationBehavior',
+    'allowCustomerUpdates',
   ]),
 };
 
@@ -45,7 +61,12 @@ function loaderFor(ctx: IdentityContext): DataLoader<string, OrganizationType | 
       const byId = new Map(
         rows.map(o => [
           o.id,
-          customerView(ctx.principal, OrganizationType, OrganizationType.fromEntity(o), CUSTOMER_ORGANIZATION),
+          customerView(
+            ctx.principal,
+            OrganizationType,
+            OrganizationType.fromEntity(o),
+            ctx.principal.subject === 'anonymous' ? CHECKOUT_ORGANIZATION : CUSTOMER_ORGANIZATION,
+          ),
         ]),
       );
       return ids.map(id => byId.get(id) ?? null);
