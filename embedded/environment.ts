@@ -11,7 +11,7 @@ import { CachedLocalDataSource } from '../gateway/local-data-source.js';
 import { assembleRestApp } from '../rest-adapter/assemble.js';
 import { InProcessGatewayClient } from '../rest-adapter/gateway-client.js';
 import { OperationDocuments } from '../rest-adapter/operations.js';
-import { type BillingRuntime, startBilling } from '../subgraphs/billing/runtime.js';
+import { type BillingRuntime, describePaymentProcessor, startBilling } from '../subgraphs/billing/runtime.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import {
@@ -76,6 +76,8 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     operations,
     logger: options.logger,
     ready: () => ping(options.databaseUrl),
+    // Who takes the payments, and the warning an operator must see (simulated payments in production).
+    readiness: () => ({ payments: describePaymentProcessor(options.config, options.name) }),
     web: {
       identity: new InProcessWebIdentity(identity.orm, identity.services, options.clock),
       csrfSecret: options.secret,

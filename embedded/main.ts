@@ -5,6 +5,7 @@ import { ConfigError, type EnvironmentName, loadConfig, publicUrlOf } from '../k
 import { openEnvironmentDatabases } from '../kit/database/environment-databases.js';
 import { createLogger } from '../kit/logger.js';
 import { loadSecrets } from '../kit/secrets.js';
+import { describePaymentProcessor } from '../subgraphs/billing/runtime.js';
 import { type Environment, startEnvironment } from './environment.js';
 
 /**
@@ -74,6 +75,13 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\nProduction API: ${production}\nSandbox API:    ${sandbox}\nDocs:           ${production}/docs\n\n`,
   );
+  // Payments, so nobody takes simulated payments in production by mistake (payment-processor.selection.ts).
+  for (const name of ['production', 'sandbox'] as const) {
+    const payments = describePaymentProcessor(config, name);
+    process.stdout.write(`${name === 'production' ? 'Production' : 'Sandbox'} ${payments.summary}\n`);
+    if (payments.warning) process.stdout.write(`  WARNING: ${payments.warning}\n`);
+  }
+  process.stdout.write('\n');
 }
 
 main().catch(error => {

@@ -22,6 +22,8 @@ export interface AppDependencies {
   logger: Logger;
   /** True when the database answers (GET /readyz). */
   ready: () => Promise<boolean>;
+  /** What /readyz reports besides the database (the payment processor and its warning). */
+  readiness?: () => Record<string, unknown>;
   openapi: () => object;
   docsPage: () => string;
   /** Extra routers (OAuth pages and endpoints) mounted before the API routes. */
@@ -52,7 +54,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const ok = await deps.ready().catch(() => false);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable' });
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', ...deps.readiness?.() });
   });
   app.get('/openapi.json', (_req, res) => void res.json(deps.openapi()));
   app.use(docsRouter(deps.docsPage));

@@ -22,6 +22,8 @@ export interface RestAppOptions {
   principals: PrincipalResolver;
   logger: Logger;
   ready: () => Promise<boolean>;
+  /** What /readyz reports besides the database (e.g. `{ payments }`). */
+  readiness?: () => Record<string, unknown>;
   /**
    * The sign-in and settings pages (rest-adapter/web): identity's web contract (in-process when
    * embedded, signed internal HTTP when distributed) and the key CSRF tokens are derived from (SECRET
@@ -51,6 +53,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
     operations: options.operations ?? new OperationDocuments(),
     logger,
     ready: options.ready,
+    readiness: options.readiness,
     openapi: () => openapi,
     docsPage: () => docs,
     extensions: [

@@ -305,3 +305,13 @@ describe('confirm retries and the list', () => {
     expect((await api('GET', `/v1/checkouts/?status=open&product_id=${id}`)).body.items).toEqual([]);
   });
 });
+
+describe('/readyz', () => {
+  it('says who takes the payments, and warns when production takes none', async () => {
+    const sandbox = await call(base, 'GET', '/readyz');
+    expect(sandbox.body).toMatchObject({ status: 'ok', payments: { processor: 'test', takesRealMoney: false, warning: null } });
+    const production = await call(stack.production.baseUrl, 'GET', '/readyz');
+    expect(production.body.payments).toMatchObject({ processor: 'none', takesRealMoney: false });
+    expect(production.body.payments.warning).toContain('STRIPE_SECRET_KEY');
+  });
+});
