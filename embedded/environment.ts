@@ -61,6 +61,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     clock: options.clock,
     environment: options.name,
     publicUrl,
+    payments: options.config,
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,

@@ -68,6 +68,13 @@ describe('DirectOperations', () => {
       'CustomerPortalSubscriptionsGet',
       'CustomerPortalSubscriptionsList',
       'CustomerPortalSubscriptionsUpdate',
+      // The checkout client endpoints embed CheckoutOrganization, the portal's orders their product's
+      // CustomerOrganization: identity again.
+      'CheckoutsClientConfirm',
+      'CheckoutsClientGet',
+      'CheckoutsClientUpdate',
+      'CustomerPortalOrdersGet',
+      'CustomerPortalOrdersList',
     ];
     expect(direct.names().sort()).toEqual(
       documents

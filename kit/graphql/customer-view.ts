@@ -15,7 +15,8 @@ export function customerView<T extends object>(
   value: T,
   rule: { visible: ReadonlySet<string> } | { hidden: readonly string[] },
 ): T {
-  if (principal.subject !== 'customer') return value;
+  // Anonymous callers reach such objects only by reference from a public checkout: the same view.
+  if (principal.subject !== 'customer' && principal.subject !== 'anonymous') return value;
   // An instance of the GraphQL type's class: type-graphql hands such a root to field resolvers as it
   // is, where it would copy a plain object's properties into a new instance (and trip every getter).
   const view = Object.assign(Object.create(type.prototype) as object, value) as Record<string, unknown>;

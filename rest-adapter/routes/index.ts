@@ -7,6 +7,9 @@ import { customerRoutes } from './customers.routes.js';
 import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
+import { checkoutRoutes } from './checkouts.routes.js';
+import { orderRoutes } from './orders.routes.js';
+import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
@@ -24,6 +27,9 @@ export const routes: Route[] = [
   ...customerPortalSubscriptionRoutes,
   ...sandboxClockRoutes,
   ...webhookRoutes,
+  ...checkoutRoutes,
+  ...orderRoutes,
+  ...customerPortalOrderRoutes,
 ];
 
 /** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */

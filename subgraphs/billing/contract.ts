@@ -9,6 +9,9 @@
  */
 
 // Who may call each operation: the route table checks the very objects the resolvers check.
+export { CHECKOUT_CLIENT, CHECKOUTS_READ, CHECKOUTS_WRITE } from './checkouts/checkout.access.js';
+export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
+export { PAYMENTS_READ } from './payments/payment.access.js';
 export { CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
 export {
   CUSTOMER_PORTAL_READ,
@@ -32,11 +35,16 @@ export { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH }
 export { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from './customers/customer.sorting.js';
 export { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from './discounts/discount.sorting.js';
 export { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './products/product.sorting.js';
+export { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkouts/checkout.sorting.js';
+export { ORDER_DEFAULT_SORTING, ORDER_SORT_KEYS } from './orders/order.sorting.js';
+export { PAYMENT_DEFAULT_SORTING, PAYMENT_SORT_KEYS } from './payments/payment.sorting.js';
 export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscriptions/subscription.sorting.js';
 
 // Wire builders: a GraphQL result (camelCase) to the exact keys of Polar's variant.
 export { discountBaseWire, discountWire } from './discounts/discount.wire.js';
 export { priceWire, productWire } from './products/product.wire.js';
+export { checkoutPublicWire, checkoutWire } from './checkouts/checkout.wire.js';
+export { orderWire } from './orders/order.wire.js';
 export { subscriptionWire } from './subscriptions/subscription.wire.js';
 
 // Which payment processor takes the money in an environment, for the start-up banner and /readyz.

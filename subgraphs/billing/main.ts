@@ -30,6 +30,7 @@ runMain(() =>
         clock: systemClock,
         environment: config.ENVIRONMENT,
         publicUrl: publicUrl(config),
+        payments: config,
       });
       // The outbox goes to the webhooks process (WEBHOOKS_URL) over signed JSON RPC; without it the
       // events stay in billing.events, undispatched, until a relay runs.

@@ -10,6 +10,11 @@ import { billingMigrations } from './migrations/index.js';
 import { ProductPrice } from './products/product-price.entity.js';
 import { Product } from './products/product.entity.js';
 import { Subscription } from './subscriptions/subscription.entity.js';
+import { Checkout } from './checkouts/checkout.entity.js';
+import { OrderItem } from './orders/order-item.entity.js';
+import { Order } from './orders/order.entity.js';
+import { Payment } from './payments/payment.entity.js';
+import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
 import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
 /** The billing subgraph owns the `billing` Postgres schema; nothing else reads these tables. */
@@ -24,6 +29,11 @@ export const billingEntities = [
   CustomerSession,
   Subscription,
   DomainEvent,
+  Checkout,
+  Order,
+  OrderItem,
+  Payment,
+  SavedPaymentMethod,
   ...testProcessorEntities,
 ];
 

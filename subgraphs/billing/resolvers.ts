@@ -9,6 +9,10 @@ import { CustomerPortalCustomerResolver } from './customers/customer-portal.reso
 import { customerReference } from './customers/customer.reference.js';
 import { OrganizationCustomersResolver } from './customers/organization-customers.resolver.js';
 import { CustomerSessionResolver } from './customer-sessions/customer-session.resolver.js';
+import { CheckoutResolver } from './checkouts/checkout.resolver.js';
+import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
+import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
+import { PaymentResolver } from './payments/payment.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
@@ -32,6 +36,12 @@ export const billingResolvers: Function[] = [
   SubscriptionUpdatesResolver,
   CustomerPortalSubscriptionsResolver,
   SandboxClockResolver,
+  CheckoutResolver,
+  OrderResolver,
+  SubscriptionOrdersResolver,
+  CustomerOrdersResolver,
+  PaymentResolver,
+  CustomerPortalOrdersResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

@@ -1,10 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
-import type { EnvironmentName } from '../../kit/config.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import { PrincipalCache } from '../../kit/principal-cache.js';
+import type { Config, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
+import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout.service.js';
+import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
+import { JobRunner } from './jobs/job-queue.js';
+import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
@@ -13,12 +17,15 @@ import { type BillingServices, createBillingServices } from './services.js';
 // What a composition root (embedded/) wires around the runtime, so that it imports nothing else of billing.
 export { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 export { OutboxRelay } from './events/outbox-relay.js';
+export { describePaymentProcessor } from './payments/payment-processor.selection.js';
 
 export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   orm: MikroORM;
   services: BillingServices;
   /** `polar_cst_` bearers → customer principals (kit/composite-principal-resolver.ts routes them here). */
   principals: CustomerSessionPrincipalResolver;
+  /** The durable jobs of this database (checkout fulfilment; renewals next). */
+  jobs: JobRunner;
   close(): Promise<void>;
 }
 
@@ -30,6 +37,10 @@ export async function startBilling(options: {
   environment: EnvironmentName;
   publicUrl: string;
   poolMax?: number;
+  /** Which processor takes payments (payment-processor.selection.ts); production with none when absent. */
+  payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>;
+  /** Poll for due jobs (left by a crash) every this many ms; 0: never (tests that drive jobs themselves). */
+  jobPollMs?: number;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
@@ -42,13 +53,26 @@ export async function startBilling(options: {
     await orm.close();
     throw error;
   }
+  const payments = createPaymentProcessor(choosePaymentProcessor(options.payments ?? {}, options.environment), {
+    em: orm.em.fork(),
+    clock: options.clock,
+  });
+  const jobs = new JobRunner(orm, options.clock);
+  jobs.register(
+    CHECKOUT_FULFILMENT_JOB,
+    checkoutFulfilment({ orm, clock: options.clock, payments, publicUrl: options.publicUrl }),
+  );
   const services = createBillingServices({
     secret: options.secret,
     clock: options.clock,
     environment: options.environment,
     publicUrl: options.publicUrl,
     principals: cache,
+    payments,
+    jobs,
   });
+  // Jobs a crash left behind (or due later) are picked up by this worker loop.
+  if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
   return {
     name: BILLING_SUBGRAPH,
     schema,
@@ -66,7 +90,9 @@ export async function startBilling(options: {
         services,
       };
     },
+    jobs,
     close: async () => {
+      await jobs.stop();
       await invalidations.close();
       await orm.close();
     },

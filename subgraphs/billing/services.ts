@@ -5,6 +5,11 @@ import { DiscountService } from './discounts/discount.service.js';
 import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
+import { CheckoutService } from './checkouts/checkout.service.js';
+import type { JobRunner } from './jobs/job-queue.js';
+import { OrderService } from './orders/order.service.js';
+import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
+import type { PaymentProcessor } from './payments/payment-processor.js';
 import { SubscriptionService } from './subscriptions/subscription.service.js';
 import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
 import { OrganizationClocks } from './recurring/organization-clocks.js';
@@ -29,6 +34,10 @@ export interface BillingServices {
    */
   clocks: OrganizationClocks;
   sandboxClock: SandboxClockService;
+  checkouts: CheckoutService;
+  orders: OrderService;
+  /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
+  payments: PaymentProcessor;
 }
 
 export interface BillingServiceDependencies {
@@ -40,11 +49,16 @@ export interface BillingServiceDependencies {
   publicUrl: string;
   /** The customer session principals' cache, evicted when a customer is deleted. */
   principals?: PrincipalCache;
+  /** Who moves the money (payment-processor.selection.ts); none configured when absent. */
+  payments?: PaymentProcessor;
+  /** The durable jobs (checkout fulfilment runs right after confirm commits). */
+  jobs?: JobRunner | null;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
   const customerSessions = new CustomerSessionService(deps.secret, deps.publicUrl, deps.principals);
   const clocks = new OrganizationClocks(deps.clock, deps.environment);
+  const payments = deps.payments ?? new UnconfiguredPaymentProcessor();
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
@@ -54,5 +68,13 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     subscriptionUpdates: createSubscriptionUpdates(),
     clocks,
     sandboxClock: new SandboxClockService(clocks),
+    checkouts: new CheckoutService({
+      publicUrl: deps.publicUrl,
+      payments,
+      sessions: customerSessions,
+      jobs: deps.jobs ?? null,
+    }),
+    orders: new OrderService(),
+    payments,
   };
 }

@@ -53,6 +53,24 @@ export class CustomerSessionService {
     return { session, token, customer, customerPortalUrl: this.portalUrl(token, customer) };
   }
 
+  /**
+   * A session for a customer the caller just identified (a confirmed checkout's success page), in the
+   * caller's unit of work: no principal check, the checkout's client secret was the credential.
+   */
+  async createFor(em: EntityManager, customer: Customer, now: Date): Promise<{ token: string }> {
+    const token = generateToken(TOKEN_PREFIXES.customerSession);
+    em.create(CustomerSession, {
+      customerId: customer.id,
+      organizationId: customer.organizationId,
+      tokenHash: hashToken(token, this.secret),
+      returnUrl: null,
+      expiresAt: new Date(now.getTime() + CUSTOMER_SESSION_TTL_MS),
+      createdAt: now,
+    } as CustomerSession);
+    await em.flush();
+    return { token };
+  }
+
   /** `<public url>/portal?customer_session_token=…&email=…` (Polar links to its hosted portal the same way). */
   portalUrl(token: string, customer: Customer): string {
     const query = new URLSearchParams({ customer_session_token: token });

@@ -271,7 +271,8 @@ export class CustomerService {
   }
 }
 
-function storedAddress(a: AddressInput): Address {
+/** An address as billing stores it (snake_case keys, as on the wire). */
+export function storedAddress(a: AddressInput): Address {
   return {
     line1: a.line1 ?? null,
     line2: a.line2 ?? null,

@@ -70,9 +70,17 @@ describe('_entities (federation reference resolver)', () => {
     expect(result.data?._entities).toEqual([{ id: orgA, name: 'Org A' }, null, null]);
   });
 
-  it('gives an anonymous caller nothing', async () => {
+  // A public checkout (billing's client endpoints, anonymous by design) embeds Polar's
+  // CheckoutOrganization: the public profile, and nothing else.
+  it('gives an anonymous caller the public profile only', async () => {
     const result = await run(ANONYMOUS, entities, { r: [{ __typename: 'Organization', id: orgA }] });
-    expect(result.data?._entities).toEqual([null]);
+    expect(result.data?._entities).toEqual([{ id: orgA, name: 'Org A' }]);
+    const hidden = await run(
+      ANONYMOUS,
+      'query($r: [_Any!]!) { _entities(representations: $r) { ... on Organization { id email } } }',
+      { r: [{ __typename: 'Organization', id: orgA }] },
+    );
+    expect(hidden.errors?.[0].originalError?.constructor.name).toBe('NotPermitted');
   });
 });
 

@@ -23,6 +23,23 @@ const CUSTOMER_ORGANIZATION = {
   ]),
 };
 
+/**
+ * What an anonymous caller reads of an organization it reaches by reference from a public checkout
+ * (billing's client endpoints, by client secret): Polar's CheckoutOrganization, the public profile.
+ */
+const CHECKOUT_ORGANIZATION = {
+  visible: new Set([
+    'id',
+    'createdAt',
+    'modifiedAt',
+    'name',
+    'slug',
+    'avatarUrl',
+    'prorationBehavior',
+    'allowCustomerUpdates',
+  ]),
+};
+
 const loaders = new WeakMap<IdentityContext, DataLoader<string, OrganizationType | null>>();
 
 /**
@@ -34,11 +51,22 @@ function loaderFor(ctx: IdentityContext): DataLoader<string, OrganizationType | 
   let loader = loaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async ids => {
-      const rows = await new OrganizationRepository(ctx.em).findReadableMany(ctx.principal, ids);
+      const repository = new OrganizationRepository(ctx.em);
+      // Anonymous callers reach an organization only by reference from a public checkout (billing's
+      // client endpoints, by client secret), and see its public profile only (the view below).
+      const rows =
+        ctx.principal.subject === 'anonymous'
+          ? await repository.findByIds(ids)
+          : await repository.findReadableMany(ctx.principal, ids);
       const byId = new Map(
         rows.map(o => [
           o.id,
-          customerView(ctx.principal, OrganizationType, OrganizationType.fromEntity(o), CUSTOMER_ORGANIZATION),
+          customerView(
+            ctx.principal,
+            OrganizationType,
+            OrganizationType.fromEntity(o),
+            ctx.principal.subject === 'anonymous' ? CHECKOUT_ORGANIZATION : CUSTOMER_ORGANIZATION,
+          ),
         ]),
       );
       return ids.map(id => byId.get(id) ?? null);

@@ -145,6 +145,11 @@ export class OrganizationRepository {
     return this.em.find(Organization, { $and: [this.readableFilter(principal), { id: { $in: [...ids] } }] });
   }
 
+  /** Unscoped, for the public profile an anonymous checkout embeds (organization.reference.ts). */
+  findByIds(ids: readonly string[]): Promise<Organization[]> {
+    return this.em.find(Organization, { id: { $in: [...ids] } });
+  }
+
   findBySlug(slug: string): Promise<Organization | null> {
     return this.em.findOne(Organization, { slug });
   }

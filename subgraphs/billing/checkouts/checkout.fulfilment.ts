@@ -1,0 +1,200 @@
+import { LockMode, type MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../../kit/clock.js';
+import { faultPoint } from '../../../kit/fault-injection.js';
+import { Customer } from '../customers/customer.entity.js';
+import { recordEvent } from '../events/record-event.js';
+import type { JobHandler } from '../jobs/job-queue.js';
+import { createOrder } from '../orders/create-order.js';
+import type { PaymentProcessor } from '../payments/payment-processor.js';
+import { SavedPaymentMethod } from '../payments/saved-payment-method.entity.js';
+import { Product } from '../products/product.entity.js';
+import type { RecurringInterval } from '../shared/enums.js';
+import { SubscriptionStatus } from '../shared/enums.js';
+import { Subscription } from '../subscriptions/subscription.entity.js';
+import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
+import { addInterval } from '../subscriptions/subscription.transitions.js';
+import { Checkout } from './checkout.entity.js';
+import { checkoutRead } from './checkout.read.js';
+import { type FulfilmentPayload, processorCall } from './checkout.service.js';
+import { CheckoutType } from './checkout.type.js';
+import { checkoutWire } from './checkout.wire.js';
+
+/** The crash test's point: the money has moved, the order is not committed yet. */
+export const AFTER_CHARGE_FAULT = 'checkout.after-charge';
+
+/**
+ * The durable second half of a confirm (job `checkout.fulfil:{checkout id}`). It first replays the
+ * processor call with the confirm's key — the processor answers the first outcome, so this charges
+ * nothing new and proves the money is there — then, in one transaction under the checkout's row lock:
+ * the saved card, the subscription (`active`, `trialing`, or the upgraded free one), the order
+ * (`paid`, its invoice number, its items), the payment linked to it, the discount's redemption, the
+ * checkout `succeeded`, and their events. Run twice (a crash, a second worker), it finds the checkout
+ * succeeded and does nothing; the order's unique checkout id makes a second order impossible anyway.
+ */
+export function checkoutFulfilment(deps: {
+  orm: MikroORM;
+  clock: Clock;
+  payments: PaymentProcessor;
+  publicUrl: string;
+}): JobHandler {
+  return async raw => {
+    const payload = raw as unknown as FulfilmentPayload;
+    const first = await deps.orm.em.fork().findOne(Checkout, { id: payload.checkoutId });
+    if (!first || first.status === 'succeeded') return;
+    let outcome = null;
+    if (payload.mode !== 'none') {
+      outcome = await processorCall(deps.payments, payload);
+      if (outcome.status !== 'succeeded')
+        throw new Error(`checkout ${payload.checkoutId}: payment is ${outcome.status}`);
+    }
+    faultPoint(AFTER_CHARGE_FAULT);
+    await deps.orm.em.fork().transactional(async em => {
+      const k = await em.findOne(Checkout, { id: payload.checkoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (k?.status !== 'confirmed') return;
+      // After the confirm's own rows, even when the clock has not moved since (a sandbox clock), so the
+      // outbox's (created_at, id) order is the order of the sale.
+      const now = new Date(Math.max(deps.clock.now().getTime(), new Date(k.modifiedAt ?? k.createdAt).getTime() + 2));
+      const customer = await em.findOneOrFail(Customer, { id: k.customerId! });
+      const product = await em.findOneOrFail(Product, { id: k.productId });
+      // The card kept for renewals (a first charge with saveForLater, or a trial's setup).
+      const method = outcome && 'paymentMethod' in outcome ? outcome.paymentMethod : null;
+      if (method?.id && payload.processorCustomerId) {
+        const existing = await em.findOne(SavedPaymentMethod, { customerId: customer.id, processorId: method.id });
+        const hasDefault =
+          (await em.count(SavedPaymentMethod, { customerId: customer.id, isDefault: true, deletedAt: null })) > 0;
+        if (!existing)
+          em.create(SavedPaymentMethod, {
+            organizationId: k.organizationId,
+            customerId: customer.id,
+            processor: deps.payments.name,
+            processorId: method.id,
+            processorCustomerId: payload.processorCustomerId,
+            type: method.type,
+            brand: method.brand,
+            last4: method.last4,
+            expMonth: method.expMonth,
+            expYear: method.expYear,
+            isDefault: !hasDefault,
+            createdAt: now,
+          } as SavedPaymentMethod);
+      }
+      const trialing = payload.mode === 'setup';
+      const amount = BigInt(k.amount);
+      let subscription: Subscription | null = null;
+      let billingReason: 'purchase' | 'subscription_create' | 'subscription_update' = 'purchase';
+      const subscriptionEvents: string[] = [];
+      if (k.subscriptionId) {
+        // Upgrading a free subscription: the same subscription, now on the paid product.
+        subscription = await em.findOneOrFail(Subscription, { id: k.subscriptionId, organizationId: k.organizationId });
+        const wasActive = subscription.status === SubscriptionStatus.ACTIVE;
+        subscription.productId = product.id;
+        subscription.priceIds = [k.productPriceId];
+        subscription.amount = amount;
+        subscription.currency = k.currency;
+        subscription.discountId = k.discountId;
+        subscription.checkoutId = k.id;
+        subscription.seats = k.seats;
+        subscription.status = SubscriptionStatus.ACTIVE;
+        subscription.modifiedAt = now;
+        if (product.recurringInterval) {
+          subscription.recurringInterval = product.recurringInterval;
+          subscription.recurringIntervalCount = product.recurringIntervalCount ?? 1;
+          subscription.currentPeriodStart = now;
+          subscription.currentPeriodEnd = addInterval(
+            now,
+            product.recurringInterval,
+            product.recurringIntervalCount ?? 1,
+          );
+        }
+        billingReason = 'subscription_update';
+        subscriptionEvents.push('subscription.updated');
+        if (!wasActive) subscriptionEvents.push('subscription.active');
+      } else if (product.recurringInterval) {
+        const interval = product.recurringInterval;
+        const count = product.recurringIntervalCount ?? 1;
+        const trialInterval = (k.trialInterval ?? product.trialInterval) as RecurringInterval | null;
+        const trialEnd =
+          trialing && trialInterval
+            ? addInterval(now, trialInterval, k.trialIntervalCount ?? product.trialIntervalCount ?? 1)
+            : null;
+        subscription = em.create(Subscription, {
+          organizationId: k.organizationId,
+          customerId: customer.id,
+          productId: product.id,
+          discountId: k.discountId,
+          checkoutId: k.id,
+          priceIds: [k.productPriceId],
+          amount,
+          currency: k.currency,
+          recurringInterval: interval,
+          recurringIntervalCount: count,
+          status: trialEnd ? SubscriptionStatus.TRIALING : SubscriptionStatus.ACTIVE,
+          startedAt: now,
+          currentPeriodStart: now,
+          currentPeriodEnd: trialEnd ?? addInterval(now, interval, count),
+          trialStart: trialEnd ? now : null,
+          trialEnd,
+          seats: k.seats,
+          metadata: k.metadata ?? {},
+          createdAt: now,
+        } as Subscription);
+        billingReason = 'subscription_create';
+        subscriptionEvents.push('subscription.created');
+        if (!trialEnd) subscriptionEvents.push('subscription.active');
+      }
+      await em.flush();
+      if (subscription) await recordSubscriptionEvents(em, subscription, subscriptionEvents, now);
+      // A trial's first order is 0: nothing is billed until the trial ends (Polar records it all the same).
+      const order = await createOrder(
+        em,
+        {
+          organizationId: k.organizationId,
+          customerId: customer.id,
+          productId: product.id,
+          productPriceId: k.productPriceId,
+          subscriptionId: subscription?.id ?? null,
+          checkoutId: k.id,
+          discountId: trialing ? null : k.discountId,
+          billingReason,
+          currency: k.currency,
+          items: [
+            {
+              label: trialing ? `${product.name} (trial)` : product.name,
+              amount: trialing ? 0n : amount,
+              productPriceId: k.productPriceId,
+            },
+          ],
+          discountAmount: trialing ? 0n : BigInt(k.discountAmount),
+          billingName: k.customerBillingName ?? customer.billingName ?? customer.name,
+          billingAddress: k.customerBillingAddress ?? customer.billingAddress,
+          seats: k.seats,
+          metadata: k.metadata ?? {},
+          customFieldData: k.customFieldData ?? {},
+        },
+        new Date(now.getTime() + subscriptionEvents.length),
+        true,
+      );
+      await em.execute(
+        'update billing.payments set order_id = ?, customer_id = ? where checkout_id = ? and status = ?',
+        [order.id, customer.id, k.id, 'succeeded'],
+      );
+      if (k.discountId && !trialing)
+        await em.execute('update billing.discounts set redemptions_count = redemptions_count + 1 where id = ?', [
+          k.discountId,
+        ]);
+      k.status = 'succeeded';
+      k.modifiedAt = now;
+      await em.flush();
+      const [row] = await checkoutRead.byIdsIn(em, { organizationIds: [k.organizationId], customerId: null }, [k.id]);
+      const shaped = CheckoutType.fromRow(row!, { now, publicUrl: deps.publicUrl });
+      recordEvent(
+        em,
+        k.organizationId,
+        'checkout.updated',
+        checkoutWire(shaped),
+        new Date(now.getTime() + subscriptionEvents.length + 3),
+      );
+      await em.flush();
+    });
+  };
+}

@@ -1,0 +1,104 @@
+import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
+import { normalizeCurrency } from '../../../kit/money/currency.js';
+import { discountAmount } from '../../../kit/money/discounts.js';
+import type { Discount } from '../discounts/discount.entity.js';
+import type { ProductPrice } from '../products/product-price.entity.js';
+import { PriceAmountType } from '../shared/enums.js';
+
+/** What a checkout costs: `net = amount − discount`, `total = net + tax` (tax is 0 until tax exists). */
+export interface CheckoutAmounts {
+  amount: bigint;
+  discountAmount: bigint;
+  netAmount: bigint;
+  taxAmount: bigint;
+  totalAmount: bigint;
+}
+
+const issue = (field: string, msg: string, input: unknown): ValidationIssue => ({
+  type: 'value_error',
+  loc: ['body', field],
+  msg,
+  input,
+});
+
+/** The per-seat price for `seats` (volume: the tier the count falls in; graduated: each tier its share). */
+export function seatBasedAmount(price: Pick<ProductPrice, 'seatTiers'>, seats: number): bigint {
+  const tiers = price.seatTiers?.tiers ?? [];
+  if (!tiers.length) return 0n;
+  if (price.seatTiers?.seat_tier_type === 'graduated') {
+    let total = 0n;
+    for (const tier of tiers) {
+      const upper = tier.max_seats ?? Number.MAX_SAFE_INTEGER;
+      const inTier = Math.max(0, Math.min(seats, upper) - tier.min_seats + 1);
+      total += BigInt(inTier) * BigInt(tier.price_per_seat);
+    }
+    return total;
+  }
+  const tier = tiers.find(t => seats >= t.min_seats && (t.max_seats == null || seats <= t.max_seats)) ?? tiers.at(-1)!;
+  return BigInt(seats) * BigInt(tier.price_per_seat);
+}
+
+/**
+ * The amount before discount for a price: fixed → its amount; free → 0; custom → the customer's
+ * `amount` (or the preset, else the minimum) within the price's bounds (422 at `amount` otherwise);
+ * seat-based → seats × the tier's per-seat price.
+ */
+export function priceAmount(
+  price: Pick<
+    ProductPrice,
+    'amountType' | 'priceAmount' | 'minimumAmount' | 'maximumAmount' | 'presetAmount' | 'seatTiers'
+  >,
+  requested: { amount?: bigint | null; seats?: number | null },
+): bigint {
+  switch (price.amountType) {
+    case PriceAmountType.FIXED:
+      return BigInt(price.priceAmount ?? 0n);
+    case PriceAmountType.FREE:
+      return 0n;
+    case PriceAmountType.SEAT_BASED:
+      return seatBasedAmount(price, requested.seats ?? 1);
+    case PriceAmountType.CUSTOM: {
+      const min = BigInt(price.minimumAmount ?? 0n);
+      const max = price.maximumAmount == null ? null : BigInt(price.maximumAmount);
+      const amount = requested.amount ?? (price.presetAmount != null ? BigInt(price.presetAmount) : min);
+      // Polar accepts 0 (a free contribution) or anything within the bounds.
+      if (amount !== 0n && (amount < min || (max !== null && amount > max))) {
+        const bounds = max === null ? `at least ${min}` : `between ${min} and ${max}`;
+        throw new PolarRequestValidationError([issue('amount', `Amount must be ${bounds}.`, Number(amount))]);
+      }
+      return amount;
+    }
+    default:
+      return 0n;
+  }
+}
+
+/**
+ * Whether a discount can be applied now to this product, in this currency: its validity window, its
+ * redemption limit, its product restriction, and a fixed amount in the checkout's currency.
+ */
+export function discountApplicable(discount: Discount, productId: string, currency: string, now: Date): boolean {
+  if (discount.deletedAt) return false;
+  if (discount.startsAt && new Date(discount.startsAt) > now) return false;
+  if (discount.endsAt && new Date(discount.endsAt) <= now) return false;
+  if (discount.maxRedemptions != null && discount.redemptionsCount >= discount.maxRedemptions) return false;
+  if (discount.productIds?.length && !discount.productIds.includes(productId)) return false;
+  if (discount.type === 'fixed' && normalizeCurrency(discount.currency ?? 'usd') !== normalizeCurrency(currency))
+    return false;
+  return true;
+}
+
+/** The checkout's amounts for a base amount and an (already applicable) discount. */
+export function checkoutAmounts(amount: bigint, currency: string, discount: Discount | null): CheckoutAmounts {
+  const off = discount
+    ? discountAmount(
+        discount.type === 'fixed'
+          ? { type: 'fixed', amounts: { [discount.currency ?? currency]: BigInt(discount.amount ?? 0n) } }
+          : { type: 'percentage', basisPoints: discount.basisPoints ?? 0 },
+        amount,
+        currency,
+      )
+    : 0n;
+  const net = amount - off;
+  return { amount, discountAmount: off, netAmount: net, taxAmount: 0n, totalAmount: net };
+}

@@ -1,0 +1,598 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
+import { Customer } from '../customers/customer.entity.js';
+import { recordCustomerEvent, storedAddress } from '../customers/customer.service.js';
+import { Discount } from '../discounts/discount.entity.js';
+import { recordEvent } from '../events/record-event.js';
+import type { JobRunner } from '../jobs/job-queue.js';
+import { enqueueJob } from '../jobs/job-queue.js';
+import { idempotencyKey } from '../payments/idempotency-key.js';
+import { PaymentError } from '../payments/payment.errors.js';
+import { Payment } from '../payments/payment.entity.js';
+import type { ChargeOutcome, PaymentProcessor, SetupOutcome } from '../payments/payment-processor.js';
+import type { ProductPrice } from '../products/product-price.entity.js';
+import { Product } from '../products/product.entity.js';
+import { ProductRepository } from '../products/product.repository.js';
+import { metadataIssues } from '../shared/metadata.js';
+import { sortCriteria } from '../shared/sorting.js';
+import { Subscription } from '../subscriptions/subscription.entity.js';
+import { readableOrganizationIds } from '../subscriptions/subscription.repository.js';
+import { Checkout } from './checkout.entity.js';
+import { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkout.sorting.js';
+import { ExpiredCheckoutError, NotOpenCheckout } from './checkout.errors.js';
+import type {
+  CheckoutClientUpdateInput,
+  CheckoutConfirmInput,
+  CheckoutCreateInput,
+  CheckoutUpdateInput,
+} from './checkout.inputs.js';
+import { checkoutAmounts, discountApplicable, priceAmount } from './checkout.pricing.js';
+import { checkoutRead, type CheckoutReadFilters } from './checkout.read.js';
+import { CheckoutType } from './checkout.type.js';
+import { checkoutWire } from './checkout.wire.js';
+
+/** Polar's checkout lifetime. */
+export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
+export const CHECKOUT_FULFILMENT_JOB = 'checkout.fulfil';
+
+export interface CheckoutDependencies {
+  publicUrl: string;
+  payments: PaymentProcessor;
+  sessions: CustomerSessionService;
+  /** Runs the fulfilment right after confirm commits; null: only a worker picks it up. */
+  jobs: JobRunner | null;
+}
+
+/** What the fulfilment job gets: enough to replay the processor call with the very same key and input. */
+export interface FulfilmentPayload {
+  checkoutId: string;
+  mode: 'charge' | 'setup' | 'none';
+  attempt: number;
+  token: string | null;
+  processorCustomerId: string | null;
+  amount: string;
+  currency: string;
+  saveForLater: boolean;
+}
+
+export interface CheckoutListQuery extends PageRequest {
+  organizationId?: string[] | null;
+  productId?: string[] | null;
+  customerId?: string[] | null;
+  status?: string[] | null;
+  query?: string | null;
+  sorting?: string[] | null;
+}
+
+const missing = (field: string): ValidationIssue => ({
+  type: 'missing',
+  loc: ['body', field],
+  msg: 'Field required',
+  input: null,
+});
+const invalid = (field: string, msg: string, input: unknown): ValidationIssue => ({
+  type: 'value_error',
+  loc: ['body', field],
+  msg,
+  input,
+});
+
+/**
+ * Checkout sessions (polar-api.md §3.6): create, read, update (merchant and client), confirm. The
+ * confirm charges the card at once (a decline is a 400 and the checkout stays open for another card)
+ * and commits `confirmed` with a durable fulfilment job (checkout.fulfilment.ts) that creates the
+ * order and the subscription; the job runs right after that commit and again after a crash.
+ */
+export class CheckoutService {
+  constructor(private readonly deps: CheckoutDependencies) {}
+
+  shape(ctx: RequestContext, row: Record<string, unknown>): CheckoutType {
+    return CheckoutType.fromRow(row, { now: ctx.clock.now(), publicUrl: this.deps.publicUrl });
+  }
+
+  async list(
+    ctx: RequestContext,
+    query: CheckoutListQuery,
+  ): Promise<{ items: CheckoutType[]; pagination: Pagination }> {
+    const filters: CheckoutReadFilters = {};
+    if (query.productId?.length) filters.productId = query.productId;
+    if (query.customerId?.length) filters.customerId = query.customerId;
+    if (query.status?.length) filters.status = query.status;
+    if (query.query) filters.query = query.query;
+    const { rows, total } = await checkoutRead.page(
+      ctx.em,
+      ctx.principal,
+      filters,
+      sortCriteria(query.sorting ?? [], CHECKOUT_SORT_KEYS, CHECKOUT_DEFAULT_SORTING),
+      pageWindow(query),
+      { organizationIds: query.organizationId?.length ? query.organizationId : null },
+    );
+    return { items: rows.map(r => this.shape(ctx, r)), pagination: paginationOf(total, query.limit) };
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<CheckoutType> {
+    const row = await checkoutRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return this.shape(ctx, row);
+  }
+
+  /** A checkout by its client secret, for anyone holding it (the client endpoints). */
+  async clientGet(ctx: RequestContext, clientSecret: string): Promise<CheckoutType> {
+    const k = await ctx.em.fork().findOne(Checkout, { clientSecret });
+    if (!k) throw new ResourceNotFound();
+    return this.readIn(ctx, ctx.em, k);
+  }
+
+  /** `POST /v1/checkouts/` (CheckoutProductsCreate). */
+  async create(ctx: RequestContext, input: CheckoutCreateInput): Promise<CheckoutType> {
+    const issues = [
+      ...(input.metadata == null ? [] : metadataIssues(input.metadata)),
+      ...(input.customerMetadata == null ? [] : metadataIssues(input.customerMetadata, ['body', 'customer_metadata'])),
+    ];
+    if (issues.length) throw new PolarRequestValidationError(issues);
+    if (!input.products?.length) throw new PolarRequestValidationError([missing('products')]);
+    const repository = new ProductRepository(ctx.em);
+    const found = readableOrganizationIds(ctx.principal).length
+      ? await repository.findReadableMany(ctx.principal, input.products)
+      : [];
+    const byId = new Map(found.map(p => [p.id, p]));
+    const products = input.products.map(id => byId.get(id));
+    const missingAt = products.findIndex(p => !p || p.isArchived);
+    if (missingAt >= 0)
+      throw new PolarRequestValidationError([
+        {
+          type: 'value_error',
+          loc: ['body', 'products', missingAt],
+          msg: 'Product does not exist.',
+          input: input.products[missingAt],
+        },
+      ]);
+    const organizationId = products[0]!.organizationId;
+    if (products.some(p => p!.organizationId !== organizationId))
+      throw new PolarRequestValidationError([
+        invalid('products', 'Products must belong to the same organization.', input.products),
+      ]);
+    const selected = input.productId ? byId.get(input.productId) : products[0];
+    if (!selected)
+      throw new PolarRequestValidationError([invalid('product_id', 'Product does not exist.', input.productId)]);
+    const now = ctx.clock.now();
+    // The customer the checkout is for, when known: by id (else 422), or an existing one by external id.
+    // Its e-mail and name prefill the form, as Polar's do.
+    let customer: Customer | null = null;
+    if (input.customerId) {
+      customer = await ctx.em.findOne(Customer, { id: input.customerId, organizationId, deletedAt: null });
+      if (!customer)
+        throw new PolarRequestValidationError([invalid('customer_id', 'Customer does not exist.', input.customerId)]);
+    } else if (input.externalCustomerId) {
+      customer = await ctx.em.findOne(Customer, {
+        organizationId,
+        externalId: input.externalCustomerId,
+        deletedAt: null,
+      });
+    }
+    if (input.subscriptionId) {
+      const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId, organizationId });
+      if (!subscription)
+        throw new PolarRequestValidationError([
+          invalid('subscription_id', 'Subscription does not exist.', input.subscriptionId),
+        ]);
+    }
+    const checkout = ctx.em.create(Checkout, {
+      organizationId,
+      clientSecret: `polar_c_${randomBytes(24).toString('base64url')}`,
+      status: 'open',
+      productIds: products.map(p => p!.id),
+      productId: selected.id,
+      productPriceId: '00000000-0000-0000-0000-000000000000',
+      discountId: null,
+      allowDiscountCodes: input.allowDiscountCodes ?? true,
+      requireBillingAddress: input.requireBillingAddress ?? false,
+      seats: input.seats ?? null,
+      minSeats: input.minSeats ?? null,
+      maxSeats: input.maxSeats ?? null,
+      currency: (input.currency ?? 'usd').toLowerCase(),
+      allowTrial: input.allowTrial ?? true,
+      trialInterval: input.trialInterval ?? null,
+      trialIntervalCount: input.trialIntervalCount ?? null,
+      customerId: customer?.id ?? null,
+      externalCustomerId: input.externalCustomerId ?? null,
+      isBusinessCustomer: input.isBusinessCustomer ?? false,
+      customerName: input.customerName ?? customer?.name ?? null,
+      customerEmail: input.customerEmail ?? customer?.email ?? null,
+      customerIpAddress: input.customerIpAddress ?? null,
+      customerBillingName: input.customerBillingName ?? null,
+      customerBillingAddress: input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null,
+      customerTaxId: input.customerTaxId ?? null,
+      customerMetadata: (input.customerMetadata ?? {}) as Checkout['customerMetadata'],
+      metadata: (input.metadata ?? {}) as Checkout['metadata'],
+      customFieldData: input.customFieldData ?? {},
+      subscriptionId: input.subscriptionId ?? null,
+      successUrl: input.successUrl ?? null,
+      returnUrl: input.returnUrl ?? null,
+      embedOrigin: input.embedOrigin ?? null,
+      locale: input.locale ?? null,
+      expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
+      createdAt: now,
+    } as Checkout);
+    await this.price(
+      ctx.em,
+      checkout,
+      selected,
+      { amount: input.amount ?? null, discountId: input.discountId ?? null, strict: true },
+      now,
+    );
+    return ctx.em.transactional(async em => {
+      em.persist(checkout);
+      await em.flush();
+      const shaped = await this.readIn(ctx, em, checkout);
+      recordEvent(em, organizationId, 'checkout.created', checkoutWire(shaped), now);
+      await em.flush();
+      return shaped;
+    });
+  }
+
+  /** `PATCH /v1/checkouts/{id}` (the merchant's CheckoutUpdate). */
+  async update(ctx: RequestContext, id: string, input: CheckoutUpdateInput): Promise<CheckoutType> {
+    const found = await checkoutRead.byId(ctx.em, ctx.principal, id);
+    if (!found) throw new ResourceNotFound();
+    return this.mutate(ctx, { id }, async (em, k, now) => {
+      const issues = [
+        ...(input.metadata == null ? [] : metadataIssues(input.metadata)),
+        ...(input.customerMetadata == null
+          ? []
+          : metadataIssues(input.customerMetadata, ['body', 'customer_metadata'])),
+      ];
+      if (issues.length) throw new PolarRequestValidationError(issues);
+      if (input.metadata != null) k.metadata = input.metadata as Checkout['metadata'];
+      if (input.customerMetadata != null) k.customerMetadata = input.customerMetadata as Checkout['customerMetadata'];
+      if (input.allowDiscountCodes != null) k.allowDiscountCodes = input.allowDiscountCodes;
+      if (input.requireBillingAddress != null) k.requireBillingAddress = input.requireBillingAddress;
+      if (input.trialInterval !== undefined) k.trialInterval = input.trialInterval;
+      if (input.trialIntervalCount !== undefined) k.trialIntervalCount = input.trialIntervalCount;
+      if (input.customerIpAddress !== undefined) k.customerIpAddress = input.customerIpAddress;
+      if (input.successUrl !== undefined) k.successUrl = input.successUrl;
+      if (input.returnUrl !== undefined) k.returnUrl = input.returnUrl;
+      if (input.embedOrigin !== undefined) k.embedOrigin = input.embedOrigin;
+      if (input.currency) k.currency = input.currency.toLowerCase();
+      if (input.allowTrial != null) k.allowTrial = input.allowTrial;
+      await this.applyClientChanges(em, k, input, now, input.discountId);
+    });
+  }
+
+  /** `PATCH /v1/checkouts/client/{client_secret}` (CheckoutUpdatePublic). */
+  async clientUpdate(
+    ctx: RequestContext,
+    clientSecret: string,
+    input: CheckoutClientUpdateInput,
+  ): Promise<CheckoutType> {
+    return this.mutate(ctx, { clientSecret }, (em, k, now) => this.applyClientChanges(em, k, input, now));
+  }
+
+  /**
+   * `POST /v1/checkouts/client/{client_secret}/confirm`. Charges (or, for a trial, saves) the card
+   * with a key derived from the checkout and the attempt; a decline is recorded as a failed payment
+   * and answered 400 `PaymentError`, the checkout staying open. Success commits `confirmed`, the
+   * payment, the customer and the fulfilment job together, runs the job, and answers the checkout as
+   * confirmed with a customer session token for the success page.
+   */
+  async confirm(ctx: RequestContext, clientSecret: string, input: CheckoutConfirmInput): Promise<CheckoutType> {
+    // The processor is called while the checkout row is locked: a second confirm waits, then finds it
+    // confirmed (403). A crash before the commit leaves the attempt number as it was, so the retry
+    // replays the same processor key and gets the first outcome back instead of a second charge.
+    let declined: string | null = null;
+    let token: string | null = null;
+    let checkoutId = '';
+    const result = await this.mutate(ctx, { clientSecret }, async (em, k, now) => {
+      checkoutId = k.id;
+      await this.applyClientChanges(em, k, input, now);
+      await em.flush();
+      const current = await this.readIn(ctx, em, k);
+      const issues: ValidationIssue[] = [];
+      if (!k.customerEmail && !k.customerId) issues.push(missing('customer_email'));
+      if (current.isPaymentFormRequired && !input.confirmationTokenId) issues.push(missing('confirmation_token_id'));
+      if (issues.length) throw new PolarRequestValidationError(issues);
+      const mode: FulfilmentPayload['mode'] = current.isPaymentRequired
+        ? 'charge'
+        : current.isPaymentFormRequired
+          ? 'setup'
+          : 'none';
+      const attempt = mode === 'none' ? k.paymentAttempts : k.paymentAttempts + 1;
+      const payload: FulfilmentPayload = {
+        checkoutId: k.id,
+        mode,
+        attempt,
+        token: mode === 'none' ? null : input.confirmationTokenId!,
+        processorCustomerId: null,
+        amount: current.totalAmount.toString(),
+        currency: k.currency,
+        saveForLater: !!current.product?.recurringInterval,
+      };
+      let outcome: ChargeOutcome | SetupOutcome | null = null;
+      if (mode !== 'none') {
+        const processorCustomer = await this.deps.payments.createCustomer({
+          // Keyed by what it is created with too: an attempt refused before its commit (a bad card, 422)
+          // is retried under the same attempt number, possibly with another e-mail.
+          idempotencyKey: idempotencyKey(
+            'customer',
+            'checkout',
+            k.id,
+            attempt,
+            createHash('sha256')
+              .update(`${k.customerEmail ?? ''}\n${k.customerName ?? ''}`)
+              .digest('hex')
+              .slice(0, 16),
+          ),
+          email: k.customerEmail,
+          name: k.customerName,
+          metadata: { checkout_id: k.id },
+        });
+        payload.processorCustomerId = processorCustomer.id;
+        outcome = await processorCall(this.deps.payments, payload);
+        k.paymentAttempts = attempt;
+        if (outcome.status === 'failed') {
+          // Recorded (Polar lists failed payments too) and committed; the checkout stays open.
+          await this.recordPayment(em, k, payload, outcome, now);
+          declined = outcome.failure.message;
+          return;
+        }
+        if (outcome.status === 'pending')
+          throw new PaymentError('The payment requires an action this checkout does not support.');
+      }
+      const customer = await this.resolveCustomer(ctx, em, k, now);
+      await em.flush();
+      k.customerId = customer.id;
+      k.status = 'confirmed';
+      if (outcome) await this.recordPayment(em, k, payload, outcome, now);
+      await enqueueJob(em, {
+        kind: CHECKOUT_FULFILMENT_JOB,
+        key: `${CHECKOUT_FULFILMENT_JOB}:${k.id}`,
+        payload: payload as unknown as Record<string, unknown>,
+        runAt: now,
+      });
+      token = (await this.deps.sessions.createFor(em, customer, now)).token;
+    });
+    if (declined !== null) throw new PaymentError(declined);
+    // Fulfil now; the worker picks the job up if this process dies first.
+    if (this.deps.jobs) await this.deps.jobs.runNow(`${CHECKOUT_FULFILMENT_JOB}:${checkoutId}`);
+    return { ...result, customerSessionToken: token };
+  }
+
+  /** The checkout row shaped, read through the read path within its own organization (inside `em`'s transaction). */
+  private async readIn(ctx: RequestContext, em: EntityManager, k: Checkout): Promise<CheckoutType> {
+    const [row] = await checkoutRead.byIdsIn(em, { organizationIds: [k.organizationId], customerId: null }, [k.id]);
+    if (!row) throw new ResourceNotFound();
+    return this.shape(ctx, row);
+  }
+
+  /**
+   * One change of an open checkout: locked, refused when not open (403) or expired (410), changed,
+   * `checkout.updated` recorded with the new shape, committed; answers the new shape.
+   */
+  private async mutate(
+    ctx: RequestContext,
+    where: { id: string } | { clientSecret: string },
+    change: (em: EntityManager, k: Checkout, now: Date) => Promise<void>,
+    options: { silent?: boolean } = {},
+  ): Promise<CheckoutType> {
+    const now = ctx.clock.now();
+    return ctx.em.fork().transactional(async em => {
+      const k = await em.findOne(Checkout, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!k) throw new ResourceNotFound();
+      if (k.status !== 'open') throw new NotOpenCheckout(k.id, k.status);
+      if (new Date(k.expiresAt) <= now) throw new ExpiredCheckoutError();
+      await change(em, k, now);
+      k.modifiedAt = now;
+      await em.flush();
+      const shaped = await this.readIn(ctx, em, k);
+      if (!options.silent) {
+        // A millisecond after the change's other rows (customer.created on confirm), so the outbox's
+        // (created_at, id) order is the order Polar sends them in, even under a clock that stands still.
+        recordEvent(em, k.organizationId, 'checkout.updated', checkoutWire(shaped), new Date(now.getTime() + 1));
+        await em.flush();
+      }
+      return shaped;
+    });
+  }
+
+  private async applyClientChanges(
+    em: EntityManager,
+    k: Checkout,
+    input: CheckoutClientUpdateInput,
+    now: Date,
+    discountId?: string | null,
+  ): Promise<void> {
+    if (input.customerName !== undefined) k.customerName = input.customerName;
+    if (input.customerEmail !== undefined) k.customerEmail = input.customerEmail;
+    if (input.customerBillingName !== undefined) k.customerBillingName = input.customerBillingName;
+    if (input.customerBillingAddress !== undefined)
+      k.customerBillingAddress = input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null;
+    if (input.customerTaxId !== undefined) k.customerTaxId = input.customerTaxId;
+    if (input.isBusinessCustomer != null) k.isBusinessCustomer = input.isBusinessCustomer;
+    if (input.locale !== undefined) k.locale = input.locale;
+    if (input.customFieldData != null) k.customFieldData = input.customFieldData;
+    if (input.allowTrial === false) k.allowTrial = false;
+    if (input.seats != null) k.seats = input.seats;
+    if (input.productId && input.productId !== k.productId) {
+      if (!k.productIds.includes(input.productId))
+        throw new PolarRequestValidationError([
+          invalid('product_id', 'Product is not available in this checkout.', input.productId),
+        ]);
+      k.productId = input.productId;
+      k.productPriceId = '00000000-0000-0000-0000-000000000000';
+    }
+    const product = await em.findOneOrFail(Product, { id: k.productId, organizationId: k.organizationId });
+    let discount: string | null | undefined = discountId;
+    if (input.discountCode) {
+      if (!k.allowDiscountCodes)
+        throw new PolarRequestValidationError([
+          invalid('discount_code', 'Discount codes are not allowed on this checkout.', input.discountCode),
+        ]);
+      const found = await em
+        .getConnection()
+        .execute<{ id: string }[]>(
+          'select id from billing.discounts where organization_id = ? and lower(code) = lower(?) and deleted_at is null',
+          [k.organizationId, input.discountCode],
+        );
+      const candidate = found[0] ? await em.findOne(Discount, { id: found[0].id }) : null;
+      if (!candidate || !discountApplicable(candidate, k.productId, k.currency, now))
+        throw new PolarRequestValidationError([
+          invalid('discount_code', 'Discount code is invalid.', input.discountCode),
+        ]);
+      discount = candidate.id;
+    }
+    await this.price(
+      em,
+      k,
+      product,
+      { amount: input.amount ?? null, discountId: discount, strict: discount !== undefined },
+      now,
+    );
+  }
+
+  /**
+   * Sets the price, the amount and the discount of `k` for `product`. A discount the caller names
+   * (`strict`) must apply (422 at `discount_id`); a discount kept from before is dropped when it no
+   * longer applies (another product, its window closed).
+   */
+  private async price(
+    em: EntityManager,
+    k: Checkout,
+    product: Product,
+    requested: { amount: bigint | null; discountId: string | null | undefined; strict: boolean },
+    now: Date,
+  ): Promise<void> {
+    const prices = ((await new ProductRepository(em).pricesOf([product.id])).get(product.id) ?? []) as ProductPrice[];
+    const live = prices.filter(p => !p.isArchived);
+    const price =
+      live.find(p => p.id === k.productPriceId) ??
+      live.find(p => p.priceCurrency.toLowerCase() === k.currency) ??
+      live[0];
+    if (!price) throw new PolarRequestValidationError([invalid('products', 'Product has no price.', product.id)]);
+    const samePrice = price.id === k.productPriceId;
+    k.productPriceId = price.id;
+    k.currency = price.priceCurrency.toLowerCase();
+    if (price.amountType === 'seat_based' && k.seats == null) k.seats = k.minSeats ?? 1;
+    const amount = priceAmount(price, {
+      amount: requested.amount ?? (samePrice && price.amountType === 'custom' ? BigInt(k.amount) : null),
+      seats: k.seats,
+    });
+    let discount: Discount | null = null;
+    const discountId = requested.discountId === undefined ? k.discountId : requested.discountId;
+    if (discountId) {
+      discount = await em.findOne(Discount, { id: discountId, organizationId: k.organizationId, deletedAt: null });
+      if (!discount || !discountApplicable(discount, product.id, k.currency, now) || price.amountType === 'free') {
+        if (requested.strict && requested.discountId)
+          throw new PolarRequestValidationError([invalid('discount_id', 'Discount does not exist.', discountId)]);
+        discount = null;
+      }
+    }
+    const amounts = checkoutAmounts(amount, k.currency, discount);
+    k.amount = amounts.amount;
+    k.discountAmount = amounts.discountAmount;
+    k.taxAmount = amounts.taxAmount;
+    k.discountId = discount?.id ?? null;
+  }
+
+  /** By `customer_id`, else `external_customer_id`, else the e-mail; otherwise a new customer (customer.created). */
+  private async resolveCustomer(ctx: RequestContext, em: EntityManager, k: Checkout, now: Date): Promise<Customer> {
+    const live = { organizationId: k.organizationId, deletedAt: null };
+    let customer = k.customerId ? await em.findOne(Customer, { ...live, id: k.customerId }) : null;
+    if (!customer && k.externalCustomerId)
+      customer = await em.findOne(Customer, { ...live, externalId: k.externalCustomerId });
+    if (!customer && k.customerEmail) {
+      const rows = await em
+        .getConnection()
+        .execute<{ id: string }[]>(
+          'select id from billing.customers where organization_id = ? and lower(email) = lower(?) and deleted_at is null limit 1',
+          [k.organizationId, k.customerEmail],
+        );
+      if (rows[0]) customer = await em.findOne(Customer, { id: rows[0].id });
+    }
+    if (customer) {
+      if (!customer.billingAddress && k.customerBillingAddress) customer.billingAddress = k.customerBillingAddress;
+      return customer;
+    }
+    customer = em.create(Customer, {
+      organizationId: k.organizationId,
+      externalId: k.externalCustomerId,
+      email: k.customerEmail,
+      name: k.customerName ?? k.customerBillingName,
+      billingName: k.customerBillingName,
+      billingAddress: k.customerBillingAddress,
+      metadata: k.customerMetadata ?? {},
+      createdAt: now,
+    } as Customer);
+    recordCustomerEvent({ ...ctx, em }, 'customer.created', customer);
+    return customer;
+  }
+
+  /** One charge attempt as a payment row (unique by its processor key). */
+  private async recordPayment(
+    em: EntityManager,
+    k: Checkout,
+    payload: FulfilmentPayload,
+    outcome: ChargeOutcome | SetupOutcome,
+    now: Date,
+  ): Promise<void> {
+    if (payload.mode !== 'charge') {
+      if (outcome.status !== 'failed') return;
+    }
+    const method = 'paymentMethod' in outcome ? outcome.paymentMethod : null;
+    const payment = em.create(Payment, {
+      organizationId: k.organizationId,
+      customerId: k.customerId,
+      checkoutId: k.id,
+      orderId: null,
+      processor: 'stripe',
+      idempotencyKey: processorKey(payload),
+      status: outcome.status === 'succeeded' ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'pending',
+      amount: BigInt(payload.amount),
+      currency: payload.currency,
+      method: 'card',
+      methodMetadata: method
+        ? { brand: method.brand, last4: method.last4, exp_month: method.expMonth, exp_year: method.expYear }
+        : {},
+      processorId: 'chargeId' in outcome ? outcome.chargeId : 'setupId' in outcome ? outcome.setupId : null,
+      declineReason: outcome.status === 'failed' ? (outcome.failure.declineCode ?? outcome.failure.code) : null,
+      declineMessage: outcome.status === 'failed' ? outcome.failure.message : null,
+      createdAt: now,
+    } as Payment);
+    em.persist(payment);
+    await em.flush();
+  }
+}
+
+/** The processor key of a fulfilment's money movement: one per checkout and attempt. */
+export function processorKey(payload: FulfilmentPayload): string {
+  return payload.mode === 'setup'
+    ? idempotencyKey('setup', 'checkout', payload.checkoutId, payload.attempt)
+    : idempotencyKey('charge', 'checkout', payload.checkoutId, payload.attempt);
+}
+
+/** The charge or setup of a confirm; called again with the same input by the fulfilment (same outcome). */
+export function processorCall(
+  payments: PaymentProcessor,
+  payload: FulfilmentPayload,
+): Promise<ChargeOutcome | SetupOutcome> {
+  const paymentMethod = { kind: 'new' as const, token: payload.token! };
+  if (payload.mode === 'setup')
+    return payments.savePaymentMethod({
+      idempotencyKey: processorKey(payload),
+      customerId: payload.processorCustomerId!,
+      paymentMethod,
+    });
+  return payments.charge({
+    idempotencyKey: processorKey(payload),
+    amount: BigInt(payload.amount),
+    currency: payload.currency,
+    customerId: payload.processorCustomerId,
+    paymentMethod,
+    saveForLater: payload.saveForLater,
+    offSession: false,
+    metadata: { checkout_id: payload.checkoutId },
+  });
+}

@@ -1,0 +1,114 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Address } from '../customers/customer.entity.js';
+import { recordEvent } from '../events/record-event.js';
+import { OrderItem } from './order-item.entity.js';
+import { Order, type OrderBillingReason } from './order.entity.js';
+import { orderRead } from './order.read.js';
+import { OrderType } from './order.type.js';
+import { orderWire } from './order.wire.js';
+
+export interface NewOrderItem {
+  label: string;
+  amount: bigint;
+  productPriceId: string | null;
+  proration?: boolean;
+}
+
+export interface NewOrder {
+  organizationId: string;
+  customerId: string;
+  productId: string | null;
+  productPriceId: string | null;
+  subscriptionId: string | null;
+  checkoutId: string | null;
+  discountId: string | null;
+  billingReason: OrderBillingReason;
+  currency: string;
+  items: NewOrderItem[];
+  discountAmount: bigint;
+  billingName: string | null;
+  billingAddress: Address | null;
+  seats: number | null;
+  metadata: Record<string, string | number | boolean>;
+  customFieldData?: Record<string, unknown>;
+}
+
+/**
+ * The one way an order comes to be (checkouts now, renewals and plan changes next): inside the
+ * caller's transaction it takes the organization's next invoice number, writes the order and its
+ * items as `pending` with `order.created`, and, when `paid`, moves it to `paid` with `order.updated`
+ * and `order.paid`, as Polar sends them. A checkout has at most one order (a unique index), so a
+ * fulfilment run twice cannot bill twice.
+ */
+export async function createOrder(em: EntityManager, input: NewOrder, now: Date, paid: boolean): Promise<Order> {
+  if (!em.isInTransaction()) throw new Error('createOrder must run inside a transaction');
+  const subtotal = input.items.reduce((sum, item) => sum + item.amount, 0n);
+  const order = em.create(Order, {
+    organizationId: input.organizationId,
+    customerId: input.customerId,
+    productId: input.productId,
+    productPriceId: input.productPriceId,
+    subscriptionId: input.subscriptionId,
+    checkoutId: input.checkoutId,
+    discountId: input.discountId,
+    status: 'pending',
+    billingReason: input.billingReason,
+    currency: input.currency,
+    subtotalAmount: subtotal,
+    discountAmount: input.discountAmount,
+    billingName: input.billingName,
+    billingAddress: input.billingAddress,
+    invoiceNumber: await nextInvoiceNumber(em, input.organizationId),
+    seats: input.seats,
+    metadata: input.metadata,
+    customFieldData: input.customFieldData ?? {},
+    createdAt: now,
+  } as Order);
+  // Items reference the order (a foreign key) and are not an ORM relation: the order goes in first.
+  await em.flush();
+  for (const [position, item] of input.items.entries()) {
+    em.create(OrderItem, {
+      orderId: order.id,
+      label: item.label,
+      amount: item.amount,
+      productPriceId: item.productPriceId,
+      proration: item.proration ?? false,
+      position,
+      createdAt: now,
+    } as OrderItem);
+  }
+  await em.flush();
+  recordEvent(em, order.organizationId, 'order.created', await orderEventPayload(em, order), now);
+  if (paid) {
+    order.status = 'paid';
+    order.modifiedAt = now;
+    await em.flush();
+    const payload = await orderEventPayload(em, order);
+    recordEvent(em, order.organizationId, 'order.updated', payload, new Date(now.getTime() + 1));
+    recordEvent(em, order.organizationId, 'order.paid', payload, new Date(now.getTime() + 2));
+  }
+  await em.flush();
+  return order;
+}
+
+/**
+ * `<PREFIX>-<n>` from the organization's own counter (one row per organization, incremented in the
+ * caller's transaction, so numbers are gapless among committed orders and never repeat).
+ */
+export async function nextInvoiceNumber(em: EntityManager, organizationId: string): Promise<string> {
+  const [row] = await em.execute<{ last_number: number }[]>(
+    `insert into billing.invoice_number_sequences (organization_id, last_number) values (?, 1)
+     on conflict (organization_id) do update set last_number = billing.invoice_number_sequences.last_number + 1
+     returning last_number`,
+    [organizationId],
+  );
+  const prefix = organizationId.replace(/-/g, '').slice(0, 8).toUpperCase();
+  return `${prefix}-${String(row.last_number).padStart(4, '0')}`;
+}
+
+/** The webhook `data` of an order event: the order read back in the caller's transaction, on the wire. */
+export async function orderEventPayload(em: EntityManager, order: Order): Promise<Record<string, unknown>> {
+  const [row] = await orderRead.byIdsIn(em, { organizationIds: [order.organizationId], customerId: null }, [order.id]);
+  if (!row) throw new Error(`order ${order.id} not readable in its own organization`);
+  return orderWire(OrderType.fromRow(row));
+}

@@ -1,0 +1,56 @@
+import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { authorize } from '../../../kit/graphql/authorize.js';
+import { customerView } from '../../../kit/graphql/customer-view.js';
+import type { Principal } from '../../../kit/principal.js';
+import type { BillingContext } from '../context.js';
+import { CUSTOMER_PORTAL_READ } from '../customers/customer.access.js';
+import { ProductType } from '../products/product.type.js';
+import { OrderList, OrderType } from './order.type.js';
+
+/**
+ * The authenticated customer's own orders (Polar's CustomerOrder): the read path narrows a customer
+ * session to its own rows; what the portal does not show (the customer record, the discount, the
+ * merchant's metadata, the product's metadata) answers 403 to a customer over GraphQL.
+ */
+@Resolver(() => OrderType)
+export class CustomerPortalOrdersResolver {
+  @Query(() => OrderList, { description: "The customer's orders (customer session token)." })
+  async customerPortalOrders(
+    @Ctx() ctx: BillingContext,
+    @Arg('productId', () => [ID], { nullable: true }) productId: string[] | null,
+    @Arg('productBillingType', () => [String], { nullable: true }) productBillingType: string[] | null,
+    @Arg('subscriptionId', () => [ID], { nullable: true }) subscriptionId: string[] | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+    @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
+  ): Promise<OrderList> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    const result = await ctx.services.orders.list(ctx, {
+      ...(productId?.length ? { productId } : {}),
+      ...(productBillingType?.length ? { productBillingType } : {}),
+      ...(subscriptionId?.length ? { subscriptionId } : {}),
+      page,
+      limit,
+      sorting,
+    });
+    return { items: result.items.map(o => portalView(ctx.principal, o)), pagination: result.pagination };
+  }
+
+  @Query(() => OrderType)
+  async customerPortalOrder(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<OrderType> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    return portalView(ctx.principal, await ctx.services.orders.get(ctx, id));
+  }
+}
+
+function portalView(principal: Principal, order: OrderType): OrderType {
+  const product = order.product
+    ? customerView(principal, ProductType, order.product, { hidden: ['metadata', 'attachedCustomFields'] })
+    : null;
+  return customerView(
+    principal,
+    OrderType,
+    { ...order, product },
+    { hidden: ['metadata', 'customFieldData', 'customer', 'discount', 'productPrice'] },
+  );
+}

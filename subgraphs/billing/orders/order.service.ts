@@ -1,0 +1,115 @@
+import DataLoader from 'dataloader';
+import { LockMode } from '@mikro-orm/postgresql';
+import { ResourceNotFound } from '../../../kit/errors.js';
+import type { Address } from '../customers/customer.entity.js';
+import { recordEvent } from '../events/record-event.js';
+import { orderEventPayload } from './create-order.js';
+import { ordersCsv } from './order.csv.js';
+import { Order } from './order.entity.js';
+import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { orderRead, type OrderReadFilters } from './order.read.js';
+import { orderOrder } from './order.sorting.js';
+import { OrderType } from './order.type.js';
+
+export interface OrderListQuery extends PageRequest, OrderReadFilters {
+  organizationId?: string[] | null;
+  sorting?: string[] | null;
+}
+
+const FILTER_KEYS: (keyof OrderReadFilters)[] = [
+  'productId',
+  'productBillingType',
+  'discountId',
+  'customerId',
+  'externalCustomerId',
+  'checkoutId',
+  'subscriptionId',
+  'status',
+  'billingReason',
+];
+
+/** Order reads through the read path (one statement per page, one per get). */
+export class OrderService {
+  private readonly loaders = new WeakMap<RequestContext, DataLoader<string, OrderType[]>>();
+
+  async list(ctx: RequestContext, query: OrderListQuery): Promise<{ items: OrderType[]; pagination: Pagination }> {
+    const filters: OrderReadFilters = {};
+    for (const key of FILTER_KEYS) if (query[key]?.length) filters[key] = query[key]!;
+    const { rows, total } = await orderRead.page(
+      ctx.em,
+      ctx.principal,
+      filters,
+      orderOrder(query.sorting),
+      pageWindow(query),
+      {
+        organizationIds: query.organizationId?.length ? query.organizationId : null,
+      },
+    );
+    return { items: rows.map(OrderType.fromRow), pagination: paginationOf(total, query.limit) };
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<OrderType> {
+    const row = await orderRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return OrderType.fromRow(row);
+  }
+
+  /**
+   * `PATCH /v1/orders/{id}`: the billing name and address (what an invoice will show); `order.updated`
+   * in the same transaction. Absent fields are left as they are.
+   */
+  async update(
+    ctx: RequestContext,
+    id: string,
+    input: { billingName?: string | null; billingAddress?: Address | null },
+  ): Promise<OrderType> {
+    if (!(await orderRead.byId(ctx.em, ctx.principal, id))) throw new ResourceNotFound();
+    const now = ctx.clock.now();
+    await ctx.em.fork().transactional(async em => {
+      const order = await em.findOneOrFail(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (input.billingName !== undefined) order.billingName = input.billingName;
+      if (input.billingAddress !== undefined) order.billingAddress = input.billingAddress;
+      order.modifiedAt = now;
+      await em.flush();
+      recordEvent(em, order.organizationId, 'order.updated', await orderEventPayload(em, order), now);
+      await em.flush();
+    });
+    return this.get(ctx, id);
+  }
+
+  /** `GET /v1/orders/export`: every readable order as CSV, newest first. */
+  async export(ctx: RequestContext, organizationIds: string[] | null | undefined): Promise<string> {
+    const { rows } = await orderRead.page(
+      ctx.em,
+      ctx.principal,
+      {},
+      orderOrder(null),
+      { limit: 1_000_000, offset: 0 },
+      {
+        organizationIds: organizationIds?.length ? organizationIds : null,
+      },
+    );
+    return ordersCsv(rows.map(OrderType.fromRow));
+  }
+
+  /**
+   * The orders of many subscriptions in ONE statement per request (`BillingSubscription.orders` on a
+   * page of subscriptions), newest first.
+   */
+  ofSubscription(ctx: RequestContext, subscriptionId: string): Promise<OrderType[]> {
+    let loader = this.loaders.get(ctx);
+    if (!loader) {
+      loader = new DataLoader(async ids => {
+        const { rows } = await orderRead.page(ctx.em, ctx.principal, { subscriptionId: [...ids] }, orderOrder(null), {
+          limit: 10_000,
+          offset: 0,
+        });
+        const orders = rows.map(OrderType.fromRow);
+        return ids.map(id => orders.filter(o => o.subscriptionId === id));
+      });
+      this.loaders.set(ctx, loader);
+    }
+    return loader.load(subscriptionId);
+  }
+}

@@ -1,0 +1,231 @@
+import { Directive, Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import type { ReadRow } from '../../../kit/database/read/execute.js';
+import { toBigInt, toDate } from '../../../kit/database/read/values.js';
+import { ListResource } from '../../../kit/graphql/pagination.js';
+import type { Customer as CustomerEntity } from '../customers/customer.entity.js';
+import { AddressType, CustomerType } from '../customers/customer.type.js';
+import type { Discount as DiscountEntity } from '../discounts/discount.entity.js';
+import { DiscountType } from '../discounts/discount.type.js';
+import { OrganizationRef } from '../organizations/organization.type.js';
+import {
+  ProductPriceType,
+  ProductType,
+  priceFromRow,
+  productFromRow,
+  type ProductRow,
+} from '../products/product.type.js';
+import { Metadata, MinorUnits } from '../shared/scalars.js';
+import type { Subscription as SubscriptionEntity } from '../subscriptions/subscription.entity.js';
+import type { OrderItem } from './order-item.entity.js';
+import type { Order as OrderEntity } from './order.entity.js';
+
+const SIMPLE = { simpleResolvers: true } as const;
+
+@ObjectType('OrderItem', SIMPLE)
+export class OrderItemType {
+  @Field(() => ID) id!: string;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
+  @Field() label!: string;
+  @Field(() => MinorUnits) amount!: bigint;
+  @Field(() => MinorUnits) taxAmount!: bigint;
+  @Field() proration!: boolean;
+  @Field(() => ID, { nullable: true }) productPriceId!: string | null;
+
+  static fromEntity(i: Readonly<OrderItem>): OrderItemType {
+    return {
+      id: i.id,
+      createdAt: toDate(i.createdAt),
+      modifiedAt: toDate(i.modifiedAt),
+      label: i.label,
+      amount: toBigInt(i.amount),
+      taxAmount: toBigInt(i.taxAmount),
+      proration: i.proration,
+      productPriceId: i.productPriceId,
+    };
+  }
+}
+
+/** Polar's OrderSubscription: the subscription's own fields, without what it embeds. */
+@ObjectType('OrderSubscription', SIMPLE)
+export class OrderSubscriptionType {
+  @Field(() => ID) id!: string;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
+  @Field(() => MinorUnits) amount!: bigint;
+  @Field() currency!: string;
+  @Field() recurringInterval!: string;
+  @Field(() => Int) recurringIntervalCount!: number;
+  @Field() status!: string;
+  @Field(() => GraphQLISODateTime) currentPeriodStart!: Date;
+  @Field(() => GraphQLISODateTime) currentPeriodEnd!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) trialStart!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) trialEnd!: Date | null;
+  @Field() cancelAtPeriodEnd!: boolean;
+  @Field(() => GraphQLISODateTime, { nullable: true }) canceledAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) startedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) endsAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) endedAt!: Date | null;
+  @Field(() => ID) customerId!: string;
+  @Field(() => ID) productId!: string;
+  @Field(() => ID, { nullable: true }) discountId!: string | null;
+  @Field(() => ID, { nullable: true }) checkoutId!: string | null;
+  @Field(() => Int, { nullable: true }) seats!: number | null;
+  @Field(() => String, { nullable: true }) customerCancellationReason!: string | null;
+  @Field(() => String, { nullable: true }) customerCancellationComment!: string | null;
+  @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
+
+  static fromEntity(s: Readonly<SubscriptionEntity>): OrderSubscriptionType {
+    return {
+      id: s.id,
+      createdAt: toDate(s.createdAt),
+      modifiedAt: toDate(s.modifiedAt),
+      amount: toBigInt(s.amount),
+      currency: s.currency,
+      recurringInterval: s.recurringInterval,
+      recurringIntervalCount: s.recurringIntervalCount,
+      status: s.status,
+      currentPeriodStart: toDate(s.currentPeriodStart),
+      currentPeriodEnd: toDate(s.currentPeriodEnd),
+      trialStart: toDate(s.trialStart),
+      trialEnd: toDate(s.trialEnd),
+      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+      canceledAt: toDate(s.canceledAt),
+      startedAt: toDate(s.startedAt),
+      endsAt: toDate(s.endsAt),
+      endedAt: toDate(s.endedAt),
+      customerId: s.customerId,
+      productId: s.productId,
+      discountId: s.discountId,
+      checkoutId: s.checkoutId,
+      seats: s.seats,
+      customerCancellationReason: s.customerCancellationReason,
+      customerCancellationComment: s.customerCancellationComment,
+      metadata: s.metadata ?? {},
+    };
+  }
+}
+
+/**
+ * An order (polar-api.md §3.5). The amounts Polar derives are derived here, once:
+ * `net = subtotal − discount`, `total = net + tax`, `due = max(0, total + applied balance)`,
+ * `refundable = net + applied balance − refunded`. The embedded customer, product, price, discount,
+ * subscription and items come in the read statement's row (order.read.ts).
+ */
+@ObjectType('Order', SIMPLE)
+@Directive('@key(fields: "id")')
+export class OrderType {
+  @Field(() => ID) id!: string;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
+  @Field(() => String, { description: 'draft | pending | paid | refunded | partially_refunded | void' })
+  status!: string;
+  @Field() paid!: boolean;
+  @Field(() => MinorUnits) subtotalAmount!: bigint;
+  @Field(() => MinorUnits) discountAmount!: bigint;
+  @Field(() => MinorUnits) netAmount!: bigint;
+  @Field(() => MinorUnits) taxAmount!: bigint;
+  @Field(() => MinorUnits) totalAmount!: bigint;
+  @Field(() => MinorUnits) appliedBalanceAmount!: bigint;
+  @Field(() => MinorUnits) dueAmount!: bigint;
+  @Field(() => MinorUnits) refundedAmount!: bigint;
+  @Field(() => MinorUnits) refundedTaxAmount!: bigint;
+  @Field(() => MinorUnits) refundableAmount!: bigint;
+  @Field(() => MinorUnits) refundableTaxAmount!: bigint;
+  @Field(() => MinorUnits) platformFeeAmount!: bigint;
+  @Field(() => String, { nullable: true }) platformFeeCurrency!: string | null;
+  @Field() currency!: string;
+  @Field(() => String, { description: 'OrderBillingReason' }) billingReason!: string;
+  @Field(() => String, { nullable: true }) billingName!: string | null;
+  @Field(() => AddressType, { nullable: true }) billingAddress!: AddressType | null;
+  @Field(() => String, { nullable: true }) invoiceNumber!: string | null;
+  @Field() isInvoiceGenerated!: boolean;
+  @Field(() => String, { nullable: true }) receiptNumber!: string | null;
+  @Field(() => Int, { nullable: true }) seats!: number | null;
+  @Field(() => ID) customerId!: string;
+  @Field(() => ID, { nullable: true }) productId!: string | null;
+  @Field(() => ID, { nullable: true }) productPriceId!: string | null;
+  @Field(() => ID, { nullable: true }) discountId!: string | null;
+  @Field(() => ID, { nullable: true }) subscriptionId!: string | null;
+  @Field(() => ID, { nullable: true }) checkoutId!: string | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) nextPaymentAttemptAt!: Date | null;
+  @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
+  @Field(() => Metadata) customFieldData!: Record<string, unknown>;
+  @Field() description!: string;
+  @Field(() => [OrderItemType]) items!: OrderItemType[];
+  @Field(() => CustomerType) customer!: CustomerType;
+  @Field(() => ProductType, { nullable: true }) product!: ProductType | null;
+  @Field(() => ProductPriceType, { nullable: true, description: 'Deprecated: the first item’s price.' })
+  productPrice!: ProductPriceType | null;
+  @Field(() => DiscountType, { nullable: true }) discount!: DiscountType | null;
+  @Field(() => OrderSubscriptionType, { nullable: true }) subscription!: OrderSubscriptionType | null;
+  @Field(() => ID) organizationId!: string;
+  @Field(() => OrganizationRef) organization!: OrganizationRef;
+
+  /** THE public shape of an order, from a read row (order.read.ts). */
+  static fromRow(row: ReadRow): OrderType {
+    const o = row.r as OrderEntity;
+    const customer = row.customer as CustomerEntity | null;
+    if (!customer) throw new Error(`order ${o.id}: customer missing`);
+    const product = row.product ? productFromRow(row.product as ProductRow) : null;
+    const subtotal = toBigInt(o.subtotalAmount);
+    const discount = toBigInt(o.discountAmount);
+    const tax = toBigInt(o.taxAmount);
+    const balance = toBigInt(o.appliedBalanceAmount);
+    const refunded = toBigInt(o.refundedAmount);
+    const refundedTax = toBigInt(o.refundedTaxAmount);
+    const net = subtotal - discount;
+    const total = net + tax;
+    const due = total + balance;
+    const items = ((row.items as OrderItem[] | null) ?? []).map(OrderItemType.fromEntity);
+    return {
+      id: o.id,
+      createdAt: toDate(o.createdAt),
+      modifiedAt: toDate(o.modifiedAt),
+      status: o.status,
+      paid: o.status === 'paid' || o.status === 'refunded' || o.status === 'partially_refunded',
+      subtotalAmount: subtotal,
+      discountAmount: discount,
+      netAmount: net,
+      taxAmount: tax,
+      totalAmount: total,
+      appliedBalanceAmount: balance,
+      dueAmount: due > 0n ? due : 0n,
+      refundedAmount: refunded,
+      refundedTaxAmount: refundedTax,
+      refundableAmount: net + balance - refunded,
+      refundableTaxAmount: tax - refundedTax,
+      platformFeeAmount: toBigInt(o.platformFeeAmount),
+      platformFeeCurrency: null,
+      currency: o.currency,
+      billingReason: o.billingReason,
+      billingName: o.billingName,
+      billingAddress: AddressType.fromStored(o.billingAddress),
+      invoiceNumber: o.invoiceNumber,
+      isInvoiceGenerated: o.isInvoiceGenerated,
+      receiptNumber: null,
+      seats: o.seats,
+      customerId: o.customerId,
+      productId: o.productId,
+      productPriceId: o.productPriceId,
+      discountId: o.discountId,
+      subscriptionId: o.subscriptionId,
+      checkoutId: o.checkoutId,
+      nextPaymentAttemptAt: toDate(o.nextPaymentAttemptAt),
+      metadata: o.metadata ?? {},
+      customFieldData: o.customFieldData ?? {},
+      description: items.map(i => i.label).join(', ') || (product?.name ?? ''),
+      items,
+      customer: CustomerType.fromEntity(customer),
+      product,
+      productPrice: row.price ? priceFromRow(row.price as Record<string, unknown>) : null,
+      discount: row.discount ? DiscountType.fromEntity(row.discount as DiscountEntity) : null,
+      subscription: row.subscription ? OrderSubscriptionType.fromEntity(row.subscription as SubscriptionEntity) : null,
+      organizationId: o.organizationId,
+      organization: { id: o.organizationId },
+    };
+  }
+}
+
+@ObjectType('OrderList', SIMPLE)
+export class OrderList extends ListResource(OrderType) {}

@@ -1,0 +1,189 @@
+import { jest } from '@jest/globals';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { systemClock } from '../../kit/clock.js';
+import { loadConfig } from '../../kit/config.js';
+import { createLogger } from '../../kit/logger.js';
+import { startEnvironment } from '../../embedded/environment.js';
+import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
+import { ALL_SCOPES } from '../../kit/scopes.js';
+import { createTestDatabase } from '../support/database.js';
+import { call, TEST_SECRET } from '../support/stack.js';
+
+/**
+ * reliability.md §2: a crash between the charge and the order never loses the payment nor charges
+ * twice. The built server is run as a child process with `FAULT_INJECTION_EXIT_AT=checkout.after-charge`,
+ * which makes it exit (as a `kill -9` would) once the fulfilment has replayed the charge and before the
+ * order commits. Restarted without the fault, its job worker finds the fulfilment left behind (once the
+ * dead worker's lease is over) and completes it: one order, one charge, one payment.
+ */
+jest.setTimeout(240_000);
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+let buildDir: string;
+let dataDir: string;
+let databases: { url: string; drop: () => Promise<void> }[] = [];
+let sandboxUrl: string;
+let port: number;
+let token: string;
+let productId: string;
+const spawned = new Set<ChildProcess>();
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+function startServer(extra: Record<string, string> = {}) {
+  const productionPort = String(port + 1);
+  const child = spawn(process.execPath, [path.join(buildDir, 'embedded', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databases[0].url,
+      SANDBOX_DATABASE_URL: sandboxUrl,
+      SECRET: TEST_SECRET,
+      PORT: productionPort,
+      SANDBOX_PORT: String(port),
+      LOG_LEVEL: 'silent',
+      ...extra,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  spawned.add(child);
+  let output = '';
+  const exited = new Promise<number | null>(resolve =>
+    child.once('exit', code => {
+      spawned.delete(child);
+      resolve(code);
+    }),
+  );
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', chunk => {
+      output += chunk;
+      if (output.includes('Sandbox API:')) resolve();
+    });
+    child.stderr!.on('data', chunk => (output += chunk));
+    void exited.then(code => reject(new Error(`server exited during start (${code}):\n${output}`)));
+  });
+  return { child, exited, ready, output: () => output };
+}
+
+async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: sandboxUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  buildDir = path.join(ROOT, '.build', `crash-${process.pid}-${randomBytes(3).toString('hex')}`);
+  execFileSync(process.execPath, ['scripts/build.mjs', '--out-dir', buildDir], { cwd: ROOT, stdio: 'pipe' });
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-crash-'));
+  await chmod(dataDir, 0o755);
+  databases = [await createTestDatabase('crash_production'), await createTestDatabase('crash_sandbox')];
+  sandboxUrl = databases[1].url;
+  port = await freePort();
+  // The merchant, its token and a monthly product, made in-process on the sandbox database, then closed.
+  const environment = await startEnvironment({
+    name: 'sandbox',
+    config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+    databaseUrl: sandboxUrl,
+    secret: TEST_SECRET,
+    clock: systemClock,
+    logger: createLogger('silent'),
+  });
+  const admin = new IdentityAdmin(environment.identity.orm, environment.identity.services, systemClock, TEST_SECRET);
+  await admin.createUser('crash@example.com', 'correct horse battery');
+  const organization = await admin.createOrganization(
+    'crash@example.com',
+    'Crash Co',
+    `crash-${randomBytes(3).toString('hex')}`,
+  );
+  token = await admin.createOrganizationAccessToken(organization.id, [...ALL_SCOPES]);
+  const server = environment.app.listen(0, '127.0.0.1');
+  await new Promise(resolve => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  const product = await call(base, 'POST', '/v1/products/', {
+    token,
+    body: { name: 'Crash plan', recurring_interval: 'month', prices: [{ amount_type: 'fixed', price_amount: 2500 }] },
+  });
+  productId = product.body.id;
+  server.close();
+  await environment.close();
+});
+
+afterAll(async () => {
+  for (const child of spawned) child.kill('SIGKILL');
+  for (const database of databases) await database.drop().catch(() => undefined);
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  if (buildDir) await rm(buildDir, { recursive: true, force: true });
+});
+
+it('a process killed after the charge and before the order commits: after restart one order and one charge', async () => {
+  const base = `http://127.0.0.1:${port}`;
+  const crashing = startServer({ FAULT_INJECTION_EXIT_AT: 'checkout.after-charge' });
+  await crashing.ready;
+  const checkout = await call(base, 'POST', '/v1/checkouts/', {
+    token,
+    body: { products: [productId], customer_email: 'survivor@example.com' },
+  });
+  expect(checkout.status).toBe(201);
+  // The confirm's answer never comes: the process exits in the fulfilment that runs right after its commit.
+  await expect(
+    call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+      body: { confirmation_token_id: 'pm_card_visa' },
+    }),
+  ).rejects.toThrow();
+  expect(await crashing.exited).toBe(86);
+
+  // The money moved, the order did not commit, the fulfilment is still to do.
+  const charged = `select status, amount::int from billing.test_processor_charges where metadata->>'checkout_id' = $1`;
+  expect(await query(charged, [checkout.body.id])).toEqual([{ status: 'succeeded', amount: 2500 }]);
+  expect(await query('select id from billing.orders where checkout_id = $1', [checkout.body.id])).toEqual([]);
+  expect(await query('select status from billing.checkouts where id = $1', [checkout.body.id])).toEqual([
+    { status: 'confirmed' },
+  ]);
+
+  const restarted = startServer();
+  await restarted.ready;
+  let status = 'confirmed';
+  const deadline = Date.now() + 120_000;
+  while (status !== 'succeeded' && Date.now() < deadline) {
+    await new Promise(r => setTimeout(r, 500));
+    status = (await call(base, 'GET', `/v1/checkouts/${checkout.body.id}`, { token })).body.status;
+  }
+  expect(status).toBe('succeeded');
+
+  const orders = await call(base, 'GET', `/v1/orders/?checkout_id=${checkout.body.id}`, { token });
+  expect(orders.body.items).toHaveLength(1);
+  expect(orders.body.items[0]).toMatchObject({
+    status: 'paid',
+    total_amount: 2500,
+    billing_reason: 'subscription_create',
+  });
+  expect(await query(charged, [checkout.body.id])).toEqual([{ status: 'succeeded', amount: 2500 }]);
+  expect(
+    await query('select status, order_id from billing.payments where checkout_id = $1', [checkout.body.id]),
+  ).toEqual([{ status: 'succeeded', order_id: orders.body.items[0].id }]);
+  expect(await query('select status from billing.subscriptions where checkout_id = $1', [checkout.body.id])).toEqual([
+    { status: 'active' },
+  ]);
+  restarted.child.kill('SIGTERM');
+  await restarted.exited;
+});
