@@ -3,6 +3,8 @@ import type { Clock } from '../../kit/clock.js';
 import type { EnvironmentName } from '../../kit/config.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
+import type { LeakedTokenRevoker } from '../../kit/leaked-tokens.js';
+import { InProcessLeakedCustomerSessionRevoker } from './customer-sessions/leaked-customer-session.revoker.js';
 import { PrincipalCache } from '../../kit/principal-cache.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 import type { BillingContext } from './context.js';
@@ -18,6 +20,8 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   services: BillingServices;
   /** `polar_cst_` bearers → customer principals (kit/composite-principal-resolver.ts routes them here). */
   principals: CustomerSessionPrincipalResolver;
+  /** Revokes leaked customer session tokens (secret scanning, kit/leaked-tokens.ts). */
+  leakedTokens: LeakedTokenRevoker;
   close(): Promise<void>;
 }
 
@@ -54,6 +58,7 @@ export async function startBilling(options: {
     orm,
     services,
     principals: new CustomerSessionPrincipalResolver(orm, options.secret, options.clock, cache),
+    leakedTokens: new InProcessLeakedCustomerSessionRevoker(orm, options.secret, options.clock, cache),
     createContext: (principal, requestId) => {
       const em = orm.em.fork();
       return {
