@@ -21,7 +21,7 @@ export class InProcessLeakedCustomerSessionRevoker implements LeakedTokenRevoker
   async revokeLeaked(token: string): Promise<LeakedTokenRevocation | null> {
     const em = this.orm.em.fork();
     const session = await em.findOne(CustomerSession, { tokenHash: hashToken(token, this.secret) });
-    if (!session || !session.isLive(this.clock.now())) return null;
+    if (!session?.isLive(this.clock.now())) return null;
     if (!(await em.nativeDelete(CustomerSession, { id: session.id }))) return null;
     await this.cache.announce(em, { tokenIds: [session.id] });
     return { kind: 'customer_session', id: session.id, owner: { type: 'customer', id: session.customerId } };
