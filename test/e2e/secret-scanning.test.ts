@@ -8,6 +8,8 @@ import { createLogger } from '../../kit/logger.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../kit/tokens.js';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
+import { OAuth2AuthorizationCode } from '../../subgraphs/identity/oauth2/oauth2-authorization-code.entity.js';
+import { InProcessWebIdentity } from '../../subgraphs/identity/runtime.js';
 import { OAuth2Client } from '../../subgraphs/identity/oauth2/oauth2-client.entity.js';
 import { OAuth2Token } from '../../subgraphs/identity/oauth2/oauth2-token.entity.js';
 import { createTestDatabase } from '../support/database.js';
@@ -98,6 +100,35 @@ const match = (token: string, type: string) => ({
   url: 'https://github.com/octo/leaky/blob/main/.env',
   source: 'content',
 });
+
+/** An OAuth client of the owner, stored as registration stores it; the raw secrets for the test. */
+async function oauthClient(): Promise<{ id: string; clientId: string; secret: string; registrationToken: string }> {
+  const em = a.environment.identity.orm.em.fork();
+  const secret = generateToken(TOKEN_PREFIXES.clientSecret);
+  const registrationToken = generateToken(TOKEN_PREFIXES.clientRegistrationToken);
+  const client = em.create(OAuth2Client, {
+    clientId: generateToken(TOKEN_PREFIXES.clientId),
+    registrationTokenHash: hashToken(registrationToken, TEST_SECRET),
+    clientSecretHash: hashToken(secret, TEST_SECRET),
+    ownerUserId: owner.userId,
+    clientName: 'Leaky app',
+    redirectUris: [REDIRECT_URI],
+    scopes: ['openid', 'organizations:read'],
+    createdAt: new Date(),
+  } as OAuth2Client);
+  await em.flush();
+  return { id: client.id, clientId: client.clientId, secret, registrationToken };
+}
+
+const REDIRECT_URI = 'https://leaky.example.com/callback';
+
+/** POST a form to an OAuth endpoint with the client's credentials in the body (client_secret_post). */
+function oauthForm(path: string, client: { clientId: string; secret: string }, fields: Record<string, string>) {
+  return call(a.baseUrl, 'POST', path, {
+    rawBody: new URLSearchParams({ client_id: client.clientId, client_secret: client.secret, ...fields }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+}
 
 /** A live OAuth access token of the owner (what the token endpoint stores), with its client. */
 async function oauthAccessToken(): Promise<string> {
@@ -200,6 +231,77 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
     expect(again.body).toEqual([
       { token_raw: oat, token_type: 'polar_organization_access_token', label: 'false_positive' },
     ]);
+  });
+
+  it('revokes refresh tokens, client secrets, registration tokens, authorization codes and web sessions', async () => {
+    const app = await oauthClient();
+    const leakyApp = await oauthClient();
+    const em = a.environment.identity.orm.em.fork();
+    const now = new Date();
+    const refresh = generateToken(TOKEN_PREFIXES.oauthUserRefreshToken);
+    em.create(OAuth2Token, {
+      familyId: randomUUID(),
+      oauth2ClientId: app.id,
+      subType: 'user',
+      userId: owner.userId,
+      accessTokenHash: hashToken(generateToken(TOKEN_PREFIXES.oauthUserAccessToken), TEST_SECRET),
+      refreshTokenHash: hashToken(refresh, TEST_SECRET),
+      scopes: ['openid'],
+      accessTokenExpiresAt: new Date(now.getTime() + 3_600_000),
+      refreshTokenExpiresAt: new Date(now.getTime() + 86_400_000),
+      authTime: now,
+      createdAt: now,
+    } as OAuth2Token);
+    const code = generateToken(TOKEN_PREFIXES.authorizationCode);
+    em.create(OAuth2AuthorizationCode, {
+      codeHash: hashToken(code, TEST_SECRET),
+      oauth2ClientId: app.id,
+      userId: owner.userId,
+      subType: 'user',
+      sub: owner.userId,
+      scopes: ['openid'],
+      redirectUri: REDIRECT_URI,
+      authTime: now,
+      expiresAt: new Date(now.getTime() + 300_000),
+      createdAt: now,
+    } as OAuth2AuthorizationCode);
+    await em.flush();
+    const web = new InProcessWebIdentity(a.environment.identity.orm, a.environment.identity.services, systemClock);
+    const session = await web.signIn(owner.email, 'correct horse battery', null);
+    const cookie = { cookie: `polar_session=${session!.token}` };
+    const introspect = (client: typeof app, token: string) => oauthForm('/v1/oauth2/introspect', client, { token });
+    const readClient = () =>
+      call(a.baseUrl, 'GET', `/v1/oauth2/register/${leakyApp.clientId}`, { token: leakyApp.registrationToken });
+    // Controls: each credential works before the report.
+    expect((await introspect(app, refresh)).body.active).toBe(true);
+    expect((await introspect(leakyApp, refresh)).status).toBe(200);
+    expect((await readClient()).status).toBe(200);
+    expect((await call(a.baseUrl, 'GET', '/v1/organizations/', { headers: cookie })).status).toBe(200);
+
+    const answer = await report(
+      a.baseUrl,
+      JSON.stringify([
+        match(refresh, 'polar_refresh_token'),
+        match(leakyApp.secret, 'polar_client_secret'),
+        match(leakyApp.registrationToken, 'polar_client_registration_token'),
+        match(code, 'polar_authorization_code'),
+        match(session!.token, 'polar_user_session_token'),
+      ]),
+    );
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.map((r: { label: string }) => r.label)).toEqual(Array(5).fill('true_positive'));
+    expect((await introspect(app, refresh)).body).toEqual({ active: false });
+    expect((await introspect(leakyApp, refresh)).status).toBe(401);
+    expect((await readClient()).status).toBe(401);
+    const exchange = await oauthForm('/v1/oauth2/token', app, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+    });
+    expect(exchange.status).toBe(400);
+    expect(exchange.body.error).toBe('invalid_grant');
+    expect((await call(b.baseUrl, 'GET', '/v1/organizations/', { headers: cookie })).status).toBe(401);
   });
 
   it('a bad signature is 403 and revokes nothing', async () => {

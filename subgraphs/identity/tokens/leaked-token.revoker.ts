@@ -88,10 +88,7 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
     const byAccess = await em.findOne(OAuth2Token, { accessTokenHash: hash });
     const row = byAccess ?? (await em.findOne(OAuth2Token, { refreshTokenHash: hash }));
     if (!row) return undefined;
-    const live = byAccess
-      ? row.accessTokenRevokedAt === null && row.accessTokenExpiresAt > now
-      : row.refreshTokenRevokedAt === null && (row.refreshTokenExpiresAt === null || row.refreshTokenExpiresAt > now);
-    if (!live) return null;
+    if (!(byAccess ? row.isAccessLive(now) : row.isRefreshLive(now))) return null;
     const family = await em.find(OAuth2Token, { familyId: row.familyId }, { fields: ['id'] });
     const where = { familyId: row.familyId };
     const ended = await em.nativeUpdate(
