@@ -34,7 +34,8 @@ export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string
       version: '0.1.0',
       description:
         'Polar-compatible REST API. All API paths are under /v1; collection paths end with a slash. ' +
-        'Authenticate with `Authorization: Bearer <token>`.',
+        'Authenticate with `Authorization: Bearer <token>`. One operation takes no bearer: GitHub secret scanning ' +
+        "reports leaked tokens to `POST /v1/integrations/github/secret-scanning`, signed with GitHub's key.",
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     tags: tagsOf(routes),
