@@ -304,6 +304,22 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
     expect((await call(b.baseUrl, 'GET', '/v1/organizations/', { headers: cookie })).status).toBe(401);
   });
 
+  it('two concurrent reports of one token (GitHub retries, two replicas): exactly one true_positive', async () => {
+    const oat = await a.admin.createOrganizationAccessToken(owner.organizationId, ['organizations:read']);
+    const pat = await a.admin.createPersonalAccessToken(owner.userId, ['organizations:read']);
+    const oauth = await oauthAccessToken();
+    const body = JSON.stringify([
+      match(oat, 'polar_organization_access_token'),
+      match(pat, 'polar_personal_access_token'),
+      match(oauth, 'polar_access_token'),
+    ]);
+    const answers = await Promise.all([report(a.baseUrl, body), report(b.baseUrl, body)]);
+    for (const index of [0, 1, 2]) {
+      const labels = answers.map(answer => answer.body[index].label).sort();
+      expect(labels).toEqual(['false_positive', 'true_positive']);
+    }
+  });
+
   it('a bad signature is 403 and revokes nothing', async () => {
     const oat = await a.admin.createOrganizationAccessToken(owner.organizationId, ['organizations:read']);
     const body = JSON.stringify([match(oat, 'polar_organization_access_token')]);

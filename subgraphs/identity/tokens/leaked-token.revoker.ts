@@ -91,13 +91,18 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
     if (!(byAccess ? row.isAccessLive(now) : row.isRefreshLive(now))) return null;
     const family = await em.find(OAuth2Token, { familyId: row.familyId }, { fields: ['id'] });
     const where = { familyId: row.familyId };
-    const ended = await em.nativeUpdate(
+    const accessEnded = await em.nativeUpdate(
       OAuth2Token,
       { ...where, accessTokenRevokedAt: null },
       { accessTokenRevokedAt: now },
     );
-    await em.nativeUpdate(OAuth2Token, { ...where, refreshTokenRevokedAt: null }, { refreshTokenRevokedAt: now });
-    if (!ended && byAccess) return null;
+    const refreshEnded = await em.nativeUpdate(
+      OAuth2Token,
+      { ...where, refreshTokenRevokedAt: null },
+      { refreshTokenRevokedAt: now },
+    );
+    // A concurrent report of the same grant got there first: it answers true_positive, this one not.
+    if (!(byAccess ? accessEnded : refreshEnded)) return null;
     await this.cache.announce(em, { tokenIds: family.map(t => t.id) });
     return revocation(byAccess ? 'oauth2_access_token' : 'oauth2_refresh_token', row.id, 'user', row.userId);
   }
