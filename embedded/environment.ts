@@ -12,6 +12,7 @@ import { CachedLocalDataSource } from '../gateway/local-data-source.js';
 import { assembleRestApp } from '../rest-adapter/assemble.js';
 import { InProcessGatewayClient } from '../rest-adapter/gateway-client.js';
 import { OperationDocuments } from '../rest-adapter/operations.js';
+import { loadGitHubPublicKeys } from '../rest-adapter/secret-scanning/github-keys.js';
 import { createRequestGuards } from '../rest-adapter/request-guards.js';
 import { type BillingRuntime, OutboxRelay, startBilling } from '../subgraphs/billing/runtime.js';
 import { deliveryPolicyOf, startWebhooks, type WebhooksRuntime } from '../subgraphs/webhooks/runtime.js';
@@ -118,6 +119,10 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
       csrfSecret: options.secret,
     },
     oauth2: new InProcessOAuth2Provider(identity.orm, identity.services.oauth2, options.clock, options.logger),
+    secretScanning: {
+      keys: loadGitHubPublicKeys(options.config),
+      revokers: [identity.leakedTokens, billing.leakedTokens],
+    },
   });
   return {
     name: options.name,

@@ -159,6 +159,13 @@ const schema = z.object({
   ),
   /** Signing secret (`whsec_…`) of the Stripe webhook endpoint, for asynchronous payment outcomes. */
   STRIPE_WEBHOOK_SECRET: optionalText,
+  /**
+   * GitHub's secret-scanning public keys, as `GET https://api.github.com/meta/public_keys/secret_scanning`
+   * answers (`{"public_keys":[{"key_identifier","key","is_current"}]}`): inline JSON, and/or a file
+   * holding it (both: the keys of both). Unset: POST /v1/integrations/github/secret-scanning answers 503.
+   */
+  GITHUB_SECRET_SCANNING_KEYS: optionalText,
+  GITHUB_SECRET_SCANNING_KEYS_FILE: optionalText,
 });
 
 /** Rules between variables. */

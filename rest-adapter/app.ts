@@ -31,6 +31,8 @@ export interface AppDependencies {
   extensions?: express.Router[];
   /** Rate limits and idempotency keys (rest-adapter/request-guards.ts). */
   guards?: RequestGuards;
+  /** Routers that read their body raw (a signature over the exact bytes), mounted before the body parsers. */
+  rawBodyRouters?: express.Router[];
 }
 
 declare module 'express-serve-static-core' {
@@ -70,6 +72,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(docsRouter(deps.docsPage));
 
   app.use(apiVersion);
+  for (const router of deps.rawBodyRouters ?? []) app.use(router);
   // The documented API and /graphql read every body as JSON (a form there is 422 json_invalid / 400, as
   // Polar answers); elsewhere (the web pages, OAuth endpoints) a form post is parsed as a form.
   const paths = routePatterns(deps.routes);

@@ -11,6 +11,7 @@ import { buildOpenApi, renderDocsPage } from './openapi.js';
 import { createOAuth2Router } from './oauth2/router.js';
 import { OperationDocuments } from './operations.js';
 import { routesFor } from './routes/index.js';
+import { createSecretScanningRouter, type SecretScanningDependencies } from './secret-scanning/router.js';
 import { createWebRouter, type WebDependencies } from './web/router.js';
 import { configureWebKit } from './web/settings.js';
 
@@ -38,6 +39,8 @@ export interface RestAppOptions {
   guards?: RequestGuards;
   /** Facts shown on /readyz, such as the payment processor in use. */
   announcements?: Record<string, unknown>;
+  /** GitHub secret scanning (rest-adapter/secret-scanning): the configured keys and who revokes. */
+  secretScanning?: Omit<SecretScanningDependencies, 'logger'>;
 }
 
 /**
@@ -62,6 +65,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
     openapi: () => openapi,
     docsPage: () => docs,
     guards: options.guards,
+    rawBodyRouters: options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : [],
     extensions: [
       ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),

@@ -13,6 +13,8 @@ import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import { signedRpcClient } from '../kit/http/signed-rpc.js';
 import { OAUTH2_PROVIDER_RPC, WEB_IDENTITY_RPC } from '../subgraphs/identity/contract.js';
 import { listenForPrincipalInvalidations } from '../kit/database/principal-invalidations.js';
+import { LEAKED_TOKEN_RPC } from '../kit/leaked-tokens.js';
+import { loadGitHubPublicKeys } from './secret-scanning/github-keys.js';
 import { PrincipalCache } from '../kit/principal-cache.js';
 
 /**
@@ -64,6 +66,10 @@ async function main(): Promise<void> {
       csrfSecret: required.INTERNAL_KEY,
     },
     oauth2: signedRpcClient(OAUTH2_PROVIDER_RPC, identityUrl, required.INTERNAL_KEY),
+    secretScanning: {
+      keys: loadGitHubPublicKeys(config),
+      revokers: [identityUrl, billingUrl].map(url => signedRpcClient(LEAKED_TOKEN_RPC, url, required.INTERNAL_KEY)),
+    },
     // Ready when the hops requests make answer: the gateway and the processes that resolve bearers.
     ready: async () =>
       (await Promise.all([gatewayUrl, identityUrl, billingUrl].map(url => reachable(joinUrl(url, 'healthz'))))).every(

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
 import { type Config, deploymentPublicUrl } from '../../kit/config.js';
-import { signedRpcClient } from '../../kit/http/signed-rpc.js';
+import { signedRpcClient, signedRpcRoutes } from '../../kit/http/signed-rpc.js';
+import { LEAKED_TOKEN_RPC } from '../../kit/leaked-tokens.js';
 import { createLogger } from '../../kit/logger.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
@@ -51,5 +52,8 @@ runMain(() =>
       };
     },
     principals: runtime => runtime.principals,
+    // Leaked customer session tokens reported by GitHub secret scanning (kit/leaked-tokens.ts).
+    internalRoutes: (runtime, config, logger) =>
+      signedRpcRoutes(LEAKED_TOKEN_RPC, runtime.leakedTokens, config.INTERNAL_KEY, logger),
   }),
 );

@@ -2,6 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
+import type { LeakedTokenRevoker } from '../../kit/leaked-tokens.js';
+import { InProcessLeakedCustomerSessionRevoker } from './customer-sessions/leaked-customer-session.revoker.js';
 import { PrincipalCache } from '../../kit/principal-cache.js';
 import type { Config, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
@@ -26,6 +28,8 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   principals: CustomerSessionPrincipalResolver;
   /** The durable jobs of this database (checkout fulfilment; renewals next). */
   jobs: JobRunner;
+  /** Revokes leaked customer session tokens (secret scanning, kit/leaked-tokens.ts). */
+  leakedTokens: LeakedTokenRevoker;
   close(): Promise<void>;
 }
 
@@ -79,6 +83,7 @@ export async function startBilling(options: {
     orm,
     services,
     principals: new CustomerSessionPrincipalResolver(orm, options.secret, options.clock, cache),
+    leakedTokens: new InProcessLeakedCustomerSessionRevoker(orm, options.secret, options.clock, cache),
     createContext: (principal, requestId) => {
       const em = orm.em.fork();
       return {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
 import { signedRpcRoutes } from '../../kit/http/signed-rpc.js';
+import { LEAKED_TOKEN_RPC } from '../../kit/leaked-tokens.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
 import { OAUTH2_PROVIDER_RPC } from './oauth2/oauth2.contract.js';
@@ -13,7 +14,8 @@ import { InProcessWebIdentity } from './web/web.provider.js';
  * The identity subgraph as its own process (distributed topology, `node dist/subgraphs/identity/main.js`):
  * one environment (ENVIRONMENT) on DATABASE_URL, serving subgraph fetches signed by the gateway,
  * principal look-ups (bearer / session → principal) signed by the REST adapter, and the two contracts
- * the adapter's pages and OAuth endpoints use (`/internal/web/*`, `/internal/oauth2/*`, signed JSON
+ * the adapter's pages, OAuth endpoints and secret scanning use (`/internal/web/*`, `/internal/oauth2/*`,
+ * `/internal/leaked-tokens/*`, signed JSON
  * RPC: the same objects the embedded topology calls in-process). Migrates its schema at start
  * (advisory-locked, so several replicas may start at once).
  */
@@ -35,6 +37,7 @@ runMain(() =>
         config.INTERNAL_KEY,
         logger,
       ),
+      ...signedRpcRoutes(LEAKED_TOKEN_RPC, runtime.leakedTokens, config.INTERNAL_KEY, logger),
     }),
   }),
 );

@@ -2,6 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
+import type { LeakedTokenRevoker } from '../../kit/leaked-tokens.js';
+import { InProcessLeakedTokenRevoker } from './tokens/leaked-token.revoker.js';
 import { PrincipalCache } from '../../kit/principal-cache.js';
 import { TokenPrincipalResolver } from './auth/principal-resolver.js';
 import type { IdentityContext } from './context.js';
@@ -20,6 +22,8 @@ export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
   orm: MikroORM;
   services: IdentityServices;
   principals: TokenPrincipalResolver;
+  /** Revokes leaked tokens of every family identity stores (secret scanning, kit/leaked-tokens.ts). */
+  leakedTokens: LeakedTokenRevoker;
   clock: Clock;
   close(): Promise<void>;
 }
@@ -51,6 +55,7 @@ export async function startIdentity(options: {
     services,
     clock: options.clock,
     principals,
+    leakedTokens: new InProcessLeakedTokenRevoker(orm, options.secret, options.clock, cache),
     createContext: (principal, requestId) => ({
       em: orm.em.fork(),
       principal,

@@ -6,12 +6,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '../../kit/clock.js';
 import { ANONYMOUS, PRINCIPAL_HEADER, type Principal, signPrincipal } from '../../kit/principal.js';
+import { LEAKED_TOKEN_RPC } from '../../kit/leaked-tokens.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { INTERNAL_PRINCIPAL_PATH, signInternalRequest } from '../../kit/http/internal-auth.js';
 import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
 import { createTestDatabase } from '../support/database.js';
 import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
-import { createHash } from 'node:crypto';
+import { createHash, createSign, generateKeyPairSync } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { WEB_IDENTITY_RPC } from '../../subgraphs/identity/web/web.contract.js';
 import { OAUTH2_PROVIDER_RPC } from '../../subgraphs/identity/oauth2/oauth2.contract.js';
@@ -31,6 +32,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const INTERNAL_KEY = `internal-${randomBytes(24).toString('hex')}`;
 const START_TIMEOUT_MS = 60_000;
 const PUBLIC_URL = 'https://api.billing.example';
+/** Stands in for GitHub's secret-scanning signing key. */
+const GITHUB_KEY = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const GITHUB_KEYS = JSON.stringify({
+  public_keys: [{ key_identifier: 'k1', key: GITHUB_KEY.publicKey.export({ type: 'spki', format: 'pem' }) }],
+});
 
 interface Part {
   name: string;
@@ -168,6 +174,7 @@ beforeAll(async () => {
     IDENTITY_URL: identity.url,
     BILLING_URL: billing.url,
     PUBLIC_URL: PUBLIC_URL,
+    GITHUB_SECRET_SCANNING_KEYS: GITHUB_KEYS,
   });
   await Promise.all([
     waitFor(`${identity.url}/readyz`),
@@ -345,6 +352,42 @@ describe('REST through the distributed chain', () => {
     const openapi = await call(rest.url, 'GET', '/openapi.json');
     expect(openapi.status).toBe(200);
     expect(openapi.body.servers[0].url).toBe(PUBLIC_URL);
+  });
+
+  it('revokes leaked tokens GitHub reports, through identity and billing (signed RPC)', async () => {
+    const oat = await new IdentityAdmin(
+      identityRuntime!.orm,
+      identityRuntime!.services,
+      systemClock,
+      TEST_SECRET,
+    ).createOrganizationAccessToken(alice.organizationId, ['organizations:read']);
+    const customer = await call(rest.url, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: `leak-${Date.now()}@example.com` },
+    });
+    const session = await call(rest.url, 'POST', '/v1/customer-sessions/', {
+      token: alice.oat,
+      body: { customer_id: customer.body.id },
+    });
+    const cst = session.body.token as string;
+    expect((await call(rest.url, 'GET', '/v1/organizations/', { token: oat })).status).toBe(200);
+    expect((await call(rest.url, 'GET', '/v1/customer-portal/customers/me', { token: cst })).status).toBe(200);
+    const body = JSON.stringify([
+      { token: oat, type: 'polar_organization_access_token', source: 'content' },
+      { token: cst, type: 'polar_customer_session_token', source: 'content' },
+    ]);
+    const answer = await call(rest.url, 'POST', '/v1/integrations/github/secret-scanning', {
+      rawBody: body,
+      headers: {
+        'content-type': 'application/json',
+        'github-public-key-identifier': 'k1',
+        'github-public-key-signature': createSign('SHA256').update(body).sign(GITHUB_KEY.privateKey, 'base64'),
+      },
+    });
+    if (answer.status !== 200) throw new Error(`${answer.status} ${answer.text}\n${parts.map(logsOf).join('\n')}`);
+    expect(answer.body.map((r: { label: string }) => r.label)).toEqual(['true_positive', 'true_positive']);
+    expect((await call(rest.url, 'GET', '/v1/organizations/', { token: oat })).status).toBe(401);
+    expect((await call(rest.url, 'GET', '/v1/customer-portal/customers/me', { token: cst })).status).toBe(401);
   });
 
   it('stops honouring a revoked token within the cache lifetime', async () => {
@@ -712,6 +755,12 @@ describe("identity's published contracts refuse calls that are not signed with t
     refused(await send(signIn, body, signInternalRequest('POST', signIn, body, INTERNAL_KEY, Date.now() - 5 * 60_000)));
     // A signature is bound to its path: a signed jwks call does not open signIn.
     refused(await send(signIn, body, signInternalRequest('POST', jwks, body, INTERNAL_KEY)));
+    // Nobody but the adapter may revoke a token as "leaked".
+    const leaked = `${LEAKED_TOKEN_RPC.prefix}/revokeLeaked`;
+    const report = JSON.stringify({ args: [alice.oat] });
+    refused(await send(leaked, report, {}));
+    refused(await send(leaked, report, signInternalRequest('POST', leaked, report, `wrong-${INTERNAL_KEY}`)));
+    expect((await call(rest.url, 'GET', '/v1/organizations/', { token: alice.oat })).status).toBe(200);
   });
 });
 

@@ -235,6 +235,13 @@ describe('configured limits', () => {
     expect((await from('203.0.113.2')).status).toBe(200);
   });
 
+  it('counts the unauthenticated GitHub secret-scanning endpoint against the address', async () => {
+    const { env } = await start({ RATE_LIMIT_RULES: 'ip=2/60s' }, 'memory');
+    const report = () => call(env.baseUrl, 'POST', '/v1/integrations/github/secret-scanning', { body: [] });
+    // No GitHub keys are configured here (503): the limit is checked before anything else.
+    expect(tally((await Promise.all([report(), report(), report()])).map(r => r.status))).toEqual({ 503: 2, 429: 1 });
+  });
+
   it('turns every limit off with RATE_LIMITS=off', async () => {
     const { env } = await start({ RATE_LIMITS: 'off', RATE_LIMIT_RULES: 'principal=1/min,ip=1/min' }, 'memory');
     const t = await createTenant(env);

@@ -1,0 +1,166 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../../kit/clock.js';
+import type { LeakedTokenRevocation, LeakedTokenRevoker } from '../../../kit/leaked-tokens.js';
+import type { PrincipalCache } from '../../../kit/principal-cache.js';
+import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
+import { OAuth2AuthorizationCode } from '../oauth2/oauth2-authorization-code.entity.js';
+import { OAuth2Client } from '../oauth2/oauth2-client.entity.js';
+import { OAuth2Token } from '../oauth2/oauth2-token.entity.js';
+import { OrganizationAccessToken } from './organization-access-token.entity.js';
+import { PersonalAccessToken } from './personal-access-token.entity.js';
+import { UserSession } from './user-session.entity.js';
+
+/**
+ * Identity's side of secret-scanning revocation (kit/leaked-tokens.ts). The token is looked up by its
+ * HMAC in every family identity stores, whatever its prefix or the reported type (GitHub's type is a
+ * guess from the pattern). Each revocation is one conditional UPDATE (`… where still live`), so of two
+ * concurrent reports of one token exactly one says it revoked it.
+ */
+export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly secret: string,
+    private readonly clock: Clock,
+    private readonly cache: PrincipalCache,
+  ) {}
+
+  async revokeLeaked(token: string): Promise<LeakedTokenRevocation | null> {
+    const em = this.orm.em.fork();
+    const hash = hashToken(token, this.secret);
+    const now = this.clock.now();
+    const families = [
+      () => this.organizationToken(em, hash, now),
+      () => this.personalToken(em, hash, now),
+      () => this.oauthToken(em, hash, now),
+      () => this.userSession(em, hash, now),
+      () => this.clientSecret(em, hash),
+      () => this.registrationToken(em, hash),
+      () => this.authorizationCode(em, hash, now),
+    ];
+    for (const family of families) {
+      const revoked = await family();
+      if (revoked !== undefined) return revoked;
+    }
+    return null;
+  }
+
+  // Each family answers undefined when the hash is not one of its rows (try the next), null when the
+  // row exists but is no longer live (nothing to revoke), or what it revoked.
+
+  private async organizationToken(em: EntityManager, hash: string, now: Date) {
+    const row = await em.findOne(OrganizationAccessToken, { tokenHash: hash });
+    if (!row) return undefined;
+    if (
+      !row.isLive(now) ||
+      !(await em.nativeUpdate(OrganizationAccessToken, { id: row.id, deletedAt: null }, { deletedAt: now }))
+    )
+      return null;
+    await this.cache.announce(em, { tokenIds: [row.id] });
+    return revocation('organization_access_token', row.id, 'organization', row.organizationId);
+  }
+
+  private async personalToken(em: EntityManager, hash: string, now: Date) {
+    const row = await em.findOne(PersonalAccessToken, { tokenHash: hash });
+    if (!row) return undefined;
+    if (
+      !row.isLive(now) ||
+      !(await em.nativeUpdate(PersonalAccessToken, { id: row.id, deletedAt: null }, { deletedAt: now }))
+    )
+      return null;
+    await this.cache.announce(em, { tokenIds: [row.id] });
+    return revocation('personal_access_token', row.id, 'user', row.userId);
+  }
+
+  private async userSession(em: EntityManager, hash: string, now: Date) {
+    const row = await em.findOne(UserSession, { tokenHash: hash });
+    if (!row) return undefined;
+    if (!row.isLive(now) || !(await em.nativeUpdate(UserSession, { id: row.id, deletedAt: null }, { deletedAt: now })))
+      return null;
+    await this.cache.announce(em, { tokenIds: [row.id] });
+    return revocation('user_session', row.id, 'user', row.userId);
+  }
+
+  /**
+   * A leaked access or refresh token ends its whole grant (every token issued from the same code), as
+   * RFC 7009 does for a refresh token: whoever holds one of them could otherwise mint or keep others.
+   */
+  private async oauthToken(em: EntityManager, hash: string, now: Date) {
+    const byAccess = await em.findOne(OAuth2Token, { accessTokenHash: hash });
+    const row = byAccess ?? (await em.findOne(OAuth2Token, { refreshTokenHash: hash }));
+    if (!row) return undefined;
+    if (!(byAccess ? row.isAccessLive(now) : row.isRefreshLive(now))) return null;
+    const family = await em.find(OAuth2Token, { familyId: row.familyId }, { fields: ['id'] });
+    const where = { familyId: row.familyId };
+    const accessEnded = await em.nativeUpdate(
+      OAuth2Token,
+      { ...where, accessTokenRevokedAt: null },
+      { accessTokenRevokedAt: now },
+    );
+    const refreshEnded = await em.nativeUpdate(
+      OAuth2Token,
+      { ...where, refreshTokenRevokedAt: null },
+      { refreshTokenRevokedAt: now },
+    );
+    // A concurrent report of the same grant got there first: it answers true_positive, this one not.
+    if (!(byAccess ? accessEnded : refreshEnded)) return null;
+    await this.cache.announce(em, { tokenIds: family.map(t => t.id) });
+    return revocation(byAccess ? 'oauth2_access_token' : 'oauth2_refresh_token', row.id, 'user', row.userId);
+  }
+
+  /**
+   * A leaked client secret or registration token is replaced by a fresh random one that nobody is
+   * told (Polar rotates it too): the leaked value stops working at once. Tokens already issued to the
+   * client stay valid; the owner registers a new client (or deletes this one) to take over again.
+   */
+  private async clientSecret(em: EntityManager, hash: string) {
+    const row = await em.findOne(OAuth2Client, { clientSecretHash: hash, deletedAt: null });
+    if (!row) return undefined;
+    const replacement = hashToken(generateToken(TOKEN_PREFIXES.clientSecret), this.secret);
+    if (
+      !(await em.nativeUpdate(OAuth2Client, { id: row.id, clientSecretHash: hash }, { clientSecretHash: replacement }))
+    )
+      return null;
+    return revocation('oauth2_client_secret', row.id, ...clientOwner(row));
+  }
+
+  private async registrationToken(em: EntityManager, hash: string) {
+    const row = await em.findOne(OAuth2Client, { registrationTokenHash: hash, deletedAt: null });
+    if (!row) return undefined;
+    const replacement = hashToken(generateToken(TOKEN_PREFIXES.clientRegistrationToken), this.secret);
+    if (
+      !(await em.nativeUpdate(
+        OAuth2Client,
+        { id: row.id, registrationTokenHash: hash },
+        { registrationTokenHash: replacement },
+      ))
+    )
+      return null;
+    return revocation('oauth2_client_registration_token', row.id, ...clientOwner(row));
+  }
+
+  /** A leaked code is marked consumed: redeeming it then fails (and, as any replay, ends its grant). */
+  private async authorizationCode(em: EntityManager, hash: string, now: Date) {
+    const row = await em.findOne(OAuth2AuthorizationCode, { codeHash: hash });
+    if (!row) return undefined;
+    if (
+      row.expiresAt <= now ||
+      !(await em.nativeUpdate(OAuth2AuthorizationCode, { id: row.id, consumedAt: null }, { consumedAt: now }))
+    )
+      return null;
+    return revocation('oauth2_authorization_code', row.id, 'user', row.userId);
+  }
+}
+
+function revocation(
+  kind: LeakedTokenRevocation['kind'],
+  id: string,
+  ownerType: LeakedTokenRevocation['owner']['type'],
+  ownerId: string,
+): LeakedTokenRevocation {
+  return { kind, id, owner: { type: ownerType, id: ownerId } };
+}
+
+/** Whom to tell about a client's credential: its owner, or (a client registered anonymously) the client itself. */
+function clientOwner(client: OAuth2Client): [LeakedTokenRevocation['owner']['type'], string] {
+  return client.ownerUserId ? ['user', client.ownerUserId] : ['oauth2_client', client.id];
+}
