@@ -54,6 +54,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     databaseUrl: options.databaseUrl,
     secret: options.secret,
     clock: options.clock,
+    poolMax: options.config.DATABASE_POOL_SIZE,
   });
   const publicUrl = publicUrlOf(options.config, options.name);
   const billing = await startBilling({
@@ -63,6 +64,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     environment: options.name,
     publicUrl,
     payments: options.config,
+    poolMax: options.config.DATABASE_POOL_SIZE,
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,
@@ -71,6 +73,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     allowPrivateTargets: options.name === 'sandbox' || options.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     policy: deliveryPolicyOf(options.config),
     runWorker: options.config.WEBHOOK_WORKER,
+    poolMax: options.config.DATABASE_POOL_SIZE,
   });
   const relay = new OutboxRelay(billing.orm, webhooks.ingest, options.logger);
   relay.start();

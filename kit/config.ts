@@ -111,6 +111,12 @@ const schema = z.object({
   /** Where the embedded PostgreSQL and generated secrets live when no DATABASE_URL is given. */
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: port.default(54329),
+  /**
+   * Connections of each subgraph's pool, per environment (embedded: identity, billing and webhooks, for
+   * production and sandbox each). 10, or 4 when NODE_ENV=test: the test suite runs several stacks at once
+   * on one PostgreSQL and its max_connections.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),
   /** HMAC key for token hashes. Generated and kept under DATA_DIR when absent. */
   SECRET: z.string().min(32).optional(),
   /** Key that signs the principal travelling gateway → subgraph in the distributed topology. */
@@ -181,6 +187,7 @@ const checkedSchema = schema.superRefine((env, ctx) => {
 const resolved = checkedSchema.transform(config => ({
   ...config,
   RATE_LIMITS: config.RATE_LIMITS ?? (config.NODE_ENV === 'test' ? 'off' : 'on'),
+  DATABASE_POOL_SIZE: config.DATABASE_POOL_SIZE ?? (config.NODE_ENV === 'test' ? 4 : 10),
 }));
 
 export type Config = Readonly<z.infer<typeof resolved>>;
