@@ -1,3 +1,4 @@
+import { isBackgroundWork } from '../support/sql-statements.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
@@ -211,7 +212,7 @@ describe('the graph', () => {
     const statements: string[] = [];
     const original = connection.executeQuery.bind(connection);
     connection.executeQuery = (query: string, ...rest: unknown[]) => {
-      statements.push(query);
+      if (!isBackgroundWork(query)) statements.push(query);
       return original(query, ...rest);
     };
     try {

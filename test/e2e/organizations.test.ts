@@ -413,7 +413,7 @@ describe('routing', () => {
 
   it('serves health, readiness, the OpenAPI document and the docs page', async () => {
     expect((await call(base, 'GET', '/healthz')).status).toBe(200);
-    expect((await call(base, 'GET', '/readyz')).body).toEqual({ status: 'ok' });
+    expect((await call(base, 'GET', '/readyz')).body).toMatchObject({ status: 'ok' });
     const openapi = await call(base, 'GET', '/openapi.json');
     expect(openapi.body.openapi).toBe('3.1.0');
     expect(Object.keys(openapi.body.paths)).toEqual(
