@@ -5,12 +5,6 @@ import { z } from 'zod';
  * typed object and passes it down; a bad value stops the process with a message naming the variable.
  */
 const port = z.coerce.number().int().min(0).max(65535);
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform(v => (v === '' ? undefined : v))
-  .pipe(z.url().optional())
-  .optional();
 
 /** A value that may be given empty (as docker-compose passes unset variables): empty is absent. */
 const optionalText = z
@@ -18,6 +12,7 @@ const optionalText = z
   .trim()
   .transform(v => (v === '' ? undefined : v))
   .optional();
+const optionalUrl = optionalText.pipe(z.url().optional());
 /** `300/min`, `100/s`, `3/60s`, `6/min+12/h`: one or more limits, each points per window. */
 export interface RateLimit {
   points: number;
@@ -103,11 +98,7 @@ const schema = z.object({
    * Proxies whose X-Forwarded-For names the client (Express's `trust proxy`: addresses, CIDRs or
    * `loopback`, `linklocal`, `uniquelocal`, comma-separated). Unset: the socket's peer is the client.
    */
-  TRUST_PROXY: z
-    .string()
-    .trim()
-    .transform(v => (v === '' ? undefined : v))
-    .optional(),
+  TRUST_PROXY: optionalText,
   /** Where the embedded PostgreSQL and generated secrets live when no DATABASE_URL is given. */
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: port.default(54329),

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Response } from 'express';
+import { escapeHtml } from '../web/html.js';
 import { DOCS_SCRIPT, DOCS_STYLESHEET } from './docs-assets.js';
 
 /**
@@ -28,11 +29,12 @@ export const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
   "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-
-/** Escapes, then shows Markdown's `code` spans as <code>. */
-const markdownCode = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+/** Shows Markdown's `code` spans as <code>, everything escaped by the web kit's one escaping function. */
+const markdownCode = (text: string) =>
+  text
+    .split(/(`[^`]+`)/)
+    .map(part => (/^`[^`]+`$/.test(part) ? `<code>${escapeHtml(part.slice(1, -1))}</code>` : escapeHtml(part)))
+    .join('');
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 

@@ -19,7 +19,6 @@ import { type BillingServices, createBillingServices } from './services.js';
 // What a composition root (embedded/) wires around the runtime, so that it imports nothing else of billing.
 export { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 export { OutboxRelay } from './events/outbox-relay.js';
-export { describePaymentProcessor } from './payments/payment-processor.selection.js';
 
 export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   orm: MikroORM;
