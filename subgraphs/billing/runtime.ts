@@ -7,7 +7,7 @@ import { InProcessLeakedCustomerSessionRevoker } from './customer-sessions/leake
 import { PrincipalCache } from '../../kit/principal-cache.js';
 import type { Config, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
-import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout.service.js';
+import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
 import { JobRunner } from './jobs/job-queue.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';

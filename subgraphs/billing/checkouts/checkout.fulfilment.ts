@@ -15,7 +15,7 @@ import { recordSubscriptionEvents } from '../subscriptions/subscription.events.j
 import { addInterval } from '../subscriptions/subscription.transitions.js';
 import { Checkout } from './checkout.entity.js';
 import { checkoutRead } from './checkout.read.js';
-import { type FulfilmentPayload, processorCall } from './checkout.service.js';
+import { type FulfilmentPayload, processorCall } from './checkout-confirm.js';
 import { CheckoutType } from './checkout.type.js';
 import { checkoutWire } from './checkout.wire.js';
 

@@ -5,17 +5,13 @@ import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { Customer } from '../customers/customer.entity.js';
-import { recordCustomerEvent, storedAddress } from '../customers/customer.service.js';
-import { Discount } from '../discounts/discount.entity.js';
+import { storedAddress } from '../customers/customer.service.js';
 import { recordEvent } from '../events/record-event.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { enqueueJob } from '../jobs/job-queue.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { PaymentError } from '../payments/payment.errors.js';
-import { Payment } from '../payments/payment.entity.js';
 import type { ChargeOutcome, PaymentProcessor, SetupOutcome } from '../payments/payment-processor.js';
-import type { ProductPrice } from '../products/product-price.entity.js';
-import { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
@@ -30,14 +26,20 @@ import type {
   CheckoutCreateInput,
   CheckoutUpdateInput,
 } from './checkout.inputs.js';
-import { checkoutAmounts, discountApplicable, priceAmount } from './checkout.pricing.js';
+import { applyClientChanges, invalid, missing, priceCheckout } from './checkout-amounts.js';
+import {
+  CHECKOUT_FULFILMENT_JOB,
+  type FulfilmentPayload,
+  processorCall,
+  recordPayment,
+  resolveCustomer,
+} from './checkout-confirm.js';
 import { checkoutRead, type CheckoutReadFilters } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
 import { checkoutWire } from './checkout.wire.js';
 
 /** Polar's checkout lifetime. */
 export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
-export const CHECKOUT_FULFILMENT_JOB = 'checkout.fulfil';
 
 export interface CheckoutDependencies {
   publicUrl: string;
@@ -45,18 +47,6 @@ export interface CheckoutDependencies {
   sessions: CustomerSessionService;
   /** Runs the fulfilment right after confirm commits; null: only a worker picks it up. */
   jobs: JobRunner | null;
-}
-
-/** What the fulfilment job gets: enough to replay the processor call with the very same key and input. */
-export interface FulfilmentPayload {
-  checkoutId: string;
-  mode: 'charge' | 'setup' | 'none';
-  attempt: number;
-  token: string | null;
-  processorCustomerId: string | null;
-  amount: string;
-  currency: string;
-  saveForLater: boolean;
 }
 
 export interface CheckoutListQuery extends PageRequest {
@@ -67,19 +57,6 @@ export interface CheckoutListQuery extends PageRequest {
   query?: string | null;
   sorting?: string[] | null;
 }
-
-const missing = (field: string): ValidationIssue => ({
-  type: 'missing',
-  loc: ['body', field],
-  msg: 'Field required',
-  input: null,
-});
-const invalid = (field: string, msg: string, input: unknown): ValidationIssue => ({
-  type: 'value_error',
-  loc: ['body', field],
-  msg,
-  input,
-});
 
 /**
  * Checkout sessions (polar-api.md §3.6): create, read, update (merchant and client), confirm. The
@@ -218,7 +195,7 @@ export class CheckoutService {
       expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
       createdAt: now,
     } as Checkout);
-    await this.price(
+    await priceCheckout(
       ctx.em,
       checkout,
       selected,
@@ -259,7 +236,7 @@ export class CheckoutService {
       if (input.embedOrigin !== undefined) k.embedOrigin = input.embedOrigin;
       if (input.currency) k.currency = input.currency.toLowerCase();
       if (input.allowTrial != null) k.allowTrial = input.allowTrial;
-      await this.applyClientChanges(em, k, input, now, input.discountId);
+      await applyClientChanges(em, k, input, now, input.discountId);
     });
   }
 
@@ -269,7 +246,7 @@ export class CheckoutService {
     clientSecret: string,
     input: CheckoutClientUpdateInput,
   ): Promise<CheckoutType> {
-    return this.mutate(ctx, { clientSecret }, (em, k, now) => this.applyClientChanges(em, k, input, now));
+    return this.mutate(ctx, { clientSecret }, (em, k, now) => applyClientChanges(em, k, input, now));
   }
 
   /**
@@ -288,7 +265,7 @@ export class CheckoutService {
     let checkoutId = '';
     const result = await this.mutate(ctx, { clientSecret }, async (em, k, now) => {
       checkoutId = k.id;
-      await this.applyClientChanges(em, k, input, now);
+      await applyClientChanges(em, k, input, now);
       await em.flush();
       const current = await this.readIn(ctx, em, k);
       const issues: ValidationIssue[] = [];
@@ -335,18 +312,18 @@ export class CheckoutService {
         k.paymentAttempts = attempt;
         if (outcome.status === 'failed') {
           // Recorded (Polar lists failed payments too) and committed; the checkout stays open.
-          await this.recordPayment(em, k, payload, outcome, now);
+          await recordPayment(em, k, payload, outcome, now);
           declined = outcome.failure.message;
           return;
         }
         if (outcome.status === 'pending')
           throw new PaymentError('The payment requires an action this checkout does not support.');
       }
-      const customer = await this.resolveCustomer(ctx, em, k, now);
+      const customer = await resolveCustomer(ctx, em, k, now);
       await em.flush();
       k.customerId = customer.id;
       k.status = 'confirmed';
-      if (outcome) await this.recordPayment(em, k, payload, outcome, now);
+      if (outcome) await recordPayment(em, k, payload, outcome, now);
       await enqueueJob(em, {
         kind: CHECKOUT_FULFILMENT_JOB,
         key: `${CHECKOUT_FULFILMENT_JOB}:${k.id}`,
@@ -397,202 +374,4 @@ export class CheckoutService {
       return shaped;
     });
   }
-
-  private async applyClientChanges(
-    em: EntityManager,
-    k: Checkout,
-    input: CheckoutClientUpdateInput,
-    now: Date,
-    discountId?: string | null,
-  ): Promise<void> {
-    if (input.customerName !== undefined) k.customerName = input.customerName;
-    if (input.customerEmail !== undefined) k.customerEmail = input.customerEmail;
-    if (input.customerBillingName !== undefined) k.customerBillingName = input.customerBillingName;
-    if (input.customerBillingAddress !== undefined)
-      k.customerBillingAddress = input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null;
-    if (input.customerTaxId !== undefined) k.customerTaxId = input.customerTaxId;
-    if (input.isBusinessCustomer != null) k.isBusinessCustomer = input.isBusinessCustomer;
-    if (input.locale !== undefined) k.locale = input.locale;
-    if (input.customFieldData != null) k.customFieldData = input.customFieldData;
-    if (input.allowTrial === false) k.allowTrial = false;
-    if (input.seats != null) k.seats = input.seats;
-    if (input.productId && input.productId !== k.productId) {
-      if (!k.productIds.includes(input.productId))
-        throw new PolarRequestValidationError([
-          invalid('product_id', 'Product is not available in this checkout.', input.productId),
-        ]);
-      k.productId = input.productId;
-      k.productPriceId = '00000000-0000-0000-0000-000000000000';
-    }
-    const product = await em.findOneOrFail(Product, { id: k.productId, organizationId: k.organizationId });
-    let discount: string | null | undefined = discountId;
-    if (input.discountCode) {
-      if (!k.allowDiscountCodes)
-        throw new PolarRequestValidationError([
-          invalid('discount_code', 'Discount codes are not allowed on this checkout.', input.discountCode),
-        ]);
-      const found = await em
-        .getConnection()
-        .execute<{ id: string }[]>(
-          'select id from billing.discounts where organization_id = ? and lower(code) = lower(?) and deleted_at is null',
-          [k.organizationId, input.discountCode],
-        );
-      const candidate = found[0] ? await em.findOne(Discount, { id: found[0].id }) : null;
-      if (!candidate || !discountApplicable(candidate, k.productId, k.currency, now))
-        throw new PolarRequestValidationError([
-          invalid('discount_code', 'Discount code is invalid.', input.discountCode),
-        ]);
-      discount = candidate.id;
-    }
-    await this.price(
-      em,
-      k,
-      product,
-      { amount: input.amount ?? null, discountId: discount, strict: discount !== undefined },
-      now,
-    );
-  }
-
-  /**
-   * Sets the price, the amount and the discount of `k` for `product`. A discount the caller names
-   * (`strict`) must apply (422 at `discount_id`); a discount kept from before is dropped when it no
-   * longer applies (another product, its window closed).
-   */
-  private async price(
-    em: EntityManager,
-    k: Checkout,
-    product: Product,
-    requested: { amount: bigint | null; discountId: string | null | undefined; strict: boolean },
-    now: Date,
-  ): Promise<void> {
-    const prices = ((await new ProductRepository(em).pricesOf([product.id])).get(product.id) ?? []) as ProductPrice[];
-    const live = prices.filter(p => !p.isArchived);
-    const price =
-      live.find(p => p.id === k.productPriceId) ??
-      live.find(p => p.priceCurrency.toLowerCase() === k.currency) ??
-      live[0];
-    if (!price) throw new PolarRequestValidationError([invalid('products', 'Product has no price.', product.id)]);
-    const samePrice = price.id === k.productPriceId;
-    k.productPriceId = price.id;
-    k.currency = price.priceCurrency.toLowerCase();
-    if (price.amountType === 'seat_based' && k.seats == null) k.seats = k.minSeats ?? 1;
-    const amount = priceAmount(price, {
-      amount: requested.amount ?? (samePrice && price.amountType === 'custom' ? BigInt(k.amount) : null),
-      seats: k.seats,
-    });
-    let discount: Discount | null = null;
-    const discountId = requested.discountId === undefined ? k.discountId : requested.discountId;
-    if (discountId) {
-      discount = await em.findOne(Discount, { id: discountId, organizationId: k.organizationId, deletedAt: null });
-      if (!discount || !discountApplicable(discount, product.id, k.currency, now) || price.amountType === 'free') {
-        if (requested.strict && requested.discountId)
-          throw new PolarRequestValidationError([invalid('discount_id', 'Discount does not exist.', discountId)]);
-        discount = null;
-      }
-    }
-    const amounts = checkoutAmounts(amount, k.currency, discount);
-    k.amount = amounts.amount;
-    k.discountAmount = amounts.discountAmount;
-    k.taxAmount = amounts.taxAmount;
-    k.discountId = discount?.id ?? null;
-  }
-
-  /** By `customer_id`, else `external_customer_id`, else the e-mail; otherwise a new customer (customer.created). */
-  private async resolveCustomer(ctx: RequestContext, em: EntityManager, k: Checkout, now: Date): Promise<Customer> {
-    const live = { organizationId: k.organizationId, deletedAt: null };
-    let customer = k.customerId ? await em.findOne(Customer, { ...live, id: k.customerId }) : null;
-    if (!customer && k.externalCustomerId)
-      customer = await em.findOne(Customer, { ...live, externalId: k.externalCustomerId });
-    if (!customer && k.customerEmail) {
-      const rows = await em
-        .getConnection()
-        .execute<{ id: string }[]>(
-          'select id from billing.customers where organization_id = ? and lower(email) = lower(?) and deleted_at is null limit 1',
-          [k.organizationId, k.customerEmail],
-        );
-      if (rows[0]) customer = await em.findOne(Customer, { id: rows[0].id });
-    }
-    if (customer) {
-      if (!customer.billingAddress && k.customerBillingAddress) customer.billingAddress = k.customerBillingAddress;
-      return customer;
-    }
-    customer = em.create(Customer, {
-      organizationId: k.organizationId,
-      externalId: k.externalCustomerId,
-      email: k.customerEmail,
-      name: k.customerName ?? k.customerBillingName,
-      billingName: k.customerBillingName,
-      billingAddress: k.customerBillingAddress,
-      metadata: k.customerMetadata ?? {},
-      createdAt: now,
-    } as Customer);
-    recordCustomerEvent({ ...ctx, em }, 'customer.created', customer);
-    return customer;
-  }
-
-  /** One charge attempt as a payment row (unique by its processor key). */
-  private async recordPayment(
-    em: EntityManager,
-    k: Checkout,
-    payload: FulfilmentPayload,
-    outcome: ChargeOutcome | SetupOutcome,
-    now: Date,
-  ): Promise<void> {
-    if (payload.mode !== 'charge') {
-      if (outcome.status !== 'failed') return;
-    }
-    const method = 'paymentMethod' in outcome ? outcome.paymentMethod : null;
-    const payment = em.create(Payment, {
-      organizationId: k.organizationId,
-      customerId: k.customerId,
-      checkoutId: k.id,
-      orderId: null,
-      processor: 'stripe',
-      idempotencyKey: processorKey(payload),
-      status: outcome.status === 'succeeded' ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'pending',
-      amount: BigInt(payload.amount),
-      currency: payload.currency,
-      method: 'card',
-      methodMetadata: method
-        ? { brand: method.brand, last4: method.last4, exp_month: method.expMonth, exp_year: method.expYear }
-        : {},
-      processorId: 'chargeId' in outcome ? outcome.chargeId : 'setupId' in outcome ? outcome.setupId : null,
-      declineReason: outcome.status === 'failed' ? (outcome.failure.declineCode ?? outcome.failure.code) : null,
-      declineMessage: outcome.status === 'failed' ? outcome.failure.message : null,
-      createdAt: now,
-    } as Payment);
-    em.persist(payment);
-    await em.flush();
-  }
-}
-
-/** The processor key of a fulfilment's money movement: one per checkout and attempt. */
-export function processorKey(payload: FulfilmentPayload): string {
-  return payload.mode === 'setup'
-    ? idempotencyKey('setup', 'checkout', payload.checkoutId, payload.attempt)
-    : idempotencyKey('charge', 'checkout', payload.checkoutId, payload.attempt);
-}
-
-/** The charge or setup of a confirm; called again with the same input by the fulfilment (same outcome). */
-export function processorCall(
-  payments: PaymentProcessor,
-  payload: FulfilmentPayload,
-): Promise<ChargeOutcome | SetupOutcome> {
-  const paymentMethod = { kind: 'new' as const, token: payload.token! };
-  if (payload.mode === 'setup')
-    return payments.savePaymentMethod({
-      idempotencyKey: processorKey(payload),
-      customerId: payload.processorCustomerId!,
-      paymentMethod,
-    });
-  return payments.charge({
-    idempotencyKey: processorKey(payload),
-    amount: BigInt(payload.amount),
-    currency: payload.currency,
-    customerId: payload.processorCustomerId,
-    paymentMethod,
-    saveForLater: payload.saveForLater,
-    offSession: false,
-    metadata: { checkout_id: payload.checkoutId },
-  });
 }

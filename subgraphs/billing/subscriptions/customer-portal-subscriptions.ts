@@ -9,7 +9,8 @@ import type { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
 import { subscriptionRead, type SubscriptionReadFilters } from './subscription.read.js';
 import * as transitions from './subscription.transitions.js';
 import { BillingSubscriptionType } from './subscription.type.js';
-import { mutateSubscription, reasonOf, type SubscriptionMutationDependencies } from './update-subscription.js';
+import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
+import { reasonOf } from './update-subscription-input.js';
 
 /**
  * The customer's own subscriptions, for the Customer Portal API. The scope is the customer session's

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../../kit/request-context.js';
 import type { Subscription } from './subscription.entity.js';
 import { SubscriptionRepository } from './subscription.repository.js';
 import * as transitions from './subscription.transitions.js';
-import { mutateSubscription, type SubscriptionMutationDependencies } from './update-subscription.js';
+import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
 
 /**
  * `DELETE /v1/subscriptions/{id}` (`subscriptions:revoke`, interface §3): any live status becomes

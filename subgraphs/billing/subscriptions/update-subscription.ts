@@ -1,132 +1,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { metadataIssues } from '../shared/metadata.js';
-import { Discount } from '../discounts/discount.entity.js';
-import type { ProductPrice, SeatTiers } from '../products/product-price.entity.js';
-import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
-import { CustomerCancellationReason, PriceAmountType, SubscriptionStatus } from '../shared/enums.js';
-import type { PaidChange, ProrationBehavior, SubscriptionCharger } from './subscription.charger.js';
+import { PriceAmountType, SubscriptionStatus } from '../shared/enums.js';
+import type { PaidChange, ProrationBehavior } from './subscription.charger.js';
 import type { Subscription } from './subscription.entity.js';
-import { AboveMaximumSeats, BelowMinimumSeats, NotASeatBasedSubscription } from './subscription.errors.js';
+import { NotASeatBasedSubscription } from './subscription.errors.js';
 import type { SubscriptionUpdateInput } from './subscription.inputs.js';
-import { lockSubscription } from './subscription.lock.js';
 import { SubscriptionRepository } from './subscription.repository.js';
-import type { SubscriptionChangeRecorder } from './subscription.events.js';
 import * as transitions from './subscription.transitions.js';
-import type { ProductTerms, TransitionResult } from './subscription.transitions.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import type { TransitionResult } from './subscription.transitions.js';
 
-export interface SubscriptionMutationDependencies {
-  charger: SubscriptionCharger;
-  recordEvents: SubscriptionChangeRecorder;
-}
-
-/**
- * The frame every write of a subscription runs in: one transaction that (1) finds the subscription
- * the caller may change (404 otherwise — before the lock, so a foreign id never answers 409), (2) takes
- * the subscription's advisory lock with `try` (409 SubscriptionLocked at once if another write holds
- * it), (3) re-reads the row under the lock so the change applies to the latest committed state (no lost
- * update), (4) applies the transitions, and (5) writes `subscription.updated` plus the transition's own
- * events to the outbox in the same transaction. Any error rolls everything back.
- */
-export async function mutateSubscription(
-  ctx: RequestContext,
-  deps: SubscriptionMutationDependencies,
-  find: (em: EntityManager) => Promise<Subscription | null>,
-  apply: (em: EntityManager, subscription: Subscription, now: Date) => Promise<TransitionResult>,
-): Promise<Subscription> {
-  return ctx.em.transactional(async em => {
-    const found = await find(em);
-    if (!found) throw new ResourceNotFound();
-    await lockSubscription(em, found.id);
-    const subscription = (await em.refresh(found)) ?? found;
-    const now = await organizationNow(ctx, subscription.organizationId);
-    const result = await apply(em, subscription, now);
-    if (result.changed) {
-      await em.flush();
-      await deps.recordEvents(em, subscription, ['subscription.updated', ...result.events], now);
-      await em.flush();
-    }
-    return subscription;
-  });
-}
-
-type Alternative = 'base' | 'seats' | 'billing_period' | 'cancel' | 'revoke' | 'clear';
-
-/** The fields of each alternative of SubscriptionUpdate (polar-api.md §3.4), with the required ones. */
-const ALTERNATIVES: Record<
-  Alternative,
-  { fields: (keyof SubscriptionUpdateInput)[]; required: (keyof SubscriptionUpdateInput)[] }
-> = {
-  base: {
-    fields: ['metadata', 'productId', 'prorationBehavior', 'discountId', 'removeDiscount', 'trialEnd', 'endTrialNow'],
-    required: [],
-  },
-  seats: { fields: ['seats', 'prorationBehavior'], required: ['seats'] },
-  billing_period: { fields: ['currentBillingPeriodEnd'], required: ['currentBillingPeriodEnd'] },
-  cancel: {
-    fields: ['cancelAtPeriodEnd', 'customerCancellationReason', 'customerCancellationComment'],
-    required: ['cancelAtPeriodEnd'],
-  },
-  revoke: { fields: ['revoke', 'customerCancellationReason', 'customerCancellationComment'], required: ['revoke'] },
-  clear: { fields: ['clearPendingUpdate'], required: ['clearPendingUpdate'] },
-};
-
-const PRORATION_BEHAVIORS: readonly ProrationBehavior[] = ['invoice', 'prorate', 'next_period', 'reset'];
-const CANCELLATION_REASONS = new Set<string>(Object.values(CustomerCancellationReason));
-
-/**
- * Polar's default `proration_behavior` is the organization's setting, which lives in identity; billing
- * does not read identity's tables, so a body without one uses Polar's default setting, `prorate`.
- */
-export const DEFAULT_PRORATION_BEHAVIOR: ProrationBehavior = 'prorate';
-
-const FLAGS = new Set<keyof SubscriptionUpdateInput>(['removeDiscount', 'endTrialNow', 'clearPendingUpdate']);
-
-/** The fields an input sets (null and absent are the same; a flag counts when true). */
-function presentFields(input: SubscriptionUpdateInput): (keyof SubscriptionUpdateInput)[] {
-  return (Object.keys(input) as (keyof SubscriptionUpdateInput)[]).filter(k => {
-    const value = input[k];
-    if (value === undefined || value === null) return false;
-    return FLAGS.has(k) ? value === true : true;
-  });
-}
-
-/**
- * Which single alternative an input is (the REST edge has already checked this for REST bodies,
- * with pydantic's item for each variant). Nothing set: the empty SubscriptionUpdateBase.
- */
-export function classifyUpdate(input: SubscriptionUpdateInput): Alternative {
-  if (input.revoke === false) {
-    throw new PolarRequestValidationError([
-      {
-        type: 'literal_error',
-        loc: ['body', 'revoke'],
-        msg: 'Input should be True',
-        input: false,
-        ctx: { expected: 'True' },
-      },
-    ]);
-  }
-  const present = presentFields(input);
-  const matches = (Object.keys(ALTERNATIVES) as Alternative[]).filter(name => {
-    const { fields, required } = ALTERNATIVES[name];
-    return present.every(k => fields.includes(k)) && required.every(k => present.includes(k));
-  });
-  if (!matches.length) {
-    throw new PolarRequestValidationError([
-      {
-        type: 'value_error',
-        loc: ['body'],
-        msg: `Fields ${present.join(', ')} do not form one alternative of SubscriptionUpdate.`,
-        input,
-      },
-    ]);
-  }
-  return matches[0];
-}
+import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
+import {
+  type Alternative,
+  behaviorOf,
+  checkInput,
+  classifyUpdate,
+  isEmptyBase,
+  requireFuture,
+  reasonOf,
+} from './update-subscription-input.js';
+import { billedTerms, redeemDiscount, seatTotal, termsOf } from './update-subscription-terms.js';
 
 /** The core API's `PATCH /v1/subscriptions/{id}` (`subscriptions:update`), every alternative. */
 export class UpdateSubscription {
@@ -312,154 +207,4 @@ export class UpdateSubscription {
     if (change.subscription.status === SubscriptionStatus.TRIALING) return;
     await this.deps.charger.chargeNow(change);
   }
-}
-
-/** What the subscription bills per period as it stands. */
-function billedTerms(s: Subscription): PaidChange['from'] {
-  return { productId: s.productId, amount: BigInt(s.amount), currency: s.currency, seats: s.seats };
-}
-
-function isEmptyBase(input: SubscriptionUpdateInput): boolean {
-  return presentFields(input).length === 0;
-}
-
-/** Checks GraphQL clients get too (REST bodies have passed the same rules at the edge). */
-function checkInput(input: SubscriptionUpdateInput): void {
-  const issues: ValidationIssue[] = [];
-  if (input.metadata != null) issues.push(...metadataIssues(input.metadata));
-  if (input.prorationBehavior != null && !PRORATION_BEHAVIORS.includes(input.prorationBehavior as ProrationBehavior)) {
-    issues.push({
-      type: 'enum',
-      loc: ['body', 'proration_behavior'],
-      msg: "Input should be 'invoice', 'prorate', 'next_period' or 'reset'",
-      input: input.prorationBehavior,
-    });
-  }
-  if (input.customerCancellationReason != null && !CANCELLATION_REASONS.has(input.customerCancellationReason)) {
-    issues.push({
-      type: 'enum',
-      loc: ['body', 'customer_cancellation_reason'],
-      msg: `Input should be ${[...CANCELLATION_REASONS].map(r => `'${r}'`).join(', ')}`,
-      input: input.customerCancellationReason,
-    });
-  }
-  if (input.seats != null && (!Number.isInteger(input.seats) || input.seats < 1)) {
-    issues.push({
-      type: 'greater_than_equal',
-      loc: ['body', 'seats'],
-      msg: 'Input should be greater than or equal to 1',
-      input: input.seats,
-      ctx: { ge: 1 },
-    });
-  }
-  if (input.customerCancellationComment != null && input.customerCancellationComment.length > 2000) {
-    issues.push({
-      type: 'string_too_long',
-      loc: ['body', 'customer_cancellation_comment'],
-      msg: 'String should have at most 2000 characters',
-      input: input.customerCancellationComment,
-      ctx: { max_length: 2000 },
-    });
-  }
-  if (issues.length) throw new PolarRequestValidationError(issues);
-}
-
-function behaviorOf(value: string | null | undefined): ProrationBehavior {
-  return (value as ProrationBehavior | null | undefined) ?? DEFAULT_PRORATION_BEHAVIOR;
-}
-
-export function reasonOf(value: string | null | undefined): CustomerCancellationReason | null {
-  return value == null ? null : (value as CustomerCancellationReason);
-}
-
-/** pydantic's FutureDatetime, checked against the injected clock (sandbox time travel included). */
-function requireFuture(value: Date, field: string, now: Date): void {
-  if (value.getTime() <= now.getTime()) {
-    throw new PolarRequestValidationError([
-      {
-        type: 'datetime_future',
-        loc: ['body', field],
-        msg: 'Input should be in the future',
-        input: value.toISOString(),
-      },
-    ]);
-  }
-}
-
-/**
- * Counts one redemption of the discount for this subscription and checks it applies: same
- * organization, live, inside its validity window, restricted to products that include the
- * subscription's, and below its redemption limit (an atomic conditional increment, so two concurrent
- * redemptions cannot both take the last one).
- */
-async function redeemDiscount(em: EntityManager, s: Subscription, discountId: string, now: Date): Promise<void> {
-  const issue = (msg: string) =>
-    new PolarRequestValidationError([{ type: 'value_error', loc: ['body', 'discount_id'], msg, input: discountId }]);
-  const discount = await em.findOne(Discount, { id: discountId, organizationId: s.organizationId, deletedAt: null });
-  if (!discount) throw issue('Discount does not exist.');
-  if ((discount.startsAt && discount.startsAt > now) || (discount.endsAt && discount.endsAt < now))
-    throw issue('Discount is not applicable.');
-  if (discount.productIds.length && !discount.productIds.includes(s.productId))
-    throw issue('Discount is not applicable to this product.');
-  if (discount.type === 'fixed' && discount.currency && discount.currency !== s.currency)
-    throw issue('Discount is not applicable to this currency.');
-  const updated = await em.execute<{ id: string }[]>(
-    'update billing.discounts set redemptions_count = redemptions_count + 1 where id = ? and (max_redemptions is null or redemptions_count < max_redemptions) returning id',
-    [discount.id],
-  );
-  if (!updated.length) throw issue('Discount has reached its redemption limit.');
-}
-
-/** What a product bills per period with its live prices (minor units, BigInt). */
-export function termsOf(product: Product, prices: ProductPrice[], currentSeats: number | null): ProductTerms {
-  const seatPrice = prices.find(p => p.amountType === PriceAmountType.SEAT_BASED && p.seatTiers);
-  const seats = seatPrice ? Math.max(currentSeats ?? 0, seatPrice.seatTiers!.tiers[0]?.min_seats ?? 1, 1) : null;
-  let amount = 0n;
-  for (const price of prices) {
-    switch (price.amountType) {
-      case PriceAmountType.FIXED:
-        amount += BigInt(price.priceAmount ?? 0n);
-        break;
-      case PriceAmountType.CUSTOM:
-        amount += BigInt(price.presetAmount ?? price.minimumAmount ?? 0n);
-        break;
-      case PriceAmountType.SEAT_BASED:
-        if (price.seatTiers && seats !== null) amount += seatTotal(price.seatTiers, seats);
-        break;
-      case PriceAmountType.FREE:
-        break;
-    }
-  }
-  return {
-    productId: product.id,
-    priceIds: prices.map(p => p.id),
-    amount,
-    currency: prices[0]?.priceCurrency ?? 'usd',
-    recurringInterval: product.recurringInterval!,
-    recurringIntervalCount: product.recurringIntervalCount ?? 1,
-    seats,
-  };
-}
-
-/**
- * The per-period total of `seats` seats: volume tiers price every seat at the tier the count falls in;
- * graduated tiers price each seat at its own tier. Outside the tiers → 400.
- */
-export function seatTotal(tiers: SeatTiers, seats: number): bigint {
-  const sorted = [...tiers.tiers].sort((a, b) => a.min_seats - b.min_seats);
-  const minimum = sorted[0]?.min_seats ?? 1;
-  if (seats < minimum) throw new BelowMinimumSeats(minimum);
-  const last = sorted[sorted.length - 1];
-  if (last && last.max_seats !== null && seats > last.max_seats) throw new AboveMaximumSeats(last.max_seats);
-  if (tiers.seat_tier_type === 'graduated') {
-    let total = 0n;
-    for (const tier of sorted) {
-      const upper = tier.max_seats ?? Number.MAX_SAFE_INTEGER;
-      const inTier = Math.max(0, Math.min(seats, upper) - tier.min_seats + 1);
-      total += BigInt(inTier) * BigInt(tier.price_per_seat);
-    }
-    return total;
-  }
-  const tier = sorted.find(t => seats >= t.min_seats && (t.max_seats === null || seats <= t.max_seats)) ?? last;
-  return BigInt(seats) * BigInt(tier.price_per_seat);
 }

@@ -1,0 +1,126 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
+import { storedAddress } from '../customers/customer.service.js';
+import { Discount } from '../discounts/discount.entity.js';
+import type { ProductPrice } from '../products/product-price.entity.js';
+import { Product } from '../products/product.entity.js';
+import { ProductRepository } from '../products/product.repository.js';
+import type { Checkout } from './checkout.entity.js';
+import type { CheckoutClientUpdateInput } from './checkout.inputs.js';
+import { checkoutAmounts, discountApplicable, priceAmount } from './checkout.pricing.js';
+
+export const missing = (field: string): ValidationIssue => ({
+  type: 'missing',
+  loc: ['body', field],
+  msg: 'Field required',
+  input: null,
+});
+export const invalid = (field: string, msg: string, input: unknown): ValidationIssue => ({
+  type: 'value_error',
+  loc: ['body', field],
+  msg,
+  input,
+});
+
+/**
+ * The buyer-side changes of an open checkout (customer details, product, seats, discount code), then
+ * its price and amounts again. `discountId` is the merchant's choice (undefined: keep the current one).
+ */
+export async function applyClientChanges(
+  em: EntityManager,
+  k: Checkout,
+  input: CheckoutClientUpdateInput,
+  now: Date,
+  discountId?: string | null,
+): Promise<void> {
+  if (input.customerName !== undefined) k.customerName = input.customerName;
+  if (input.customerEmail !== undefined) k.customerEmail = input.customerEmail;
+  if (input.customerBillingName !== undefined) k.customerBillingName = input.customerBillingName;
+  if (input.customerBillingAddress !== undefined)
+    k.customerBillingAddress = input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null;
+  if (input.customerTaxId !== undefined) k.customerTaxId = input.customerTaxId;
+  if (input.isBusinessCustomer != null) k.isBusinessCustomer = input.isBusinessCustomer;
+  if (input.locale !== undefined) k.locale = input.locale;
+  if (input.customFieldData != null) k.customFieldData = input.customFieldData;
+  if (input.allowTrial === false) k.allowTrial = false;
+  if (input.seats != null) k.seats = input.seats;
+  if (input.productId && input.productId !== k.productId) {
+    if (!k.productIds.includes(input.productId))
+      throw new PolarRequestValidationError([
+        invalid('product_id', 'Product is not available in this checkout.', input.productId),
+      ]);
+    k.productId = input.productId;
+    k.productPriceId = '00000000-0000-0000-0000-000000000000';
+  }
+  const product = await em.findOneOrFail(Product, { id: k.productId, organizationId: k.organizationId });
+  let discount: string | null | undefined = discountId;
+  if (input.discountCode) {
+    if (!k.allowDiscountCodes)
+      throw new PolarRequestValidationError([
+        invalid('discount_code', 'Discount codes are not allowed on this checkout.', input.discountCode),
+      ]);
+    const found = await em
+      .getConnection()
+      .execute<{ id: string }[]>(
+        'select id from billing.discounts where organization_id = ? and lower(code) = lower(?) and deleted_at is null',
+        [k.organizationId, input.discountCode],
+      );
+    const candidate = found[0] ? await em.findOne(Discount, { id: found[0].id }) : null;
+    if (!candidate || !discountApplicable(candidate, k.productId, k.currency, now))
+      throw new PolarRequestValidationError([
+        invalid('discount_code', 'Discount code is invalid.', input.discountCode),
+      ]);
+    discount = candidate.id;
+  }
+  await priceCheckout(
+    em,
+    k,
+    product,
+    { amount: input.amount ?? null, discountId: discount, strict: discount !== undefined },
+    now,
+  );
+}
+
+/**
+ * Sets the price, the amount and the discount of `k` for `product`. A discount the caller names
+ * (`strict`) must apply (422 at `discount_id`); a discount kept from before is dropped when it no
+ * longer applies (another product, its window closed).
+ */
+export async function priceCheckout(
+  em: EntityManager,
+  k: Checkout,
+  product: Product,
+  requested: { amount: bigint | null; discountId: string | null | undefined; strict: boolean },
+  now: Date,
+): Promise<void> {
+  const prices = ((await new ProductRepository(em).pricesOf([product.id])).get(product.id) ?? []) as ProductPrice[];
+  const live = prices.filter(p => !p.isArchived);
+  const price =
+    live.find(p => p.id === k.productPriceId) ??
+    live.find(p => p.priceCurrency.toLowerCase() === k.currency) ??
+    live[0];
+  if (!price) throw new PolarRequestValidationError([invalid('products', 'Product has no price.', product.id)]);
+  const samePrice = price.id === k.productPriceId;
+  k.productPriceId = price.id;
+  k.currency = price.priceCurrency.toLowerCase();
+  if (price.amountType === 'seat_based' && k.seats == null) k.seats = k.minSeats ?? 1;
+  const amount = priceAmount(price, {
+    amount: requested.amount ?? (samePrice && price.amountType === 'custom' ? BigInt(k.amount) : null),
+    seats: k.seats,
+  });
+  let discount: Discount | null = null;
+  const discountId = requested.discountId === undefined ? k.discountId : requested.discountId;
+  if (discountId) {
+    discount = await em.findOne(Discount, { id: discountId, organizationId: k.organizationId, deletedAt: null });
+    if (!discount || !discountApplicable(discount, product.id, k.currency, now) || price.amountType === 'free') {
+      if (requested.strict && requested.discountId)
+        throw new PolarRequestValidationError([invalid('discount_id', 'Discount does not exist.', discountId)]);
+      discount = null;
+    }
+  }
+  const amounts = checkoutAmounts(amount, k.currency, discount);
+  k.amount = amounts.amount;
+  k.discountAmount = amounts.discountAmount;
+  k.taxAmount = amounts.taxAmount;
+  k.discountId = discount?.id ?? null;
+}

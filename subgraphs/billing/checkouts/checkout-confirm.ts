@@ -1,0 +1,130 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { Customer } from '../customers/customer.entity.js';
+import { recordCustomerEvent } from '../customers/customer.service.js';
+import { idempotencyKey } from '../payments/idempotency-key.js';
+import { Payment } from '../payments/payment.entity.js';
+import type { ChargeOutcome, PaymentProcessor, SetupOutcome } from '../payments/payment-processor.js';
+import type { Checkout } from './checkout.entity.js';
+
+/**
+ * The money-and-customer side of a checkout's confirm, shared with its fulfilment job
+ * (checkout.fulfilment.ts): the job's payload, the processor call it replays, the payment row, the customer.
+ */
+export const CHECKOUT_FULFILMENT_JOB = 'checkout.fulfil';
+
+/** What the fulfilment job gets: enough to replay the processor call with the very same key and input. */
+export interface FulfilmentPayload {
+  checkoutId: string;
+  mode: 'charge' | 'setup' | 'none';
+  attempt: number;
+  token: string | null;
+  processorCustomerId: string | null;
+  amount: string;
+  currency: string;
+  saveForLater: boolean;
+}
+
+/** By `customer_id`, else `external_customer_id`, else the e-mail; otherwise a new customer (customer.created). */
+export async function resolveCustomer(
+  ctx: RequestContext,
+  em: EntityManager,
+  k: Checkout,
+  now: Date,
+): Promise<Customer> {
+  const live = { organizationId: k.organizationId, deletedAt: null };
+  let customer = k.customerId ? await em.findOne(Customer, { ...live, id: k.customerId }) : null;
+  if (!customer && k.externalCustomerId)
+    customer = await em.findOne(Customer, { ...live, externalId: k.externalCustomerId });
+  if (!customer && k.customerEmail) {
+    const rows = await em
+      .getConnection()
+      .execute<{ id: string }[]>(
+        'select id from billing.customers where organization_id = ? and lower(email) = lower(?) and deleted_at is null limit 1',
+        [k.organizationId, k.customerEmail],
+      );
+    if (rows[0]) customer = await em.findOne(Customer, { id: rows[0].id });
+  }
+  if (customer) {
+    if (!customer.billingAddress && k.customerBillingAddress) customer.billingAddress = k.customerBillingAddress;
+    return customer;
+  }
+  customer = em.create(Customer, {
+    organizationId: k.organizationId,
+    externalId: k.externalCustomerId,
+    email: k.customerEmail,
+    name: k.customerName ?? k.customerBillingName,
+    billingName: k.customerBillingName,
+    billingAddress: k.customerBillingAddress,
+    metadata: k.customerMetadata ?? {},
+    createdAt: now,
+  } as Customer);
+  recordCustomerEvent({ ...ctx, em }, 'customer.created', customer);
+  return customer;
+}
+
+/** One charge attempt as a payment row (unique by its processor key). */
+export async function recordPayment(
+  em: EntityManager,
+  k: Checkout,
+  payload: FulfilmentPayload,
+  outcome: ChargeOutcome | SetupOutcome,
+  now: Date,
+): Promise<void> {
+  if (payload.mode !== 'charge') {
+    if (outcome.status !== 'failed') return;
+  }
+  const method = 'paymentMethod' in outcome ? outcome.paymentMethod : null;
+  const payment = em.create(Payment, {
+    organizationId: k.organizationId,
+    customerId: k.customerId,
+    checkoutId: k.id,
+    orderId: null,
+    processor: 'stripe',
+    idempotencyKey: processorKey(payload),
+    status: outcome.status === 'succeeded' ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'pending',
+    amount: BigInt(payload.amount),
+    currency: payload.currency,
+    method: 'card',
+    methodMetadata: method
+      ? { brand: method.brand, last4: method.last4, exp_month: method.expMonth, exp_year: method.expYear }
+      : {},
+    processorId: 'chargeId' in outcome ? outcome.chargeId : 'setupId' in outcome ? outcome.setupId : null,
+    declineReason: outcome.status === 'failed' ? (outcome.failure.declineCode ?? outcome.failure.code) : null,
+    declineMessage: outcome.status === 'failed' ? outcome.failure.message : null,
+    createdAt: now,
+  } as Payment);
+  em.persist(payment);
+  await em.flush();
+}
+
+/** The processor key of a fulfilment's money movement: one per checkout and attempt. */
+export function processorKey(payload: FulfilmentPayload): string {
+  return payload.mode === 'setup'
+    ? idempotencyKey('setup', 'checkout', payload.checkoutId, payload.attempt)
+    : idempotencyKey('charge', 'checkout', payload.checkoutId, payload.attempt);
+}
+
+/** The charge or setup of a confirm; called again with the same input by the fulfilment (same outcome). */
+export function processorCall(
+  payments: PaymentProcessor,
+  payload: FulfilmentPayload,
+): Promise<ChargeOutcome | SetupOutcome> {
+  const paymentMethod = { kind: 'new' as const, token: payload.token! };
+  if (payload.mode === 'setup')
+    return payments.savePaymentMethod({
+      idempotencyKey: processorKey(payload),
+      customerId: payload.processorCustomerId!,
+      paymentMethod,
+    });
+  return payments.charge({
+    idempotencyKey: processorKey(payload),
+    amount: BigInt(payload.amount),
+    currency: payload.currency,
+    customerId: payload.processorCustomerId,
+    paymentMethod,
+    saveForLater: payload.saveForLater,
+    offSession: false,
+    metadata: { checkout_id: payload.checkoutId },
+  });
+}
