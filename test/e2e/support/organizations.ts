@@ -1,0 +1,52 @@
+import { createTenant, startTestStack, type Tenant, type TestStack } from '../../support/stack.js';
+
+/** Shared setup of the organizations e2e files: one stack with two tenants per file, and the helpers they share. */
+export let stack: TestStack;
+export let base: string;
+export let alice: Tenant;
+export let bob: Tenant;
+
+/** Starts this file's own stack (`label` names its databases) before its tests and closes it after them. */
+export function useOrganizationsStack(label: string) {
+  beforeAll(async () => {
+    stack = await startTestStack(label);
+    base = stack.production.baseUrl;
+    alice = await createTenant(stack.production);
+    bob = await createTenant(stack.production);
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+}
+
+export const ORGANIZATION_KEYS = [
+  'created_at',
+  'modified_at',
+  'id',
+  'name',
+  'slug',
+  'avatar_url',
+  'proration_behavior',
+  'allow_customer_updates',
+  'email',
+  'website',
+  'socials',
+  'status',
+  'details_submitted_at',
+  'onboarding_resubmission_requested_at',
+  'sso_enforced',
+  'default_presentment_currency',
+  'default_tax_behavior',
+  'feature_settings',
+  'subscription_settings',
+  'notification_settings',
+  'customer_email_settings',
+  'customer_portal_settings',
+  'dispute_settings',
+  'embed_hosts',
+  'embed_hosts_enforced',
+  'country',
+  'account_id',
+  'payout_account_id',
+  'capabilities',
+];
