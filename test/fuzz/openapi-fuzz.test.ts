@@ -4,14 +4,13 @@ import fc from 'fast-check';
 import { startTestStack, type TestStack } from '../support/stack.js';
 import { bearerFor, Fingerprint, foreignIds, requestContext, seedTenant, type TenantWorld } from './fuzz-world.js';
 import {
-  describeCase,
   type OpenApiDocument,
   type Operation,
   operationsOf,
   type RequestCase,
   requestArbitrary,
-  send,
 } from './openapi-requests.js';
+import { describeCase, send } from './openapi-send.js';
 import { errorShapeProblems, leakProblems } from './response-checks.js';
 
 /**

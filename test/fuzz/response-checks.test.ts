@@ -1,4 +1,5 @@
-import type { Operation, Reply } from './openapi-requests.js';
+import type { Operation } from './openapi-requests.js';
+import type { Reply } from './openapi-send.js';
 import { errorShapeProblems, leakProblems } from './response-checks.js';
 
 /** The fuzz test's judgements can fail: each documented shape passes, each departure is reported. */

@@ -1,4 +1,5 @@
-import type { Operation, Reply } from './openapi-requests.js';
+import type { Operation } from './openapi-requests.js';
+import type { Reply } from './openapi-send.js';
 
 /**
  * What every answer to a generated request must satisfy, as a list of problems (empty: fine): never a

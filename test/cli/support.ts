@@ -1,0 +1,122 @@
+import { jest } from '@jest/globals';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { systemClock } from '../../kit/clock.js';
+import { type EnvironmentName, loadConfig } from '../../kit/config.js';
+import { dropDatabase, ensureDatabase, withDatabase } from '../../kit/database/databases.js';
+import { createLogger } from '../../kit/logger.js';
+import { type Environment, startEnvironment } from '../../embedded/environment.js';
+import { createTestDatabase, testServerUrl } from '../support/database.js';
+import { TEST_SECRET } from '../support/stack.js';
+
+/**
+ * The operator CLI as people run it: the built `cli/main.js` in a child process, on DATABASE_URL and
+ * SECRET, checked against both environments served in-process on the same databases and secret.
+ */
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export let buildDir: string;
+export let dataDir: string;
+export let database: { url: string; drop: () => Promise<void> };
+export let sandboxName: string;
+export let childEnv: NodeJS.ProcessEnv;
+export const apps: Partial<Record<EnvironmentName, { environment: Environment; server: Server; baseUrl: string }>> = {};
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function cli(...args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(buildDir, 'cli', 'main.js'), ...args], {
+      cwd: ROOT,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', d => (stdout += d));
+    child.stderr.on('data', d => (stderr += d));
+    child.on('error', reject);
+    child.on('close', code => resolve({ code, stdout, stderr }));
+  });
+}
+
+export async function cliJson(...args: string[]): Promise<Record<string, string>> {
+  const result = await cli(...args, '--json');
+  if (result.code !== 0) throw new Error(`cli ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Record<string, string>;
+}
+
+export function url(environment: EnvironmentName): string {
+  return apps[environment]!.baseUrl;
+}
+
+export const slug = (label: string) => `${label}-${randomBytes(3).toString('hex')}`;
+
+/** Registers this suite's setup and teardown; call it once at the top of each test file. */
+export function useCliStack(): void {
+  jest.setTimeout(120_000);
+  beforeAll(async () => {
+    // A private build: a concurrent `npm start` or build elsewhere in the tree cannot delete files under us.
+    buildDir = path.join(ROOT, '.build', `cli-${process.pid}-${randomBytes(3).toString('hex')}`);
+    execFileSync(process.execPath, ['scripts/build.mjs', '--out-dir', buildDir], { cwd: ROOT, stdio: 'pipe' });
+
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-cli-'));
+    await chmod(dataDir, 0o755);
+    database = await createTestDatabase('cli');
+    // What the CLI (and `npm start`) use for the sandbox when only DATABASE_URL is given.
+    sandboxName = `${new URL(database.url).pathname.slice(1)}_sandbox`;
+    await ensureDatabase(testServerUrl(), sandboxName);
+
+    childEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: database.url,
+      SECRET: TEST_SECRET,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    };
+
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+    const logger = createLogger('silent');
+    const databaseUrls: Record<EnvironmentName, string> = {
+      production: database.url,
+      sandbox: withDatabase(database.url, sandboxName),
+    };
+    for (const name of ['production', 'sandbox'] as EnvironmentName[]) {
+      const environment = await startEnvironment({
+        name,
+        config,
+        databaseUrl: databaseUrls[name],
+        secret: TEST_SECRET,
+        clock: systemClock,
+        logger,
+      });
+      const server = await new Promise<Server>(resolve => {
+        const s = environment.app.listen(0, '127.0.0.1', () => resolve(s));
+      });
+      apps[name] = { environment, server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    }
+  });
+  afterAll(async () => {
+    for (const app of Object.values(apps)) {
+      app.server.closeAllConnections();
+      await new Promise(resolve => app.server.close(resolve));
+      await app.environment.close();
+    }
+    await database?.drop();
+    if (sandboxName) await dropDatabase(testServerUrl(), sandboxName);
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (buildDir) await rm(buildDir, { recursive: true, force: true });
+  });
+}

@@ -1,0 +1,202 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { systemClock } from '../../kit/clock.js';
+import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
+import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
+import { createTestDatabase } from '../support/database.js';
+import { createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { generateKeyPairSync } from 'node:crypto';
+
+/**
+ * The distributed topology as users deploy it: identity, gateway and REST adapter each a separate
+ * `node <build>/<part>/main.js` process on loopback, one environment, sharing DATABASE_URL, SECRET and
+ * INTERNAL_KEY. Requests go REST adapter → (signed) identity for the principal, → (signed) gateway →
+ * (re-signed) identity subgraph; the subgraph and the gateway refuse anything unsigned. The pages and
+ * the OAuth endpoints go REST adapter → (signed JSON RPC) identity's published contracts.
+ */
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const INTERNAL_KEY = `internal-${randomBytes(24).toString('hex')}`;
+export const START_TIMEOUT_MS = 60_000;
+export const PUBLIC_URL = 'https://api.billing.example';
+export const PASSWORD = 'correct horse battery'; // what createTenant gives its users
+/** Stands in for GitHub's secret-scanning signing key. */
+export const GITHUB_KEY = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+export const GITHUB_KEYS = JSON.stringify({
+  public_keys: [{ key_identifier: 'k1', key: GITHUB_KEY.publicKey.export({ type: 'spki', format: 'pem' }) }],
+});
+
+export interface Part {
+  name: string;
+  child: ChildProcess;
+  url: string;
+  output: string[];
+  exit: Promise<number | null>;
+}
+
+export let buildDir: string;
+export let database: { url: string; drop: () => Promise<void> };
+export let identityRuntime: IdentityRuntime | undefined;
+export const parts: Part[] = [];
+export let identity: Part;
+export let gateway: Part;
+export let rest: Part;
+export let alice: Tenant;
+export let bob: Tenant;
+
+/** Builds once into a private folder (a concurrent `npm start` or build cannot delete files under us). */
+export function build(): string {
+  const out = path.join('.build', `distributed-${process.pid}-${randomBytes(3).toString('hex')}`);
+  execFileSync(process.execPath, ['scripts/build.mjs', '--out-dir', out], { cwd: ROOT, stdio: 'pipe' });
+  const dir = path.join(ROOT, out);
+  if (existsSync(path.join(dir, 'gateway', 'main.js'))) return dir;
+  // A build script without --out-dir wrote to dist/.
+  return path.join(ROOT, 'dist');
+}
+
+/** Starts `<build>/<entry>` with PORT=0 and resolves once it logs the port it listens on. */
+export function startPart(name: string, entry: string, env: Record<string, string>): Promise<Part> {
+  const child = spawn(process.execPath, [path.join(buildDir, entry)], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ENVIRONMENT: 'production',
+      INTERNAL_KEY,
+      DATA_DIR: path.join(buildDir, 'data'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exit = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
+  return new Promise<Part>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start in time:\n${output.join('\n')}`)),
+      START_TIMEOUT_MS,
+    );
+    let pending = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      let newline: number;
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        output.push(line);
+        try {
+          const entry = JSON.parse(line) as { msg?: string; port?: number };
+          if (entry.msg === 'listening' && entry.port) {
+            clearTimeout(timer);
+            const part = { name, child, url: `http://127.0.0.1:${entry.port}`, output, exit };
+            parts.push(part);
+            resolve(part);
+          }
+        } catch {
+          // not a log line
+        }
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    void exit.then(code => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before listening:\n${output.join('\n')}`));
+    });
+  });
+}
+
+export async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} never became healthy`);
+    await new Promise(resolve => setTimeout(resolve, 200));
+  }
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all(
+    parts.map(async part => {
+      if (part.child.exitCode !== null || part.child.signalCode !== null) return;
+      part.child.kill('SIGTERM');
+      const timer = setTimeout(() => part.child.kill('SIGKILL'), 15_000);
+      await part.exit;
+      clearTimeout(timer);
+    }),
+  );
+}
+
+/** On failure, the children's logs say why. */
+export function logsOf(part: Part): string {
+  return `--- ${part.name} ---\n${part.output.slice(-40).join('\n')}`;
+}
+
+/** Registers this suite's setup and teardown; call it once at the top of each test file. */
+export function useDistributedStack(): void {
+  beforeAll(async () => {
+    buildDir = build();
+    database = await createTestDatabase('distributed');
+    identity = await startPart('identity', 'subgraphs/identity/main.js', {
+      DATABASE_URL: database.url,
+      SECRET: TEST_SECRET,
+    });
+    // The webhooks subgraph with its delivery worker; loopback targets allowed for the receiver below.
+    const webhooks = await startPart('webhooks', 'subgraphs/webhooks/main.js', {
+      DATABASE_URL: database.url,
+      SECRET: TEST_SECRET,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
+    const billing = await startPart('billing', 'subgraphs/billing/main.js', {
+      DATABASE_URL: database.url,
+      SECRET: TEST_SECRET,
+      PUBLIC_URL,
+      WEBHOOKS_URL: webhooks.url,
+    });
+    gateway = await startPart('gateway', 'gateway/main.js', {
+      IDENTITY_URL: identity.url,
+      BILLING_URL: billing.url,
+      WEBHOOKS_URL: webhooks.url,
+    });
+    rest = await startPart('rest-adapter', 'rest-adapter/main.js', {
+      GATEWAY_URL: gateway.url,
+      IDENTITY_URL: identity.url,
+      BILLING_URL: billing.url,
+      PUBLIC_URL: PUBLIC_URL,
+      GITHUB_SECRET_SCANNING_KEYS: GITHUB_KEYS,
+    });
+    await Promise.all([
+      waitFor(`${identity.url}/readyz`),
+      waitFor(`${gateway.url}/readyz`),
+      waitFor(`${rest.url}/readyz`),
+    ]);
+
+    // Tenants are created the way the CLI does it: an IdentityAdmin on the same database and SECRET.
+    identityRuntime = await startIdentity({
+      databaseUrl: database.url,
+      secret: TEST_SECRET,
+      clock: systemClock,
+      poolMax: 2,
+    });
+    const admin = new IdentityAdmin(identityRuntime.orm, identityRuntime.services, systemClock, TEST_SECRET);
+    const env = { admin, baseUrl: rest.url } as unknown as RunningEnvironment;
+    alice = await createTenant(env);
+    bob = await createTenant(env);
+  }, 240_000);
+  afterAll(async () => {
+    await stopAll();
+    await identityRuntime?.close();
+    await database?.drop();
+    if (buildDir && !buildDir.endsWith(`${path.sep}dist`)) await rm(buildDir, { recursive: true, force: true });
+  }, 60_000);
+}
