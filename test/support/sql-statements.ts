@@ -3,4 +3,4 @@
  * schedule: counting the statements of one request leaves them out.
  */
 export const isBackgroundWork = (query: string): boolean =>
-  /pg_try_advisory_xact_lock|from billing\.events|billing\.jobs|webhooks\./.test(query);
+  /pg_try_advisory_xact_lock|billing\.events|billing\.jobs|webhooks\./.test(query);
