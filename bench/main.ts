@@ -276,6 +276,7 @@ async function main(): Promise<void> {
       String(r.errors + r.non2xx),
     ];
     const ratio = a.requestsPerSecond / c.requestsPerSecond;
+    const ran = only.has('a') || only.has('b') || only.has('c');
     const lines = [
       '',
       `GET /v1/organizations/ (1 organization, OAT) · ${connections} connections · ${seconds} s after ${warmupSeconds} s warm-up · ` +
@@ -295,7 +296,8 @@ async function main(): Promise<void> {
         `  (target < ${RSS_TARGET_MB} MB${mem ? `: ${mem.rssMb < RSS_TARGET_MB ? 'met' : 'NOT met'}` : ''})`,
       '',
     ];
-    process.stdout.write(lines.join('\n'));
+    // With BENCH_ONLY naming none of a, b, c (e.g. only the webhooks) this table would be all NaN.
+    if (ran) process.stdout.write(lines.join('\n'));
     if (only.has('a') && only.has('c'))
       goals.push({
         name: 'GET /v1/organizations/ vs baseline',
