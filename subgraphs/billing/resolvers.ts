@@ -13,6 +13,7 @@ import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
+import { RefundResolver } from './refunds/refund.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
@@ -41,6 +42,7 @@ export const billingResolvers: Function[] = [
   SubscriptionOrdersResolver,
   CustomerOrdersResolver,
   PaymentResolver,
+  RefundResolver,
   CustomerPortalOrdersResolver,
 ];
 

@@ -8,6 +8,7 @@ import { CustomerSessionService } from './customer-sessions/customer-session.ser
 import { CheckoutService } from './checkouts/checkout.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { OrderService } from './orders/order.service.js';
+import { RefundService } from './refunds/refund.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
 import { SubscriptionService } from './subscriptions/subscription.service.js';
@@ -36,6 +37,7 @@ export interface BillingServices {
   sandboxClock: SandboxClockService;
   checkouts: CheckoutService;
   orders: OrderService;
+  refunds: RefundService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
 }
@@ -75,6 +77,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       jobs: deps.jobs ?? null,
     }),
     orders: new OrderService(),
+    refunds: new RefundService(payments),
     payments,
   };
 }
