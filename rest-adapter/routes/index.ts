@@ -10,6 +10,7 @@ import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
+import { invoiceRoutes } from './invoices.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
@@ -31,6 +32,7 @@ export const routes: Route[] = [
   ...checkoutRoutes,
   ...orderRoutes,
   ...refundRoutes,
+  ...invoiceRoutes,
   ...customerPortalOrderRoutes,
 ];
 

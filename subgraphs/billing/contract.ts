@@ -13,6 +13,7 @@ export { CHECKOUT_CLIENT, CHECKOUTS_READ, CHECKOUTS_WRITE } from './checkouts/ch
 export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
 export { REFUNDS_READ, REFUNDS_WRITE } from './refunds/refund.access.js';
+export { INVOICE_FILE } from './invoices/invoice.access.js';
 export { CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
 export {
   CUSTOMER_PORTAL_READ,

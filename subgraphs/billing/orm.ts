@@ -15,6 +15,7 @@ import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
 import { Refund } from './refunds/refund.entity.js';
+import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
 import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
@@ -36,6 +37,7 @@ export const billingEntities = [
   Payment,
   SavedPaymentMethod,
   Refund,
+  OrderInvoice,
   ...testProcessorEntities,
 ];
 

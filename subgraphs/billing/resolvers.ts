@@ -14,6 +14,8 @@ import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.re
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
+import { InvoiceResolver } from './invoices/invoice.resolver.js';
+import { invoiceGenerationReference } from './invoices/invoice.reference.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
@@ -43,6 +45,7 @@ export const billingResolvers: Function[] = [
   CustomerOrdersResolver,
   PaymentResolver,
   RefundResolver,
+  InvoiceResolver,
   CustomerPortalOrdersResolver,
 ];
 
@@ -50,6 +53,7 @@ export const billingReferenceResolvers: ReferenceResolvers = {
   ...organizationReference,
   ...customerReference,
   ...subscriptionReference,
+  ...invoiceGenerationReference,
 };
 
 export const resolversForSchema = () => billingResolvers as unknown as NonEmptyArray<Function>;
