@@ -12,12 +12,17 @@ import { InvoiceGenerationType, OrderInvoiceType } from './invoice.type.js';
  */
 @Resolver(() => InvoiceGenerationType)
 export class InvoiceResolver {
-  @Mutation(() => InvoiceGenerationType, { description: "Generates (or regenerates) the order's invoice PDF." })
+  @Mutation(() => InvoiceGenerationType, {
+    description:
+      "Generates (or regenerates) the order's invoice PDF. The checks run here; the PDF is rendered while `generated` resolves (it needs the seller's name from identity), so select it.",
+  })
   generateOrderInvoice(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<InvoiceGenerationType> {
     return this.generate(ctx, id, ORDERS_READ);
   }
 
-  @Mutation(() => InvoiceGenerationType, { description: "Generates the customer's order invoice PDF." })
+  @Mutation(() => InvoiceGenerationType, {
+    description: "Generates the customer's order invoice PDF (select `generated`, as for generateOrderInvoice).",
+  })
   generateCustomerPortalOrderInvoice(
     @Ctx() ctx: BillingContext,
     @Arg('id', () => ID) id: string,
