@@ -194,6 +194,52 @@ describe('refunds with the SDK', () => {
     expect(await sql(`select 1 from billing.refunds where order_id = ?`, [recurring.id])).toEqual([]);
   });
 
+  it('two refunds at the same moment never give back more than the order: one of them is refused', async () => {
+    const { checkoutId, order } = await sell(oneTime, 'race@example.com');
+    const base = stack.sandbox.baseUrl;
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        call(base, 'POST', '/v1/refunds/', {
+          token: owner.oat,
+          body: { order_id: order.id, reason: 'other', amount: 3000 },
+        }),
+      ),
+    );
+    expect(answers.map(a => a.status).sort()).toEqual([201, 422]);
+    expect(await ok(merchant.orders.get({ id: order.id }))).toMatchObject({
+      status: 'partially_refunded',
+      refundedAmount: 3000,
+    });
+    expect(await processorRefunds(checkoutId)).toHaveLength(1);
+  });
+
+  it('reads refunds over GraphQL with the list filters', async () => {
+    const { order } = await sell(oneTime, 'graphql@example.com');
+    const refund = await ok(merchant.refunds.create({ orderId: order.id, reason: 'other', amount: 100 }));
+    const res = await call(stack.sandbox.baseUrl, 'POST', '/graphql', {
+      token: owner.oat,
+      body: {
+        query: `query($o: [ID!]) { refunds(filter: { orderId: $o, succeeded: true }) {
+          items { id amount taxAmount status reason orderId revokeBenefits } pagination { totalCount } } }`,
+        variables: { o: [order.id] },
+      },
+    });
+    expect(res.body.data.refunds).toEqual({
+      items: [
+        {
+          id: refund.id,
+          amount: 100,
+          taxAmount: 0,
+          status: 'succeeded',
+          reason: 'other',
+          orderId: order.id,
+          revokeBenefits: false,
+        },
+      ],
+      pagination: { totalCount: 1 },
+    });
+  });
+
   it("needs refunds:write to create and refunds:read to list; another organization's order is unknown", async () => {
     const { order } = await sell(oneTime, 'scopes@example.com');
     const other = await createTenant(stack.sandbox);
@@ -205,5 +251,15 @@ describe('refunds with the SDK', () => {
     expect(foreign.body.detail[0].loc).toEqual(['body', 'order_id']);
     const listed = await call(stack.sandbox.baseUrl, 'GET', `/v1/refunds/?order_id=${order.id}`, { token: other.oat });
     expect(listed.body.items).toEqual([]);
+
+    const admin = stack.sandbox.admin;
+    const readOnly = await admin.createOrganizationAccessToken(owner.organizationId, ['refunds:read']);
+    const ordersOnly = await admin.createOrganizationAccessToken(owner.organizationId, ['orders:read']);
+    const body = { order_id: order.id, reason: 'other', amount: 1 };
+    const refused = await call(stack.sandbox.baseUrl, 'POST', '/v1/refunds/', { token: readOnly, body });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('insufficient_scope');
+    expect((await call(stack.sandbox.baseUrl, 'GET', '/v1/refunds/', { token: readOnly })).status).toBe(200);
+    expect((await call(stack.sandbox.baseUrl, 'GET', '/v1/refunds/', { token: ordersOnly })).status).toBe(403);
   });
 });
