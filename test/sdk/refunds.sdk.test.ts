@@ -182,6 +182,20 @@ describe('refunds with the SDK', () => {
     expect((await ok(merchant.orders.get({ id: recurring.id }))).status).toBe('paid');
 
     const base = stack.sandbox.baseUrl;
+    // An order that was never charged (pending, no succeeded payment): Polar's RefundUnknownPayment.
+    const { order: unpaid } = await sell(oneTime, 'unpaid@example.com');
+    await sql(`update billing.payments set order_id = null where order_id = ?`, [unpaid.id]);
+    await sql(`update billing.orders set status = 'pending' where id = ?`, [unpaid.id]);
+    const uncharged = await call(base, 'POST', '/v1/refunds/', {
+      token: owner.oat,
+      body: { order_id: unpaid.id, reason: 'other', amount: 100 },
+    });
+    expect(uncharged.status).toBe(404);
+    expect(uncharged.body).toEqual({
+      error: 'RefundUnknownPayment',
+      detail: `Refund issued for unknown order: ${unpaid.id}`,
+    });
+
     for (const body of [
       { order_id: recurring.id, reason: 'other', amount: 0 },
       { order_id: recurring.id, reason: 'dispute_prevention', amount: 1 },
