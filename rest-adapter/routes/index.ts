@@ -9,6 +9,8 @@ import { customerPortalCustomerRoutes } from './customer-portal-customers.routes
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { orderRoutes } from './orders.routes.js';
+import { refundRoutes } from './refunds.routes.js';
+import { invoiceRoutes } from './invoices.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
@@ -29,6 +31,8 @@ export const routes: Route[] = [
   ...webhookRoutes,
   ...checkoutRoutes,
   ...orderRoutes,
+  ...refundRoutes,
+  ...invoiceRoutes,
   ...customerPortalOrderRoutes,
 ];
 

@@ -12,6 +12,8 @@
 export { CHECKOUT_CLIENT, CHECKOUTS_READ, CHECKOUTS_WRITE } from './checkouts/checkout.access.js';
 export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
+export { REFUNDS_READ, REFUNDS_WRITE } from './refunds/refund.access.js';
+export { INVOICE_FILE } from './invoices/invoice.access.js';
 export { CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
 export {
   CUSTOMER_PORTAL_READ,
@@ -25,7 +27,7 @@ export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscri
 export { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from './recurring/sandbox-clock.access.js';
 
 // Enums that travel on the wire.
-export { CustomerCancellationReason, SubscriptionStatus } from './shared/enums.js';
+export { CustomerCancellationReason, MANUAL_REFUND_REASONS, SubscriptionStatus } from './shared/enums.js';
 
 // Limits the edge validates before a request reaches billing.
 export { CUSTOMER_NAME_MAX_LENGTH } from './customers/customer.validation.js';
@@ -38,6 +40,7 @@ export { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './products/product.s
 export { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkouts/checkout.sorting.js';
 export { ORDER_DEFAULT_SORTING, ORDER_SORT_KEYS } from './orders/order.sorting.js';
 export { PAYMENT_DEFAULT_SORTING, PAYMENT_SORT_KEYS } from './payments/payment.sorting.js';
+export { REFUND_DEFAULT_SORTING, REFUND_SORT_KEYS } from './refunds/refund.sorting.js';
 export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscriptions/subscription.sorting.js';
 
 // Wire builders: a GraphQL result (camelCase) to the exact keys of Polar's variant.
@@ -45,6 +48,7 @@ export { discountBaseWire, discountWire } from './discounts/discount.wire.js';
 export { priceWire, productWire } from './products/product.wire.js';
 export { checkoutPublicWire, checkoutWire } from './checkouts/checkout.wire.js';
 export { orderWire } from './orders/order.wire.js';
+export { refundWire } from './refunds/refund.wire.js';
 export { subscriptionWire } from './subscriptions/subscription.wire.js';
 
 // Which payment processor takes the money in an environment, for the start-up banner and /readyz.

@@ -14,6 +14,8 @@ import { Checkout } from './checkouts/checkout.entity.js';
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
+import { Refund } from './refunds/refund.entity.js';
+import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
 import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
@@ -34,6 +36,8 @@ export const billingEntities = [
   OrderItem,
   Payment,
   SavedPaymentMethod,
+  Refund,
+  OrderInvoice,
   ...testProcessorEntities,
 ];
 

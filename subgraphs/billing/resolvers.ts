@@ -13,6 +13,9 @@ import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
+import { RefundResolver } from './refunds/refund.resolver.js';
+import { InvoiceResolver } from './invoices/invoice.resolver.js';
+import { invoiceGenerationReference } from './invoices/invoice.reference.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
@@ -41,6 +44,8 @@ export const billingResolvers: Function[] = [
   SubscriptionOrdersResolver,
   CustomerOrdersResolver,
   PaymentResolver,
+  RefundResolver,
+  InvoiceResolver,
   CustomerPortalOrdersResolver,
 ];
 
@@ -48,6 +53,7 @@ export const billingReferenceResolvers: ReferenceResolvers = {
   ...organizationReference,
   ...customerReference,
   ...subscriptionReference,
+  ...invoiceGenerationReference,
 };
 
 export const resolversForSchema = () => billingResolvers as unknown as NonEmptyArray<Function>;

@@ -7,7 +7,10 @@ import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
+import { InvoiceLinks } from './invoices/invoice.link.js';
+import { InvoiceService } from './invoices/invoice.service.js';
 import { OrderService } from './orders/order.service.js';
+import { RefundService } from './refunds/refund.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
 import { SubscriptionService } from './subscriptions/subscription.service.js';
@@ -36,6 +39,9 @@ export interface BillingServices {
   sandboxClock: SandboxClockService;
   checkouts: CheckoutService;
   orders: OrderService;
+  refunds: RefundService;
+  /** Order invoices: generation, signed links, the file. */
+  invoices: InvoiceService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
 }
@@ -75,6 +81,8 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       jobs: deps.jobs ?? null,
     }),
     orders: new OrderService(),
+    refunds: new RefundService(payments),
+    invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl)),
     payments,
   };
 }
