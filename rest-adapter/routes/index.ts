@@ -8,6 +8,7 @@ import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
+import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
@@ -28,6 +29,7 @@ export const routes: Route[] = [
   ...sandboxClockRoutes,
   ...webhookRoutes,
   ...checkoutRoutes,
+  ...checkoutLinkRoutes,
   ...orderRoutes,
   ...customerPortalOrderRoutes,
 ];

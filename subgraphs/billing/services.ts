@@ -6,6 +6,7 @@ import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
+import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { OrderService } from './orders/order.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
@@ -35,6 +36,7 @@ export interface BillingServices {
   clocks: OrganizationClocks;
   sandboxClock: SandboxClockService;
   checkouts: CheckoutService;
+  checkoutLinks: CheckoutLinkService;
   orders: OrderService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
@@ -59,6 +61,12 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
   const customerSessions = new CustomerSessionService(deps.secret, deps.publicUrl, deps.principals);
   const clocks = new OrganizationClocks(deps.clock, deps.environment);
   const payments = deps.payments ?? new UnconfiguredPaymentProcessor();
+  const checkouts = new CheckoutService({
+    publicUrl: deps.publicUrl,
+    payments,
+    sessions: customerSessions,
+    jobs: deps.jobs ?? null,
+  });
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
@@ -68,12 +76,8 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     subscriptionUpdates: createSubscriptionUpdates(),
     clocks,
     sandboxClock: new SandboxClockService(clocks),
-    checkouts: new CheckoutService({
-      publicUrl: deps.publicUrl,
-      payments,
-      sessions: customerSessions,
-      jobs: deps.jobs ?? null,
-    }),
+    checkouts,
+    checkoutLinks: new CheckoutLinkService({ publicUrl: deps.publicUrl, checkouts }),
     orders: new OrderService(),
     payments,
   };
