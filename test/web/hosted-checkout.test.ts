@@ -186,6 +186,37 @@ describe('the hosted checkout page', () => {
     expect(again.location).toBe(`${path}/confirmation`);
   });
 
+  it('offers a trial with Start trial: the card is saved, nothing is charged, the subscription is trialing', async () => {
+    const checkout = await open({ trialInterval: 'day', trialIntervalCount: 7 });
+    const web = new WebClient(stack.sandbox.baseUrl);
+    const path = pathOf(checkout.url);
+    const page = await web.get(path);
+    expect(page.text).toContain('>Start trial</button>');
+    expect(page.text).toContain('Free for 7 days, then $19.00 / month.');
+    const started = await submit(web, path, {
+      customer_email: 'trial@example.com',
+      confirmation_token_id: 'pm_card_visa',
+      action: 'pay',
+    });
+    expect(started.status).toBe(303);
+    let done = await web.get(`${path}/confirmation`);
+    for (let i = 0; i < 20 && done.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise(resolve => setTimeout(resolve, 200));
+      done = await web.get(`${path}/confirmation`);
+    }
+    expect(done.text).toContain('Your trial has started.');
+    const stored = await ok(merchant.checkouts.get({ id: checkout.id }));
+    const subscriptions = await call(
+      stack.sandbox.baseUrl,
+      'GET',
+      `/v1/subscriptions/?customer_id=${stored.customerId}`,
+      {
+        token: owner.oat,
+      },
+    );
+    expect(subscriptions.body.items).toEqual([expect.objectContaining({ status: 'trialing' })]);
+  });
+
   it('sends the buyer to the merchant’s success_url with {CHECKOUT_ID} replaced', async () => {
     const checkout = await open({ successUrl: 'https://shop.example.com/thanks?checkout_id={CHECKOUT_ID}' });
     const web = new WebClient(stack.sandbox.baseUrl);
