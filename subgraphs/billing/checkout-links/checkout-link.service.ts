@@ -13,6 +13,7 @@ import { ProductVisibility } from '../shared/enums.js';
 import { throwIfAny } from '../shared/issues.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
+import { readableOrganizationIds } from '../subscriptions/subscription.repository.js';
 import { CheckoutLink } from './checkout-link.entity.js';
 import type {
   CheckoutLinkCreateInput,
@@ -175,9 +176,12 @@ export class CheckoutLinkService {
       });
   }
 
+  /** A live link of the caller's organizations (the read path's tenant rule); another's is not found. */
   private async find(ctx: RequestContext, id: string): Promise<CheckoutLink> {
-    const row = await checkoutLinkRead.byId(ctx.em, ctx.principal, id);
-    const link = row ? await ctx.em.findOne(CheckoutLink, { id, deletedAt: null }) : null;
+    const organizationIds = readableOrganizationIds(ctx.principal);
+    const link = organizationIds.length
+      ? await ctx.em.findOne(CheckoutLink, { id, deletedAt: null, organizationId: { $in: organizationIds } })
+      : null;
     if (!link) throw new ResourceNotFound();
     return link;
   }
