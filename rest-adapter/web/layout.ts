@@ -43,7 +43,7 @@ h2{font-size:1.15rem;margin:2rem 0 .75rem}
 h3{font-size:.95rem;margin:1rem 0 .5rem;color:var(--muted)}
 a{color:var(--accent)}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1.5rem}
-form.stack{display:flex;flex-direction:column;gap:1rem}
+form.stack,div.stack{display:flex;flex-direction:column;gap:1rem}
 .field{display:flex;flex-direction:column;gap:.35rem}
 .field label{font-weight:500}
 label.check{display:flex;align-items:center;gap:.4rem;font-weight:400}
@@ -73,7 +73,7 @@ legend{padding:0 .35rem;font-weight:500}
 ul.plain{list-style:none;padding:0;margin:0}
 ul.plain li{padding:.6rem 0;border-bottom:1px solid var(--line)}
 ul.plain li:last-child{border-bottom:none}
-.lines{width:100%;border:none;background:none}
+.lines{width:100%;border:none;background:none;margin-bottom:1rem}
 .lines td{border:none;padding:.2rem 0}
 .lines td:last-child{text-align:right;white-space:nowrap}
 .lines tr.total td{font-weight:600;border-top:1px solid var(--line);padding-top:.5rem}

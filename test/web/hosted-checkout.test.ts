@@ -87,6 +87,21 @@ describe('the hosted checkout page', () => {
     expect(teaPage.text).toContain('>Pay</button>');
   });
 
+  it('lets the buyer choose among the checkout’s products', async () => {
+    const checkout = await ok(merchant.checkouts.create({ products: [monthly, yen] }));
+    const web = new WebClient(stack.sandbox.baseUrl);
+    const path = pathOf(checkout.url);
+    const page = await web.get(path);
+    expect(page.text).toContain(`name="product_id" value="${monthly}" checked`);
+    expect(page.text).toContain(`name="product_id" value="${yen}"`);
+    const chosen = await web.post(path, { csrf_token: csrfTokenOf(page.text), product_id: yen, action: 'update' });
+    expect(chosen.status).toBe(303);
+    const after = await web.get(path);
+    expect(after.text).toContain('<h1>Tea set</h1>');
+    expect(after.text).toContain('¥1,000');
+    expect((await ok(merchant.checkouts.get({ id: checkout.id }))).productId).toBe(yen);
+  });
+
   it('refuses a post without the form’s CSRF token and changes nothing', async () => {
     const checkout = await open();
     const web = new WebClient(stack.sandbox.baseUrl);
