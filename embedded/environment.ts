@@ -104,6 +104,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
       },
     },
     environment: options.name,
+    checkoutCardEntry: payments.processor,
     guards,
     publicUrl,
     gateway: new InProcessGatewayClient(

@@ -12,6 +12,8 @@ import { createOAuth2Router } from './oauth2/router.js';
 import { OperationDocuments } from './operations.js';
 import { routesFor } from './routes/index.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './secret-scanning/router.js';
+import { createCheckoutRouter } from './web/checkout-router.js';
+import type { CardEntry } from './web/pages/checkout.js';
 import { createWebRouter, type WebDependencies } from './web/router.js';
 import { configureWebKit } from './web/settings.js';
 
@@ -31,6 +33,11 @@ export interface RestAppOptions {
    * embedded; INTERNAL_KEY in the distributed adapter, which does not hold SECRET).
    */
   web?: { identity: WebDependencies['identity']; csrfSecret: string };
+  /**
+   * How the hosted checkout page (served with `web`) takes a card: the processor of the environment
+   * (`describePaymentProcessor`); by default `test` in the sandbox and `stripe` in production.
+   */
+  checkoutCardEntry?: CardEntry;
   /** The OAuth 2.0 / OIDC provider (rest-adapter/oauth2); its pages need `web` too. Issuer = publicUrl. */
   oauth2?: OAuth2Provider;
   /** The routes' GraphQL operations, when the caller has read them already (read here otherwise). */
@@ -53,12 +60,13 @@ export function assembleRestApp(options: RestAppOptions): Express {
   const openapi = documentRequestGuards(buildOpenApi(routes, options.publicUrl));
   const docs = renderDocsPage(openapi);
   const logger = options.logger.child({ environment: options.environment });
+  const operations = options.operations ?? new OperationDocuments();
   const app = createApp({
     environment: options.environment,
     gateway: options.gateway,
     principals: options.principals,
     routes,
-    operations: options.operations ?? new OperationDocuments(),
+    operations,
     logger,
     ready: options.ready,
     announcements: options.announcements,
@@ -68,6 +76,16 @@ export function assembleRestApp(options: RestAppOptions): Express {
     rawBodyRouters: options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : [],
     extensions: [
       ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
+      ...(options.web
+        ? [
+            createCheckoutRouter({
+              gateway: options.gateway,
+              operations,
+              logger,
+              cardEntry: options.checkoutCardEntry ?? (options.environment === 'sandbox' ? 'test' : 'stripe'),
+            }),
+          ]
+        : []),
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),
     ],
   });

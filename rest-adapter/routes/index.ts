@@ -8,6 +8,7 @@ import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
+import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
@@ -30,6 +31,7 @@ export const routes: Route[] = [
   ...sandboxClockRoutes,
   ...webhookRoutes,
   ...checkoutRoutes,
+  ...checkoutLinkRoutes,
   ...orderRoutes,
   ...refundRoutes,
   ...invoiceRoutes,

@@ -10,6 +10,11 @@
 
 // Who may call each operation: the route table checks the very objects the resolvers check.
 export { CHECKOUT_CLIENT, CHECKOUTS_READ, CHECKOUTS_WRITE } from './checkouts/checkout.access.js';
+export {
+  CHECKOUT_LINK_OPEN,
+  CHECKOUT_LINKS_READ,
+  CHECKOUT_LINKS_WRITE,
+} from './checkout-links/checkout-link.access.js';
 export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
 export { REFUNDS_READ, REFUNDS_WRITE } from './refunds/refund.access.js';
@@ -38,6 +43,7 @@ export { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from './customers/custom
 export { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from './discounts/discount.sorting.js';
 export { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './products/product.sorting.js';
 export { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkouts/checkout.sorting.js';
+export { CHECKOUT_LINK_DEFAULT_SORTING, CHECKOUT_LINK_SORT_KEYS } from './checkout-links/checkout-link.sorting.js';
 export { ORDER_DEFAULT_SORTING, ORDER_SORT_KEYS } from './orders/order.sorting.js';
 export { PAYMENT_DEFAULT_SORTING, PAYMENT_SORT_KEYS } from './payments/payment.sorting.js';
 export { REFUND_DEFAULT_SORTING, REFUND_SORT_KEYS } from './refunds/refund.sorting.js';
@@ -47,6 +53,7 @@ export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscrip
 export { discountBaseWire, discountWire } from './discounts/discount.wire.js';
 export { priceWire, productWire } from './products/product.wire.js';
 export { checkoutPublicWire, checkoutWire } from './checkouts/checkout.wire.js';
+export { checkoutLinkWire } from './checkout-links/checkout-link.wire.js';
 export { orderWire } from './orders/order.wire.js';
 export { refundWire } from './refunds/refund.wire.js';
 export { subscriptionWire } from './subscriptions/subscription.wire.js';

@@ -11,6 +11,7 @@ import { ProductPrice } from './products/product-price.entity.js';
 import { Product } from './products/product.entity.js';
 import { Subscription } from './subscriptions/subscription.entity.js';
 import { Checkout } from './checkouts/checkout.entity.js';
+import { CheckoutLink } from './checkout-links/checkout-link.entity.js';
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
@@ -32,6 +33,7 @@ export const billingEntities = [
   Subscription,
   DomainEvent,
   Checkout,
+  CheckoutLink,
   Order,
   OrderItem,
   Payment,

@@ -10,6 +10,7 @@ import { customerReference } from './customers/customer.reference.js';
 import { OrganizationCustomersResolver } from './customers/organization-customers.resolver.js';
 import { CustomerSessionResolver } from './customer-sessions/customer-session.resolver.js';
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
+import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
@@ -40,6 +41,7 @@ export const billingResolvers: Function[] = [
   CustomerPortalSubscriptionsResolver,
   SandboxClockResolver,
   CheckoutResolver,
+  CheckoutLinkResolver,
   OrderResolver,
   SubscriptionOrdersResolver,
   CustomerOrdersResolver,

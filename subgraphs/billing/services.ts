@@ -6,6 +6,7 @@ import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
+import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
@@ -38,6 +39,7 @@ export interface BillingServices {
   clocks: OrganizationClocks;
   sandboxClock: SandboxClockService;
   checkouts: CheckoutService;
+  checkoutLinks: CheckoutLinkService;
   orders: OrderService;
   refunds: RefundService;
   /** Order invoices: generation, signed links, the file. */
@@ -65,6 +67,12 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
   const customerSessions = new CustomerSessionService(deps.secret, deps.publicUrl, deps.principals);
   const clocks = new OrganizationClocks(deps.clock, deps.environment);
   const payments = deps.payments ?? new UnconfiguredPaymentProcessor();
+  const checkouts = new CheckoutService({
+    publicUrl: deps.publicUrl,
+    payments,
+    sessions: customerSessions,
+    jobs: deps.jobs ?? null,
+  });
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
@@ -74,12 +82,8 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     subscriptionUpdates: createSubscriptionUpdates(),
     clocks,
     sandboxClock: new SandboxClockService(clocks),
-    checkouts: new CheckoutService({
-      publicUrl: deps.publicUrl,
-      payments,
-      sessions: customerSessions,
-      jobs: deps.jobs ?? null,
-    }),
+    checkouts,
+    checkoutLinks: new CheckoutLinkService({ publicUrl: deps.publicUrl, checkouts }),
     orders: new OrderService(),
     refunds: new RefundService(payments),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl)),

@@ -12,6 +12,7 @@ import { enqueueJob } from '../jobs/job-queue.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { PaymentError } from '../payments/payment.errors.js';
 import type { ChargeOutcome, PaymentProcessor, SetupOutcome } from '../payments/payment-processor.js';
+import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
@@ -133,6 +134,22 @@ export class CheckoutService {
       throw new PolarRequestValidationError([
         invalid('products', 'Products must belong to the same organization.', input.products),
       ]);
+    return this.open(ctx, products as Product[], input, { strict: true });
+  }
+
+  /**
+   * A new open checkout of `products` (live, of one organization, checked by the caller): the Core
+   * API's create, and a checkout link being followed (`strict: false`, so the link's discount is
+   * dropped when it no longer applies instead of refusing the buyer). Records `checkout.created`.
+   */
+  async open(
+    ctx: RequestContext,
+    products: Product[],
+    input: CheckoutCreateInput,
+    { strict }: { strict: boolean },
+  ): Promise<CheckoutType> {
+    const organizationId = products[0]!.organizationId;
+    const byId = new Map(products.map(p => [p.id, p]));
     const selected = input.productId ? byId.get(input.productId) : products[0];
     if (!selected)
       throw new PolarRequestValidationError([invalid('product_id', 'Product does not exist.', input.productId)]);
@@ -199,7 +216,7 @@ export class CheckoutService {
       ctx.em,
       checkout,
       selected,
-      { amount: input.amount ?? null, discountId: input.discountId ?? null, strict: true },
+      { amount: input.amount ?? null, discountId: input.discountId ?? null, strict },
       now,
     );
     return ctx.em.transactional(async em => {
