@@ -13,6 +13,7 @@ import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
+import { licenseKeyRoutes } from './license-keys.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -30,6 +31,7 @@ export const routes: Route[] = [
   ...checkoutRoutes,
   ...orderRoutes,
   ...customerPortalOrderRoutes,
+  ...licenseKeyRoutes,
 ];
 
 /** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */

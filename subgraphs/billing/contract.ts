@@ -23,6 +23,7 @@ export { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discounts/discount.access.js'
 export { PRODUCTS_READ, PRODUCTS_WRITE } from './products/product.access.js';
 export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscription.access.js';
 export { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from './recurring/sandbox-clock.access.js';
+export { LICENSE_KEY_CLIENT, LICENSE_KEYS_READ, LICENSE_KEYS_WRITE } from './license-keys/license-key.access.js';
 
 // Enums that travel on the wire.
 export { CustomerCancellationReason, SubscriptionStatus } from './shared/enums.js';
@@ -46,6 +47,12 @@ export { priceWire, productWire } from './products/product.wire.js';
 export { checkoutPublicWire, checkoutWire } from './checkouts/checkout.wire.js';
 export { orderWire } from './orders/order.wire.js';
 export { subscriptionWire } from './subscriptions/subscription.wire.js';
+export {
+  licenseKeyActivationWire,
+  licenseKeyWire,
+  licenseKeyWithActivationsWire,
+  validatedLicenseKeyWire,
+} from './license-keys/license-key.wire.js';
 
 // Which payment processor takes the money in an environment, for the start-up banner and /readyz.
 export { describePaymentProcessor, type PaymentProcessorDescription } from './payments/payment-processor.selection.js';

@@ -15,6 +15,7 @@ import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
+import { LicenseKey, LicenseKeyActivation } from './license-keys/license-key.entity.js';
 import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
 /** The billing subgraph owns the `billing` Postgres schema; nothing else reads these tables. */
@@ -35,6 +36,8 @@ export const billingEntities = [
   Payment,
   SavedPaymentMethod,
   ...testProcessorEntities,
+  LicenseKey,
+  LicenseKeyActivation,
 ];
 
 export function billingOrmOptions(clientUrl: string, poolMax = 10): Options {

@@ -19,6 +19,7 @@ import { OrganizationSubscriptionsResolver } from './subscriptions/organization-
 import { subscriptionReference } from './subscriptions/subscription.reference.js';
 import { SubscriptionUpdatesResolver } from './subscriptions/subscription-updates.resolver.js';
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
+import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
 import { SandboxClockResolver } from './recurring/sandbox-clock.resolver.js';
 
 /** Every resolver class and reference resolver of the billing subgraph. Each domain adds its own. */
@@ -42,6 +43,7 @@ export const billingResolvers: Function[] = [
   CustomerOrdersResolver,
   PaymentResolver,
   CustomerPortalOrdersResolver,
+  LicenseKeyResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

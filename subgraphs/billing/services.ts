@@ -2,6 +2,7 @@ import type { Clock } from '../../kit/clock.js';
 import type { EnvironmentName } from '../../kit/config.js';
 import type { PrincipalCache } from '../../kit/principal-cache.js';
 import { DiscountService } from './discounts/discount.service.js';
+import { LicenseKeyService } from './license-keys/license-key.service.js';
 import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
@@ -38,6 +39,7 @@ export interface BillingServices {
   orders: OrderService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
+  licenseKeys: LicenseKeyService;
 }
 
 export interface BillingServiceDependencies {
@@ -76,5 +78,6 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     }),
     orders: new OrderService(),
     payments,
+    licenseKeys: new LicenseKeyService(),
   };
 }
