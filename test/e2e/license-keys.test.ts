@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { zoneOf } from '../../rest-adapter/rate-limit/rules.js';
+import { routes } from '../../rest-adapter/routes/index.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { issueKey, restoreGrant, revokeGrant } from './support/license-keys.js';
 
@@ -282,5 +284,20 @@ describe('list and update', () => {
     expect(invalid.status).toBe(422);
     const others = await call(base, 'PATCH', `/v1/license-keys/${b.id}`, { token: bob.oat, body: { usage: 0 } });
     expect(others.status).toBe(404);
+  });
+});
+
+describe('rate limit zone', () => {
+  it('covers exactly the unauthenticated portal routes (3/s per address, production)', () => {
+    const zoned = routes
+      .filter(r => r.path.includes('license-keys'))
+      .filter(r => zoneOf('production', r.method.toUpperCase(), r.path)?.name === 'license_keys')
+      .map(r => r.operationId)
+      .sort();
+    expect(zoned).toEqual([
+      'customer_portal:license_keys:activate',
+      'customer_portal:license_keys:deactivate',
+      'customer_portal:license_keys:validate',
+    ]);
   });
 });
