@@ -11,6 +11,7 @@ import { buildOpenApi, renderDocsPage } from './openapi.js';
 import { createOAuth2Router } from './oauth2/router.js';
 import { OperationDocuments } from './operations.js';
 import { routesFor } from './routes/index.js';
+import { createStorageRouter } from './storage/storage.router.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './secret-scanning/router.js';
 import { createWebRouter, type WebDependencies } from './web/router.js';
 import { configureWebKit } from './web/settings.js';
@@ -53,19 +54,23 @@ export function assembleRestApp(options: RestAppOptions): Express {
   const openapi = documentRequestGuards(buildOpenApi(routes, options.publicUrl));
   const docs = renderDocsPage(openapi);
   const logger = options.logger.child({ environment: options.environment });
+  const operations = options.operations ?? new OperationDocuments();
   const app = createApp({
     environment: options.environment,
     gateway: options.gateway,
     principals: options.principals,
     routes,
-    operations: options.operations ?? new OperationDocuments(),
+    operations,
     logger,
     ready: options.ready,
     announcements: options.announcements,
     openapi: () => openapi,
     docsPage: () => docs,
     guards: options.guards,
-    rawBodyRouters: options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : [],
+    rawBodyRouters: [
+      createStorageRouter({ gateway: options.gateway, operations, logger }),
+      ...(options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : []),
+    ],
     extensions: [
       ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),

@@ -14,6 +14,7 @@ import { customerPortalSubscriptionRoutes } from './customer-portal-subscription
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import { licenseKeyRoutes } from './license-keys.routes.js';
+import { fileRoutes } from './files.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -32,6 +33,7 @@ export const routes: Route[] = [
   ...orderRoutes,
   ...customerPortalOrderRoutes,
   ...licenseKeyRoutes,
+  ...fileRoutes,
 ];
 
 /** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */

@@ -16,6 +16,7 @@ import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
 import { LicenseKey, LicenseKeyActivation } from './license-keys/license-key.entity.js';
+import { FileChunk, FilePart, StoredFile } from './files/file.entity.js';
 import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
 /** The billing subgraph owns the `billing` Postgres schema; nothing else reads these tables. */
@@ -38,6 +39,9 @@ export const billingEntities = [
   ...testProcessorEntities,
   LicenseKey,
   LicenseKeyActivation,
+  StoredFile,
+  FileChunk,
+  FilePart,
 ];
 
 export function billingOrmOptions(clientUrl: string, poolMax = 10): Options {

@@ -19,6 +19,7 @@ import { OrganizationSubscriptionsResolver } from './subscriptions/organization-
 import { subscriptionReference } from './subscriptions/subscription.reference.js';
 import { SubscriptionUpdatesResolver } from './subscriptions/subscription-updates.resolver.js';
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
+import { FileResolver } from './files/file.resolver.js';
 import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
 import { SandboxClockResolver } from './recurring/sandbox-clock.resolver.js';
 
@@ -44,6 +45,7 @@ export const billingResolvers: Function[] = [
   PaymentResolver,
   CustomerPortalOrdersResolver,
   LicenseKeyResolver,
+  FileResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

@@ -3,6 +3,8 @@ import type { EnvironmentName } from '../../kit/config.js';
 import type { PrincipalCache } from '../../kit/principal-cache.js';
 import { DiscountService } from './discounts/discount.service.js';
 import { LicenseKeyService } from './license-keys/license-key.service.js';
+import { FileService } from './files/file.service.js';
+import { FileTransferService } from './files/file-transfer.service.js';
 import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
@@ -40,6 +42,9 @@ export interface BillingServices {
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
   licenseKeys: LicenseKeyService;
+  /** `/v1/files/` (downloadables) and the bytes behind their signed links. */
+  files: FileService;
+  fileTransfers: FileTransferService;
 }
 
 export interface BillingServiceDependencies {
@@ -79,5 +84,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     orders: new OrderService(),
     payments,
     licenseKeys: new LicenseKeyService(),
+    files: new FileService({ secret: deps.secret, publicUrl: deps.publicUrl }),
+    fileTransfers: new FileTransferService(deps.secret),
   };
 }

@@ -6,6 +6,7 @@ import { Migration20261123160000_read_path_indexes } from './Migration2026112316
 import { Migration20261123170000_sandbox_clocks } from './Migration20261123170000_sandbox_clocks.js';
 import { Migration20261123170000_selling } from './Migration20261123170000_selling.js';
 import { Migration20261124160000_license_keys } from './Migration20261124160000_license_keys.js';
+import { Migration20261124160100_files } from './Migration20261124160100_files.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -20,4 +21,5 @@ export const billingMigrations = [
   { name: 'Migration20261123170000_sandbox_clocks', class: Migration20261123170000_sandbox_clocks },
   { name: 'Migration20261123170000_selling', class: Migration20261123170000_selling },
   { name: 'Migration20261124160000_license_keys', class: Migration20261124160000_license_keys },
+  { name: 'Migration20261124160100_files', class: Migration20261124160100_files },
 ];
