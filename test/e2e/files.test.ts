@@ -148,10 +148,12 @@ describe('upload and download', () => {
     const file = await createFile(bytes, 3000, { partChecksums: true });
     const short = await fetch(local(file.upload.parts[0].url), { method: 'PUT', body: bytes.subarray(0, 100) });
     expect(short.status).toBe(400);
-    expect((await short.json()).detail).toBe('Part 1 is 3000 bytes (bytes 0 to 3000); 100 were sent.');
+    expect(((await short.json()) as { detail: string }).detail).toBe(
+      'Part 1 is 3000 bytes (bytes 0 to 3000); 100 were sent.',
+    );
     const other = await fetch(local(file.upload.parts[0].url), { method: 'PUT', body: randomBytes(3000) });
     expect(other.status).toBe(400);
-    expect((await other.json()).detail).toContain('not to its declared checksum_sha256_base64');
+    expect(((await other.json()) as { detail: string }).detail).toContain('not to its declared checksum_sha256_base64');
     const missing = await complete(file, [{ number: 1, checksum_etag: '"x"', checksum_sha256_base64: null }]);
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0].msg).toBe('Part 1 has not been uploaded.');

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
-import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { throwIfAny } from '../shared/issues.js';
