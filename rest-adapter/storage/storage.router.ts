@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import { ResourceNotFound } from '../../kit/errors.js';
+import { BadRequest, ResourceNotFound } from '../../kit/errors.js';
 import type { Logger } from '../../kit/logger.js';
 import { ANONYMOUS } from '../../kit/principal.js';
 import { FILE_CHUNK_BYTES, FILE_MAX_PART_BYTES, STORAGE_PATH_PREFIX } from '../../subgraphs/billing/contract.js';
@@ -50,28 +50,35 @@ export function createStorageRouter(deps: StorageRouterDependencies): express.Ro
     else sendError(res, cause);
   };
 
-  router.put(
-    UPLOAD_PART_PATH,
-    express.raw({ type: () => true, limit: FILE_MAX_PART_BYTES }),
-    async (req: Request, res: Response) => {
-      try {
-        const link = linkOf(req, Number(req.params.number));
-        const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const chunks = Math.max(1, Math.ceil(body.length / FILE_CHUNK_BYTES));
-        for (let seq = 0; seq < chunks; seq++) {
-          const data = body.subarray(seq * FILE_CHUNK_BYTES, (seq + 1) * FILE_CHUNK_BYTES).toString('base64');
-          await run(req, 'FileStorageStoreChunk', { link, seq, data });
-        }
-        const sealed = await run(req, 'FileStorageSealPart', { link, chunks });
-        res.set('ETag', sealed.sealFilePart.etag);
-        res.set('x-amz-checksum-sha256', sealed.sealFilePart.checksumSha256Base64);
-        res.set('Access-Control-Expose-Headers', 'ETag');
-        res.status(200).end();
-      } catch (error) {
-        fail(req, res, error);
+  const raw = express.raw({ type: () => true, limit: FILE_MAX_PART_BYTES });
+  // The body parser's own failures answer here, in the documented shapes (a 413, or a 400 for a body
+  // it cannot decode, such as a broken Content-Encoding), rather than as the app's JSON errors.
+  const readBytes = (req: Request, res: Response, next: express.NextFunction) =>
+    raw(req, res, (error?: unknown) => {
+      if (!error) next();
+      else if ((error as { type?: string }).type === 'entity.too.large')
+        res.status(413).json({ detail: 'Request Entity Too Large' });
+      else sendError(res, new BadRequest('The body could not be read.'));
+    });
+
+  router.put(UPLOAD_PART_PATH, readBytes, async (req: Request, res: Response) => {
+    try {
+      const link = linkOf(req, Number(req.params.number));
+      const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const chunks = Math.max(1, Math.ceil(body.length / FILE_CHUNK_BYTES));
+      for (let seq = 0; seq < chunks; seq++) {
+        const data = body.subarray(seq * FILE_CHUNK_BYTES, (seq + 1) * FILE_CHUNK_BYTES).toString('base64');
+        await run(req, 'FileStorageStoreChunk', { link, seq, data });
       }
-    },
-  );
+      const sealed = await run(req, 'FileStorageSealPart', { link, chunks });
+      res.set('ETag', sealed.sealFilePart.etag);
+      res.set('x-amz-checksum-sha256', sealed.sealFilePart.checksumSha256Base64);
+      res.set('Access-Control-Expose-Headers', 'ETag');
+      res.status(200).end();
+    } catch (error) {
+      fail(req, res, error);
+    }
+  });
 
   router.get(DOWNLOAD_PATH, async (req: Request, res: Response) => {
     try {

@@ -33,6 +33,25 @@ export class FileTransferService {
    */
   async sealPart(ctx: RequestContext, link: FileLinkInput, chunks: number): Promise<FilePartStoredType> {
     const file = await this.uploadTarget(ctx, link);
+    try {
+      return await this.checkAndSeal(ctx, file, link.part, chunks);
+    } catch (error) {
+      // A refused part leaves nothing behind: its slices (and any earlier seal) go, the client sends it again.
+      await ctx.em.fork().transactional(async em => {
+        await em.nativeDelete(FileChunk, { fileId: file.id, partNumber: link.part });
+        await em.nativeDelete(FilePart, { fileId: file.id, partNumber: link.part });
+      });
+      throw error;
+    }
+  }
+
+  private async checkAndSeal(
+    ctx: RequestContext,
+    file: StoredFile,
+    part: number,
+    chunks: number,
+  ): Promise<FilePartStoredType> {
+    const link = { part };
     const declared = file.parts.find(p => p.number === link.part)!;
     return ctx.em.fork().transactional(async em => {
       await em.nativeDelete(FileChunk, { fileId: file.id, partNumber: link.part, seq: { $gte: chunks } });
