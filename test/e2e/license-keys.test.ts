@@ -301,3 +301,22 @@ describe('rate limit zone', () => {
     ]);
   });
 });
+
+describe('expiry on the organization clock (sandbox)', () => {
+  it('a key valid for a day expires when the sandbox clock moves two days on', async () => {
+    const sandbox = stack.sandbox;
+    const tenant = await createTenant(sandbox);
+    const k = await issueKey(sandbox, tenant, { expires: { ttl: 1, timeframe: 'day' }, activations: { limit: 1 } });
+    const ids = { key: k.key, organization_id: tenant.organizationId };
+    const validate = () => call(sandbox.baseUrl, 'POST', '/v1/customer-portal/license-keys/validate', { body: ids });
+    expect((await validate()).status).toBe(200);
+    const advanced = await call(sandbox.baseUrl, 'POST', '/v1/sandbox/clock/advance', {
+      token: tenant.oat,
+      body: { seconds: 2 * 86_400 },
+    });
+    expect(advanced.status).toBe(200);
+    const expired = await validate();
+    expect(expired.status).toBe(404);
+    expect(expired.body.detail).toBe('License key has expired.');
+  });
+});

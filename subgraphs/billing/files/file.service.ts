@@ -31,7 +31,8 @@ export class FileService {
     const { rows, total } = await fileRead.page(
       ctx.em,
       ctx.principal,
-      { ids: query.ids ?? undefined },
+      // A non-uuid (a GraphQL client's) matches no file rather than failing the uuid[] cast.
+      { ids: query.ids?.filter(id => UUID.test(id)) ?? undefined },
       [{ key: 'created_at', direction: 'asc' }],
       pageWindow(query),
       { organizationIds: query.organizationIds },

@@ -40,7 +40,8 @@ export class LicenseKeyService {
     const { rows, total } = await licenseKeyRead.page(
       ctx.em,
       ctx.principal,
-      { benefitId: query.benefitIds ?? undefined, status: query.statuses ?? undefined },
+      // A non-uuid (a GraphQL client's) matches no key rather than failing the uuid[] cast.
+      { benefitId: query.benefitIds?.filter(id => UUID.test(id)) ?? undefined, status: query.statuses ?? undefined },
       [{ key: 'created_at', direction: 'asc' }],
       pageWindow(query),
       { organizationIds: query.organizationIds },
