@@ -320,3 +320,33 @@ describe('expiry on the organization clock (sandbox)', () => {
     expect(expired.body.detail).toBe('License key has expired.');
   });
 });
+
+describe("the customer's own keys (customer session)", () => {
+  it('lists and gets its keys only; Core API tokens and other customers are refused', async () => {
+    const tenant = await createTenant(stack.production);
+    const mine = await issueKey(stack.production, tenant, { activations: { limit: 2 } });
+    const benefitId = randomUUID();
+    const second = await issueKey(stack.production, tenant, {}, { customerId: mine.customerId, benefitId });
+    const theirs = await issueKey(stack.production, tenant, {});
+    const session = async (customerId: string) =>
+      (await call(base, 'POST', '/v1/customer-sessions/', { token: tenant.oat, body: { customer_id: customerId } }))
+        .body.token as string;
+    const token = await session(mine.customerId);
+    await portal('activate', { key: mine.key, organization_id: tenant.organizationId, label: 'laptop' });
+
+    const list = await call(base, 'GET', '/v1/customer-portal/license-keys/', { token });
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((k: { id: string }) => k.id)).toEqual([mine.id, second.id]);
+    expect(Object.keys(list.body.items[0]).sort()).toEqual([...READ_KEYS].sort());
+    const byBenefit = await call(base, 'GET', `/v1/customer-portal/license-keys/?benefit_id=${benefitId}`, { token });
+    expect(byBenefit.body.items.map((k: { id: string }) => k.id)).toEqual([second.id]);
+
+    const got = await call(base, 'GET', `/v1/customer-portal/license-keys/${mine.id}`, { token });
+    expect(got.status).toBe(200);
+    expect(got.body.activations.map((a: { label: string }) => a.label)).toEqual(['laptop']);
+    const foreign = await call(base, 'GET', `/v1/customer-portal/license-keys/${theirs.id}`, { token });
+    expect(foreign.status).toBe(404);
+    expect((await call(base, 'GET', '/v1/customer-portal/license-keys/', { token: tenant.oat })).status).toBe(401);
+    expect((await call(base, 'GET', `/v1/license-keys/${mine.id}`, { token })).status).toBe(401);
+  });
+});

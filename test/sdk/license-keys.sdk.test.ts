@@ -71,6 +71,14 @@ describe('license keys through the SDK', () => {
     expect(withActivation.activation?.id).toBe(activation.id);
     await ok(anonymous.customerPortal.licenseKeys.deactivate({ ...ids, activationId: activation.id }));
 
+    // The customer's own view (customer session): list and get with activations.
+    const session = await ok(s.asOrganization.customerSessions.create({ customerId: k.customerId }));
+    const customerSession = session.token;
+    const mine = await ok(anonymous.customerPortal.licenseKeys.list({ customerSession }, {}));
+    expect(mine.result.items.map(i => i.id)).toEqual([k.id]);
+    const one = await ok(anonymous.customerPortal.licenseKeys.get({ customerSession }, { id: k.id }));
+    expect(one).toMatchObject({ id: k.id, activations: [] });
+
     await revokeGrant(s.stack.production, k.grantId);
     const refused = await failure(anonymous.customerPortal.licenseKeys.validate(ids), ResourceNotFound);
     expect(refused.detail).toBe('License key is no longer active.');

@@ -1,6 +1,6 @@
 import { entityJson } from '../../../kit/database/read/entity-json.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
-import { CORE_READERS } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS, PORTAL_READERS } from '../../../kit/database/read/tenant-scope.js';
 import { embeddedCustomer } from '../customers/customer.read.js';
 import { LicenseKey, LicenseKeyActivation } from './license-key.entity.js';
 
@@ -12,14 +12,16 @@ export interface LicenseKeyReadFilters {
 
 /**
  * License keys as lists and gets serve them: one statement per page, each row the key with its
- * customer and its live activations (oldest first) as JSON; `LicenseKeyType.fromRow` shapes it.
+ * customer and its live activations (oldest first) as JSON; `LicenseKeyType.fromRow` shapes it. A
+ * customer session reads its own keys only.
  */
 export const licenseKeyRead = new ReadModel<LicenseKeyReadFilters>({
   name: 'license_keys',
   from: 'billing.license_keys k',
   alias: 'k',
-  readers: CORE_READERS,
-  tenant: { organization: 'k.organization_id' },
+  // A customer session reads its own keys (the Customer Portal's list and get).
+  readers: [...CORE_READERS, ...PORTAL_READERS],
+  tenant: { organization: 'k.organization_id', customer: 'k.customer_id' },
   select: {
     r: entityJson(LicenseKey, 'k'),
     customer: embeddedCustomer('k'),

@@ -1,6 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
+import { CUSTOMER_PORTAL_READ } from '../customers/customer.access.js';
 import { LICENSE_KEY_CLIENT, LICENSE_KEYS_READ, LICENSE_KEYS_WRITE } from './license-key.access.js';
 import {
   ActivateLicenseKeyInput,
@@ -112,5 +113,22 @@ export class LicenseKeyResolver {
     authorize(ctx.principal, LICENSE_KEY_CLIENT);
     await ctx.services.licenseKeys.deactivate(ctx, 'client', input);
     return true;
+  }
+
+  @Query(() => LicenseKeyList, { description: "The customer's license keys (customer session token)." })
+  async customerPortalLicenseKeys(
+    @Ctx() ctx: BillingContext,
+    @Arg('benefitId', () => ID, { nullable: true }) benefitId: string | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+  ): Promise<LicenseKeyList> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    return ctx.services.licenseKeys.list(ctx, { benefitIds: benefitId ? [benefitId] : null, page, limit });
+  }
+
+  @Query(() => LicenseKeyType, { description: "One of the customer's license keys, with its activations." })
+  async customerPortalLicenseKey(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<LicenseKeyType> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    return ctx.services.licenseKeys.get(ctx, id);
   }
 }
