@@ -101,14 +101,14 @@ describe('validate, activate, deactivate', () => {
     const first = await portal('activate', {
       ...ids,
       label: 'laptop',
-      conditions: { major: 1 },
-      meta: { os: 'linux' },
+      conditions: { major_version: 1 },
+      meta: { os_name: 'linux' },
     });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
       license_key_id: k.id,
       label: 'laptop',
-      meta: { os: 'linux' },
+      meta: { os_name: 'linux' },
       modified_at: null,
     });
     expect(first.body.license_key).toMatchObject({ id: k.id, key: k.key });
@@ -119,13 +119,21 @@ describe('validate, activate, deactivate', () => {
     expect(third.status).toBe(403);
     expect(third.body).toEqual({ error: 'NotPermitted', detail: 'License key activation limit already reached' });
 
-    const withActivation = await portal('validate', { ...ids, activation_id: first.body.id, conditions: { major: 1 } });
+    const withActivation = await portal('validate', {
+      ...ids,
+      activation_id: first.body.id,
+      conditions: { major_version: 1 },
+    });
     expect(withActivation.status).toBe(200);
-    expect(withActivation.body.activation).toMatchObject({ id: first.body.id, label: 'laptop', meta: { os: 'linux' } });
+    expect(withActivation.body.activation).toMatchObject({
+      id: first.body.id,
+      label: 'laptop',
+      meta: { os_name: 'linux' },
+    });
     const wrongConditions = await portal('validate', {
       ...ids,
       activation_id: first.body.id,
-      conditions: { major: 2 },
+      conditions: { major_version: 2 },
     });
     expect(wrongConditions.status).toBe(404);
     expect(wrongConditions.body).toEqual({
