@@ -11,6 +11,7 @@ import { buildOpenApi, renderDocsPage } from './openapi.js';
 import { createOAuth2Router } from './oauth2/router.js';
 import { OperationDocuments } from './operations.js';
 import { routesFor } from './routes/index.js';
+import { createStorageRouter } from './storage/storage.router.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './secret-scanning/router.js';
 import { createCheckoutRouter } from './web/checkout-router.js';
 import type { CardEntry } from './web/pages/checkout.js';
@@ -73,7 +74,10 @@ export function assembleRestApp(options: RestAppOptions): Express {
     openapi: () => openapi,
     docsPage: () => docs,
     guards: options.guards,
-    rawBodyRouters: options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : [],
+    rawBodyRouters: [
+      createStorageRouter({ gateway: options.gateway, operations, logger }),
+      ...(options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : []),
+    ],
     extensions: [
       ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
       ...(options.web

@@ -16,6 +16,8 @@ import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
+import { licenseKeyRoutes } from './license-keys.routes.js';
+import { fileRoutes } from './files.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -36,6 +38,8 @@ export const routes: Route[] = [
   ...refundRoutes,
   ...invoiceRoutes,
   ...customerPortalOrderRoutes,
+  ...licenseKeyRoutes,
+  ...fileRoutes,
 ];
 
 /** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */

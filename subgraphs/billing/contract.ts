@@ -30,6 +30,8 @@ export { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discounts/discount.access.js'
 export { PRODUCTS_READ, PRODUCTS_WRITE } from './products/product.access.js';
 export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscription.access.js';
 export { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from './recurring/sandbox-clock.access.js';
+export { FILE_LINK_HOLDER, FILES_READ, FILES_WRITE } from './files/file.access.js';
+export { LICENSE_KEY_CLIENT, LICENSE_KEYS_READ, LICENSE_KEYS_WRITE } from './license-keys/license-key.access.js';
 
 // Enums that travel on the wire.
 export { CustomerCancellationReason, MANUAL_REFUND_REASONS, SubscriptionStatus } from './shared/enums.js';
@@ -57,6 +59,17 @@ export { checkoutLinkWire } from './checkout-links/checkout-link.wire.js';
 export { orderWire } from './orders/order.wire.js';
 export { refundWire } from './refunds/refund.wire.js';
 export { subscriptionWire } from './subscriptions/subscription.wire.js';
+export {
+  licenseKeyActivationWire,
+  licenseKeyWire,
+  licenseKeyWithActivationsWire,
+  validatedLicenseKeyWire,
+} from './license-keys/license-key.wire.js';
+export { fileUploadWire, fileWire } from './files/file.wire.js';
+
+// The storage routes behind signed file links (rest-adapter/storage/): slice size and path prefix.
+export { STORAGE_PATH_PREFIX } from './files/file-links.js';
+export { CHUNK_BYTES as FILE_CHUNK_BYTES, MAX_PART_BYTES as FILE_MAX_PART_BYTES } from './files/file.validation.js';
 
 // Which payment processor takes the money in an environment, for the start-up banner and /readyz.
 export { describePaymentProcessor, type PaymentProcessorDescription } from './payments/payment-processor.selection.js';

@@ -18,6 +18,8 @@ import { Payment } from './payments/payment.entity.js';
 import { Refund } from './refunds/refund.entity.js';
 import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
+import { LicenseKey, LicenseKeyActivation } from './license-keys/license-key.entity.js';
+import { FileChunk, FilePart, StoredFile } from './files/file.entity.js';
 import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
 /** The billing subgraph owns the `billing` Postgres schema; nothing else reads these tables. */
@@ -41,6 +43,11 @@ export const billingEntities = [
   Refund,
   OrderInvoice,
   ...testProcessorEntities,
+  LicenseKey,
+  LicenseKeyActivation,
+  StoredFile,
+  FileChunk,
+  FilePart,
 ];
 
 export function billingOrmOptions(clientUrl: string, poolMax = 10): Options {

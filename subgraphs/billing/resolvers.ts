@@ -23,6 +23,8 @@ import { OrganizationSubscriptionsResolver } from './subscriptions/organization-
 import { subscriptionReference } from './subscriptions/subscription.reference.js';
 import { SubscriptionUpdatesResolver } from './subscriptions/subscription-updates.resolver.js';
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
+import { FileResolver } from './files/file.resolver.js';
+import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
 import { SandboxClockResolver } from './recurring/sandbox-clock.resolver.js';
 
 /** Every resolver class and reference resolver of the billing subgraph. Each domain adds its own. */
@@ -49,6 +51,8 @@ export const billingResolvers: Function[] = [
   RefundResolver,
   InvoiceResolver,
   CustomerPortalOrdersResolver,
+  LicenseKeyResolver,
+  FileResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

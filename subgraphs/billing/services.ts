@@ -2,6 +2,9 @@ import type { Clock } from '../../kit/clock.js';
 import type { EnvironmentName } from '../../kit/config.js';
 import type { PrincipalCache } from '../../kit/principal-cache.js';
 import { DiscountService } from './discounts/discount.service.js';
+import { LicenseKeyService } from './license-keys/license-key.service.js';
+import { FileService } from './files/file.service.js';
+import { FileTransferService } from './files/file-transfer.service.js';
 import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
@@ -46,6 +49,10 @@ export interface BillingServices {
   invoices: InvoiceService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
+  licenseKeys: LicenseKeyService;
+  /** `/v1/files/` (downloadables) and the bytes behind their signed links. */
+  files: FileService;
+  fileTransfers: FileTransferService;
 }
 
 export interface BillingServiceDependencies {
@@ -88,5 +95,8 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     refunds: new RefundService(payments),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl)),
     payments,
+    licenseKeys: new LicenseKeyService(),
+    files: new FileService({ secret: deps.secret, publicUrl: deps.publicUrl }),
+    fileTransfers: new FileTransferService(deps.secret),
   };
 }

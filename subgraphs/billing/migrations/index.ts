@@ -7,6 +7,8 @@ import { Migration20261123170000_sandbox_clocks } from './Migration2026112317000
 import { Migration20261123170000_selling } from './Migration20261123170000_selling.js';
 import { Migration20261124100000_refunds_invoices } from './Migration20261124100000_refunds_invoices.js';
 import { Migration20261124110000_checkout_links } from './Migration20261124110000_checkout_links.js';
+import { Migration20261124160000_license_keys } from './Migration20261124160000_license_keys.js';
+import { Migration20261124160100_files } from './Migration20261124160100_files.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -22,4 +24,6 @@ export const billingMigrations = [
   { name: 'Migration20261123170000_selling', class: Migration20261123170000_selling },
   { name: 'Migration20261124100000_refunds_invoices', class: Migration20261124100000_refunds_invoices },
   { name: 'Migration20261124110000_checkout_links', class: Migration20261124110000_checkout_links },
+  { name: 'Migration20261124160000_license_keys', class: Migration20261124160000_license_keys },
+  { name: 'Migration20261124160100_files', class: Migration20261124160100_files },
 ];
