@@ -22,6 +22,7 @@ import {
   type IdentityRuntime,
   InProcessOAuth2Provider,
   InProcessWebIdentity,
+  organizationProrationReader,
   startIdentity,
 } from '../subgraphs/identity/runtime.js';
 
@@ -65,6 +66,8 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     publicUrl,
     payments: options.config,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    // Plan changes follow the organization's proration choice, which identity owns.
+    prorationSettings: organizationProrationReader(identity.orm),
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,

@@ -94,3 +94,15 @@ export const customerSubscriptionCancel = z.strictObject({
   cancellation_reason: cancellationReason.nullish(),
   cancellation_comment: z.string().nullish(),
 });
+
+/** The answer of `POST /v1/subscriptions/{id}/update-preview` (amounts in minor units). */
+export const subscriptionUpdatePreviewResponse = z.object({
+  applies_at: z.iso.datetime({ offset: true }),
+  currency: z.string(),
+  items: z.array(z.object({ label: z.string(), amount: z.number().int(), proration: z.boolean() })),
+  subtotal_amount: z.number().int(),
+  discount_amount: z.number().int(),
+  net_amount: z.number().int(),
+  tax_amount: z.number().int(),
+  total_amount: z.number().int(),
+});

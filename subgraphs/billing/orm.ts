@@ -15,6 +15,8 @@ import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
+import { CustomerBalanceEntry } from './balances/customer-balance-entry.entity.js';
+import { ProrationItem } from './subscriptions/proration-item.entity.js';
 import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
 /** The billing subgraph owns the `billing` Postgres schema; nothing else reads these tables. */
@@ -34,6 +36,8 @@ export const billingEntities = [
   OrderItem,
   Payment,
   SavedPaymentMethod,
+  ProrationItem,
+  CustomerBalanceEntry,
   ...testProcessorEntities,
 ];
 

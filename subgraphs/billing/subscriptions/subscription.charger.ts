@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PaymentFailed } from './subscription.errors.js';
 import type { Subscription } from './subscription.entity.js';
+import type { RecurringInterval } from '../shared/enums.js';
 
 /** Polar's `SubscriptionProrationBehavior` (polar-api.md §9 "Product change"). */
 export type ProrationBehavior = 'invoice' | 'prorate' | 'next_period' | 'reset';
@@ -9,13 +10,24 @@ export type ProrationBehavior = 'invoice' | 'prorate' | 'next_period' | 'reset';
 export interface PaidChange {
   em: EntityManager;
   subscription: Subscription;
-  behavior: Exclude<ProrationBehavior, 'next_period'>;
+  /** `next_period` reaches the charger only to be previewed: nothing moves now. */
+  behavior: ProrationBehavior;
   now: Date;
   /** What the subscription bills before and after the change, per period, in minor units. */
-  from: { productId: string; amount: bigint; currency: string; seats: number | null };
-  to: { productId: string; amount: bigint; currency: string; seats: number | null };
+  from: BilledTerms;
+  to: BilledTerms;
   /** Why: a product or seat change, or the end of a trial on a paid product. */
   kind: 'product_change' | 'seats_change' | 'trial_end';
+}
+
+/** What a subscription bills per period (interval absent: the subscription's own). */
+export interface BilledTerms {
+  productId: string;
+  amount: bigint;
+  currency: string;
+  seats: number | null;
+  recurringInterval?: RecurringInterval;
+  recurringIntervalCount?: number;
 }
 
 /**
