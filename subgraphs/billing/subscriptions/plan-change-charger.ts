@@ -26,7 +26,8 @@ import { addInterval } from './subscription.transitions.js';
  *   an order, and there is none (Polar's update raises before it records anything either). A credit
  *   larger than the charge makes a `paid` order with a negative total and adds the difference to the
  *   customer's balance.
- * - `prorate`: nothing is charged; the proration lines wait in `subscription_proration_items` for the
+ * - `prorate`: nothing is charged (a paid plan still needs a saved card: 402 `missing_payment_method`
+ *   otherwise, as before this charger existed); the proration lines wait in `subscription_proration_items` for the
  *   next renewal order (recurring/renewal-adjustments.ts).
  * - `next_period`: nothing (the pending update is stored by the transition).
  */
@@ -36,7 +37,12 @@ export class PlanChangeCharger implements SubscriptionCharger {
   async chargeNow(change: PaidChange): Promise<void> {
     const quote = await quotePlanChange(change);
     if (quote.behavior === 'next_period') return;
-    if (quote.behavior === 'prorate') return storeProrations(change, quote);
+    if (quote.behavior === 'prorate') {
+      // The renewal will charge the new plan: a paid plan needs a card to charge (Polar's 402).
+      if (change.to.amount > 0n && !(await defaultMethod(change.em, change.subscription.customerId)))
+        throw new PaymentFailed('missing_payment_method');
+      return storeProrations(change, quote);
+    }
     await this.invoice(change, quote);
   }
 
@@ -133,20 +139,19 @@ export class PlanChangeCharger implements SubscriptionCharger {
 /** `prorate`: the change's proration lines, kept for the next renewal order. */
 async function storeProrations(change: PaidChange, quote: PlanChangeQuote): Promise<void> {
   const { em, subscription: s, now } = change;
-  quote.preview.items
-    .filter(item => item.proration)
-    .forEach((item, position) =>
-      em.create(ProrationItem, {
-        organizationId: s.organizationId,
-        subscriptionId: s.id,
-        customerId: s.customerId,
-        currency: quote.preview.currency,
-        label: item.label,
-        amount: item.amount,
-        position,
-        createdAt: now,
-      }),
-    );
+  const prorations = quote.preview.items.filter(item => item.proration);
+  for (const [position, item] of prorations.entries()) {
+    em.create(ProrationItem, {
+      organizationId: s.organizationId,
+      subscriptionId: s.id,
+      customerId: s.customerId,
+      currency: quote.preview.currency,
+      label: item.label,
+      amount: item.amount,
+      position,
+      createdAt: now,
+    });
+  }
   await em.flush();
 }
 

@@ -39,7 +39,7 @@ const sameInterval = (a: BilledTerms, b: BilledTerms) =>
  * is Polar's single quantity line; anything else is one fixed line of the terms' amount.
  */
 function plans(s: Subscription, from: BilledTerms, to: BilledTerms, labels: { from: string; to: string }) {
-  const side = (terms: BilledTerms, label: string, price: PlanPrice): Plan => ({
+  const side = (terms: BilledTerms, price: PlanPrice): Plan => ({
     currency: terms.currency,
     interval: terms.recurringInterval ?? s.recurringInterval,
     intervalCount: terms.recurringIntervalCount ?? s.recurringIntervalCount,
@@ -49,12 +49,12 @@ function plans(s: Subscription, from: BilledTerms, to: BilledTerms, labels: { fr
   const perSeat = uniformSeatPrice(from, to);
   if (perSeat !== null)
     return {
-      current: side(from, labels.from, { label: labels.from, type: 'seat', amount: perSeat }),
-      next: side(to, labels.to, { label: labels.to, type: 'seat', amount: perSeat }),
+      current: side(from, { label: labels.from, type: 'seat', amount: perSeat }),
+      next: side(to, { label: labels.to, type: 'seat', amount: perSeat }),
     };
   return {
-    current: side(from, labels.from, { label: labels.from, type: 'fixed', amount: from.amount }),
-    next: side(to, labels.to, { label: labels.to, type: 'fixed', amount: to.amount }),
+    current: side(from, { label: labels.from, type: 'fixed', amount: from.amount }),
+    next: side(to, { label: labels.to, type: 'fixed', amount: to.amount }),
   };
 }
 

@@ -1,6 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Organization } from './organization.entity.js';
-import type { ProrationBehavior } from './organization.settings.js';
+import type { ProrationBehavior, SubscriptionSettings } from './organization.settings.js';
 
 export interface OrganizationProrationChoice {
   proration_behavior: ProrationBehavior;
@@ -16,12 +15,17 @@ export interface OrganizationProrationChoice {
 export function organizationProrationReader(
   orm: MikroORM,
 ): (organizationId: string) => Promise<OrganizationProrationChoice | null> {
+  // Straight on identity's connection: an entity manager would resolve to the caller's (billing's)
+  // transaction context, which does not know identity's entities.
   return async organizationId => {
-    const organization = await orm.em
-      .fork()
-      .findOne(Organization, { id: organizationId }, { fields: ['id', 'subscriptionSettings'] });
-    if (!organization) return null;
-    const s = organization.subscriptionSettings;
+    const [row] = await orm.em
+      .getConnection()
+      .execute<{ s: SubscriptionSettings }[]>(
+        'select subscription_settings as s from identity.organizations where id = ?',
+        [organizationId],
+      );
+    if (!row) return null;
+    const s = row.s;
     return {
       proration_behavior: s.proration_behavior,
       proration_behavior_upgrade: s.proration_behavior_upgrade ?? null,
