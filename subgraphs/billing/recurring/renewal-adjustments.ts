@@ -103,7 +103,7 @@ export async function takeRenewalAdjustments(
     async commit(orderId, totalBeforeBalance) {
       if (pending.length) {
         const taken = await em.execute<{ id: string }[]>(
-          'update billing.subscription_proration_items set order_id = ?, taken_at = ? where id = any(?::uuid[]) and order_id is null returning id',
+          'update billing.subscription_proration_items set order_id = ?, taken_at = ? where id in (?) and order_id is null returning id',
           [orderId, at, pending.map(item => item.id)],
         );
         if (taken.length !== pending.length)
