@@ -223,6 +223,31 @@ describe("direction-aware defaults: the organization's choice per direction, a r
     expect(now.body.product_id).toBe(basic.product.id);
     expect((await ordersOf(overridden.id))[0]).toMatchObject({ total_amount: -1450 });
   });
+
+  it("the customer portal's plan changes follow the organization's choice (a customer never names one)", async () => {
+    await setSettings({ proration_behavior_upgrade: 'invoice', proration_behavior_downgrade: 'next_period' });
+    const customer = await customerWithCard();
+    const up = await subscribe(customer, basic);
+    const down = await subscribe(customer, premium);
+    await advance(ONE_DAY);
+    const session = await api('POST', '/v1/customer-sessions/', { customer_id: customer.id });
+    const portal = (id: string, body: unknown) =>
+      api('PATCH', `/v1/customer-portal/subscriptions/${id}`, body, session.body.token);
+
+    const upgraded = await portal(up.id, { product_id: premium.product.id });
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.body.product_id).toBe(premium.product.id);
+    expect((await ordersOf(up.id))[0]).toMatchObject({ billing_reason: 'subscription_update', total_amount: 1450 });
+
+    const downgraded = await portal(down.id, { product_id: basic.product.id });
+    expect(downgraded.status).toBe(200);
+    expect(downgraded.body.pending_update).toMatchObject({ product_id: basic.product.id });
+    expect(await ordersOf(down.id)).toEqual([]);
+
+    const named = await portal(down.id, { product_id: basic.product.id, proration_behavior: 'invoice' });
+    expect(named.status).toBe(422);
+    expect(named.body.detail[0]).toMatchObject({ loc: ['body', 'proration_behavior'], type: 'extra_forbidden' });
+  });
 });
 
 describe('seats and currencies', () => {

@@ -55,6 +55,23 @@ export class UpdateSubscription {
     });
   }
 
+  /**
+   * The customer portal's plan or seat change: the rules of the PATCH, and always the organization's
+   * proration choice for the change's direction (a customer never names a behaviour).
+   */
+  changePlan(
+    ctx: RequestContext,
+    find: (em: EntityManager) => Promise<Subscription | null>,
+    change: { productId?: string | null; seats?: number | null },
+  ): Promise<Subscription> {
+    checkInput({ seats: change.seats });
+    return mutateSubscription(ctx, this.deps, find, async (em, s, now) => {
+      transitions.assertNotCanceled(s);
+      if (change.productId != null) return this.changeProduct(em, s, change.productId, null, now);
+      return this.changeSeats(em, s, change.seats!, null, now);
+    });
+  }
+
   private async apply(
     em: EntityManager,
     alternative: Alternative,
