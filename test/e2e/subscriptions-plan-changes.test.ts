@@ -4,6 +4,7 @@ import {
   asPreview,
   balanceOf,
   customerWithCard,
+  discount,
   ONE_DAY,
   ordersOf,
   paymentsOf,
@@ -81,6 +82,17 @@ describe('invoice: the change is billed now', () => {
     expect(await paymentsOf(customer.id)).toEqual([
       { status: 'succeeded', amount: '1450', order_id: order.id, currency: 'usd' },
     ]);
+  });
+
+  it("a subscription's discount comes off both sides: 10 % off makes Polar's case -435 + 1740 = 1305", async () => {
+    const customer = await customerWithCard();
+    const s = await subscribe(customer, basic, { discountId: (await discount(1000)).id });
+    await advance(ONE_DAY);
+    const res = await patch(s.id, { product_id: premium.product.id, proration_behavior: 'invoice' });
+    expect(res.status).toBe(200);
+    const [order] = await ordersOf(s.id);
+    expect(order.items.map((i: any) => i.amount)).toEqual([-435, 1740]);
+    expect(order).toMatchObject({ discount_amount: 0, total_amount: 1305 });
   });
 
   it('a declined card answers 402 PaymentFailed and leaves everything as it was: no order, no payment, no event', async () => {

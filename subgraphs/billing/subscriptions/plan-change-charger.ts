@@ -86,7 +86,7 @@ export class PlanChangeCharger implements SubscriptionCharger {
         productPriceId: s.priceIds[0] ?? null,
         subscriptionId: s.id,
         checkoutId: null,
-        discountId: null,
+        discountId: preview.discount_amount > 0n ? s.discountId : null,
         billingReason: quote.billingReason,
         currency: preview.currency,
         items: preview.items.map(item => ({

@@ -1,6 +1,9 @@
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import { prorate } from '../../../kit/money/proration.js';
+import { discountAmount, type DiscountTerms } from '../../../kit/money/discounts.js';
+import { Discount } from '../discounts/discount.entity.js';
 import { Product } from '../products/product.entity.js';
+import { type DiscountDuration, discountAppliesTo } from '../recurring/discount-duration.js';
 import type { OrderBillingReason } from '../orders/order.entity.js';
 import {
   type ChangeDirection,
@@ -66,6 +69,28 @@ function uniformSeatPrice(from: BilledTerms, to: BilledTerms): bigint | null {
   return from.amount / a === to.amount / b ? from.amount / a : null;
 }
 
+/**
+ * The subscription's discount as the money functions see it: now (taken off both sides of the
+ * proration, as the subscription keeps it through the change) and for the period after this one (a
+ * `once` discount is used up; a repeating one counts its months from the subscription's start).
+ */
+async function discountsOf(change: PaidChange): Promise<{ now: DiscountTerms | null; next: DiscountTerms | null }> {
+  const s = change.subscription;
+  if (!s.discountId) return { now: null, next: null };
+  const discount = await change.em.findOne(Discount, { id: s.discountId });
+  if (!discount) return { now: null, next: null };
+  const terms: DiscountTerms =
+    discount.type === 'fixed'
+      ? { type: 'fixed', amounts: { [discount.currency ?? s.currency]: BigInt(discount.amount ?? 0n) } }
+      : { type: 'percentage', basisPoints: discount.basisPoints ?? 0 };
+  const duration: DiscountDuration =
+    discount.duration === 'repeating'
+      ? { duration: 'repeating', durationInMonths: discount.durationInMonths ?? 1 }
+      : { duration: discount.duration === 'once' ? 'once' : 'forever' };
+  const first = s.trialEnd ?? s.startedAt ?? s.currentPeriodStart;
+  return { now: terms, next: discountAppliesTo(duration, first, s.currentPeriodEnd) ? terms : null };
+}
+
 async function productNames(change: PaidChange): Promise<{ from: string; to: string }> {
   const ids = [...new Set([change.from.productId, change.to.productId])];
   const products = await change.em.find(Product, { id: { $in: ids } });
@@ -83,17 +108,17 @@ function sum(items: PreviewItem[]): bigint {
   return items.reduce((total, item) => total + item.amount, 0n);
 }
 
-function immediate(at: Date, currency: string, items: PreviewItem[]): ChangePreview {
+function immediate(at: Date, currency: string, items: PreviewItem[], discount = 0n): ChangePreview {
   const subtotal = sum(items);
   return {
     applies_at: at,
     currency,
     items,
     subtotal_amount: subtotal,
-    discount_amount: 0n,
-    net_amount: subtotal,
+    discount_amount: discount,
+    net_amount: subtotal - discount,
     tax_amount: 0n,
-    total_amount: subtotal,
+    total_amount: subtotal - discount,
   };
 }
 
@@ -105,7 +130,8 @@ function immediate(at: Date, currency: string, items: PreviewItem[]): ChangePrev
  *   change: a credit of the unused time and the whole new period (Polar promotes such a change);
  * - `invoice`: the proration lines, billed now (a `subscription_update` order);
  * - `prorate`: the proration lines, stored for the next renewal order (the preview shows that order).
- * Discounts are not taken into the proration lines yet (see the report in architecture.md).
+ * The subscription's discount is taken off both sides of the proration lines, and off the renewal's
+ * regular lines while it still applies then (`discount_amount`).
  */
 export async function quotePlanChange(change: PaidChange): Promise<PlanChangeQuote> {
   const { subscription: s, from, to, now } = change;
@@ -119,16 +145,18 @@ export async function quotePlanChange(change: PaidChange): Promise<PlanChangeQuo
       },
     ]);
   const labels = await productNames(change);
+  const discounts = await discountsOf(change);
+  const off = (amount: bigint) => (discounts.now ? discountAmount(discounts.now, amount, to.currency) : 0n);
   if (change.kind === 'trial_end')
     return {
       behavior: 'invoice',
       resetsPeriod: false,
       billingReason: 'subscription_cycle',
-      preview: immediate(now, to.currency, [{ label: labels.to, amount: to.amount, proration: false }]),
+      preview: immediate(now, to.currency, [{ label: labels.to, amount: to.amount, proration: false }], off(to.amount)),
     };
   const { current, next } = plans(s, from, to, labels);
   const period = { start: s.currentPeriodStart, end: s.currentPeriodEnd };
-  const base = { current, next, period, at: now, discount: null };
+  const base = { current, next, period, at: now, discount: discounts.now, nextPeriodDiscount: discounts.next };
   if (change.behavior === 'next_period')
     return {
       behavior: 'next_period',
@@ -139,7 +167,7 @@ export async function quotePlanChange(change: PaidChange): Promise<PlanChangeQuo
   if (change.behavior === 'reset' || !sameInterval(from, to)) {
     const credits = previewChange({ ...base, next: { ...current, prices: [] }, behavior: 'invoice' }).items;
     const fresh = { start: now, end: new Date(now.getTime() + 1000) };
-    const debit = prorate(to.amount, fresh, now);
+    const debit = prorate(to.amount - off(to.amount), fresh, now);
     const items =
       debit === 0n
         ? credits

@@ -3,7 +3,14 @@ import { Customer } from '../../../subgraphs/billing/customers/customer.entity.j
 import { SavedPaymentMethod } from '../../../subgraphs/billing/payments/saved-payment-method.entity.js';
 import { ProductPrice } from '../../../subgraphs/billing/products/product-price.entity.js';
 import { Product } from '../../../subgraphs/billing/products/product.entity.js';
-import { PriceAmountType, RecurringInterval, SubscriptionStatus } from '../../../subgraphs/billing/shared/enums.js';
+import { Discount } from '../../../subgraphs/billing/discounts/discount.entity.js';
+import {
+  DiscountDuration,
+  DiscountType,
+  PriceAmountType,
+  RecurringInterval,
+  SubscriptionStatus,
+} from '../../../subgraphs/billing/shared/enums.js';
 import { Subscription } from '../../../subgraphs/billing/subscriptions/subscription.entity.js';
 import {
   call,
@@ -126,7 +133,28 @@ export async function plan(
 }
 
 /** An active subscription to `p` whose 30-day period starts now on the organization's clock. */
-export async function subscribe(customer: Customer, p: Plan, options: { seats?: number } = {}): Promise<Subscription> {
+/** A percentage discount, forever (basis points). */
+export async function discount(basisPoints: number): Promise<Discount> {
+  const m = em();
+  const d = m.create(Discount, {
+    organizationId: tenant.organizationId,
+    name: `${basisPoints / 100} % off`,
+    type: DiscountType.PERCENTAGE,
+    basisPoints,
+    duration: DiscountDuration.FOREVER,
+    productIds: [],
+    metadata: {},
+    createdAt: new Date(),
+  } as unknown as Discount);
+  await m.flush();
+  return d;
+}
+
+export async function subscribe(
+  customer: Customer,
+  p: Plan,
+  options: { seats?: number; discountId?: string } = {},
+): Promise<Subscription> {
   const start = await clockNow();
   const m = em();
   const seats = options.seats ?? null;
@@ -145,6 +173,7 @@ export async function subscribe(customer: Customer, p: Plan, options: { seats?: 
     currentPeriodStart: start,
     currentPeriodEnd: new Date(start.getTime() + 30 * 86_400_000),
     seats,
+    discountId: options.discountId ?? null,
     metadata: {},
     createdAt: start,
   } as Subscription);
