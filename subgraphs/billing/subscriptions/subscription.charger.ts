@@ -31,19 +31,20 @@ export interface BilledTerms {
 }
 
 /**
- * The payments seam of subscription updates. The billing engine (its own issue) implements it: it
- * computes the proration with BigInt money functions, writes the `subscription_update` order and
- * charges the customer's payment method synchronously, inside the caller's transaction, throwing
- * `PaymentFailed` (402) when the charge fails so the whole update rolls back.
+ * The payments seam of subscription updates, called inside the update's transaction once the change
+ * is applied. `PlanChangeCharger` (plan-change-charger.ts) is the real one: it prices the change
+ * (plan-change-quote.ts), writes the `subscription_update` order and charges the saved card, or keeps
+ * `prorate` lines for the renewal, throwing `PaymentFailed` (402) so the whole update rolls back; the
+ * preview passes one that only quotes.
  */
 export interface SubscriptionCharger {
   chargeNow(change: PaidChange): Promise<void>;
 }
 
 /**
- * Until the billing engine exists no customer has a payment method, so every paid change fails the way
- * Polar's does for such a customer: 402 PaymentFailed (`missing_payment_method`). Nothing is charged and
- * nothing is faked; the update's transaction rolls back.
+ * Where no payment processor is wired (`createSubscriptionUpdates()` without a charger): every paid
+ * change fails the way Polar's does for a customer without a payment method, 402 PaymentFailed
+ * (`missing_payment_method`). Nothing is charged and nothing is faked; the update rolls back.
  */
 export class NoPaymentMethodCharger implements SubscriptionCharger {
   async chargeNow(_change: PaidChange): Promise<void> {
