@@ -22,6 +22,7 @@ import {
   type IdentityRuntime,
   InProcessOAuth2Provider,
   InProcessWebIdentity,
+  InProcessOrganizationSettings,
   startIdentity,
 } from '../subgraphs/identity/runtime.js';
 
@@ -57,6 +58,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     poolMax: options.config.DATABASE_POOL_SIZE,
   });
   const publicUrl = publicUrlOf(options.config, options.name);
+  const prorationSettings = new InProcessOrganizationSettings(identity.orm);
   const billing = await startBilling({
     databaseUrl: options.databaseUrl,
     secret: options.secret,
@@ -65,6 +67,8 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     publicUrl,
     payments: options.config,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    // Plan changes follow the organization's proration choice, which identity owns.
+    prorationSettings: id => prorationSettings.prorationChoice(id),
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,

@@ -20,6 +20,8 @@ import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
 import { LicenseKey, LicenseKeyActivation } from './license-keys/license-key.entity.js';
 import { FileChunk, FilePart, StoredFile } from './files/file.entity.js';
+import { CustomerBalanceEntry } from './balances/customer-balance-entry.entity.js';
+import { ProrationItem } from './subscriptions/proration-item.entity.js';
 import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
 /** The billing subgraph owns the `billing` Postgres schema; nothing else reads these tables. */
@@ -42,6 +44,8 @@ export const billingEntities = [
   SavedPaymentMethod,
   Refund,
   OrderInvoice,
+  ProrationItem,
+  CustomerBalanceEntry,
   ...testProcessorEntities,
   LicenseKey,
   LicenseKeyActivation,

@@ -15,6 +15,7 @@ import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
 import { type BillingServices, createBillingServices } from './services.js';
+import type { ProrationSettingsSource } from './subscriptions/proration-settings.js';
 
 // What a composition root (embedded/) wires around the runtime, so that it imports nothing else of billing.
 export { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
@@ -44,6 +45,8 @@ export async function startBilling(options: {
   payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>;
   /** Poll for due jobs (left by a crash) every this many ms; 0: never (tests that drive jobs themselves). */
   jobPollMs?: number;
+  /** The organizations' proration behaviours, read through identity (services.ts). */
+  prorationSettings?: ProrationSettingsSource;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
@@ -73,6 +76,7 @@ export async function startBilling(options: {
     principals: cache,
     payments,
     jobs,
+    prorationSettings: options.prorationSettings,
   });
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);

@@ -19,6 +19,8 @@ import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selec
 import type { PaymentProcessor } from './payments/payment-processor.js';
 import { SubscriptionService } from './subscriptions/subscription.service.js';
 import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
+import { PlanChangeCharger } from './subscriptions/plan-change-charger.js';
+import type { ProrationSettingsSource } from './subscriptions/proration-settings.js';
 import { OrganizationClocks } from './recurring/organization-clocks.js';
 import { SandboxClockService } from './recurring/sandbox-clock.service.js';
 
@@ -66,6 +68,11 @@ export interface BillingServiceDependencies {
   principals?: PrincipalCache;
   /** Who moves the money (payment-processor.selection.ts); none configured when absent. */
   payments?: PaymentProcessor;
+  /**
+   * The organization's proration behaviours (identity's `subscription_settings`), read through identity
+   * by the composition root; absent: Polar's default `prorate` for every change.
+   */
+  prorationSettings?: ProrationSettingsSource;
   /** The durable jobs (checkout fulfilment runs right after confirm commits). */
   jobs?: JobRunner | null;
 }
@@ -86,7 +93,10 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     customers: new CustomerService(undefined, undefined, customerSessions),
     customerSessions,
     subscriptions: new SubscriptionService(),
-    subscriptionUpdates: createSubscriptionUpdates(),
+    subscriptionUpdates: createSubscriptionUpdates({
+      charger: new PlanChangeCharger(payments),
+      prorationSettings: deps.prorationSettings,
+    }),
     clocks,
     sandboxClock: new SandboxClockService(clocks),
     checkouts,

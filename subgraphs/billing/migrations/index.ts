@@ -9,6 +9,7 @@ import { Migration20261124100000_refunds_invoices } from './Migration20261124100
 import { Migration20261124110000_checkout_links } from './Migration20261124110000_checkout_links.js';
 import { Migration20261124160000_license_keys } from './Migration20261124160000_license_keys.js';
 import { Migration20261124160100_files } from './Migration20261124160100_files.js';
+import { Migration20261124140000_plan_changes } from './Migration20261124140000_plan_changes.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -26,4 +27,5 @@ export const billingMigrations = [
   { name: 'Migration20261124110000_checkout_links', class: Migration20261124110000_checkout_links },
   { name: 'Migration20261124160000_license_keys', class: Migration20261124160000_license_keys },
   { name: 'Migration20261124160100_files', class: Migration20261124160100_files },
+  { name: 'Migration20261124140000_plan_changes', class: Migration20261124140000_plan_changes },
 ];

@@ -36,7 +36,10 @@ export class CustomerPortalSubscriptionsResolver {
     return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, id));
   }
 
-  @Mutation(() => BillingSubscriptionType, { description: 'Cancel at period end (true) or uncancel (false).' })
+  @Mutation(() => BillingSubscriptionType, {
+    description:
+      "Change the plan or seats (the organization's proration choice), cancel at period end (true) or uncancel (false).",
+  })
   async customerPortalUpdateSubscription(
     @Ctx() ctx: BillingContext,
     @Arg('id', () => ID) id: string,
