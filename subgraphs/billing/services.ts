@@ -10,6 +10,7 @@ import type { JobRunner } from './jobs/job-queue.js';
 import { OrderService } from './orders/order.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
+import { PaymentMethodService } from './payments/payment-method.service.js';
 import { SubscriptionService } from './subscriptions/subscription.service.js';
 import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
 import { OrganizationClocks } from './recurring/organization-clocks.js';
@@ -38,6 +39,8 @@ export interface BillingServices {
   orders: OrderService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
+  /** The Customer Portal's saved payment methods (the default is what renewals charge). */
+  paymentMethods: PaymentMethodService;
 }
 
 export interface BillingServiceDependencies {
@@ -76,5 +79,6 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     }),
     orders: new OrderService(),
     payments,
+    paymentMethods: new PaymentMethodService(payments),
   };
 }
