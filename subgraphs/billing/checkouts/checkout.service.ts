@@ -13,6 +13,7 @@ import { idempotencyKey } from '../payments/idempotency-key.js';
 import { PaymentError } from '../payments/payment.errors.js';
 import type { ChargeOutcome, PaymentProcessor, SetupOutcome } from '../payments/payment-processor.js';
 import { ProductRepository } from '../products/product.repository.js';
+import { organizationNow } from '../recurring/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
@@ -136,7 +137,8 @@ export class CheckoutService {
     const selected = input.productId ? byId.get(input.productId) : products[0];
     if (!selected)
       throw new PolarRequestValidationError([invalid('product_id', 'Product does not exist.', input.productId)]);
-    const now = ctx.clock.now();
+    // The organization's time (its sandbox clock): `expires_at` is 24 hours of that clock.
+    const now = await organizationNow(ctx, organizationId);
     // The customer the checkout is for, when known: by id (else 422), or an existing one by external id.
     // Its e-mail and name prefill the form, as Polar's do.
     let customer: Customer | null = null;
@@ -355,12 +357,13 @@ export class CheckoutService {
     change: (em: EntityManager, k: Checkout, now: Date) => Promise<void>,
     options: { silent?: boolean } = {},
   ): Promise<CheckoutType> {
-    const now = ctx.clock.now();
     return ctx.em.fork().transactional(async em => {
       const k = await em.findOne(Checkout, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!k) throw new ResourceNotFound();
+      const now = await organizationNow(ctx, k.organizationId);
+      // Expiry first, as Polar's lookup by client secret: an expired checkout is 410 whatever its status.
+      if (k.status === 'expired' || new Date(k.expiresAt) <= now) throw new ExpiredCheckoutError();
       if (k.status !== 'open') throw new NotOpenCheckout(k.id, k.status);
-      if (new Date(k.expiresAt) <= now) throw new ExpiredCheckoutError();
       await change(em, k, now);
       k.modifiedAt = now;
       await em.flush();

@@ -6,6 +6,7 @@ import { Migration20261123160000_read_path_indexes } from './Migration2026112316
 import { Migration20261123170000_sandbox_clocks } from './Migration20261123170000_sandbox_clocks.js';
 import { Migration20261123170000_selling } from './Migration20261123170000_selling.js';
 import { Migration20261124120000_default_payment_method } from './Migration20261124120000_default_payment_method.js';
+import { Migration20261124120001_checkout_expiry } from './Migration20261124120001_checkout_expiry.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -23,4 +24,5 @@ export const billingMigrations = [
     name: 'Migration20261124120000_default_payment_method',
     class: Migration20261124120000_default_payment_method,
   },
+  { name: 'Migration20261124120001_checkout_expiry', class: Migration20261124120001_checkout_expiry },
 ];
