@@ -76,6 +76,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       payments,
       sessions: customerSessions,
       jobs: deps.jobs ?? null,
+      clocks,
     }),
     orders: new OrderService(),
     payments,

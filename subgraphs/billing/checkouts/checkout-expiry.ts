@@ -4,6 +4,7 @@ import type { DueWork, SweepableDueWorkRunner } from '../recurring/due-work.js';
 import { checkoutRead } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
 import { checkoutWire } from './checkout.wire.js';
+import { releaseDiscount } from './checkout-confirm.js';
 
 // Checkouts expired per transaction: a backlog (a long outage, a sandbox clock moved by a year) is
 // worked off in bounded transactions.
@@ -60,6 +61,8 @@ export class CheckoutExpiry implements SweepableDueWorkRunner {
           )
         ).map(r => r.id);
         if (!ids.length) return 0;
+        // A discount redemption reserved by a confirm that never went through is free again.
+        await releaseDiscount(em, ids);
         const rows = await checkoutRead.byIdsIn(em, { organizationIds: [work.organizationId], customerId: null }, ids);
         for (const row of rows) {
           const wire = checkoutWire(CheckoutType.fromRow(row, { now: work.at, publicUrl: this.publicUrl }));

@@ -27,7 +27,7 @@ export const AFTER_CHARGE_FAULT = 'checkout.after-charge';
  * processor call with the confirm's key — the processor answers the first outcome, so this charges
  * nothing new and proves the money is there — then, in one transaction under the checkout's row lock:
  * the saved card, the subscription (`active`, `trialing`, or the upgraded free one), the order
- * (`paid`, its invoice number, its items), the payment linked to it, the discount's redemption, the
+ * (`paid`, its invoice number, its items), the payment linked to it, the
  * checkout `succeeded`, and their events. Run twice (a crash, a second worker), it finds the checkout
  * succeeded and does nothing; the order's unique checkout id makes a second order impossible anyway.
  */
@@ -168,10 +168,7 @@ export function checkoutFulfilment(deps: {
         'update billing.payments set order_id = ?, customer_id = ? where checkout_id = ? and status = ?',
         [order.id, customer.id, k.id, 'succeeded'],
       );
-      if (k.discountId && !trialing)
-        await em.execute('update billing.discounts set redemptions_count = redemptions_count + 1 where id = ?', [
-          k.discountId,
-        ]);
+      // The discount's redemption was taken by the confirm (checkout-confirm.ts, reserveDiscount).
       k.status = 'succeeded';
       k.modifiedAt = now;
       await em.flush();

@@ -7,6 +7,7 @@ import { Migration20261123170000_sandbox_clocks } from './Migration2026112317000
 import { Migration20261123170000_selling } from './Migration20261123170000_selling.js';
 import { Migration20261124120000_default_payment_method } from './Migration20261124120000_default_payment_method.js';
 import { Migration20261124120001_checkout_expiry } from './Migration20261124120001_checkout_expiry.js';
+import { Migration20261124120002_discount_redemptions } from './Migration20261124120002_discount_redemptions.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -25,4 +26,5 @@ export const billingMigrations = [
     class: Migration20261124120000_default_payment_method,
   },
   { name: 'Migration20261124120001_checkout_expiry', class: Migration20261124120001_checkout_expiry },
+  { name: 'Migration20261124120002_discount_redemptions', class: Migration20261124120002_discount_redemptions },
 ];
