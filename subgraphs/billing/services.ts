@@ -80,6 +80,6 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     }),
     orders: new OrderService(),
     payments,
-    paymentMethods: new PaymentMethodService(payments),
+    paymentMethods: new PaymentMethodService(payments, clocks),
   };
 }

@@ -5,7 +5,7 @@ import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/
 import type { RequestContext } from '../../../kit/request-context.js';
 import { Customer } from '../customers/customer.entity.js';
 import { recordCustomerEvent } from '../customers/customer.service.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import type { OrganizationClocks } from '../recurring/organization-clocks.js';
 import { idempotencyKey } from './idempotency-key.js';
 import { PaymentMethodInUseByActiveSubscription, PaymentMethodSetupFailed } from './payment.errors.js';
 import { paymentMethodRead } from './payment-method.read.js';
@@ -34,7 +34,10 @@ const digest = (...parts: (string | null)[]): string =>
  * record `customer.updated`, as Polar's do.
  */
 export class PaymentMethodService {
-  constructor(private readonly payments: PaymentProcessor) {}
+  constructor(
+    private readonly payments: PaymentProcessor,
+    private readonly clocks: OrganizationClocks,
+  ) {}
 
   async list(
     ctx: RequestContext,
@@ -60,7 +63,7 @@ export class PaymentMethodService {
     const customerId = this.customerOf(ctx);
     return ctx.em.fork().transactional(async em => {
       const customer = await this.lockCustomer(em, ctx, customerId);
-      const now = await organizationNow(ctx, customer.organizationId);
+      const now = (await this.clocks.clockIn(em, customer.organizationId)).now();
       const processorCustomerId =
         (await knownProcessorCustomer(em, customer.id, this.payments.name)) ??
         (
@@ -118,7 +121,7 @@ export class PaymentMethodService {
       const customer = await this.lockCustomer(em, ctx, customerId);
       const method = await em.findOne(SavedPaymentMethod, { id, customerId: customer.id, deletedAt: null });
       if (!method) throw new ResourceNotFound();
-      const now = await organizationNow(ctx, customer.organizationId);
+      const now = (await this.clocks.clockIn(em, customer.organizationId)).now();
       const alternative = await em.findOne(
         SavedPaymentMethod,
         { customerId: customer.id, deletedAt: null, id: { $ne: method.id } },
