@@ -17,6 +17,7 @@ import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
 import { invoiceGenerationReference } from './invoices/invoice.reference.js';
+import { CustomerPortalPaymentMethodsResolver } from './payments/customer-portal-payment-methods.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
@@ -53,6 +54,7 @@ export const billingResolvers: Function[] = [
   CustomerPortalOrdersResolver,
   LicenseKeyResolver,
   FileResolver,
+  CustomerPortalPaymentMethodsResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

@@ -9,6 +9,8 @@ import type { Config, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
+import { CheckoutExpiry } from './checkouts/checkout-expiry.js';
+import { DueWorkSweep } from './recurring/due-work-sweep.js';
 import { JobRunner } from './jobs/job-queue.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
@@ -28,6 +30,8 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   principals: CustomerSessionPrincipalResolver;
   /** The durable jobs of this database (checkout fulfilment; renewals next). */
   jobs: JobRunner;
+  /** Runs due work (checkout expiry) on the wall clock; the sandbox clock's advance runs the same runners. */
+  dueWork: DueWorkSweep;
   /** Revokes leaked customer session tokens (secret scanning, kit/leaked-tokens.ts). */
   leakedTokens: LeakedTokenRevoker;
   close(): Promise<void>;
@@ -47,6 +51,8 @@ export async function startBilling(options: {
   jobPollMs?: number;
   /** The organizations' proration behaviours, read through identity (services.ts). */
   prorationSettings?: ProrationSettingsSource;
+  /** Sweep for due work (checkouts to expire) every this many ms (default 30 s); 0: never. */
+  dueWorkSweepMs?: number;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
@@ -78,8 +84,15 @@ export async function startBilling(options: {
     jobs,
     prorationSettings: options.prorationSettings,
   });
+  // Due work: an advance of the sandbox clock runs these runners at each instant it passes; the sweep
+  // runs them on the wall clock.
+  const checkoutExpiry = new CheckoutExpiry(orm, options.publicUrl);
+  services.clocks.register(checkoutExpiry);
+  const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry]);
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
+  const sweepMs = options.dueWorkSweepMs ?? (options.jobPollMs === 0 ? 0 : 30_000);
+  if (sweepMs > 0) dueWork.start(sweepMs);
   return {
     name: BILLING_SUBGRAPH,
     schema,
@@ -99,7 +112,9 @@ export async function startBilling(options: {
       };
     },
     jobs,
+    dueWork,
     close: async () => {
+      await dueWork.stop();
       await jobs.stop();
       await invalidations.close();
       await orm.close();

@@ -17,6 +17,7 @@ import { OrderService } from './orders/order.service.js';
 import { RefundService } from './refunds/refund.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
+import { PaymentMethodService } from './payments/payment-method.service.js';
 import { SubscriptionService } from './subscriptions/subscription.service.js';
 import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
 import { PlanChangeCharger } from './subscriptions/plan-change-charger.js';
@@ -55,6 +56,8 @@ export interface BillingServices {
   /** `/v1/files/` (downloadables) and the bytes behind their signed links. */
   files: FileService;
   fileTransfers: FileTransferService;
+  /** The Customer Portal's saved payment methods (the default is what renewals charge). */
+  paymentMethods: PaymentMethodService;
 }
 
 export interface BillingServiceDependencies {
@@ -86,6 +89,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     payments,
     sessions: customerSessions,
     jobs: deps.jobs ?? null,
+    clocks,
   });
   return {
     products: new ProductService(),
@@ -108,5 +112,6 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     licenseKeys: new LicenseKeyService(),
     files: new FileService({ secret: deps.secret, publicUrl: deps.publicUrl }),
     fileTransfers: new FileTransferService(deps.secret),
+    paymentMethods: new PaymentMethodService(payments, clocks),
   };
 }

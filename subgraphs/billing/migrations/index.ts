@@ -10,6 +10,9 @@ import { Migration20261124110000_checkout_links } from './Migration2026112411000
 import { Migration20261124160000_license_keys } from './Migration20261124160000_license_keys.js';
 import { Migration20261124160100_files } from './Migration20261124160100_files.js';
 import { Migration20261124140000_plan_changes } from './Migration20261124140000_plan_changes.js';
+import { Migration20261124120000_default_payment_method } from './Migration20261124120000_default_payment_method.js';
+import { Migration20261124120001_checkout_expiry } from './Migration20261124120001_checkout_expiry.js';
+import { Migration20261124120002_discount_redemptions } from './Migration20261124120002_discount_redemptions.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -28,4 +31,10 @@ export const billingMigrations = [
   { name: 'Migration20261124160000_license_keys', class: Migration20261124160000_license_keys },
   { name: 'Migration20261124160100_files', class: Migration20261124160100_files },
   { name: 'Migration20261124140000_plan_changes', class: Migration20261124140000_plan_changes },
+  {
+    name: 'Migration20261124120000_default_payment_method',
+    class: Migration20261124120000_default_payment_method,
+  },
+  { name: 'Migration20261124120001_checkout_expiry', class: Migration20261124120001_checkout_expiry },
+  { name: 'Migration20261124120002_discount_redemptions', class: Migration20261124120002_discount_redemptions },
 ];

@@ -7,6 +7,7 @@ import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';
 import type { ChargeOutcome, PaymentProcessor } from '../payments/payment-processor.js';
 import { SavedPaymentMethod } from '../payments/saved-payment-method.entity.js';
+import { defaultPaymentMethodFor } from '../payments/saved-payment-methods.js';
 import { type PlanChangeQuote, quotePlanChange } from './plan-change-quote.js';
 import { ProrationItem } from './proration-item.entity.js';
 import type { PaidChange, SubscriptionCharger } from './subscription.charger.js';
@@ -157,10 +158,12 @@ async function storeProrations(change: PaidChange, quote: PlanChangeQuote): Prom
 
 /** The customer's default saved card, else the newest one still saved. */
 export async function defaultMethod(em: EntityManager, customerId: string): Promise<SavedPaymentMethod | null> {
-  const [method] = await em.find(
+  const preferred = await defaultPaymentMethodFor(em, customerId);
+  if (preferred) return preferred;
+  const [newest] = await em.find(
     SavedPaymentMethod,
     { customerId, deletedAt: null },
-    { orderBy: { isDefault: 'desc', createdAt: 'desc' }, limit: 1 },
+    { orderBy: { createdAt: 'desc' }, limit: 1 },
   );
-  return method ?? null;
+  return newest ?? null;
 }

@@ -83,7 +83,7 @@ export async function customerWithCard(card = 'pm_card_visa'): Promise<Customer>
     paymentMethod: { kind: 'new', token: card },
   });
   if (setup.status !== 'succeeded') throw new Error(`could not save ${card}`);
-  m.create(SavedPaymentMethod, {
+  const method = m.create(SavedPaymentMethod, {
     organizationId: tenant.organizationId,
     customerId: customer.id,
     processor: payments.name,
@@ -91,9 +91,10 @@ export async function customerWithCard(card = 'pm_card_visa'): Promise<Customer>
     processorCustomerId: processorCustomer.id,
     brand: setup.paymentMethod.brand,
     last4: setup.paymentMethod.last4,
-    isDefault: true,
     createdAt: new Date(),
   } as SavedPaymentMethod);
+  await m.flush();
+  customer.defaultPaymentMethodId = method.id;
   await m.flush();
   return customer;
 }
