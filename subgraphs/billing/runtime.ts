@@ -9,6 +9,7 @@ import type { Config, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
+import { openTestProcessorLedger } from './payments/test-processor/test-processor-ledger.js';
 import { CheckoutExpiry } from './checkouts/checkout-expiry.js';
 import { DueWorkSweep } from './recurring/due-work-sweep.js';
 import { JobRunner } from './jobs/job-queue.js';
@@ -65,10 +66,9 @@ export async function startBilling(options: {
     await orm.close();
     throw error;
   }
-  const payments = createPaymentProcessor(choosePaymentProcessor(options.payments ?? {}, options.environment), {
-    em: orm.em.fork(),
-    clock: options.clock,
-  });
+  const choice = choosePaymentProcessor(options.payments ?? {}, options.environment);
+  const ledger = choice.processor === 'test' ? await openTestProcessorLedger(options.databaseUrl) : null;
+  const payments = createPaymentProcessor(choice, { em: (ledger ?? orm).em.fork(), clock: options.clock });
   const jobs = new JobRunner(orm, options.clock);
   jobs.register(
     CHECKOUT_FULFILMENT_JOB,
@@ -117,6 +117,7 @@ export async function startBilling(options: {
       await dueWork.stop();
       await jobs.stop();
       await invalidations.close();
+      await ledger?.close();
       await orm.close();
     },
   };
