@@ -13,6 +13,8 @@ import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
+import { benefitRoutes } from './benefits.routes.js';
+import { benefitGrantRoutes } from './benefit-grants.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -30,6 +32,8 @@ export const routes: Route[] = [
   ...checkoutRoutes,
   ...orderRoutes,
   ...customerPortalOrderRoutes,
+  ...benefitRoutes,
+  ...benefitGrantRoutes,
 ];
 
 /** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */

@@ -11,6 +11,8 @@ import { ProductPrice } from './products/product-price.entity.js';
 import { Product } from './products/product.entity.js';
 import { Subscription } from './subscriptions/subscription.entity.js';
 import { Checkout } from './checkouts/checkout.entity.js';
+import { Benefit, ProductBenefit } from './benefits/benefit.entity.js';
+import { BenefitGrant } from './benefits/benefit-grant.entity.js';
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
@@ -34,6 +36,9 @@ export const billingEntities = [
   OrderItem,
   Payment,
   SavedPaymentMethod,
+  Benefit,
+  ProductBenefit,
+  BenefitGrant,
   ...testProcessorEntities,
 ];
 

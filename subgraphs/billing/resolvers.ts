@@ -20,6 +20,9 @@ import { subscriptionReference } from './subscriptions/subscription.reference.js
 import { SubscriptionUpdatesResolver } from './subscriptions/subscription-updates.resolver.js';
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
 import { SandboxClockResolver } from './recurring/sandbox-clock.resolver.js';
+import { BenefitResolver } from './benefits/benefit.resolver.js';
+import { CustomerStateResolver } from './benefits/customer-state.resolver.js';
+import { UserBenefitsResolver } from './benefits/user-benefits.resolver.js';
 
 /** Every resolver class and reference resolver of the billing subgraph. Each domain adds its own. */
 export const billingResolvers: Function[] = [
@@ -42,6 +45,9 @@ export const billingResolvers: Function[] = [
   CustomerOrdersResolver,
   PaymentResolver,
   CustomerPortalOrdersResolver,
+  BenefitResolver,
+  CustomerStateResolver,
+  UserBenefitsResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

@@ -10,6 +10,7 @@ import { CustomerSessionPrincipalResolver } from './auth/customer-principal-reso
 import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
 import { JobRunner } from './jobs/job-queue.js';
+import { BENEFITS_RECONCILE_JOB, benefitReconcileJob } from './benefits/benefit-grants.job.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
@@ -74,6 +75,7 @@ export async function startBilling(options: {
     payments,
     jobs,
   });
+  jobs.register(BENEFITS_RECONCILE_JOB, benefitReconcileJob({ orm, clocks: services.clocks, engine: services.benefitEngine }));
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
   return {

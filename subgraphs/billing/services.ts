@@ -14,6 +14,10 @@ import { SubscriptionService } from './subscriptions/subscription.service.js';
 import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
 import { OrganizationClocks } from './recurring/organization-clocks.js';
 import { SandboxClockService } from './recurring/sandbox-clock.service.js';
+import { BenefitGrantEngine, type GracePeriodSource } from './benefits/benefit-grants.engine.js';
+import { BenefitGrantService } from './benefits/benefit-grant.service.js';
+import { BenefitService } from './benefits/benefit.service.js';
+import { benefitTypeHandlers } from './benefits/benefit-type-handlers.js';
 
 /**
  * The billing use cases, built once per environment and shared by resolvers and jobs. Each domain
@@ -38,6 +42,10 @@ export interface BillingServices {
   orders: OrderService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
+  benefits: BenefitService;
+  benefitGrants: BenefitGrantService;
+  /** Grants and revokes benefits as subscriptions and orders move (the `benefits.reconcile` job). */
+  benefitEngine: BenefitGrantEngine;
 }
 
 export interface BillingServiceDependencies {
@@ -53,12 +61,15 @@ export interface BillingServiceDependencies {
   payments?: PaymentProcessor;
   /** The durable jobs (checkout fulfilment runs right after confirm commits). */
   jobs?: JobRunner | null;
+  /** The organization's `benefit_revocation_grace_period` (identity owns it); 0 days when not wired. */
+  gracePeriodDays?: GracePeriodSource;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
   const customerSessions = new CustomerSessionService(deps.secret, deps.publicUrl, deps.principals);
   const clocks = new OrganizationClocks(deps.clock, deps.environment);
   const payments = deps.payments ?? new UnconfiguredPaymentProcessor();
+  const benefitEngine = new BenefitGrantEngine(benefitTypeHandlers(), deps.gracePeriodDays);
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
@@ -76,5 +87,8 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     }),
     orders: new OrderService(),
     payments,
+    benefits: new BenefitService(benefitEngine),
+    benefitGrants: new BenefitGrantService(),
+    benefitEngine,
   };
 }
