@@ -75,7 +75,10 @@ export async function startBilling(options: {
     payments,
     jobs,
   });
-  jobs.register(BENEFITS_RECONCILE_JOB, benefitReconcileJob({ orm, clocks: services.clocks, engine: services.benefitEngine }));
+  jobs.register(
+    BENEFITS_RECONCILE_JOB,
+    benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),
+  );
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
   return {

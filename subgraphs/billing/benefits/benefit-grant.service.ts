@@ -77,7 +77,7 @@ export class BenefitGrantService {
          select distinct b.id, b.created_at from billing.benefit_grants g
          join billing.customers c on c.id = g.customer_id and c.deleted_at is null
          join billing.benefits b on b.id = g.benefit_id and b.deleted_at is null
-         where lower(c.email) = lower($1) and g.granted_at is not null and g.revoked_at is null
+         where lower(c.email) = lower($1::text) and g.granted_at is not null and g.revoked_at is null
            and ($2::text[] is null or b.type = any($2::text[]))
            and ($3::uuid[] is null or g.organization_id = any($3::uuid[]))
            and ($4::uuid[] is null or g.order_id = any($4::uuid[]))
@@ -103,9 +103,9 @@ export class BenefitGrantService {
     const rows = await runRead(
       ctx.em,
       `select ${benefitJson('b')(ctx.em)} as r from billing.benefits b
-       where b.id = ?::uuid and b.deleted_at is null and exists (
+       where b.id = $1::uuid and b.deleted_at is null and exists (
          select 1 from billing.benefit_grants g join billing.customers c on c.id = g.customer_id and c.deleted_at is null
-         where g.benefit_id = b.id and lower(c.email) = lower(?) and g.granted_at is not null and g.revoked_at is null)`,
+         where g.benefit_id = b.id and lower(c.email) = lower($2::text) and g.granted_at is not null and g.revoked_at is null)`,
       [id, email],
     );
     if (!rows[0]) throw new ResourceNotFound();

@@ -20,8 +20,10 @@ export type OrganizationNow = (organizationId: string) => Promise<Date>;
 type Holder = { subscriptionId: string; orderId: null } | { subscriptionId: null; orderId: string };
 
 export interface ReconcileOutcome {
-  /** Run again at this instant (a past-due subscription's grace period ends then). */
+  /** Run again at this instant (a past-due subscription's grace period ends then), on the organization's clock. */
   recheckAt: Date | null;
+  /** The organization's time the reconcile ran at. */
+  at: Date | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -49,7 +51,7 @@ export class BenefitGrantEngine {
   ): Promise<ReconcileOutcome> {
     await lock(em, subscriptionId);
     const subscription = await em.findOne(Subscription, { id: subscriptionId });
-    if (!subscription) return { recheckAt: null };
+    if (!subscription) return { recheckAt: null, at: null };
     const at = await now(subscription.organizationId);
     let wanted = false;
     let recheckAt: Date | null = null;
@@ -70,7 +72,7 @@ export class BenefitGrantEngine {
       at,
       options.cycled === true,
     );
-    return { recheckAt };
+    return { recheckAt, at };
   }
 
   async reconcileOrder(em: EntityManager, orderId: string, now: OrganizationNow, revoke: boolean): Promise<void> {

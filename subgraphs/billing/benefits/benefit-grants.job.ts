@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../../kit/clock.js';
 import { enqueueJob, type JobHandler } from '../jobs/job-queue.js';
 import type { OrganizationClocks } from '../recurring/organization-clocks.js';
 import type { BenefitGrantEngine } from './benefit-grants.engine.js';
@@ -15,6 +16,8 @@ export const BENEFITS_RECONCILE_JOB = 'benefits.reconcile';
 
 export function benefitReconcileJob(deps: {
   orm: MikroORM;
+  /** The job worker's clock: a recheck is scheduled on it, the organization's clock may run ahead. */
+  clock: Clock;
   clocks: OrganizationClocks;
   engine: BenefitGrantEngine;
 }): JobHandler {
@@ -26,15 +29,15 @@ export function benefitReconcileJob(deps: {
         await deps.engine.reconcileOrder(em, id, now, payload.revoke === true);
         return;
       }
-      const { recheckAt } = await deps.engine.reconcileSubscription(em, id, now, {
+      const { recheckAt, at } = await deps.engine.reconcileSubscription(em, id, now, {
         cycled: payload.eventType === 'subscription.cycled',
       });
-      if (recheckAt)
+      if (recheckAt && at)
         await enqueueJob(em, {
           kind: BENEFITS_RECONCILE_JOB,
           key: `${BENEFITS_RECONCILE_JOB}:subscription:${id}:grace:${recheckAt.toISOString()}`,
           payload: { source: 'subscription', id, eventType: 'grace_period_end' },
-          runAt: recheckAt,
+          runAt: new Date(deps.clock.now().getTime() + (recheckAt.getTime() - at.getTime())),
         });
     });
   };

@@ -39,6 +39,8 @@ export class Migration20261124150000_benefits extends Migration {
     );
     this.addSql(`create index "benefit_grants_customer_index" on "billing"."benefit_grants" ("customer_id");`);
     this.addSql(`create index "benefit_grants_benefit_index" on "billing"."benefit_grants" ("benefit_id");`);
+    // Due at once whatever clock the job worker reads (`epoch`): the organization's sandbox clock may run
+    // ahead of the worker's, and the event's own time is the organization's.
     this.addSql(`create or replace function "billing"."enqueue_benefit_reconcile"() returns trigger language plpgsql as $$
       declare
         source text;
@@ -67,7 +69,7 @@ export class Migration20261124150000_benefits extends Migration {
         insert into "billing"."jobs" ("id", "kind", "idempotency_key", "payload", "status", "attempts", "max_attempts", "run_at", "created_at")
         values (gen_random_uuid(), 'benefits.reconcile', 'benefits.reconcile:' || source || ':' || target || ':' || new.id,
                 jsonb_build_object('source', source, 'id', target, 'eventId', new.id, 'eventType', new.type, 'revoke', revoke),
-                'pending', 0, 10, now(), now())
+                'pending', 0, 10, 'epoch', now())
         on conflict ("idempotency_key") do nothing;
         return new;
       end $$;`);
