@@ -144,7 +144,10 @@ function userBenefitRoutes(): Route[] {
       page: q.page,
       limit: q.limit,
     }),
-    result: data => ({ items: data.userBenefits.items.map(benefitWire), pagination: toWire(data.userBenefits.pagination) }),
+    result: data => ({
+      items: data.userBenefits.items.map(benefitWire),
+      pagination: toWire(data.userBenefits.pagination),
+    }),
     status: 200,
     response: listOf(benefitResponse),
   });

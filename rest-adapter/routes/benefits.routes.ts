@@ -17,7 +17,9 @@ import type { Route } from './route.js';
 /** Wire → GraphQL input: absent keys dropped; `properties` and `metadata` kept as written (snake_case). */
 function input(body: Record<string, unknown>): Record<string, unknown> {
   const { properties, metadata, ...rest } = body;
-  const fields = toInput<Record<string, unknown>>(Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)));
+  const fields = toInput<Record<string, unknown>>(
+    Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+  );
   if (properties !== undefined) fields.properties = properties;
   if (metadata !== undefined) fields.metadata = metadata;
   return fields;

@@ -25,7 +25,11 @@ export const BENEFIT_PROPERTIES = {
   }),
   downloadables: z.object({ archived: z.record(z.uuid(), z.boolean()).optional(), files: z.array(z.uuid()).min(1) }),
   license_keys: licenseKeyProperties,
-  meter_credit: z.object({ units: z.number().int().gt(0).lte(2_147_483_647), rollover: z.boolean(), meter_id: z.uuid() }),
+  meter_credit: z.object({
+    units: z.number().int().gt(0).lte(2_147_483_647),
+    rollover: z.boolean(),
+    meter_id: z.uuid(),
+  }),
   feature_flag: z.object({}),
   slack_shared_channel: z.object({
     slack_integration_id: z.string(),

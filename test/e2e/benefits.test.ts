@@ -13,7 +13,8 @@ let stack: TestStack;
 let owner: Tenant;
 let base: string;
 
-const api = (method: string, path: string, body?: unknown, token = owner.oat) => call(base, method, path, { token, body });
+const api = (method: string, path: string, body?: unknown, token = owner.oat) =>
+  call(base, method, path, { token, body });
 
 /** Runs due jobs until `check` passes (the worker loop may hold a job a moment; we wait for it). */
 async function settle<T>(check: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
@@ -73,7 +74,11 @@ afterAll(async () => {
 
 describe('benefits CRUD', () => {
   it('creates, reads, lists, updates each type with its properties and metadata', async () => {
-    const note = await benefit({ type: 'custom', description: 'Priority support', properties: { note: 'Write to us' } });
+    const note = await benefit({
+      type: 'custom',
+      description: 'Priority support',
+      properties: { note: 'Write to us' },
+    });
     expect(note).toMatchObject({
       type: 'custom',
       description: 'Priority support',
@@ -138,10 +143,17 @@ describe('benefits CRUD', () => {
     });
     expect(limit.status).toBe(422);
     expect(JSON.stringify(limit.body.detail[0].loc)).toContain('limit');
-    const files = await api('POST', '/v1/benefits/', { type: 'downloadables', description: 'Files', properties: { files: [] } });
+    const files = await api('POST', '/v1/benefits/', {
+      type: 'downloadables',
+      description: 'Files',
+      properties: { files: [] },
+    });
     expect(files.status).toBe(422);
     const typeChange = await api('POST', '/v1/benefits/', { type: 'custom', description: 'Note', properties: {} });
-    const wrongType = await api('PATCH', `/v1/benefits/${typeChange.body.id}`, { type: 'feature_flag', description: 'Flag' });
+    const wrongType = await api('PATCH', `/v1/benefits/${typeChange.body.id}`, {
+      type: 'feature_flag',
+      description: 'Flag',
+    });
     expect(wrongType.status).toBe(422);
     expect((await api('GET', '/v1/benefits/?limit=100')).body.pagination.total_count).toBe(before + 1);
     expect((await api('GET', '/v1/benefits/00000000-0000-4000-8000-000000000000')).status).toBe(404);
@@ -158,7 +170,12 @@ describe('grants follow subscriptions', () => {
 
   it('attaches benefits to a product in order; an unknown benefit is 422 at its index', async () => {
     note = await benefit({ type: 'custom', description: 'Welcome note', properties: { note: 'Hello' } });
-    flag = await benefit({ type: 'feature_flag', description: 'Beta access', properties: {}, metadata: { flag: 'beta' } });
+    flag = await benefit({
+      type: 'feature_flag',
+      description: 'Beta access',
+      properties: {},
+      metadata: { flag: 'beta' },
+    });
     discord = await benefit({
       type: 'discord',
       description: 'Discord role',
@@ -228,7 +245,9 @@ describe('grants follow subscriptions', () => {
     expect(kept.body.active_subscriptions[0]).toMatchObject({ cancel_at_period_end: true });
     expect(kept.body.granted_benefits).toHaveLength(2);
 
-    expect((await api('PATCH', `/v1/subscriptions/${subscriptionId}`, { cancel_at_period_end: false })).status).toBe(200);
+    expect((await api('PATCH', `/v1/subscriptions/${subscriptionId}`, { cancel_at_period_end: false })).status).toBe(
+      200,
+    );
     expect((await api('DELETE', `/v1/subscriptions/${subscriptionId}`)).status).toBe(200);
     const revoked = await settle(
       () => state(customerId),
@@ -238,14 +257,20 @@ describe('grants follow subscriptions', () => {
     expect(revoked.body.granted_benefits).toEqual([]);
     const grants = await api('GET', `/v1/benefit-grants/?customer_id=${customerId}&is_granted=false&limit=100`);
     expect(grants.body.items).toHaveLength(3);
-    expect(grants.body.items.filter((g: any) => g.is_revoked).map((g: any) => g.benefit_id).sort()).toEqual(
-      [flag.id, note.id].sort(),
-    );
+    expect(
+      grants.body.items
+        .filter((g: any) => g.is_revoked)
+        .map((g: any) => g.benefit_id)
+        .sort(),
+    ).toEqual([flag.id, note.id].sort());
     // The Discord grant never reached Discord: there is nothing to revoke, and no event says so.
     const events = await outbox(['benefit_grant.revoked']);
-    expect(events.filter(e => e.payload.customer_id === customerId).map(e => e.payload.benefit_id).sort()).toEqual(
-      [flag.id, note.id].sort(),
-    );
+    expect(
+      events
+        .filter(e => e.payload.customer_id === customerId)
+        .map(e => e.payload.benefit_id)
+        .sort(),
+    ).toEqual([flag.id, note.id].sort());
   });
 });
 

@@ -5,7 +5,13 @@ import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../
 import type { RequestContext } from '../../../kit/request-context.js';
 import { sortCriteria } from '../shared/sorting.js';
 import type { Benefit } from './benefit.entity.js';
-import { benefitGrantFromRow, benefitGrantRead, type BenefitGrantReadFilters, benefitJson, benefitRead } from './benefit.read.js';
+import {
+  benefitGrantFromRow,
+  benefitGrantRead,
+  type BenefitGrantReadFilters,
+  benefitJson,
+  benefitRead,
+} from './benefit.read.js';
 import { BENEFIT_GRANT_DEFAULT_SORTING, BENEFIT_GRANT_SORT_KEYS } from './benefit.sorting.js';
 import { type BenefitGrantType, BenefitType } from './benefit.type.js';
 import { type CustomerStateType, loadCustomerState } from './customer-state.js';
@@ -96,7 +102,10 @@ export class BenefitGrantService {
       ],
     );
     const total = rows.length ? Number(rows[0].total) : 0;
-    return { items: rows.map(r => BenefitType.fromEntity(r.r as Benefit)), pagination: paginationOf(total, query.limit) };
+    return {
+      items: rows.map(r => BenefitType.fromEntity(r.r as Benefit)),
+      pagination: paginationOf(total, query.limit),
+    };
   }
 
   async oneOfUser(ctx: RequestContext, email: string, id: string): Promise<BenefitType> {
@@ -112,4 +121,3 @@ export class BenefitGrantService {
     return BenefitType.fromEntity(rows[0].r as Benefit);
   }
 }
-

@@ -67,7 +67,11 @@ export class BenefitGrantEngine {
     }
     await this.apply(
       em,
-      { organizationId: subscription.organizationId, customerId: subscription.customerId, productId: wanted ? subscription.productId : null },
+      {
+        organizationId: subscription.organizationId,
+        customerId: subscription.customerId,
+        productId: wanted ? subscription.productId : null,
+      },
       { subscriptionId, orderId: null },
       at,
       options.cycled === true,
@@ -163,9 +167,20 @@ export class BenefitGrantEngine {
   }
 
   /** Grants through the type's handler; a failure is stored on the grant (Polar's `error`), not thrown. */
-  private async grant(em: EntityManager, grant: BenefitGrant, benefit: Benefit, customer: Customer, at: Date): Promise<boolean> {
+  private async grant(
+    em: EntityManager,
+    grant: BenefitGrant,
+    benefit: Benefit,
+    customer: Customer,
+    at: Date,
+  ): Promise<boolean> {
     try {
-      const properties = await this.handlers[benefit.type].grant(em, { benefit, grant, customerEmail: customer.email, at });
+      const properties = await this.handlers[benefit.type].grant(em, {
+        benefit,
+        grant,
+        customerEmail: customer.email,
+        at,
+      });
       grant.properties = properties;
       grant.grantedAt = at;
       grant.revokedAt = null;
@@ -180,7 +195,13 @@ export class BenefitGrantEngine {
     }
   }
 
-  private async revoke(em: EntityManager, grant: BenefitGrant, benefit: Benefit, customer: Customer, at: Date): Promise<void> {
+  private async revoke(
+    em: EntityManager,
+    grant: BenefitGrant,
+    benefit: Benefit,
+    customer: Customer,
+    at: Date,
+  ): Promise<void> {
     try {
       await this.handlers[benefit.type].revoke(em, { benefit, grant, customerEmail: customer.email, at });
       grant.error = null;
@@ -193,8 +214,21 @@ export class BenefitGrantEngine {
     this.record(em, 'benefit_grant.revoked', grant, benefit, customer, at);
   }
 
-  private record(em: EntityManager, type: string, grant: BenefitGrant, benefit: Benefit, customer: Customer, at: Date): void {
-    recordEvent(em, grant.organizationId, type, benefitGrantWire(BenefitGrantType.fromEntity(grant, customer, benefit)), at);
+  private record(
+    em: EntityManager,
+    type: string,
+    grant: BenefitGrant,
+    benefit: Benefit,
+    customer: Customer,
+    at: Date,
+  ): void {
+    recordEvent(
+      em,
+      grant.organizationId,
+      type,
+      benefitGrantWire(BenefitGrantType.fromEntity(grant, customer, benefit)),
+      at,
+    );
   }
 
   /** `customer.state_changed` with the state as the change leaves it (read inside the transaction). */

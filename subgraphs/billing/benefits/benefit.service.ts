@@ -90,7 +90,12 @@ export class BenefitService {
         input: input.type,
       });
     const checked = benefitIssues(benefit.type, input.description ?? undefined, input.properties ?? undefined);
-    throwIfAny([...issues, ...checked.issues, ...visibilityIssues(input.visibility), ...metadataIssues(input.metadata ?? {})]);
+    throwIfAny([
+      ...issues,
+      ...checked.issues,
+      ...visibilityIssues(input.visibility),
+      ...metadataIssues(input.metadata ?? {}),
+    ]);
     const before = JSON.stringify([benefit.description, benefit.visibility, benefit.properties, benefit.metadata]);
     if (input.description != null) benefit.description = input.description.trim();
     if (input.visibility != null) benefit.visibility = input.visibility;
@@ -146,9 +151,8 @@ export class BenefitService {
       );
       const now = await organizationNow(ctx, product.organizationId);
       await em.nativeDelete(ProductBenefit, { productId });
-      ids.forEach((benefitId, position) =>
-        em.create(ProductBenefit, { productId, benefitId, organizationId: product.organizationId, position }),
-      );
+      for (const [position, benefitId] of ids.entries())
+        em.create(ProductBenefit, { productId, benefitId, organizationId: product.organizationId, position });
       product.modifiedAt = now;
       await em.flush();
       const holders = await em.execute<{ source: string; id: string }[]>(

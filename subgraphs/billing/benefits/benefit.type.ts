@@ -31,7 +31,8 @@ export class BenefitType {
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
   @Field(() => String, {
-    description: 'custom | discord | github_repository | downloadables | license_keys | meter_credit | feature_flag | slack_shared_channel',
+    description:
+      'custom | discord | github_repository | downloadables | license_keys | meter_credit | feature_flag | slack_shared_channel',
   })
   type!: string;
   @Field() description!: string;

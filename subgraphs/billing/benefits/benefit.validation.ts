@@ -26,13 +26,34 @@ export function benefitIssues(
 ): { issues: ValidationIssue[]; properties: Props } {
   const issues: ValidationIssue[] = [];
   if (!(BENEFIT_TYPES as readonly string[]).includes(type))
-    issues.push(issue(['type'], `Input tag '${type}' found using 'type' does not match any of the expected tags`, type, 'union_tag_invalid'));
+    issues.push(
+      issue(
+        ['type'],
+        `Input tag '${type}' found using 'type' does not match any of the expected tags`,
+        type,
+        'union_tag_invalid',
+      ),
+    );
   if (description !== undefined) {
     const length = description.trim().length;
     if (length < BENEFIT_DESCRIPTION_MIN)
-      issues.push(issue(['description'], `String should have at least ${BENEFIT_DESCRIPTION_MIN} characters`, description, 'string_too_short'));
+      issues.push(
+        issue(
+          ['description'],
+          `String should have at least ${BENEFIT_DESCRIPTION_MIN} characters`,
+          description,
+          'string_too_short',
+        ),
+      );
     if (length > BENEFIT_DESCRIPTION_MAX)
-      issues.push(issue(['description'], `String should have at most ${BENEFIT_DESCRIPTION_MAX} characters`, description, 'string_too_long'));
+      issues.push(
+        issue(
+          ['description'],
+          `String should have at most ${BENEFIT_DESCRIPTION_MAX} characters`,
+          description,
+          'string_too_long',
+        ),
+      );
   }
   if (properties === undefined || issues.length) return { issues, properties: properties ?? {} };
   const checked = checkProperties(type as BenefitKind, properties, issues);
@@ -56,17 +77,35 @@ function checkProperties(type: BenefitKind, p: Props, issues: ValidationIssue[])
     case 'feature_flag':
       return {};
     case 'discord':
-      return { guild_id: p.guild_id ?? null, role_id: str('role_id', true), kick_member: p.kick_member === true, guild_token: str('guild_token', true) };
+      return {
+        guild_id: p.guild_id ?? null,
+        role_id: str('role_id', true),
+        kick_member: p.kick_member === true,
+        guild_token: str('guild_token', true),
+      };
     case 'github_repository': {
       const permission = str('permission', true);
       if (permission && !PERMISSIONS.includes(permission))
-        issues.push(issue(at('permission'), `Input should be ${PERMISSIONS.map(x => `'${x}'`).join(', ')}`, permission, 'enum'));
-      return { repository_owner: str('repository_owner', true), repository_name: str('repository_name', true), permission };
+        issues.push(
+          issue(at('permission'), `Input should be ${PERMISSIONS.map(x => `'${x}'`).join(', ')}`, permission, 'enum'),
+        );
+      return {
+        repository_owner: str('repository_owner', true),
+        repository_name: str('repository_name', true),
+        permission,
+      };
     }
     case 'downloadables': {
       const files = p.files;
       if (!Array.isArray(files) || files.length < 1 || files.some(f => typeof f !== 'string' || !UUID.test(f)))
-        issues.push(issue(at('files'), 'List should have at least 1 item after validation, and every item a UUID', files, 'too_short'));
+        issues.push(
+          issue(
+            at('files'),
+            'List should have at least 1 item after validation, and every item a UUID',
+            files,
+            'too_short',
+          ),
+        );
       return { archived: (p.archived as Record<string, boolean>) ?? {}, files: files ?? [] };
     }
     case 'license_keys':
@@ -76,13 +115,21 @@ function checkProperties(type: BenefitKind, p: Props, issues: ValidationIssue[])
       if (typeof units !== 'number' || !Number.isInteger(units) || units <= 0 || units > 2_147_483_647)
         issues.push(issue(at('units'), 'Input should be greater than 0', units, 'greater_than'));
       const meterId = str('meter_id', true);
-      if (meterId && !UUID.test(meterId)) issues.push(issue(at('meter_id'), 'Input should be a valid UUID', meterId, 'uuid_parsing'));
+      if (meterId && !UUID.test(meterId))
+        issues.push(issue(at('meter_id'), 'Input should be a valid UUID', meterId, 'uuid_parsing'));
       return { units, rollover: p.rollover === true, meter_id: meterId };
     }
     case 'slack_shared_channel': {
       const template = str('channel_name_template', true);
       if (template !== null && (template.length < 1 || template.length > 80))
-        issues.push(issue(at('channel_name_template'), 'String should have between 1 and 80 characters', template, 'string_too_long'));
+        issues.push(
+          issue(
+            at('channel_name_template'),
+            'String should have between 1 and 80 characters',
+            template,
+            'string_too_long',
+          ),
+        );
       return {
         slack_integration_id: str('slack_integration_id', true),
         channel_name_template: template,
@@ -105,14 +152,23 @@ function licenseKeyProperties(p: Props, issues: ValidationIssue[]): Props {
     if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0)
       issues.push(issue(['properties', 'expires', 'ttl'], 'Input should be greater than 0', ttl, 'greater_than'));
     if (!TIMEFRAMES.includes(expires.timeframe as string))
-      issues.push(issue(['properties', 'expires', 'timeframe'], "Input should be 'year', 'month' or 'day'", expires.timeframe, 'enum'));
+      issues.push(
+        issue(
+          ['properties', 'expires', 'timeframe'],
+          "Input should be 'year', 'month' or 'day'",
+          expires.timeframe,
+          'enum',
+        ),
+      );
     out.expires = { ttl, timeframe: expires.timeframe };
   }
   const activations = p.activations as Props | null | undefined;
   if (activations != null) {
     const limit = activations.limit;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit <= 0 || limit > 50)
-      issues.push(issue(['properties', 'activations', 'limit'], 'Input should be between 1 and 50', limit, 'less_than_equal'));
+      issues.push(
+        issue(['properties', 'activations', 'limit'], 'Input should be between 1 and 50', limit, 'less_than_equal'),
+      );
     out.activations = { limit, enable_customer_admin: activations.enable_customer_admin === true };
   }
   if (p.limit_usage != null) {

@@ -19,7 +19,10 @@ export interface IssuedLicenseKey {
   displayKey: string;
 }
 
-export async function issueLicenseKey(_em: EntityManager, _input: LicenseKeyGrantInput): Promise<IssuedLicenseKey | null> {
+export async function issueLicenseKey(
+  _em: EntityManager,
+  _input: LicenseKeyGrantInput,
+): Promise<IssuedLicenseKey | null> {
   return null;
 }
 
