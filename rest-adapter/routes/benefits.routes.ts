@@ -37,6 +37,8 @@ export const benefitRoutes: Route[] = [
     query: z.object({
       id: z.array(z.uuid()).optional(),
       organization_id: z.array(z.uuid()).optional(),
+      // Polar's query parameter is `type_filter` (what the SDK sends); `type` is accepted too.
+      type_filter: z.array(z.enum(BENEFIT_TYPES)).optional(),
       type: z.array(z.enum(BENEFIT_TYPES)).optional(),
       query: z.string().optional(),
       ...pageQuery,
@@ -46,7 +48,7 @@ export const benefitRoutes: Route[] = [
     variables: ({ query }) => ({
       id: query.id ?? null,
       organizationId: query.organization_id ?? null,
-      type: query.type ?? null,
+      type: query.type_filter ?? query.type ?? null,
       query: query.query || null,
       page: query.page,
       limit: query.limit,
