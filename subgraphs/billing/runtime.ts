@@ -45,6 +45,8 @@ export async function startBilling(options: {
   payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>;
   /** Poll for due jobs (left by a crash) every this many ms; 0: never (tests that drive jobs themselves). */
   jobPollMs?: number;
+  /** An organization's benefit revocation grace period in days (identity owns the setting); 0 when absent. */
+  gracePeriodDays?: (organizationId: string) => Promise<number>;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
@@ -74,6 +76,7 @@ export async function startBilling(options: {
     principals: cache,
     payments,
     jobs,
+    gracePeriodDays: options.gracePeriodDays,
   });
   jobs.register(
     BENEFITS_RECONCILE_JOB,

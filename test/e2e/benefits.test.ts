@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
+import { settleJobs } from '../support/sql-statements.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
@@ -271,6 +272,77 @@ describe('grants follow subscriptions', () => {
         .map(e => e.payload.benefit_id)
         .sort(),
     ).toEqual([flag.id, note.id].sort());
+  });
+});
+
+describe('past due: the organization grace period', () => {
+  /** What the dunning engine does when a renewal charge fails: `past_due` and its event, one transaction. */
+  const pastDue = async (subscriptionId: string) => {
+    const em = stack.sandbox.environment.billing.orm.em.fork();
+    await em.transactional(async tx => {
+      await tx.execute(`update billing.subscriptions set status = 'past_due', past_due_at = ? where id = ?`, [
+        clock.now(),
+        subscriptionId,
+      ]);
+      await tx.execute(
+        `insert into billing.events (id, organization_id, type, payload, created_at) values (gen_random_uuid(), ?, 'subscription.past_due', ?::jsonb, ?)`,
+        [owner.organizationId, JSON.stringify({ id: subscriptionId, status: 'past_due' }), clock.now()],
+      );
+    });
+  };
+  const grace = (days: number) =>
+    call(base, 'PATCH', `/v1/organizations/${owner.organizationId}`, {
+      token: owner.pat,
+      body: {
+        subscription_settings: {
+          allow_multiple_subscriptions: false,
+          proration_behavior: 'prorate',
+          benefit_revocation_grace_period: days,
+          prevent_trial_abuse: false,
+          allow_customer_updates: true,
+        },
+      },
+    });
+
+  it('keeps the benefits of a past-due subscription for the grace period, then revokes them', async () => {
+    const perk = await benefit({ type: 'custom', description: 'Grace perk', properties: {} });
+    const plan = await product({ name: 'Grace plan' });
+    await api('POST', `/v1/products/${plan}/benefits`, { benefits: [perk.id] });
+    expect((await grace(2)).status).toBe(200);
+    const order = await sell(plan, 'late@example.com');
+    await settle(
+      () => state(order.customer_id),
+      res => res.body.granted_benefits?.length === 1,
+    );
+
+    await pastDue(order.subscription_id);
+    await settleJobs(stack.sandbox.environment.billing);
+    expect((await state(order.customer_id)).body.granted_benefits).toHaveLength(1);
+
+    clock.advance(2 * 86_400_000 + 1000);
+    const revoked = await settle(
+      () => state(order.customer_id),
+      res => res.body.granted_benefits?.length === 0,
+    );
+    expect(revoked.body.granted_benefits).toEqual([]);
+    expect((await grace(0)).status).toBe(200);
+  });
+
+  it('revokes at once when the grace period is 0', async () => {
+    const perk = await benefit({ type: 'custom', description: 'No grace perk', properties: {} });
+    const plan = await product({ name: 'Strict plan' });
+    await api('POST', `/v1/products/${plan}/benefits`, { benefits: [perk.id] });
+    const order = await sell(plan, 'strict@example.com');
+    await settle(
+      () => state(order.customer_id),
+      res => res.body.granted_benefits?.length === 1,
+    );
+    await pastDue(order.subscription_id);
+    const revoked = await settle(
+      () => state(order.customer_id),
+      res => res.body.granted_benefits?.length === 0,
+    );
+    expect(revoked.body.granted_benefits).toEqual([]);
   });
 });
 
