@@ -236,6 +236,18 @@ describe('grants follow subscriptions', () => {
 
     const ofBenefit = await api('GET', `/v1/benefits/${note.id}/grants?is_granted=true`);
     expect(ofBenefit.body.items.map((g: any) => g.customer_id)).toEqual([customerId]);
+
+    // Changing the benefit's properties goes through its live grants: benefit_grant.updated.
+    const changed = await api('PATCH', `/v1/benefits/${note.id}`, { type: 'custom', properties: { note: 'Hi again' } });
+    expect(changed.body.properties).toEqual({ note: 'Hi again' });
+    const updates = await outbox(['benefit_grant.updated']);
+    expect(updates.filter(e => e.payload.benefit_id === note.id).map(e => e.payload)).toEqual([
+      expect.objectContaining({
+        customer_id: customerId,
+        previous_properties: {},
+        benefit: expect.objectContaining({ properties: { note: 'Hi again' } }),
+      }),
+    ]);
   });
 
   it('keeps the benefits through a cancel at period end, and revokes them with the subscription', async () => {

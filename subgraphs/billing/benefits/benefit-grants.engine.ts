@@ -111,6 +111,41 @@ export class BenefitGrantEngine {
     for (const id of customers) await this.stateChanged(em, benefit.organizationId, id, at);
   }
 
+  /**
+   * A benefit's properties changed: every live grant goes through its handler again (new properties)
+   * and `benefit_grant.updated` carries them with `previous_properties`. Leaves the flush to the caller,
+   * so the benefit's update and its grants' commit together.
+   */
+  async updateBenefit(em: EntityManager, benefit: Benefit, at: Date): Promise<void> {
+    const grants = await em.find(BenefitGrant, { benefitId: benefit.id, revokedAt: null, grantedAt: { $ne: null } });
+    for (const grant of grants) {
+      const customer = await em.findOneOrFail(Customer, { id: grant.customerId });
+      const previous = grant.properties;
+      try {
+        grant.properties = await this.handlers[benefit.type].grant(em, {
+          benefit,
+          grant,
+          customerEmail: customer.email,
+          at,
+        });
+        grant.error = null;
+      } catch (error) {
+        grant.error = grantError(error, at);
+      }
+      grant.modifiedAt = at;
+      recordEvent(
+        em,
+        grant.organizationId,
+        'benefit_grant.updated',
+        {
+          ...benefitGrantWire(BenefitGrantType.fromEntity(grant, customer, benefit)),
+          previous_properties: previous,
+        },
+        at,
+      );
+    }
+  }
+
   private async apply(
     em: EntityManager,
     target: { organizationId: string; customerId: string; productId: string | null },

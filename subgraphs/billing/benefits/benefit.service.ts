@@ -107,6 +107,7 @@ export class BenefitService {
       benefit.modifiedAt = now;
       type.modifiedAt = now;
       recordEvent(ctx.em, benefit.organizationId, 'benefit.updated', benefitWire(type), now);
+      if (input.properties != null) await this.engine.updateBenefit(ctx.em, benefit, now);
     }
     await ctx.em.flush();
     return type;
