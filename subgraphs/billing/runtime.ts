@@ -11,6 +11,7 @@ import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
 import { JobRunner } from './jobs/job-queue.js';
 import { BENEFITS_RECONCILE_JOB, benefitReconcileJob } from './benefits/benefit-grants.job.js';
+import { BenefitDueWork } from './benefits/benefit-due-work.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
@@ -82,6 +83,8 @@ export async function startBilling(options: {
     BENEFITS_RECONCILE_JOB,
     benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),
   );
+  // Grants follow inside a sandbox clock advance too (after the runners registered before it).
+  services.clocks.register(new BenefitDueWork(orm, services.benefitEngine, jobs, options.gracePeriodDays));
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
   return {

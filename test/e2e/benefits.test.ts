@@ -358,6 +358,59 @@ describe('past due: the organization grace period', () => {
   });
 });
 
+describe('the sandbox clock', () => {
+  it("revokes a past-due subscription's benefits at the end of the grace period, within the advance", async () => {
+    const shop = await createTenant(stack.sandbox);
+    const as = (method: string, path: string, body?: unknown) => call(base, method, path, { token: shop.oat, body });
+    const perk = await as('POST', '/v1/benefits/', {
+      type: 'feature_flag',
+      description: 'Clocked perk',
+      properties: {},
+    });
+    const plan = await as('POST', '/v1/products/', {
+      name: 'Clocked plan',
+      recurring_interval: 'month',
+      prices: [{ amount_type: 'fixed', price_amount: 900 }],
+    });
+    await as('POST', `/v1/products/${plan.body.id}/benefits`, { benefits: [perk.body.id] });
+    const settings = await call(base, 'PATCH', `/v1/organizations/${shop.organizationId}`, {
+      token: shop.pat,
+      body: {
+        subscription_settings: {
+          allow_multiple_subscriptions: false,
+          proration_behavior: 'prorate',
+          benefit_revocation_grace_period: 3,
+          prevent_trial_abuse: false,
+          allow_customer_updates: true,
+        },
+      },
+    });
+    expect(settings.status).toBe(200);
+    const order = await sell(plan.body.id, 'clocked@example.com', shop.oat);
+    const stateOf = () => as('GET', `/v1/customers/${order.customer_id}/state`);
+    await settle(stateOf, res => res.body.granted_benefits?.length === 1);
+    const now = (await as('GET', '/v1/sandbox/clock')).body.now as string;
+    await stack.sandbox.environment.billing.orm.em.fork().transactional(async tx => {
+      await tx.execute(`update billing.subscriptions set status = 'past_due', past_due_at = ? where id = ?`, [
+        new Date(now),
+        order.subscription_id,
+      ]);
+      await tx.execute(
+        `insert into billing.events (id, organization_id, type, payload, created_at) values (gen_random_uuid(), ?, 'subscription.past_due', ?::jsonb, ?)`,
+        [shop.organizationId, JSON.stringify({ id: order.subscription_id }), new Date(now)],
+      );
+    });
+    // Two days in: still within the grace period (the advance runs the queued reconcile itself).
+    expect((await as('POST', '/v1/sandbox/clock/advance', { seconds: 2 * 86_400 })).status).toBe(200);
+    expect((await stateOf()).body.granted_benefits).toHaveLength(1);
+    // Past the third day: revoked by the time the advance answers, stamped with the grace period's end.
+    expect((await as('POST', '/v1/sandbox/clock/advance', { seconds: 2 * 86_400 })).status).toBe(200);
+    expect((await stateOf()).body.granted_benefits).toEqual([]);
+    const grants = await as('GET', `/v1/benefit-grants/?customer_id=${order.customer_id}`);
+    expect(grants.body.items[0].revoked_at).toBe(new Date(new Date(now).getTime() + 3 * 86_400_000).toISOString());
+  });
+});
+
 describe('one-time orders, deleting a benefit, and the user', () => {
   it('grants a paid one-time order; deleting the benefit revokes the grant and hides it', async () => {
     const download = await benefit({ type: 'custom', description: 'Ebook', properties: { note: 'Enjoy' } });
