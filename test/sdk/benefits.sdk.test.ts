@@ -5,6 +5,9 @@
 import type { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
+import { WebhookBenefitGrantCreatedPayload$inboundSchema } from '@polar-sh/sdk/models/components/webhookbenefitgrantcreatedpayload.js';
+import { WebhookBenefitGrantRevokedPayload$inboundSchema } from '@polar-sh/sdk/models/components/webhookbenefitgrantrevokedpayload.js';
+import { WebhookCustomerStateChangedPayload$inboundSchema } from '@polar-sh/sdk/models/components/webhookcustomerstatechangedpayload.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { settleJobs } from '../support/sql-statements.js';
 import { failure, ok, startSdkStack } from '../support/sdk.js';
@@ -53,6 +56,14 @@ describe('benefits through the SDK', () => {
     const flag = await ok(
       asOrganization.benefits.create({ type: 'feature_flag', description: 'Beta features', properties: {} }),
     );
+    const discord = await ok(
+      asOrganization.benefits.create({
+        type: 'discord',
+        description: 'Discord role',
+        properties: { guildToken: 'token', roleId: '42', kickMember: true },
+      }),
+    );
+    expect(discord).toMatchObject({ type: 'discord', properties: { roleId: '42', kickMember: true } });
     expect(flag.type).toBe('feature_flag');
 
     const page = await ok(asOrganization.benefits.list({ typeFilter: 'license_keys' }));
@@ -130,5 +141,29 @@ describe('benefits through the SDK', () => {
     expect(after.grantedBenefits).toEqual([]);
     const revoked = await ok(asOrganization.benefitGrants.list({ customerId: customer.id, isGranted: false }));
     expect(revoked.result.items[0]).toMatchObject({ isGranted: false, isRevoked: true });
+
+    // The webhook bodies these events become are what the SDK's webhook models accept.
+    const rows = await stack.production.environment.billing.orm.em
+      .fork()
+      .execute<{ type: string; payload: any; created_at: Date }[]>(
+        `select type, payload, created_at from billing.events where type in ('benefit_grant.created', 'benefit_grant.revoked', 'customer.state_changed') order by created_at, id`,
+      );
+    const schemas: Record<string, { safeParse(v: unknown): { success: boolean; error?: unknown } }> = {
+      'benefit_grant.created': WebhookBenefitGrantCreatedPayload$inboundSchema as never,
+      'benefit_grant.revoked': WebhookBenefitGrantRevokedPayload$inboundSchema as never,
+      'customer.state_changed': WebhookCustomerStateChangedPayload$inboundSchema as never,
+    };
+    const mine = rows.filter(r => (r.payload.customer_id ?? r.payload.id) === customer.id);
+    expect(mine.map(r => r.type).sort()).toEqual(
+      ['benefit_grant.created', 'benefit_grant.revoked', 'customer.state_changed', 'customer.state_changed'].sort(),
+    );
+    for (const row of mine) {
+      const parsed = schemas[row.type].safeParse({
+        type: row.type,
+        timestamp: new Date(row.created_at).toISOString(),
+        data: row.payload,
+      });
+      if (!parsed.success) throw new Error(`${row.type}: ${JSON.stringify(parsed.error)}`);
+    }
   });
 });

@@ -77,8 +77,10 @@ function checkProperties(type: BenefitKind, p: Props, issues: ValidationIssue[])
     case 'feature_flag':
       return {};
     case 'discord':
+      // Polar reads the guild from the token through Discord; without the integration it is unknown
+      // (an empty string: the response model requires a string).
       return {
-        guild_id: p.guild_id ?? null,
+        guild_id: typeof p.guild_id === 'string' ? p.guild_id : '',
         role_id: str('role_id', true),
         kick_member: p.kick_member === true,
         guild_token: str('guild_token', true),
