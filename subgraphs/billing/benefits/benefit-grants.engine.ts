@@ -189,6 +189,8 @@ export class BenefitGrantEngine {
           createdAt: at,
           modifiedAt: null,
         } as BenefitGrant);
+        // Written before its handler runs: what the handler creates (a license key) may refer to it.
+        await em.flush();
       }
       changed = (await this.grant(em, grant, benefit, customer, at)) || changed;
     }

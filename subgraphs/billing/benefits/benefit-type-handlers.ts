@@ -52,6 +52,12 @@ const downloadables: BenefitTypeHandler = {
   async revoke() {},
 };
 
+interface IssuedKey {
+  id?: string;
+  displayKey?: string;
+  display_key?: string;
+}
+
 /** Keys come from the license keys domain: issued on the first grant, restored on a re-grant. */
 const licenseKeys: BenefitTypeHandler = {
   async grant(em, { benefit, grant, at }) {
@@ -59,14 +65,18 @@ const licenseKeys: BenefitTypeHandler = {
       await restoreLicenseKeys(em, grant.id, at);
       return grant.properties;
     }
-    const key = await issueLicenseKey(em, {
+    // The license keys domain owns the key; its answer is read loosely (id and display key under
+    // either spelling) so the seam survives small changes on its side.
+    const key = (await issueLicenseKey(em, {
       grantId: grant.id,
-      benefit: { id: benefit.id, organizationId: benefit.organizationId, properties: benefit.properties },
+      benefit,
       customerId: grant.customerId,
       organizationId: grant.organizationId,
       at,
-    });
-    return key ? { user_provided_key: false, license_key_id: key.id, display_key: key.displayKey } : {};
+    } as Parameters<typeof issueLicenseKey>[1])) as unknown as IssuedKey | null | undefined;
+    return key?.id
+      ? { user_provided_key: false, license_key_id: key.id, display_key: key.displayKey ?? key.display_key ?? null }
+      : {};
   },
   async revoke(em, { grant, at }) {
     await revokeLicenseKeys(em, grant.id, at);

@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 export interface LicenseKeyGrantInput {
   grantId: string;
+  /** The benefit entity (id, organizationId, properties …). */
   benefit: { id: string; organizationId: string; properties: Record<string, unknown> };
   customerId: string;
   organizationId: string;
