@@ -149,6 +149,52 @@ describe('the sandbox clock', () => {
 });
 
 describe('one-time orders, deleting a benefit, and the user', () => {
+  it("keeps a one-time order's benefits through a refund, and revokes them with `revoke_benefits`", async () => {
+    const files = await benefit({
+      type: 'downloadables',
+      description: 'Sample pack',
+      properties: { files: ['7f1d1c8e-3c4b-4a5e-9f4e-2a7c9d1b6e01'] },
+    });
+    const pack = await product({ name: 'Sample pack', recurring_interval: null });
+    await api('POST', `/v1/products/${pack}/benefits`, { benefits: [files.id] });
+    const order = await sell(pack, 'sampler@example.com');
+    const granted = await settle(
+      () => state(order.customer_id),
+      res => res.body.granted_benefits?.length === 1,
+    );
+    expect(granted.body.granted_benefits[0].properties).toEqual({ files: ['7f1d1c8e-3c4b-4a5e-9f4e-2a7c9d1b6e01'] });
+    // What the refunds domain records (Polar's Refund wire body), in its own transaction.
+    const refund = async (revoke: boolean) =>
+      stack.sandbox.environment.billing.orm.em
+        .fork()
+        .execute(
+          `insert into billing.events (id, organization_id, type, payload, created_at) values (gen_random_uuid(), ?, 'refund.created', ?::jsonb, ?)`,
+          [
+            owner.organizationId,
+            JSON.stringify({
+              id: crypto.randomUUID(),
+              order_id: order.id,
+              status: 'succeeded',
+              revoke_benefits: revoke,
+            }),
+            clock.now(),
+          ],
+        );
+    await refund(false);
+    await settleJobs(stack.sandbox.environment.billing);
+    expect((await state(order.customer_id)).body.granted_benefits).toHaveLength(1);
+    await refund(true);
+    const revoked = await settle(
+      () => state(order.customer_id),
+      res => res.body.granted_benefits?.length === 0,
+    );
+    expect(revoked.body.granted_benefits).toEqual([]);
+    // A later reconcile of the order (another event) does not give them back.
+    await api('POST', `/v1/products/${pack}/benefits`, { benefits: [files.id] });
+    await settleJobs(stack.sandbox.environment.billing);
+    expect((await state(order.customer_id)).body.granted_benefits).toEqual([]);
+  });
+
   it('grants a paid one-time order; deleting the benefit revokes the grant and hides it', async () => {
     const download = await benefit({ type: 'custom', description: 'Ebook', properties: { note: 'Enjoy' } });
     const ebook = await product({ name: 'Ebook', recurring_interval: null });
