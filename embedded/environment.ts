@@ -69,6 +69,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     poolMax: options.config.DATABASE_POOL_SIZE,
     // Plan changes follow the organization's proration choice, which identity owns.
     prorationSettings: id => prorationSettings.prorationChoice(id),
+    gracePeriodDays: organizationId => identity.benefitRevocationGracePeriod(organizationId),
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,

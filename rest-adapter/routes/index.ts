@@ -18,6 +18,8 @@ import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import { licenseKeyRoutes } from './license-keys.routes.js';
 import { fileRoutes } from './files.routes.js';
+import { benefitRoutes } from './benefits.routes.js';
+import { benefitGrantRoutes } from './benefit-grants.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -40,6 +42,8 @@ export const routes: Route[] = [
   ...customerPortalOrderRoutes,
   ...licenseKeyRoutes,
   ...fileRoutes,
+  ...benefitRoutes,
+  ...benefitGrantRoutes,
 ];
 
 /** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */

@@ -27,6 +27,7 @@ export {
   CUSTOMERS_WRITE,
 } from './customers/customer.access.js';
 export { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discounts/discount.access.js';
+export { BENEFITS_READ, BENEFITS_WRITE, USER_BENEFITS_READ } from './benefits/benefit.access.js';
 export { PRODUCTS_READ, PRODUCTS_WRITE } from './products/product.access.js';
 export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscription.access.js';
 export { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from './recurring/sandbox-clock.access.js';
@@ -34,6 +35,7 @@ export { FILE_LINK_HOLDER, FILES_READ, FILES_WRITE } from './files/file.access.j
 export { LICENSE_KEY_CLIENT, LICENSE_KEYS_READ, LICENSE_KEYS_WRITE } from './license-keys/license-key.access.js';
 
 // Enums that travel on the wire.
+export { BENEFIT_TYPES } from './benefits/benefit-types.js';
 export { CustomerCancellationReason, MANUAL_REFUND_REASONS, SubscriptionStatus } from './shared/enums.js';
 
 // Limits the edge validates before a request reaches billing.
@@ -43,6 +45,12 @@ export { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH }
 // Sort keys each list accepts, and its default order.
 export { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from './customers/customer.sorting.js';
 export { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from './discounts/discount.sorting.js';
+export {
+  BENEFIT_DEFAULT_SORTING,
+  BENEFIT_GRANT_DEFAULT_SORTING,
+  BENEFIT_GRANT_SORT_KEYS,
+  BENEFIT_SORT_KEYS,
+} from './benefits/benefit.sorting.js';
 export { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './products/product.sorting.js';
 export { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkouts/checkout.sorting.js';
 export { CHECKOUT_LINK_DEFAULT_SORTING, CHECKOUT_LINK_SORT_KEYS } from './checkout-links/checkout-link.sorting.js';
@@ -53,6 +61,7 @@ export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscrip
 
 // Wire builders: a GraphQL result (camelCase) to the exact keys of Polar's variant.
 export { discountBaseWire, discountWire } from './discounts/discount.wire.js';
+export { benefitGrantWire, benefitPublicWire, benefitWire, customerStateWire } from './benefits/benefit.wire.js';
 export { priceWire, productWire } from './products/product.wire.js';
 export { checkoutPublicWire, checkoutWire } from './checkouts/checkout.wire.js';
 export { checkoutLinkWire } from './checkout-links/checkout-link.wire.js';

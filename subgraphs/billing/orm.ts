@@ -12,6 +12,8 @@ import { Product } from './products/product.entity.js';
 import { Subscription } from './subscriptions/subscription.entity.js';
 import { Checkout } from './checkouts/checkout.entity.js';
 import { CheckoutLink } from './checkout-links/checkout-link.entity.js';
+import { Benefit, ProductBenefit } from './benefits/benefit.entity.js';
+import { BenefitGrant } from './benefits/benefit-grant.entity.js';
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
@@ -46,6 +48,9 @@ export const billingEntities = [
   OrderInvoice,
   ProrationItem,
   CustomerBalanceEntry,
+  Benefit,
+  ProductBenefit,
+  BenefitGrant,
   ...testProcessorEntities,
   LicenseKey,
   LicenseKeyActivation,

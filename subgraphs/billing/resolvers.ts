@@ -27,6 +27,9 @@ import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-po
 import { FileResolver } from './files/file.resolver.js';
 import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
 import { SandboxClockResolver } from './recurring/sandbox-clock.resolver.js';
+import { BenefitResolver } from './benefits/benefit.resolver.js';
+import { CustomerStateResolver } from './benefits/customer-state.resolver.js';
+import { UserBenefitsResolver } from './benefits/user-benefits.resolver.js';
 
 /** Every resolver class and reference resolver of the billing subgraph. Each domain adds its own. */
 export const billingResolvers: Function[] = [
@@ -55,6 +58,9 @@ export const billingResolvers: Function[] = [
   LicenseKeyResolver,
   FileResolver,
   CustomerPortalPaymentMethodsResolver,
+  BenefitResolver,
+  CustomerStateResolver,
+  UserBenefitsResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

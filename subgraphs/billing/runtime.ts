@@ -13,6 +13,8 @@ import { openTestProcessorLedger } from './payments/test-processor/test-processo
 import { CheckoutExpiry } from './checkouts/checkout-expiry.js';
 import { DueWorkSweep } from './recurring/due-work-sweep.js';
 import { JobRunner } from './jobs/job-queue.js';
+import { BENEFITS_RECONCILE_JOB, benefitReconcileJob } from './benefits/benefit-grants.job.js';
+import { BenefitDueWork } from './benefits/benefit-due-work.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
@@ -54,6 +56,8 @@ export async function startBilling(options: {
   prorationSettings?: ProrationSettingsSource;
   /** Sweep for due work (checkouts to expire) every this many ms (default 30 s); 0: never. */
   dueWorkSweepMs?: number;
+  /** An organization's benefit revocation grace period in days (identity owns the setting); 0 when absent. */
+  gracePeriodDays?: (organizationId: string) => Promise<number>;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
@@ -83,12 +87,19 @@ export async function startBilling(options: {
     payments,
     jobs,
     prorationSettings: options.prorationSettings,
+    gracePeriodDays: options.gracePeriodDays,
   });
   // Due work: an advance of the sandbox clock runs these runners at each instant it passes; the sweep
   // runs them on the wall clock.
   const checkoutExpiry = new CheckoutExpiry(orm, options.publicUrl);
   services.clocks.register(checkoutExpiry);
   const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry]);
+  jobs.register(
+    BENEFITS_RECONCILE_JOB,
+    benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),
+  );
+  // Grants follow inside a sandbox clock advance too (after the runners registered before it).
+  services.clocks.register(new BenefitDueWork(orm, services.benefitEngine, jobs, options.gracePeriodDays));
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
   const sweepMs = options.dueWorkSweepMs ?? (options.jobPollMs === 0 ? 0 : 30_000);

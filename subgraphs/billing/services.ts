@@ -24,6 +24,10 @@ import { PlanChangeCharger } from './subscriptions/plan-change-charger.js';
 import type { ProrationSettingsSource } from './subscriptions/proration-settings.js';
 import { OrganizationClocks } from './recurring/organization-clocks.js';
 import { SandboxClockService } from './recurring/sandbox-clock.service.js';
+import { BenefitGrantEngine, type GracePeriodSource } from './benefits/benefit-grants.engine.js';
+import { BenefitGrantService } from './benefits/benefit-grant.service.js';
+import { BenefitService } from './benefits/benefit.service.js';
+import { benefitTypeHandlers } from './benefits/benefit-type-handlers.js';
 
 /**
  * The billing use cases, built once per environment and shared by resolvers and jobs. Each domain
@@ -58,6 +62,10 @@ export interface BillingServices {
   fileTransfers: FileTransferService;
   /** The Customer Portal's saved payment methods (the default is what renewals charge). */
   paymentMethods: PaymentMethodService;
+  benefits: BenefitService;
+  benefitGrants: BenefitGrantService;
+  /** Grants and revokes benefits as subscriptions and orders move (the `benefits.reconcile` job). */
+  benefitEngine: BenefitGrantEngine;
 }
 
 export interface BillingServiceDependencies {
@@ -78,6 +86,8 @@ export interface BillingServiceDependencies {
   prorationSettings?: ProrationSettingsSource;
   /** The durable jobs (checkout fulfilment runs right after confirm commits). */
   jobs?: JobRunner | null;
+  /** The organization's `benefit_revocation_grace_period` (identity owns it); 0 days when not wired. */
+  gracePeriodDays?: GracePeriodSource;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
@@ -91,6 +101,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     jobs: deps.jobs ?? null,
     clocks,
   });
+  const benefitEngine = new BenefitGrantEngine(benefitTypeHandlers(), deps.gracePeriodDays);
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
@@ -113,5 +124,8 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     files: new FileService({ secret: deps.secret, publicUrl: deps.publicUrl }),
     fileTransfers: new FileTransferService(deps.secret),
     paymentMethods: new PaymentMethodService(payments, clocks),
+    benefits: new BenefitService(benefitEngine),
+    benefitGrants: new BenefitGrantService(),
+    benefitEngine,
   };
 }

@@ -13,6 +13,7 @@ import { Migration20261124140000_plan_changes } from './Migration20261124140000_
 import { Migration20261124120000_default_payment_method } from './Migration20261124120000_default_payment_method.js';
 import { Migration20261124120001_checkout_expiry } from './Migration20261124120001_checkout_expiry.js';
 import { Migration20261124120002_discount_redemptions } from './Migration20261124120002_discount_redemptions.js';
+import { Migration20261124150000_benefits } from './Migration20261124150000_benefits.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -37,4 +38,5 @@ export const billingMigrations = [
   },
   { name: 'Migration20261124120001_checkout_expiry', class: Migration20261124120001_checkout_expiry },
   { name: 'Migration20261124120002_discount_redemptions', class: Migration20261124120002_discount_redemptions },
+  { name: 'Migration20261124150000_benefits', class: Migration20261124150000_benefits },
 ];
