@@ -13,6 +13,8 @@ import { JobRunner } from './jobs/job-queue.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
+import { RenewalEngine } from './recurring/renewal-engine.js';
+import { RenewalScheduler } from './recurring/renewal-scheduler.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
 import { type BillingServices, createBillingServices } from './services.js';
 
@@ -25,8 +27,10 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   services: BillingServices;
   /** `polar_cst_` bearers → customer principals (kit/composite-principal-resolver.ts routes them here). */
   principals: CustomerSessionPrincipalResolver;
-  /** The durable jobs of this database (checkout fulfilment; renewals next). */
+  /** The durable jobs of this database (checkout fulfilment). */
   jobs: JobRunner;
+  /** The recurring engine's production loop (renewals, dunning retries, resumes by the wall clock). */
+  renewals: RenewalScheduler;
   /** Revokes leaked customer session tokens (secret scanning, kit/leaked-tokens.ts). */
   leakedTokens: LeakedTokenRevoker;
   close(): Promise<void>;
@@ -44,6 +48,8 @@ export async function startBilling(options: {
   payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>;
   /** Poll for due jobs (left by a crash) every this many ms; 0: never (tests that drive jobs themselves). */
   jobPollMs?: number;
+  /** Run the renewal scheduler every this many ms (default 10 s); 0: never. */
+  renewalPollMs?: number;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
@@ -76,6 +82,11 @@ export async function startBilling(options: {
   });
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
+  // The recurring engine: the sandbox clock's advance runs it per organization, this loop by the wall clock.
+  const engine = new RenewalEngine({ orm, payments });
+  services.clocks.register(engine);
+  const renewals = new RenewalScheduler(engine, options.clock);
+  renewals.start(options.renewalPollMs ?? 10_000);
   return {
     name: BILLING_SUBGRAPH,
     schema,
@@ -95,7 +106,9 @@ export async function startBilling(options: {
       };
     },
     jobs,
+    renewals,
     close: async () => {
+      await renewals.stop();
       await jobs.stop();
       await invalidations.close();
       await orm.close();

@@ -31,6 +31,8 @@ export interface NewOrder {
   seats: number | null;
   metadata: Record<string, string | number | boolean>;
   customFieldData?: Record<string, unknown>;
+  /** The period a renewal bills (unique per subscription for `subscription_cycle`). */
+  billingPeriodStart?: Date | null;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
     seats: input.seats,
     metadata: input.metadata,
     customFieldData: input.customFieldData ?? {},
+    billingPeriodStart: input.billingPeriodStart ?? null,
     createdAt: now,
   } as Order);
   // Items reference the order (a foreign key) and are not an ORM relation: the order goes in first.
