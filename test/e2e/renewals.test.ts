@@ -6,7 +6,8 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
  * The recurring engine as a merchant lives it in the sandbox: a subscription sold through a checkout,
  * then the organization's clock moved forward (`POST /v1/sandbox/clock/advance`), and what the API
  * shows afterwards: periods, `subscription_cycle` orders, payments (failed ones too), statuses and the
- * events in the outbox, each stamped with the instant it was due.
+ * events in the outbox, each stamped with the instant it was due. A checkout's sale is stamped 2 ms after
+ * its confirm (checkout.fulfilment.ts), so every period here starts at 09:30:00.002.
  */
 jest.setTimeout(120_000);
 const START = new Date('2028-01-31T09:30:00.000Z');
@@ -76,14 +77,14 @@ describe('a year of monthly renewals from 31 January 2028 (a leap year)', () => 
     const m = await merchant();
     const plan = await m.product({ prices: [{ amount_type: 'fixed', price_amount: 1000 }] });
     const sub = await m.subscribe({ products: [plan] });
-    expect(sub).toMatchObject({ status: 'active', current_period_end: '2028-02-29T09:30:00.000Z' });
-    await m.advance('2029-01-31T09:30:00.000Z');
+    expect(sub).toMatchObject({ status: 'active', current_period_end: '2028-02-29T09:30:00.002Z' });
+    await m.advance('2029-01-31T09:30:00.002Z');
 
     const after = await m.subscription(sub.id);
     expect(after).toMatchObject({
       status: 'active',
-      current_period_start: '2029-01-31T09:30:00.000Z',
-      current_period_end: '2029-02-28T09:30:00.000Z',
+      current_period_start: '2029-01-31T09:30:00.002Z',
+      current_period_end: '2029-02-28T09:30:00.002Z',
     });
     const list = await m.orders(sub.id);
     // The first order is the checkout's; then one `subscription_cycle` order per renewal, each stamped at its period's start.
@@ -110,7 +111,7 @@ describe('a year of monthly renewals from 31 January 2028 (a leap year)', () => 
     const kinds = (await m.events(sub.id)).filter(([t]) => t.startsWith('subscription.')).map(([t]) => t);
     expect(kinds.filter(t => t === 'subscription.cycled')).toHaveLength(12);
     const firstCycle = (await m.events(sub.id)).find(([t]) => t === 'subscription.cycled');
-    expect(firstCycle![1]).toBe('2028-02-29T09:30:00.001Z');
+    expect(firstCycle![1]).toBe('2028-02-29T09:30:00.003Z');
   });
 });
 
@@ -123,12 +124,12 @@ describe('trials', () => {
       trial_interval_count: 14,
     });
     const sub = await m.subscribe({ products: [plan] });
-    expect(sub).toMatchObject({ status: 'trialing', trial_end: '2028-02-14T09:30:00.000Z' });
-    await m.advance('2028-02-14T09:30:00.000Z');
+    expect(sub).toMatchObject({ status: 'trialing', trial_end: '2028-02-14T09:30:00.002Z' });
+    await m.advance('2028-02-14T09:30:00.002Z');
     expect(await m.subscription(sub.id)).toMatchObject({
       status: 'active',
-      current_period_start: '2028-02-14T09:30:00.000Z',
-      current_period_end: '2028-03-14T09:30:00.000Z',
+      current_period_start: '2028-02-14T09:30:00.002Z',
+      current_period_end: '2028-03-14T09:30:00.002Z',
     });
     const list = await m.orders(sub.id);
     expect(list.map(o => [o.billing_reason, o.status, o.total_amount])).toEqual([
@@ -150,25 +151,25 @@ describe('trials', () => {
     });
     const sub = await m.subscribe({ products: [plan] }, 'pm_card_chargeCustomerFail');
     expect(sub.status).toBe('trialing');
-    const trialEnd = '2028-02-07T09:30:00.000Z';
+    const trialEnd = '2028-02-07T09:30:00.002Z';
     await m.advance(trialEnd);
     expect(await m.subscription(sub.id)).toMatchObject({ status: 'past_due', past_due_at: trialEnd });
     const [order] = (await m.orders(sub.id)).filter(o => o.billing_reason === 'subscription_cycle');
-    expect(order).toMatchObject({ status: 'pending', next_payment_attempt_at: '2028-02-09T09:30:00.000Z' });
+    expect(order).toMatchObject({ status: 'pending', next_payment_attempt_at: '2028-02-09T09:30:00.002Z' });
 
     // Retries after 2, 5, 7 and 7 days, each a failed payment of the order; after the 4th it is revoked.
     await m.advance('2028-03-01T00:00:00.000Z');
     const attempts = await m.payments(order.id);
     expect(attempts.map(p => [p.status, p.created_at])).toEqual([
-      ['failed', '2028-02-07T09:30:00.004Z'],
-      ['failed', '2028-02-09T09:30:00.000Z'],
-      ['failed', '2028-02-14T09:30:00.000Z'],
-      ['failed', '2028-02-21T09:30:00.000Z'],
-      ['failed', '2028-02-28T09:30:00.000Z'],
+      ['failed', '2028-02-07T09:30:00.006Z'],
+      ['failed', '2028-02-09T09:30:00.002Z'],
+      ['failed', '2028-02-14T09:30:00.002Z'],
+      ['failed', '2028-02-21T09:30:00.002Z'],
+      ['failed', '2028-02-28T09:30:00.002Z'],
     ]);
     expect(await m.subscription(sub.id)).toMatchObject({
       status: 'canceled',
-      ended_at: '2028-02-28T09:30:00.000Z',
+      ended_at: '2028-02-28T09:30:00.002Z',
     });
     const [after] = (await m.orders(sub.id)).filter(o => o.billing_reason === 'subscription_cycle');
     expect(after).toMatchObject({ status: 'void', next_payment_attempt_at: null });
@@ -187,7 +188,7 @@ describe('the end of a period', () => {
     await m.advance('2028-03-15T00:00:00.000Z');
     expect(await m.subscription(sub.id)).toMatchObject({
       status: 'canceled',
-      ended_at: '2028-02-29T09:30:00.000Z',
+      ended_at: '2028-02-29T09:30:00.002Z',
       cancel_at_period_end: false,
     });
     expect((await m.orders(sub.id)).map(o => o.billing_reason)).toEqual(['subscription_create']);

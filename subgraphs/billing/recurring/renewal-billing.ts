@@ -248,7 +248,7 @@ async function automaticAttempts(em: EntityManager, orderId: string): Promise<nu
 
 /** The order is paid; a past-due subscription is active again (`subscription.active`, Polar's reactivation). */
 async function markPaid(em: EntityManager, s: Subscription, order: Order, stamp: Stamp): Promise<void> {
-  const now = stamp.next(0);
+  const now = stamp.at;
   const reactivated = s.status === SubscriptionStatus.PAST_DUE;
   order.status = 'paid';
   order.nextPaymentAttemptAt = null;
@@ -278,7 +278,7 @@ async function failedAutomatically(
   outcome: Extract<ChargeOutcome, { status: 'failed' }>,
   stamp: Stamp,
 ): Promise<void> {
-  const now = stamp.next(0);
+  const now = stamp.at;
   const subscriptionEvents: string[] = [];
   if (s.status !== SubscriptionStatus.PAST_DUE) {
     s.status = SubscriptionStatus.PAST_DUE;

@@ -103,7 +103,8 @@ export class RenewalEngine implements DueWorkRunner {
     const org = scope.organizationId ? 'and organization_id = ?' : '';
     const params: unknown[] = [scope.at];
     if (scope.organizationId) params.push(scope.organizationId);
-    params.push(exclude, this.batchSize);
+    // An array parameter would be spread into a list: the exclusions go as one array literal.
+    params.push(`{${exclude.join(',')}}`, this.batchSize);
     const sql = {
       cycle: `select id from billing.subscriptions where status in ('active', 'trialing') and current_period_end <= ? ${org}
                 and id <> all(?::uuid[]) order by current_period_end limit ?`,
