@@ -7,7 +7,12 @@ import { createOrder, orderEventPayload } from '../orders/create-order.js';
 import type { Order } from '../orders/order.entity.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';
-import type { ChargeOutcome, PaymentProcessor } from '../payments/payment-processor.js';
+import type {
+  ChargeOutcome,
+  NewPaymentMethod,
+  PaymentProcessor,
+  SavedPaymentMethod as SavedPaymentMethodRef,
+} from '../payments/payment-processor.js';
 import { SavedPaymentMethod } from '../payments/saved-payment-method.entity.js';
 import { Product } from '../products/product.entity.js';
 import { SubscriptionStatus } from '../shared/enums.js';
@@ -151,7 +156,14 @@ export async function chargeableMethod(em: EntityManager, customerId: string): P
 /** Declines no retry can fix: dunning jumps to its deadline (Polar's non-recoverable decline codes). */
 const NON_RECOVERABLE = new Set(['lost_card', 'stolen_card', 'pickup_card', 'restricted_card', 'fraudulent']);
 
-export type AttemptKind = { kind: 'automatic' } | { kind: 'manual'; attempt: number };
+/** A card the customer names for a manual attempt (a saved one of theirs, or one just entered). */
+export interface ChosenMethod {
+  /** The processor's customer (null: a card entered now, charged once without a customer). */
+  customerId: string | null;
+  paymentMethod: NewPaymentMethod | SavedPaymentMethodRef;
+}
+
+export type AttemptKind = { kind: 'automatic' } | { kind: 'manual'; attempt: number; method: ChosenMethod | null };
 
 /**
  * One payment attempt of a pending renewal order, recorded as a payment of the order whatever its
@@ -166,26 +178,30 @@ export async function attemptPayment(
   order: Order,
   stamp: Stamp,
   how: AttemptKind = { kind: 'automatic' },
-): Promise<ChargeOutcome['status'] | 'paid'> {
+): Promise<{ status: ChargeOutcome['status'] | 'paid'; message: string | null }> {
   const due = dueAmount(order);
   if (due <= 0n) {
     await markPaid(em, s, order, stamp);
-    return 'paid';
+    return { status: 'paid', message: null };
   }
   const automatic = how.kind === 'automatic';
   const attempt = automatic ? (await automaticAttempts(em, order.id)) + 1 : how.attempt;
   const key = automatic
     ? idempotencyKey('charge', 'subscription', s.id, order.billingPeriodStart!.toISOString(), attempt)
     : idempotencyKey('charge', 'order', order.id, 'manual', attempt);
-  const method = await chargeableMethod(em, s.customerId);
+  const chosen = how.kind === 'manual' ? how.method : null;
+  const saved = chosen ? null : await chargeableMethod(em, s.customerId);
+  const method: ChosenMethod | null =
+    chosen ??
+    (saved ? { customerId: saved.processorCustomerId, paymentMethod: { kind: 'saved', id: saved.processorId } } : null);
   let outcome: ChargeOutcome;
   if (method) {
     outcome = await payments.charge({
       idempotencyKey: key,
       amount: due,
       currency: order.currency,
-      customerId: method.processorCustomerId,
-      paymentMethod: { kind: 'saved', id: method.processorId },
+      customerId: method.customerId,
+      paymentMethod: method.paymentMethod,
       offSession: automatic,
       metadata: { order_id: order.id, subscription_id: s.id },
     });
@@ -225,17 +241,17 @@ export async function attemptPayment(
   }
   if (outcome.status === 'succeeded') {
     await markPaid(em, s, order, stamp);
-    return 'succeeded';
+    return { status: 'succeeded', message: null };
   }
   if (outcome.status === 'pending') {
     // Settled by the processor's event later; nothing is retried meanwhile.
     order.nextPaymentAttemptAt = null;
     await em.flush();
-    return 'pending';
+    return { status: 'pending', message: null };
   }
   if (automatic) await failedAutomatically(em, s, order, attempt, outcome, stamp);
   else await em.flush();
-  return 'failed';
+  return { status: 'failed', message: outcome.failure.message };
 }
 
 async function automaticAttempts(em: EntityManager, orderId: string): Promise<number> {
