@@ -26,6 +26,6 @@ insert into billing.payments (id, organization_id, customer_id, order_id, proces
   values (gen_random_uuid(), :org, :customer, :order_id, 'stripe', 'bench:' || :order_id::text, 'succeeded', 1000,
   'usd', 'card', now());
 insert into billing.events (id, organization_id, type, payload, created_at)
-  select gen_random_uuid(), :org, t, jsonb_build_object('id', :order_id, 'status', 'paid', 'amount', 1000), now()
+  select gen_random_uuid(), :org::uuid, t, jsonb_build_object('id', :order_id::text, 'status', 'paid', 'amount', 1000), now()
   from unnest(array['subscription.updated', 'subscription.cycled', 'order.created', 'order.updated', 'order.paid']) t;
 commit;
