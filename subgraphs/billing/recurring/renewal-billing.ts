@@ -78,12 +78,12 @@ export async function discountForPeriod(em: EntityManager, s: Subscription, peri
 }
 
 /**
- * The `subscription_cycle` order of the period starting at `start` (unique per subscription and
- * period start: a second one cannot be written), then its charge. Returns the order.
+ * The `subscription_cycle` order of the current period (unique per subscription and period start: a
+ * second one cannot be written), `pending` and due for its first payment attempt now. The charge is a
+ * transaction of its own (the organization's invoice number counter stays locked only briefly).
  */
 export async function billPeriod(
   em: EntityManager,
-  payments: PaymentProcessor,
   s: Subscription,
   discount: Discount | null,
   stamp: Stamp,
@@ -132,9 +132,9 @@ export async function billPeriod(
   );
   const { appliedBalanceAmount } = await adjustments.commit(order.id, subtotal - order.discountAmount);
   order.appliedBalanceAmount = appliedBalanceAmount;
+  // Charged right after this transaction commits (renewal-engine.ts), or by the next pass after a crash.
   order.nextPaymentAttemptAt = stamp.at;
   await em.flush();
-  await attemptPayment(em, payments, s, order, stamp);
   return order;
 }
 

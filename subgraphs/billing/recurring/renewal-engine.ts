@@ -33,6 +33,12 @@ export interface RenewalEngineOptions {
 
 type Kind = 'cycle' | 'retry' | 'resume';
 
+/** A renewal that produced an order to charge next, and where its events' stamps are. */
+interface Billed {
+  orderId: string;
+  stamp: Stamp;
+}
+
 /**
  * The recurring engine (docs/architecture.md "Recurring"): every subscription whose period has ended is
  * cycled (or ended, or paused), every pending renewal order whose next attempt is due is charged again,
@@ -117,9 +123,9 @@ export class RenewalEngine implements DueWorkRunner {
     return rows.map(r => r.id);
   }
 
-  private runOne(kind: Kind, id: string, at: Date): Promise<boolean> {
-    return this.options.orm.em.fork().transactional(async em => {
-      if (kind === 'retry') return this.retry(em, id, at);
+  private async runOne(kind: Kind, id: string, at: Date): Promise<boolean> {
+    if (kind === 'retry') return this.options.orm.em.fork().transactional(em => this.retry(em, id, new Stamp(at)));
+    const billed = await this.options.orm.em.fork().transactional(async em => {
       const due =
         kind === 'cycle'
           ? `status in ('active', 'trialing') and current_period_end <= ?`
@@ -128,26 +134,28 @@ export class RenewalEngine implements DueWorkRunner {
         `select id from billing.subscriptions where id = ? and ${due} for update skip locked`,
         [id, at],
       );
-      if (locked.length === 0) return false;
+      if (locked.length === 0) return null;
       const s = await em.findOneOrFail(Subscription, { id });
-      if (kind === 'cycle') await this.cycle(em, s, at);
-      else await this.resume(em, s, at);
-      faultPoint(RENEWAL_AFTER_CHARGE_FAULT);
-      return true;
+      return (kind === 'cycle' ? await this.cycle(em, s, at) : await this.resume(em, s, at)) ?? 'done';
     });
+    if (billed === null) return false;
+    // The period's order is committed: its first charge, stamped after the renewal's own events.
+    if (billed !== 'done')
+      await this.options.orm.em.fork().transactional(em => this.retry(em, billed.orderId, billed.stamp));
+    return true;
   }
 
   /**
    * The end of a period: cancel at period end ends it (`subscription.revoked`; `.canceled` was sent when
    * it was asked for), pause at period end pauses it (no order), else a new period and its order.
    */
-  private async cycle(em: EntityManager, s: Subscription, at: Date): Promise<void> {
+  private async cycle(em: EntityManager, s: Subscription, at: Date): Promise<Billed | null> {
     const stamp = new Stamp(at);
     if (s.cancelAtPeriodEnd) {
       endSubscription(s, at);
       await em.flush();
       await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.revoked'], stamp.next(2));
-      return;
+      return null;
     }
     if (s.pauseAtPeriodEnd) {
       s.status = SubscriptionStatus.PAUSED;
@@ -156,7 +164,7 @@ export class RenewalEngine implements DueWorkRunner {
       s.modifiedAt = at;
       await em.flush();
       await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.paused'], stamp.next(2));
-      return;
+      return null;
     }
     await applyPendingUpdate(em, s, at);
     const wasTrialing = s.status === SubscriptionStatus.TRIALING;
@@ -172,11 +180,12 @@ export class RenewalEngine implements DueWorkRunner {
     const events = ['subscription.updated', 'subscription.cycled'];
     if (wasTrialing) events.push('subscription.active');
     await recordSubscriptionEvents(em, s, events, stamp.next(events.length));
-    await billPeriod(em, this.options.payments, s, discount, stamp);
+    const order = await billPeriod(em, s, discount, stamp);
+    return { orderId: order.id, stamp };
   }
 
   /** A paused subscription resumes: `active`, a new period from now, billed at once (Polar's resume). */
-  private async resume(em: EntityManager, s: Subscription, at: Date): Promise<void> {
+  private async resume(em: EntityManager, s: Subscription, at: Date): Promise<Billed> {
     const stamp = new Stamp(at);
     s.status = SubscriptionStatus.ACTIVE;
     s.pausedAt = null;
@@ -188,11 +197,16 @@ export class RenewalEngine implements DueWorkRunner {
     if (!discount) s.discountId = null;
     await em.flush();
     await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.resumed'], stamp.next(2));
-    await billPeriod(em, this.options.payments, s, discount, stamp);
+    const order = await billPeriod(em, s, discount, stamp);
+    return { orderId: order.id, stamp };
   }
 
-  /** A dunning retry of a pending renewal order, under the order's and then the subscription's lock. */
-  private async retry(em: EntityManager, orderId: string, at: Date): Promise<boolean> {
+  /**
+   * A payment attempt of a pending renewal order (its first, or a dunning retry), under the order's and
+   * then the subscription's lock.
+   */
+  private async retry(em: EntityManager, orderId: string, stamp: Stamp): Promise<boolean> {
+    const at = stamp.at;
     const locked = await em.execute<{ id: string }[]>(
       `select id from billing.orders where id = ? and status = 'pending' and next_payment_attempt_at <= ? for update skip locked`,
       [orderId, at],
@@ -201,14 +215,14 @@ export class RenewalEngine implements DueWorkRunner {
     const order = await em.findOneOrFail(Order, { id: orderId });
     await em.execute('select id from billing.subscriptions where id = ? for update', [order.subscriptionId]);
     const s = await em.findOneOrFail(Subscription, { id: order.subscriptionId! });
-    if (s.status !== SubscriptionStatus.PAST_DUE) {
+    if (s.status !== SubscriptionStatus.PAST_DUE && s.status !== SubscriptionStatus.ACTIVE) {
       // Ended meanwhile (revoked by the merchant): nothing more is tried.
       order.nextPaymentAttemptAt = null;
       order.modifiedAt = at;
       await em.flush();
       return true;
     }
-    await attemptPayment(em, this.options.payments, s, order, new Stamp(at));
+    await attemptPayment(em, this.options.payments, s, order, stamp);
     faultPoint(RENEWAL_AFTER_CHARGE_FAULT);
     return true;
   }
