@@ -232,3 +232,68 @@ describe('currencies and discounts', () => {
     expect((await m.subscription(sub.id)).discount_id).toBeNull();
   });
 });
+
+describe('paying a past-due renewal from the portal (confirm-retry-payment)', () => {
+  it('a declined renewal is paid by hand with a new card: the order paid, the subscription active again', async () => {
+    const m = await merchant();
+    const plan = await m.product({
+      prices: [{ amount_type: 'fixed', price_amount: 3000 }],
+      trial_interval: 'day',
+      trial_interval_count: 3,
+    });
+    const sub = await m.subscribe({ products: [plan] }, 'pm_card_chargeCustomerFail');
+    await m.advance('2028-02-03T12:00:00.000Z');
+    expect((await m.subscription(sub.id)).status).toBe('past_due');
+    const [order] = (await m.orders(sub.id)).filter(o => o.billing_reason === 'subscription_cycle');
+    const session = await m.api('POST', '/v1/customer-sessions/', { customer_id: sub.customer_id });
+    expect(session.status).toBe(201);
+    const confirm = (body: unknown) =>
+      call(base, 'POST', `/v1/customer-portal/orders/${order.id}/confirm-payment`, {
+        token: session.body.token,
+        body,
+      });
+
+    const declined = await confirm({});
+    expect([declined.status, declined.body.status]).toEqual([200, 'failed']);
+    const paid = await confirm({ confirmation_token_id: 'pm_card_visa' });
+    expect([paid.status, paid.body]).toEqual([200, { status: 'succeeded', client_secret: null, error: null }]);
+
+    expect(await m.subscription(sub.id)).toMatchObject({ status: 'active', past_due_at: null });
+    const [after] = (await m.orders(sub.id)).filter(o => o.billing_reason === 'subscription_cycle');
+    expect(after).toMatchObject({ status: 'paid', next_payment_attempt_at: null });
+    // Every try is a payment of the order: the renewal's charge, the declined and the paid manual tries.
+    expect((await m.payments(order.id)).map(p => p.status)).toEqual(['failed', 'failed', 'succeeded']);
+    const again = await confirm({ confirmation_token_id: 'pm_card_visa' });
+    expect([again.status, again.body.error]).toEqual([422, 'OrderNotEligibleForRetry']);
+  });
+
+  it('allows at most 5 manual tries per order (429 ManualRetryLimitExceeded), and 404 for another customer', async () => {
+    const m = await merchant();
+    const plan = await m.product({
+      prices: [{ amount_type: 'fixed', price_amount: 3000 }],
+      trial_interval: 'day',
+      trial_interval_count: 3,
+    });
+    const sub = await m.subscribe({ products: [plan] }, 'pm_card_chargeCustomerFail');
+    await m.advance('2028-02-03T12:00:00.000Z');
+    const [order] = (await m.orders(sub.id)).filter(o => o.billing_reason === 'subscription_cycle');
+    const session = await m.api('POST', '/v1/customer-sessions/', { customer_id: sub.customer_id });
+    const confirm = () =>
+      call(base, 'POST', `/v1/customer-portal/orders/${order.id}/confirm-payment`, {
+        token: session.body.token,
+        body: {},
+      });
+    for (let i = 0; i < 5; i++) expect((await confirm()).body.status).toBe('failed');
+    const sixth = await confirm();
+    expect([sixth.status, sixth.body.error]).toEqual([429, 'ManualRetryLimitExceeded']);
+    expect(await m.payments(order.id)).toHaveLength(6);
+
+    const other = await m.api('POST', '/v1/customers/', { email: 'other@example.com' });
+    const otherSession = await m.api('POST', '/v1/customer-sessions/', { customer_id: other.body.id });
+    const foreign = await call(base, 'POST', `/v1/customer-portal/orders/${order.id}/confirm-payment`, {
+      token: otherSession.body.token,
+      body: {},
+    });
+    expect(foreign.status).toBe(404);
+  });
+});
