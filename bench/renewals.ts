@@ -62,9 +62,26 @@ export async function benchRenewals(options: RenewalBenchOptions): Promise<strin
       const perClient = Math.max(1, Math.floor(count / LANES));
       const output = execFileSync(
         PGBENCH,
-        ['-n', '-M', 'extended', '-c', String(LANES), '-j', String(Math.min(LANES, 4)), '-t', String(perClient), '-f',
+        [
+          '-n',
+          '-M',
+          'extended',
+          '-c',
+          String(LANES),
+          '-j',
+          String(Math.min(LANES, 4)),
+          '-t',
+          String(perClient),
+          '-f',
           path.join(here, '..', '..', 'bench', 'renewals.pgbench.sql'),
-          '-D', `org=${organizationId}`, '-D', `customer=${customer.id}`, '-D', `product=${productId}`, databaseUrl],
+          '-D',
+          `org=${organizationId}`,
+          '-D',
+          `customer=${customer.id}`,
+          '-D',
+          `product=${productId}`,
+          databaseUrl,
+        ],
         { encoding: 'utf8' },
       );
       const tps = /tps = ([\d.]+)/.exec(output);

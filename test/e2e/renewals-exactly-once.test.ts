@@ -33,7 +33,8 @@ afterAll(async () => {
 
 function engine(orm: MikroORM, payments?: PaymentProcessor): RenewalEngine {
   const processor =
-    payments ?? createPaymentProcessor({ processor: 'test', because: 'sandbox' }, { em: orm.em.fork(), clock: fixedClock(DUE) });
+    payments ??
+    createPaymentProcessor({ processor: 'test', because: 'sandbox' }, { em: orm.em.fork(), clock: fixedClock(DUE) });
   return new RenewalEngine({ orm, payments: processor, batchSize: 200, concurrency: 4 });
 }
 
@@ -51,7 +52,16 @@ async function perSubscription(organizationId: string) {
        (select count(*) from billing.test_processor_charges c
           where c.metadata->>'subscription_id' in (select id::text from billing.subscriptions where organization_id = ?)) as charges,
        (select count(*) from billing.orders where organization_id = ? and billing_reason = 'subscription_cycle' and status = 'paid') as paid`,
-    [organizationId, organizationId, DUE, organizationId, organizationId, organizationId, organizationId, organizationId],
+    [
+      organizationId,
+      organizationId,
+      DUE,
+      organizationId,
+      organizationId,
+      organizationId,
+      organizationId,
+      organizationId,
+    ],
   );
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }

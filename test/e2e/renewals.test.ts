@@ -174,7 +174,9 @@ describe('trials', () => {
     const [after] = (await m.orders(sub.id)).filter(o => o.billing_reason === 'subscription_cycle');
     expect(after).toMatchObject({ status: 'void', next_payment_attempt_at: null });
     const types = (await m.events(sub.id)).map(([t]) => t);
-    expect(types).toEqual(expect.arrayContaining(['subscription.past_due', 'subscription.canceled', 'subscription.revoked']));
+    expect(types).toEqual(
+      expect.arrayContaining(['subscription.past_due', 'subscription.canceled', 'subscription.revoked']),
+    );
   });
 });
 

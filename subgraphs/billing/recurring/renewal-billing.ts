@@ -65,7 +65,11 @@ export function nextPeriod(s: Subscription): { start: Date; end: Date } {
 }
 
 /** The discount for the period starting at `periodStart`, or null when its duration is over (then cleared). */
-export async function discountForPeriod(em: EntityManager, s: Subscription, periodStart: Date): Promise<Discount | null> {
+export async function discountForPeriod(
+  em: EntityManager,
+  s: Subscription,
+  periodStart: Date,
+): Promise<Discount | null> {
   if (!s.discountId) return null;
   const discount = await em.findOne(Discount, { id: s.discountId });
   if (!discount) return null;
@@ -102,10 +106,7 @@ export async function billPeriod(
         s.currency,
       )
     : 0n;
-  const items = [
-    { label: product.name, amount: regular, productPriceId: s.priceIds[0] ?? null },
-    ...adjustments.items,
-  ];
+  const items = [{ label: product.name, amount: regular, productPriceId: s.priceIds[0] ?? null }, ...adjustments.items];
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0n);
   const order = await createOrder(
     em,
@@ -278,7 +279,8 @@ async function markPaid(em: EntityManager, s: Subscription, order: Order, stamp:
   const payload = await orderEventPayload(em, order);
   recordEvent(em, order.organizationId, 'order.updated', payload, stamp.next());
   recordEvent(em, order.organizationId, 'order.paid', payload, stamp.next());
-  if (reactivated) await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.active'], stamp.next(2));
+  if (reactivated)
+    await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.active'], stamp.next(2));
   await em.flush();
 }
 
@@ -314,7 +316,13 @@ async function failedAutomatically(
     order.nextPaymentAttemptAt = null;
     order.status = 'void';
     endSubscription(s, now);
-    subscriptionEvents.splice(0, subscriptionEvents.length, 'subscription.updated', 'subscription.canceled', 'subscription.revoked');
+    subscriptionEvents.splice(
+      0,
+      subscriptionEvents.length,
+      'subscription.updated',
+      'subscription.canceled',
+      'subscription.revoked',
+    );
   }
   await em.flush();
   if (subscriptionEvents.length > 0) {

@@ -8,7 +8,14 @@ import { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
 import { addInterval } from '../subscriptions/subscription.transitions.js';
 import type { DueWork, DueWorkRunner } from './due-work.js';
-import { attemptPayment, billPeriod, discountForPeriod, endSubscription, nextPeriod, Stamp } from './renewal-billing.js';
+import {
+  attemptPayment,
+  billPeriod,
+  discountForPeriod,
+  endSubscription,
+  nextPeriod,
+  Stamp,
+} from './renewal-billing.js';
 import { applyPendingUpdate } from './renewal-adjustments.js';
 
 /** Crash test points: a renewal charged but not committed; a batch half done. */

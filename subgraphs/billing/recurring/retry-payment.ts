@@ -11,7 +11,11 @@ import { Subscription } from '../subscriptions/subscription.entity.js';
 import { canRetryManually, MAX_MANUAL_PAYMENT_ATTEMPTS } from './dunning.js';
 import { organizationNow } from './organization-clocks.js';
 import { attemptPayment, type ChosenMethod, chargeableMethod, Stamp } from './renewal-billing.js';
-import { ManualRetryLimitExceeded, OrderNotEligibleForRetry, PaymentAlreadyInProgress } from './retry-payment.errors.js';
+import {
+  ManualRetryLimitExceeded,
+  OrderNotEligibleForRetry,
+  PaymentAlreadyInProgress,
+} from './retry-payment.errors.js';
 
 export interface RetryPaymentInput {
   /** A card entered now (Stripe's confirmation token; the test processor's `pm_card_…`). */
@@ -80,7 +84,11 @@ async function lockOrder(em: EntityManager, orderId: string): Promise<void> {
   }
 }
 
-async function chosenMethod(em: EntityManager, customerId: string, input: RetryPaymentInput): Promise<ChosenMethod | null> {
+async function chosenMethod(
+  em: EntityManager,
+  customerId: string,
+  input: RetryPaymentInput,
+): Promise<ChosenMethod | null> {
   const fallback = await chargeableMethod(em, customerId);
   if (input.confirmationTokenId)
     return {
