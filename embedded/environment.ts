@@ -65,6 +65,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     publicUrl,
     payments: options.config,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    renewalPollMs: options.config.RENEWAL_INTERVAL_MS,
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,

@@ -32,6 +32,7 @@ runMain(() =>
         environment: config.ENVIRONMENT,
         publicUrl: publicUrl(config),
         payments: config,
+        renewalPollMs: config.RENEWAL_INTERVAL_MS,
       });
       // The outbox goes to the webhooks process (WEBHOOKS_URL) over signed JSON RPC; without it the
       // events stay in billing.events, undispatched, until a relay runs.
