@@ -199,6 +199,45 @@ describe('the end of a period', () => {
   });
 });
 
+describe('pause and resume (Polar 2026)', () => {
+  it('pauses at the period end with no order, and resumes at `resumes_at` into a new period billed at once', async () => {
+    const m = await merchant();
+    const plan = await m.product({ prices: [{ amount_type: 'fixed', price_amount: 1500 }] });
+    const sub = await m.subscribe({ products: [plan] });
+    // No route sets a pause yet (Polar's SubscriptionPause body comes with the PATCH work): set as it would.
+    await stack.sandbox.environment.billing.orm.em
+      .fork()
+      .execute(`update billing.subscriptions set pause_at_period_end = true, resumes_at = ? where id = ?`, [
+        '2028-04-15T08:00:00.000Z',
+        sub.id,
+      ]);
+    await m.advance('2028-03-20T00:00:00.000Z');
+    expect(await m.subscription(sub.id)).toMatchObject({
+      status: 'paused',
+      paused_at: '2028-02-29T09:30:00.002Z',
+      pause_at_period_end: false,
+      resumes_at: '2028-04-15T08:00:00.000Z',
+    });
+    expect((await m.orders(sub.id)).map(o => o.billing_reason)).toEqual(['subscription_create']);
+
+    await m.advance('2028-05-01T00:00:00.000Z');
+    expect(await m.subscription(sub.id)).toMatchObject({
+      status: 'active',
+      paused_at: null,
+      resumes_at: null,
+      current_period_start: '2028-04-15T08:00:00.000Z',
+      current_period_end: '2028-05-15T08:00:00.000Z',
+    });
+    const list = await m.orders(sub.id);
+    expect(list.map(o => [o.billing_reason, o.created_at, o.status])).toEqual([
+      ['subscription_create', '2028-01-31T09:30:00.004Z', 'paid'],
+      ['subscription_cycle', '2028-04-15T08:00:00.002Z', 'paid'],
+    ]);
+    const types = (await m.events(sub.id)).map(([t]) => t);
+    expect(types).toEqual(expect.arrayContaining(['subscription.paused', 'subscription.resumed']));
+  });
+});
+
 describe('currencies and discounts', () => {
   it('bills a yen price in yen, never scaled by 100', async () => {
     const m = await merchant();
