@@ -164,7 +164,9 @@ export interface ChosenMethod {
   paymentMethod: NewPaymentMethod | SavedPaymentMethodRef;
 }
 
-export type AttemptKind = { kind: 'automatic' } | { kind: 'manual'; attempt: number; method: ChosenMethod | null };
+export type AttemptKind =
+  | { kind: 'automatic'; firstAttempt?: boolean }
+  | { kind: 'manual'; attempt: number; method: ChosenMethod | null };
 
 /**
  * One payment attempt of a pending renewal order, recorded as a payment of the order whatever its
@@ -186,7 +188,8 @@ export async function attemptPayment(
     return { status: 'paid', message: null };
   }
   const automatic = how.kind === 'automatic';
-  const attempt = automatic ? (await automaticAttempts(em, order.id)) + 1 : how.attempt;
+  const attempt =
+    how.kind === 'manual' ? how.attempt : how.firstAttempt ? 1 : (await automaticAttempts(em, order.id)) + 1;
   const key = automatic
     ? idempotencyKey('charge', 'subscription', s.id, order.billingPeriodStart!.toISOString(), attempt)
     : idempotencyKey('charge', 'order', order.id, 'manual', attempt);

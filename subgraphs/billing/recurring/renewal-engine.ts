@@ -1,4 +1,4 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/postgresql';
 import { faultPoint } from '../../../kit/fault-injection.js';
 import type { Logger } from '../../../kit/logger.js';
 import { Order } from '../orders/order.entity.js';
@@ -133,22 +133,19 @@ export class RenewalEngine implements DueWorkRunner {
   private async runOne(kind: Kind, id: string, at: Date): Promise<boolean> {
     if (kind === 'retry') return this.options.orm.em.fork().transactional(em => this.retry(em, id, new Stamp(at)));
     const billed = await this.options.orm.em.fork().transactional(async em => {
+      // The row, if it is still due and no other worker holds it: one statement, FOR UPDATE SKIP LOCKED.
       const due =
         kind === 'cycle'
-          ? `status in ('active', 'trialing') and current_period_end <= ?`
-          : `status = 'paused' and resumes_at <= ?`;
-      const locked = await em.execute<{ id: string }[]>(
-        `select id from billing.subscriptions where id = ? and ${due} for update skip locked`,
-        [id, at],
-      );
-      if (locked.length === 0) return null;
-      const s = await em.findOneOrFail(Subscription, { id });
+          ? { id, status: { $in: [SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING] }, currentPeriodEnd: { $lte: at } }
+          : { id, status: SubscriptionStatus.PAUSED, resumesAt: { $lte: at } };
+      const s = await em.findOne(Subscription, due, { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+      if (!s) return null;
       return (kind === 'cycle' ? await this.cycle(em, s, at) : await this.resume(em, s, at)) ?? 'done';
     });
     if (billed === null) return false;
     // The period's order is committed: its first charge, stamped after the renewal's own events.
     if (billed !== 'done')
-      await this.options.orm.em.fork().transactional(em => this.retry(em, billed.orderId, billed.stamp));
+      await this.options.orm.em.fork().transactional(em => this.retry(em, billed.orderId, billed.stamp, true));
     return true;
   }
 
@@ -212,16 +209,15 @@ export class RenewalEngine implements DueWorkRunner {
    * A payment attempt of a pending renewal order (its first, or a dunning retry), under the order's and
    * then the subscription's lock.
    */
-  private async retry(em: EntityManager, orderId: string, stamp: Stamp): Promise<boolean> {
+  private async retry(em: EntityManager, orderId: string, stamp: Stamp, first = false): Promise<boolean> {
     const at = stamp.at;
-    const locked = await em.execute<{ id: string }[]>(
-      `select id from billing.orders where id = ? and status = 'pending' and next_payment_attempt_at <= ? for update skip locked`,
-      [orderId, at],
+    const order = await em.findOne(
+      Order,
+      { id: orderId, status: 'pending', nextPaymentAttemptAt: { $lte: at } },
+      { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
     );
-    if (locked.length === 0) return false;
-    const order = await em.findOneOrFail(Order, { id: orderId });
-    await em.execute('select id from billing.subscriptions where id = ? for update', [order.subscriptionId]);
-    const s = await em.findOneOrFail(Subscription, { id: order.subscriptionId! });
+    if (!order) return false;
+    const s = await em.findOneOrFail(Subscription, { id: order.subscriptionId! }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (s.status !== SubscriptionStatus.PAST_DUE && s.status !== SubscriptionStatus.ACTIVE) {
       // Ended meanwhile (revoked by the merchant): nothing more is tried.
       order.nextPaymentAttemptAt = null;
@@ -229,7 +225,8 @@ export class RenewalEngine implements DueWorkRunner {
       await em.flush();
       return true;
     }
-    await attemptPayment(em, this.options.payments, s, order, stamp);
+    // Right after the order's commit, still due at its own instant: no attempt can have been recorded yet.
+    await attemptPayment(em, this.options.payments, s, order, stamp, { kind: 'automatic', firstAttempt: first });
     faultPoint(RENEWAL_AFTER_CHARGE_FAULT);
     return true;
   }
