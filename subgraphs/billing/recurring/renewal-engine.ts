@@ -136,7 +136,11 @@ export class RenewalEngine implements DueWorkRunner {
       // The row, if it is still due and no other worker holds it: one statement, FOR UPDATE SKIP LOCKED.
       const due =
         kind === 'cycle'
-          ? { id, status: { $in: [SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING] }, currentPeriodEnd: { $lte: at } }
+          ? {
+              id,
+              status: { $in: [SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING] },
+              currentPeriodEnd: { $lte: at },
+            }
           : { id, status: SubscriptionStatus.PAUSED, resumesAt: { $lte: at } };
       const s = await em.findOne(Subscription, due, { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
       if (!s) return null;
@@ -217,7 +221,11 @@ export class RenewalEngine implements DueWorkRunner {
       { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
     );
     if (!order) return false;
-    const s = await em.findOneOrFail(Subscription, { id: order.subscriptionId! }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const s = await em.findOneOrFail(
+      Subscription,
+      { id: order.subscriptionId! },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (s.status !== SubscriptionStatus.PAST_DUE && s.status !== SubscriptionStatus.ACTIVE) {
       // Ended meanwhile (revoked by the merchant): nothing more is tried.
       order.nextPaymentAttemptAt = null;
