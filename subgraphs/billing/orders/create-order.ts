@@ -33,6 +33,8 @@ export interface NewOrder {
   customFieldData?: Record<string, unknown>;
   /** The period a renewal bills (unique per subscription for `subscription_cycle`). */
   billingPeriodStart?: Date | null;
+  /** When a pending order is charged (next): a renewal's first attempt, then dunning's retries. */
+  nextPaymentAttemptAt?: Date | null;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
     metadata: input.metadata,
     customFieldData: input.customFieldData ?? {},
     billingPeriodStart: input.billingPeriodStart ?? null,
+    nextPaymentAttemptAt: paid ? null : (input.nextPaymentAttemptAt ?? null),
     createdAt: now,
   } as Order);
   // Items reference the order (a foreign key) and are not an ORM relation: the order goes in first.

@@ -127,15 +127,17 @@ export async function billPeriod(
       seats: s.seats,
       metadata: s.metadata,
       billingPeriodStart: start,
+      // Charged right after this transaction commits (renewal-engine.ts), or by the next pass after a crash.
+      nextPaymentAttemptAt: stamp.at,
     },
     stamp.next(1),
     false,
   );
   const { appliedBalanceAmount } = await adjustments.commit(order.id, subtotal - order.discountAmount);
-  order.appliedBalanceAmount = appliedBalanceAmount;
-  // Charged right after this transaction commits (renewal-engine.ts), or by the next pass after a crash.
-  order.nextPaymentAttemptAt = stamp.at;
-  await em.flush();
+  if (appliedBalanceAmount !== 0n) {
+    order.appliedBalanceAmount = appliedBalanceAmount;
+    await em.flush();
+  }
   return order;
 }
 
