@@ -200,51 +200,48 @@ export async function attemptPayment(
   const method: ChosenMethod | null =
     chosen ??
     (saved ? { customerId: saved.processorCustomerId, paymentMethod: { kind: 'saved', id: saved.processorId } } : null);
-  let outcome: ChargeOutcome;
-  if (method) {
-    outcome = await payments.charge({
-      idempotencyKey: key,
-      amount: due,
-      currency: order.currency,
-      customerId: method.customerId,
-      paymentMethod: method.paymentMethod,
-      offSession: automatic,
-      metadata: { order_id: order.id, subscription_id: s.id },
-    });
-    em.create(Payment, {
-      organizationId: order.organizationId,
-      customerId: order.customerId,
-      checkoutId: null,
-      orderId: order.id,
-      processor: 'stripe',
-      idempotencyKey: key,
-      status: outcome.status,
-      amount: due,
-      currency: order.currency,
-      method: 'card',
-      methodMetadata:
-        'paymentMethod' in outcome && outcome.paymentMethod
-          ? {
-              brand: outcome.paymentMethod.brand,
-              last4: outcome.paymentMethod.last4,
-              exp_month: outcome.paymentMethod.expMonth,
-              exp_year: outcome.paymentMethod.expYear,
-            }
-          : {},
-      processorId: outcome.chargeId,
-      declineReason: outcome.status === 'failed' ? (outcome.failure.declineCode ?? outcome.failure.code) : null,
-      declineMessage: outcome.status === 'failed' ? outcome.failure.message : null,
-      createdAt: stamp.next(1),
-    } as Payment);
-  } else {
-    // No card to charge: a failed attempt with nothing to record at the processor (Polar's dunning too).
-    outcome = {
-      status: 'failed',
-      chargeId: null,
-      failure: { code: 'no_payment_method', declineCode: null, message: 'No payment method' },
-      paymentMethod: null,
-    };
-  }
+  // No card to charge: a failed attempt all the same (recorded, so dunning counts it), nothing sent.
+  const outcome: ChargeOutcome = method
+    ? await payments.charge({
+        idempotencyKey: key,
+        amount: due,
+        currency: order.currency,
+        customerId: method.customerId,
+        paymentMethod: method.paymentMethod,
+        offSession: automatic,
+        metadata: { order_id: order.id, subscription_id: s.id },
+      })
+    : {
+        status: 'failed',
+        chargeId: null,
+        failure: { code: 'no_payment_method', declineCode: null, message: 'No payment method.' },
+        paymentMethod: null,
+      };
+  em.create(Payment, {
+    organizationId: order.organizationId,
+    customerId: order.customerId,
+    checkoutId: null,
+    orderId: order.id,
+    processor: 'stripe',
+    idempotencyKey: key,
+    status: outcome.status,
+    amount: due,
+    currency: order.currency,
+    method: 'card',
+    methodMetadata:
+      'paymentMethod' in outcome && outcome.paymentMethod
+        ? {
+            brand: outcome.paymentMethod.brand,
+            last4: outcome.paymentMethod.last4,
+            exp_month: outcome.paymentMethod.expMonth,
+            exp_year: outcome.paymentMethod.expYear,
+          }
+        : {},
+    processorId: outcome.chargeId,
+    declineReason: outcome.status === 'failed' ? (outcome.failure.declineCode ?? outcome.failure.code) : null,
+    declineMessage: outcome.status === 'failed' ? outcome.failure.message : null,
+    createdAt: stamp.next(1),
+  } as Payment);
   if (outcome.status === 'succeeded') {
     await markPaid(em, s, order, stamp);
     return { status: 'succeeded', message: null };
