@@ -296,6 +296,8 @@ describe('paying a past-due renewal from the portal (confirm-retry-payment)', ()
 
     const declined = await confirm({});
     expect([declined.status, declined.body.status]).toEqual([200, 'failed']);
+    // A minute later (the test's wall clock stands still; the organization's clock is moved).
+    await m.advance('2028-02-03T12:01:00.000Z');
     const paid = await confirm({ confirmation_token_id: 'pm_card_visa' });
     expect([paid.status, paid.body]).toEqual([200, { status: 'succeeded', client_secret: null, error: null }]);
 
