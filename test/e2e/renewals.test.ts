@@ -274,6 +274,28 @@ describe('currencies and discounts', () => {
   });
 });
 
+describe('discounts of every duration', () => {
+  it.each([
+    ['once', {}, [500, 0, 0], null],
+    ['forever', {}, [500, 500, 500], 'kept'],
+  ])('a %s discount: what each of three periods takes off', async (duration, extra, offs, kept) => {
+    const m = await merchant();
+    const plan = await m.product({ prices: [{ amount_type: 'fixed', price_amount: 2000 }] });
+    const discount = await m.api('POST', '/v1/discounts/', {
+      name: `Quarter off ${duration}`,
+      type: 'percentage',
+      basis_points: 2500,
+      duration,
+      ...extra,
+    });
+    expect(discount.status).toBe(201);
+    const sub = await m.subscribe({ products: [plan], discount_id: discount.body.id });
+    await m.advance('2028-04-01T00:00:00.000Z');
+    expect((await m.orders(sub.id)).map(o => o.discount_amount)).toEqual(offs);
+    expect((await m.subscription(sub.id)).discount_id).toBe(kept ? discount.body.id : null);
+  });
+});
+
 describe('paying a past-due renewal from the portal (confirm-retry-payment)', () => {
   it('a declined renewal is paid by hand with a new card: the order paid, the subscription active again', async () => {
     const m = await merchant();
