@@ -34,6 +34,7 @@ import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.j
 import { profileSummary } from './profile.js';
 import { benchCheckouts, benchOrders } from './orders.js';
 import { benchSubscriptions, type Goal } from './subscriptions.js';
+import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
 import {
   type Child,
@@ -70,7 +71,7 @@ const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
 let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same heap cap as `npm start` (package.json), so the memory printed is the memory users get.
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? '--max-old-space-size=256').split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s,w,k,o').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s,w,k,o,r').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -318,6 +319,11 @@ async function main(): Promise<void> {
       });
     // (w) webhook deliveries per second against a bare HTTP client: bench/webhooks.ts.
     if (only.has('w')) process.stdout.write(await benchWebhooks({ databaseUrl, log }));
+    // (r) renewals per second against the same writes by pgbench: bench/renewals.ts.
+    if (only.has('r')) {
+      const count = Number(process.env.BENCH_RENEWALS ?? (quick ? 2_000 : 100_000));
+      process.stdout.write(await benchRenewals({ databaseUrl, count, log }));
+    }
     if (only.has('s')) {
       const sizes =
         process.env.BENCH_SUBSCRIPTION_SIZES?.split(',').map(Number) ?? (quick ? [1_000] : [1_000, 1_000_000]);

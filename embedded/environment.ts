@@ -70,6 +70,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     // Plan changes follow the organization's proration choice, which identity owns.
     prorationSettings: id => prorationSettings.prorationChoice(id),
     gracePeriodDays: organizationId => identity.benefitRevocationGracePeriod(organizationId),
+    renewalPollMs: options.config.RENEWAL_INTERVAL_MS,
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,

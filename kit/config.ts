@@ -137,6 +137,8 @@ const schema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('true')
     .transform(v => v === 'true' || v === '1'),
+  /** How often this process runs the renewal scheduler (renewals, dunning retries, resumes); 0: never. */
+  RENEWAL_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(8),
   // NOTE: counts objects resolved, lists at their page size; the REST portal list (100 items with
   // product, prices and organization) costs about 4,900, so the default leaves room above it.

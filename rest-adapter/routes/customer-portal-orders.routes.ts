@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CUSTOMER_PORTAL_READ, priceWire } from '../../subgraphs/billing/contract.js';
+import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE, priceWire } from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, toWire } from './common.js';
 import { customerOrganizationWire } from './customer-portal-subscriptions.routes.js';
 import type { Route } from './route.js';
@@ -99,5 +99,35 @@ export const customerPortalOrderRoutes: Route[] = [
     status: 200,
     response: customerOrderResponse,
     errors: [404],
+  },
+  {
+    operationId: 'customer_portal:orders:confirm_retry_payment',
+    method: 'post',
+    path: '/v1/customer-portal/orders/{id}/confirm-payment',
+    summary: 'Pay a pending renewal order by hand',
+    description:
+      'Charges a pending renewal order of a past-due subscription now: with a card entered now ' +
+      '(`confirmation_token_id`), a saved one (`payment_method_id`), or else the default one. Every try is a ' +
+      'payment of the order; a success pays it and makes the subscription active. At most 5 tries per order ' +
+      '(then 429 `ManualRetryLimitExceeded`); another payment of the order under way is 409 ' +
+      '`PaymentAlreadyInProgress`; an order that is not such a pending renewal is 422 `OrderNotEligibleForRetry`.',
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_WRITE,
+    params: idParams,
+    body: z.strictObject({
+      confirmation_token_id: z.string().min(1).nullable().optional(),
+      payment_method_id: z.uuid().nullable().optional(),
+      payment_processor: z.literal('stripe').default('stripe'),
+    }),
+    operation: 'CustomerPortalOrdersConfirmPayment',
+    variables: ({ params, body }) => ({
+      id: params.id,
+      confirmationTokenId: body.confirmation_token_id ?? null,
+      paymentMethodId: body.payment_method_id ?? null,
+    }),
+    result: data => toWire(data.customerPortalConfirmOrderPayment),
+    status: 200,
+    response: z.object({ status: z.string(), client_secret: z.string().nullable(), error: z.string().nullable() }),
+    errors: [404, 409, 422],
   },
 ];

@@ -58,9 +58,18 @@ export const sandboxClockRoutes: Route[] = [
     description:
       `${CLOCK_DESCRIPTION} Moves the clock to \`to\` or by \`seconds\`, never backwards (422), and answers ` +
       'once every billing action due up to then has run, boundary by boundary in order, each stamped with ' +
-      'its own instant. Example, a year of monthly renewals: `{"seconds": 31622400}`, or ' +
-      '`{"to": "2029-01-31T09:30:00Z"}` from a subscription started on 31 January 2028, which renews on ' +
-      '29 February, 31 March, 30 April, … 31 December and 31 January.',
+      'its own instant. Example, living through a year of renewals: a monthly subscription bought on ' +
+      '31 January 2028 at 09:30 UTC (`current_period_end` 2028-02-29T09:30:00Z), then ' +
+      '`{"to": "2029-01-31T09:30:00Z"}` (or `{"seconds": 31622400}`). When the answer comes, ' +
+      '`GET /v1/orders/?subscription_id=…` lists twelve paid `subscription_cycle` orders created on ' +
+      '29 February, 31 March, 30 April, 31 May, 30 June, 31 July, 31 August, 30 September, 31 October, ' +
+      '30 November, 31 December and 31 January (the last day of shorter months, back on the 31st after), ' +
+      'each with its payment in `/v1/payments/`; the subscription reads `current_period_start` ' +
+      '2029-01-31T09:30:00Z and `current_period_end` 2029-02-28T09:30:00Z; and the webhooks ' +
+      '`subscription.updated`, `subscription.cycled`, `order.created`, `order.updated`, `order.paid` of ' +
+      'each renewal carry its own instant as `timestamp`. A card that declines makes the subscription ' +
+      '`past_due` and the order wait with `next_payment_attempt_at`; further advances run the retries ' +
+      '(after 2, 5, 7 and 7 days) up to the revocation.',
     tag: 'sandbox',
     sandboxOnly: true,
     access: SANDBOX_CLOCK_ADVANCE,

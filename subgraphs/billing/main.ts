@@ -41,6 +41,7 @@ runMain(() =>
                 client.prorationChoice(id)
             )(signedRpcClient(ORGANIZATION_SETTINGS_RPC, config.IDENTITY_URL, config.INTERNAL_KEY))
           : undefined,
+        renewalPollMs: config.RENEWAL_INTERVAL_MS,
       });
       // The outbox goes to the webhooks process (WEBHOOKS_URL) over signed JSON RPC; without it the
       // events stay in billing.events, undispatched, until a relay runs.

@@ -18,6 +18,8 @@ import { BenefitDueWork } from './benefits/benefit-due-work.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
+import { RenewalEngine } from './recurring/renewal-engine.js';
+import { RenewalScheduler } from './recurring/renewal-scheduler.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
 import { type BillingServices, createBillingServices } from './services.js';
 import type { ProrationSettingsSource } from './subscriptions/proration-settings.js';
@@ -31,10 +33,12 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   services: BillingServices;
   /** `polar_cst_` bearers → customer principals (kit/composite-principal-resolver.ts routes them here). */
   principals: CustomerSessionPrincipalResolver;
-  /** The durable jobs of this database (checkout fulfilment; renewals next). */
+  /** The durable jobs of this database (checkout fulfilment). */
   jobs: JobRunner;
   /** Runs due work (checkout expiry) on the wall clock; the sandbox clock's advance runs the same runners. */
   dueWork: DueWorkSweep;
+  /** The recurring engine's production loop (renewals, dunning retries, resumes by the wall clock). */
+  renewals: RenewalScheduler;
   /** Revokes leaked customer session tokens (secret scanning, kit/leaked-tokens.ts). */
   leakedTokens: LeakedTokenRevoker;
   close(): Promise<void>;
@@ -58,6 +62,8 @@ export async function startBilling(options: {
   dueWorkSweepMs?: number;
   /** An organization's benefit revocation grace period in days (identity owns the setting); 0 when absent. */
   gracePeriodDays?: (organizationId: string) => Promise<number>;
+  /** Run the renewal scheduler every this many ms (default 10 s); 0: never. */
+  renewalPollMs?: number;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
@@ -94,6 +100,10 @@ export async function startBilling(options: {
   const checkoutExpiry = new CheckoutExpiry(orm, options.publicUrl);
   services.clocks.register(checkoutExpiry);
   const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry]);
+  // The recurring engine: the sandbox clock's advance runs it per organization, this loop by the wall clock.
+  const engine = new RenewalEngine({ orm, payments });
+  services.clocks.register(engine);
+  const renewals = new RenewalScheduler(engine, options.clock);
   jobs.register(
     BENEFITS_RECONCILE_JOB,
     benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),
@@ -104,6 +114,7 @@ export async function startBilling(options: {
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
   const sweepMs = options.dueWorkSweepMs ?? (options.jobPollMs === 0 ? 0 : 30_000);
   if (sweepMs > 0) dueWork.start(sweepMs);
+  renewals.start(options.renewalPollMs ?? 10_000);
   return {
     name: BILLING_SUBGRAPH,
     schema,
@@ -124,7 +135,9 @@ export async function startBilling(options: {
     },
     jobs,
     dueWork,
+    renewals,
     close: async () => {
+      await renewals.stop();
       await dueWork.stop();
       await jobs.stop();
       await invalidations.close();

@@ -31,7 +31,9 @@ export async function startTestStack(
   clock: Clock = systemClock,
   env: Record<string, string> = {},
 ): Promise<TestStack> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
+  // No renewal scheduler on the wall clock: a test that moves its clock would see renewals at random moments
+  // (the sandbox clock's advance runs them deterministically; RENEWAL_INTERVAL_MS in `env` turns it on).
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RENEWAL_INTERVAL_MS: '0', ...env });
   const logger = createLogger('silent');
   const started: { env: RunningEnvironment; server: Server; drop: () => Promise<void> }[] = [];
   for (const name of ['production', 'sandbox'] as EnvironmentName[]) {

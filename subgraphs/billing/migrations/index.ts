@@ -14,6 +14,7 @@ import { Migration20261124120000_default_payment_method } from './Migration20261
 import { Migration20261124120001_checkout_expiry } from './Migration20261124120001_checkout_expiry.js';
 import { Migration20261124120002_discount_redemptions } from './Migration20261124120002_discount_redemptions.js';
 import { Migration20261124150000_benefits } from './Migration20261124150000_benefits.js';
+import { Migration20261124130000_renewals } from './Migration20261124130000_renewals.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -39,4 +40,5 @@ export const billingMigrations = [
   { name: 'Migration20261124120001_checkout_expiry', class: Migration20261124120001_checkout_expiry },
   { name: 'Migration20261124120002_discount_redemptions', class: Migration20261124120002_discount_redemptions },
   { name: 'Migration20261124150000_benefits', class: Migration20261124150000_benefits },
+  { name: 'Migration20261124130000_renewals', class: Migration20261124130000_renewals },
 ];

@@ -35,6 +35,10 @@ export interface NewOrder {
   customFieldData?: Record<string, unknown>;
   /** Polar's `applied_balance_amount` (≤ 0 when the customer's balance pays part of it). */
   appliedBalanceAmount?: bigint;
+  /** The period a renewal bills (unique per subscription for `subscription_cycle`). */
+  billingPeriodStart?: Date | null;
+  /** When a pending order is charged (next): a renewal's first attempt, then dunning's retries. */
+  nextPaymentAttemptAt?: Date | null;
 }
 
 /**
@@ -68,6 +72,8 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
     seats: input.seats,
     metadata: input.metadata,
     customFieldData: input.customFieldData ?? {},
+    billingPeriodStart: input.billingPeriodStart ?? null,
+    nextPaymentAttemptAt: paid ? null : (input.nextPaymentAttemptAt ?? null),
     createdAt: now,
   } as Order);
   // Items reference the order (a foreign key) and are not an ORM relation: the order goes in first.

@@ -1,11 +1,12 @@
-import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import { customerView } from '../../../kit/graphql/customer-view.js';
 import type { Principal } from '../../../kit/principal.js';
 import type { BillingContext } from '../context.js';
-import { CUSTOMER_PORTAL_READ } from '../customers/customer.access.js';
+import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
+import { retryOrderPayment } from '../recurring/retry-payment.js';
 import { ProductType } from '../products/product.type.js';
-import { OrderList, OrderType } from './order.type.js';
+import { CustomerOrderPaymentConfirmationType, OrderList, OrderType } from './order.type.js';
 
 /**
  * The authenticated customer's own orders (Polar's CustomerOrder): the read path narrows a customer
@@ -40,6 +41,19 @@ export class CustomerPortalOrdersResolver {
   async customerPortalOrder(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<OrderType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
     return portalView(ctx.principal, await ctx.services.orders.get(ctx, id));
+  }
+
+  @Mutation(() => CustomerOrderPaymentConfirmationType, {
+    description: 'Pay a pending renewal order by hand (Polar confirm-retry-payment; at most 5 tries per order).',
+  })
+  async customerPortalConfirmOrderPayment(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('confirmationTokenId', () => String, { nullable: true }) confirmationTokenId: string | null,
+    @Arg('paymentMethodId', () => ID, { nullable: true }) paymentMethodId: string | null,
+  ): Promise<CustomerOrderPaymentConfirmationType> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
+    return retryOrderPayment(ctx, ctx.services.payments, id, { confirmationTokenId, paymentMethodId });
   }
 }
 

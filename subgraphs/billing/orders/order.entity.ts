@@ -44,6 +44,8 @@ export class Order {
   @Property({ type: 'json' }) metadata: Record<string, string | number | boolean> = {};
   @Property({ type: 'json' }) customFieldData: Record<string, unknown> = {};
   @Property({ type: 'timestamptz', nullable: true }) nextPaymentAttemptAt: Date | null = null;
+  /** The start of the period a `subscription_cycle` order bills: one such order per subscription and period. */
+  @Property({ type: 'timestamptz', nullable: true }) billingPeriodStart: Date | null = null;
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;
 }

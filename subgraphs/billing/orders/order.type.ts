@@ -229,3 +229,11 @@ export class OrderType {
 
 @ObjectType('OrderList', SIMPLE)
 export class OrderList extends ListResource(OrderType) {}
+
+/** Polar's CustomerOrderPaymentConfirmation: the outcome of a customer's manual payment of a pending order. */
+@ObjectType('CustomerOrderPaymentConfirmation')
+export class CustomerOrderPaymentConfirmationType {
+  @Field() status!: string;
+  @Field(() => String, { nullable: true }) clientSecret!: string | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+}

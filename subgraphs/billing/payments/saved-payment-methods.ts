@@ -25,6 +25,24 @@ export async function defaultPaymentMethodFor(
 }
 
 /**
+ * What an off-session charge (a renewal, a dunning retry, a plan change billed now) uses: the
+ * customer's default, else the newest method still saved (a customer whose default was never set).
+ */
+export async function chargeablePaymentMethodFor(
+  em: EntityManager,
+  customerId: string,
+): Promise<SavedPaymentMethod | null> {
+  const preferred = await defaultPaymentMethodFor(em, customerId);
+  if (preferred) return preferred;
+  const [newest] = await em.find(
+    SavedPaymentMethod,
+    { customerId, deletedAt: null },
+    { orderBy: { createdAt: 'desc' }, limit: 1 },
+  );
+  return newest ?? null;
+}
+
+/**
  * Keeps a method the processor saved for this customer (a checkout's first charge or trial setup, a
  * card added in the portal): one row per processor method and customer, brought back if it had been
  * removed. Does not touch the default (the caller decides).

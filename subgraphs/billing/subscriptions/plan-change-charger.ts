@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordBalanceEntries, settleWithBalance } from '../balances/customer-balance.js';
 import { Customer } from '../customers/customer.entity.js';
 import { createOrder } from '../orders/create-order.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';
 import type { ChargeOutcome, PaymentProcessor } from '../payments/payment-processor.js';
-import { SavedPaymentMethod } from '../payments/saved-payment-method.entity.js';
-import { defaultPaymentMethodFor } from '../payments/saved-payment-methods.js';
+import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
 import { type PlanChangeQuote, quotePlanChange } from './plan-change-quote.js';
 import { ProrationItem } from './proration-item.entity.js';
 import type { PaidChange, SubscriptionCharger } from './subscription.charger.js';
@@ -157,13 +155,4 @@ async function storeProrations(change: PaidChange, quote: PlanChangeQuote): Prom
 }
 
 /** The customer's default saved card, else the newest one still saved. */
-export async function defaultMethod(em: EntityManager, customerId: string): Promise<SavedPaymentMethod | null> {
-  const preferred = await defaultPaymentMethodFor(em, customerId);
-  if (preferred) return preferred;
-  const [newest] = await em.find(
-    SavedPaymentMethod,
-    { customerId, deletedAt: null },
-    { orderBy: { createdAt: 'desc' }, limit: 1 },
-  );
-  return newest ?? null;
-}
+export const defaultMethod = chargeablePaymentMethodFor;

@@ -1,0 +1,339 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { discountAmount } from '../../../kit/money/discounts.js';
+import { Customer } from '../customers/customer.entity.js';
+import { Discount } from '../discounts/discount.entity.js';
+import { recordEvent } from '../events/record-event.js';
+import { createOrder, orderEventPayload } from '../orders/create-order.js';
+import type { Order } from '../orders/order.entity.js';
+import { idempotencyKey } from '../payments/idempotency-key.js';
+import { Payment } from '../payments/payment.entity.js';
+import type {
+  ChargeOutcome,
+  NewPaymentMethod,
+  PaymentProcessor,
+  SavedPaymentMethod as SavedPaymentMethodRef,
+} from '../payments/payment-processor.js';
+import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
+import { Product } from '../products/product.entity.js';
+import { SubscriptionStatus } from '../shared/enums.js';
+import type { Subscription } from '../subscriptions/subscription.entity.js';
+import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
+import { type BillingCadence, nextPeriodEndAfter, nthPeriodEnd, periodIndexAt } from './calendar.js';
+import { type DiscountDuration, discountAppliesTo } from './discount-duration.js';
+import { afterFailedAttempt } from './dunning.js';
+import { takeRenewalAdjustments } from './renewal-adjustments.js';
+
+/**
+ * The money side of a renewal, inside the caller's transaction (which holds the subscription's row
+ * lock): the period's order, its charge, and what a failed charge does (dunning.ts). Every object is
+ * stamped with `at`, the instant the work was due, and each event of one change a millisecond after
+ * the one before, so the outbox's (created_at, id) order is the order Polar sends them in.
+ */
+
+/** A stamp that moves forward by a millisecond per event recorded. */
+export class Stamp {
+  private offset = 0;
+  constructor(readonly at: Date) {}
+  next(count = 1): Date {
+    const d = new Date(this.at.getTime() + this.offset);
+    this.offset += count;
+    return d;
+  }
+}
+
+/**
+ * The calendar of a subscription. Its anchor is the start of its first billed period (the trial's end,
+ * else `started_at`); when the current period end is not one of that anchor's boundaries (a billing
+ * period change, a resume) the current period end itself becomes the anchor.
+ */
+export function cadenceOf(s: Subscription): BillingCadence {
+  const interval = s.recurringInterval;
+  const count = s.recurringIntervalCount;
+  const first = s.trialEnd ?? s.startedAt;
+  if (first) {
+    const cadence = { interval, count, anchor: first };
+    const n = periodIndexAt(cadence, s.currentPeriodEnd);
+    if (nthPeriodEnd(cadence, n).getTime() === s.currentPeriodEnd.getTime()) return cadence;
+  }
+  return { interval, count, anchor: s.currentPeriodEnd };
+}
+
+/** The next period after the current one: it starts where the current one ends. */
+export function nextPeriod(s: Subscription): { start: Date; end: Date } {
+  const start = s.currentPeriodEnd;
+  return { start, end: nextPeriodEndAfter(cadenceOf(s), start) };
+}
+
+/** The discount for the period starting at `periodStart`, or null when its duration is over (then cleared). */
+export async function discountForPeriod(
+  em: EntityManager,
+  s: Subscription,
+  periodStart: Date,
+): Promise<Discount | null> {
+  if (!s.discountId) return null;
+  const discount = await em.findOne(Discount, { id: s.discountId });
+  if (!discount) return null;
+  const duration: DiscountDuration =
+    discount.duration === 'repeating'
+      ? { duration: 'repeating', durationInMonths: discount.durationInMonths ?? 1 }
+      : { duration: discount.duration as 'once' | 'forever' };
+  const firstBilled = s.trialEnd ?? s.startedAt ?? s.createdAt;
+  return discountAppliesTo(duration, firstBilled, periodStart) ? discount : null;
+}
+
+/**
+ * The `subscription_cycle` order of the current period (unique per subscription and period start: a
+ * second one cannot be written), `pending` and due for its first payment attempt now. The charge is a
+ * transaction of its own (the organization's invoice number counter stays locked only briefly).
+ */
+export async function billPeriod(
+  em: EntityManager,
+  s: Subscription,
+  discount: Discount | null,
+  stamp: Stamp,
+): Promise<Order> {
+  const start = s.currentPeriodStart;
+  const product = await em.findOneOrFail(Product, { id: s.productId });
+  const customer = await em.findOneOrFail(Customer, { id: s.customerId });
+  const adjustments = await takeRenewalAdjustments(em, s, stamp.at);
+  const regular = s.amount;
+  const off = discount
+    ? discountAmount(
+        discount.type === 'fixed'
+          ? { type: 'fixed', amounts: { [discount.currency ?? s.currency]: BigInt(discount.amount ?? 0n) } }
+          : { type: 'percentage', basisPoints: discount.basisPoints ?? 0 },
+        regular,
+        s.currency,
+      )
+    : 0n;
+  const items = [{ label: product.name, amount: regular, productPriceId: s.priceIds[0] ?? null }, ...adjustments.items];
+  const subtotal = items.reduce((sum, item) => sum + item.amount, 0n);
+  const order = await createOrder(
+    em,
+    {
+      organizationId: s.organizationId,
+      customerId: s.customerId,
+      productId: s.productId,
+      productPriceId: s.priceIds[0] ?? null,
+      subscriptionId: s.id,
+      checkoutId: null,
+      discountId: discount?.id ?? null,
+      billingReason: 'subscription_cycle',
+      currency: s.currency,
+      items,
+      discountAmount: off > subtotal ? (subtotal > 0n ? subtotal : 0n) : off,
+      billingName: customer.billingName ?? customer.name,
+      billingAddress: customer.billingAddress,
+      seats: s.seats,
+      metadata: s.metadata,
+      billingPeriodStart: start,
+      // Charged right after this transaction commits (renewal-engine.ts), or by the next pass after a crash.
+      nextPaymentAttemptAt: stamp.at,
+    },
+    stamp.next(1),
+    false,
+  );
+  // Marks the proration items taken and applies the customer's balance to the order (its
+  // `applied_balance_amount`), which `dueAmount` then charges net of.
+  await adjustments.commit(order.id, subtotal - order.discountAmount);
+  return order;
+}
+
+/** What is left to pay of an order: net + tax + the balance applied (≤ 0 when the balance paid part, Polar's sign). */
+export function dueAmount(order: Order): bigint {
+  return order.subtotalAmount - order.discountAmount + order.taxAmount + order.appliedBalanceAmount;
+}
+
+/** The customer's card for off-session charges: the default one, else the latest saved. */
+export const chargeableMethod = chargeablePaymentMethodFor;
+
+/** Declines no retry can fix: dunning jumps to its deadline (Polar's non-recoverable decline codes). */
+const NON_RECOVERABLE = new Set(['lost_card', 'stolen_card', 'pickup_card', 'restricted_card', 'fraudulent']);
+
+/** A card the customer names for a manual attempt (a saved one of theirs, or one just entered). */
+export interface ChosenMethod {
+  /** The processor's customer (null: a card entered now, charged once without a customer). */
+  customerId: string | null;
+  paymentMethod: NewPaymentMethod | SavedPaymentMethodRef;
+}
+
+export type AttemptKind =
+  | { kind: 'automatic'; firstAttempt?: boolean }
+  | { kind: 'manual'; attempt: number; method: ChosenMethod | null };
+
+/**
+ * One payment attempt of a pending renewal order, recorded as a payment of the order whatever its
+ * outcome. The automatic attempts' processor key is derived from (subscription, period start, attempt
+ * number), so a replay after a crash (the transaction rolled back, the money maybe moved) sends the
+ * same key and gets the first outcome back: one charge per attempt, whatever happens.
+ */
+export async function attemptPayment(
+  em: EntityManager,
+  payments: PaymentProcessor,
+  s: Subscription,
+  order: Order,
+  stamp: Stamp,
+  how: AttemptKind = { kind: 'automatic' },
+): Promise<{ status: ChargeOutcome['status'] | 'paid'; message: string | null }> {
+  const due = dueAmount(order);
+  if (due <= 0n) {
+    await markPaid(em, s, order, stamp);
+    return { status: 'paid', message: null };
+  }
+  const automatic = how.kind === 'automatic';
+  const attempt =
+    how.kind === 'manual' ? how.attempt : how.firstAttempt ? 1 : (await automaticAttempts(em, order.id)) + 1;
+  const key = automatic
+    ? idempotencyKey('charge', 'subscription', s.id, order.billingPeriodStart!.toISOString(), attempt)
+    : idempotencyKey('charge', 'order', order.id, 'manual', attempt);
+  const chosen = how.kind === 'manual' ? how.method : null;
+  const saved = chosen ? null : await chargeableMethod(em, s.customerId);
+  const method: ChosenMethod | null =
+    chosen ??
+    (saved ? { customerId: saved.processorCustomerId, paymentMethod: { kind: 'saved', id: saved.processorId } } : null);
+  // No card to charge: a failed attempt all the same (recorded, so dunning counts it), nothing sent.
+  const outcome: ChargeOutcome = method
+    ? await payments.charge({
+        idempotencyKey: key,
+        amount: due,
+        currency: order.currency,
+        customerId: method.customerId,
+        paymentMethod: method.paymentMethod,
+        offSession: automatic,
+        metadata: { order_id: order.id, subscription_id: s.id },
+      })
+    : {
+        status: 'failed',
+        chargeId: null,
+        failure: { code: 'no_payment_method', declineCode: null, message: 'No payment method.' },
+        paymentMethod: null,
+      };
+  em.create(Payment, {
+    organizationId: order.organizationId,
+    customerId: order.customerId,
+    checkoutId: null,
+    orderId: order.id,
+    processor: 'stripe',
+    idempotencyKey: key,
+    status: outcome.status,
+    amount: due,
+    currency: order.currency,
+    method: 'card',
+    methodMetadata:
+      'paymentMethod' in outcome && outcome.paymentMethod
+        ? {
+            brand: outcome.paymentMethod.brand,
+            last4: outcome.paymentMethod.last4,
+            exp_month: outcome.paymentMethod.expMonth,
+            exp_year: outcome.paymentMethod.expYear,
+          }
+        : {},
+    processorId: outcome.chargeId,
+    declineReason: outcome.status === 'failed' ? (outcome.failure.declineCode ?? outcome.failure.code) : null,
+    declineMessage: outcome.status === 'failed' ? outcome.failure.message : null,
+    createdAt: stamp.next(1),
+  } as Payment);
+  if (outcome.status === 'succeeded') {
+    await markPaid(em, s, order, stamp);
+    return { status: 'succeeded', message: null };
+  }
+  if (outcome.status === 'pending') {
+    // Settled by the processor's event later; nothing is retried meanwhile.
+    order.nextPaymentAttemptAt = null;
+    await em.flush();
+    return { status: 'pending', message: null };
+  }
+  if (automatic) await failedAutomatically(em, s, order, attempt, outcome, stamp);
+  else await em.flush();
+  return { status: 'failed', message: outcome.failure.message };
+}
+
+async function automaticAttempts(em: EntityManager, orderId: string): Promise<number> {
+  const [row] = await em.execute<{ n: string }[]>(
+    `select count(*) as n from billing.payments where order_id = ? and idempotency_key like 'charge:subscription:%'`,
+    [orderId],
+  );
+  return Number(row.n);
+}
+
+/** The order is paid; a past-due subscription is active again (`subscription.active`, Polar's reactivation). */
+async function markPaid(em: EntityManager, s: Subscription, order: Order, stamp: Stamp): Promise<void> {
+  const now = stamp.at;
+  const reactivated = s.status === SubscriptionStatus.PAST_DUE;
+  order.status = 'paid';
+  order.nextPaymentAttemptAt = null;
+  order.modifiedAt = now;
+  if (reactivated) {
+    s.status = SubscriptionStatus.ACTIVE;
+    s.pastDueAt = null;
+    s.modifiedAt = now;
+  }
+  await em.flush();
+  const payload = await orderEventPayload(em, order);
+  recordEvent(em, order.organizationId, 'order.updated', payload, stamp.next());
+  recordEvent(em, order.organizationId, 'order.paid', payload, stamp.next());
+  if (reactivated)
+    await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.active'], stamp.next(2));
+  await em.flush();
+}
+
+/**
+ * A failed automatic attempt: the first makes the subscription `past_due`; dunning.ts decides the next
+ * attempt (the order's `next_payment_attempt_at`) or the end (the subscription revoked, the order void).
+ */
+async function failedAutomatically(
+  em: EntityManager,
+  s: Subscription,
+  order: Order,
+  attempt: number,
+  outcome: Extract<ChargeOutcome, { status: 'failed' }>,
+  stamp: Stamp,
+): Promise<void> {
+  const now = stamp.at;
+  const subscriptionEvents: string[] = [];
+  if (s.status !== SubscriptionStatus.PAST_DUE) {
+    s.status = SubscriptionStatus.PAST_DUE;
+    s.pastDueAt = now;
+    s.modifiedAt = now;
+    subscriptionEvents.push('subscription.updated', 'subscription.past_due');
+  }
+  const decision = afterFailedAttempt({
+    failedAttempts: attempt,
+    failedAt: now,
+    pastDueAt: s.pastDueAt ?? now,
+    recoverable: !NON_RECOVERABLE.has(outcome.failure.declineCode ?? outcome.failure.code),
+  });
+  order.modifiedAt = now;
+  if (decision.action === 'retry') order.nextPaymentAttemptAt = decision.at;
+  else {
+    order.nextPaymentAttemptAt = null;
+    order.status = 'void';
+    endSubscription(s, now);
+    subscriptionEvents.splice(
+      0,
+      subscriptionEvents.length,
+      'subscription.updated',
+      'subscription.canceled',
+      'subscription.revoked',
+    );
+  }
+  await em.flush();
+  if (subscriptionEvents.length > 0) {
+    await recordSubscriptionEvents(em, s, subscriptionEvents, stamp.next(subscriptionEvents.length));
+  }
+  recordEvent(em, order.organizationId, 'order.updated', await orderEventPayload(em, order), stamp.next());
+  await em.flush();
+}
+
+/** The subscription ends now: `canceled`, canceled_at = ends_at = ended_at = now (revocation). */
+export function endSubscription(s: Subscription, now: Date): void {
+  s.status = SubscriptionStatus.CANCELED;
+  s.cancelAtPeriodEnd = false;
+  s.canceledAt = s.canceledAt ?? now;
+  s.endsAt = now;
+  s.endedAt = now;
+  s.pendingUpdate = null;
+  s.pauseAtPeriodEnd = false;
+  s.resumesAt = null;
+  s.modifiedAt = now;
+}

@@ -1,0 +1,253 @@
+import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/postgresql';
+import { faultPoint } from '../../../kit/fault-injection.js';
+import type { Logger } from '../../../kit/logger.js';
+import { Order } from '../orders/order.entity.js';
+import type { PaymentProcessor } from '../payments/payment-processor.js';
+import { SubscriptionStatus } from '../shared/enums.js';
+import { Subscription } from '../subscriptions/subscription.entity.js';
+import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
+import { addInterval } from '../subscriptions/subscription.transitions.js';
+import type { DueWork, DueWorkRunner } from './due-work.js';
+import {
+  attemptPayment,
+  billPeriod,
+  discountForPeriod,
+  endSubscription,
+  nextPeriod,
+  Stamp,
+} from './renewal-billing.js';
+import { applyPendingUpdate } from './renewal-adjustments.js';
+
+/** Crash test points: a renewal charged but not committed; a batch half done. */
+export const RENEWAL_AFTER_CHARGE_FAULT = 'renewal.after-charge';
+
+/** Which organizations a run covers: one (the sandbox clock's advance) or all (the production scheduler). */
+export interface RenewalScope {
+  organizationId: string | null;
+  /** The instant the work is due and stamped with. */
+  at: Date;
+}
+
+export interface RenewalEngineOptions {
+  orm: MikroORM;
+  payments: PaymentProcessor;
+  /** How many due rows one claim query returns. */
+  batchSize?: number;
+  /** How many subscriptions of a batch are cycled at once (each in its own transaction). */
+  concurrency?: number;
+  logger?: Logger;
+}
+
+type Kind = 'cycle' | 'retry' | 'resume';
+
+/** A renewal that produced an order to charge next, and where its events' stamps are. */
+interface Billed {
+  orderId: string;
+  stamp: Stamp;
+}
+
+/**
+ * The recurring engine (docs/architecture.md "Recurring"): every subscription whose period has ended is
+ * cycled (or ended, or paused), every pending renewal order whose next attempt is due is charged again,
+ * every paused subscription whose `resumes_at` has come is resumed. Each subscription is handled in its
+ * own short transaction that first takes its row with `FOR UPDATE SKIP LOCKED` and checks again that
+ * the work is still due: two schedulers never work on one subscription at once, and one that finds the
+ * work done does nothing. Exactly once per period is the database's: one `subscription_cycle` order per
+ * (subscription, period start) (a unique index) and a charge key derived from (subscription, period,
+ * attempt). The same code runs for the sandbox clock (`runDue`, one organization, its clock's instant)
+ * and for the production scheduler (`runUntilIdle` over all organizations, the wall clock).
+ */
+export class RenewalEngine implements DueWorkRunner {
+  readonly name = 'renewals';
+  private readonly batchSize: number;
+  private readonly concurrency: number;
+
+  constructor(private readonly options: RenewalEngineOptions) {
+    this.batchSize = options.batchSize ?? 100;
+    this.concurrency = options.concurrency ?? 4;
+  }
+
+  async nextDueAt(organizationId: string, _upTo: Date): Promise<Date | null> {
+    const [row] = await this.options.orm.em.fork().execute<{ due: Date | null }[]>(
+      `select least(
+         (select min(current_period_end) from billing.subscriptions
+           where organization_id = ? and status in ('active', 'trialing')),
+         (select min(next_payment_attempt_at) from billing.orders
+           where organization_id = ? and status = 'pending' and next_payment_attempt_at is not null
+             and billing_reason = 'subscription_cycle'),
+         (select min(resumes_at) from billing.subscriptions
+           where organization_id = ? and status = 'paused' and resumes_at is not null)) as due`,
+      [organizationId, organizationId, organizationId],
+    );
+    return row?.due ? new Date(row.due) : null;
+  }
+
+  async runDue(work: DueWork): Promise<void> {
+    await this.runUntilIdle({ organizationId: work.organizationId, at: work.at });
+  }
+
+  /** Runs everything due at `scope.at` until nothing is left (or what is left is another worker's). */
+  async runUntilIdle(scope: RenewalScope): Promise<number> {
+    let done = 0;
+    for (const kind of ['resume', 'cycle', 'retry'] as Kind[]) {
+      const failed = new Set<string>();
+      for (;;) {
+        const ids = await this.candidates(kind, scope, [...failed]);
+        if (ids.length === 0) break;
+        let progressed = 0;
+        await pool(ids, this.concurrency, async id => {
+          try {
+            if (await this.runOne(kind, id, scope.at)) progressed += 1;
+          } catch (error) {
+            // Left for the next run (a processor that could not be reached retries with the same key).
+            failed.add(id);
+            this.options.logger?.error({ err: error, kind, id }, 'renewal work failed');
+          }
+        });
+        done += progressed;
+        // Everything listed was locked by another worker: it is theirs.
+        if (progressed === 0 && ids.every(id => !failed.has(id))) break;
+      }
+    }
+    return done;
+  }
+
+  private async candidates(kind: Kind, scope: RenewalScope, exclude: string[]): Promise<string[]> {
+    const org = scope.organizationId ? 'and organization_id = ?' : '';
+    const params: unknown[] = [scope.at];
+    if (scope.organizationId) params.push(scope.organizationId);
+    // An array parameter would be spread into a list: the exclusions go as one array literal.
+    params.push(`{${exclude.join(',')}}`, this.batchSize);
+    const sql = {
+      cycle: `select id from billing.subscriptions where status in ('active', 'trialing') and current_period_end <= ? ${org}
+                and id <> all(?::uuid[]) order by current_period_end limit ?`,
+      retry: `select id from billing.orders where status = 'pending' and next_payment_attempt_at <= ? ${org}
+                and billing_reason = 'subscription_cycle' and id <> all(?::uuid[]) order by next_payment_attempt_at limit ?`,
+      resume: `select id from billing.subscriptions where status = 'paused' and resumes_at <= ? ${org}
+                and id <> all(?::uuid[]) order by resumes_at limit ?`,
+    }[kind];
+    const rows = await this.options.orm.em.fork().execute<{ id: string }[]>(sql, params);
+    return rows.map(r => r.id);
+  }
+
+  private async runOne(kind: Kind, id: string, at: Date): Promise<boolean> {
+    if (kind === 'retry') return this.options.orm.em.fork().transactional(em => this.retry(em, id, new Stamp(at)));
+    const billed = await this.options.orm.em.fork().transactional(async em => {
+      // The row, if it is still due and no other worker holds it: one statement, FOR UPDATE SKIP LOCKED.
+      const due =
+        kind === 'cycle'
+          ? {
+              id,
+              status: { $in: [SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING] },
+              currentPeriodEnd: { $lte: at },
+            }
+          : { id, status: SubscriptionStatus.PAUSED, resumesAt: { $lte: at } };
+      const s = await em.findOne(Subscription, due, { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+      if (!s) return null;
+      return (kind === 'cycle' ? await this.cycle(em, s, at) : await this.resume(em, s, at)) ?? 'done';
+    });
+    if (billed === null) return false;
+    // The period's order is committed: its first charge, stamped after the renewal's own events.
+    if (billed !== 'done')
+      await this.options.orm.em.fork().transactional(em => this.retry(em, billed.orderId, billed.stamp, true));
+    return true;
+  }
+
+  /**
+   * The end of a period: cancel at period end ends it (`subscription.revoked`; `.canceled` was sent when
+   * it was asked for), pause at period end pauses it (no order), else a new period and its order.
+   */
+  private async cycle(em: EntityManager, s: Subscription, at: Date): Promise<Billed | null> {
+    const stamp = new Stamp(at);
+    if (s.cancelAtPeriodEnd) {
+      endSubscription(s, at);
+      await em.flush();
+      await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.revoked'], stamp.next(2));
+      return null;
+    }
+    if (s.pauseAtPeriodEnd) {
+      s.status = SubscriptionStatus.PAUSED;
+      s.pauseAtPeriodEnd = false;
+      s.pausedAt = at;
+      s.modifiedAt = at;
+      await em.flush();
+      await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.paused'], stamp.next(2));
+      return null;
+    }
+    await applyPendingUpdate(em, s, at);
+    const wasTrialing = s.status === SubscriptionStatus.TRIALING;
+    const period = nextPeriod(s);
+    s.currentPeriodStart = period.start;
+    s.currentPeriodEnd = period.end;
+    s.status = SubscriptionStatus.ACTIVE;
+    s.modifiedAt = at;
+    const discount = await discountForPeriod(em, s, period.start);
+    // A discount whose duration is over is cleared from the subscription at the renewal it stops at.
+    if (!discount) s.discountId = null;
+    await em.flush();
+    const events = ['subscription.updated', 'subscription.cycled'];
+    if (wasTrialing) events.push('subscription.active');
+    await recordSubscriptionEvents(em, s, events, stamp.next(events.length));
+    const order = await billPeriod(em, s, discount, stamp);
+    return { orderId: order.id, stamp };
+  }
+
+  /** A paused subscription resumes: `active`, a new period from now, billed at once (Polar's resume). */
+  private async resume(em: EntityManager, s: Subscription, at: Date): Promise<Billed> {
+    const stamp = new Stamp(at);
+    s.status = SubscriptionStatus.ACTIVE;
+    s.pausedAt = null;
+    s.resumesAt = null;
+    s.currentPeriodStart = at;
+    s.currentPeriodEnd = addInterval(at, s.recurringInterval, s.recurringIntervalCount);
+    s.modifiedAt = at;
+    const discount = await discountForPeriod(em, s, at);
+    if (!discount) s.discountId = null;
+    await em.flush();
+    await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.resumed'], stamp.next(2));
+    const order = await billPeriod(em, s, discount, stamp);
+    return { orderId: order.id, stamp };
+  }
+
+  /**
+   * A payment attempt of a pending renewal order (its first, or a dunning retry), under the order's and
+   * then the subscription's lock.
+   */
+  private async retry(em: EntityManager, orderId: string, stamp: Stamp, first = false): Promise<boolean> {
+    const at = stamp.at;
+    const order = await em.findOne(
+      Order,
+      { id: orderId, status: 'pending', nextPaymentAttemptAt: { $lte: at } },
+      { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+    );
+    if (!order) return false;
+    const s = await em.findOneOrFail(
+      Subscription,
+      { id: order.subscriptionId! },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (s.status !== SubscriptionStatus.PAST_DUE && s.status !== SubscriptionStatus.ACTIVE) {
+      // Ended meanwhile (revoked by the merchant): nothing more is tried.
+      order.nextPaymentAttemptAt = null;
+      order.modifiedAt = at;
+      await em.flush();
+      return true;
+    }
+    // Right after the order's commit, still due at its own instant: no attempt can have been recorded yet.
+    await attemptPayment(em, this.options.payments, s, order, stamp, { kind: 'automatic', firstAttempt: first });
+    faultPoint(RENEWAL_AFTER_CHARGE_FAULT);
+    return true;
+  }
+}
+
+/** Runs `work` over `items` with at most `size` at once. */
+async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(size, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await work(item);
+    }
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,114 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { Order } from '../orders/order.entity.js';
+import { orderRead } from '../orders/order.read.js';
+import { OrderType } from '../orders/order.type.js';
+import type { PaymentProcessor } from '../payments/payment-processor.js';
+import { SavedPaymentMethod } from '../payments/saved-payment-method.entity.js';
+import { SubscriptionStatus } from '../shared/enums.js';
+import { Subscription } from '../subscriptions/subscription.entity.js';
+import { canRetryManually, MAX_MANUAL_PAYMENT_ATTEMPTS } from './dunning.js';
+import { organizationNow } from './organization-clocks.js';
+import { attemptPayment, type ChosenMethod, chargeableMethod, Stamp } from './renewal-billing.js';
+import {
+  ManualRetryLimitExceeded,
+  OrderNotEligibleForRetry,
+  PaymentAlreadyInProgress,
+} from './retry-payment.errors.js';
+
+export interface RetryPaymentInput {
+  /** A card entered now (Stripe's confirmation token; the test processor's `pm_card_…`). */
+  confirmationTokenId?: string | null;
+  /** One of the customer's saved payment methods (our id); neither: the default one. */
+  paymentMethodId?: string | null;
+}
+
+export interface RetryPaymentResult {
+  status: 'succeeded' | 'failed' | 'pending';
+  clientSecret: string | null;
+  error: string | null;
+}
+
+/**
+ * Polar's confirm-retry-payment (`POST /v1/customer-portal/orders/{id}/confirm-payment`): the customer
+ * pays a pending renewal order of a past-due subscription by hand, at most 5 times per order
+ * (dunning.ts); the automatic schedule is not moved. The attempt is a payment of the order whatever its
+ * outcome (its key: `charge:order:{id}:manual:{n}`); success pays the order and makes the subscription
+ * active again. Another payment of the order under way → 409; not such an order → 422.
+ */
+export async function retryOrderPayment(
+  ctx: RequestContext,
+  payments: PaymentProcessor,
+  orderId: string,
+  input: RetryPaymentInput,
+): Promise<RetryPaymentResult> {
+  const visible = await orderRead.byId(ctx.em, ctx.principal, orderId);
+  if (!visible) throw new ResourceNotFound();
+  const now = await organizationNow(ctx, OrderType.fromRow(visible).organizationId);
+  return ctx.em.fork().transactional(async em => {
+    await lockOrder(em, orderId);
+    const order = await em.findOneOrFail(Order, { id: orderId });
+    if (order.status !== 'pending' || order.billingReason !== 'subscription_cycle' || !order.subscriptionId)
+      throw new OrderNotEligibleForRetry();
+    await em.execute('select id from billing.subscriptions where id = ? for update', [order.subscriptionId]);
+    const s = await em.findOneOrFail(Subscription, { id: order.subscriptionId });
+    if (s.status !== SubscriptionStatus.PAST_DUE) throw new OrderNotEligibleForRetry();
+    const [row] = await em.execute<{ n: string }[]>(
+      `select count(*) as n from billing.payments where order_id = ? and idempotency_key like 'charge:order:%:manual:%'`,
+      [orderId],
+    );
+    const tries = Number(row.n);
+    if (!canRetryManually(tries)) throw new ManualRetryLimitExceeded(MAX_MANUAL_PAYMENT_ATTEMPTS);
+    const method = await chosenMethod(em, s.customerId, input);
+    const result = await attemptPayment(em, payments, s, order, new Stamp(now), {
+      kind: 'manual',
+      attempt: tries + 1,
+      method,
+    });
+    return {
+      status: result.status === 'paid' ? 'succeeded' : result.status,
+      clientSecret: null,
+      error: result.message,
+    };
+  });
+}
+
+async function lockOrder(em: EntityManager, orderId: string): Promise<void> {
+  try {
+    await em.execute('select id from billing.orders where id = ? for update nowait', [orderId]);
+  } catch (error) {
+    // 55P03 lock_not_available: a renewal, a retry or another manual try holds the order.
+    if ((error as { code?: string }).code === '55P03') throw new PaymentAlreadyInProgress();
+    throw error;
+  }
+}
+
+async function chosenMethod(
+  em: EntityManager,
+  customerId: string,
+  input: RetryPaymentInput,
+): Promise<ChosenMethod | null> {
+  const fallback = await chargeableMethod(em, customerId);
+  if (input.confirmationTokenId)
+    return {
+      customerId: null,
+      paymentMethod: { kind: 'new', token: input.confirmationTokenId, field: ['body', 'confirmation_token_id'] },
+    };
+  if (input.paymentMethodId) {
+    const saved = await em.findOne(SavedPaymentMethod, { id: input.paymentMethodId, customerId, deletedAt: null });
+    if (!saved)
+      throw new PolarRequestValidationError([
+        {
+          type: 'value_error',
+          loc: ['body', 'payment_method_id'],
+          msg: 'Value error, Payment method does not exist.',
+          input: input.paymentMethodId,
+        },
+      ]);
+    return { customerId: saved.processorCustomerId, paymentMethod: { kind: 'saved', id: saved.processorId } };
+  }
+  return fallback
+    ? { customerId: fallback.processorCustomerId, paymentMethod: { kind: 'saved', id: fallback.processorId } }
+    : null;
+}

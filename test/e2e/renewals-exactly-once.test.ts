@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { seedDueRenewals } from '../../bench/seed-renewals.js';
+import { fixedClock } from '../../subgraphs/billing/recurring/organization-clocks.js';
+import { openBillingOrm } from '../../subgraphs/billing/orm.js';
+import { createPaymentProcessor } from '../../subgraphs/billing/payments/payment-processor.selection.js';
+import type { ChargeInput, PaymentProcessor } from '../../subgraphs/billing/payments/payment-processor.js';
+import { RenewalEngine } from '../../subgraphs/billing/recurring/renewal-engine.js';
+import { createTestDatabase } from '../support/database.js';
+
+/**
+ * Exactly once, enforced by the database: 10,000 subscriptions due at one instant, renewed by two
+ * schedulers at once (each its own connection pool, as two processes would be), then by a scheduler
+ * whose work dies after the processor charged and before the payment was committed, restarted. Checked in
+ * SQL: one `subscription_cycle` order, one payment and one processor charge per subscription and period.
+ */
+// 10,000 renewals take minutes on a shared 2-core machine (RENEWALS_ONCE_COUNT makes it smaller).
+jest.setTimeout(3_600_000);
+const DUE = new Date('2028-03-31T12:00:00.000Z');
+const COUNT = Number(process.env.RENEWALS_ONCE_COUNT ?? 10_000);
+let database: { url: string; drop: () => Promise<void> };
+const orms: MikroORM[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase('renewals_once');
+  orms.push(await openBillingOrm(database.url, 8), await openBillingOrm(database.url, 8));
+});
+afterAll(async () => {
+  for (const orm of orms) await orm.close();
+  await database?.drop();
+});
+
+function engine(orm: MikroORM, payments?: PaymentProcessor): RenewalEngine {
+  const processor =
+    payments ??
+    createPaymentProcessor({ processor: 'test', because: 'sandbox' }, { em: orm.em.fork(), clock: fixedClock(DUE) });
+  return new RenewalEngine({ orm, payments: processor, batchSize: 200, concurrency: 4 });
+}
+
+async function perSubscription(organizationId: string) {
+  const [row] = await orms[0].em.fork().execute<Record<string, string>[]>(
+    `select
+       (select count(*) from billing.subscriptions where organization_id = ?) as subscriptions,
+       (select count(*) from billing.subscriptions where organization_id = ? and current_period_start = ?) as renewed,
+       (select count(*) from billing.orders where organization_id = ? and billing_reason = 'subscription_cycle') as orders,
+       (select count(*) from (select subscription_id, billing_period_start from billing.orders
+          where organization_id = ? and billing_reason = 'subscription_cycle'
+          group by 1, 2 having count(*) > 1) d) as duplicated_periods,
+       (select count(*) from billing.payments p join billing.orders o on o.id = p.order_id
+          where o.organization_id = ? and o.billing_reason = 'subscription_cycle') as payments,
+       (select count(*) from billing.test_processor_charges c
+          where c.metadata->>'subscription_id' in (select id::text from billing.subscriptions where organization_id = ?)) as charges,
+       (select count(*) from billing.orders where organization_id = ? and billing_reason = 'subscription_cycle' and status = 'paid') as paid`,
+    [
+      organizationId,
+      organizationId,
+      DUE,
+      organizationId,
+      organizationId,
+      organizationId,
+      organizationId,
+      organizationId,
+    ],
+  );
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+}
+
+const once = (n: number) => ({
+  subscriptions: n,
+  renewed: n,
+  orders: n,
+  duplicated_periods: 0,
+  payments: n,
+  charges: n,
+  paid: n,
+});
+
+it('two schedulers over the same 10,000 due subscriptions renew each one once', async () => {
+  const organizationId = randomUUID();
+  await seedDueRenewals({ databaseUrl: database.url, organizationId, count: COUNT, periodEnd: DUE });
+  const [a, b] = orms.map(orm => engine(orm));
+  const scope = { organizationId: null, at: DUE };
+  const [doneA, doneB] = await Promise.all([a.runUntilIdle(scope), b.runUntilIdle(scope)]);
+  expect(doneA + doneB).toBe(COUNT);
+  expect(doneA).toBeGreaterThan(0);
+  expect(doneB).toBeGreaterThan(0);
+  expect(await perSubscription(organizationId)).toEqual(once(COUNT));
+  // Run again (a late scheduler, a retry): nothing is due any more, nothing changes.
+  expect(await a.runUntilIdle(scope)).toBe(0);
+  expect(await perSubscription(organizationId)).toEqual(once(COUNT));
+});
+
+it('a scheduler that dies after charging, before committing, is replaced without charging twice', async () => {
+  const organizationId = randomUUID();
+  const count = Math.min(500, COUNT);
+  await seedDueRenewals({ databaseUrl: database.url, organizationId, count, periodEnd: DUE });
+  const real = createPaymentProcessor(
+    { processor: 'test', because: 'sandbox' },
+    { em: orms[0].em.fork(), clock: fixedClock(DUE) },
+  );
+  // The processor charges, then the worker "dies" before its transaction commits: every 3rd charge.
+  let calls = 0;
+  const dying: PaymentProcessor = {
+    ...real,
+    name: real.name,
+    createCustomer: i => real.createCustomer(i),
+    savePaymentMethod: i => real.savePaymentMethod(i),
+    refund: i => real.refund(i),
+    charge: async (input: ChargeInput) => {
+      const outcome = await real.charge(input);
+      calls += 1;
+      if (calls % 3 === 0) throw new Error('killed after the charge');
+      return outcome;
+    },
+  };
+  const first = engine(orms[0], dying);
+  await first.runUntilIdle({ organizationId, at: DUE });
+  const half = await perSubscription(organizationId);
+  expect(half.orders).toBe(count);
+  expect(half.paid).toBeLessThan(count);
+  expect(half.charges).toBe(count);
+  // The restarted scheduler replays those charges with the same keys: the processor answers the first outcome.
+  await engine(orms[1]).runUntilIdle({ organizationId, at: DUE });
+  expect(await perSubscription(organizationId)).toEqual(once(count));
+});
