@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
+import { validateEvent } from '@polar-sh/sdk/webhooks';
+import { Webhook } from 'standardwebhooks';
+import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+/**
+ * Issue 13's proof, end to end in the sandbox: a merchant's receiver gets every event of a sale (a
+ * checkout confirmed with pm_card_visa), of a renewal (the organization's clock moved a month) and of
+ * a cancellation at period end (the clock moved past it), in the order they were recorded, each
+ * verifiable by `standardwebhooks` and by the Polar SDK's `validateEvent`, which also parses every
+ * payload with the SDK's own models (so each `data` has the public shape Polar's clients expect; the
+ * SDK refuses only `subscription.cycled`, a type it does not know).
+ */
+jest.setTimeout(180_000);
+
+const EVENTS = [
+  'checkout.created',
+  'checkout.updated',
+  'customer.created',
+  'customer.updated',
+  'order.created',
+  'order.updated',
+  'order.paid',
+  'subscription.created',
+  'subscription.active',
+  'subscription.updated',
+  'subscription.cycled',
+  'subscription.canceled',
+  'subscription.revoked',
+];
+
+let stack: TestStack;
+let tenant: Tenant;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  stack = await startTestStack('webhooks_lifecycle');
+  tenant = await createTenant(stack.sandbox);
+  receiver = await new WebhookReceiver().start();
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+  await receiver?.close();
+});
+
+const api = (method: string, path: string, body?: unknown) =>
+  call(stack.sandbox.baseUrl, method, path, { token: tenant.oat, body });
+
+/** The event types the outbox recorded for the organization, in order, among those subscribed to. */
+async function recordedTypes(): Promise<string[]> {
+  const rows = await stack.sandbox.environment.billing.orm.em
+    .fork()
+    .execute<{ type: string }[]>(
+      'select type from billing.events where organization_id = ? and type = any(?::text[]) order by created_at, id',
+      [tenant.organizationId, `{${EVENTS.join(',')}}`],
+    );
+  return rows.map(r => r.type);
+}
+
+it('delivers a sale, a renewal and a cancellation in recorded order, each verified by both libraries', async () => {
+  const endpoint = await api('POST', '/v1/webhooks/endpoints', {
+    url: receiver.url('/merchant'),
+    format: 'raw',
+    events: EVENTS,
+  });
+  expect(endpoint.status).toBe(201);
+  const secret = endpoint.body.secret as string;
+
+  // The sale.
+  const product = await api('POST', '/v1/products/', {
+    name: 'Pro',
+    recurring_interval: 'month',
+    prices: [{ amount_type: 'fixed', price_amount: 1500, price_currency: 'usd' }],
+  });
+  expect(product.status).toBe(201);
+  const checkout = await api('POST', '/v1/checkouts/', {
+    products: [product.body.id],
+    customer_email: 'b@example.com',
+  });
+  expect(checkout.status).toBe(201);
+  const confirmed = await call(
+    stack.sandbox.baseUrl,
+    'POST',
+    `/v1/checkouts/client/${checkout.body.client_secret}/confirm`,
+    { body: { confirmation_token_id: 'pm_card_visa' } },
+  );
+  expect(confirmed.status).toBe(200);
+  let subscription: any;
+  for (let i = 0; i < 100 && !subscription; i++) {
+    const list = await api('GET', '/v1/subscriptions/?limit=10');
+    subscription = list.body.items[0];
+    if (!subscription) await new Promise(r => setTimeout(r, 100));
+  }
+  expect(subscription).toMatchObject({ status: 'active', amount: 1500 });
+
+  // The renewal: a month later by the organization's clock.
+  const renewed = await api('POST', '/v1/sandbox/clock/advance', { to: subscription.current_period_end });
+  expect(renewed.status).toBe(200);
+  const orders = await api('GET', `/v1/orders/?subscription_id=${subscription.id}&sorting=created_at`);
+  expect(orders.body.items.map((o: any) => [o.billing_reason, o.status, o.total_amount])).toEqual([
+    ['subscription_create', 'paid', 1500],
+    ['subscription_cycle', 'paid', 1500],
+  ]);
+
+  // The cancellation at period end, then the end.
+  const canceled = await api('PATCH', `/v1/subscriptions/${subscription.id}`, { cancel_at_period_end: true });
+  expect(canceled.status).toBe(200);
+  const period = await api('GET', `/v1/subscriptions/${subscription.id}`);
+  const ended = await api('POST', '/v1/sandbox/clock/advance', { to: period.body.current_period_end });
+  expect(ended.status).toBe(200);
+  expect((await api('GET', `/v1/subscriptions/${subscription.id}`)).body).toMatchObject({ status: 'canceled' });
+
+  const expected = await recordedTypes();
+  for (const type of ['subscription.cycled', 'order.paid', 'subscription.canceled', 'subscription.revoked'])
+    expect(expected).toContain(type);
+  await receiver.until(() => receiver.on('/merchant').length >= expected.length, `${expected.length} webhooks`);
+  const received = receiver.on('/merchant');
+  expect(received.map(r => JSON.parse(r.body).type)).toEqual(expected);
+
+  for (const r of received) {
+    const headers = {
+      'webhook-id': r.headers['webhook-id'] as string,
+      'webhook-timestamp': r.headers['webhook-timestamp'] as string,
+      'webhook-signature': r.headers['webhook-signature'] as string,
+    };
+    const type = JSON.parse(r.body).type;
+    expect(new Webhook(secret).verify(r.body, headers)).toMatchObject({ type });
+    // The SDK knows every type but `subscription.cycled`, which it refuses by name (polar-api.md §6).
+    if (type === 'subscription.cycled')
+      expect(() => validateEvent(r.body, headers, secret)).toThrow(/Unknown event type/);
+    else expect(validateEvent(r.body, headers, secret).type).toBe(type);
+  }
+  expect(new Set(received.map(r => r.headers['webhook-id'])).size).toBe(received.length);
+  // The renewal's own events carry the instant it was due, not the time the clock was moved.
+  const cycled = received
+    .map(r => JSON.parse(r.body))
+    .find(e => e.type === 'order.paid' && e.data.billing_reason === 'subscription_cycle');
+  expect(cycled.timestamp.slice(0, 16)).toBe(subscription.current_period_end.slice(0, 16));
+});
