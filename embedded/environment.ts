@@ -18,6 +18,7 @@ import { type BillingRuntime, OutboxRelay, startBilling } from '../subgraphs/bil
 import { deliveryPolicyOf, startWebhooks, type WebhooksRuntime } from '../subgraphs/webhooks/runtime.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
+import { mailerFromConfig } from '../kit/email/mailer.js';
 import {
   type IdentityRuntime,
   InProcessOAuth2Provider,
@@ -65,6 +66,9 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     publicUrl,
     payments: options.config,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    logger: options.logger.child({ environment: options.name }),
+    mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),
+    organizations: identity.organizations,
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,

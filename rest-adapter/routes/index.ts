@@ -6,6 +6,7 @@ import { discountRoutes } from './discounts.routes.js';
 import { customerRoutes } from './customers.routes.js';
 import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
+import { customerPortalCustomerSessionRoutes } from './customer-portal-customer-session.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { orderRoutes } from './orders.routes.js';
@@ -21,6 +22,7 @@ export const routes: Route[] = [
   ...customerRoutes,
   ...customerSessionRoutes,
   ...customerPortalCustomerRoutes,
+  ...customerPortalCustomerSessionRoutes,
   ...subscriptionRoutes,
   ...productRoutes,
   ...discountRoutes,

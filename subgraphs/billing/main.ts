@@ -7,6 +7,8 @@ import { createLogger } from '../../kit/logger.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
 import { WEBHOOK_INGEST_RPC } from '../webhooks/contract.js';
+import { ORGANIZATION_DIRECTORY_RPC } from '../identity/contract.js';
+import { mailerFromConfig } from '../../kit/email/mailer.js';
 import { OutboxRelay } from './events/outbox-relay.js';
 import { startBilling } from './runtime.js';
 
@@ -32,6 +34,15 @@ runMain(() =>
         environment: config.ENVIRONMENT,
         publicUrl: publicUrl(config),
         payments: config,
+        logger: createLogger(config.LOG_LEVEL, { service: 'billing', environment: config.ENVIRONMENT }),
+        mailer: mailerFromConfig(
+          config,
+          createLogger(config.LOG_LEVEL, { service: 'billing-mail', environment: config.ENVIRONMENT }),
+        ),
+        // Seller names in e-mails and the portal settings come from identity (IDENTITY_URL).
+        organizations: config.IDENTITY_URL
+          ? signedRpcClient(ORGANIZATION_DIRECTORY_RPC, config.IDENTITY_URL, config.INTERNAL_KEY)
+          : null,
       });
       // The outbox goes to the webhooks process (WEBHOOKS_URL) over signed JSON RPC; without it the
       // events stay in billing.events, undispatched, until a relay runs.

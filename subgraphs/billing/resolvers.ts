@@ -9,6 +9,7 @@ import { CustomerPortalCustomerResolver } from './customers/customer-portal.reso
 import { customerReference } from './customers/customer.reference.js';
 import { OrganizationCustomersResolver } from './customers/organization-customers.resolver.js';
 import { CustomerSessionResolver } from './customer-sessions/customer-session.resolver.js';
+import { CustomerSessionCodeResolver } from './customer-sessions/customer-session-code.resolver.js';
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
@@ -29,6 +30,7 @@ export const billingResolvers: Function[] = [
   CustomerResolver,
   OrganizationCustomersResolver,
   CustomerSessionResolver,
+  CustomerSessionCodeResolver,
   CustomerPortalCustomerResolver,
   SubscriptionResolver,
   CustomerSubscriptionsResolver,

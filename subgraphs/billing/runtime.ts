@@ -10,6 +10,10 @@ import { CustomerSessionPrincipalResolver } from './auth/customer-principal-reso
 import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
 import { JobRunner } from './jobs/job-queue.js';
+import { EMAIL_SEND_JOB, emailSender } from './emails/email-outbox.js';
+import { LogMailer, type Mailer } from '../../kit/email/mailer.js';
+import type { Logger } from '../../kit/logger.js';
+import type { OrganizationDirectory } from '../identity/contract.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
@@ -44,6 +48,11 @@ export async function startBilling(options: {
   payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>;
   /** Poll for due jobs (left by a crash) every this many ms; 0: never (tests that drive jobs themselves). */
   jobPollMs?: number;
+  /** Who sends the e-mail outbox (kit/email): SMTP when configured; the log (or nothing) otherwise. */
+  mailer?: Mailer;
+  logger?: Logger;
+  /** Identity's organization profiles and portal settings (in-process or signed RPC). */
+  organizations?: OrganizationDirectory | null;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
@@ -60,7 +69,11 @@ export async function startBilling(options: {
     em: orm.em.fork(),
     clock: options.clock,
   });
-  const jobs = new JobRunner(orm, options.clock);
+  const jobs = new JobRunner(orm, options.clock, options.logger);
+  jobs.register(
+    EMAIL_SEND_JOB,
+    emailSender({ orm, clock: options.clock, mailer: options.mailer ?? new LogMailer(options.logger ?? null) }),
+  );
   jobs.register(
     CHECKOUT_FULFILMENT_JOB,
     checkoutFulfilment({ orm, clock: options.clock, payments, publicUrl: options.publicUrl }),
@@ -73,6 +86,7 @@ export async function startBilling(options: {
     principals: cache,
     payments,
     jobs,
+    organizations: options.organizations ?? null,
   });
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);

@@ -5,6 +5,8 @@ import { DiscountService } from './discounts/discount.service.js';
 import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
+import { CustomerSessionCodeService } from './customer-sessions/customer-session-code.service.js';
+import type { OrganizationDirectory } from '../identity/contract.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { OrderService } from './orders/order.service.js';
@@ -24,6 +26,10 @@ export interface BillingServices {
   discounts: DiscountService;
   customers: CustomerService;
   customerSessions: CustomerSessionService;
+  /** The customer portal's sign-in by e-mailed code. */
+  customerSessionCodes: CustomerSessionCodeService;
+  /** Identity's organization profiles and portal settings (null in tests that start billing alone). */
+  organizations: OrganizationDirectory | null;
   subscriptions: SubscriptionService;
   /** Update, revoke and the customer portal's cancel/uncancel (with the payments seam). */
   subscriptionUpdates: SubscriptionUpdates;
@@ -53,6 +59,8 @@ export interface BillingServiceDependencies {
   payments?: PaymentProcessor;
   /** The durable jobs (checkout fulfilment runs right after confirm commits). */
   jobs?: JobRunner | null;
+  /** Identity's public organization profiles and portal settings (embedded: in-process; distributed: signed RPC). */
+  organizations?: OrganizationDirectory | null;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
@@ -64,6 +72,14 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     discounts: new DiscountService(),
     customers: new CustomerService(undefined, undefined, customerSessions),
     customerSessions,
+    customerSessionCodes: new CustomerSessionCodeService({
+      secret: deps.secret,
+      publicUrl: deps.publicUrl,
+      sessions: customerSessions,
+      organizations: deps.organizations ?? null,
+      jobs: deps.jobs ?? null,
+    }),
+    organizations: deps.organizations ?? null,
     subscriptions: new SubscriptionService(),
     subscriptionUpdates: createSubscriptionUpdates(),
     clocks,

@@ -8,6 +8,8 @@ import { PrincipalCache } from '../../kit/principal-cache.js';
 import { TokenPrincipalResolver } from './auth/principal-resolver.js';
 import type { IdentityContext } from './context.js';
 import { openIdentityOrm } from './orm.js';
+import type { OrganizationDirectory } from './organizations/organization-directory.contract.js';
+import { InProcessOrganizationDirectory } from './organizations/organization-directory.provider.js';
 import { buildIdentitySchema, IDENTITY_SUBGRAPH } from './schema.js';
 import { createIdentityServices, type IdentityServices } from './services.js';
 
@@ -16,6 +18,7 @@ import { createIdentityServices, type IdentityServices } from './services.js';
 export { IdentityAdmin } from './admin.js';
 export { InProcessOAuth2Provider } from './oauth2/oauth2.provider.js';
 export { InProcessWebIdentity } from './web/web.provider.js';
+export { InProcessOrganizationDirectory } from './organizations/organization-directory.provider.js';
 export { createIdentityServices, type IdentityServices, openIdentityOrm };
 
 export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
@@ -24,6 +27,8 @@ export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
   principals: TokenPrincipalResolver;
   /** Revokes leaked tokens of every family identity stores (secret scanning, kit/leaked-tokens.ts). */
   leakedTokens: LeakedTokenRevoker;
+  /** Public profiles and portal settings of organizations (billing's e-mails and portal rules, the portal pages). */
+  organizations: OrganizationDirectory;
   clock: Clock;
   close(): Promise<void>;
 }
@@ -56,6 +61,7 @@ export async function startIdentity(options: {
     clock: options.clock,
     principals,
     leakedTokens: new InProcessLeakedTokenRevoker(orm, options.secret, options.clock, cache),
+    organizations: new InProcessOrganizationDirectory(orm),
     createContext: (principal, requestId) => ({
       em: orm.em.fork(),
       principal,

@@ -17,3 +17,9 @@ export class CustomerSessionType {
   @Field(() => ID) customerId!: string;
   @Field(() => CustomerType) customer!: CustomerType;
 }
+
+/** Polar's CustomerSessionCodeAuthenticateResponse. */
+@ObjectType('CustomerSessionCodeAuthenticateResult', { simpleResolvers: true })
+export class CustomerSessionCodeAuthenticateResult {
+  @Field({ description: 'A customer session token (`polar_cst_…`, one hour).' }) token!: string;
+}

@@ -5,6 +5,7 @@ import { Migration20261123150000_test_payment_processor } from './Migration20261
 import { Migration20261123160000_read_path_indexes } from './Migration20261123160000_read_path_indexes.js';
 import { Migration20261123170000_sandbox_clocks } from './Migration20261123170000_sandbox_clocks.js';
 import { Migration20261123170000_selling } from './Migration20261123170000_selling.js';
+import { Migration20261124170000_outgoing_emails } from './Migration20261124170000_outgoing_emails.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -18,4 +19,5 @@ export const billingMigrations = [
   { name: 'Migration20261123160000_read_path_indexes', class: Migration20261123160000_read_path_indexes },
   { name: 'Migration20261123170000_sandbox_clocks', class: Migration20261123170000_sandbox_clocks },
   { name: 'Migration20261123170000_selling', class: Migration20261123170000_selling },
+  { name: 'Migration20261124170000_outgoing_emails', class: Migration20261124170000_outgoing_emails },
 ];
