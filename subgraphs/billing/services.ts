@@ -7,6 +7,7 @@ import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
 import { CustomerSessionCodeService } from './customer-sessions/customer-session-code.service.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
+import { PortalSettingsPolicy } from './customer-portal/portal-settings.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { OrderService } from './orders/order.service.js';
@@ -30,6 +31,8 @@ export interface BillingServices {
   customerSessionCodes: CustomerSessionCodeService;
   /** Identity's organization profiles and portal settings (null in tests that start billing alone). */
   organizations: OrganizationDirectory | null;
+  /** What the organization lets its customers do in the portal (cancel, plan, seats), for the portal API. */
+  portalSettings: PortalSettingsPolicy;
   subscriptions: SubscriptionService;
   /** Update, revoke and the customer portal's cancel/uncancel (with the payments seam). */
   subscriptionUpdates: SubscriptionUpdates;
@@ -80,6 +83,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       jobs: deps.jobs ?? null,
     }),
     organizations: deps.organizations ?? null,
+    portalSettings: new PortalSettingsPolicy(deps.organizations ?? null),
     subscriptions: new SubscriptionService(),
     subscriptionUpdates: createSubscriptionUpdates(),
     clocks,

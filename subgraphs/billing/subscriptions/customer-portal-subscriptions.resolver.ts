@@ -43,6 +43,8 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('input', () => CustomerSubscriptionCancelInput) input: CustomerSubscriptionCancelInput,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
+    // Uncancel is always allowed: it undoes what the customer did.
+    if (input.cancelAtPeriodEnd === true) await assertMayCancel(ctx, id);
     const updated = await ctx.services.subscriptionUpdates.portal.update(ctx, id, input);
     return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, updated.id));
   }
@@ -53,9 +55,16 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
+    await assertMayCancel(ctx, id);
     const canceled = await ctx.services.subscriptionUpdates.portal.cancel(ctx, id);
     return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, canceled.id));
   }
+}
+
+/** Another customer's subscription is 404 before the organization's settings are asked (Polar's order). */
+async function assertMayCancel(ctx: BillingContext, id: string): Promise<void> {
+  await ctx.services.subscriptionUpdates.portal.get(ctx, id);
+  await ctx.services.portalSettings.assertAllowed(ctx, 'cancel');
 }
 
 /**

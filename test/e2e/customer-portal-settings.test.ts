@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { BillingFixtures } from '../support/subscription-fixtures.js';
+import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+
+/**
+ * What customers may do in the portal is the organization's choice (`customer_portal_settings`),
+ * enforced by the Customer Portal API itself. `subscription.cancel` is beyond Polar (default true).
+ */
+let stack: TestStack;
+let base: string;
+let alice: Tenant;
+let fixtures: BillingFixtures;
+let customerId: string;
+let token: string;
+let plan: Awaited<ReturnType<BillingFixtures['product']>>;
+
+beforeAll(async () => {
+  stack = await startTestStack('portal_settings');
+  base = stack.production.baseUrl;
+  alice = await createTenant(stack.production);
+  fixtures = new BillingFixtures(stack.production);
+  customerId = (await fixtures.customer(alice.organizationId)).id;
+  plan = await fixtures.product(alice.organizationId, { name: 'Settings plan', amount: 0 });
+  token = (await call(base, 'POST', '/v1/customer-sessions/', { token: alice.oat, body: { customer_id: customerId } }))
+    .body.token;
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const subscription = (cancelAtPeriodEnd = false) =>
+  fixtures.subscription({
+    organizationId: alice.organizationId,
+    customerId,
+    productId: plan.product.id,
+    priceIds: [plan.price.id],
+    cancelAtPeriodEnd,
+  });
+
+async function setPortal(subscriptionSettings: Record<string, boolean>) {
+  const res = await call(base, 'PATCH', `/v1/organizations/${alice.organizationId}`, {
+    token: alice.oat,
+    body: {
+      customer_portal_settings: {
+        usage: { show: true },
+        subscription: { update_seats: true, update_plan: true, ...subscriptionSettings },
+      },
+    },
+  });
+  expect(res.status).toBe(200);
+  return res.body.customer_portal_settings;
+}
+
+const NOT_ALLOWED = { error: 'CancelSubscriptionNotAllowed', detail: 'Canceling the subscription is not allowed.' };
+
+describe('customer_portal_settings.subscription.cancel', () => {
+  it('defaults to true and is stored with the other portal settings', async () => {
+    const organization = (await call(base, 'GET', `/v1/organizations/${alice.organizationId}`, { token: alice.oat }))
+      .body;
+    expect(organization.customer_portal_settings.subscription).toEqual({
+      update_seats: true,
+      update_plan: true,
+      pause: false,
+      cancel: true,
+    });
+    expect(await setPortal({ cancel: false })).toMatchObject({ subscription: { cancel: false } });
+  });
+
+  it('false: the portal API refuses PATCH cancel_at_period_end=true and DELETE with 403, changing nothing', async () => {
+    await setPortal({ cancel: false });
+    const sub = await subscription();
+    const patch = await call(base, 'PATCH', `/v1/customer-portal/subscriptions/${sub.id}`, {
+      token,
+      body: { cancel_at_period_end: true },
+    });
+    expect(patch.status).toBe(403);
+    expect(patch.body).toEqual(NOT_ALLOWED);
+    const del = await call(base, 'DELETE', `/v1/customer-portal/subscriptions/${sub.id}`, { token });
+    expect(del.status).toBe(403);
+    expect(del.body).toEqual(NOT_ALLOWED);
+    const after = await call(base, 'GET', `/v1/customer-portal/subscriptions/${sub.id}`, { token });
+    expect(after.body).toMatchObject({ cancel_at_period_end: false, canceled_at: null });
+    // The merchant still can (the setting is about customers).
+    const core = await call(base, 'PATCH', `/v1/subscriptions/${sub.id}`, {
+      token: alice.oat,
+      body: { cancel_at_period_end: true },
+    });
+    expect(core.status).toBe(200);
+  });
+
+  it('false: an unknown subscription is still 404 first; uncancel stays allowed', async () => {
+    await setPortal({ cancel: false });
+    const unknown = await call(base, 'DELETE', `/v1/customer-portal/subscriptions/${randomUUID()}`, { token });
+    expect(unknown.status).toBe(404);
+    const sub = await subscription(true);
+    const uncancel = await call(base, 'PATCH', `/v1/customer-portal/subscriptions/${sub.id}`, {
+      token,
+      body: { cancel_at_period_end: false },
+    });
+    expect(uncancel.status).toBe(200);
+    expect(uncancel.body.cancel_at_period_end).toBe(false);
+  });
+
+  it('true again: the customer cancels at period end', async () => {
+    await setPortal({ cancel: true });
+    const sub = await subscription();
+    const res = await call(base, 'PATCH', `/v1/customer-portal/subscriptions/${sub.id}`, {
+      token,
+      body: { cancel_at_period_end: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.cancel_at_period_end).toBe(true);
+  });
+});
