@@ -125,6 +125,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
       identity: new InProcessWebIdentity(identity.orm, identity.services, options.clock),
       csrfSecret: options.secret,
     },
+    organizations: identity.organizations,
     oauth2: new InProcessOAuth2Provider(identity.orm, identity.services.oauth2, options.clock, options.logger),
     secretScanning: {
       keys: loadGitHubPublicKeys(options.config),

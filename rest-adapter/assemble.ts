@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { EnvironmentName } from '../kit/config.js';
 import type { Logger } from '../kit/logger.js';
 import type { PrincipalResolver } from '../kit/principal.js';
-import type { OAuth2Provider } from '../subgraphs/identity/contract.js';
+import type { OAuth2Provider, OrganizationDirectory } from '../subgraphs/identity/contract.js';
 import { createApp } from './app.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { RequestGuards } from './request-guards.js';
@@ -13,6 +13,8 @@ import { OperationDocuments } from './operations.js';
 import { routesFor } from './routes/index.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './secret-scanning/router.js';
 import { createWebRouter, type WebDependencies } from './web/router.js';
+import { PortalApi } from './web/portal/portal-api.js';
+import { createPortalRouter } from './web/portal/portal-router.js';
 import { configureWebKit } from './web/settings.js';
 
 export interface RestAppOptions {
@@ -39,6 +41,11 @@ export interface RestAppOptions {
   guards?: RequestGuards;
   /** Facts shown on /readyz, such as the payment processor in use. */
   announcements?: Record<string, unknown>;
+  /**
+   * Identity's organization profiles (in-process or signed RPC): with `web`, the customer portal pages
+   * (rest-adapter/web/portal) are served at `/portal/<slug>/…`.
+   */
+  organizations?: OrganizationDirectory;
   /** GitHub secret scanning (rest-adapter/secret-scanning): the configured keys and who revokes. */
   secretScanning?: Omit<SecretScanningDependencies, 'logger'>;
 }
@@ -53,12 +60,22 @@ export function assembleRestApp(options: RestAppOptions): Express {
   const openapi = documentRequestGuards(buildOpenApi(routes, options.publicUrl));
   const docs = renderDocsPage(openapi);
   const logger = options.logger.child({ environment: options.environment });
+  const operations = options.operations ?? new OperationDocuments();
+  const portal =
+    options.web && options.organizations
+      ? createPortalRouter({
+          api: new PortalApi(routes, options.gateway, operations),
+          principals: options.principals,
+          organizations: options.organizations,
+          logger,
+        })
+      : null;
   const app = createApp({
     environment: options.environment,
     gateway: options.gateway,
     principals: options.principals,
     routes,
-    operations: options.operations ?? new OperationDocuments(),
+    operations,
     logger,
     ready: options.ready,
     announcements: options.announcements,
@@ -68,6 +85,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
     rawBodyRouters: options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : [],
     extensions: [
       ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
+      ...(portal ? [portal] : []),
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),
     ],
   });

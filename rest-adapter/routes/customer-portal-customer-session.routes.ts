@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CUSTOMER_SESSION_CODE } from '../../subgraphs/billing/contract.js';
+import { CUSTOMER_PORTAL_READ, CUSTOMER_SESSION_CODE } from '../../subgraphs/billing/contract.js';
+import { toWire } from './common.js';
 import type { Route } from './route.js';
 
 /**
@@ -43,5 +44,19 @@ export const customerPortalCustomerSessionRoutes: Route[] = [
     result: data => ({ token: data.authenticateCustomerSessionCode.token }),
     status: 200,
     response: z.object({ token: z.string() }),
+  },
+  {
+    operationId: 'customer_portal:customer-session:introspect',
+    method: 'get',
+    path: '/v1/customer-portal/customer-session/introspect',
+    summary: 'Introspect the customer session',
+    description: 'The calling customer session: when it expires and where the portal leads back to.',
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_READ,
+    operation: 'CustomerPortalCustomerSessionIntrospect',
+    variables: () => ({}),
+    result: data => toWire(data.customerPortalSession),
+    status: 200,
+    response: z.object({ expires_at: z.iso.datetime({ offset: true }), return_url: z.string().nullable() }),
   },
 ];

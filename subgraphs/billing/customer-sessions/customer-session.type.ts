@@ -23,3 +23,10 @@ export class CustomerSessionType {
 export class CustomerSessionCodeAuthenticateResult {
   @Field({ description: 'A customer session token (`polar_cst_…`, one hour).' }) token!: string;
 }
+
+/** Polar's CustomerCustomerSession (`GET /v1/customer-portal/customer-session/introspect`). */
+@ObjectType('CustomerSessionIntrospection', { simpleResolvers: true })
+export class CustomerSessionIntrospectionType {
+  @Field(() => GraphQLISODateTime) expiresAt!: Date;
+  @Field(() => String, { nullable: true }) returnUrl!: string | null;
+}

@@ -1,0 +1,210 @@
+import { jest } from '@jest/globals';
+import { type Browser, chromium } from 'playwright-core';
+import { BillingFixtures } from '../support/subscription-fixtures.js';
+import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+
+/**
+ * The customer portal pages in headless Chromium with JavaScript off: opened from a customer session's
+ * `customer_portal_url` (the token leaves the URL for an HttpOnly cookie), cancel at period end,
+ * uncancel, billing details; a deep link into the cancel view with a return URL; and the sign-in by
+ * e-mailed code (read from the outbox, as a customer reads their inbox).
+ */
+jest.setTimeout(120_000);
+
+let stack: TestStack;
+let base: string;
+let shop: Tenant;
+let fixtures: BillingFixtures;
+let browser: Browser;
+let customer: { id: string; email: string };
+let plan: Awaited<ReturnType<BillingFixtures['product']>>;
+
+beforeAll(async () => {
+  stack = await startTestStack('portal_browser');
+  base = stack.production.baseUrl;
+  shop = await createTenant(stack.production, { name: 'Acme Tools' });
+  fixtures = new BillingFixtures(stack.production);
+  const created = await fixtures.customer(shop.organizationId, { name: 'Dana Buyer' });
+  customer = { id: created.id, email: created.email as string };
+  plan = await fixtures.product(shop.organizationId, { name: 'Pro plan', amount: 0 });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function session(body: Record<string, unknown> = {}) {
+  const res = await call(base, 'POST', '/v1/customer-sessions/', {
+    token: shop.oat,
+    body: { customer_id: customer.id, ...body },
+  });
+  expect(res.status).toBe(201);
+  return res.body as { token: string; customer_portal_url: string };
+}
+
+const subscription = () =>
+  fixtures.subscription({
+    organizationId: shop.organizationId,
+    customerId: customer.id,
+    productId: plan.product.id,
+    priceIds: [plan.price.id],
+  });
+
+const portalGet = (id: string, token: string) =>
+  call(base, 'GET', `/v1/customer-portal/subscriptions/${id}`, { token }).then(r => r.body);
+
+describe('the customer portal in a browser', () => {
+  it('opens from customer_portal_url, cancels at period end, uncancels, and edits billing details', async () => {
+    const sub = await subscription();
+    const { customer_portal_url: url, token } = await session();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      // The stack's public URL names the default port; the path and query are the link.
+      expect(url).toMatch(/\/portal\?customer_session_token=polar_cst_/);
+      const link = new URL(url);
+      await page.goto(`${base}${link.pathname}${link.search}`);
+      // The token is exchanged for a cookie scoped to the seller's portal and dropped from the URL.
+      await page.waitForURL(`${base}/portal/${shop.slug}/subscriptions`);
+      const cookie = (await context.cookies(`${base}/portal/${shop.slug}/`)).find(
+        c => c.name === 'polar_portal_session',
+      )!;
+      expect(cookie).toMatchObject({ value: token, httpOnly: true, sameSite: 'Lax', path: `/portal/${shop.slug}` });
+      await page.getByRole('link', { name: 'Acme Tools' }).waitFor();
+      await page.getByText(`Signed in as ${customer.email}`).waitFor();
+
+      const row = page.getByRole('row').filter({ hasText: 'Pro plan' });
+      await row.getByText('Active').waitFor();
+      await row.getByRole('link', { name: 'Manage' }).click();
+      await page.waitForURL(`${base}/portal/${shop.slug}/subscriptions/${sub.id}`);
+
+      await page.getByRole('link', { name: 'Cancel subscription' }).click();
+      await page.getByRole('heading', { name: 'Cancel subscription' }).waitFor();
+      await page.getByLabel('Why are you canceling?').selectOption('too_expensive');
+      await page.getByRole('button', { name: 'Cancel at period end' }).click();
+      await page.getByText('will be canceled at the end of the current period').waitFor();
+      await page.getByText(/^Cancels on /).waitFor();
+      expect(await portalGet(sub.id, token)).toMatchObject({
+        cancel_at_period_end: true,
+        customer_cancellation_reason: 'too_expensive',
+      });
+
+      await page.getByRole('button', { name: 'Keep subscription' }).click();
+      await page.getByText('Your subscription will continue.').waitFor();
+      expect((await portalGet(sub.id, token)).cancel_at_period_end).toBe(false);
+      await page.getByRole('link', { name: 'Cancel subscription' }).waitFor();
+
+      await page.getByRole('link', { name: 'Billing details' }).click();
+      await page.getByLabel('Billing name').fill('Dana Buyer GmbH');
+      await page.getByLabel('Address', { exact: true }).fill('1 Main Street');
+      await page.getByLabel('Postal code').fill('10115');
+      await page.getByLabel('City').fill('Berlin');
+      await page.getByLabel('Country (two-letter code, e.g. US)').fill('Germany');
+      await page.getByRole('button', { name: 'Save billing details' }).click();
+      await page.getByRole('alert').getByText('ISO 3166-1 alpha-2').waitFor();
+      await page.getByLabel('Country (two-letter code, e.g. US)').fill('de');
+      await page.getByRole('button', { name: 'Save billing details' }).click();
+      await page.getByText('Your billing details were saved.').waitFor();
+      const me = (await call(base, 'GET', '/v1/customer-portal/customers/me', { token })).body;
+      expect(me).toMatchObject({
+        billing_name: 'Dana Buyer GmbH',
+        billing_address: { line1: '1 Main Street', postal_code: '10115', city: 'Berlin', country: 'DE' },
+      });
+      expect(await page.getByLabel('City').inputValue()).toBe('Berlin');
+
+      await page.getByRole('link', { name: 'Orders' }).click();
+      await page.getByRole('heading', { name: 'Orders' }).waitFor();
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${base}/portal/${shop.slug}/request`);
+      expect(
+        (await context.cookies(`${base}/portal/${shop.slug}/`)).find(c => c.name === 'polar_portal_session'),
+      ).toBeUndefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('deep-links into the cancel view with a return URL, and refuses cancel when the seller does not allow it', async () => {
+    const sub = await subscription();
+    const { token } = await session({ return_url: 'https://acme.example/account' });
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/portal/${shop.slug}/subscriptions/${sub.id}/cancel?customer_session_token=${token}`);
+      await page.waitForURL(`${base}/portal/${shop.slug}/subscriptions/${sub.id}/cancel`);
+      await page.getByRole('heading', { name: 'Cancel subscription' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Back to Acme Tools' }).getAttribute('href')).toBe(
+        'https://acme.example/account',
+      );
+
+      // The seller turns customer cancellation off while the page is open: the API refuses, the page says why.
+      const off = await call(base, 'PATCH', `/v1/organizations/${shop.organizationId}`, {
+        token: shop.oat,
+        body: {
+          customer_portal_settings: {
+            usage: { show: true },
+            subscription: { update_seats: true, update_plan: true, cancel: false },
+          },
+        },
+      });
+      expect(off.status).toBe(200);
+      await page.getByRole('button', { name: 'Cancel at period end' }).click();
+      await page.getByText('Canceling the subscription is not allowed.').waitFor();
+      expect(await page.getByRole('link', { name: 'Cancel subscription' }).count()).toBe(0);
+      expect((await portalGet(sub.id, token)).cancel_at_period_end).toBe(false);
+    } finally {
+      await call(base, 'PATCH', `/v1/organizations/${shop.organizationId}`, {
+        token: shop.oat,
+        body: {
+          customer_portal_settings: {
+            usage: { show: true },
+            subscription: { update_seats: true, update_plan: true, cancel: true },
+          },
+        },
+      });
+      await context.close();
+    }
+  });
+
+  it('signs in without a session: e-mail, the code from the outbox, the portal', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/portal/${shop.slug}/subscriptions`);
+      await page.waitForURL(`${base}/portal/${shop.slug}/request`);
+      await page.getByLabel('Email').fill(customer.email);
+      await page.getByRole('button', { name: 'Send me a code' }).click();
+      await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+
+      let code = '';
+      for (let i = 0; i < 50 && !code; i++) {
+        await stack.production.environment.billing.jobs.drain();
+        const rows = await stack.production.environment.billing.orm.em
+          .fork()
+          .execute(
+            `select text_body from billing.outgoing_emails where to_address = ? and status = 'sent' order by created_at desc limit 1`,
+            [customer.email],
+          );
+        code = /^([A-Z0-9]{6})$/m.exec(rows[0]?.text_body ?? '')?.[1] ?? '';
+        if (!code) await new Promise(resolve => setTimeout(resolve, 100));
+      }
+      expect(code).toHaveLength(6);
+
+      await page.getByLabel('Code').fill('WRONG1');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText('This code is invalid or has expired.').waitFor();
+      await page.getByLabel('Code').fill(code);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${base}/portal/${shop.slug}/subscriptions`);
+      await page.getByText(`Signed in as ${customer.email}`).waitFor();
+      await page.getByRole('row').filter({ hasText: 'Pro plan' }).first().waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
