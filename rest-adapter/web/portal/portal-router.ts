@@ -1,11 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { DomainError, type ValidationIssue } from '../../../kit/errors.js';
+import { DomainError } from '../../../kit/errors.js';
 import type { Logger } from '../../../kit/logger.js';
-import { ANONYMOUS, type Principal, type PrincipalResolver } from '../../../kit/principal.js';
+import { type Principal, type PrincipalResolver } from '../../../kit/principal.js';
 import type { OrganizationDirectory, OrganizationProfile } from '../../../subgraphs/identity/contract.js';
 import { safeReturnTo } from '../auth.js';
 import { issueCsrfToken, verifyCsrf } from '../csrf.js';
-import { html, type HtmlValue } from '../html.js';
+import { type HtmlValue } from '../html.js';
 import { sendPage } from '../layout.js';
 import { billingBody, type BillingForm } from './portal-account.js';
 import type { PortalApi } from './portal-api.js';
@@ -19,7 +19,8 @@ import {
   TOKEN_PARAM,
   withoutToken,
 } from './portal-session.js';
-import { codeForm, emailForm } from './portal-sign-in.js';
+import { field, FORM_EXPIRED, LINK_EXPIRED, message, messageOf, NOTICES, queryParam } from './portal-http.js';
+import { signInRoutes } from './portal-sign-in-routes.js';
 import { subscriptionRoutes } from './portal-subscription-routes.js';
 import { type PortalContext, portalSections } from './portal-views.js';
 
@@ -31,8 +32,6 @@ export interface PortalDependencies {
   organizations: OrganizationDirectory;
   logger: Logger;
 }
-
-const FORM_EXPIRED = 'This form has expired or did not come from this site. Please try again.';
 
 /** What the portal handlers find on `res.locals`. */
 interface PortalLocals {
@@ -111,90 +110,7 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
     }),
   );
 
-  // --- sign-in by e-mailed code --------------------------------------------------------------------
-  const signInPage = (res: Response, title: string, body: HtmlValue, status = 200) =>
-    sendPage(res, renderPortalPage({ title, organization: locals(res).organization, body, narrow: true }), status);
-
-  portal.get(
-    '/request',
-    page(async (req, res) => {
-      const { base, organization } = locals(res);
-      const notice = queryParam(req, 'expired') ? 'Your session has ended. Sign in again.' : null;
-      signInPage(
-        res,
-        'Sign in',
-        emailForm({ base, organizationName: organization.name, csrfToken: issueCsrfToken(req, res), notice }),
-      );
-    }),
-  );
-
-  portal.post(
-    '/request',
-    page(async (req, res) => {
-      const { base, organization } = locals(res);
-      const email = field(req, 'email').trim();
-      const again = (status: number, error: string) =>
-        signInPage(
-          res,
-          'Sign in',
-          emailForm({ base, organizationName: organization.name, csrfToken: issueCsrfToken(req, res), email, error }),
-          status,
-        );
-      if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
-      try {
-        await deps.api.call(
-          'customer_portal:customer-session:request',
-          { body: { email, organization_id: organization.id } },
-          ANONYMOUS,
-          req.requestId,
-        );
-      } catch (error) {
-        if (error instanceof DomainError && error.status === 422) return again(400, 'Enter a valid e-mail address.');
-        throw error;
-      }
-      res.redirect(303, `${base}/authenticate?email=${encodeURIComponent(email)}`);
-    }),
-  );
-
-  portal.get(
-    '/authenticate',
-    page(async (req, res) => {
-      const { base } = locals(res);
-      const email = queryParam(req, 'email');
-      signInPage(res, 'Enter your code', codeForm({ base, csrfToken: issueCsrfToken(req, res), email }));
-    }),
-  );
-
-  portal.post(
-    '/authenticate',
-    page(async (req, res) => {
-      const { base, organization } = locals(res);
-      const again = (status: number, error: string) =>
-        signInPage(res, 'Enter your code', codeForm({ base, csrfToken: issueCsrfToken(req, res), error }), status);
-      if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
-      let token: string;
-      try {
-        token = (
-          await deps.api.call<{ token: string }>(
-            'customer_portal:customer-session:authenticate',
-            { body: { code: field(req, 'code') } },
-            ANONYMOUS,
-            req.requestId,
-          )
-        ).token;
-      } catch (error) {
-        if (error instanceof DomainError && error.status < 500)
-          return again(400, 'This code is invalid or has expired. Check it, or ask for a new one.');
-        throw error;
-      }
-      const customer = await customerOf(token);
-      // A code is for the organization it was asked for; one of another seller signs in there, not here.
-      const home = customer ? await deps.organizations.profile(customer.organizationIds[0]) : null;
-      const slug = home?.slug ?? organization.slug;
-      setPortalToken(req, res, slug, token);
-      res.redirect(303, portalBase(slug));
-    }),
-  );
+  signInRoutes(portal, { page, locals, customerOf, api: deps.api, organizations: deps.organizations });
 
   // Everything below is for a signed-in customer; others go to the sign-in, and back here after it.
   portal.use((req, res, next) => {
@@ -355,59 +271,3 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
 
   return router;
 }
-
-const LINK_EXPIRED = 'This link has expired. Ask the seller for a new one, or sign in with your e-mail.';
-
-/** `?done=` of the redirect after a change → the notice the next page shows. */
-const NOTICES: Record<string, string> = {
-  canceled: 'Your subscription will be canceled at the end of the current period.',
-  uncanceled: 'Your subscription will continue.',
-  changed: 'Your plan was changed.',
-  billing: 'Your billing details were saved.',
-};
-
-function message(
-  res: Response,
-  organization: OrganizationProfile | null,
-  title: string,
-  text: string,
-  status: number,
-): void {
-  const seller = organization ?? { name: 'Customer portal', slug: '' };
-  const back = organization ? html`<p><a href="${portalBase(organization.slug)}">Back to the portal</a></p>` : null;
-  sendPage(
-    res,
-    renderPortalPage({
-      title,
-      organization: seller,
-      narrow: true,
-      body: html`<h1>${title}</h1><div class="card"><p>${text}</p>${back}</div>`,
-    }),
-    status,
-  );
-}
-
-/** One text field of the posted form ('' when absent or repeated). */
-function field(req: Request, name: string): string {
-  const value = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function queryParam(req: Request, name: string): string | null {
-  return new URL(req.originalUrl, 'http://local').searchParams.get(name);
-}
-
-export function messageOf(error: DomainError): string {
-  const issues = error.details as ValidationIssue[] | undefined;
-  return Array.isArray(issues) && issues.length ? issues.map(i => i.msg).join(' ') : error.message;
-}
-
-export type PortalPage = (handler: (req: Request, res: Response) => Promise<void>) => express.RequestHandler;
-export type PortalShow = (
-  ctx: PortalContext,
-  title: string,
-  body: HtmlValue,
-  current: string | null,
-  status?: number,
-) => Promise<void>;
-export type PortalMessage = typeof message;
