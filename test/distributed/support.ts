@@ -162,6 +162,7 @@ export function useDistributedStack(): void {
       SECRET: TEST_SECRET,
       PUBLIC_URL,
       WEBHOOKS_URL: webhooks.url,
+      IDENTITY_URL: identity.url,
     });
     gateway = await startPart('gateway', 'gateway/main.js', {
       IDENTITY_URL: identity.url,
