@@ -10,7 +10,7 @@ import { CustomerSessionPrincipalResolver } from './auth/customer-principal-reso
 import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
 import { JobRunner } from './jobs/job-queue.js';
-import { EMAIL_SEND_JOB, emailSender } from './emails/email-outbox.js';
+import { EMAIL_REDACT_JOB, EMAIL_SEND_JOB, emailRedactor, emailSender } from './emails/email-outbox.js';
 import { LogMailer, type Mailer } from '../../kit/email/mailer.js';
 import type { Logger } from '../../kit/logger.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
@@ -74,6 +74,7 @@ export async function startBilling(options: {
     EMAIL_SEND_JOB,
     emailSender({ orm, clock: options.clock, mailer: options.mailer ?? new LogMailer(options.logger ?? null) }),
   );
+  jobs.register(EMAIL_REDACT_JOB, emailRedactor({ orm }));
   jobs.register(
     CHECKOUT_FULFILMENT_JOB,
     checkoutFulfilment({ orm, clock: options.clock, payments, publicUrl: options.publicUrl }),

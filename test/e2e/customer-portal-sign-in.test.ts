@@ -142,6 +142,11 @@ describe('customer_portal:customer-session:authenticate', () => {
     const res = await authenticate(late);
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('CustomerSessionCodeInvalidOrExpired');
+    // Once the codes have expired, the outbox keeps the messages but no longer their codes.
+    await stack.production.environment.billing.jobs.drain();
+    const rows = await outbox(email);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const row of rows) expect(row).toMatchObject({ status: 'sent', text_body: '[redacted]' });
   });
 
   it('is documented in the OpenAPI document with its 202 and 401', async () => {

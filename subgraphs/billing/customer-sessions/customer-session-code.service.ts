@@ -58,6 +58,7 @@ export class CustomerSessionCodeService {
         {
           kind: 'customer_session_code',
           organizationId: customer.organizationId,
+          redactAt: expiresAt,
           to: email,
           subject: `Access ${purchases}`,
           text: [

@@ -12,11 +12,18 @@ import { enqueueJob, type JobHandler, type JobRunner } from '../jobs/job-queue.j
  * `sent` sends it again when the lease ends.
  */
 export const EMAIL_SEND_JOB = 'email.send';
+/** Blanks the bodies of a message that carried a secret (a sign-in code) once the secret has expired. */
+export const EMAIL_REDACT_JOB = 'email.redact';
 
 export interface QueuedEmail extends EmailMessage {
   /** What the message is (`customer_session_code`, later owner notifications), for the operator and tests. */
   kind: string;
   organizationId?: string | null;
+  /**
+   * The body holds a secret that stops working at this time (a sign-in code): the bodies are blanked
+   * then, so the outbox keeps no usable secret longer than the secret lives.
+   */
+  redactAt?: Date | null;
 }
 
 /** Writes the message and its job into the caller's transaction; answers the job's key (for `runNow`). */
@@ -29,6 +36,8 @@ export async function queueEmail(em: EntityManager, email: QueuedEmail, now: Dat
   );
   const key = `email:${id}`;
   await enqueueJob(em, { kind: EMAIL_SEND_JOB, key, payload: { id }, runAt: now, maxAttempts: 8 });
+  if (email.redactAt)
+    await enqueueJob(em, { kind: EMAIL_REDACT_JOB, key: `email-redact:${id}`, payload: { id }, runAt: email.redactAt });
   return key;
 }
 
@@ -65,6 +74,17 @@ export function emailSender(deps: { orm: MikroORM; clock: Clock; mailer: Mailer 
       `update billing.outgoing_emails set attempts = attempts + 1, status = 'sent', sent_at = ?, last_error = null, transport = ? where id = ?`,
       [deps.clock.now(), deps.mailer.kind, row.id],
     );
+  };
+}
+
+/** The `email.redact` handler: the message stays (recipient, subject, status), its bodies go. */
+export function emailRedactor(deps: { orm: MikroORM }): JobHandler {
+  return async payload => {
+    await deps.orm.em
+      .fork()
+      .execute(`update billing.outgoing_emails set text_body = '[redacted]', html_body = null where id = ?`, [
+        String(payload.id),
+      ]);
   };
 }
 
