@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../kit/clock.js';
+import { zoneOf } from '../../rest-adapter/rate-limit/rules.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
@@ -153,5 +154,25 @@ describe('customer_portal:customer-session:authenticate', () => {
     const doc = (await call(base, 'GET', '/openapi.json')).body;
     expect(doc.paths['/v1/customer-portal/customer-session/request'].post.responses['202']).toBeDefined();
     expect(doc.paths['/v1/customer-portal/customer-session/authenticate'].post.responses['401']).toBeDefined();
+  });
+});
+
+describe('rate limits of the code sign-in', () => {
+  it('puts the API endpoints and the portal pages that call them in the sign_in zone (production, posts)', () => {
+    for (const path of [
+      '/v1/customer-portal/customer-session/request',
+      '/v1/customer-portal/customer-session/authenticate',
+      '/portal/acme/request',
+      '/portal/acme/authenticate',
+    ])
+      expect(zoneOf('production', 'POST', path)?.name).toBe('sign_in');
+    expect(zoneOf('production', 'GET', '/portal/acme/request')).toBeUndefined();
+    expect(zoneOf('production', 'POST', '/portal/acme/billing')).toBeUndefined();
+  });
+
+  it('a wrong code answers 401 with WWW-Authenticate', async () => {
+    const res = await authenticate('AAAAAA');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="polar"');
   });
 });
