@@ -121,6 +121,9 @@ describe('the customer portal in a browser', () => {
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(`${base}/portal/${shop.slug}/request`);
+      // Signed out, the portal's pages lead to the sign-in again.
+      await page.goto(`${base}/portal/${shop.slug}`);
+      await page.waitForURL(`${base}/portal/${shop.slug}/request`);
       expect(
         (await context.cookies(`${base}/portal/${shop.slug}/`)).find(c => c.name === 'polar_portal_session'),
       ).toBeUndefined();
@@ -171,12 +174,14 @@ describe('the customer portal in a browser', () => {
     }
   });
 
-  it('signs in without a session: e-mail, the code from the outbox, the portal', async () => {
+  it('signs in without a session: e-mail, the code from the outbox, back to the page asked for', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     try {
-      await page.goto(`${base}/portal/${shop.slug}/subscriptions`);
-      await page.waitForURL(`${base}/portal/${shop.slug}/request`);
+      await page.goto(`${base}/portal/${shop.slug}/billing`);
+      await page.waitForURL(
+        `${base}/portal/${shop.slug}/request?return_to=${encodeURIComponent(`/portal/${shop.slug}/billing`)}`,
+      );
       await page.getByLabel('Email').fill(customer.email);
       await page.getByRole('button', { name: 'Send me a code' }).click();
       await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
@@ -200,8 +205,9 @@ describe('the customer portal in a browser', () => {
       await page.getByText('This code is invalid or has expired.').waitFor();
       await page.getByLabel('Code').fill(code);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`${base}/portal/${shop.slug}/subscriptions`);
+      await page.waitForURL(`${base}/portal/${shop.slug}/billing`);
       await page.getByText(`Signed in as ${customer.email}`).waitFor();
+      await page.getByRole('link', { name: 'Subscriptions' }).click();
       await page.getByRole('row').filter({ hasText: 'Pro plan' }).first().waitFor();
     } finally {
       await context.close();

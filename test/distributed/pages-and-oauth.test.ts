@@ -142,7 +142,9 @@ describe('the customer portal pages through the public REST adapter', () => {
     const stranger = new WebClient(rest.url);
     const signIn = await stranger.get(`/portal/${alice.slug}/subscriptions`);
     expect(signIn.status).toBe(303);
-    expect(signIn.location).toBe(`/portal/${alice.slug}/request`);
+    expect(signIn.location).toBe(
+      `/portal/${alice.slug}/request?return_to=${encodeURIComponent(`/portal/${alice.slug}/subscriptions`)}`,
+    );
     const request = await stranger.post(`/portal/${alice.slug}/request`, {
       email: customer.body.email,
       csrf_token: await stranger.csrfFrom(`/portal/${alice.slug}/request`),

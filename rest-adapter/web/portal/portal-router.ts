@@ -115,8 +115,13 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
   // Everything below is for a signed-in customer; others go to the sign-in, and back here after it.
   portal.use((req, res, next) => {
     if (locals(res).customer) return next();
-    if (req.method === 'GET' || req.method === 'HEAD') return res.redirect(303, `${locals(res).base}/request`);
-    return res.redirect(303, `${locals(res).base}/request?expired=1`);
+    const { base } = locals(res);
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const here = req.originalUrl.split('?')[0];
+      const back = here === base || here === `${base}/` ? '' : `?return_to=${encodeURIComponent(req.originalUrl)}`;
+      return res.redirect(303, `${base}/request${back}`);
+    }
+    return res.redirect(303, `${base}/request?expired=1`);
   });
 
   portal.post(

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { DomainError } from '../../../kit/errors.js';
 import { ANONYMOUS, type Principal } from '../../../kit/principal.js';
 import type { OrganizationDirectory, OrganizationProfile } from '../../../subgraphs/identity/contract.js';
+import { safeReturnTo } from '../auth.js';
 import { issueCsrfToken, verifyCsrf } from '../csrf.js';
 import type { HtmlValue } from '../html.js';
 import { sendPage } from '../layout.js';
@@ -37,10 +38,11 @@ export function signInRoutes(portal: express.Router, h: Helpers): void {
     page(async (req, res) => {
       const { base, organization } = locals(res);
       const notice = queryParam(req, 'expired') ? 'Your session has ended. Sign in again.' : null;
+      const returnTo = backTo(base, queryParam(req, 'return_to'));
       signInPage(
         res,
         'Sign in',
-        emailForm({ base, organizationName: organization.name, csrfToken: issueCsrfToken(req, res), notice }),
+        emailForm({ base, organizationName: organization.name, csrfToken: issueCsrfToken(req, res), notice, returnTo }),
       );
     }),
   );
@@ -50,11 +52,19 @@ export function signInRoutes(portal: express.Router, h: Helpers): void {
     page(async (req, res) => {
       const { base, organization } = locals(res);
       const email = field(req, 'email').trim();
+      const returnTo = backTo(base, field(req, 'return_to'));
       const again = (status: number, error: string) =>
         signInPage(
           res,
           'Sign in',
-          emailForm({ base, organizationName: organization.name, csrfToken: issueCsrfToken(req, res), email, error }),
+          emailForm({
+            base,
+            organizationName: organization.name,
+            csrfToken: issueCsrfToken(req, res),
+            email,
+            error,
+            returnTo,
+          }),
           status,
         );
       if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
@@ -69,7 +79,8 @@ export function signInRoutes(portal: express.Router, h: Helpers): void {
         if (error instanceof DomainError && error.status === 422) return again(400, 'Enter a valid e-mail address.');
         throw error;
       }
-      res.redirect(303, `${base}/authenticate?email=${encodeURIComponent(email)}`);
+      const query = new URLSearchParams({ email, ...(returnTo ? { return_to: returnTo } : {}) });
+      res.redirect(303, `${base}/authenticate?${query.toString()}`);
     }),
   );
 
@@ -78,7 +89,8 @@ export function signInRoutes(portal: express.Router, h: Helpers): void {
     page(async (req, res) => {
       const { base } = locals(res);
       const email = queryParam(req, 'email');
-      signInPage(res, 'Enter your code', codeForm({ base, csrfToken: issueCsrfToken(req, res), email }));
+      const returnTo = backTo(base, queryParam(req, 'return_to'));
+      signInPage(res, 'Enter your code', codeForm({ base, csrfToken: issueCsrfToken(req, res), email, returnTo }));
     }),
   );
 
@@ -86,8 +98,14 @@ export function signInRoutes(portal: express.Router, h: Helpers): void {
     '/authenticate',
     page(async (req, res) => {
       const { base, organization } = locals(res);
+      const returnTo = backTo(base, field(req, 'return_to'));
       const again = (status: number, error: string) =>
-        signInPage(res, 'Enter your code', codeForm({ base, csrfToken: issueCsrfToken(req, res), error }), status);
+        signInPage(
+          res,
+          'Enter your code',
+          codeForm({ base, csrfToken: issueCsrfToken(req, res), error, returnTo }),
+          status,
+        );
       if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
       let token: string;
       try {
@@ -109,7 +127,13 @@ export function signInRoutes(portal: express.Router, h: Helpers): void {
       const home = customer ? await deps.organizations.profile(customer.organizationIds[0]) : null;
       const slug = home?.slug ?? organization.slug;
       setPortalToken(req, res, slug, token);
-      res.redirect(303, portalBase(slug));
+      res.redirect(303, slug === organization.slug && returnTo ? returnTo : portalBase(slug));
     }),
   );
+}
+
+/** The portal page to come back to after signing in: a path of this portal, or nothing. */
+export function backTo(base: string, value: string | null | undefined): string | null {
+  const path = safeReturnTo(value, '');
+  return path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`) ? path : null;
 }
