@@ -115,10 +115,11 @@ registerPortalSection({
       await ctx.call('customer_portal:customers:list_payment_methods', { query: { limit: '100' } }),
     );
     if (!methods.length) return html`<h1>Payment methods</h1><p class="muted">No saved payment method.</p>`;
-    return html`<h1>Payment methods</h1><ul class="plain">${methods.map(
-      m =>
-        html`<li>${m.card ? html`${m.card.brand ?? 'Card'} ending in ${m.card.last4 ?? '····'}, expires ${m.card.exp_month}/${m.card.exp_year}` : m.type}</li>`,
-    )}</ul>`;
+    // Polar's CustomerPaymentMethod: a card's brand, last digits and expiry are in `method_metadata`.
+    return html`<h1>Payment methods</h1><ul class="plain">${methods.map(m => {
+      const card = m.method_metadata ?? m.card;
+      return html`<li>${card?.last4 ? html`${card.brand ?? 'Card'} ending in ${card.last4}, expires ${card.exp_month}/${card.exp_year}` : m.type}</li>`;
+    })}</ul>`;
   },
 });
 
