@@ -7,6 +7,7 @@ import { customerRoutes } from './customers.routes.js';
 import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
 import { customerPortalCustomerSessionRoutes } from './customer-portal-customer-session.routes.js';
+import { customerPortalOrganizationRoutes } from './customer-portal-organizations.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { orderRoutes } from './orders.routes.js';
@@ -23,6 +24,7 @@ export const routes: Route[] = [
   ...customerSessionRoutes,
   ...customerPortalCustomerRoutes,
   ...customerPortalCustomerSessionRoutes,
+  ...customerPortalOrganizationRoutes,
   ...subscriptionRoutes,
   ...productRoutes,
   ...discountRoutes,

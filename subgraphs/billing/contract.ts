@@ -13,6 +13,7 @@ export { CHECKOUT_CLIENT, CHECKOUTS_READ, CHECKOUTS_WRITE } from './checkouts/ch
 export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
 export { CUSTOMER_SESSION_CODE, CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
+export { CUSTOMER_PORTAL_PUBLIC } from './customer-portal/customer-portal.access.js';
 export {
   CUSTOMER_PORTAL_READ,
   CUSTOMER_PORTAL_WRITE,

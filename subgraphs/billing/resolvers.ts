@@ -10,6 +10,7 @@ import { customerReference } from './customers/customer.reference.js';
 import { OrganizationCustomersResolver } from './customers/organization-customers.resolver.js';
 import { CustomerSessionResolver } from './customer-sessions/customer-session.resolver.js';
 import { CustomerSessionCodeResolver } from './customer-sessions/customer-session-code.resolver.js';
+import { CustomerPortalOrganizationResolver } from './customer-portal/customer-portal-organization.resolver.js';
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
@@ -31,6 +32,7 @@ export const billingResolvers: Function[] = [
   OrganizationCustomersResolver,
   CustomerSessionResolver,
   CustomerSessionCodeResolver,
+  CustomerPortalOrganizationResolver,
   CustomerPortalCustomerResolver,
   SubscriptionResolver,
   CustomerSubscriptionsResolver,

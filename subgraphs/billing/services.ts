@@ -8,6 +8,7 @@ import { CustomerSessionService } from './customer-sessions/customer-session.ser
 import { CustomerSessionCodeService } from './customer-sessions/customer-session-code.service.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { PortalSettingsPolicy } from './customer-portal/portal-settings.js';
+import { CustomerPortalOrganizationService } from './customer-portal/customer-portal-organization.service.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { OrderService } from './orders/order.service.js';
@@ -33,6 +34,8 @@ export interface BillingServices {
   organizations: OrganizationDirectory | null;
   /** What the organization lets its customers do in the portal (cancel, plan, seats), for the portal API. */
   portalSettings: PortalSettingsPolicy;
+  /** `GET /v1/customer-portal/organizations/{slug}`: the seller and its public products. */
+  customerPortalOrganizations: CustomerPortalOrganizationService;
   subscriptions: SubscriptionService;
   /** Update, revoke and the customer portal's cancel/uncancel (with the payments seam). */
   subscriptionUpdates: SubscriptionUpdates;
@@ -84,6 +87,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     }),
     organizations: deps.organizations ?? null,
     portalSettings: new PortalSettingsPolicy(deps.organizations ?? null),
+    customerPortalOrganizations: new CustomerPortalOrganizationService(deps.organizations ?? null),
     subscriptions: new SubscriptionService(),
     subscriptionUpdates: createSubscriptionUpdates(),
     clocks,

@@ -112,3 +112,37 @@ describe('customer_portal_settings.subscription.cancel', () => {
     expect(res.body.cancel_at_period_end).toBe(true);
   });
 });
+
+describe('customer_portal:organizations:get', () => {
+  it("answers the seller's public profile, portal settings and public live products, without a credential", async () => {
+    const hidden = await call(base, 'POST', '/v1/products/', {
+      token: alice.oat,
+      body: {
+        name: 'Private plan',
+        visibility: 'private',
+        recurring_interval: 'month',
+        prices: [{ amount_type: 'free' }],
+      },
+    });
+    expect(hidden.status).toBe(201);
+    const res = await call(base, 'GET', `/v1/customer-portal/organizations/${alice.slug}`);
+    expect(res.status).toBe(200);
+    expect(res.body.organization).toMatchObject({
+      id: alice.organizationId,
+      slug: alice.slug,
+      customer_portal_settings: { usage: { show: true }, subscription: { update_seats: true, update_plan: true } },
+    });
+    const names = res.body.products.map((p: any) => p.name);
+    expect(names).toContain('Settings plan');
+    expect(names).not.toContain('Private plan');
+    const product = res.body.products.find((p: any) => p.name === 'Settings plan');
+    expect(product).not.toHaveProperty('metadata');
+    expect(product.prices[0]).toMatchObject({ amount_type: 'fixed', price_amount: 0 });
+  });
+
+  it('is 404 for an unknown slug', async () => {
+    const res = await call(base, 'GET', '/v1/customer-portal/organizations/no-such-seller');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('ResourceNotFound');
+  });
+});
