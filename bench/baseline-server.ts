@@ -14,6 +14,9 @@ import { normaliseFilters } from '../subgraphs/billing/subscriptions/subscriptio
 import { subscriptionRead } from '../subgraphs/billing/subscriptions/subscription.read.js';
 import { BillingSubscriptionType } from '../subgraphs/billing/subscriptions/subscription.type.js';
 import { subscriptionWireOf } from '../subgraphs/billing/subscriptions/subscription.events.js';
+import { orderRead } from '../subgraphs/billing/orders/order.read.js';
+import { OrderType } from '../subgraphs/billing/orders/order.type.js';
+import { orderWire } from '../subgraphs/billing/orders/order.wire.js';
 
 const databaseUrl = process.env.BASELINE_DATABASE_URL;
 const port = Number(process.env.BASELINE_PORT ?? 0);
@@ -167,7 +170,7 @@ const TOKEN_ORGANIZATION = numbered(
   'select organization_id from identity.organization_access_tokens where token_hash = ? and deleted_at is null and (expires_at is null or expires_at > now())',
 );
 
-async function subscriptions(url: URL, token: string): Promise<unknown> {
+async function organizationOf(token: string): Promise<string | null> {
   const hash = hashToken(token, secret!);
   let organizationId = organizationOfToken.get(hash);
   if (organizationId === undefined) {
@@ -175,6 +178,40 @@ async function subscriptions(url: URL, token: string): Promise<unknown> {
     organizationId = (found.rows[0]?.organization_id as string | undefined) ?? null;
     organizationOfToken.set(hash, organizationId);
   }
+  return organizationId;
+}
+
+// GET /v1/orders/?limit=10: order.read.ts's statements (default sorting -created_at), shaped by the
+// same OrderType.fromRow and orderWire as the service.
+async function orders(url: URL, token: string): Promise<unknown> {
+  const organizationId = await organizationOf(token);
+  if (!organizationId) return { items: [], pagination: { total_count: 0, max_page: 0 } };
+  const limit = Number(url.searchParams.get('limit') ?? LIMIT);
+  const statements = orderRead.statements(
+    metadataEm,
+    { organizationIds: [organizationId], customerId: null },
+    {},
+    [{ key: 'created_at', direction: 'desc' }],
+    { limit, offset: 0 },
+  );
+  const page = await pool.query({
+    name: `o${createHash('sha1').update(statements.page[0]).digest('hex').slice(0, 16)}`,
+    text: statements.page[0],
+    values: statements.page[1],
+  });
+  let total = page.rows.length;
+  if (page.rows.length === limit) {
+    const count = await pool.query({ text: statements.count[0], values: statements.count[1] });
+    total = Number(count.rows[0].n);
+  }
+  return {
+    items: page.rows.map(row => orderWire(OrderType.fromRow(row))),
+    pagination: { total_count: total, max_page: Math.ceil(total / limit) },
+  };
+}
+
+async function subscriptions(url: URL, token: string): Promise<unknown> {
+  const organizationId = await organizationOf(token);
   if (!organizationId) return { items: [], pagination: { total_count: 0, max_page: 0 } };
   const q = url.searchParams;
   const metadata: Record<string, string[]> = {};
@@ -224,16 +261,21 @@ async function subscriptions(url: URL, token: string): Promise<unknown> {
 }
 
 const server = createServer((req, res) => {
-  if (req.method === 'GET' && req.url?.startsWith('/v1/subscriptions/')) {
+  const read = req.url?.startsWith('/v1/subscriptions/')
+    ? subscriptions
+    : req.url?.startsWith('/v1/orders/')
+      ? orders
+      : null;
+  if (req.method === 'GET' && read) {
     const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (!token) {
       send(res, 401, { error: 'Unauthorized', detail: 'Unauthorized' });
       return;
     }
-    subscriptions(new URL(req.url, 'http://baseline'), token).then(
+    read(new URL(req.url!, 'http://baseline'), token).then(
       body => send(res, 200, body),
       error => {
-        process.stderr.write(`baseline subscriptions failed: ${(error as Error).stack}\n`);
+        process.stderr.write(`baseline read failed: ${(error as Error).stack}\n`);
         send(res, 500, { error: 'InternalServerError', detail: 'An internal error occurred.' });
       },
     );

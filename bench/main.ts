@@ -20,6 +20,7 @@
 //   (s) GET /v1/subscriptions/ with filters and the same operation through POST /graphql, at 1,000 and then
 //       100,000 subscriptions of the tenant's organization (bench/subscriptions.ts, seeded by
 //       bench/seed-subscriptions.ts); BENCH_SUBSCRIPTION_SIZES=1000,100000 changes the sizes.
+//   (k) checkouts confirmed per second in the sandbox, (o) GET /v1/orders/ p99 by order count (bench/orders.ts).
 // No assertion on timing: it prints numbers and the targets they are read against.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ import { Kind, parse, print } from 'graphql';
 import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
 import { profileSummary } from './profile.js';
+import { benchCheckouts, benchOrders } from './orders.js';
 import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchWebhooks } from './webhooks.js';
 import {
@@ -68,7 +70,7 @@ const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
 let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same heap cap as `npm start` (package.json), so the memory printed is the memory users get.
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? '--max-old-space-size=256').split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s,w').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s,w,k,o').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -88,8 +90,14 @@ function graphqlQuery(): string {
 }
 
 /** With the CLI when it is built (what an operator does), else directly with IdentityAdmin. */
-async function bootstrap(env: NodeJS.ProcessEnv, databaseUrl: string, secret: string): Promise<Tenant> {
+async function bootstrap(
+  env: NodeJS.ProcessEnv,
+  databaseUrl: string,
+  secret: string,
+  environment: 'production' | 'sandbox' = 'production',
+): Promise<Tenant> {
   const tag = randomBytes(3).toString('hex');
+  if (environment === 'sandbox' && !existsSync(CLI)) throw new Error('a sandbox tenant needs the CLI (npm run build)');
   if (existsSync(CLI)) {
     try {
       const out = await runNode(
@@ -104,6 +112,8 @@ async function bootstrap(env: NodeJS.ProcessEnv, databaseUrl: string, secret: st
           `Bench ${tag}`,
           '--org-slug',
           `bench-${tag}`,
+          '--env',
+          environment,
           '--json',
         ],
         env,
@@ -112,9 +122,10 @@ async function bootstrap(env: NodeJS.ProcessEnv, databaseUrl: string, secret: st
         organization_id: string;
         organization_access_token: string;
       };
-      log('tenant bootstrapped with the CLI');
+      log(`${environment} tenant bootstrapped with the CLI`);
       return { organizationId: json.organization_id, oat: json.organization_access_token };
     } catch (error) {
+      if (environment === 'sandbox') throw error;
       log(`CLI bootstrap failed, using IdentityAdmin directly: ${(error as Error).message.split('\n')[0]}`);
     }
   }
@@ -276,6 +287,7 @@ async function main(): Promise<void> {
       String(r.errors + r.non2xx),
     ];
     const ratio = a.requestsPerSecond / c.requestsPerSecond;
+    const ran = only.has('a') || only.has('b') || only.has('c');
     const lines = [
       '',
       `GET /v1/organizations/ (1 organization, OAT) · ${connections} connections · ${seconds} s after ${warmupSeconds} s warm-up · ` +
@@ -295,7 +307,8 @@ async function main(): Promise<void> {
         `  (target < ${RSS_TARGET_MB} MB${mem ? `: ${mem.rssMb < RSS_TARGET_MB ? 'met' : 'NOT met'}` : ''})`,
       '',
     ];
-    process.stdout.write(lines.join('\n'));
+    // With BENCH_ONLY naming none of a, b, c (e.g. only the webhooks) this table would be all NaN.
+    if (ran) process.stdout.write(lines.join('\n'));
     if (only.has('a') && only.has('c'))
       goals.push({
         name: 'GET /v1/organizations/ vs baseline',
@@ -319,6 +332,28 @@ async function main(): Promise<void> {
         sizes,
         log,
       });
+      process.stdout.write(result.report);
+      goals.push(...result.goals);
+    }
+    if (only.has('o')) {
+      const sizes = process.env.BENCH_ORDER_SIZES?.split(',').map(Number) ?? (quick ? [1_000] : [1_000, 100_000]);
+      const result = await benchOrders({
+        baseUrl,
+        baselineUrl,
+        databaseUrl,
+        organizationId: tenant.organizationId,
+        token: tenant.oat,
+        load,
+        sizes,
+        log,
+      });
+      process.stdout.write(result.report);
+      goals.push(...result.goals);
+    }
+    if (only.has('k')) {
+      const { oat } = await bootstrap(env, databaseUrl, secret, 'sandbox');
+      const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+      const result = await benchCheckouts({ sandboxUrl, token: oat, seconds, warmupSeconds, log });
       process.stdout.write(result.report);
       goals.push(...result.goals);
     }

@@ -23,6 +23,7 @@ import {
   type IdentityRuntime,
   InProcessOAuth2Provider,
   InProcessWebIdentity,
+  InProcessOrganizationSettings,
   startIdentity,
 } from '../subgraphs/identity/runtime.js';
 
@@ -58,6 +59,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     poolMax: options.config.DATABASE_POOL_SIZE,
   });
   const publicUrl = publicUrlOf(options.config, options.name);
+  const prorationSettings = new InProcessOrganizationSettings(identity.orm);
   const billing = await startBilling({
     databaseUrl: options.databaseUrl,
     secret: options.secret,
@@ -66,6 +68,9 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     publicUrl,
     payments: options.config,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    // Plan changes follow the organization's proration choice, which identity owns.
+    prorationSettings: id => prorationSettings.prorationChoice(id),
+    gracePeriodDays: organizationId => identity.benefitRevocationGracePeriod(organizationId),
     logger: options.logger.child({ environment: options.name }),
     mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),
     organizations: identity.organizations,
@@ -108,6 +113,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
       },
     },
     environment: options.name,
+    checkoutCardEntry: payments.processor,
     guards,
     publicUrl,
     gateway: new InProcessGatewayClient(

@@ -2,7 +2,16 @@
  * Key-case conversion between the wire (snake_case, as Polar's clients expect) and GraphQL
  * (camelCase). Values under user-defined maps (metadata) are opaque: their keys are the merchant's.
  */
-const OPAQUE_KEYS = new Set(['metadata', 'custom_field_data', 'customFieldData', 'user_metadata', 'userMetadata']);
+const OPAQUE_KEYS = new Set([
+  'metadata',
+  'custom_field_data',
+  'customFieldData',
+  'user_metadata',
+  'userMetadata',
+  // a license key activation's `meta` and `conditions`
+  'meta',
+  'conditions',
+]);
 
 /**
  * Renamed keys are memoised: the same few hundred field names go through here on every response, and

@@ -26,6 +26,8 @@ export interface Principal {
   tokenId: string | null;
   /** OAuth client the token was issued to, when the credential is an OAuth token. */
   clientId?: string | null;
+  /** For users: their e-mail (user-specific endpoints match them as a customer by it). */
+  email?: string | null;
 }
 
 export const ANONYMOUS: Principal = Object.freeze({

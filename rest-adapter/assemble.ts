@@ -11,7 +11,10 @@ import { buildOpenApi, renderDocsPage } from './openapi.js';
 import { createOAuth2Router } from './oauth2/router.js';
 import { OperationDocuments } from './operations.js';
 import { routesFor } from './routes/index.js';
+import { createStorageRouter } from './storage/storage.router.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './secret-scanning/router.js';
+import { createCheckoutRouter } from './web/checkout-router.js';
+import type { CardEntry } from './web/pages/checkout.js';
 import { createWebRouter, type WebDependencies } from './web/router.js';
 import { PortalApi } from './web/portal/portal-api.js';
 import { createPortalRouter } from './web/portal/portal-router.js';
@@ -33,6 +36,11 @@ export interface RestAppOptions {
    * embedded; INTERNAL_KEY in the distributed adapter, which does not hold SECRET).
    */
   web?: { identity: WebDependencies['identity']; csrfSecret: string };
+  /**
+   * How the hosted checkout page (served with `web`) takes a card: the processor of the environment
+   * (`describePaymentProcessor`); by default `test` in the sandbox and `stripe` in production.
+   */
+  checkoutCardEntry?: CardEntry;
   /** The OAuth 2.0 / OIDC provider (rest-adapter/oauth2); its pages need `web` too. Issuer = publicUrl. */
   oauth2?: OAuth2Provider;
   /** The routes' GraphQL operations, when the caller has read them already (read here otherwise). */
@@ -82,9 +90,22 @@ export function assembleRestApp(options: RestAppOptions): Express {
     openapi: () => openapi,
     docsPage: () => docs,
     guards: options.guards,
-    rawBodyRouters: options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : [],
+    rawBodyRouters: [
+      createStorageRouter({ gateway: options.gateway, operations, logger }),
+      ...(options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : []),
+    ],
     extensions: [
       ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
+      ...(options.web
+        ? [
+            createCheckoutRouter({
+              gateway: options.gateway,
+              operations,
+              logger,
+              cardEntry: options.checkoutCardEntry ?? (options.environment === 'sandbox' ? 'test' : 'stripe'),
+            }),
+          ]
+        : []),
       ...(portal ? [portal] : []),
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),
     ],

@@ -4,6 +4,7 @@ import { operationOf } from './openapi/route-operations.js';
 import { securitySchemes } from './openapi/security.js';
 import { secretScanningPaths, secretScanningSchemas } from './secret-scanning/secret-scanning.openapi.js';
 import { servicePaths, serviceSchemas } from './openapi/service.openapi.js';
+import { storagePaths } from './storage/storage.openapi.js';
 import { errorResponses, errorSchemas, type Json, polarVersionParameter } from './openapi/wire-schemas.js';
 import type { Route } from './routes/route.js';
 
@@ -21,12 +22,12 @@ const tagsOf = (routes: Route[]): Json[] => [
  * OpenAPI 3.1 for everything the service serves but its HTML pages: the REST operations, generated
  * from the same route table the router uses; the OAuth 2.0 / OIDC endpoints (oauth2/oauth2.openapi.ts);
  * the probes, /openapi.json and /graphql (openapi/service.openapi.ts); GitHub secret scanning
- * (secret-scanning/secret-scanning.openapi.ts).
+ * (secret-scanning/secret-scanning.openapi.ts); the storage routes of signed file links (storage/storage.openapi.ts).
  */
 export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string, unknown> {
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of routes) (paths[route.path] ??= {})[route.method] = operationOf(route);
-  Object.assign(paths, oauth2Paths, servicePaths, secretScanningPaths);
+  Object.assign(paths, oauth2Paths, servicePaths, secretScanningPaths, storagePaths);
   return {
     openapi: '3.1.0',
     info: {

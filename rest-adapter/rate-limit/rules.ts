@@ -43,7 +43,7 @@ const PRODUCTION: readonly EnvironmentName[] = ['production'];
 
 export const ZONES: readonly Zone[] = [
   {
-    // Unauthenticated license key checks (the endpoints arrive with license keys).
+    // Unauthenticated license key checks (rest-adapter/routes/license-keys.routes.ts).
     name: 'license_keys',
     pattern: /^\/v1\/customer-portal\/license-keys\/(validate|activate|deactivate)\/?$/,
     environments: PRODUCTION,

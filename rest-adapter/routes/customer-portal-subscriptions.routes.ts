@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idParams, listOf, pageQuery, toWire } from './common.js';
 import type { Route } from './route.js';
-import { customerSubscriptionCancel } from './subscription-updates.schemas.js';
+import { customerSubscriptionUpdate } from './subscription-updates.schemas.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE, priceWire } from '../../subgraphs/billing/contract.js';
 import { queryBoolean } from './subscriptions.schemas.js';
 
@@ -122,11 +122,13 @@ export const customerPortalSubscriptionRoutes: Route[] = [
     operationId: 'customer_portal:subscriptions:update',
     method: 'patch',
     path: '/v1/customer-portal/subscriptions/{id}',
-    summary: 'Cancel at period end (true) or uncancel (false)',
+    summary: 'Change the plan or the seats, cancel at period end (true) or uncancel (false)',
+    description:
+      "A plan or seat change follows the organization's proration choice (`subscription_settings.proration_behavior`, or its `_upgrade` / `_downgrade` variant by the change's direction): charged now to the saved card (402 `PaymentFailed` when it is declined), prorated on the next renewal, or applied at the next period.",
     tag: 'customer_portal',
     access: CUSTOMER_PORTAL_WRITE,
     params: idParams,
-    body: customerSubscriptionCancel,
+    body: customerSubscriptionUpdate,
     operation: 'CustomerPortalSubscriptionsUpdate',
     variables: ({ params, body }) => ({
       id: params.id,
@@ -134,6 +136,8 @@ export const customerPortalSubscriptionRoutes: Route[] = [
         cancelAtPeriodEnd: body.cancel_at_period_end ?? null,
         cancellationReason: body.cancellation_reason ?? null,
         cancellationComment: body.cancellation_comment ?? null,
+        productId: body.product_id ?? null,
+        seats: body.seats ?? null,
       },
     }),
     result: data => customerSubscriptionWire(data.customerPortalUpdateSubscription),

@@ -10,11 +10,18 @@ import { customerPortalCustomerSessionRoutes } from './customer-portal-customer-
 import { customerPortalOrganizationRoutes } from './customer-portal-organizations.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
+import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { orderRoutes } from './orders.routes.js';
+import { refundRoutes } from './refunds.routes.js';
+import { invoiceRoutes } from './invoices.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
+import { licenseKeyRoutes } from './license-keys.routes.js';
+import { fileRoutes } from './files.routes.js';
+import { benefitRoutes } from './benefits.routes.js';
+import { benefitGrantRoutes } from './benefit-grants.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -32,8 +39,15 @@ export const routes: Route[] = [
   ...sandboxClockRoutes,
   ...webhookRoutes,
   ...checkoutRoutes,
+  ...checkoutLinkRoutes,
   ...orderRoutes,
+  ...refundRoutes,
+  ...invoiceRoutes,
   ...customerPortalOrderRoutes,
+  ...licenseKeyRoutes,
+  ...fileRoutes,
+  ...benefitRoutes,
+  ...benefitGrantRoutes,
 ];
 
 /** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */

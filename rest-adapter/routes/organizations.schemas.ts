@@ -44,6 +44,9 @@ const featureSettingsUpdate = z.object({
 const subscriptionSettings = z.object({
   allow_multiple_subscriptions: z.boolean(),
   proration_behavior: prorationBehavior,
+  /** Beyond Polar: the behaviour of upgrades and of downgrades (null: `proration_behavior`). */
+  proration_behavior_upgrade: prorationBehavior.nullish(),
+  proration_behavior_downgrade: prorationBehavior.nullish(),
   benefit_revocation_grace_period: graphqlInt().gte(0),
   prevent_trial_abuse: z.boolean(),
   allow_customer_updates: z.boolean(),

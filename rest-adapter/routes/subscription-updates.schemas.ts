@@ -88,9 +88,41 @@ export function subscriptionUpdateVariables(body: SubscriptionUpdateBody): Recor
   };
 }
 
-/** The customer portal's `CustomerSubscriptionCancel` (the only alternative served here). */
+/** The customer portal's `CustomerSubscriptionCancel`. */
 export const customerSubscriptionCancel = z.strictObject({
   cancel_at_period_end: z.boolean().nullish(),
   cancellation_reason: cancellationReason.nullish(),
   cancellation_comment: z.string().nullish(),
+});
+/** Polar's `CustomerSubscriptionUpdateProduct`: a plan change, with the organization's proration choice. */
+export const customerSubscriptionUpdateProduct = z.strictObject({ product_id: z.uuid() });
+/** Polar's `CustomerSubscriptionUpdateSeats` (the organization's proration choice too). */
+export const customerSubscriptionUpdateSeats = z.strictObject({ seats: graphqlInt().gte(1) });
+
+/** Polar's `CustomerSubscriptionUpdate`: picked by its distinguishing key, like `SubscriptionUpdate`. */
+export const customerSubscriptionUpdate = pickedUnion<Record<string, any>>(
+  'CustomerSubscriptionUpdate',
+  [
+    { title: 'CustomerSubscriptionUpdateProduct', schema: customerSubscriptionUpdateProduct },
+    { title: 'CustomerSubscriptionUpdateSeats', schema: customerSubscriptionUpdateSeats },
+    { title: 'CustomerSubscriptionCancel', schema: customerSubscriptionCancel },
+  ],
+  body => {
+    const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+    if (keys.includes('product_id')) return customerSubscriptionUpdateProduct;
+    if (keys.includes('seats')) return customerSubscriptionUpdateSeats;
+    return customerSubscriptionCancel;
+  },
+);
+
+/** The answer of `POST /v1/subscriptions/{id}/update-preview` (amounts in minor units). */
+export const subscriptionUpdatePreviewResponse = z.object({
+  applies_at: z.iso.datetime({ offset: true }),
+  currency: z.string(),
+  items: z.array(z.object({ label: z.string(), amount: z.number().int(), proration: z.boolean() })),
+  subtotal_amount: z.number().int(),
+  discount_amount: z.number().int(),
+  net_amount: z.number().int(),
+  tax_amount: z.number().int(),
+  total_amount: z.number().int(),
 });

@@ -11,7 +11,11 @@ import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './co
 /** The one wire shape of a subscription (REST and outbox payloads), also used by the portal routes. */
 export { subscriptionWire };
 import type { Route } from './route.js';
-import { subscriptionUpdateBody, subscriptionUpdateVariables } from './subscription-updates.schemas.js';
+import {
+  subscriptionUpdateBody,
+  subscriptionUpdatePreviewResponse,
+  subscriptionUpdateVariables,
+} from './subscription-updates.schemas.js';
 import { subscriptionCreateBody, subscriptionListFilters, subscriptionResponse } from './subscriptions.schemas.js';
 
 /** Polar's subscriptions API (`/v1/subscriptions/`): list, create, export and get. */
@@ -106,6 +110,24 @@ export const subscriptionRoutes: Route[] = [
     status: 200,
     response: subscriptionResponse,
     errors: [402, 403, 404, 409],
+  },
+  {
+    operationId: 'subscriptions:update_preview',
+    method: 'post',
+    path: '/v1/subscriptions/{id}/update-preview',
+    summary: 'Preview a subscription update (what the PATCH with the same body would bill)',
+    description:
+      'Takes the body of `PATCH /v1/subscriptions/{id}` and answers the order it would create: for `invoice` the order made now (proration items, credit negative), for `prorate` and `next_period` the next renewal order. Runs every check of the PATCH (same errors) and changes nothing.',
+    tag: 'subscriptions',
+    access: SUBSCRIPTIONS_WRITE,
+    params: idParams,
+    body: subscriptionUpdateBody,
+    operation: 'SubscriptionsUpdatePreview',
+    variables: ({ params, body }) => ({ id: params.id, input: subscriptionUpdateVariables(body) }),
+    result: data => toWire(data.previewSubscriptionUpdate),
+    status: 200,
+    response: subscriptionUpdatePreviewResponse,
+    errors: [403, 404, 409],
   },
   {
     operationId: 'subscriptions:revoke',

@@ -15,6 +15,13 @@ export interface PageOptions {
   user?: PageUser | null;
   /** A narrow column (forms such as sign-in and consent) instead of the wide one. */
   narrow?: boolean;
+  /**
+   * The header's name instead of the service's "Billing" link to settings: the hosted checkout shows the
+   * seller's name, since its visitors are buyers, not users of the service.
+   */
+  brand?: string;
+  /** Reload the page after this many seconds (a `<meta http-equiv="refresh">`: waiting without scripts). */
+  refreshSeconds?: number;
 }
 
 /**
@@ -36,7 +43,7 @@ h2{font-size:1.15rem;margin:2rem 0 .75rem}
 h3{font-size:.95rem;margin:1rem 0 .5rem;color:var(--muted)}
 a{color:var(--accent)}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1.5rem}
-form.stack{display:flex;flex-direction:column;gap:1rem}
+form.stack,div.stack{display:flex;flex-direction:column;gap:1rem}
 .field{display:flex;flex-direction:column;gap:.35rem}
 .field label{font-weight:500}
 label.check{display:flex;align-items:center;gap:.4rem;font-weight:400}
@@ -66,12 +73,19 @@ legend{padding:0 .35rem;font-weight:500}
 ul.plain{list-style:none;padding:0;margin:0}
 ul.plain li{padding:.6rem 0;border-bottom:1px solid var(--line)}
 ul.plain li:last-child{border-bottom:none}
+.lines{width:100%;border:none;background:none;margin-bottom:1rem}
+.lines td{border:none;padding:.2rem 0}
+.lines td:last-child{text-align:right;white-space:nowrap}
+.lines tr.total td{font-weight:600;border-top:1px solid var(--line);padding-top:.5rem}
+.row{display:flex;gap:.5rem;align-items:flex-end}
+.row .field{flex:1}
+.pay{width:100%;padding:.75rem 1rem;font-size:1.05rem}
 `
   .trim()
   .replace(/\n/g, '');
 
 /** A complete HTML document in the shared style. Every value is escaped unless it is SafeHtml. */
-export function renderPage({ title, body, user, narrow }: PageOptions): string {
+export function renderPage({ title, body, user, narrow, brand, refreshSeconds }: PageOptions): string {
   const who = user
     ? html`<div class="who"><span>Signed in as <strong>${user.email}</strong></span>${
         user.csrfToken
@@ -85,11 +99,16 @@ export function renderPage({ title, body, user, narrow }: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
-<title>${title}</title>
+${
+  refreshSeconds
+    ? html`<meta http-equiv="refresh" content="${refreshSeconds}">
+`
+    : null
+}<title>${title}</title>
 <style>${rawHtml(STYLESHEET)}</style>
 </head>
 <body>
-<header class="top"><a class="brand" href="/settings">Billing</a>${who}</header>
+<header class="top">${brand ? html`<span class="brand">${brand}</span>` : html`<a class="brand" href="/settings">Billing</a>`}${who}</header>
 <main${narrow ? rawHtml(' class="narrow"') : null}>
 ${toHtml(body)}
 </main>

@@ -10,8 +10,15 @@
 
 // Who may call each operation: the route table checks the very objects the resolvers check.
 export { CHECKOUT_CLIENT, CHECKOUTS_READ, CHECKOUTS_WRITE } from './checkouts/checkout.access.js';
+export {
+  CHECKOUT_LINK_OPEN,
+  CHECKOUT_LINKS_READ,
+  CHECKOUT_LINKS_WRITE,
+} from './checkout-links/checkout-link.access.js';
 export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
+export { REFUNDS_READ, REFUNDS_WRITE } from './refunds/refund.access.js';
+export { INVOICE_FILE } from './invoices/invoice.access.js';
 export { CUSTOMER_SESSION_CODE, CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
 export { CUSTOMER_PORTAL_PUBLIC } from './customer-portal/customer-portal.access.js';
 export {
@@ -21,12 +28,16 @@ export {
   CUSTOMERS_WRITE,
 } from './customers/customer.access.js';
 export { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discounts/discount.access.js';
+export { BENEFITS_READ, BENEFITS_WRITE, USER_BENEFITS_READ } from './benefits/benefit.access.js';
 export { PRODUCTS_READ, PRODUCTS_WRITE } from './products/product.access.js';
 export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscription.access.js';
 export { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from './recurring/sandbox-clock.access.js';
+export { FILE_LINK_HOLDER, FILES_READ, FILES_WRITE } from './files/file.access.js';
+export { LICENSE_KEY_CLIENT, LICENSE_KEYS_READ, LICENSE_KEYS_WRITE } from './license-keys/license-key.access.js';
 
 // Enums that travel on the wire.
-export { CustomerCancellationReason, SubscriptionStatus } from './shared/enums.js';
+export { BENEFIT_TYPES } from './benefits/benefit-types.js';
+export { CustomerCancellationReason, MANUAL_REFUND_REASONS, SubscriptionStatus } from './shared/enums.js';
 
 // Limits the edge validates before a request reaches billing.
 export { CUSTOMER_NAME_MAX_LENGTH } from './customers/customer.validation.js';
@@ -35,18 +46,40 @@ export { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH }
 // Sort keys each list accepts, and its default order.
 export { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from './customers/customer.sorting.js';
 export { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from './discounts/discount.sorting.js';
+export {
+  BENEFIT_DEFAULT_SORTING,
+  BENEFIT_GRANT_DEFAULT_SORTING,
+  BENEFIT_GRANT_SORT_KEYS,
+  BENEFIT_SORT_KEYS,
+} from './benefits/benefit.sorting.js';
 export { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './products/product.sorting.js';
 export { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkouts/checkout.sorting.js';
+export { CHECKOUT_LINK_DEFAULT_SORTING, CHECKOUT_LINK_SORT_KEYS } from './checkout-links/checkout-link.sorting.js';
 export { ORDER_DEFAULT_SORTING, ORDER_SORT_KEYS } from './orders/order.sorting.js';
 export { PAYMENT_DEFAULT_SORTING, PAYMENT_SORT_KEYS } from './payments/payment.sorting.js';
+export { REFUND_DEFAULT_SORTING, REFUND_SORT_KEYS } from './refunds/refund.sorting.js';
 export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscriptions/subscription.sorting.js';
 
 // Wire builders: a GraphQL result (camelCase) to the exact keys of Polar's variant.
 export { discountBaseWire, discountWire } from './discounts/discount.wire.js';
+export { benefitGrantWire, benefitPublicWire, benefitWire, customerStateWire } from './benefits/benefit.wire.js';
 export { priceWire, productWire } from './products/product.wire.js';
 export { checkoutPublicWire, checkoutWire } from './checkouts/checkout.wire.js';
+export { checkoutLinkWire } from './checkout-links/checkout-link.wire.js';
 export { orderWire } from './orders/order.wire.js';
+export { refundWire } from './refunds/refund.wire.js';
 export { subscriptionWire } from './subscriptions/subscription.wire.js';
+export {
+  licenseKeyActivationWire,
+  licenseKeyWire,
+  licenseKeyWithActivationsWire,
+  validatedLicenseKeyWire,
+} from './license-keys/license-key.wire.js';
+export { fileUploadWire, fileWire } from './files/file.wire.js';
+
+// The storage routes behind signed file links (rest-adapter/storage/): slice size and path prefix.
+export { STORAGE_PATH_PREFIX } from './files/file-links.js';
+export { CHUNK_BYTES as FILE_CHUNK_BYTES, MAX_PART_BYTES as FILE_MAX_PART_BYTES } from './files/file.validation.js';
 
 // Which payment processor takes the money in an environment, for the start-up banner and /readyz.
 export { describePaymentProcessor, type PaymentProcessorDescription } from './payments/payment-processor.selection.js';

@@ -7,7 +7,7 @@ import { createLogger } from '../../kit/logger.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
 import { WEBHOOK_INGEST_RPC } from '../webhooks/contract.js';
-import { ORGANIZATION_DIRECTORY_RPC } from '../identity/contract.js';
+import { ORGANIZATION_DIRECTORY_RPC, ORGANIZATION_SETTINGS_RPC } from '../identity/contract.js';
 import { mailerFromConfig } from '../../kit/email/mailer.js';
 import { OutboxRelay } from './events/outbox-relay.js';
 import { startBilling } from './runtime.js';
@@ -34,6 +34,14 @@ runMain(() =>
         environment: config.ENVIRONMENT,
         publicUrl: publicUrl(config),
         payments: config,
+        // Plan changes follow the organization's proration choice, which identity owns (IDENTITY_URL);
+        // without it every change defaults to Polar's `prorate`.
+        prorationSettings: config.IDENTITY_URL
+          ? (
+              client => (id: string) =>
+                client.prorationChoice(id)
+            )(signedRpcClient(ORGANIZATION_SETTINGS_RPC, config.IDENTITY_URL, config.INTERNAL_KEY))
+          : undefined,
         logger: createLogger(config.LOG_LEVEL, { service: 'billing', environment: config.ENVIRONMENT }),
         mailer: mailerFromConfig(
           config,

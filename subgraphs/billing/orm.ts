@@ -11,10 +11,19 @@ import { ProductPrice } from './products/product-price.entity.js';
 import { Product } from './products/product.entity.js';
 import { Subscription } from './subscriptions/subscription.entity.js';
 import { Checkout } from './checkouts/checkout.entity.js';
+import { CheckoutLink } from './checkout-links/checkout-link.entity.js';
+import { Benefit, ProductBenefit } from './benefits/benefit.entity.js';
+import { BenefitGrant } from './benefits/benefit-grant.entity.js';
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
+import { Refund } from './refunds/refund.entity.js';
+import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
+import { LicenseKey, LicenseKeyActivation } from './license-keys/license-key.entity.js';
+import { FileChunk, FilePart, StoredFile } from './files/file.entity.js';
+import { CustomerBalanceEntry } from './balances/customer-balance-entry.entity.js';
+import { ProrationItem } from './subscriptions/proration-item.entity.js';
 import { testProcessorEntities } from './payments/test-processor/test-processor.entities.js';
 
 /** The billing subgraph owns the `billing` Postgres schema; nothing else reads these tables. */
@@ -30,11 +39,24 @@ export const billingEntities = [
   Subscription,
   DomainEvent,
   Checkout,
+  CheckoutLink,
   Order,
   OrderItem,
   Payment,
   SavedPaymentMethod,
+  Refund,
+  OrderInvoice,
+  ProrationItem,
+  CustomerBalanceEntry,
+  Benefit,
+  ProductBenefit,
+  BenefitGrant,
   ...testProcessorEntities,
+  LicenseKey,
+  LicenseKeyActivation,
+  StoredFile,
+  FileChunk,
+  FilePart,
 ];
 
 export function billingOrmOptions(clientUrl: string, poolMax = 10): Options {

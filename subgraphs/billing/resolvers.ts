@@ -12,16 +12,26 @@ import { CustomerSessionResolver } from './customer-sessions/customer-session.re
 import { CustomerSessionCodeResolver } from './customer-sessions/customer-session-code.resolver.js';
 import { CustomerPortalOrganizationResolver } from './customer-portal/customer-portal-organization.resolver.js';
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
+import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
+import { RefundResolver } from './refunds/refund.resolver.js';
+import { InvoiceResolver } from './invoices/invoice.resolver.js';
+import { invoiceGenerationReference } from './invoices/invoice.reference.js';
+import { CustomerPortalPaymentMethodsResolver } from './payments/customer-portal-payment-methods.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
 import { subscriptionReference } from './subscriptions/subscription.reference.js';
 import { SubscriptionUpdatesResolver } from './subscriptions/subscription-updates.resolver.js';
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
+import { FileResolver } from './files/file.resolver.js';
+import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
 import { SandboxClockResolver } from './recurring/sandbox-clock.resolver.js';
+import { BenefitResolver } from './benefits/benefit.resolver.js';
+import { CustomerStateResolver } from './benefits/customer-state.resolver.js';
+import { UserBenefitsResolver } from './benefits/user-benefits.resolver.js';
 
 /** Every resolver class and reference resolver of the billing subgraph. Each domain adds its own. */
 export const billingResolvers: Function[] = [
@@ -41,17 +51,27 @@ export const billingResolvers: Function[] = [
   CustomerPortalSubscriptionsResolver,
   SandboxClockResolver,
   CheckoutResolver,
+  CheckoutLinkResolver,
   OrderResolver,
   SubscriptionOrdersResolver,
   CustomerOrdersResolver,
   PaymentResolver,
+  RefundResolver,
+  InvoiceResolver,
   CustomerPortalOrdersResolver,
+  LicenseKeyResolver,
+  FileResolver,
+  CustomerPortalPaymentMethodsResolver,
+  BenefitResolver,
+  CustomerStateResolver,
+  UserBenefitsResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {
   ...organizationReference,
   ...customerReference,
   ...subscriptionReference,
+  ...invoiceGenerationReference,
 };
 
 export const resolversForSchema = () => billingResolvers as unknown as NonEmptyArray<Function>;

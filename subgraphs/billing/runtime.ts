@@ -9,7 +9,12 @@ import type { Config, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
+import { openTestProcessorLedger } from './payments/test-processor/test-processor-ledger.js';
+import { CheckoutExpiry } from './checkouts/checkout-expiry.js';
+import { DueWorkSweep } from './recurring/due-work-sweep.js';
 import { JobRunner } from './jobs/job-queue.js';
+import { BENEFITS_RECONCILE_JOB, benefitReconcileJob } from './benefits/benefit-grants.job.js';
+import { BenefitDueWork } from './benefits/benefit-due-work.js';
 import { EMAIL_REDACT_JOB, EMAIL_SEND_JOB, emailRedactor, emailSender } from './emails/email-outbox.js';
 import { LogMailer, type Mailer } from '../../kit/email/mailer.js';
 import type { Logger } from '../../kit/logger.js';
@@ -19,6 +24,7 @@ import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
 import { type BillingServices, createBillingServices } from './services.js';
+import type { ProrationSettingsSource } from './subscriptions/proration-settings.js';
 
 // What a composition root (embedded/) wires around the runtime, so that it imports nothing else of billing.
 export { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
@@ -31,6 +37,8 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   principals: CustomerSessionPrincipalResolver;
   /** The durable jobs of this database (checkout fulfilment; renewals next). */
   jobs: JobRunner;
+  /** Runs due work (checkout expiry) on the wall clock; the sandbox clock's advance runs the same runners. */
+  dueWork: DueWorkSweep;
   /** Revokes leaked customer session tokens (secret scanning, kit/leaked-tokens.ts). */
   leakedTokens: LeakedTokenRevoker;
   close(): Promise<void>;
@@ -48,6 +56,12 @@ export async function startBilling(options: {
   payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>;
   /** Poll for due jobs (left by a crash) every this many ms; 0: never (tests that drive jobs themselves). */
   jobPollMs?: number;
+  /** The organizations' proration behaviours, read through identity (services.ts). */
+  prorationSettings?: ProrationSettingsSource;
+  /** Sweep for due work (checkouts to expire) every this many ms (default 30 s); 0: never. */
+  dueWorkSweepMs?: number;
+  /** An organization's benefit revocation grace period in days (identity owns the setting); 0 when absent. */
+  gracePeriodDays?: (organizationId: string) => Promise<number>;
   /** Who sends the e-mail outbox (kit/email): SMTP when configured; the log (or nothing) otherwise. */
   mailer?: Mailer;
   logger?: Logger;
@@ -65,10 +79,9 @@ export async function startBilling(options: {
     await orm.close();
     throw error;
   }
-  const payments = createPaymentProcessor(choosePaymentProcessor(options.payments ?? {}, options.environment), {
-    em: orm.em.fork(),
-    clock: options.clock,
-  });
+  const choice = choosePaymentProcessor(options.payments ?? {}, options.environment);
+  const ledger = choice.processor === 'test' ? await openTestProcessorLedger(options.databaseUrl) : null;
+  const payments = createPaymentProcessor(choice, { em: (ledger ?? orm).em.fork(), clock: options.clock });
   const jobs = new JobRunner(orm, options.clock, options.logger);
   jobs.register(
     EMAIL_SEND_JOB,
@@ -87,10 +100,25 @@ export async function startBilling(options: {
     principals: cache,
     payments,
     jobs,
+    prorationSettings: options.prorationSettings,
+    gracePeriodDays: options.gracePeriodDays,
     organizations: options.organizations ?? null,
   });
+  // Due work: an advance of the sandbox clock runs these runners at each instant it passes; the sweep
+  // runs them on the wall clock.
+  const checkoutExpiry = new CheckoutExpiry(orm, options.publicUrl);
+  services.clocks.register(checkoutExpiry);
+  const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry]);
+  jobs.register(
+    BENEFITS_RECONCILE_JOB,
+    benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),
+  );
+  // Grants follow inside a sandbox clock advance too (after the runners registered before it).
+  services.clocks.register(new BenefitDueWork(orm, services.benefitEngine, jobs, options.gracePeriodDays));
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
+  const sweepMs = options.dueWorkSweepMs ?? (options.jobPollMs === 0 ? 0 : 30_000);
+  if (sweepMs > 0) dueWork.start(sweepMs);
   return {
     name: BILLING_SUBGRAPH,
     schema,
@@ -110,9 +138,12 @@ export async function startBilling(options: {
       };
     },
     jobs,
+    dueWork,
     close: async () => {
+      await dueWork.stop();
       await jobs.stop();
       await invalidations.close();
+      await ledger?.close();
       await orm.close();
     },
   };

@@ -2,6 +2,9 @@ import type { Clock } from '../../kit/clock.js';
 import type { EnvironmentName } from '../../kit/config.js';
 import type { PrincipalCache } from '../../kit/principal-cache.js';
 import { DiscountService } from './discounts/discount.service.js';
+import { LicenseKeyService } from './license-keys/license-key.service.js';
+import { FileService } from './files/file.service.js';
+import { FileTransferService } from './files/file-transfer.service.js';
 import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
@@ -10,14 +13,25 @@ import type { OrganizationDirectory } from '../identity/contract.js';
 import { PortalSettingsPolicy } from './customer-portal/portal-settings.js';
 import { CustomerPortalOrganizationService } from './customer-portal/customer-portal-organization.service.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
+import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
+import { InvoiceLinks } from './invoices/invoice.link.js';
+import { InvoiceService } from './invoices/invoice.service.js';
 import { OrderService } from './orders/order.service.js';
+import { RefundService } from './refunds/refund.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
+import { PaymentMethodService } from './payments/payment-method.service.js';
 import { SubscriptionService } from './subscriptions/subscription.service.js';
 import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
+import { PlanChangeCharger } from './subscriptions/plan-change-charger.js';
+import type { ProrationSettingsSource } from './subscriptions/proration-settings.js';
 import { OrganizationClocks } from './recurring/organization-clocks.js';
 import { SandboxClockService } from './recurring/sandbox-clock.service.js';
+import { BenefitGrantEngine, type GracePeriodSource } from './benefits/benefit-grants.engine.js';
+import { BenefitGrantService } from './benefits/benefit-grant.service.js';
+import { BenefitService } from './benefits/benefit.service.js';
+import { benefitTypeHandlers } from './benefits/benefit-type-handlers.js';
 
 /**
  * The billing use cases, built once per environment and shared by resolvers and jobs. Each domain
@@ -47,9 +61,23 @@ export interface BillingServices {
   clocks: OrganizationClocks;
   sandboxClock: SandboxClockService;
   checkouts: CheckoutService;
+  checkoutLinks: CheckoutLinkService;
   orders: OrderService;
+  refunds: RefundService;
+  /** Order invoices: generation, signed links, the file. */
+  invoices: InvoiceService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
+  licenseKeys: LicenseKeyService;
+  /** `/v1/files/` (downloadables) and the bytes behind their signed links. */
+  files: FileService;
+  fileTransfers: FileTransferService;
+  /** The Customer Portal's saved payment methods (the default is what renewals charge). */
+  paymentMethods: PaymentMethodService;
+  benefits: BenefitService;
+  benefitGrants: BenefitGrantService;
+  /** Grants and revokes benefits as subscriptions and orders move (the `benefits.reconcile` job). */
+  benefitEngine: BenefitGrantEngine;
 }
 
 export interface BillingServiceDependencies {
@@ -63,8 +91,15 @@ export interface BillingServiceDependencies {
   principals?: PrincipalCache;
   /** Who moves the money (payment-processor.selection.ts); none configured when absent. */
   payments?: PaymentProcessor;
+  /**
+   * The organization's proration behaviours (identity's `subscription_settings`), read through identity
+   * by the composition root; absent: Polar's default `prorate` for every change.
+   */
+  prorationSettings?: ProrationSettingsSource;
   /** The durable jobs (checkout fulfilment runs right after confirm commits). */
   jobs?: JobRunner | null;
+  /** The organization's `benefit_revocation_grace_period` (identity owns it); 0 days when not wired. */
+  gracePeriodDays?: GracePeriodSource;
   /** Identity's public organization profiles and portal settings (embedded: in-process; distributed: signed RPC). */
   organizations?: OrganizationDirectory | null;
 }
@@ -73,6 +108,14 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
   const customerSessions = new CustomerSessionService(deps.secret, deps.publicUrl, deps.principals);
   const clocks = new OrganizationClocks(deps.clock, deps.environment);
   const payments = deps.payments ?? new UnconfiguredPaymentProcessor();
+  const checkouts = new CheckoutService({
+    publicUrl: deps.publicUrl,
+    payments,
+    sessions: customerSessions,
+    jobs: deps.jobs ?? null,
+    clocks,
+  });
+  const benefitEngine = new BenefitGrantEngine(benefitTypeHandlers(), deps.gracePeriodDays);
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
@@ -89,16 +132,24 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     portalSettings: new PortalSettingsPolicy(deps.organizations ?? null),
     customerPortalOrganizations: new CustomerPortalOrganizationService(deps.organizations ?? null),
     subscriptions: new SubscriptionService(),
-    subscriptionUpdates: createSubscriptionUpdates(),
+    subscriptionUpdates: createSubscriptionUpdates({
+      charger: new PlanChangeCharger(payments),
+      prorationSettings: deps.prorationSettings,
+    }),
     clocks,
     sandboxClock: new SandboxClockService(clocks),
-    checkouts: new CheckoutService({
-      publicUrl: deps.publicUrl,
-      payments,
-      sessions: customerSessions,
-      jobs: deps.jobs ?? null,
-    }),
+    checkouts,
+    checkoutLinks: new CheckoutLinkService({ publicUrl: deps.publicUrl, checkouts }),
     orders: new OrderService(),
+    refunds: new RefundService(payments),
+    invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl)),
     payments,
+    licenseKeys: new LicenseKeyService(),
+    files: new FileService({ secret: deps.secret, publicUrl: deps.publicUrl }),
+    fileTransfers: new FileTransferService(deps.secret),
+    paymentMethods: new PaymentMethodService(payments, clocks),
+    benefits: new BenefitService(benefitEngine),
+    benefitGrants: new BenefitGrantService(),
+    benefitEngine,
   };
 }

@@ -26,6 +26,12 @@ const HTML_PAGES = [
   'POST /settings/organizations/{id}/tokens',
   'POST /settings/organizations/{id}/tokens/{tokenId}/revoke',
   'POST /oauth2/consent',
+  // The hosted checkout (a checkout's `url`) and a checkout link's public redirect, which Polar also
+  // leaves out of its schema: a browser follows them, no program calls them.
+  'GET /checkout/{clientSecret}',
+  'POST /checkout/{clientSecret}',
+  'GET /checkout/{clientSecret}/confirmation',
+  'GET /v1/checkout-links/{clientSecret}/redirect',
   'POST /v1/oauth2/consent',
   'GET /docs',
   'GET /docs/assets/{file}',

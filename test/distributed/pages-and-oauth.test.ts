@@ -154,6 +154,47 @@ describe('the customer portal pages through the public REST adapter', () => {
   });
 });
 
+describe('the hosted checkout through the public REST adapter', () => {
+  it('follows a checkout link to its page and completes a free checkout with the form', async () => {
+    const product = await call(rest.url, 'POST', '/v1/products/', {
+      token: alice.oat,
+      body: { name: 'Distributed free plan', recurring_interval: 'month', prices: [{ amount_type: 'free' }] },
+    });
+    expect(product.status).toBe(201);
+    const link = await call(rest.url, 'POST', '/v1/checkout-links/', {
+      token: alice.oat,
+      body: { payment_processor: 'stripe', products: [product.body.id] },
+    });
+    expect(link.status).toBe(201);
+    expect(link.body.url).toBe(`${PUBLIC_URL}/v1/checkout-links/${link.body.client_secret}/redirect`);
+
+    const browser = new WebClient(rest.url);
+    const opened = await browser.get(new URL(link.body.url).pathname);
+    expect(opened.status).toBe(307);
+    const path = new URL(opened.location!).pathname;
+    expect(path).toMatch(/^\/checkout\/polar_c_/);
+    const page = await browser.get(path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Distributed free plan');
+    expect(page.text).not.toContain('name="confirmation_token_id"');
+
+    const done = await browser.post(path, {
+      customer_email: 'free.buyer@example.com',
+      action: 'pay',
+      csrf_token: csrfTokenOf(page.text),
+    });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`${path}/confirmation`);
+    let confirmation = await browser.get(`${path}/confirmation`);
+    for (let i = 0; i < 30 && confirmation.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise(resolve => setTimeout(resolve, 200));
+      confirmation = await browser.get(`${path}/confirmation`);
+    }
+    expect(confirmation.status).toBe(200);
+    expect(confirmation.text).toContain('Thank you!');
+  });
+});
+
 describe('OAuth 2.0 / OIDC through the public REST adapter', () => {
   it('discovery names the public URL as the issuer', async () => {
     const discovery = await call(rest.url, 'GET', '/.well-known/openid-configuration');

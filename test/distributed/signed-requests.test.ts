@@ -4,6 +4,7 @@ import { INTERNAL_PRINCIPAL_PATH, signInternalRequest } from '../../kit/http/int
 import { call, type Tenant } from '../support/stack.js';
 import { WEB_IDENTITY_RPC } from '../../subgraphs/identity/web/web.contract.js';
 import { OAUTH2_PROVIDER_RPC } from '../../subgraphs/identity/oauth2/oauth2.contract.js';
+import { ORGANIZATION_SETTINGS_RPC } from '../../subgraphs/identity/contract.js';
 import { alice, bob, gateway, identity, INTERNAL_KEY, PASSWORD, rest, useDistributedStack } from './support.js';
 
 useDistributedStack();
@@ -152,5 +153,19 @@ describe("identity's published contracts refuse calls that are not signed with t
     refused(await send(leaked, report, {}));
     refused(await send(leaked, report, signInternalRequest('POST', leaked, report, `wrong-${INTERNAL_KEY}`)));
     expect((await call(rest.url, 'GET', '/v1/organizations/', { token: alice.oat })).status).toBe(200);
+  });
+
+  it("answers billing's signed question about an organization's proration choice, and only that", async () => {
+    const path = `${ORGANIZATION_SETTINGS_RPC.prefix}/prorationChoice`;
+    const body = JSON.stringify({ args: [alice.organizationId] });
+    const answered = await send(path, body, signInternalRequest('POST', path, body, INTERNAL_KEY));
+    expect(answered.status).toBe(200);
+    expect(answered.body.result).toEqual({
+      proration_behavior: 'prorate',
+      proration_behavior_upgrade: null,
+      proration_behavior_downgrade: null,
+    });
+    const unsigned = await send(path, body, {});
+    expect(unsigned.status).toBe(401);
   });
 });

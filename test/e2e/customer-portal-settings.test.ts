@@ -146,3 +146,32 @@ describe('customer_portal:organizations:get', () => {
     expect(res.body.error).toBe('ResourceNotFound');
   });
 });
+
+describe('customer_portal_settings.subscription.update_plan / update_seats', () => {
+  it("refuse the portal's plan and seat changes with Polar's 403s, changing nothing", async () => {
+    await setPortal({ update_plan: false, update_seats: false });
+    const sub = await subscription();
+    const other = await fixtures.product(alice.organizationId, { name: 'Other plan', amount: 0 });
+    const plan = await call(base, 'PATCH', `/v1/customer-portal/subscriptions/${sub.id}`, {
+      token,
+      body: { product_id: other.product.id },
+    });
+    expect(plan.status).toBe(403);
+    expect(plan.body).toEqual({
+      error: 'UpdateSubscriptionPlanNotAllowed',
+      detail: 'Updating subscription plan is not allowed.',
+    });
+    const seats = await call(base, 'PATCH', `/v1/customer-portal/subscriptions/${sub.id}`, {
+      token,
+      body: { seats: 3 },
+    });
+    expect(seats.status).toBe(403);
+    expect(seats.body).toEqual({
+      error: 'UpdateSubscriptionSeatsNotAllowed',
+      detail: 'Updating subscription seats is not allowed.',
+    });
+    const after = await call(base, 'GET', `/v1/customer-portal/subscriptions/${sub.id}`, { token });
+    expect(after.body.product_id).toBe(sub.productId);
+    await setPortal({ update_plan: true, update_seats: true });
+  });
+});

@@ -7,7 +7,7 @@ import { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
 import type { Checkout } from './checkout.entity.js';
 import type { CheckoutClientUpdateInput } from './checkout.inputs.js';
-import { checkoutAmounts, discountApplicable, priceAmount } from './checkout.pricing.js';
+import { checkoutAmounts, checkSeats, discountApplicable, priceAmount, seatBounds } from './checkout.pricing.js';
 
 export const missing = (field: string): ValidationIssue => ({
   type: 'missing',
@@ -103,7 +103,11 @@ export async function priceCheckout(
   const samePrice = price.id === k.productPriceId;
   k.productPriceId = price.id;
   k.currency = price.priceCurrency.toLowerCase();
-  if (price.amountType === 'seat_based' && k.seats == null) k.seats = k.minSeats ?? 1;
+  if (price.amountType === 'seat_based') {
+    const bounds = seatBounds(price, k);
+    if (k.seats == null) k.seats = bounds.min;
+    checkSeats(k.seats, bounds);
+  }
   const amount = priceAmount(price, {
     amount: requested.amount ?? (samePrice && price.amountType === 'custom' ? BigInt(k.amount) : null),
     seats: k.seats,

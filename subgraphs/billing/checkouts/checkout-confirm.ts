@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { Customer } from '../customers/customer.entity.js';
 import { recordCustomerEvent } from '../customers/customer.service.js';
@@ -127,4 +128,53 @@ export function processorCall(
     offSession: false,
     metadata: { checkout_id: payload.checkoutId },
   });
+}
+
+/**
+ * Takes one redemption of the discount for this checkout before the money moves, as Polar does. The
+ * reservation (`billing.discount_redemptions`, one per checkout) commits in its own short transaction
+ * under the discount's row lock, so concurrent confirms of the last redemption run in turn and the
+ * later one is refused (422 at `discount_id`, Polar's "Discount is no longer redeemable."); the lock
+ * is never held across the processor call (waiting confirms would hold every pooled connection). A
+ * retried confirm finds its reservation; a declined payment or the checkout's expiry gives it back.
+ */
+export async function reserveDiscount(root: EntityManager, discountId: string, checkoutId: string, now: Date) {
+  await root.fork().transactional(async em => {
+    const [discount] = await em.execute<{ max_redemptions: number | null; redemptions_count: number }[]>(
+      'select max_redemptions, redemptions_count from billing.discounts where id = ? for update',
+      [discountId],
+    );
+    const [held] = await em.execute<{ discount_id: string }[]>(
+      'select discount_id from billing.discount_redemptions where checkout_id = ?',
+      [checkoutId],
+    );
+    if (held?.discount_id === discountId) return;
+    if (held) await releaseDiscount(em, [checkoutId]);
+    if (!discount || (discount.max_redemptions != null && discount.redemptions_count >= discount.max_redemptions))
+      throw new PolarRequestValidationError([
+        {
+          type: 'value_error',
+          loc: ['body', 'discount_id'],
+          msg: 'Discount is no longer redeemable.',
+          input: discountId,
+        },
+      ]);
+    await em.execute(
+      'insert into billing.discount_redemptions (checkout_id, discount_id, created_at) values (?, ?, ?)',
+      [checkoutId, discountId, now],
+    );
+    await em.execute('update billing.discounts set redemptions_count = redemptions_count + 1 where id = ?', [
+      discountId,
+    ]);
+  });
+}
+
+/** Gives back the redemptions these checkouts reserved and did not use (a decline, an expiry). */
+export async function releaseDiscount(em: EntityManager, checkoutIds: readonly string[]): Promise<void> {
+  await em.execute(
+    `with gone as (delete from billing.discount_redemptions where checkout_id in (?) returning discount_id)
+     update billing.discounts d set redemptions_count = d.redemptions_count - g.n
+       from (select discount_id, count(*)::int as n from gone group by discount_id) g where d.id = g.discount_id`,
+    [[...checkoutIds]],
+  );
 }

@@ -6,7 +6,7 @@ import { recordEvent } from '../events/record-event.js';
 import type { JobHandler } from '../jobs/job-queue.js';
 import { createOrder } from '../orders/create-order.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
-import { SavedPaymentMethod } from '../payments/saved-payment-method.entity.js';
+import { keepPaymentMethod } from '../payments/saved-payment-methods.js';
 import { Product } from '../products/product.entity.js';
 import type { RecurringInterval } from '../shared/enums.js';
 import { SubscriptionStatus } from '../shared/enums.js';
@@ -27,7 +27,7 @@ export const AFTER_CHARGE_FAULT = 'checkout.after-charge';
  * processor call with the confirm's key — the processor answers the first outcome, so this charges
  * nothing new and proves the money is there — then, in one transaction under the checkout's row lock:
  * the saved card, the subscription (`active`, `trialing`, or the upgraded free one), the order
- * (`paid`, its invoice number, its items), the payment linked to it, the discount's redemption, the
+ * (`paid`, its invoice number, its items), the payment linked to it, the
  * checkout `succeeded`, and their events. Run twice (a crash, a second worker), it finds the checkout
  * succeeded and does nothing; the order's unique checkout id makes a second order impossible anyway.
  */
@@ -59,24 +59,14 @@ export function checkoutFulfilment(deps: {
       // The card kept for renewals (a first charge with saveForLater, or a trial's setup).
       const method = outcome && 'paymentMethod' in outcome ? outcome.paymentMethod : null;
       if (method?.id && payload.processorCustomerId) {
-        const existing = await em.findOne(SavedPaymentMethod, { customerId: customer.id, processorId: method.id });
-        const hasDefault =
-          (await em.count(SavedPaymentMethod, { customerId: customer.id, isDefault: true, deletedAt: null })) > 0;
-        if (!existing)
-          em.create(SavedPaymentMethod, {
-            organizationId: k.organizationId,
-            customerId: customer.id,
-            processor: deps.payments.name,
-            processorId: method.id,
-            processorCustomerId: payload.processorCustomerId,
-            type: method.type,
-            brand: method.brand,
-            last4: method.last4,
-            expMonth: method.expMonth,
-            expYear: method.expYear,
-            isDefault: !hasDefault,
-            createdAt: now,
-          } as SavedPaymentMethod);
+        const saved = await keepPaymentMethod(em, customer, {
+          processor: deps.payments.name,
+          processorCustomerId: payload.processorCustomerId,
+          method: { ...method, id: method.id },
+          now,
+        });
+        // The first card becomes the default (what renewals charge); a later one leaves it as it is.
+        if (!customer.defaultPaymentMethodId) customer.defaultPaymentMethodId = saved.id;
       }
       const trialing = payload.mode === 'setup';
       const amount = BigInt(k.amount);
@@ -178,10 +168,7 @@ export function checkoutFulfilment(deps: {
         'update billing.payments set order_id = ?, customer_id = ? where checkout_id = ? and status = ?',
         [order.id, customer.id, k.id, 'succeeded'],
       );
-      if (k.discountId && !trialing)
-        await em.execute('update billing.discounts set redemptions_count = redemptions_count + 1 where id = ?', [
-          k.discountId,
-        ]);
+      // The discount's redemption was taken by the confirm (checkout-confirm.ts, reserveDiscount).
       k.status = 'succeeded';
       k.modifiedAt = now;
       await em.flush();

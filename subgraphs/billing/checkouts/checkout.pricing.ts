@@ -39,6 +39,47 @@ export function seatBasedAmount(price: Pick<ProductPrice, 'seatTiers'>, seats: n
 }
 
 /**
+ * The seats a seat-based price sells (Polar's `get_minimum_seats` / `get_maximum_seats`: its first
+ * tier's minimum, 1 when unset, and its last tier's maximum, open when unset), narrowed by the
+ * checkout's own `min_seats` / `max_seats`.
+ */
+export function seatBounds(
+  price: Pick<ProductPrice, 'seatTiers'>,
+  checkout: { minSeats: number | null; maxSeats: number | null },
+): { min: number; max: number | null } {
+  const tiers = price.seatTiers?.tiers ?? [];
+  let min = tiers[0]?.min_seats ?? 1;
+  let max = tiers.at(-1)?.max_seats ?? null;
+  if (checkout.minSeats != null) min = Math.max(min, checkout.minSeats);
+  if (checkout.maxSeats != null) max = max == null ? checkout.maxSeats : Math.min(max, checkout.maxSeats);
+  return { min, max };
+}
+
+/** 422 at `seats` outside the bounds, with Polar's items (`greater_than_equal` / `less_than_equal`). */
+export function checkSeats(seats: number, bounds: { min: number; max: number | null }): void {
+  if (seats < bounds.min)
+    throw new PolarRequestValidationError([
+      {
+        type: 'greater_than_equal',
+        loc: ['body', 'seats'],
+        msg: `Minimum ${bounds.min} seats required.`,
+        input: seats,
+        ctx: { ge: bounds.min },
+      },
+    ]);
+  if (bounds.max != null && seats > bounds.max)
+    throw new PolarRequestValidationError([
+      {
+        type: 'less_than_equal',
+        loc: ['body', 'seats'],
+        msg: `Maximum ${bounds.max} seats allowed.`,
+        input: seats,
+        ctx: { le: bounds.max },
+      },
+    ]);
+}
+
+/**
  * The amount before discount for a price: fixed → its amount; free → 0; custom → the customer's
  * `amount` (or the preset, else the minimum) within the price's bounds (422 at `amount` otherwise);
  * seat-based → seats × the tier's per-seat price.

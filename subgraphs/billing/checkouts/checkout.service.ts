@@ -12,7 +12,9 @@ import { enqueueJob } from '../jobs/job-queue.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { PaymentError } from '../payments/payment.errors.js';
 import type { ChargeOutcome, PaymentProcessor, SetupOutcome } from '../payments/payment-processor.js';
+import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
+import { type OrganizationClocks, organizationNow } from '../recurring/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
@@ -32,6 +34,8 @@ import {
   type FulfilmentPayload,
   processorCall,
   recordPayment,
+  releaseDiscount,
+  reserveDiscount,
   resolveCustomer,
 } from './checkout-confirm.js';
 import { checkoutRead, type CheckoutReadFilters } from './checkout.read.js';
@@ -47,6 +51,8 @@ export interface CheckoutDependencies {
   sessions: CustomerSessionService;
   /** Runs the fulfilment right after confirm commits; null: only a worker picks it up. */
   jobs: JobRunner | null;
+  /** Each organization's time (its sandbox clock); absent: the request's clock. */
+  clocks?: OrganizationClocks;
 }
 
 export interface CheckoutListQuery extends PageRequest {
@@ -133,10 +139,27 @@ export class CheckoutService {
       throw new PolarRequestValidationError([
         invalid('products', 'Products must belong to the same organization.', input.products),
       ]);
+    return this.open(ctx, products as Product[], input, { strict: true });
+  }
+
+  /**
+   * A new open checkout of `products` (live, of one organization, checked by the caller): the Core
+   * API's create, and a checkout link being followed (`strict: false`, so the link's discount is
+   * dropped when it no longer applies instead of refusing the buyer). Records `checkout.created`.
+   */
+  async open(
+    ctx: RequestContext,
+    products: Product[],
+    input: CheckoutCreateInput,
+    { strict }: { strict: boolean },
+  ): Promise<CheckoutType> {
+    const organizationId = products[0]!.organizationId;
+    const byId = new Map(products.map(p => [p.id, p]));
     const selected = input.productId ? byId.get(input.productId) : products[0];
     if (!selected)
       throw new PolarRequestValidationError([invalid('product_id', 'Product does not exist.', input.productId)]);
-    const now = ctx.clock.now();
+    // The organization's time (its sandbox clock): `expires_at` is 24 hours of that clock.
+    const now = await organizationNow(ctx, organizationId);
     // The customer the checkout is for, when known: by id (else 422), or an existing one by external id.
     // Its e-mail and name prefill the form, as Polar's do.
     let customer: Customer | null = null;
@@ -199,7 +222,7 @@ export class CheckoutService {
       ctx.em,
       checkout,
       selected,
-      { amount: input.amount ?? null, discountId: input.discountId ?? null, strict: true },
+      { amount: input.amount ?? null, discountId: input.discountId ?? null, strict },
       now,
     );
     return ctx.em.transactional(async em => {
@@ -288,6 +311,9 @@ export class CheckoutService {
         currency: k.currency,
         saveForLater: !!current.product?.recurringInterval,
       };
+      // The discount's redemption is taken before the money moves (a trial's setup redeems nothing).
+      const redeemed = k.discountId && mode !== 'setup' ? k.discountId : null;
+      if (redeemed) await reserveDiscount(ctx.em, redeemed, k.id, now);
       let outcome: ChargeOutcome | SetupOutcome | null = null;
       if (mode !== 'none') {
         const processorCustomer = await this.deps.payments.createCustomer({
@@ -313,6 +339,7 @@ export class CheckoutService {
         if (outcome.status === 'failed') {
           // Recorded (Polar lists failed payments too) and committed; the checkout stays open.
           await recordPayment(em, k, payload, outcome, now);
+          if (redeemed) await releaseDiscount(em, [k.id]);
           declined = outcome.failure.message;
           return;
         }
@@ -355,12 +382,13 @@ export class CheckoutService {
     change: (em: EntityManager, k: Checkout, now: Date) => Promise<void>,
     options: { silent?: boolean } = {},
   ): Promise<CheckoutType> {
-    const now = ctx.clock.now();
     return ctx.em.fork().transactional(async em => {
       const k = await em.findOne(Checkout, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!k) throw new ResourceNotFound();
+      const now = this.deps.clocks ? (await this.deps.clocks.clockIn(em, k.organizationId)).now() : ctx.clock.now();
+      // Expiry first, as Polar's lookup by client secret: an expired checkout is 410 whatever its status.
+      if (k.status === 'expired' || new Date(k.expiresAt) <= now) throw new ExpiredCheckoutError();
       if (k.status !== 'open') throw new NotOpenCheckout(k.id, k.status);
-      if (new Date(k.expiresAt) <= now) throw new ExpiredCheckoutError();
       await change(em, k, now);
       k.modifiedAt = now;
       await em.flush();

@@ -32,7 +32,7 @@ export class CustomerPortalCustomerType {
       billingAddress: AddressType.fromStored(c.billingAddress),
       taxId: c.taxId ? [...c.taxId] : null,
       oauthAccounts: {},
-      defaultPaymentMethodId: null,
+      defaultPaymentMethodId: c.defaultPaymentMethodId ?? null,
       type: c.type,
     };
   }

@@ -31,6 +31,8 @@ export class Customer {
   @Property({ type: 'json', nullable: true }) taxId: [string, string] | null = null;
   @Property({ type: 'text', nullable: true }) locale: string | null = null;
   @Property({ type: 'json' }) metadata: Record<string, string | number | boolean> = {};
+  /** What renewals and dunning retries charge (payments/saved-payment-methods.ts); null: nothing saved. */
+  @Property({ type: 'uuid', nullable: true }) defaultPaymentMethodId: string | null = null;
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;
   @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;

@@ -91,7 +91,7 @@ export class CustomerType {
       taxId: c.taxId ? [...c.taxId] : null,
       locale: c.locale,
       organizationId: c.organizationId,
-      defaultPaymentMethodId: null,
+      defaultPaymentMethodId: c.defaultPaymentMethodId ?? null,
       deletedAt: toDate(c.deletedAt),
       firstUserEventAt: null,
       avatarUrl: customerAvatarUrl(c.email),

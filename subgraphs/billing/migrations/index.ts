@@ -5,6 +5,15 @@ import { Migration20261123150000_test_payment_processor } from './Migration20261
 import { Migration20261123160000_read_path_indexes } from './Migration20261123160000_read_path_indexes.js';
 import { Migration20261123170000_sandbox_clocks } from './Migration20261123170000_sandbox_clocks.js';
 import { Migration20261123170000_selling } from './Migration20261123170000_selling.js';
+import { Migration20261124100000_refunds_invoices } from './Migration20261124100000_refunds_invoices.js';
+import { Migration20261124110000_checkout_links } from './Migration20261124110000_checkout_links.js';
+import { Migration20261124160000_license_keys } from './Migration20261124160000_license_keys.js';
+import { Migration20261124160100_files } from './Migration20261124160100_files.js';
+import { Migration20261124140000_plan_changes } from './Migration20261124140000_plan_changes.js';
+import { Migration20261124120000_default_payment_method } from './Migration20261124120000_default_payment_method.js';
+import { Migration20261124120001_checkout_expiry } from './Migration20261124120001_checkout_expiry.js';
+import { Migration20261124120002_discount_redemptions } from './Migration20261124120002_discount_redemptions.js';
+import { Migration20261124150000_benefits } from './Migration20261124150000_benefits.js';
 import { Migration20261124170000_outgoing_emails } from './Migration20261124170000_outgoing_emails.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
@@ -19,5 +28,17 @@ export const billingMigrations = [
   { name: 'Migration20261123160000_read_path_indexes', class: Migration20261123160000_read_path_indexes },
   { name: 'Migration20261123170000_sandbox_clocks', class: Migration20261123170000_sandbox_clocks },
   { name: 'Migration20261123170000_selling', class: Migration20261123170000_selling },
+  { name: 'Migration20261124100000_refunds_invoices', class: Migration20261124100000_refunds_invoices },
+  { name: 'Migration20261124110000_checkout_links', class: Migration20261124110000_checkout_links },
+  { name: 'Migration20261124160000_license_keys', class: Migration20261124160000_license_keys },
+  { name: 'Migration20261124160100_files', class: Migration20261124160100_files },
+  { name: 'Migration20261124140000_plan_changes', class: Migration20261124140000_plan_changes },
+  {
+    name: 'Migration20261124120000_default_payment_method',
+    class: Migration20261124120000_default_payment_method,
+  },
+  { name: 'Migration20261124120001_checkout_expiry', class: Migration20261124120001_checkout_expiry },
+  { name: 'Migration20261124120002_discount_redemptions', class: Migration20261124120002_discount_redemptions },
+  { name: 'Migration20261124150000_benefits', class: Migration20261124150000_benefits },
   { name: 'Migration20261124170000_outgoing_emails', class: Migration20261124170000_outgoing_emails },
 ];

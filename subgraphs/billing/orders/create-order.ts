@@ -15,6 +15,8 @@ export interface NewOrderItem {
 }
 
 export interface NewOrder {
+  /** Given when the order's id must be known before it exists (the charge key of a plan change). */
+  id?: string;
   organizationId: string;
   customerId: string;
   productId: string | null;
@@ -31,6 +33,8 @@ export interface NewOrder {
   seats: number | null;
   metadata: Record<string, string | number | boolean>;
   customFieldData?: Record<string, unknown>;
+  /** Polar's `applied_balance_amount` (≤ 0 when the customer's balance pays part of it). */
+  appliedBalanceAmount?: bigint;
 }
 
 /**
@@ -44,6 +48,7 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
   if (!em.isInTransaction()) throw new Error('createOrder must run inside a transaction');
   const subtotal = input.items.reduce((sum, item) => sum + item.amount, 0n);
   const order = em.create(Order, {
+    ...(input.id ? { id: input.id } : {}),
     organizationId: input.organizationId,
     customerId: input.customerId,
     productId: input.productId,
@@ -56,6 +61,7 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
     currency: input.currency,
     subtotalAmount: subtotal,
     discountAmount: input.discountAmount,
+    appliedBalanceAmount: input.appliedBalanceAmount ?? 0n,
     billingName: input.billingName,
     billingAddress: input.billingAddress,
     invoiceNumber: await nextInvoiceNumber(em, input.organizationId),

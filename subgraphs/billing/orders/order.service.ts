@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { LockMode } from '@mikro-orm/postgresql';
-import { ResourceNotFound } from '../../../kit/errors.js';
+import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import type { Address } from '../customers/customer.entity.js';
 import { recordEvent } from '../events/record-event.js';
 import { orderEventPayload } from './create-order.js';
@@ -57,7 +57,9 @@ export class OrderService {
 
   /**
    * `PATCH /v1/orders/{id}`: the billing name and address (what an invoice will show); `order.updated`
-   * in the same transaction. Absent fields are left as they are.
+   * in the same transaction. Absent fields are left as they are. Once the order has an address, its
+   * country and state are fixed (Polar's rule: taxes and a generated invoice depend on them); the rest
+   * may change, and generating the invoice again then replaces it.
    */
   async update(
     ctx: RequestContext,
@@ -68,6 +70,7 @@ export class OrderService {
     const now = ctx.clock.now();
     await ctx.em.fork().transactional(async em => {
       const order = await em.findOneOrFail(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      refuseJurisdictionChange(order.billingAddress, input.billingAddress);
       if (input.billingName !== undefined) order.billingName = input.billingName;
       if (input.billingAddress !== undefined) order.billingAddress = input.billingAddress;
       order.modifiedAt = now;
@@ -112,4 +115,25 @@ export class OrderService {
     }
     return loader.load(subscriptionId);
   }
+}
+
+/** 422 at `billing_address.country` / `.state` when an address exists and the new one moves it (as Polar). */
+function refuseJurisdictionChange(current: Address | null, next: Address | null | undefined): void {
+  if (!current || !next) return;
+  const issues: ValidationIssue[] = [];
+  if (next.country !== current.country)
+    issues.push({
+      type: 'value_error',
+      loc: ['body', 'billing_address', 'country'],
+      msg: 'Country cannot be changed',
+      input: next.country,
+    });
+  if ((next.state ?? null) !== (current.state ?? null))
+    issues.push({
+      type: 'value_error',
+      loc: ['body', 'billing_address', 'state'],
+      msg: 'State cannot be changed',
+      input: next.state ?? null,
+    });
+  if (issues.length) throw new PolarRequestValidationError(issues);
 }

@@ -10,4 +10,11 @@ import { Directive, Field, ID, ObjectType } from 'type-graphql';
 @Directive('@key(fields: "id")')
 export class OrganizationRef {
   @Field(() => ID) id!: string;
+  /**
+   * identity's, never resolved here: declared so an invoice's generation can `@requires` the seller's
+   * name (invoices/invoice.type.ts). Absent on every stub billing returns.
+   */
+  @Field(() => String)
+  @Directive('@external')
+  name?: string;
 }

@@ -15,4 +15,4 @@ export type IdempotencyPurpose =
   | 'customer' // customer:{our customer id}
   | 'setup' // setup:{checkout id or portal request id}
   | 'charge' // charge:{order id}:{attempt}
-  | 'refund'; // refund:{our refund id}
+  | 'refund'; // refund:{order id}:{n} (the order's n-th refund)

@@ -72,3 +72,25 @@ export class InvalidWebhookSignature extends DomainError {
     super('InvalidWebhookSignature', `Invalid webhook signature: ${reason}`, 400);
   }
 }
+
+/** 400: the processor declined the card while saving it (Polar's PaymentMethodSetupFailed, portal add). */
+export class PaymentMethodSetupFailed extends DomainError {
+  constructor(message: string | null) {
+    super(
+      'PaymentMethodSetupFailed',
+      `Could not add this payment method${message ? `: ${message}` : '.'} Please try again with a different card.`,
+      400,
+    );
+  }
+}
+
+/** 400: removing the customer's last method while a subscription still has to be billed (Polar's words). */
+export class PaymentMethodInUseByActiveSubscription extends DomainError {
+  constructor() {
+    super(
+      'PaymentMethodInUseByActiveSubscription',
+      'This payment method is still needed to bill a subscription. Add another one or cancel the subscription first.',
+      400,
+    );
+  }
+}

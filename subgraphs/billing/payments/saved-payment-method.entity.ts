@@ -3,7 +3,8 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 /**
  * A customer's payment method kept at the processor for later charges (renewals, the end of a
- * trial): the processor's method and customer ids, and what a receipt shows of the card.
+ * trial): the processor's method and customer ids, and what a receipt shows of the card. Which one
+ * is the default is the customer's `defaultPaymentMethodId` (saved-payment-methods.ts).
  */
 @Entity({ tableName: 'payment_methods', schema: 'billing' })
 export class SavedPaymentMethod {
@@ -18,7 +19,6 @@ export class SavedPaymentMethod {
   @Property({ type: 'text', nullable: true }) last4: string | null = null;
   @Property({ type: 'integer', nullable: true }) expMonth: number | null = null;
   @Property({ type: 'integer', nullable: true }) expYear: number | null = null;
-  @Property({ type: 'boolean' }) isDefault = false;
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;
   @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;

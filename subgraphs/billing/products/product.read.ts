@@ -1,6 +1,7 @@
 import { entityJson, type LazySql } from '../../../kit/database/read/entity-json.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS } from '../../../kit/database/read/tenant-scope.js';
+import { embeddedProductBenefits } from '../benefits/benefit.read.js';
 import { containsPattern } from '../shared/repository.js';
 import { ProductPrice } from './product-price.entity.js';
 import { Product } from './product.entity.js';
@@ -9,12 +10,16 @@ import { Product } from './product.entity.js';
 export const priceJson = (alias: string, productAlias: string): LazySql =>
   entityJson(ProductPrice, alias, [`'productRecurringInterval', ${productAlias}.recurring_interval`]);
 
-/** A product row as JSON with its live prices (oldest first) under `prices`: `productFromRow` reads it. */
+/**
+ * A product row as JSON with its live prices (oldest first) under `prices` and its live benefits under
+ * `benefits`: `productFromRow` reads it.
+ */
 export const productJson =
   (alias: string): LazySql =>
   em =>
     entityJson(Product, alias, [
       `'prices', (select coalesce(json_agg(${priceJson('pp', alias)(em)} order by pp.created_at, pp.id), '[]'::json) from billing.product_prices pp where pp.product_id = ${alias}.id and pp.is_archived = false)`,
+      `'benefits', ${embeddedProductBenefits(alias)(em)}`,
     ])(em);
 
 /** The product of the row `parent`, within its organization. */

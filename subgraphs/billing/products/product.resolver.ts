@@ -55,7 +55,8 @@ export class ProductResolver {
     @Arg('input') input: UpdateProductInput,
   ): Promise<ProductType> {
     authorize(ctx.principal, PRODUCTS_WRITE);
-    const { product, prices } = await ctx.services.products.update(ctx, id, input);
-    return ProductType.fromEntity(product, prices);
+    await ctx.services.products.update(ctx, id, input);
+    // Read back through the read path: the answer carries the product's benefits.
+    return ctx.services.products.read(ctx, id);
   }
 }

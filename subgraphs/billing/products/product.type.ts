@@ -2,6 +2,8 @@ import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import { toBigInt, toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import { OrganizationRef } from '../organizations/organization.type.js';
+import { BenefitType } from '../benefits/benefit.type.js';
+import type { Benefit as BenefitEntity } from '../benefits/benefit.entity.js';
 import { Metadata, MinorUnits } from '../shared/scalars.js';
 import type { ProductPrice as ProductPriceEntity } from './product-price.entity.js';
 import type { Product as ProductEntity } from './product.entity.js';
@@ -87,7 +89,7 @@ export class ProductPriceType {
   }
 }
 
-/** The public Product (polar-api.md §3.2). Benefits, medias and custom fields do not exist here yet: always empty. */
+/** The public Product (polar-api.md §3.2). Medias and custom fields do not exist here yet: always empty. */
 @ObjectType('Product', SIMPLE)
 export class ProductType {
   @Field(() => ID) id!: string;
@@ -109,10 +111,8 @@ export class ProductType {
   organization!: OrganizationRef;
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
   @Field(() => [ProductPriceType]) prices!: ProductPriceType[];
-  @Field(() => [Metadata], { description: 'Always empty: benefits are not implemented.' }) benefits!: Record<
-    string,
-    unknown
-  >[];
+  @Field(() => [BenefitType], { description: "The product's live benefits, in the product's order." })
+  benefits!: BenefitType[];
   @Field(() => [Metadata], { description: 'Always empty: product media are not implemented.' }) medias!: Record<
     string,
     unknown
@@ -122,9 +122,14 @@ export class ProductType {
 
   /**
    * THE public shape of a product (GraphQL, REST through it, event payloads), from a managed entity or
-   * a row of the read path. `prices`: the prices to show (its live ones, oldest first).
+   * a row of the read path. `prices`: the prices to show (its live ones, oldest first); `benefits`: its
+   * live benefits in order (the read path embeds them).
    */
-  static fromEntity(product: ProductEntity, prices: readonly ProductPriceEntity[]): ProductType {
+  static fromEntity(
+    product: ProductEntity,
+    prices: readonly ProductPriceEntity[],
+    benefits: readonly BenefitEntity[] = [],
+  ): ProductType {
     return {
       id: product.id,
       createdAt: toDate(product.createdAt),
@@ -144,7 +149,7 @@ export class ProductType {
       organization: { id: product.organizationId },
       metadata: product.metadata,
       prices: prices.map(p => ProductPriceType.fromEntity(p, product)),
-      benefits: [],
+      benefits: benefits.map(BenefitType.fromEntity),
       medias: [],
       attachedCustomFields: [],
     };
@@ -153,7 +158,11 @@ export class ProductType {
 
 /** A product row of the read path (product.read.ts): the product's JSON with its live prices under `prices`. */
 export function productFromRow(row: ProductRow): ProductType {
-  return ProductType.fromEntity(row as unknown as ProductEntity, row.prices as unknown as ProductPriceEntity[]);
+  return ProductType.fromEntity(
+    row as unknown as ProductEntity,
+    row.prices as unknown as ProductPriceEntity[],
+    (row.benefits ?? []) as unknown as BenefitEntity[],
+  );
 }
 
 export type ProductRow = Record<string, unknown> & { prices: Record<string, unknown>[] };

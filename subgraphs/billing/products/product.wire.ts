@@ -1,4 +1,5 @@
 import { snakeKeys } from '../../../kit/case.js';
+import { benefitWire } from '../benefits/benefit.wire.js';
 import { plain } from '../shared/wire.js';
 
 /**
@@ -40,9 +41,14 @@ export function productWire(product: object): Record<string, unknown> {
   const {
     organization: _organization,
     prices,
+    benefits,
     ...rest
-  } = plain(product) as Record<string, unknown> & { prices?: object[] };
-  return { ...snakeKeys<Record<string, unknown>>(rest), prices: (prices ?? []).map(priceWire) };
+  } = plain(product) as Record<string, unknown> & { prices?: object[]; benefits?: object[] };
+  return {
+    ...snakeKeys<Record<string, unknown>>(rest),
+    prices: (prices ?? []).map(priceWire),
+    benefits: (benefits ?? []).map(benefitWire),
+  };
 }
 
 /** `DiscountProduct`: a product without prices, benefits, medias and custom fields. */

@@ -31,3 +31,12 @@ export interface DueWorkRunner {
   /** Runs everything due at or before `work.at` for the organization, each in its own transaction(s). */
   runDue(work: DueWork): Promise<void>;
 }
+
+/**
+ * A runner the production sweep (due-work-sweep.ts) can drive too: it names the organizations that
+ * have work due by an instant of the wall clock, and the sweep runs each at that organization's time.
+ */
+export interface SweepableDueWorkRunner extends DueWorkRunner {
+  /** Up to `limit` organizations with work due at or before `now`. */
+  organizationsDue(now: Date, limit: number): Promise<string[]>;
+}

@@ -57,6 +57,15 @@ export class OrganizationClocks {
   }
 
   /**
+   * The organization's clock read through `em` itself (inside its transaction): a write that already
+   * holds a connection and row locks takes no second connection from the pool to learn the time.
+   */
+  async clockIn(em: EntityManager, organizationId: string): Promise<Clock> {
+    if (this.environment !== 'sandbox') return this.base;
+    return offsetClock(this.base, await readClockOffset(em, organizationId));
+  }
+
+  /**
    * Moves the organization's clock forward and answers its time once every runner's work due up to
    * then has run. Never backwards: a target before the clock's time is 422 at `body.to` (or
    * `body.seconds`). Two advances of one organization run one after the other.

@@ -1,6 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordBalanceEntries, settleWithBalance } from '../balances/customer-balance.js';
 import type { NewOrderItem } from '../orders/create-order.js';
+import { Order } from '../orders/order.entity.js';
+import { ProductRepository } from '../products/product.repository.js';
+import { PriceAmountType } from '../shared/enums.js';
+import { ProrationItem } from '../subscriptions/proration-item.entity.js';
 import type { Subscription } from '../subscriptions/subscription.entity.js';
+import { seatTotal, termsOf } from '../subscriptions/update-subscription-terms.js';
 
 /**
  * The seam between plan changes and renewals. A renewal (the scheduler's `subscription_cycle` order)
@@ -10,21 +16,109 @@ import type { Subscription } from '../subscriptions/subscription.entity.js';
  *  2. `takeRenewalAdjustments`: the proration items that `prorate` changes left for the next renewal
  *     order (each taken once: marked with the order that carries it), and the customer balance that
  *     order may use (`applied_balance_amount`).
- * Both are no-ops until plan changes record something.
  */
-export async function applyPendingUpdate(_em: EntityManager, _subscription: Subscription, _at: Date): Promise<void> {}
+
+/**
+ * Applies the subscription's pending update when it is due at `at` (its `applies_at`, the end of the
+ * period it was made in): the product with its live prices (seats kept, or the pending seats), or the
+ * seats alone at the seat price's tiers; the pending update is then cleared. The caller holds the
+ * subscription (its lock or row lock) and records `subscription.updated` with the renewal. A product
+ * that no longer has a price leaves the subscription as it is (the update is dropped). Returns whether
+ * anything changed.
+ */
+export async function applyPendingUpdate(em: EntityManager, subscription: Subscription, at: Date): Promise<boolean> {
+  const pending = subscription.pendingUpdate;
+  if (!pending || new Date(pending.applies_at).getTime() > at.getTime()) return false;
+  const repository = new ProductRepository(em);
+  const seats = pending.seats ?? subscription.seats;
+  if (pending.product_id && pending.product_id !== subscription.productId) {
+    const [product] = await repository.findInOrganization(subscription.organizationId, [pending.product_id]);
+    const prices = product ? ((await repository.pricesOf([product.id])).get(product.id) ?? []) : [];
+    if (product?.recurringInterval && prices.length) {
+      const terms = termsOf(product, prices, seats);
+      subscription.productId = terms.productId;
+      subscription.priceIds = [...terms.priceIds];
+      subscription.amount = terms.amount;
+      subscription.currency = terms.currency;
+      subscription.recurringInterval = terms.recurringInterval;
+      subscription.recurringIntervalCount = terms.recurringIntervalCount;
+      subscription.seats = terms.seats;
+    }
+  } else if (pending.seats !== null && pending.seats !== subscription.seats) {
+    const prices = await repository.findPricesByIds(subscription.priceIds);
+    const seatPrice = prices.find(p => p.amountType === PriceAmountType.SEAT_BASED);
+    if (seatPrice?.seatTiers) {
+      subscription.amount = seatTotal(seatPrice.seatTiers, pending.seats);
+      subscription.seats = pending.seats;
+    }
+  }
+  subscription.pendingUpdate = null;
+  subscription.modifiedAt = at;
+  await em.flush();
+  return true;
+}
 
 export interface RenewalAdjustments {
   /** Extra lines of the renewal order (`proration: true` for prorations). */
   items: NewOrderItem[];
-  /** Call once the renewal order exists, to mark the items taken and record the balance used. */
-  commit(orderId: string, totalBeforeBalance: bigint): Promise<{ appliedBalanceAmount: bigint }>;
+  /**
+   * Call once the renewal order exists (flushed, in the same transaction), with its total before any
+   * balance (`subtotal − discount + tax`, the adjustment items included): marks the items taken by
+   * that order, uses the customer's balance, records it on the order (`applied_balance_amount`) and
+   * answers what is left to charge. `appliedBalanceAmount` has Polar's sign: ≤ 0 when the balance
+   * pays part of the order (`due = total + applied`); a negative total adds to the balance.
+   */
+  commit(orderId: string, totalBeforeBalance: bigint): Promise<{ appliedBalanceAmount: bigint; dueAmount: bigint }>;
 }
 
+/**
+ * The proration items waiting for this subscription's next renewal order, locked (`FOR UPDATE`) so a
+ * second renewal running at once waits and then finds them taken. Each is taken once: `commit` sets
+ * its `order_id` only where it is still null and fails when another order got there first.
+ */
 export async function takeRenewalAdjustments(
-  _em: EntityManager,
-  _subscription: Subscription,
-  _at: Date,
+  em: EntityManager,
+  subscription: Subscription,
+  at: Date,
 ): Promise<RenewalAdjustments> {
-  return { items: [], commit: async () => ({ appliedBalanceAmount: 0n }) };
+  if (!em.isInTransaction()) throw new Error('takeRenewalAdjustments must run inside the renewal transaction');
+  const rows = await em.execute<{ id: string }[]>(
+    'select id from billing.subscription_proration_items where subscription_id = ? and order_id is null and created_at <= ? order by created_at, position, id for update',
+    [subscription.id, at],
+  );
+  const pending = rows.length
+    ? await em.find(
+        ProrationItem,
+        { id: { $in: rows.map(r => r.id) } },
+        { orderBy: { createdAt: 'asc', position: 'asc', id: 'asc' } },
+      )
+    : [];
+  return {
+    items: pending.map(item => ({
+      label: item.label,
+      amount: BigInt(item.amount),
+      productPriceId: null,
+      proration: true,
+    })),
+    async commit(orderId, totalBeforeBalance) {
+      if (pending.length) {
+        const taken = await em.execute<{ id: string }[]>(
+          'update billing.subscription_proration_items set order_id = ?, taken_at = ? where id in (?) and order_id is null returning id',
+          [orderId, at, pending.map(item => item.id)],
+        );
+        if (taken.length !== pending.length)
+          throw new Error(`proration items of subscription ${subscription.id} were taken by another order`);
+        for (const item of pending) {
+          item.orderId = orderId;
+          item.takenAt = at;
+        }
+      }
+      const order = await em.findOneOrFail(Order, { id: orderId });
+      const settlement = await settleWithBalance(em, order.customerId, order.currency, totalBeforeBalance);
+      order.appliedBalanceAmount = settlement.appliedBalanceAmount;
+      recordBalanceEntries(em, order, settlement, at);
+      await em.flush();
+      return { appliedBalanceAmount: settlement.appliedBalanceAmount, dueAmount: settlement.dueAmount };
+    },
+  };
 }

@@ -65,3 +65,13 @@ export enum CustomerCancellationReason {
   UNUSED = 'unused',
   OTHER = 'other',
 }
+
+/** Polar's ManualRefundReason: what a merchant may give when refunding (`dispute_prevention` is the processor's). */
+export const MANUAL_REFUND_REASONS = [
+  'duplicate',
+  'fraudulent',
+  'customer_request',
+  'service_disruption',
+  'satisfaction_guarantee',
+  'other',
+] as const;

@@ -11,6 +11,7 @@ import * as transitions from './subscription.transitions.js';
 import { BillingSubscriptionType } from './subscription.type.js';
 import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
 import { reasonOf } from './update-subscription-input.js';
+import { UpdateSubscription } from './update-subscription.js';
 
 /**
  * The customer's own subscriptions, for the Customer Portal API. The scope is the customer session's
@@ -73,9 +74,18 @@ export class CustomerPortalSubscriptions {
     return BillingSubscriptionType.fromRow(row);
   }
 
-  /** PATCH with `CustomerSubscriptionCancel`; no `cancel_at_period_end` is a no-op. */
+  /**
+   * PATCH with `CustomerSubscriptionUpdateProduct` / `…Seats` (a plan change, update-subscription.ts
+   * `changePlan`) or `CustomerSubscriptionCancel`; a cancel without `cancel_at_period_end` is a no-op.
+   */
   async update(ctx: RequestContext, id: string, input: CustomerSubscriptionCancelInput): Promise<Subscription> {
     assertCustomer(ctx);
+    if (input.productId != null || input.seats != null)
+      return new UpdateSubscription(this.deps).changePlan(
+        ctx,
+        em => new CustomerSubscriptionRepository(em).findReadable(ctx.principal, id),
+        { productId: input.productId, seats: input.seats },
+      );
     if (input.cancelAtPeriodEnd == null) {
       const found = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
       if (!found) throw new ResourceNotFound();

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ResourceNotFound } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { SubscriptionCharger } from './subscription.charger.js';
+import type { ProrationSettingsSource } from './proration-settings.js';
 import type { Subscription } from './subscription.entity.js';
 import { lockSubscription } from './subscription.lock.js';
 import type { SubscriptionChangeRecorder } from './subscription.events.js';
@@ -10,6 +11,8 @@ import { organizationNow } from '../recurring/organization-clocks.js';
 
 export interface SubscriptionMutationDependencies {
   charger: SubscriptionCharger;
+  /** The organization's proration behaviours (identity's settings, handed over at composition). */
+  prorationSettings: ProrationSettingsSource;
   recordEvents: SubscriptionChangeRecorder;
 }
 

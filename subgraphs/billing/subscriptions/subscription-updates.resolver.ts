@@ -4,6 +4,7 @@ import type { BillingContext } from '../context.js';
 import { SubscriptionUpdateInput } from './subscription.inputs.js';
 import { BillingSubscriptionType } from './subscription.type.js';
 import { SUBSCRIPTIONS_WRITE } from './subscription.access.js';
+import { SubscriptionUpdatePreviewType } from './subscription-update-preview.type.js';
 
 /** Thin: `subscriptions:update` and `subscriptions:revoke` (interface §4), rules in the use cases. */
 @Resolver(() => BillingSubscriptionType)
@@ -20,6 +21,19 @@ export class SubscriptionUpdatesResolver {
     authorize(ctx.principal, SUBSCRIPTIONS_WRITE);
     const updated = await ctx.services.subscriptionUpdates.update.execute(ctx, id, input);
     return ctx.services.subscriptions.get(ctx, updated.id);
+  }
+
+  @Mutation(() => SubscriptionUpdatePreviewType, {
+    description:
+      'What updateSubscription with the same input would bill (the order made now, or the next renewal order), changing nothing.',
+  })
+  async previewSubscriptionUpdate(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => SubscriptionUpdateInput) input: SubscriptionUpdateInput,
+  ): Promise<SubscriptionUpdatePreviewType> {
+    authorize(ctx.principal, SUBSCRIPTIONS_WRITE);
+    return SubscriptionUpdatePreviewType.from(await ctx.services.subscriptionUpdates.preview.execute(ctx, id, input));
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancels the subscription immediately (status canceled).' })

@@ -46,4 +46,8 @@ export class CustomerSubscriptionCancelInput {
     | string
     | null;
   @Field(() => String, { nullable: true }) cancellationComment?: string | null;
+  @Field(() => ID, { nullable: true, description: "A plan change (the organization's proration choice)." })
+  productId?: string | null;
+  @Field(() => Int, { nullable: true, description: "A seat change (the organization's proration choice)." })
+  seats?: number | null;
 }

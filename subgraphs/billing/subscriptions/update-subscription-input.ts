@@ -29,12 +29,6 @@ export const ALTERNATIVES: Record<
 const PRORATION_BEHAVIORS: readonly ProrationBehavior[] = ['invoice', 'prorate', 'next_period', 'reset'];
 const CANCELLATION_REASONS = new Set<string>(Object.values(CustomerCancellationReason));
 
-/**
- * Polar's default `proration_behavior` is the organization's setting, which lives in identity; billing
- * does not read identity's tables, so a body without one uses Polar's default setting, `prorate`.
- */
-export const DEFAULT_PRORATION_BEHAVIOR: ProrationBehavior = 'prorate';
-
 const FLAGS = new Set<keyof SubscriptionUpdateInput>(['removeDiscount', 'endTrialNow', 'clearPendingUpdate']);
 
 /** The fields an input sets (null and absent are the same; a flag counts when true). */
@@ -125,8 +119,9 @@ export function checkInput(input: SubscriptionUpdateInput): void {
   if (issues.length) throw new PolarRequestValidationError(issues);
 }
 
-export function behaviorOf(value: string | null | undefined): ProrationBehavior {
-  return (value as ProrationBehavior | null | undefined) ?? DEFAULT_PRORATION_BEHAVIOR;
+/** The request's behaviour, or null: the organization's (by direction) then applies. */
+export function behaviorOf(value: string | null | undefined): ProrationBehavior | null {
+  return (value as ProrationBehavior | null | undefined) ?? null;
 }
 
 export function reasonOf(value: string | null | undefined): CustomerCancellationReason | null {

@@ -11,7 +11,14 @@ import type { ProductTerms } from './subscription.transitions.js';
 
 /** What the subscription bills per period as it stands. */
 export function billedTerms(s: Subscription): PaidChange['from'] {
-  return { productId: s.productId, amount: BigInt(s.amount), currency: s.currency, seats: s.seats };
+  return {
+    productId: s.productId,
+    amount: BigInt(s.amount),
+    currency: s.currency,
+    seats: s.seats,
+    recurringInterval: s.recurringInterval,
+    recurringIntervalCount: s.recurringIntervalCount,
+  };
 }
 
 /**

@@ -3,7 +3,9 @@ import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } f
 import type { RequestContext } from '../../../kit/request-context.js';
 import { ProductRepository } from '../products/product.repository.js';
 import { PriceAmountType, SubscriptionStatus } from '../shared/enums.js';
-import type { PaidChange, ProrationBehavior } from './subscription.charger.js';
+import type { BilledTerms, PaidChange, ProrationBehavior } from './subscription.charger.js';
+import { directionOf } from './plan-change-quote.js';
+import { behaviorFor } from './proration-settings.js';
 import type { Subscription } from './subscription.entity.js';
 import { NotASeatBasedSubscription } from './subscription.errors.js';
 import type { SubscriptionUpdateInput } from './subscription.inputs.js';
@@ -27,7 +29,16 @@ import { billedTerms, redeemDiscount, seatTotal, termsOf } from './update-subscr
 export class UpdateSubscription {
   constructor(private readonly deps: SubscriptionMutationDependencies) {}
 
-  async execute(ctx: RequestContext, id: string, input: SubscriptionUpdateInput): Promise<Subscription> {
+  /**
+   * `afterApply` runs inside the transaction once the change is applied (the preview throws from it to
+   * roll everything back).
+   */
+  async execute(
+    ctx: RequestContext,
+    id: string,
+    input: SubscriptionUpdateInput,
+    afterApply?: (subscription: Subscription, now: Date) => void,
+  ): Promise<Subscription> {
     const alternative = classifyUpdate(input);
     checkInput(input);
     const find = (em: EntityManager) => new SubscriptionRepository(em).findReadable(ctx.principal, id);
@@ -37,9 +48,28 @@ export class UpdateSubscription {
       if (!subscription) throw new ResourceNotFound();
       return subscription;
     }
-    return mutateSubscription(ctx, this.deps, find, (em, subscription, now) =>
-      this.apply(em, alternative, subscription, input, now),
-    );
+    return mutateSubscription(ctx, this.deps, find, async (em, subscription, now) => {
+      const result = await this.apply(em, alternative, subscription, input, now);
+      afterApply?.(subscription, now);
+      return result;
+    });
+  }
+
+  /**
+   * The customer portal's plan or seat change: the rules of the PATCH, and always the organization's
+   * proration choice for the change's direction (a customer never names a behaviour).
+   */
+  changePlan(
+    ctx: RequestContext,
+    find: (em: EntityManager) => Promise<Subscription | null>,
+    change: { productId?: string | null; seats?: number | null },
+  ): Promise<Subscription> {
+    checkInput({ seats: change.seats });
+    return mutateSubscription(ctx, this.deps, find, async (em, s, now) => {
+      transitions.assertNotCanceled(s);
+      if (change.productId != null) return this.changeProduct(em, s, change.productId, null, now);
+      return this.changeSeats(em, s, change.seats!, null, now);
+    });
   }
 
   private async apply(
@@ -125,17 +155,17 @@ export class UpdateSubscription {
   }
 
   /**
-   * Product change. `next_period` stores a pending update applied at the renewal. `invoice`,
-   * `prorate` and `reset` apply now: between free products nothing is billed; a change that moves
-   * money goes through the charger seam first (the billing engine; until then 402
-   * `missing_payment_method`) and nothing changes if it fails. A trialing subscription is not billed
-   * for the change (polar-api.md §9).
+   * Product change. The behaviour is the request's, else the organization's for the change's
+   * direction (proration-settings.ts). `next_period` stores a pending update applied at the renewal.
+   * `invoice`, `prorate` and `reset` apply now: between free products nothing is billed; a change
+   * that moves money goes through the charger (plan-change-charger.ts) and nothing changes if it
+   * fails. A trialing subscription is not billed for the change (polar-api.md §9).
    */
   private async changeProduct(
     em: EntityManager,
     s: Subscription,
     productId: string,
-    behavior: ProrationBehavior,
+    requested: ProrationBehavior | null,
     now: Date,
   ): Promise<TransitionResult> {
     const repository = new ProductRepository(em);
@@ -153,12 +183,16 @@ export class UpdateSubscription {
     const prices = (await repository.pricesOf([product.id])).get(product.id) ?? [];
     if (!prices.length) throw new PolarRequestValidationError([issue('Product has no price.')]);
     const terms = termsOf(product, prices, s.seats);
-    if (behavior === 'next_period')
-      return transitions.schedulePendingUpdate(s, { productId: product.id, seats: s.seats }, now);
     const from = billedTerms(s);
+    const behavior = await this.behavior(s, requested, from, terms);
+    const change = { em, subscription: s, behavior, now, kind: 'product_change' as const, from, to: terms };
+    if (behavior === 'next_period') {
+      const result = transitions.schedulePendingUpdate(s, { productId: product.id, seats: s.seats }, now);
+      await this.charge(change);
+      return result;
+    }
     const result = transitions.changeProduct(s, terms, now);
-    if (result.changed)
-      await this.charge({ em, subscription: s, behavior, now, kind: 'product_change', from, to: terms });
+    if (result.changed) await this.charge(change);
     return result;
   }
 
@@ -166,20 +200,38 @@ export class UpdateSubscription {
     em: EntityManager,
     s: Subscription,
     seats: number,
-    behavior: ProrationBehavior,
+    requested: ProrationBehavior | null,
     now: Date,
   ): Promise<TransitionResult> {
     transitions.assertNotCanceled(s);
     const prices = await new ProductRepository(em).findPricesByIds(s.priceIds);
     const seatPrice = prices.find(p => p.amountType === PriceAmountType.SEAT_BASED);
     if (!seatPrice?.seatTiers) throw new NotASeatBasedSubscription(s.id);
-    const amount = seatTotal(seatPrice.seatTiers, seats);
-    if (behavior === 'next_period') return transitions.schedulePendingUpdate(s, { productId: null, seats }, now);
     const from = billedTerms(s);
+    const amount = seatTotal(seatPrice.seatTiers, seats);
+    const to = { ...from, amount, seats };
+    const behavior = await this.behavior(s, requested, from, to);
+    const change = { em, subscription: s, behavior, now, kind: 'seats_change' as const, from, to };
+    if (behavior === 'next_period') {
+      const result = transitions.schedulePendingUpdate(s, { productId: null, seats }, now);
+      await this.charge(change);
+      return result;
+    }
     const result = transitions.changeSeats(s, seats, amount, now);
-    if (result.changed)
-      await this.charge({ em, subscription: s, behavior, now, kind: 'seats_change', from, to: billedTerms(s) });
+    if (result.changed) await this.charge(change);
     return result;
+  }
+
+  /** The request's behaviour, else the organization's for this change's direction. */
+  private async behavior(
+    s: Subscription,
+    requested: ProrationBehavior | null,
+    from: BilledTerms,
+    to: BilledTerms,
+  ): Promise<ProrationBehavior> {
+    if (requested) return requested;
+    const settings = await this.deps.prorationSettings(s.organizationId);
+    return behaviorFor(null, settings, directionOf(s, from, to));
   }
 
   /** `trial_end: "now"`: the trial ends and the first paid period starts, which a paid product charges. */

@@ -4,7 +4,7 @@ import { InvalidToken } from '../../../kit/errors.js';
 import { ANONYMOUS, bearerOf, type Principal, type PrincipalResolver } from '../../../kit/principal.js';
 import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, prefixOf, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { memberOrganizationIds } from '../memberships/membership.repository.js';
+import { userFacts } from '../memberships/membership.repository.js';
 import { resolveOAuth2AccessToken } from '../oauth2/oauth2.principal.js';
 import { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
 import { PersonalAccessToken } from '../tokens/personal-access-token.entity.js';
@@ -66,7 +66,7 @@ export class TokenPrincipalResolver implements PrincipalResolver {
           subjectId: row.userId,
           credential: 'personal_access_token',
           scopes: row.scopes,
-          organizationIds: await this.membershipsOf(row.userId),
+          ...(await this.userFacts(row.userId)),
           tokenId: row.id,
         };
         expiresAt = row.expiresAt;
@@ -76,7 +76,7 @@ export class TokenPrincipalResolver implements PrincipalResolver {
       prefix === TOKEN_PREFIXES.oauthUserAccessToken ||
       prefix === TOKEN_PREFIXES.oauthOrganizationAccessToken
     ) {
-      const resolved = await resolveOAuth2AccessToken(em, prefix, hash, now, userId => this.membershipsOf(userId));
+      const resolved = await resolveOAuth2AccessToken(em, prefix, hash, now, userId => this.userFacts(userId));
       if (resolved) ({ principal, expiresAt } = resolved);
     }
     if (!principal) throw new InvalidToken();
@@ -93,13 +93,13 @@ export class TokenPrincipalResolver implements PrincipalResolver {
       subjectId: row.userId,
       credential: 'user_session',
       scopes: row.scopes,
-      organizationIds: await this.membershipsOf(row.userId),
+      ...(await this.userFacts(row.userId)),
       tokenId: row.id,
     };
   }
 
-  private membershipsOf(userId: string): Promise<string[]> {
-    return memberOrganizationIds(this.orm.em.fork(), userId);
+  private userFacts(userId: string): Promise<{ organizationIds: string[]; email: string | null }> {
+    return userFacts(this.orm.em.fork(), userId);
   }
 
   private touch(

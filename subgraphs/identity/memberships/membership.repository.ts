@@ -6,3 +6,19 @@ export async function memberOrganizationIds(em: EntityManager, userId: string): 
   const rows = await em.find(Membership, { userId }, { fields: ['organizationId'] });
   return rows.map(m => m.organizationId);
 }
+
+/**
+ * What a user principal carries about its person, in one statement: the organizations they are a
+ * member of and their e-mail (billing matches the person as a customer by it: `/v1/users/benefits`).
+ */
+export async function userFacts(
+  em: EntityManager,
+  userId: string,
+): Promise<{ organizationIds: string[]; email: string | null }> {
+  const rows = await em.execute<{ email: string | null; organization_ids: string[] | null }[]>(
+    `select (select u.email from identity.users u where u.id = ?) as email,
+            array(select m.organization_id from identity.memberships m where m.user_id = ?) as organization_ids`,
+    [userId, userId],
+  );
+  return { organizationIds: rows[0]?.organization_ids ?? [], email: rows[0]?.email ?? null };
+}

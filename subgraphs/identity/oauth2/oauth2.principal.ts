@@ -14,7 +14,7 @@ export async function resolveOAuth2AccessToken(
   prefix: string,
   tokenHash: string,
   now: Date,
-  membershipsOf: (userId: string) => Promise<string[]>,
+  userFacts: (userId: string) => Promise<{ organizationIds: string[]; email: string | null }>,
 ): Promise<{ principal: Principal; expiresAt: Date } | null> {
   const row = await em.findOne(OAuth2Token, { accessTokenHash: tokenHash });
   if (!row?.isAccessLive(now)) return null;
@@ -22,7 +22,7 @@ export async function resolveOAuth2AccessToken(
   if (organizationToken !== (row.subType === 'organization')) return null;
   const client = await em.findOne(OAuth2Client, { id: row.oauth2ClientId, deletedAt: null }, { fields: ['clientId'] });
   if (!client) return null;
-  const memberships = await membershipsOf(row.userId);
+  const { organizationIds: memberships, email } = await userFacts(row.userId);
   const base = { credential: 'oauth2_token' as const, scopes: row.scopes, tokenId: row.id, clientId: client.clientId };
   if (organizationToken) {
     const organizationId = row.organizationId!;
@@ -33,7 +33,7 @@ export async function resolveOAuth2AccessToken(
     };
   }
   return {
-    principal: { ...base, subject: 'user', subjectId: row.userId, organizationIds: memberships },
+    principal: { ...base, subject: 'user', subjectId: row.userId, organizationIds: memberships, email },
     expiresAt: row.accessTokenExpiresAt,
   };
 }

@@ -32,6 +32,8 @@ export class FeatureSettingsInput {
 export class SubscriptionSettingsInput {
   @Field() allowMultipleSubscriptions!: boolean;
   @Field() prorationBehavior!: string;
+  @Field(() => String, { nullable: true }) prorationBehaviorUpgrade?: string | null;
+  @Field(() => String, { nullable: true }) prorationBehaviorDowngrade?: string | null;
   @Field(() => Int) benefitRevocationGracePeriod!: number;
   @Field() preventTrialAbuse!: boolean;
   @Field() allowCustomerUpdates!: boolean;

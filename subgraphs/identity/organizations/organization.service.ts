@@ -63,6 +63,8 @@ export class OrganizationService {
       slug: input.slug,
       defaultTaxBehavior: input.defaultTaxBehavior,
       prorationBehavior: input.subscriptionSettings?.prorationBehavior,
+      prorationBehaviorUpgrade: input.subscriptionSettings?.prorationBehaviorUpgrade,
+      prorationBehaviorDowngrade: input.subscriptionSettings?.prorationBehaviorDowngrade,
     });
     const repository = new OrganizationRepository(ctx.em);
     if (await repository.findBySlug(input.slug)) throw new OrganizationSlugTaken(input.slug);
@@ -102,6 +104,8 @@ export class OrganizationService {
       name: input.name,
       defaultTaxBehavior: input.defaultTaxBehavior,
       prorationBehavior: input.subscriptionSettings?.prorationBehavior,
+      prorationBehaviorUpgrade: input.subscriptionSettings?.prorationBehaviorUpgrade,
+      prorationBehaviorDowngrade: input.subscriptionSettings?.prorationBehaviorDowngrade,
       resetProrationAllowed: organization.featureSettings.reset_proration_behavior_enabled,
     });
     if (input.name != null) organization.name = input.name.trim();
@@ -155,7 +159,20 @@ function applySettings(organization: Organization, input: CreateOrganizationInpu
     };
   }
   if (input.subscriptionSettings != null) {
-    organization.subscriptionSettings = snakeKeys<SubscriptionSettings>(input.subscriptionSettings);
+    // Polar's keys are replaced as a whole; ours (by direction) stay when a Polar client leaves them out.
+    const previous = organization.subscriptionSettings;
+    const next = snakeKeys<SubscriptionSettings>(withoutUndefined(input.subscriptionSettings));
+    organization.subscriptionSettings = {
+      ...next,
+      proration_behavior_upgrade:
+        next.proration_behavior_upgrade === undefined
+          ? (previous?.proration_behavior_upgrade ?? null)
+          : next.proration_behavior_upgrade,
+      proration_behavior_downgrade:
+        next.proration_behavior_downgrade === undefined
+          ? (previous?.proration_behavior_downgrade ?? null)
+          : next.proration_behavior_downgrade,
+    };
   }
   if (input.customerEmailSettings != null) {
     organization.customerEmailSettings = {

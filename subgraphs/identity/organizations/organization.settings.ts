@@ -27,6 +27,12 @@ export type ProrationBehavior = 'invoice' | 'prorate' | 'next_period' | 'reset';
 export interface SubscriptionSettings {
   allow_multiple_subscriptions: boolean;
   proration_behavior: ProrationBehavior;
+  /**
+   * Beyond Polar: the behaviour of a change to a plan that costs more per period (upgrade) or less
+   * (downgrade); null or absent: `proration_behavior`. A request's own `proration_behavior` wins.
+   */
+  proration_behavior_upgrade?: ProrationBehavior | null;
+  proration_behavior_downgrade?: ProrationBehavior | null;
   benefit_revocation_grace_period: number;
   prevent_trial_abuse: boolean;
   allow_customer_updates: boolean;
@@ -111,6 +117,8 @@ export const defaultFeatureSettings = (): FeatureSettings => ({
 export const defaultSubscriptionSettings = (): SubscriptionSettings => ({
   allow_multiple_subscriptions: false,
   proration_behavior: 'prorate',
+  proration_behavior_upgrade: null,
+  proration_behavior_downgrade: null,
   benefit_revocation_grace_period: 0,
   prevent_trial_abuse: false,
   allow_customer_updates: true,

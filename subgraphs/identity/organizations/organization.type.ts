@@ -36,6 +36,10 @@ export class FeatureSettingsType {
 export class SubscriptionSettingsType {
   @Field() allowMultipleSubscriptions!: boolean;
   @Field() prorationBehavior!: string;
+  @Field(() => String, { nullable: true, description: 'Beyond Polar: for upgrades; null: prorationBehavior.' })
+  prorationBehaviorUpgrade?: string | null;
+  @Field(() => String, { nullable: true, description: 'Beyond Polar: for downgrades; null: prorationBehavior.' })
+  prorationBehaviorDowngrade?: string | null;
   @Field(() => Int) benefitRevocationGracePeriod!: number;
   @Field() preventTrialAbuse!: boolean;
   @Field() allowCustomerUpdates!: boolean;

@@ -25,6 +25,8 @@ export interface OrganizationFieldsToCheck {
   slug?: string | null;
   defaultTaxBehavior?: string | null;
   prorationBehavior?: string | null;
+  prorationBehaviorUpgrade?: string | null;
+  prorationBehaviorDowngrade?: string | null;
   resetProrationAllowed?: boolean;
 }
 
@@ -64,14 +66,19 @@ export function checkOrganizationFields(fields: OrganizationFieldsToCheck): void
       input: fields.defaultTaxBehavior,
     });
   }
-  if (fields.prorationBehavior != null) {
-    const allowed = fields.resetProrationAllowed ? PRORATION_BEHAVIORS : PRORATION_BEHAVIORS.filter(p => p !== 'reset');
-    if (!(allowed as readonly string[]).includes(fields.prorationBehavior)) {
+  const allowed = fields.resetProrationAllowed ? PRORATION_BEHAVIORS : PRORATION_BEHAVIORS.filter(p => p !== 'reset');
+  const behaviors = [
+    ['proration_behavior', fields.prorationBehavior],
+    ['proration_behavior_upgrade', fields.prorationBehaviorUpgrade],
+    ['proration_behavior_downgrade', fields.prorationBehaviorDowngrade],
+  ] as const;
+  for (const [key, value] of behaviors) {
+    if (value != null && !(allowed as readonly string[]).includes(value)) {
       issues.push({
         type: 'enum',
-        loc: ['body', 'subscription_settings', 'proration_behavior'],
+        loc: ['body', 'subscription_settings', key],
         msg: `Input should be ${allowed.map(v => `'${v}'`).join(', ')}`,
-        input: fields.prorationBehavior,
+        input: value,
       });
     }
   }

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** Wire shapes of `/v1/files/` (Polar's DownloadableFileCreate, FileUpload, FileUploadCompleted, FileRead). */
+const dateTime = z.iso.datetime({ offset: true });
+const byteOffset = z.number().int().gte(0).lte(Number.MAX_SAFE_INTEGER);
+
+export const fileCreateBody = z.object({
+  organization_id: z.uuid().nullish(),
+  name: z.string(),
+  mime_type: z.string(),
+  size: byteOffset,
+  checksum_sha256_base64: z.string().nullish(),
+  upload: z.object({
+    parts: z
+      .array(
+        z.object({
+          number: z.number().int().gte(1).lte(10_000),
+          chunk_start: byteOffset,
+          chunk_end: byteOffset,
+          checksum_sha256_base64: z.string().nullish(),
+        }),
+      )
+      .max(10_000),
+  }),
+  service: z.literal('downloadable'),
+  version: z.string().nullish(),
+});
+
+export const fileUploadedBody = z.object({
+  id: z.string(),
+  path: z.string(),
+  parts: z
+    .array(
+      z.object({
+        number: z.number().int().gte(1).lte(10_000),
+        checksum_etag: z.string(),
+        checksum_sha256_base64: z.string().nullable(),
+      }),
+    )
+    .max(10_000),
+});
+
+export const filePatchBody = z.object({ name: z.string().nullish(), version: z.string().nullish() });
+
+const fileBase = {
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  name: z.string(),
+  path: z.string(),
+  mime_type: z.string(),
+  size: z.number().int(),
+  storage_version: z.string().nullable(),
+  checksum_etag: z.string().nullable(),
+  checksum_sha256_base64: z.string().nullable(),
+  checksum_sha256_hex: z.string().nullable(),
+  last_modified_at: dateTime.nullable(),
+  version: z.string().nullable(),
+  service: z.literal('downloadable'),
+  is_uploaded: z.boolean(),
+  size_readable: z.string(),
+};
+
+export const fileResponse = z.object({ ...fileBase, created_at: dateTime, flagged_malicious_at: dateTime.nullable() });
+
+export const fileUploadResponse = z.object({
+  ...fileBase,
+  upload: z.object({
+    id: z.string(),
+    path: z.string(),
+    parts: z.array(
+      z.object({
+        number: z.number().int(),
+        chunk_start: z.number().int(),
+        chunk_end: z.number().int(),
+        checksum_sha256_base64: z.string().nullable(),
+        url: z.string().describe('Signed link to PUT the bytes of the part to; answers its ETag.'),
+        expires_at: dateTime,
+        headers: z.record(z.string(), z.string()),
+      }),
+    ),
+  }),
+});

@@ -1,0 +1,291 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Customer } from '../customers/customer.entity.js';
+import { recordEvent } from '../events/record-event.js';
+import { Order } from '../orders/order.entity.js';
+import { Subscription } from '../subscriptions/subscription.entity.js';
+import { Benefit, type BenefitKind, ProductBenefit } from './benefit.entity.js';
+import { BenefitGrant } from './benefit-grant.entity.js';
+import type { BenefitTypeHandler } from './benefit-type-handlers.js';
+import { BenefitGrantType } from './benefit.type.js';
+import { benefitGrantWire, customerStateWire } from './benefit.wire.js';
+import { loadCustomerState } from './customer-state.js';
+
+/** Where an organization's `benefit_revocation_grace_period` (days) comes from; identity owns it. */
+export type GracePeriodSource = (organizationId: string) => Promise<number>;
+
+/** The organization's clock (the sandbox clock in the sandbox): grants are stamped with its time. */
+export type OrganizationNow = (organizationId: string) => Promise<Date>;
+
+/** What holds the grants: a subscription, or a one-time order. */
+type Holder = { subscriptionId: string; orderId: null } | { subscriptionId: null; orderId: string };
+
+export interface ReconcileOutcome {
+  /** Run again at this instant (a past-due subscription's grace period ends then), on the organization's clock. */
+  recheckAt: Date | null;
+  /** The organization's time the reconcile ran at. */
+  at: Date | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Brings the grants of one subscription or one-time order in line with its state (Polar's timing,
+ * polar-api.md §9): a subscription that is `active` or `trialing` (set to cancel at period end
+ * included) holds every live benefit of its product; `past_due` keeps them until the organization's
+ * grace period after `past_due_at` is over; any other status holds none. A paid one-time order holds its
+ * product's benefits until a refund with `revoke_benefits`. Reconciling compares the wanted set with
+ * the grants, so it is idempotent and the order in which jobs run does not matter: the last run sees
+ * the last state. Runs in the caller's transaction, under a per-holder advisory lock.
+ */
+export class BenefitGrantEngine {
+  constructor(
+    private readonly handlers: Record<BenefitKind, BenefitTypeHandler>,
+    private readonly gracePeriodDays: GracePeriodSource = async () => 0,
+  ) {}
+
+  async reconcileSubscription(
+    em: EntityManager,
+    subscriptionId: string,
+    now: OrganizationNow,
+    options: { cycled?: boolean } = {},
+  ): Promise<ReconcileOutcome> {
+    await lock(em, subscriptionId);
+    const subscription = await em.findOne(Subscription, { id: subscriptionId });
+    if (!subscription) return { recheckAt: null, at: null };
+    const at = await now(subscription.organizationId);
+    let wanted = false;
+    let recheckAt: Date | null = null;
+    if (subscription.status === 'active' || subscription.status === 'trialing') wanted = true;
+    else if (subscription.status === 'past_due') {
+      const days = await this.gracePeriodDays(subscription.organizationId);
+      const since = subscription.pastDueAt ?? subscription.modifiedAt ?? at;
+      const ends = new Date(since.getTime() + days * DAY_MS);
+      if (ends.getTime() > at.getTime()) {
+        wanted = true;
+        recheckAt = ends;
+      }
+    }
+    await this.apply(
+      em,
+      {
+        organizationId: subscription.organizationId,
+        customerId: subscription.customerId,
+        productId: wanted ? subscription.productId : null,
+      },
+      { subscriptionId, orderId: null },
+      at,
+      options.cycled === true,
+    );
+    return { recheckAt, at };
+  }
+
+  async reconcileOrder(em: EntityManager, orderId: string, now: OrganizationNow, revoke: boolean): Promise<void> {
+    await lock(em, orderId);
+    const order = await em.findOne(Order, { id: orderId });
+    if (!order || order.subscriptionId) return;
+    const at = await now(order.organizationId);
+    const paid = order.status === 'paid' || order.status === 'partially_refunded' || order.status === 'refunded';
+    await this.apply(
+      em,
+      {
+        organizationId: order.organizationId,
+        customerId: order.customerId,
+        productId: paid && !revoke ? order.productId : null,
+      },
+      { subscriptionId: null, orderId },
+      at,
+      false,
+    );
+  }
+
+  /** A deleted benefit: every grant of it is revoked now. */
+  async revokeBenefit(em: EntityManager, benefit: Benefit, at: Date): Promise<void> {
+    const grants = await em.find(BenefitGrant, { benefitId: benefit.id, revokedAt: null, grantedAt: { $ne: null } });
+    const customers = new Set<string>();
+    for (const grant of grants) {
+      const customer = await em.findOneOrFail(Customer, { id: grant.customerId });
+      await this.revoke(em, grant, benefit, customer, at);
+      customers.add(customer.id);
+    }
+    await em.flush();
+    for (const id of customers) await this.stateChanged(em, benefit.organizationId, id, at);
+  }
+
+  /**
+   * A benefit's properties changed: every live grant goes through its handler again (new properties)
+   * and `benefit_grant.updated` carries them with `previous_properties`. Leaves the flush to the caller,
+   * so the benefit's update and its grants' commit together.
+   */
+  async updateBenefit(em: EntityManager, benefit: Benefit, at: Date): Promise<void> {
+    const grants = await em.find(BenefitGrant, { benefitId: benefit.id, revokedAt: null, grantedAt: { $ne: null } });
+    for (const grant of grants) {
+      const customer = await em.findOneOrFail(Customer, { id: grant.customerId });
+      const previous = grant.properties;
+      try {
+        grant.properties = await this.handlers[benefit.type].grant(em, {
+          benefit,
+          grant,
+          customerEmail: customer.email,
+          at,
+        });
+        grant.error = null;
+      } catch (error) {
+        grant.error = grantError(error, at);
+      }
+      grant.modifiedAt = at;
+      recordEvent(
+        em,
+        grant.organizationId,
+        'benefit_grant.updated',
+        {
+          ...benefitGrantWire(BenefitGrantType.fromEntity(grant, customer, benefit)),
+          previous_properties: previous,
+        },
+        at,
+      );
+    }
+  }
+
+  private async apply(
+    em: EntityManager,
+    target: { organizationId: string; customerId: string; productId: string | null },
+    holder: Holder,
+    at: Date,
+    cycled: boolean,
+  ): Promise<void> {
+    const links = target.productId
+      ? await em.find(ProductBenefit, { productId: target.productId }, { orderBy: { position: 'asc' } })
+      : [];
+    const grants = await em.find(
+      BenefitGrant,
+      holder.subscriptionId ? { subscriptionId: holder.subscriptionId } : { orderId: holder.orderId },
+    );
+    const benefitIds = [...new Set([...links.map(l => l.benefitId), ...grants.map(g => g.benefitId)])];
+    const benefits = new Map(
+      (benefitIds.length ? await em.find(Benefit, { id: { $in: benefitIds } }) : []).map(b => [b.id, b]),
+    );
+    const wanted = new Set(links.map(l => l.benefitId).filter(id => benefits.get(id) && !benefits.get(id)!.deletedAt));
+    const customer = await em.findOneOrFail(Customer, { id: target.customerId });
+    let changed = false;
+    for (const benefitId of wanted) {
+      const benefit = benefits.get(benefitId)!;
+      let grant = grants.find(g => g.benefitId === benefitId);
+      if (grant?.revokedAt && holder.orderId) continue;
+      if (grant?.grantedAt && !grant.revokedAt) {
+        if (cycled) this.record(em, 'benefit_grant.cycled', grant, benefit, customer, at);
+        continue;
+      }
+      if (!grant) {
+        grant = em.create(BenefitGrant, {
+          organizationId: target.organizationId,
+          benefitId,
+          customerId: target.customerId,
+          subscriptionId: holder.subscriptionId,
+          orderId: holder.orderId,
+          grantedAt: null,
+          revokedAt: null,
+          properties: {},
+          error: null,
+          createdAt: at,
+          modifiedAt: null,
+        } as BenefitGrant);
+        // Written before its handler runs: what the handler creates (a license key) may refer to it.
+        await em.flush();
+      }
+      changed = (await this.grant(em, grant, benefit, customer, at)) || changed;
+    }
+    for (const grant of grants) {
+      if (wanted.has(grant.benefitId) || !grant.grantedAt || grant.revokedAt) continue;
+      await this.revoke(em, grant, benefits.get(grant.benefitId)!, customer, at);
+      changed = true;
+    }
+    await em.flush();
+    if (changed) await this.stateChanged(em, target.organizationId, target.customerId, at);
+  }
+
+  /** Grants through the type's handler; a failure is stored on the grant (Polar's `error`), not thrown. */
+  private async grant(
+    em: EntityManager,
+    grant: BenefitGrant,
+    benefit: Benefit,
+    customer: Customer,
+    at: Date,
+  ): Promise<boolean> {
+    try {
+      const properties = await this.handlers[benefit.type].grant(em, {
+        benefit,
+        grant,
+        customerEmail: customer.email,
+        at,
+      });
+      grant.properties = properties;
+      grant.grantedAt = at;
+      grant.revokedAt = null;
+      grant.error = null;
+      grant.modifiedAt = at;
+      this.record(em, 'benefit_grant.created', grant, benefit, customer, at);
+      return true;
+    } catch (error) {
+      grant.error = grantError(error, at);
+      grant.modifiedAt = at;
+      return false;
+    }
+  }
+
+  private async revoke(
+    em: EntityManager,
+    grant: BenefitGrant,
+    benefit: Benefit,
+    customer: Customer,
+    at: Date,
+  ): Promise<void> {
+    try {
+      await this.handlers[benefit.type].revoke(em, { benefit, grant, customerEmail: customer.email, at });
+      grant.error = null;
+    } catch (error) {
+      // Revoked here whatever the outside system answered: the customer no longer holds it.
+      grant.error = grantError(error, at);
+    }
+    grant.revokedAt = at;
+    grant.modifiedAt = at;
+    this.record(em, 'benefit_grant.revoked', grant, benefit, customer, at);
+  }
+
+  private record(
+    em: EntityManager,
+    type: string,
+    grant: BenefitGrant,
+    benefit: Benefit,
+    customer: Customer,
+    at: Date,
+  ): void {
+    recordEvent(
+      em,
+      grant.organizationId,
+      type,
+      benefitGrantWire(BenefitGrantType.fromEntity(grant, customer, benefit)),
+      at,
+    );
+  }
+
+  /** `customer.state_changed` with the state as the change leaves it (read inside the transaction). */
+  private async stateChanged(em: EntityManager, organizationId: string, customerId: string, at: Date): Promise<void> {
+    const state = await loadCustomerState(em, { id: customerId }, [organizationId]);
+    if (!state) return;
+    recordEvent(em, organizationId, 'customer.state_changed', customerStateWire(state), at);
+    await em.flush();
+  }
+}
+
+function grantError(error: unknown, at: Date) {
+  return {
+    message: error instanceof Error ? error.message : String(error),
+    type: (error as { type?: string }).type ?? (error instanceof Error ? error.name : 'Error'),
+    timestamp: at.toISOString(),
+  };
+}
+
+/** One reconcile of a holder at a time; the unique indexes back it up. */
+async function lock(em: EntityManager, holderId: string): Promise<void> {
+  await em.execute(`select pg_advisory_xact_lock(hashtextextended('benefits:' || ?, 0))`, [holderId]);
+}

@@ -1,0 +1,44 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../../kit/clock.js';
+import { enqueueJob, type JobHandler } from '../jobs/job-queue.js';
+import type { OrganizationClocks } from '../recurring/organization-clocks.js';
+import type { BenefitGrantEngine } from './benefit-grants.engine.js';
+
+/**
+ * `benefits.reconcile`: enqueued by the trigger on `billing.events` (Migration20261124150000_benefits)
+ * for every subscription event, every `order.paid` of a one-time order and every refund with
+ * `revoke_benefits`, in the transaction that records the event; key
+ * `benefits.reconcile:<subscription|order>:<id>:<event id>`. The handler reconciles the holder's grants
+ * with its state now (benefit-grants.engine.ts) in one transaction, grants' events included. A
+ * past-due subscription inside its grace period schedules one more run for the end of it.
+ */
+export const BENEFITS_RECONCILE_JOB = 'benefits.reconcile';
+
+export function benefitReconcileJob(deps: {
+  orm: MikroORM;
+  /** The job worker's clock: a recheck is scheduled on it, the organization's clock may run ahead. */
+  clock: Clock;
+  clocks: OrganizationClocks;
+  engine: BenefitGrantEngine;
+}): JobHandler {
+  return async payload => {
+    const id = String(payload.id);
+    await deps.orm.em.fork().transactional(async em => {
+      const now = async (organizationId: string) => (await deps.clocks.clockFor(em, organizationId)).now();
+      if (payload.source === 'order') {
+        await deps.engine.reconcileOrder(em, id, now, payload.revoke === true);
+        return;
+      }
+      const { recheckAt, at } = await deps.engine.reconcileSubscription(em, id, now, {
+        cycled: payload.eventType === 'subscription.cycled',
+      });
+      if (recheckAt && at)
+        await enqueueJob(em, {
+          kind: BENEFITS_RECONCILE_JOB,
+          key: `${BENEFITS_RECONCILE_JOB}:subscription:${id}:grace:${recheckAt.toISOString()}`,
+          payload: { source: 'subscription', id, eventType: 'grace_period_end' },
+          runAt: new Date(deps.clock.now().getTime() + (recheckAt.getTime() - at.getTime())),
+        });
+    });
+  };
+}

@@ -1,0 +1,108 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  issueLicenseKey,
+  type LicenseKeyBenefitProperties,
+  restoreLicenseKeys,
+  revokeLicenseKeys,
+} from '../license-keys/license-key.grants.js';
+import type { Benefit, BenefitKind } from './benefit.entity.js';
+import type { BenefitGrant } from './benefit-grant.entity.js';
+import { type BenefitIntegration, type BenefitIntegrations, defaultIntegrations } from './benefit-integrations.js';
+
+/** What a handler gets: the benefit, the grant (its current properties), who holds it and when. */
+export interface BenefitGrantContext {
+  benefit: Benefit;
+  grant: BenefitGrant;
+  customerEmail: string | null;
+  at: Date;
+}
+
+/**
+ * What granting and revoking a benefit of one type does, inside the reconcile job's transaction
+ * (`em`). `grant` answers the grant's new properties (Polar's `BenefitGrant…Properties`); a thrown error
+ * is stored on the grant as its `error` and the grant stays as it was.
+ */
+export interface BenefitTypeHandler {
+  grant(em: EntityManager, ctx: BenefitGrantContext): Promise<Record<string, unknown>>;
+  revoke(em: EntityManager, ctx: BenefitGrantContext): Promise<void>;
+}
+
+/** Nothing happens outside: the grant itself is the benefit (custom notes, feature flags). */
+const recordOnly: BenefitTypeHandler = {
+  async grant() {
+    return {};
+  },
+  async revoke() {},
+};
+
+/** Meter credits are recorded; meters do not exist yet, so nothing is credited. */
+const meterCredit: BenefitTypeHandler = {
+  async grant(_em, { benefit, at }) {
+    return {
+      last_credited_meter_id: benefit.properties.meter_id ?? null,
+      last_credited_units: benefit.properties.units ?? null,
+      last_credited_at: at.toISOString(),
+    };
+  },
+  async revoke() {},
+};
+
+/** The grant names the files the customer may download; the files domain serves them. */
+const downloadables: BenefitTypeHandler = {
+  async grant(_em, { benefit }) {
+    const archived = (benefit.properties.archived ?? {}) as Record<string, boolean>;
+    const files = ((benefit.properties.files ?? []) as string[]).filter(id => !archived[id]);
+    return { files };
+  },
+  async revoke() {},
+};
+
+/** Keys come from the license keys domain: issued on the first grant, restored on a re-grant. */
+const licenseKeys: BenefitTypeHandler = {
+  async grant(em, { benefit, grant, at }) {
+    if (grant.properties.license_key_id) {
+      await restoreLicenseKeys(em, grant.id, at);
+      return grant.properties;
+    }
+    const key = await issueLicenseKey(em, {
+      grantId: grant.id,
+      benefitId: benefit.id,
+      properties: benefit.properties as LicenseKeyBenefitProperties,
+      customerId: grant.customerId,
+      organizationId: grant.organizationId,
+      subscriptionId: grant.subscriptionId,
+      at,
+    });
+    return { user_provided_key: false, license_key_id: key.licenseKeyId, display_key: key.displayKey };
+  },
+  async revoke(em, { grant, at }) {
+    await revokeLicenseKeys(em, grant.id, at);
+  },
+};
+
+function integration(adapter: BenefitIntegration): BenefitTypeHandler {
+  return {
+    async grant(_em, { benefit, grant, customerEmail }) {
+      return adapter.grant({ benefitProperties: benefit.properties, grantProperties: grant.properties, customerEmail });
+    },
+    async revoke(_em, { benefit, grant, customerEmail }) {
+      await adapter.revoke({ benefitProperties: benefit.properties, grantProperties: grant.properties, customerEmail });
+    },
+  };
+}
+
+/** The handler of every benefit type. */
+export function benefitTypeHandlers(
+  integrations: BenefitIntegrations = defaultIntegrations(),
+): Record<BenefitKind, BenefitTypeHandler> {
+  return {
+    custom: recordOnly,
+    feature_flag: recordOnly,
+    meter_credit: meterCredit,
+    downloadables,
+    license_keys: licenseKeys,
+    discord: integration(integrations.discord),
+    github_repository: integration(integrations.github_repository),
+    slack_shared_channel: integration(integrations.slack_shared_channel),
+  };
+}

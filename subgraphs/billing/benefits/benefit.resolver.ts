@@ -1,0 +1,102 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { authorize } from '../../../kit/graphql/authorize.js';
+import type { BillingContext } from '../context.js';
+import { PRODUCTS_WRITE } from '../products/product.access.js';
+import { ProductType } from '../products/product.type.js';
+import { BENEFITS_READ, BENEFITS_WRITE } from './benefit.access.js';
+import { CreateBenefitInput, UpdateBenefitInput } from './benefit.inputs.js';
+import { BenefitGrantList, BenefitList, BenefitType } from './benefit.type.js';
+
+/** Thin: checks who may call and hands over to the services. */
+@Resolver(() => BenefitType)
+export class BenefitResolver {
+  @Query(() => BenefitList, { description: 'Benefits of the organizations the caller may act for.' })
+  async benefits(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => [ID], { nullable: true }) id: string[] | null,
+    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
+    @Arg('type', () => [String], { nullable: true }) type: string[] | null,
+    @Arg('query', () => String, { nullable: true }) query: string | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+    @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
+  ): Promise<BenefitList> {
+    authorize(ctx.principal, BENEFITS_READ);
+    return ctx.services.benefits.list(ctx, {
+      ids: id ?? undefined,
+      organizationIds: organizationId,
+      types: type ?? undefined,
+      query: query ?? undefined,
+      page,
+      limit,
+      sorting,
+    });
+  }
+
+  @Query(() => BenefitType)
+  async benefit(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<BenefitType> {
+    authorize(ctx.principal, BENEFITS_READ);
+    return ctx.services.benefits.get(ctx, id);
+  }
+
+  @Mutation(() => BenefitType)
+  async createBenefit(@Ctx() ctx: BillingContext, @Arg('input') input: CreateBenefitInput): Promise<BenefitType> {
+    authorize(ctx.principal, BENEFITS_WRITE);
+    return ctx.services.benefits.create(ctx, input);
+  }
+
+  @Mutation(() => BenefitType)
+  async updateBenefit(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateBenefitInput,
+  ): Promise<BenefitType> {
+    authorize(ctx.principal, BENEFITS_WRITE);
+    return ctx.services.benefits.update(ctx, id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes (soft) a benefit and revokes its grants.' })
+  async deleteBenefit(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<boolean> {
+    authorize(ctx.principal, BENEFITS_WRITE);
+    await ctx.services.benefits.delete(ctx, id);
+    return true;
+  }
+
+  @Mutation(() => ProductType, { description: "Replaces a product's benefits (in this order)." })
+  async updateProductBenefits(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('benefits', () => [ID]) benefits: string[],
+  ): Promise<ProductType> {
+    authorize(ctx.principal, PRODUCTS_WRITE);
+    await ctx.services.benefits.setProductBenefits(ctx, id, benefits);
+    return ctx.services.products.read(ctx, id);
+  }
+
+  @Query(() => BenefitGrantList, { description: 'Grants of benefits, of the organizations the caller may act for.' })
+  async benefitGrants(
+    @Ctx() ctx: BillingContext,
+    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
+    @Arg('benefitId', () => ID, { nullable: true }) benefitId: string | null,
+    @Arg('customerId', () => [ID], { nullable: true }) customerId: string[] | null,
+    @Arg('externalCustomerId', () => [String], { nullable: true }) externalCustomerId: string[] | null,
+    @Arg('isGranted', () => Boolean, { nullable: true }) isGranted: boolean | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+    @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
+  ): Promise<BenefitGrantList> {
+    authorize(ctx.principal, BENEFITS_READ);
+    const query = {
+      organizationIds: organizationId,
+      customerIds: customerId ?? undefined,
+      externalCustomerIds: externalCustomerId ?? undefined,
+      isGranted: isGranted ?? undefined,
+      page,
+      limit,
+      sorting,
+    };
+    return benefitId
+      ? ctx.services.benefitGrants.ofBenefit(ctx, benefitId, query)
+      : ctx.services.benefitGrants.list(ctx, query);
+  }
+}

@@ -1,0 +1,198 @@
+import { NotPermitted, ResourceNotFound } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { CORE_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { targetOrganization } from '../../../kit/target-organization.js';
+import { recordEvent } from '../events/record-event.js';
+import { enqueueJob } from '../jobs/job-queue.js';
+import { ProductRepository } from '../products/product.repository.js';
+import { organizationNow } from '../recurring/organization-clocks.js';
+import { metadataIssues } from '../shared/metadata.js';
+import { throwIfAny } from '../shared/issues.js';
+import { sortCriteria } from '../shared/sorting.js';
+import { Benefit, type BenefitKind, ProductBenefit } from './benefit.entity.js';
+import type { BenefitGrantEngine } from './benefit-grants.engine.js';
+import { BENEFITS_RECONCILE_JOB } from './benefit-grants.job.js';
+import type { CreateBenefitInput, UpdateBenefitInput } from './benefit.inputs.js';
+import { benefitFromRow, benefitRead, type BenefitReadFilters } from './benefit.read.js';
+import { BENEFIT_DEFAULT_SORTING, BENEFIT_SORT_KEYS } from './benefit.sorting.js';
+import { BenefitType } from './benefit.type.js';
+import { benefitIssues } from './benefit.validation.js';
+import { benefitWire } from './benefit.wire.js';
+
+export interface BenefitListQuery extends PageRequest, BenefitReadFilters {
+  organizationIds?: string[] | null;
+  sorting?: string[] | null;
+}
+
+const VISIBILITIES = ['draft', 'private', 'public'];
+
+/** Benefit use cases: CRUD and a product's benefits. Grants follow in jobs (benefit-grants.job.ts). */
+export class BenefitService {
+  constructor(private readonly engine: BenefitGrantEngine) {}
+
+  async list(ctx: RequestContext, query: BenefitListQuery): Promise<{ items: BenefitType[]; pagination: Pagination }> {
+    const filters: BenefitReadFilters = {};
+    if (query.ids?.length) filters.ids = query.ids;
+    if (query.types?.length) filters.types = query.types;
+    if (query.query) filters.query = query.query;
+    const { rows, total } = await benefitRead.page(
+      ctx.em,
+      ctx.principal,
+      filters,
+      sortCriteria(query.sorting ?? [], BENEFIT_SORT_KEYS, BENEFIT_DEFAULT_SORTING),
+      pageWindow(query),
+      { organizationIds: query.organizationIds },
+    );
+    return { items: rows.map(benefitFromRow), pagination: paginationOf(total, query.limit) };
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<BenefitType> {
+    const row = await benefitRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return benefitFromRow(row);
+  }
+
+  async create(ctx: RequestContext, input: CreateBenefitInput): Promise<BenefitType> {
+    const checked = benefitIssues(input.type, input.description, input.properties ?? {});
+    throwIfAny([...checked.issues, ...visibilityIssues(input.visibility), ...metadataIssues(input.metadata ?? {})]);
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
+      ctx.principal.organizationIds.includes(id),
+    );
+    const now = await organizationNow(ctx, organizationId);
+    const benefit = ctx.em.create(Benefit, {
+      organizationId,
+      type: input.type as BenefitKind,
+      description: input.description.trim(),
+      visibility: input.visibility ?? 'public',
+      selectable: true,
+      deletable: true,
+      properties: checked.properties,
+      metadata: input.metadata ?? {},
+      createdAt: now,
+      modifiedAt: null,
+      deletedAt: null,
+    } as Benefit);
+    const type = BenefitType.fromEntity(benefit);
+    recordEvent(ctx.em, organizationId, 'benefit.created', benefitWire(type), now);
+    await ctx.em.flush();
+    return type;
+  }
+
+  async update(ctx: RequestContext, id: string, input: UpdateBenefitInput): Promise<BenefitType> {
+    const benefit = await this.find(ctx, id);
+    const issues = [];
+    if (input.type != null && input.type !== benefit.type)
+      issues.push({
+        type: 'literal_error',
+        loc: ['body', 'type'],
+        msg: `Input should be '${benefit.type}'`,
+        input: input.type,
+      });
+    const checked = benefitIssues(benefit.type, input.description ?? undefined, input.properties ?? undefined);
+    throwIfAny([
+      ...issues,
+      ...checked.issues,
+      ...visibilityIssues(input.visibility),
+      ...metadataIssues(input.metadata ?? {}),
+    ]);
+    const before = JSON.stringify([benefit.description, benefit.visibility, benefit.properties, benefit.metadata]);
+    if (input.description != null) benefit.description = input.description.trim();
+    if (input.visibility != null) benefit.visibility = input.visibility;
+    if (input.properties != null) benefit.properties = checked.properties;
+    if (input.metadata != null) benefit.metadata = input.metadata;
+    const type = BenefitType.fromEntity(benefit);
+    if (before !== JSON.stringify([benefit.description, benefit.visibility, benefit.properties, benefit.metadata])) {
+      const now = await organizationNow(ctx, benefit.organizationId);
+      benefit.modifiedAt = now;
+      type.modifiedAt = now;
+      recordEvent(ctx.em, benefit.organizationId, 'benefit.updated', benefitWire(type), now);
+      if (input.properties != null) await this.engine.updateBenefit(ctx.em, benefit, now);
+    }
+    await ctx.em.flush();
+    return type;
+  }
+
+  /** Soft delete (Polar's): off every product, every grant revoked, in one transaction. */
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    await ctx.em.transactional(async em => {
+      const benefit = await em.findOne(Benefit, { id, deletedAt: null, organizationId: { $in: readable(ctx) } });
+      if (!benefit) throw new ResourceNotFound();
+      if (!benefit.deletable) throw new NotPermitted('This benefit cannot be deleted.');
+      const now = await organizationNow(ctx, benefit.organizationId);
+      benefit.deletedAt = now;
+      benefit.modifiedAt = now;
+      await em.nativeDelete(ProductBenefit, { benefitId: id });
+      recordEvent(em, benefit.organizationId, 'benefit.updated', benefitWire(BenefitType.fromEntity(benefit)), now);
+      await em.flush();
+      await this.engine.revokeBenefit(em, benefit, now);
+    });
+  }
+
+  /**
+   * `POST /v1/products/{id}/benefits`: replaces the product's benefits (in the given order) and
+   * enqueues a reconcile of every subscription and paid one-time order of the product, so grants follow.
+   */
+  async setProductBenefits(ctx: RequestContext, productId: string, benefitIds: string[]): Promise<void> {
+    await ctx.em.transactional(async em => {
+      const product = await new ProductRepository(em).findReadable(ctx.principal, productId);
+      if (!product) throw new ResourceNotFound();
+      const ids = [...new Set(benefitIds)];
+      const found = new Set(
+        (await em.find(Benefit, { id: { $in: ids }, organizationId: product.organizationId, deletedAt: null })).map(
+          b => b.id,
+        ),
+      );
+      throwIfAny(
+        benefitIds.flatMap((bid, i) =>
+          found.has(bid)
+            ? []
+            : [{ type: 'value_error', loc: ['body', 'benefits', i], msg: 'Benefit does not exist.', input: bid }],
+        ),
+      );
+      const now = await organizationNow(ctx, product.organizationId);
+      await em.nativeDelete(ProductBenefit, { productId });
+      for (const [position, benefitId] of ids.entries())
+        em.create(ProductBenefit, { productId, benefitId, organizationId: product.organizationId, position });
+      product.modifiedAt = now;
+      await em.flush();
+      const holders = await em.execute<{ source: string; id: string }[]>(
+        `select 'subscription' as source, s.id from billing.subscriptions s where s.product_id = ? and s.organization_id = ?
+           and s.status in ('active', 'trialing', 'past_due')
+         union all
+         select 'order', o.id from billing.orders o where o.product_id = ? and o.organization_id = ?
+           and o.subscription_id is null and o.status in ('paid', 'partially_refunded', 'refunded')`,
+        [productId, product.organizationId, productId, product.organizationId],
+      );
+      for (const holder of holders)
+        await enqueueJob(em, {
+          kind: BENEFITS_RECONCILE_JOB,
+          key: `${BENEFITS_RECONCILE_JOB}:${holder.source}:${holder.id}:product:${now.toISOString()}`,
+          payload: { source: holder.source, id: holder.id, eventType: 'product.benefits' },
+          runAt: new Date(),
+        });
+    });
+  }
+
+  private async find(ctx: RequestContext, id: string): Promise<Benefit> {
+    const benefit = await ctx.em.findOne(Benefit, { id, deletedAt: null, organizationId: { $in: readable(ctx) } });
+    if (!benefit) throw new ResourceNotFound();
+    return benefit;
+  }
+}
+
+function readable(ctx: RequestContext): string[] {
+  return [...(tenantScope(ctx.principal, CORE_READERS)?.organizationIds ?? [])];
+}
+
+function visibilityIssues(visibility: string | null | undefined) {
+  if (visibility == null || VISIBILITIES.includes(visibility)) return [];
+  return [
+    {
+      type: 'enum',
+      loc: ['body', 'visibility'],
+      msg: "Input should be 'draft', 'private' or 'public'",
+      input: visibility,
+    },
+  ];
+}

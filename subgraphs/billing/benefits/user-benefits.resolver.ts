@@ -1,0 +1,44 @@
+import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { Unauthorized } from '../../../kit/errors.js';
+import { authorize } from '../../../kit/graphql/authorize.js';
+import type { BillingContext } from '../context.js';
+import { USER_BENEFITS_READ } from './benefit.access.js';
+import { BenefitList, BenefitType } from './benefit.type.js';
+
+/**
+ * The signed-in person's benefits as a customer (`/v1/users/benefit(s)`), matched by their e-mail,
+ * which identity puts on the user principal. Organization tokens are refused (401).
+ */
+@Resolver(() => BenefitType)
+export class UserBenefitsResolver {
+  @Query(() => BenefitList, { description: 'Benefits the signed-in user holds as a customer, in any organization.' })
+  async userBenefits(
+    @Ctx() ctx: BillingContext,
+    @Arg('type', () => [String], { nullable: true }) type: string[] | null,
+    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
+    @Arg('orderId', () => [ID], { nullable: true }) orderId: string[] | null,
+    @Arg('subscriptionId', () => [ID], { nullable: true }) subscriptionId: string[] | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+  ): Promise<BenefitList> {
+    return ctx.services.benefitGrants.ofUser(ctx, emailOf(ctx), {
+      types: type,
+      organizationIds: organizationId,
+      orderIds: orderId,
+      subscriptionIds: subscriptionId,
+      page,
+      limit,
+    });
+  }
+
+  @Query(() => BenefitType)
+  async userBenefit(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<BenefitType> {
+    return ctx.services.benefitGrants.oneOfUser(ctx, emailOf(ctx), id);
+  }
+}
+
+function emailOf(ctx: BillingContext): string {
+  authorize(ctx.principal, USER_BENEFITS_READ);
+  if (!ctx.principal.email) throw new Unauthorized();
+  return ctx.principal.email;
+}

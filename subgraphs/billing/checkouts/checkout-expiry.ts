@@ -1,0 +1,78 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { recordEvent } from '../events/record-event.js';
+import type { DueWork, SweepableDueWorkRunner } from '../recurring/due-work.js';
+import { checkoutRead } from './checkout.read.js';
+import { CheckoutType } from './checkout.type.js';
+import { checkoutWire } from './checkout.wire.js';
+import { releaseDiscount } from './checkout-confirm.js';
+
+// Checkouts expired per transaction: a backlog (a long outage, a sandbox clock moved by a year) is
+// worked off in bounded transactions.
+const BATCH = 200;
+
+/**
+ * Checkout expiry as due work (recurring/due-work.ts): an open checkout whose `expires_at` has come
+ * becomes `expired`, with `checkout.expired` then `checkout.updated` (Polar's order, its
+ * `checkout.expired` task), stamped with the instant it is run at. The sandbox clock's advance runs it
+ * at every expiry it passes; the production sweep (recurring/due-work-sweep.ts) runs the same code.
+ * The `update … where status = 'open'` is the claim: two runs at once expire each checkout once and
+ * record its events once.
+ */
+export class CheckoutExpiry implements SweepableDueWorkRunner {
+  readonly name = 'checkout-expiry';
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly publicUrl: string,
+  ) {}
+
+  async nextDueAt(organizationId: string, upTo: Date): Promise<Date | null> {
+    const rows = await this.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ at: Date | string | null }[]>(
+        `select min(expires_at) as at from billing.checkouts where organization_id = ? and status = 'open' and expires_at <= ?`,
+        [organizationId, upTo],
+      );
+    return rows[0]?.at ? new Date(rows[0].at) : null;
+  }
+
+  async organizationsDue(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ organization_id: string }[]>(
+        `select distinct organization_id from billing.checkouts where status = 'open' and expires_at <= ? limit ?`,
+        [now, limit],
+      );
+    return rows.map(r => r.organization_id);
+  }
+
+  async runDue(work: DueWork): Promise<void> {
+    for (;;) {
+      const expired = await this.orm.em.fork().transactional(async em => {
+        const ids = (
+          await em.execute<{ id: string }[]>(
+            `update billing.checkouts set status = 'expired', modified_at = ?
+               where id in (select id from billing.checkouts where organization_id = ? and status = 'open' and expires_at <= ?
+                            order by expires_at, id limit ? for update skip locked)
+               returning id`,
+            [work.at, work.organizationId, work.at, BATCH],
+          )
+        ).map(r => r.id);
+        if (!ids.length) return 0;
+        // A discount redemption reserved by a confirm that never went through is free again.
+        await releaseDiscount(em, ids);
+        const rows = await checkoutRead.byIdsIn(em, { organizationIds: [work.organizationId], customerId: null }, ids);
+        for (const row of rows) {
+          const wire = checkoutWire(CheckoutType.fromRow(row, { now: work.at, publicUrl: this.publicUrl }));
+          recordEvent(em, work.organizationId, 'checkout.expired', wire, work.at);
+          recordEvent(em, work.organizationId, 'checkout.updated', wire, new Date(work.at.getTime() + 1));
+        }
+        await em.flush();
+        return ids.length;
+      });
+      if (expired < BATCH) return;
+    }
+  }
+}

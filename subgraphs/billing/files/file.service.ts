@@ -1,0 +1,209 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { targetOrganization } from '../../../kit/target-organization.js';
+import { throwIfAny } from '../shared/issues.js';
+import { FileChunk, FilePart, StoredFile } from './file.entity.js';
+import type { CompleteFileUploadInput, CreateFileInput, UpdateFileInput } from './file.inputs.js';
+import { type LinkSigning, signedDownloadUrl, signedUploadUrl, type SignedLink } from './file-links.js';
+import { fileRead } from './file.read.js';
+import { FileList, FileType, type FileUploadType } from './file.type.js';
+import { createFileIssues } from './file.validation.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface FileListQuery extends PageRequest {
+  organizationIds?: string[] | null;
+  ids?: string[] | null;
+}
+
+/**
+ * Polar's `/v1/files/` for downloadables: create answers the upload plan with signed part links
+ * (file-links.ts; the bytes go to the storage routes, file-transfer.service.ts), completion checks
+ * the stored bytes against the declared size and checksum. Stateless apart from the link signing key.
+ */
+export class FileService {
+  constructor(private readonly signing: LinkSigning) {}
+
+  async list(ctx: RequestContext, query: FileListQuery): Promise<FileList> {
+    const { rows, total } = await fileRead.page(
+      ctx.em,
+      ctx.principal,
+      // A non-uuid (a GraphQL client's) matches no file rather than failing the uuid[] cast.
+      { ids: query.ids?.filter(id => UUID.test(id)) ?? undefined },
+      [{ key: 'created_at', direction: 'asc' }],
+      pageWindow(query),
+      { organizationIds: query.organizationIds },
+    );
+    return { items: rows.map(FileType.fromRow), pagination: paginationOf(total, query.limit) };
+  }
+
+  async create(ctx: RequestContext, input: CreateFileInput): Promise<FileUploadType> {
+    throwIfAny(createFileIssues(input));
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
+      ctx.principal.organizationIds.includes(id),
+    );
+    const now = ctx.clock.now();
+    const id = randomUUID();
+    const checksum = input.checksumSha256Base64 ?? null;
+    const file = ctx.em.create(StoredFile, {
+      id,
+      organizationId,
+      name: input.name,
+      path: `downloadable/${organizationId}/${id}/${input.name}`,
+      mimeType: input.mimeType,
+      size: BigInt(input.size),
+      service: input.service,
+      version: input.version ?? null,
+      uploadId: randomBytes(24).toString('base64url'),
+      parts: [...input.parts]
+        .sort((a, b) => a.number - b.number)
+        .map(p => ({
+          number: p.number,
+          chunkStart: p.chunkStart,
+          chunkEnd: p.chunkEnd,
+          checksumSha256Base64: p.checksumSha256Base64 ?? null,
+        })),
+      checksumSha256Base64: checksum,
+      checksumSha256Hex: checksum ? Buffer.from(checksum, 'base64').toString('hex') : null,
+      isUploaded: false,
+      isEnabled: true,
+      createdAt: now,
+    } as StoredFile);
+    await ctx.em.flush();
+    return {
+      ...FileType.fromEntity(file),
+      upload: {
+        id: file.uploadId,
+        path: file.path,
+        parts: file.parts.map(part => {
+          const link = signedUploadUrl(this.signing, file.id, part.number, now);
+          return { ...part, url: link.url, expiresAt: link.expiresAt, headers: {} };
+        }),
+      },
+    };
+  }
+
+  /**
+   * Polar's "Complete File Upload": every declared part stored with the ETag the client got, and the
+   * whole file hashing to its checksum. A mismatch is a 422 that changes nothing: the client may PUT
+   * the parts again and complete again. Completing a completed file answers it as it is.
+   */
+  async complete(ctx: RequestContext, id: string, input: CompleteFileUploadInput): Promise<FileType> {
+    await this.readable(ctx, id);
+    await ctx.em.fork().transactional(async em => {
+      const file = await em.findOneOrFail(StoredFile, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (file.deletedAt) throw new ResourceNotFound();
+      if (file.isUploaded) return;
+      if (input.id !== file.uploadId || input.path !== file.path)
+        throw invalid(
+          ['body', 'id'],
+          'No such upload: `id` and `path` must be those of the upload of this file.',
+          input.id,
+        );
+      const stored = new Map((await em.find(FilePart, { fileId: id })).map(p => [p.partNumber, p]));
+      const given = new Map(input.parts.map(p => [p.number, p]));
+      for (const part of file.parts) {
+        const done = stored.get(part.number);
+        if (!done) throw invalid(['body', 'parts'], `Part ${part.number} has not been uploaded.`, part.number);
+        const etag = given.get(part.number)?.checksumEtag.trim();
+        if (etag !== done.etag && etag !== unquote(done.etag))
+          throw invalid(
+            ['body', 'parts'],
+            `Part ${part.number}: the ETag does not match the uploaded part.`,
+            etag ?? null,
+          );
+      }
+      const { size, sha256 } = await hashFile(em, file);
+      if (size !== Number(file.size))
+        throw invalid(['body', 'parts'], `The uploaded parts hold ${size} bytes, not the file's ${file.size}.`, size);
+      if (file.checksumSha256Base64 && sha256 !== file.checksumSha256Base64)
+        throw invalid(
+          ['body', 'parts'],
+          `The uploaded bytes hash to ${sha256}, not to the checksum_sha256_base64 given when the file was created (${file.checksumSha256Base64}). Upload the parts again, or create a new file.`,
+          sha256,
+        );
+      const now = ctx.clock.now();
+      file.checksumSha256Base64 = sha256;
+      file.checksumSha256Hex = Buffer.from(sha256, 'base64').toString('hex');
+      file.checksumEtag = multipartEtag([...stored.values()]);
+      file.lastModifiedAt = now;
+      file.isUploaded = true;
+      file.modifiedAt = now;
+    });
+    return this.readable(ctx, id);
+  }
+
+  /** Polar's FilePatch: a non-empty `name` or `version` replaces the current one. */
+  async update(ctx: RequestContext, id: string, input: UpdateFileInput): Promise<FileType> {
+    await this.readable(ctx, id);
+    const file = await ctx.em.findOneOrFail(StoredFile, { id });
+    if (input.name) file.name = input.name;
+    if (input.version) file.version = input.version;
+    if (input.name || input.version) file.modifiedAt = ctx.clock.now();
+    await ctx.em.flush();
+    return FileType.fromEntity(file);
+  }
+
+  /** Soft delete; the bytes go at once (a download link to it then answers 404). */
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    await this.readable(ctx, id);
+    await ctx.em.fork().transactional(async em => {
+      const file = await em.findOneOrFail(StoredFile, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      file.deletedAt = ctx.clock.now();
+      await em.nativeDelete(FileChunk, { fileId: id });
+      await em.nativeDelete(FilePart, { fileId: id });
+    });
+  }
+
+  /** A signed download link to one of the service's files (the downloadables benefit hands these out). */
+  downloadUrl(fileId: string, now: Date, ttlSeconds?: number): SignedLink {
+    return signedDownloadUrl(fileId, { ...this.signing, now, ttlSeconds });
+  }
+
+  /** A live file of the caller's organizations, uploaded or not. @throws ResourceNotFound */
+  private async readable(ctx: RequestContext, id: string): Promise<FileType> {
+    const row = UUID.test(id) ? await fileRead.byId(ctx.em, ctx.principal, id, { includeHidden: true }) : null;
+    const file = row ? FileType.fromRow(row) : null;
+    if (!file || (row!.r as { deletedAt: string | null }).deletedAt) throw new ResourceNotFound();
+    return file;
+  }
+}
+
+function invalid(loc: (string | number)[], msg: string, input: unknown): PolarRequestValidationError {
+  return new PolarRequestValidationError([{ type: 'value_error', loc, msg, input }]);
+}
+
+const unquote = (etag: string) => etag.replace(/^"|"$/g, '');
+
+/** S3's ETag of a multipart object: the digest of the parts' digests, and the part count. */
+function multipartEtag(parts: FilePart[]): string {
+  const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
+  const digest = createHash('md5');
+  for (const part of sorted) digest.update(Buffer.from(unquote(part.etag), 'hex'));
+  return `"${digest.digest('hex')}-${sorted.length}"`;
+}
+
+/** Size and SHA-256 (base64) of the stored bytes, read a few slices at a time in order. */
+async function hashFile(em: EntityManager, file: StoredFile): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  let cursor: [number, number] = [0, -1];
+  for (;;) {
+    const rows = await em.execute<{ part_number: number; seq: number; data: Buffer }[]>(
+      `select part_number, seq, data from billing.file_chunks where file_id = ? and (part_number, seq) > (?, ?)
+       order by part_number, seq limit 16`,
+      [file.id, cursor[0], cursor[1]],
+    );
+    for (const row of rows) {
+      hash.update(row.data);
+      size += row.data.length;
+    }
+    if (rows.length < 16) break;
+    const last = rows[rows.length - 1];
+    cursor = [last.part_number, last.seq];
+  }
+  return { size, sha256: hash.digest('base64') };
+}

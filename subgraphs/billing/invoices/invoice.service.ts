@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { LockMode } from '@mikro-orm/postgresql';
+import { ResourceNotFound } from '../../../kit/errors.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { recordEvent } from '../events/record-event.js';
+import { orderEventPayload } from '../orders/create-order.js';
+import { Order } from '../orders/order.entity.js';
+import { orderRead } from '../orders/order.read.js';
+import { OrderType } from '../orders/order.type.js';
+import { organizationNow } from '../recurring/organization-clocks.js';
+import type { InvoiceDocument } from './invoice.document.js';
+import { OrderInvoice } from './invoice.entity.js';
+import {
+  InvalidInvoiceLink,
+  InvoiceDoesNotExist,
+  MissingInvoiceBillingDetails,
+  OrderNotEligibleForInvoice,
+} from './invoice.errors.js';
+import type { InvoiceLinks } from './invoice.link.js';
+import { renderInvoicePdf } from './invoice.pdf.js';
+
+/** Bumped when the rendering changes, so a regeneration renders again (Polar's INVOICE_TEMPLATE_VERSION). */
+const TEMPLATE_VERSION = 1;
+
+/**
+ * Invoices of orders (interface §4, §9): never generated automatically, only by `POST …/invoice`
+ * (the Core API or the customer portal). The PDF is rendered with the seller's name from identity
+ * (the `@requires` of `InvoiceGeneration.generated`), stored in `billing.order_invoices`, and served
+ * through a signed link that expires in an hour (invoice.link.ts).
+ */
+export class InvoiceService {
+  constructor(private readonly links: InvoiceLinks) {}
+
+  /**
+   * What `POST …/invoice` checks before anything happens, in Polar's order: the order readable (404),
+   * not draft or void (409), with a billing name and address (422 `MissingInvoiceBillingDetails`).
+   */
+  async check(ctx: RequestContext, orderId: string): Promise<OrderType> {
+    const row = await orderRead.byId(ctx.em, ctx.principal, orderId);
+    if (!row) throw new ResourceNotFound();
+    const order = OrderType.fromRow(row);
+    eligible(order);
+    return order;
+  }
+
+  /**
+   * Renders and stores the invoice under the order's row lock, sets `is_invoice_generated` and records
+   * `order.updated`, all in one transaction. Nothing happens when the stored PDF was rendered from the
+   * same billing details and seller (Polar's checksum): regenerating after an edit replaces it.
+   */
+  async generate(ctx: RequestContext, orderId: string, sellerName: string): Promise<void> {
+    const { organizationId } = await this.check(ctx, orderId);
+    const now = await organizationNow(ctx, organizationId);
+    await ctx.em.fork().transactional(async em => {
+      const entity = await em.findOneOrFail(Order, { id: orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      // Read again under the lock: an edit that committed since the check is what gets printed.
+      const [row] = await orderRead.byIdsIn(em, { organizationIds: [organizationId], customerId: null }, [orderId]);
+      const order = OrderType.fromRow(row);
+      eligible(order);
+      const checksum = invoiceChecksum(order, sellerName);
+      const stored = await em.findOne(OrderInvoice, { orderId });
+      if (stored?.checksum === checksum) return;
+      const pdf = await renderInvoicePdf(invoiceDocument(order, sellerName));
+      if (stored) Object.assign(stored, { pdf, checksum, generatedAt: now });
+      else em.create(OrderInvoice, { orderId, organizationId, pdf, checksum, generatedAt: now });
+      entity.isInvoiceGenerated = true;
+      entity.modifiedAt = now;
+      await em.flush();
+      recordEvent(em, organizationId, 'order.updated', await orderEventPayload(em, entity), now);
+      await em.flush();
+    });
+  }
+
+  /** `GET …/invoice`: a link to the stored PDF, valid for an hour; 404 `InvoiceDoesNotExist` before generation. */
+  async link(ctx: RequestContext, orderId: string): Promise<string> {
+    if (!(await orderRead.byId(ctx.em, ctx.principal, orderId))) throw new ResourceNotFound();
+    const stored = await ctx.em.fork().findOne(OrderInvoice, { orderId });
+    if (!stored) throw new InvoiceDoesNotExist(orderId);
+    return this.links.url(orderId, stored.checksum, ctx.clock.now());
+  }
+
+  /**
+   * The PDF a signed link names, for anyone holding the link (it is the credential, as an S3 presigned
+   * URL is). One row by primary key: the file is bytes, not a read model's JSON.
+   */
+  async file(ctx: RequestContext, orderId: string, expires: number, signature: string): Promise<Buffer> {
+    const stored = await ctx.em.fork().findOne(OrderInvoice, { orderId }, { populate: ['pdf'] as never });
+    if (!stored || !this.links.verify(orderId, expires, signature, stored.checksum, ctx.clock.now()))
+      throw new InvalidInvoiceLink();
+    return Buffer.from(stored.pdf);
+  }
+}
+
+function eligible(order: OrderType): void {
+  if (order.status === 'draft' || order.status === 'void') throw new OrderNotEligibleForInvoice(order.id, order.status);
+  if (!order.billingName || !order.billingAddress) throw new MissingInvoiceBillingDetails();
+}
+
+/** Over what the invoice prints that can change after the order: the billing details and the seller's name. */
+function invoiceChecksum(order: OrderType, sellerName: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([TEMPLATE_VERSION, order.billingName, order.billingAddress, sellerName]))
+    .digest('hex');
+}
+
+/** The order as an invoice: its number, date, items, amounts in its currency, the buyer's billing details. */
+export function invoiceDocument(order: OrderType, sellerName: string): InvoiceDocument {
+  const address = order.billingAddress!;
+  return {
+    number: order.invoiceNumber ?? order.id,
+    date: order.createdAt,
+    currency: order.currency,
+    seller: { name: sellerName, address: null },
+    buyer: {
+      name: order.billingName!,
+      address: {
+        line1: address.line1,
+        line2: address.line2,
+        postalCode: address.postalCode,
+        city: address.city,
+        state: address.state,
+        country: address.country,
+      },
+      email: order.customer.email,
+    },
+    lines: order.items.map(item => ({ label: item.label, amount: item.amount, proration: item.proration })),
+    subtotal: order.subtotalAmount,
+    discount: order.discountAmount,
+    discountLabel: order.discount?.name ?? null,
+    tax: order.taxAmount,
+    total: order.totalAmount,
+    appliedBalance: order.appliedBalanceAmount,
+    due: order.dueAmount,
+  };
+}

@@ -1,0 +1,248 @@
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { organizationNow } from '../recurring/organization-clocks.js';
+import { metadataIssues } from '../shared/metadata.js';
+import { throwIfAny } from '../shared/issues.js';
+import { LicenseKey, LicenseKeyActivation, LicenseKeyStatus } from './license-key.entity.js';
+import { LicenseKeyErrors } from './license-key.errors.js';
+import type {
+  ActivateLicenseKeyInput,
+  DeactivateLicenseKeyInput,
+  UpdateLicenseKeyInput,
+  ValidateLicenseKeyInput,
+} from './license-key.inputs.js';
+import { licenseKeyRead } from './license-key.read.js';
+import { LicenseKeyActivationType, LicenseKeyType } from './license-key.type.js';
+
+const INT32_MAX = 2_147_483_647;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface LicenseKeyListQuery extends PageRequest {
+  organizationIds?: string[] | null;
+  benefitIds?: string[] | null;
+  statuses?: string[] | null;
+}
+
+/**
+ * Who checks a key: the Core API (an organization token or a member: only its organizations' keys) or
+ * anyone holding the key (the unauthenticated Customer Portal routes).
+ */
+export type KeyCaller = 'core' | 'client';
+
+/** License key use cases (Polar's license_key service). Stateless: every call receives the request context. */
+export class LicenseKeyService {
+  async list(
+    ctx: RequestContext,
+    query: LicenseKeyListQuery,
+  ): Promise<{ items: LicenseKeyType[]; pagination: Pagination }> {
+    const { rows, total } = await licenseKeyRead.page(
+      ctx.em,
+      ctx.principal,
+      // A non-uuid (a GraphQL client's) matches no key rather than failing the uuid[] cast.
+      { benefitId: query.benefitIds?.filter(id => UUID.test(id)) ?? undefined, status: query.statuses ?? undefined },
+      [{ key: 'created_at', direction: 'asc' }],
+      pageWindow(query),
+      { organizationIds: query.organizationIds },
+    );
+    return { items: rows.map(LicenseKeyType.fromRow), pagination: paginationOf(total, query.limit) };
+  }
+
+  /** LicenseKeyWithActivations. @throws ResourceNotFound when absent or another organization's. */
+  async get(ctx: RequestContext, id: string): Promise<LicenseKeyType> {
+    const row = UUID.test(id) ? await licenseKeyRead.byId(ctx.em, ctx.principal, id) : null;
+    if (!row) throw LicenseKeyErrors.notFound();
+    return LicenseKeyType.fromRow(row);
+  }
+
+  /** LicenseKeyActivationRead: a live activation of a readable key. */
+  async getActivation(ctx: RequestContext, id: string, activationId: string): Promise<LicenseKeyActivationType> {
+    const key = await this.get(ctx, id);
+    const activation = key.activations.find(a => a.id === activationId);
+    if (!activation) throw LicenseKeyErrors.notFound();
+    return { ...activation, licenseKey: { ...key, activations: [] } };
+  }
+
+  /** Polar's LicenseKeyUpdate: the merchant sets status, usage, limits or expiry. */
+  async update(ctx: RequestContext, id: string, input: UpdateLicenseKeyInput): Promise<LicenseKeyType> {
+    throwIfAny(updateIssues(input));
+    await this.get(ctx, id); // readable by this caller, or 404
+    await ctx.em.fork().transactional(async em => {
+      const key = await em.findOneOrFail(LicenseKey, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (input.status != null) key.status = input.status as LicenseKeyStatus;
+      if (input.usage != null) key.usage = input.usage;
+      if (input.limitActivations !== undefined) key.limitActivations = input.limitActivations;
+      if (input.limitUsage !== undefined) key.limitUsage = input.limitUsage;
+      if (input.expiresAt !== undefined) key.expiresAt = input.expiresAt;
+      key.modifiedAt = await organizationNow(ctx, key.organizationId);
+    });
+    return this.get(ctx, id);
+  }
+
+  /**
+   * Polar's validate, checks in its order: active, not expired, the named activation (and its
+   * conditions), benefit, customer, remaining usage; then counts the validation and the usage.
+   */
+  async validate(ctx: RequestContext, caller: KeyCaller, input: ValidateLicenseKeyInput): Promise<LicenseKeyType> {
+    const issues = [...(input.conditions ? metadataIssues(input.conditions, ['body', 'conditions']) : [])];
+    if (input.incrementUsage != null && input.incrementUsage < 0)
+      issues.push(belowIssue('increment_usage', input.incrementUsage, 0, true));
+    throwIfAny(issues);
+    const { keyId, activationId } = await this.inKeyTransaction(ctx, caller, input, async (em, key, now) => {
+      if (key.status !== LicenseKeyStatus.GRANTED) throw LicenseKeyErrors.inactive();
+      if (key.expiresAt && now >= key.expiresAt) throw LicenseKeyErrors.expired();
+      let activation: LicenseKeyActivation | null = null;
+      if (input.activationId) {
+        activation = await liveActivation(em, key, input.activationId);
+        if (Object.keys(activation.conditions).length && !sameConditions(input.conditions ?? {}, activation.conditions))
+          throw LicenseKeyErrors.conditionsMismatch();
+      }
+      if (input.benefitId && input.benefitId !== key.benefitId) throw LicenseKeyErrors.benefitMismatch();
+      if (input.customerId && input.customerId !== key.customerId) throw LicenseKeyErrors.customerMismatch();
+      const increment = input.incrementUsage ?? 0;
+      if (increment && key.limitUsage) {
+        const remaining = key.limitUsage - key.usage;
+        if (increment > remaining) throw LicenseKeyErrors.usageExceeded(remaining);
+      }
+      // The column is an int4: past it the key has no more usages to give, rather than a 500.
+      if (key.usage + increment > INT32_MAX) throw LicenseKeyErrors.usageExceeded(INT32_MAX - key.usage);
+      key.validations += 1;
+      key.lastValidatedAt = now;
+      key.usage += increment;
+      return { keyId: key.id, activationId: activation?.id ?? null };
+    });
+    const validated = await this.shaped(ctx, input.organizationId, keyId);
+    const activation = activationId ? (validated.activations.find(a => a.id === activationId) ?? null) : null;
+    return { ...validated, activation };
+  }
+
+  /** Polar's activate: one more activation while the key is active, unexpired and under its limit. */
+  async activate(
+    ctx: RequestContext,
+    caller: KeyCaller,
+    input: ActivateLicenseKeyInput,
+  ): Promise<LicenseKeyActivationType> {
+    throwIfAny([
+      ...(input.conditions ? metadataIssues(input.conditions, ['body', 'conditions']) : []),
+      ...(input.meta ? metadataIssues(input.meta, ['body', 'meta']) : []),
+    ]);
+    const { keyId, activationId } = await this.inKeyTransaction(ctx, caller, input, async (em, key, now) => {
+      if (key.status !== LicenseKeyStatus.GRANTED) throw LicenseKeyErrors.activateInactive();
+      if (key.expiresAt && now >= key.expiresAt) throw LicenseKeyErrors.activateExpired();
+      if (!key.limitActivations) throw LicenseKeyErrors.noActivations();
+      // The key's row is locked: concurrent activations count one after the other.
+      const live = await em.count(LicenseKeyActivation, { licenseKeyId: key.id, deletedAt: null });
+      if (live >= key.limitActivations) throw LicenseKeyErrors.activationLimit();
+      const activation = em.create(LicenseKeyActivation, {
+        licenseKeyId: key.id,
+        label: input.label,
+        conditions: input.conditions ?? {},
+        meta: input.meta ?? {},
+        createdAt: now,
+        modifiedAt: null,
+        deletedAt: null,
+      } as LicenseKeyActivation);
+      return { keyId: key.id, activationId: activation.id };
+    });
+    const key = await this.shaped(ctx, input.organizationId, keyId);
+    const activation = key.activations.find(a => a.id === activationId);
+    if (!activation) throw new Error(`activation ${activationId} vanished after commit`);
+    return { ...activation, licenseKey: { ...key, activations: [] } };
+  }
+
+  /** Polar's deactivate: the activation stops counting (kept, marked deleted). */
+  async deactivate(ctx: RequestContext, caller: KeyCaller, input: DeactivateLicenseKeyInput): Promise<void> {
+    await this.inKeyTransaction(ctx, caller, input, async (em, key, now) => {
+      const activation = await liveActivation(em, key, input.activationId);
+      activation.deletedAt = now;
+      activation.modifiedAt = now;
+    });
+  }
+
+  /**
+   * Finds the key by organization and key string (the Core API: only within the caller's
+   * organizations), locks its row and runs `work` at the organization's time, in one transaction.
+   */
+  private async inKeyTransaction<T>(
+    ctx: RequestContext,
+    caller: KeyCaller,
+    input: { key: string; organizationId: string },
+    work: (em: EntityManager, key: LicenseKey, now: Date) => Promise<T>,
+  ): Promise<T> {
+    const readable = caller === 'client' || ctx.principal.organizationIds.includes(input.organizationId);
+    if (!readable || !UUID.test(input.organizationId) || input.key.includes('\u0000'))
+      throw LicenseKeyErrors.notFound();
+    const now = await organizationNow(ctx, input.organizationId);
+    return ctx.em.fork().transactional(async em => {
+      const key = await em.findOne(
+        LicenseKey,
+        { organizationId: input.organizationId, key: input.key },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!key) throw LicenseKeyErrors.notFound();
+      return work(em, key, now);
+    });
+  }
+
+  /** The key as served (one read statement), within its own organization whoever the caller is. */
+  private async shaped(ctx: RequestContext, organizationId: string, keyId: string): Promise<LicenseKeyType> {
+    const [row] = await licenseKeyRead.byIdsIn(ctx.em, { organizationIds: [organizationId], customerId: null }, [
+      keyId,
+    ]);
+    if (!row) throw new ResourceNotFound();
+    return LicenseKeyType.fromRow(row);
+  }
+}
+
+async function liveActivation(em: EntityManager, key: LicenseKey, activationId: string): Promise<LicenseKeyActivation> {
+  const activation = UUID.test(activationId)
+    ? await em.findOne(LicenseKeyActivation, { id: activationId, licenseKeyId: key.id, deletedAt: null })
+    : null;
+  if (!activation) throw LicenseKeyErrors.notFound();
+  return activation;
+}
+
+/** Python's dict equality, which Polar applies: the same keys with equal values (1 == 1.0 == True). */
+function sameConditions(given: Record<string, unknown>, stored: Record<string, unknown>): boolean {
+  const keys = Object.keys(stored);
+  if (Object.keys(given).length !== keys.length) return false;
+  const scalar = (v: unknown) => (typeof v === 'boolean' ? Number(v) : v);
+  return keys.every(k => k in given && scalar(given[k]) === scalar(stored[k]));
+}
+
+/** pydantic's `greater_than_equal` (ge) or `greater_than` (gt) item for a body integer. */
+function belowIssue(field: string, input: number, bound: number, inclusive: boolean): ValidationIssue {
+  return inclusive
+    ? {
+        type: 'greater_than_equal',
+        loc: ['body', field],
+        msg: `Input should be greater than or equal to ${bound}`,
+        input,
+        ctx: { ge: bound },
+      }
+    : {
+        type: 'greater_than',
+        loc: ['body', field],
+        msg: `Input should be greater than ${bound}`,
+        input,
+        ctx: { gt: bound },
+      };
+}
+
+function updateIssues(input: UpdateLicenseKeyInput): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (input.status != null && !Object.values(LicenseKeyStatus).includes(input.status as LicenseKeyStatus))
+    issues.push({
+      type: 'enum',
+      loc: ['body', 'status'],
+      msg: "Input should be 'granted', 'revoked' or 'disabled'",
+      input: input.status,
+      ctx: { expected: "'granted', 'revoked' or 'disabled'" },
+    });
+  if (input.limitActivations != null && input.limitActivations <= 0)
+    issues.push(belowIssue('limit_activations', input.limitActivations, 0, false));
+  if (input.limitUsage != null && input.limitUsage <= 0)
+    issues.push(belowIssue('limit_usage', input.limitUsage, 0, false));
+  return issues;
+}

@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
+import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { Customer } from '../customers/customer.entity.js';
+import { recordCustomerEvent } from '../customers/customer.service.js';
+import type { OrganizationClocks } from '../recurring/organization-clocks.js';
+import { idempotencyKey } from './idempotency-key.js';
+import { PaymentMethodInUseByActiveSubscription, PaymentMethodSetupFailed } from './payment.errors.js';
+import { paymentMethodRead } from './payment-method.read.js';
+import { CustomerPaymentMethodType, type CustomerPaymentMethodCreateResultType } from './payment-method.type.js';
+import type { PaymentProcessor } from './payment-processor.js';
+import { SavedPaymentMethod } from './saved-payment-method.entity.js';
+import {
+  hasSubscriptionRequiringPaymentMethod,
+  keepPaymentMethod,
+  knownProcessorCustomer,
+} from './saved-payment-methods.js';
+
+export interface PaymentMethodAddInput {
+  confirmationTokenId: string;
+  setDefault: boolean;
+  returnUrl: string;
+}
+
+const digest = (...parts: (string | null)[]): string =>
+  createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+
+/**
+ * The Customer Portal's saved payment methods (Polar's `/v1/customer-portal/customers/me/payment-methods`):
+ * list, add through the processor's setup (no money moves), delete. The default is the customer's
+ * `defaultPaymentMethodId`, what renewals charge (saved-payment-methods.ts). Changes of the default
+ * record `customer.updated`, as Polar's do.
+ */
+export class PaymentMethodService {
+  constructor(
+    private readonly payments: PaymentProcessor,
+    private readonly clocks: OrganizationClocks,
+  ) {}
+
+  async list(
+    ctx: RequestContext,
+    query: { page: number; limit: number },
+  ): Promise<{ items: CustomerPaymentMethodType[]; pagination: Pagination }> {
+    const { rows, total } = await paymentMethodRead.page(
+      ctx.em,
+      ctx.principal,
+      {},
+      [{ key: 'created_at', direction: 'desc' }],
+      pageWindow(query),
+    );
+    return { items: rows.map(CustomerPaymentMethodType.fromRow), pagination: paginationOf(total, query.limit) };
+  }
+
+  /**
+   * Saves the method behind the confirmation token (Stripe's confirmation token; the test processor's
+   * `pm_card_…` names) for the signed-in customer. A decline is 400 `PaymentMethodSetupFailed` and
+   * saves nothing; an unknown token is 422 at `confirmation_token_id`. The customer's row is locked
+   * while the processor is called, so two adds (or an add and a delete) of one customer run in turn.
+   */
+  async add(ctx: RequestContext, input: PaymentMethodAddInput): Promise<CustomerPaymentMethodCreateResultType> {
+    const customerId = this.customerOf(ctx);
+    return ctx.em.fork().transactional(async em => {
+      const customer = await this.lockCustomer(em, ctx, customerId);
+      const now = (await this.clocks.clockIn(em, customer.organizationId)).now();
+      const processorCustomerId =
+        (await knownProcessorCustomer(em, customer.id, this.payments.name)) ??
+        (
+          await this.payments.createCustomer({
+            // Keyed by what it is created with: the same customer and details give the same processor customer.
+            idempotencyKey: idempotencyKey('customer', 'customer', customer.id, digest(customer.email, customer.name)),
+            email: customer.email,
+            name: customer.name,
+            metadata: { customer_id: customer.id, organization_id: customer.organizationId },
+          })
+        ).id;
+      const outcome = await this.payments.savePaymentMethod({
+        // One token is one setup: a retry of the same request gets the first outcome back.
+        idempotencyKey: idempotencyKey(
+          'setup',
+          'portal',
+          customer.id,
+          digest(input.confirmationTokenId, processorCustomerId),
+        ),
+        customerId: processorCustomerId,
+        paymentMethod: { kind: 'new', token: input.confirmationTokenId },
+      });
+      if (outcome.status === 'failed') throw new PaymentMethodSetupFailed(outcome.failure.message);
+      const saved = await keepPaymentMethod(em, customer, {
+        processor: this.payments.name,
+        processorCustomerId,
+        method: outcome.paymentMethod,
+        now,
+      });
+      if (input.setDefault || !customer.defaultPaymentMethodId) {
+        const changed = customer.defaultPaymentMethodId !== saved.id;
+        customer.defaultPaymentMethodId = saved.id;
+        if (changed) {
+          customer.modifiedAt = now;
+          recordCustomerEvent({ ...ctx, em }, 'customer.updated', customer);
+        }
+      }
+      await em.flush();
+      return {
+        status: 'succeeded',
+        paymentMethod: CustomerPaymentMethodType.from(saved, customer.defaultPaymentMethodId === saved.id),
+        clientSecret: null,
+      };
+    });
+  }
+
+  /**
+   * Removes one of the customer's methods (soft). When it was the default, the newest other method
+   * becomes the default (Polar moves the subscriptions it billed to that one); when there is no other
+   * and a subscription still has to be billed, 400 `PaymentMethodInUseByActiveSubscription`.
+   */
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    const customerId = this.customerOf(ctx);
+    await ctx.em.fork().transactional(async em => {
+      const customer = await this.lockCustomer(em, ctx, customerId);
+      const method = await em.findOne(SavedPaymentMethod, { id, customerId: customer.id, deletedAt: null });
+      if (!method) throw new ResourceNotFound();
+      const now = (await this.clocks.clockIn(em, customer.organizationId)).now();
+      const alternative = await em.findOne(
+        SavedPaymentMethod,
+        { customerId: customer.id, deletedAt: null, id: { $ne: method.id } },
+        { orderBy: { createdAt: 'desc', id: 'desc' } },
+      );
+      if (!alternative && (await hasSubscriptionRequiringPaymentMethod(em, customer.id)))
+        throw new PaymentMethodInUseByActiveSubscription();
+      method.deletedAt = now;
+      method.modifiedAt = now;
+      if (customer.defaultPaymentMethodId === method.id) customer.defaultPaymentMethodId = alternative?.id ?? null;
+      customer.modifiedAt = now;
+      recordCustomerEvent({ ...ctx, em }, 'customer.updated', customer);
+      await em.flush();
+    });
+  }
+
+  private customerOf(ctx: RequestContext): string {
+    if (ctx.principal.subject !== 'customer' || !ctx.principal.subjectId) throw new Unauthorized();
+    return ctx.principal.subjectId;
+  }
+
+  private async lockCustomer(em: EntityManager, ctx: RequestContext, id: string): Promise<Customer> {
+    const customer = await em.findOne(
+      Customer,
+      { id, organizationId: { $in: [...ctx.principal.organizationIds] }, deletedAt: null },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!customer) throw new Unauthorized();
+    return customer;
+  }
+}

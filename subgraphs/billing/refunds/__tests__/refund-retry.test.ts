@@ -1,0 +1,77 @@
+import type { Principal } from '../../../../kit/principal.js';
+import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../../../../test/support/stack.js';
+import type { PaymentProcessor } from '../../payments/payment-processor.js';
+import { RefundService } from '../refund.service.js';
+
+/**
+ * reliability.md §2 for refunds: the processor refunds, then the process dies before our commit. The
+ * retry derives the same key (`refund:{order}:{n}`, n unchanged since nothing committed), so the
+ * processor answers its first refund: the money moves once, and one refund is recorded.
+ */
+let stack: TestStack;
+let owner: Tenant;
+
+beforeAll(async () => {
+  stack = await startTestStack('refund_retry');
+  owner = await createTenant(stack.sandbox);
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+it('a refund retried after a crash between the processor and the commit moves the money once', async () => {
+  const base = stack.sandbox.baseUrl;
+  const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
+  const product = await api('POST', '/v1/products/', {
+    name: 'Once',
+    recurring_interval: null,
+    prices: [{ amount_type: 'fixed', price_amount: 4000 }],
+  });
+  const checkout = await api('POST', '/v1/checkouts/', {
+    products: [product.body.id],
+    customer_email: 'r@example.com',
+  });
+  await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+    body: { confirmation_token_id: 'pm_card_visa' },
+  });
+  const order = (await api('GET', `/v1/orders/?checkout_id=${checkout.body.id}`)).body.items[0];
+
+  const billing = stack.sandbox.environment.billing;
+  const processor = billing.services.payments;
+  const dying: PaymentProcessor = {
+    ...processor,
+    name: processor.name,
+    refund: async input => {
+      await processor.refund(input);
+      throw new Error('process died after the processor refunded');
+    },
+  } as PaymentProcessor;
+  const principal: Principal = {
+    subject: 'organization',
+    subjectId: owner.organizationId,
+    credential: 'organization_access_token',
+    scopes: ['refunds:write'],
+    organizationIds: [owner.organizationId],
+    tokenId: null,
+  };
+  const input = { orderId: order.id, reason: 'other' as const, amount: 1500n };
+  await expect(new RefundService(dying).create(billing.createContext(principal, 'crash'), input)).rejects.toThrow(
+    'process died',
+  );
+  const refund = await billing.services.refunds.create(billing.createContext(principal, 'retry'), input);
+  expect(refund).toMatchObject({ status: 'succeeded', amount: 1500n });
+
+  const sql = (text: string) => billing.orm.em.fork().getConnection().execute(text, [order.id]);
+  expect(
+    await sql(`select r.amount from billing.test_processor_refunds r join billing.payments p on p.processor_id = r.charge_id
+      where p.order_id = ?`),
+  ).toEqual([{ amount: '1500' }]);
+  expect(await sql(`select idempotency_key from billing.refunds where order_id = ?`)).toEqual([
+    { idempotency_key: `refund:${order.id}:1` },
+  ]);
+  expect((await api('GET', `/v1/orders/${order.id}`)).body).toMatchObject({
+    status: 'partially_refunded',
+    refunded_amount: 1500,
+    refundable_amount: 2500,
+  });
+});

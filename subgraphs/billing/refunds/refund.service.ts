@@ -1,0 +1,165 @@
+import { LockMode } from '@mikro-orm/postgresql';
+import { divideRounded } from '../../../kit/money/rounding.js';
+import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { recordEvent } from '../events/record-event.js';
+import { orderEventPayload } from '../orders/create-order.js';
+import { Order } from '../orders/order.entity.js';
+import { orderRead } from '../orders/order.read.js';
+import { idempotencyKey } from '../payments/idempotency-key.js';
+import type { PaymentProcessor, RefundReason as ProcessorRefundReason } from '../payments/payment-processor.js';
+import { Payment } from '../payments/payment.entity.js';
+import { organizationNow } from '../recurring/organization-clocks.js';
+import { sortCriteria } from '../shared/sorting.js';
+import { Refund, type RefundReason } from './refund.entity.js';
+import {
+  RefundAmountTooHigh,
+  RefundedAlready,
+  RefundOrderNotFound,
+  RefundUnknownPayment,
+  RevokeSubscriptionBenefitsProhibited,
+} from './refund.errors.js';
+import { refundRead, type RefundReadFilters } from './refund.read.js';
+import { REFUND_DEFAULT_SORTING, REFUND_SORT_KEYS } from './refund.sorting.js';
+import { RefundType } from './refund.type.js';
+import { refundWire } from './refund.wire.js';
+
+export interface RefundListQuery extends PageRequest, RefundReadFilters {
+  organizationId?: string[] | null;
+  sorting?: string[] | null;
+}
+
+export interface NewRefund {
+  orderId: string;
+  reason: RefundReason;
+  amount: bigint;
+  comment?: string | null;
+  revokeBenefits?: boolean | null;
+  metadata?: Record<string, string | number | boolean> | null;
+}
+
+/**
+ * Refunds (`/v1/refunds/`): the list through the read path; a create gives money back on an order
+ * through the payment processor, and the order's status and refunded amounts follow, all in one
+ * transaction holding the order's row lock (two refunds of one order run one after the other, so
+ * together they never exceed what is refundable).
+ */
+export class RefundService {
+  constructor(private readonly payments: PaymentProcessor) {}
+
+  async list(ctx: RequestContext, query: RefundListQuery): Promise<{ items: RefundType[]; pagination: Pagination }> {
+    const { organizationId, sorting, page, limit, ...rest } = query;
+    const filters = Object.fromEntries(
+      Object.entries(rest).filter(([, v]) => (Array.isArray(v) ? v.length > 0 : v !== null && v !== undefined)),
+    ) as RefundReadFilters;
+    const { rows, total } = await refundRead.page(
+      ctx.em,
+      ctx.principal,
+      filters,
+      sortCriteria(sorting ?? [], REFUND_SORT_KEYS, REFUND_DEFAULT_SORTING),
+      pageWindow({ page, limit }),
+      { organizationIds: organizationId?.length ? organizationId : null },
+    );
+    return { items: rows.map(RefundType.fromRow), pagination: paginationOf(total, limit) };
+  }
+
+  /**
+   * Polar's checks in Polar's order: the order must be readable (else 422 at `order_id`), not fully
+   * refunded (403 `RefundedAlready`), `revoke_benefits` only on a one-time purchase (400), the amount
+   * within `refundable_amount` (422 at `amount`: a 0 order refunds nothing), then a succeeded payment
+   * to refund (404 `RefundUnknownPayment`: a pending order was never charged). The processor is
+   * called with the key `refund:{order}:{n}` (the order's n-th refund): a retry after a crash before
+   * the commit sends the same key and the processor answers its first refund instead of a second.
+   */
+  async create(ctx: RequestContext, input: NewRefund): Promise<RefundType> {
+    const readable = await orderRead.byId(ctx.em, ctx.principal, input.orderId);
+    if (!readable) throw new RefundOrderNotFound(input.orderId);
+    const organizationId = (readable.r as Order).organizationId;
+    const now = await organizationNow(ctx, organizationId);
+    const refund = await ctx.em.fork().transactional(async em => {
+      const order = await em.findOneOrFail(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (order.status === 'refunded') throw new RefundedAlready(order.id);
+      if (input.revokeBenefits && order.subscriptionId) throw new RevokeSubscriptionBenefitsProhibited();
+      const refundableTotal = order.subtotalAmount - order.discountAmount + order.appliedBalanceAmount;
+      const refundable = maxOf(0n, refundableTotal - order.refundedAmount);
+      if (input.amount > refundable) throw new RefundAmountTooHigh(input.amount);
+      const taxAmount = refundedTax(order, input.amount, refundable);
+      const payment = await em.findOne(
+        Payment,
+        { orderId: order.id, status: 'succeeded' },
+        { orderBy: { createdAt: 'asc' } },
+      );
+      if (!payment?.processorId) throw new RefundUnknownPayment(order.id);
+      const n = (await em.count(Refund, { orderId: order.id })) + 1;
+      const key = idempotencyKey('refund', order.id, n);
+      const outcome = await this.payments.refund({
+        idempotencyKey: key,
+        chargeId: payment.processorId,
+        amount: input.amount + taxAmount,
+        reason: processorReason(input.reason),
+        metadata: {
+          order_id: order.id,
+          refund_amount: String(input.amount),
+          refund_tax_amount: String(taxAmount),
+          revoke_benefits: input.revokeBenefits ? '1' : '0',
+        },
+      });
+      const created = em.create(Refund, {
+        organizationId: order.organizationId,
+        orderId: order.id,
+        subscriptionId: order.subscriptionId,
+        customerId: order.customerId,
+        paymentId: payment.id,
+        status: outcome.status,
+        reason: input.reason,
+        amount: input.amount,
+        taxAmount,
+        currency: order.currency,
+        comment: input.comment ?? null,
+        revokeBenefits: input.revokeBenefits ?? false,
+        metadata: input.metadata ?? {},
+        idempotencyKey: key,
+        processorId: outcome.refundId,
+        failureReason: outcome.status === 'failed' ? outcome.failure.code : null,
+        createdAt: now,
+      } as Refund);
+      await em.flush();
+      recordEvent(em, order.organizationId, 'refund.created', refundWire(RefundType.fromEntity(created)), now);
+      if (outcome.status === 'succeeded') {
+        // Polar's Order.update_refunds: refunded once the net (with balance) is all given back.
+        order.refundedAmount += input.amount;
+        order.refundedTaxAmount += taxAmount;
+        order.status = order.refundedAmount >= refundableTotal ? 'refunded' : 'partially_refunded';
+        order.modifiedAt = now;
+        await em.flush();
+        const payload = await orderEventPayload(em, order);
+        recordEvent(em, order.organizationId, 'order.updated', payload, new Date(now.getTime() + 1));
+        recordEvent(em, order.organizationId, 'order.refunded', payload, new Date(now.getTime() + 2));
+        await em.flush();
+      }
+      return created;
+    });
+    return RefundType.fromEntity(refund);
+  }
+}
+
+/**
+ * The tax given back with `amount` (Polar's `calculate_refunded_tax_from_subtotal`): what is left of
+ * the tax when the rest of the order is refunded, else the order's tax rate applied to the amount
+ * (rounded by the money kit's one rule), never more than what is left.
+ */
+function refundedTax(order: Order, amount: bigint, refundable: bigint): bigint {
+  const refundableTax = maxOf(0n, order.taxAmount - order.refundedTaxAmount);
+  if (amount === refundable) return refundableTax;
+  const net = order.subtotalAmount - order.discountAmount;
+  if (order.taxAmount === 0n || net === 0n) return 0n;
+  const tax = divideRounded(amount * order.taxAmount, net);
+  return tax < refundableTax ? tax : refundableTax;
+}
+
+/** What the processor is told (Polar's `RefundReason.to_stripe`: never `fraudulent`, which blocks the card). */
+function processorReason(reason: RefundReason): ProcessorRefundReason {
+  return reason === 'duplicate' ? 'duplicate' : 'requested_by_customer';
+}
+
+const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);

@@ -1,0 +1,35 @@
+import type { ChangeDirection } from '../recurring/proration.js';
+import type { ProrationBehavior } from './subscription.charger.js';
+
+/**
+ * The organization's proration choice (identity's `subscription_settings`): Polar's one
+ * `proration_behavior`, and, beyond Polar, one for upgrades and one for downgrades (null: the general
+ * one). Identity owns the settings; billing is handed a reader at composition (services.ts), since it
+ * never reads identity's tables.
+ */
+export interface OrganizationProrationSettings {
+  proration_behavior: ProrationBehavior;
+  proration_behavior_upgrade?: ProrationBehavior | null;
+  proration_behavior_downgrade?: ProrationBehavior | null;
+}
+
+export type ProrationSettingsSource = (organizationId: string) => Promise<OrganizationProrationSettings | null>;
+
+/** Polar's default for an organization that never chose (and when no reader is wired). */
+export const DEFAULT_PRORATION_SETTINGS: OrganizationProrationSettings = { proration_behavior: 'prorate' };
+
+/**
+ * The behaviour of one change: the request's when it names one, else the organization's for the
+ * change's direction (a change that costs the same per period follows the upgrade rule), else its
+ * general `proration_behavior`.
+ */
+export function behaviorFor(
+  requested: ProrationBehavior | null,
+  settings: OrganizationProrationSettings | null,
+  direction: ChangeDirection,
+): ProrationBehavior {
+  if (requested) return requested;
+  const s = settings ?? DEFAULT_PRORATION_SETTINGS;
+  const directional = direction === 'downgrade' ? s.proration_behavior_downgrade : s.proration_behavior_upgrade;
+  return directional ?? s.proration_behavior;
+}

@@ -1,0 +1,130 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { jest } from '@jest/globals';
+import { type Browser, chromium } from 'playwright-core';
+import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+
+/**
+ * The hosted checkout in headless Chromium (Debian's `chromium`, driven by playwright-core) with
+ * JavaScript turned off: a buyer subscribes on the page with the sandbox's test card, after a declined
+ * one, and lands on the merchant's success URL (a tiny local server); the API then shows the order
+ * paid and the subscription active.
+ */
+jest.setTimeout(90_000);
+
+let stack: TestStack;
+let base: string;
+let owner: Tenant;
+let browser: Browser;
+let shop: Server;
+let shopUrl: string;
+const shopVisits: string[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack('checkout_browser');
+  base = stack.sandbox.baseUrl;
+  owner = await createTenant(stack.sandbox, { name: 'Browser Shop' });
+  shop = createServer((req, res) => {
+    shopVisits.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Thanks</title><h1>Thanks from the shop</h1>');
+  });
+  await new Promise<void>(resolve => shop.listen(0, '127.0.0.1', resolve));
+  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise(resolve => shop?.close(resolve));
+  await stack?.close();
+});
+
+describe('the hosted checkout in a browser', () => {
+  it('subscribes with pm_card_visa after a decline and lands on the success URL', async () => {
+    const token = owner.oat;
+    const product = await call(base, 'POST', '/v1/products/', {
+      token,
+      body: {
+        name: 'Browser Pro',
+        recurring_interval: 'month',
+        prices: [{ amount_type: 'fixed', price_amount: 2500, price_currency: 'eur' }],
+      },
+    });
+    expect(product.status).toBe(201);
+    const created = await call(base, 'POST', '/v1/checkouts/', {
+      token,
+      body: {
+        products: [product.body.id],
+        require_billing_address: true,
+        success_url: `${shopUrl}/thanks?checkout_id={CHECKOUT_ID}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const checkoutId = created.body.id as string;
+
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}${new URL(created.body.url).pathname}`);
+      await page.getByRole('heading', { name: 'Browser Pro' }).waitFor();
+      await page.getByText('€25.00 / month').first().waitFor();
+
+      await page.getByLabel('E-mail').fill('browser.buyer@example.com');
+      await page.getByLabel('Name', { exact: false }).first().fill('Browser Buyer');
+      await page.getByLabel('Address', { exact: true }).fill('1 Main Street');
+      await page.getByLabel('Postal code').fill('10115');
+      await page.getByLabel('City').fill('Berlin');
+      await page.getByLabel('State / region').fill('Berlin');
+      await page.getByLabel('Country (two letters, e.g. US)').fill('DE');
+      await page.getByLabel('Card (test payment method)').fill('pm_card_chargeDeclined');
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.getByText('Your card was declined.').waitFor();
+      // What was typed is still there; the checkout is still open.
+      expect(await page.getByLabel('E-mail').inputValue()).toBe('browser.buyer@example.com');
+      expect(await page.getByLabel('City').inputValue()).toBe('Berlin');
+
+      await page.getByLabel('Card (test payment method)').fill('pm_card_visa');
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.waitForURL(`${shopUrl}/thanks?checkout_id=${checkoutId}`, { timeout: 20_000 });
+      await page.getByRole('heading', { name: 'Thanks from the shop' }).waitFor();
+      expect(shopVisits).toContain(`/thanks?checkout_id=${checkoutId}`);
+    } finally {
+      await context.close();
+    }
+
+    const checkout = await call(base, 'GET', `/v1/checkouts/${checkoutId}`, { token });
+    expect(checkout.body).toMatchObject({
+      status: 'succeeded',
+      customer_email: 'browser.buyer@example.com',
+      customer_billing_address: expect.objectContaining({ country: 'DE', city: 'Berlin' }),
+    });
+    const orders = await call(base, 'GET', `/v1/orders/?customer_id=${checkout.body.customer_id}`, { token });
+    expect(orders.body.items).toEqual([
+      expect.objectContaining({
+        checkout_id: checkoutId,
+        status: 'paid',
+        paid: true,
+        total_amount: 2500,
+        currency: 'eur',
+      }),
+    ]);
+    const subscriptions = await call(base, 'GET', `/v1/subscriptions/?customer_id=${checkout.body.customer_id}`, {
+      token,
+    });
+    expect(subscriptions.body.items).toEqual([
+      expect.objectContaining({ status: 'active', product_id: product.body.id, amount: 2500, currency: 'eur' }),
+    ]);
+  });
+});
