@@ -7,8 +7,8 @@ import { csrfTokenOf, WebClient } from './client.js';
 
 /**
  * The customer portal pages over plain HTTP (rest-adapter/web/portal): the session link, the section
- * registry (a section appears when it is available, the benefits and payment-method tabs only once their
- * API routes exist), CSRF, and pages a customer of another seller or no session cannot use.
+ * registry (a section appears when its API route is served), CSRF, and pages a customer of another seller
+ * or no session cannot use.
  */
 // A feature that arrives later registers its section; this one stands for it (registered before the app is built).
 registerPortalSection({
@@ -17,6 +17,14 @@ registerPortalSection({
   path: 'extra',
   available: ctx => ctx.api.has('customer_portal:customers:get'),
   render: async ctx => html`<h1>Extra for ${(await ctx.call('customer_portal:customers:get')).email}</h1>`,
+});
+
+registerPortalSection({
+  id: 'test-missing',
+  label: 'Missing',
+  path: 'missing',
+  available: ctx => ctx.api.has('customer_portal:not-served'),
+  render: async () => html``,
 });
 
 let stack: TestStack;
@@ -58,12 +66,17 @@ describe('customer portal pages', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('Shop &lt;One&gt;');
     expect(page.text).not.toContain('<script');
-    for (const tab of ['Subscriptions', 'Orders', 'Billing details', 'Extra things'])
+    for (const tab of ['Subscriptions', 'Orders', 'Benefits', 'Payment methods', 'Billing details', 'Extra things'])
       expect(page.text).toContain(`>${tab}</a>`);
-    // Their API routes are not served here yet, so neither are their tabs or pages.
-    expect(page.text).not.toContain('>Benefits</a>');
-    expect(page.text).not.toContain('>Payment methods</a>');
-    expect((await client.get(`/portal/${shop.slug}/benefits`)).status).toBe(404);
+    const keys = await client.get(`/portal/${shop.slug}/benefits`);
+    expect(keys.status).toBe(200);
+    expect(keys.text).toContain('You have no license keys.');
+    const methods = await client.get(`/portal/${shop.slug}/payment-methods`);
+    expect(methods.status).toBe(200);
+    expect(methods.text).toContain('No saved payment method.');
+    // A section whose route this server does not serve is neither a tab nor a page.
+    expect(page.text).not.toContain('>Missing</a>');
+    expect((await client.get(`/portal/${shop.slug}/missing`)).status).toBe(404);
     const extra = await client.get(`/portal/${shop.slug}/extra`);
     expect(extra.status).toBe(200);
     expect(extra.text).toContain(`<h1>Extra for ${email}</h1>`);

@@ -84,25 +84,41 @@ registerPortalSection({
     }),
 });
 
-// Benefits (license keys, files, notes) arrive with the benefits API; until then the tab is not shown.
+// Benefits: the customer's benefit grants (Polar's `customer_portal:benefit-grants:list`) when that route is
+// served, otherwise its license keys (`customer_portal:license_keys:list`); neither: no tab.
+const GRANTS = 'customer_portal:benefit-grants:list';
+const LICENSE_KEYS = 'customer_portal:license_keys:list';
+
 registerPortalSection({
   id: 'benefits',
   label: 'Benefits',
   path: 'benefits',
-  available: ctx => ctx.api.has('customer_portal:benefit-grants:list'),
+  available: ctx => ctx.api.has(GRANTS) || ctx.api.has(LICENSE_KEYS),
   render: async ctx => {
-    const grants = items(await ctx.call('customer_portal:benefit-grants:list', { query: { limit: '100' } }));
+    if (!ctx.api.has(GRANTS)) return licenseKeysBody(items(await ctx.call(LICENSE_KEYS, { query: { limit: '100' } })));
+    const grants = items(await ctx.call(GRANTS, { query: { limit: '100' } }));
     if (!grants.length) return html`<h1>Benefits</h1><p class="muted">You have no benefits.</p>`;
     return html`<h1>Benefits</h1><ul class="plain">${grants.map(
       g =>
         html`<li><strong>${g.benefit?.description ?? g.benefit_id}</strong> <span class="badge">${g.benefit?.type ?? ''}</span>${
-          (g.properties?.display_key ?? g.properties?.license_key_id)
-            ? html`<code class="secret">${g.properties.display_key ?? ''}</code>`
-            : null
+          g.properties?.display_key ? html`<code class="secret">${g.properties.display_key}</code>` : null
         }${g.benefit?.properties?.note ? html`<p>${g.benefit.properties.note}</p>` : null}<div class="muted">Granted ${formatDate(g.granted_at)}</div></li>`,
     )}</ul>`;
   },
 });
+
+/** License keys to copy (selectable in one click: `user-select: all`), with their state and limits. */
+function licenseKeysBody(keys: Wire[]): SafeHtml {
+  if (!keys.length) return html`<h1>Benefits</h1><p class="muted">You have no license keys.</p>`;
+  return html`<h1>Benefits</h1><h2>License keys</h2><ul class="plain">${keys.map(
+    k =>
+      html`<li><code class="secret" aria-label="License key">${k.key ?? k.display_key}</code><div class="muted">${
+        k.status === 'granted' ? 'Active' : k.status
+      }${k.expires_at ? html` · expires ${formatDate(k.expires_at)}` : null}${
+        k.limit_activations ? html` · up to ${k.limit_activations} activations` : null
+      }</div></li>`,
+  )}</ul>`;
+}
 
 // Saved payment methods arrive with the portal's payment-method API; until then the tab is not shown.
 registerPortalSection({
