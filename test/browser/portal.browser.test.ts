@@ -132,6 +132,45 @@ describe('the customer portal in a browser', () => {
     }
   });
 
+  it('changes the plan where the seller allows it, and hides the change where it does not', async () => {
+    const sub = await subscription();
+    const team = await fixtures.product(shop.organizationId, { name: 'Team plan', amount: 0 });
+    const { token } = await session();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/portal/${shop.slug}/subscriptions/${sub.id}?customer_session_token=${token}`);
+      await page.waitForURL(`${base}/portal/${shop.slug}/subscriptions/${sub.id}`);
+      await page.getByRole('link', { name: 'Change plan' }).click();
+      await page.getByRole('heading', { name: 'Change plan' }).waitFor();
+      await page.getByLabel('Team plan').check();
+      await page.getByRole('button', { name: 'Review the change' }).click();
+      await page.getByRole('heading', { name: 'Change to Team plan' }).waitFor();
+      await page.getByRole('button', { name: 'Confirm the change' }).click();
+      await page.getByText('Your plan was changed.').waitFor();
+      expect((await portalGet(sub.id, token)).product_id).toBe(team.product.id);
+
+      const off = await call(base, 'PATCH', `/v1/organizations/${shop.organizationId}`, {
+        token: shop.oat,
+        body: {
+          customer_portal_settings: { usage: { show: true }, subscription: { update_seats: true, update_plan: false } },
+        },
+      });
+      expect(off.status).toBe(200);
+      await page.reload();
+      await page.getByRole('link', { name: 'Cancel subscription' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Change plan' }).count()).toBe(0);
+    } finally {
+      await call(base, 'PATCH', `/v1/organizations/${shop.organizationId}`, {
+        token: shop.oat,
+        body: {
+          customer_portal_settings: { usage: { show: true }, subscription: { update_seats: true, update_plan: true } },
+        },
+      });
+      await context.close();
+    }
+  });
+
   it('deep-links into the cancel view with a return URL, and refuses cancel when the seller does not allow it', async () => {
     const sub = await subscription();
     const { token } = await session({ return_url: 'https://acme.example/account' });
