@@ -75,6 +75,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
           api: new PortalApi(routes, options.gateway, operations),
           principals: options.principals,
           organizations: options.organizations,
+          publicUrl: options.publicUrl,
           logger,
         })
       : null;

@@ -171,6 +171,59 @@ describe('the customer portal in a browser', () => {
     }
   });
 
+  it('lists an order and downloads its invoice once the seller has its billing details', async () => {
+    const product = await call(base, 'POST', '/v1/products/', {
+      token: shop.oat,
+      body: { name: 'Manual', prices: [{ amount_type: 'free' }] },
+    });
+    expect(product.status).toBe(201);
+    const checkout = await call(base, 'POST', '/v1/checkouts/', {
+      token: shop.oat,
+      body: { products: [product.body.id], customer_id: customer.id },
+    });
+    expect(checkout.status).toBe(201);
+    const confirmed = await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+      body: {},
+    });
+    expect(confirmed.status).toBe(200);
+    let order: any;
+    for (let i = 0; i < 50 && !order; i++) {
+      order = (await call(base, 'GET', `/v1/orders/?checkout_id=${checkout.body.id}`, { token: shop.oat })).body
+        .items[0];
+      if (!order) await new Promise(resolve => setTimeout(resolve, 100));
+    }
+    const { token } = await session();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/portal/${shop.slug}/orders?customer_session_token=${token}`);
+      const row = page.getByRole('row').filter({ hasText: 'Manual' });
+      await row.getByRole('link', { name: 'Invoice' }).click();
+      await page.getByRole('button', { name: 'Prepare and download the invoice' }).click();
+      // The order has no billing name and address yet: the API's refusal, in words.
+      await page.getByText('Billing name and address are required').waitFor();
+
+      const details = await call(base, 'PATCH', `/v1/orders/${order.id}`, {
+        token: shop.oat,
+        body: {
+          billing_name: 'Dana Buyer GmbH',
+          billing_address: { line1: '1 Main Street', city: 'Berlin', postal_code: '10115', country: 'DE' },
+        },
+      });
+      expect(details.status).toBe(200);
+      await page.goto(`${base}/portal/${shop.slug}/orders/${order.id}/invoice`);
+      const [pdf] = await Promise.all([
+        page.waitForResponse(r => r.url().includes(`/v1/orders/${order.id}/invoice/pdf`)),
+        page.getByRole('button', { name: 'Prepare and download the invoice' }).click(),
+      ]);
+      expect(pdf.status()).toBe(200);
+      expect(pdf.headers()['content-type']).toBe('application/pdf');
+      expect(new URL(pdf.url()).origin).toBe(base);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('deep-links into the cancel view with a return URL, and refuses cancel when the seller does not allow it', async () => {
     const sub = await subscription();
     const { token } = await session({ return_url: 'https://acme.example/account' });

@@ -3,7 +3,6 @@ import { DomainError } from '../../../kit/errors.js';
 import type { Logger } from '../../../kit/logger.js';
 import { type Principal, type PrincipalResolver } from '../../../kit/principal.js';
 import type { OrganizationDirectory, OrganizationProfile } from '../../../subgraphs/identity/contract.js';
-import { safeReturnTo } from '../auth.js';
 import { issueCsrfToken, verifyCsrf } from '../csrf.js';
 import { type HtmlValue } from '../html.js';
 import { sendPage } from '../layout.js';
@@ -22,6 +21,7 @@ import {
 import { field, FORM_EXPIRED, LINK_EXPIRED, message, messageOf, NOTICES, queryParam } from './portal-http.js';
 import { signInRoutes } from './portal-sign-in-routes.js';
 import { subscriptionRoutes } from './portal-subscription-routes.js';
+import { invoiceRoutes } from './portal-invoice-routes.js';
 import { type PortalContext, portalSections } from './portal-views.js';
 
 export interface PortalDependencies {
@@ -30,6 +30,8 @@ export interface PortalDependencies {
   principals: PrincipalResolver;
   /** Identity's organization profiles (slug → seller, and its portal settings). */
   organizations: OrganizationDirectory;
+  /** The environment's public URL: links the API gives on it become paths of this site. */
+  publicUrl: string;
   logger: Logger;
 }
 
@@ -243,20 +245,7 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
     }),
   );
 
-  portal.get(
-    '/orders/:id/invoice',
-    page(async (req, res) => {
-      const ctx = contextOf(req, res);
-      if (!deps.api.has('customer_portal:orders:invoice'))
-        return message(res, ctx.organization, 'Not found', 'Invoices are not available.', 404);
-      const invoice = await ctx.call('customer_portal:orders:invoice', { params: { id: String(req.params.id) } });
-      const url =
-        safeExternalUrl(invoice?.url) ?? (typeof invoice?.url === 'string' ? safeReturnTo(invoice.url, '') : '');
-      if (!url)
-        return message(res, ctx.organization, 'Not ready', 'The invoice is not ready yet. Try again shortly.', 409);
-      res.redirect(303, url);
-    }),
-  );
+  invoiceRoutes(portal, { page, contextOf, show, message, api: deps.api, publicUrl: deps.publicUrl });
 
   subscriptionRoutes(portal, { page, contextOf, show, message, field, api: deps.api });
 
