@@ -172,6 +172,8 @@ describe('the customer portal in a browser', () => {
   });
 
   it('lists an order and downloads its invoice once the seller has its billing details', async () => {
+    // A buyer of its own: the first test gave the shared customer billing details, which orders copy.
+    const buyer = await fixtures.customer(shop.organizationId, { name: 'Invoice Buyer' });
     const product = await call(base, 'POST', '/v1/products/', {
       token: shop.oat,
       body: { name: 'Manual', prices: [{ amount_type: 'free' }] },
@@ -179,7 +181,7 @@ describe('the customer portal in a browser', () => {
     expect(product.status).toBe(201);
     const checkout = await call(base, 'POST', '/v1/checkouts/', {
       token: shop.oat,
-      body: { products: [product.body.id], customer_id: customer.id },
+      body: { products: [product.body.id], customer_id: buyer.id },
     });
     expect(checkout.status).toBe(201);
     const confirmed = await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
@@ -192,7 +194,9 @@ describe('the customer portal in a browser', () => {
         .items[0];
       if (!order) await new Promise(resolve => setTimeout(resolve, 100));
     }
-    const { token } = await session();
+    const { token } = (
+      await call(base, 'POST', '/v1/customer-sessions/', { token: shop.oat, body: { customer_id: buyer.id } })
+    ).body;
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     try {
