@@ -228,6 +228,51 @@ describe('the customer portal in a browser', () => {
     }
   });
 
+  it('shows a bought license key to copy on the Benefits tab', async () => {
+    const buyer = await fixtures.customer(shop.organizationId, { name: 'Key Buyer' });
+    const benefit = await call(base, 'POST', '/v1/benefits/', {
+      token: shop.oat,
+      body: { type: 'license_keys', description: 'Desktop app key', properties: { prefix: 'ACME', limit_usage: 10 } },
+    });
+    expect(benefit.status).toBe(201);
+    const product = await call(base, 'POST', '/v1/products/', {
+      token: shop.oat,
+      body: { name: 'Desktop app', prices: [{ amount_type: 'free' }] },
+    });
+    const attached = await call(base, 'POST', `/v1/products/${product.body.id}/benefits`, {
+      token: shop.oat,
+      body: { benefits: [benefit.body.id] },
+    });
+    expect(attached.status).toBe(200);
+    const checkout = await call(base, 'POST', '/v1/checkouts/', {
+      token: shop.oat,
+      body: { products: [product.body.id], customer_id: buyer.id },
+    });
+    await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, { body: {} });
+    const { token } = (
+      await call(base, 'POST', '/v1/customer-sessions/', { token: shop.oat, body: { customer_id: buyer.id } })
+    ).body;
+    let key: any;
+    for (let i = 0; i < 100 && !key; i++) {
+      await stack.production.environment.billing.jobs.drain();
+      key = (await call(base, 'GET', '/v1/customer-portal/license-keys/', { token })).body.items?.[0];
+      if (!key) await new Promise(resolve => setTimeout(resolve, 100));
+    }
+    expect(key.key).toMatch(/^ACME-/);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/portal/${shop.slug}/subscriptions?customer_session_token=${token}`);
+      await page.getByRole('link', { name: 'Benefits' }).click();
+      const shown = page.getByLabel('License key');
+      // The whole key in one selectable element (user-select: all): one click selects it for copying.
+      expect((await shown.textContent())?.trim()).toBe(key.key);
+      expect(await shown.evaluate(el => getComputedStyle(el).userSelect)).toBe('all');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('deep-links into the cancel view with a return URL, and refuses cancel when the seller does not allow it', async () => {
     const sub = await subscription();
     const { token } = await session({ return_url: 'https://acme.example/account' });
