@@ -267,7 +267,9 @@ describe('the customer portal in a browser', () => {
       const shown = page.getByLabel('License key');
       // The whole key in one selectable element (user-select: all): one click selects it for copying.
       expect((await shown.textContent())?.trim()).toBe(key.key);
-      expect(await shown.evaluate(el => getComputedStyle(el).userSelect)).toBe('all');
+      expect(await shown.evaluate((el: any) => el.ownerDocument.defaultView.getComputedStyle(el).userSelect)).toBe(
+        'all',
+      );
     } finally {
       await context.close();
     }
