@@ -330,7 +330,7 @@ describe('the customer portal in a browser', () => {
       await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
 
       let code = '';
-      for (let i = 0; i < 50 && !code; i++) {
+      for (let i = 0; i < 200 && !code; i++) {
         await stack.production.environment.billing.jobs.drain();
         const rows = await stack.production.environment.billing.orm.em
           .fork()

@@ -28,7 +28,8 @@ async function outbox(to: string): Promise<any[]> {
 async function codeSentTo(to: string): Promise<string> {
   // The request hands the job to the runner right after its commit; wait for it (or run it here).
   let last: any;
-  for (let i = 0; i < 50; i++) {
+  // Up to 20 s: the machine may be busy; usually the first look finds it sent.
+  for (let i = 0; i < 200; i++) {
     await stack.production.environment.billing.jobs.drain();
     const rows = await outbox(to);
     last = rows[rows.length - 1];
