@@ -122,6 +122,7 @@ function organization(row: any) {
         update_seats: p.subscription.update_seats,
         update_plan: p.subscription.update_plan,
         pause: p.subscription.pause,
+        cancel: p.subscription.cancel ?? true,
       },
       customer: { allow_email_change: p.customer.allow_email_change },
     },

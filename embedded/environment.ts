@@ -18,6 +18,7 @@ import { type BillingRuntime, OutboxRelay, startBilling } from '../subgraphs/bil
 import { deliveryPolicyOf, startWebhooks, type WebhooksRuntime } from '../subgraphs/webhooks/runtime.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
+import { mailerFromConfig } from '../kit/email/mailer.js';
 import {
   type IdentityRuntime,
   InProcessOAuth2Provider,
@@ -71,6 +72,9 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     prorationSettings: id => prorationSettings.prorationChoice(id),
     gracePeriodDays: organizationId => identity.benefitRevocationGracePeriod(organizationId),
     renewalPollMs: options.config.RENEWAL_INTERVAL_MS,
+    logger: options.logger.child({ environment: options.name }),
+    mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),
+    organizations: identity.organizations,
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,
@@ -128,6 +132,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
       identity: new InProcessWebIdentity(identity.orm, identity.services, options.clock),
       csrfSecret: options.secret,
     },
+    organizations: identity.organizations,
     oauth2: new InProcessOAuth2Provider(identity.orm, identity.services.oauth2, options.clock, options.logger),
     secretScanning: {
       keys: loadGitHubPublicKeys(options.config),

@@ -165,6 +165,18 @@ const schema = z.object({
    */
   GITHUB_SECRET_SCANNING_KEYS: optionalText,
   GITHUB_SECRET_SCANNING_KEYS_FILE: optionalText,
+  /**
+   * Outgoing e-mail (sign-in codes of the customer portal): `smtp://user:pass@host:587` or
+   * `smtps://…:465`. Unset: messages are written to the log instead (kit/email/mailer.ts).
+   */
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  /** The From of outgoing e-mail, e.g. `Acme Billing <billing@acme.test>`. */
+  EMAIL_FROM: optionalText,
 });
 
 /** Rules between variables. */

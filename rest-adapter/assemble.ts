@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { EnvironmentName } from '../kit/config.js';
 import type { Logger } from '../kit/logger.js';
 import type { PrincipalResolver } from '../kit/principal.js';
-import type { OAuth2Provider } from '../subgraphs/identity/contract.js';
+import type { OAuth2Provider, OrganizationDirectory } from '../subgraphs/identity/contract.js';
 import { createApp } from './app.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { RequestGuards } from './request-guards.js';
@@ -16,6 +16,8 @@ import { createSecretScanningRouter, type SecretScanningDependencies } from './s
 import { createCheckoutRouter } from './web/checkout-router.js';
 import type { CardEntry } from './web/pages/checkout.js';
 import { createWebRouter, type WebDependencies } from './web/router.js';
+import { PortalApi } from './web/portal/portal-api.js';
+import { createPortalRouter } from './web/portal/portal-router.js';
 import { configureWebKit } from './web/settings.js';
 
 export interface RestAppOptions {
@@ -47,6 +49,11 @@ export interface RestAppOptions {
   guards?: RequestGuards;
   /** Facts shown on /readyz, such as the payment processor in use. */
   announcements?: Record<string, unknown>;
+  /**
+   * Identity's organization profiles (in-process or signed RPC): with `web`, the customer portal pages
+   * (rest-adapter/web/portal) are served at `/portal/<slug>/…`.
+   */
+  organizations?: OrganizationDirectory;
   /** GitHub secret scanning (rest-adapter/secret-scanning): the configured keys and who revokes. */
   secretScanning?: Omit<SecretScanningDependencies, 'logger'>;
 }
@@ -62,6 +69,16 @@ export function assembleRestApp(options: RestAppOptions): Express {
   const docs = renderDocsPage(openapi);
   const logger = options.logger.child({ environment: options.environment });
   const operations = options.operations ?? new OperationDocuments();
+  const portal =
+    options.web && options.organizations
+      ? createPortalRouter({
+          api: new PortalApi(routes, options.gateway, operations),
+          principals: options.principals,
+          organizations: options.organizations,
+          publicUrl: options.publicUrl,
+          logger,
+        })
+      : null;
   const app = createApp({
     environment: options.environment,
     gateway: options.gateway,
@@ -90,6 +107,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
             }),
           ]
         : []),
+      ...(portal ? [portal] : []),
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),
     ],
   });

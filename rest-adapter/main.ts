@@ -11,7 +11,7 @@ import { HttpPrincipalResolver } from './http-principal-resolver.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import { signedRpcClient } from '../kit/http/signed-rpc.js';
-import { OAUTH2_PROVIDER_RPC, WEB_IDENTITY_RPC } from '../subgraphs/identity/contract.js';
+import { OAUTH2_PROVIDER_RPC, ORGANIZATION_DIRECTORY_RPC, WEB_IDENTITY_RPC } from '../subgraphs/identity/contract.js';
 import { listenForPrincipalInvalidations } from '../kit/database/principal-invalidations.js';
 import { LEAKED_TOKEN_RPC } from '../kit/leaked-tokens.js';
 import { loadGitHubPublicKeys } from './secret-scanning/github-keys.js';
@@ -66,6 +66,8 @@ async function main(): Promise<void> {
       csrfSecret: required.INTERNAL_KEY,
     },
     oauth2: signedRpcClient(OAUTH2_PROVIDER_RPC, identityUrl, required.INTERNAL_KEY),
+    // The customer portal pages find the seller by its slug.
+    organizations: signedRpcClient(ORGANIZATION_DIRECTORY_RPC, identityUrl, required.INTERNAL_KEY),
     secretScanning: {
       keys: loadGitHubPublicKeys(config),
       revokers: [identityUrl, billingUrl].map(url => signedRpcClient(LEAKED_TOKEN_RPC, url, required.INTERNAL_KEY)),

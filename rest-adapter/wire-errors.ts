@@ -43,6 +43,8 @@ export function sendError(res: Response, error: unknown): void {
       res.json({ error: code, detail: details ?? [] });
       return;
     default:
+      // RFC 9110: every 401 names a scheme, also Polar's own 401 classes (an expired sign-in code).
+      if (status === 401) res.set('WWW-Authenticate', REALM);
       if (status >= 500) {
         // NOTE: never echo the message of an unexpected error; it is in the logs with the request id.
         res.json({ error: 'InternalServerError', detail: 'An internal error occurred.' });

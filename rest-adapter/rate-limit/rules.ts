@@ -58,10 +58,11 @@ export const ZONES: readonly Zone[] = [
     blockSeconds: 1800,
   },
   {
-    // Password sign-in and sign-up pages, and Polar's one-time-code and customer-session logins.
+    // Password sign-in and sign-up pages, Polar's one-time-code and customer-session logins, and the
+    // customer portal pages' code forms (which call the latter in-process).
     name: 'sign_in',
     pattern:
-      /^(\/login|\/signup|\/v1\/login-code\/(request|authenticate)|\/v1\/customer-portal\/customer-session\/(request|authenticate))\/?$/,
+      /^(\/login|\/signup|\/v1\/login-code\/(request|authenticate)|\/v1\/customer-portal\/customer-session\/(request|authenticate)|\/portal\/[^/]+\/(request|authenticate))\/?$/,
     methods: ['POST'],
     environments: PRODUCTION,
     blockSeconds: 900,

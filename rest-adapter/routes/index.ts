@@ -6,6 +6,8 @@ import { discountRoutes } from './discounts.routes.js';
 import { customerRoutes } from './customers.routes.js';
 import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
+import { customerPortalCustomerSessionRoutes } from './customer-portal-customer-session.routes.js';
+import { customerPortalOrganizationRoutes } from './customer-portal-organizations.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links.routes.js';
@@ -28,6 +30,8 @@ export const routes: Route[] = [
   ...customerRoutes,
   ...customerSessionRoutes,
   ...customerPortalCustomerRoutes,
+  ...customerPortalCustomerSessionRoutes,
+  ...customerPortalOrganizationRoutes,
   ...subscriptionRoutes,
   ...productRoutes,
   ...discountRoutes,

@@ -71,7 +71,13 @@ const customerEmailSettings = z.object({
 
 const customerPortalSettings = z.object({
   usage: z.object({ show: z.boolean() }),
-  subscription: z.object({ update_seats: z.boolean(), update_plan: z.boolean(), pause: z.boolean().optional() }),
+  // `cancel` is beyond Polar (customers may cancel in the portal; default true).
+  subscription: z.object({
+    update_seats: z.boolean(),
+    update_plan: z.boolean(),
+    pause: z.boolean().optional(),
+    cancel: z.boolean().optional(),
+  }),
   customer: z.object({ allow_email_change: z.boolean().optional() }).optional(),
 });
 

@@ -46,7 +46,10 @@ export function verifyCsrf(req: Request): boolean {
 
 function tokenFor(req: Request, nonce: string): string {
   const settings = webSettingsOf(req);
-  const session = req.principal?.credential === 'user_session' ? (req.principal.tokenId ?? '') : '';
+  // Bound to the sign-in of the page: a user's web session, or a customer's portal session.
+  const credential = req.principal?.credential;
+  const session =
+    credential === 'user_session' || credential === 'customer_session' ? (req.principal.tokenId ?? '') : '';
   return createHmac('sha256', settings.csrfKey)
     .update(`${settings.environment}|${nonce}|${session}`)
     .digest('base64url');

@@ -19,7 +19,8 @@ export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
 export { REFUNDS_READ, REFUNDS_WRITE } from './refunds/refund.access.js';
 export { INVOICE_FILE } from './invoices/invoice.access.js';
-export { CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
+export { CUSTOMER_SESSION_CODE, CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
+export { CUSTOMER_PORTAL_PUBLIC } from './customer-portal/customer-portal.access.js';
 export {
   CUSTOMER_PORTAL_READ,
   CUSTOMER_PORTAL_WRITE,

@@ -7,7 +7,8 @@ import { createLogger } from '../../kit/logger.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
 import { WEBHOOK_INGEST_RPC } from '../webhooks/contract.js';
-import { ORGANIZATION_SETTINGS_RPC } from '../identity/contract.js';
+import { ORGANIZATION_DIRECTORY_RPC, ORGANIZATION_SETTINGS_RPC } from '../identity/contract.js';
+import { mailerFromConfig } from '../../kit/email/mailer.js';
 import { OutboxRelay } from './events/outbox-relay.js';
 import { startBilling } from './runtime.js';
 
@@ -42,6 +43,15 @@ runMain(() =>
             )(signedRpcClient(ORGANIZATION_SETTINGS_RPC, config.IDENTITY_URL, config.INTERNAL_KEY))
           : undefined,
         renewalPollMs: config.RENEWAL_INTERVAL_MS,
+        logger: createLogger(config.LOG_LEVEL, { service: 'billing', environment: config.ENVIRONMENT }),
+        mailer: mailerFromConfig(
+          config,
+          createLogger(config.LOG_LEVEL, { service: 'billing-mail', environment: config.ENVIRONMENT }),
+        ),
+        // Seller names in e-mails and the portal settings come from identity (IDENTITY_URL).
+        organizations: config.IDENTITY_URL
+          ? signedRpcClient(ORGANIZATION_DIRECTORY_RPC, config.IDENTITY_URL, config.INTERNAL_KEY)
+          : null,
       });
       // The outbox goes to the webhooks process (WEBHOOKS_URL) over signed JSON RPC; without it the
       // events stay in billing.events, undispatched, until a relay runs.

@@ -9,6 +9,8 @@ import { CustomerPortalCustomerResolver } from './customers/customer-portal.reso
 import { customerReference } from './customers/customer.reference.js';
 import { OrganizationCustomersResolver } from './customers/organization-customers.resolver.js';
 import { CustomerSessionResolver } from './customer-sessions/customer-session.resolver.js';
+import { CustomerSessionCodeResolver } from './customer-sessions/customer-session-code.resolver.js';
+import { CustomerPortalOrganizationResolver } from './customer-portal/customer-portal-organization.resolver.js';
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
@@ -39,6 +41,8 @@ export const billingResolvers: Function[] = [
   CustomerResolver,
   OrganizationCustomersResolver,
   CustomerSessionResolver,
+  CustomerSessionCodeResolver,
+  CustomerPortalOrganizationResolver,
   CustomerPortalCustomerResolver,
   SubscriptionResolver,
   CustomerSubscriptionsResolver,

@@ -15,6 +15,10 @@ import { DueWorkSweep } from './recurring/due-work-sweep.js';
 import { JobRunner } from './jobs/job-queue.js';
 import { BENEFITS_RECONCILE_JOB, benefitReconcileJob } from './benefits/benefit-grants.job.js';
 import { BenefitDueWork } from './benefits/benefit-due-work.js';
+import { EMAIL_REDACT_JOB, EMAIL_SEND_JOB, emailRedactor, emailSender } from './emails/email-outbox.js';
+import { LogMailer, type Mailer } from '../../kit/email/mailer.js';
+import type { Logger } from '../../kit/logger.js';
+import type { OrganizationDirectory } from '../identity/contract.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
 import { openBillingOrm } from './orm.js';
@@ -64,6 +68,11 @@ export async function startBilling(options: {
   gracePeriodDays?: (organizationId: string) => Promise<number>;
   /** Run the renewal scheduler every this many ms (default 10 s); 0: never. */
   renewalPollMs?: number;
+  /** Who sends the e-mail outbox (kit/email): SMTP when configured; the log (or nothing) otherwise. */
+  mailer?: Mailer;
+  logger?: Logger;
+  /** Identity's organization profiles and portal settings (in-process or signed RPC). */
+  organizations?: OrganizationDirectory | null;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   const schema = await buildBillingSchema();
@@ -79,7 +88,12 @@ export async function startBilling(options: {
   const choice = choosePaymentProcessor(options.payments ?? {}, options.environment);
   const ledger = choice.processor === 'test' ? await openTestProcessorLedger(options.databaseUrl) : null;
   const payments = createPaymentProcessor(choice, { em: (ledger ?? orm).em.fork(), clock: options.clock });
-  const jobs = new JobRunner(orm, options.clock);
+  const jobs = new JobRunner(orm, options.clock, options.logger);
+  jobs.register(
+    EMAIL_SEND_JOB,
+    emailSender({ orm, clock: options.clock, mailer: options.mailer ?? new LogMailer(options.logger ?? null) }),
+  );
+  jobs.register(EMAIL_REDACT_JOB, emailRedactor({ orm }));
   jobs.register(
     CHECKOUT_FULFILMENT_JOB,
     checkoutFulfilment({ orm, clock: options.clock, payments, publicUrl: options.publicUrl }),
@@ -94,6 +108,7 @@ export async function startBilling(options: {
     jobs,
     prorationSettings: options.prorationSettings,
     gracePeriodDays: options.gracePeriodDays,
+    organizations: options.organizations ?? null,
   });
   // Due work: an advance of the sandbox clock runs these runners at each instant it passes; the sweep
   // runs them on the wall clock.

@@ -8,6 +8,10 @@ import { FileTransferService } from './files/file-transfer.service.js';
 import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
+import { CustomerSessionCodeService } from './customer-sessions/customer-session-code.service.js';
+import type { OrganizationDirectory } from '../identity/contract.js';
+import { PortalSettingsPolicy } from './customer-portal/portal-settings.js';
+import { CustomerPortalOrganizationService } from './customer-portal/customer-portal-organization.service.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
 import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
@@ -38,6 +42,14 @@ export interface BillingServices {
   discounts: DiscountService;
   customers: CustomerService;
   customerSessions: CustomerSessionService;
+  /** The customer portal's sign-in by e-mailed code. */
+  customerSessionCodes: CustomerSessionCodeService;
+  /** Identity's organization profiles and portal settings (null in tests that start billing alone). */
+  organizations: OrganizationDirectory | null;
+  /** What the organization lets its customers do in the portal (cancel, plan, seats), for the portal API. */
+  portalSettings: PortalSettingsPolicy;
+  /** `GET /v1/customer-portal/organizations/{slug}`: the seller and its public products. */
+  customerPortalOrganizations: CustomerPortalOrganizationService;
   subscriptions: SubscriptionService;
   /** Update, revoke and the customer portal's cancel/uncancel (with the payments seam). */
   subscriptionUpdates: SubscriptionUpdates;
@@ -88,6 +100,8 @@ export interface BillingServiceDependencies {
   jobs?: JobRunner | null;
   /** The organization's `benefit_revocation_grace_period` (identity owns it); 0 days when not wired. */
   gracePeriodDays?: GracePeriodSource;
+  /** Identity's public organization profiles and portal settings (embedded: in-process; distributed: signed RPC). */
+  organizations?: OrganizationDirectory | null;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
@@ -107,6 +121,16 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     discounts: new DiscountService(),
     customers: new CustomerService(undefined, undefined, customerSessions),
     customerSessions,
+    customerSessionCodes: new CustomerSessionCodeService({
+      secret: deps.secret,
+      publicUrl: deps.publicUrl,
+      sessions: customerSessions,
+      organizations: deps.organizations ?? null,
+      jobs: deps.jobs ?? null,
+    }),
+    organizations: deps.organizations ?? null,
+    portalSettings: new PortalSettingsPolicy(deps.organizations ?? null),
+    customerPortalOrganizations: new CustomerPortalOrganizationService(deps.organizations ?? null),
     subscriptions: new SubscriptionService(),
     subscriptionUpdates: createSubscriptionUpdates({
       charger: new PlanChangeCharger(payments),

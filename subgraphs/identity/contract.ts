@@ -56,3 +56,8 @@ export type {
 // What the sign-in and settings pages need from identity: plain JSON, in-process or over signed RPC.
 export { WEB_IDENTITY_RPC } from './web/web.contract.js';
 export type { OrganizationPage, OrganizationSummary, TokenRow, WebIdentity, WebSession } from './web/web.contract.js';
+
+// An organization's public profile and customer portal settings, for billing and the portal pages.
+export { ORGANIZATION_DIRECTORY_RPC } from './organizations/organization-directory.contract.js';
+export type { OrganizationDirectory, OrganizationProfile } from './organizations/organization-directory.contract.js';
+export type { CustomerPortalSettings } from './organizations/organization.settings.js';

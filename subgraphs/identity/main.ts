@@ -6,6 +6,7 @@ import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
 import { OAUTH2_PROVIDER_RPC } from './oauth2/oauth2.contract.js';
 import { InProcessOAuth2Provider } from './oauth2/oauth2.provider.js';
+import { ORGANIZATION_DIRECTORY_RPC } from './organizations/organization-directory.contract.js';
 import { startIdentity } from './runtime.js';
 import { WEB_IDENTITY_RPC } from './web/web.contract.js';
 import { ORGANIZATION_SETTINGS_RPC } from './organizations/organization-settings.contract.js';
@@ -17,7 +18,7 @@ import { InProcessWebIdentity } from './web/web.provider.js';
  * one environment (ENVIRONMENT) on DATABASE_URL, serving subgraph fetches signed by the gateway,
  * principal look-ups (bearer / session → principal) signed by the REST adapter, and the two contracts
  * the adapter's pages, OAuth endpoints and secret scanning use (`/internal/web/*`, `/internal/oauth2/*`,
- * `/internal/leaked-tokens/*`, signed JSON
+ * `/internal/leaked-tokens/*`, and `/internal/organizations/*` for billing and the portal pages, signed JSON
  * RPC: the same objects the embedded topology calls in-process). Migrates its schema at start
  * (advisory-locked, so several replicas may start at once).
  */
@@ -46,6 +47,7 @@ runMain(() =>
         config.INTERNAL_KEY,
         logger,
       ),
+      ...signedRpcRoutes(ORGANIZATION_DIRECTORY_RPC, runtime.organizations, config.INTERNAL_KEY, logger),
     }),
   }),
 );

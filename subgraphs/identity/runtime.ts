@@ -8,6 +8,8 @@ import { PrincipalCache } from '../../kit/principal-cache.js';
 import { TokenPrincipalResolver } from './auth/principal-resolver.js';
 import type { IdentityContext } from './context.js';
 import { openIdentityOrm } from './orm.js';
+import type { OrganizationDirectory } from './organizations/organization-directory.contract.js';
+import { InProcessOrganizationDirectory } from './organizations/organization-directory.provider.js';
 import { buildIdentitySchema, IDENTITY_SUBGRAPH } from './schema.js';
 import { createIdentityServices, type IdentityServices } from './services.js';
 
@@ -17,6 +19,7 @@ export { IdentityAdmin } from './admin.js';
 export { InProcessOAuth2Provider } from './oauth2/oauth2.provider.js';
 export { InProcessWebIdentity } from './web/web.provider.js';
 export { InProcessOrganizationSettings } from './organizations/organization-proration.reader.js';
+export { InProcessOrganizationDirectory } from './organizations/organization-directory.provider.js';
 export { createIdentityServices, type IdentityServices, openIdentityOrm };
 
 export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
@@ -25,6 +28,8 @@ export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
   principals: TokenPrincipalResolver;
   /** Revokes leaked tokens of every family identity stores (secret scanning, kit/leaked-tokens.ts). */
   leakedTokens: LeakedTokenRevoker;
+  /** Public profiles and portal settings of organizations (billing's e-mails and portal rules, the portal pages). */
+  organizations: OrganizationDirectory;
   clock: Clock;
   /**
    * An organization's `subscription_settings.benefit_revocation_grace_period` (days; 0 when unknown):
@@ -71,6 +76,7 @@ export async function startIdentity(options: {
         );
       return Number(rows[0]?.days ?? 0) || 0;
     },
+    organizations: new InProcessOrganizationDirectory(orm),
     createContext: (principal, requestId) => ({
       em: orm.em.fork(),
       principal,

@@ -28,7 +28,8 @@ describe('access rules', () => {
   });
 
   it('customer sessions reach only the Customer Portal API, and the portal only them (or anyone: license key checks)', () => {
-    // Polar's unauthenticated portal endpoints (license key validate/activate/deactivate) admit anyone.
+    // Polar's unauthenticated portal endpoints (license key validate/activate/deactivate, the one-time-code
+    // sign-in, the seller's public portal organization) admit anyone.
     const open = (route: (typeof routes)[number]) => route.access.subjects.join() === 'anonymous';
     const wrong = routes
       .filter(route =>

@@ -118,6 +118,42 @@ describe('sign-in and settings pages through the public REST adapter', () => {
   });
 });
 
+describe('the customer portal pages through the public REST adapter', () => {
+  it('opens from a customer session link and signs in by code, finding the seller over signed RPC', async () => {
+    const customer = await call(rest.url, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: `portal-${randomBytes(4).toString('hex')}@example.com` },
+    });
+    expect(customer.status).toBe(201);
+    const session = await call(rest.url, 'POST', '/v1/customer-sessions/', {
+      token: alice.oat,
+      body: { customer_id: customer.body.id },
+    });
+    const link = new URL(session.body.customer_portal_url);
+    const browser = new WebClient(rest.url);
+    const opened = await browser.get(`${link.pathname}${link.search}`);
+    if (opened.status !== 303) throw new Error(`${opened.status} ${opened.text}\n${parts.map(logsOf).join('\n')}`);
+    expect(opened.location).toBe(`/portal/${alice.slug}`);
+    expect(browser.cookies.get('polar_portal_session')).toBe(session.body.token);
+    const subscriptions = await browser.get(`/portal/${alice.slug}/subscriptions`);
+    expect(subscriptions.status).toBe(200);
+    expect(subscriptions.text).toContain('You have no subscriptions.');
+
+    const stranger = new WebClient(rest.url);
+    const signIn = await stranger.get(`/portal/${alice.slug}/subscriptions`);
+    expect(signIn.status).toBe(303);
+    expect(signIn.location).toBe(
+      `/portal/${alice.slug}/request?return_to=${encodeURIComponent(`/portal/${alice.slug}/subscriptions`)}`,
+    );
+    const request = await stranger.post(`/portal/${alice.slug}/request`, {
+      email: customer.body.email,
+      csrf_token: await stranger.csrfFrom(`/portal/${alice.slug}/request`),
+    });
+    expect(request.status).toBe(303);
+    expect(request.location).toContain(`/portal/${alice.slug}/authenticate`);
+  });
+});
+
 describe('the hosted checkout through the public REST adapter', () => {
   it('follows a checkout link to its page and completes a free checkout with the form', async () => {
     const product = await call(rest.url, 'POST', '/v1/products/', {

@@ -14,3 +14,10 @@ export class CreateCustomerSessionInput {
   @Field(() => ID, { nullable: true }) memberId?: string | null;
   @Field(() => String, { nullable: true }) externalMemberId?: string | null;
 }
+
+/** Polar's CustomerSessionCodeRequest (the member model's `customer_id` is not offered). */
+@InputType('CustomerSessionCodeRequestInput')
+export class CustomerSessionCodeRequestInput {
+  @Field() email!: string;
+  @Field() organizationId!: string;
+}

@@ -1,9 +1,12 @@
-import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { ResourceNotFound } from '../../../kit/errors.js';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { CustomerType } from '../customers/customer.type.js';
 import { CreateCustomerSessionInput } from './customer-session.inputs.js';
-import { CustomerSessionType } from './customer-session.type.js';
+import { CustomerSessionIntrospectionType, CustomerSessionType } from './customer-session.type.js';
+import { CustomerSession } from './customer-session.entity.js';
+import { CUSTOMER_PORTAL_READ } from '../customers/customer.access.js';
 import { CUSTOMER_SESSIONS_WRITE } from './customer-session.access.js';
 
 @Resolver(() => CustomerSessionType)
@@ -26,5 +29,15 @@ export class CustomerSessionResolver {
       customerId: created.customer.id,
       customer: CustomerType.fromEntity(created.customer),
     };
+  }
+
+  @Query(() => CustomerSessionIntrospectionType, {
+    description: "The calling customer session's expiry and return URL.",
+  })
+  async customerPortalSession(@Ctx() ctx: BillingContext): Promise<CustomerSessionIntrospectionType> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    const session = ctx.principal.tokenId ? await ctx.em.findOne(CustomerSession, { id: ctx.principal.tokenId }) : null;
+    if (!session || session.customerId !== ctx.principal.subjectId) throw new ResourceNotFound();
+    return { expiresAt: session.expiresAt, returnUrl: session.returnUrl };
   }
 }

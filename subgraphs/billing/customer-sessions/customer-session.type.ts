@@ -17,3 +17,16 @@ export class CustomerSessionType {
   @Field(() => ID) customerId!: string;
   @Field(() => CustomerType) customer!: CustomerType;
 }
+
+/** Polar's CustomerSessionCodeAuthenticateResponse. */
+@ObjectType('CustomerSessionCodeAuthenticateResult', { simpleResolvers: true })
+export class CustomerSessionCodeAuthenticateResult {
+  @Field({ description: 'A customer session token (`polar_cst_…`, one hour).' }) token!: string;
+}
+
+/** Polar's CustomerCustomerSession (`GET /v1/customer-portal/customer-session/introspect`). */
+@ObjectType('CustomerSessionIntrospection', { simpleResolvers: true })
+export class CustomerSessionIntrospectionType {
+  @Field(() => GraphQLISODateTime) expiresAt!: Date;
+  @Field(() => String, { nullable: true }) returnUrl!: string | null;
+}

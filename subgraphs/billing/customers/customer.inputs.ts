@@ -52,3 +52,13 @@ export class CustomerFilter {
   /** `metadata[key]=value` filters: key → accepted values (OR within a key, AND across keys). */
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown> | null;
 }
+
+/** Polar's CustomerPortalCustomerUpdate: what a customer may change of itself (billing details). */
+@InputType('CustomerPortalCustomerUpdateInput')
+export class CustomerPortalCustomerUpdateInput {
+  @Field(() => String, { nullable: true }) billingName?: string | null;
+  @Field(() => AddressInput, { nullable: true }) billingAddress?: AddressInput | null;
+  /** True when the body sent `billing_address: null` (refused: an address is never reset). */
+  @Field(() => Boolean, { nullable: true }) billingAddressNull?: boolean | null;
+  @Field(() => String, { nullable: true }) taxId?: string | null;
+}

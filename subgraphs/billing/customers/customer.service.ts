@@ -1,5 +1,5 @@
 import { snakeKeys } from '../../../kit/case.js';
-import { ResourceNotFound } from '../../../kit/errors.js';
+import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -19,6 +19,7 @@ import type {
   AddressInput,
   CreateCustomerInput,
   CustomerFilter,
+  CustomerPortalCustomerUpdateInput,
   UpdateCustomerByExternalIdInput,
   UpdateCustomerInput,
 } from './customer.inputs.js';
@@ -152,6 +153,28 @@ export class CustomerService {
    */
   async update(ctx: RequestContext, id: string, input: UpdateCustomerInput): Promise<Customer> {
     return this.applyUpdate(ctx, await this.get(ctx, id), input);
+  }
+
+  /**
+   * The customer portal's `PATCH /v1/customer-portal/customers/me` (Polar's customer_portal/service/
+   * customer.py): billing name, billing address (never reset to null), tax id; `customer.updated`.
+   */
+  async updateFromPortal(ctx: RequestContext, id: string, input: CustomerPortalCustomerUpdateInput): Promise<Customer> {
+    if (input.billingAddressNull)
+      throw new PolarRequestValidationError([
+        {
+          type: 'missing',
+          loc: ['body', 'billing_address'],
+          msg: 'Customer billing address cannot be reset to null once set.',
+          input: null,
+        },
+      ]);
+    const customer = await this.get(ctx, id);
+    if (input.billingName != null) customer.billingName = input.billingName.trim() || null;
+    return this.applyUpdate(ctx, customer, {
+      ...(input.billingAddress ? { billingAddress: input.billingAddress } : {}),
+      ...(input.taxId !== undefined ? { taxId: input.taxId } : {}),
+    });
   }
 
   async updateByExternalId(

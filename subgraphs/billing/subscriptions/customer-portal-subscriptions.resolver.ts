@@ -3,6 +3,7 @@ import { authorize } from '../../../kit/graphql/authorize.js';
 import { customerView } from '../../../kit/graphql/customer-view.js';
 import type { Principal } from '../../../kit/principal.js';
 import type { BillingContext } from '../context.js';
+import type { PortalAction } from '../customer-portal/portal-settings.js';
 import { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
@@ -46,6 +47,11 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('input', () => CustomerSubscriptionCancelInput) input: CustomerSubscriptionCancelInput,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
+    // What the organization lets its customers do (customer_portal_settings.subscription); uncancel is
+    // always allowed: it undoes what the customer did.
+    if (input.productId != null) await assertPortalAllows(ctx, id, 'update_plan');
+    else if (input.seats != null) await assertPortalAllows(ctx, id, 'update_seats');
+    else if (input.cancelAtPeriodEnd === true) await assertPortalAllows(ctx, id, 'cancel');
     const updated = await ctx.services.subscriptionUpdates.portal.update(ctx, id, input);
     return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, updated.id));
   }
@@ -56,9 +62,16 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('id', () => ID) id: string,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
+    await assertPortalAllows(ctx, id, 'cancel');
     const canceled = await ctx.services.subscriptionUpdates.portal.cancel(ctx, id);
     return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, canceled.id));
   }
+}
+
+/** Another customer's subscription is 404 before the organization's settings are asked (Polar's order). */
+async function assertPortalAllows(ctx: BillingContext, id: string, action: PortalAction): Promise<void> {
+  await ctx.services.subscriptionUpdates.portal.get(ctx, id);
+  await ctx.services.portalSettings.assertAllowed(ctx, action);
 }
 
 /**

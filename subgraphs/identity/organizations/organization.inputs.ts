@@ -67,6 +67,7 @@ export class PortalSubscriptionSettingsInput {
   @Field() updateSeats!: boolean;
   @Field() updatePlan!: boolean;
   @Field(() => Boolean, { nullable: true }) pause?: boolean;
+  @Field(() => Boolean, { nullable: true }) cancel?: boolean;
 }
 
 @InputType('CustomerPortalCustomerSettingsInput')

@@ -25,7 +25,9 @@ const CUSTOMER_ORGANIZATION = {
 
 /**
  * What an anonymous caller reads of an organization it reaches by reference from a public checkout
- * (billing's client endpoints, by client secret): Polar's CheckoutOrganization, the public profile.
+ * (billing's client endpoints, by client secret): Polar's CheckoutOrganization, the public profile; and
+ * from the public customer portal (`GET /v1/customer-portal/organizations/{slug}`), which Polar answers
+ * with the portal settings too (they decide what every visitor's portal offers).
  */
 const CHECKOUT_ORGANIZATION = {
   visible: new Set([
@@ -37,6 +39,7 @@ const CHECKOUT_ORGANIZATION = {
     'avatarUrl',
     'prorationBehavior',
     'allowCustomerUpdates',
+    'customerPortalSettings',
   ]),
 };
 

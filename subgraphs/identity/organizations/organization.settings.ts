@@ -58,7 +58,11 @@ export type CustomerEmailSettings = Record<(typeof CUSTOMER_EMAIL_KEYS)[number],
 
 export interface CustomerPortalSettings {
   usage: { show: boolean };
-  subscription: { update_seats: boolean; update_plan: boolean; pause: boolean };
+  /**
+   * `cancel` is beyond Polar (whose portal always lets a customer cancel at period end): false hides the
+   * portal's cancel and refuses the portal API's cancel with 403 `CancelSubscriptionNotAllowed`.
+   */
+  subscription: { update_seats: boolean; update_plan: boolean; pause: boolean; cancel: boolean };
   customer: { allow_email_change: boolean };
 }
 
@@ -125,7 +129,7 @@ export const defaultCustomerEmailSettings = (): CustomerEmailSettings =>
 
 export const defaultCustomerPortalSettings = (): CustomerPortalSettings => ({
   usage: { show: true },
-  subscription: { update_seats: true, update_plan: true, pause: false },
+  subscription: { update_seats: true, update_plan: true, pause: false, cancel: true },
   customer: { allow_email_change: true },
 });
 

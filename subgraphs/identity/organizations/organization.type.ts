@@ -3,6 +3,7 @@ import { GraphQLISODateTime } from 'type-graphql';
 import { camelKeys } from '../../../kit/case.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import type { Organization as OrganizationEntity } from './organization.entity.js';
+import { type CustomerPortalSettings, defaultCustomerPortalSettings } from './organization.settings.js';
 
 /**
  * Every type here is plain data (no field resolvers, middlewares or auth on fields): type-graphql's
@@ -72,6 +73,8 @@ export class PortalSubscriptionSettingsType {
   @Field() updateSeats!: boolean;
   @Field() updatePlan!: boolean;
   @Field() pause!: boolean;
+  @Field({ description: 'Beyond Polar: whether customers may cancel in the portal (default true).' })
+  cancel!: boolean;
 }
 
 @ObjectType('CustomerPortalCustomerSettings', SIMPLE)
@@ -172,7 +175,7 @@ export class OrganizationType {
       subscriptionSettings: camelKeys(o.subscriptionSettings),
       notificationSettings: camelKeys(o.notificationSettings),
       customerEmailSettings: camelKeys(o.customerEmailSettings),
-      customerPortalSettings: camelKeys(o.customerPortalSettings),
+      customerPortalSettings: camelKeys(withPortalDefaults(o.customerPortalSettings)),
       disputeSettings: camelKeys(o.disputeSettings),
       embedHosts: o.embedHosts,
       embedHostsEnforced: o.embedHostsEnforced,
@@ -194,3 +197,13 @@ export class OrganizationType {
 
 @ObjectType('OrganizationList', SIMPLE)
 export class OrganizationList extends ListResource(OrganizationType) {}
+
+/** Stored settings from before a key existed (`cancel`) read as its default. */
+function withPortalDefaults(stored: CustomerPortalSettings): CustomerPortalSettings {
+  const defaults = defaultCustomerPortalSettings();
+  return {
+    usage: { ...defaults.usage, ...stored.usage },
+    subscription: { ...defaults.subscription, ...stored.subscription },
+    customer: { ...defaults.customer, ...stored.customer },
+  };
+}

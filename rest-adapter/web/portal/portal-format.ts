@@ -1,0 +1,52 @@
+import { formatMoney } from '../../../kit/money/format.js';
+
+type Wire = Record<string, any>;
+
+/** `Nov 24, 2026` (UTC: the dates of a billing period are the same for everyone). */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(value));
+}
+
+export function formatAmount(amount: number | null | undefined, currency: string | null | undefined): string {
+  if (amount == null || !currency) return '—';
+  return formatMoney(BigInt(amount), currency);
+}
+
+/** `$10.00 / month`, `$90.00 / 3 months`. */
+export function formatRecurring(subscription: Wire): string {
+  const count = subscription.recurring_interval_count ?? 1;
+  const interval = subscription.recurring_interval ?? '';
+  const every = count === 1 ? interval : `${count} ${interval}s`;
+  return `${formatAmount(subscription.amount, subscription.currency)} / ${every}`;
+}
+
+const STATUS_LABELS: Record<string, string> = {
+  active: 'Active',
+  trialing: 'Trial',
+  past_due: 'Past due',
+  canceled: 'Canceled',
+  unpaid: 'Unpaid',
+  incomplete: 'Incomplete',
+  incomplete_expired: 'Expired',
+  paused: 'Paused',
+};
+
+/** A subscription's state in words: "Active", "Cancels on Dec 24, 2026", "Canceled". */
+export function subscriptionState(subscription: Wire): { label: string; tone: 'ok' | 'warn' | '' } {
+  if (subscription.cancel_at_period_end && !subscription.ended_at)
+    return { label: `Cancels on ${formatDate(subscription.ends_at ?? subscription.current_period_end)}`, tone: 'warn' };
+  const label = STATUS_LABELS[subscription.status] ?? subscription.status;
+  return { label, tone: subscription.status === 'active' || subscription.status === 'trialing' ? 'ok' : '' };
+}
+
+/** Only web addresses lead back to the merchant (never `javascript:` or other schemes). */
+export function safeExternalUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,56 @@
+import type { Request, Response } from 'express';
+import type { DomainError, ValidationIssue } from '../../../kit/errors.js';
+import type { OrganizationProfile } from '../../../subgraphs/identity/contract.js';
+import { html } from '../html.js';
+import { sendPage } from '../layout.js';
+import { renderPortalPage } from './portal-layout.js';
+import { portalBase } from './portal-session.js';
+
+/** What the portal's routers share: the answers that are plain messages, and form and query fields. */
+export const FORM_EXPIRED = 'This form has expired or did not come from this site. Please try again.';
+
+export const LINK_EXPIRED = 'This link has expired. Ask the seller for a new one, or sign in with your e-mail.';
+
+/** `?done=` of the redirect after a change → the notice the next page shows. */
+export const NOTICES: Record<string, string> = {
+  canceled: 'Your subscription will be canceled at the end of the current period.',
+  uncanceled: 'Your subscription will continue.',
+  changed: 'Your plan was changed.',
+  billing: 'Your billing details were saved.',
+};
+
+export function message(
+  res: Response,
+  organization: OrganizationProfile | null,
+  title: string,
+  text: string,
+  status: number,
+): void {
+  const seller = organization ?? { name: 'Customer portal', slug: '' };
+  const back = organization ? html`<p><a href="${portalBase(organization.slug)}">Back to the portal</a></p>` : null;
+  sendPage(
+    res,
+    renderPortalPage({
+      title,
+      organization: seller,
+      narrow: true,
+      body: html`<h1>${title}</h1><div class="card"><p>${text}</p>${back}</div>`,
+    }),
+    status,
+  );
+}
+
+/** One text field of the posted form ('' when absent or repeated). */
+export function field(req: Request, name: string): string {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+export function queryParam(req: Request, name: string): string | null {
+  return new URL(req.originalUrl, 'http://local').searchParams.get(name);
+}
+
+export function messageOf(error: DomainError): string {
+  const issues = error.details as ValidationIssue[] | undefined;
+  return Array.isArray(issues) && issues.length ? issues.map(i => i.msg).join(' ') : error.message;
+}

@@ -1,0 +1,139 @@
+import type express from 'express';
+import type { Request, Response } from 'express';
+import { DomainError } from '../../../kit/errors.js';
+import { ANONYMOUS, type Principal } from '../../../kit/principal.js';
+import type { OrganizationDirectory, OrganizationProfile } from '../../../subgraphs/identity/contract.js';
+import { safeReturnTo } from '../auth.js';
+import { issueCsrfToken, verifyCsrf } from '../csrf.js';
+import type { HtmlValue } from '../html.js';
+import { sendPage } from '../layout.js';
+import type { PortalApi } from './portal-api.js';
+import { field, FORM_EXPIRED, queryParam } from './portal-http.js';
+import { renderPortalPage } from './portal-layout.js';
+import { portalBase, setPortalToken } from './portal-session.js';
+import { codeForm, emailForm } from './portal-sign-in.js';
+
+interface Helpers {
+  page: (handler: (req: Request, res: Response) => Promise<void>) => express.RequestHandler;
+  locals(res: Response): { organization: OrganizationProfile; base: string };
+  customerOf(token: string | undefined): Promise<Principal | null>;
+  api: PortalApi;
+  organizations: OrganizationDirectory;
+}
+
+/**
+ * Sign-in without a session link: `/portal/<slug>/request` (the e-mail) and `/authenticate` (the code),
+ * through Polar's `customer-session/request` and `/authenticate` endpoints, called as an anonymous client.
+ * Both posts are in the `sign_in` rate-limit zone.
+ */
+export function signInRoutes(portal: express.Router, h: Helpers): void {
+  const { page, locals } = h;
+  const deps = { api: h.api, organizations: h.organizations };
+  const customerOf = h.customerOf;
+  const signInPage = (res: Response, title: string, body: HtmlValue, status = 200) =>
+    sendPage(res, renderPortalPage({ title, organization: locals(res).organization, body, narrow: true }), status);
+
+  portal.get(
+    '/request',
+    page(async (req, res) => {
+      const { base, organization } = locals(res);
+      const notice = queryParam(req, 'expired') ? 'Your session has ended. Sign in again.' : null;
+      const returnTo = backTo(base, queryParam(req, 'return_to'));
+      signInPage(
+        res,
+        'Sign in',
+        emailForm({ base, organizationName: organization.name, csrfToken: issueCsrfToken(req, res), notice, returnTo }),
+      );
+    }),
+  );
+
+  portal.post(
+    '/request',
+    page(async (req, res) => {
+      const { base, organization } = locals(res);
+      const email = field(req, 'email').trim();
+      const returnTo = backTo(base, field(req, 'return_to'));
+      const again = (status: number, error: string) =>
+        signInPage(
+          res,
+          'Sign in',
+          emailForm({
+            base,
+            organizationName: organization.name,
+            csrfToken: issueCsrfToken(req, res),
+            email,
+            error,
+            returnTo,
+          }),
+          status,
+        );
+      if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
+      try {
+        await deps.api.call(
+          'customer_portal:customer-session:request',
+          { body: { email, organization_id: organization.id } },
+          ANONYMOUS,
+          req.requestId,
+        );
+      } catch (error) {
+        if (error instanceof DomainError && error.status === 422) return again(400, 'Enter a valid e-mail address.');
+        throw error;
+      }
+      const query = new URLSearchParams({ email, ...(returnTo ? { return_to: returnTo } : {}) });
+      res.redirect(303, `${base}/authenticate?${query.toString()}`);
+    }),
+  );
+
+  portal.get(
+    '/authenticate',
+    page(async (req, res) => {
+      const { base } = locals(res);
+      const email = queryParam(req, 'email');
+      const returnTo = backTo(base, queryParam(req, 'return_to'));
+      signInPage(res, 'Enter your code', codeForm({ base, csrfToken: issueCsrfToken(req, res), email, returnTo }));
+    }),
+  );
+
+  portal.post(
+    '/authenticate',
+    page(async (req, res) => {
+      const { base, organization } = locals(res);
+      const returnTo = backTo(base, field(req, 'return_to'));
+      const again = (status: number, error: string) =>
+        signInPage(
+          res,
+          'Enter your code',
+          codeForm({ base, csrfToken: issueCsrfToken(req, res), error, returnTo }),
+          status,
+        );
+      if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
+      let token: string;
+      try {
+        token = (
+          await deps.api.call<{ token: string }>(
+            'customer_portal:customer-session:authenticate',
+            { body: { code: field(req, 'code') } },
+            ANONYMOUS,
+            req.requestId,
+          )
+        ).token;
+      } catch (error) {
+        if (error instanceof DomainError && error.status < 500)
+          return again(400, 'This code is invalid or has expired. Check it, or ask for a new one.');
+        throw error;
+      }
+      const customer = await customerOf(token);
+      // A code is for the organization it was asked for; one of another seller signs in there, not here.
+      const home = customer ? await deps.organizations.profile(customer.organizationIds[0]) : null;
+      const slug = home?.slug ?? organization.slug;
+      setPortalToken(req, res, slug, token);
+      res.redirect(303, slug === organization.slug && returnTo ? returnTo : portalBase(slug));
+    }),
+  );
+}
+
+/** The portal page to come back to after signing in: a path of this portal, or nothing. */
+export function backTo(base: string, value: string | null | undefined): string | null {
+  const path = safeReturnTo(value, '');
+  return path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`) ? path : null;
+}

@@ -1,0 +1,152 @@
+import { html, type SafeHtml } from '../html.js';
+import { csrfField, errorBox } from '../layout.js';
+import { formatAmount, formatDate, formatRecurring, subscriptionState } from './portal-format.js';
+import { noticeBox } from './portal-layout.js';
+
+type Wire = Record<string, any>;
+
+const REASONS: [string, string][] = [
+  ['', 'Choose a reason (optional)'],
+  ['too_expensive', 'Too expensive'],
+  ['missing_features', 'Missing features'],
+  ['switched_service', 'Switched to another service'],
+  ['unused', "I don't use it"],
+  ['customer_service', 'Customer service'],
+  ['low_quality', 'Quality was less than expected'],
+  ['too_complex', 'Too complex'],
+  ['other', 'Other'],
+];
+
+function stateBadge(subscription: Wire): SafeHtml {
+  const { label, tone } = subscriptionState(subscription);
+  return html`<span class="badge ${tone}">${label}</span>`;
+}
+
+/** The subscriptions view: each with its plan, price, state and a link to manage it. */
+export function subscriptionsBody(items: Wire[], base: string, notice?: string | null): SafeHtml {
+  if (!items.length)
+    return html`<h1>Subscriptions</h1>${noticeBox(notice)}<p class="muted">You have no subscriptions.</p>`;
+  return html`<h1>Subscriptions</h1>${noticeBox(notice)}
+<table>
+<thead><tr><th>Plan</th><th>Price</th><th>Status</th><th>Current period ends</th><th></th></tr></thead>
+<tbody>${items.map(
+    s =>
+      html`<tr><td>${s.product?.name ?? ''}</td><td>${formatRecurring(s)}</td><td>${stateBadge(s)}</td><td><time datetime="${s.current_period_end}">${formatDate(s.current_period_end)}</time></td><td><a href="${base}/subscriptions/${s.id}">Manage</a></td></tr>`,
+  )}</tbody>
+</table>`;
+}
+
+export interface SubscriptionActions {
+  /** The organization lets customers cancel, and the subscription can still be canceled. */
+  cancel: boolean;
+  /** It is set to cancel at period end and has not ended: "Keep subscription". */
+  uncancel: boolean;
+  /** The organization lets customers change plans and the API can do it here. */
+  changePlan: boolean;
+}
+
+/** One subscription, with what the customer may do to it. */
+export function subscriptionBody(
+  s: Wire,
+  options: {
+    base: string;
+    csrfToken: string;
+    actions: SubscriptionActions;
+    notice?: string | null;
+    error?: string | null;
+  },
+): SafeHtml {
+  const path = `${options.base}/subscriptions/${s.id}`;
+  const { actions } = options;
+  return html`<p><a href="${options.base}/subscriptions">← Subscriptions</a></p>
+<h1>${s.product?.name ?? 'Subscription'}</h1>
+${noticeBox(options.notice)}${errorBox(options.error)}
+<div class="card">
+<dl class="facts">
+<dt>Status</dt><dd>${stateBadge(s)}</dd>
+<dt>Price</dt><dd>${formatRecurring(s)}</dd>
+${s.seats ? html`<dt>Seats</dt><dd>${s.seats}</dd>` : null}
+<dt>Started</dt><dd>${formatDate(s.started_at)}</dd>
+<dt>Current period</dt><dd>${formatDate(s.current_period_start)} – ${formatDate(s.current_period_end)}</dd>
+${s.trial_end ? html`<dt>Trial ends</dt><dd>${formatDate(s.trial_end)}</dd>` : null}
+${s.ended_at ? html`<dt>Ended</dt><dd>${formatDate(s.ended_at)}</dd>` : null}
+</dl>
+<div class="actions">
+${actions.changePlan ? html`<a class="button" href="${path}/change-plan">Change plan</a>` : null}
+${actions.cancel ? html`<a class="button" href="${path}/cancel">Cancel subscription</a>` : null}
+${
+  actions.uncancel
+    ? html`<form class="inline" method="post" action="${path}/uncancel">${csrfField(options.csrfToken)}<button type="submit">Keep subscription</button></form>`
+    : null
+}
+</div>
+</div>`;
+}
+
+/** The confirmation before canceling at period end (reason and comment, as Polar's portal asks). */
+export function cancelBody(s: Wire, options: { base: string; csrfToken: string; error?: string | null }): SafeHtml {
+  const path = `${options.base}/subscriptions/${s.id}`;
+  return html`<p><a href="${path}">← ${s.product?.name ?? 'Subscription'}</a></p>
+<h1>Cancel subscription</h1>
+${errorBox(options.error)}
+<div class="card">
+<p>Your subscription to <strong>${s.product?.name ?? ''}</strong> (${formatAmount(s.amount, s.currency)}) stays active until the end of the current period, <strong>${formatDate(s.current_period_end)}</strong>, and is not renewed after it. You can keep it until then.</p>
+<form class="stack" method="post" action="${path}/cancel">
+${csrfField(options.csrfToken)}
+<div class="field"><label for="cancel-reason">Why are you canceling?</label><select id="cancel-reason" name="cancellation_reason">${REASONS.map(
+    ([value, label]) => html`<option value="${value}">${label}</option>`,
+  )}</select></div>
+<div class="field"><label for="cancel-comment">Anything else? (optional)</label><input id="cancel-comment" type="text" name="cancellation_comment" maxlength="1000"></div>
+<div class="actions"><button type="submit" class="secondary">Cancel at period end</button><a href="${path}">Keep my subscription</a></div>
+</form>
+</div>`;
+}
+
+/**
+ * Choosing another plan, and (when the API offers a preview) what it would cost before confirming. Shown
+ * only where the organization allows plan changes and this server's portal API can make them.
+ */
+export function changePlanBody(
+  s: Wire,
+  options: {
+    base: string;
+    csrfToken: string;
+    products: Wire[];
+    chosen?: Wire | null;
+    preview?: Wire | null;
+    error?: string | null;
+  },
+): SafeHtml {
+  const path = `${options.base}/subscriptions/${s.id}`;
+  const others = options.products.filter(p => p.id !== s.product_id && p.is_recurring !== false && !p.is_archived);
+  const priceOf = (p: Wire) => {
+    const price = (p.prices ?? [])[0];
+    return price?.price_amount != null ? formatAmount(price.price_amount, price.price_currency) : '';
+  };
+  const confirm = options.chosen
+    ? html`<div class="card"><h2>Change to ${options.chosen.name}</h2>
+${
+  options.preview
+    ? html`<dl class="facts">${Object.entries(options.preview)
+        .filter(([, v]) => typeof v === 'number')
+        .map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}</dt><dd>${formatAmount(v as number, s.currency)}</dd>`)}</dl>`
+    : null
+}
+<form method="post" action="${path}/change-plan">${csrfField(options.csrfToken)}<input type="hidden" name="product_id" value="${options.chosen.id}"><input type="hidden" name="confirm" value="1"><button type="submit">Confirm the change</button></form></div>`
+    : null;
+  return html`<p><a href="${path}">← ${s.product?.name ?? 'Subscription'}</a></p>
+<h1>Change plan</h1>
+${errorBox(options.error)}
+${confirm}
+<div class="card"><form class="stack" method="post" action="${path}/change-plan">${csrfField(options.csrfToken)}
+<fieldset><legend>Plans</legend>${
+    others.length
+      ? others.map(
+          p =>
+            html`<label class="check"><input type="radio" name="product_id" value="${p.id}" required> ${p.name} <span class="muted">${priceOf(p)}</span></label>`,
+        )
+      : html`<p class="muted">There is no other plan to change to.</p>`
+  }</fieldset>
+${others.length ? html`<button type="submit">Review the change</button>` : null}
+</form></div>`;
+}

@@ -1,0 +1,158 @@
+import type { Request, Response } from 'express';
+import type { Principal } from '../../../kit/principal.js';
+import type { OrganizationProfile } from '../../../subgraphs/identity/contract.js';
+import { html, type SafeHtml } from '../html.js';
+import { formatDate } from './portal-format.js';
+import { billingBody, billingFormOf, ordersBody } from './portal-account.js';
+import type { PortalApi, PortalCall } from './portal-api.js';
+import { subscriptionsBody } from './portal-subscriptions.js';
+
+type Wire = Record<string, any>;
+
+/** What a view of the portal gets: the signed-in customer, its seller, and the API as that customer. */
+export interface PortalContext {
+  req: Request;
+  res: Response;
+  api: PortalApi;
+  principal: Principal;
+  organization: OrganizationProfile;
+  /** `/portal/<slug>`. */
+  base: string;
+  csrfToken: string;
+  /** Runs one documented operation as this customer (PortalApi.call). */
+  call<T = any>(operationId: string, input?: PortalCall): Promise<T>;
+  /** A `?done=` message of the redirect that led here. */
+  notice: string | null;
+}
+
+/**
+ * A section of the portal: a tab of its navigation and the page at `/portal/<slug>/<path>`. The portal is
+ * the list below; a part of the service that adds a portal API (benefits, payment methods, invoices) adds
+ * or fills a section with `registerPortalSection`, and `available` keeps a section out of the navigation
+ * until its route exists on this server (and the organization's settings allow it).
+ */
+export interface PortalSection {
+  id: string;
+  label: string;
+  path: string;
+  available(ctx: PortalContext): boolean;
+  render(ctx: PortalContext): Promise<SafeHtml>;
+}
+
+const sections: PortalSection[] = [];
+
+/** Adds a section, or replaces the one with the same id (a placeholder filled by its feature). */
+export function registerPortalSection(section: PortalSection, options: { before?: string } = {}): void {
+  const existing = sections.findIndex(s => s.id === section.id);
+  if (existing >= 0) {
+    sections[existing] = section;
+    return;
+  }
+  const at = options.before ? sections.findIndex(s => s.id === options.before) : -1;
+  if (at >= 0) sections.splice(at, 0, section);
+  else sections.push(section);
+}
+
+export function portalSections(): readonly PortalSection[] {
+  return sections;
+}
+
+const items = (page: { items?: Wire[] }) => page.items ?? [];
+
+registerPortalSection({
+  id: 'subscriptions',
+  label: 'Subscriptions',
+  path: 'subscriptions',
+  available: ctx => ctx.api.has('customer_portal:subscriptions:list'),
+  render: async ctx =>
+    subscriptionsBody(
+      items(await ctx.call('customer_portal:subscriptions:list', { query: { limit: '100' } })),
+      ctx.base,
+      ctx.notice,
+    ),
+});
+
+registerPortalSection({
+  id: 'orders',
+  label: 'Orders',
+  path: 'orders',
+  available: ctx => ctx.api.has('customer_portal:orders:list'),
+  render: async ctx =>
+    ordersBody(items(await ctx.call('customer_portal:orders:list', { query: { limit: '100' } })), {
+      base: ctx.base,
+      invoices: ctx.api.has('customer_portal:orders:invoice'),
+    }),
+});
+
+// Benefits: the customer's benefit grants (Polar's `customer_portal:benefit-grants:list`) when that route is
+// served, otherwise its license keys (`customer_portal:license_keys:list`); neither: no tab.
+const GRANTS = 'customer_portal:benefit-grants:list';
+const LICENSE_KEYS = 'customer_portal:license_keys:list';
+
+registerPortalSection({
+  id: 'benefits',
+  label: 'Benefits',
+  path: 'benefits',
+  available: ctx => ctx.api.has(GRANTS) || ctx.api.has(LICENSE_KEYS),
+  render: async ctx => {
+    if (!ctx.api.has(GRANTS)) return licenseKeysBody(items(await ctx.call(LICENSE_KEYS, { query: { limit: '100' } })));
+    const grants = items(await ctx.call(GRANTS, { query: { limit: '100' } }));
+    if (!grants.length) return html`<h1>Benefits</h1><p class="muted">You have no benefits.</p>`;
+    return html`<h1>Benefits</h1><ul class="plain">${grants.map(
+      g =>
+        html`<li><strong>${g.benefit?.description ?? g.benefit_id}</strong> <span class="badge">${g.benefit?.type ?? ''}</span>${
+          g.properties?.display_key ? html`<code class="secret">${g.properties.display_key}</code>` : null
+        }${g.benefit?.properties?.note ? html`<p>${g.benefit.properties.note}</p>` : null}<div class="muted">Granted ${formatDate(g.granted_at)}</div></li>`,
+    )}</ul>`;
+  },
+});
+
+/** License keys to copy (selectable in one click: `user-select: all`), with their state and limits. */
+function licenseKeysBody(keys: Wire[]): SafeHtml {
+  if (!keys.length) return html`<h1>Benefits</h1><p class="muted">You have no license keys.</p>`;
+  return html`<h1>Benefits</h1><h2>License keys</h2><ul class="plain">${keys.map(
+    k =>
+      html`<li><code class="secret" aria-label="License key">${k.key ?? k.display_key}</code><div class="muted">${
+        k.status === 'granted' ? 'Active' : k.status
+      }${k.expires_at ? html` · expires ${formatDate(k.expires_at)}` : null}${
+        k.limit_activations ? html` · up to ${k.limit_activations} activations` : null
+      }</div></li>`,
+  )}</ul>`;
+}
+
+// Saved payment methods arrive with the portal's payment-method API; until then the tab is not shown.
+registerPortalSection({
+  id: 'payment-methods',
+  label: 'Payment methods',
+  path: 'payment-methods',
+  available: ctx => ctx.api.has('customer_portal:customers:list_payment_methods'),
+  render: async ctx => {
+    const methods = items(
+      await ctx.call('customer_portal:customers:list_payment_methods', { query: { limit: '100' } }),
+    );
+    if (!methods.length) return html`<h1>Payment methods</h1><p class="muted">No saved payment method.</p>`;
+    // Polar's CustomerPaymentMethod: a card's brand, last digits and expiry are in `method_metadata`.
+    return html`<h1>Payment methods</h1><ul class="plain">${methods.map(m => {
+      const card = m.method_metadata ?? m.card;
+      return html`<li>${card?.last4 ? html`${card.brand ?? 'Card'} ending in ${card.last4}, expires ${card.exp_month}/${card.exp_year}` : m.type}</li>`;
+    })}</ul>`;
+  },
+});
+
+// Billing details: the form (its post is handled by the portal router, which re-renders it on error).
+registerPortalSection({
+  id: 'billing',
+  label: 'Billing details',
+  path: 'billing',
+  available: ctx => ctx.api.has('customer_portal:customers:get'),
+  render: async ctx => {
+    const customer = await ctx.call('customer_portal:customers:get');
+    return billingBody({
+      base: ctx.base,
+      csrfToken: ctx.csrfToken,
+      email: customer.email ?? null,
+      form: billingFormOf(customer),
+      notice: ctx.notice,
+    });
+  },
+});

@@ -1,0 +1,29 @@
+import type { RpcContract } from '../../../kit/http/signed-rpc.js';
+import type { CustomerPortalSettings } from './organization.settings.js';
+
+/**
+ * What other parts of the service may learn about an organization without a principal: its public
+ * profile (the seller a customer sees: name, slug, avatar) and its customer portal settings. Billing
+ * names the seller in e-mails and enforces the portal settings with it; the portal pages find an
+ * organization by its slug. Plain JSON in and out: in-process when embedded, signed JSON RPC
+ * (`ORGANIZATION_DIRECTORY_RPC`, served by the identity process) when distributed.
+ */
+export interface OrganizationProfile {
+  id: string;
+  name: string;
+  slug: string;
+  avatarUrl: string | null;
+  customerPortalSettings: CustomerPortalSettings;
+}
+
+export interface OrganizationDirectory {
+  /** The organization with this id, or null. */
+  profile(id: string): Promise<OrganizationProfile | null>;
+  /** The organization with this slug, or null. */
+  profileBySlug(slug: string): Promise<OrganizationProfile | null>;
+}
+
+export const ORGANIZATION_DIRECTORY_RPC: RpcContract<OrganizationDirectory> = {
+  prefix: '/internal/organizations',
+  methods: { profile: true, profileBySlug: true },
+};
