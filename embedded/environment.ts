@@ -70,7 +70,6 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     poolMax: options.config.DATABASE_POOL_SIZE,
     // Plan changes follow the organization's proration choice, which identity owns.
     prorationSettings: id => prorationSettings.prorationChoice(id),
-    gracePeriodDays: organizationId => identity.benefitRevocationGracePeriod(organizationId),
     renewalPollMs: options.config.RENEWAL_INTERVAL_MS,
     logger: options.logger.child({ environment: options.name }),
     mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),

@@ -64,7 +64,10 @@ export async function startBilling(options: {
   prorationSettings?: ProrationSettingsSource;
   /** Sweep for due work (checkouts to expire) every this many ms (default 30 s); 0: never. */
   dueWorkSweepMs?: number;
-  /** An organization's benefit revocation grace period in days (identity owns the setting); 0 when absent. */
+  /**
+   * An organization's benefit revocation grace period in days (identity owns the setting); read from
+   * `organizations` when absent, else 0.
+   */
   gracePeriodDays?: (organizationId: string) => Promise<number>;
   /** Run the renewal scheduler every this many ms (default 10 s); 0: never. */
   renewalPollMs?: number;
@@ -75,6 +78,14 @@ export async function startBilling(options: {
   organizations?: OrganizationDirectory | null;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
+  // The grace period is identity's setting: given, or read from its directory (in-process or RPC).
+  const directory = options.organizations ?? null;
+  const gracePeriodDays =
+    options.gracePeriodDays ??
+    (directory
+      ? async (organizationId: string) =>
+          (await directory.profile(organizationId))?.billing.benefitRevocationGracePeriod ?? 0
+      : undefined);
   const schema = await buildBillingSchema();
   const cache = new PrincipalCache();
   // Customers deleted by any process on this database end their cached sessions here at once.
@@ -107,7 +118,7 @@ export async function startBilling(options: {
     payments,
     jobs,
     prorationSettings: options.prorationSettings,
-    gracePeriodDays: options.gracePeriodDays,
+    gracePeriodDays,
     organizations: options.organizations ?? null,
   });
   // Due work: an advance of the sandbox clock runs these runners at each instant it passes; the sweep
@@ -124,7 +135,7 @@ export async function startBilling(options: {
     benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),
   );
   // Grants follow inside a sandbox clock advance too (after the runners registered before it).
-  services.clocks.register(new BenefitDueWork(orm, services.benefitEngine, jobs, options.gracePeriodDays));
+  services.clocks.register(new BenefitDueWork(orm, services.benefitEngine, jobs, gracePeriodDays));
   // Jobs a crash left behind (or due later) are picked up by this worker loop.
   if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
   const sweepMs = options.dueWorkSweepMs ?? (options.jobPollMs === 0 ? 0 : 30_000);

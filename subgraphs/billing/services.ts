@@ -114,6 +114,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     sessions: customerSessions,
     jobs: deps.jobs ?? null,
     clocks,
+    organizations: deps.organizations ?? null,
   });
   const benefitEngine = new BenefitGrantEngine(benefitTypeHandlers(), deps.gracePeriodDays);
   return {

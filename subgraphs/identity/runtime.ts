@@ -31,11 +31,6 @@ export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
   /** Public profiles and portal settings of organizations (billing's e-mails and portal rules, the portal pages). */
   organizations: OrganizationDirectory;
   clock: Clock;
-  /**
-   * An organization's `subscription_settings.benefit_revocation_grace_period` (days; 0 when unknown):
-   * what billing's grant engine asks in-process, since billing does not read identity's tables.
-   */
-  benefitRevocationGracePeriod(organizationId: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -67,15 +62,6 @@ export async function startIdentity(options: {
     clock: options.clock,
     principals,
     leakedTokens: new InProcessLeakedTokenRevoker(orm, options.secret, options.clock, cache),
-    benefitRevocationGracePeriod: async organizationId => {
-      const rows = await orm.em
-        .fork()
-        .execute<{ days: string | null }[]>(
-          `select subscription_settings ->> 'benefit_revocation_grace_period' as days from identity.organizations where id = ?`,
-          [organizationId],
-        );
-      return Number(rows[0]?.days ?? 0) || 0;
-    },
     organizations: new InProcessOrganizationDirectory(orm),
     createContext: (principal, requestId) => ({
       em: orm.em.fork(),

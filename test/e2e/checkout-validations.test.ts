@@ -157,3 +157,45 @@ describe('discount redemptions', () => {
     expect((await api('GET', `/v1/discounts/${discount.body.id}`)).body.redemptions_count).toBe(1);
   });
 });
+
+describe('trial abuse (`prevent_trial_abuse`)', () => {
+  const trialCheckout = async (product: string, email: string) => {
+    const checkout = await api('POST', '/v1/checkouts/', { products: [product], customer_email: email });
+    expect(checkout.status).toBe(201);
+    expect(checkout.body.trial_end).not.toBeNull();
+    return client('POST', checkout.body.client_secret, '/confirm', { confirmation_token_id: 'pm_card_visa' });
+  };
+
+  it('refuses a second trial to the same person (any alias) with 403 TrialAlreadyRedeemed, only when the organization asks', async () => {
+    const product = await api('POST', '/v1/products/', {
+      name: 'Trial plan',
+      recurring_interval: 'month',
+      trial_interval: 'day',
+      trial_interval_count: 7,
+      prices: [{ amount_type: 'fixed', price_amount: 900 }],
+    });
+    expect(product.status).toBe(201);
+
+    // Off (the default): a second trial is granted.
+    expect((await trialCheckout(product.body.id, 'trial-a@example.com')).status).toBe(200);
+    expect((await trialCheckout(product.body.id, 'trial-a@example.com')).status).toBe(200);
+
+    // Polar's OrganizationSubscriptionSettings is replaced whole: the current settings with the switch on.
+    const current = await api('GET', `/v1/organizations/${owner.organizationId}`);
+    const settings = await api('PATCH', `/v1/organizations/${owner.organizationId}`, {
+      subscription_settings: { ...current.body.subscription_settings, prevent_trial_abuse: true },
+    });
+    expect(settings.status).toBe(200);
+    expect(settings.body.subscription_settings.prevent_trial_abuse).toBe(true);
+
+    // On: the same address, with a +tag and another case, is the same person.
+    const refused = await trialCheckout(product.body.id, 'Trial-A+again@Example.com');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      error: 'TrialAlreadyRedeemed',
+      detail: 'You have already used a trial for this product. Trials can only be used once per customer.',
+    });
+    // Someone who never trialled still gets one.
+    expect((await trialCheckout(product.body.id, 'trial-b@example.com')).status).toBe(200);
+  });
+});

@@ -59,12 +59,10 @@ export async function applyClientChanges(
       throw new PolarRequestValidationError([
         invalid('discount_code', 'Discount codes are not allowed on this checkout.', input.discountCode),
       ]);
-    const found = await em
-      .getConnection()
-      .execute<{ id: string }[]>(
-        'select id from billing.discounts where organization_id = ? and lower(code) = lower(?) and deleted_at is null',
-        [k.organizationId, input.discountCode],
-      );
+    const found = await em.execute<{ id: string }[]>(
+      'select id from billing.discounts where organization_id = ? and lower(code) = lower(?) and deleted_at is null',
+      [k.organizationId, input.discountCode],
+    );
     const candidate = found[0] ? await em.findOne(Discount, { id: found[0].id }) : null;
     if (!candidate || !discountApplicable(candidate, k.productId, k.currency, now))
       throw new PolarRequestValidationError([

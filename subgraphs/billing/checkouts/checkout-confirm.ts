@@ -38,12 +38,10 @@ export async function resolveCustomer(
   if (!customer && k.externalCustomerId)
     customer = await em.findOne(Customer, { ...live, externalId: k.externalCustomerId });
   if (!customer && k.customerEmail) {
-    const rows = await em
-      .getConnection()
-      .execute<{ id: string }[]>(
-        'select id from billing.customers where organization_id = ? and lower(email) = lower(?) and deleted_at is null limit 1',
-        [k.organizationId, k.customerEmail],
-      );
+    const rows = await em.execute<{ id: string }[]>(
+      'select id from billing.customers where organization_id = ? and lower(email) = lower(?) and deleted_at is null limit 1',
+      [k.organizationId, k.customerEmail],
+    );
     if (rows[0]) customer = await em.findOne(Customer, { id: rows[0].id });
   }
   if (customer) {
@@ -131,42 +129,42 @@ export function processorCall(
 }
 
 /**
- * Takes one redemption of the discount for this checkout before the money moves, as Polar does. The
- * reservation (`billing.discount_redemptions`, one per checkout) commits in its own short transaction
- * under the discount's row lock, so concurrent confirms of the last redemption run in turn and the
- * later one is refused (422 at `discount_id`, Polar's "Discount is no longer redeemable."); the lock
- * is never held across the processor call (waiting confirms would hold every pooled connection). A
- * retried confirm finds its reservation; a declined payment or the checkout's expiry gives it back.
+ * Takes one redemption of the discount for this checkout before the money moves, as Polar does, in
+ * the confirm's own transaction (`em`): the reservation (`billing.discount_redemptions`, one per
+ * checkout) is made under the discount's row lock, so concurrent confirms of the last redemption run
+ * in turn and the later one is refused (422 at `discount_id`, Polar's "Discount is no longer
+ * redeemable."). The lock is held across the processor call, which serializes confirms of one
+ * discount; a waiting confirm holds its connection but needs no other (the processor has its own
+ * pool), so the pool cannot deadlock, as a separate transaction on a second connection could. A
+ * retried confirm finds its reservation; a declined payment, a rollback or the checkout's expiry
+ * gives it back.
  */
-export async function reserveDiscount(root: EntityManager, discountId: string, checkoutId: string, now: Date) {
-  await root.fork().transactional(async em => {
-    const [discount] = await em.execute<{ max_redemptions: number | null; redemptions_count: number }[]>(
-      'select max_redemptions, redemptions_count from billing.discounts where id = ? for update',
-      [discountId],
-    );
-    const [held] = await em.execute<{ discount_id: string }[]>(
-      'select discount_id from billing.discount_redemptions where checkout_id = ?',
-      [checkoutId],
-    );
-    if (held?.discount_id === discountId) return;
-    if (held) await releaseDiscount(em, [checkoutId]);
-    if (!discount || (discount.max_redemptions != null && discount.redemptions_count >= discount.max_redemptions))
-      throw new PolarRequestValidationError([
-        {
-          type: 'value_error',
-          loc: ['body', 'discount_id'],
-          msg: 'Discount is no longer redeemable.',
-          input: discountId,
-        },
-      ]);
-    await em.execute(
-      'insert into billing.discount_redemptions (checkout_id, discount_id, created_at) values (?, ?, ?)',
-      [checkoutId, discountId, now],
-    );
-    await em.execute('update billing.discounts set redemptions_count = redemptions_count + 1 where id = ?', [
-      discountId,
+export async function reserveDiscount(em: EntityManager, discountId: string, checkoutId: string, now: Date) {
+  const [discount] = await em.execute<{ max_redemptions: number | null; redemptions_count: number }[]>(
+    'select max_redemptions, redemptions_count from billing.discounts where id = ? for update',
+    [discountId],
+  );
+  const [held] = await em.execute<{ discount_id: string }[]>(
+    'select discount_id from billing.discount_redemptions where checkout_id = ?',
+    [checkoutId],
+  );
+  if (held?.discount_id === discountId) return;
+  if (held) await releaseDiscount(em, [checkoutId]);
+  if (!discount || (discount.max_redemptions != null && discount.redemptions_count >= discount.max_redemptions))
+    throw new PolarRequestValidationError([
+      {
+        type: 'value_error',
+        loc: ['body', 'discount_id'],
+        msg: 'Discount is no longer redeemable.',
+        input: discountId,
+      },
     ]);
-  });
+  await em.execute('insert into billing.discount_redemptions (checkout_id, discount_id, created_at) values (?, ?, ?)', [
+    checkoutId,
+    discountId,
+    now,
+  ]);
+  await em.execute('update billing.discounts set redemptions_count = redemptions_count + 1 where id = ?', [discountId]);
 }
 
 /** Gives back the redemptions these checkouts reserved and did not use (a decline, an expiry). */

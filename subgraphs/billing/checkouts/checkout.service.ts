@@ -1,20 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
-import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { Customer } from '../customers/customer.entity.js';
 import { storedAddress } from '../customers/customer.service.js';
 import { recordEvent } from '../events/record-event.js';
-import type { JobRunner } from '../jobs/job-queue.js';
 import { enqueueJob } from '../jobs/job-queue.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { PaymentError } from '../payments/payment.errors.js';
-import type { ChargeOutcome, PaymentProcessor, SetupOutcome } from '../payments/payment-processor.js';
+import type { ChargeOutcome, SetupOutcome } from '../payments/payment-processor.js';
 import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
-import { type OrganizationClocks, organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../recurring/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
@@ -41,28 +39,11 @@ import {
 import { checkoutRead, type CheckoutReadFilters } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
 import { checkoutWire } from './checkout.wire.js';
+import { assertTrialAvailable } from './trial-redemptions.js';
+import type { CheckoutDependencies, CheckoutListQuery } from './checkout.dependencies.js';
 
 /** Polar's checkout lifetime. */
 export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
-
-export interface CheckoutDependencies {
-  publicUrl: string;
-  payments: PaymentProcessor;
-  sessions: CustomerSessionService;
-  /** Runs the fulfilment right after confirm commits; null: only a worker picks it up. */
-  jobs: JobRunner | null;
-  /** Each organization's time (its sandbox clock); absent: the request's clock. */
-  clocks?: OrganizationClocks;
-}
-
-export interface CheckoutListQuery extends PageRequest {
-  organizationId?: string[] | null;
-  productId?: string[] | null;
-  customerId?: string[] | null;
-  status?: string[] | null;
-  query?: string | null;
-  sorting?: string[] | null;
-}
 
 /**
  * Checkout sessions (polar-api.md §3.6): create, read, update (merchant and client), confirm. The
@@ -295,6 +276,8 @@ export class CheckoutService {
       if (!k.customerEmail && !k.customerId) issues.push(missing('customer_email'));
       if (current.isPaymentFormRequired && !input.confirmationTokenId) issues.push(missing('confirmation_token_id'));
       if (issues.length) throw new PolarRequestValidationError(issues);
+      if (current.trialEnd)
+        await assertTrialAvailable(em, this.deps.organizations ?? null, k.organizationId, k.customerEmail);
       const mode: FulfilmentPayload['mode'] = current.isPaymentRequired
         ? 'charge'
         : current.isPaymentFormRequired
@@ -313,7 +296,7 @@ export class CheckoutService {
       };
       // The discount's redemption is taken before the money moves (a trial's setup redeems nothing).
       const redeemed = k.discountId && mode !== 'setup' ? k.discountId : null;
-      if (redeemed) await reserveDiscount(ctx.em, redeemed, k.id, now);
+      if (redeemed) await reserveDiscount(em, redeemed, k.id, now);
       let outcome: ChargeOutcome | SetupOutcome | null = null;
       if (mode !== 'none') {
         const processorCustomer = await this.deps.payments.createCustomer({

@@ -100,7 +100,7 @@ export async function knownProcessorCustomer(
  * not ended, paid, and either going on past its period or paused with a resume date.
  */
 export async function hasSubscriptionRequiringPaymentMethod(em: EntityManager, customerId: string): Promise<boolean> {
-  const rows = await em.getConnection().execute<{ n: number }[]>(
+  const rows = await em.execute<{ n: number }[]>(
     `select count(*)::int as n from billing.subscriptions s
        where s.customer_id = ? and s.ended_at is null and s.amount > 0
          and ((s.status in ('active', 'trialing', 'past_due') and not s.cancel_at_period_end)

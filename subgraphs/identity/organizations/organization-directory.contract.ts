@@ -14,6 +14,13 @@ export interface OrganizationProfile {
   slug: string;
   avatarUrl: string | null;
   customerPortalSettings: CustomerPortalSettings;
+  /** The subscription settings billing applies on identity's behalf. */
+  billing: {
+    /** Days a past-due subscription keeps its benefits (`benefit_revocation_grace_period`). */
+    benefitRevocationGracePeriod: number;
+    /** One trial per customer (by e-mail) per organization (`prevent_trial_abuse`). */
+    preventTrialAbuse: boolean;
+  };
 }
 
 export interface OrganizationDirectory {

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Organization } from './organization.entity.js';
+import type { Organization } from './organization.entity.js';
 import type { OrganizationDirectory, OrganizationProfile } from './organization-directory.contract.js';
 import { defaultCustomerPortalSettings } from './organization.settings.js';
 
@@ -11,12 +11,35 @@ export class InProcessOrganizationDirectory implements OrganizationDirectory {
 
   async profile(id: string): Promise<OrganizationProfile | null> {
     if (typeof id !== 'string' || !UUID.test(id)) return null;
-    return profileOf(await this.orm.em.fork().findOne(Organization, { id }));
+    return profileOf(await this.row('id = ?', id));
   }
 
   async profileBySlug(slug: string): Promise<OrganizationProfile | null> {
     if (typeof slug !== 'string' || slug.length === 0 || slug.length > 64) return null;
-    return profileOf(await this.orm.em.fork().findOne(Organization, { slug }));
+    return profileOf(await this.row('slug = ?', slug));
+  }
+
+  /**
+   * Straight on identity's connection, never an entity manager: billing calls this inside its own
+   * transactions, where MikroORM's request context would hand identity's `em.fork()` billing's
+   * context, which does not know identity's entities.
+   */
+  private async row(where: string, value: string): Promise<Organization | null> {
+    const [row] = await this.orm.em.getConnection().execute<Record<string, unknown>[]>(
+      `select id, name, slug, avatar_url, customer_portal_settings, subscription_settings
+         from identity.organizations where ${where}`,
+      [value],
+    );
+    return row
+      ? ({
+          id: row.id,
+          name: row.name,
+          slug: row.slug,
+          avatarUrl: row.avatar_url ?? null,
+          customerPortalSettings: row.customer_portal_settings,
+          subscriptionSettings: row.subscription_settings,
+        } as Organization)
+      : null;
   }
 }
 
@@ -34,6 +57,11 @@ function profileOf(organization: Organization | null): OrganizationProfile | nul
       usage: { ...defaults.usage, ...stored.usage },
       subscription: { ...defaults.subscription, ...stored.subscription },
       customer: { ...defaults.customer, ...stored.customer },
+    },
+    billing: {
+      benefitRevocationGracePeriod:
+        Number(organization.subscriptionSettings?.benefit_revocation_grace_period ?? 0) || 0,
+      preventTrialAbuse: organization.subscriptionSettings?.prevent_trial_abuse === true,
     },
   };
 }
