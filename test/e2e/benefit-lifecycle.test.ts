@@ -2,12 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
+import { ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
  * Issue 12, proved end to end: a monthly plan carrying a license key (2 activations), a downloadable
  * file and a custom note. A sale with a test card grants all three; the key validates and activates
- * twice, and is refused a third time; the customer downloads the file's bytes from the portal; a cancel
+ * twice, and is refused a third time; the customer downloads the file's bytes through the portal's downloadables (`GET
+ * /v1/customer-portal/downloadables/`); a cancel
  * at period end keeps everything until the period ends on the organization's clock, then the
  * subscription is canceled, every grant revoked, the key refused as no longer active and the customer
  * state empty. The outbox holds the grants' `benefit_grant.created` and `benefit_grant.revoked`.
@@ -132,6 +134,42 @@ describe('a subscription’s benefits from sale to the end of a canceled period'
       { error: 'NotPermitted', detail: 'License key activation limit already reached' },
     ]);
 
+    // The customer's portal lists the file with a signed link (the SDK parses Polar's DownloadableRead).
+    const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
+    expect(session.status).toBe(201);
+    const security = { customerSession: session.body.token as string };
+    const portal = polarClient(stack.sandbox);
+    const listed = await ok(portal.customerPortal.downloadables.list(security, {}));
+    expect(listed.result.pagination).toEqual({ totalCount: 1, maxPage: 1 });
+    const [downloadable] = listed.result.items;
+    expect(downloadable).toMatchObject({
+      benefitId: files.id,
+      file: {
+        id: fileId,
+        name: 'starter-kit.zip',
+        mimeType: 'application/zip',
+        size: 40_000,
+        isUploaded: true,
+        checksumSha256Base64: sha256(bytes),
+        download: { headers: {} },
+      },
+    });
+    expect(downloadable.file.download.expiresAt.getTime()).toBeGreaterThan(Date.now() + 3000_000);
+    const download = await fetch(local(downloadable.file.download.url));
+    expect([download.status, download.headers.get('content-type')]).toEqual([200, 'application/zip']);
+    expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+    // Stable across reads; filtered by benefit.
+    const again = await call(base, 'GET', `/v1/customer-portal/downloadables/?benefit_id=${files.id}`, {
+      token: security.customerSession,
+    });
+    expect(again.body.items.map((d: any) => [d.id, d.benefit_id, d.file.id])).toEqual([
+      [downloadable.id, files.id, fileId],
+    ]);
+    const none = await call(base, 'GET', `/v1/customer-portal/downloadables/?benefit_id=${note.id}`, {
+      token: security.customerSession,
+    });
+    expect(none.body).toEqual({ items: [], pagination: { total_count: 0, max_page: 0 } });
+
     const created = await outbox(['benefit_grant.created']);
     expect(
       created
@@ -182,6 +220,8 @@ describe('a subscription’s benefits from sale to the end of a canceled period'
       { error: 'ResourceNotFound', detail: 'License key is no longer active.' },
     ]);
     expect((await api('GET', `/v1/license-keys/${keyId}`)).body.status).toBe('revoked');
+    // The revoked grant's file is no longer offered.
+    expect((await ok(portal.customerPortal.downloadables.list(security, {}))).result.items).toEqual([]);
 
     const revokedEvents = await outbox(['benefit_grant.revoked']);
     expect(
