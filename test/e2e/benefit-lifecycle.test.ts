@@ -169,6 +169,13 @@ describe('a subscription’s benefits from sale to the end of a canceled period'
       token: security.customerSession,
     });
     expect(none.body).toEqual({ items: [], pagination: { total_count: 0, max_page: 0 } });
+    // Another customer sees none of it; without a session, 401; a merchant's token is no customer's either (401).
+    const stranger = await api('POST', '/v1/customers/', { email: 'stranger@example.com' });
+    const strangerSession = await api('POST', '/v1/customer-sessions/', { customer_id: stranger.body.id });
+    const theirs = await call(base, 'GET', '/v1/customer-portal/downloadables/', { token: strangerSession.body.token });
+    expect([theirs.status, theirs.body.items]).toEqual([200, []]);
+    expect((await call(base, 'GET', '/v1/customer-portal/downloadables/')).status).toBe(401);
+    expect((await api('GET', '/v1/customer-portal/downloadables/')).status).toBe(401);
 
     const created = await outbox(['benefit_grant.created']);
     expect(
