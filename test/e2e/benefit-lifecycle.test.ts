@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
 import { ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Issue 12, proved end to end: a monthly plan carrying a license key (2 activations), a downloadable
@@ -12,7 +14,8 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
  * /v1/customer-portal/downloadables/`); a cancel
  * at period end keeps everything until the period ends on the organization's clock, then the
  * subscription is canceled, every grant revoked, the key refused as no longer active and the customer
- * state empty. The outbox holds the grants' `benefit_grant.created` and `benefit_grant.revoked`.
+ * state empty. The merchant's webhook endpoint receives the grants' `benefit_grant.created` and
+ * `benefit_grant.revoked` (verified and parsed by the SDK), as the outbox holds them.
  */
 jest.setTimeout(120_000);
 const START = new Date('2028-06-15T10:00:00.000Z');
@@ -20,15 +23,18 @@ const wall = new ManualClock(START);
 let stack: TestStack;
 let owner: Tenant;
 let base: string;
+let receiver: WebhookReceiver;
 const { api, settle, benefit, product, sell, state, outbox } = benefitHelpers(() => ({ stack, owner, base }));
 
 beforeAll(async () => {
   stack = await startTestStack('benefit_lifecycle', wall);
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
+  receiver = await new WebhookReceiver().start();
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
+  await receiver?.close();
 });
 
 /** Links carry the environment's public URL; the test server listens elsewhere. */
@@ -65,6 +71,12 @@ const keys = (verb: string, body: unknown) => call(base, 'POST', `/v1/customer-p
 
 describe('a subscription’s benefits from sale to the end of a canceled period', () => {
   it('grants, uses, keeps through a cancel at period end, and revokes at the period end', async () => {
+    const endpoint = await api('POST', '/v1/webhooks/endpoints', {
+      url: receiver.url('/grants'),
+      format: 'raw',
+      events: ['benefit_grant.created', 'benefit_grant.revoked'],
+    });
+    expect(endpoint.status).toBe(201);
     const bytes = randomBytes(40_000);
     const fileId = await upload('starter-kit.zip', bytes);
     const licence = await benefit({
@@ -112,6 +124,7 @@ describe('a subscription’s benefits from sale to the end of a canceled period'
 
     // The key named in the grant's properties: validate, activate twice, refused the third time.
     const { license_key_id: keyId, display_key: displayKey } = byBenefit.get(licence.id).properties;
+    expect(byBenefit.get(licence.id).properties).toEqual({ license_key_id: keyId, display_key: displayKey });
     const key = await api('GET', `/v1/license-keys/${keyId}`);
     expect(key.status).toBe(200);
     expect(key.body).toMatchObject({
@@ -229,6 +242,27 @@ describe('a subscription’s benefits from sale to the end of a canceled period'
     expect((await api('GET', `/v1/license-keys/${keyId}`)).body.status).toBe('revoked');
     // The revoked grant's file is no longer offered.
     expect((await ok(portal.customerPortal.downloadables.list(security, {}))).result.items).toEqual([]);
+
+    // The merchant's endpoint heard of each grant and each revocation; the SDK verifies and parses them.
+    await receiver.until(() => receiver.on('/grants').length >= 6, 'six grant webhooks');
+    const heard = receiver.on('/grants').map(r => {
+      const event = validateEvent(
+        r.body,
+        {
+          'webhook-id': r.headers['webhook-id'] as string,
+          'webhook-timestamp': r.headers['webhook-timestamp'] as string,
+          'webhook-signature': r.headers['webhook-signature'] as string,
+        },
+        endpoint.body.secret,
+      ) as { type: string; data: { benefitId: string; customerId: string } };
+      return [event.type, event.data.benefitId, event.data.customerId];
+    });
+    expect(heard.slice(0, 3).map(h => h[0])).toEqual(Array(3).fill('benefit_grant.created'));
+    expect(heard.slice(3).map(h => h[0])).toEqual(Array(3).fill('benefit_grant.revoked'));
+    for (const part of [heard.slice(0, 3), heard.slice(3)]) {
+      expect(part.map(h => h[1]).sort()).toEqual([licence.id, files.id, note.id].sort());
+      expect(part.every(h => h[2] === customerId)).toBe(true);
+    }
 
     const revokedEvents = await outbox(['benefit_grant.revoked']);
     expect(

@@ -15,6 +15,7 @@ import { Migration20261124120001_checkout_expiry } from './Migration202611241200
 import { Migration20261124120002_discount_redemptions } from './Migration20261124120002_discount_redemptions.js';
 import { Migration20261124150000_benefits } from './Migration20261124150000_benefits.js';
 import { Migration20261124130000_renewals } from './Migration20261124130000_renewals.js';
+import { Migration20261124180000_grant_user_provided_key } from './Migration20261124180000_grant_user_provided_key.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -41,4 +42,8 @@ export const billingMigrations = [
   { name: 'Migration20261124120002_discount_redemptions', class: Migration20261124120002_discount_redemptions },
   { name: 'Migration20261124150000_benefits', class: Migration20261124150000_benefits },
   { name: 'Migration20261124130000_renewals', class: Migration20261124130000_renewals },
+  {
+    name: 'Migration20261124180000_grant_user_provided_key',
+    class: Migration20261124180000_grant_user_provided_key,
+  },
 ];
