@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { ManualClock } from '../../kit/clock.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Issue 11, proved end to end: a declined renewal recovered by a new default card. The customer's
@@ -15,6 +17,7 @@ const wall = new ManualClock(START);
 let stack: TestStack;
 let base: string;
 let owner: Tenant;
+let receiver: WebhookReceiver;
 
 const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
 
@@ -22,13 +25,32 @@ beforeAll(async () => {
   stack = await startTestStack('renewal_recovery', wall);
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox);
+  receiver = await new WebhookReceiver().start();
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
+  await receiver?.close();
 });
+
+/** What the merchant listens to (`subscription.cycled` is newer than the SDK 0.48.1 that parses them here). */
+const EVENTS = [
+  'order.created',
+  'order.paid',
+  'order.updated',
+  'subscription.updated',
+  'subscription.past_due',
+  'subscription.active',
+  'customer.state_changed',
+];
 
 describe('a declined renewal recovered by a new default card', () => {
   it('the next dunning retry charges the new default card: order paid, subscription active', async () => {
+    const endpoint = await api('POST', '/v1/webhooks/endpoints', {
+      url: receiver.url('/billing'),
+      format: 'raw',
+      events: EVENTS,
+    });
+    expect(endpoint.status).toBe(201);
     const product = await api('POST', '/v1/products/', {
       name: 'Team',
       recurring_interval: 'month',
@@ -131,6 +153,28 @@ describe('a declined renewal recovered by a new default card', () => {
     const actives = events.filter(e => e.type === 'subscription.active').map(e => new Date(e.created_at).toISOString());
     expect(actives).toHaveLength(2);
     expect(actives[1].slice(0, 16)).toBe('2028-04-12T08:00');
+
+    // The merchant's endpoint heard it all, each body verified and parsed by the SDK.
+    await receiver.until(
+      () =>
+        receiver.on('/billing').some(r => r.body.includes('"subscription.active"') && r.body.includes('2028-04-12')),
+      'the recovery webhook',
+    );
+    const heard = receiver.on('/billing').map(r => {
+      const headers = {
+        'webhook-id': r.headers['webhook-id'] as string,
+        'webhook-timestamp': r.headers['webhook-timestamp'] as string,
+        'webhook-signature': r.headers['webhook-signature'] as string,
+      };
+      return validateEvent(r.body, headers, endpoint.body.secret) as { type: string; data: { id: string } };
+    });
+    const aboutRenewal = heard.filter(e => e.data.id === sub.id || e.data.id === declined.id).map(e => e.type);
+    expect(aboutRenewal).toEqual(
+      expect.arrayContaining(['subscription.past_due', 'order.created', 'order.paid', 'subscription.active']),
+    );
+    expect(aboutRenewal.lastIndexOf('subscription.active')).toBeGreaterThan(
+      aboutRenewal.indexOf('subscription.past_due'),
+    );
 
     // The next period renews on the Mastercard as usual.
     await advance('2028-05-10T09:00:00.000Z');
