@@ -149,6 +149,13 @@ describe('benefits of a past-due subscription under a 3-day grace period', () =>
     );
     const again = regranted.body.granted_benefits.find((g: any) => g.benefit_id === licence.id);
     expect(again.properties).toEqual(licenceGrant.properties);
+    // The SDK reads the same state (its models parse the grants' properties).
+    const viaSdk = await ok(sdk.customers.getState({ id: customerId }));
+    expect(viaSdk.activeSubscriptions.map(s => [s.id, s.status])).toEqual([[sub.id, 'active']]);
+    expect(viaSdk.grantedBenefits.find(g => g.benefitId === licence.id)?.properties).toEqual({
+      licenseKeyId: key.id,
+      displayKey: key.display_key,
+    });
     const back = await keys('validate', ids);
     expect([back.status, back.body.id, back.body.status]).toEqual([200, key.id, 'granted']);
     // Its activation survived the revocation: the only slot is still taken.
