@@ -77,6 +77,12 @@ describe('a subscription’s benefits from sale to the end of a canceled period'
       events: ['benefit_grant.created', 'benefit_grant.revoked'],
     });
     expect(endpoint.status).toBe(201);
+    const stateEndpoint = await api('POST', '/v1/webhooks/endpoints', {
+      url: receiver.url('/state'),
+      format: 'raw',
+      events: ['customer.state_changed'],
+    });
+    expect(stateEndpoint.status).toBe(201);
     const bytes = randomBytes(40_000);
     const fileId = await upload('starter-kit.zip', bytes);
     const licence = await benefit({
@@ -263,6 +269,27 @@ describe('a subscription’s benefits from sale to the end of a canceled period'
       expect(part.map(h => h[1]).sort()).toEqual([licence.id, files.id, note.id].sort());
       expect(part.every(h => h[2] === customerId)).toBe(true);
     }
+
+    // Every customer.state_changed parses with the SDK; the last one says the customer holds nothing.
+    const states = () =>
+      receiver.on('/state').map(
+        r =>
+          validateEvent(
+            r.body,
+            {
+              'webhook-id': r.headers['webhook-id'] as string,
+              'webhook-timestamp': r.headers['webhook-timestamp'] as string,
+              'webhook-signature': r.headers['webhook-signature'] as string,
+            },
+            stateEndpoint.body.secret,
+          ) as { data: { id: string; grantedBenefits: unknown[]; activeSubscriptions: unknown[] } },
+      );
+    await receiver.until(() => {
+      const last = states().at(-1);
+      return last?.data.grantedBenefits.length === 0 && last.data.activeSubscriptions.length === 0;
+    }, 'the empty customer state');
+    expect(states().some(e => e.data.grantedBenefits.length === 3)).toBe(true);
+    expect(states().every(e => e.data.id === customerId)).toBe(true);
 
     const revokedEvents = await outbox(['benefit_grant.revoked']);
     expect(
