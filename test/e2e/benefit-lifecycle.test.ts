@@ -181,6 +181,7 @@ describe('a subscription’s benefits from sale to the end of a canceled period'
     const again = await call(base, 'GET', `/v1/customer-portal/downloadables/?benefit_id=${files.id}`, {
       token: security.customerSession,
     });
+    expect(downloadable.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(again.body.items.map((d: any) => [d.id, d.benefit_id, d.file.id])).toEqual([
       [downloadable.id, files.id, fileId],
     ]);

@@ -12,12 +12,13 @@ export interface DownloadableReadFilters {
  * live `downloadables` grant (benefit_grants.properties.files, archived files already left out at grant
  * time) whose file is still uploaded, enabled and not deleted, of a benefit not deleted. Polar keeps a
  * `downloadables` table for this; here the grant is the record, so a row's id is derived from the grant
- * and the file (stable across reads). The row is the file's columns plus the grant's.
+ * and the file (an md5 with UUID version 5 and variant bits set: stable across reads, a valid UUID). The row is the file's columns plus the grant's.
  */
 export const downloadableRead = new ReadModel<DownloadableReadFilters>({
   name: 'downloadables',
   from: `(select f.*, g.customer_id, g.benefit_id, g.created_at as granted_created_at,
-      md5(g.id::text || f.id::text)::uuid as downloadable_id
+      (select (substr(h, 1, 12) || '5' || substr(h, 14, 3) || '8' || substr(h, 18, 15))::uuid
+        from md5(g.id::text || f.id::text) h) as downloadable_id
     from billing.benefit_grants g
     join billing.benefits b on b.id = g.benefit_id and b.type = 'downloadables' and b.deleted_at is null
     cross join lateral jsonb_array_elements_text(coalesce(g.properties::jsonb -> 'files', '[]'::jsonb)) gf(file_id)
