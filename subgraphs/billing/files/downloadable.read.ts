@@ -12,7 +12,8 @@ export interface DownloadableReadFilters {
  * live `downloadables` grant (benefit_grants.properties.files, archived files already left out at grant
  * time) whose file is still uploaded, enabled and not deleted, of a benefit not deleted. Polar keeps a
  * `downloadables` table for this; here the grant is the record, so a row's id is derived from the grant
- * and the file (an md5 with UUID version 5 and variant bits set: stable across reads, a valid UUID). The row is the file's columns plus the grant's.
+ * and the file (an md5 with UUID version 5 and variant bits set: stable across reads, a valid UUID).
+ * The row is the file's columns plus the grant's.
  */
 export const downloadableRead = new ReadModel<DownloadableReadFilters>({
   name: 'downloadables',
