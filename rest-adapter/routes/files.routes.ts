@@ -1,7 +1,21 @@
 import { z } from 'zod';
-import { FILES_READ, FILES_WRITE, fileUploadWire, fileWire } from '../../subgraphs/billing/contract.js';
+import {
+  CUSTOMER_PORTAL_READ,
+  downloadableWire,
+  FILES_READ,
+  FILES_WRITE,
+  fileUploadWire,
+  fileWire,
+} from '../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, toInput, toWire } from './common.js';
-import { fileCreateBody, filePatchBody, fileResponse, fileUploadedBody, fileUploadResponse } from './files.schemas.js';
+import {
+  downloadableResponse,
+  fileCreateBody,
+  filePatchBody,
+  fileResponse,
+  fileUploadedBody,
+  fileUploadResponse,
+} from './files.schemas.js';
 import type { Route } from './route.js';
 
 /** Files of the downloadables benefit. The bytes travel through signed links (rest-adapter/storage/). */
@@ -103,5 +117,25 @@ export const fileRoutes: Route[] = [
     result: () => undefined,
     status: 204,
     errors: [404],
+  },
+  {
+    operationId: 'customer_portal:downloadables:list',
+    method: 'get',
+    path: '/v1/customer-portal/downloadables/',
+    summary: "List the customer's downloadables",
+    description:
+      'The files of the downloadables benefits the customer holds now, each with a signed download link ' +
+      '(`file.download.url`, valid for an hour). A revoked grant’s files are no longer listed.',
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_READ,
+    query: z.object({ benefit_id: z.array(z.uuid()).optional(), ...pageQuery }),
+    operation: 'CustomerPortalDownloadablesList',
+    variables: ({ query }) => ({ benefitId: query.benefit_id ?? null, page: query.page, limit: query.limit }),
+    result: data => ({
+      items: data.customerPortalDownloadables.items.map(downloadableWire),
+      pagination: toWire(data.customerPortalDownloadables.pagination),
+    }),
+    status: 200,
+    response: listOf(downloadableResponse),
   },
 ];

@@ -80,3 +80,17 @@ export const fileUploadResponse = z.object({
     ),
   }),
 });
+
+/** Polar's DownloadableRead (Customer Portal): a file of a live downloadables grant and its signed link. */
+export const downloadableResponse = z.object({
+  id: z.uuid(),
+  benefit_id: z.uuid(),
+  file: z.object({
+    ...fileBase,
+    download: z.object({
+      url: z.string().describe('Signed link to GET the bytes from; it expires at `expires_at`.'),
+      headers: z.record(z.string(), z.string()),
+      expires_at: dateTime,
+    }),
+  }),
+});

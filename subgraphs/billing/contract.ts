@@ -75,7 +75,7 @@ export {
   licenseKeyWithActivationsWire,
   validatedLicenseKeyWire,
 } from './license-keys/license-key.wire.js';
-export { fileUploadWire, fileWire } from './files/file.wire.js';
+export { downloadableWire, fileUploadWire, fileWire } from './files/file.wire.js';
 
 // The storage routes behind signed file links (rest-adapter/storage/): slice size and path prefix.
 export { STORAGE_PATH_PREFIX } from './files/file-links.js';

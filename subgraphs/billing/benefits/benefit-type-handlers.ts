@@ -73,7 +73,8 @@ const licenseKeys: BenefitTypeHandler = {
       subscriptionId: grant.subscriptionId,
       at,
     });
-    return { user_provided_key: false, license_key_id: key.licenseKeyId, display_key: key.displayKey };
+    // Polar's `user_provided_key` is the key a customer supplied (a string); keys here are always generated.
+    return { license_key_id: key.licenseKeyId, display_key: key.displayKey };
   },
   async revoke(em, { grant, at }) {
     await revokeLicenseKeys(em, grant.id, at);

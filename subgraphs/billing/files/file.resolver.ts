@@ -1,6 +1,8 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
+import { CUSTOMER_PORTAL_READ } from '../customers/customer.access.js';
+import { DownloadableList } from './downloadable.type.js';
 import { FILE_LINK_HOLDER, FILES_READ, FILES_WRITE } from './file.access.js';
 import { CompleteFileUploadInput, CreateFileInput, FileLinkInput, UpdateFileInput } from './file.inputs.js';
 import {
@@ -25,6 +27,19 @@ export class FileResolver {
   ): Promise<FileList> {
     authorize(ctx.principal, FILES_READ);
     return ctx.services.files.list(ctx, { organizationIds: organizationId, ids, page, limit });
+  }
+
+  @Query(() => DownloadableList, {
+    description: "The signed-in customer's downloadable files (live downloadables grants), with signed download links.",
+  })
+  async customerPortalDownloadables(
+    @Ctx() ctx: BillingContext,
+    @Arg('benefitId', () => [ID], { nullable: true }) benefitId: string[] | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+  ): Promise<DownloadableList> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    return ctx.services.files.downloadables(ctx, { benefitIds: benefitId, page, limit });
   }
 
   @Mutation(() => FileUploadType, { description: 'Creates a file and answers its upload plan with signed part links.' })

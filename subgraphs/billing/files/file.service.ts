@@ -8,6 +8,8 @@ import { throwIfAny } from '../shared/issues.js';
 import { FileChunk, FilePart, StoredFile } from './file.entity.js';
 import type { CompleteFileUploadInput, CreateFileInput, UpdateFileInput } from './file.inputs.js';
 import { type LinkSigning, signedDownloadUrl, signedUploadUrl, type SignedLink } from './file-links.js';
+import { downloadableRead } from './downloadable.read.js';
+import type { DownloadableList } from './downloadable.type.js';
 import { fileRead } from './file.read.js';
 import { FileList, FileType, type FileUploadType } from './file.type.js';
 import { createFileIssues } from './file.validation.js';
@@ -156,6 +158,34 @@ export class FileService {
       await em.nativeDelete(FileChunk, { fileId: id });
       await em.nativeDelete(FilePart, { fileId: id });
     });
+  }
+
+  /**
+   * The signed-in customer's downloadables (Customer Portal): each file of a live downloadables grant,
+   * with a fresh download link (the wall clock's: links are checked against it, not the sandbox clock).
+   */
+  async downloadables(
+    ctx: RequestContext,
+    query: PageRequest & { benefitIds?: string[] | null },
+  ): Promise<DownloadableList> {
+    const { rows, total } = await downloadableRead.page(
+      ctx.em,
+      ctx.principal,
+      { benefitId: query.benefitIds?.filter(id => UUID.test(id)) ?? undefined },
+      [{ key: 'created_at', direction: 'asc' }],
+      pageWindow(query),
+    );
+    const now = ctx.clock.now();
+    const items = rows.map(row => {
+      const file = FileType.fromRow(row);
+      const link = this.downloadUrl(file.id, now);
+      return {
+        id: row.downloadable_id as string,
+        benefitId: row.benefit_id as string,
+        file: { ...file, download: { url: link.url, headers: {}, expiresAt: link.expiresAt } },
+      };
+    });
+    return { items, pagination: paginationOf(total, query.limit) };
   }
 
   /** A signed download link to one of the service's files (the downloadables benefit hands these out). */

@@ -44,3 +44,19 @@ export function fileUploadWire(data: unknown): Wire {
     },
   };
 }
+
+/** Polar's DownloadableRead: the downloadable's id, its benefit, and the file (FileDownload) with its link. */
+export function downloadableWire(data: unknown): Wire {
+  const wire = snakeKeys<Wire>(plain(data));
+  const file = wire.file ?? {};
+  const { created_at: _c, ...fields } = pick(file, FILE_KEYS);
+  const download = file.download ?? {};
+  return {
+    id: wire.id,
+    benefit_id: wire.benefit_id,
+    file: {
+      ...fields,
+      download: { url: download.url, headers: download.headers ?? {}, expires_at: download.expires_at },
+    },
+  };
+}

@@ -16,6 +16,7 @@ import { Migration20261124120002_discount_redemptions } from './Migration2026112
 import { Migration20261124150000_benefits } from './Migration20261124150000_benefits.js';
 import { Migration20261124130000_renewals } from './Migration20261124130000_renewals.js';
 import { Migration20261124170000_outgoing_emails } from './Migration20261124170000_outgoing_emails.js';
+import { Migration20261124180000_grant_user_provided_key } from './Migration20261124180000_grant_user_provided_key.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -43,4 +44,8 @@ export const billingMigrations = [
   { name: 'Migration20261124130000_renewals', class: Migration20261124130000_renewals },
   { name: 'Migration20261124150000_benefits', class: Migration20261124150000_benefits },
   { name: 'Migration20261124170000_outgoing_emails', class: Migration20261124170000_outgoing_emails },
+  {
+    name: 'Migration20261124180000_grant_user_provided_key',
+    class: Migration20261124180000_grant_user_provided_key,
+  },
 ];
