@@ -35,11 +35,19 @@ export const subscriptionRevoke = z.strictObject({
   customer_cancellation_comment: z.string().nullish(),
   revoke: z.literal(true),
 });
+/** Polar's `SubscriptionPause` (false: drop the scheduled pause) and `SubscriptionResume`. */
+export const subscriptionPause = z.strictObject({
+  pause_at_period_end: z.boolean(),
+  resumes_at: dateTime.nullish(),
+});
+export const subscriptionResume = z.strictObject({ resume: z.literal(true) });
 export const subscriptionUpdateClear = z.strictObject({ pending_update: z.null() });
 
 const ALTERNATIVES = [
   ['revoke', 'SubscriptionRevoke', subscriptionRevoke],
   ['cancel_at_period_end', 'SubscriptionCancel', subscriptionCancel],
+  ['pause_at_period_end', 'SubscriptionPause', subscriptionPause],
+  ['resume', 'SubscriptionResume', subscriptionResume],
   ['pending_update', 'SubscriptionUpdateClear', subscriptionUpdateClear],
   ['current_billing_period_end', 'SubscriptionUpdateBillingPeriod', subscriptionUpdateBillingPeriod],
   ['seats', 'SubscriptionUpdateSeats', subscriptionUpdateSeats],
@@ -74,6 +82,9 @@ export function subscriptionUpdateVariables(body: SubscriptionUpdateBody): Recor
       customerCancellationReason: b.customer_cancellation_reason ?? null,
       customerCancellationComment: b.customer_cancellation_comment ?? null,
     };
+  if ('pause_at_period_end' in b)
+    return { pauseAtPeriodEnd: b.pause_at_period_end, resumesAt: b.resumes_at ?? null };
+  if ('resume' in b) return { resume: true };
   if ('pending_update' in b) return { clearPendingUpdate: true };
   if ('current_billing_period_end' in b) return { currentBillingPeriodEnd: b.current_billing_period_end };
   if ('seats' in b) return { seats: b.seats, prorationBehavior: b.proration_behavior ?? null };

@@ -34,6 +34,10 @@ export class SubscriptionUpdateInput {
     | string
     | null;
   @Field(() => String, { nullable: true }) customerCancellationComment?: string | null;
+  // SubscriptionPause (false = drop the scheduled pause) and SubscriptionResume
+  @Field(() => Boolean, { nullable: true }) pauseAtPeriodEnd?: boolean | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) resumesAt?: Date | null;
+  @Field(() => Boolean, { nullable: true }) resume?: boolean | null;
   // SubscriptionUpdateClear
   @Field(() => Boolean, { nullable: true }) clearPendingUpdate?: boolean | null;
 }

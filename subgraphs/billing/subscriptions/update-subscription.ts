@@ -13,6 +13,9 @@ import { SubscriptionRepository } from './subscription.repository.js';
 import * as transitions from './subscription.transitions.js';
 import type { TransitionResult } from './subscription.transitions.js';
 
+import { Stamp } from '../recurring/renewal-billing.js';
+import { resumeSubscription } from '../recurring/resume.js';
+import { assertResumable, cancelScheduledPause, pauseAtPeriodEnd } from './pause-subscription.js';
 import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
 import {
   type Alternative,
@@ -104,6 +107,15 @@ export class UpdateSubscription {
         );
       case 'clear':
         return transitions.clearPendingUpdate(s, now);
+      case 'pause':
+        if (!input.pauseAtPeriodEnd) return cancelScheduledPause(s, now);
+        if (input.resumesAt != null) requireFuture(input.resumesAt, 'resumes_at', now);
+        return pauseAtPeriodEnd(s, input.resumesAt ?? null, now);
+      case 'resume':
+        assertResumable(s);
+        // The events of the resume are mutateSubscription's, at `now`; the order's follow them.
+        await resumeSubscription(em, s, new Stamp(now), async () => {});
+        return { changed: true, events: ['subscription.resumed'] };
       case 'billing_period':
         transitions.assertNotCanceled(s);
         requireFuture(input.currentBillingPeriodEnd!, 'current_billing_period_end', now);
