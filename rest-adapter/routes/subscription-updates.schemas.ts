@@ -82,8 +82,7 @@ export function subscriptionUpdateVariables(body: SubscriptionUpdateBody): Recor
       customerCancellationReason: b.customer_cancellation_reason ?? null,
       customerCancellationComment: b.customer_cancellation_comment ?? null,
     };
-  if ('pause_at_period_end' in b)
-    return { pauseAtPeriodEnd: b.pause_at_period_end, resumesAt: b.resumes_at ?? null };
+  if ('pause_at_period_end' in b) return { pauseAtPeriodEnd: b.pause_at_period_end, resumesAt: b.resumes_at ?? null };
   if ('resume' in b) return { resume: true };
   if ('pending_update' in b) return { clearPendingUpdate: true };
   if ('current_billing_period_end' in b) return { currentBillingPeriodEnd: b.current_billing_period_end };

@@ -39,8 +39,7 @@ export function pauseAtPeriodEnd(subscription: SubscriptionState, resumesAt: Dat
 /** `pause_at_period_end: false`: the scheduled pause (and its `resumes_at`) is dropped. */
 export function cancelScheduledPause(subscription: SubscriptionState, now: Date): TransitionResult {
   assertNotCanceled(subscription);
-  if (!subscription.pauseAtPeriodEnd || subscription.status !== SubscriptionStatus.ACTIVE)
-    throw new NoScheduledPause();
+  if (!subscription.pauseAtPeriodEnd || subscription.status !== SubscriptionStatus.ACTIVE) throw new NoScheduledPause();
   subscription.pauseAtPeriodEnd = false;
   subscription.resumesAt = null;
   subscription.modifiedAt = now;
