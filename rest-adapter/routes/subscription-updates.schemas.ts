@@ -109,6 +109,10 @@ export const customerSubscriptionUpdateProduct = z.strictObject({ product_id: z.
 /** Polar's `CustomerSubscriptionUpdateSeats` (the organization's proration choice too). */
 export const customerSubscriptionUpdateSeats = z.strictObject({ seats: graphqlInt().gte(1) });
 
+/** Polar's `CustomerSubscriptionPause` and `CustomerSubscriptionResume` (the PATCH's, under the portal's names). */
+export const customerSubscriptionPause = subscriptionPause;
+export const customerSubscriptionResume = subscriptionResume;
+
 /** Polar's `CustomerSubscriptionUpdate`: picked by its distinguishing key, like `SubscriptionUpdate`. */
 export const customerSubscriptionUpdate = pickedUnion<Record<string, any>>(
   'CustomerSubscriptionUpdate',
@@ -116,9 +120,13 @@ export const customerSubscriptionUpdate = pickedUnion<Record<string, any>>(
     { title: 'CustomerSubscriptionUpdateProduct', schema: customerSubscriptionUpdateProduct },
     { title: 'CustomerSubscriptionUpdateSeats', schema: customerSubscriptionUpdateSeats },
     { title: 'CustomerSubscriptionCancel', schema: customerSubscriptionCancel },
+    { title: 'CustomerSubscriptionPause', schema: customerSubscriptionPause },
+    { title: 'CustomerSubscriptionResume', schema: customerSubscriptionResume },
   ],
   body => {
     const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+    if (keys.includes('resume')) return customerSubscriptionResume;
+    if (keys.includes('pause_at_period_end')) return customerSubscriptionPause;
     if (keys.includes('product_id')) return customerSubscriptionUpdateProduct;
     if (keys.includes('seats')) return customerSubscriptionUpdateSeats;
     return customerSubscriptionCancel;

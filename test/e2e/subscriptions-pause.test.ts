@@ -271,3 +271,54 @@ describe("invalid pauses answer Polar's errors and change nothing", () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe("the customer portal's pause (`customer_portal_settings.subscription.pause`)", () => {
+  it('403 PauseResumeNotAllowed until the organization allows it, then pause, drop, pause and resume', async () => {
+    const s = await subscriber();
+    const session = await api('POST', '/v1/customer-sessions/', { customer_id: s.customerId });
+    expect(session.status).toBe(201);
+    const portal = (body: unknown) =>
+      call(base, 'PATCH', `/v1/customer-portal/subscriptions/${s.id}`, { token: session.body.token, body });
+    const notAllowed = { error: 'PauseResumeNotAllowed', detail: 'Pausing or resuming a subscription is not allowed.' };
+    for (const body of [{ pause_at_period_end: true }, { resume: true }]) {
+      const res = await portal(body);
+      expect([res.status, res.body]).toEqual([403, notAllowed]);
+    }
+    expect(await get(s.id)).toMatchObject({ pause_at_period_end: false, status: 'active' });
+
+    const settings = await call(base, 'PATCH', `/v1/organizations/${owner.organizationId}`, {
+      token: owner.pat,
+      body: {
+        customer_portal_settings: {
+          usage: { show: true },
+          subscription: { update_seats: true, update_plan: true, pause: true },
+          customer: { allow_email_change: true },
+        },
+      },
+    });
+    expect(settings.status).toBe(200);
+    const end = (await get(s.id)).current_period_end as string;
+    const scheduled = await portal({ pause_at_period_end: true, resumes_at: day(end, 3) });
+    expect([scheduled.status, scheduled.body.pause_at_period_end, scheduled.body.resumes_at]).toEqual([
+      200,
+      true,
+      day(end, 3),
+    ]);
+    const dropped = await portal({ pause_at_period_end: false });
+    expect([dropped.status, dropped.body.pause_at_period_end, dropped.body.resumes_at]).toEqual([200, false, null]);
+    const mixed = await portal({ pause_at_period_end: true, product_id: s.id });
+    expect(mixed.status).toBe(422);
+
+    expect((await portal({ pause_at_period_end: true })).status).toBe(200);
+    await advance(day(end, 2));
+    expect(await get(s.id)).toMatchObject({ status: 'paused', paused_at: end });
+    const resumed = await portal({ resume: true });
+    expect([resumed.status, resumed.body.status, resumed.body.current_period_start]).toEqual([
+      200,
+      'active',
+      day(end, 2),
+    ]);
+    const again = await portal({ resume: true });
+    expect([again.status, again.body.error]).toEqual([409, 'NotPausedSubscription']);
+  });
+});

@@ -82,6 +82,13 @@ export class NoScheduledPause extends DomainError {
   }
 }
 
+/** 403: a pause or resume from the customer portal of an organization that does not allow it. */
+export class PauseResumeNotAllowed extends DomainError {
+  constructor() {
+    super('PauseResumeNotAllowed', 'Pausing or resuming a subscription is not allowed.', 403);
+  }
+}
+
 /** 409: `resume: true` on a subscription that is not paused. */
 export class NotPausedSubscription extends DomainError {
   constructor() {
