@@ -99,6 +99,9 @@ describe('pause at period end, then resume at `resumes_at`', () => {
     });
     expect((await orders(s.id)).map(o => o.billing_reason)).toEqual(['subscription_create']);
     expect((await s.grants()).body.granted_benefits).toEqual([]);
+    // The official SDK reads a paused subscription (its status enum is open: 0.48.1 predates `paused`).
+    const sdk = polarClient(stack.sandbox, owner.oat);
+    expect((await ok(sdk.subscriptions.get({ id: s.id }))).status).toBe('paused');
     const paused = (await events(s.id)).filter(([t]) => t === 'subscription.paused');
     expect(paused).toEqual([['subscription.paused', ms(end, 1)]]);
 
@@ -129,7 +132,6 @@ describe('pause at period end, then resume at `resumes_at`', () => {
     expect((await s.grants()).body.granted_benefits).toHaveLength(1);
 
     // The official SDK reads the resumed subscription.
-    const sdk = polarClient(stack.sandbox, owner.oat);
     const read = await ok(sdk.subscriptions.get({ id: s.id }));
     expect(read).toMatchObject({ id: s.id, status: 'active' });
     expect(read.currentPeriodStart.toISOString()).toBe(resumesAt);
@@ -230,6 +232,12 @@ describe("invalid pauses answer Polar's errors and change nothing", () => {
     const notTrue = await patch(s.id, { resume: false });
     expect(notTrue.status).toBe(422);
     expect(notTrue.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'resume'] })]);
+    // The preview runs the PATCH's checks and changes nothing.
+    const preview = await api('POST', `/v1/subscriptions/${s.id}/update-preview`, { resume: true });
+    expect([preview.status, preview.body.error]).toEqual([409, 'NotPausedSubscription']);
+    expect((await api('POST', `/v1/subscriptions/${s.id}/update-preview`, { pause_at_period_end: true })).status).toBe(
+      200,
+    );
     await unchanged();
 
     // Scheduled twice: 409; then dropped (`false`), which clears `resumes_at` too.
