@@ -117,6 +117,7 @@ export class CustomerPortalSubscriptions {
     id: string,
     input: CustomerSubscriptionCancelInput,
   ): Promise<Subscription> {
+    // `resume: false` is pydantic's literal error (422), as in the merchant's PATCH.
     if (input.resume === false) classifyUpdate({ resume: false });
     return mutateSubscription(
       ctx,
