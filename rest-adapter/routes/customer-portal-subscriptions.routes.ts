@@ -72,6 +72,9 @@ const customerSubscriptionResponse = z.object({
   prices: z.array(z.record(z.string(), z.unknown())),
   meters: z.array(z.unknown()),
   pending_update: z.record(z.string(), z.unknown()).nullable(),
+  pause_at_period_end: z.boolean(),
+  paused_at: dateTime.nullable(),
+  resumes_at: dateTime.nullable(),
 });
 
 export const customerPortalSubscriptionRoutes: Route[] = [
@@ -122,9 +125,9 @@ export const customerPortalSubscriptionRoutes: Route[] = [
     operationId: 'customer_portal:subscriptions:update',
     method: 'patch',
     path: '/v1/customer-portal/subscriptions/{id}',
-    summary: 'Change the plan or the seats, cancel at period end (true) or uncancel (false)',
+    summary: 'Change the plan or the seats, cancel at period end (true) or uncancel (false), pause or resume',
     description:
-      "A plan or seat change follows the organization's proration choice (`subscription_settings.proration_behavior`, or its `_upgrade` / `_downgrade` variant by the change's direction): charged now to the saved card (402 `PaymentFailed` when it is declined), prorated on the next renewal, or applied at the next period.",
+      "A plan or seat change follows the organization's proration choice (`subscription_settings.proration_behavior`, or its `_upgrade` / `_downgrade` variant by the change's direction): charged now to the saved card (402 `PaymentFailed` when it is declined), prorated on the next renewal, or applied at the next period. Pausing at period end (`pause_at_period_end`, optional `resumes_at`) and resuming now (`resume: true`) need the organization's `customer_portal_settings.subscription.pause` (else 403 `PauseResumeNotAllowed`).",
     tag: 'customer_portal',
     access: CUSTOMER_PORTAL_WRITE,
     params: idParams,
@@ -138,6 +141,9 @@ export const customerPortalSubscriptionRoutes: Route[] = [
         cancellationComment: body.cancellation_comment ?? null,
         productId: body.product_id ?? null,
         seats: body.seats ?? null,
+        pauseAtPeriodEnd: body.pause_at_period_end ?? null,
+        resumesAt: body.resumes_at ?? null,
+        resume: body.resume ?? null,
       },
     }),
     result: data => customerSubscriptionWire(data.customerPortalUpdateSubscription),

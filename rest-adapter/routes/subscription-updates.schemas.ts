@@ -35,11 +35,19 @@ export const subscriptionRevoke = z.strictObject({
   customer_cancellation_comment: z.string().nullish(),
   revoke: z.literal(true),
 });
+/** Polar's `SubscriptionPause` (false: drop the scheduled pause) and `SubscriptionResume`. */
+export const subscriptionPause = z.strictObject({
+  pause_at_period_end: z.boolean(),
+  resumes_at: dateTime.nullish(),
+});
+export const subscriptionResume = z.strictObject({ resume: z.literal(true) });
 export const subscriptionUpdateClear = z.strictObject({ pending_update: z.null() });
 
 const ALTERNATIVES = [
   ['revoke', 'SubscriptionRevoke', subscriptionRevoke],
   ['cancel_at_period_end', 'SubscriptionCancel', subscriptionCancel],
+  ['pause_at_period_end', 'SubscriptionPause', subscriptionPause],
+  ['resume', 'SubscriptionResume', subscriptionResume],
   ['pending_update', 'SubscriptionUpdateClear', subscriptionUpdateClear],
   ['current_billing_period_end', 'SubscriptionUpdateBillingPeriod', subscriptionUpdateBillingPeriod],
   ['seats', 'SubscriptionUpdateSeats', subscriptionUpdateSeats],
@@ -74,6 +82,8 @@ export function subscriptionUpdateVariables(body: SubscriptionUpdateBody): Recor
       customerCancellationReason: b.customer_cancellation_reason ?? null,
       customerCancellationComment: b.customer_cancellation_comment ?? null,
     };
+  if ('pause_at_period_end' in b) return { pauseAtPeriodEnd: b.pause_at_period_end, resumesAt: b.resumes_at ?? null };
+  if ('resume' in b) return { resume: true };
   if ('pending_update' in b) return { clearPendingUpdate: true };
   if ('current_billing_period_end' in b) return { currentBillingPeriodEnd: b.current_billing_period_end };
   if ('seats' in b) return { seats: b.seats, prorationBehavior: b.proration_behavior ?? null };
@@ -99,6 +109,10 @@ export const customerSubscriptionUpdateProduct = z.strictObject({ product_id: z.
 /** Polar's `CustomerSubscriptionUpdateSeats` (the organization's proration choice too). */
 export const customerSubscriptionUpdateSeats = z.strictObject({ seats: graphqlInt().gte(1) });
 
+/** Polar's `CustomerSubscriptionPause` and `CustomerSubscriptionResume` (the PATCH's, under the portal's names). */
+export const customerSubscriptionPause = subscriptionPause;
+export const customerSubscriptionResume = subscriptionResume;
+
 /** Polar's `CustomerSubscriptionUpdate`: picked by its distinguishing key, like `SubscriptionUpdate`. */
 export const customerSubscriptionUpdate = pickedUnion<Record<string, any>>(
   'CustomerSubscriptionUpdate',
@@ -106,9 +120,13 @@ export const customerSubscriptionUpdate = pickedUnion<Record<string, any>>(
     { title: 'CustomerSubscriptionUpdateProduct', schema: customerSubscriptionUpdateProduct },
     { title: 'CustomerSubscriptionUpdateSeats', schema: customerSubscriptionUpdateSeats },
     { title: 'CustomerSubscriptionCancel', schema: customerSubscriptionCancel },
+    { title: 'CustomerSubscriptionPause', schema: customerSubscriptionPause },
+    { title: 'CustomerSubscriptionResume', schema: customerSubscriptionResume },
   ],
   body => {
     const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+    if (keys.includes('resume')) return customerSubscriptionResume;
+    if (keys.includes('pause_at_period_end')) return customerSubscriptionPause;
     if (keys.includes('product_id')) return customerSubscriptionUpdateProduct;
     if (keys.includes('seats')) return customerSubscriptionUpdateSeats;
     return customerSubscriptionCancel;

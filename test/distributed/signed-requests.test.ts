@@ -164,6 +164,7 @@ describe("identity's published contracts refuse calls that are not signed with t
       proration_behavior: 'prorate',
       proration_behavior_upgrade: null,
       proration_behavior_downgrade: null,
+      customer_portal_subscription_pause: false,
     });
     const unsigned = await send(path, body, {});
     expect(unsigned.status).toBe(401);

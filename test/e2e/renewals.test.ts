@@ -204,13 +204,15 @@ describe('pause and resume (Polar 2026)', () => {
     const m = await merchant();
     const plan = await m.product({ prices: [{ amount_type: 'fixed', price_amount: 1500 }] });
     const sub = await m.subscribe({ products: [plan] });
-    // No route sets a pause yet (Polar's SubscriptionPause body comes with the PATCH work): set as it would.
-    await stack.sandbox.environment.billing.orm.em
-      .fork()
-      .execute(`update billing.subscriptions set pause_at_period_end = true, resumes_at = ? where id = ?`, [
-        '2028-04-15T08:00:00.000Z',
-        sub.id,
-      ]);
+    // Polar's SubscriptionPause: still active until the period ends, then paused until `resumes_at`.
+    const scheduled = await m.api('PATCH', `/v1/subscriptions/${sub.id}`, {
+      pause_at_period_end: true,
+      resumes_at: '2028-04-15T08:00:00.000Z',
+    });
+    expect([scheduled.status, scheduled.body]).toMatchObject([
+      200,
+      { status: 'active', pause_at_period_end: true, paused_at: null, resumes_at: '2028-04-15T08:00:00.000Z' },
+    ]);
     await m.advance('2028-03-20T00:00:00.000Z');
     expect(await m.subscription(sub.id)).toMatchObject({
       status: 'paused',

@@ -96,7 +96,8 @@ export async function billPeriod(
   const product = await em.findOneOrFail(Product, { id: s.productId });
   const customer = await em.findOneOrFail(Customer, { id: s.customerId });
   const adjustments = await takeRenewalAdjustments(em, s, stamp.at);
-  const regular = s.amount;
+  // A row re-read with `em.refresh` (the PATCH's resume) hydrates the bigint column as a string.
+  const regular = BigInt(s.amount);
   const off = discount
     ? discountAmount(
         discount.type === 'fixed'

@@ -6,7 +6,6 @@ import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { SubscriptionStatus } from '../shared/enums.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
-import { addInterval } from '../subscriptions/subscription.transitions.js';
 import type { DueWork, DueWorkRunner } from './due-work.js';
 import {
   attemptPayment,
@@ -17,6 +16,7 @@ import {
   Stamp,
 } from './renewal-billing.js';
 import { applyPendingUpdate } from './renewal-adjustments.js';
+import { resumeSubscription } from './resume.js';
 
 /** Crash test points: a renewal charged but not committed; a batch half done. */
 export const RENEWAL_AFTER_CHARGE_FAULT = 'renewal.after-charge';
@@ -195,17 +195,9 @@ export class RenewalEngine implements DueWorkRunner {
   /** A paused subscription resumes: `active`, a new period from now, billed at once (Polar's resume). */
   private async resume(em: EntityManager, s: Subscription, at: Date): Promise<Billed> {
     const stamp = new Stamp(at);
-    s.status = SubscriptionStatus.ACTIVE;
-    s.pausedAt = null;
-    s.resumesAt = null;
-    s.currentPeriodStart = at;
-    s.currentPeriodEnd = addInterval(at, s.recurringInterval, s.recurringIntervalCount);
-    s.modifiedAt = at;
-    const discount = await discountForPeriod(em, s, at);
-    if (!discount) s.discountId = null;
-    await em.flush();
-    await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.resumed'], stamp.next(2));
-    const order = await billPeriod(em, s, discount, stamp);
+    const order = await resumeSubscription(em, s, stamp, when =>
+      recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.resumed'], when),
+    );
     return { orderId: order.id, stamp };
   }
 

@@ -10,7 +10,8 @@ import { subscriptionRead, type SubscriptionReadFilters } from './subscription.r
 import * as transitions from './subscription.transitions.js';
 import { BillingSubscriptionType } from './subscription.type.js';
 import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
-import { reasonOf } from './update-subscription-input.js';
+import { PauseResumeNotAllowed } from './subscription.errors.js';
+import { classifyUpdate, reasonOf } from './update-subscription-input.js';
 import { UpdateSubscription } from './update-subscription.js';
 
 /**
@@ -86,6 +87,7 @@ export class CustomerPortalSubscriptions {
         em => new CustomerSubscriptionRepository(em).findReadable(ctx.principal, id),
         { productId: input.productId, seats: input.seats },
       );
+    if (input.pauseAtPeriodEnd != null || input.resume != null) return this.pauseOrResume(ctx, id, input);
     if (input.cancelAtPeriodEnd == null) {
       const found = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
       if (!found) throw new ResourceNotFound();
@@ -103,6 +105,29 @@ export class CustomerPortalSubscriptions {
               now,
             )
           : transitions.uncancel(s, now),
+    );
+  }
+
+  /**
+   * `CustomerSubscriptionPause` / `CustomerSubscriptionResume`: the rules of the PATCH, allowed only when
+   * the organization turned `customer_portal_settings.subscription.pause` on (Polar's default is off).
+   */
+  private pauseOrResume(
+    ctx: RequestContext,
+    id: string,
+    input: CustomerSubscriptionCancelInput,
+  ): Promise<Subscription> {
+    // `resume: false` is pydantic's literal error (422), as in the merchant's PATCH.
+    if (input.resume === false) classifyUpdate({ resume: false });
+    return mutateSubscription(
+      ctx,
+      this.deps,
+      em => new CustomerSubscriptionRepository(em).findReadable(ctx.principal, id),
+      async (em, s, now) => {
+        const settings = await this.deps.prorationSettings(s.organizationId);
+        if (!settings?.customer_portal_subscription_pause) throw new PauseResumeNotAllowed();
+        return new UpdateSubscription(this.deps).pauseOrResume(em, s, input, now);
+      },
     );
   }
 

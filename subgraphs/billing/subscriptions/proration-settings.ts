@@ -11,6 +11,8 @@ export interface OrganizationProrationSettings {
   proration_behavior: ProrationBehavior;
   proration_behavior_upgrade?: ProrationBehavior | null;
   proration_behavior_downgrade?: ProrationBehavior | null;
+  /** `customer_portal_settings.subscription.pause` (absent: off, Polar's default). */
+  customer_portal_subscription_pause?: boolean;
 }
 
 export type ProrationSettingsSource = (organizationId: string) => Promise<OrganizationProrationSettings | null>;

@@ -67,3 +67,31 @@ export class AboveMaximumSeats extends DomainError {
     super('AboveMaximumSeats', `The maximum number of seats is ${maximum}.`, 400);
   }
 }
+
+/** 409: a pause at period end of a subscription that is not active, or already set to pause. */
+export class CannotPauseSubscription extends DomainError {
+  constructor() {
+    super('CannotPauseSubscription', 'This subscription cannot be paused.', 409);
+  }
+}
+
+/** 409: `pause_at_period_end: false` on a subscription with no pause scheduled. */
+export class NoScheduledPause extends DomainError {
+  constructor() {
+    super('NoScheduledPause', 'This subscription is not scheduled to be paused.', 409);
+  }
+}
+
+/** 403: a pause or resume from the customer portal of an organization that does not allow it. */
+export class PauseResumeNotAllowed extends DomainError {
+  constructor() {
+    super('PauseResumeNotAllowed', 'Pausing or resuming a subscription is not allowed.', 403);
+  }
+}
+
+/** 409: `resume: true` on a subscription that is not paused. */
+export class NotPausedSubscription extends DomainError {
+  constructor() {
+    super('NotPausedSubscription', 'This subscription is not paused.', 409);
+  }
+}

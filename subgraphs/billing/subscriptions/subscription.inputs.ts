@@ -34,6 +34,10 @@ export class SubscriptionUpdateInput {
     | string
     | null;
   @Field(() => String, { nullable: true }) customerCancellationComment?: string | null;
+  // SubscriptionPause (false = drop the scheduled pause) and SubscriptionResume
+  @Field(() => Boolean, { nullable: true }) pauseAtPeriodEnd?: boolean | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) resumesAt?: Date | null;
+  @Field(() => Boolean, { nullable: true }) resume?: boolean | null;
   // SubscriptionUpdateClear
   @Field(() => Boolean, { nullable: true }) clearPendingUpdate?: boolean | null;
 }
@@ -50,4 +54,8 @@ export class CustomerSubscriptionCancelInput {
   productId?: string | null;
   @Field(() => Int, { nullable: true, description: "A seat change (the organization's proration choice)." })
   seats?: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'CustomerSubscriptionPause (false: drop the scheduled pause).' })
+  pauseAtPeriodEnd?: boolean | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) resumesAt?: Date | null;
+  @Field(() => Boolean, { nullable: true, description: 'CustomerSubscriptionResume.' }) resume?: boolean | null;
 }

@@ -55,7 +55,11 @@ export type SubscriptionState = Pick<
 >;
 
 /** Webhook kinds a transition implies in addition to `subscription.updated` (polar-api.md §6). */
-export type SubscriptionEventKind = 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked';
+export type SubscriptionEventKind =
+  | 'subscription.canceled'
+  | 'subscription.uncanceled'
+  | 'subscription.revoked'
+  | 'subscription.resumed';
 
 export interface TransitionResult {
   /** False when the call left the subscription as it was (no event, no `modified_at`). */

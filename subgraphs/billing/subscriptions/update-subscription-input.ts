@@ -5,7 +5,7 @@ import type { ProrationBehavior } from './subscription.charger.js';
 import type { SubscriptionUpdateInput } from './subscription.inputs.js';
 
 /** The input side of `PATCH /v1/subscriptions/{id}`: which alternative a body is, and the checks GraphQL clients get too. */
-export type Alternative = 'base' | 'seats' | 'billing_period' | 'cancel' | 'revoke' | 'clear';
+export type Alternative = 'base' | 'seats' | 'billing_period' | 'cancel' | 'revoke' | 'pause' | 'resume' | 'clear';
 
 /** The fields of each alternative of SubscriptionUpdate (polar-api.md §3.4), with the required ones. */
 export const ALTERNATIVES: Record<
@@ -23,6 +23,8 @@ export const ALTERNATIVES: Record<
     required: ['cancelAtPeriodEnd'],
   },
   revoke: { fields: ['revoke', 'customerCancellationReason', 'customerCancellationComment'], required: ['revoke'] },
+  pause: { fields: ['pauseAtPeriodEnd', 'resumesAt'], required: ['pauseAtPeriodEnd'] },
+  resume: { fields: ['resume'], required: ['resume'] },
   clear: { fields: ['clearPendingUpdate'], required: ['clearPendingUpdate'] },
 };
 
@@ -45,16 +47,18 @@ export function presentFields(input: SubscriptionUpdateInput): (keyof Subscripti
  * with pydantic's item for each variant). Nothing set: the empty SubscriptionUpdateBase.
  */
 export function classifyUpdate(input: SubscriptionUpdateInput): Alternative {
-  if (input.revoke === false) {
-    throw new PolarRequestValidationError([
-      {
-        type: 'literal_error',
-        loc: ['body', 'revoke'],
-        msg: 'Input should be True',
-        input: false,
-        ctx: { expected: 'True' },
-      },
-    ]);
+  for (const field of ['revoke', 'resume'] as const) {
+    if (input[field] === false) {
+      throw new PolarRequestValidationError([
+        {
+          type: 'literal_error',
+          loc: ['body', field],
+          msg: 'Input should be True',
+          input: false,
+          ctx: { expected: 'True' },
+        },
+      ]);
+    }
   }
   const present = presentFields(input);
   const matches = (Object.keys(ALTERNATIVES) as Alternative[]).filter(name => {

@@ -13,6 +13,9 @@ import { SubscriptionRepository } from './subscription.repository.js';
 import * as transitions from './subscription.transitions.js';
 import type { TransitionResult } from './subscription.transitions.js';
 
+import { Stamp } from '../recurring/renewal-billing.js';
+import { resumeSubscription } from '../recurring/resume.js';
+import { assertResumable, cancelScheduledPause, pauseAtPeriodEnd } from './pause-subscription.js';
 import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
 import {
   type Alternative,
@@ -104,6 +107,9 @@ export class UpdateSubscription {
         );
       case 'clear':
         return transitions.clearPendingUpdate(s, now);
+      case 'pause':
+      case 'resume':
+        return this.pauseOrResume(em, s, input, now);
       case 'billing_period':
         transitions.assertNotCanceled(s);
         requireFuture(input.currentBillingPeriodEnd!, 'current_billing_period_end', now);
@@ -113,6 +119,27 @@ export class UpdateSubscription {
       case 'base':
         return this.applyBase(em, s, input, now);
     }
+  }
+
+  /**
+   * `SubscriptionPause` (`pause_at_period_end` true schedules, false drops the scheduled pause) or
+   * `SubscriptionResume` (`resume`: active now, a new period billed), for the PATCH and the portal's.
+   */
+  async pauseOrResume(
+    em: EntityManager,
+    s: Subscription,
+    input: Pick<SubscriptionUpdateInput, 'pauseAtPeriodEnd' | 'resumesAt' | 'resume'>,
+    now: Date,
+  ): Promise<TransitionResult> {
+    if (input.resume) {
+      assertResumable(s);
+      // The events of the resume are mutateSubscription's, at `now`; the order's follow them.
+      await resumeSubscription(em, s, new Stamp(now), async () => {});
+      return { changed: true, events: ['subscription.resumed'] };
+    }
+    if (!input.pauseAtPeriodEnd) return cancelScheduledPause(s, now);
+    if (input.resumesAt != null) requireFuture(input.resumesAt, 'resumes_at', now);
+    return pauseAtPeriodEnd(s, input.resumesAt ?? null, now);
   }
 
   /**

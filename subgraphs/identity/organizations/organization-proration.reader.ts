@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { OrganizationProrationChoice, OrganizationSettingsReader } from './organization-settings.contract.js';
-import type { SubscriptionSettings } from './organization.settings.js';
+import type { CustomerPortalSettings, SubscriptionSettings } from './organization.settings.js';
 
 /**
  * The proration choice of an organization, for billing's plan changes: identity owns the settings and
@@ -18,8 +18,8 @@ export class InProcessOrganizationSettings implements OrganizationSettingsReader
     if (!UUID.test(organizationId)) return null;
     const [row] = await this.orm.em
       .getConnection()
-      .execute<{ s: SubscriptionSettings }[]>(
-        'select subscription_settings as s from identity.organizations where id = ?',
+      .execute<{ s: SubscriptionSettings; p: CustomerPortalSettings }[]>(
+        'select subscription_settings as s, customer_portal_settings as p from identity.organizations where id = ?',
         [organizationId],
       );
     if (!row) return null;
@@ -28,6 +28,8 @@ export class InProcessOrganizationSettings implements OrganizationSettingsReader
       proration_behavior: s.proration_behavior,
       proration_behavior_upgrade: s.proration_behavior_upgrade ?? null,
       proration_behavior_downgrade: s.proration_behavior_downgrade ?? null,
+      // Polar's default when the key was never set: off.
+      customer_portal_subscription_pause: row.p?.subscription?.pause === true,
     };
   }
 }

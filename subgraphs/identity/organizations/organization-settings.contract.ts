@@ -1,11 +1,13 @@
 import type { RpcContract } from '../../../kit/http/signed-rpc.js';
 import type { ProrationBehavior } from './organization.settings.js';
 
-/** An organization's proration choice, as billing's plan changes need it (plain JSON). */
+/** An organization's proration choice and portal pause switch, as billing's subscription changes need them (plain JSON). */
 export interface OrganizationProrationChoice {
   proration_behavior: ProrationBehavior;
   proration_behavior_upgrade: ProrationBehavior | null;
   proration_behavior_downgrade: ProrationBehavior | null;
+  /** `customer_portal_settings.subscription.pause`: whether customers may pause and resume in the portal. */
+  customer_portal_subscription_pause: boolean;
 }
 
 /**
