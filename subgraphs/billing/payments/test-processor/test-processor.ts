@@ -98,7 +98,11 @@ export class TestPaymentProcessor implements PaymentProcessor {
     const card = this.cardOf(testMethod, method.field);
     const keep = method.kind === 'new' && input.saveForLater === true && !card.charge && input.customerId !== null;
     const chargeId = newId('ch_test');
-    const row = await this.em.fork().transactional(async em => {
+    // A charge alone is one insert that commits by itself (then the row that holds the key): no
+    // transaction round trips for it; keeping the card as well is two rows, written together.
+    const write = <T>(work: (em: EntityManager) => Promise<T>): Promise<T> =>
+      keep ? this.em.fork().transactional(work) : work(this.em.fork());
+    const row = await write(async em => {
       const charge = await insertIgnoringDuplicate(em, TestProcessorCharge, {
         id: chargeId,
         idempotencyKey: input.idempotencyKey,
