@@ -235,20 +235,23 @@ export class TestPaymentProcessor implements PaymentProcessor {
 }
 
 /**
- * `INSERT … ON CONFLICT (idempotency_key) DO NOTHING`, then the row that holds the key: the new one,
- * or the first one (committed by another transaction, which the insert waited for).
+ * `INSERT … ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`: the new row, or else the row that holds
+ * the key: the first one (committed by another transaction, which the insert waited for).
  */
 async function insertIgnoringDuplicate<T extends { idempotencyKey: string }>(
   em: EntityManager,
   entity: EntityName<T>,
   data: T,
 ): Promise<T> {
-  await em
+  // The new row comes back from the insert itself; only a replay reads the first one.
+  const inserted = await em
     .createQueryBuilder(entity)
     .insert(data as any)
     .onConflict('idempotencyKey' as any)
     .ignore()
-    .execute();
+    .returning('*' as any)
+    .execute<Record<string, unknown> | undefined>('get', false);
+  if (inserted) return em.map(entity, inserted as any);
   return em.findOneOrFail(entity, { idempotencyKey: data.idempotencyKey } as any, { refresh: true } as any);
 }
 
