@@ -112,7 +112,10 @@ export async function billPeriod(
         s.currency,
       )
     : 0n;
-  const items = [{ label: names.product_name, amount: regular, productPriceId: s.priceIds[0] ?? null }, ...adjustments.items];
+  const items = [
+    { label: names.product_name, amount: regular, productPriceId: s.priceIds[0] ?? null },
+    ...adjustments.items,
+  ];
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0n);
   const order = await createOrder(
     em,
