@@ -38,7 +38,7 @@ export async function seedDueRenewals(seed: DueRenewalSeed): Promise<{ productId
     );
     await client.query(
       `create temporary table seed_rows on commit drop as
-       select g as n, gen_random_uuid() as customer_id, gen_random_uuid() as subscription_id,
+       select g as n, gen_random_uuid() as customer_id, gen_random_uuid() as subscription_id, gen_random_uuid() as method_id,
               'cus_test_' || $1 || '_' || g as processor_customer, 'pm_test_' || $1 || '_' || g as processor_method
        from generate_series(0, $2::int - 1) g`,
       [tag, seed.count],
@@ -59,9 +59,13 @@ export async function seedDueRenewals(seed: DueRenewalSeed): Promise<{ productId
       [start],
     );
     await client.query(
-      `insert into billing.payment_methods (id, organization_id, customer_id, processor, processor_id, processor_customer_id, type, brand, last4, exp_month, exp_year, is_default, created_at)
-       select gen_random_uuid(), $1, customer_id, 'test', processor_method, processor_customer, 'card', 'visa', '4242', 12, 2034, true, $2 from seed_rows`,
+      `insert into billing.payment_methods (id, organization_id, customer_id, processor, processor_id, processor_customer_id, type, brand, last4, exp_month, exp_year, created_at)
+       select method_id, $1, customer_id, 'test', processor_method, processor_customer, 'card', 'visa', '4242', 12, 2034, $2 from seed_rows`,
       [org, start],
+    );
+    // The card is the customer's default (what a renewal charges).
+    await client.query(
+      'update billing.customers c set default_payment_method_id = r.method_id from seed_rows r where c.id = r.customer_id',
     );
     await client.query(
       `insert into billing.subscriptions (id, organization_id, customer_id, product_id, price_ids, amount, currency,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { discountAmount } from '../../../kit/money/discounts.js';
-import { Customer } from '../customers/customer.entity.js';
+import type { Address } from '../customers/customer.entity.js';
 import { Discount } from '../discounts/discount.entity.js';
 import { recordEvent } from '../events/record-event.js';
 import { createOrder, orderEventPayload } from '../orders/create-order.js';
@@ -14,7 +14,6 @@ import type {
   SavedPaymentMethod as SavedPaymentMethodRef,
 } from '../payments/payment-processor.js';
 import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
-import { Product } from '../products/product.entity.js';
 import { SubscriptionStatus } from '../shared/enums.js';
 import type { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
@@ -93,8 +92,15 @@ export async function billPeriod(
   stamp: Stamp,
 ): Promise<Order> {
   const start = s.currentPeriodStart;
-  const product = await em.findOneOrFail(Product, { id: s.productId });
-  const customer = await em.findOneOrFail(Customer, { id: s.customerId });
+  // The product's name and the customer's billing details in one statement (no entity loads).
+  const [names] = await em.execute<
+    { product_name: string; name: string | null; billing_name: string | null; billing_address: Address | null }[]
+  >(
+    `select p.name as product_name, c.name, c.billing_name, c.billing_address
+       from billing.products p, billing.customers c where p.id = ? and c.id = ?`,
+    [s.productId, s.customerId],
+  );
+  if (!names) throw new Error(`subscription ${s.id}: its product or customer is gone`);
   const adjustments = await takeRenewalAdjustments(em, s, stamp.at);
   // A row re-read with `em.refresh` (the PATCH's resume) hydrates the bigint column as a string.
   const regular = BigInt(s.amount);
@@ -107,7 +113,10 @@ export async function billPeriod(
         s.currency,
       )
     : 0n;
-  const items = [{ label: product.name, amount: regular, productPriceId: s.priceIds[0] ?? null }, ...adjustments.items];
+  const items = [
+    { label: names.product_name, amount: regular, productPriceId: s.priceIds[0] ?? null },
+    ...adjustments.items,
+  ];
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0n);
   const order = await createOrder(
     em,
@@ -123,8 +132,8 @@ export async function billPeriod(
       currency: s.currency,
       items,
       discountAmount: off > subtotal ? (subtotal > 0n ? subtotal : 0n) : off,
-      billingName: customer.billingName ?? customer.name,
-      billingAddress: customer.billingAddress,
+      billingName: names.billing_name ?? names.name,
+      billingAddress: names.billing_address,
       seats: s.seats,
       metadata: s.metadata,
       billingPeriodStart: start,

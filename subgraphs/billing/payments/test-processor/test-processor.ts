@@ -98,7 +98,11 @@ export class TestPaymentProcessor implements PaymentProcessor {
     const card = this.cardOf(testMethod, method.field);
     const keep = method.kind === 'new' && input.saveForLater === true && !card.charge && input.customerId !== null;
     const chargeId = newId('ch_test');
-    const row = await this.em.fork().transactional(async em => {
+    // A charge alone is one insert that commits by itself (then the row that holds the key): no
+    // transaction round trips for it; keeping the card as well is two rows, written together.
+    const write = <T>(work: (em: EntityManager) => Promise<T>): Promise<T> =>
+      keep ? this.em.fork().transactional(work) : work(this.em.fork());
+    const row = await write(async em => {
       const charge = await insertIgnoringDuplicate(em, TestProcessorCharge, {
         id: chargeId,
         idempotencyKey: input.idempotencyKey,
@@ -231,20 +235,23 @@ export class TestPaymentProcessor implements PaymentProcessor {
 }
 
 /**
- * `INSERT … ON CONFLICT (idempotency_key) DO NOTHING`, then the row that holds the key: the new one,
- * or the first one (committed by another transaction, which the insert waited for).
+ * `INSERT … ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`: the new row, or else the row that holds
+ * the key: the first one (committed by another transaction, which the insert waited for).
  */
 async function insertIgnoringDuplicate<T extends { idempotencyKey: string }>(
   em: EntityManager,
   entity: EntityName<T>,
   data: T,
 ): Promise<T> {
-  await em
+  // The new row comes back from the insert itself; only a replay reads the first one.
+  const inserted = await em
     .createQueryBuilder(entity)
     .insert(data as any)
     .onConflict('idempotencyKey' as any)
     .ignore()
-    .execute();
+    .returning('*' as any)
+    .execute<Record<string, unknown> | undefined>('get', false);
+  if (inserted) return em.map(entity, inserted as any);
   return em.findOneOrFail(entity, { idempotencyKey: data.idempotencyKey } as any, { refresh: true } as any);
 }
 
