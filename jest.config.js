@@ -11,4 +11,6 @@ export default {
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   testTimeout: 30000,
   maxWorkers: 2,
+  // A worker that has run many stacks grows; it is replaced past this size instead of running out of memory.
+  workerIdleMemoryLimit: '1GB',
 };

@@ -75,6 +75,11 @@ describe('DirectOperations', () => {
       'CheckoutsClientUpdate',
       'CustomerPortalOrdersGet',
       'CustomerPortalOrdersList',
+      // An invoice names its seller: billing `@requires` the organization's name from identity.
+      'OrdersGenerateInvoice',
+      'CustomerPortalOrdersGenerateInvoice',
+      // The public seller profile with its products: identity's organization, billing's products.
+      'CustomerPortalOrganizationsGet',
     ];
     expect(direct.names().sort()).toEqual(
       documents
