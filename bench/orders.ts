@@ -8,8 +8,9 @@ import { seedOrders } from './seed-orders.js';
 import type { Goal } from './subscriptions.js';
 import { type LoadOptions, type LoadResult, measure, sameJson, table } from './support.js';
 
-const CHECKOUTS_PER_SECOND_GOAL = 20;
-const ORDERS_P99_GOAL_MS = 100;
+// Issue 10 asks for the checkout rate and the orders p99 to be printed, with no goal of their own; a list
+// endpoint's goal is the read path's (issue 9): at least half its one-hop baseline's rate.
+const LIST_RATIO_GOAL = 0.5;
 
 export async function benchCheckouts(o: {
   sandboxUrl: string;
@@ -93,14 +94,8 @@ export async function benchCheckouts(o: {
   ].join('\n');
   return {
     report,
-    goals: [
-      {
-        name: 'confirmed checkouts per second (sandbox, create + confirm)',
-        measured: r.perSecond,
-        goal: `≥ ${CHECKOUTS_PER_SECOND_GOAL}`,
-        met: r.perSecond >= CHECKOUTS_PER_SECOND_GOAL,
-      },
-    ],
+    // Printed in the report; no goal is set for it.
+    goals: [],
   };
 }
 
@@ -152,13 +147,13 @@ export async function benchOrders(o: {
         r.p99.toFixed(1),
         String(r.errors + r.non2xx),
       ]);
-    const p99 = measured[0][1].p99;
+    const [service_, baseline_] = [measured[0][1], measured[1][1]];
+    const ratio = service_.requestsPerSecond / baseline_.requestsPerSecond;
     goals.push({
-      name: `GET /v1/orders/?limit=10 p99 @ ${size.toLocaleString('en')} orders (baseline ${measured[1][1].p99.toFixed(1)} ms)`,
-      measured: p99,
-      goal: `< ${ORDERS_P99_GOAL_MS} ms`,
-      met: p99 < ORDERS_P99_GOAL_MS,
-      unit: ' ms',
+      name: `GET /v1/orders/?limit=10 @ ${size.toLocaleString('en')} orders, req/s ratio to the baseline (p99 ${service_.p99.toFixed(1)} ms, baseline ${baseline_.p99.toFixed(1)} ms)`,
+      measured: ratio,
+      goal: `≥ ${LIST_RATIO_GOAL}`,
+      met: ratio >= LIST_RATIO_GOAL,
     });
   }
   const report = [
