@@ -31,8 +31,13 @@ async function sell(price: Record<string, unknown>, email: string, discountId?: 
       checkoutConfirmStripe: { confirmationTokenId: 'pm_card_visa', customerName: 'Jane Buyer' },
     }),
   );
-  const orders = await ok(merchant.orders.list({ checkoutId: checkout.id }));
-  return orders.result.items[0];
+  // The confirm answers `confirmed`; the order comes with the fulfilment, moments later.
+  for (let i = 0; i < 100; i++) {
+    const orders = await ok(merchant.orders.list({ checkoutId: checkout.id }));
+    if (orders.result.items[0]) return orders.result.items[0];
+    await new Promise(resolve => setTimeout(resolve, 50));
+  }
+  throw new Error(`no order for checkout ${checkout.id}`);
 }
 
 /** The text of a PDF, as a reader extracts it. */
