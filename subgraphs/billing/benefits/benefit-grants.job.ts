@@ -24,7 +24,7 @@ export function benefitReconcileJob(deps: {
   return async payload => {
     const id = String(payload.id);
     await deps.orm.em.fork().transactional(async em => {
-      const now = async (organizationId: string) => (await deps.clocks.clockFor(em, organizationId)).now();
+      const now = async (organizationId: string) => (await deps.clocks.clockIn(em, organizationId)).now();
       if (payload.source === 'order') {
         await deps.engine.reconcileOrder(em, id, now, payload.revoke === true);
         return;
