@@ -75,6 +75,7 @@ describe('DirectOperations', () => {
       'CheckoutsClientUpdate',
       'CustomerPortalOrdersGet',
       'CustomerPortalOrdersList',
+      'CustomerPortalOrdersUpdate',
       // An invoice names its seller: billing `@requires` the organization's name from identity.
       'OrdersGenerateInvoice',
       'CustomerPortalOrdersGenerateInvoice',

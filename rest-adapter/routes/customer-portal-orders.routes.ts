@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE, priceWire } from '../../subgraphs/billing/contract.js';
-import { idParams, listOf, pageQuery, toWire } from './common.js';
+import { idParams, listOf, pageQuery, toInput, toWire } from './common.js';
+import { addressInput } from './customers.schemas.js';
 import { customerOrganizationWire } from './customer-portal-subscriptions.routes.js';
 import type { Route } from './route.js';
 
@@ -99,6 +100,25 @@ export const customerPortalOrderRoutes: Route[] = [
     status: 200,
     response: customerOrderResponse,
     errors: [404],
+  },
+  {
+    operationId: 'customer_portal:orders:update',
+    method: 'patch',
+    path: '/v1/customer-portal/orders/{id}',
+    summary: "Update the billing name and address of one of the customer's orders",
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_WRITE,
+    params: idParams,
+    body: z.object({ billing_name: z.string().nullish(), billing_address: addressInput.nullish() }),
+    operation: 'CustomerPortalOrdersUpdate',
+    variables: ({ params, body }) => ({
+      id: params.id,
+      input: toInput(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined))),
+    }),
+    result: data => customerOrderWire(data.customerPortalUpdateOrder),
+    status: 200,
+    response: customerOrderResponse,
+    errors: [404, 422],
   },
   {
     operationId: 'customer_portal:orders:confirm_retry_payment',

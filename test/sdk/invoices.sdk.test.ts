@@ -237,4 +237,34 @@ describe('order invoices', () => {
     });
     expect(unknown.status).toBe(404);
   });
+
+  it("lets the customer set its own order's billing details from the portal (PATCH), and only its own", async () => {
+    const order = await sell({ amountType: 'fixed', priceAmount: 1200, priceCurrency: 'usd' }, 'self@example.com');
+    const other = await sell({ amountType: 'fixed', priceAmount: 1200, priceCurrency: 'usd' }, 'else@example.com');
+    const { token } = await ok(merchant.customerSessions.create({ customerId: order.customerId }));
+    const body = {
+      billing_name: 'Self Buyer',
+      billing_address: { line1: '1 Main St', postal_code: '10001', city: 'New York', state: 'US-NY', country: 'US' },
+    };
+    const updated = await call(base, 'PATCH', `/v1/customer-portal/orders/${order.id}`, { token, body });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      id: order.id,
+      billing_name: 'Self Buyer',
+      billing_address: { city: 'New York' },
+    });
+    const seen = await call(base, 'GET', `/v1/orders/${order.id}`, { token: owner.oat });
+    expect(seen.body).toMatchObject({ billing_name: 'Self Buyer', billing_address: { line1: '1 Main St' } });
+    // With the details set the customer can generate the invoice.
+    expect((await call(base, 'POST', `/v1/customer-portal/orders/${order.id}/invoice`, { token })).status).toBe(202);
+
+    const foreign = await call(base, 'PATCH', `/v1/customer-portal/orders/${other.id}`, { token, body });
+    expect(foreign.status).toBe(404);
+    const untouched = await call(base, 'GET', `/v1/orders/${other.id}`, { token: owner.oat });
+    expect(untouched.body.billing_name).not.toBe('Self Buyer');
+    // A merchant's token is not a customer session.
+    expect(
+      (await call(base, 'PATCH', `/v1/customer-portal/orders/${order.id}`, { token: owner.oat, body })).status,
+    ).toBe(401);
+  });
 });

@@ -5,6 +5,8 @@ import type { Principal } from '../../../kit/principal.js';
 import type { BillingContext } from '../context.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
 import { retryOrderPayment } from '../recurring/retry-payment.js';
+import { storedAddress } from '../customers/customer.service.js';
+import { OrderUpdateInput } from './order.resolver.js';
 import { ProductType } from '../products/product.type.js';
 import { CustomerOrderPaymentConfirmationType, OrderList, OrderType } from './order.type.js';
 
@@ -41,6 +43,24 @@ export class CustomerPortalOrdersResolver {
   async customerPortalOrder(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<OrderType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
     return portalView(ctx.principal, await ctx.services.orders.get(ctx, id));
+  }
+
+  @Mutation(() => OrderType, { description: "Sets the billing name and address of the customer's own order." })
+  async customerPortalUpdateOrder(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: OrderUpdateInput,
+  ): Promise<OrderType> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
+    const { billingAddress, billingName } = input;
+    // The read path narrows a customer session to its own orders: another customer's is 404.
+    const order = await ctx.services.orders.update(ctx, id, {
+      ...(billingName !== undefined ? { billingName } : {}),
+      ...(billingAddress !== undefined
+        ? { billingAddress: billingAddress ? storedAddress(billingAddress) : null }
+        : {}),
+    });
+    return portalView(ctx.principal, order);
   }
 
   @Mutation(() => CustomerOrderPaymentConfirmationType, {
