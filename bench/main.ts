@@ -22,6 +22,7 @@
 //       bench/seed-subscriptions.ts); BENCH_SUBSCRIPTION_SIZES=1000,100000 changes the sizes.
 //   (k) checkouts confirmed per second in the sandbox, (o) GET /v1/orders/ p99 by order count (bench/orders.ts).
 // No assertion on timing: it prints numbers and the targets they are read against.
+import { bootstrap } from './tenant.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -43,7 +44,6 @@ import {
   type LoadResult,
   measure,
   memoryOf,
-  runNode,
   sameJson,
   spawnNode,
   table,
@@ -53,7 +53,6 @@ import {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..'); // dist/ (or wherever the build went)
 const SERVICE = path.join(root, 'embedded', 'main.js');
-const CLI = path.join(root, 'cli', 'main.js');
 const BASELINE = path.join(here, 'baseline-server.js');
 const OPERATIONS = path.join(root, 'schema', 'operations', 'organizations.graphql');
 
@@ -75,11 +74,6 @@ const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s,w,k,o,r').split(',').ma
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-interface Tenant {
-  organizationId: string;
-  oat: string;
-}
-
 /** The organizations query selecting exactly the fields of OrganizationFields. */
 function graphqlQuery(): string {
   const document = parse(readFileSync(OPERATIONS, 'utf8'));
@@ -88,65 +82,6 @@ function graphqlQuery(): string {
   );
   if (!fragment) throw new Error(`OrganizationFields not found in ${OPERATIONS}`);
   return `query BenchOrganizations { organizations { items { ...OrganizationFields } pagination { totalCount maxPage } } }\n\n${print(fragment)}`;
-}
-
-/** With the CLI when it is built (what an operator does), else directly with IdentityAdmin. */
-async function bootstrap(
-  env: NodeJS.ProcessEnv,
-  databaseUrl: string,
-  secret: string,
-  environment: 'production' | 'sandbox' = 'production',
-): Promise<Tenant> {
-  const tag = randomBytes(3).toString('hex');
-  if (environment === 'sandbox' && !existsSync(CLI)) throw new Error('a sandbox tenant needs the CLI (npm run build)');
-  if (existsSync(CLI)) {
-    try {
-      const out = await runNode(
-        CLI,
-        [
-          'bootstrap',
-          '--email',
-          `bench-${tag}@example.com`,
-          '--password',
-          'bench password 123',
-          '--org-name',
-          `Bench ${tag}`,
-          '--org-slug',
-          `bench-${tag}`,
-          '--env',
-          environment,
-          '--json',
-        ],
-        env,
-      );
-      const json = JSON.parse(out.trim().split('\n').pop()!) as {
-        organization_id: string;
-        organization_access_token: string;
-      };
-      log(`${environment} tenant bootstrapped with the CLI`);
-      return { organizationId: json.organization_id, oat: json.organization_access_token };
-    } catch (error) {
-      if (environment === 'sandbox') throw error;
-      log(`CLI bootstrap failed, using IdentityAdmin directly: ${(error as Error).message.split('\n')[0]}`);
-    }
-  }
-  await import('reflect-metadata');
-  const { systemClock } = await import('../kit/clock.js');
-  const { ALL_SCOPES } = await import('../kit/scopes.js');
-  const { IdentityAdmin } = await import('../subgraphs/identity/admin.js');
-  const { startIdentity } = await import('../subgraphs/identity/runtime.js');
-  const identity = await startIdentity({ databaseUrl, secret, clock: systemClock, poolMax: 2 });
-  try {
-    const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, secret);
-    const email = `bench-${tag}@example.com`;
-    await admin.createUser(email, 'bench password 123');
-    const organization = await admin.createOrganization(email, `Bench ${tag}`, `bench-${tag}`);
-    const oat = await admin.createOrganizationAccessToken(organization.id, [...ALL_SCOPES]);
-    log('tenant bootstrapped with IdentityAdmin');
-    return { organizationId: organization.id, oat };
-  } finally {
-    await identity.close();
-  }
 }
 
 async function main(): Promise<void> {
@@ -219,7 +154,7 @@ async function main(): Promise<void> {
       databaseUrl = `postgresql://postgres:${encodeURIComponent(stored.embeddedDatabasePassword)}@127.0.0.1:${pgPort}/${EMBEDDED_DATABASE_NAMES.production}`;
     }
 
-    const tenant = await bootstrap(env, databaseUrl, secret);
+    const tenant = await bootstrap(log, env, databaseUrl, secret);
 
     const baseline = spawnNode(BASELINE, [], {
       PATH: process.env.PATH,
@@ -357,7 +292,7 @@ async function main(): Promise<void> {
       goals.push(...result.goals);
     }
     if (only.has('k')) {
-      const { oat } = await bootstrap(env, databaseUrl, secret, 'sandbox');
+      const { oat } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');
       const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
       const result = await benchCheckouts({ sandboxUrl, token: oat, seconds, warmupSeconds, log });
       process.stdout.write(result.report);
