@@ -1,3 +1,4 @@
+import { TransactionContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -50,10 +51,18 @@ export class OrganizationClocks {
     this.runners.push(runner);
   }
 
-  /** The organization's clock. One read of its offset; the clock then ticks with the base clock. */
+  /**
+   * The organization's clock. One read of its offset; the clock then ticks with the base clock. Called
+   * from inside a transaction of the same database (`em.transactional` keeps its manager in an async
+   * context), the read goes through that transaction's connection: a fork would take a second
+   * connection from the pool while the first is held, and enough concurrent requests doing so
+   * exhaust the pool and wait on each other forever.
+   */
   async clockFor(em: EntityManager, organizationId: string): Promise<Clock> {
     if (this.environment !== 'sandbox') return this.base;
-    return offsetClock(this.base, await readClockOffset(em.fork(), organizationId));
+    const open = TransactionContext.getEntityManager(em.name) as EntityManager | undefined;
+    const reader = open && open.getDriver() === em.getDriver() && open.isInTransaction() ? open : em.fork();
+    return offsetClock(this.base, await readClockOffset(reader, organizationId));
   }
 
   /**
