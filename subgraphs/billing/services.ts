@@ -32,6 +32,7 @@ import { BenefitGrantEngine, type GracePeriodSource } from './benefits/benefit-g
 import { BenefitGrantService } from './benefits/benefit-grant.service.js';
 import { BenefitService } from './benefits/benefit.service.js';
 import { benefitTypeHandlers } from './benefits/benefit-type-handlers.js';
+import { type IntegrationSettings, integrationsFromSettings } from './benefits/benefit-integrations.js';
 
 /**
  * The billing use cases, built once per environment and shared by resolvers and jobs. Each domain
@@ -102,6 +103,8 @@ export interface BillingServiceDependencies {
   gracePeriodDays?: GracePeriodSource;
   /** Identity's public organization profiles and portal settings (embedded: in-process; distributed: signed RPC). */
   organizations?: OrganizationDirectory | null;
+  /** The benefit integrations' vendor credentials (benefit-integrations.ts). */
+  integrations?: IntegrationSettings;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
@@ -116,7 +119,10 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     clocks,
     organizations: deps.organizations ?? null,
   });
-  const benefitEngine = new BenefitGrantEngine(benefitTypeHandlers(), deps.gracePeriodDays);
+  const benefitEngine = new BenefitGrantEngine(
+    benefitTypeHandlers(integrationsFromSettings(deps.integrations)),
+    deps.gracePeriodDays,
+  );
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
