@@ -32,6 +32,7 @@ import { BenefitGrantEngine, type GracePeriodSource } from './benefits/benefit-g
 import { BenefitGrantService } from './benefits/benefit-grant.service.js';
 import { BenefitService } from './benefits/benefit.service.js';
 import { benefitTypeHandlers } from './benefits/benefit-type-handlers.js';
+import { CustomerBenefitGrantService } from './benefits/customer-benefit-grant.service.js';
 import { type IntegrationSettings, integrationsFromSettings } from './benefits/benefit-integrations.js';
 
 /**
@@ -79,6 +80,7 @@ export interface BillingServices {
   benefitGrants: BenefitGrantService;
   /** Grants and revokes benefits as subscriptions and orders move (the `benefits.reconcile` job). */
   benefitEngine: BenefitGrantEngine;
+  customerBenefitGrants: CustomerBenefitGrantService;
 }
 
 export interface BillingServiceDependencies {
@@ -157,6 +159,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     paymentMethods: new PaymentMethodService(payments, clocks),
     benefits: new BenefitService(benefitEngine),
     benefitGrants: new BenefitGrantService(),
+    customerBenefitGrants: new CustomerBenefitGrantService(deps.jobs ?? null),
     benefitEngine,
   };
 }

@@ -22,7 +22,7 @@ export class DiscordIntegration implements BenefitIntegration {
   ) {}
 
   async grant({ benefitProperties, grantProperties, customer }: IntegrationCall): Promise<Record<string, unknown>> {
-    const guildId = String(benefitProperties.guild_id);
+    const guildId = guildOf(benefitProperties);
     const roleId = String(benefitProperties.role_id);
     const account = str(grantProperties.account_id);
     const granted = str(grantProperties.granted_account_id);
@@ -61,6 +61,25 @@ export class DiscordIntegration implements BenefitIntegration {
       },
     });
   }
+}
+
+/**
+ * The benefit's server: its `guild_id`, or the one its `guild_token` carries (a bare id, or a JWT with a
+ * `guild_id` claim as Polar's Discord app issues them).
+ */
+function guildOf(properties: Record<string, unknown>): string {
+  const token = str(properties.guild_token);
+  let fromToken: string | null = token && /^\d{1,20}$/.test(token) ? token : null;
+  if (!fromToken && token?.split('.').length === 3) {
+    try {
+      fromToken = str(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).guild_id);
+    } catch {
+      fromToken = null;
+    }
+  }
+  const guild = str(properties.guild_id) ?? fromToken;
+  if (!guild) throw new BenefitActionRequired('The Discord benefit names no server: set its guild_id.');
+  return guild;
 }
 
 /** A repository collaborator (`PUT /repos/{owner}/{repo}/collaborators/{username}` with the permission). */
