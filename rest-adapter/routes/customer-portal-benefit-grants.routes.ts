@@ -100,21 +100,30 @@ export const customerPortalBenefitGrantRoutes: Route[] = [
     query: z.object({
       query: z.string().optional(),
       type: z.array(z.enum(BENEFIT_TYPES)).optional(),
+      type_filter: z
+        .array(z.enum(BENEFIT_TYPES))
+        .optional()
+        .meta({ description: 'The same as `type` (the name @polar-sh/sdk sends).' }),
       benefit_id: z.array(z.uuid()).optional(),
       checkout_id: z.array(z.uuid()).optional(),
       order_id: z.array(z.uuid()).optional(),
       subscription_id: z.array(z.uuid()).optional(),
+      member_id: z
+        .array(z.uuid())
+        .optional()
+        .meta({ description: 'Grants of these members: there are no members here, so none.' }),
       ...pageQuery,
       sorting: sortingQuery(CUSTOMER_BENEFIT_GRANT_SORT_KEYS, CUSTOMER_BENEFIT_GRANT_DEFAULT_SORTING),
     }),
     operation: 'CustomerPortalBenefitGrantsList',
     variables: ({ query }) => ({
       query: query.query ?? null,
-      type: query.type ?? null,
+      type: query.type || query.type_filter ? [...(query.type ?? []), ...(query.type_filter ?? [])] : null,
       benefitId: query.benefit_id ?? null,
       checkoutId: query.checkout_id ?? null,
       orderId: query.order_id ?? null,
       subscriptionId: query.subscription_id ?? null,
+      memberId: query.member_id ?? null,
       page: query.page,
       limit: query.limit,
       sorting: query.sorting,

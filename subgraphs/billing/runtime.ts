@@ -21,7 +21,7 @@ import type { Logger } from '../../kit/logger.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
-import type { IntegrationSettings } from './benefits/benefit-integrations.js';
+import type { IntegrationSettings } from './benefits/benefit-integrations.config.js';
 import { openBillingOrm } from './orm.js';
 import { RenewalEngine } from './recurring/renewal-engine.js';
 import { RenewalScheduler } from './recurring/renewal-scheduler.js';

@@ -33,7 +33,7 @@ import { BenefitGrantService } from './benefits/benefit-grant.service.js';
 import { BenefitService } from './benefits/benefit.service.js';
 import { benefitTypeHandlers } from './benefits/benefit-type-handlers.js';
 import { CustomerBenefitGrantService } from './benefits/customer-benefit-grant.service.js';
-import { type IntegrationSettings, integrationsFromSettings } from './benefits/benefit-integrations.js';
+import { type IntegrationSettings, integrationsFromSettings } from './benefits/benefit-integrations.config.js';
 
 /**
  * The billing use cases, built once per environment and shared by resolvers and jobs. Each domain

@@ -212,7 +212,15 @@ export class BenefitGrantEngine {
       retry ??= outcome.retry;
     }
     for (const grant of grants) {
-      if (wanted.has(grant.benefitId) || !grant.grantedAt || grant.revokedAt) continue;
+      if (wanted.has(grant.benefitId) || grant.revokedAt) continue;
+      if (!grant.grantedAt) {
+        // Never granted (waiting for the customer, or failed): nothing to take back outside; it is
+        // closed, as Polar revokes it, so the portal no longer offers it.
+        grant.revokedAt = at;
+        grant.error = null;
+        grant.modifiedAt = at;
+        continue;
+      }
       const failed = await this.revoke(em, grant, benefits.get(grant.benefitId)!, customer, at, true);
       if (failed) retry ??= failed;
       else changed = true;
@@ -300,6 +308,9 @@ export class BenefitGrantEngine {
       return { granted: true, retry: null };
     } catch (error) {
       keepProperties(grant, error);
+      // Polar's `set_grant_failed`: neither granted nor revoked, the grant waits with its error.
+      grant.grantedAt = null;
+      grant.revokedAt = null;
       grant.error = grantError(error, at);
       grant.modifiedAt = at;
       return { granted: false, retry: isRetriable(error) ? grant.error.message : null };

@@ -8,7 +8,8 @@ import {
 import type { Customer } from '../customers/customer.entity.js';
 import type { Benefit, BenefitKind } from './benefit.entity.js';
 import type { BenefitGrant } from './benefit-grant.entity.js';
-import { type BenefitIntegration, type BenefitIntegrations, defaultIntegrations } from './benefit-integrations.js';
+import type { BenefitIntegration, BenefitIntegrations } from './benefit-integrations.js';
+import { defaultIntegrations } from './benefit-integrations.config.js';
 
 /** What a handler gets: the benefit, the grant (its current properties), who holds it and when. */
 export interface BenefitGrantContext {

@@ -17,6 +17,8 @@ export interface CustomerBenefitGrantReadFilters {
   checkoutIds?: string[];
   orderIds?: string[];
   subscriptionIds?: string[];
+  /** Polar's team members; grants here have none, so any member filter matches nothing. */
+  memberIds?: string[];
 }
 
 /** The grant's position in its product's benefit list (Polar's `product_benefit` sort key). */
@@ -59,6 +61,7 @@ export const customerBenefitGrantRead = new ReadModel<CustomerBenefitGrantReadFi
     },
     orderIds: { where: 'g.order_id = any(?::uuid[])' },
     subscriptionIds: { where: 'g.subscription_id = any(?::uuid[])' },
+    memberIds: { where: 'false', values: () => [] },
   },
   sorts: {
     granted_at: { sql: 'g.granted_at' },

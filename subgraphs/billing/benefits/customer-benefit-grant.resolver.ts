@@ -20,6 +20,8 @@ export class CustomerBenefitGrantResolver {
     @Arg('checkoutId', () => [ID], { nullable: true }) checkoutId: string[] | null,
     @Arg('orderId', () => [ID], { nullable: true }) orderId: string[] | null,
     @Arg('subscriptionId', () => [ID], { nullable: true }) subscriptionId: string[] | null,
+    @Arg('memberId', () => [ID], { nullable: true, description: 'No members exist here: any id matches nothing.' })
+    memberId: string[] | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
@@ -32,6 +34,7 @@ export class CustomerBenefitGrantResolver {
       checkoutIds: checkoutId ?? undefined,
       orderIds: orderId ?? undefined,
       subscriptionIds: subscriptionId ?? undefined,
+      memberIds: memberId ?? undefined,
       page,
       limit,
       sorting,

@@ -47,6 +47,7 @@ export class CustomerBenefitGrantService {
     if (query.checkoutIds?.length) filters.checkoutIds = query.checkoutIds;
     if (query.orderIds?.length) filters.orderIds = query.orderIds;
     if (query.subscriptionIds?.length) filters.subscriptionIds = query.subscriptionIds;
+    if (query.memberIds?.length) filters.memberIds = query.memberIds;
     const { rows, total } = await customerBenefitGrantRead.page(
       ctx.em,
       ctx.principal,
