@@ -84,7 +84,10 @@ describe('customerPortal.benefitGrants through the SDK', () => {
     const [noteGrant, keyGrant, discordGrant] = page.result.items;
     expect(noteGrant).toMatchObject({ isGranted: true, properties: {}, benefit: { properties: { note: 'Hi' } } });
     expect(keyGrant.isGranted).toBe(true);
-    expect(keyGrant.properties).toMatchObject({ displayKey: expect.stringMatching(/^APP-/) });
+    expect(keyGrant.properties).toMatchObject({
+      licenseKeyId: expect.any(String),
+      displayKey: expect.stringMatching(/^\*\*\*\*-/),
+    });
     expect(discordGrant).toMatchObject({ isGranted: false, error: { type: 'IntegrationNotConfigured' } });
 
     const onlyKeys = await ok(
