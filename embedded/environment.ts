@@ -74,6 +74,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     logger: options.logger.child({ environment: options.name }),
     mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),
     organizations: identity.organizations,
+    integrations: options.config,
   });
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,

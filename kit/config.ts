@@ -177,6 +177,17 @@ const schema = z.object({
   ),
   /** The From of outgoing e-mail, e.g. `Acme Billing <billing@acme.test>`. */
   EMAIL_FROM: optionalText,
+  /**
+   * Benefit integrations (subgraphs/billing/benefits/benefit-integrations.ts). Each acts only when its
+   * token is set; unset, grants of that type store `IntegrationNotConfigured`. The API URLs default to
+   * the vendors' own (tests point them at a fake vendor on loopback).
+   */
+  DISCORD_BOT_TOKEN: optionalText,
+  DISCORD_API_URL: optionalUrl,
+  GITHUB_BENEFIT_TOKEN: optionalText,
+  GITHUB_BENEFIT_API_URL: optionalUrl,
+  SLACK_BOT_TOKEN: optionalText,
+  SLACK_API_URL: optionalUrl,
 });
 
 /** Rules between variables. */

@@ -17,7 +17,19 @@ const licenseKeyProperties = z.object({
 /** Each type's `properties` on create (Polar's `Benefit…CreateProperties`). */
 export const BENEFIT_PROPERTIES = {
   custom: z.object({ note: z.string().nullish() }),
-  discord: z.object({ guild_token: z.string(), role_id: z.string(), kick_member: z.boolean() }),
+  discord: z.object({
+    guild_token: z.string(),
+    role_id: z.string(),
+    kick_member: z.boolean(),
+    guild_id: z
+      .string()
+      .regex(/^\d{1,20}$/)
+      .optional()
+      .meta({
+        description:
+          'The Discord server (an extension: Polar reads it from `guild_token` through its Discord app). Needed by the Discord integration unless the token carries it.',
+      }),
+  }),
   github_repository: z.object({
     repository_owner: z.string(),
     repository_name: z.string(),

@@ -51,6 +51,8 @@ export {
   BENEFIT_GRANT_DEFAULT_SORTING,
   BENEFIT_GRANT_SORT_KEYS,
   BENEFIT_SORT_KEYS,
+  CUSTOMER_BENEFIT_GRANT_DEFAULT_SORTING,
+  CUSTOMER_BENEFIT_GRANT_SORT_KEYS,
 } from './benefits/benefit.sorting.js';
 export { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './products/product.sorting.js';
 export { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkouts/checkout.sorting.js';

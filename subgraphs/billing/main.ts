@@ -34,6 +34,7 @@ runMain(() =>
         environment: config.ENVIRONMENT,
         publicUrl: publicUrl(config),
         payments: config,
+        integrations: config,
         // Plan changes follow the organization's proration choice, which identity owns (IDENTITY_URL);
         // without it every change defaults to Polar's `prorate`.
         prorationSettings: config.IDENTITY_URL

@@ -21,6 +21,7 @@ import type { Logger } from '../../kit/logger.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { BillingContext } from './context.js';
+import type { IntegrationSettings } from './benefits/benefit-integrations.config.js';
 import { openBillingOrm } from './orm.js';
 import { RenewalEngine } from './recurring/renewal-engine.js';
 import { RenewalScheduler } from './recurring/renewal-scheduler.js';
@@ -76,6 +77,8 @@ export async function startBilling(options: {
   logger?: Logger;
   /** Identity's organization profiles and portal settings (in-process or signed RPC). */
   organizations?: OrganizationDirectory | null;
+  /** The benefit integrations' vendor credentials (none: every integration reports "not configured"). */
+  integrations?: IntegrationSettings;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
   // The grace period is identity's setting: given, or read from its directory (in-process or RPC).
@@ -120,6 +123,7 @@ export async function startBilling(options: {
     prorationSettings: options.prorationSettings,
     gracePeriodDays,
     organizations: options.organizations ?? null,
+    integrations: options.integrations,
   });
   // Due work: an advance of the sandbox clock runs these runners at each instant it passes; the sweep
   // runs them on the wall clock.

@@ -32,6 +32,8 @@ import { BenefitGrantEngine, type GracePeriodSource } from './benefits/benefit-g
 import { BenefitGrantService } from './benefits/benefit-grant.service.js';
 import { BenefitService } from './benefits/benefit.service.js';
 import { benefitTypeHandlers } from './benefits/benefit-type-handlers.js';
+import { CustomerBenefitGrantService } from './benefits/customer-benefit-grant.service.js';
+import { type IntegrationSettings, integrationsFromSettings } from './benefits/benefit-integrations.config.js';
 
 /**
  * The billing use cases, built once per environment and shared by resolvers and jobs. Each domain
@@ -78,6 +80,7 @@ export interface BillingServices {
   benefitGrants: BenefitGrantService;
   /** Grants and revokes benefits as subscriptions and orders move (the `benefits.reconcile` job). */
   benefitEngine: BenefitGrantEngine;
+  customerBenefitGrants: CustomerBenefitGrantService;
 }
 
 export interface BillingServiceDependencies {
@@ -102,6 +105,8 @@ export interface BillingServiceDependencies {
   gracePeriodDays?: GracePeriodSource;
   /** Identity's public organization profiles and portal settings (embedded: in-process; distributed: signed RPC). */
   organizations?: OrganizationDirectory | null;
+  /** The benefit integrations' vendor credentials (benefit-integrations.ts). */
+  integrations?: IntegrationSettings;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
@@ -116,7 +121,10 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     clocks,
     organizations: deps.organizations ?? null,
   });
-  const benefitEngine = new BenefitGrantEngine(benefitTypeHandlers(), deps.gracePeriodDays);
+  const benefitEngine = new BenefitGrantEngine(
+    benefitTypeHandlers(integrationsFromSettings(deps.integrations)),
+    deps.gracePeriodDays,
+  );
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
@@ -151,6 +159,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     paymentMethods: new PaymentMethodService(payments, clocks),
     benefits: new BenefitService(benefitEngine),
     benefitGrants: new BenefitGrantService(),
+    customerBenefitGrants: new CustomerBenefitGrantService(deps.jobs ?? null),
     benefitEngine,
   };
 }

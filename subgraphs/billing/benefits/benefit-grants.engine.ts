@@ -5,6 +5,7 @@ import { Order } from '../orders/order.entity.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
 import { Benefit, type BenefitKind, ProductBenefit } from './benefit.entity.js';
 import { BenefitGrant } from './benefit-grant.entity.js';
+import { isRetriable } from './benefit-integration.errors.js';
 import type { BenefitTypeHandler } from './benefit-type-handlers.js';
 import { BenefitGrantType } from './benefit.type.js';
 import { benefitGrantWire, customerStateWire } from './benefit.wire.js';
@@ -24,6 +25,11 @@ export interface ReconcileOutcome {
   recheckAt: Date | null;
   /** The organization's time the reconcile ran at. */
   at: Date | null;
+  /**
+   * Why an outside system must be asked again (a vendor that did not answer): the grant stores it as
+   * its `error`, the reconcile commits, and the job then fails with it so the job queue retries.
+   */
+  retry: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -51,7 +57,7 @@ export class BenefitGrantEngine {
   ): Promise<ReconcileOutcome> {
     await lock(em, subscriptionId);
     const subscription = await em.findOne(Subscription, { id: subscriptionId });
-    if (!subscription) return { recheckAt: null, at: null };
+    if (!subscription) return { recheckAt: null, at: null, retry: null };
     const at = await now(subscription.organizationId);
     let wanted = false;
     let recheckAt: Date | null = null;
@@ -65,7 +71,7 @@ export class BenefitGrantEngine {
         recheckAt = ends;
       }
     }
-    await this.apply(
+    const retry = await this.apply(
       em,
       {
         organizationId: subscription.organizationId,
@@ -76,16 +82,22 @@ export class BenefitGrantEngine {
       at,
       options.cycled === true,
     );
-    return { recheckAt, at };
+    return { recheckAt, at, retry };
   }
 
-  async reconcileOrder(em: EntityManager, orderId: string, now: OrganizationNow, revoke: boolean): Promise<void> {
+  /** Answers why the job must run again (see `ReconcileOutcome.retry`), or null. */
+  async reconcileOrder(
+    em: EntityManager,
+    orderId: string,
+    now: OrganizationNow,
+    revoke: boolean,
+  ): Promise<string | null> {
     await lock(em, orderId);
     const order = await em.findOne(Order, { id: orderId });
-    if (!order || order.subscriptionId) return;
+    if (!order || order.subscriptionId) return null;
     const at = await now(order.organizationId);
     const paid = order.status === 'paid' || order.status === 'partially_refunded' || order.status === 'refunded';
-    await this.apply(
+    return this.apply(
       em,
       {
         organizationId: order.organizationId,
@@ -104,7 +116,7 @@ export class BenefitGrantEngine {
     const customers = new Set<string>();
     for (const grant of grants) {
       const customer = await em.findOneOrFail(Customer, { id: grant.customerId });
-      await this.revoke(em, grant, benefit, customer, at);
+      await this.revoke(em, grant, benefit, customer, at, false);
       customers.add(customer.id);
     }
     await em.flush();
@@ -126,10 +138,12 @@ export class BenefitGrantEngine {
           benefit,
           grant,
           customerEmail: customer.email,
+          customer,
           at,
         });
         grant.error = null;
       } catch (error) {
+        keepProperties(grant, error);
         grant.error = grantError(error, at);
       }
       grant.modifiedAt = at;
@@ -152,7 +166,7 @@ export class BenefitGrantEngine {
     holder: Holder,
     at: Date,
     cycled: boolean,
-  ): Promise<void> {
+  ): Promise<string | null> {
     const links = target.productId
       ? await em.find(ProductBenefit, { productId: target.productId }, { orderBy: { position: 'asc' } })
       : [];
@@ -167,6 +181,7 @@ export class BenefitGrantEngine {
     const wanted = new Set(links.map(l => l.benefitId).filter(id => benefits.get(id) && !benefits.get(id)!.deletedAt));
     const customer = await em.findOneOrFail(Customer, { id: target.customerId });
     let changed = false;
+    let retry: string | null = null;
     for (const benefitId of wanted) {
       const benefit = benefits.get(benefitId)!;
       let grant = grants.find(g => g.benefitId === benefitId);
@@ -192,30 +207,96 @@ export class BenefitGrantEngine {
         // Written before its handler runs: what the handler creates (a license key) may refer to it.
         await em.flush();
       }
-      changed = (await this.grant(em, grant, benefit, customer, at)) || changed;
+      const outcome = await this.grant(em, grant, benefit, customer, at);
+      changed = outcome.granted || changed;
+      retry ??= outcome.retry;
     }
     for (const grant of grants) {
-      if (wanted.has(grant.benefitId) || !grant.grantedAt || grant.revokedAt) continue;
-      await this.revoke(em, grant, benefits.get(grant.benefitId)!, customer, at);
-      changed = true;
+      if (wanted.has(grant.benefitId) || grant.revokedAt) continue;
+      if (!grant.grantedAt) {
+        // Never granted (waiting for the customer, or failed): nothing to take back outside; it is
+        // closed, as Polar revokes it, so the portal no longer offers it.
+        grant.revokedAt = at;
+        grant.error = null;
+        grant.modifiedAt = at;
+        continue;
+      }
+      const failed = await this.revoke(em, grant, benefits.get(grant.benefitId)!, customer, at, true);
+      if (failed) retry ??= failed;
+      else changed = true;
     }
     await em.flush();
     if (changed) await this.stateChanged(em, target.organizationId, target.customerId, at);
+    return retry;
   }
 
-  /** Grants through the type's handler; a failure is stored on the grant (Polar's `error`), not thrown. */
+  /**
+   * The customer changed a grant's properties (the account to grant to, through the portal): a grant
+   * waiting for them is granted now, if its holder still holds the benefit; a live one goes through
+   * its handler again (the integration moves it to the new account) and records `benefit_grant.updated`.
+   */
+  async refreshGrant(em: EntityManager, grantId: string, now: OrganizationNow): Promise<string | null> {
+    const [holder] = await em.execute<{ id: string; subscription_id: string | null }[]>(
+      'select coalesce(subscription_id, order_id) as id, subscription_id from billing.benefit_grants where id = ?',
+      [grantId],
+    );
+    if (!holder) return null;
+    if (!(await em.findOne(BenefitGrant, { id: grantId }))?.grantedAt) {
+      if (holder.subscription_id) return (await this.reconcileSubscription(em, holder.id, now)).retry;
+      return this.reconcileOrder(em, holder.id, now, false);
+    }
+    await lock(em, holder.id);
+    const grant = await em.findOneOrFail(BenefitGrant, { id: grantId }, { refresh: true });
+    if (!grant.isGranted) return null;
+    const benefit = await em.findOneOrFail(Benefit, { id: grant.benefitId });
+    const customer = await em.findOneOrFail(Customer, { id: grant.customerId });
+    const at = await now(grant.organizationId);
+    const previous = grant.properties;
+    let retry: string | null = null;
+    try {
+      grant.properties = await this.handlers[benefit.type].grant(em, {
+        benefit,
+        grant,
+        customerEmail: customer.email,
+        customer,
+        at,
+      });
+      grant.error = null;
+    } catch (error) {
+      keepProperties(grant, error);
+      grant.error = grantError(error, at);
+      if (isRetriable(error)) retry = grant.error.message;
+    }
+    grant.modifiedAt = at;
+    recordEvent(
+      em,
+      grant.organizationId,
+      'benefit_grant.updated',
+      { ...benefitGrantWire(BenefitGrantType.fromEntity(grant, customer, benefit)), previous_properties: previous },
+      at,
+    );
+    await em.flush();
+    await this.stateChanged(em, grant.organizationId, grant.customerId, at);
+    return retry;
+  }
+
+  /**
+   * Grants through the type's handler; a failure is stored on the grant (Polar's `error`), not thrown,
+   * and the grant waits ungranted. A vendor that did not answer is also reported as `retry`.
+   */
   private async grant(
     em: EntityManager,
     grant: BenefitGrant,
     benefit: Benefit,
     customer: Customer,
     at: Date,
-  ): Promise<boolean> {
+  ): Promise<{ granted: boolean; retry: string | null }> {
     try {
       const properties = await this.handlers[benefit.type].grant(em, {
         benefit,
         grant,
         customerEmail: customer.email,
+        customer,
         at,
       });
       grant.properties = properties;
@@ -224,31 +305,51 @@ export class BenefitGrantEngine {
       grant.error = null;
       grant.modifiedAt = at;
       this.record(em, 'benefit_grant.created', grant, benefit, customer, at);
-      return true;
+      return { granted: true, retry: null };
     } catch (error) {
+      keepProperties(grant, error);
+      // Polar's `set_grant_failed`: neither granted nor revoked, the grant waits with its error.
+      grant.grantedAt = null;
+      grant.revokedAt = null;
       grant.error = grantError(error, at);
       grant.modifiedAt = at;
-      return false;
+      return { granted: false, retry: isRetriable(error) ? grant.error.message : null };
     }
   }
 
+  /**
+   * Revokes through the type's handler. When the vendor did not answer and the caller can run again
+   * (`retryable`: a reconcile job), the grant stays live with the error and the reason is answered:
+   * the retry revokes it (Polar retries its revoke task the same way). Otherwise it is revoked here
+   * whatever the outside system answered, with its `error`.
+   */
   private async revoke(
     em: EntityManager,
     grant: BenefitGrant,
     benefit: Benefit,
     customer: Customer,
     at: Date,
-  ): Promise<void> {
+    retryable: boolean,
+  ): Promise<string | null> {
     try {
-      await this.handlers[benefit.type].revoke(em, { benefit, grant, customerEmail: customer.email, at });
+      const kept = await this.handlers[benefit.type].revoke(em, {
+        benefit,
+        grant,
+        customerEmail: customer.email,
+        customer,
+        at,
+      });
+      if (kept) grant.properties = kept;
       grant.error = null;
     } catch (error) {
-      // Revoked here whatever the outside system answered: the customer no longer holds it.
       grant.error = grantError(error, at);
+      grant.modifiedAt = at;
+      if (retryable && isRetriable(error)) return grant.error.message;
     }
     grant.revokedAt = at;
     grant.modifiedAt = at;
     this.record(em, 'benefit_grant.revoked', grant, benefit, customer, at);
+    return null;
   }
 
   private record(
@@ -275,6 +376,12 @@ export class BenefitGrantEngine {
     recordEvent(em, organizationId, 'customer.state_changed', customerStateWire(state), at);
     await em.flush();
   }
+}
+
+/** What an integration created before failing (a Slack channel) stays on the grant. */
+function keepProperties(grant: BenefitGrant, error: unknown): void {
+  const kept = (error as { grantProperties?: Record<string, unknown> | null } | null)?.grantProperties;
+  if (kept) grant.properties = kept;
 }
 
 function grantError(error: unknown, at: Date) {

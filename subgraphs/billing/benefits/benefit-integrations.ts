@@ -1,29 +1,41 @@
+import { IntegrationNotConfigured } from './benefit-integration.errors.js';
+
+export {
+  BenefitActionRequired,
+  IntegrationNotConfigured,
+  isRetriable,
+  VendorUnavailable,
+} from './benefit-integration.errors.js';
+
 /**
- * The outside systems some benefit types act on (Discord roles, GitHub repository invitations, Slack
- * shared channels). A grant or revoke of such a benefit goes through the type's adapter; an adapter that
- * is not configured refuses with `IntegrationNotConfigured`, which the grant stores as its `error`
- * (Polar's `BenefitGrantError`) instead of failing the job: the customer's other benefits still arrive.
+ * The outside systems some benefit types act on (Discord roles, GitHub repository collaborators, Slack
+ * shared channels). A grant or revoke of such a benefit goes through the type's adapter. What an adapter
+ * throws decides what happens to the grant (benefit-grants.engine.ts), as Polar's strategies do:
+ * - `IntegrationNotConfigured`: the operator set no credentials; stored as the grant's `error`.
+ * - `BenefitActionRequired`: the customer must act (connect an account, enter an e-mail) or the vendor
+ *   refused the call (a 4xx); stored as the grant's `error`, the grant waits (no retry).
+ * - `VendorUnavailable`: the vendor could not answer (network, 429, 5xx); stored as the grant's `error`
+ *   and the job is retried with the job queue's backoff.
  */
 export interface BenefitIntegration {
   readonly name: 'discord' | 'github_repository' | 'slack_shared_channel';
-  /** Gives the customer access; answers the grant's properties (e.g. the invitation). */
+  /** Gives the customer access; answers the grant's new properties (Polar's `BenefitGrant…Properties`). */
   grant(input: IntegrationCall): Promise<Record<string, unknown>>;
-  revoke(input: IntegrationCall): Promise<void>;
+  /** Takes it away; answers the properties kept on the revoked grant (e.g. the account, for a re-grant). */
+  revoke(input: IntegrationCall): Promise<Record<string, unknown>>;
 }
 
 export interface IntegrationCall {
   benefitProperties: Record<string, unknown>;
   grantProperties: Record<string, unknown>;
-  customerEmail: string | null;
+  customer: IntegrationCustomer;
 }
 
-export class IntegrationNotConfigured extends Error {
-  readonly type = 'IntegrationNotConfigured';
-  constructor(readonly integration: string) {
-    super(
-      `The ${integration} integration is not configured on this server: the benefit was recorded but nothing was granted there.`,
-    );
-  }
+export interface IntegrationCustomer {
+  id: string;
+  email: string | null;
+  name: string | null;
+  metadata: Record<string, unknown>;
 }
 
 /** The adapter used until an operator configures the vendor's credentials: refuses, clearly. */
@@ -32,18 +44,9 @@ export class UnconfiguredIntegration implements BenefitIntegration {
   async grant(): Promise<Record<string, unknown>> {
     throw new IntegrationNotConfigured(this.name);
   }
-  async revoke(): Promise<void> {
+  async revoke(): Promise<Record<string, unknown>> {
     throw new IntegrationNotConfigured(this.name);
   }
 }
 
 export type BenefitIntegrations = Record<BenefitIntegration['name'], BenefitIntegration>;
-
-/** No vendor credentials are configurable yet: every integration reports "not configured". */
-export function defaultIntegrations(): BenefitIntegrations {
-  return {
-    discord: new UnconfiguredIntegration('discord'),
-    github_repository: new UnconfiguredIntegration('github_repository'),
-    slack_shared_channel: new UnconfiguredIntegration('slack_shared_channel'),
-  };
-}

@@ -5,26 +5,31 @@ import {
   restoreLicenseKeys,
   revokeLicenseKeys,
 } from '../license-keys/license-key.grants.js';
+import type { Customer } from '../customers/customer.entity.js';
 import type { Benefit, BenefitKind } from './benefit.entity.js';
 import type { BenefitGrant } from './benefit-grant.entity.js';
-import { type BenefitIntegration, type BenefitIntegrations, defaultIntegrations } from './benefit-integrations.js';
+import type { BenefitIntegration, BenefitIntegrations } from './benefit-integrations.js';
+import { defaultIntegrations } from './benefit-integrations.config.js';
 
 /** What a handler gets: the benefit, the grant (its current properties), who holds it and when. */
 export interface BenefitGrantContext {
   benefit: Benefit;
   grant: BenefitGrant;
   customerEmail: string | null;
+  /** The holder (the integrations name Slack channels after it). */
+  customer?: Customer;
   at: Date;
 }
 
 /**
  * What granting and revoking a benefit of one type does, inside the reconcile job's transaction
  * (`em`). `grant` answers the grant's new properties (Polar's `BenefitGrant…Properties`); a thrown error
- * is stored on the grant as its `error` and the grant stays as it was.
+ * is stored on the grant as its `error` and the grant stays as it was. `revoke` may answer the
+ * properties the revoked grant keeps (an integration keeps the customer's account for a re-grant).
  */
 export interface BenefitTypeHandler {
   grant(em: EntityManager, ctx: BenefitGrantContext): Promise<Record<string, unknown>>;
-  revoke(em: EntityManager, ctx: BenefitGrantContext): Promise<void>;
+  revoke(em: EntityManager, ctx: BenefitGrantContext): Promise<Record<string, unknown> | void>;
 }
 
 /** Nothing happens outside: the grant itself is the benefit (custom notes, feature flags). */
@@ -82,13 +87,19 @@ const licenseKeys: BenefitTypeHandler = {
 };
 
 function integration(adapter: BenefitIntegration): BenefitTypeHandler {
+  const call = ({ benefit, grant, customer, customerEmail }: BenefitGrantContext) => ({
+    benefitProperties: benefit.properties,
+    grantProperties: grant.properties ?? {},
+    customer: {
+      id: customer?.id ?? grant.customerId,
+      email: customer?.email ?? customerEmail,
+      name: customer?.name ?? null,
+      metadata: customer?.metadata ?? {},
+    },
+  });
   return {
-    async grant(_em, { benefit, grant, customerEmail }) {
-      return adapter.grant({ benefitProperties: benefit.properties, grantProperties: grant.properties, customerEmail });
-    },
-    async revoke(_em, { benefit, grant, customerEmail }) {
-      await adapter.revoke({ benefitProperties: benefit.properties, grantProperties: grant.properties, customerEmail });
-    },
+    grant: (_em, ctx) => adapter.grant(call(ctx)),
+    revoke: (_em, ctx) => adapter.revoke(call(ctx)),
   };
 }
 
