@@ -22,8 +22,12 @@ export interface ClaimedMessage {
 /** What became of a claimed message: an attempt that finished, or a lease handed back unsent. */
 export type Outcome = { message: ClaimedMessage; result: SendResult } | { message: ClaimedMessage; released: true };
 
-/** At most this many consecutive messages of one endpoint are leased by one claim (a chain). */
-export const CHAIN_LENGTH = 16;
+/**
+ * At most this many consecutive messages of one endpoint are leased by one claim (a chain). A claim
+ * costs PostgreSQL about 0.12 ms per message with chains of 16 and 0.07 with 32 (64 saves no more);
+ * the half-lease rule of the worker bounds what a slow endpoint's long chain holds.
+ */
+export const CHAIN_LENGTH = 32;
 
 const CLAIMED_COLUMNS = `m.id, m.event_id, m.endpoint_id, m.organization_id, m.event_position, m.attempts, ev.payload,
                          ep.url, ep.secret, ep.enabled, ep.deleted_at`;
