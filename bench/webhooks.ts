@@ -12,7 +12,9 @@
 // (200) and BENCH_WEBHOOK_WORKER_FLAGS (node flags for the worker, e.g. --cpu-prof) tune it. No assertion on timing: it prints numbers and
 // the target line `target webhook-deliveries: <ratio> (goal 0.5) met|missed`.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dropDatabase, ensureDatabase, withDatabase } from '../kit/database/databases.js';
@@ -98,15 +100,31 @@ export async function benchWebhooks(options: WebhookBenchOptions): Promise<strin
       await new Promise(r => setTimeout(r, 50));
     }
     log(`webhooks: ${ENDPOINTS} endpoints × ${EVENTS} events through the worker`);
+    const loadAverage = os
+      .loadavg()
+      .map(l => l.toFixed(2))
+      .join(' ');
     // Timed from the moment the queue is full (ingestion commits in one transaction) to the last
     // delivery recorded: the worker's part only.
     await new InProcessWebhookIngest(orm).ingest(sources);
     const started = performance.now();
+    const workerCpuBefore = cpuMs(worker.process.pid);
+    const receiverCpuBefore = cpuMs(receiver.process.pid);
     while ((await delivered(orm)) < total) {
       if (worker.process.exitCode !== null) throw new Error(`worker exited:\n${worker.output()}`);
       await new Promise(r => setTimeout(r, 50));
     }
     const workerSeconds = (performance.now() - started) / 1000;
+    const workerCpu = cpuMs(worker.process.pid) - workerCpuBefore;
+    const receiverCpuWorker = cpuMs(receiver.process.pid) - receiverCpuBefore;
+    // The worker's PostgreSQL sessions (opened for this run: their whole CPU time is its SQL).
+    const sessions = await orm.em
+      .fork()
+      .execute<{ pid: number }[]>(`select pid from pg_stat_activity where datname = ? and application_name = ?`, [
+        name,
+        'billing-webhooks-worker',
+      ]);
+    const sqlCpu = sessions.reduce((sum, s) => sum + cpuMs(s.pid), 0);
     await worker.stop();
     worker = undefined;
 
@@ -119,14 +137,20 @@ export async function benchWebhooks(options: WebhookBenchOptions): Promise<strin
     log('webhooks: the same deliveries with a bare node:http client');
     const agent = new http.Agent({ keepAlive: true, maxSockets: ENDPOINTS });
     const baselineStarted = performance.now();
+    const clientCpuBefore = process.cpuUsage();
+    const receiverCpuBaselineBefore = cpuMs(receiver.process.pid);
     await Promise.all(
       secrets.map(async secret => {
         for (const { id, body } of bodies) await post(agent, port, id, secret, body);
       }),
     );
     const baselineSeconds = (performance.now() - baselineStarted) / 1000;
+    const clientCpuUsage = process.cpuUsage(clientCpuBefore);
+    const clientCpu = (clientCpuUsage.user + clientCpuUsage.system) / 1000;
+    const receiverCpuBaseline = cpuMs(receiver.process.pid) - receiverCpuBaselineBefore;
     agent.destroy();
 
+    const perDelivery = (ms: number) => (ms / total).toFixed(3);
     const workerRate = total / workerSeconds;
     const baselineRate = total / baselineSeconds;
     const ratio = workerRate / baselineRate;
@@ -140,6 +164,10 @@ export async function benchWebhooks(options: WebhookBenchOptions): Promise<strin
           ['w2 bare node:http client', String(total), baselineSeconds.toFixed(2), baselineRate.toFixed(0)],
         ],
       ),
+      // CPU per delivery (Linux /proc; NaN elsewhere): on a shared machine these say more than the rates.
+      `CPU ms per delivery: worker ${perDelivery(workerCpu)} + its PostgreSQL sessions ${perDelivery(sqlCpu)}, ` +
+        `receiver ${perDelivery(receiverCpuWorker)}; client ${perDelivery(clientCpu)}, receiver ${perDelivery(receiverCpuBaseline)} ` +
+        `(load average ${loadAverage})`,
       `target webhook-deliveries: ${ratio.toFixed(2)} (goal ${RATIO_TARGET}) ${ratio >= RATIO_TARGET ? 'met' : 'missed'}`,
       '',
     ].join('\n');
@@ -156,6 +184,17 @@ async function delivered(orm: Awaited<ReturnType<typeof openWebhooksOrm>>): Prom
     .fork()
     .execute<{ n: string }[]>("select count(*) as n from webhooks.messages where status = 'succeeded'");
   return Number(row.n);
+}
+
+/** CPU time (user + system) a process has used, from /proc (Linux; NaN elsewhere or once it is gone). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th, in clock ticks (100/s).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function post(agent: http.Agent, port: number, id: string, secret: string, body: Buffer): Promise<void> {

@@ -1,11 +1,17 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { checkLiteralHost, ForbiddenTarget, guardedLookup } from './target-policy.js';
 
 /** Polar's request (polar-api.md §6): these headers, POST, 10 s for the whole exchange. */
 export const WEBHOOK_USER_AGENT = 'polar.sh webhooks';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const RESPONSE_EXCERPT_BYTES = 2048;
+/** Parsed targets kept (a worker sends to the same few URLs over and over); the cache is reset beyond. */
+const MAX_CACHED_TARGETS = 1000;
+
+/** A target URL parsed and checked once: its request options, or why it is refused. */
+type Target = { secure: boolean; options: http.RequestOptions } | { refused: string };
 
 export interface SendResult {
   succeeded: boolean;
@@ -24,6 +30,7 @@ export interface SendResult {
 export class DeliverySender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly targets = new Map<string, Target>();
 
   constructor(private readonly allowPrivateTargets: boolean) {}
 
@@ -33,21 +40,13 @@ export class DeliverySender {
       ...partial,
       durationMs: Math.round(performance.now() - started),
     });
-    let url: URL;
-    try {
-      url = new URL(target);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported scheme ${url.protocol}`);
-      if (!this.allowPrivateTargets) checkLiteralHost(url);
-    } catch (error) {
-      return done({ succeeded: false, httpCode: null, response: null, error: (error as Error).message });
-    }
+    const parsed = this.target(target);
+    if ('refused' in parsed) return done({ succeeded: false, httpCode: null, response: null, error: parsed.refused });
+    const { secure, options } = parsed;
     return new Promise<SendResult>(resolve => {
-      const secure = url.protocol === 'https:';
-      const request = (secure ? https : http).request(url, {
-        method: 'POST',
-        agent: secure ? this.httpsAgent : this.httpAgent,
+      const request = (secure ? https : http).request({
+        ...options,
         headers: { ...headers, 'content-length': String(body.length) },
-        ...(this.allowPrivateTargets ? {} : { lookup: guardedLookup as never }),
       });
       let settled = false;
       const finish = (result: Omit<SendResult, 'durationMs'>) => {
@@ -86,6 +85,42 @@ export class DeliverySender {
       });
       request.end(body);
     });
+  }
+
+  /**
+   * The request options of a target URL: parsed, checked against the address policy (IP literals and
+   * `localhost` here; host names in the socket's own lookup, at every send) and kept, since the answer
+   * depends on the URL string alone.
+   */
+  private target(target: string): Target {
+    let parsed = this.targets.get(target);
+    if (parsed) return parsed;
+    try {
+      const url = new URL(target);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported scheme ${url.protocol}`);
+      if (!this.allowPrivateTargets) checkLiteralHost(url);
+      const secure = url.protocol === 'https:';
+      // Only the fields a request needs (what `urlToHttpOptions` gives, less href, hash and the like):
+      // the agent copies the options of every request.
+      const { hostname, port, path, auth } = urlToHttpOptions(url);
+      parsed = {
+        secure,
+        options: {
+          hostname,
+          port,
+          path,
+          ...(auth ? { auth } : {}),
+          method: 'POST',
+          agent: secure ? this.httpsAgent : this.httpAgent,
+          ...(this.allowPrivateTargets ? {} : { lookup: guardedLookup as never }),
+        },
+      };
+    } catch (error) {
+      parsed = { refused: (error as Error).message };
+    }
+    if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
+    this.targets.set(target, parsed);
+    return parsed;
   }
 
   close(): void {
