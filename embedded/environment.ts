@@ -137,6 +137,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     secretScanning: {
       keys: loadGitHubPublicKeys(options.config),
       revokers: [identity.leakedTokens, billing.leakedTokens],
+      mailbox: billing.ownerMailbox,
     },
   });
   return {
