@@ -15,8 +15,9 @@ import { deliveryPolicyOf } from './worker/delivery-policy.js';
  * one environment (ENVIRONMENT) on DATABASE_URL, serving subgraph fetches signed by the gateway and the
  * ingestion contract producers' relays call (`POST /internal/webhooks/ingest`, signed JSON RPC). It
  * stores no credentials, so it resolves none. Deliveries are sent by `node dist/subgraphs/webhooks/worker.js`
- * (one or more), or by this process too when WEBHOOK_WORKER is true (the default). This process e-mails
- * the owners of endpoints the workers disabled (billing's outbox at BILLING_URL).
+ * (one or more), or by this process too when WEBHOOK_WORKER is true (the default). With BILLING_URL, this
+ * process e-mails the owners of disabled endpoints through billing's outbox (so may worker.js; docker-compose
+ * gives it to the workers, since billing starts after this process).
  */
 runMain(() =>
   runSubgraph({
