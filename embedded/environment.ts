@@ -84,6 +84,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     policy: deliveryPolicyOf(options.config),
     runWorker: options.config.WEBHOOK_WORKER,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    ownerMailbox: billing.ownerMailbox,
   });
   const relay = new OutboxRelay(billing.orm, webhooks.ingest, options.logger);
   relay.start();
@@ -137,6 +138,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     secretScanning: {
       keys: loadGitHubPublicKeys(options.config),
       revokers: [identity.leakedTokens, billing.leakedTokens],
+      mailbox: billing.ownerMailbox,
     },
   });
   return {

@@ -26,6 +26,10 @@ export interface LeakedTokenRevocation {
   /** The revoked row (token, client, code or session id). */
   id: string;
   owner: { type: 'user' | 'organization' | 'customer' | 'oauth2_client'; id: string };
+  /** The name its owner gave it (a token's comment, an OAuth client's name), for the owner's e-mail; null: none. */
+  label?: string | null;
+  /** The organization it belongs to, when there is one (a customer session's seller, an OAT's organization). */
+  organizationId?: string | null;
 }
 
 export interface LeakedTokenRevoker {

@@ -4,8 +4,9 @@ import type { Logger } from '../logger.js';
 /**
  * Sending one e-mail. The service never sends from a request: callers queue a message in their
  * subgraph's outbox (billing: `billing.outgoing_emails`, emails/email-outbox.ts) in the transaction of
- * the change, and a durable job hands it to the `Mailer`. Generic on purpose: customer codes today,
- * owner notifications (webhook endpoint disabled, leaked token revoked) can use the same seam.
+ * the change, and a durable job hands it to the `Mailer`. Customers' sign-in codes, and owner
+ * notifications (webhook endpoint disabled, leaked token revoked) queued from other subgraphs through
+ * kit/email/owner-mailbox.ts, all go through billing's outbox and this seam.
  */
 export interface EmailMessage {
   to: string;

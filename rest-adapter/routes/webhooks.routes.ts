@@ -35,9 +35,12 @@ const DELIVERY_POLICY = [
   `after min(2 s·2^n, 20 min) with 50–100 % jitter (about 4 s, 8 s, 16 s … 17 min; the ladder spans 17–34 min).`,
   `Events to one endpoint are sent in order: an event waits while an older one to the same endpoint is`,
   `undelivered. When the ${policy.failureThreshold} most recent events of an endpoint all failed, the endpoint is`,
-  `disabled (\`enabled: false\`), its queued events are skipped and its organization is notified; re-enable it`,
-  `with PATCH. In production the URL must resolve to a public address (loopback, private and link-local`,
-  `addresses are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_TARGETS); the sandbox allows any.`,
+  `disabled (\`enabled: false\`), its queued events are skipped and the organization's owners and admins are`,
+  'e-mailed (the URL, why, and how to resume); re-enable it with PATCH `{"enabled": true}`, then send the missed',
+  'events again with `POST /v1/webhooks/events/redeliver`. Retry timings are the defaults (the operator sets',
+  '`WEBHOOK_RETRY_BASE_MS` and `WEBHOOK_RETRY_MAX_MS`). In production the URL must resolve to a public address',
+  `(loopback, private and link-local addresses are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_TARGETS);`,
+  'the sandbox allows any.',
   `Only the \`raw\` format is supported; \`discord\` and \`slack\` are refused with 422.`,
 ].join('\n');
 
@@ -82,6 +85,7 @@ export const webhookRoutes: Route[] = [
     method: 'get',
     path: '/v1/webhooks/endpoints/{id}',
     summary: 'Get a webhook endpoint',
+    description: `\`enabled: false\` after a disable (below).\n\n${DELIVERY_POLICY}`,
     tag: 'webhooks',
     access: WEBHOOKS_READ,
     params: idParams,

@@ -2,11 +2,13 @@ import { createVerify } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { DomainError, RequestValidationError } from '../../kit/errors.js';
+import type { OwnerMailbox } from '../../kit/email/owner-mailbox.js';
 import type { LeakedTokenRevocation, LeakedTokenRevoker } from '../../kit/leaked-tokens.js';
 import type { Logger } from '../../kit/logger.js';
 import { parseOrThrow } from '../validation.js';
 import { sendError } from '../wire-errors.js';
 import type { GitHubPublicKeys } from './github-keys.js';
+import { type LeakReport, leakNotice, ownerToNotify } from './leak-notice.js';
 
 export const SECRET_SCANNING_PATH = '/v1/integrations/github/secret-scanning';
 
@@ -38,6 +40,8 @@ export interface SecretScanningDependencies {
   keys: GitHubPublicKeys;
   /** Identity's, then billing's (in-process or signed RPC); the first that knows the token revokes it. */
   revokers: LeakedTokenRevoker[];
+  /** Billing's e-mail outbox (in-process or signed RPC): owners are e-mailed; absent, only logged. */
+  mailbox?: OwnerMailbox | null;
   logger: Logger;
 }
 
@@ -83,7 +87,14 @@ export function createSecretScanningRouter(deps: SecretScanningDependencies): ex
         const results = [];
         for (const match of matches) {
           const revoked = await revoke(deps.revokers, match.token);
-          if (revoked) notifyOwner(deps.logger, revoked, match.url ?? null, req.requestId);
+          if (revoked)
+            await notifyOwner(
+              deps,
+              revoked,
+              match.token,
+              { url: match.url ?? null, source: match.source },
+              req.requestId,
+            );
           results.push({
             token_raw: match.token,
             token_type: match.type,
@@ -162,19 +173,35 @@ async function revoke(revokers: LeakedTokenRevoker[], token: string): Promise<Le
 }
 
 /**
- * There is no e-mail outbox yet: the owner's notification is recorded as a warning (owner, kind, the
- * row, where GitHub found it), never the token. An operator forwards it; the outbox will send it.
+ * Tells the owner (leak-notice.ts: who, and what the e-mail says) through billing's e-mail outbox, and
+ * logs a warning (owner, kind, the row, where GitHub found it), never the token. The revocation has
+ * happened: an outbox that cannot be reached is logged as an error and GitHub still gets its answer.
  */
-function notifyOwner(logger: Logger, revoked: LeakedTokenRevocation, url: string | null, requestId: string): void {
-  logger.warn(
-    {
-      requestId,
-      ownerType: revoked.owner.type,
-      ownerId: revoked.owner.id,
-      tokenKind: revoked.kind,
-      tokenRowId: revoked.id,
-      url,
-    },
+async function notifyOwner(
+  deps: SecretScanningDependencies,
+  revoked: LeakedTokenRevocation,
+  token: string,
+  report: LeakReport,
+  requestId: string,
+): Promise<void> {
+  const context = {
+    requestId,
+    ownerType: revoked.owner.type,
+    ownerId: revoked.owner.id,
+    tokenKind: revoked.kind,
+    tokenRowId: revoked.id,
+    url: report.url,
+  };
+  const owner = ownerToNotify(revoked);
+  let recipients = 0;
+  if (owner && deps.mailbox)
+    try {
+      recipients = (await deps.mailbox.queue(leakNotice(revoked, owner, token, report))).recipients;
+    } catch (error) {
+      deps.logger.error({ ...context, err: error }, 'leaked token revoked, but its owner could not be e-mailed');
+    }
+  deps.logger.warn(
+    { ...context, emailed: recipients },
     'leaked token revoked (reported by GitHub secret scanning); notify its owner',
   );
 }

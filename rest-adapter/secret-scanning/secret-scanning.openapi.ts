@@ -50,7 +50,10 @@ export const secretScanningPaths: Record<string, Json> = {
         'P-256 / SHA-256 signature over the raw body, checked with the public keys configured in ' +
         "`GITHUB_SECRET_SCANNING_KEYS` / `GITHUB_SECRET_SCANNING_KEYS_FILE` (GitHub's `/meta/public_keys/secret_scanning` " +
         'document). Each token is looked up in every credential family; a live one is revoked at once in every ' +
-        'process and its owner notified. Answers one result per token, in request order. The per-address rate ' +
+        "process, and its owner is e-mailed (the token's name and prefix, never the token, and where GitHub found " +
+        'it): the user of a personal access token, web session or OAuth user token; the owners and admins of the ' +
+        'organization of an organization access token, an OAuth organization token or a customer session token. ' +
+        'Answers one result per token, in request order. The per-address rate ' +
         'limit applies.',
       tags: ['integrations'],
       security: [],

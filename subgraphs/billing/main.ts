@@ -3,6 +3,7 @@ import { systemClock } from '../../kit/clock.js';
 import { type Config, deploymentPublicUrl } from '../../kit/config.js';
 import { signedRpcClient, signedRpcRoutes } from '../../kit/http/signed-rpc.js';
 import { LEAKED_TOKEN_RPC } from '../../kit/leaked-tokens.js';
+import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
 import { createLogger } from '../../kit/logger.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
@@ -73,8 +74,11 @@ runMain(() =>
       };
     },
     principals: runtime => runtime.principals,
-    // Leaked customer session tokens reported by GitHub secret scanning (kit/leaked-tokens.ts).
-    internalRoutes: (runtime, config, logger) =>
-      signedRpcRoutes(LEAKED_TOKEN_RPC, runtime.leakedTokens, config.INTERNAL_KEY, logger),
+    // Leaked customer session tokens reported by GitHub secret scanning (kit/leaked-tokens.ts), and the
+    // owner notifications the webhooks process and the REST adapter queue (kit/email/owner-mailbox.ts).
+    internalRoutes: (runtime, config, logger) => ({
+      ...signedRpcRoutes(LEAKED_TOKEN_RPC, runtime.leakedTokens, config.INTERNAL_KEY, logger),
+      ...signedRpcRoutes(OWNER_MAILBOX_RPC, runtime.ownerMailbox, config.INTERNAL_KEY, logger),
+    }),
   }),
 );

@@ -17,6 +17,8 @@ import { BENEFITS_RECONCILE_JOB, benefitReconcileJob } from './benefits/benefit-
 import { BenefitDueWork } from './benefits/benefit-due-work.js';
 import { EMAIL_REDACT_JOB, EMAIL_SEND_JOB, emailRedactor, emailSender } from './emails/email-outbox.js';
 import { LogMailer, type Mailer } from '../../kit/email/mailer.js';
+import type { OwnerMailbox } from '../../kit/email/owner-mailbox.js';
+import { InProcessOwnerMailbox } from './emails/owner-mailbox.provider.js';
 import type { Logger } from '../../kit/logger.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
@@ -46,6 +48,8 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   renewals: RenewalScheduler;
   /** Revokes leaked customer session tokens (secret scanning, kit/leaked-tokens.ts). */
   leakedTokens: LeakedTokenRevoker;
+  /** Owner notifications (webhook endpoint disabled, leaked token revoked) into the e-mail outbox. */
+  ownerMailbox: OwnerMailbox;
   close(): Promise<void>;
 }
 
@@ -152,6 +156,7 @@ export async function startBilling(options: {
     services,
     principals: new CustomerSessionPrincipalResolver(orm, options.secret, options.clock, cache),
     leakedTokens: new InProcessLeakedCustomerSessionRevoker(orm, options.secret, options.clock, cache),
+    ownerMailbox: new InProcessOwnerMailbox(orm, options.clock, jobs, directory),
     createContext: (principal, requestId) => {
       const em = orm.em.fork();
       return {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
-import { signedRpcRoutes } from '../../kit/http/signed-rpc.js';
+import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
+import { signedRpcClient, signedRpcRoutes } from '../../kit/http/signed-rpc.js';
 import { createLogger } from '../../kit/logger.js';
 import { ANONYMOUS } from '../../kit/principal.js';
 import { runMain } from '../../kit/process/run-service.js';
@@ -14,7 +15,9 @@ import { deliveryPolicyOf } from './worker/delivery-policy.js';
  * one environment (ENVIRONMENT) on DATABASE_URL, serving subgraph fetches signed by the gateway and the
  * ingestion contract producers' relays call (`POST /internal/webhooks/ingest`, signed JSON RPC). It
  * stores no credentials, so it resolves none. Deliveries are sent by `node dist/subgraphs/webhooks/worker.js`
- * (one or more), or by this process too when WEBHOOK_WORKER is true (the default).
+ * (one or more), or by this process too when WEBHOOK_WORKER is true (the default). With BILLING_URL, this
+ * process e-mails the owners of disabled endpoints through billing's outbox (so may worker.js; docker-compose
+ * gives it to the workers, since billing starts after this process).
  */
 runMain(() =>
   runSubgraph({
@@ -27,6 +30,11 @@ runMain(() =>
         allowPrivateTargets: config.ENVIRONMENT === 'sandbox' || config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
         policy: deliveryPolicyOf(config),
         runWorker: config.WEBHOOK_WORKER,
+        // Disabled endpoints are e-mailed to their owners through billing's outbox (BILLING_URL); without
+        // it the notifications wait in webhooks.notifications.
+        ownerMailbox: config.BILLING_URL
+          ? signedRpcClient(OWNER_MAILBOX_RPC, config.BILLING_URL, config.INTERNAL_KEY)
+          : null,
       }),
     principals: () => ({ resolve: async () => ANONYMOUS }),
     internalRoutes: (runtime, config, logger) =>

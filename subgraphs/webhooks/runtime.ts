@@ -1,7 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
+import type { OwnerMailbox } from '../../kit/email/owner-mailbox.js';
 import type { Logger } from '../../kit/logger.js';
+import { NotificationRelay } from './notifications/notification-relay.js';
 import type { WebhooksContext } from './context.js';
 import { InProcessWebhookIngest } from './events/event-ingest.js';
 import { openWebhooksOrm } from './orm.js';
@@ -28,6 +30,8 @@ export interface WebhooksRuntime extends SubgraphRuntime<WebhooksContext> {
   ingest: InProcessWebhookIngest;
   /** The delivery worker, when this process runs one. */
   worker: DeliveryWorker | undefined;
+  /** E-mails endpoint-disabled notifications to organizations' owners, when a mailbox was given. */
+  notifications: NotificationRelay | undefined;
   close(): Promise<void>;
 }
 
@@ -41,16 +45,27 @@ export interface WebhooksOptions {
   /** Run the delivery worker in this process (embedded topology; the distributed one runs worker.ts). */
   runWorker: boolean;
   poolMax?: number;
+  /**
+   * Billing's e-mail outbox (in-process or signed RPC): endpoint-disabled notifications are e-mailed
+   * through it. Absent: they stay in `webhooks.notifications` (and the log) until a process with one runs.
+   */
+  ownerMailbox?: OwnerMailbox | null;
+  /** Look for notifications to e-mail every this many ms (default 2 s; a disable by this process wakes it). */
+  notificationPollMs?: number;
 }
 
 /** Connects, migrates and builds the webhooks subgraph for one environment's database. */
 export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksRuntime> {
   const orm = await openWebhooksOrm(options.databaseUrl, options.poolMax);
   const schema = await buildWebhooksSchema();
-  const worker = options.runWorker ? createDeliveryWorker(orm, options) : undefined;
+  const notifications = options.ownerMailbox
+    ? new NotificationRelay(orm, options.ownerMailbox, options.logger, options.notificationPollMs)
+    : undefined;
+  const worker = options.runWorker ? createDeliveryWorker(orm, options, () => notifications?.wake()) : undefined;
   const wake = () => worker?.wake();
   const services = createWebhooksServices({ allowPrivateTargets: options.allowPrivateTargets, onQueued: wake });
   worker?.start();
+  notifications?.start();
   return {
     name: WEBHOOKS_SUBGRAPH,
     schema,
@@ -58,6 +73,7 @@ export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksR
     services,
     ingest: new InProcessWebhookIngest(orm, wake),
     worker,
+    notifications,
     createContext: (principal, requestId) => ({
       em: orm.em.fork(),
       principal,
@@ -67,6 +83,7 @@ export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksR
     }),
     close: async () => {
       await worker?.stop();
+      await notifications?.stop();
       await orm.close();
     },
   };
@@ -75,6 +92,13 @@ export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksR
 export function createDeliveryWorker(
   orm: MikroORM,
   options: Pick<WebhooksOptions, 'allowPrivateTargets' | 'policy' | 'logger'>,
+  onEndpointDisabled?: () => void,
 ): DeliveryWorker {
-  return new DeliveryWorker(orm, new DeliverySender(options.allowPrivateTargets), options.policy, options.logger);
+  return new DeliveryWorker(
+    orm,
+    new DeliverySender(options.allowPrivateTargets),
+    options.policy,
+    options.logger,
+    onEndpointDisabled,
+  );
 }

@@ -1,8 +1,11 @@
 import 'reflect-metadata';
 import { loadConfig } from '../../kit/config.js';
+import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
+import { signedRpcClient } from '../../kit/http/signed-rpc.js';
 import { createLogger } from '../../kit/logger.js';
 import { requireConfig } from '../../kit/process/require-config.js';
 import { runMain } from '../../kit/process/run-service.js';
+import { NotificationRelay } from './notifications/notification-relay.js';
 import { openWebhooksOrm } from './orm.js';
 import { createDeliveryWorker } from './runtime.js';
 import { deliveryPolicyOf } from './worker/delivery-policy.js';
@@ -12,29 +15,44 @@ import { deliveryPolicyOf } from './worker/delivery-policy.js';
  * environment (ENVIRONMENT) on DATABASE_URL. Run as many as needed: they share the queue through
  * `FOR UPDATE SKIP LOCKED` claims with a lease, so a killed worker's claims are retried by another (or
  * by itself after a restart) once the lease (WEBHOOK_LEASE_MS) runs out. SIGINT/SIGTERM let the
- * current batch finish.
+ * current batch finish. With BILLING_URL (and INTERNAL_KEY) it also e-mails the owners of endpoints it
+ * disabled, through billing's outbox (notifications/notification-relay.ts; any number of relays may run).
  */
 runMain(async () => {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { service: 'webhooks-worker', environment: config.ENVIRONMENT });
   const required = requireConfig(config, ['DATABASE_URL'], 'the webhook delivery worker');
   const orm = await openWebhooksOrm(required.DATABASE_URL, 4, { asynchronousCommit: true });
-  const worker = createDeliveryWorker(orm, {
-    allowPrivateTargets: config.ENVIRONMENT === 'sandbox' || config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    policy: deliveryPolicyOf(config),
-    logger,
-  });
+  const mailbox = config.BILLING_URL
+    ? signedRpcClient(
+        OWNER_MAILBOX_RPC,
+        config.BILLING_URL,
+        requireConfig(config, ['INTERNAL_KEY'], 'owner e-mails (BILLING_URL)').INTERNAL_KEY,
+      )
+    : null;
+  const notifications = mailbox ? new NotificationRelay(orm, mailbox, logger) : undefined;
+  const worker = createDeliveryWorker(
+    orm,
+    {
+      allowPrivateTargets: config.ENVIRONMENT === 'sandbox' || config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      policy: deliveryPolicyOf(config),
+      logger,
+    },
+    () => notifications?.wake(),
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await worker.stop();
+    await notifications?.stop();
     await orm.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   worker.start();
+  notifications?.start();
   logger.info({ pid: process.pid }, 'webhook worker started');
 });

@@ -201,6 +201,16 @@ describe('REST through the distributed chain', () => {
     expect(answer.body.map((r: { label: string }) => r.label)).toEqual(['true_positive', 'true_positive']);
     expect((await call(rest.url, 'GET', '/v1/organizations/', { token: oat })).status).toBe(401);
     expect((await call(rest.url, 'GET', '/v1/customer-portal/customers/me', { token: cst })).status).toBe(401);
+    // Owners e-mailed through billing's outbox (REST adapter → billing → identity, signed RPC).
+    const emails = await identityRuntime!.orm.em.getConnection().execute<{ to_address: string; subject: string }[]>(
+      `select to_address, subject from billing.outgoing_emails
+          where kind = 'leaked_token_revoked' and organization_id = ? order by subject`,
+      [alice.organizationId],
+    );
+    expect(emails.map(e => [e.to_address, e.subject.split(' was ')[0]])).toEqual([
+      [alice.email, 'Your customer session token'],
+      [alice.email, 'Your organization access token "CLI"'],
+    ]);
   });
 
   it('stops honouring a revoked token within the cache lifetime', async () => {

@@ -66,7 +66,7 @@ beforeAll(async () => {
   b = await startStack(GITHUB_KEYS);
   unconfigured = await startStack(undefined);
   owner = await createTenant(a);
-});
+}, 120_000);
 
 afterAll(async () => {
   for (const { environment, server } of stacks) {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   sandbox = stack.sandbox;
   tenant = await createTenant(sandbox);
   receiver = await new WebhookReceiver().start();
-});
+}, 120_000);
 afterAll(async () => {
   await stack?.close();
   await receiver?.close();
@@ -211,6 +211,19 @@ describe('failure policy', () => {
       .fork()
       .execute('select kind from webhooks.notifications where endpoint_id = ?', [endpoint.id]);
     expect(notes).toEqual([{ kind: 'endpoint_disabled' }]);
+    // Its owner is e-mailed through the outbox, once (the relay is woken by the disable; polled until it ran).
+    const outbox = () =>
+      sandbox.environment.billing.orm.em.fork().execute<{ to_address: string; subject: string; status: string }[]>(
+        `select to_address, subject, status from billing.outgoing_emails
+            where kind = 'webhook_endpoint_disabled' and organization_id = ?`,
+        [tenant.organizationId],
+      );
+    for (let i = 0; i < 200 && (await outbox()).length === 0; i++) await new Promise(r => setTimeout(r, 50));
+    expect(await outbox()).toEqual([
+      expect.objectContaining({ to_address: tenant.email, subject: `Webhook endpoint disabled: ${endpoint.url}` }),
+    ]);
+    expect(await sandbox.environment.webhooks.notifications?.relayOnce()).toBe(0);
+    expect(await outbox()).toHaveLength(1);
 
     // A disabled endpoint gets nothing more.
     await api('POST', '/v1/customers/', { email: `after-${Date.now()}@example.com` });

@@ -24,6 +24,12 @@ export class InProcessLeakedCustomerSessionRevoker implements LeakedTokenRevoker
     if (!session?.isLive(this.clock.now())) return null;
     if (!(await em.nativeDelete(CustomerSession, { id: session.id }))) return null;
     await this.cache.announce(em, { tokenIds: [session.id] });
-    return { kind: 'customer_session', id: session.id, owner: { type: 'customer', id: session.customerId } };
+    return {
+      kind: 'customer_session',
+      id: session.id,
+      owner: { type: 'customer', id: session.customerId },
+      label: null,
+      organizationId: session.organizationId,
+    };
   }
 }

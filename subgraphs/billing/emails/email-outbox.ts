@@ -16,7 +16,7 @@ export const EMAIL_SEND_JOB = 'email.send';
 export const EMAIL_REDACT_JOB = 'email.redact';
 
 export interface QueuedEmail extends EmailMessage {
-  /** What the message is (`customer_session_code`, later owner notifications), for the operator and tests. */
+  /** What the message is (`customer_session_code`, owner notifications), for the operator and tests. */
   kind: string;
   organizationId?: string | null;
   /**
@@ -24,14 +24,19 @@ export interface QueuedEmail extends EmailMessage {
    * then, so the outbox keeps no usable secret longer than the secret lives.
    */
   redactAt?: Date | null;
+  /**
+   * A given row id makes queueing idempotent (owner notifications derive it from their key): a second
+   * call with the same id queues nothing.
+   */
+  id?: string;
 }
 
 /** Writes the message and its job into the caller's transaction; answers the job's key (for `runNow`). */
 export async function queueEmail(em: EntityManager, email: QueuedEmail, now: Date): Promise<string> {
-  const id = randomUUID();
+  const id = email.id ?? randomUUID();
   await em.execute(
     `insert into billing.outgoing_emails (id, organization_id, kind, to_address, subject, text_body, html_body, status, attempts, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?)`,
+     values (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?) on conflict (id) do nothing`,
     [id, email.organizationId ?? null, email.kind, email.to, email.subject, email.text, email.html ?? null, now],
   );
   const key = `email:${id}`;

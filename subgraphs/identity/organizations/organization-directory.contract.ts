@@ -1,11 +1,12 @@
+import type { NotifiedOwner } from '../../../kit/email/owner-mailbox.js';
 import type { RpcContract } from '../../../kit/http/signed-rpc.js';
 import type { CustomerPortalSettings } from './organization.settings.js';
 
 /**
  * What other parts of the service may learn about an organization without a principal: its public
- * profile (the seller a customer sees: name, slug, avatar) and its customer portal settings. Billing
- * names the seller in e-mails and enforces the portal settings with it; the portal pages find an
- * organization by its slug. Plain JSON in and out: in-process when embedded, signed JSON RPC
+ * profile (the seller a customer sees: name, slug, avatar), its customer portal settings and whom to
+ * e-mail about it. Billing names the seller in e-mails and enforces the portal settings with it, and
+ * addresses owner notifications with it; the portal pages find an organization by its slug. Plain JSON in and out: in-process when embedded, signed JSON RPC
  * (`ORGANIZATION_DIRECTORY_RPC`, served by the identity process) when distributed.
  */
 export interface OrganizationProfile {
@@ -28,9 +29,14 @@ export interface OrganizationDirectory {
   profile(id: string): Promise<OrganizationProfile | null>;
   /** The organization with this slug, or null. */
   profileBySlug(slug: string): Promise<OrganizationProfile | null>;
+  /**
+   * The e-mail addresses that speak for an owner: a user's own; an organization's owners and admins
+   * (every member when it has neither). Unknown owner: none.
+   */
+  recipients(owner: NotifiedOwner): Promise<string[]>;
 }
 
 export const ORGANIZATION_DIRECTORY_RPC: RpcContract<OrganizationDirectory> = {
   prefix: '/internal/organizations',
-  methods: { profile: true, profileBySlug: true },
+  methods: { profile: true, profileBySlug: true, recipients: true },
 };

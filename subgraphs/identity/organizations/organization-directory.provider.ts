@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Organization } from './organization.entity.js';
+import type { NotifiedOwner } from '../../../kit/email/owner-mailbox.js';
 import type { OrganizationDirectory, OrganizationProfile } from './organization-directory.contract.js';
+import { MANAGING_ROLES } from '../memberships/membership.entity.js';
 import { defaultCustomerPortalSettings } from './organization.settings.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,6 +19,25 @@ export class InProcessOrganizationDirectory implements OrganizationDirectory {
   async profileBySlug(slug: string): Promise<OrganizationProfile | null> {
     if (typeof slug !== 'string' || slug.length === 0 || slug.length > 64) return null;
     return profileOf(await this.row('slug = ?', slug));
+  }
+
+  async recipients(owner: NotifiedOwner): Promise<string[]> {
+    if (!owner || typeof owner.id !== 'string' || !UUID.test(owner.id)) return [];
+    const connection = this.orm.em.getConnection();
+    if (owner.type === 'user') {
+      const rows = await connection.execute<{ email: string }[]>('select email from identity.users where id = ?', [
+        owner.id,
+      ]);
+      return rows.map(r => r.email);
+    }
+    if (owner.type !== 'organization') return [];
+    const rows = await connection.execute<{ email: string; role: string }[]>(
+      `select u.email, m.role from identity.memberships m join identity.users u on u.id = m.user_id
+        where m.organization_id = ? order by m.created_at, u.email`,
+      [owner.id],
+    );
+    const managing = rows.filter(r => MANAGING_ROLES.has(r.role as never));
+    return [...new Set((managing.length ? managing : rows).map(r => r.email))];
   }
 
   /**

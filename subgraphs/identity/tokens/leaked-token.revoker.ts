@@ -56,7 +56,11 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
     )
       return null;
     await this.cache.announce(em, { tokenIds: [row.id] });
-    return revocation('organization_access_token', row.id, 'organization', row.organizationId);
+    return {
+      ...revocation('organization_access_token', row.id, 'organization', row.organizationId),
+      label: row.comment || null,
+      organizationId: row.organizationId,
+    };
   }
 
   private async personalToken(em: EntityManager, hash: string, now: Date) {
@@ -68,7 +72,7 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
     )
       return null;
     await this.cache.announce(em, { tokenIds: [row.id] });
-    return revocation('personal_access_token', row.id, 'user', row.userId);
+    return { ...revocation('personal_access_token', row.id, 'user', row.userId), label: row.comment || null };
   }
 
   private async userSession(em: EntityManager, hash: string, now: Date) {
@@ -104,7 +108,18 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
     // A concurrent report of the same grant got there first: it answers true_positive, this one not.
     if (!(byAccess ? accessEnded : refreshEnded)) return null;
     await this.cache.announce(em, { tokenIds: family.map(t => t.id) });
-    return revocation(byAccess ? 'oauth2_access_token' : 'oauth2_refresh_token', row.id, 'user', row.userId);
+    // Whom the token spoke for is told (Polar's rule): the user, or the organization it was granted for.
+    const forOrganization = row.subType === 'organization' && row.organizationId;
+    return {
+      ...revocation(
+        byAccess ? 'oauth2_access_token' : 'oauth2_refresh_token',
+        row.id,
+        forOrganization ? 'organization' : 'user',
+        forOrganization ? (row.organizationId as string) : row.userId,
+      ),
+      label: await clientName(em, row.oauth2ClientId),
+      organizationId: row.organizationId,
+    };
   }
 
   /**
@@ -120,7 +135,7 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
       !(await em.nativeUpdate(OAuth2Client, { id: row.id, clientSecretHash: hash }, { clientSecretHash: replacement }))
     )
       return null;
-    return revocation('oauth2_client_secret', row.id, ...clientOwner(row));
+    return { ...revocation('oauth2_client_secret', row.id, ...clientOwner(row)), label: row.clientName };
   }
 
   private async registrationToken(em: EntityManager, hash: string) {
@@ -135,7 +150,10 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
       ))
     )
       return null;
-    return revocation('oauth2_client_registration_token', row.id, ...clientOwner(row));
+    return {
+      ...revocation('oauth2_client_registration_token', row.id, ...clientOwner(row)),
+      label: row.clientName,
+    };
   }
 
   /** A leaked code is marked consumed: redeeming it then fails (and, as any replay, ends its grant). */
@@ -147,7 +165,10 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
       !(await em.nativeUpdate(OAuth2AuthorizationCode, { id: row.id, consumedAt: null }, { consumedAt: now }))
     )
       return null;
-    return revocation('oauth2_authorization_code', row.id, 'user', row.userId);
+    return {
+      ...revocation('oauth2_authorization_code', row.id, 'user', row.userId),
+      label: await clientName(em, row.oauth2ClientId),
+    };
   }
 }
 
@@ -158,6 +179,11 @@ function revocation(
   ownerId: string,
 ): LeakedTokenRevocation {
   return { kind, id, owner: { type: ownerType, id: ownerId } };
+}
+
+/** The name of the OAuth client a token or code was issued to (the label of its owner's e-mail). */
+async function clientName(em: EntityManager, clientId: string): Promise<string | null> {
+  return (await em.findOne(OAuth2Client, { id: clientId }, { fields: ['clientName'] }))?.clientName ?? null;
 }
 
 /** Whom to tell about a client's credential: its owner, or (a client registered anonymously) the client itself. */

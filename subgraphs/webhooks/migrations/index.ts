@@ -1,6 +1,8 @@
 import { Migration20261123160000_webhooks_initial } from './Migration20261123160000_webhooks_initial.js';
+import { Migration20261125120000_notification_emails } from './Migration20261125120000_notification_emails.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const webhooksMigrations = [
   { name: 'Migration20261123160000_webhooks_initial', class: Migration20261123160000_webhooks_initial },
+  { name: 'Migration20261125120000_notification_emails', class: Migration20261125120000_notification_emails },
 ];

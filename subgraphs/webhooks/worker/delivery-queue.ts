@@ -52,6 +52,8 @@ export class DeliveryQueue {
     private readonly orm: MikroORM,
     private readonly policy: DeliveryPolicy,
     private readonly logger: Logger,
+    /** Called after a disable committed (the notification relay hands its e-mail over at once). */
+    private readonly onDisabled: () => void = () => undefined,
   ) {}
 
   /**
@@ -180,25 +182,29 @@ export class DeliveryQueue {
     );
     // After an event's last attempt failed: the disable rule, in its own transaction (rare).
     for (const row of rows)
-      if (row.status === 'failed') await this.orm.em.fork().transactional(tx => this.disableIfFailing(tx, row));
+      if (row.status === 'failed' && (await this.orm.em.fork().transactional(tx => this.disableIfFailing(tx, row))))
+        this.onDisabled();
   }
 
-  /** Polar's rule: the endpoint's 10 most recent finished events all failed → disabled, owner told. */
+  /**
+   * Polar's rule: the endpoint's 10 most recent finished events all failed → disabled, owner told (the
+   * notification row is the e-mail's outbox: notifications/notification-relay.ts). True when it disabled.
+   */
   private async disableIfFailing(
     em: Parameters<Parameters<MikroORM['em']['transactional']>[0]>[0],
     failed: { endpoint_id?: string; organization_id?: string },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const recent = await em.execute<{ status: string }[]>(
       `select status from webhooks.messages where endpoint_id = ? and status in ('succeeded', 'failed')
         order by event_position desc limit ?`,
       [failed.endpoint_id, this.policy.failureThreshold],
     );
-    if (recent.length < this.policy.failureThreshold || recent.some(r => r.status !== 'failed')) return;
+    if (recent.length < this.policy.failureThreshold || recent.some(r => r.status !== 'failed')) return false;
     const disabled = await em.execute<{ id: string; url: string }[]>(
       `update webhooks.endpoints set enabled = false, modified_at = now() where id = ? and enabled returning id, url`,
       [failed.endpoint_id],
     );
-    if (disabled.length === 0) return;
+    if (disabled.length === 0) return false;
     await em.execute(
       `update webhooks.messages set status = 'skipped', lease_until = null, modified_at = now()
         where endpoint_id = ? and status = 'pending'`,
@@ -212,7 +218,8 @@ export class DeliveryQueue {
     );
     this.logger.warn(
       { organizationId: failed.organization_id, endpointId: failed.endpoint_id },
-      'webhook endpoint disabled after consecutive failures; owner notified',
+      'webhook endpoint disabled after consecutive failures; its owners are e-mailed',
     );
+    return true;
   }
 }

@@ -51,8 +51,10 @@ export class DeliveryWorker {
     private readonly sender: DeliverySender,
     private readonly policy: DeliveryPolicy,
     private readonly logger: Logger,
+    /** After this worker disabled an endpoint (wakes the notification relay when it runs in-process). */
+    onEndpointDisabled?: () => void,
   ) {
-    this.queue = new DeliveryQueue(orm, policy, logger);
+    this.queue = new DeliveryQueue(orm, policy, logger, onEndpointDisabled);
   }
 
   start(): void {
