@@ -164,11 +164,11 @@ describe('the organization list (read path)', () => {
 
   it('gets a readable organization and nothing else', async () => {
     const read = (kind: string, id: string) => organizationRead.byId(identity.orm.em.fork(), principals[kind], id);
-    expect(((await read('organization', organizationIds[2]))?.r as { slug: string }).slug).toBe(slugs[2]);
+    expect((await read('organization', organizationIds[2]))?.r).toMatchObject({ slug: slugs[2] });
     expect(await read('organization', organizationIds[0])).toBeNull();
     expect(await read('otherUser', organizationIds[0])).toBeNull();
     expect(await read('oauth', organizationIds[0])).toBeNull();
-    expect(((await read('oauth', organizationIds[4]))?.r as { id: string }).id).toBe(organizationIds[4]);
+    expect((await read('oauth', organizationIds[4]))?.r).toMatchObject({ id: organizationIds[4] });
   });
 });
 
