@@ -2,7 +2,7 @@ import { camelKeys, snakeKeys } from '../../../kit/case.js';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { PrincipalCache } from '../../../kit/principal-cache.js';
-import type { RequestContext } from '../../../kit/request-context.js';
+import { type RequestContext, readerOf } from '../../../kit/request-context.js';
 import { Membership, MemberRole } from '../memberships/membership.entity.js';
 import type { CreateOrganizationInput, UpdateOrganizationInput } from './organization.inputs.js';
 import { Organization } from './organization.entity.js';
@@ -33,7 +33,7 @@ export class OrganizationService {
   async list(ctx: RequestContext, query: OrganizationListQuery) {
     const window = pageWindow(query);
     const { rows, total } = await organizationRead.page(
-      ctx.em,
+      readerOf(ctx),
       ctx.principal,
       query.slug ? { slug: query.slug } : {},
       organizationCriteria(organizationOrderBy(query.sorting ?? [])),
@@ -44,7 +44,7 @@ export class OrganizationService {
 
   /** The organization as served (read path, one statement). @throws ResourceNotFound when absent or not readable. */
   async read(ctx: RequestContext, id: string): Promise<OrganizationRow> {
-    const row = await organizationRead.byId(ctx.em, ctx.principal, id);
+    const row = await organizationRead.byId(readerOf(ctx), ctx.principal, id);
     if (!row) throw new ResourceNotFound();
     return row.r as OrganizationRow;
   }

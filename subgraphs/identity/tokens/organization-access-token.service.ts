@@ -7,7 +7,7 @@ import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { GRANTABLE_SCOPES } from '../../../kit/scopes.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import type { RequestContext } from '../../../kit/request-context.js';
+import { type RequestContext, readerOf } from '../../../kit/request-context.js';
 import { CannotManageOrganization } from '../organizations/organization.errors.js';
 import { OrganizationRepository } from '../organizations/organization.repository.js';
 import type {
@@ -30,7 +30,7 @@ export class OrganizationAccessTokenService {
   async list(ctx: RequestContext, query: PageRequest & { organizationId?: string | null }) {
     const window = pageWindow(query);
     const { rows, total } = await organizationAccessTokenRead.page(
-      ctx.em,
+      readerOf(ctx),
       ctx.principal,
       query.organizationId ? { organizationId: query.organizationId } : {},
       [{ key: 'created_at', direction: 'desc' }],
