@@ -19,4 +19,15 @@ export interface RequestContext {
    */
   clockFor?: (organizationId: string) => Promise<Clock>;
   requestId: string;
+  /**
+   * For statements that need no unit of work (the read path, kit/database/read/): the request's fork
+   * once something has made it, else the ORM's global EntityManager (whose transaction context is the
+   * running transaction's, if any). A subgraph whose context forks `em` lazily sets it, so a request
+   * that only reads never pays for a fork (a measurable share of a one-row list, docs/architecture.md
+   * "Performance and memory"). Absent: `em`.
+   */
+  readonly reader?: EntityManager;
 }
+
+/** The EntityManager a read-path statement runs on (see `RequestContext.reader`). */
+export const readerOf = (ctx: RequestContext): EntityManager => ctx.reader ?? ctx.em;

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
@@ -63,13 +63,23 @@ export async function startIdentity(options: {
     principals,
     leakedTokens: new InProcessLeakedTokenRevoker(orm, options.secret, options.clock, cache),
     organizations: new InProcessOrganizationDirectory(orm),
-    createContext: (principal, requestId) => ({
-      em: orm.em.fork(),
-      principal,
-      clock: options.clock,
-      requestId,
-      services,
-    }),
+    // The fork is made on first use of `em`: the lists and gets read through `reader` and need none.
+    createContext: (principal, requestId) => {
+      let em: EntityManager | undefined;
+      return {
+        get em() {
+          em ??= orm.em.fork();
+          return em;
+        },
+        get reader() {
+          return em ?? orm.em;
+        },
+        principal,
+        clock: options.clock,
+        requestId,
+        services,
+      };
+    },
     close: async () => {
       await invalidations.close();
       await principals.settle();

@@ -7,7 +7,8 @@ export type LazySql = (em: EntityManager) => string;
  * `json_build_object('id', s."id", 'createdAt', s."created_at", …)`: a row of `entity` as JSON with
  * the entity's property names, so that one mapping function per resource (`XType.fromEntity`) serves
  * a managed entity (writes) and a read row alike. Timestamps arrive as ISO strings, `bigint` columns
- * as JSON numbers, json columns as they are stored; `fromEntity` accepts either form.
+ * as JSON numbers, json columns as they are stored; `fromEntity` accepts either form. Hidden
+ * properties (token hashes, password hashes) are left out: a read row is served, never a secret.
  */
 export function entityJson<T extends object>(entity: EntityName<T>, alias: string, extra: string[] = []): LazySql {
   return em => {
@@ -15,7 +16,7 @@ export function entityJson<T extends object>(entity: EntityName<T>, alias: strin
     if (!meta) throw new Error(`No metadata for ${String(entity)}`);
     const pairs: string[] = [];
     for (const prop of meta.props) {
-      if (prop.persist === false || !prop.fieldNames?.length) continue;
+      if (prop.persist === false || prop.hidden || !prop.fieldNames?.length) continue;
       pairs.push(`'${prop.name}', ${alias}."${prop.fieldNames[0]}"`);
     }
     pairs.push(...extra);

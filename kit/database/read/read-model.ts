@@ -39,6 +39,16 @@ export interface CountShortcut<F> {
 }
 
 /**
+ * The tenant conditions of a statement: SQL with `?` for its values, and `key`, the part of the
+ * statement's shape they decide (the same key must always give the same `where` text).
+ */
+export interface AccessRule {
+  key: string;
+  where: readonly string[];
+  values: readonly unknown[];
+}
+
+/**
  * A resource as the read path serves it: its table, its tenant columns, the JSON of one row, the
  * nested objects joined in, its filters and sort keys. A new resource's list and get are this object.
  */
@@ -66,6 +76,12 @@ export interface ReadModelDefinition<F extends object> {
   tieBreaker: string;
   tieBreakerAscending?: boolean;
   count?: CountShortcut<F>;
+  /**
+   * A tenant rule other than `tenantScope`'s, for the subgraph that owns the organizations (identity:
+   * a user reads the organizations it is a member of, by the memberships table, not by the ids its
+   * principal carries). `null`: the principal reads nothing. Without it, `tenant` and `readers` apply.
+   */
+  access?: (principal: Principal) => AccessRule | null;
 }
 
 export interface PageResult {
@@ -111,11 +127,12 @@ export class ReadModel<F extends object> {
     window: { limit: number; offset: number },
     options: { organizationIds?: readonly string[] | null } = {},
   ): Promise<PageResult> {
-    const scope = narrowScope(tenantScope(principal, this.definition.readers), options.organizationIds);
-    if (!scope) return { rows: [], total: 0 };
+    const scoped = this.scoped(principal, options.organizationIds);
+    if (!scoped) return { rows: [], total: 0 };
+    const { scope, rule } = scoped;
     const present = (Object.keys(filters) as (keyof F & string)[]).filter(k => filters[k] !== undefined);
-    const shape = this.pageShape(em, scope, filters, present, order);
-    const values = this.values(scope, filters, present);
+    const shape = this.pageShape(em, rule, scope, filters, present, order);
+    const values = this.values(rule, scope, filters, present);
     const rows = await runRead(em, shape.sql, [...values, window.limit, window.offset]);
     let total = totalFromPage(rows.length, window);
     if (total === undefined) total = await this.count(em, scope, filters, shape, values);
@@ -134,8 +151,9 @@ export class ReadModel<F extends object> {
     window: { limit: number; offset: number },
   ): { page: [string, unknown[]]; count: [string, unknown[]] } {
     const present = (Object.keys(filters) as (keyof F & string)[]).filter(k => filters[k] !== undefined);
-    const shape = this.pageShape(em, scope, filters, present, order);
-    const values = this.values(scope, filters, present);
+    const rule = this.scopeRule(scope);
+    const shape = this.pageShape(em, rule, scope, filters, present, order);
+    const values = this.values(rule, scope, filters, present);
     const shortcut = this.definition.count;
     let count: [string, unknown[]] = [shape.countSql, values];
     if (shortcut?.applies(filters, scope)) {
@@ -152,7 +170,8 @@ export class ReadModel<F extends object> {
     ids: readonly string[],
     options: { includeHidden?: boolean } = {},
   ): Promise<ReadRow[]> {
-    return this.byIdsIn(em, tenantScope(principal, this.definition.readers), ids, options);
+    const scoped = this.scoped(principal, null);
+    return scoped ? this.byIdsWith(em, scoped.rule, ids, options) : [];
   }
 
   /**
@@ -165,17 +184,48 @@ export class ReadModel<F extends object> {
     ids: readonly string[],
     options: { includeHidden?: boolean } = {},
   ): Promise<ReadRow[]> {
-    if (!scope || !ids.length) return [];
-    const key = `${this.scopeKey(scope)}:${options.includeHidden ? 'all' : 'visible'}`;
+    return scope ? this.byIdsWith(em, this.scopeRule(scope), ids, options) : [];
+  }
+
+  private async byIdsWith(
+    em: EntityManager,
+    rule: AccessRule,
+    ids: readonly string[],
+    options: { includeHidden?: boolean },
+  ): Promise<ReadRow[]> {
+    if (!ids.length) return [];
+    const key = `${rule.key}:${options.includeHidden ? 'all' : 'visible'}`;
     let sql = this.byIdSql.get(key);
     if (!sql) {
       const d = this.definition;
-      const where = [...this.tenantConditions(scope), `${d.alias}.${d.tieBreaker} = any(?)`];
+      const where = [...rule.where, `${d.alias}.${d.tieBreaker} = any(?)`];
       if (d.visible && !options.includeHidden) where.push(d.visible);
       sql = numbered(`select ${this.selectList(em)} from ${d.from} where ${where.join(' and ')}`);
+      if (this.byIdSql.size >= MAX_SHAPES) this.byIdSql.clear();
       this.byIdSql.set(key, sql);
     }
-    return runRead(em, sql, [...this.tenantValues(scope), [...ids]]);
+    return runRead(em, sql, [...rule.values, [...ids]]);
+  }
+
+  /**
+   * Who reads what: the definition's own `access` rule, else `tenantScope` (narrowed to the requested
+   * organizations). `scope` is what filters and the count shortcut see.
+   */
+  private scoped(
+    principal: Principal,
+    organizationIds: readonly string[] | null | undefined,
+  ): { scope: TenantScope; rule: AccessRule } | null {
+    const { access, readers } = this.definition;
+    if (access) {
+      const rule = access(principal);
+      return rule && { scope: { organizationIds: principal.organizationIds, customerId: null }, rule };
+    }
+    const scope = narrowScope(tenantScope(principal, readers), organizationIds);
+    return scope && { scope, rule: this.scopeRule(scope) };
+  }
+
+  private scopeRule(scope: TenantScope): AccessRule {
+    return { key: this.scopeKey(scope), where: this.tenantConditions(scope), values: this.tenantValues(scope) };
   }
 
   async byId(
@@ -212,20 +262,21 @@ export class ReadModel<F extends object> {
 
   private pageShape(
     em: EntityManager,
+    rule: AccessRule,
     scope: TenantScope,
     filters: F,
     present: readonly (keyof F & string)[],
     order: readonly SortCriterion[],
   ): PageShape {
     const d = this.definition;
-    let key = `${this.scopeKey(scope)}|${order.map(o => `${o.key}:${o.direction}`).join(',')}|`;
+    let key = `${rule.key}|${order.map(o => `${o.key}:${o.direction}`).join(',')}|`;
     for (const name of present) {
       const where = d.filters[name].where;
       key += typeof where === 'function' ? `${name}=${where(filters[name] as never, scope)};` : `${name};`;
     }
     let shape = this.shapes.get(key);
     if (shape) return shape;
-    const conditions = [...this.tenantConditions(scope)];
+    const conditions = [...rule.where];
     if (d.visible) conditions.push(d.visible);
     for (const name of present) {
       const where = d.filters[name].where;
@@ -254,8 +305,8 @@ export class ReadModel<F extends object> {
     return shape;
   }
 
-  private values(scope: TenantScope, filters: F, present: readonly (keyof F & string)[]): unknown[] {
-    const values = this.tenantValues(scope);
+  private values(rule: AccessRule, scope: TenantScope, filters: F, present: readonly (keyof F & string)[]): unknown[] {
+    const values = [...rule.values];
     for (const name of present) {
       const filter = this.definition.filters[name];
       const value = filters[name] as never;

@@ -1,6 +1,8 @@
-// The organization list reads with SQL compiled once per shape (kit/database/query-shapes.ts). This
-// checks it against the plain MikroORM query built from the same readable filter, for every kind of
-// principal, filter, order and page, including the pages that need the count query.
+// Identity's lists read through the shared read path (kit/database/read/, organization.read.ts and
+// organization-access-token.read.ts). This checks them against the plain MikroORM queries the write
+// path's `readableFilter` builds, for every kind of principal, filter, order and page (including the
+// pages that need the count statement), and counts the SQL statements a page costs.
+import { graphql } from 'graphql';
 import { systemClock } from '../../../kit/clock.js';
 import { ALL_SCOPES } from '../../../kit/scopes.js';
 import type { Principal } from '../../../kit/principal.js';
@@ -8,8 +10,12 @@ import { createTestDatabase } from '../../../test/support/database.js';
 import { IdentityAdmin } from '../admin.js';
 import { MemberRole } from '../memberships/membership.entity.js';
 import { Organization } from '../organizations/organization.entity.js';
+import { organizationCriteria, organizationRead } from '../organizations/organization.read.js';
 import { OrganizationRepository } from '../organizations/organization.repository.js';
 import { organizationOrderBy } from '../organizations/organization.sorting.js';
+import { OrganizationType } from '../organizations/organization.type.js';
+import { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
+import { OrganizationAccessTokenType } from '../tokens/organization-access-token.type.js';
 import { type IdentityRuntime, startIdentity } from '../runtime.js';
 
 const SECRET = 'organization-list-test-secret-0123456789abcdef';
@@ -18,6 +24,9 @@ let identity: IdentityRuntime;
 let drop: () => Promise<void>;
 const principals: Record<string, Principal> = {};
 const slugs: string[] = [];
+const organizationIds: string[] = [];
+const statements: string[] = [];
+let recording = false;
 
 beforeAll(async () => {
   const database = await createTestDatabase('organization_list');
@@ -33,6 +42,26 @@ beforeAll(async () => {
     ids.push((await admin.createOrganization(i < 4 ? 'alice@example.com' : 'bob@example.com', `${name} Org`, slug)).id);
   }
   await admin.addMember(ids[4], 'alice@example.com', MemberRole.MEMBER);
+  organizationIds.push(...ids);
+  // Tokens of three organizations, one of them revoked (revoked tokens are never listed).
+  const tokens = identity.services.organizationAccessTokens;
+  for (const [i, organizationId] of [ids[0], ids[0], ids[2], ids[4], ids[0], ids[2]].entries()) {
+    const em = identity.orm.em.fork();
+    const { token } = await tokens.issue(
+      { em, clock: { now: () => new Date(Date.UTC(2026, 0, 1 + (i % 3))) } },
+      { organizationId, scopes: ['subscriptions:read'], comment: `token ${i}`, expiresAt: null },
+    );
+    if (i === 1) await tokens.revoke({ em, clock: systemClock }, token);
+  }
+  // Count statements at the connection every identity query goes through.
+  const connection = identity.orm.em.getConnection() as unknown as {
+    executeQuery: (...args: any[]) => Promise<unknown>;
+  };
+  const original = connection.executeQuery.bind(connection);
+  connection.executeQuery = (query: string, ...rest: unknown[]) => {
+    if (recording) statements.push(query);
+    return original(query, ...rest);
+  };
   const base = { scopes: [...ALL_SCOPES], tokenId: '0b7e5bb2-1f43-4d8e-8c4a-3a7d2f9e0c11' };
   principals.user = {
     ...base,
@@ -78,25 +107,24 @@ afterAll(async () => {
   await drop?.();
 });
 
-/** What the list must return: MikroORM's own query over the same readable filter. */
+/** What the organization list must return: MikroORM's own query over the write path's readable filter. */
 async function reference(
   principal: Principal,
   slug: string | null,
   sorting: string[],
   window: { limit: number; offset: number },
 ) {
-  const em = identity.orm.em.fork();
-  const repository = new OrganizationRepository(em);
-  const where = { $and: [repository.readableFilter(principal), slug ? { slug } : {}] };
-  const items = await em.find(Organization, where as never, {
+  const where = () =>
+    ({
+      $and: [new OrganizationRepository(identity.orm.em.fork()).readableFilter(principal), slug ? { slug } : {}],
+    }) as never;
+  const items = await identity.orm.em.fork().find(Organization, where(), {
     orderBy: organizationOrderBy(sorting),
     limit: window.limit,
     offset: window.offset,
   });
-  const total = await identity.orm.em.fork().count(Organization, {
-    $and: [new OrganizationRepository(identity.orm.em.fork()).readableFilter(principal), slug ? { slug } : {}],
-  } as never);
-  return { items: items.map(o => ({ ...o })), total };
+  const total = await identity.orm.em.fork().count(Organization, where());
+  return { items: items.map(OrganizationType.fromEntity), total };
 }
 
 const cases: [string, string | null, string[], { limit: number; offset: number }][] = [
@@ -108,45 +136,119 @@ const cases: [string, string | null, string[], { limit: number; offset: number }
   ['slug filter', 'SLUG', [], { limit: 10, offset: 0 }], // one of the organizations' slugs, set below
   ['unknown slug', 'no-such-slug', [], { limit: 10, offset: 0 }],
   ['several criteria', null, ['-created_at', 'slug'], { limit: 3, offset: 0 }],
+  ['a key twice', null, ['-slug', 'slug', 'next_review_threshold'], { limit: 10, offset: 0 }],
 ];
 
-describe('OrganizationRepository.list', () => {
-  for (const kind of ['user', 'otherUser', 'oauth', 'organization', 'anonymous']) {
+const KINDS = ['user', 'otherUser', 'oauth', 'organization', 'anonymous'];
+
+describe('the organization list (read path)', () => {
+  for (const kind of KINDS) {
     it(`matches MikroORM's query for a ${kind} principal`, async () => {
       for (const [label, slugFilter, sorting, window] of cases) {
         const slug = slugFilter === 'SLUG' ? slugs[3] : slugFilter;
-        const [items, total] = await new OrganizationRepository(identity.orm.em.fork()).list(
+        const { rows, total } = await organizationRead.page(
+          identity.orm.em.fork(),
           principals[kind],
-          { slug },
-          organizationOrderBy(sorting),
+          slug ? { slug } : {},
+          organizationCriteria(organizationOrderBy(sorting)),
           window,
         );
         const expected = await reference(principals[kind], slug, sorting, window);
-        expect({ label, ids: items.map(o => o.id), total }).toEqual({
+        expect({ label, items: rows.map(row => OrganizationType.fromEntity(row.r as never)), total }).toEqual({
           label,
-          ids: expected.items.map(o => o.id),
-          total: expected.total,
+          ...expected,
         });
-        expect(items.map(o => ({ ...o }))).toEqual(expected.items);
       }
     });
   }
 
-  it('reuses one compiled query for principals of the same kind', async () => {
-    // Two different users, same shape: each sees only their own organizations.
-    const [aliceItems] = await new OrganizationRepository(identity.orm.em.fork()).list(
-      principals.user,
-      {},
-      organizationOrderBy([]),
-      { limit: 10, offset: 0 },
-    );
-    const [bobItems] = await new OrganizationRepository(identity.orm.em.fork()).list(
-      principals.otherUser,
-      {},
-      organizationOrderBy([]),
-      { limit: 10, offset: 0 },
-    );
-    expect(aliceItems).toHaveLength(5);
-    expect(bobItems.map(o => o.slug)).toEqual([slugs[4]]);
+  it('gets a readable organization and nothing else', async () => {
+    const read = (kind: string, id: string) => organizationRead.byId(identity.orm.em.fork(), principals[kind], id);
+    expect((await read('organization', organizationIds[2]))?.r).toMatchObject({ slug: slugs[2] });
+    expect(await read('organization', organizationIds[0])).toBeNull();
+    expect(await read('otherUser', organizationIds[0])).toBeNull();
+    expect(await read('oauth', organizationIds[0])).toBeNull();
+    expect((await read('oauth', organizationIds[4]))?.r).toMatchObject({ id: organizationIds[4] });
+  });
+});
+
+/** The token list before the read path: the readable organizations' live tokens, newest first. */
+async function referenceTokens(principal: Principal, organizationId: string | null, limit: number, offset: number) {
+  const em = identity.orm.em.fork();
+  const readable = new OrganizationRepository(em).readableFilter(principal);
+  const ids = (await em.find(Organization, readable, { fields: ['id'] })).map(o => o.id);
+  const scope = organizationId ? ids.filter(id => id === organizationId) : ids;
+  const [items, total] = await em.findAndCount(
+    OrganizationAccessToken,
+    { organizationId: { $in: scope }, deletedAt: null },
+    { orderBy: { createdAt: 'desc', id: 'asc' }, limit, offset },
+  );
+  return { items: items.map(OrganizationAccessTokenType.fromEntity), total };
+}
+
+describe('the organization access token list (read path)', () => {
+  for (const kind of KINDS) {
+    it(`matches the ORM's query for a ${kind} principal`, async () => {
+      for (const organizationId of [null, organizationIds[0], organizationIds[2], organizationIds[4]]) {
+        for (const [limit, offset] of [
+          [10, 0],
+          [2, 0],
+          [2, 2],
+          [3, 30],
+        ]) {
+          const ctx = identity.createContext(principals[kind], 'test');
+          const { items, pagination } = await identity.services.organizationAccessTokens.list(ctx, {
+            organizationId,
+            limit,
+            page: offset / limit + 1,
+          });
+          const expected = await referenceTokens(principals[kind], organizationId, limit, offset);
+          expect({ organizationId, limit, offset, items, total: pagination.totalCount }).toEqual({
+            organizationId,
+            limit,
+            offset,
+            ...expected,
+          });
+          expect(items.every(t => !('tokenHash' in t))).toBe(true);
+        }
+      }
+    });
+  }
+});
+
+describe('statements per page', () => {
+  async function sqlFor(principal: Principal, source: string): Promise<string[]> {
+    statements.length = 0;
+    recording = true;
+    try {
+      const result = await graphql({
+        schema: identity.schema,
+        source,
+        contextValue: identity.createContext(principal, 'test'),
+      });
+      expect(result.errors).toBeUndefined();
+    } finally {
+      recording = false;
+    }
+    return [...statements];
+  }
+
+  const ORGANIZATIONS = (limit: number) =>
+    `{ organizations(limit: ${limit}, sorting: ["-name"]) { items { id name subscriptionSettings { prorationBehavior } customerPortalSettings { subscription { cancel } } } pagination { totalCount maxPage } } }`;
+  const TOKENS = (limit: number) =>
+    `{ organizationAccessTokens(limit: ${limit}) { items { id comment scopes createdAt organizationId } pagination { totalCount } } }`;
+
+  it('a page of organizations costs one statement, two when it is full', async () => {
+    expect(await sqlFor(principals.user, ORGANIZATIONS(10))).toHaveLength(1);
+    expect(await sqlFor(principals.user, ORGANIZATIONS(2))).toHaveLength(2);
+    expect(await sqlFor(principals.oauth, ORGANIZATIONS(2))).toHaveLength(2);
+    const one = await sqlFor(principals.organization, `{ organization(id: "${organizationIds[2]}") { id slug } }`);
+    expect(one).toHaveLength(1);
+  });
+
+  it('a page of access tokens costs one statement, two when it is full', async () => {
+    expect(await sqlFor(principals.user, TOKENS(10))).toHaveLength(1);
+    expect(await sqlFor(principals.user, TOKENS(2))).toHaveLength(2);
+    expect(await sqlFor(principals.organization, TOKENS(1))).toHaveLength(2);
   });
 });

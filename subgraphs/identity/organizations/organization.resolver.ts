@@ -5,7 +5,7 @@ import { CreateOrganizationInput, UpdateOrganizationInput } from './organization
 import { OrganizationList, OrganizationType } from './organization.type.js';
 import { ORGANIZATIONS_CREATE, ORGANIZATIONS_READ, ORGANIZATIONS_UPDATE } from './organization.access.js';
 
-/** Thin: checks who may call, hands over to the service, maps entities to the public type. */
+/** Thin: checks who may call, hands over to the service, maps entities and read rows to the public type. */
 @Resolver(() => OrganizationType)
 export class OrganizationResolver {
   @Query(() => OrganizationList, { description: 'Organizations the caller may act for.' })
@@ -24,7 +24,7 @@ export class OrganizationResolver {
   @Query(() => OrganizationType)
   async organization(@Ctx() ctx: IdentityContext, @Arg('id', () => ID) id: string): Promise<OrganizationType> {
     authorize(ctx.principal, ORGANIZATIONS_READ);
-    return OrganizationType.fromEntity(await ctx.services.organizations.get(ctx, id));
+    return OrganizationType.fromEntity(await ctx.services.organizations.read(ctx, id));
   }
 
   @Mutation(() => OrganizationType)

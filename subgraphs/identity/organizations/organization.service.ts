@@ -2,11 +2,12 @@ import { camelKeys, snakeKeys } from '../../../kit/case.js';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { PrincipalCache } from '../../../kit/principal-cache.js';
-import type { RequestContext } from '../../../kit/request-context.js';
+import { type RequestContext, readerOf } from '../../../kit/request-context.js';
 import { Membership, MemberRole } from '../memberships/membership.entity.js';
 import type { CreateOrganizationInput, UpdateOrganizationInput } from './organization.inputs.js';
 import { Organization } from './organization.entity.js';
 import { CannotManageOrganization, OrganizationSlugTaken } from './organization.errors.js';
+import { organizationCriteria, organizationRead } from './organization.read.js';
 import { OrganizationRepository } from './organization.repository.js';
 import type {
   CustomerEmailSettings,
@@ -15,6 +16,7 @@ import type {
   SubscriptionSettings,
 } from './organization.settings.js';
 import { organizationOrderBy } from './organization.sorting.js';
+import type { OrganizationRow } from './organization.type.js';
 import { checkOrganizationFields } from './organization.validation.js';
 
 export interface OrganizationListQuery extends PageRequest {
@@ -27,16 +29,24 @@ export class OrganizationService {
   /** A new membership widens what the user's principals may reach: their cached principals go, everywhere. */
   constructor(private readonly principals: PrincipalCache = new PrincipalCache()) {}
 
+  /** One page through the read path (one statement, plus the exact count when the page is full). */
   async list(ctx: RequestContext, query: OrganizationListQuery) {
-    const repository = new OrganizationRepository(ctx.em);
     const window = pageWindow(query);
-    const [items, total] = await repository.list(
+    const { rows, total } = await organizationRead.page(
+      readerOf(ctx),
       ctx.principal,
-      { slug: query.slug || null },
-      organizationOrderBy(query.sorting ?? []),
+      query.slug ? { slug: query.slug } : {},
+      organizationCriteria(organizationOrderBy(query.sorting ?? [])),
       window,
     );
-    return { items, pagination: paginationOf(total, query.limit) };
+    return { items: rows.map(row => row.r as OrganizationRow), pagination: paginationOf(total, query.limit) };
+  }
+
+  /** The organization as served (read path, one statement). @throws ResourceNotFound when absent or not readable. */
+  async read(ctx: RequestContext, id: string): Promise<OrganizationRow> {
+    const row = await organizationRead.byId(readerOf(ctx), ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return row.r as OrganizationRow;
   }
 
   /** @throws ResourceNotFound when absent or not readable by the caller (same answer for both). */

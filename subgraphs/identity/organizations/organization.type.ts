@@ -1,6 +1,7 @@
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLISODateTime } from 'type-graphql';
 import { camelKeys } from '../../../kit/case.js';
+import { toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import type { Organization as OrganizationEntity } from './organization.entity.js';
 import { type CustomerPortalSettings, defaultCustomerPortalSettings } from './organization.settings.js';
@@ -11,6 +12,15 @@ import { type CustomerPortalSettings, defaultCustomerPortalSettings } from './or
  * fields of an organization in its middleware pipeline, which was a measurable part of a list request.
  */
 const SIMPLE = { simpleResolvers: true } as const;
+
+type Timestamps = 'createdAt' | 'modifiedAt' | 'detailsSubmittedAt';
+
+/** An organization as the read path returns it (organization.read.ts): the entity's data, timestamps as ISO strings. */
+export type OrganizationRow = Omit<OrganizationEntity, Timestamps> & {
+  createdAt: string | Date;
+  modifiedAt: string | Date | null;
+  detailsSubmittedAt: string | Date | null;
+};
 
 @ObjectType('OrganizationFeatureSettings', SIMPLE)
 export class FeatureSettingsType {
@@ -152,11 +162,12 @@ export class OrganizationType {
   @Field(() => ID, { nullable: true }) payoutAccountId!: string | null;
   @Field(() => CapabilitiesType) capabilities!: CapabilitiesType;
 
-  static fromEntity(o: OrganizationEntity): OrganizationType {
+  /** From a managed entity (writes) or a read row (JSON: timestamps as ISO strings). */
+  static fromEntity(o: OrganizationEntity | OrganizationRow): OrganizationType {
     return {
       id: o.id,
-      createdAt: o.createdAt,
-      modifiedAt: o.modifiedAt,
+      createdAt: toDate(o.createdAt),
+      modifiedAt: toDate(o.modifiedAt),
       name: o.name,
       slug: o.slug,
       avatarUrl: o.avatarUrl,
@@ -166,7 +177,7 @@ export class OrganizationType {
       website: o.website,
       socials: o.socials,
       status: o.status,
-      detailsSubmittedAt: o.detailsSubmittedAt,
+      detailsSubmittedAt: toDate(o.detailsSubmittedAt),
       onboardingResubmissionRequestedAt: null,
       ssoEnforced: o.ssoEnforced,
       defaultPresentmentCurrency: o.defaultPresentmentCurrency,

@@ -26,7 +26,7 @@ export class OrganizationAccessTokenResolver {
   ): Promise<OrganizationAccessTokenList> {
     authorize(ctx.principal, ORGANIZATION_ACCESS_TOKENS_READ);
     const result = await ctx.services.organizationAccessTokens.list(ctx, { organizationId, page, limit });
-    return { items: result.items.map(OrganizationAccessTokenType.fromEntity), pagination: result.pagination };
+    return result;
   }
 
   @Mutation(() => OrganizationAccessTokenCreated)

@@ -7,15 +7,16 @@ import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { GRANTABLE_SCOPES } from '../../../kit/scopes.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import type { RequestContext } from '../../../kit/request-context.js';
+import { type RequestContext, readerOf } from '../../../kit/request-context.js';
 import { CannotManageOrganization } from '../organizations/organization.errors.js';
-import { Organization } from '../organizations/organization.entity.js';
 import { OrganizationRepository } from '../organizations/organization.repository.js';
 import type {
   CreateOrganizationAccessTokenInput,
   UpdateOrganizationAccessTokenInput,
 } from './organization-access-token.inputs.js';
 import { OrganizationAccessToken } from './organization-access-token.entity.js';
+import { organizationAccessTokenRead } from './organization-access-token.read.js';
+import { type OrganizationAccessTokenRow, OrganizationAccessTokenType } from './organization-access-token.type.js';
 import { InvalidExpiry, InvalidScopes } from './token.errors.js';
 
 /** Organization access tokens: created with chosen scopes, shown once, revoked by soft delete. */
@@ -25,16 +26,17 @@ export class OrganizationAccessTokenService {
     private readonly cache: PrincipalCache,
   ) {}
 
+  /** One page through the read path (one statement, plus the exact count when the page is full). */
   async list(ctx: RequestContext, query: PageRequest & { organizationId?: string | null }) {
-    const readable = new OrganizationRepository(ctx.em).readableFilter(ctx.principal);
-    const organizationIds = (await ctx.em.find(Organization, readable, { fields: ['id'] })).map(o => o.id);
-    const scope = query.organizationId ? organizationIds.filter(id => id === query.organizationId) : organizationIds;
     const window = pageWindow(query);
-    const [items, total] = await ctx.em.findAndCount(
-      OrganizationAccessToken,
-      { organizationId: { $in: scope }, deletedAt: null },
-      { orderBy: { createdAt: 'desc', id: 'asc' }, limit: window.limit, offset: window.offset },
+    const { rows, total } = await organizationAccessTokenRead.page(
+      readerOf(ctx),
+      ctx.principal,
+      query.organizationId ? { organizationId: query.organizationId } : {},
+      [{ key: 'created_at', direction: 'desc' }],
+      window,
     );
+    const items = rows.map(row => OrganizationAccessTokenType.fromEntity(row.r as OrganizationAccessTokenRow));
     return { items, pagination: paginationOf(total, query.limit) };
   }
 

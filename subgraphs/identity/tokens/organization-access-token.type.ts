@@ -1,6 +1,19 @@
 import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import type { OrganizationAccessToken } from './organization-access-token.entity.js';
+
+/** A token as the read path returns it (organization-access-token.read.ts): timestamps as ISO strings, no hash. */
+export interface OrganizationAccessTokenRow {
+  id: string;
+  organizationId: string;
+  comment: string;
+  scopes: string[];
+  createdAt: string;
+  modifiedAt: string | null;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
 
 /** An organization access token as listed: never the token itself, which is shown once at creation. */
 @ObjectType('OrganizationAccessToken')
@@ -14,15 +27,16 @@ export class OrganizationAccessTokenType {
   @Field(() => GraphQLISODateTime, { nullable: true }) lastUsedAt!: Date | null;
   @Field(() => ID) organizationId!: string;
 
-  static fromEntity(t: OrganizationAccessToken): OrganizationAccessTokenType {
+  /** From a managed entity (writes) or a read row (JSON: timestamps as ISO strings). */
+  static fromEntity(t: OrganizationAccessToken | OrganizationAccessTokenRow): OrganizationAccessTokenType {
     return {
       id: t.id,
-      createdAt: t.createdAt,
-      modifiedAt: t.modifiedAt,
+      createdAt: toDate(t.createdAt),
+      modifiedAt: toDate(t.modifiedAt),
       scopes: t.scopes,
-      expiresAt: t.expiresAt,
+      expiresAt: toDate(t.expiresAt),
       comment: t.comment,
-      lastUsedAt: t.lastUsedAt,
+      lastUsedAt: toDate(t.lastUsedAt),
       organizationId: t.organizationId,
     };
   }

@@ -139,7 +139,9 @@ export class InProcessWebIdentity implements WebIdentity {
   }
 }
 
-function tokenRow(token: OrganizationAccessToken): TokenRow {
+function tokenRow(
+  token: Pick<OrganizationAccessToken, 'id' | 'comment' | 'scopes' | 'createdAt' | 'expiresAt' | 'lastUsedAt'>,
+): TokenRow {
   return {
     id: token.id,
     comment: token.comment,
