@@ -88,11 +88,7 @@ export class CustomerPortalSubscriptions {
         { productId: input.productId, seats: input.seats },
       );
     if (input.pauseAtPeriodEnd != null || input.resume != null) return this.pauseOrResume(ctx, id, input);
-    if (input.cancelAtPeriodEnd == null) {
-      const found = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
-      if (!found) throw new ResourceNotFound();
-      return found;
-    }
+    if (this.isNoOp(input)) return this.findOwn(ctx, id);
     return mutateSubscription(
       ctx,
       this.deps,
@@ -106,6 +102,25 @@ export class CustomerPortalSubscriptions {
             )
           : transitions.uncancel(s, now),
     );
+  }
+
+  /** A body that asks for nothing (a cancel without `cancel_at_period_end`): 200, nothing changes. */
+  isNoOp(input: CustomerSubscriptionCancelInput): boolean {
+    return (
+      input.productId == null &&
+      input.seats == null &&
+      input.pauseAtPeriodEnd == null &&
+      input.resume == null &&
+      input.cancelAtPeriodEnd == null
+    );
+  }
+
+  /** The customer's own subscription as an entity (404 for anyone else's). */
+  async findOwn(ctx: RequestContext, id: string): Promise<Subscription> {
+    assertCustomer(ctx);
+    const found = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
+    if (!found) throw new ResourceNotFound();
+    return found;
   }
 
   /**
