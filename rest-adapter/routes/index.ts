@@ -22,6 +22,7 @@ import { licenseKeyRoutes } from './license-keys.routes.js';
 import { fileRoutes } from './files.routes.js';
 import { benefitRoutes } from './benefits.routes.js';
 import { benefitGrantRoutes } from './benefit-grants.routes.js';
+import { customerPortalBenefitGrantRoutes } from './customer-portal-benefit-grants.routes.js';
 
 /** Every documented REST operation. The OpenAPI document and the HTTP router are both built from this list. */
 export const routes: Route[] = [
@@ -48,6 +49,7 @@ export const routes: Route[] = [
   ...fileRoutes,
   ...benefitRoutes,
   ...benefitGrantRoutes,
+  ...customerPortalBenefitGrantRoutes,
 ];
 
 /** The routes one environment serves: production leaves out the sandbox-only ones (the sandbox clock). */

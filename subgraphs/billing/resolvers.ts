@@ -32,6 +32,7 @@ import { SandboxClockResolver } from './recurring/sandbox-clock.resolver.js';
 import { BenefitResolver } from './benefits/benefit.resolver.js';
 import { CustomerStateResolver } from './benefits/customer-state.resolver.js';
 import { UserBenefitsResolver } from './benefits/user-benefits.resolver.js';
+import { CustomerPortalBenefitGrantsResolver } from './benefits/customer-portal-benefit-grants.resolver.js';
 
 /** Every resolver class and reference resolver of the billing subgraph. Each domain adds its own. */
 export const billingResolvers: Function[] = [
@@ -65,6 +66,7 @@ export const billingResolvers: Function[] = [
   BenefitResolver,
   CustomerStateResolver,
   UserBenefitsResolver,
+  CustomerPortalBenefitGrantsResolver,
 ];
 
 export const billingReferenceResolvers: ReferenceResolvers = {

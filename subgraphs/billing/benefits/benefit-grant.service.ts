@@ -36,6 +36,8 @@ export class BenefitGrantService {
   ): Promise<{ items: BenefitGrantType[]; pagination: Pagination }> {
     const filters: BenefitGrantReadFilters = {};
     if (query.benefitId) filters.benefitId = query.benefitId;
+    for (const key of ['benefitIds', 'types', 'orderIds', 'subscriptionIds'] as const)
+      if (query[key]?.length) filters[key] = query[key];
     if (query.customerIds?.length) filters.customerIds = query.customerIds;
     if (query.externalCustomerIds?.length) filters.externalCustomerIds = query.externalCustomerIds;
     if (query.isGranted != null) filters.isGranted = query.isGranted;

@@ -52,6 +52,10 @@ export function benefitFromRow(row: ReadRow): BenefitType {
 
 export interface BenefitGrantReadFilters {
   benefitId?: string;
+  benefitIds?: string[];
+  types?: string[];
+  orderIds?: string[];
+  subscriptionIds?: string[];
   customerIds?: string[];
   externalCustomerIds?: string[];
   isGranted?: boolean;
@@ -73,6 +77,13 @@ export const benefitGrantRead = new ReadModel<BenefitGrantReadFilters>({
   },
   filters: {
     benefitId: { where: 'g.benefit_id = ?' },
+    benefitIds: { where: 'g.benefit_id = any(?::uuid[])' },
+    types: {
+      where:
+        'g.benefit_id = any(array(select tb.id from billing.benefits tb where tb.organization_id = g.organization_id and tb.type = any(?::text[])))',
+    },
+    orderIds: { where: 'g.order_id = any(?::uuid[])' },
+    subscriptionIds: { where: 'g.subscription_id = any(?::uuid[])' },
     customerIds: { where: 'g.customer_id = any(?::uuid[])' },
     externalCustomerIds: {
       where:
