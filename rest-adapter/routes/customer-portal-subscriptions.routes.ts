@@ -141,7 +141,7 @@ export const customerPortalSubscriptionRoutes: Route[] = [
     path: '/v1/customer-portal/subscriptions/{id}',
     summary: 'Change the plan or the seats, cancel at period end (true) or uncancel (false), pause or resume',
     description:
-      "A plan or seat change follows the organization's proration choice (`subscription_settings.proration_behavior`, or its `_upgrade` / `_downgrade` variant by the change's direction): charged now to the saved card (402 `PaymentFailed` when it is declined), prorated on the next renewal, or applied at the next period. Pausing at period end (`pause_at_period_end`, optional `resumes_at`) and resuming now (`resume: true`) need the organization's `customer_portal_settings.subscription.pause` (else 403 `PauseResumeNotAllowed`).",
+      "A plan or seat change follows the organization's proration choice (`subscription_settings.proration_behavior`, or its `_upgrade` / `_downgrade` variant by the change's direction): charged now to the saved card (402 `PaymentFailed` when it is declined), prorated on the next renewal, or applied at the next period. Pausing at period end (`pause_at_period_end`, optional `resumes_at`) and resuming now (`resume: true`) need the organization's `customer_portal_settings.subscription.pause` (else 403 `PauseResumeNotAllowed`); resuming a paid subscription needs a saved payment method (else 402 `PaymentFailed`, `missing_payment_method`).",
     tag: 'customer_portal',
     access: CUSTOMER_PORTAL_WRITE,
     params: idParams,
@@ -169,7 +169,7 @@ export const customerPortalSubscriptionRoutes: Route[] = [
     result: data => toWire(data.customerPortalPreviewSubscriptionUpdate),
     status: 200,
     response: subscriptionUpdatePreviewResponse,
-    errors: [403, 404, 409],
+    errors: [402, 403, 404, 409],
   },
   {
     operationId: 'customer_portal:subscriptions:cancel',
