@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idParams, listOf, pageQuery, toWire } from './common.js';
 import type { Route } from './route.js';
-import { customerSubscriptionUpdate } from './subscription-updates.schemas.js';
+import { customerSubscriptionUpdate, subscriptionUpdatePreviewResponse } from './subscription-updates.schemas.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE, priceWire } from '../../subgraphs/billing/contract.js';
 import { queryBoolean } from './subscriptions.schemas.js';
 
@@ -39,6 +39,20 @@ export function customerOrganizationWire(organization: Wire): Wire {
       subscription: { update_seats: portal.subscription.update_seats, update_plan: portal.subscription.update_plan },
       customer: { allow_email_change: portal.customer.allow_email_change },
     },
+  };
+}
+
+/** The portal PATCH's body (one of Polar's CustomerSubscriptionUpdate alternatives) as the GraphQL input. */
+function customerUpdateInput(body: Wire) {
+  return {
+    cancelAtPeriodEnd: body.cancel_at_period_end ?? null,
+    cancellationReason: body.cancellation_reason ?? null,
+    cancellationComment: body.cancellation_comment ?? null,
+    productId: body.product_id ?? null,
+    seats: body.seats ?? null,
+    pauseAtPeriodEnd: body.pause_at_period_end ?? null,
+    resumesAt: body.resumes_at ?? null,
+    resume: body.resume ?? null,
   };
 }
 
@@ -127,28 +141,34 @@ export const customerPortalSubscriptionRoutes: Route[] = [
     path: '/v1/customer-portal/subscriptions/{id}',
     summary: 'Change the plan or the seats, cancel at period end (true) or uncancel (false), pause or resume',
     description:
-      "A plan or seat change follows the organization's proration choice (`subscription_settings.proration_behavior`, or its `_upgrade` / `_downgrade` variant by the change's direction): charged now to the saved card (402 `PaymentFailed` when it is declined), prorated on the next renewal, or applied at the next period. Pausing at period end (`pause_at_period_end`, optional `resumes_at`) and resuming now (`resume: true`) need the organization's `customer_portal_settings.subscription.pause` (else 403 `PauseResumeNotAllowed`).",
+      "A plan or seat change follows the organization's proration choice (`subscription_settings.proration_behavior`, or its `_upgrade` / `_downgrade` variant by the change's direction): charged now to the saved card (402 `PaymentFailed` when it is declined), prorated on the next renewal, or applied at the next period. Pausing at period end (`pause_at_period_end`, optional `resumes_at`) and resuming now (`resume: true`) need the organization's `customer_portal_settings.subscription.pause` (else 403 `PauseResumeNotAllowed`); resuming a paid subscription needs a saved payment method (else 402 `PaymentFailed`, `missing_payment_method`).",
     tag: 'customer_portal',
     access: CUSTOMER_PORTAL_WRITE,
     params: idParams,
     body: customerSubscriptionUpdate,
     operation: 'CustomerPortalSubscriptionsUpdate',
-    variables: ({ params, body }) => ({
-      id: params.id,
-      input: {
-        cancelAtPeriodEnd: body.cancel_at_period_end ?? null,
-        cancellationReason: body.cancellation_reason ?? null,
-        cancellationComment: body.cancellation_comment ?? null,
-        productId: body.product_id ?? null,
-        seats: body.seats ?? null,
-        pauseAtPeriodEnd: body.pause_at_period_end ?? null,
-        resumesAt: body.resumes_at ?? null,
-        resume: body.resume ?? null,
-      },
-    }),
+    variables: ({ params, body }) => ({ id: params.id, input: customerUpdateInput(body) }),
     result: data => customerSubscriptionWire(data.customerPortalUpdateSubscription),
     status: 200,
     response: customerSubscriptionResponse,
+    errors: [402, 403, 404, 409],
+  },
+  {
+    operationId: 'customer_portal:subscriptions:update_preview',
+    method: 'post',
+    path: '/v1/customer-portal/subscriptions/{id}/update-preview',
+    summary: 'Preview a change of the subscription (what the PATCH with the same body would bill)',
+    description:
+      "Takes the body of `PATCH /v1/customer-portal/subscriptions/{id}` and answers what `POST /v1/subscriptions/{id}/update-preview` answers for it: the order the change creates now, or the next renewal order, with the organization's proration choice for the change's direction. Refused exactly as the PATCH refuses it (the organization's `customer_portal_settings` included); changes nothing.",
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_WRITE,
+    params: idParams,
+    body: customerSubscriptionUpdate,
+    operation: 'CustomerPortalSubscriptionsUpdatePreview',
+    variables: ({ params, body }) => ({ id: params.id, input: customerUpdateInput(body) }),
+    result: data => toWire(data.customerPortalPreviewSubscriptionUpdate),
+    status: 200,
+    response: subscriptionUpdatePreviewResponse,
     errors: [402, 403, 404, 409],
   },
   {

@@ -1,12 +1,15 @@
 import { jest } from '@jest/globals';
 import { type Browser, chromium } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import { createBenefit, untilGranted, uploadFile } from '../support/portal-benefits.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
  * The customer portal pages in headless Chromium with JavaScript off: opened from a customer session's
  * `customer_portal_url` (the token leaves the URL for an HttpOnly cookie), cancel at period end,
- * uncancel, billing details; a deep link into the cancel view with a return URL; and the sign-in by
+ * uncancel, billing details; a plan change through its preview page; a license key and a file download;
+ * a deep link into the cancel view with a return URL; and the sign-in by
  * e-mailed code (read from the outbox, as a customer reads their inbox).
  */
 jest.setTimeout(120_000);
@@ -145,7 +148,15 @@ describe('the customer portal in a browser', () => {
       await page.getByRole('heading', { name: 'Change plan' }).waitFor();
       await page.getByLabel('Team plan').check();
       await page.getByRole('button', { name: 'Review the change' }).click();
+      // The preview on its own page (the API's update preview): lines, total, when it applies.
+      await page.waitForURL(
+        `${base}/portal/${shop.slug}/subscriptions/${sub.id}/change-plan/review?product_id=${team.product.id}`,
+      );
+      await page.getByRole('heading', { name: 'Review the change' }).waitFor();
       await page.getByRole('heading', { name: 'Change to Team plan' }).waitFor();
+      expect(await page.locator('[data-total]').textContent()).toBe('$0.00');
+      await page.getByText('The change applies now. Nothing is charged now.').waitFor();
+      expect((await portalGet(sub.id, token)).product_id).toBe(plan.product.id);
       await page.getByRole('button', { name: 'Confirm the change' }).click();
       await page.getByText('Your plan was changed.').waitFor();
       expect((await portalGet(sub.id, token)).product_id).toBe(team.product.id);
@@ -228,20 +239,27 @@ describe('the customer portal in a browser', () => {
     }
   });
 
-  it('shows a bought license key to copy on the Benefits tab', async () => {
+  it('shows a bought license key to copy and downloads a bought file on the Benefits tab', async () => {
     const buyer = await fixtures.customer(shop.organizationId, { name: 'Key Buyer' });
     const benefit = await call(base, 'POST', '/v1/benefits/', {
       token: shop.oat,
       body: { type: 'license_keys', description: 'Desktop app key', properties: { prefix: 'ACME', limit_usage: 10 } },
     });
     expect(benefit.status).toBe(201);
+    const bytes = Buffer.from('Acme desktop app, installation guide.\n'.repeat(20));
+    const file = await uploadFile(stack.production, shop, 'install-guide.txt', bytes);
+    const files = await createBenefit(stack.production, shop, {
+      type: 'downloadables',
+      description: 'Guides',
+      properties: { files: [file.id] },
+    });
     const product = await call(base, 'POST', '/v1/products/', {
       token: shop.oat,
       body: { name: 'Desktop app', prices: [{ amount_type: 'free' }] },
     });
     const attached = await call(base, 'POST', `/v1/products/${product.body.id}/benefits`, {
       token: shop.oat,
-      body: { benefits: [benefit.body.id] },
+      body: { benefits: [benefit.body.id, files.id] },
     });
     expect(attached.status).toBe(200);
     const checkout = await call(base, 'POST', '/v1/checkouts/', {
@@ -259,6 +277,7 @@ describe('the customer portal in a browser', () => {
       if (!key) await new Promise(resolve => setTimeout(resolve, 100));
     }
     expect(key.key).toMatch(/^ACME-/);
+    await untilGranted(stack.production, shop, buyer.id, 2); // the file's grant too
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     try {
@@ -270,6 +289,14 @@ describe('the customer portal in a browser', () => {
       expect(await shown.evaluate((el: any) => el.ownerDocument.defaultView.getComputedStyle(el).userSelect)).toBe(
         'all',
       );
+      // The file, through its signed link on this origin.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download install-guide.txt' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('install-guide.txt');
+      expect(new URL(download.url()).origin).toBe(base);
+      expect((await readFile((await download.path())!)).equals(bytes)).toBe(true);
     } finally {
       await context.close();
     }

@@ -320,6 +320,22 @@ describe("the customer portal's pause (`customer_portal_settings.subscription.pa
     expect((await portal({ pause_at_period_end: true })).status).toBe(200);
     await advance(day(end, 2));
     expect(await get(s.id)).toMatchObject({ status: 'paused', paused_at: end });
+    // Polar's `_require_payment_method`: without a saved card the portal does not resume a paid plan.
+    const methods = `/v1/customer-portal/customers/me/payment-methods`;
+    const token = session.body.token;
+    for (const m of (await call(base, 'GET', methods, { token })).body.items)
+      expect((await call(base, 'DELETE', `${methods}/${m.id}`, { token })).status).toBe(204);
+    const noCard = await portal({ resume: true });
+    expect([noCard.status, noCard.body]).toEqual([
+      402,
+      { error: 'PaymentFailed', detail: 'Payment failed with reason: missing_payment_method.' },
+    ]);
+    expect(await get(s.id)).toMatchObject({ status: 'paused' });
+    const added = await call(base, 'POST', methods, {
+      token,
+      body: { confirmation_token_id: 'pm_card_visa', set_default: true, return_url: 'https://shop.example/back' },
+    });
+    expect(added.status).toBe(201);
     const resumed = await portal({ resume: true });
     expect([resumed.status, resumed.body.status, resumed.body.current_period_start]).toEqual([
       200,

@@ -70,7 +70,7 @@ describe('customer portal pages', () => {
       expect(page.text).toContain(`>${tab}</a>`);
     const keys = await client.get(`/portal/${shop.slug}/benefits`);
     expect(keys.status).toBe(200);
-    expect(keys.text).toContain('You have no license keys.');
+    expect(keys.text).toContain('You have no benefits.');
     const methods = await client.get(`/portal/${shop.slug}/payment-methods`);
     expect(methods.status).toBe(200);
     expect(methods.text).toContain('No saved payment method.');

@@ -50,3 +50,14 @@ export function safeExternalUrl(value: unknown): string | null {
     return null;
   }
 }
+
+/**
+ * A link the API gives (a signed invoice or file download) as a path when it is on this environment's
+ * public URL, so the browser stays on the origin it uses; another web address as it is.
+ */
+export function siteLink(url: unknown, publicUrl: string): string | null {
+  const absolute = safeExternalUrl(url);
+  if (!absolute) return null;
+  const link = new URL(absolute);
+  return link.origin === new URL(publicUrl).origin ? `${link.pathname}${link.search}` : absolute;
+}

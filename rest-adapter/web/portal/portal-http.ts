@@ -16,6 +16,7 @@ export const NOTICES: Record<string, string> = {
   canceled: 'Your subscription will be canceled at the end of the current period.',
   uncanceled: 'Your subscription will continue.',
   changed: 'Your plan was changed.',
+  seats: 'Your seats were changed.',
   billing: 'Your billing details were saved.',
 };
 

@@ -5,7 +5,7 @@ import { verifyCsrf } from '../csrf.js';
 import { html, type HtmlValue } from '../html.js';
 import { csrfField } from '../layout.js';
 import type { PortalApi } from './portal-api.js';
-import { safeExternalUrl } from './portal-format.js';
+import { siteLink } from './portal-format.js';
 import { FORM_EXPIRED, messageOf } from './portal-http.js';
 import type { PortalContext } from './portal-views.js';
 
@@ -34,12 +34,7 @@ const GENERATE_INVOICE = 'customer_portal:orders:generate_invoice';
  * becomes a path, so the browser stays on the origin it is on.
  */
 export function invoiceRoutes(portal: express.Router, h: Helpers): void {
-  const linkOf = (url: unknown): string | null => {
-    const absolute = safeExternalUrl(url);
-    if (!absolute) return null;
-    const link = new URL(absolute);
-    return link.origin === new URL(h.publicUrl).origin ? `${link.pathname}${link.search}` : absolute;
-  };
+  const linkOf = (url: unknown): string | null => siteLink(url, h.publicUrl);
   const invoiceLink = async (ctx: PortalContext, id: string) =>
     linkOf((await ctx.call(GET_INVOICE, { params: { id } }))?.url);
 

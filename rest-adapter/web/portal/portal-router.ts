@@ -8,7 +8,7 @@ import { type HtmlValue } from '../html.js';
 import { sendPage } from '../layout.js';
 import { billingBody, type BillingForm } from './portal-account.js';
 import type { PortalApi } from './portal-api.js';
-import { safeExternalUrl } from './portal-format.js';
+import { safeExternalUrl, siteLink } from './portal-format.js';
 import { renderPortalPage } from './portal-layout.js';
 import {
   clearPortalToken,
@@ -150,6 +150,7 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
       csrfToken: issueCsrfToken(req, res),
       call: (operationId, input = {}) => deps.api.call(operationId, input, principal, req.requestId),
       notice: NOTICES[queryParam(req, 'done') ?? ''] ?? null,
+      link: url => siteLink(url, deps.publicUrl),
     };
   };
 

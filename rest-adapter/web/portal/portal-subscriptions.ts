@@ -43,6 +43,8 @@ export interface SubscriptionActions {
   uncancel: boolean;
   /** The organization lets customers change plans and the API can do it here. */
   changePlan: boolean;
+  /** A seat-based subscription whose seats the organization lets customers change. */
+  changeSeats: boolean;
 }
 
 /** One subscription, with what the customer may do to it. */
@@ -73,6 +75,7 @@ ${s.ended_at ? html`<dt>Ended</dt><dd>${formatDate(s.ended_at)}</dd>` : null}
 </dl>
 <div class="actions">
 ${actions.changePlan ? html`<a class="button" href="${path}/change-plan">Change plan</a>` : null}
+${actions.changeSeats ? html`<a class="button" href="${path}/seats">Change seats</a>` : null}
 ${actions.cancel ? html`<a class="button" href="${path}/cancel">Cancel subscription</a>` : null}
 ${
   actions.uncancel
@@ -100,53 +103,4 @@ ${csrfField(options.csrfToken)}
 <div class="actions"><button type="submit" class="secondary">Cancel at period end</button><a href="${path}">Keep my subscription</a></div>
 </form>
 </div>`;
-}
-
-/**
- * Choosing another plan, and (when the API offers a preview) what it would cost before confirming. Shown
- * only where the organization allows plan changes and this server's portal API can make them.
- */
-export function changePlanBody(
-  s: Wire,
-  options: {
-    base: string;
-    csrfToken: string;
-    products: Wire[];
-    chosen?: Wire | null;
-    preview?: Wire | null;
-    error?: string | null;
-  },
-): SafeHtml {
-  const path = `${options.base}/subscriptions/${s.id}`;
-  const others = options.products.filter(p => p.id !== s.product_id && p.is_recurring !== false && !p.is_archived);
-  const priceOf = (p: Wire) => {
-    const price = (p.prices ?? [])[0];
-    return price?.price_amount != null ? formatAmount(price.price_amount, price.price_currency) : '';
-  };
-  const confirm = options.chosen
-    ? html`<div class="card"><h2>Change to ${options.chosen.name}</h2>
-${
-  options.preview
-    ? html`<dl class="facts">${Object.entries(options.preview)
-        .filter(([, v]) => typeof v === 'number')
-        .map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}</dt><dd>${formatAmount(v as number, s.currency)}</dd>`)}</dl>`
-    : null
-}
-<form method="post" action="${path}/change-plan">${csrfField(options.csrfToken)}<input type="hidden" name="product_id" value="${options.chosen.id}"><input type="hidden" name="confirm" value="1"><button type="submit">Confirm the change</button></form></div>`
-    : null;
-  return html`<p><a href="${path}">← ${s.product?.name ?? 'Subscription'}</a></p>
-<h1>Change plan</h1>
-${errorBox(options.error)}
-${confirm}
-<div class="card"><form class="stack" method="post" action="${path}/change-plan">${csrfField(options.csrfToken)}
-<fieldset><legend>Plans</legend>${
-    others.length
-      ? others.map(
-          p =>
-            html`<label class="check"><input type="radio" name="product_id" value="${p.id}" required> ${p.name} <span class="muted">${priceOf(p)}</span></label>`,
-        )
-      : html`<p class="muted">There is no other plan to change to.</p>`
-  }</fieldset>
-${others.length ? html`<button type="submit">Review the change</button>` : null}
-</form></div>`;
 }

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Principal } from '../../../kit/principal.js';
 import type { OrganizationProfile } from '../../../subgraphs/identity/contract.js';
 import { html, type SafeHtml } from '../html.js';
-import { formatDate } from './portal-format.js';
+import { benefitsBody } from './portal-benefits.js';
 import { billingBody, billingFormOf, ordersBody } from './portal-account.js';
 import type { PortalApi, PortalCall } from './portal-api.js';
 import { subscriptionsBody } from './portal-subscriptions.js';
@@ -23,6 +23,8 @@ export interface PortalContext {
   call<T = any>(operationId: string, input?: PortalCall): Promise<T>;
   /** A `?done=` message of the redirect that led here. */
   notice: string | null;
+  /** A link the API gives (a signed download) as this site's path when it is on the public URL. */
+  link(url: unknown): string | null;
 }
 
 /**
@@ -84,41 +86,22 @@ registerPortalSection({
     }),
 });
 
-// Benefits: the customer's benefit grants (Polar's `customer_portal:benefit-grants:list`) when that route is
-// served, otherwise its license keys (`customer_portal:license_keys:list`); neither: no tab.
+// Benefits: license keys, downloadable files and the other grants, each part shown when its route is served.
 const GRANTS = 'customer_portal:benefit-grants:list';
 const LICENSE_KEYS = 'customer_portal:license_keys:list';
+const DOWNLOADABLES = 'customer_portal:downloadables:list';
 
 registerPortalSection({
   id: 'benefits',
   label: 'Benefits',
   path: 'benefits',
-  available: ctx => ctx.api.has(GRANTS) || ctx.api.has(LICENSE_KEYS),
+  available: ctx => [GRANTS, LICENSE_KEYS, DOWNLOADABLES].some(id => ctx.api.has(id)),
   render: async ctx => {
-    if (!ctx.api.has(GRANTS)) return licenseKeysBody(items(await ctx.call(LICENSE_KEYS, { query: { limit: '100' } })));
-    const grants = items(await ctx.call(GRANTS, { query: { limit: '100' } }));
-    if (!grants.length) return html`<h1>Benefits</h1><p class="muted">You have no benefits.</p>`;
-    return html`<h1>Benefits</h1><ul class="plain">${grants.map(
-      g =>
-        html`<li><strong>${g.benefit?.description ?? g.benefit_id}</strong> <span class="badge">${g.benefit?.type ?? ''}</span>${
-          g.properties?.display_key ? html`<code class="secret">${g.properties.display_key}</code>` : null
-        }${g.benefit?.properties?.note ? html`<p>${g.benefit.properties.note}</p>` : null}<div class="muted">Granted ${formatDate(g.granted_at)}</div></li>`,
-    )}</ul>`;
+    const list = async (id: string) => (ctx.api.has(id) ? items(await ctx.call(id, { query: { limit: '100' } })) : []);
+    const [keys, files, grants] = await Promise.all([list(LICENSE_KEYS), list(DOWNLOADABLES), list(GRANTS)]);
+    return benefitsBody({ keys, files, grants, link: ctx.link });
   },
 });
-
-/** License keys to copy (selectable in one click: `user-select: all`), with their state and limits. */
-function licenseKeysBody(keys: Wire[]): SafeHtml {
-  if (!keys.length) return html`<h1>Benefits</h1><p class="muted">You have no license keys.</p>`;
-  return html`<h1>Benefits</h1><h2>License keys</h2><ul class="plain">${keys.map(
-    k =>
-      html`<li><code class="secret" aria-label="License key">${k.key ?? k.display_key}</code><div class="muted">${
-        k.status === 'granted' ? 'Active' : k.status
-      }${k.expires_at ? html` · expires ${formatDate(k.expires_at)}` : null}${
-        k.limit_activations ? html` · up to ${k.limit_activations} activations` : null
-      }</div></li>`,
-  )}</ul>`;
-}
 
 // Saved payment methods arrive with the portal's payment-method API; until then the tab is not shown.
 registerPortalSection({

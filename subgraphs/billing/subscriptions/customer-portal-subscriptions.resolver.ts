@@ -6,6 +6,7 @@ import type { BillingContext } from '../context.js';
 import type { PortalAction } from '../customer-portal/portal-settings.js';
 import { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
+import { SubscriptionUpdatePreviewType } from './subscription-update-preview.type.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
 
 /**
@@ -47,13 +48,23 @@ export class CustomerPortalSubscriptionsResolver {
     @Arg('input', () => CustomerSubscriptionCancelInput) input: CustomerSubscriptionCancelInput,
   ): Promise<BillingSubscriptionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
-    // What the organization lets its customers do (customer_portal_settings.subscription); uncancel is
-    // always allowed: it undoes what the customer did.
-    if (input.productId != null) await assertPortalAllows(ctx, id, 'update_plan');
-    else if (input.seats != null) await assertPortalAllows(ctx, id, 'update_seats');
-    else if (input.cancelAtPeriodEnd === true) await assertPortalAllows(ctx, id, 'cancel');
+    await assertPortalAllowsUpdate(ctx, id, input);
     const updated = await ctx.services.subscriptionUpdates.portal.update(ctx, id, input);
     return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, updated.id));
+  }
+
+  @Mutation(() => SubscriptionUpdatePreviewType, {
+    description:
+      'What customerPortalUpdateSubscription with the same input would bill (the order made now, or the next renewal order), changing nothing; refused as that mutation refuses it.',
+  })
+  async customerPortalPreviewSubscriptionUpdate(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => CustomerSubscriptionCancelInput) input: CustomerSubscriptionCancelInput,
+  ): Promise<SubscriptionUpdatePreviewType> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
+    await assertPortalAllowsUpdate(ctx, id, input);
+    return SubscriptionUpdatePreviewType.from(await ctx.services.subscriptionUpdates.preview.portal(ctx, id, input));
   }
 
   @Mutation(() => BillingSubscriptionType, { description: 'Cancel at the end of the current period.' })
@@ -66,6 +77,20 @@ export class CustomerPortalSubscriptionsResolver {
     const canceled = await ctx.services.subscriptionUpdates.portal.cancel(ctx, id);
     return portalView(ctx.principal, await ctx.services.subscriptionUpdates.portal.get(ctx, canceled.id));
   }
+}
+
+/**
+ * What the organization lets its customers do (customer_portal_settings.subscription), for the PATCH and
+ * its preview alike; uncancel is always allowed: it undoes what the customer did.
+ */
+async function assertPortalAllowsUpdate(
+  ctx: BillingContext,
+  id: string,
+  input: CustomerSubscriptionCancelInput,
+): Promise<void> {
+  if (input.productId != null) await assertPortalAllows(ctx, id, 'update_plan');
+  else if (input.seats != null) await assertPortalAllows(ctx, id, 'update_seats');
+  else if (input.cancelAtPeriodEnd === true) await assertPortalAllows(ctx, id, 'cancel');
 }
 
 /** Another customer's subscription is 404 before the organization's settings are asked (Polar's order). */

@@ -10,7 +10,9 @@ import { subscriptionRead, type SubscriptionReadFilters } from './subscription.r
 import * as transitions from './subscription.transitions.js';
 import { BillingSubscriptionType } from './subscription.type.js';
 import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
-import { PauseResumeNotAllowed } from './subscription.errors.js';
+import { PauseResumeNotAllowed, PaymentFailed } from './subscription.errors.js';
+import { assertResumable } from './pause-subscription.js';
+import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
 import { classifyUpdate, reasonOf } from './update-subscription-input.js';
 import { UpdateSubscription } from './update-subscription.js';
 
@@ -88,11 +90,7 @@ export class CustomerPortalSubscriptions {
         { productId: input.productId, seats: input.seats },
       );
     if (input.pauseAtPeriodEnd != null || input.resume != null) return this.pauseOrResume(ctx, id, input);
-    if (input.cancelAtPeriodEnd == null) {
-      const found = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
-      if (!found) throw new ResourceNotFound();
-      return found;
-    }
+    if (this.isNoOp(input)) return this.findOwn(ctx, id);
     return mutateSubscription(
       ctx,
       this.deps,
@@ -106,6 +104,25 @@ export class CustomerPortalSubscriptions {
             )
           : transitions.uncancel(s, now),
     );
+  }
+
+  /** A body that asks for nothing (a cancel without `cancel_at_period_end`): 200, nothing changes. */
+  isNoOp(input: CustomerSubscriptionCancelInput): boolean {
+    return (
+      input.productId == null &&
+      input.seats == null &&
+      input.pauseAtPeriodEnd == null &&
+      input.resume == null &&
+      input.cancelAtPeriodEnd == null
+    );
+  }
+
+  /** The customer's own subscription as an entity (404 for anyone else's). */
+  async findOwn(ctx: RequestContext, id: string): Promise<Subscription> {
+    assertCustomer(ctx);
+    const found = await new CustomerSubscriptionRepository(ctx.em).findReadable(ctx.principal, id);
+    if (!found) throw new ResourceNotFound();
+    return found;
   }
 
   /**
@@ -126,6 +143,7 @@ export class CustomerPortalSubscriptions {
       async (em, s, now) => {
         const settings = await this.deps.prorationSettings(s.organizationId);
         if (!settings?.customer_portal_subscription_pause) throw new PauseResumeNotAllowed();
+        if (input.resume) await requirePaymentMethod(em, s);
         return new UpdateSubscription(this.deps).pauseOrResume(em, s, input, now);
       },
     );
@@ -135,6 +153,18 @@ export class CustomerPortalSubscriptions {
   cancel(ctx: RequestContext, id: string): Promise<Subscription> {
     return this.update(ctx, id, { cancelAtPeriodEnd: true });
   }
+}
+
+/**
+ * Polar's `_require_payment_method`: a paid subscription resumes from the portal only with a card to
+ * charge for the new period (else 402 `PaymentFailed`, `missing_payment_method`, and it stays paused);
+ * without one the resumed period's charge would only fail into dunning. The state's own errors
+ * (rule 1, 409 `NotPausedSubscription`) come first.
+ */
+async function requirePaymentMethod(em: EntityManager, s: Subscription): Promise<void> {
+  assertResumable(s);
+  if (s.amount > 0n && !(await chargeablePaymentMethodFor(em, s.customerId)))
+    throw new PaymentFailed('missing_payment_method');
 }
 
 /** Only a customer session has subscriptions here (the resolvers' rule says so too). */

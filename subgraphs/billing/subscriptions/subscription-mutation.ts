@@ -14,6 +14,11 @@ export interface SubscriptionMutationDependencies {
   /** The organization's proration behaviours (identity's settings, handed over at composition). */
   prorationSettings: ProrationSettingsSource;
   recordEvents: SubscriptionChangeRecorder;
+  /**
+   * Runs inside the transaction once the change is applied, before anything is flushed: a preview
+   * throws from it to roll everything back (update-subscription-preview.ts).
+   */
+  afterApply?: (subscription: Subscription, now: Date) => void;
 }
 
 /**
@@ -37,6 +42,7 @@ export async function mutateSubscription(
     const subscription = (await em.refresh(found)) ?? found;
     const now = await organizationNow(ctx, subscription.organizationId);
     const result = await apply(em, subscription, now);
+    deps.afterApply?.(subscription, now);
     if (result.changed) {
       await em.flush();
       await deps.recordEvents(em, subscription, ['subscription.updated', ...result.events], now);

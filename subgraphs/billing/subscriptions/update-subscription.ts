@@ -32,16 +32,7 @@ import { billedTerms, redeemDiscount, seatTotal, termsOf } from './update-subscr
 export class UpdateSubscription {
   constructor(private readonly deps: SubscriptionMutationDependencies) {}
 
-  /**
-   * `afterApply` runs inside the transaction once the change is applied (the preview throws from it to
-   * roll everything back).
-   */
-  async execute(
-    ctx: RequestContext,
-    id: string,
-    input: SubscriptionUpdateInput,
-    afterApply?: (subscription: Subscription, now: Date) => void,
-  ): Promise<Subscription> {
+  async execute(ctx: RequestContext, id: string, input: SubscriptionUpdateInput): Promise<Subscription> {
     const alternative = classifyUpdate(input);
     checkInput(input);
     const find = (em: EntityManager) => new SubscriptionRepository(em).findReadable(ctx.principal, id);
@@ -51,11 +42,9 @@ export class UpdateSubscription {
       if (!subscription) throw new ResourceNotFound();
       return subscription;
     }
-    return mutateSubscription(ctx, this.deps, find, async (em, subscription, now) => {
-      const result = await this.apply(em, alternative, subscription, input, now);
-      afterApply?.(subscription, now);
-      return result;
-    });
+    return mutateSubscription(ctx, this.deps, find, (em, subscription, now) =>
+      this.apply(em, alternative, subscription, input, now),
+    );
   }
 
   /**

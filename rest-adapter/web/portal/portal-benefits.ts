@@ -1,0 +1,68 @@
+import { html, type SafeHtml } from '../html.js';
+import { formatDate } from './portal-format.js';
+
+type Wire = Record<string, any>;
+
+/** Types whose content has a section of its own (the keys to copy, the files to download). */
+const OWN_SECTIONS = new Set(['license_keys', 'downloadables']);
+
+export interface BenefitsPage {
+  /** `customer_portal:license_keys:list` items (the whole key). */
+  keys: Wire[];
+  /** `customer_portal:downloadables:list` items: the files of grants held now, with signed links. */
+  files: Wire[];
+  /** `customer_portal:benefit-grants:list` items (revoked ones included, as the API lists them). */
+  grants: Wire[];
+  /** The API's signed link as this site's path (or null when it is no web address). */
+  link(url: unknown): string | null;
+}
+
+/**
+ * The Benefits tab: license keys to copy (each whole in one `user-select: all` element), files to
+ * download through their signed links (name, size), and every other benefit held now by its
+ * description, a custom benefit with its note. A revoked grant, and a revoked key, is not shown.
+ */
+export function benefitsBody(page: BenefitsPage): SafeHtml {
+  const held = page.grants.filter(g => g.is_granted && !g.is_revoked);
+  const described = new Map(held.map(g => [g.benefit_id, g.benefit?.description as string | undefined]));
+  const keys = page.keys.filter(k => k.status !== 'revoked');
+  const others = held.filter(g => !OWN_SECTIONS.has(g.benefit?.type));
+  if (!keys.length && !page.files.length && !others.length)
+    return html`<h1>Benefits</h1><p class="muted">You have no benefits.</p>`;
+  return html`<h1>Benefits</h1>
+${keys.length ? licenseKeys(keys, described) : null}
+${page.files.length ? files(page.files, page.link) : null}
+${others.length ? otherBenefits(others) : null}`;
+}
+
+function licenseKeys(keys: Wire[], described: Map<string, string | undefined>): SafeHtml {
+  return html`<h2>License keys</h2><ul class="plain">${keys.map(
+    k =>
+      html`<li>${described.get(k.benefit_id) ? html`<strong>${described.get(k.benefit_id)}</strong>` : null}<code class="secret" aria-label="License key">${k.key ?? k.display_key}</code><div class="muted">${
+        k.status === 'granted' ? 'Active' : k.status
+      }${k.expires_at ? html` · expires ${formatDate(k.expires_at)}` : null}${
+        k.limit_activations ? html` · up to ${k.limit_activations} activations` : null
+      }</div></li>`,
+  )}</ul>`;
+}
+
+function files(items: Wire[], link: (url: unknown) => string | null): SafeHtml {
+  return html`<h2>Files</h2><table><thead><tr><th>File</th><th>Size</th><th></th></tr></thead><tbody>${items.map(d => {
+    const href = link(d.file?.download?.url);
+    const name: string = d.file?.name ?? 'File';
+    return html`<tr><td>${name}</td><td>${d.file?.size_readable ?? ''}</td><td>${
+      href ? html`<a href="${href}" download="${name}" aria-label="Download ${name}">Download</a>` : null
+    }</td></tr>`;
+  })}</tbody></table>`;
+}
+
+function otherBenefits(grants: Wire[]): SafeHtml {
+  return html`<h2>Other benefits</h2><ul class="plain">${grants.map(
+    g =>
+      html`<li><strong>${g.benefit?.description ?? g.benefit_id}</strong>${
+        g.benefit?.type === 'custom' && g.benefit?.properties?.note
+          ? html`<p class="note">${g.benefit.properties.note}</p>`
+          : null
+      }<div class="muted">Granted ${formatDate(g.granted_at)}</div></li>`,
+  )}</ul>`;
+}
