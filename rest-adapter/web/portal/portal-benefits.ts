@@ -11,7 +11,7 @@ export interface BenefitsPage {
   keys: Wire[];
   /** `customer_portal:downloadables:list` items: the files of grants held now, with signed links. */
   files: Wire[];
-  /** `customer_portal:benefit-grants:list` items (revoked ones included, as the API lists them). */
+  /** `customer_portal:benefit-grants:list` items: the grants held now (the page still skips any revoked one). */
   grants: Wire[];
   /** The API's signed link as this site's path (or null when it is no web address). */
   link(url: unknown): string | null;
