@@ -69,6 +69,8 @@ export interface RenewalAdjustments {
    * pays part of the order (`due = total + applied`); a negative total adds to the balance.
    */
   commit(orderId: string, totalBeforeBalance: bigint): Promise<{ appliedBalanceAmount: bigint; dueAmount: bigint }>;
+  /** Only marks the items taken by that order (the caller settled the balance itself). */
+  markTaken(orderId: string): Promise<void>;
 }
 
 /**
@@ -93,6 +95,20 @@ export async function takeRenewalAdjustments(
         { orderBy: { createdAt: 'asc', position: 'asc', id: 'asc' } },
       )
     : [];
+  const markTaken = async (orderId: string): Promise<void> => {
+    if (pending.length) {
+      const taken = await em.execute<{ id: string }[]>(
+        'update billing.subscription_proration_items set order_id = ?, taken_at = ? where id in (?) and order_id is null returning id',
+        [orderId, at, pending.map(item => item.id)],
+      );
+      if (taken.length !== pending.length)
+        throw new Error(`proration items of subscription ${subscription.id} were taken by another order`);
+      for (const item of pending) {
+        item.orderId = orderId;
+        item.takenAt = at;
+      }
+    }
+  };
   return {
     items: pending.map(item => ({
       label: item.label,
@@ -100,19 +116,9 @@ export async function takeRenewalAdjustments(
       productPriceId: null,
       proration: true,
     })),
+    markTaken,
     async commit(orderId, totalBeforeBalance) {
-      if (pending.length) {
-        const taken = await em.execute<{ id: string }[]>(
-          'update billing.subscription_proration_items set order_id = ?, taken_at = ? where id in (?) and order_id is null returning id',
-          [orderId, at, pending.map(item => item.id)],
-        );
-        if (taken.length !== pending.length)
-          throw new Error(`proration items of subscription ${subscription.id} were taken by another order`);
-        for (const item of pending) {
-          item.orderId = orderId;
-          item.takenAt = at;
-        }
-      }
+      await markTaken(orderId);
       const order = await em.findOneOrFail(Order, { id: orderId });
       const settlement = await settleWithBalance(em, order.customerId, order.currency, totalBeforeBalance);
       order.appliedBalanceAmount = settlement.appliedBalanceAmount;
