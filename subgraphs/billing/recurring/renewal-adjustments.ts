@@ -84,14 +84,33 @@ export async function takeRenewalAdjustments(
   at: Date,
 ): Promise<RenewalAdjustments> {
   if (!em.isInTransaction()) throw new Error('takeRenewalAdjustments must run inside the renewal transaction');
-  const rows = await em.execute<{ id: string }[]>(
-    'select id from billing.subscription_proration_items where subscription_id = ? and order_id is null and created_at <= ? order by created_at, position, id for update',
-    [subscription.id, at],
+  const rows = await em.execute<{ id: string }[]>(PRORATION_ITEMS_DUE, [subscription.id, at]);
+  return adjustmentsOf(
+    em,
+    subscription,
+    at,
+    rows.map(r => r.id),
   );
-  const pending = rows.length
+}
+
+/**
+ * The ids of the proration items due (parameters: the subscription, the instant), locked: a statement
+ * of its own, or a sub-select of a larger one (the renewal's first charge).
+ */
+export const PRORATION_ITEMS_DUE =
+  'select id from billing.subscription_proration_items where subscription_id = ? and order_id is null and created_at <= ? order by created_at, position, id for update';
+
+/** `takeRenewalAdjustments` for items the caller already selected and locked with `PRORATION_ITEMS_DUE`. */
+export async function adjustmentsOf(
+  em: EntityManager,
+  subscription: Subscription,
+  at: Date,
+  ids: readonly string[],
+): Promise<RenewalAdjustments> {
+  const pending = ids.length
     ? await em.find(
         ProrationItem,
-        { id: { $in: rows.map(r => r.id) } },
+        { id: { $in: [...ids] } },
         { orderBy: { createdAt: 'asc', position: 'asc', id: 'asc' } },
       )
     : [];

@@ -13,7 +13,7 @@ import { CHARGEABLE_METHOD_OF_CUSTOMER } from '../payments/saved-payment-methods
 import type { Subscription } from '../subscriptions/subscription.entity.js';
 import { NO_PAYMENT_METHOD, paymentFieldsOf } from './charge-outcome.js';
 import { priceRenewal, type Stamp, settleAttempt } from './renewal-billing.js';
-import { takeRenewalAdjustments } from './renewal-adjustments.js';
+import { adjustmentsOf, PRORATION_ITEMS_DUE } from './renewal-adjustments.js';
 
 /** Crash test point: a renewal charged, its transaction not committed. */
 export const RENEWAL_AFTER_CHARGE_FAULT = 'renewal.after-charge';
@@ -60,19 +60,21 @@ export async function billAndChargePeriod(
     [s.customerId, s.productId],
   );
   if (!names) throw new Error(`subscription ${s.id}: its product or customer is gone`);
-  const adjustments = await takeRenewalAdjustments(em, s, at);
-  const priced = priceRenewal(s, discount, names.product_name, adjustments.items);
   // The balance (a statement of its own after the lock: its snapshot sees entries committed by the
-  // transaction the lock waited for) and the card to charge (saved-payment-methods.ts' rule).
+  // transaction the lock waited for), the card to charge (saved-payment-methods.ts' rule) and the
+  // proration items due, locked (renewal-adjustments.ts).
   const [wallet] = await em.execute<
-    { balance: string; processor_id: string | null; processor_customer_id: string | null }[]
+    { balance: string; processor_id: string | null; processor_customer_id: string | null; prorations: string[] }[]
   >(
     `select (select coalesce(sum(amount), 0)::text from billing.customer_balance_entries
-              where customer_id = ? and currency = ?) as balance, pm.processor_id, pm.processor_customer_id
+              where customer_id = ? and currency = ?) as balance, pm.processor_id, pm.processor_customer_id,
+            array(${PRORATION_ITEMS_DUE})::text[] as prorations
        from (select 1) one left join lateral (select pm.processor_id, pm.processor_customer_id
          ${CHARGEABLE_METHOD_OF_CUSTOMER}) pm on true`,
-    [s.customerId, s.currency, s.customerId],
+    [s.customerId, s.currency, s.id, at, s.customerId],
   );
+  const adjustments = await adjustmentsOf(em, s, at, wallet.prorations);
+  const priced = priceRenewal(s, discount, names.product_name, adjustments.items);
   const settlement = settlementOf(priced.subtotal - priced.discountAmount, BigInt(wallet.balance));
   const orderId = randomUUID();
   const key = idempotencyKey('charge', 'subscription', s.id, start.toISOString(), 1);
