@@ -36,7 +36,11 @@ export async function settleWithBalance(
   currency: string,
   total: bigint,
 ): Promise<BalanceSettlement> {
-  const balance = await lockedBalance(em, customerId, currency);
+  return settlementOf(total, await lockedBalance(em, customerId, currency));
+}
+
+/** How an order of `total` meets a balance read under the customer's lock (pure). */
+export function settlementOf(total: bigint, balance: bigint): BalanceSettlement {
   const s = settle(total, balance);
   return {
     appliedBalanceAmount: -s.applied_balance_amount,

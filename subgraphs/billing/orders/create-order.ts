@@ -114,8 +114,12 @@ export async function nextInvoiceNumber(em: EntityManager, organizationId: strin
      returning last_number`,
     [organizationId],
   );
-  const prefix = organizationId.replace(/-/g, '').slice(0, 8).toUpperCase();
-  return `${prefix}-${String(row.last_number).padStart(4, '0')}`;
+  return `${invoicePrefix(organizationId)}-${String(row.last_number).padStart(4, '0')}`;
+}
+
+/** The `<PREFIX>` of an organization's invoice numbers (then `-`, the number, at least 4 digits). */
+export function invoicePrefix(organizationId: string): string {
+  return organizationId.replace(/-/g, '').slice(0, 8).toUpperCase();
 }
 
 /** The webhook `data` of an order event: the order read back in the caller's transaction, on the wire. */

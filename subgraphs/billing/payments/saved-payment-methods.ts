@@ -25,6 +25,14 @@ export async function defaultPaymentMethodFor(
 }
 
 /**
+ * The FROM … LIMIT 1 of the chargeable method of the customer given as its one parameter: the live
+ * methods, the default first, else the newest (also a lateral join of the renewal's first charge).
+ */
+export const CHARGEABLE_METHOD_OF_CUSTOMER = `from billing.payment_methods pm join billing.customers c on c.id = pm.customer_id
+  where pm.customer_id = ? and pm.deleted_at is null
+  order by (pm.id = c.default_payment_method_id) is true desc, pm.created_at desc limit 1`;
+
+/**
  * What an off-session charge (a renewal, a dunning retry, a plan change billed now) uses: the
  * customer's default, else the newest method still saved (a customer whose default was never set).
  */
@@ -33,12 +41,9 @@ export async function chargeablePaymentMethodFor(
   customerId: string,
 ): Promise<SavedPaymentMethod | null> {
   // One statement (it runs on every renewal's charge): the customer's live methods, the default first.
-  const [row] = await em.execute<Record<string, unknown>[]>(
-    `select pm.* from billing.payment_methods pm join billing.customers c on c.id = pm.customer_id
-       where pm.customer_id = ? and pm.deleted_at is null
-       order by (pm.id = c.default_payment_method_id) is true desc, pm.created_at desc limit 1`,
-    [customerId],
-  );
+  const [row] = await em.execute<Record<string, unknown>[]>(`select pm.* ${CHARGEABLE_METHOD_OF_CUSTOMER}`, [
+    customerId,
+  ]);
   return row ? em.map(SavedPaymentMethod, row) : null;
 }
 

@@ -69,6 +69,8 @@ export interface RenewalAdjustments {
    * pays part of the order (`due = total + applied`); a negative total adds to the balance.
    */
   commit(orderId: string, totalBeforeBalance: bigint): Promise<{ appliedBalanceAmount: bigint; dueAmount: bigint }>;
+  /** Only marks the items taken by that order (the caller settled the balance itself). */
+  markTaken(orderId: string): Promise<void>;
 }
 
 /**
@@ -82,17 +84,50 @@ export async function takeRenewalAdjustments(
   at: Date,
 ): Promise<RenewalAdjustments> {
   if (!em.isInTransaction()) throw new Error('takeRenewalAdjustments must run inside the renewal transaction');
-  const rows = await em.execute<{ id: string }[]>(
-    'select id from billing.subscription_proration_items where subscription_id = ? and order_id is null and created_at <= ? order by created_at, position, id for update',
-    [subscription.id, at],
+  const rows = await em.execute<{ id: string }[]>(PRORATION_ITEMS_DUE, [subscription.id, at]);
+  return adjustmentsOf(
+    em,
+    subscription,
+    at,
+    rows.map(r => r.id),
   );
-  const pending = rows.length
+}
+
+/**
+ * The ids of the proration items due (parameters: the subscription, the instant), locked: a statement
+ * of its own, or a sub-select of a larger one (the renewal's first charge).
+ */
+export const PRORATION_ITEMS_DUE =
+  'select id from billing.subscription_proration_items where subscription_id = ? and order_id is null and created_at <= ? order by created_at, position, id for update';
+
+/** `takeRenewalAdjustments` for items the caller already selected and locked with `PRORATION_ITEMS_DUE`. */
+export async function adjustmentsOf(
+  em: EntityManager,
+  subscription: Subscription,
+  at: Date,
+  ids: readonly string[],
+): Promise<RenewalAdjustments> {
+  const pending = ids.length
     ? await em.find(
         ProrationItem,
-        { id: { $in: rows.map(r => r.id) } },
+        { id: { $in: [...ids] } },
         { orderBy: { createdAt: 'asc', position: 'asc', id: 'asc' } },
       )
     : [];
+  const markTaken = async (orderId: string): Promise<void> => {
+    if (pending.length) {
+      const taken = await em.execute<{ id: string }[]>(
+        'update billing.subscription_proration_items set order_id = ?, taken_at = ? where id in (?) and order_id is null returning id',
+        [orderId, at, pending.map(item => item.id)],
+      );
+      if (taken.length !== pending.length)
+        throw new Error(`proration items of subscription ${subscription.id} were taken by another order`);
+      for (const item of pending) {
+        item.orderId = orderId;
+        item.takenAt = at;
+      }
+    }
+  };
   return {
     items: pending.map(item => ({
       label: item.label,
@@ -100,19 +135,9 @@ export async function takeRenewalAdjustments(
       productPriceId: null,
       proration: true,
     })),
+    markTaken,
     async commit(orderId, totalBeforeBalance) {
-      if (pending.length) {
-        const taken = await em.execute<{ id: string }[]>(
-          'update billing.subscription_proration_items set order_id = ?, taken_at = ? where id in (?) and order_id is null returning id',
-          [orderId, at, pending.map(item => item.id)],
-        );
-        if (taken.length !== pending.length)
-          throw new Error(`proration items of subscription ${subscription.id} were taken by another order`);
-        for (const item of pending) {
-          item.orderId = orderId;
-          item.takenAt = at;
-        }
-      }
+      await markTaken(orderId);
       const order = await em.findOneOrFail(Order, { id: orderId });
       const settlement = await settleWithBalance(em, order.customerId, order.currency, totalBeforeBalance);
       order.appliedBalanceAmount = settlement.appliedBalanceAmount;

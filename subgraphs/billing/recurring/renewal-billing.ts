@@ -3,7 +3,7 @@ import { discountAmount } from '../../../kit/money/discounts.js';
 import type { Address } from '../customers/customer.entity.js';
 import { Discount } from '../discounts/discount.entity.js';
 import { recordEvent } from '../events/record-event.js';
-import { createOrder, orderEventPayload } from '../orders/create-order.js';
+import { createOrder, type NewOrderItem, orderEventPayload } from '../orders/create-order.js';
 import type { Order } from '../orders/order.entity.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';
@@ -19,6 +19,7 @@ import type { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
 import { type BillingCadence, nextPeriodEndAfter, nthPeriodEnd, periodIndexAt } from './calendar.js';
 import { type DiscountDuration, discountAppliesTo } from './discount-duration.js';
+import { NO_PAYMENT_METHOD, paymentFieldsOf } from './charge-outcome.js';
 import { afterFailedAttempt } from './dunning.js';
 import { takeRenewalAdjustments } from './renewal-adjustments.js';
 
@@ -102,22 +103,7 @@ export async function billPeriod(
   );
   if (!names) throw new Error(`subscription ${s.id}: its product or customer is gone`);
   const adjustments = await takeRenewalAdjustments(em, s, stamp.at);
-  // A row re-read with `em.refresh` (the PATCH's resume) hydrates the bigint column as a string.
-  const regular = BigInt(s.amount);
-  const off = discount
-    ? discountAmount(
-        discount.type === 'fixed'
-          ? { type: 'fixed', amounts: { [discount.currency ?? s.currency]: BigInt(discount.amount ?? 0n) } }
-          : { type: 'percentage', basisPoints: discount.basisPoints ?? 0 },
-        regular,
-        s.currency,
-      )
-    : 0n;
-  const items = [
-    { label: names.product_name, amount: regular, productPriceId: s.priceIds[0] ?? null },
-    ...adjustments.items,
-  ];
-  const subtotal = items.reduce((sum, item) => sum + item.amount, 0n);
+  const { items, subtotal, discountAmount: off } = priceRenewal(s, discount, names.product_name, adjustments.items);
   const order = await createOrder(
     em,
     {
@@ -131,7 +117,7 @@ export async function billPeriod(
       billingReason: 'subscription_cycle',
       currency: s.currency,
       items,
-      discountAmount: off > subtotal ? (subtotal > 0n ? subtotal : 0n) : off,
+      discountAmount: off,
       billingName: names.billing_name ?? names.name,
       billingAddress: names.billing_address,
       seats: s.seats,
@@ -147,6 +133,32 @@ export async function billPeriod(
   // `applied_balance_amount`), which `dueAmount` then charges net of.
   await adjustments.commit(order.id, subtotal - order.discountAmount);
   return order;
+}
+
+/**
+ * The lines of a period's renewal order (the price, then the proration lines a `prorate` change left)
+ * and its discount, never more than the subtotal.
+ */
+export function priceRenewal(
+  s: Subscription,
+  discount: Discount | null,
+  productName: string,
+  adjustments: NewOrderItem[],
+): { items: NewOrderItem[]; subtotal: bigint; discountAmount: bigint } {
+  // A row re-read with `em.refresh` (the PATCH's resume) hydrates the bigint column as a string.
+  const regular = BigInt(s.amount);
+  const off = discount
+    ? discountAmount(
+        discount.type === 'fixed'
+          ? { type: 'fixed', amounts: { [discount.currency ?? s.currency]: BigInt(discount.amount ?? 0n) } }
+          : { type: 'percentage', basisPoints: discount.basisPoints ?? 0 },
+        regular,
+        s.currency,
+      )
+    : 0n;
+  const items = [{ label: productName, amount: regular, productPriceId: s.priceIds[0] ?? null }, ...adjustments];
+  const subtotal = items.reduce((sum, item) => sum + item.amount, 0n);
+  return { items, subtotal, discountAmount: off > subtotal ? (subtotal > 0n ? subtotal : 0n) : off };
 }
 
 /** What is left to pay of an order: net + tax + the balance applied (≤ 0 when the balance paid part, Polar's sign). */
@@ -201,7 +213,6 @@ export async function attemptPayment(
   const method: ChosenMethod | null =
     chosen ??
     (saved ? { customerId: saved.processorCustomerId, paymentMethod: { kind: 'saved', id: saved.processorId } } : null);
-  // No card to charge: a failed attempt all the same (recorded, so dunning counts it), nothing sent.
   const outcome: ChargeOutcome = method
     ? await payments.charge({
         idempotencyKey: key,
@@ -212,12 +223,7 @@ export async function attemptPayment(
         offSession: automatic,
         metadata: { order_id: order.id, subscription_id: s.id },
       })
-    : {
-        status: 'failed',
-        chargeId: null,
-        failure: { code: 'no_payment_method', declineCode: null, message: 'No payment method.' },
-        paymentMethod: null,
-      };
+    : NO_PAYMENT_METHOD;
   em.create(Payment, {
     organizationId: order.organizationId,
     customerId: order.customerId,
@@ -225,24 +231,28 @@ export async function attemptPayment(
     orderId: order.id,
     processor: 'stripe',
     idempotencyKey: key,
-    status: outcome.status,
     amount: due,
     currency: order.currency,
     method: 'card',
-    methodMetadata:
-      'paymentMethod' in outcome && outcome.paymentMethod
-        ? {
-            brand: outcome.paymentMethod.brand,
-            last4: outcome.paymentMethod.last4,
-            exp_month: outcome.paymentMethod.expMonth,
-            exp_year: outcome.paymentMethod.expYear,
-          }
-        : {},
-    processorId: outcome.chargeId,
-    declineReason: outcome.status === 'failed' ? (outcome.failure.declineCode ?? outcome.failure.code) : null,
-    declineMessage: outcome.status === 'failed' ? outcome.failure.message : null,
+    ...paymentFieldsOf(outcome),
     createdAt: stamp.next(1),
   } as Payment);
+  return settleAttempt(em, s, order, attempt, outcome, stamp, automatic);
+}
+
+/**
+ * What an attempt's outcome does to its order (its payment row written already): paid; in flight (a
+ * processor event settles it); or failed, which an automatic attempt hands to dunning.
+ */
+export async function settleAttempt(
+  em: EntityManager,
+  s: Subscription,
+  order: Order,
+  attempt: number,
+  outcome: ChargeOutcome,
+  stamp: Stamp,
+  automatic = true,
+): Promise<{ status: ChargeOutcome['status']; message: string | null }> {
   if (outcome.status === 'succeeded') {
     await markPaid(em, s, order, stamp);
     return { status: 'succeeded', message: null };

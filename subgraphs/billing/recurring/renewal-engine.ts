@@ -5,21 +5,15 @@ import { Order } from '../orders/order.entity.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { SubscriptionStatus } from '../shared/enums.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
-import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
+import { recordSubscriptionEvents, subscriptionEventPayload } from '../subscriptions/subscription.events.js';
 import type { DueWork, DueWorkRunner } from './due-work.js';
-import {
-  attemptPayment,
-  billPeriod,
-  discountForPeriod,
-  endSubscription,
-  nextPeriod,
-  Stamp,
-} from './renewal-billing.js';
+import { attemptPayment, discountForPeriod, endSubscription, nextPeriod, Stamp } from './renewal-billing.js';
 import { applyPendingUpdate } from './renewal-adjustments.js';
+import { billAndChargePeriod, RENEWAL_AFTER_CHARGE_FAULT } from './renewal-first-charge.js';
 import { resumeSubscription } from './resume.js';
 
-/** Crash test points: a renewal charged but not committed; a batch half done. */
-export const RENEWAL_AFTER_CHARGE_FAULT = 'renewal.after-charge';
+/** Crash test point: a renewal (or a retry) charged, its transaction not committed. */
+export { RENEWAL_AFTER_CHARGE_FAULT };
 
 /** Which organizations a run covers: one (the sandbox clock's advance) or all (the production scheduler). */
 export interface RenewalScope {
@@ -147,7 +141,7 @@ export class RenewalEngine implements DueWorkRunner {
       return (kind === 'cycle' ? await this.cycle(em, s, at) : await this.resume(em, s, at)) ?? 'done';
     });
     if (billed === null) return false;
-    // The period's order is committed: its first charge, stamped after the renewal's own events.
+    // A resume's order is committed: its first charge, stamped after the resume's own events.
     if (billed !== 'done')
       await this.options.orm.em.fork().transactional(em => this.retry(em, billed.orderId, billed.stamp, true));
     return true;
@@ -157,7 +151,7 @@ export class RenewalEngine implements DueWorkRunner {
    * The end of a period: cancel at period end ends it (`subscription.revoked`; `.canceled` was sent when
    * it was asked for), pause at period end pauses it (no order), else a new period and its order.
    */
-  private async cycle(em: EntityManager, s: Subscription, at: Date): Promise<Billed | null> {
+  private async cycle(em: EntityManager, s: Subscription, at: Date): Promise<null> {
     const stamp = new Stamp(at);
     if (s.cancelAtPeriodEnd) {
       endSubscription(s, at);
@@ -185,11 +179,12 @@ export class RenewalEngine implements DueWorkRunner {
     // A discount whose duration is over is cleared from the subscription at the renewal it stops at.
     if (!discount) s.discountId = null;
     await em.flush();
-    const events = ['subscription.updated', 'subscription.cycled'];
-    if (wasTrialing) events.push('subscription.active');
-    await recordSubscriptionEvents(em, s, events, stamp.next(events.length));
-    const order = await billPeriod(em, s, discount, stamp);
-    return { orderId: order.id, stamp };
+    const types = ['subscription.updated', 'subscription.cycled'];
+    if (wasTrialing) types.push('subscription.active');
+    const events = { types, payload: await subscriptionEventPayload(em, s), at: stamp.next(types.length) };
+    // The period's order and its first charge, in this transaction (renewal-first-charge.ts).
+    await billAndChargePeriod(em, this.options.payments, s, discount, stamp, events);
+    return null;
   }
 
   /** A paused subscription resumes: `active`, a new period from now, billed at once (Polar's resume). */
