@@ -81,6 +81,10 @@ describe('DirectOperations', () => {
       'CustomerPortalOrdersGenerateInvoice',
       // The public seller profile with its products: identity's organization, billing's products.
       'CustomerPortalOrganizationsGet',
+      // A portal grant's benefit names its seller (BenefitSubscriberOrganization), from identity.
+      'CustomerPortalBenefitGrantsGet',
+      'CustomerPortalBenefitGrantsList',
+      'CustomerPortalBenefitGrantsUpdate',
     ];
     expect(direct.names().sort()).toEqual(
       documents
