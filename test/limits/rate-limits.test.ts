@@ -27,6 +27,21 @@ const prefixes: string[] = [];
 beforeAll(async () => {
   database = await testDatabase('rate_limits');
 });
+// An environment started by a test itself is closed after it (those of a describe's beforeAll live
+// until the end): thirteen environments of three subgraphs each, all kept open until the end, hold
+// about as many connections as a default PostgreSQL allows.
+let inTest = false;
+const startedByTest: LimitedEnvironment[] = [];
+beforeEach(() => {
+  inTest = true;
+});
+afterEach(async () => {
+  inTest = false;
+  for (const env of startedByTest.splice(0)) {
+    await env.close();
+    started.splice(started.indexOf(env), 1);
+  }
+});
 afterAll(async () => {
   for (const env of started) await env.close();
   for (const prefix of prefixes) await deleteKeys(MACHINE_REDIS, prefix);
@@ -42,6 +57,7 @@ async function start(settings: Record<string, string>, store: 'memory' | 'redis'
     name,
   );
   started.push(env);
+  if (inTest) startedByTest.push(env);
   return { env, prefix };
 }
 
