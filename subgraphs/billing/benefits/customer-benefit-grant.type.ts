@@ -7,7 +7,7 @@ import { OrganizationRef } from '../organizations/organization.type.js';
 import { Metadata } from '../shared/scalars.js';
 import type { Benefit } from './benefit.entity.js';
 import type { BenefitGrant } from './benefit-grant.entity.js';
-import { BenefitGrantErrorType, BenefitProperties } from './benefit.type.js';
+import { BenefitGrantErrorType, BenefitProperties, BenefitType } from './benefit.type.js';
 
 const SIMPLE = { simpleResolvers: true } as const;
 
@@ -56,20 +56,9 @@ export class CustomerBenefitType {
   @Field(() => BenefitProperties) properties!: Record<string, unknown>;
 
   static fromEntity(b: Benefit): CustomerBenefitType {
-    return {
-      id: b.id,
-      createdAt: toDate(b.createdAt),
-      modifiedAt: toDate(b.modifiedAt),
-      type: b.type,
-      description: b.description,
-      selectable: b.selectable,
-      deletable: b.deletable,
-      isDeleted: b.deletedAt != null,
-      organizationId: b.organizationId,
-      metadata: b.metadata ?? {},
-      organization: { id: b.organizationId },
-      properties: subscriberProperties(b),
-    };
+    // The seller's public shape, less what only the seller sees (visibility, full properties).
+    const { visibility: _visibility, visibilityConfigurable: _configurable, ...common } = BenefitType.fromEntity(b);
+    return { ...common, organization: { id: b.organizationId }, properties: subscriberProperties(b) };
   }
 }
 

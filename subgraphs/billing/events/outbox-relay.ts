@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { PollingLoop } from '../../../kit/polling-loop.js';
 import type { Logger } from '../../../kit/logger.js';
 import type { SourceEvent, WebhookIngest } from '../../webhooks/contract.js';
 
@@ -25,31 +26,34 @@ interface OutboxRow {
  * alone would let two relays hand over interleaved batches).
  */
 export class OutboxRelay {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly sink: WebhookIngest,
     private readonly logger: Logger,
-    private readonly pollMs = POLL_MS,
-  ) {}
+    pollMs = POLL_MS,
+  ) {
+    this.loop = new PollingLoop(
+      {
+        run: async () => (await this.relayOnce()) > 0,
+        failed: error => this.logger.error({ err: error }, 'outbox relay failed; retrying'),
+      },
+      pollMs,
+      1000,
+    );
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   wake(): void {
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wakeUp?.();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Hands over one batch; how many rows (0: nothing to do, or another relay is busy). */
@@ -70,27 +74,6 @@ export class OutboxRelay {
       await em.execute('update billing.events set dispatched_at = now() where id in (?)', [rows.map(r => r.id)]);
       return rows.length;
     });
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let pause = 0;
-      try {
-        if ((await this.relayOnce()) === 0) pause = this.pollMs;
-      } catch (error) {
-        this.logger.error({ err: error }, 'outbox relay failed; retrying');
-        pause = 1000;
-      }
-      if (pause > 0 && this.running)
-        await new Promise<void>(resolve => {
-          const timer = setTimeout(done, pause);
-          function done() {
-            clearTimeout(timer);
-            resolve();
-          }
-          this.wakeUp = done;
-        });
-    }
   }
 }
 

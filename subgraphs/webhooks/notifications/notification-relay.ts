@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { OwnerEmail, OwnerMailbox } from '../../../kit/email/owner-mailbox.js';
 import type { Logger } from '../../../kit/logger.js';
+import { PollingLoop } from '../../../kit/polling-loop.js';
 import { WEBHOOK_TIMEOUT_MS } from '../worker/delivery-sender.js';
 
 const POLL_MS = 2000;
@@ -27,32 +28,40 @@ interface NotificationRow {
  * separate worker.js) disabled it.
  */
 export class NotificationRelay {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly mailbox: OwnerMailbox,
     private readonly logger: Logger,
-    private readonly pollMs = POLL_MS,
-  ) {}
+    pollMs = POLL_MS,
+  ) {
+    this.loop = new PollingLoop(
+      {
+        // relayOnce drains what is waiting: the next pass waits for the poll or a wake.
+        run: async () => {
+          await this.relayOnce();
+          return false;
+        },
+        // The identity or billing process may be down: the row stays and is handed over at the next poll.
+        failed: error => this.logger.error({ err: error }, 'owner notification relay failed; retrying'),
+      },
+      pollMs,
+      pollMs,
+    );
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** A notification was just written: hand it over now rather than at the next poll. */
   wake(): void {
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wakeUp?.();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Hands over the notifications not e-mailed yet, one transaction each; answers how many. */
@@ -77,26 +86,6 @@ export class NotificationRelay {
       });
       if (!done) return relayed;
       relayed++;
-    }
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        await this.relayOnce();
-      } catch (error) {
-        // The identity or billing process may be down: the row stays and is handed over at the next poll.
-        this.logger.error({ err: error }, 'owner notification relay failed; retrying');
-      }
-      if (this.running)
-        await new Promise<void>(resolve => {
-          const timer = setTimeout(done, this.pollMs);
-          function done() {
-            clearTimeout(timer);
-            resolve();
-          }
-          this.wakeUp = done;
-        });
     }
   }
 }
