@@ -179,8 +179,11 @@ describe('the API reference at /docs', () => {
       const popupOpened = page.waitForEvent('popup');
       await oauth.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click();
       const popup = await popupOpened;
+      // Listen before the click: the popup may close before a later listener is attached, and on a
+      // loaded machine the redirect and token exchange can take longer than the default 30 s.
+      const popupClosed = popup.isClosed() ? Promise.resolve() : popup.waitForEvent('close', { timeout: 90_000 });
       await popup.getByRole('button', { name: 'Allow' }).click();
-      await popup.waitForEvent('close');
+      await popupClosed;
       await oauth.getByRole('button', { name: 'Remove authorization' }).waitFor();
       await oauth.getByRole('button', { name: 'Close' }).click();
 
