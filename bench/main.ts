@@ -15,7 +15,7 @@
 // Knobs (environment): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (20),
 // BENCH_LOG_LEVEL (the service's LOG_LEVEL, default warn), BENCH_CPU_PROF=<dir> (run the service with
 // --cpu-prof into that folder), BENCH_SERVICE_FLAGS (node flags for the service; default the ones
-// `npm start` uses, "--max-old-space-size=256"), BENCH_ONLY=a,c (run only those targets), BENCH_KEEP=1 (keep the temporary DATA_DIR).
+// `npm start` uses, read from package.json), BENCH_ONLY=a,c (run only those targets), BENCH_KEEP=1 (keep the temporary DATA_DIR).
 //
 //   (s) GET /v1/subscriptions/ with filters and the same operation through POST /graphql, at 1,000 and then
 //       100,000 subscriptions of the tenant's organization (bench/subscriptions.ts, seeded by
@@ -68,11 +68,22 @@ const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? (quick ? 1 : 2)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
 let cpuProfDir = process.env.BENCH_CPU_PROF;
-// NOTE: the same heap cap as `npm start` (package.json), so the memory printed is the memory users get.
-const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? '--max-old-space-size=256').split(/\s+/).filter(Boolean);
+// NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
+// users get: the heap sizes there decide both (docs/architecture.md, "Performance and memory").
+const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags()).split(/\s+/).filter(Boolean);
 const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s,w,k,o,r').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+/** The node flags of `npm start` (`node <flags> dist/embedded/main.js` in package.json's scripts). */
+function startFlags(): string {
+  const manifest = JSON.parse(readFileSync(path.join(root, '..', 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const flags = /\bnode ((?:--\S+\s+)*)dist\/embedded\/main\.js/.exec(manifest.scripts.start)?.[1];
+  if (flags === undefined) throw new Error('package.json: the start script no longer runs dist/embedded/main.js');
+  return flags.trim();
+}
 
 /** The organizations query selecting exactly the fields of OrganizationFields. */
 function graphqlQuery(): string {
@@ -198,21 +209,39 @@ async function main(): Promise<void> {
     const idleMemory = memoryOf(service.process.pid!);
     const load = { connections, warmupSeconds, seconds };
     log(`load: ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s measured per target`);
-    const skipped: LoadResult = { requestsPerSecond: NaN, p50: NaN, p99: NaN, total: 0, errors: 0, non2xx: 0 };
+    const skipped: LoadResult = {
+      requestsPerSecond: NaN,
+      p50: NaN,
+      p99: NaN,
+      total: 0,
+      errors: 0,
+      non2xx: 0,
+      serverCpuUsPerRequest: NaN,
+    };
     const run = async (target: string, label: string, options: Omit<LoadOptions, keyof typeof load>) => {
       if (!only.has(target)) return skipped;
       log(`(${target}) ${label}…`);
       return measure({ ...load, ...options });
     };
-    const a = await run('a', 'REST through the embedded stack', { url: `${baseUrl}/v1/organizations/`, headers: auth });
+    const servicePid = service.process.pid;
+    const a = await run('a', 'REST through the embedded stack', {
+      url: `${baseUrl}/v1/organizations/`,
+      headers: auth,
+      serverPid: servicePid,
+    });
     const b = await run('b', 'one GraphQL request', {
       url: `${baseUrl}/graphql`,
       method: 'POST',
       headers: graphqlHeaders,
       body: graphqlBody,
+      serverPid: servicePid,
     });
     const mem = memoryOf(service.process.pid!);
-    const c = await run('c', 'one-hop baseline', { url: `${baselineUrl}/v1/organizations/`, headers: auth });
+    const c = await run('c', 'one-hop baseline', {
+      url: `${baselineUrl}/v1/organizations/`,
+      headers: auth,
+      serverPid: baseline.process.pid,
+    });
 
     const row = (label: string, r: LoadResult) => [
       label,
@@ -221,6 +250,7 @@ async function main(): Promise<void> {
       r.p99.toFixed(1),
       String(r.total),
       String(r.errors + r.non2xx),
+      r.serverCpuUsPerRequest.toFixed(0),
     ];
     const ratio = a.requestsPerSecond / c.requestsPerSecond;
     const ran = only.has('a') || only.has('b') || only.has('c');
@@ -230,7 +260,7 @@ async function main(): Promise<void> {
         `node ${process.version} · ${os.cpus().length} CPUs · ${external ? 'external PostgreSQL' : 'embedded PostgreSQL'} · service LOG_LEVEL=${logLevel}${serviceFlags.length ? ` · service flags ${serviceFlags.join(' ')}` : ''}`,
       '',
       table(
-        ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed'],
+        ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed', 'server CPU µs/req'],
         [
           row('(a) REST, embedded stack', a),
           row('(b) POST /graphql via the gateway', b),
@@ -238,7 +268,8 @@ async function main(): Promise<void> {
         ],
       ),
       '',
-      `ratio (a)/(c): ${ratio.toFixed(2)}  (target ≥ ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'NOT met'})`,
+      `ratio (a)/(c): ${ratio.toFixed(2)}  (target ≥ ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'NOT met'})` +
+        ` · server CPU per request (c)/(a): ${(c.serverCpuUsPerRequest / a.serverCpuUsPerRequest).toFixed(2)}`,
       `service resident memory after load: ${mem ? `${mem.rssMb.toFixed(0)} MB (peak ${mem.peakMb.toFixed(0)} MB, ${idleMemory?.rssMb.toFixed(0)} MB before load)` : 'unavailable (no /proc)'}` +
         `  (target < ${RSS_TARGET_MB} MB${mem ? `: ${mem.rssMb < RSS_TARGET_MB ? 'met' : 'NOT met'}` : ''})`,
       '',

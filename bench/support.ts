@@ -99,6 +99,8 @@ export interface LoadOptions {
   connections: number;
   warmupSeconds: number;
   seconds: number;
+  /** The serving process: its CPU time over the measured window is reported per request. */
+  serverPid?: number;
 }
 
 export interface LoadResult {
@@ -108,6 +110,8 @@ export interface LoadResult {
   total: number;
   errors: number;
   non2xx: number;
+  /** Server CPU µs per request over the measured window (NaN without `serverPid`). */
+  serverCpuUsPerRequest: number;
 }
 
 /** A warm-up run (discarded), then the measured run. */
@@ -120,15 +124,31 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
   };
   if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
+  const cpuBefore = processCpuMs(options.serverPid);
   const result = await autocannon({ ...base, duration: options.seconds });
+  const total = result['2xx'] + result.non2xx;
   return {
+    // The figure that the machine's other load disturbs least: what one request costs the server.
+    serverCpuUsPerRequest: ((processCpuMs(options.serverPid) - cpuBefore) * 1000) / Math.max(total, 1),
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    total: result['2xx'] + result.non2xx,
+    total,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/** CPU time (user + system) a process has used, from /proc (Linux; NaN elsewhere, without a pid or once it is gone). */
+export function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th, in clock ticks (100/s).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Plain-text table with right-aligned numeric columns. */
