@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { formatMoney } from '../../../kit/money/format.js';
 import { type InvoiceAddress, type InvoiceDocument, invoiceAmountIssues } from './invoice.document.js';
 
@@ -13,6 +12,8 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
   if (issues.length > 0) throw new Error(`Invoice ${invoice.number} does not add up: ${issues.join('; ')}`);
   const locale = invoice.locale ?? 'en-US';
   const money = (amount: bigint) => printableMoney(amount, invoice.currency, locale);
+  // Loaded on the first invoice, not at start-up: pdfkit and its font stack take 7 MB of heap.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,

@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { stripeModule } from './stripe-module.js';
 
 export interface StripeClientOptions {
   secretKey: string;
@@ -16,7 +17,8 @@ export interface StripeClientOptions {
 
 /** The official client, on the API version the installed package is typed for. */
 export function createStripeClient(options: StripeClientOptions): Stripe {
-  return new Stripe(options.secretKey, {
+  const StripeClient = stripeModule();
+  return new StripeClient(options.secretKey, {
     host: options.host,
     port: options.port,
     protocol: options.protocol,

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import {
   IdempotencyKeyReused,
   InvalidPaymentMethod,
@@ -6,10 +6,11 @@ import {
   PaymentProcessorUnavailable,
 } from '../payment.errors.js';
 import type { FieldLocation, PaymentFailure } from '../payment-processor.js';
+import { stripeModule } from './stripe-module.js';
 
 /** A card error (`type: card_error`, HTTP 402) is a decline: an outcome, returned, not thrown. */
 export function declineOf(error: unknown): PaymentFailure | null {
-  if (!(error instanceof Stripe.errors.StripeCardError)) return null;
+  if (!(error instanceof stripeModule().errors.StripeCardError)) return null;
   return {
     code: error.code ?? 'card_declined',
     declineCode: error.decline_code ?? null,
@@ -27,22 +28,23 @@ export function translateStripeError(
   error: unknown,
   paymentMethod: { token: string; field?: FieldLocation } | null,
 ): Error {
-  if (!(error instanceof Stripe.errors.StripeError)) return error instanceof Error ? error : new Error(String(error));
-  if (error instanceof Stripe.errors.StripeIdempotencyError) return new IdempotencyKeyReused(keyOf(error));
+  if (!(error instanceof stripeModule().errors.StripeError))
+    return error instanceof Error ? error : new Error(String(error));
+  if (error instanceof stripeModule().errors.StripeIdempotencyError) return new IdempotencyKeyReused(keyOf(error));
   if (
     paymentMethod &&
-    error instanceof Stripe.errors.StripeInvalidRequestError &&
+    error instanceof stripeModule().errors.StripeInvalidRequestError &&
     error.code === 'resource_missing' &&
     ['payment_method', 'confirmation_token'].includes(error.param ?? '')
   )
     return new InvalidPaymentMethod(paymentMethod.token, 'Payment method does not exist.', paymentMethod.field);
   if (
-    error instanceof Stripe.errors.StripeConnectionError ||
-    error instanceof Stripe.errors.StripeAPIError ||
-    error instanceof Stripe.errors.StripeRateLimitError
+    error instanceof stripeModule().errors.StripeConnectionError ||
+    error instanceof stripeModule().errors.StripeAPIError ||
+    error instanceof stripeModule().errors.StripeRateLimitError
   )
     return new PaymentProcessorUnavailable(`${error.type}: ${error.message}`);
-  if (error instanceof Stripe.errors.StripeAuthenticationError)
+  if (error instanceof stripeModule().errors.StripeAuthenticationError)
     return new PaymentProcessorUnavailable('Stripe refused the secret key: check STRIPE_SECRET_KEY.');
   return new PaymentProcessorRequestRejected(
     `Stripe refused the request (${error.type} ${error.code ?? ''}): ${error.message}`,

@@ -1,7 +1,8 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { InvalidWebhookSignature } from '../payment.errors.js';
 import type { PaymentFailure, ProcessorEvent } from '../payment-processor.js';
 import { fromStripeAmount } from './stripe-amounts.js';
+import { stripeModule } from './stripe-module.js';
 
 /** How old a signed event may be (Stripe's default tolerance, against replays). */
 export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -33,7 +34,7 @@ export function verifyStripeWebhook(
       receivedAt.getTime(),
     );
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeSignatureVerificationError)
+    if (error instanceof stripeModule().errors.StripeSignatureVerificationError)
       throw new InvalidWebhookSignature(error.message);
     throw error;
   }
