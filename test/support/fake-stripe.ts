@@ -279,6 +279,18 @@ export class FakeStripe {
     const refunded = [...this.refunds.values()]
       .filter(r => r.payment_intent === intent.id)
       .reduce((sum, r) => sum + r.amount, 0);
+    // Stripe's answer once nothing is left, whatever the amount asked (a refund made in its dashboard, say).
+    if (refunded >= intent.amount_received)
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            code: 'charge_already_refunded',
+            message: `Charge ${intent.latest_charge} has already been refunded.`,
+          },
+        },
+      ];
     const amount = p.amount === undefined ? intent.amount_received - refunded : Number(p.amount);
     if (refunded + amount > intent.amount_received)
       return [

@@ -94,3 +94,14 @@ export class PaymentMethodInUseByActiveSubscription extends DomainError {
     );
   }
 }
+
+/**
+ * The processor says the charge has nothing left to refund (Stripe's `charge_already_refunded`), though
+ * our order still shows a refundable amount: it was refunded outside this API (the processor's
+ * dashboard). The refund service answers it as Polar does, 403 `RefundedAlready`.
+ */
+export class ChargeAlreadyRefunded extends Error {
+  constructor(detail: string) {
+    super(`The processor has already refunded the charge in full: ${detail}`);
+  }
+}

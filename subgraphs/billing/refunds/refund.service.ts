@@ -9,6 +9,7 @@ import { orderRead } from '../orders/order.read.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import type { PaymentProcessor, RefundReason as ProcessorRefundReason } from '../payments/payment-processor.js';
 import { Payment } from '../payments/payment.entity.js';
+import { ChargeAlreadyRefunded } from '../payments/payment.errors.js';
 import { organizationNow } from '../recurring/organization-clocks.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { Refund, type RefundReason } from './refund.entity.js';
@@ -92,18 +93,23 @@ export class RefundService {
       if (!payment?.processorId) throw new RefundUnknownPayment(order.id);
       const n = (await em.count(Refund, { orderId: order.id })) + 1;
       const key = idempotencyKey('refund', order.id, n);
-      const outcome = await this.payments.refund({
-        idempotencyKey: key,
-        chargeId: payment.processorId,
-        amount: input.amount + taxAmount,
-        reason: processorReason(input.reason),
-        metadata: {
-          order_id: order.id,
-          refund_amount: String(input.amount),
-          refund_tax_amount: String(taxAmount),
-          revoke_benefits: input.revokeBenefits ? '1' : '0',
-        },
-      });
+      const outcome = await this.payments
+        .refund({
+          idempotencyKey: key,
+          chargeId: payment.processorId,
+          amount: input.amount + taxAmount,
+          reason: processorReason(input.reason),
+          metadata: {
+            order_id: order.id,
+            refund_amount: String(input.amount),
+            refund_tax_amount: String(taxAmount),
+            revoke_benefits: input.revokeBenefits ? '1' : '0',
+          },
+        })
+        .catch((error: unknown) => {
+          // Refunded outside this API (the processor's dashboard): Polar answers RefundedAlready too.
+          throw error instanceof ChargeAlreadyRefunded ? new RefundedAlready(order.id) : error;
+        });
       const created = em.create(Refund, {
         organizationId: order.organizationId,
         orderId: order.id,

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { FakeStripe } from '../../../../test/support/fake-stripe.js';
 import {
+  ChargeAlreadyRefunded,
   IdempotencyKeyReused,
   InvalidPaymentMethod,
   PaymentProcessorRequestRejected,
@@ -317,6 +318,22 @@ describe('refunds', () => {
     expect(await processor.refund(input)).toEqual(refund);
     await expect(processor.refund({ idempotencyKey: key('refund'), chargeId, amount: 601n })).rejects.toBeInstanceOf(
       PaymentProcessorRequestRejected,
+    );
+  });
+
+  it('a charge with nothing left to refund is ChargeAlreadyRefunded (Stripe: charge_already_refunded)', async () => {
+    const paid = await processor.charge({
+      idempotencyKey: key('charge'),
+      amount: 700n,
+      currency: 'usd',
+      customerId: null,
+      paymentMethod: { kind: 'new', token: 'pm_card_visa' },
+      offSession: false,
+    });
+    const chargeId = paid.status === 'succeeded' ? paid.chargeId : '';
+    await processor.refund({ idempotencyKey: key('refund'), chargeId, amount: 700n });
+    await expect(processor.refund({ idempotencyKey: key('refund'), chargeId, amount: 100n })).rejects.toBeInstanceOf(
+      ChargeAlreadyRefunded,
     );
   });
 });

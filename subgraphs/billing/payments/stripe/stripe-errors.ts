@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import {
+  ChargeAlreadyRefunded,
   IdempotencyKeyReused,
   InvalidPaymentMethod,
   PaymentProcessorRequestRejected,
@@ -31,6 +32,8 @@ export function translateStripeError(
   if (!(error instanceof stripeModule().errors.StripeError))
     return error instanceof Error ? error : new Error(String(error));
   if (error instanceof stripeModule().errors.StripeIdempotencyError) return new IdempotencyKeyReused(keyOf(error));
+  if (error instanceof stripeModule().errors.StripeInvalidRequestError && error.code === 'charge_already_refunded')
+    return new ChargeAlreadyRefunded(error.message);
   if (
     paymentMethod &&
     error instanceof stripeModule().errors.StripeInvalidRequestError &&
