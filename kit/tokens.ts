@@ -1,4 +1,5 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { HmacSha256 } from './hmac.js';
 
 /**
  * Secrets are `prefix + 37 random base62 characters + 6-character base62 CRC32 checksum`
@@ -71,8 +72,18 @@ export function hasValidChecksum(token: string, prefix: string): boolean {
 
 /** HMAC-SHA256 (hex) keyed with the server secret: what the database stores instead of a token. */
 export function hashToken(token: string, secret: string): string {
-  return createHmac('sha256', secret).update(token, 'utf8').digest('hex');
+  let key = tokenKeys.get(secret);
+  if (!key) {
+    key = new HmacSha256(secret);
+    // A process has one secret per environment; tests make more.
+    if (tokenKeys.size >= 16) tokenKeys.clear();
+    tokenKeys.set(secret, key);
+  }
+  return key.digest([token], 'hex');
 }
+
+/** Every request hashes its bearer token: the server secret's key is prepared once (kit/hmac.ts). */
+const tokenKeys = new Map<string, HmacSha256>();
 
 /** The prefix a raw bearer starts with, or undefined when it is none of ours. */
 export function prefixOf(token: string): TokenPrefix | undefined {

@@ -5,6 +5,8 @@ import { signedRpcClient } from '../../kit/http/signed-rpc.js';
 import { createLogger } from '../../kit/logger.js';
 import { requireConfig } from '../../kit/process/require-config.js';
 import { runMain } from '../../kit/process/run-service.js';
+import { ChannelListener } from '../../kit/database/channel-listener.js';
+import { WEBHOOKS_QUEUED_CHANNEL } from './events/event-ingest.js';
 import { NotificationRelay } from './notifications/notification-relay.js';
 import { openWebhooksOrm } from './orm.js';
 import { createDeliveryWorker } from './runtime.js';
@@ -40,11 +42,20 @@ runMain(async () => {
     },
     () => notifications?.wake(),
   );
+  // Events queued by another process (billing's outbox relay) wake the worker at commit instead of
+  // after its next poll (up to 250 ms later).
+  const queued = new ChannelListener(
+    required.DATABASE_URL,
+    WEBHOOKS_QUEUED_CHANNEL,
+    () => worker.wake(),
+    'billing-webhooks-worker-listen',
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    await queued.close();
     await worker.stop();
     await notifications?.stop();
     await orm.close();
@@ -53,6 +64,7 @@ runMain(async () => {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   worker.start();
+  await queued.start();
   notifications?.start();
   logger.info({ pid: process.pid }, 'webhook worker started');
 });

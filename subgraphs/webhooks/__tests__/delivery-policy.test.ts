@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { generateWebhookSecret } from '../endpoints/webhook-secret.js';
 import { POLAR_DELIVERY_POLICY, retryDelayMs } from '../worker/delivery-policy.js';
 import { DeliverySender } from '../worker/delivery-sender.js';
-import { signatureHeader } from '../worker/delivery-signature.js';
+import { signatureHeader, signerFor } from '../worker/delivery-signature.js';
 import { ForbiddenTarget, guardedLookup, isPublicAddress } from '../worker/target-policy.js';
 
 describe('signature (polar-api.md §6, reliability.md §10 case 1)', () => {
@@ -29,6 +29,21 @@ describe('signature (polar-api.md §6, reliability.md §10 case 1)', () => {
       new Webhook(Buffer.from(secret).toString('base64')).verify(body, headers);
       const polar = createHmac('sha256', Buffer.from(secret)).update(`${id}.${ts}.${body}`).digest('base64');
       expect(headers['webhook-signature'].split(' ')).toContain(`v1,${polar}`);
+    }
+  });
+
+  it('equals createHmac for keys shorter and longer than a SHA-256 block, signing many messages with one signer', () => {
+    for (const secret of ['k', 'x'.repeat(64), 'a longer chosen secret '.repeat(5), generateWebhookSecret()]) {
+      const sign = signerFor(secret);
+      for (let n = 0; n < 3; n++) {
+        const id = `msg_${n}`;
+        const message = Buffer.from(`${body}${n}`);
+        const expected = createHmac('sha256', Buffer.from(secret))
+          .update(`${id}.${n}.`)
+          .update(message)
+          .digest('base64');
+        expect(sign(id, n, message).split(' ')[0]).toBe(`v1,${expected}`);
+      }
     }
   });
 

@@ -1,6 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SourceEvent, WebhookIngest } from './webhook-ingest.contract.js';
 
+/** Notified in the transaction that queues messages, so a worker of its own process looks at once. */
+export const WEBHOOKS_QUEUED_CHANNEL = 'webhooks_queued';
+
 /**
  * The webhooks side of ingestion (see webhook-ingest.contract.ts). The envelope
  * `{"type","timestamp","data"}` is serialised here, once: those bytes are what every endpoint receives
@@ -41,6 +44,8 @@ export class InProcessWebhookIngest implements WebhookIngest {
           [rows[0].id, rows[0].position, event.organizationId, event.type],
         );
       }
+      // Delivered at commit, to worker processes of their own (an in-process worker is woken below).
+      if (count > 0) await em.execute(`select pg_notify('${WEBHOOKS_QUEUED_CHANNEL}', '')`);
       return count;
     });
     if (ingested > 0) this.onQueued();

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { HmacSha256 } from '../../../kit/hmac.js';
 
 const STANDARD_PREFIX = 'whsec_';
 
@@ -29,18 +29,18 @@ export function signerFor(secret: string): (id: string, timestamp: number, body:
   return (id, timestamp, body) => sign(keys, id, timestamp, body);
 }
 
-function signingKeys(secret: string): Buffer[] {
-  const keys: Buffer[] = [Buffer.from(secret, 'utf8')];
+function signingKeys(secret: string): HmacSha256[] {
+  const keys = [new HmacSha256(secret)];
   const standardKey = standardWebhooksKey(secret);
-  if (standardKey) keys.push(standardKey);
+  if (standardKey) keys.push(new HmacSha256(standardKey));
   return keys;
 }
 
-function sign(keys: Buffer[], id: string, timestamp: number, body: Buffer | string): string {
+function sign(keys: HmacSha256[], id: string, timestamp: number, body: Buffer | string): string {
   const prefix = `${id}.${timestamp}.`;
   let header = '';
   for (const key of keys) {
-    const signature = createHmac('sha256', key).update(prefix).update(body).digest('base64');
+    const signature = key.digest([prefix, body], 'base64');
     header += header ? ` v1,${signature}` : `v1,${signature}`;
   }
   return header;
