@@ -112,6 +112,22 @@ describe('a year of monthly renewals from 31 January 2028 (a leap year)', () => 
     expect(kinds.filter(t => t === 'subscription.cycled')).toHaveLength(12);
     const firstCycle = (await m.events(sub.id)).find(([t]) => t === 'subscription.cycled');
     expect(firstCycle![1]).toBe('2028-02-29T09:30:00.003Z');
+
+    // Invoice numbers: the organization's, one after the other, and each order event tells its order's.
+    const numbers = list.map(o => o.invoice_number as string);
+    const prefix = numbers[0].replace(/-\d+$/, '');
+    expect(numbers).toEqual(numbers.map((_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`));
+    const told = await stack.sandbox.environment.billing.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ id: string; invoice_number: string }[]>(
+        `select distinct payload->>'id' as id, payload->>'invoice_number' as invoice_number from billing.events
+          where organization_id = ? and type like 'order.%'`,
+        [m.owner.organizationId],
+      );
+    expect(Object.fromEntries(told.map(e => [e.id, e.invoice_number]))).toEqual(
+      Object.fromEntries(list.map(o => [o.id, o.invoice_number])),
+    );
   });
 });
 

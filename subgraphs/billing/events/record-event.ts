@@ -45,19 +45,43 @@ export interface EventRow {
  * connection and so in its transaction, without the unit of work: rows share payloads (each sent once,
  * as JSON text from `eventJson`), and a row may patch a few keys of its payload (an order's
  * `order.created` is the paid order's payload as it was when still pending).
+ *
+ * With `numbering`, the same statement first takes the organization's next invoice number, gives it to
+ * the order (written without one) and puts it in that order's payload (`payloads[numbering.payload]`):
+ * the invoice-number row is the one lock every renewal of an organization waits for, and taken here it
+ * is held from the transaction's last statement to its commit only.
  */
 export async function insertEvents(
   em: EntityManager,
   organizationId: string,
   payloads: string[],
   rows: EventRow[],
+  numbering?: { orderId: string; prefix: string; payload: number },
 ): Promise<void> {
   const values = rows.map(() => '(?, ?::int, ?::jsonb, ?::timestamptz)').join(', ');
+  const numbered = numbering
+    ? `with n as (
+         insert into billing.invoice_number_sequences (organization_id, last_number) values (?, 1)
+         on conflict (organization_id) do update set last_number = billing.invoice_number_sequences.last_number + 1
+         returning last_number),
+       o as (
+         update billing.orders set invoice_number = ? || '-' || lpad(n.last_number::text, greatest(4, length(n.last_number::text)), '0')
+         from n where id = ? returning invoice_number)`
+    : '';
   await em.execute(
-    `insert into billing.events (id, organization_id, type, payload, created_at, dispatched_at)
-     select gen_random_uuid(), ?, e.type, p.payloads[e.payload + 1] || e.patch, e.at, null
-     from (select array[${payloads.map(() => '?::jsonb').join(', ')}] as payloads) p,
+    `${numbered}
+     insert into billing.events (id, organization_id, type, payload, created_at, dispatched_at)
+     select gen_random_uuid(), ?, e.type,
+            p.payloads[e.payload + 1] ${numbering ? `|| case when e.payload = ? then jsonb_build_object('invoice_number', o.invoice_number) else '{}' end` : ''} || e.patch,
+            e.at, null
+     from ${numbering ? 'o, ' : ''}(select array[${payloads.map(() => '?::jsonb').join(', ')}] as payloads) p,
           (values ${values}) as e(type, payload, patch, at)`,
-    [organizationId, ...payloads, ...rows.flatMap(r => [r.type, r.payload, r.patch ? eventJson(r.patch) : '{}', r.at])],
+    [
+      ...(numbering ? [organizationId, numbering.prefix, numbering.orderId] : []),
+      organizationId,
+      ...(numbering ? [numbering.payload] : []),
+      ...payloads,
+      ...rows.flatMap(r => [r.type, r.payload, r.patch ? eventJson(r.patch) : '{}', r.at]),
+    ],
   );
 }

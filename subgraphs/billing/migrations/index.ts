@@ -16,6 +16,7 @@ import { Migration20261124120002_discount_redemptions } from './Migration2026112
 import { Migration20261124150000_benefits } from './Migration20261124150000_benefits.js';
 import { Migration20261124130000_renewals } from './Migration20261124130000_renewals.js';
 import { Migration20261124170000_outgoing_emails } from './Migration20261124170000_outgoing_emails.js';
+import { Migration20261124190000_subscription_counts_on_change } from './Migration20261124190000_subscription_counts_on_change.js';
 import { Migration20261124180000_grant_user_provided_key } from './Migration20261124180000_grant_user_provided_key.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
@@ -47,5 +48,9 @@ export const billingMigrations = [
   {
     name: 'Migration20261124180000_grant_user_provided_key',
     class: Migration20261124180000_grant_user_provided_key,
+  },
+  {
+    name: 'Migration20261124190000_subscription_counts_on_change',
+    class: Migration20261124190000_subscription_counts_on_change,
   },
 ];

@@ -29,10 +29,11 @@ export interface RenewalEvents {
  * A renewal's `subscription_cycle` order and its first charge, in the renewal's own transaction (which
  * holds the subscription's row lock and has moved its period), the way `plan-change-charger.ts` bills
  * a change: the customer's row is locked (its balance), the balance used first, what is left charged
- * to the chargeable card *before* the order is written (its id chosen here), and only then the
- * organization's invoice number taken and the order, its items and its payment written in one
- * statement, then every event of the renewal in one more. So the invoice-number row is locked for
- * the last three statements only, never across the processor call, and a renewal is one transaction.
+ * to the chargeable card *before* the order is written (its id chosen here), and only then the order,
+ * its items and its payment written in one statement, then every event of the renewal in one more,
+ * which also takes the organization's next invoice number for the order. So the invoice-number row,
+ * which every renewal of the organization needs, is locked from the last statement to the commit
+ * only: never across the processor call or the payload reads, and a renewal is one transaction.
  *
  * Exactly once: the order is unique per (subscription, period start), and the charge key is
  * `charge:subscription:{id}:{period start}:1`, the key of the period's first attempt whatever order id
@@ -131,7 +132,12 @@ export async function billAndChargePeriod(
       { type: 'order.updated', payload: 1, at: stamp.next() },
       { type: 'order.paid', payload: 1, at: stamp.next() },
     );
-  await insertEvents(em, s.organizationId, [eventJson(subscriptionEvents.payload), eventJson(orderPayload)], events);
+  // The order's invoice number is taken by this, the renewal's last statement (see insertEvents).
+  await insertEvents(em, s.organizationId, [eventJson(subscriptionEvents.payload), eventJson(orderPayload)], events, {
+    orderId,
+    prefix: invoicePrefix(s.organizationId),
+    payload: 1,
+  });
   if (!paid && outcome) {
     // Declined or in flight: what any later attempt's outcome does (dunning), on the order as an entity.
     const order = await em.findOneOrFail(Order, { id: orderId });
@@ -157,8 +163,8 @@ interface OrderRow {
 }
 
 /**
- * The organization's next invoice number, the order (`paid`, or `pending` and due now), its items and
- * its payment in one statement (what `createOrder` writes in five, without its events).
+ * The order (`paid`, or `pending` and due now, its invoice number still to come: `insertEvents` gives
+ * it), its items and its payment in one statement (what `createOrder` writes in five, without its events).
  */
 async function writeOrder(em: EntityManager, o: OrderRow): Promise<void> {
   const { s } = o;
@@ -166,19 +172,14 @@ async function writeOrder(em: EntityManager, o: OrderRow): Promise<void> {
   const items = o.items.map(() => '(?::text, ?::bigint, ?::boolean, ?::uuid, ?::int)').join(', ');
   const payment = o.payment ? paymentFieldsOf(o.payment.outcome) : null;
   await em.execute(
-    `with n as (
-       insert into billing.invoice_number_sequences (organization_id, last_number) values (?, 1)
-       on conflict (organization_id) do update set last_number = billing.invoice_number_sequences.last_number + 1
-       returning last_number),
-     o as (
+    `with o as (
        insert into billing.orders (id, organization_id, customer_id, product_id, product_price_id, subscription_id,
          checkout_id, discount_id, status, billing_reason, currency, subtotal_amount, discount_amount, tax_amount,
          applied_balance_amount, refunded_amount, refunded_tax_amount, platform_fee_amount, billing_name,
          billing_address, invoice_number, is_invoice_generated, seats, metadata, custom_field_data,
          next_payment_attempt_at, billing_period_start, created_at, modified_at)
-       select ?, ?, ?, ?, ?, ?, null, ?, ?, 'subscription_cycle', ?, ?, ?, 0, ?, 0, 0, 0, ?, ?::jsonb,
-         ? || '-' || lpad(n.last_number::text, greatest(4, length(n.last_number::text)), '0'),
-         false, ?, ?::jsonb, '{}', ?::timestamptz, ?, ?, ?::timestamptz from n
+       values (?, ?, ?, ?, ?, ?, null, ?, ?, 'subscription_cycle', ?, ?, ?, 0, ?, 0, 0, 0, ?, ?::jsonb,
+         null, false, ?, ?::jsonb, '{}', ?::timestamptz, ?, ?, ?::timestamptz)
        returning id),
      i as (
        insert into billing.order_items (id, order_id, label, amount, tax_amount, proration, product_price_id,
@@ -191,7 +192,6 @@ async function writeOrder(em: EntityManager, o: OrderRow): Promise<void> {
      select gen_random_uuid(), ?, ?, null, o.id, 'stripe', ?, ?, ?, ?, 'card', ?::jsonb, ?, ?, ?, '{}', ?, null
      from o where ?::boolean`,
     [
-      s.organizationId,
       o.id,
       s.organizationId,
       s.customerId,
@@ -206,7 +206,6 @@ async function writeOrder(em: EntityManager, o: OrderRow): Promise<void> {
       String(o.appliedBalanceAmount),
       o.billingName,
       o.billingAddress ? JSON.stringify(o.billingAddress) : null,
-      invoicePrefix(s.organizationId),
       s.seats,
       JSON.stringify(s.metadata ?? {}),
       o.paid ? null : o.at,
