@@ -107,9 +107,11 @@ export class CustomerBenefitGrantService {
       // Due at once (epoch), as the reconcile jobs: the organization's sandbox clock may run ahead.
       return enqueueGrantRefresh(em, grant.id, new Date(0));
     });
+    // The grant as this update left it, read before its job starts: otherwise the answer would depend
+    // on whether the job (which may set a new error at once) finished first.
+    const row = await customerBenefitGrantRead.byId(ctx.em, ctx.principal, id);
     // After the commit, without waiting for the vendor: the worker loop picks it up otherwise.
     if (key && this.jobs) this.jobs.runNow(key).catch(() => undefined);
-    const row = await customerBenefitGrantRead.byId(ctx.em, ctx.principal, id);
     if (!row) throw new ResourceNotFound();
     return customerBenefitGrantFromRow(row);
   }
