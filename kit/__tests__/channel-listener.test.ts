@@ -20,34 +20,50 @@ async function until(calls: () => number, n: number): Promise<void> {
   while (calls() < n) await new Promise(r => setTimeout(r, 10));
 }
 
-it('calls back for a notification at its commit, not before, and again after its connection is cut', async () => {
-  let calls = 0;
-  const listener = new ChannelListener(database.url, 'test_queued', () => calls++, 'channel-listener-test');
+it('calls back for a notification at its commit, not before, and listens again after its connection is cut', async () => {
+  const seen = { notified: [] as (string | undefined)[], listening: 0, lost: 0 };
+  const listener = new ChannelListener(
+    database.url,
+    'test_queued',
+    {
+      notified: payload => seen.notified.push(payload),
+      listening: () => seen.listening++,
+      lost: () => seen.lost++,
+    },
+    'channel-listener-test',
+  );
   try {
     await listener.start();
-    await until(() => calls, 1); // connected: whatever was missed is looked at once
+    expect(seen.listening).toBe(1);
+    expect(listener.connected).toBe(true);
     await client.query('begin');
-    await client.query(`select pg_notify('test_queued', '')`);
-    await client.query(`select pg_notify('other_channel', '')`);
+    await client.query(`select pg_notify('test_queued', 'first')`);
+    await client.query(`select pg_notify('other_channel', 'elsewhere')`);
     // Not a timing assertion: PostgreSQL holds a notification until its transaction commits, so however
     // long this waits, nothing may have arrived yet.
     await new Promise(r => setTimeout(r, 50));
-    expect(calls).toBe(1);
+    expect(seen.notified).toEqual([]);
     await client.query('commit');
-    await until(() => calls, 2);
+    await until(() => seen.notified.length, 1);
+    expect(seen.notified).toEqual(['first']);
 
-    await client.query(
-      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'channel-listener-test'`,
-    );
-    await until(() => calls, 3); // reconnected (and looks again)
-    await client.query(`select pg_notify('test_queued', '')`);
-    await until(() => calls, 4);
+    const pid = listener.backendPid;
+    expect(pid).toEqual(expect.any(Number));
+    await client.query('select pg_terminate_backend($1)', [pid]);
+    await until(() => seen.listening, 2); // reconnected
+    expect(seen.lost).toBe(1);
+    expect(listener.backendPid).not.toBe(pid);
+    await client.query(`select pg_notify('test_queued', 'second')`);
+    await until(() => seen.notified.length, 2);
   } finally {
     await listener.close();
   }
-  expect(calls).toBe(4);
+  expect(seen.notified).toEqual(['first', 'second']);
+  expect(listener.connected).toBe(false);
 });
 
 it('refuses a channel name it would have to quote', () => {
-  expect(() => new ChannelListener('postgresql://x', 'drop table; --', () => undefined, 'x')).toThrow(/channel/);
+  expect(() => new ChannelListener('postgresql://x', 'drop table; --', { notified: () => undefined }, 'x')).toThrow(
+    /channel/,
+  );
 });

@@ -3,11 +3,24 @@ import pg from 'pg';
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
 
+/** What a `ChannelListener` tells its user. */
+export interface ChannelHandlers {
+  /** A notification on the channel, at its sender's commit. */
+  notified(payload: string | undefined): void;
+  /**
+   * The connection listens, first or again after a drop. Whatever was notified while it was down is
+   * lost: this is where a user looks again (the webhook worker polls, the principal caches trust
+   * themselves again).
+   */
+  listening?(): void;
+  /** The connection dropped; a reconnect is scheduled. */
+  lost?(): void;
+}
+
 /**
- * A dedicated connection that LISTENs on one PostgreSQL channel and calls `onNotify` for each
- * notification, reconnecting with backoff when the connection drops. For hints only: a notification
- * sent while it is down is lost, so its user must also poll (the webhook worker does). The principal
- * caches, which must know when they missed something, have their own (principal-invalidations.ts).
+ * A dedicated connection that LISTENs on one PostgreSQL channel, reconnecting with backoff when the
+ * connection drops. Used for wake-ups (the webhook worker, which also polls) and for the principal
+ * caches' invalidations (principal-invalidations.ts, which stop trusting themselves while it is down).
  */
 export class ChannelListener {
   private client: pg.Client | null = null;
@@ -18,7 +31,7 @@ export class ChannelListener {
   constructor(
     private readonly databaseUrl: string,
     private readonly channel: string,
-    private readonly onNotify: () => void,
+    private readonly handlers: ChannelHandlers,
     private readonly applicationName: string,
   ) {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
@@ -27,6 +40,15 @@ export class ChannelListener {
   /** Connects and listens; rejects when the first attempt fails. */
   async start(): Promise<void> {
     await this.connect();
+  }
+
+  get connected(): boolean {
+    return this.client !== null;
+  }
+
+  /** The backend pid of the listen connection (tests cut it with pg_terminate_backend), null while down. */
+  get backendPid(): number | null {
+    return (this.client as (pg.Client & { processID?: number }) | null)?.processID ?? null;
   }
 
   async close(): Promise<void> {
@@ -44,7 +66,7 @@ export class ChannelListener {
       keepAlive: true,
     });
     client.on('notification', message => {
-      if (message.channel === this.channel) this.onNotify();
+      if (message.channel === this.channel) this.handlers.notified(message.payload);
     });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
@@ -61,13 +83,13 @@ export class ChannelListener {
     }
     this.client = client;
     this.retryMs = RECONNECT_MIN_MS;
-    // Whatever was notified while disconnected is found by the next look.
-    this.onNotify();
+    this.handlers.listening?.();
   }
 
   private lost(client: pg.Client): void {
     if (this.client !== client) return;
     this.client = null;
+    this.handlers.lost?.();
     client.end().catch(() => undefined);
     this.scheduleReconnect();
   }

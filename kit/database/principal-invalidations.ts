@@ -1,10 +1,8 @@
-import pg from 'pg';
 import { PRINCIPAL_INVALIDATION_CHANNEL, type PrincipalCache, parseInvalidation } from '../principal-cache.js';
+import { ChannelListener } from './channel-listener.js';
 
-const RECONNECT_MIN_MS = 100;
 /** How long `announce` waits for its own notification at most: it is a courtesy, never a failure. */
 const DELIVERY_WAIT_MS = 2_000;
-const RECONNECT_MAX_MS = 5_000;
 
 /**
  * One dedicated connection per database and process that LISTENs on the principal invalidation
@@ -13,16 +11,13 @@ const RECONNECT_MAX_MS = 5_000;
  * connection, so a process costs one more connection per database, not one per cache.
  *
  * While the connection is up the caches are synchronized (kit/principal-cache.ts trusts its
- * entries). When it drops, they are cleared and stop caching until the listener is back (reconnects
- * with backoff): a notification sent meanwhile was missed, so nothing remembered from before can be
- * trusted.
+ * entries). When it drops, they are cleared and stop caching until the listener is back (the
+ * ChannelListener reconnects with backoff): a notification sent meanwhile was missed, so nothing
+ * remembered from before can be trusted.
  */
 class InvalidationListener {
   readonly caches = new Set<PrincipalCache>();
-  private client: pg.Client | null = null;
-  private retryMs = RECONNECT_MIN_MS;
-  private timer: NodeJS.Timeout | null = null;
-  private closed = false;
+  private readonly channel: ChannelListener;
   /** Resolves when the listener listens (again); what tests wait for after cutting the connection. */
   private listening: Promise<void>;
   private markListening!: () => void;
@@ -41,18 +36,40 @@ class InvalidationListener {
       waiting.set(nonce, done);
     });
 
-  constructor(private readonly databaseUrl: string) {
+  constructor(databaseUrl: string) {
     this.listening = this.pending();
+    this.channel = new ChannelListener(
+      databaseUrl,
+      PRINCIPAL_INVALIDATION_CHANNEL,
+      {
+        notified: payload => {
+          const invalidation = parseInvalidation(payload);
+          for (const cache of this.caches) cache.evict(invalidation);
+          this.delivered(payload);
+        },
+        listening: () => {
+          for (const cache of this.caches) cache.setSynchronized(true, this.awaitDelivery);
+          this.markListening();
+        },
+        lost: () => {
+          for (const cache of this.caches) cache.setSynchronized(false);
+          // The caches are cleared: nothing is left for a waiting announce to wait for.
+          for (const done of [...this.waiting.values()]) done();
+          this.listening = this.pending();
+        },
+      },
+      'principal-invalidations',
+    );
   }
 
   /** Connects and listens; rejects when the first attempt fails (the process should not start half-synchronized). */
-  async start(): Promise<void> {
-    await this.connect();
+  start(): Promise<void> {
+    return this.channel.start();
   }
 
   attach(cache: PrincipalCache): void {
     this.caches.add(cache);
-    cache.setSynchronized(this.client !== null, this.awaitDelivery);
+    cache.setSynchronized(this.channel.connected, this.awaitDelivery);
   }
 
   detach(cache: PrincipalCache): void {
@@ -66,53 +83,18 @@ class InvalidationListener {
 
   /** The backend pid of the listen connection (tests cut it with pg_terminate_backend). */
   get backendPid(): number | null {
-    return (this.client as (pg.Client & { processID?: number }) | null)?.processID ?? null;
+    return this.channel.backendPid;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    const client = this.client;
-    this.client = null;
     for (const cache of this.caches) cache.setSynchronized(false);
-    await client?.end().catch(() => undefined);
+    await this.channel.close();
   }
 
   private pending(): Promise<void> {
     return new Promise(resolve => {
       this.markListening = resolve;
     });
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.databaseUrl,
-      application_name: 'principal-invalidations',
-      keepAlive: true,
-    });
-    client.on('notification', message => {
-      if (message.channel !== PRINCIPAL_INVALIDATION_CHANNEL) return;
-      const invalidation = parseInvalidation(message.payload);
-      for (const cache of this.caches) cache.evict(invalidation);
-      this.delivered(message.payload);
-    });
-    client.on('error', () => this.lost(client));
-    client.on('end', () => this.lost(client));
-    await client.connect();
-    try {
-      await client.query(`listen ${PRINCIPAL_INVALIDATION_CHANNEL}`);
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    this.retryMs = RECONNECT_MIN_MS;
-    for (const cache of this.caches) cache.setSynchronized(true, this.awaitDelivery);
-    this.markListening();
   }
 
   /** Wakes the `announce` that sent this notification, if it was sent from this process. */
@@ -124,30 +106,6 @@ class InvalidationListener {
       return;
     }
     if (typeof nonce === 'string') this.waiting.get(nonce)?.();
-  }
-
-  private lost(client: pg.Client): void {
-    if (this.client !== client) return;
-    this.client = null;
-    for (const cache of this.caches) cache.setSynchronized(false);
-    // The caches are cleared: nothing is left for a waiting announce to wait for.
-    for (const done of [...this.waiting.values()]) done();
-    this.listening = this.pending();
-    client.end().catch(() => undefined);
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    if (this.closed || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.connect().catch(() => {
-        this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
-        this.scheduleReconnect();
-      });
-    }, this.retryMs);
-    // A process that is otherwise done must not stay alive just to reconnect.
-    this.timer.unref();
   }
 }
 

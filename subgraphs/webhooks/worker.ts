@@ -47,7 +47,8 @@ runMain(async () => {
   const queued = new ChannelListener(
     required.DATABASE_URL,
     WEBHOOKS_QUEUED_CHANNEL,
-    () => worker.wake(),
+    // Connected (again): look once for what was queued while nobody listened.
+    { notified: () => worker.wake(), listening: () => worker.wake() },
     'billing-webhooks-worker-listen',
   );
   let stopping = false;
