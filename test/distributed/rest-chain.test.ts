@@ -126,6 +126,40 @@ describe('REST through the distributed chain', () => {
     }
   });
 
+  it('a separate worker process disables an endpoint whose last 10 events failed and e-mails its owner through billing', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const endpoint = await call(rest.url, 'POST', '/v1/webhooks/endpoints', {
+        token: alice.oat,
+        body: { url: receiver.url('/fail'), format: 'raw', events: ['customer.created'] },
+      });
+      expect(endpoint.status).toBe(201);
+      for (let i = 0; i < 10; i++) {
+        const customer = await call(rest.url, 'POST', '/v1/customers/', {
+          token: alice.oat,
+          body: { email: `failing-${i}-${Date.now()}@example.com` },
+        });
+        expect(customer.status).toBe(201);
+      }
+      await receiver.until(() => receiver.on('/fail').length >= 100, '100 failed attempts', 60_000);
+      // Other endpoints of this tenant may be disabled too (an earlier test's receiver is gone): ours by its URL.
+      const outbox = () =>
+        identityRuntime!.orm.em.getConnection().execute<{ to_address: string; subject: string }[]>(
+          `select to_address, subject from billing.outgoing_emails
+              where kind = 'webhook_endpoint_disabled' and organization_id = ? and subject like ?`,
+          [alice.organizationId, `%${endpoint.body.url}`],
+        );
+      for (let i = 0; i < 200 && (await outbox()).length === 0; i++) await new Promise(r => setTimeout(r, 50));
+      expect(await outbox()).toEqual([
+        { to_address: alice.email, subject: `Webhook endpoint disabled: ${endpoint.body.url}` },
+      ]);
+      const state = await call(rest.url, 'GET', `/v1/webhooks/endpoints/${endpoint.body.id}`, { token: alice.oat });
+      expect(state.body.enabled).toBe(false);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("hides another tenant's organization behind a 404", async () => {
     const res = await call(rest.url, 'GET', `/v1/organizations/${bob.organizationId}`, { token: alice.oat });
     expect(res.status).toBe(404);

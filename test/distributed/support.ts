@@ -58,8 +58,16 @@ export function build(): string {
   return path.join(ROOT, 'dist');
 }
 
-/** Starts `<build>/<entry>` with PORT=0 and resolves once it logs the port it listens on. */
-export function startPart(name: string, entry: string, env: Record<string, string>): Promise<Part> {
+/**
+ * Starts `<build>/<entry>` with PORT=0 and resolves once it logs the port it listens on, or, for a part
+ * that serves nothing (the webhook worker), once it logs `readyMessage` (its `url` is then empty).
+ */
+export function startPart(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  readyMessage?: string,
+): Promise<Part> {
   const child = spawn(process.execPath, [path.join(buildDir, entry)], {
     cwd: ROOT,
     env: {
@@ -92,9 +100,10 @@ export function startPart(name: string, entry: string, env: Record<string, strin
         output.push(line);
         try {
           const entry = JSON.parse(line) as { msg?: string; port?: number };
-          if (entry.msg === 'listening' && entry.port) {
+          if ((entry.msg === 'listening' && entry.port) || (readyMessage && entry.msg === readyMessage)) {
             clearTimeout(timer);
-            const part = { name, child, url: `http://127.0.0.1:${entry.port}`, output, exit };
+            const url = entry.port ? `http://127.0.0.1:${entry.port}` : '';
+            const part = { name, child, url, output, exit };
             parts.push(part);
             resolve(part);
           }
@@ -151,11 +160,12 @@ export function useDistributedStack(): void {
       DATABASE_URL: database.url,
       SECRET: TEST_SECRET,
     });
-    // The webhooks subgraph with its delivery worker; loopback targets allowed for the receiver below.
+    // The webhooks subgraph; deliveries are sent by its own worker process, started after billing.
     const webhooks = await startPart('webhooks', 'subgraphs/webhooks/main.js', {
       DATABASE_URL: database.url,
       SECRET: TEST_SECRET,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', // the tests' receivers are on loopback
+      WEBHOOK_WORKER: 'false',
     });
     const billing = await startPart('billing', 'subgraphs/billing/main.js', {
       DATABASE_URL: database.url,
@@ -164,6 +174,21 @@ export function useDistributedStack(): void {
       WEBHOOKS_URL: webhooks.url,
       IDENTITY_URL: identity.url,
     });
+    // As docker-compose.yml runs it: loopback targets allowed for the tests' receivers, owners of the
+    // endpoints it disables e-mailed through billing (signed RPC), and fast retries so that a failing
+    // endpoint is disabled within a test.
+    await startPart(
+      'webhook-worker',
+      'subgraphs/webhooks/worker.js',
+      {
+        DATABASE_URL: database.url,
+        BILLING_URL: billing.url,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_RETRY_BASE_MS: '2',
+        WEBHOOK_RETRY_MAX_MS: '10',
+      },
+      'webhook worker started',
+    );
     gateway = await startPart('gateway', 'gateway/main.js', {
       IDENTITY_URL: identity.url,
       BILLING_URL: billing.url,
