@@ -166,9 +166,6 @@ export function dueAmount(order: Order): bigint {
   return order.subtotalAmount - order.discountAmount + order.taxAmount + order.appliedBalanceAmount;
 }
 
-/** The customer's card for off-session charges: the default one, else the latest saved. */
-export const chargeableMethod = chargeablePaymentMethodFor;
-
 /** Declines no retry can fix: dunning jumps to its deadline (Polar's non-recoverable decline codes). */
 const NON_RECOVERABLE = new Set(['lost_card', 'stolen_card', 'pickup_card', 'restricted_card', 'fraudulent']);
 
@@ -209,7 +206,7 @@ export async function attemptPayment(
     ? idempotencyKey('charge', 'subscription', s.id, order.billingPeriodStart!.toISOString(), attempt)
     : idempotencyKey('charge', 'order', order.id, 'manual', attempt);
   const chosen = how.kind === 'manual' ? how.method : null;
-  const saved = chosen ? null : await chargeableMethod(em, s.customerId);
+  const saved = chosen ? null : await chargeablePaymentMethodFor(em, s.customerId);
   const method: ChosenMethod | null =
     chosen ??
     (saved ? { customerId: saved.processorCustomerId, paymentMethod: { kind: 'saved', id: saved.processorId } } : null);

@@ -10,7 +10,8 @@ import { SubscriptionStatus } from '../shared/enums.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
 import { canRetryManually, MAX_MANUAL_PAYMENT_ATTEMPTS } from './dunning.js';
 import { organizationNow } from './organization-clocks.js';
-import { attemptPayment, type ChosenMethod, chargeableMethod, Stamp } from './renewal-billing.js';
+import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
+import { attemptPayment, type ChosenMethod, Stamp } from './renewal-billing.js';
 import {
   ManualRetryLimitExceeded,
   OrderNotEligibleForRetry,
@@ -89,7 +90,7 @@ async function chosenMethod(
   customerId: string,
   input: RetryPaymentInput,
 ): Promise<ChosenMethod | null> {
-  const fallback = await chargeableMethod(em, customerId);
+  const fallback = await chargeablePaymentMethodFor(em, customerId);
   if (input.confirmationTokenId)
     return {
       customerId: null,

@@ -38,7 +38,7 @@ export class PlanChangeCharger implements SubscriptionCharger {
     if (quote.behavior === 'next_period') return;
     if (quote.behavior === 'prorate') {
       // The renewal will charge the new plan: a paid plan needs a card to charge (Polar's 402).
-      if (change.to.amount > 0n && !(await defaultMethod(change.em, change.subscription.customerId)))
+      if (change.to.amount > 0n && !(await chargeablePaymentMethodFor(change.em, change.subscription.customerId)))
         throw new PaymentFailed('missing_payment_method');
       return storeProrations(change, quote);
     }
@@ -52,7 +52,7 @@ export class PlanChangeCharger implements SubscriptionCharger {
     const orderId = randomUUID();
     let charged: { outcome: ChargeOutcome & { status: 'succeeded' }; key: string } | null = null;
     if (settlement.dueAmount > 0n) {
-      const method = await defaultMethod(em, s.customerId);
+      const method = await chargeablePaymentMethodFor(em, s.customerId);
       if (!method) throw new PaymentFailed('missing_payment_method');
       const key = idempotencyKey('charge', orderId, 1);
       const outcome = await this.payments.charge({
@@ -153,6 +153,3 @@ async function storeProrations(change: PaidChange, quote: PlanChangeQuote): Prom
   }
   await em.flush();
 }
-
-/** The customer's default saved card, else the newest one still saved. */
-export const defaultMethod = chargeablePaymentMethodFor;
