@@ -23,7 +23,6 @@ import {
   type IdentityRuntime,
   InProcessOAuth2Provider,
   InProcessWebIdentity,
-  InProcessOrganizationSettings,
   startIdentity,
 } from '../subgraphs/identity/runtime.js';
 
@@ -59,7 +58,6 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     poolMax: options.config.DATABASE_POOL_SIZE,
   });
   const publicUrl = publicUrlOf(options.config, options.name);
-  const prorationSettings = new InProcessOrganizationSettings(identity.orm);
   const billing = await startBilling({
     databaseUrl: options.databaseUrl,
     secret: options.secret,
@@ -68,8 +66,6 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     publicUrl,
     payments: options.config,
     poolMax: options.config.DATABASE_POOL_SIZE,
-    // Plan changes follow the organization's proration choice, which identity owns.
-    prorationSettings: id => prorationSettings.prorationChoice(id),
     renewalPollMs: options.config.RENEWAL_INTERVAL_MS,
     logger: options.logger.child({ environment: options.name }),
     mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),

@@ -8,7 +8,7 @@ import { createLogger } from '../../kit/logger.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
 import { WEBHOOK_INGEST_RPC } from '../webhooks/contract.js';
-import { ORGANIZATION_DIRECTORY_RPC, ORGANIZATION_SETTINGS_RPC } from '../identity/contract.js';
+import { ORGANIZATION_DIRECTORY_RPC } from '../identity/contract.js';
 import { mailerFromConfig } from '../../kit/email/mailer.js';
 import { OutboxRelay } from './events/outbox-relay.js';
 import { startBilling } from './runtime.js';
@@ -36,21 +36,14 @@ runMain(() =>
         publicUrl: publicUrl(config),
         payments: config,
         integrations: config,
-        // Plan changes follow the organization's proration choice, which identity owns (IDENTITY_URL);
-        // without it every change defaults to Polar's `prorate`.
-        prorationSettings: config.IDENTITY_URL
-          ? (
-              client => (id: string) =>
-                client.prorationChoice(id)
-            )(signedRpcClient(ORGANIZATION_SETTINGS_RPC, config.IDENTITY_URL, config.INTERNAL_KEY))
-          : undefined,
         renewalPollMs: config.RENEWAL_INTERVAL_MS,
         logger: createLogger(config.LOG_LEVEL, { service: 'billing', environment: config.ENVIRONMENT }),
         mailer: mailerFromConfig(
           config,
           createLogger(config.LOG_LEVEL, { service: 'billing-mail', environment: config.ENVIRONMENT }),
         ),
-        // Seller names in e-mails and the portal settings come from identity (IDENTITY_URL).
+        // Seller names in e-mails, the portal and subscription settings (grace period, proration) come
+        // from identity (IDENTITY_URL); without it every plan change defaults to Polar's `prorate`.
         organizations: config.IDENTITY_URL
           ? signedRpcClient(ORGANIZATION_DIRECTORY_RPC, config.IDENTITY_URL, config.INTERNAL_KEY)
           : null,

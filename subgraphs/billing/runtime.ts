@@ -29,7 +29,7 @@ import { RenewalEngine } from './recurring/renewal-engine.js';
 import { RenewalScheduler } from './recurring/renewal-scheduler.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
 import { type BillingServices, createBillingServices } from './services.js';
-import type { ProrationSettingsSource } from './subscriptions/proration-settings.js';
+import { type ProrationSettingsSource, prorationSettingsFrom } from './subscriptions/proration-settings.js';
 
 // What a composition root (embedded/) wires around the runtime, so that it imports nothing else of billing.
 export { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
@@ -65,7 +65,7 @@ export async function startBilling(options: {
   payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>;
   /** Poll for due jobs (left by a crash) every this many ms; 0: never (tests that drive jobs themselves). */
   jobPollMs?: number;
-  /** The organizations' proration behaviours, read through identity (services.ts). */
+  /** The organizations' proration behaviours; read from `organizations` when absent, else Polar's `prorate`. */
   prorationSettings?: ProrationSettingsSource;
   /** Sweep for due work (checkouts to expire) every this many ms (default 30 s); 0: never. */
   dueWorkSweepMs?: number;
@@ -85,7 +85,8 @@ export async function startBilling(options: {
   integrations?: IntegrationSettings;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
-  // The grace period is identity's setting: given, or read from its directory (in-process or RPC).
+  // The grace period and the proration choice are identity's settings: given, or read from its
+  // directory (in-process or RPC).
   const directory = options.organizations ?? null;
   const gracePeriodDays =
     options.gracePeriodDays ??
@@ -124,7 +125,7 @@ export async function startBilling(options: {
     principals: cache,
     payments,
     jobs,
-    prorationSettings: options.prorationSettings,
+    prorationSettings: options.prorationSettings ?? (directory ? prorationSettingsFrom(directory) : undefined),
     gracePeriodDays,
     organizations: options.organizations ?? null,
     integrations: options.integrations,

@@ -46,13 +46,6 @@ export type {
 } from './oauth2/oauth2.contract.js';
 export { OAUTH2_PROVIDER_RPC } from './oauth2/oauth2.contract.js';
 
-// What billing's plan changes ask of an organization's settings (its proration choice).
-export { ORGANIZATION_SETTINGS_RPC } from './organizations/organization-settings.contract.js';
-export type {
-  OrganizationProrationChoice,
-  OrganizationSettingsReader,
-} from './organizations/organization-settings.contract.js';
-
 // What the sign-in and settings pages need from identity: plain JSON, in-process or over signed RPC.
 export { WEB_IDENTITY_RPC } from './web/web.contract.js';
 export type { OrganizationPage, OrganizationSummary, TokenRow, WebIdentity, WebSession } from './web/web.contract.js';

@@ -9,8 +9,6 @@ import { InProcessOAuth2Provider } from './oauth2/oauth2.provider.js';
 import { ORGANIZATION_DIRECTORY_RPC } from './organizations/organization-directory.contract.js';
 import { startIdentity } from './runtime.js';
 import { WEB_IDENTITY_RPC } from './web/web.contract.js';
-import { ORGANIZATION_SETTINGS_RPC } from './organizations/organization-settings.contract.js';
-import { InProcessOrganizationSettings } from './organizations/organization-proration.reader.js';
 import { InProcessWebIdentity } from './web/web.provider.js';
 
 /**
@@ -41,12 +39,6 @@ runMain(() =>
         logger,
       ),
       ...signedRpcRoutes(LEAKED_TOKEN_RPC, runtime.leakedTokens, config.INTERNAL_KEY, logger),
-      ...signedRpcRoutes(
-        ORGANIZATION_SETTINGS_RPC,
-        new InProcessOrganizationSettings(runtime.orm),
-        config.INTERNAL_KEY,
-        logger,
-      ),
       ...signedRpcRoutes(ORGANIZATION_DIRECTORY_RPC, runtime.organizations, config.INTERNAL_KEY, logger),
     }),
   }),

@@ -18,7 +18,6 @@ import { createIdentityServices, type IdentityServices } from './services.js';
 export { IdentityAdmin } from './admin.js';
 export { InProcessOAuth2Provider } from './oauth2/oauth2.provider.js';
 export { InProcessWebIdentity } from './web/web.provider.js';
-export { InProcessOrganizationSettings } from './organizations/organization-proration.reader.js';
 export { InProcessOrganizationDirectory } from './organizations/organization-directory.provider.js';
 export { createIdentityServices, type IdentityServices, openIdentityOrm };
 

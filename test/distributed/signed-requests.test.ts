@@ -4,7 +4,7 @@ import { INTERNAL_PRINCIPAL_PATH, signInternalRequest } from '../../kit/http/int
 import { call, type Tenant } from '../support/stack.js';
 import { WEB_IDENTITY_RPC } from '../../subgraphs/identity/web/web.contract.js';
 import { OAUTH2_PROVIDER_RPC } from '../../subgraphs/identity/oauth2/oauth2.contract.js';
-import { ORGANIZATION_SETTINGS_RPC } from '../../subgraphs/identity/contract.js';
+import { ORGANIZATION_DIRECTORY_RPC } from '../../subgraphs/identity/contract.js';
 import { alice, bob, gateway, identity, INTERNAL_KEY, PASSWORD, rest, useDistributedStack } from './support.js';
 
 useDistributedStack();
@@ -155,16 +155,20 @@ describe("identity's published contracts refuse calls that are not signed with t
     expect((await call(rest.url, 'GET', '/v1/organizations/', { token: alice.oat })).status).toBe(200);
   });
 
-  it("answers billing's signed question about an organization's proration choice, and only that", async () => {
-    const path = `${ORGANIZATION_SETTINGS_RPC.prefix}/prorationChoice`;
+  it("answers billing's signed question about an organization's settings, and only that", async () => {
+    const path = `${ORGANIZATION_DIRECTORY_RPC.prefix}/profile`;
     const body = JSON.stringify({ args: [alice.organizationId] });
     const answered = await send(path, body, signInternalRequest('POST', path, body, INTERNAL_KEY));
     expect(answered.status).toBe(200);
-    expect(answered.body.result).toEqual({
-      proration_behavior: 'prorate',
-      proration_behavior_upgrade: null,
-      proration_behavior_downgrade: null,
-      customer_portal_subscription_pause: false,
+    expect(answered.body.result).toMatchObject({
+      id: alice.organizationId,
+      customerPortalSettings: { subscription: { pause: false } },
+      billing: {
+        benefitRevocationGracePeriod: 0,
+        prorationBehavior: 'prorate',
+        prorationBehaviorUpgrade: null,
+        prorationBehaviorDowngrade: null,
+      },
     });
     const unsigned = await send(path, body, {});
     expect(unsigned.status).toBe(401);

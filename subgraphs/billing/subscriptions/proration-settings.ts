@@ -1,11 +1,12 @@
+import type { OrganizationDirectory } from '../../identity/contract.js';
 import type { ChangeDirection } from '../recurring/proration.js';
 import type { ProrationBehavior } from './subscription.charger.js';
 
 /**
  * The organization's proration choice (identity's `subscription_settings`): Polar's one
  * `proration_behavior`, and, beyond Polar, one for upgrades and one for downgrades (null: the general
- * one). Identity owns the settings; billing is handed a reader at composition (services.ts), since it
- * never reads identity's tables.
+ * one). Identity owns the settings; billing reads them through identity's `OrganizationDirectory`
+ * (prorationSettingsFrom), since it never reads identity's tables.
  */
 export interface OrganizationProrationSettings {
   proration_behavior: ProrationBehavior;
@@ -16,6 +17,20 @@ export interface OrganizationProrationSettings {
 }
 
 export type ProrationSettingsSource = (organizationId: string) => Promise<OrganizationProrationSettings | null>;
+
+/** The settings as identity's directory (in-process or signed RPC) publishes them; null: no such organization. */
+export function prorationSettingsFrom(directory: OrganizationDirectory): ProrationSettingsSource {
+  return async organizationId => {
+    const profile = await directory.profile(organizationId);
+    if (!profile) return null;
+    return {
+      proration_behavior: profile.billing.prorationBehavior,
+      proration_behavior_upgrade: profile.billing.prorationBehaviorUpgrade,
+      proration_behavior_downgrade: profile.billing.prorationBehaviorDowngrade,
+      customer_portal_subscription_pause: profile.customerPortalSettings.subscription.pause,
+    };
+  };
+}
 
 /** Polar's default for an organization that never chose (and when no reader is wired). */
 export const DEFAULT_PRORATION_SETTINGS: OrganizationProrationSettings = { proration_behavior: 'prorate' };

@@ -1,12 +1,12 @@
 import type { NotifiedOwner } from '../../../kit/email/owner-mailbox.js';
 import type { RpcContract } from '../../../kit/http/signed-rpc.js';
-import type { CustomerPortalSettings } from './organization.settings.js';
+import type { CustomerPortalSettings, ProrationBehavior } from './organization.settings.js';
 
 /**
  * What other parts of the service may learn about an organization without a principal: its public
  * profile (the seller a customer sees: name, slug, avatar), its customer portal settings and whom to
- * e-mail about it. Billing names the seller in e-mails and enforces the portal settings with it, and
- * addresses owner notifications with it; the portal pages find an organization by its slug. Plain JSON in and out: in-process when embedded, signed JSON RPC
+ * e-mail about it. Billing names the seller in e-mails, enforces the portal settings, applies the
+ * subscription settings (grace period, trial abuse, proration) and addresses owner notifications with it; the portal pages find an organization by its slug. Plain JSON in and out: in-process when embedded, signed JSON RPC
  * (`ORGANIZATION_DIRECTORY_RPC`, served by the identity process) when distributed.
  */
 export interface OrganizationProfile {
@@ -21,6 +21,11 @@ export interface OrganizationProfile {
     benefitRevocationGracePeriod: number;
     /** One trial per customer (by e-mail) per organization (`prevent_trial_abuse`). */
     preventTrialAbuse: boolean;
+    /** How plan changes are charged (`proration_behavior`; `prorate` when never chosen). */
+    prorationBehavior: ProrationBehavior;
+    /** Beyond Polar: the behaviour of upgrades and of downgrades; null: `prorationBehavior`. */
+    prorationBehaviorUpgrade: ProrationBehavior | null;
+    prorationBehaviorDowngrade: ProrationBehavior | null;
   };
 }
 

@@ -83,6 +83,9 @@ function profileOf(organization: Organization | null): OrganizationProfile | nul
       benefitRevocationGracePeriod:
         Number(organization.subscriptionSettings?.benefit_revocation_grace_period ?? 0) || 0,
       preventTrialAbuse: organization.subscriptionSettings?.prevent_trial_abuse === true,
+      prorationBehavior: organization.subscriptionSettings?.proration_behavior ?? 'prorate',
+      prorationBehaviorUpgrade: organization.subscriptionSettings?.proration_behavior_upgrade ?? null,
+      prorationBehaviorDowngrade: organization.subscriptionSettings?.proration_behavior_downgrade ?? null,
     },
   };
 }
