@@ -136,6 +136,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
       revokers: [identity.leakedTokens, billing.leakedTokens],
       mailbox: billing.ownerMailbox,
     },
+    processorWebhooks: billing.processorWebhooks,
   });
   return {
     name: options.name,

@@ -156,8 +156,13 @@ const schema = z.object({
       .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_…, sk_test_…, or rk_…)')
       .optional(),
   ),
-  /** Signing secret (`whsec_…`) of the Stripe webhook endpoint, for asynchronous payment outcomes. */
+  /**
+   * Signing secret (`whsec_…`) of the Stripe webhook endpoint (`POST /v1/integrations/stripe/webhook`),
+   * which settles payments and refunds Stripe answered as pending.
+   */
   STRIPE_WEBHOOK_SECRET: optionalText,
+  /** Where Stripe's API is (default `https://api.stripe.com`): a proxy, or stripe-mock when rehearsing. */
+  STRIPE_API_URL: optionalUrl,
   /**
    * GitHub's secret-scanning public keys, as `GET https://api.github.com/meta/public_keys/secret_scanning`
    * answers (`{"public_keys":[{"key_identifier","key","is_current"}]}`): inline JSON, and/or a file

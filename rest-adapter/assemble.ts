@@ -1,3 +1,5 @@
+import type { ProcessorWebhooks } from '../kit/processor-webhooks.js';
+import { createProcessorWebhookRouter } from './processor-webhooks/router.js';
 import type { Express } from 'express';
 import type { EnvironmentName } from '../kit/config.js';
 import type { Logger } from '../kit/logger.js';
@@ -56,6 +58,8 @@ export interface RestAppOptions {
   organizations?: OrganizationDirectory;
   /** GitHub secret scanning (rest-adapter/secret-scanning): the configured keys and who revokes. */
   secretScanning?: Omit<SecretScanningDependencies, 'logger'>;
+  /** Billing's receiver of Stripe's webhooks (rest-adapter/processor-webhooks). */
+  processorWebhooks?: ProcessorWebhooks;
 }
 
 /**
@@ -94,6 +98,9 @@ export function assembleRestApp(options: RestAppOptions): Express {
     rawBodyRouters: [
       createStorageRouter({ gateway: options.gateway, operations, logger }),
       ...(options.secretScanning ? [createSecretScanningRouter({ ...options.secretScanning, logger })] : []),
+      ...(options.processorWebhooks
+        ? [createProcessorWebhookRouter({ webhooks: options.processorWebhooks, logger })]
+        : []),
     ],
     extensions: [
       ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),

@@ -15,6 +15,7 @@ import { OAUTH2_PROVIDER_RPC, ORGANIZATION_DIRECTORY_RPC, WEB_IDENTITY_RPC } fro
 import { listenForPrincipalInvalidations } from '../kit/database/principal-invalidations.js';
 import { LEAKED_TOKEN_RPC } from '../kit/leaked-tokens.js';
 import { OWNER_MAILBOX_RPC } from '../kit/email/owner-mailbox.js';
+import { PROCESSOR_WEBHOOKS_RPC } from '../kit/processor-webhooks.js';
 import { loadGitHubPublicKeys } from './secret-scanning/github-keys.js';
 import { PrincipalCache } from '../kit/principal-cache.js';
 
@@ -75,6 +76,8 @@ async function main(): Promise<void> {
       // Owners are e-mailed through billing's outbox (kit/email/owner-mailbox.ts).
       mailbox: signedRpcClient(OWNER_MAILBOX_RPC, billingUrl, required.INTERNAL_KEY),
     },
+    // Stripe's webhooks go to billing as received; billing verifies and applies them.
+    processorWebhooks: signedRpcClient(PROCESSOR_WEBHOOKS_RPC, billingUrl, required.INTERNAL_KEY),
     // Ready when the hops requests make answer: the gateway and the processes that resolve bearers.
     ready: async () =>
       (await Promise.all([gatewayUrl, identityUrl, billingUrl].map(url => reachable(joinUrl(url, 'healthz'))))).every(

@@ -2,6 +2,7 @@ import { API_VERSIONS, DEFAULT_API_VERSION } from './app.js';
 import { oauth2Paths, oauth2Schemas } from './oauth2/oauth2.openapi.js';
 import { operationOf } from './openapi/route-operations.js';
 import { securitySchemes } from './openapi/security.js';
+import { processorWebhookPaths, processorWebhookSchemas } from './processor-webhooks/processor-webhooks.openapi.js';
 import { secretScanningPaths, secretScanningSchemas } from './secret-scanning/secret-scanning.openapi.js';
 import { servicePaths, serviceSchemas } from './openapi/service.openapi.js';
 import { storagePaths } from './storage/storage.openapi.js';
@@ -15,19 +16,23 @@ const tagsOf = (routes: Route[]): Json[] => [
   ...[...new Set(routes.map(r => r.tag))].map(name => ({ name })),
   { name: 'oauth2', description: 'OAuth 2.0 / OpenID Connect provider: discovery, authorization, tokens, clients.' },
   { name: 'service', description: 'Probes, this document and the GraphQL endpoint.' },
-  { name: 'integrations', description: 'Partner endpoints: GitHub secret scanning revokes leaked tokens.' },
+  {
+    name: 'integrations',
+    description:
+      "Partner endpoints: GitHub secret scanning revokes leaked tokens; Stripe's webhooks settle pending payments.",
+  },
 ];
 
 /**
  * OpenAPI 3.1 for everything the service serves but its HTML pages: the REST operations, generated
  * from the same route table the router uses; the OAuth 2.0 / OIDC endpoints (oauth2/oauth2.openapi.ts);
  * the probes, /openapi.json and /graphql (openapi/service.openapi.ts); GitHub secret scanning
- * (secret-scanning/secret-scanning.openapi.ts); the storage routes of signed file links (storage/storage.openapi.ts).
+ * (secret-scanning/secret-scanning.openapi.ts); Stripe's webhooks (processor-webhooks/); the storage routes of signed file links (storage/storage.openapi.ts).
  */
 export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string, unknown> {
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of routes) (paths[route.path] ??= {})[route.method] = operationOf(route);
-  Object.assign(paths, oauth2Paths, servicePaths, secretScanningPaths, storagePaths);
+  Object.assign(paths, oauth2Paths, servicePaths, secretScanningPaths, processorWebhookPaths, storagePaths);
   return {
     openapi: '3.1.0',
     info: {
@@ -35,8 +40,9 @@ export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string
       version: '0.1.0',
       description:
         'Polar-compatible REST API. All API paths are under /v1; collection paths end with a slash. ' +
-        'Authenticate with `Authorization: Bearer <token>`. One operation takes no bearer: GitHub secret scanning ' +
-        "reports leaked tokens to `POST /v1/integrations/github/secret-scanning`, signed with GitHub's key.",
+        'Authenticate with `Authorization: Bearer <token>`. Two operations take no bearer: GitHub secret scanning ' +
+        "reports leaked tokens to `POST /v1/integrations/github/secret-scanning`, signed with GitHub's key, and " +
+        "Stripe sends its events to `POST /v1/integrations/stripe/webhook`, signed with the endpoint's secret.",
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     tags: tagsOf(routes),
@@ -45,7 +51,13 @@ export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string
       securitySchemes: securitySchemes(serverUrl),
       parameters: { PolarVersion: polarVersionParameter(API_VERSIONS, DEFAULT_API_VERSION) },
       responses: errorResponses,
-      schemas: { ...errorSchemas, ...oauth2Schemas, ...serviceSchemas, ...secretScanningSchemas },
+      schemas: {
+        ...errorSchemas,
+        ...oauth2Schemas,
+        ...serviceSchemas,
+        ...secretScanningSchemas,
+        ...processorWebhookSchemas,
+      },
     },
   };
 }

@@ -1,3 +1,4 @@
+import { readRawBody } from '../raw-body.js';
 import { createVerify } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -75,45 +76,41 @@ class InvalidSignature extends DomainError {
  */
 export function createSecretScanningRouter(deps: SecretScanningDependencies): express.Router {
   const router = express.Router();
-  router.post(
-    SECRET_SCANNING_PATH,
-    express.raw({ type: () => true, limit: '1mb' }),
-    async (req: Request, res: Response) => {
-      try {
-        if (deps.keys.size === 0) throw new SecretScanningNotConfigured();
-        const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        verifySignature(deps.keys, req, raw);
-        const matches = parseOrThrow(report, 'body', parseJson(raw));
-        const results = [];
-        for (const match of matches) {
-          const revoked = await revoke(deps.revokers, match.token);
-          if (revoked)
-            await notifyOwner(
-              deps,
-              revoked,
-              match.token,
-              { url: match.url ?? null, source: match.source },
-              req.requestId,
-            );
-          results.push({
-            token_raw: match.token,
-            token_type: match.type,
-            label: revoked ? 'true_positive' : 'false_positive',
-          });
-        }
-        res.status(200).json(results);
-      } catch (error) {
-        // sendError hides the message of every 5xx; this one is meant for the operator to read.
-        if (error instanceof SecretScanningNotConfigured) {
-          res.status(503).json({ error: error.code, detail: error.message });
-          return;
-        }
-        if (!(error instanceof DomainError))
-          deps.logger.error({ err: error, requestId: req.requestId }, 'secret scanning failed');
-        sendError(res, error);
+  router.post(SECRET_SCANNING_PATH, readRawBody('1mb'), async (req: Request, res: Response) => {
+    try {
+      if (deps.keys.size === 0) throw new SecretScanningNotConfigured();
+      const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      verifySignature(deps.keys, req, raw);
+      const matches = parseOrThrow(report, 'body', parseJson(raw));
+      const results = [];
+      for (const match of matches) {
+        const revoked = await revoke(deps.revokers, match.token);
+        if (revoked)
+          await notifyOwner(
+            deps,
+            revoked,
+            match.token,
+            { url: match.url ?? null, source: match.source },
+            req.requestId,
+          );
+        results.push({
+          token_raw: match.token,
+          token_type: match.type,
+          label: revoked ? 'true_positive' : 'false_positive',
+        });
       }
-    },
-  );
+      res.status(200).json(results);
+    } catch (error) {
+      // sendError hides the message of every 5xx; this one is meant for the operator to read.
+      if (error instanceof SecretScanningNotConfigured) {
+        res.status(503).json({ error: error.code, detail: error.message });
+        return;
+      }
+      if (!(error instanceof DomainError))
+        deps.logger.error({ err: error, requestId: req.requestId }, 'secret scanning failed');
+      sendError(res, error);
+    }
+  });
   return router;
 }
 

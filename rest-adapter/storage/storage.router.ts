@@ -1,5 +1,6 @@
+import { readRawBody } from '../raw-body.js';
 import express, { type Request, type Response } from 'express';
-import { BadRequest, ResourceNotFound } from '../../kit/errors.js';
+import { ResourceNotFound } from '../../kit/errors.js';
 import type { Logger } from '../../kit/logger.js';
 import { ANONYMOUS } from '../../kit/principal.js';
 import { FILE_CHUNK_BYTES, FILE_MAX_PART_BYTES, STORAGE_PATH_PREFIX } from '../../subgraphs/billing/contract.js';
@@ -50,16 +51,7 @@ export function createStorageRouter(deps: StorageRouterDependencies): express.Ro
     else sendError(res, cause);
   };
 
-  const raw = express.raw({ type: () => true, limit: FILE_MAX_PART_BYTES });
-  // The body parser's own failures answer here, in the documented shapes (a 413, or a 400 for a body
-  // it cannot decode, such as a broken Content-Encoding), rather than as the app's JSON errors.
-  const readBytes = (req: Request, res: Response, next: express.NextFunction) =>
-    raw(req, res, (error?: unknown) => {
-      if (!error) next();
-      else if ((error as { type?: string }).type === 'entity.too.large')
-        res.status(413).json({ detail: 'Request Entity Too Large' });
-      else sendError(res, new BadRequest('The body could not be read.'));
-    });
+  const readBytes = readRawBody(FILE_MAX_PART_BYTES);
 
   router.put(UPLOAD_PART_PATH, readBytes, async (req: Request, res: Response) => {
     try {

@@ -11,6 +11,7 @@ import { WEBHOOK_INGEST_RPC } from '../webhooks/contract.js';
 import { ORGANIZATION_DIRECTORY_RPC } from '../identity/contract.js';
 import { mailerFromConfig } from '../../kit/email/mailer.js';
 import { OutboxRelay } from './events/outbox-relay.js';
+import { PROCESSOR_WEBHOOKS_RPC } from '../../kit/processor-webhooks.js';
 import { startBilling } from './runtime.js';
 
 // Customer portal links use the environment's public address, as the REST adapter process reads it;
@@ -72,6 +73,8 @@ runMain(() =>
     internalRoutes: (runtime, config, logger) => ({
       ...signedRpcRoutes(LEAKED_TOKEN_RPC, runtime.leakedTokens, config.INTERNAL_KEY, logger),
       ...signedRpcRoutes(OWNER_MAILBOX_RPC, runtime.ownerMailbox, config.INTERNAL_KEY, logger),
+      // Stripe's webhooks, as the REST adapter received them (billing verifies and applies them).
+      ...signedRpcRoutes(PROCESSOR_WEBHOOKS_RPC, runtime.processorWebhooks, config.INTERNAL_KEY, logger),
     }),
   }),
 );

@@ -22,6 +22,9 @@ import { InProcessOwnerMailbox } from './emails/owner-mailbox.provider.js';
 import type { Logger } from '../../kit/logger.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
+import { ProcessorEventHandler } from './payments/processor-events.js';
+import type { ProcessorWebhooks } from '../../kit/processor-webhooks.js';
+import { StripeWebhookReceiver } from './payments/stripe/stripe-webhook.receiver.js';
 import type { BillingContext } from './context.js';
 import type { IntegrationSettings } from './benefits/benefit-integrations.config.js';
 import { openBillingOrm } from './orm.js';
@@ -50,6 +53,8 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   leakedTokens: LeakedTokenRevoker;
   /** Owner notifications (webhook endpoint disabled, leaked token revoked) into the e-mail outbox. */
   ownerMailbox: OwnerMailbox;
+  /** Stripe's webhooks, verified and applied exactly once (`POST /v1/integrations/stripe/webhook`). */
+  processorWebhooks: ProcessorWebhooks;
   close(): Promise<void>;
 }
 
@@ -62,7 +67,8 @@ export async function startBilling(options: {
   publicUrl: string;
   poolMax?: number;
   /** Which processor takes payments (payment-processor.selection.ts); production with none when absent. */
-  payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>;
+  payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'> &
+    Partial<Pick<Config, 'STRIPE_API_URL'>>;
   /** Poll for due jobs (left by a crash) every this many ms; 0: never (tests that drive jobs themselves). */
   jobPollMs?: number;
   /** The organizations' proration behaviours; read from `organizations` when absent, else Polar's `prorate`. */
@@ -158,6 +164,11 @@ export async function startBilling(options: {
     principals: new CustomerSessionPrincipalResolver(orm, options.secret, options.clock, cache),
     leakedTokens: new InProcessLeakedCustomerSessionRevoker(orm, options.secret, options.clock, cache),
     ownerMailbox: new InProcessOwnerMailbox(orm, options.clock, jobs, directory),
+    processorWebhooks: new StripeWebhookReceiver(
+      { environment: options.environment, webhookSecret: options.payments?.STRIPE_WEBHOOK_SECRET ?? null },
+      new ProcessorEventHandler(orm, services.clocks, options.logger),
+      options.clock,
+    ),
     createContext: (principal, requestId) => {
       const em = orm.em.fork();
       return {

@@ -160,6 +160,18 @@ describe('REST through the distributed chain', () => {
     }
   });
 
+  it("hands Stripe's webhooks to billing over signed RPC (here without a signing secret: 503 naming it)", async () => {
+    const answer = await call(rest.url, 'POST', '/v1/integrations/stripe/webhook', {
+      rawBody: '{"id":"evt_1","type":"payment_intent.succeeded"}',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+    });
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual({
+      error: 'ProcessorWebhookNotConfigured',
+      detail: expect.stringContaining('STRIPE_WEBHOOK_SECRET'),
+    });
+  });
+
   it("hides another tenant's organization behind a 404", async () => {
     const res = await call(rest.url, 'GET', `/v1/organizations/${bob.organizationId}`, { token: alice.oat });
     expect(res.status).toBe(404);

@@ -25,10 +25,12 @@ import { errorShapeProblems, leakProblems } from './response-checks.js';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 
-// Configured as a deployment that takes GitHub's secret-scanning reports (without keys that endpoint
-// answers its documented 503), so generated reports meet the header and signature checks.
+// Configured as a deployment that takes GitHub's secret-scanning reports and Stripe's webhooks (without
+// keys or a signing secret those endpoints answer their documented 503), so generated requests meet the
+// header and signature checks.
 const githubKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey;
 const stack: TestStack = await startTestStack('fuzz', systemClock, {
+  STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
   GITHUB_SECRET_SCANNING_KEYS: JSON.stringify({
     public_keys: [{ key_identifier: 'fuzz', key: githubKey.export({ type: 'spki', format: 'pem' }), is_current: true }],
   }),

@@ -59,6 +59,10 @@ export class FakeStripe {
   private dropNext = false;
   /** Answer ids where `expand[]` asked for objects (as an older API version or a proxy might). */
   ignoreExpand = false;
+  /** `processing`: charges stay in flight (a bank debit), settled later by a webhook the test sends. */
+  chargeStatus: 'succeeded' | 'processing' = 'succeeded';
+  /** `pending`: refunds are answered pending (as bank refunds are), settled later by a webhook. */
+  refundStatus: 'succeeded' | 'pending' = 'succeeded';
   private server: http.Server | null = null;
 
   constructor(readonly secretKey = 'sk_test_fake') {}
@@ -81,6 +85,21 @@ export class FakeStripe {
   /** The next request is executed and stored, then its connection is dropped before any response. */
   dropNextResponse(): void {
     this.dropNext = true;
+  }
+
+  /** A Stripe event (`evt_…`) about `object`, as Stripe sends it to a webhook endpoint. */
+  static event(type: string, object: Json, at = new Date()): Json {
+    return {
+      id: `evt_${id()}`,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: Math.floor(at.getTime() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object },
+    };
   }
 
   /** A Stripe event body and its `Stripe-Signature` header, signed as Stripe signs (t=…,v1=HMAC-SHA256). */
@@ -265,6 +284,10 @@ export class FakeStripe {
       return [402, { error: { ...error, payment_intent: intent } }];
     }
     if (p.setup_future_usage) this.paymentMethods.set(method.id, method);
+    if (this.chargeStatus === 'processing') {
+      intent.status = 'processing';
+      return [200, { ...intent, payment_method: method.id }];
+    }
     intent.status = 'succeeded';
     intent.amount_received = intent.amount;
     return [
@@ -314,7 +337,8 @@ export class FakeStripe {
       charge: intent.latest_charge,
       reason: p.reason ?? null,
       metadata: p.metadata ?? {},
-      status: 'succeeded',
+      status: this.refundStatus,
+      failure_reason: null,
     };
     this.refunds.set(refund.id, refund);
     return [200, refund];

@@ -17,6 +17,7 @@ import { Migration20261124150000_benefits } from './Migration20261124150000_bene
 import { Migration20261124130000_renewals } from './Migration20261124130000_renewals.js';
 import { Migration20261124170000_outgoing_emails } from './Migration20261124170000_outgoing_emails.js';
 import { Migration20261124190000_subscription_counts_on_change } from './Migration20261124190000_subscription_counts_on_change.js';
+import { Migration20261125100000_processor_events } from './Migration20261125100000_processor_events.js';
 import { Migration20261124180000_grant_user_provided_key } from './Migration20261124180000_grant_user_provided_key.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
@@ -53,4 +54,5 @@ export const billingMigrations = [
     name: 'Migration20261124190000_subscription_counts_on_change',
     class: Migration20261124190000_subscription_counts_on_change,
   },
+  { name: 'Migration20261125100000_processor_events', class: Migration20261125100000_processor_events },
 ];

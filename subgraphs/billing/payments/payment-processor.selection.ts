@@ -7,12 +7,13 @@ import { createStripeClient, type StripeClientOptions } from './stripe/stripe-cl
 import { StripePaymentProcessor } from './stripe/stripe-processor.js';
 import { TestPaymentProcessor } from './test-processor/test-processor.js';
 
-type PaymentSettings = Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>;
+type PaymentSettings = Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'> &
+  Partial<Pick<Config, 'STRIPE_API_URL'>>;
 
 /** Which processor an environment uses, and why. */
 export type PaymentProcessorChoice =
   | { processor: 'test'; because: 'sandbox' | 'PAYMENT_PROCESSOR=test' }
-  | { processor: 'stripe'; secretKey: string; webhookSecret: string | null }
+  | { processor: 'stripe'; secretKey: string; webhookSecret: string | null; apiUrl: string | null }
   | { processor: 'none' };
 
 /**
@@ -31,6 +32,7 @@ export function choosePaymentProcessor(config: PaymentSettings, environment: Env
       processor: 'stripe',
       secretKey: config.STRIPE_SECRET_KEY,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
+      apiUrl: config.STRIPE_API_URL ?? null,
     };
   return { processor: 'none' };
 }
@@ -51,10 +53,26 @@ export function createPaymentProcessor(
     case 'test':
       return new TestPaymentProcessor(deps.em, deps.clock);
     case 'stripe':
-      return new StripePaymentProcessor(createStripeClient({ ...deps.stripe, secretKey: choice.secretKey }));
+      return new StripePaymentProcessor(stripeClientFor(choice, deps.stripe));
     case 'none':
       return new UnconfiguredPaymentProcessor();
   }
+}
+
+/** The Stripe client of a choice: Stripe's API, or the `STRIPE_API_URL` it names (tests: `overrides`). */
+export function stripeClientFor(
+  choice: Extract<PaymentProcessorChoice, { processor: 'stripe' }>,
+  overrides?: Omit<StripeClientOptions, 'secretKey'>,
+): ReturnType<typeof createStripeClient> {
+  const url = choice.apiUrl ? new URL(choice.apiUrl) : null;
+  const at = url
+    ? {
+        host: url.hostname,
+        port: url.port ? Number(url.port) : undefined,
+        protocol: url.protocol === 'http:' ? ('http' as const) : ('https' as const),
+      }
+    : {};
+  return createStripeClient({ ...at, ...overrides, secretKey: choice.secretKey });
 }
 
 /** Production without a processor: each call is refused with an error that names the settings. */

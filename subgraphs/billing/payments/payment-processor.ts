@@ -163,6 +163,15 @@ export type ProcessorEvent =
       /** Everything refunded of the charge so far (not just this refund). */
       amountRefunded: bigint;
       currency: string;
+    }
+  | {
+      /** A refund's status changed (one the processor answered `pending` settles, or a refund fails). */
+      type: 'refund.updated';
+      eventId: string;
+      refundId: string;
+      status: 'pending' | 'succeeded' | 'failed' | 'canceled';
+      /** The processor's reason when it failed (Stripe's `failure_reason`). */
+      failureReason: string | null;
     };
 
 /** The field a payment method is reported at when the caller says nothing else. */

@@ -3,7 +3,6 @@ import { divideRounded } from '../../../kit/money/rounding.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { recordEvent } from '../events/record-event.js';
-import { orderEventPayload } from '../orders/create-order.js';
 import { Order } from '../orders/order.entity.js';
 import { orderRead } from '../orders/order.read.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
@@ -13,6 +12,7 @@ import { ChargeAlreadyRefunded } from '../payments/payment.errors.js';
 import { organizationNow } from '../recurring/organization-clocks.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { Refund, type RefundReason } from './refund.entity.js';
+import { applySucceededRefund, pendingRefundsOf, refundableTotalOf } from './refund-settlement.js';
 import {
   RefundAmountTooHigh,
   RefundedAlready,
@@ -81,10 +81,11 @@ export class RefundService {
       const order = await em.findOneOrFail(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (order.status === 'refunded') throw new RefundedAlready(order.id);
       if (input.revokeBenefits && order.subscriptionId) throw new RevokeSubscriptionBenefitsProhibited();
-      const refundableTotal = order.subtotalAmount - order.discountAmount + order.appliedBalanceAmount;
-      const refundable = maxOf(0n, refundableTotal - order.refundedAmount);
+      // Refunds still pending at the processor are spoken for: they count once their event settles them.
+      const inFlight = await pendingRefundsOf(em, order.id);
+      const refundable = maxOf(0n, refundableTotalOf(order) - order.refundedAmount - inFlight.amount);
       if (input.amount > refundable) throw new RefundAmountTooHigh(input.amount);
-      const taxAmount = refundedTax(order, input.amount, refundable);
+      const taxAmount = refundedTax(order, input.amount, refundable, inFlight.taxAmount);
       const payment = await em.findOne(
         Payment,
         { orderId: order.id, status: 'succeeded' },
@@ -131,18 +132,8 @@ export class RefundService {
       } as Refund);
       await em.flush();
       recordEvent(em, order.organizationId, 'refund.created', refundWire(RefundType.fromEntity(created)), now);
-      if (outcome.status === 'succeeded') {
-        // Polar's Order.update_refunds: refunded once the net (with balance) is all given back.
-        order.refundedAmount += input.amount;
-        order.refundedTaxAmount += taxAmount;
-        order.status = order.refundedAmount >= refundableTotal ? 'refunded' : 'partially_refunded';
-        order.modifiedAt = now;
-        await em.flush();
-        const payload = await orderEventPayload(em, order);
-        recordEvent(em, order.organizationId, 'order.updated', payload, new Date(now.getTime() + 1));
-        recordEvent(em, order.organizationId, 'order.refunded', payload, new Date(now.getTime() + 2));
-        await em.flush();
-      }
+      // A pending refund (Stripe's bank refunds) counts when the processor's event says it succeeded.
+      if (outcome.status === 'succeeded') await applySucceededRefund(em, order, created, now);
       return created;
     });
     return RefundType.fromEntity(refund);
@@ -154,8 +145,8 @@ export class RefundService {
  * the tax when the rest of the order is refunded, else the order's tax rate applied to the amount
  * (rounded by the money kit's one rule), never more than what is left.
  */
-function refundedTax(order: Order, amount: bigint, refundable: bigint): bigint {
-  const refundableTax = maxOf(0n, order.taxAmount - order.refundedTaxAmount);
+function refundedTax(order: Order, amount: bigint, refundable: bigint, pendingTax: bigint): bigint {
+  const refundableTax = maxOf(0n, order.taxAmount - order.refundedTaxAmount - pendingTax);
   if (amount === refundable) return refundableTax;
   const net = order.subtotalAmount - order.discountAmount;
   if (order.taxAmount === 0n || net === 0n) return 0n;

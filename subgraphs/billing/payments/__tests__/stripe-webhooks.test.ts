@@ -98,6 +98,31 @@ describe('verifyStripeWebhook', () => {
     });
   });
 
+  it.each([
+    ['refund.updated', 'succeeded', 'succeeded', null],
+    ['refund.failed', 'failed', 'failed', 'insufficient_funds'],
+    ['charge.refund.updated', 'canceled', 'canceled', null],
+    ['refund.updated', 'requires_action', 'pending', null],
+  ])('%s with a %s refund → refund.updated %s', (type, stripeStatus, status, failureReason) => {
+    const refund = {
+      id: 're_1',
+      object: 'refund',
+      amount: 500,
+      currency: 'usd',
+      payment_intent: 'pi_123',
+      status: stripeStatus,
+      failure_reason: failureReason,
+    };
+    const { payload, header } = FakeStripe.signedEvent(event(type, refund), secret, at);
+    expect(verifyStripeWebhook(stripe, payload, header, secret, at)).toEqual({
+      type: 'refund.updated',
+      eventId: `evt_${type.replace(/\W/g, '')}`,
+      refundId: 're_1',
+      status,
+      failureReason,
+    });
+  });
+
   it('a verified event of another type is acknowledged as null', () => {
     const { payload, header } = FakeStripe.signedEvent(
       event('customer.created', { id: 'cus_1', object: 'customer' }),

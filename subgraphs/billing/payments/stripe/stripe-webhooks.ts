@@ -12,11 +12,13 @@ export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
  * endpoint secret `STRIPE_WEBHOOK_SECRET`) with the official `stripe.webhooks.constructEvent`, against
  * OUR clock, and maps the outcomes the engine waits for to processor-neutral events:
  * `payment_intent.succeeded` → `charge.succeeded`, `payment_intent.payment_failed` → `charge.failed`,
- * `charge.refunded` → `charge.refunded`. Other verified events are `null` (acknowledge and ignore).
+ * `charge.refunded` → `charge.refunded`, and a refund's own `refund.updated` / `refund.failed` (and the
+ * older `charge.refund.updated`) → `refund.updated`. Other verified events are `null` (acknowledge and
+ * ignore).
  * `rawBody` must be the bytes as received: a re-serialized JSON body does not verify.
  */
 export function verifyStripeWebhook(
-  stripe: Stripe,
+  stripe: Pick<Stripe, 'webhooks'>,
   rawBody: string | Buffer,
   signatureHeader: string | undefined,
   secret: string,
@@ -84,7 +86,24 @@ export function processorEventOf(event: Stripe.Event): ProcessorEvent | null {
         currency: charge.currency,
       };
     }
+    case 'refund.updated':
+    case 'refund.failed':
+    case 'charge.refund.updated': {
+      const refund = event.data.object;
+      return {
+        type: 'refund.updated',
+        eventId: event.id,
+        refundId: refund.id,
+        status: refundStatusOf(refund.status),
+        failureReason: refund.failure_reason ?? null,
+      };
+    }
     default:
       return null;
   }
+}
+
+/** Stripe's refund statuses in ours: `requires_action` (the customer must act) is still pending. */
+function refundStatusOf(status: string | null): 'pending' | 'succeeded' | 'failed' | 'canceled' {
+  return status === 'succeeded' || status === 'failed' || status === 'canceled' ? status : 'pending';
 }
