@@ -56,6 +56,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     secret: options.secret,
     clock: options.clock,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    logger: options.logger.child({ environment: options.name }),
   });
   const publicUrl = publicUrlOf(options.config, options.name);
   const billing = await startBilling({
@@ -72,6 +73,8 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     organizations: identity.organizations,
     integrations: options.config,
   });
+  // The e-mails identity owes (leaked tokens revoked) go to billing's outbox.
+  identity.ownerNotices.start(billing.ownerMailbox);
   const webhooks = await startWebhooks({
     databaseUrl: options.databaseUrl,
     clock: options.clock,
@@ -134,7 +137,6 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     secretScanning: {
       keys: loadGitHubPublicKeys(options.config),
       revokers: [identity.leakedTokens, billing.leakedTokens],
-      mailbox: billing.ownerMailbox,
     },
     processorWebhooks: billing.processorWebhooks,
   });

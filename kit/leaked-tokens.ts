@@ -32,14 +32,34 @@ export interface LeakedTokenRevocation {
   organizationId?: string | null;
 }
 
+/** What GitHub told us about one leaked token (its report item), besides the token. */
+export interface LeakReport {
+  url: string | null;
+  source: string;
+}
+
+/** What was revoked, and how many addresses its owner's e-mail went to before the answer. */
+export interface LeakedTokenOutcome extends LeakedTokenRevocation {
+  /**
+   * The e-mail to the owner was written in the revocation's transaction and handed to the mail outbox:
+   * to this many addresses before the answer (0: nobody to tell), or null when the outbox could not be
+   * reached then; the owner-notice relay hands it over later, and it is never lost.
+   */
+  emailed: number | null;
+}
+
 export interface LeakedTokenRevoker {
   /**
-   * Finds `token` by its HMAC among this subgraph's credentials; when it is live, revokes it, tells
+   * Finds `token` by its HMAC among this subgraph's credentials; when it is live, revokes it and, in the
+   * same transaction, records the owner's e-mail (kit/email/leak-notice.ts, owner-notices.ts); then tells
    * every process (PrincipalCache.announce) and answers what it was. Unknown, expired or already
    * revoked: null.
    */
-  revokeLeaked(token: string): Promise<LeakedTokenRevocation | null>;
+  revokeLeaked(token: string, report: LeakReport): Promise<LeakedTokenOutcome | null>;
 }
+
+/** Where a test kills the process: a revocation committed, its e-mail not yet handed to the outbox. */
+export const LEAK_NOTICE_HANDOVER_FAULT = 'leaked-token.before-notice-handover';
 
 /** Served by identity and by billing at `POST /internal/leaked-tokens/revokeLeaked` (distributed topology). */
 export const LEAKED_TOKEN_RPC: RpcContract<LeakedTokenRevoker> = {

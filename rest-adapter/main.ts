@@ -14,7 +14,6 @@ import { signedRpcClient } from '../kit/http/signed-rpc.js';
 import { OAUTH2_PROVIDER_RPC, ORGANIZATION_DIRECTORY_RPC, WEB_IDENTITY_RPC } from '../subgraphs/identity/contract.js';
 import { listenForPrincipalInvalidations } from '../kit/database/principal-invalidations.js';
 import { LEAKED_TOKEN_RPC } from '../kit/leaked-tokens.js';
-import { OWNER_MAILBOX_RPC } from '../kit/email/owner-mailbox.js';
 import { PROCESSOR_WEBHOOKS_RPC } from '../kit/processor-webhooks.js';
 import { loadGitHubPublicKeys } from './secret-scanning/github-keys.js';
 import { PrincipalCache } from '../kit/principal-cache.js';
@@ -73,8 +72,6 @@ async function main(): Promise<void> {
     secretScanning: {
       keys: loadGitHubPublicKeys(config),
       revokers: [identityUrl, billingUrl].map(url => signedRpcClient(LEAKED_TOKEN_RPC, url, required.INTERNAL_KEY)),
-      // Owners are e-mailed through billing's outbox (kit/email/owner-mailbox.ts).
-      mailbox: signedRpcClient(OWNER_MAILBOX_RPC, billingUrl, required.INTERNAL_KEY),
     },
     // Stripe's webhooks go to billing as received; billing verifies and applies them.
     processorWebhooks: signedRpcClient(PROCESSOR_WEBHOOKS_RPC, billingUrl, required.INTERNAL_KEY),

@@ -3,13 +3,11 @@ import { createVerify } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { DomainError, RequestValidationError } from '../../kit/errors.js';
-import type { OwnerMailbox } from '../../kit/email/owner-mailbox.js';
-import type { LeakedTokenRevocation, LeakedTokenRevoker } from '../../kit/leaked-tokens.js';
+import type { LeakedTokenOutcome, LeakedTokenRevoker, LeakReport } from '../../kit/leaked-tokens.js';
 import type { Logger } from '../../kit/logger.js';
 import { parseOrThrow } from '../validation.js';
 import { sendError } from '../wire-errors.js';
 import type { GitHubPublicKeys } from './github-keys.js';
-import { type LeakReport, leakNotice, ownerToNotify } from './leak-notice.js';
 
 export const SECRET_SCANNING_PATH = '/v1/integrations/github/secret-scanning';
 
@@ -39,10 +37,11 @@ const report = z.array(
 export interface SecretScanningDependencies {
   /** Empty: the endpoint is not configured and answers 503. */
   keys: GitHubPublicKeys;
-  /** Identity's, then billing's (in-process or signed RPC); the first that knows the token revokes it. */
+  /**
+   * Identity's, then billing's (in-process or signed RPC); the first that knows the token revokes it,
+   * and e-mails its owner (the e-mail is written with the revocation: kit/email/owner-notices.ts).
+   */
   revokers: LeakedTokenRevoker[];
-  /** Billing's e-mail outbox (in-process or signed RPC): owners are e-mailed; absent, only logged. */
-  mailbox?: OwnerMailbox | null;
   logger: Logger;
 }
 
@@ -84,15 +83,9 @@ export function createSecretScanningRouter(deps: SecretScanningDependencies): ex
       const matches = parseOrThrow(report, 'body', parseJson(raw));
       const results = [];
       for (const match of matches) {
-        const revoked = await revoke(deps.revokers, match.token);
-        if (revoked)
-          await notifyOwner(
-            deps,
-            revoked,
-            match.token,
-            { url: match.url ?? null, source: match.source },
-            req.requestId,
-          );
+        const leak = { url: match.url ?? null, source: match.source };
+        const revoked = await revoke(deps.revokers, match.token, leak);
+        if (revoked) logRevocation(deps, revoked, leak, req.requestId);
         results.push({
           token_raw: match.token,
           token_type: match.type,
@@ -161,44 +154,39 @@ function parseJson(raw: Buffer): unknown {
   }
 }
 
-async function revoke(revokers: LeakedTokenRevoker[], token: string): Promise<LeakedTokenRevocation | null> {
+async function revoke(
+  revokers: LeakedTokenRevoker[],
+  token: string,
+  leak: LeakReport,
+): Promise<LeakedTokenOutcome | null> {
   for (const revoker of revokers) {
-    const revoked = await revoker.revokeLeaked(token);
+    const revoked = await revoker.revokeLeaked(token, leak);
     if (revoked) return revoked;
   }
   return null;
 }
 
 /**
- * Tells the owner (leak-notice.ts: who, and what the e-mail says) through billing's e-mail outbox, and
- * logs a warning (owner, kind, the row, where GitHub found it), never the token. The revocation has
- * happened: an outbox that cannot be reached is logged as an error and GitHub still gets its answer.
+ * One warning per revoked token (owner, kind, the row, where GitHub found it, how many were e-mailed
+ * before the answer; null: the e-mail waits in the subgraph's notices and its relay sends it), never
+ * the token.
  */
-async function notifyOwner(
+function logRevocation(
   deps: SecretScanningDependencies,
-  revoked: LeakedTokenRevocation,
-  token: string,
-  report: LeakReport,
+  revoked: LeakedTokenOutcome,
+  leak: LeakReport,
   requestId: string,
-): Promise<void> {
-  const context = {
-    requestId,
-    ownerType: revoked.owner.type,
-    ownerId: revoked.owner.id,
-    tokenKind: revoked.kind,
-    tokenRowId: revoked.id,
-    url: report.url,
-  };
-  const owner = ownerToNotify(revoked);
-  let recipients = 0;
-  if (owner && deps.mailbox)
-    try {
-      recipients = (await deps.mailbox.queue(leakNotice(revoked, owner, token, report))).recipients;
-    } catch (error) {
-      deps.logger.error({ ...context, err: error }, 'leaked token revoked, but its owner could not be e-mailed');
-    }
+): void {
   deps.logger.warn(
-    { ...context, emailed: recipients },
+    {
+      requestId,
+      ownerType: revoked.owner.type,
+      ownerId: revoked.owner.id,
+      tokenKind: revoked.kind,
+      tokenRowId: revoked.id,
+      url: leak.url,
+      emailed: revoked.emailed,
+    },
     'leaked token revoked (reported by GitHub secret scanning); notify its owner',
   );
 }

@@ -22,6 +22,7 @@ import { InProcessOwnerMailbox } from './emails/owner-mailbox.provider.js';
 import type { Logger } from '../../kit/logger.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
+import { OwnerNoticeRelay } from '../../kit/email/owner-notices.js';
 import { ProcessorEventHandler } from './payments/processor-events.js';
 import type { ProcessorWebhooks } from '../../kit/processor-webhooks.js';
 import { StripeWebhookReceiver } from './payments/stripe/stripe-webhook.receiver.js';
@@ -156,14 +157,18 @@ export async function startBilling(options: {
   const sweepMs = options.dueWorkSweepMs ?? (options.jobPollMs === 0 ? 0 : 30_000);
   if (sweepMs > 0) dueWork.start(sweepMs);
   renewals.start(options.renewalPollMs ?? 10_000);
+  // Billing's own owner e-mails (leaked customer sessions) go to its own outbox, relayed in-process.
+  const ownerMailbox = new InProcessOwnerMailbox(orm, options.clock, jobs, directory);
+  const ownerNotices = new OwnerNoticeRelay(orm, 'billing', options.logger);
+  ownerNotices.start(ownerMailbox);
   return {
     name: BILLING_SUBGRAPH,
     schema,
     orm,
     services,
     principals: new CustomerSessionPrincipalResolver(orm, options.secret, options.clock, cache),
-    leakedTokens: new InProcessLeakedCustomerSessionRevoker(orm, options.secret, options.clock, cache),
-    ownerMailbox: new InProcessOwnerMailbox(orm, options.clock, jobs, directory),
+    leakedTokens: new InProcessLeakedCustomerSessionRevoker(orm, options.secret, options.clock, cache, ownerNotices),
+    ownerMailbox,
     processorWebhooks: new StripeWebhookReceiver(
       { environment: options.environment, webhookSecret: options.payments?.STRIPE_WEBHOOK_SECRET ?? null },
       new ProcessorEventHandler(orm, services.clocks, options.logger),
@@ -184,6 +189,7 @@ export async function startBilling(options: {
     dueWork,
     renewals,
     close: async () => {
+      await ownerNotices.stop();
       await renewals.stop();
       await dueWork.stop();
       await jobs.stop();

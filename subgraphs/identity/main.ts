@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
-import { signedRpcRoutes } from '../../kit/http/signed-rpc.js';
+import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
+import { signedRpcClient, signedRpcRoutes } from '../../kit/http/signed-rpc.js';
+import { createLogger } from '../../kit/logger.js';
 import { LEAKED_TOKEN_RPC } from '../../kit/leaked-tokens.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
@@ -23,7 +25,19 @@ import { InProcessWebIdentity } from './web/web.provider.js';
 runMain(() =>
   runSubgraph({
     service: 'identity',
-    start: config => startIdentity({ databaseUrl: config.DATABASE_URL, secret: config.SECRET, clock: systemClock }),
+    start: async config => {
+      const runtime = await startIdentity({
+        databaseUrl: config.DATABASE_URL,
+        secret: config.SECRET,
+        clock: systemClock,
+        logger: createLogger(config.LOG_LEVEL, { service: 'identity-notices', environment: config.ENVIRONMENT }),
+      });
+      // The owner e-mails identity owes (leaked tokens revoked) go to billing's outbox (BILLING_URL);
+      // without it they wait in identity.owner_notices until a process that has it starts.
+      if (config.BILLING_URL)
+        runtime.ownerNotices.start(signedRpcClient(OWNER_MAILBOX_RPC, config.BILLING_URL, config.INTERNAL_KEY));
+      return runtime;
+    },
     principals: runtime => runtime.principals,
     internalRoutes: (runtime, config, logger) => ({
       ...signedRpcRoutes(

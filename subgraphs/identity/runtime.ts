@@ -3,6 +3,8 @@ import type { Clock } from '../../kit/clock.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
 import type { LeakedTokenRevoker } from '../../kit/leaked-tokens.js';
+import { OwnerNoticeRelay } from '../../kit/email/owner-notices.js';
+import type { Logger } from '../../kit/logger.js';
 import { InProcessLeakedTokenRevoker } from './tokens/leaked-token.revoker.js';
 import { PrincipalCache } from '../../kit/principal-cache.js';
 import { TokenPrincipalResolver } from './auth/principal-resolver.js';
@@ -29,6 +31,11 @@ export interface IdentityRuntime extends SubgraphRuntime<IdentityContext> {
   leakedTokens: LeakedTokenRevoker;
   /** Public profiles and portal settings of organizations (billing's e-mails and portal rules, the portal pages). */
   organizations: OrganizationDirectory;
+  /**
+   * Hands the owner e-mails identity owes (`identity.owner_notices`: leaked tokens revoked) to billing's
+   * outbox; the composition root starts it with billing's mailbox (in-process, or signed RPC at BILLING_URL).
+   */
+  ownerNotices: OwnerNoticeRelay;
   clock: Clock;
   close(): Promise<void>;
 }
@@ -39,6 +46,7 @@ export async function startIdentity(options: {
   secret: string;
   clock: Clock;
   poolMax?: number;
+  logger?: Logger;
 }): Promise<IdentityRuntime> {
   const orm = await openIdentityOrm(options.databaseUrl, options.poolMax);
   const schema = await buildIdentitySchema();
@@ -53,6 +61,7 @@ export async function startIdentity(options: {
   }
   const services = createIdentityServices(options.secret, cache);
   const principals = new TokenPrincipalResolver(orm, options.secret, options.clock, cache);
+  const ownerNotices = new OwnerNoticeRelay(orm, 'identity', options.logger);
   return {
     name: IDENTITY_SUBGRAPH,
     schema,
@@ -60,7 +69,8 @@ export async function startIdentity(options: {
     services,
     clock: options.clock,
     principals,
-    leakedTokens: new InProcessLeakedTokenRevoker(orm, options.secret, options.clock, cache),
+    leakedTokens: new InProcessLeakedTokenRevoker(orm, options.secret, options.clock, cache, ownerNotices),
+    ownerNotices,
     organizations: new InProcessOrganizationDirectory(orm),
     // The fork is made on first use of `em`: the lists and gets read through `reader` and need none.
     createContext: (principal, requestId) => {
@@ -80,6 +90,7 @@ export async function startIdentity(options: {
       };
     },
     close: async () => {
+      await ownerNotices.stop();
       await invalidations.close();
       await principals.settle();
       await orm.close();

@@ -154,6 +154,12 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  /**
+   * Peers a service only hands work to in the background, retrying until they answer, so it need not
+   * wait for them (and cannot: billing starts after identity, which owes it the leaked-token e-mails).
+   */
+  const CONTACTED_LATER: Record<string, string[]> = { identity: ['BILLING_URL'] };
+
   it('points every URL at a service of the file, on the port that service listens on, and starts it first', () => {
     const listensOn = (name: string) =>
       name === 'postgres' ? '5432' : name === 'redis' ? '6379' : String(compose.services[name]?.environment?.PORT);
@@ -164,6 +170,7 @@ describe('docker-compose.yml', () => {
         if (!target) continue; // a public address (PUBLIC_URL), not a service of the file
         const [, host, port] = target;
         expect({ name, variable, host, port }).toEqual({ name, variable, host, port: listensOn(host) });
+        if (CONTACTED_LATER[name]?.includes(variable)) continue;
         expect({ name, variable, dependsOn: dependencies(service).includes(host) }).toEqual({
           name,
           variable,

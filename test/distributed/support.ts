@@ -8,6 +8,7 @@ import { systemClock } from '../../kit/clock.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
 import { createTestDatabase } from '../support/database.js';
+import { freePort } from '../support/embedded-server.js';
 import { createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { generateKeyPairSync } from 'node:crypto';
 
@@ -156,9 +157,13 @@ export function useDistributedStack(): void {
   beforeAll(async () => {
     buildDir = build();
     database = await createTestDatabase('distributed');
+    // Identity e-mails the owners of revoked tokens through billing, which starts after it: billing's
+    // port is chosen now.
+    const billingPort = await freePort();
     identity = await startPart('identity', 'subgraphs/identity/main.js', {
       DATABASE_URL: database.url,
       SECRET: TEST_SECRET,
+      BILLING_URL: `http://127.0.0.1:${billingPort}`,
     });
     // The webhooks subgraph; deliveries are sent by its own worker process, started after billing.
     const webhooks = await startPart('webhooks', 'subgraphs/webhooks/main.js', {
@@ -168,6 +173,7 @@ export function useDistributedStack(): void {
       WEBHOOK_WORKER: 'false',
     });
     const billing = await startPart('billing', 'subgraphs/billing/main.js', {
+      PORT: String(billingPort),
       DATABASE_URL: database.url,
       SECRET: TEST_SECRET,
       PUBLIC_URL,

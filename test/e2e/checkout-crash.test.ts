@@ -1,11 +1,9 @@
 import { jest } from '@jest/globals';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { systemClock } from '../../kit/clock.js';
 import { loadConfig } from '../../kit/config.js';
 import { createLogger } from '../../kit/logger.js';
@@ -13,6 +11,14 @@ import { startEnvironment } from '../../embedded/environment.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { createTestDatabase } from '../support/database.js';
+import {
+  buildServer,
+  freePort,
+  killServers,
+  query as queryOn,
+  type ServerSetup,
+  startServer,
+} from '../support/embedded-server.js';
 import { call, TEST_SECRET } from '../support/stack.js';
 
 /**
@@ -24,7 +30,6 @@ import { call, TEST_SECRET } from '../support/stack.js';
  */
 jest.setTimeout(240_000);
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 let buildDir: string;
 let dataDir: string;
 let databases: { url: string; drop: () => Promise<void> }[] = [];
@@ -32,68 +37,12 @@ let sandboxUrl: string;
 let port: number;
 let token: string;
 let productId: string;
-const spawned = new Set<ChildProcess>();
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
-function startServer(extra: Record<string, string> = {}) {
-  const productionPort = String(port + 1);
-  const child = spawn(process.execPath, [path.join(buildDir, 'embedded', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: dataDir,
-      DATABASE_URL: databases[0].url,
-      SANDBOX_DATABASE_URL: sandboxUrl,
-      SECRET: TEST_SECRET,
-      PORT: productionPort,
-      SANDBOX_PORT: String(port),
-      LOG_LEVEL: 'silent',
-      ...extra,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  spawned.add(child);
-  let output = '';
-  const exited = new Promise<number | null>(resolve =>
-    child.once('exit', code => {
-      spawned.delete(child);
-      resolve(code);
-    }),
-  );
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', chunk => {
-      output += chunk;
-      if (output.includes('Sandbox API:')) resolve();
-    });
-    child.stderr!.on('data', chunk => (output += chunk));
-    void exited.then(code => reject(new Error(`server exited during start (${code}):\n${output}`)));
-  });
-  return { child, exited, ready, output: () => output };
-}
-
-async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: sandboxUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const setup = (): ServerSetup => ({ buildDir, dataDir, productionUrl: databases[0].url, sandboxUrl, port });
+const query = <T>(sql: string, values: unknown[] = []) => queryOn<T>(sandboxUrl, sql, values);
 
 beforeAll(async () => {
-  buildDir = path.join(ROOT, '.build', `crash-${process.pid}-${randomBytes(3).toString('hex')}`);
-  execFileSync(process.execPath, ['scripts/build.mjs', '--out-dir', buildDir], { cwd: ROOT, stdio: 'pipe' });
+  buildDir = buildServer('crash');
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-crash-'));
   await chmod(dataDir, 0o755);
   databases = [await createTestDatabase('crash_production'), await createTestDatabase('crash_sandbox')];
@@ -129,7 +78,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of spawned) child.kill('SIGKILL');
+  killServers();
   for (const database of databases) await database.drop().catch(() => undefined);
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
   if (buildDir) await rm(buildDir, { recursive: true, force: true });
@@ -137,7 +86,7 @@ afterAll(async () => {
 
 it('a process killed after the charge and before the order commits: after restart one order and one charge', async () => {
   const base = `http://127.0.0.1:${port}`;
-  const crashing = startServer({ FAULT_INJECTION_EXIT_AT: 'checkout.after-charge' });
+  const crashing = startServer(setup(), { FAULT_INJECTION_EXIT_AT: 'checkout.after-charge' });
   await crashing.ready;
   const checkout = await call(base, 'POST', '/v1/checkouts/', {
     token,
@@ -160,7 +109,7 @@ it('a process killed after the charge and before the order commits: after restar
     { status: 'confirmed' },
   ]);
 
-  const restarted = startServer();
+  const restarted = startServer(setup());
   await restarted.ready;
   let status = 'confirmed';
   const deadline = Date.now() + 120_000;

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -10,6 +9,7 @@ import { seedDueRenewals } from '../../bench/seed-renewals.js';
 import { openBillingOrm } from '../../subgraphs/billing/orm.js';
 import { createTestDatabase } from '../support/database.js';
 import { TEST_SECRET } from '../support/stack.js';
+import { freePort } from '../support/ports.js';
 
 /**
  * reliability.md §2 for renewals: the built server, whose renewal scheduler runs every 100 ms, is
@@ -28,16 +28,6 @@ let databases: { url: string; drop: () => Promise<void> }[] = [];
 let sandboxUrl: string;
 let organizationId: string;
 const spawned = new Set<ChildProcess>();
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 async function startServer(extra: Record<string, string> = {}) {
   const port = await freePort();

@@ -2,10 +2,10 @@ import { jest } from '@jest/globals';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { ROOT_STATE_DIR } from '../../kit/database/embedded-postgres-runtime.js';
 import { call } from '../support/stack.js';
+import { freePort } from '../support/ports.js';
 
 /**
  * What a new user does as root on a fresh machine: clone into a home folder only root may enter
@@ -28,17 +28,6 @@ let clone: string;
 let env: NodeJS.ProcessEnv;
 let ports: { production: number; sandbox: number; postgres: number };
 const spawned = new Set<ChildProcess>();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface Run {
   code: number | null;

@@ -3,10 +3,10 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { call } from '../support/stack.js';
+import { freePort } from '../support/ports.js';
 
 /**
  * `npm start` with no configuration at all: the built embedded topology, run as a child process on a
@@ -32,17 +32,6 @@ interface RunningServer {
 
 const productionUrl = () => `http://127.0.0.1:${ports.production}`;
 const sandboxUrl = () => `http://127.0.0.1:${ports.sandbox}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `node <build>/embedded/main.js` and resolves once it has printed both URLs. */
 function startServer(): Promise<RunningServer> {

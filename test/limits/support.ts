@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -11,6 +11,7 @@ import { startEnvironment } from '../../embedded/environment.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { createTestDatabase } from '../support/database.js';
 import { call, type RunningEnvironment, TEST_SECRET } from '../support/stack.js';
+import { freePort } from '../support/ports.js';
 
 export const MACHINE_REDIS = 'redis://127.0.0.1:6379';
 
@@ -182,17 +183,6 @@ export class OwnRedis {
     await exited;
     this.child = undefined;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Polls `check` until it holds (state, not time, is what the test asserts). */

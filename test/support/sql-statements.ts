@@ -3,7 +3,7 @@
  * schedule: counting the statements of one request leaves them out.
  */
 export const isBackgroundWork = (query: string): boolean =>
-  /pg_try_advisory_xact_lock|pg_notify|billing\.events|billing\.jobs|webhooks\.|select distinct organization_id from billing\.checkouts/.test(
+  /pg_try_advisory_xact_lock|pg_notify|billing\.events|billing\.jobs|owner_notices|webhooks\.|select distinct organization_id from billing\.checkouts/.test(
     query,
   );
 

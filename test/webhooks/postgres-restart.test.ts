@@ -1,7 +1,6 @@
 import { embeddedPostgresRuntime } from '../../kit/database/embedded-postgres-runtime.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { systemClock } from '../../kit/clock.js';
@@ -12,6 +11,7 @@ import { type BillingRuntime, OutboxRelay, startBilling } from '../../subgraphs/
 import { POLAR_DELIVERY_POLICY } from '../../subgraphs/webhooks/contract.js';
 import { startWebhooks, type WebhooksRuntime } from '../../subgraphs/webhooks/runtime.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { freePort } from '../support/ports.js';
 
 /**
  * Fault test (reliability.md §10 case 36, on its own server): PostgreSQL is killed (immediate
@@ -29,17 +29,6 @@ let billing: BillingRuntime;
 let webhooks: WebhooksRuntime;
 let relay: OutboxRelay;
 let receiver: WebhookReceiver;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'webhooks-pg-restart-'));

@@ -1,6 +1,15 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
-import type { LeakedTokenRevocation, LeakedTokenRevoker } from '../../../kit/leaked-tokens.js';
+import { leakNotice, ownerToNotify } from '../../../kit/email/leak-notice.js';
+import { type OwnerNoticeRelay, recordOwnerNotice } from '../../../kit/email/owner-notices.js';
+import { faultPoint } from '../../../kit/fault-injection.js';
+import {
+  LEAK_NOTICE_HANDOVER_FAULT,
+  type LeakedTokenOutcome,
+  type LeakedTokenRevocation,
+  type LeakedTokenRevoker,
+  type LeakReport,
+} from '../../../kit/leaked-tokens.js';
 import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import { OAuth2AuthorizationCode } from '../oauth2/oauth2-authorization-code.entity.js';
@@ -14,7 +23,8 @@ import { UserSession } from './user-session.entity.js';
  * Identity's side of secret-scanning revocation (kit/leaked-tokens.ts). The token is looked up by its
  * HMAC in every family identity stores, whatever its prefix or the reported type (GitHub's type is a
  * guess from the pattern). Each revocation is one conditional UPDATE (`… where still live`), so of two
- * concurrent reports of one token exactly one says it revoked it.
+ * concurrent reports of one token exactly one says it revoked it; the owner's e-mail is written in the
+ * same transaction.
  */
 export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
   constructor(
@@ -22,26 +32,41 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
     private readonly secret: string,
     private readonly clock: Clock,
     private readonly cache: PrincipalCache,
+    /** Hands the owners' e-mails to billing's outbox (started by the composition root). */
+    private readonly notices: OwnerNoticeRelay,
   ) {}
 
-  async revokeLeaked(token: string): Promise<LeakedTokenRevocation | null> {
-    const em = this.orm.em.fork();
+  async revokeLeaked(token: string, report: LeakReport): Promise<LeakedTokenOutcome | null> {
     const hash = hashToken(token, this.secret);
     const now = this.clock.now();
-    const families = [
-      () => this.organizationToken(em, hash, now),
-      () => this.personalToken(em, hash, now),
-      () => this.oauthToken(em, hash, now),
-      () => this.userSession(em, hash, now),
-      () => this.clientSecret(em, hash),
-      () => this.registrationToken(em, hash),
-      () => this.authorizationCode(em, hash, now),
-    ];
-    for (const family of families) {
-      const revoked = await family();
-      if (revoked !== undefined) return revoked;
-    }
-    return null;
+    // The revocation and the owner's e-mail commit together (owner-notices.ts): a process that dies
+    // after the commit still owes the e-mail, and its relay sends it.
+    const found = await this.orm.em.fork().transactional(async em => {
+      const families = [
+        () => this.organizationToken(em, hash, now),
+        () => this.personalToken(em, hash, now),
+        () => this.oauthToken(em, hash, now),
+        () => this.userSession(em, hash, now),
+        () => this.clientSecret(em, hash),
+        () => this.registrationToken(em, hash),
+        () => this.authorizationCode(em, hash, now),
+      ];
+      for (const family of families) {
+        const result = await family();
+        if (result === undefined) continue;
+        const owner = result && ownerToNotify(result.revocation);
+        const notice = owner ? leakNotice(result.revocation, owner, token, report) : null;
+        if (notice) await recordOwnerNotice(em, 'identity', notice);
+        return result && { ...result, noticeKey: notice?.key ?? null };
+      }
+      return null;
+    });
+    if (!found) return null;
+    // After the commit, so that announce waits until this process's caches have dropped the rows.
+    await this.cache.announce(this.orm.em.fork(), { tokenIds: found.tokenIds });
+    faultPoint(LEAK_NOTICE_HANDOVER_FAULT);
+    const emailed = found.noticeKey ? await this.notices.handOver(found.noticeKey) : 0;
+    return { ...found.revocation, emailed };
   }
 
   // Each family answers undefined when the hash is not one of its rows (try the next), null when the
@@ -55,12 +80,14 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
       !(await em.nativeUpdate(OrganizationAccessToken, { id: row.id, deletedAt: null }, { deletedAt: now }))
     )
       return null;
-    await this.cache.announce(em, { tokenIds: [row.id] });
-    return {
-      ...revocation('organization_access_token', row.id, 'organization', row.organizationId),
-      label: row.comment || null,
-      organizationId: row.organizationId,
-    };
+    return revoked(
+      {
+        ...revocation('organization_access_token', row.id, 'organization', row.organizationId),
+        label: row.comment || null,
+        organizationId: row.organizationId,
+      },
+      [row.id],
+    );
   }
 
   private async personalToken(em: EntityManager, hash: string, now: Date) {
@@ -71,8 +98,9 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
       !(await em.nativeUpdate(PersonalAccessToken, { id: row.id, deletedAt: null }, { deletedAt: now }))
     )
       return null;
-    await this.cache.announce(em, { tokenIds: [row.id] });
-    return { ...revocation('personal_access_token', row.id, 'user', row.userId), label: row.comment || null };
+    return revoked({ ...revocation('personal_access_token', row.id, 'user', row.userId), label: row.comment || null }, [
+      row.id,
+    ]);
   }
 
   private async userSession(em: EntityManager, hash: string, now: Date) {
@@ -80,8 +108,7 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
     if (!row) return undefined;
     if (!row.isLive(now) || !(await em.nativeUpdate(UserSession, { id: row.id, deletedAt: null }, { deletedAt: now })))
       return null;
-    await this.cache.announce(em, { tokenIds: [row.id] });
-    return revocation('user_session', row.id, 'user', row.userId);
+    return revoked(revocation('user_session', row.id, 'user', row.userId), [row.id]);
   }
 
   /**
@@ -107,19 +134,21 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
     );
     // A concurrent report of the same grant got there first: it answers true_positive, this one not.
     if (!(byAccess ? accessEnded : refreshEnded)) return null;
-    await this.cache.announce(em, { tokenIds: family.map(t => t.id) });
     // Whom the token spoke for is told (Polar's rule): the user, or the organization it was granted for.
     const forOrganization = row.subType === 'organization' && row.organizationId;
-    return {
-      ...revocation(
-        byAccess ? 'oauth2_access_token' : 'oauth2_refresh_token',
-        row.id,
-        forOrganization ? 'organization' : 'user',
-        forOrganization ? (row.organizationId as string) : row.userId,
-      ),
-      label: await clientName(em, row.oauth2ClientId),
-      organizationId: row.organizationId,
-    };
+    return revoked(
+      {
+        ...revocation(
+          byAccess ? 'oauth2_access_token' : 'oauth2_refresh_token',
+          row.id,
+          forOrganization ? 'organization' : 'user',
+          forOrganization ? (row.organizationId as string) : row.userId,
+        ),
+        label: await clientName(em, row.oauth2ClientId),
+        organizationId: row.organizationId,
+      },
+      family.map(t => t.id),
+    );
   }
 
   /**
@@ -135,7 +164,7 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
       !(await em.nativeUpdate(OAuth2Client, { id: row.id, clientSecretHash: hash }, { clientSecretHash: replacement }))
     )
       return null;
-    return { ...revocation('oauth2_client_secret', row.id, ...clientOwner(row)), label: row.clientName };
+    return revoked({ ...revocation('oauth2_client_secret', row.id, ...clientOwner(row)), label: row.clientName });
   }
 
   private async registrationToken(em: EntityManager, hash: string) {
@@ -150,10 +179,10 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
       ))
     )
       return null;
-    return {
+    return revoked({
       ...revocation('oauth2_client_registration_token', row.id, ...clientOwner(row)),
       label: row.clientName,
-    };
+    });
   }
 
   /** A leaked code is marked consumed: redeeming it then fails (and, as any replay, ends its grant). */
@@ -165,11 +194,21 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
       !(await em.nativeUpdate(OAuth2AuthorizationCode, { id: row.id, consumedAt: null }, { consumedAt: now }))
     )
       return null;
-    return {
+    return revoked({
       ...revocation('oauth2_authorization_code', row.id, 'user', row.userId),
       label: await clientName(em, row.oauth2ClientId),
-    };
+    });
   }
+}
+
+/** What a family revoked, and the token rows every process must drop (none for clients and codes). */
+interface Revoked {
+  revocation: LeakedTokenRevocation;
+  tokenIds: string[];
+}
+
+function revoked(revocation: LeakedTokenRevocation, tokenIds: string[] = []): Revoked {
+  return { revocation, tokenIds };
 }
 
 function revocation(

@@ -1,14 +1,8 @@
-import type { NotifiedOwner, OwnerEmail } from '../../kit/email/owner-mailbox.js';
-import type { LeakedTokenKind, LeakedTokenRevocation } from '../../kit/leaked-tokens.js';
-import { TOKEN_PREFIXES } from '../../kit/tokens.js';
+import type { LeakedTokenKind, LeakedTokenRevocation, LeakReport } from '../leaked-tokens.js';
+import { TOKEN_PREFIXES } from '../tokens.js';
+import type { NotifiedOwner, OwnerEmail } from './owner-mailbox.js';
 
 export const LEAKED_TOKEN_EMAIL = 'leaked_token_revoked';
-
-/** What GitHub told us about one leaked token (its report item), besides the token. */
-export interface LeakReport {
-  url: string | null;
-  source: string;
-}
 
 const NAMES: Record<LeakedTokenKind, string> = {
   organization_access_token: 'organization access token',
@@ -62,7 +56,10 @@ export function ownerToNotify(revoked: LeakedTokenRevocation): NotifiedOwner | n
   }
 }
 
-/** The owner's e-mail: which token (name and prefix, never the secret), where GitHub found it, revoked. */
+/**
+ * The owner's e-mail: which token (name and prefix, never the secret), where GitHub found it, revoked.
+ * Composed by the subgraph that revoked it, in the revocation's transaction (owner-notices.ts).
+ */
 export function leakNotice(
   revoked: LeakedTokenRevocation,
   owner: NotifiedOwner,

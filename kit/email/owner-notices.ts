@@ -1,0 +1,119 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from '../logger.js';
+import { PollingLoop } from '../polling-loop.js';
+import type { OwnerEmail, OwnerMailbox } from './owner-mailbox.js';
+
+const POLL_MS = 2000;
+/** How long a claimed notice is left to its relay before another may hand it over. */
+const LEASE_SECONDS = 30;
+
+/** The subgraphs whose writes owe someone an e-mail, each with its own `<schema>.owner_notices`. */
+export type NoticeSchema = 'identity' | 'billing';
+
+/** What a notice needs of the caller's transaction (MikroORM's EntityManager; placeholders are `?`). */
+export interface NoticeExecutor {
+  execute(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * The outbox of owner e-mails for a subgraph that does not hold the mail queue itself (identity), or
+ * whose e-mail must not depend on a call made after its commit (billing's leaked customer sessions):
+ * the composed e-mail is written in the transaction of the change it tells of, unique by its key, so
+ * the change and the promise to tell of it commit together. A relay hands it to the owner mailbox.
+ */
+export async function recordOwnerNotice(em: NoticeExecutor, schema: NoticeSchema, email: OwnerEmail): Promise<void> {
+  await em.execute(
+    `insert into ${schema}.owner_notices (id, key, email, created_at) values (gen_random_uuid(), ?, ?::jsonb, now())
+       on conflict (key) do nothing`,
+    [email.key, JSON.stringify(email)],
+  );
+}
+
+/**
+ * Hands each notice not e-mailed yet to the owner mailbox (billing's outbox, in-process or signed RPC):
+ * claim it for a lease (SKIP LOCKED: two relays never take the same one), queue it under its key, set
+ * `emailed_at`. A relay that dies in between leaves the claim to run out, and the next one hands it over
+ * again; the mailbox, idempotent by key, queues nothing more: one e-mail per recipient, whatever dies
+ * when. The mailbox can be attached after start (identity starts before billing, whose mailbox it
+ * uses); until then notices wait.
+ */
+export class OwnerNoticeRelay {
+  private readonly loop: PollingLoop;
+  private mailbox: OwnerMailbox | null = null;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly schema: NoticeSchema,
+    private readonly logger?: Logger,
+    pollMs = POLL_MS,
+  ) {
+    this.loop = new PollingLoop(
+      {
+        run: async () => {
+          await this.relayOnce();
+          return false;
+        },
+        // Billing may be down: the notice stays and is handed over at the next poll.
+        failed: error => this.logger?.error({ err: error }, 'owner notice relay failed; retrying'),
+      },
+      pollMs,
+      pollMs,
+    );
+  }
+
+  /** Starts handing notices to `mailbox`: now, and at every poll. */
+  start(mailbox: OwnerMailbox): void {
+    this.use(mailbox);
+    this.loop.start();
+  }
+
+  /** Hands notices to `mailbox` from now on (tests swap in one that fails); polls only once started. */
+  use(mailbox: OwnerMailbox): void {
+    this.mailbox = mailbox;
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /**
+   * Hands over now what is waiting, for a caller that just committed the notice `key`: the recipients it
+   * was queued to, or null when it could not be handed over now (the mailbox unreachable or not yet
+   * attached, or another relay holding it); it is then handed over at a later poll.
+   */
+  async handOver(key: string): Promise<number | null> {
+    try {
+      return (await this.relayOnce()).get(key) ?? null;
+    } catch (error) {
+      this.logger?.error({ err: error, key }, 'owner notice not handed over now; the relay retries');
+      return null;
+    }
+  }
+
+  /** Hands over every notice not e-mailed yet; answers the recipients of each key handed over. */
+  async relayOnce(): Promise<Map<string, number>> {
+    const handed = new Map<string, number>();
+    const mailbox = this.mailbox;
+    if (!mailbox) return handed;
+    const connection = this.orm.em.getConnection();
+    for (;;) {
+      // Claimed for a lease in a statement of its own: no transaction (and so no pooled connection) is
+      // held while the mailbox queues it, which in billing takes a connection of the same pool.
+      const [row] = await connection.execute<{ id: string; key: string; email: OwnerEmail }[]>(
+        `update ${this.schema}.owner_notices set claimed_until = now() + interval '${LEASE_SECONDS} seconds'
+          where id = (select id from ${this.schema}.owner_notices
+                       where emailed_at is null and (claimed_until is null or claimed_until < now())
+                       order by created_at, id limit 1 for update skip locked)
+          returning id, key, email`,
+      );
+      if (!row) return handed;
+      const { recipients } = await mailbox.queue(row.email).catch(async (error: unknown) => {
+        // Not handed over (billing unreachable, say): free it for the next pass rather than the lease's end.
+        await connection.execute(`update ${this.schema}.owner_notices set claimed_until = null where id = ?`, [row.id]);
+        throw error;
+      });
+      await connection.execute(`update ${this.schema}.owner_notices set emailed_at = now() where id = ?`, [row.id]);
+      handed.set(row.key, recipients);
+    }
+  }
+}
