@@ -8,7 +8,7 @@ const POLL_MS = 2000;
 const LEASE_SECONDS = 30;
 
 /** The subgraphs whose writes owe someone an e-mail, each with its own `<schema>.owner_notices`. */
-export type NoticeSchema = 'identity' | 'billing';
+export type NoticeSchema = 'identity' | 'billing' | 'webhooks';
 
 /** What a notice needs of the caller's transaction (MikroORM's EntityManager; placeholders are `?`). */
 export interface NoticeExecutor {
@@ -16,8 +16,9 @@ export interface NoticeExecutor {
 }
 
 /**
- * The outbox of owner e-mails for a subgraph that does not hold the mail queue itself (identity), or
- * whose e-mail must not depend on a call made after its commit (billing's leaked customer sessions):
+ * The outbox of owner e-mails for a subgraph that does not hold the mail queue itself (identity's leaked
+ * tokens, webhooks' disabled endpoints), or whose e-mail must not depend on a call made after its commit
+ * (billing's leaked customer sessions):
  * the composed e-mail is written in the transaction of the change it tells of, unique by its key, so
  * the change and the promise to tell of it commit together. A relay hands it to the owner mailbox.
  */
@@ -70,6 +71,11 @@ export class OwnerNoticeRelay {
   /** Hands notices to `mailbox` from now on (tests swap in one that fails); polls only once started. */
   use(mailbox: OwnerMailbox): void {
     this.mailbox = mailbox;
+  }
+
+  /** A notice was just written: hand it over now rather than at the next poll. */
+  wake(): void {
+    this.loop.wake();
   }
 
   stop(): Promise<void> {

@@ -31,7 +31,7 @@ runMain(() =>
         policy: deliveryPolicyOf(config),
         runWorker: config.WEBHOOK_WORKER,
         // Disabled endpoints are e-mailed to their owners through billing's outbox (BILLING_URL); without
-        // it the notifications wait in webhooks.notifications.
+        // it the e-mails wait in webhooks.owner_notices.
         ownerMailbox: config.BILLING_URL
           ? signedRpcClient(OWNER_MAILBOX_RPC, config.BILLING_URL, config.INTERNAL_KEY)
           : null,

@@ -3,7 +3,7 @@ import type { Clock } from '../../kit/clock.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import type { OwnerMailbox } from '../../kit/email/owner-mailbox.js';
 import type { Logger } from '../../kit/logger.js';
-import { NotificationRelay } from './notifications/notification-relay.js';
+import { OwnerNoticeRelay } from '../../kit/email/owner-notices.js';
 import type { WebhooksContext } from './context.js';
 import { InProcessWebhookIngest } from './events/event-ingest.js';
 import { openWebhooksOrm } from './orm.js';
@@ -31,7 +31,7 @@ export interface WebhooksRuntime extends SubgraphRuntime<WebhooksContext> {
   /** The delivery worker, when this process runs one. */
   worker: DeliveryWorker | undefined;
   /** E-mails endpoint-disabled notifications to organizations' owners, when a mailbox was given. */
-  notifications: NotificationRelay | undefined;
+  notifications: OwnerNoticeRelay | undefined;
   close(): Promise<void>;
 }
 
@@ -47,7 +47,7 @@ export interface WebhooksOptions {
   poolMax?: number;
   /**
    * Billing's e-mail outbox (in-process or signed RPC): endpoint-disabled notifications are e-mailed
-   * through it. Absent: they stay in `webhooks.notifications` (and the log) until a process with one runs.
+   * through it. Absent: they wait in `webhooks.owner_notices` (and the log) until a process with one runs.
    */
   ownerMailbox?: OwnerMailbox | null;
   /** Look for notifications to e-mail every this many ms (default 2 s; a disable by this process wakes it). */
@@ -59,13 +59,13 @@ export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksR
   const orm = await openWebhooksOrm(options.databaseUrl, options.poolMax);
   const schema = await buildWebhooksSchema();
   const notifications = options.ownerMailbox
-    ? new NotificationRelay(orm, options.ownerMailbox, options.logger, options.notificationPollMs)
+    ? new OwnerNoticeRelay(orm, 'webhooks', options.logger, options.notificationPollMs)
     : undefined;
   const worker = options.runWorker ? createDeliveryWorker(orm, options, () => notifications?.wake()) : undefined;
   const wake = () => worker?.wake();
   const services = createWebhooksServices({ allowPrivateTargets: options.allowPrivateTargets, onQueued: wake });
   worker?.start();
-  notifications?.start();
+  if (options.ownerMailbox) notifications?.start(options.ownerMailbox);
   return {
     name: WEBHOOKS_SUBGRAPH,
     schema,

@@ -7,7 +7,7 @@ import { requireConfig } from '../../kit/process/require-config.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { ChannelListener } from '../../kit/database/channel-listener.js';
 import { WEBHOOKS_QUEUED_CHANNEL } from './events/event-ingest.js';
-import { NotificationRelay } from './notifications/notification-relay.js';
+import { OwnerNoticeRelay } from '../../kit/email/owner-notices.js';
 import { openWebhooksOrm } from './orm.js';
 import { createDeliveryWorker } from './runtime.js';
 import { deliveryPolicyOf } from './worker/delivery-policy.js';
@@ -18,7 +18,7 @@ import { deliveryPolicyOf } from './worker/delivery-policy.js';
  * `FOR UPDATE SKIP LOCKED` claims with a lease, so a killed worker's claims are retried by another (or
  * by itself after a restart) once the lease (WEBHOOK_LEASE_MS) runs out. SIGINT/SIGTERM let the
  * current batch finish. With BILLING_URL (and INTERNAL_KEY) it also e-mails the owners of endpoints it
- * disabled, through billing's outbox (notifications/notification-relay.ts; any number of relays may run).
+ * disabled, through billing's outbox (kit/email/owner-notices.ts; any number of relays may run).
  */
 runMain(async () => {
   const config = loadConfig();
@@ -32,7 +32,7 @@ runMain(async () => {
         requireConfig(config, ['INTERNAL_KEY'], 'owner e-mails (BILLING_URL)').INTERNAL_KEY,
       )
     : null;
-  const notifications = mailbox ? new NotificationRelay(orm, mailbox, logger) : undefined;
+  const notifications = mailbox ? new OwnerNoticeRelay(orm, 'webhooks', logger) : undefined;
   const worker = createDeliveryWorker(
     orm,
     {
@@ -66,6 +66,6 @@ runMain(async () => {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   worker.start();
   await queued.start();
-  notifications?.start();
+  if (mailbox) notifications?.start(mailbox);
   logger.info({ pid: process.pid }, 'webhook worker started');
 });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createLogger } from '../../kit/logger.js';
 import type { OwnerEmail, OwnerMailbox } from '../../kit/email/owner-mailbox.js';
 import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
-import { NotificationRelay } from '../../subgraphs/webhooks/notifications/notification-relay.js';
+import { OwnerNoticeRelay, recordOwnerNotice } from '../../kit/email/owner-notices.js';
+import { endpointDisabledEmail } from '../../subgraphs/webhooks/notifications/endpoint-disabled.email.js';
 import {
   createTenant,
   type RunningEnvironment,
@@ -13,9 +14,9 @@ import {
 
 /**
  * The e-mail to the owners of a disabled webhook endpoint is queued once per recipient even when the
- * process handing it over dies between queueing it in billing's outbox and recording that it did: the
- * notification row (written with the disable) stays un-e-mailed, is handed over again, and the outbox,
- * idempotent by the notification's key, adds nothing. The disable itself through real deliveries is
+ * relay handing it over fails between queueing it in billing's outbox and recording that it did: the
+ * owner notice (written with the disable, kit/email/owner-notices.ts) stays un-e-mailed, is handed over
+ * again, and the outbox, idempotent by the notice's key, adds nothing. The disable itself through real deliveries is
  * in webhooks.e2e.test.ts.
  */
 let stack: TestStack;
@@ -39,23 +40,25 @@ afterAll(() => stack?.close(), 60_000);
 const sql = <T>(env: RunningEnvironment, query: string, params: unknown[] = []) =>
   env.environment.webhooks.orm.em.fork().execute<T[]>(query, params);
 
-/** A disabled endpoint's notification as the delivery queue writes it. */
-async function disabledEndpoint(url: string): Promise<{ endpointId: string; notificationId: string }> {
+/** A disabled endpoint and its owners' e-mail, as the delivery queue's disable writes them. */
+async function disabledEndpoint(url: string): Promise<{ endpointId: string; noticeKey: string }> {
   const endpointId = randomUUID();
-  const notificationId = randomUUID();
   await sql(
     sandbox,
     `insert into webhooks.endpoints (id, organization_id, url, format, secret, events, enabled, created_at)
      values (?, ?, ?, 'raw', 'whsec_test', '{customer.created}', false, now())`,
     [endpointId, tenant.organizationId, url],
   );
-  await sql(
-    sandbox,
-    `insert into webhooks.notifications (id, organization_id, endpoint_id, kind, message, created_at)
-     values (?, ?, ?, 'endpoint_disabled', 'Webhook endpoint ${url} was disabled: its last 10 events all failed.', now())`,
-    [notificationId, tenant.organizationId, endpointId],
-  );
-  return { endpointId, notificationId };
+  const email = endpointDisabledEmail({
+    id: randomUUID(),
+    organization_id: tenant.organizationId,
+    endpoint_id: endpointId,
+    message: `Webhook endpoint ${url} was disabled: its last 10 events all failed.`,
+    created_at: new Date(),
+    url,
+  });
+  await recordOwnerNotice(sandbox.environment.webhooks.orm.em.fork(), 'webhooks', email);
+  return { endpointId, noticeKey: email.key };
 }
 
 const emails = (endpointId: string) =>
@@ -79,24 +82,23 @@ class CrashAfterQueue implements OwnerMailbox {
 it('a relay killed after queueing hands over again and the outbox still holds one e-mail per owner and admin', async () => {
   // The stack's own relay would hand it over first; this one runs against the same rows on purpose.
   await sandbox.environment.webhooks.notifications?.stop();
-  const { endpointId, notificationId } = await disabledEndpoint('https://hooks.example.com/dead');
+  const { endpointId, noticeKey } = await disabledEndpoint('https://hooks.example.com/dead');
   const logger = createLogger('silent');
   const mailbox = sandbox.environment.billing.ownerMailbox;
+  const relay = new OwnerNoticeRelay(sandbox.environment.webhooks.orm, 'webhooks', logger);
 
-  await expect(
-    new NotificationRelay(sandbox.environment.webhooks.orm, new CrashAfterQueue(mailbox), logger).relayOnce(),
-  ).rejects.toThrow('process killed after queueing');
-  const [pending] = await sql<{ emailed_at: Date | null }>(
-    sandbox,
-    'select emailed_at from webhooks.notifications where id = ?',
-    [notificationId],
-  );
-  expect(pending.emailed_at).toBeNull();
+  relay.use(new CrashAfterQueue(mailbox));
+  await expect(relay.relayOnce()).rejects.toThrow('process killed after queueing');
+  const notice = () =>
+    sql<{ emailed_at: Date | null }>(sandbox, 'select emailed_at from webhooks.owner_notices where key = ?', [
+      noticeKey,
+    ]);
+  expect(await notice()).toEqual([{ emailed_at: null }]);
   expect((await emails(endpointId)).map(e => e.to_address)).toEqual([admin, tenant.email].sort());
 
-  const relay = new NotificationRelay(sandbox.environment.webhooks.orm, mailbox, logger);
-  expect(await relay.relayOnce()).toBe(1);
-  expect(await relay.relayOnce()).toBe(0);
+  relay.use(mailbox);
+  expect([...(await relay.relayOnce()).keys()]).toEqual([noticeKey]);
+  expect((await relay.relayOnce()).size).toBe(0);
 
   const sent = await emails(endpointId);
   // The owner and the admin, once each; the plain member is not told.
@@ -108,10 +110,5 @@ it('a relay killed after queueing hands over again and the outbox still holds on
     expect(email.text_body).toContain(`PATCH /v1/webhooks/endpoints/${endpointId}   {"enabled": true}`);
     expect(email.text_body).toContain('POST /v1/webhooks/events/redeliver');
   }
-  const [done] = await sql<{ emailed_at: Date | null }>(
-    sandbox,
-    'select emailed_at from webhooks.notifications where id = ?',
-    [notificationId],
-  );
-  expect(done.emailed_at).not.toBeNull();
+  expect((await notice())[0].emailed_at).not.toBeNull();
 });

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { recordOwnerNotice } from '../../../kit/email/owner-notices.js';
+import { endpointDisabledEmail } from '../notifications/endpoint-disabled.email.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import type { Logger } from '../../../kit/logger.js';
@@ -187,8 +190,9 @@ export class DeliveryQueue {
   }
 
   /**
-   * Polar's rule: the endpoint's 10 most recent finished events all failed → disabled, owner told (the
-   * notification row is the e-mail's outbox: notifications/notification-relay.ts). True when it disabled.
+   * Polar's rule: the endpoint's 10 most recent finished events all failed → disabled, owner told: the
+   * e-mail is written in this transaction (`webhooks.owner_notices`, kit/email/owner-notices.ts) and a
+   * relay hands it to billing's outbox. True when it disabled.
    */
   private async disableIfFailing(
     em: Parameters<Parameters<MikroORM['em']['transactional']>[0]>[0],
@@ -210,12 +214,26 @@ export class DeliveryQueue {
         where endpoint_id = ? and status = 'pending'`,
       [failed.endpoint_id],
     );
-    const text = `Webhook endpoint ${disabled[0].url} was disabled: its last ${this.policy.failureThreshold} events all failed.`;
+    const notification = {
+      id: randomUUID(),
+      organization_id: failed.organization_id as string,
+      endpoint_id: failed.endpoint_id as string,
+      message: `Webhook endpoint ${disabled[0].url} was disabled: its last ${this.policy.failureThreshold} events all failed.`,
+      created_at: new Date(),
+      url: disabled[0].url,
+    };
     await em.execute(
       `insert into webhooks.notifications (id, organization_id, endpoint_id, kind, message, created_at)
-       values (gen_random_uuid(), ?, ?, 'endpoint_disabled', ?, now())`,
-      [failed.organization_id, failed.endpoint_id, text],
+       values (?, ?, ?, 'endpoint_disabled', ?, ?)`,
+      [
+        notification.id,
+        notification.organization_id,
+        notification.endpoint_id,
+        notification.message,
+        notification.created_at,
+      ],
     );
+    await recordOwnerNotice(em, 'webhooks', endpointDisabledEmail(notification));
     this.logger.warn(
       { organizationId: failed.organization_id, endpointId: failed.endpoint_id },
       'webhook endpoint disabled after consecutive failures; its owners are e-mailed',
