@@ -16,8 +16,6 @@ export interface ProcessorWebhookDelivery {
 export type ProcessorWebhookResult =
   /** Verified: applied (`handled`), nothing to do (`ignored`), or applied before (`duplicate`). */
   | { result: 'handled' | 'ignored' | 'duplicate'; detail?: undefined }
-  /** Verified, but it names a payment not written yet: answer so that the processor sends it again. */
-  | { result: 'retry'; detail: string }
   /** This environment takes no Stripe payments, or has no signing secret to verify with. */
   | { result: 'not_configured'; detail: string }
   | { result: 'invalid_signature'; detail: string };

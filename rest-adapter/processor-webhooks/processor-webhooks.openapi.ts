@@ -31,9 +31,10 @@ export const processorWebhookPaths: Record<string, Json> = {
         'Events applied: `payment_intent.succeeded` and `payment_intent.payment_failed` settle a charge Stripe ' +
         'answered as in flight (a renewal order is then paid, or goes to dunning as a decline would); ' +
         '`refund.updated`, `refund.failed` and `charge.refund.updated` settle a refund Stripe answered as pending ' +
-        '(the order counts it once it succeeds; `refund.updated` is sent to the merchant either way). Each event is ' +
-        'applied once, by its id; other events are acknowledged. A 409 asks Stripe to send the event again later (it ' +
-        'names a payment whose renewal has not committed yet). The sandbox takes no Stripe payments: 503 there.',
+        '(the order counts it once it succeeds, and again not if it fails later; `refund.updated` is sent to the ' +
+        'merchant either way). Each event is ' +
+        'applied once, by its id; other events, and events about payments of other systems on the same Stripe ' +
+        'account, are acknowledged. The sandbox takes no Stripe payments: 503 there.',
       tags: ['integrations'],
       security: [],
       parameters: [
@@ -57,10 +58,6 @@ export const processorWebhookPaths: Record<string, Json> = {
           description:
             'No or an invalid `Stripe-Signature` (`InvalidWebhookSignature`), or a body that cannot be read ' +
             '(`BadRequest`, e.g. a broken Content-Encoding); nothing changed',
-          content: jsonContent(schemaRef('Error')),
-        },
-        409: {
-          description: 'The event names a payment not recorded yet (`ProcessorEventNotReady`): Stripe sends it again',
           content: jsonContent(schemaRef('Error')),
         },
         ...refs([

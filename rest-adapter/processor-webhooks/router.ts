@@ -17,7 +17,6 @@ const ANSWERS: Record<ProcessorWebhookResult['result'], { status: number; error?
   handled: { status: 200 },
   ignored: { status: 200 },
   duplicate: { status: 200 },
-  retry: { status: 409, error: 'ProcessorEventNotReady' },
   not_configured: { status: 503, error: 'ProcessorWebhookNotConfigured' },
   invalid_signature: { status: 400, error: 'InvalidWebhookSignature' },
 };

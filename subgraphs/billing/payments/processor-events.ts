@@ -5,7 +5,7 @@ import { Order } from '../orders/order.entity.js';
 import type { OrganizationClocks } from '../recurring/organization-clocks.js';
 import { settleAttempt, Stamp } from '../recurring/renewal-billing.js';
 import { Refund } from '../refunds/refund.entity.js';
-import { applySucceededRefund } from '../refunds/refund-settlement.js';
+import { applySucceededRefund, revertSucceededRefund } from '../refunds/refund-settlement.js';
 import { RefundType } from '../refunds/refund.type.js';
 import { refundWire } from '../refunds/refund.wire.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
@@ -14,11 +14,11 @@ import { Payment } from './payment.entity.js';
 
 /**
  * What applying one processor event did: `handled` (a payment or refund settled), `ignored` (nothing of
- * ours, already settled, or a kind we act on elsewhere), `duplicate` (this event id was applied before),
- * `retry` (it names an order of ours whose payment is not written yet: a renewal still in its
- * transaction, or rolled back and about to be replayed; the processor should send it again later).
+ * ours, already settled, or a kind we act on elsewhere), `duplicate` (this event id was applied before).
  */
-export type ProcessorEventOutcome = 'handled' | 'ignored' | 'duplicate' | 'retry';
+export type ProcessorEventOutcome = 'handled' | 'ignored' | 'duplicate';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type ChargeEvent = Extract<ProcessorEvent, { type: 'charge.succeeded' | 'charge.failed' }>;
 type RefundEvent = Extract<ProcessorEvent, { type: 'refund.updated' }>;
@@ -33,7 +33,8 @@ type RefundEvent = Extract<ProcessorEvent, { type: 'refund.updated' }>;
  *   renewal or dunning order then goes where an immediate outcome would have taken it (`settleAttempt`:
  *   paid and the subscription active again, or the decline handed to dunning);
  * - a refund the processor answered `pending` succeeds (the order counts it, `order.updated` and
- *   `order.refunded`), or fails or is canceled; either way the merchant hears `refund.updated`.
+ *   `order.refunded`), or fails or is canceled; a succeeded refund that fails later (it happens, rarely,
+ *   at the bank) is taken off the order again; either way the merchant hears `refund.updated`.
  * `charge.refunded` is acknowledged only: refunds are settled by their own `refund.updated`, which names
  * the refund rather than a running total.
  */
@@ -45,27 +46,40 @@ export class ProcessorEventHandler {
   ) {}
 
   async apply(event: ProcessorEvent): Promise<ProcessorEventOutcome> {
-    const outcome = await this.orm.em
-      .fork()
-      .transactional(async em => {
-        const [fresh] = await em.execute<{ id: string }[]>(
-          `insert into billing.processor_events (id, type, outcome, received_at) values (?, ?, '', now())
+    if (event.type === 'charge.succeeded' || event.type === 'charge.failed') await this.awaitRenewalInFlight(event);
+    const outcome = await this.orm.em.fork().transactional(async em => {
+      const [fresh] = await em.execute<{ id: string }[]>(
+        `insert into billing.processor_events (id, type, outcome, received_at) values (?, ?, '', now())
            on conflict (id) do nothing returning id`,
-          [event.eventId, event.type],
-        );
-        if (!fresh) return 'duplicate' as const;
-        const applied = await this.dispatch(em, event);
-        // A retry leaves no row: the processor's next delivery of this id is applied afresh.
-        if (applied === 'retry') throw new RetryLater();
-        await em.execute('update billing.processor_events set outcome = ? where id = ?', [applied, event.eventId]);
-        return applied;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof RetryLater) return 'retry' as const;
-        throw error;
-      });
+        [event.eventId, event.type],
+      );
+      if (!fresh) return 'duplicate' as const;
+      const applied = await this.dispatch(em, event);
+      await em.execute('update billing.processor_events set outcome = ? where id = ?', [applied, event.eventId]);
+      return applied;
+    });
     this.logger?.info({ processorEvent: event.eventId, type: event.type, outcome }, 'payment processor event');
     return outcome;
+  }
+
+  /**
+   * A renewal charges inside its transaction and writes the payment at its commit, so an event about
+   * that charge can arrive before the payment is visible. Every charge of ours names its subscription
+   * (`metadata.subscription_id`), whose row the charging transaction holds: when no payment has the
+   * charge's id yet, taking that lock (in a transaction of its own, released at once, so the locks below
+   * keep the engine's order) waits for the renewal to commit or roll back. A charge of another system on
+   * the same Stripe account names no subscription of ours and waits for nothing.
+   */
+  private async awaitRenewalInFlight(event: ChargeEvent): Promise<void> {
+    const subscriptionId = event.metadata.subscription_id;
+    if (!subscriptionId || !UUID.test(subscriptionId)) return;
+    await this.orm.em.fork().transactional(async em => {
+      const [known] = await em.execute<{ id: string }[]>(
+        'select id from billing.payments where processor_id = ? limit 1',
+        [event.chargeId],
+      );
+      if (!known) await em.execute('select id from billing.subscriptions where id = ? for update', [subscriptionId]);
+    });
   }
 
   private dispatch(em: EntityManager, event: ProcessorEvent): Promise<Exclude<ProcessorEventOutcome, 'duplicate'>> {
@@ -80,19 +94,16 @@ export class ProcessorEventHandler {
     }
   }
 
-  private async settleCharge(em: EntityManager, event: ChargeEvent): Promise<'handled' | 'ignored' | 'retry'> {
+  private async settleCharge(em: EntityManager, event: ChargeEvent): Promise<'handled' | 'ignored'> {
     const found = await em.findOne(Payment, { processorId: event.chargeId }, { orderBy: { createdAt: 'desc' } });
-    if (!found) return event.metadata.order_id ? 'retry' : 'ignored';
-    // Locks in the renewal engine's order (subscription, order, then the payment), so a dunning retry
-    // or a manual payment of the same order waits for this or is waited for.
-    const subscriptionId = found.orderId
-      ? (await em.findOne(Order, { id: found.orderId }, { fields: ['subscriptionId'] }))?.subscriptionId
-      : null;
-    const s = subscriptionId
-      ? await em.findOne(Subscription, { id: subscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-      : null;
+    if (!found) return 'ignored';
+    // Locks in the order a dunning retry and a manual payment take them (the order, its subscription,
+    // then the payment), so either waits for this or is waited for, never both at once.
     const order = found.orderId
       ? await em.findOne(Order, { id: found.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+      : null;
+    const s = order?.subscriptionId
+      ? await em.findOne(Subscription, { id: order.subscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
       : null;
     const payment = await em.findOneOrFail(
       Payment,
@@ -132,21 +143,22 @@ export class ProcessorEventHandler {
     // The order first, as refund.service.ts locks it: one refund of an order at a time.
     const order = await em.findOneOrFail(Order, { id: found.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const refund = await em.findOneOrFail(Refund, { id: found.id }, { refresh: true });
-    // Only a pending refund moves: one settled already keeps the outcome the order counted.
-    if (refund.status !== 'pending') return 'ignored';
     const now = (await this.clocks.clockIn(em, refund.organizationId)).now();
+    if (refund.status === 'pending') {
+      if (event.status === 'succeeded') await applySucceededRefund(em, order, refund, now);
+    } else if (refund.status === 'succeeded' && event.status !== 'succeeded') {
+      // The bank sent the money back after all: the order no longer counts it.
+      await revertSucceededRefund(em, order, refund, now);
+    } else return 'ignored';
     refund.status = event.status;
     refund.failureReason = event.status === 'succeeded' ? null : (event.failureReason ?? event.status);
     refund.modifiedAt = now;
     await em.flush();
     recordEvent(em, refund.organizationId, 'refund.updated', refundWire(RefundType.fromEntity(refund)), now);
-    if (event.status === 'succeeded') await applySucceededRefund(em, order, refund, now);
     await em.flush();
     return 'handled';
   }
 }
-
-class RetryLater extends Error {}
 
 /**
  * Which attempt a payment was, from its processor key: `charge:subscription:<id>:<period start>:<n>`

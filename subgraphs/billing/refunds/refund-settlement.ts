@@ -40,3 +40,23 @@ export async function applySucceededRefund(em: EntityManager, order: Order, refu
   recordEvent(em, order.organizationId, 'order.refunded', payload, new Date(now.getTime() + 2));
   await em.flush();
 }
+
+/**
+ * A refund that had succeeded failed after all (Stripe's `refund.failed` after `succeeded`: the bank
+ * returned the money): the order stops counting it, `paid` again when nothing else is refunded, and the
+ * merchant hears `order.updated`. The order must be locked by the caller.
+ */
+export async function revertSucceededRefund(em: EntityManager, order: Order, refund: Refund, now: Date): Promise<void> {
+  order.refundedAmount -= refund.amount;
+  order.refundedTaxAmount -= refund.taxAmount;
+  order.status = order.refundedAmount > 0n ? 'partially_refunded' : 'paid';
+  order.modifiedAt = now;
+  await em.flush();
+  recordEvent(
+    em,
+    order.organizationId,
+    'order.updated',
+    await orderEventPayload(em, order),
+    new Date(now.getTime() + 1),
+  );
+}

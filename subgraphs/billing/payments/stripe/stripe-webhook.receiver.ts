@@ -49,9 +49,6 @@ export class StripeWebhookReceiver implements ProcessorWebhooks {
       throw error;
     }
     if (!event) return { result: 'ignored' };
-    const result = await this.events.apply(event);
-    return result === 'retry'
-      ? { result, detail: `Event ${event.eventId} names a payment that is not recorded yet; send it again later.` }
-      : { result };
+    return { result: await this.events.apply(event) };
   }
 }
