@@ -6,6 +6,8 @@ import type { OwnerEmail, OwnerMailbox } from './owner-mailbox.js';
 const POLL_MS = 2000;
 /** How long a claimed notice is left to its relay before another may hand it over. */
 const LEASE_SECONDS = 30;
+/** How many handed-over keys a relay remembers for the hand-overs that ask after them (a few seconds' worth). */
+const REMEMBERED_KEYS = 1000;
 
 /** The subgraphs whose writes owe someone an e-mail, each with its own `<schema>.owner_notices`. */
 export type NoticeSchema = 'identity' | 'billing' | 'webhooks';
@@ -41,6 +43,14 @@ export async function recordOwnerNotice(em: NoticeExecutor, schema: NoticeSchema
 export class OwnerNoticeRelay {
   private readonly loop: PollingLoop;
   private mailbox: OwnerMailbox | null = null;
+  /**
+   * The pass in flight in this process (never rejects). Passes run one at a time: the poll may claim a
+   * notice between its revocation's commit and the revocation's own hand-over, which then skips it
+   * (claimed), and would answer before the poll has queued it; waiting for the poll's pass closes that.
+   */
+  private pass: Promise<unknown> = Promise.resolve();
+  /** Recipients of the keys handed over lately by any pass of this process, oldest first. */
+  private readonly handed = new Map<string, number>();
 
   constructor(
     private readonly orm: MikroORM,
@@ -84,20 +94,32 @@ export class OwnerNoticeRelay {
 
   /**
    * Hands over now what is waiting, for a caller that just committed the notice `key`: the recipients it
-   * was queued to, or null when it could not be handed over now (the mailbox unreachable or not yet
-   * attached, or another relay holding it); it is then handed over at a later poll.
+   * was queued to (by this pass or the poll's pass it waited for), or null when it could not be handed
+   * over now (the mailbox unreachable or not yet attached, or another process's relay holding it); it
+   * is then handed over at a later poll.
    */
   async handOver(key: string): Promise<number | null> {
     try {
-      return (await this.relayOnce()).get(key) ?? null;
+      await this.relayOnce();
     } catch (error) {
       this.logger?.error({ err: error, key }, 'owner notice not handed over now; the relay retries');
-      return null;
     }
+    const recipients = this.handed.get(key) ?? null;
+    this.handed.delete(key);
+    return recipients;
   }
 
-  /** Hands over every notice not e-mailed yet; answers the recipients of each key handed over. */
-  async relayOnce(): Promise<Map<string, number>> {
+  /**
+   * Hands over every notice not e-mailed yet, after the pass in flight in this process; answers the
+   * recipients of each key this pass handed over.
+   */
+  relayOnce(): Promise<Map<string, number>> {
+    const next = this.pass.then(() => this.relayPass());
+    this.pass = next.catch(() => undefined);
+    return next;
+  }
+
+  private async relayPass(): Promise<Map<string, number>> {
     const handed = new Map<string, number>();
     const mailbox = this.mailbox;
     if (!mailbox) return handed;
@@ -120,6 +142,13 @@ export class OwnerNoticeRelay {
       });
       await connection.execute(`update ${this.schema}.owner_notices set emailed_at = now() where id = ?`, [row.id]);
       handed.set(row.key, recipients);
+      this.remember(row.key, recipients);
     }
+  }
+
+  /** Kept for the hand-over of `key`, which may be waiting for this pass; the oldest go first. */
+  private remember(key: string, recipients: number): void {
+    this.handed.set(key, recipients);
+    if (this.handed.size > REMEMBERED_KEYS) this.handed.delete(this.handed.keys().next().value as string);
   }
 }

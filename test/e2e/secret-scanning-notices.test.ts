@@ -88,16 +88,20 @@ describe('in one process', () => {
   const useMailbox = (mailbox: OwnerMailbox) => env.environment.identity.ownerNotices.use(mailbox);
   const realMailbox = () => env.environment.billing.ownerMailbox;
 
-  it('billing unreachable at the revocation: the e-mail waits, then goes once the relay reaches it', async () => {
-    const { tenant, token, recipients } = await leakyOrganization();
+  /** Reports `token` while the mailbox cannot be reached: revoked, its notice left waiting. */
+  async function revokeWhileBillingDown(token: string) {
     useMailbox({ queue: async () => Promise.reject(new Error('connect ECONNREFUSED (billing)')) });
     try {
-      const answer = await report(env.baseUrl, token);
-      expect(answer.body).toEqual([expect.objectContaining({ label: 'true_positive' })]);
-      expect(await emailsOf(env, tenant.organizationId)).toEqual([]);
+      expect((await report(env.baseUrl, token)).body).toEqual([expect.objectContaining({ label: 'true_positive' })]);
     } finally {
       useMailbox(realMailbox());
     }
+  }
+
+  it('billing unreachable at the revocation: the e-mail waits, then goes once the relay reaches it', async () => {
+    const { tenant, token, recipients } = await leakyOrganization();
+    await revokeWhileBillingDown(token);
+    expect(await emailsOf(env, tenant.organizationId)).toEqual([]);
     await env.environment.identity.ownerNotices.relayOnce();
     expect(await emailsOf(env, tenant.organizationId)).toEqual(recipients);
     expect((await env.environment.identity.ownerNotices.relayOnce()).size).toBe(0);
@@ -106,12 +110,7 @@ describe('in one process', () => {
 
   it('a notice claimed by a relay that died waits for the end of its lease, then goes once', async () => {
     const { tenant, token, recipients } = await leakyOrganization();
-    useMailbox({ queue: async () => Promise.reject(new Error('connect ECONNREFUSED (billing)')) });
-    try {
-      expect((await report(env.baseUrl, token)).body).toEqual([expect.objectContaining({ label: 'true_positive' })]);
-    } finally {
-      useMailbox(realMailbox());
-    }
+    await revokeWhileBillingDown(token);
     const notices = env.environment.identity.orm.em.getConnection();
     const claim = (interval: string) =>
       notices.execute(
@@ -124,6 +123,49 @@ describe('in one process', () => {
     expect(await emailsOf(env, tenant.organizationId)).toEqual([]);
     await claim('-1 second'); // its lease is over
     expect((await env.environment.identity.ownerNotices.relayOnce()).size).toBe(1);
+    expect(await emailsOf(env, tenant.organizationId)).toEqual(recipients);
+  });
+
+  it("a notice the relay's poll claimed first: the revocation's hand-over waits for that pass, so the e-mail is queued before the answer", async () => {
+    const { tenant, token, recipients } = await leakyOrganization();
+    await revokeWhileBillingDown(token);
+    const [{ key }] = await env.environment.identity.orm.em
+      .getConnection()
+      .execute<{ key: string }[]>(
+        `select key from identity.owner_notices where email->>'organizationId' = ? and emailed_at is null`,
+        [tenant.organizationId],
+      );
+    // The poll's pass has claimed the notice and is in the mailbox when the revocation's hand-over starts
+    // (the window between the revocation's commit and its hand-over).
+    let release = () => {};
+    const gate = new Promise<void>(resolve => {
+      release = resolve;
+    });
+    let inMailbox = () => {};
+    const entered = new Promise<void>(resolve => {
+      inMailbox = resolve;
+    });
+    useMailbox({
+      queue: async (email: OwnerEmail) => {
+        inMailbox();
+        await gate;
+        return realMailbox().queue(email);
+      },
+    });
+    try {
+      const poll = env.environment.identity.ownerNotices.relayOnce();
+      await entered;
+      const handOver = env.environment.identity.ownerNotices.handOver(key);
+      setTimeout(release, 200);
+      const emailed = await handOver;
+      expect(await emailsOf(env, tenant.organizationId)).toEqual(recipients);
+      expect(emailed).toBe(recipients.length);
+      expect([...(await poll).keys()]).toEqual([key]);
+    } finally {
+      release();
+      useMailbox(realMailbox());
+    }
+    expect((await env.environment.identity.ownerNotices.relayOnce()).size).toBe(0);
     expect(await emailsOf(env, tenant.organizationId)).toEqual(recipients);
   });
 
