@@ -19,6 +19,8 @@ import {
   query,
   type ServerSetup,
   startServer,
+  stopServer,
+  within,
 } from '../support/embedded-server.js';
 import {
   call,
@@ -253,9 +255,9 @@ describe('a process killed right after the revocation commits', () => {
     const base = `http://127.0.0.1:${setup.port + 1}`;
     const env = { GITHUB_SECRET_SCANNING_KEYS: GITHUB_KEYS };
     const crashing = startServer(setup, { ...env, FAULT_INJECTION_EXIT_AT: LEAK_NOTICE_HANDOVER_FAULT });
-    await crashing.ready;
-    await expect(report(base, token)).rejects.toThrow();
-    expect(await crashing.exited).toBe(86);
+    await within(crashing.ready, 60_000, 'the first start', crashing);
+    await expect(within(report(base, token), 60_000, 'the report', crashing)).rejects.toThrow(/fetch failed/);
+    expect(await within(crashing.exited, 30_000, 'the exit at the fault point', crashing)).toBe(86);
 
     // Revoked and committed, the e-mail owed but not queued.
     const revoked = await query<{ deleted: boolean }>(
@@ -271,7 +273,7 @@ describe('a process killed right after the revocation commits', () => {
     expect(await outbox()).toEqual([]);
 
     const restarted = startServer(setup, env);
-    await restarted.ready;
+    await within(restarted.ready, 60_000, 'the restart', restarted);
     const deadline = Date.now() + 60_000;
     while ((await outbox()).length < recipients.length && Date.now() < deadline)
       await new Promise(r => setTimeout(r, 250));
@@ -280,7 +282,6 @@ describe('a process killed right after the revocation commits', () => {
     // Reported again: already revoked, nothing more to tell.
     expect((await report(base, token)).body).toEqual([expect.objectContaining({ label: 'false_positive' })]);
     expect(await outbox()).toEqual(recipients);
-    restarted.child.kill('SIGTERM');
-    await restarted.exited;
+    expect(await stopServer(restarted)).toBe(0);
   });
 });

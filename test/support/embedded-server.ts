@@ -53,6 +53,8 @@ export function startServer(setup: ServerSetup, extra: Record<string, string> = 
       PORT: String(setup.port + 1),
       SANDBOX_PORT: String(setup.port),
       LOG_LEVEL: 'silent',
+      // Both environments' pools on a test database server that other test files share (`max_connections`).
+      DATABASE_POOL_SIZE: '4',
       ...extra,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,6 +76,29 @@ export function startServer(setup: ServerSetup, extra: Record<string, string> = 
     void exited.then(code => reject(new Error(`server exited during start (${code}):\n${output}`)));
   });
   return { child, exited, ready, output: () => output };
+}
+
+/** `promise`, or a failure after `ms` that says what was awaited and what the server printed. */
+export function within<T>(promise: Promise<T>, ms: number, what: string, server: ServerProcess): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what}: nothing after ${ms} ms; the server printed:\n${server.output()}`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** SIGTERM, then SIGKILL if it has not exited after `graceMs`; resolves with its exit code. */
+export async function stopServer(server: ServerProcess, graceMs = 20_000): Promise<number | null> {
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), graceMs);
+  try {
+    return await server.exited;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What a test leaves running is killed (afterAll). */
