@@ -19,6 +19,7 @@ import { Migration20261124170000_outgoing_emails } from './Migration202611241700
 import { Migration20261124190000_subscription_counts_on_change } from './Migration20261124190000_subscription_counts_on_change.js';
 import { Migration20261125100000_processor_events } from './Migration20261125100000_processor_events.js';
 import { Migration20261125110000_owner_notices } from './Migration20261125110000_owner_notices.js';
+import { Migration20261126100000_metadata_terms_index } from './Migration20261126100000_metadata_terms_index.js';
 import { Migration20261124180000_grant_user_provided_key } from './Migration20261124180000_grant_user_provided_key.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
@@ -57,4 +58,5 @@ export const billingMigrations = [
   },
   { name: 'Migration20261125100000_processor_events', class: Migration20261125100000_processor_events },
   { name: 'Migration20261125110000_owner_notices', class: Migration20261125110000_owner_notices },
+  { name: 'Migration20261126100000_metadata_terms_index', class: Migration20261126100000_metadata_terms_index },
 ];

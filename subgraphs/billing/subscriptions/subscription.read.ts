@@ -24,15 +24,14 @@ export function metadataCandidates(key: string, value: string): Record<string, u
 }
 
 /**
- * `metadata[k]=v`: containment on the tenant-keyed GIN index (`{"<organization id>": metadata}`,
- * jsonb_path_ops), so the index hands back this organization's matches only, never another tenant's.
- * Several values of one key: any of them; several keys: all of them; one term per organization.
+ * `metadata[k]=v`: one condition per key, on the tenant-keyed GIN array index of the subscription's
+ * metadata terms (`<organization id>:<key as JSON>=<value as JSON>`, migration 20261126100000): the
+ * filter's own terms are built by the same SQL function from each (organization, candidate) pair, so
+ * the index hands back this organization's exact matches, with no recheck and never another tenant's.
+ * Several values of one key: any of them (`&&`); several keys: all of them.
  */
-const metadataTerms = (metadata: Record<string, string[]>, organizations: number) =>
-  Object.values(metadata).map(values => {
-    const terms = values.reduce((n, v) => n + metadataCandidates('k', v).length, 0) * organizations;
-    return `(${Array.from({ length: terms }, () => `billing.tenant_metadata(s.organization_id, s.metadata) @> ?::jsonb`).join(' or ')})`;
-  });
+const metadataTerm =
+  'billing.tenant_metadata_terms(s.organization_id, s.metadata) && billing.tenant_metadata_filter_terms(?::uuid[], ?::jsonb)';
 
 const SORTS = Object.fromEntries(
   Object.entries(SUBSCRIPTION_SORT_COLUMNS).map(([key, sort]) => [
@@ -96,15 +95,15 @@ export const subscriptionRead = new ReadModel<SubscriptionReadFilters>({
     canceledAtAfter: { where: 's.canceled_at >= ?::timestamptz' },
     canceledAtBefore: { where: 's.canceled_at <= ?::timestamptz' },
     metadata: {
-      where: (metadata, scope) => metadataTerms(metadata, scope.organizationIds.length).join(' and '),
+      where: metadata =>
+        Object.keys(metadata)
+          .map(() => `(${metadataTerm})`)
+          .join(' and '),
       values: (metadata, scope) =>
-        Object.entries(metadata).flatMap(([key, values]) =>
-          values.flatMap(v =>
-            metadataCandidates(key, v).flatMap(candidate =>
-              scope.organizationIds.map(org => JSON.stringify({ [org]: candidate })),
-            ),
-          ),
-        ),
+        Object.entries(metadata).flatMap(([key, values]) => [
+          scope.organizationIds,
+          JSON.stringify(values.flatMap(v => metadataCandidates(key, v))),
+        ]),
     },
   },
   sorts: {
