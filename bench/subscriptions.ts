@@ -58,7 +58,7 @@ export async function benchSubscriptions(o: SubscriptionBenchOptions): Promise<{
       count: size - seeded,
     });
     o.log(`seeded ${size - seeded} subscriptions in ${seed.ms} ms (${size} in the organization)`);
-    o.log(`vacuumed and analyzed them in ${await settleSubscriptions(o.databaseUrl)} ms`);
+    o.log(`vacuumed them and checkpointed in ${await settleSubscriptions(o.databaseUrl)} ms`);
     seedTimes.push(`${(size - seeded).toLocaleString('en')} rows in ${(seed.ms / 1000).toFixed(1)} s`);
     if (size - seeded >= 1_000_000)
       goals.push({

@@ -35,8 +35,7 @@ beforeAll(async () => {
       priceIds: [product.price.id],
       metadata,
     });
-    if (tenant === alice) ids[id] = name;
-    else ids[id] = `bob:${name}`;
+    ids[id] = tenant === alice ? name : `bob:${name}`;
   };
   await mk(alice, 'separators', { 'a=b:c"d': 'x"y=z' });
   await mk(alice, 'shifted', { a: 'b:c"d=x"y=z' });

@@ -1,6 +1,9 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CARDS, type Card, cardError, generic } from './fake-stripe-cards.js';
+import { signedStripeEvent, stripeEvent } from './fake-stripe-events.js';
+import { expands, header, id, type Json, missing, notFound, now, parseForm, publicOf } from './fake-stripe-wire.js';
 
 /**
  * A loopback HTTP server that speaks the few Stripe API endpoints our Stripe processor calls
@@ -18,31 +21,6 @@ export interface RecordedRequest {
   params: Record<string, unknown>;
 }
 
-interface Card {
-  brand: string;
-  last4: string;
-  /** Declined when saved (SetupIntent) and when charged. */
-  declined: { decline_code: string; message: string } | null;
-  /** Saved fine, declined on every charge (pm_card_chargeCustomerFail). */
-  chargeFails: boolean;
-}
-
-const generic = { decline_code: 'generic_decline', message: 'Your card was declined.' };
-const CARDS: Record<string, Card> = {
-  pm_card_visa: { brand: 'visa', last4: '4242', declined: null, chargeFails: false },
-  pm_card_mastercard: { brand: 'mastercard', last4: '4444', declined: null, chargeFails: false },
-  pm_card_amex: { brand: 'amex', last4: '8431', declined: null, chargeFails: false },
-  pm_card_chargeDeclined: { brand: 'visa', last4: '0002', declined: generic, chargeFails: false },
-  pm_card_chargeDeclinedInsufficientFunds: {
-    brand: 'visa',
-    last4: '9995',
-    declined: { decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
-    chargeFails: false,
-  },
-  pm_card_chargeCustomerFail: { brand: 'visa', last4: '0341', declined: null, chargeFails: true },
-};
-
-type Json = Record<string, any>;
 interface Stored {
   status: number;
   body: Json;
@@ -67,6 +45,10 @@ export class FakeStripe {
 
   constructor(readonly secretKey = 'sk_test_fake') {}
 
+  /** Stripe's events and their signatures (fake-stripe-events.ts), for the tests that post webhooks. */
+  static readonly event = stripeEvent;
+  static readonly signedEvent = signedStripeEvent;
+
   async start(): Promise<{ host: string; port: number }> {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -85,29 +67,6 @@ export class FakeStripe {
   /** The next request is executed and stored, then its connection is dropped before any response. */
   dropNextResponse(): void {
     this.dropNext = true;
-  }
-
-  /** A Stripe event (`evt_…`) about `object`, as Stripe sends it to a webhook endpoint. */
-  static event(type: string, object: Json, at = new Date()): Json {
-    return {
-      id: `evt_${id()}`,
-      object: 'event',
-      api_version: '2026-10-28.endive',
-      created: Math.floor(at.getTime() / 1000),
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      type,
-      data: { object },
-    };
-  }
-
-  /** A Stripe event body and its `Stripe-Signature` header, signed as Stripe signs (t=…,v1=HMAC-SHA256). */
-  static signedEvent(event: Json, secret: string, at: Date): { payload: string; header: string } {
-    const payload = JSON.stringify(event, null, 2);
-    const t = Math.floor(at.getTime() / 1000);
-    const v1 = createHmac('sha256', secret).update(`${t}.${payload}`, 'utf8').digest('hex');
-    return { payload, header: `t=${t},v1=${v1}` };
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string): void {
@@ -343,75 +302,4 @@ export class FakeStripe {
     this.refunds.set(refund.id, refund);
     return [200, refund];
   }
-}
-
-function cardError(decline: { decline_code: string; message: string }): Json {
-  return {
-    type: 'card_error',
-    code: 'card_declined',
-    decline_code: decline.decline_code,
-    message: decline.message,
-    doc_url: 'https://stripe.com/docs/error-codes/card-declined',
-  };
-}
-
-function missing(p: Json, param = p.confirmation_token ? 'confirmation_token' : 'payment_method'): [number, Json] {
-  const kind = {
-    payment_method: 'PaymentMethod',
-    confirmation_token: 'ConfirmationToken',
-    payment_intent: 'PaymentIntent',
-  }[param];
-  return [
-    400,
-    {
-      error: {
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        param,
-        message: `No such ${kind ?? param}: '${p[param]}'`,
-        doc_url: 'https://stripe.com/docs/error-codes/resource-missing',
-      },
-    },
-  ];
-}
-
-function notFound(path: string): [number, Json] {
-  return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (POST: ${path}).` } }];
-}
-
-function publicOf(method: Json): Json {
-  const { __test_name: _ignored, ...rest } = method;
-  return rest;
-}
-
-function expands(p: Json, field: string): boolean {
-  const expand = p.expand;
-  return Array.isArray(expand) ? expand.includes(field) : Object.values(expand ?? {}).includes(field);
-}
-
-function header(req: http.IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function id(): string {
-  return randomBytes(12).toString('hex');
-}
-
-function now(): number {
-  return Math.floor(Date.now() / 1000);
-}
-
-/** Stripe's form encoding (`a[b]=1`, `expand[0]=x`) back into objects; indexed keys stay objects. */
-function parseForm(raw: string): Json {
-  const out: Json = {};
-  for (const [name, value] of new URLSearchParams(raw)) {
-    const path = name.replace(/\]/g, '').split('[');
-    let node = out;
-    path.forEach((part, i) => {
-      if (i === path.length - 1) node[part] = value;
-      else node = node[part] ??= {};
-    });
-  }
-  return out;
 }
