@@ -1,3 +1,4 @@
+import { ChannelListener } from '../../kit/database/channel-listener.js';
 import { optionalString, requireId, requireString } from '../args.js';
 import { defineCommand } from '../command.js';
 import {
@@ -7,9 +8,14 @@ import {
   openWebhooksOrm,
   signatureHeader,
   WEBHOOK_USER_AGENT,
+  WEBHOOKS_QUEUED_CHANNEL,
 } from '../../subgraphs/webhooks/runtime.js';
 
-const POLL_MS = 250;
+/** Ingestion's notification wakes the listener at once; the poll is the fallback while it cannot listen. */
+const LISTENING_POLL_MS = 2_000;
+const UNLISTENED_POLL_MS = 250;
+/** The ids of this many of the latest forwarded events are remembered: none is forwarded twice. */
+const REMEMBERED_IDS = 10_000;
 
 /**
  * `listen`: forwards an organization's events, as they happen, to a local URL, signed like real
@@ -48,14 +54,26 @@ export const listen = defineCommand({
     const orm = await openWebhooksOrm(databaseUrl, 2);
     const sender = new DeliverySender(true);
     const stream = new EventStream(orm);
+    const wakeUp = new WakeUp();
+    const queued = new ChannelListener(
+      databaseUrl,
+      WEBHOOKS_QUEUED_CHANNEL,
+      // Connected (again): look once for what was ingested while nobody listened.
+      { notified: () => wakeUp.wake(), listening: () => wakeUp.wake() },
+      'cli-listen',
+    );
     let stopped = false;
     const stop = () => {
       stopped = true;
+      wakeUp.wake();
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     let forwarded = 0;
+    const sent = new RecentIds(REMEMBERED_IDS);
     try {
+      // Listening before the head is read: an event ingested in between wakes the first wait.
+      await queued.start().catch(() => undefined);
       let position = await stream.head(input.organizationId);
       process.stdout.write(
         `Ready (${environment}). Forwarding to ${input.target}; signing secret ${input.secret} (Ctrl-C to stop)\n`,
@@ -65,6 +83,8 @@ export const listen = defineCommand({
         for (const event of events) {
           if (forwarded >= input.maxEvents) break;
           position = event.position;
+          // Exactly once, even should a read ever return an event again (the cursor only moves forward).
+          if (!sent.add(event.id)) continue;
           const body = Buffer.from(event.payload, 'utf8');
           const timestamp = Math.floor(Date.now() / 1000);
           const result = await sender.send(
@@ -83,14 +103,61 @@ export const listen = defineCommand({
             `--> ${event.type} [${event.id}]  <-- ${result.httpCode ?? result.error} (${result.durationMs} ms)\n`,
           );
         }
-        if (events.length === 0) await new Promise(resolve => setTimeout(resolve, POLL_MS));
+        if (events.length === 0 && !stopped)
+          await wakeUp.wait(queued.connected ? LISTENING_POLL_MS : UNLISTENED_POLL_MS);
       }
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       sender.close();
+      await queued.close();
       await orm.close();
     }
     return { json: { forwarded, secret: input.secret }, text: `Forwarded ${forwarded} event(s).` };
   },
 });
+
+/**
+ * A wait that a notification cuts short. A wake while nobody waits is kept for the next wait, so an
+ * event ingested while the listener was reading or sending is looked for at once.
+ */
+class WakeUp {
+  private pending = false;
+  private resolve: (() => void) | undefined;
+
+  wake(): void {
+    if (this.resolve) this.resolve();
+    else this.pending = true;
+  }
+
+  wait(ms: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise(resolve => {
+      const done = () => {
+        clearTimeout(timer);
+        this.resolve = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.resolve = done;
+    });
+  }
+}
+
+/** The latest `capacity` ids, oldest forgotten first. */
+class RecentIds {
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** False when the id is already among them. */
+  add(id: string): boolean {
+    if (this.ids.has(id)) return false;
+    this.ids.add(id);
+    if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as string);
+    return true;
+  }
+}

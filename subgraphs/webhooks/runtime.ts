@@ -18,6 +18,7 @@ export { InProcessWebhookIngest } from './events/event-ingest.js';
 export { deliveryPolicyOf } from './worker/delivery-policy.js';
 export { DeliveryWorker } from './worker/delivery-worker.js';
 export { EventStream } from './events/event-stream.js';
+export { WEBHOOKS_QUEUED_CHANNEL } from './events/event-ingest.js';
 export { generateWebhookSecret } from './endpoints/webhook-secret.js';
 export { openWebhooksOrm } from './orm.js';
 export { DeliverySender, WEBHOOK_USER_AGENT } from './worker/delivery-sender.js';

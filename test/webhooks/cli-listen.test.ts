@@ -17,6 +17,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 let buildDir: string;
 let stack: TestStack;
 let receiver: WebhookReceiver;
+const CONCURRENT_CHECKOUTS = 8;
+const ENDPOINT_EVENTS = ['checkout.created', 'checkout.updated', 'customer.created', 'order.created', 'order.paid'];
 
 beforeAll(async () => {
   const out = path.join('.build', `cli-listen-${process.pid}-${randomBytes(3).toString('hex')}`);
@@ -32,12 +34,11 @@ afterAll(async () => {
   if (buildDir && !buildDir.endsWith(`${path.sep}dist`)) await rm(buildDir, { recursive: true, force: true });
 });
 
-it('forwards new events of one organization, signed, and stops after --max-events', async () => {
-  const env = stack.sandbox;
-  const tenant = await createTenant(env);
+/** Starts `cli listen` on the sandbox for one organization; resolves once it printed Ready. */
+async function startListen(organizationId: string, forwardTo: string, extra: string[] = []) {
   const urls = {
     production: (stack.production.environment.webhooks.orm.config.get('clientUrl') as string) ?? '',
-    sandbox: (env.environment.webhooks.orm.config.get('clientUrl') as string) ?? '',
+    sandbox: (stack.sandbox.environment.webhooks.orm.config.get('clientUrl') as string) ?? '',
   };
   const child = spawn(
     process.execPath,
@@ -45,11 +46,10 @@ it('forwards new events of one organization, signed, and stops after --max-event
       path.join(buildDir, 'cli', 'main.js'),
       'listen',
       '--forward-to',
-      receiver.url('/local'),
+      forwardTo,
       '--organization',
-      tenant.organizationId,
-      '--max-events',
-      '2',
+      organizationId,
+      ...extra,
       '--env',
       'sandbox',
       '--json',
@@ -66,14 +66,39 @@ it('forwards new events of one organization, signed, and stops after --max-event
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', d => (stdout += d));
-  child.stderr.on('data', d => (stderr += d));
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', d => (output.stdout += d));
+  child.stderr.on('data', d => (output.stderr += d));
   const exited = new Promise<number | null>(resolve => child.on('close', resolve));
-  for (let i = 0; i < 200 && !stdout.includes('Ready'); i++) await new Promise(r => setTimeout(r, 100));
-  expect([stdout, stderr]).toEqual([expect.stringContaining('Ready (sandbox)'), expect.anything()]);
-  const secret = /signing secret (whsec_\S+)/.exec(stdout)![1];
+  for (let i = 0; i < 200 && !output.stdout.includes('Ready'); i++) await new Promise(r => setTimeout(r, 100));
+  expect([output.stdout, output.stderr]).toEqual([expect.stringContaining('Ready (sandbox)'), expect.anything()]);
+  const secret = /signing secret (whsec_\S+)/.exec(output.stdout)![1];
+  return { child, output, exited, secret };
+}
+
+/** Waits (bounded) until the relay has handed every outbox row of the organization to the webhooks subgraph. */
+async function handedOver(organizationId: string): Promise<void> {
+  const billing = stack.sandbox.environment.billing.orm.em;
+  for (let i = 0; i < 300; i++) {
+    const [row] = await billing
+      .fork()
+      .execute<{ pending: number }[]>(
+        'select count(*)::int as pending from billing.events where organization_id = ? and dispatched_at is null',
+        [organizationId],
+      );
+    if (row.pending === 0) return;
+    await new Promise(r => setTimeout(r, 100));
+  }
+  throw new Error('the outbox was not handed over');
+}
+
+it('forwards new events of one organization, signed, and stops after --max-events', async () => {
+  const env = stack.sandbox;
+  const tenant = await createTenant(env);
+  const { output, exited, secret } = await startListen(tenant.organizationId, receiver.url('/local'), [
+    '--max-events',
+    '2',
+  ]);
 
   for (const name of ['One', 'Two']) {
     const res = await call(env.baseUrl, 'POST', '/v1/customers/', {
@@ -89,5 +114,104 @@ it('forwards new events of one organization, signed, and stops after --max-event
     new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
     expect(validateEvent(r.body, r.headers as Record<string, string>, secret).type).toBe('customer.created');
   }
-  expect(JSON.parse(stdout.trim().split('\n').pop()!)).toMatchObject({ forwarded: 2, secret });
+  expect(JSON.parse(output.stdout.trim().split('\n').pop()!)).toMatchObject({ forwarded: 2, secret });
 }, 60_000);
+
+it('forwards each event of checkouts confirmed at once exactly once, in the order endpoints receive them', async () => {
+  const env = stack.sandbox;
+  const tenant = await createTenant(env);
+  const api = (method: string, route: string, body?: unknown) =>
+    call(env.baseUrl, method, route, { token: tenant.oat, body });
+  const product = await api('POST', '/v1/products/', {
+    name: 'Concurrent',
+    prices: [{ amount_type: 'fixed', price_amount: 900, price_currency: 'usd' }],
+  });
+  expect(product.status).toBe(201);
+  // A real endpoint: its deliveries are the order listen must keep.
+  const endpoint = await api('POST', '/v1/webhooks/endpoints', {
+    url: receiver.url('/endpoint'),
+    format: 'raw',
+    events: ENDPOINT_EVENTS,
+  });
+  expect(endpoint.status).toBe(201);
+  // Listen forwards what is ingested after it starts: the product's event is in before.
+  await handedOver(tenant.organizationId);
+  const [start] = await env.environment.webhooks.orm.em
+    .fork()
+    .execute<{ position: string }[]>(
+      'select coalesce(max(position), 0)::text as position from webhooks.events where organization_id = ?',
+      [tenant.organizationId],
+    );
+  const { child, output, exited, secret } = await startListen(tenant.organizationId, receiver.url('/concurrent'));
+
+  const checkouts = await Promise.all(
+    Array.from({ length: CONCURRENT_CHECKOUTS }, async (_, i) => {
+      const created = await api('POST', '/v1/checkouts/', {
+        products: [product.body.id],
+        customer_email: `buyer-${i}-${Date.now()}@example.com`,
+      });
+      expect(created.status).toBe(201);
+      return created.body;
+    }),
+  );
+  // Positions gain a digit inside the burst (as they do at 10, 100, 1000… in every database), so a
+  // read returns events on both sides of it: the first sale's events are ingested in one transaction.
+  await handedOver(tenant.organizationId);
+  await env.environment.webhooks.orm.em
+    .fork()
+    .execute(
+      `select setval(pg_get_serial_sequence('webhooks.events', 'position'),
+                     power(10, length((select max(position) from webhooks.events)::text) + 1)::bigint - 2)`,
+    );
+  const confirmed = await Promise.all(
+    checkouts.map(c =>
+      call(env.baseUrl, 'POST', `/v1/checkouts/client/${c.client_secret}/confirm`, {
+        body: { confirmation_token_id: 'pm_card_visa' },
+      }),
+    ),
+  );
+  expect(confirmed.map(r => r.status)).toEqual(checkouts.map(() => 200));
+
+  // Once the outbox is handed over, a last event: listen forwards in order, so when it has arrived
+  // everything before it has too.
+  await handedOver(tenant.organizationId);
+  const last = await api('POST', '/v1/customers/', { email: `last-${Date.now()}@example.com`, name: 'Last' });
+  expect(last.status).toBe(201);
+  await receiver.until(
+    () => receiver.on('/concurrent').some(r => JSON.parse(r.body).data.id === last.body.id),
+    'the last event forwarded',
+  );
+  // Ctrl-C: the CLI's interrupt exit.
+  child.kill('SIGINT');
+  expect(await exited).toBe(130);
+
+  const recorded = await env.environment.webhooks.orm.em
+    .fork()
+    .execute<{ id: string; type: string }[]>(
+      'select id, type from webhooks.events where organization_id = ? and position > ?::bigint order by position',
+      [tenant.organizationId, start.position],
+    );
+  const forwarded = receiver.on('/concurrent');
+  const ids = forwarded.map(r => r.headers['webhook-id']);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(forwarded.map(r => [r.headers['webhook-id'], JSON.parse(r.body).type])).toEqual(
+    recorded.map(e => [e.id, e.type]),
+  );
+  for (const r of forwarded)
+    expect(new Webhook(secret).verify(r.body, r.headers as Record<string, string>)).toBeTruthy();
+  // Per checkout's order: created before paid.
+  const orderEvents = forwarded.map(r => JSON.parse(r.body)).filter(e => e.type.startsWith('order.'));
+  const orders = new Set(orderEvents.map(e => e.data.id));
+  expect(orders.size).toBe(CONCURRENT_CHECKOUTS);
+  for (const order of orders)
+    expect(orderEvents.filter(e => e.data.id === order).map(e => e.type)).toEqual([
+      'order.created',
+      'order.updated',
+      'order.paid',
+    ]);
+  expect(output.stdout.split('\n').filter(line => line.startsWith('--> '))).toHaveLength(recorded.length);
+  // The endpoint got the same bytes in the same order (of the types it subscribed to).
+  const subscribed = forwarded.filter(r => ENDPOINT_EVENTS.includes(JSON.parse(r.body).type)).map(r => r.body);
+  await receiver.until(() => receiver.on('/endpoint').length >= subscribed.length, 'the endpoint deliveries');
+  expect(receiver.on('/endpoint').map(r => r.body)).toEqual(subscribed);
+}, 120_000);

@@ -5,6 +5,16 @@ import type { SourceEvent, WebhookIngest } from './webhook-ingest.contract.js';
 export const WEBHOOKS_QUEUED_CHANNEL = 'webhooks_queued';
 
 /**
+ * Held by each ingestion transaction from before its first position is drawn until its commit, so
+ * positions become visible in the order they were drawn: whoever sees an event also sees every event
+ * of a lower position. A reader can then keep a plain "after this position" cursor (`cli listen`, see
+ * event-stream.ts) and an endpoint's queue never gets an older event after a younger one was sent.
+ * Producers' relays already hand over one batch at a time, but a batch whose RPC timed out can still
+ * be running here when the relay's next batch arrives.
+ */
+const INGEST_LOCK = 'webhooks:ingest';
+
+/**
  * The webhooks side of ingestion (see webhook-ingest.contract.ts). The envelope
  * `{"type","timestamp","data"}` is serialised here, once: those bytes are what every endpoint receives
  * and what a redelivery sends again. `sequence` numbers the events of one object (`data.id`) in the
@@ -20,6 +30,7 @@ export class InProcessWebhookIngest implements WebhookIngest {
   async ingest(events: SourceEvent[]): Promise<{ ingested: number }> {
     if (events.length === 0) return { ingested: 0 };
     const ingested = await this.orm.em.fork().transactional(async em => {
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [INGEST_LOCK]);
       let count = 0;
       for (const event of events) {
         const objectId = typeof event.payload?.id === 'string' ? event.payload.id : null;

@@ -9,7 +9,11 @@ export interface StreamedEvent {
   payload: string;
 }
 
-/** An organization's events in the order they were ingested, for `cli listen`. */
+/**
+ * An organization's events in the order they were ingested (the order of its endpoints' queues), for
+ * `cli listen`. Ingestion makes positions visible in the order they are drawn (event-ingest.ts), so a
+ * cursor "after the last position read" never passes an event still being written.
+ */
 export class EventStream {
   constructor(private readonly orm: MikroORM) {}
 
@@ -25,9 +29,11 @@ export class EventStream {
   }
 
   async after(organizationId: string, position: string, limit = 100): Promise<StreamedEvent[]> {
+    // Ordered by the column `e.position`: a bare `order by position` would sort the text alias, where
+    // '10' comes before '9', and the cursor would go back to re-read what was just sent.
     return this.orm.em.fork().execute<StreamedEvent[]>(
-      `select position::text as position, id, type, payload from webhooks.events
-          where organization_id = ? and position > ?::bigint order by position limit ?`,
+      `select e.position::text as position, e.id, e.type, e.payload from webhooks.events e
+          where e.organization_id = ? and e.position > ?::bigint order by e.position limit ?`,
       [organizationId, position, limit],
     );
   }
