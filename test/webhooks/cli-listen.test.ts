@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { call, createTenant, startTestStack, TEST_SECRET, type TestStack } from '../support/stack.js';
@@ -157,12 +158,10 @@ it('forwards each event of checkouts confirmed at once exactly once, in the orde
   // Positions gain a digit inside the burst (as they do at 10, 100, 1000… in every database), so a
   // read returns events on both sides of it: the first sale's events are ingested in one transaction.
   await handedOver(tenant.organizationId);
-  await env.environment.webhooks.orm.em
-    .fork()
-    .execute(
-      `select setval(pg_get_serial_sequence('webhooks.events', 'position'),
+  await env.environment.webhooks.orm.em.fork().execute(
+    `select setval(pg_get_serial_sequence('webhooks.events', 'position'),
                      power(10, length((select max(position) from webhooks.events)::text) + 1)::bigint - 2)`,
-    );
+  );
   const confirmed = await Promise.all(
     checkouts.map(c =>
       call(env.baseUrl, 'POST', `/v1/checkouts/client/${c.client_secret}/confirm`, {
@@ -215,3 +214,66 @@ it('forwards each event of checkouts confirmed at once exactly once, in the orde
   await receiver.until(() => receiver.on('/endpoint').length >= subscribed.length, 'the endpoint deliveries');
   expect(receiver.on('/endpoint').map(r => r.body)).toEqual(subscribed);
 }, 120_000);
+
+it('never passes an event still being ingested: a batch that commits late is forwarded, before what followed it', async () => {
+  // Two hand-overs at once, as when a relay's call timed out while its batch was still being stored
+  // and the relay's next batch arrives. The first is held inside its transaction (after drawing its
+  // position) by a lock on its endpoint's row, which its queued message must reference.
+  const env = stack.sandbox;
+  const tenant = await createTenant(env);
+  const endpoint = await call(env.baseUrl, 'POST', '/v1/webhooks/endpoints', {
+    token: tenant.oat,
+    body: { url: receiver.url('/overlap-endpoint'), format: 'raw', events: ['customer.updated'] },
+  });
+  expect(endpoint.status).toBe(201);
+  const { child, exited } = await startListen(tenant.organizationId, receiver.url('/overlap'));
+  const source = (type: string, name: string) => ({
+    id: randomUUID(),
+    organizationId: tenant.organizationId,
+    type,
+    payload: { id: randomUUID(), name },
+    createdAt: new Date().toISOString(),
+  });
+  const forwardedNames = () => receiver.on('/overlap').map(r => JSON.parse(r.body).data.name);
+  const webhooks = env.environment.webhooks;
+  const holder = new pg.Client({ connectionString: webhooks.orm.config.get('clientUrl') as string });
+  await holder.connect();
+  try {
+    await holder.query('begin');
+    await holder.query('select id from webhooks.endpoints where id = $1 for update', [endpoint.body.id]);
+    const first = webhooks.ingest.ingest([source('customer.updated', 'first')]);
+    const waiting = async () => {
+      const { rows } = await holder.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      return rows[0].n;
+    };
+    for (let i = 0; i < 300 && (await waiting()) < 1; i++) await new Promise(r => setTimeout(r, 50));
+    expect(await waiting()).toBeGreaterThanOrEqual(1);
+    let secondDone = false;
+    const second = webhooks.ingest.ingest([source('customer.created', 'second')]).finally(() => {
+      secondDone = true;
+    });
+    // Either the second hand-over waits for the first, or it committed and listen has seen it.
+    for (let i = 0; i < 300; i++) {
+      if ((await waiting()) >= 2 || (secondDone && forwardedNames().includes('second'))) break;
+      await new Promise(r => setTimeout(r, 50));
+    }
+    await holder.query('commit');
+    expect(await Promise.all([first, second])).toEqual([{ ingested: 1 }, { ingested: 1 }]);
+  } finally {
+    await holder.end();
+  }
+  await webhooks.ingest.ingest([source('customer.created', 'third')]);
+  await receiver.until(() => forwardedNames().includes('third'), 'the third event forwarded');
+  child.kill('SIGINT');
+  expect(await exited).toBe(130);
+
+  const recorded = await webhooks.orm.em
+    .fork()
+    .execute<{ id: string }[]>('select id from webhooks.events where organization_id = ? order by position', [
+      tenant.organizationId,
+    ]);
+  expect(forwardedNames()).toEqual(['first', 'second', 'third']);
+  expect(receiver.on('/overlap').map(r => r.headers['webhook-id'])).toEqual(recorded.map(e => e.id));
+}, 60_000);
