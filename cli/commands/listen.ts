@@ -11,7 +11,7 @@ import {
   WEBHOOKS_QUEUED_CHANNEL,
 } from '../../subgraphs/webhooks/runtime.js';
 
-/** Ingestion's notification wakes the listener at once; the poll is the fallback while it cannot listen. */
+/** Ingestion's notification wakes the listener at once; the poll is a fallback, closer while it cannot listen. */
 const LISTENING_POLL_MS = 2_000;
 const UNLISTENED_POLL_MS = 250;
 /** The ids of this many of the latest forwarded events are remembered: none is forwarded twice. */
@@ -20,10 +20,11 @@ const REMEMBERED_IDS = 10_000;
 /**
  * `listen`: forwards an organization's events, as they happen, to a local URL, signed like real
  * deliveries (as `stripe listen` does). It reads the environment's event store directly (the CLI runs
- * next to the server's database) from the newest event on, and posts each envelope with a secret of
- * its own (printed at start, or `--secret`), so a local handler can verify with either library. It
- * creates no endpoint and changes nothing: real endpoints keep their deliveries, retries and order;
- * a failed forward is printed and not retried. Ctrl-C (or `--max-events N`) stops it.
+ * next to the server's database) from the newest event on, and posts each envelope once, in the order
+ * the organization's endpoints receive them (event-stream.ts), with a secret of its own (printed at
+ * start, or `--secret`), so a local handler can verify with either library. It creates no endpoint
+ * and changes nothing: real endpoints keep their deliveries, retries and order; a failed forward is
+ * printed and not retried. Ctrl-C (or `--max-events N`) stops it.
  */
 export const listen = defineCommand({
   name: 'listen',
@@ -31,7 +32,7 @@ export const listen = defineCommand({
   usage: '--forward-to URL --organization ID [--secret whsec_…] [--max-events N] [--env production|sandbox]',
   notes: [
     'Prints the signing secret, then one line per event: type, webhook-id and the answer.',
-    'Only events that happen after it starts are forwarded.',
+    'Only events that happen after it starts are forwarded, each once, in the order endpoints receive them.',
   ],
   options: {
     'forward-to': { type: 'string' },

@@ -12,7 +12,9 @@ import { call, createTenant, startTestStack, TEST_SECRET, type TestStack } from 
 
 /**
  * `cli listen` as an operator runs it (the built cli/main.js in a child process, on the server's
- * databases): it forwards the organization's new events to a local URL, signed with the secret it prints.
+ * databases): it forwards the organization's new events to a local URL, signed with the secret it prints,
+ * each once and in the order the organization's endpoints receive them, also when sales are confirmed
+ * at once and when two hand-overs of events overlap.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let buildDir: string;
