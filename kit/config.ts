@@ -92,7 +92,8 @@ export const DEFAULT_DATABASE_WAITS: Readonly<DatabaseWaits> = Object.freeze({
   acquireTimeoutMs: 10_000,
   statementTimeoutMs: 30_000,
   lockTimeoutMs: 10_000,
-  idleInTransactionTimeoutMs: 60_000,
+  // Above the longest a payment processor call may take inside a transaction (Stripe: 30 s, two retries).
+  idleInTransactionTimeoutMs: 120_000,
   migrationTimeoutMs: 0,
 });
 
