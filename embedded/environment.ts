@@ -2,8 +2,8 @@ import { describePaymentProcessor, type PaymentProcessorDescription } from '../s
 import type { ApolloServer } from '@apollo/server';
 import type { Express } from 'express';
 import type { Clock } from '../kit/clock.js';
-import { type Config, type EnvironmentName, publicUrlOf } from '../kit/config.js';
-import { ping } from '../kit/database/databases.js';
+import { type Config, databaseWaitsOf, type EnvironmentName, publicUrlOf } from '../kit/config.js';
+import { poolsReady } from '../kit/database/pool-readiness.js';
 import type { GatewayContext, SubgraphRuntime } from '../kit/graphql/subgraph-runtime.js';
 import type { Logger } from '../kit/logger.js';
 import { createGateway, readSupergraph } from '../gateway/gateway.js';
@@ -56,6 +56,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     secret: options.secret,
     clock: options.clock,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    databaseWaits: databaseWaitsOf(options.config),
     logger: options.logger.child({ environment: options.name }),
   });
   const publicUrl = publicUrlOf(options.config, options.name);
@@ -67,6 +68,8 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     publicUrl,
     payments: options.config,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    databaseWaits: databaseWaitsOf(options.config),
+    sandboxClockWaitMs: options.config.SANDBOX_CLOCK_WAIT_MS,
     renewalPollMs: options.config.RENEWAL_INTERVAL_MS,
     logger: options.logger.child({ environment: options.name }),
     mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),
@@ -83,6 +86,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     policy: deliveryPolicyOf(options.config),
     runWorker: options.config.WEBHOOK_WORKER,
     poolMax: options.config.DATABASE_POOL_SIZE,
+    databaseWaits: databaseWaitsOf(options.config),
     ownerMailbox: billing.ownerMailbox,
   });
   const relay = new OutboxRelay(billing.orm, webhooks.ingest, options.logger);
@@ -127,7 +131,16 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     }),
     operations,
     logger: options.logger,
-    ready: () => ping(options.databaseUrl),
+    // Ready when every pool gives a connection in time and the database answers on it.
+    ready: () =>
+      poolsReady(
+        [
+          { name: 'identity', orm: identity.orm },
+          { name: 'billing', orm: billing.orm },
+          { name: 'webhooks', orm: webhooks.orm },
+        ],
+        options.logger.child({ environment: options.name }),
+      ),
     web: {
       identity: new InProcessWebIdentity(identity.orm, identity.services, options.clock),
       csrfSecret: options.secret,

@@ -73,6 +73,30 @@ const rateLimitOverrides = z
   })
   .default({});
 
+/** The bounds of every wait on the database (docs/architecture.md, "Database waits"), in milliseconds. */
+export interface DatabaseWaits {
+  /** Taking a connection from a pool, or opening one. */
+  acquireTimeoutMs: number;
+  /** One statement (PostgreSQL's `statement_timeout`); 0: none. */
+  statementTimeoutMs: number;
+  /** One wait for a lock, row or advisory (`lock_timeout`); 0: none. */
+  lockTimeoutMs: number;
+  /** A transaction left open with nothing running (`idle_in_transaction_session_timeout`); 0: none. */
+  idleInTransactionTimeoutMs: number;
+  /** Statements and lock waits of the schema migrations at start-up; 0: none. */
+  migrationTimeoutMs: number;
+}
+
+/** What a process uses when its configuration does not say (and what tools that open a pool of their own use). */
+export const DEFAULT_DATABASE_WAITS: Readonly<DatabaseWaits> = Object.freeze({
+  acquireTimeoutMs: 10_000,
+  statementTimeoutMs: 30_000,
+  lockTimeoutMs: 10_000,
+  // Above the longest a payment processor call may take inside a transaction (Stripe: 30 s, two retries).
+  idleInTransactionTimeoutMs: 120_000,
+  migrationTimeoutMs: 0,
+});
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -108,6 +132,30 @@ const schema = z.object({
    * on one PostgreSQL and its max_connections.
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),
+  /**
+   * Every wait on the database is bounded (docs/architecture.md, "Database waits"), in milliseconds:
+   * taking a connection from a pool (or opening one), one statement, one lock wait, a transaction left
+   * idle. A wait past its bound fails the request with 503 `ServiceUnavailable` instead of hanging it.
+   * 0 turns a server-side limit off (the acquire timeout cannot be turned off).
+   */
+  DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_DATABASE_WAITS.acquireTimeoutMs),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_DATABASE_WAITS.statementTimeoutMs),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_DATABASE_WAITS.lockTimeoutMs),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(DEFAULT_DATABASE_WAITS.idleInTransactionTimeoutMs),
+  /**
+   * Statement and lock timeout of schema migrations at start-up (an index built over a million rows
+   * takes longer than a request may); 0, the default: none.
+   */
+  DATABASE_MIGRATION_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_DATABASE_WAITS.migrationTimeoutMs),
+  /**
+   * How long an advance of a sandbox clock waits for another advance of the same organization to end
+   * before it answers 409 `SandboxClockBusy` (it waits holding no database connection).
+   */
+  SANDBOX_CLOCK_WAIT_MS: z.coerce.number().int().min(0).default(5000),
   /** HMAC key for token hashes. Generated and kept under DATA_DIR when absent. */
   SECRET: z.string().min(32).optional(),
   /** Key that signs the principal travelling gateway → subgraph in the distributed topology. */
@@ -225,6 +273,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 export type EnvironmentName = 'production' | 'sandbox';
+
+/** The database waits the configuration sets. */
+export function databaseWaitsOf(config: Config): DatabaseWaits {
+  return {
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    migrationTimeoutMs: config.DATABASE_MIGRATION_TIMEOUT_MS,
+  };
+}
 
 /** The public base URL of one environment: configured, or the loopback address it serves on. */
 export function publicUrlOf(config: Config, environment: EnvironmentName): string {

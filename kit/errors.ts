@@ -85,3 +85,14 @@ export class RequestValidationError extends DomainError {
     super('RequestValidationError', issues.map(i => i.msg).join('; '), 422, issues);
   }
 }
+
+/**
+ * 503: the service could not answer in time because a bounded wait ran out (kit/database/waits.ts: a
+ * connection, a statement, a lock). The transaction that waited was rolled back; the request may be
+ * sent again shortly. The detail names what took too long, never the statement or its data.
+ */
+export class ServiceUnavailable extends DomainError {
+  constructor(message: string, details?: unknown) {
+    super('ServiceUnavailable', message, 503, details);
+  }
+}

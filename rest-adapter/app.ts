@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { RequestValidationError } from '../kit/errors.js';
+import { DomainError, RequestValidationError } from '../kit/errors.js';
 import { authorize } from '../kit/graphql/authorize.js';
 import { graphQLRequestOf } from '../kit/http/graphql-http.js';
 import { requestIdOf } from '../kit/http/http-util.js';
@@ -82,7 +82,7 @@ export function createApp(deps: AppDependencies): express.Express {
     typeof req.is('application/x-www-form-urlencoded') === 'string' && !isApiPath(req.path);
   app.use(express.urlencoded({ limit: MAX_BODY, extended: false, type: req => isForm(req as Request) }));
   app.use(express.json({ limit: MAX_BODY, type: req => !isForm(req as Request), strict: false }));
-  app.use(resolvePrincipal(deps.principals, sessionCookieName(deps.environment)));
+  app.use(resolvePrincipal(deps.principals, sessionCookieName(deps.environment), deps.logger));
   for (const guard of deps.guards?.afterPrincipal(isApiPath) ?? []) app.use(guard);
 
   app.post('/graphql', graphqlHandler(deps));
@@ -140,12 +140,14 @@ function apiVersion(req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-function resolvePrincipal(resolver: PrincipalResolver, cookieName: string) {
+function resolvePrincipal(resolver: PrincipalResolver, cookieName: string, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       req.principal = await resolver.resolve(req.get('authorization'), sessionCookie(req, cookieName));
       next();
     } catch (error) {
+      // An unknown bearer is a domain error; anything else (a database wait that ran out: 503) is logged.
+      if (!(error instanceof DomainError)) logger.error({ err: error, requestId: req.requestId }, 'principal failed');
       sendError(res, error);
     }
   };

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Config, EnvironmentName } from '../kit/config.js';
+import { type Config, databaseWaitsOf, type EnvironmentName } from '../kit/config.js';
 import type { Logger } from '../kit/logger.js';
 import { idempotencyKeys } from './idempotency/middleware.js';
 import { PostgresIdempotencyStore } from './idempotency/postgres-store.js';
@@ -41,7 +41,7 @@ export async function createRequestGuards(options: RequestGuardOptions): Promise
   let idempotency: IdempotencyStore;
   try {
     idempotency = options.databaseUrl
-      ? await PostgresIdempotencyStore.open(options.databaseUrl)
+      ? await PostgresIdempotencyStore.open(options.databaseUrl, undefined, databaseWaitsOf(config))
       : redis
         ? new RedisIdempotencyStore(redis, environment)
         : new MemoryIdempotencyStore();

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { unavailableFor } from '../kit/database/waits.js';
 import { DomainError } from '../kit/errors.js';
 
 /** A GraphQL error as it comes back from the gateway. */
@@ -8,6 +9,10 @@ export interface GraphQLErrorLike {
 }
 
 const REALM = 'Bearer realm="polar"';
+/** Seconds a client should wait before sending a request again after a 503 `ServiceUnavailable`. */
+const RETRY_UNAVAILABLE_AFTER_S = 1;
+/** The 5xx codes whose message is the wire's detail (they say what took too long, no internals). */
+const SPOKEN_5XX = new Set(['ServiceUnavailable']);
 
 /**
  * The one place that writes error bodies in polar-api.md §1's shapes. Everything else in the adapter
@@ -42,6 +47,11 @@ export function sendError(res: Response, error: unknown): void {
     case 'PolarRequestValidationError':
       res.json({ error: code, detail: details ?? [] });
       return;
+    case 'ServiceUnavailable':
+      // A bounded wait ran out (kit/database/waits.ts): the detail says which, never the statement.
+      res.set('Retry-After', String(RETRY_UNAVAILABLE_AFTER_S));
+      res.json({ error: code, detail: message });
+      return;
     default:
       // RFC 9110: every 401 names a scheme, also Polar's own 401 classes (an expired sign-in code).
       if (status === 401) res.set('WWW-Authenticate', REALM);
@@ -57,13 +67,16 @@ export function sendError(res: Response, error: unknown): void {
 function normalise(error: unknown): { code: string; message: string; status: number; details?: unknown } {
   if (error instanceof DomainError)
     return { code: error.code, message: error.message, status: error.status, details: error.details };
+  // A database wait that ran out in the adapter's own calls (resolving a bearer in-process).
+  const unavailable = unavailableFor(error);
+  if (unavailable) return normalise(unavailable);
   const gql = error as GraphQLErrorLike;
   const code = gql?.extensions?.code;
   const status = gql?.extensions?.http?.status;
   // Domain codes are class names (ResourceNotFound) or OAuth codes (invalid_token). Apollo's own
   // ALL_CAPS codes mean one of our fixed operations failed to validate: that is our bug, a 500.
   const isDomainCode = typeof code === 'string' && /^[A-Za-z_]+$/.test(code) && code !== code.toUpperCase();
-  if (isDomainCode && typeof status === 'number' && status < 500) {
+  if (isDomainCode && typeof status === 'number' && (status < 500 || SPOKEN_5XX.has(code))) {
     return { code, message: gql.message, status, details: gql.extensions?.details };
   }
   return { code: 'InternalServerError', message: 'Internal server error', status: 500 };

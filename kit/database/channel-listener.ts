@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DEFAULT_DATABASE_WAITS } from '../config.js';
 
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
@@ -64,6 +65,8 @@ export class ChannelListener {
       connectionString: this.databaseUrl,
       application_name: this.applicationName,
       keepAlive: true,
+      // Opening the connection is bounded (a reconnect is scheduled when it fails); it only LISTENs.
+      connectionTimeoutMillis: DEFAULT_DATABASE_WAITS.acquireTimeoutMs,
     });
     client.on('notification', message => {
       if (message.channel === this.channel) this.handlers.notified(message.payload);

@@ -1,10 +1,12 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { unavailableFor } from '../database/waits.js';
 import { DomainError } from '../errors.js';
 
 /**
  * The one place a thrown error becomes a GraphQL error. Domain errors keep their class name as
- * `extensions.code` and their status as `extensions.http.status`; anything else is an internal error
- * whose message never leaves the process (it is logged by the caller).
+ * `extensions.code` and their status as `extensions.http.status`; a database wait that ran out
+ * (kit/database/waits.ts) becomes 503 `ServiceUnavailable`; anything else is an internal error whose
+ * message never leaves the process (it is logged by the caller).
  */
 export function toGraphQLError(error: unknown): GraphQLError {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
@@ -18,6 +20,9 @@ export function toGraphQLError(error: unknown): GraphQLError {
     });
   }
   if (error instanceof GraphQLError && !error.originalError) return error; // parse/validation errors
+  // A bounded database wait that ran out is the service's load, not a bug: 503, retryable.
+  const unavailable = unavailableFor(original);
+  if (unavailable) return toGraphQLError(unavailable);
   return new GraphQLError('Internal server error', {
     extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
   });
@@ -30,8 +35,9 @@ export function toGraphQLError(error: unknown): GraphQLError {
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof DomainError) {
-    const mapped = toGraphQLError(original);
+  const domain = original instanceof DomainError ? original : unavailableFor(original);
+  if (domain) {
+    const mapped = toGraphQLError(domain);
     return {
       message: mapped.message,
       locations: formatted.locations,

@@ -35,7 +35,9 @@ export class SubgraphExecutor {
     const result = await this.documents.execute(document, request, principal, requestId);
     const errors = result.errors?.map(error => {
       const mapped = toGraphQLError(error);
-      if (mapped.extensions.code === 'INTERNAL_SERVER_ERROR') {
+      // Unexpected errors, and the 503s of a database wait that ran out, with their cause.
+      const status = (mapped.extensions.http as { status?: number } | undefined)?.status ?? 500;
+      if (mapped.extensions.code === 'INTERNAL_SERVER_ERROR' || status >= 500) {
         this.logger.error({ err: error.originalError ?? error, requestId, path: error.path }, 'resolver failed');
       }
       return { ...mapped.toJSON(), path: error.path, locations: error.locations };

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.js';
-import { ping } from '../database/databases.js';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { poolsReady } from '../database/pool-readiness.js';
 import type { SubgraphRuntime } from '../graphql/subgraph-runtime.js';
 import { createSubgraphHttpServer } from '../http/subgraph-server.js';
 import type { Routes } from '../http/router.js';
@@ -10,7 +11,7 @@ import { runService } from './run-service.js';
 
 type SubgraphConfig = ConfigWith<'DATABASE_URL' | 'SECRET' | 'INTERNAL_KEY'>;
 
-export interface SubgraphProcessOptions<R extends SubgraphRuntime & { close(): Promise<unknown> }> {
+export interface SubgraphProcessOptions<R extends SubgraphRuntime & { close(): Promise<unknown>; orm: MikroORM }> {
   /** The `service` field of every log line, and the name in configuration errors. */
   service: string;
   /** Starts the subgraph (migrating its schema) on the configured DATABASE_URL. */
@@ -25,7 +26,7 @@ export interface SubgraphProcessOptions<R extends SubgraphRuntime & { close(): P
  * Runs a subgraph as its own process (distributed topology): one environment (ENVIRONMENT) on
  * DATABASE_URL, behind kit/http/subgraph-server.ts on HOST:PORT.
  */
-export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise<unknown> }>(
+export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise<unknown>; orm: MikroORM }>(
   options: SubgraphProcessOptions<R>,
 ): Promise<void> {
   const config = loadConfig();
@@ -51,7 +52,8 @@ export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise
         internalRoutes: options.internalRoutes?.(runtime, required, logger),
         internalKey: required.INTERNAL_KEY,
         logger,
-        ready: () => ping(required.DATABASE_URL),
+        // Ready when the subgraph's pool gives a connection in time and the database answers on it.
+        ready: () => poolsReady([{ name: options.service, orm: runtime.orm }], logger),
       });
       return { server };
     },

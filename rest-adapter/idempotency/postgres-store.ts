@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../kit/config.js';
+import { pooledConnectionSettings } from '../../kit/database/waits.js';
 import { type Claim, DEFAULT_TIMES, type IdempotencyStore, type StoreTimes, answerOf } from './store.js';
 
 /**
@@ -35,8 +37,13 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS).unref();
   }
 
-  static async open(databaseUrl: string, times: StoreTimes = DEFAULT_TIMES): Promise<PostgresIdempotencyStore> {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  static async open(
+    databaseUrl: string,
+    times: StoreTimes = DEFAULT_TIMES,
+    waits: DatabaseWaits = DEFAULT_DATABASE_WAITS,
+  ): Promise<PostgresIdempotencyStore> {
+    // Its waits are bounded like the subgraphs' pools' (kit/database/waits.ts).
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, ...pooledConnectionSettings(waits) });
     pool.on('error', () => undefined); // an idle client's broken connection is replaced on next use
     const client = await pool.connect();
     try {

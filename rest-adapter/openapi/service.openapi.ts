@@ -73,12 +73,15 @@ export const servicePaths: Record<string, Json> = {
   '/readyz': {
     get: {
       operationId: 'service:readyz',
-      summary: 'Readiness: the database answers',
+      summary: 'Readiness: the database answers and no connection pool is starved',
       tags: ['service'],
       security: [],
       responses: {
         200: { description: 'Ready', content: jsonContent(readiness(['ok'])) },
-        503: { description: 'The database does not answer', content: jsonContent(readiness(['unavailable'])) },
+        503: {
+          description: 'The database does not answer, or a connection pool gives no connection within 2 s',
+          content: jsonContent(readiness(['unavailable'])),
+        },
       },
     },
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toWire } from './common.js';
 import type { Route } from './route.js';
-import { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from '../../subgraphs/billing/contract.js';
+import { MAX_ADVANCE_SECONDS, SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from '../../subgraphs/billing/contract.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -10,9 +10,16 @@ export const sandboxClockResponse = z.object({ organization_id: z.uuid(), now: d
 /** `{"to": "<ISO datetime>"}` or `{"seconds": N}`, exactly one, and `organization_id` for a user's token. */
 export const sandboxClockAdvanceBody = z
   .strictObject({
-    to: dateTime.optional(),
-    // At most GraphQL's Int (about 68 years per call).
-    seconds: z.number().int().gte(0).lte(2_147_483_647).optional(),
+    to: dateTime.optional().meta({
+      description: `The instant to move to: not before the clock's time, at most ${MAX_ADVANCE_SECONDS} seconds (732 days) after it.`,
+    }),
+    seconds: z
+      .number()
+      .int()
+      .gte(0)
+      .lte(MAX_ADVANCE_SECONDS)
+      .optional()
+      .meta({ description: `How far to move, at most ${MAX_ADVANCE_SECONDS} seconds (two years of 366 days).` }),
     organization_id: z.uuid().nullish(),
   })
   .superRefine((body, ctx) => {
@@ -58,7 +65,11 @@ export const sandboxClockRoutes: Route[] = [
     description:
       `${CLOCK_DESCRIPTION} Moves the clock to \`to\` or by \`seconds\`, never backwards (422), and answers ` +
       'once every billing action due up to then has run, boundary by boundary in order, each stamped with ' +
-      'its own instant. Example, living through a year of renewals: a monthly subscription bought on ' +
+      'its own instant. One advance moves at most ' +
+      `${MAX_ADVANCE_SECONDS} seconds (732 days: \`seconds\` or the distance of \`to\` from the clock's time; ` +
+      'further is 422). Advances of one organization run one after the other: one sent while another runs ' +
+      'waits for it, and answers 409 `SandboxClockBusy` if that one has not ended within a few seconds. ' +
+      'Example, living through a year of renewals: a monthly subscription bought on ' +
       '31 January 2028 at 09:30 UTC (`current_period_end` 2028-02-29T09:30:00Z), then ' +
       '`{"to": "2029-01-31T09:30:00Z"}` (or `{"seconds": 31622400}`). When the answer comes, ' +
       '`GET /v1/orders/?subscription_id=…` lists twelve paid `subscription_cycle` orders created on ' +
@@ -84,6 +95,6 @@ export const sandboxClockRoutes: Route[] = [
     result: data => toWire(data.advanceSandboxClock),
     status: 200,
     response: sandboxClockResponse,
-    errors: [404],
+    errors: [404, 409],
   },
 ];

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
-import { type Config, deploymentPublicUrl } from '../../kit/config.js';
+import { type Config, databaseWaitsOf, deploymentPublicUrl } from '../../kit/config.js';
 import { signedRpcClient, signedRpcRoutes } from '../../kit/http/signed-rpc.js';
 import { LEAKED_TOKEN_RPC } from '../../kit/leaked-tokens.js';
 import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
@@ -37,6 +37,8 @@ runMain(() =>
         publicUrl: publicUrl(config),
         payments: config,
         integrations: config,
+        databaseWaits: databaseWaitsOf(config),
+        sandboxClockWaitMs: config.SANDBOX_CLOCK_WAIT_MS,
         renewalPollMs: config.RENEWAL_INTERVAL_MS,
         logger: createLogger(config.LOG_LEVEL, { service: 'billing', environment: config.ENVIRONMENT }),
         mailer: mailerFromConfig(

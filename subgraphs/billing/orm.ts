@@ -1,7 +1,9 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
-import pg from 'pg';
+import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../kit/config.js';
+import { migrateSchema } from '../../kit/database/migrate.js';
+import { pooledConnectionSettings } from '../../kit/database/waits.js';
 import { CustomerSession } from './customer-sessions/customer-session.entity.js';
 import { Customer } from './customers/customer.entity.js';
 import { Discount } from './discounts/discount.entity.js';
@@ -59,14 +61,19 @@ export const billingEntities = [
   FilePart,
 ];
 
-export function billingOrmOptions(clientUrl: string, poolMax = 10): Options {
+export function billingOrmOptions(
+  clientUrl: string,
+  poolMax = 10,
+  waits: DatabaseWaits = DEFAULT_DATABASE_WAITS,
+): Options {
   return {
     clientUrl,
     entities: billingEntities,
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
-    driverOptions: { application_name: 'billing-billing' },
+    // Every wait of a pooled connection is bounded (kit/database/waits.ts).
+    driverOptions: { application_name: 'billing-billing', ...pooledConnectionSettings(waits) },
     migrations: {
       migrationsList: billingMigrations,
       tableName: 'mikro_orm_migrations',
@@ -80,17 +87,17 @@ export function billingOrmOptions(clientUrl: string, poolMax = 10): Options {
 }
 
 /** Connects and brings the schema up to date (idempotent; advisory-locked against concurrent starts). */
-export async function openBillingOrm(clientUrl: string, poolMax = 10): Promise<MikroORM> {
-  const orm = await MikroORM.init(billingOrmOptions(clientUrl, poolMax));
-  const lock = new pg.Client({ connectionString: clientUrl });
-  await lock.connect();
+export async function openBillingOrm(
+  clientUrl: string,
+  poolMax = 10,
+  waits: DatabaseWaits = DEFAULT_DATABASE_WAITS,
+): Promise<MikroORM> {
+  const orm = await MikroORM.init(billingOrmOptions(clientUrl, poolMax, waits));
   try {
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await lock.query(`create schema if not exists ${BILLING_SCHEMA}`);
-    await orm.migrator.up();
-  } finally {
-    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    await lock.end();
+    await migrateSchema(orm, clientUrl, BILLING_SCHEMA, MIGRATION_LOCK_KEY, waits);
+  } catch (error) {
+    await orm.close();
+    throw error;
   }
   return orm;
 }

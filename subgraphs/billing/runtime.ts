@@ -5,7 +5,7 @@ import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import type { LeakedTokenRevoker } from '../../kit/leaked-tokens.js';
 import { InProcessLeakedCustomerSessionRevoker } from './customer-sessions/leaked-customer-session.revoker.js';
 import { PrincipalCache } from '../../kit/principal-cache.js';
-import type { Config, EnvironmentName } from '../../kit/config.js';
+import type { Config, DatabaseWaits, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
@@ -67,6 +67,13 @@ export async function startBilling(options: {
   environment: EnvironmentName;
   publicUrl: string;
   poolMax?: number;
+  /** The bounds of every database wait (kit/database/waits.ts); the defaults when absent. */
+  databaseWaits?: DatabaseWaits;
+  /**
+   * How long an advance of a sandbox clock waits for another advance of the same organization before
+   * it answers 409 `SandboxClockBusy` (organization-clocks.ts); 5 s when absent.
+   */
+  sandboxClockWaitMs?: number;
   /** Which processor takes payments (payment-processor.selection.ts); production with none when absent. */
   payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'> &
     Partial<Pick<Config, 'STRIPE_API_URL'>>;
@@ -91,7 +98,7 @@ export async function startBilling(options: {
   /** The benefit integrations' vendor credentials (none: every integration reports "not configured"). */
   integrations?: IntegrationSettings;
 }): Promise<BillingRuntime> {
-  const orm = await openBillingOrm(options.databaseUrl, options.poolMax);
+  const orm = await openBillingOrm(options.databaseUrl, options.poolMax, options.databaseWaits);
   // The grace period and the proration choice are identity's settings: given, or read from its
   // directory (in-process or RPC).
   const directory = options.organizations ?? null;
@@ -112,7 +119,8 @@ export async function startBilling(options: {
     throw error;
   }
   const choice = choosePaymentProcessor(options.payments ?? {}, options.environment);
-  const ledger = choice.processor === 'test' ? await openTestProcessorLedger(options.databaseUrl) : null;
+  const ledger =
+    choice.processor === 'test' ? await openTestProcessorLedger(options.databaseUrl, options.databaseWaits) : null;
   const payments = createPaymentProcessor(choice, { em: (ledger ?? orm).em.fork(), clock: options.clock });
   const jobs = new JobRunner(orm, options.clock, options.logger);
   jobs.register(
@@ -136,6 +144,7 @@ export async function startBilling(options: {
     gracePeriodDays,
     organizations: options.organizations ?? null,
     integrations: options.integrations,
+    sandboxClockWaitMs: options.sandboxClockWaitMs,
   });
   // Due work: an advance of the sandbox clock runs these runners at each instant it passes; the sweep
   // runs them on the wall clock.

@@ -107,11 +107,13 @@ export interface BillingServiceDependencies {
   organizations?: OrganizationDirectory | null;
   /** The benefit integrations' vendor credentials (benefit-integrations.ts). */
   integrations?: IntegrationSettings;
+  /** How long an advance of a sandbox clock waits for another of the same organization (organization-clocks.ts). */
+  sandboxClockWaitMs?: number;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
   const customerSessions = new CustomerSessionService(deps.secret, deps.publicUrl, deps.principals);
-  const clocks = new OrganizationClocks(deps.clock, deps.environment);
+  const clocks = new OrganizationClocks(deps.clock, deps.environment, { waitMs: deps.sandboxClockWaitMs });
   const payments = deps.payments ?? new UnconfiguredPaymentProcessor();
   const checkouts = new CheckoutService({
     publicUrl: deps.publicUrl,

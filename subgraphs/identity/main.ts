@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
+import { databaseWaitsOf } from '../../kit/config.js';
 import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
 import { signedRpcClient, signedRpcRoutes } from '../../kit/http/signed-rpc.js';
 import { createLogger } from '../../kit/logger.js';
@@ -29,6 +30,7 @@ runMain(() =>
       const runtime = await startIdentity({
         databaseUrl: config.DATABASE_URL,
         secret: config.SECRET,
+        databaseWaits: databaseWaitsOf(config),
         clock: systemClock,
         logger: createLogger(config.LOG_LEVEL, { service: 'identity-notices', environment: config.ENVIRONMENT }),
       });

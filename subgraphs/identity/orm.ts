@@ -1,5 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
-import pg from 'pg';
+import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../kit/config.js';
+import { migrateSchema } from '../../kit/database/migrate.js';
+import { pooledConnectionSettings } from '../../kit/database/waits.js';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { identityMigrations } from './migrations/index.js';
@@ -33,14 +35,19 @@ export const identityEntities = [
   SigningKey,
 ];
 
-export function identityOrmOptions(clientUrl: string, poolMax = 10): Options {
+export function identityOrmOptions(
+  clientUrl: string,
+  poolMax = 10,
+  waits: DatabaseWaits = DEFAULT_DATABASE_WAITS,
+): Options {
   return {
     clientUrl,
     entities: identityEntities,
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
-    driverOptions: { application_name: 'billing-identity' },
+    // Every wait of a pooled connection is bounded (kit/database/waits.ts).
+    driverOptions: { application_name: 'billing-identity', ...pooledConnectionSettings(waits) },
     migrations: {
       migrationsList: identityMigrations,
       tableName: 'mikro_orm_migrations',
@@ -54,23 +61,17 @@ export function identityOrmOptions(clientUrl: string, poolMax = 10): Options {
 }
 
 /** Connects and brings the schema up to date (idempotent; safe for several processes at once). */
-export async function openIdentityOrm(clientUrl: string, poolMax = 10): Promise<MikroORM> {
-  const orm = await MikroORM.init(identityOrmOptions(clientUrl, poolMax));
-  await migrate(orm, clientUrl);
-  return orm;
-}
-
-async function migrate(orm: MikroORM, clientUrl: string): Promise<void> {
-  // NOTE: a session-level advisory lock, held on a connection of its own, serialises migrations when
-  // the server, the CLI and the tests start against the same database at the same moment.
-  const lock = new pg.Client({ connectionString: clientUrl });
-  await lock.connect();
+export async function openIdentityOrm(
+  clientUrl: string,
+  poolMax = 10,
+  waits: DatabaseWaits = DEFAULT_DATABASE_WAITS,
+): Promise<MikroORM> {
+  const orm = await MikroORM.init(identityOrmOptions(clientUrl, poolMax, waits));
   try {
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await lock.query(`create schema if not exists ${IDENTITY_SCHEMA}`);
-    await orm.migrator.up();
-  } finally {
-    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    await lock.end();
+    await migrateSchema(orm, clientUrl, IDENTITY_SCHEMA, MIGRATION_LOCK_KEY, waits);
+  } catch (error) {
+    await orm.close();
+    throw error;
   }
+  return orm;
 }

@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
+import type { DatabaseWaits } from '../../kit/config.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
 import type { LeakedTokenRevoker } from '../../kit/leaked-tokens.js';
@@ -46,9 +47,11 @@ export async function startIdentity(options: {
   secret: string;
   clock: Clock;
   poolMax?: number;
+  /** The bounds of every database wait (kit/database/waits.ts); the defaults when absent. */
+  databaseWaits?: DatabaseWaits;
   logger?: Logger;
 }): Promise<IdentityRuntime> {
-  const orm = await openIdentityOrm(options.databaseUrl, options.poolMax);
+  const orm = await openIdentityOrm(options.databaseUrl, options.poolMax, options.databaseWaits);
   const schema = await buildIdentitySchema();
   const cache = new PrincipalCache();
   // Revocations made by any process on this database (another replica, the CLI) evict here at once.

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
+import { databaseWaitsOf } from '../../kit/config.js';
 import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
 import { signedRpcClient, signedRpcRoutes } from '../../kit/http/signed-rpc.js';
 import { createLogger } from '../../kit/logger.js';
@@ -25,6 +26,7 @@ runMain(() =>
     start: config =>
       startWebhooks({
         databaseUrl: config.DATABASE_URL,
+        databaseWaits: databaseWaitsOf(config),
         clock: systemClock,
         logger: createLogger(config.LOG_LEVEL, { service: 'webhooks', environment: config.ENVIRONMENT }),
         allowPrivateTargets: config.ENVIRONMENT === 'sandbox' || config.WEBHOOK_ALLOW_PRIVATE_TARGETS,

@@ -1,7 +1,9 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
-import pg from 'pg';
+import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../kit/config.js';
+import { migrateSchema } from '../../kit/database/migrate.js';
+import { pooledConnectionSettings } from '../../kit/database/waits.js';
 import { WebhookEndpoint } from './endpoints/webhook-endpoint.entity.js';
 import { webhooksMigrations } from './migrations/index.js';
 
@@ -21,6 +23,8 @@ export interface WebhooksOrmTuning {
    * (at-least-once, as always). It saves a WAL flush per claim and per recorded batch.
    */
   asynchronousCommit?: boolean;
+  /** The bounds of every wait of a pooled connection (kit/database/waits.ts); the defaults when absent. */
+  waits?: DatabaseWaits;
 }
 
 export function webhooksOrmOptions(clientUrl: string, poolMax = 10, tuning: WebhooksOrmTuning = {}): Options {
@@ -32,6 +36,7 @@ export function webhooksOrmOptions(clientUrl: string, poolMax = 10, tuning: Webh
     pool: { min: 0, max: poolMax },
     driverOptions: {
       application_name: tuning.asynchronousCommit ? 'billing-webhooks-worker' : 'billing-webhooks',
+      ...pooledConnectionSettings(tuning.waits ?? DEFAULT_DATABASE_WAITS),
       ...(tuning.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
     },
     migrations: {
@@ -53,15 +58,11 @@ export async function openWebhooksOrm(
   tuning: WebhooksOrmTuning = {},
 ): Promise<MikroORM> {
   const orm = await MikroORM.init(webhooksOrmOptions(clientUrl, poolMax, tuning));
-  const lock = new pg.Client({ connectionString: clientUrl });
-  await lock.connect();
   try {
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await lock.query(`create schema if not exists ${WEBHOOKS_SCHEMA}`);
-    await orm.migrator.up();
-  } finally {
-    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    await lock.end();
+    await migrateSchema(orm, clientUrl, WEBHOOKS_SCHEMA, MIGRATION_LOCK_KEY, tuning.waits ?? DEFAULT_DATABASE_WAITS);
+  } catch (error) {
+    await orm.close();
+    throw error;
   }
   return orm;
 }

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
+import type { DatabaseWaits } from '../../kit/config.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import type { OwnerMailbox } from '../../kit/email/owner-mailbox.js';
 import type { Logger } from '../../kit/logger.js';
@@ -46,6 +47,8 @@ export interface WebhooksOptions {
   /** Run the delivery worker in this process (embedded topology; the distributed one runs worker.ts). */
   runWorker: boolean;
   poolMax?: number;
+  /** The bounds of every database wait (kit/database/waits.ts); the defaults when absent. */
+  databaseWaits?: DatabaseWaits;
   /**
    * Billing's e-mail outbox (in-process or signed RPC): endpoint-disabled notifications are e-mailed
    * through it. Absent: they wait in `webhooks.owner_notices` (and the log) until a process with one runs.
@@ -57,7 +60,7 @@ export interface WebhooksOptions {
 
 /** Connects, migrates and builds the webhooks subgraph for one environment's database. */
 export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksRuntime> {
-  const orm = await openWebhooksOrm(options.databaseUrl, options.poolMax);
+  const orm = await openWebhooksOrm(options.databaseUrl, options.poolMax, { waits: options.databaseWaits });
   const schema = await buildWebhooksSchema();
   const notifications = options.ownerMailbox
     ? new OwnerNoticeRelay(orm, 'webhooks', options.logger, options.notificationPollMs)

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from '../../kit/config.js';
+import { databaseWaitsOf, loadConfig } from '../../kit/config.js';
 import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
 import { signedRpcClient } from '../../kit/http/signed-rpc.js';
 import { createLogger } from '../../kit/logger.js';
@@ -24,7 +24,10 @@ runMain(async () => {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { service: 'webhooks-worker', environment: config.ENVIRONMENT });
   const required = requireConfig(config, ['DATABASE_URL'], 'the webhook delivery worker');
-  const orm = await openWebhooksOrm(required.DATABASE_URL, 4, { asynchronousCommit: true });
+  const orm = await openWebhooksOrm(required.DATABASE_URL, 4, {
+    asynchronousCommit: true,
+    waits: databaseWaitsOf(config),
+  });
   const mailbox = config.BILLING_URL
     ? signedRpcClient(
         OWNER_MAILBOX_RPC,

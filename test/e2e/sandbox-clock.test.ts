@@ -127,6 +127,43 @@ describe('advancing the clock', () => {
     }
   });
 
+  it('moves at most two years of 366 days at a time: 422 at body.seconds or body.to past it, stated in /openapi.json', async () => {
+    const tenant = await createTenant(stack.sandbox);
+    const tooManySeconds = await advance(tenant.oat, { seconds: 63_244_801 });
+    expect(tooManySeconds.status).toBe(422);
+    expect(tooManySeconds.body.detail).toEqual([
+      {
+        type: 'less_than_equal',
+        loc: ['body', 'seconds'],
+        msg: 'Input should be less than or equal to 63244800',
+        input: 63_244_801,
+        ctx: { le: 63_244_800 },
+      },
+    ]);
+    // 2028-01-31T09:30Z + 732 days = 2030-02-01T09:30Z.
+    const tooFar = await advance(tenant.oat, { to: '2030-02-01T09:30:00.001Z' });
+    expect(tooFar.status).toBe(422);
+    expect(tooFar.body.detail).toEqual([
+      {
+        type: 'value_error',
+        loc: ['body', 'to'],
+        msg:
+          'Value error, The clock moves at most 63244800 seconds (732 days) at a time: it reads ' +
+          '2028-01-31T09:30:00.000Z, so `to` may be at most 2030-02-01T09:30:00.000Z.',
+        input: '2030-02-01T09:30:00.001Z',
+      },
+    ]);
+    expect((await readClock(tenant.oat)).body.now).toBe(START.toISOString());
+    expect((await advance(tenant.oat, { to: '2030-02-01T09:30:00Z' })).body.now).toBe('2030-02-01T09:30:00.000Z');
+    expect((await advance(tenant.oat, { seconds: 63_244_800 })).body.now).toBe('2032-02-03T09:30:00.000Z');
+
+    const document = (await call(sandbox, 'GET', '/openapi.json')).body;
+    const body = document.paths['/v1/sandbox/clock/advance'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.seconds).toMatchObject({ minimum: 0, maximum: 63_244_800 });
+    expect(body.properties.seconds.description).toContain('at most 63244800 seconds');
+    expect(body.properties.to.description).toContain('at most 63244800 seconds');
+  });
+
   it('two advances at once run one after the other: neither is lost', async () => {
     const tenant = await createTenant(stack.sandbox);
     const answers = await Promise.all([advance(tenant.oat, { seconds: 3600 }), advance(tenant.oat, { seconds: 3600 })]);

@@ -101,7 +101,14 @@ export async function call(
   baseUrl: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    rawBody?: string;
+    /** Give up (the promise rejects with a TimeoutError) when no answer has come by then. */
+    timeoutMs?: number;
+  } = {},
 ): Promise<{ status: number; headers: Headers; body: any; text: string }> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -110,7 +117,8 @@ export async function call(
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, signal });
   const text = await response.text();
   let parsed: any;
   try {

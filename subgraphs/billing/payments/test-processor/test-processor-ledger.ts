@@ -1,5 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
+import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../../../kit/config.js';
+import { pooledConnectionSettings } from '../../../../kit/database/waits.js';
 import { testProcessorEntities } from './test-processor.entities.js';
 
 /** Connections of the test processor's own pool: it is a card network in miniature, not a tenant. */
@@ -13,13 +15,16 @@ const LEDGER_POOL_SIZE = 2;
  * only they could give back (a deadlock the checkout bench hit). Its own pool only ever waits on
  * itself. Its tables belong to the billing schema, migrated by the billing ORM.
  */
-export async function openTestProcessorLedger(clientUrl: string): Promise<MikroORM> {
+export async function openTestProcessorLedger(
+  clientUrl: string,
+  waits: DatabaseWaits = DEFAULT_DATABASE_WAITS,
+): Promise<MikroORM> {
   return MikroORM.init({
     clientUrl,
     entities: testProcessorEntities,
     metadataProvider: ReflectMetadataProvider,
     pool: { min: 0, max: LEDGER_POOL_SIZE },
-    driverOptions: { application_name: 'billing-test-processor' },
+    driverOptions: { application_name: 'billing-test-processor', ...pooledConnectionSettings(waits) },
     debug: false,
     allowGlobalContext: false,
   });
