@@ -8,6 +8,7 @@ import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './gateway-client.js';
 import { docsRouter } from './openapi/docs-page.js';
 import type { RequestGuards } from './request-guards.js';
+import { sameOriginWrites } from './same-origin-writes.js';
 import { OperationDocuments } from './operations.js';
 import type { Route } from './routes/route.js';
 import { decodablePath, parseOrThrow, queryObject } from './validation.js';
@@ -15,6 +16,8 @@ import { sessionCookieName } from './web/cookies.js';
 import { sendError, sendMethodNotAllowed, sendNotFound } from './wire-errors.js';
 
 export interface AppDependencies {
+  /** Public base URL of the environment: an `Origin` equal to it is this site's (same-origin-writes.ts). */
+  publicUrl?: string;
   /** Facts an operator must see on /readyz (which payment processor takes the money). */
   announcements?: Record<string, unknown>;
   environment: 'production' | 'sandbox';
@@ -47,6 +50,8 @@ export const API_VERSIONS = ['2026-04', '2026-10'];
 export const DEFAULT_API_VERSION = '2026-04';
 
 const MAX_BODY = '1mb';
+/** The media types the API reads as JSON, as FastAPI does: `application/json` and `application/*+json`. */
+const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /** The HTTP face of one environment. No `listen` here: main.ts and the tests own the socket. */
 export function createApp(deps: AppDependencies): express.Express {
@@ -73,16 +78,32 @@ export function createApp(deps: AppDependencies): express.Express {
 
   app.use(apiVersion);
   for (const router of deps.rawBodyRouters ?? []) app.use(router);
-  // The documented API and /graphql read every body as JSON (a form there is 422 json_invalid / 400, as
-  // Polar answers); elsewhere (the web pages, OAuth endpoints) a form post is parsed as a form.
+  // The documented API reads only JSON bodies (`application/json` or `application/*+json`, any charset
+  // the parser knows): any other body is read as text and refused by the route that wants a body
+  // (`refuseNonJsonBody`), so no form, `text/plain` or body without a type, which a page of another site
+  // can post without asking the browser first, ever reaches an operation. /graphql reads every body as
+  // JSON and answers 400 unless the type is JSON. Elsewhere (the web pages, OAuth endpoints) a form post
+  // is parsed as a form.
   const paths = routePatterns(deps.routes);
-  const isApiPath = (path: string) => path === '/graphql' || paths.some(p => p.regex.test(path));
+  const isRoutePath = (path: string) => paths.some(p => p.regex.test(path));
+  const isApiPath = (path: string) => path === '/graphql' || isRoutePath(path);
   // The content type first: it is one header lookup, the path test walks the route table.
   const isForm = (req: Request) =>
     typeof req.is('application/x-www-form-urlencoded') === 'string' && !isApiPath(req.path);
+  const isJson = (req: Request) => typeof req.is(JSON_TYPES) === 'string';
   app.use(express.urlencoded({ limit: MAX_BODY, extended: false, type: req => isForm(req as Request) }));
-  app.use(express.json({ limit: MAX_BODY, type: req => !isForm(req as Request), strict: false }));
+  app.use(
+    express.json({
+      limit: MAX_BODY,
+      type: req => isJson(req as Request) || (!isForm(req as Request) && !isRoutePath((req as Request).path)),
+      strict: false,
+    }),
+  );
+  app.use(
+    express.text({ limit: MAX_BODY, type: req => !isJson(req as Request) && isRoutePath((req as Request).path) }),
+  );
   app.use(resolvePrincipal(deps.principals, sessionCookieName(deps.environment), deps.logger));
+  app.use(sameOriginWrites({ publicUrl: deps.publicUrl, inScope: isApiPath }));
   for (const guard of deps.guards?.afterPrincipal(isApiPath) ?? []) app.use(guard);
 
   app.post('/graphql', graphqlHandler(deps));
@@ -179,7 +200,7 @@ function routeHandler(route: Route, deps: AppDependencies) {
         : {};
       let body: unknown;
       if (route.body) {
-        const raw = req.body;
+        const raw = refuseNonJsonBody(req);
         if (raw === undefined && route.bodyOptional) body = {};
         else if (raw === undefined)
           throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
@@ -209,6 +230,24 @@ function routeHandler(route: Route, deps: AppDependencies) {
       sendError(res, error);
     }
   };
+}
+
+/**
+ * The body of a route that takes one: the parsed JSON, or undefined when nothing was sent. A body of
+ * any other type (read as text by the app's parser) is a 422 at `body` as FastAPI answers it, with the
+ * text as the input: Polar validates such a body as raw bytes, which no body model accepts.
+ */
+function refuseNonJsonBody(req: Request): unknown {
+  if (typeof req.is(JSON_TYPES) === 'string' || req.body === undefined) return req.body;
+  if (req.body === '') return undefined;
+  throw new RequestValidationError([
+    {
+      type: 'model_attributes_type',
+      loc: ['body'],
+      msg: 'Input should be a valid dictionary or object to extract fields from',
+      input: req.body,
+    },
+  ]);
 }
 
 function graphqlHandler(deps: AppDependencies) {

@@ -85,6 +85,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
       : null;
   const app = createApp({
     environment: options.environment,
+    publicUrl: options.publicUrl,
     gateway: options.gateway,
     principals: options.principals,
     routes,

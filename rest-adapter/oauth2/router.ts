@@ -15,6 +15,7 @@ import type {
   OAuthHttpResult,
   SignedInPerson,
 } from '../../subgraphs/identity/contract.js';
+import { sameOriginWrites } from '../same-origin-writes.js';
 import { sendError } from '../wire-errors.js';
 import { NotPermitted } from '../../kit/errors.js';
 import {
@@ -134,9 +135,12 @@ export function createOAuth2Router(deps: OAuth2RouterDependencies): express.Rout
     }),
   );
 
-  // Dynamic client registration (RFC 7591) and management (RFC 7592).
+  // Dynamic client registration (RFC 7591) and management (RFC 7592). A signed-in browser registers and
+  // manages its own clients with the session cookie: only from this site's pages (same-origin-writes.ts).
+  const cookieWrites = sameOriginWrites({ publicUrl: issuer, inScope: () => true });
   router.post(
     '/v1/oauth2/register',
+    cookieWrites,
     endpoint(async (req, res) => {
       const principal = req.principal;
       if (principal.subject === 'user' && principal.credential !== 'user_session') {
@@ -164,12 +168,14 @@ export function createOAuth2Router(deps: OAuth2RouterDependencies): express.Rout
   );
   router.put(
     '/v1/oauth2/register/:client_id',
+    cookieWrites,
     endpoint(async (req, res) =>
       send(res, await provider.updateClient(issuer, String(req.params.client_id), req.body, caller(req))),
     ),
   );
   router.delete(
     '/v1/oauth2/register/:client_id',
+    cookieWrites,
     endpoint(async (req, res) =>
       send(res, await provider.deleteClient(issuer, String(req.params.client_id), caller(req))),
     ),

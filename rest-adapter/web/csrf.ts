@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { cookieOptions, csrfCookieName, readCookie } from './cookies.js';
-import { webSettingsOf } from './settings.js';
+import { webSettingsIfConfigured, webSettingsOf } from './settings.js';
 
 /**
  * CSRF protection for the form posts of the pages: a signed double submit bound to the session.
@@ -34,10 +34,23 @@ export function issueCsrfToken(req: Request, res: Response): string {
 
 /** True when the posted `csrf_token` belongs to this browser and session. Call before any change. */
 export function verifyCsrf(req: Request): boolean {
-  if (req.get('sec-fetch-site') === 'cross-site') return false;
-  const nonce = readCookie(req, csrfCookieName(webSettingsOf(req).environment));
   const body = req.body as Record<string, unknown> | undefined;
-  const sent = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
+  return csrfTokenMatches(req, body && typeof body === 'object' ? body[CSRF_FIELD] : undefined);
+}
+
+/**
+ * The header a script of this site may send the page's `csrf_token` in, for a JSON request made with
+ * the session cookie (`rest-adapter/same-origin-writes.ts`).
+ */
+export const CSRF_HEADER = 'x-csrf-token';
+
+/**
+ * True when `sent` is the token of this browser (its nonce cookie) and session. False when the app
+ * serves no pages (no key to check with), and for a browser that says the request is cross-site.
+ */
+export function csrfTokenMatches(req: Request, sent: unknown): boolean {
+  if (req.get('sec-fetch-site') === 'cross-site' || !webSettingsIfConfigured(req)) return false;
+  const nonce = readCookie(req, csrfCookieName(webSettingsOf(req).environment));
   if (!nonce || !NONCE.test(nonce) || typeof sent !== 'string') return false;
   const expected = Buffer.from(tokenFor(req, nonce));
   const actual = Buffer.from(sent);

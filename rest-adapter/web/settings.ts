@@ -36,8 +36,13 @@ export function configureWebKit(app: Application, settings: WebSettings): void {
 }
 
 export function webSettingsOf(req: Request): ResolvedWebSettings {
-  const settings = configured.get(req.app);
+  const settings = webSettingsIfConfigured(req);
   if (!settings)
     throw new Error('The web kit is not configured for this app: call configureWebKit(app, …) when assembling it.');
   return settings;
+}
+
+/** The settings of the app serving `req`, or undefined when it serves no pages (no `web` in the assembly). */
+export function webSettingsIfConfigured(req: Request): ResolvedWebSettings | undefined {
+  return configured.get(req.app);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
+import { uploadFile } from '../support/portal-benefits.js';
 import { settleJobs } from '../support/sql-statements.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
@@ -150,10 +151,11 @@ describe('the sandbox clock', () => {
 
 describe('one-time orders, deleting a benefit, and the user', () => {
   it("keeps a one-time order's benefits through a refund, and revokes them with `revoke_benefits`", async () => {
+    const file = await uploadFile(stack.sandbox, owner, 'samples.txt', Buffer.from('a sample\n'));
     const files = await benefit({
       type: 'downloadables',
       description: 'Sample pack',
-      properties: { files: ['7f1d1c8e-3c4b-4a5e-9f4e-2a7c9d1b6e01'] },
+      properties: { files: [file.id] },
     });
     const pack = await product({ name: 'Sample pack', recurring_interval: null });
     await api('POST', `/v1/products/${pack}/benefits`, { benefits: [files.id] });
@@ -162,7 +164,7 @@ describe('one-time orders, deleting a benefit, and the user', () => {
       () => state(order.customer_id),
       res => res.body.granted_benefits?.length === 1,
     );
-    expect(granted.body.granted_benefits[0].properties).toEqual({ files: ['7f1d1c8e-3c4b-4a5e-9f4e-2a7c9d1b6e01'] });
+    expect(granted.body.granted_benefits[0].properties).toEqual({ files: [file.id] });
     // What the refunds domain records (Polar's Refund wire body), in its own transaction.
     const refund = async (revoke: boolean) =>
       stack.sandbox.environment.billing.orm.em

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
+import { uploadFile } from '../support/portal-benefits.js';
 import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
@@ -109,6 +110,50 @@ describe('benefits CRUD', () => {
     expect(wrongType.status).toBe(422);
     expect((await api('GET', '/v1/benefits/?limit=100')).body.pagination.total_count).toBe(before + 1);
     expect((await api('GET', '/v1/benefits/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
+
+describe("downloadables: only the organization's uploaded files", () => {
+  it("refuses another organization's file, an unknown id, an unfinished upload and a deleted file at `properties.files[i]`, on create and update, changing nothing", async () => {
+    const stranger = await createTenant(stack.sandbox);
+    const own = await uploadFile(stack.sandbox, owner, 'manual.txt', Buffer.from('the manual\n'));
+    const theirs = await uploadFile(stack.sandbox, stranger, 'secret.txt', Buffer.from('not yours\n'));
+    const deleted = await uploadFile(stack.sandbox, owner, 'old.txt', Buffer.from('gone\n'));
+    expect((await api('DELETE', `/v1/files/${deleted.id}`)).status).toBe(204);
+    const unfinished = await api('POST', '/v1/files/', {
+      name: 'half.txt',
+      mime_type: 'text/plain',
+      size: 4,
+      upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: 4 }] },
+      service: 'downloadable',
+    });
+    expect(unfinished.status).toBe(201);
+    const unknown = '7f1d1c8e-3c4b-4a5e-9f4e-2a7c9d1b6e01';
+    const before = (await api('GET', '/v1/benefits/?limit=100')).body.pagination.total_count;
+    const expected = [
+      { type: 'value_error', loc: ['body', 'properties', 'files', 1], msg: 'File does not exist.', input: theirs.id },
+      { type: 'value_error', loc: ['body', 'properties', 'files', 2], msg: 'File does not exist.', input: unknown },
+      {
+        type: 'value_error',
+        loc: ['body', 'properties', 'files', 3],
+        msg: 'File upload is not completed.',
+        input: unfinished.body.id,
+      },
+      { type: 'value_error', loc: ['body', 'properties', 'files', 4], msg: 'File does not exist.', input: deleted.id },
+    ];
+    const files = [own.id, theirs.id, unknown, unfinished.body.id, deleted.id];
+    const created = await api('POST', '/v1/benefits/', {
+      type: 'downloadables',
+      description: 'Manuals',
+      properties: { files },
+    });
+    expect([created.status, created.body]).toEqual([422, { error: 'PolarRequestValidationError', detail: expected }]);
+    expect((await api('GET', '/v1/benefits/?limit=100')).body.pagination.total_count).toBe(before);
+
+    const good = await benefit({ type: 'downloadables', description: 'Manuals', properties: { files: [own.id] } });
+    const updated = await api('PATCH', `/v1/benefits/${good.id}`, { type: 'downloadables', properties: { files } });
+    expect([updated.status, updated.body]).toEqual([422, { error: 'PolarRequestValidationError', detail: expected }]);
+    expect((await api('GET', `/v1/benefits/${good.id}`)).body).toEqual(good);
   });
 });
 

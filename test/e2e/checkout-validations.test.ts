@@ -80,6 +80,82 @@ describe('seats', () => {
   });
 });
 
+describe('product and price of an update', () => {
+  it("refuses another organization's price, or a price outside the checkout's products, at `product_price_id`, and changes nothing", async () => {
+    const stranger = await createTenant(stack.sandbox);
+    const theirs = await call(base, 'POST', '/v1/products/', {
+      token: stranger.oat,
+      body: { name: 'Theirs', prices: [{ amount_type: 'fixed', price_amount: 1 }] },
+    });
+    const monthly = await api('POST', '/v1/products/', {
+      name: 'Monthly',
+      recurring_interval: 'month',
+      prices: [{ amount_type: 'fixed', price_amount: 1500 }],
+    });
+    const yearly = await api('POST', '/v1/products/', {
+      name: 'Yearly',
+      recurring_interval: 'year',
+      prices: [{ amount_type: 'fixed', price_amount: 15000 }],
+    });
+    const elsewhere = await api('POST', '/v1/products/', {
+      name: 'Not offered',
+      prices: [{ amount_type: 'fixed', price_amount: 99 }],
+    });
+    const checkout = await api('POST', '/v1/checkouts/', { products: [monthly.body.id, yearly.body.id] });
+    expect(checkout.status).toBe(201);
+    const before = { product_id: monthly.body.id, product_price_id: monthly.body.prices[0].id, amount: 1500 };
+    expect(checkout.body).toMatchObject(before);
+
+    const refused = [theirs.body.prices[0].id, elsewhere.body.prices[0].id, '7f1d1c8e-3c4b-4a5e-9f4e-2a7c9d1b6e01'];
+    for (const priceId of refused) {
+      const patches = [
+        await api('PATCH', `/v1/checkouts/${checkout.body.id}`, {
+          product_price_id: priceId,
+          customer_name: 'Mallory',
+        }),
+        await client('PATCH', checkout.body.client_secret, '', { product_price_id: priceId, customer_name: 'Mallory' }),
+      ];
+      for (const res of patches)
+        expect([res.status, res.body]).toEqual([
+          422,
+          {
+            error: 'PolarRequestValidationError',
+            detail: [
+              {
+                type: 'value_error',
+                loc: ['body', 'product_price_id'],
+                msg: 'Price is not available in this checkout.',
+                input: priceId,
+              },
+            ],
+          },
+        ]);
+    }
+    // A price of one product named with another product is refused too.
+    const mismatched = await client('PATCH', checkout.body.client_secret, '', {
+      product_id: monthly.body.id,
+      product_price_id: yearly.body.prices[0].id,
+    });
+    expect([mismatched.status, mismatched.body.detail?.[0]?.loc]).toEqual([422, ['body', 'product_price_id']]);
+    // Another organization's product is refused at `product_id`.
+    const foreignProduct = await api('PATCH', `/v1/checkouts/${checkout.body.id}`, { product_id: theirs.body.id });
+    expect([foreignProduct.status, foreignProduct.body.detail?.[0]?.loc]).toEqual([422, ['body', 'product_id']]);
+    const unchanged = await api('GET', `/v1/checkouts/${checkout.body.id}`);
+    expect(unchanged.body).toMatchObject({ ...before, customer_name: null });
+
+    // The checkout's own price selects it and its product.
+    const chosen = await client('PATCH', checkout.body.client_secret, '', {
+      product_price_id: yearly.body.prices[0].id,
+    });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toMatchObject({
+      product_id: yearly.body.id,
+      product_price_id: yearly.body.prices[0].id,
+      amount: 15000,
+    });
+  });
+});
+
 describe('discount redemptions', () => {
   it('lets only max_redemptions of concurrent confirms redeem a discount', async () => {
     const product = await api('POST', '/v1/products/', {

@@ -33,6 +33,16 @@ export class WebClient {
     });
   }
 
+  /** Any method and body (sent as given, `headers` naming its type), with this browser's cookies. */
+  async request(
+    method: string,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string> = {},
+  ): Promise<PageResponse> {
+    return this.send(method, path, body, headers);
+  }
+
   /** The `csrf_token` of the first form of a page fetched with this client. */
   async csrfFrom(path: string): Promise<string> {
     return csrfTokenOf((await this.get(path)).text);

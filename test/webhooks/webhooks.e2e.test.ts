@@ -298,6 +298,22 @@ describe('target policy', () => {
       owner.oat,
     );
     expect(publicUrl.status).toBe(201);
+    // Every IPv6 spelling that reaches loopback is refused on create and on PATCH, and the PATCH changes nothing.
+    const embedded = ['[::127.0.0.1]', '[::ffff:0:7f00:1]', '[64:ff9b:1::7f00:1]', '[2002:7f00:1::]'];
+    const production = (method: string, path: string, body: unknown) =>
+      api(method, path, body, stack.production, owner.oat);
+    for (const host of embedded) {
+      const url = `http://${host}:9/hook`;
+      const created = await production('POST', '/v1/webhooks/endpoints', { url, format: 'raw', events: [] });
+      expect([url, created.status, created.body.detail?.[0]?.loc]).toEqual([url, 422, ['body', 'url']]);
+      const patched = await production('PATCH', `/v1/webhooks/endpoints/${publicUrl.body.id}`, { url });
+      expect([url, patched.status, patched.body.detail?.[0]?.loc]).toEqual([url, 422, ['body', 'url']]);
+      expect(patched.body.detail[0]).toMatchObject({ type: 'url_parsing', input: url });
+    }
+    const after = await production('GET', `/v1/webhooks/endpoints/${publicUrl.body.id}`, undefined);
+    expect(after.body.url).toBe('https://example.com/hook');
+    const listed = await production('GET', '/v1/webhooks/endpoints?limit=100', undefined);
+    expect(listed.body.items.map((e: { url: string }) => e.url)).toEqual(['https://example.com/hook']);
     const inSandbox = await api('POST', '/v1/webhooks/endpoints', {
       url: 'http://127.0.0.1:9/hook',
       format: 'raw',

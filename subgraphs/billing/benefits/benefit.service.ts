@@ -4,6 +4,7 @@ import { CORE_READERS, tenantScope } from '../../../kit/database/read/tenant-sco
 import type { RequestContext } from '../../../kit/request-context.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { recordEvent } from '../events/record-event.js';
+import { downloadableFileIssues } from '../files/downloadable-files.js';
 import { enqueueJob } from '../jobs/job-queue.js';
 import { ProductRepository } from '../products/product.repository.js';
 import { organizationNow } from '../recurring/organization-clocks.js';
@@ -59,6 +60,7 @@ export class BenefitService {
     const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
       ctx.principal.organizationIds.includes(id),
     );
+    throwIfAny(await fileIssues(ctx, input.type, organizationId, checked.properties));
     const now = await organizationNow(ctx, organizationId);
     const benefit = ctx.em.create(Benefit, {
       organizationId,
@@ -96,6 +98,8 @@ export class BenefitService {
       ...visibilityIssues(input.visibility),
       ...metadataIssues(input.metadata ?? {}),
     ]);
+    if (input.properties != null)
+      throwIfAny(await fileIssues(ctx, benefit.type, benefit.organizationId, checked.properties));
     const before = JSON.stringify([benefit.description, benefit.visibility, benefit.properties, benefit.metadata]);
     if (input.description != null) benefit.description = input.description.trim();
     if (input.visibility != null) benefit.visibility = input.visibility;
@@ -179,6 +183,12 @@ export class BenefitService {
     if (!benefit) throw new ResourceNotFound();
     return benefit;
   }
+}
+
+/** A downloadables benefit lists only its organization's uploaded files (422 at each other entry). */
+function fileIssues(ctx: RequestContext, type: string, organizationId: string, properties: Record<string, unknown>) {
+  if (type !== 'downloadables') return Promise.resolve([]);
+  return downloadableFileIssues(ctx.em, organizationId, properties.files as string[], ['body', 'properties', 'files']);
 }
 
 function readable(ctx: RequestContext): string[] {

@@ -52,6 +52,19 @@ export async function applyClientChanges(
     k.productId = input.productId;
     k.productPriceId = '00000000-0000-0000-0000-000000000000';
   }
+  if (input.productPriceId) {
+    // Polar's deprecated way to pick the product: one of the checkout's products' live prices, and
+    // that price's product (which must be `product_id` when both are named). Anything else, another
+    // organization's price included, is refused rather than ignored.
+    const offered = await new ProductRepository(em).pricesOf(k.productIds);
+    const price = [...offered.values()].flat().find(p => p.id === input.productPriceId);
+    if (!price || (input.productId && price.productId !== input.productId))
+      throw new PolarRequestValidationError([
+        invalid('product_price_id', 'Price is not available in this checkout.', input.productPriceId),
+      ]);
+    k.productId = price.productId;
+    k.productPriceId = price.id;
+  }
   const product = await em.findOneOrFail(Product, { id: k.productId, organizationId: k.organizationId });
   let discount: string | null | undefined = discountId;
   if (input.discountCode) {

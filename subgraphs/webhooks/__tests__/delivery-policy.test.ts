@@ -6,7 +6,7 @@ import { generateWebhookSecret } from '../endpoints/webhook-secret.js';
 import { POLAR_DELIVERY_POLICY, retryDelayMs } from '../worker/delivery-policy.js';
 import { DeliverySender } from '../worker/delivery-sender.js';
 import { signatureHeader, signerFor } from '../worker/delivery-signature.js';
-import { ForbiddenTarget, guardedLookup, isPublicAddress } from '../worker/target-policy.js';
+import { checkLiteralHost, ForbiddenTarget, guardedLookup, isPublicAddress } from '../worker/target-policy.js';
 
 describe('signature (polar-api.md §6, reliability.md §10 case 1)', () => {
   const body = JSON.stringify({
@@ -96,6 +96,55 @@ describe('target policy (reliability.md §10 case 8)', () => {
       expect([address, isPublicAddress(address)]).toEqual([address, true]);
   });
 
+  // Every spelling of an IPv6 address that reaches a private IPv4 one, and the ranges no public host uses.
+  it.each([
+    ['::127.0.0.1', 'IPv4-compatible, dotted'],
+    ['::7f00:1', 'IPv4-compatible, hex groups (what URL parsing makes of [::127.0.0.1])'],
+    ['::8.8.8.8', 'IPv4-compatible, even of a public IPv4 (deprecated, ::/96)'],
+    ['::ffff:0:7f00:1', 'SIIT IPv4-translated ::ffff:0:0:0/96'],
+    ['::ffff:0:10.0.0.1', 'SIIT IPv4-translated, dotted'],
+    ['0:0:0:0:0:FFFF:7F00:0001', 'IPv4-mapped, uncompressed upper case'],
+    ['::ffff:a9fe:a9fe', 'IPv4-mapped metadata address in hex'],
+    ['0::ffff:192.168.0.1', 'IPv4-mapped, a leading zero group'],
+    ['64:ff9b::7f00:1', 'NAT64 well-known prefix, hex'],
+    ['64:ff9b:1::7f00:1', 'NAT64 local-use prefix 64:ff9b:1::/48'],
+    ['64:ff9b:1:ffff::8.8.8.8', 'NAT64 local-use prefix, whatever it embeds'],
+    ['64:ff9b:0:0:1::', 'the unassigned rest of 64:ff9b::/32'],
+    ['2002:7f00:1::', '6to4 of 127.0.0.1'],
+    ['2002:a00:1::1', '6to4 of 10.0.0.1'],
+    ['2002:a9fe:a9fe:1:2:3:4:5', '6to4 of 169.254.169.254'],
+    ['2001:0:a00:1::1', 'Teredo with a private server'],
+    ['2001:0:808:808::80ff:fffe', 'Teredo whose client is 127.0.0.1 (stored inverted)'],
+    ['fec0::1', 'site-local (deprecated)'],
+    ['fe80::1%eth0', 'a zoned link-local address'],
+    ['::', 'unspecified'],
+    ['ff02::1', 'multicast'],
+    ['100::1', 'discard-only'],
+  ])('refuses %s (%s)', address => {
+    expect(isPublicAddress(address)).toBe(false);
+    expect(isPublicAddress(`[${address}]`)).toBe(false);
+  });
+
+  it.each([
+    ['::ffff:8.8.8.8', 'IPv4-mapped public'],
+    ['::ffff:808:808', 'IPv4-mapped public, hex'],
+    ['64:ff9b::8.8.8.8', 'NAT64 of a public IPv4 (what DNS64 answers on IPv6-only networks)'],
+    ['2002:808:808::1', '6to4 of a public IPv4'],
+    ['2001:0:808:808::f7f7:f7f7', 'Teredo with public server and client'],
+    ['2606:4700:4700::1111', 'native global unicast'],
+    ['2a00:1450:4001:80b::200e', 'native global unicast'],
+  ])('allows %s (%s)', address => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+
+  it('refuses each blocked spelling as a URL host, as endpoint creation and delivery read it', () => {
+    for (const host of ['[::127.0.0.1]', '[::ffff:0:7f00:1]', '[64:ff9b:1::7f00:1]', '[2002:7f00:1::]']) {
+      const url = new URL(`http://${host}/hook`);
+      expect(() => checkLiteralHost(url)).toThrow(ForbiddenTarget);
+    }
+    expect(() => checkLiteralHost(new URL('http://[2002:808:808::1]/hook'))).not.toThrow();
+  });
+
   it('refuses a host name that resolves to loopback, before connecting', async () => {
     const error = await new Promise<Error | null>(resolve => guardedLookup('localhost', {}, e => resolve(e)));
     expect(error).toBeInstanceOf(ForbiddenTarget);
@@ -126,6 +175,20 @@ describe('sender', () => {
     sender.close();
     expect(result).toMatchObject({ succeeded: false, httpCode: null });
     expect(result.error).toMatch(/not a public address/);
+    expect(hits).toEqual([]);
+  });
+
+  it('in production refuses IPv6 spellings that embed a private IPv4 address, at delivery time', async () => {
+    const sender = new DeliverySender(false);
+    for (const host of ['[::127.0.0.1]', '[::ffff:0:7f00:1]', '[64:ff9b:1::7f00:1]', '[2002:7f00:1::]']) {
+      const result = await sender.send(`http://${host}:${port}/x`, {}, Buffer.from('{}'));
+      expect([host, result.succeeded, result.error]).toEqual([
+        host,
+        false,
+        expect.stringMatching(/not a public address/),
+      ]);
+    }
+    sender.close();
     expect(hits).toEqual([]);
   });
 

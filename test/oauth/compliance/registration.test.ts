@@ -131,13 +131,31 @@ describe('dynamic client registration', () => {
 
     const browser = new Browserless(stack.base);
     await browser.logIn(person.email);
+    // A page of another site cannot register, change or delete clients with the browser's sign-in.
+    const crossSite = await browser.request('POST', '/v1/oauth2/register', {
+      json: { client_name: 'Theirs', redirect_uris: [REDIRECT_URI] },
+      headers: { origin: 'https://evil.example' },
+    });
+    expect([crossSite.status, crossSite.body.error]).toEqual([403, 'NotPermitted']);
     const owned = await browser.request('POST', '/v1/oauth2/register', {
       json: { client_name: 'Mine', redirect_uris: [REDIRECT_URI] },
+      headers: { origin: new URL(stack.base).origin },
     });
     expect(owned.status).toBe(201);
     const read = await browser.get(`/v1/oauth2/register/${owned.body.client_id}`);
     expect(read.status).toBe(200);
     expect(read.body.client_name).toBe('Mine');
+    for (const [method, json] of [
+      ['PUT', { client_id: owned.body.client_id, client_name: 'Renamed', redirect_uris: [REDIRECT_URI] }],
+      ['DELETE', undefined],
+    ] as const) {
+      const refused = await browser.request(method, `/v1/oauth2/register/${owned.body.client_id}`, {
+        json,
+        headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      });
+      expect([method, refused.status]).toEqual([method, 403]);
+    }
+    expect((await browser.get(`/v1/oauth2/register/${owned.body.client_id}`)).body.client_name).toBe('Mine');
     // Someone else's browser cannot.
     const stranger = await createPerson(stack);
     const other = new Browserless(stack.base);
