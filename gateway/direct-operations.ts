@@ -3,7 +3,7 @@ import { QueryPlanner } from '@apollo/query-planner';
 import { type DocumentNode, type ExecutionResult, execute, parse, validate } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { toGraphQLError } from '../kit/graphql/format-error.js';
-import { nulInputError } from '../kit/graphql/nul-input.js';
+import { refusedInput } from '../kit/graphql/input-guards.js';
 import type { SubgraphRuntime } from '../kit/graphql/subgraph-runtime.js';
 import type { Principal } from '../kit/principal.js';
 
@@ -98,8 +98,8 @@ export class DirectOperations {
     principal: Principal,
     requestId: string,
   ): Promise<DirectResult> {
-    const nul = nulInputError(entry.document, variables);
-    if (nul) return { errors: [toGraphQLError(nul).toJSON()] };
+    const refused = refusedInput(entry.runtime.schema, entry.document, variables);
+    if (refused) return { errors: [toGraphQLError(refused).toJSON()] };
     entry.run ??= compile(entry);
     const result = await entry.run(entry.runtime.createContext(principal, requestId), variables);
     return {

@@ -12,7 +12,7 @@ import { sameOriginWrites } from './same-origin-writes.js';
 import { OperationDocuments } from './operations.js';
 import type { Route } from './routes/route.js';
 import { decodablePath, parseOrThrow, queryObject } from './validation.js';
-import { sessionCookieName } from './web/cookies.js';
+import { readCookie, sessionCookieName } from './web/cookies.js';
 import { sendError, sendMethodNotAllowed, sendNotFound } from './wire-errors.js';
 
 export interface AppDependencies {
@@ -164,7 +164,8 @@ function apiVersion(req: Request, res: Response, next: NextFunction): void {
 function resolvePrincipal(resolver: PrincipalResolver, cookieName: string, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      req.principal = await resolver.resolve(req.get('authorization'), sessionCookie(req, cookieName));
+      // A cookie value that does not decode (`%zz`) is no session, as an unknown one is: anonymous.
+      req.principal = await resolver.resolve(req.get('authorization'), readCookie(req, cookieName));
       next();
     } catch (error) {
       // An unknown bearer is a domain error; anything else (a database wait that ran out: 503) is logged.
@@ -172,17 +173,6 @@ function resolvePrincipal(resolver: PrincipalResolver, cookieName: string, logge
       sendError(res, error);
     }
   };
-}
-
-/** The web session cookie set by the sign-in pages (each environment has its own name: web/cookies.ts). */
-function sessionCookie(req: Request, cookieName: string): string | undefined {
-  const header = req.get('cookie');
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === cookieName) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
 }
 
 function routeHandler(route: Route, deps: AppDependencies) {

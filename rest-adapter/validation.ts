@@ -228,6 +228,17 @@ function nulIssues(location: Location, data: unknown): ValidationIssue[] {
   return issues;
 }
 
+/**
+ * The `signature` of a signed link (file storage, invoice PDFs) as the adapter forwards it: an HMAC in
+ * base64url is all the signer ever writes, so anything else (a NUL, a control character, a space)
+ * cannot be one and goes on empty, which the signer's check refuses like any wrong signature (403).
+ * Forwarded as sent, a NUL would be refused by the subgraphs' string guard as a client error the
+ * adapter cannot map (kit/graphql/nul-input.ts).
+ */
+export function linkSignature(raw: string): string {
+  return /^[A-Za-z0-9_-]{1,200}$/.test(raw) ? raw : '';
+}
+
 /** A zod issue in pydantic's words, for checks zod has no code for (read back by `toValidationIssues`). */
 export function pydanticIssue(
   ctx: z.RefinementCtx,
@@ -244,6 +255,8 @@ export function pydanticIssue(
  * (`metadata[key]=v`). Array-typed fields get every value, scalars the last one, map-typed fields
  * (`metadata`) their `key[sub]` pairs. Other bracketed keys (`page[]=2`, `sorting[0]=x`) are not
  * parameters of the route and are ignored, as any unknown key is.
+ * A map-typed field also named plainly (`metadata=x`, before or after its `metadata[k]=1` pairs) keeps
+ * the plain value, which the schema then refuses (422 `record_type`) whatever the order.
  */
 export function queryObject(search: URLSearchParams, schema: z.ZodObject<any> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -253,7 +266,9 @@ export function queryObject(search: URLSearchParams, schema: z.ZodObject<any> | 
     if (deep) {
       const [, key, sub] = deep;
       if (fieldKind(shape[key]) !== 'record') continue;
-      const map = (out[key] ??= {}) as Record<string, string[]>;
+      if (Object.hasOwn(out, key) && !isQueryMap(out[key])) continue;
+      // No prototype: `metadata[constructor]=1` and `metadata[__proto__]=1` are keys like any other.
+      const map = (out[key] ??= Object.create(null)) as Record<string, string[]>;
       (map[sub] ??= []).push(value);
       continue;
     }
@@ -261,6 +276,11 @@ export function queryObject(search: URLSearchParams, schema: z.ZodObject<any> | 
     else out[rawKey] = value;
   }
   return out;
+}
+
+/** The `key[sub]` pairs collected for a map-typed field (a prototype-less object of value lists). */
+function isQueryMap(value: unknown): value is Record<string, string[]> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function fieldKind(schema: z.ZodType | undefined): 'array' | 'record' | 'scalar' {

@@ -17,6 +17,20 @@ export function customerView<T extends object>(
 ): T {
   // Anonymous callers reach such objects only by reference from a public checkout: the same view.
   if (principal.subject !== 'customer' && principal.subject !== 'anonymous') return value;
+  return restrictedView(type, value, rule);
+}
+
+/**
+ * `value` with only the fields `rule` keeps readable, whoever asks: for an object a caller reaches
+ * without any right to it (another organization's public profile, embedded in a checkout opened by its
+ * client secret), where being signed in must not show more than an anonymous caller sees.
+ */
+export function restrictedView<T extends object>(
+  type: abstract new () => T,
+  value: T,
+  rule: { visible: ReadonlySet<string> } | { hidden: readonly string[] },
+  refusal: () => NotPermitted = notForCustomers,
+): T {
   // An instance of the GraphQL type's class: type-graphql hands such a root to field resolvers as it
   // is, where it would copy a plain object's properties into a new instance (and trip every getter).
   const view = Object.assign(Object.create(type.prototype) as object, value) as Record<string, unknown>;
@@ -25,7 +39,7 @@ export function customerView<T extends object>(
     Object.defineProperty(view, field, {
       enumerable: true,
       get: () => {
-        throw notForCustomers();
+        throw refusal();
       },
     });
   }

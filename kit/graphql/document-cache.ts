@@ -1,6 +1,6 @@
 import { type DocumentNode, execute, type ExecutionResult, type GraphQLError, parse, validate } from 'graphql';
 import type { Principal } from '../principal.js';
-import { nulInputError } from './nul-input.js';
+import { refusedInput } from './input-guards.js';
 import type { SubgraphRuntime } from './subgraph-runtime.js';
 
 const MAX_CACHED_DOCUMENTS = 1000;
@@ -47,7 +47,7 @@ export interface OperationRequest {
 
 /**
  * Executes a parsed, validated `document` on a subgraph's schema with its per-request context; a NUL
- * in its string input is refused first (kit/graphql/nul-input.ts).
+ * in its string input or an id that is not a UUID is refused first (kit/graphql/input-guards.ts).
  */
 export async function executeOnSubgraph(
   runtime: SubgraphRuntime,
@@ -56,8 +56,8 @@ export async function executeOnSubgraph(
   principal: Principal,
   requestId: string,
 ): Promise<ExecutionResult> {
-  const nul = nulInputError(document, request.variables);
-  if (nul) return { errors: [nul] };
+  const refused = refusedInput(runtime.schema, document, request.variables);
+  if (refused) return { errors: [refused] };
   return execute({
     schema: runtime.schema,
     document,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CUSTOMER_PORTAL_READ, INVOICE_FILE, ORDERS_READ } from '../../subgraphs/billing/contract.js';
+import { linkSignature } from '../validation.js';
 import { idParams, queryInteger } from './common.js';
 import type { Route } from './route.js';
 
@@ -91,7 +92,7 @@ export const invoiceRoutes: Route[] = [
     tag: 'orders',
     access: INVOICE_FILE,
     params: idParams,
-    query: z.object({ expires: queryInteger, signature: z.string().max(200) }),
+    query: z.object({ expires: queryInteger, signature: z.string().max(200).transform(linkSignature) }),
     operation: 'InvoiceFile',
     variables: ({ params, query }) => ({ orderId: params.id, expires: query.expires, signature: query.signature }),
     result: data => Buffer.from(data.invoiceFile as string, 'base64'),

@@ -77,9 +77,12 @@ export function createSecretScanningRouter(deps: SecretScanningDependencies): ex
   const router = express.Router();
   router.post(SECRET_SCANNING_PATH, readRawBody('1mb'), async (req: Request, res: Response) => {
     try {
+      // An unsigned request is the caller's mistake (422) whatever the configuration; only a signed one
+      // learns that this deployment cannot check signatures (503).
+      const signed = signatureHeaders(req);
       if (deps.keys.size === 0) throw new SecretScanningNotConfigured();
       const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      verifySignature(deps.keys, req, raw);
+      verifySignature(deps.keys, signed, raw);
       const matches = parseOrThrow(report, 'body', parseJson(raw));
       const results = [];
       for (const match of matches) {
@@ -107,7 +110,8 @@ export function createSecretScanningRouter(deps: SecretScanningDependencies): ex
   return router;
 }
 
-function verifySignature(keys: GitHubPublicKeys, req: Request, raw: Buffer): void {
+/** GitHub's two signature headers. @throws RequestValidationError (422 at each missing header). */
+function signatureHeaders(req: Request): { keyIdentifier: string; signature: string } {
   const keyIdentifier = req.get('github-public-key-identifier');
   const signature = req.get('github-public-key-signature');
   const missing = [
@@ -123,14 +127,20 @@ function verifySignature(keys: GitHubPublicKeys, req: Request, raw: Buffer): voi
         input: null,
       })),
     );
-  const key = keys.get(keyIdentifier as string);
-  if (!key) throw new PublicKeyNotFound(keyIdentifier as string);
+  return { keyIdentifier: keyIdentifier as string, signature: signature as string };
+}
+
+function verifySignature(
+  keys: GitHubPublicKeys,
+  { keyIdentifier, signature }: { keyIdentifier: string; signature: string },
+  raw: Buffer,
+): void {
+  const key = keys.get(keyIdentifier);
+  if (!key) throw new PublicKeyNotFound(keyIdentifier);
   // ECDSA P-256 with SHA-256 over the raw body; GitHub sends the DER signature in base64.
   let valid = false;
   try {
-    valid = createVerify('SHA256')
-      .update(raw)
-      .verify(key, Buffer.from(signature as string, 'base64'));
+    valid = createVerify('SHA256').update(raw).verify(key, Buffer.from(signature, 'base64'));
   } catch {
     valid = false;
   }

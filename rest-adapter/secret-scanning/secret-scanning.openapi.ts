@@ -79,7 +79,8 @@ export const secretScanningPaths: Record<string, Json> = {
           [422, 'ValidationError'],
         ]),
         503: {
-          description: 'No GitHub public key is configured (`SecretScanningNotConfigured`)',
+          description:
+            'No GitHub public key is configured (`SecretScanningNotConfigured`), for a request with both signature headers (without them: 422)',
           content: jsonContent(schemaRef('Error')),
         },
       },

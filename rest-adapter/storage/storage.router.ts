@@ -6,6 +6,7 @@ import { ANONYMOUS } from '../../kit/principal.js';
 import { FILE_CHUNK_BYTES, FILE_MAX_PART_BYTES, STORAGE_PATH_PREFIX } from '../../subgraphs/billing/contract.js';
 import type { GatewayClient } from '../gateway-client.js';
 import type { OperationDocuments } from '../operations.js';
+import { linkSignature } from '../validation.js';
 import { sendError } from '../wire-errors.js';
 
 export interface StorageRouterDependencies {
@@ -101,7 +102,7 @@ export function createStorageRouter(deps: StorageRouterDependencies): express.Ro
 function linkOf(req: Request, part: number) {
   const query = new URL(req.originalUrl, 'http://local').searchParams;
   const expires = Number(query.get('expires'));
-  const signature = query.get('signature') ?? '';
+  const signature = linkSignature(query.get('signature') ?? '');
   const fileId = String(req.params.id);
   if (!/^[0-9a-f-]{36}$/i.test(fileId) || !Number.isSafeInteger(part) || part < 0 || part > 10_000)
     throw new ResourceNotFound();

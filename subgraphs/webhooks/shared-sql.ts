@@ -1,9 +1,8 @@
 /**
- * A PostgreSQL array literal (`{a,b}`) for `= any(?::uuid[])`: MikroORM expands an array bound to `?`
- * into a list of parameters, which `any` does not take. Only for values without commas, quotes, braces
- * or backslashes (ids, event types), which is all this subgraph binds this way.
+ * A PostgreSQL array literal (`{"a","b"}`) for `= any(?::uuid[])`: MikroORM expands an array bound to `?`
+ * into a list of parameters, which `any` does not take. Every element is quoted (a backslash before `"`
+ * and `\`), so any text is one element, never a syntax error or a second element.
  */
 export function pgArray(values: readonly string[]): string {
-  for (const v of values) if (/[,"{}\\\s]/.test(v)) throw new Error(`not an array-literal-safe value: ${v}`);
-  return `{${values.join(',')}}`;
+  return `{${values.map(v => `"${v.replace(/["\\]/g, c => `\\${c}`)}"`).join(',')}}`;
 }

@@ -132,6 +132,45 @@ describe.each(LISTS)('GET %s', (path, stringFilter) => {
   });
 });
 
+describe('map-typed query parameters (deepObject)', () => {
+  /** Every operation of /openapi.json with a deepObject query parameter (`metadata` filters). */
+  const deepObjectRoutes = async () => {
+    const doc = (await call(base, 'GET', '/openapi.json')).body;
+    const found: [path: string, name: string][] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths))
+      for (const p of item.get?.parameters ?? []) if (p.style === 'deepObject') found.push([path, p.name]);
+    return found;
+  };
+
+  it('answers 422 record_type for a plain key and its bracketed keys together, in either order', async () => {
+    const routes = await deepObjectRoutes();
+    expect(routes.map(([path]) => path)).toEqual(expect.arrayContaining(['/v1/customers/', '/v1/subscriptions/']));
+    for (const [path, name] of routes)
+      for (const query of [`${name}=x&${name}[k]=1`, `${name}[k]=1&${name}=x`, `${name}=x&${name}[k]=1&${name}[j]=2`]) {
+        const res = await get(`${path}?${query}`);
+        expect({ path, query, status: res.status, body: res.body }).toEqual({
+          path,
+          query,
+          status: 422,
+          body: invalid({
+            type: 'record_type',
+            loc: ['query', name],
+            msg: 'Input should be a valid record',
+            input: 'x',
+          }),
+        });
+      }
+  });
+
+  it("filters by keys named like Object.prototype's members as by any other key", async () => {
+    for (const [path, name] of await deepObjectRoutes())
+      for (const key of ['constructor', 'toString', 'hasOwnProperty']) {
+        const res = await get(`${path}?${name}[${key}]=1&${name}[k]=2`);
+        expect({ path, key, status: res.status, items: res.body.items }).toEqual({ path, key, status: 200, items: [] });
+      }
+  });
+});
+
 describe('paths and bodies that cannot be decoded', () => {
   it('answers 422 uuid_parsing for bad percent escapes and non-UTF-8 bytes in an id', async () => {
     for (const [segment, input] of [
@@ -327,5 +366,42 @@ describe('POST /graphql with the same values', () => {
     });
     expect(variable.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(variable.body.errors[0].message).toMatch(/NUL/);
+  });
+
+  it('answers 422 uuid_parsing for an id that is not a UUID: literal, variable, in a list or an input object', async () => {
+    const refused = (res: { body: any }, loc: (string | number)[], input: unknown) => {
+      expect(res.body.data ?? null).toBeNull();
+      expect(res.body.errors).toHaveLength(1);
+      expect(res.body.errors[0].extensions).toMatchObject({
+        code: 'RequestValidationError',
+        details: [{ type: 'uuid_parsing', loc, msg: 'Input should be a valid UUID', input }],
+      });
+    };
+    refused(await gql('{ product(id: "x") { id } }'), ['body', 'query', 'id'], 'x');
+    refused(
+      await gql('query($id: ID!) { subscription(id: $id) { id } }', { id: '1' }),
+      ['body', 'variables', 'id'],
+      '1',
+    );
+    refused(
+      await gql('query($ids: [ID!]) { products(id: $ids) { items { id } } }', { ids: [randomUUID(), 'a,b'] }),
+      ['body', 'variables', 'ids', 1],
+      'a,b',
+    );
+    refused(
+      await gql(`{ orders(filter: { productId: ["${randomUUID()}", "-created_at"] }) { items { id } } }`),
+      ['body', 'query', 'filter', 'productId', 1],
+      '-created_at',
+    );
+    refused(
+      await gql('mutation($input: CheckoutCreateInput!) { createCheckout(input: $input) { id } }', {
+        input: { products: ['{'] },
+      }),
+      ['body', 'variables', 'input', 'products', 0],
+      '{',
+    );
+    // Ids as the API writes them pass, in either case.
+    const own = await gql(`{ subscription(id: "${subscriptionId.toUpperCase()}") { id } }`);
+    expect(own.body).toEqual({ data: { subscription: { id: subscriptionId } } });
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { signedDownloadUrl } from '../../subgraphs/billing/files/file-links.js';
 import { call, createTenant, startTestStack, TEST_SECRET, type Tenant, type TestStack } from '../support/stack.js';
 
@@ -188,6 +188,54 @@ describe('upload and download', () => {
     expect((await call(base, 'DELETE', `/v1/files/${file.id}`, { token: bob.oat })).status).toBe(404);
     expect((await call(base, 'DELETE', `/v1/files/${file.id}`, { token: alice.oat })).status).toBe(204);
     expect((await fetch(link.url)).status).toBe(404);
+  });
+});
+
+describe('signed links with characters no signature has', () => {
+  // A signature is base64url: a NUL (which the subgraphs refuse in any string), another control
+  // character or a space is a wrong signature, answered as one, never a 500 or a 422.
+  const BAD_SIGNATURES = (valid: string) => [
+    `${valid}%00`,
+    'a%00b',
+    '%00',
+    '%01',
+    `${valid}%7F`,
+    'a%0Ab',
+    'a%20b',
+    '%1B%5B31m',
+  ];
+  const withSignature = (url: string, signature: string) => url.replace(/signature=[^&]*/, `signature=${signature}`);
+  const invalidLink = { error: 'NotPermitted', detail: 'This link is invalid or has expired.' };
+
+  it('answers 403 to an upload or a download whose signature holds one, and the real links still work', async () => {
+    const bytes = randomBytes(1000);
+    const file = await createFile(bytes, 1000);
+    const upload = local(file.upload.parts[0].url);
+    for (const bad of BAD_SIGNATURES(new URL(upload).searchParams.get('signature')!)) {
+      const res = await fetch(withSignature(upload, bad), { method: 'PUT', body: bytes });
+      expect({ bad, status: res.status, body: await res.json() }).toEqual({ bad, status: 403, body: invalidLink });
+    }
+    await complete(file, await putParts(file, bytes));
+    const link = signedDownloadUrl(file.id, { secret: TEST_SECRET, publicUrl: base, now: new Date() }).url;
+    for (const bad of BAD_SIGNATURES(new URL(link).searchParams.get('signature')!)) {
+      const res = await fetch(withSignature(link, bad));
+      expect({ bad, status: res.status, body: await res.json() }).toEqual({ bad, status: 403, body: invalidLink });
+    }
+    const served = await fetch(link);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('answers 403 InvalidInvoiceLink to an invoice link whose signature holds one, as to a wrong one', async () => {
+    const url = `${base}/v1/orders/${randomUUID()}/invoice/pdf?expires=${Math.floor(Date.now() / 1000) + 600}&signature=AAAA`;
+    const wrong = await fetch(url);
+    expect(wrong.status).toBe(403);
+    const wrongBody = (await wrong.json()) as { error: string };
+    expect(wrongBody.error).toBe('InvalidInvoiceLink');
+    for (const bad of BAD_SIGNATURES('AAAA')) {
+      const res = await fetch(withSignature(url, bad));
+      expect({ bad, status: res.status, body: await res.json() }).toEqual({ bad, status: 403, body: wrongBody });
+    }
   });
 });
 

@@ -388,6 +388,28 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
     expect((await organizations(a.baseUrl, owner.oat)).status).toBe(200);
   });
 
+  it('without configured keys an unsigned request is still 422 at the missing headers', async () => {
+    const body = [match(owner.oat, 'polar_organization_access_token')];
+    const unsigned = await call(unconfigured.baseUrl, 'POST', PATH, { body });
+    expect(unsigned.status).toBe(422);
+    expect(unsigned.body).toEqual({
+      error: 'RequestValidationError',
+      detail: [
+        { type: 'missing', loc: ['header', 'github-public-key-identifier'], msg: 'Field required', input: null },
+        { type: 'missing', loc: ['header', 'github-public-key-signature'], msg: 'Field required', input: null },
+      ],
+    });
+    const halfSigned = await call(unconfigured.baseUrl, 'POST', PATH, {
+      body,
+      headers: { 'github-public-key-signature': 'MEUCIQ==' },
+    });
+    expect(halfSigned.status).toBe(422);
+    expect(halfSigned.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([
+      ['header', 'github-public-key-identifier'],
+    ]);
+    expect((await organizations(a.baseUrl, owner.oat)).status).toBe(200);
+  });
+
   it('is in /openapi.json without security, with both headers', async () => {
     const document = (await call(a.baseUrl, 'GET', '/openapi.json')).body;
     const operation = document.paths[PATH].post;

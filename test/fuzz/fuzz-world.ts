@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { systemClock } from '../../kit/clock.js';
+import { sessionCookieName } from '../../rest-adapter/web/cookies.js';
+import { InProcessWebIdentity } from '../../subgraphs/identity/web/web.provider.js';
 import { call, createTenant, type RunningEnvironment, type Tenant } from '../support/stack.js';
 import type { Operation, RequestContext, TokenKind } from './openapi-requests.js';
 import { type OpenApiDocument, refResolver } from './openapi-requests.js';
 
 /**
  * The objects a fuzz run needs: two organizations (the caller's, alice, and another tenant, bob), each
- * with products, customers, subscriptions, a discount and a spare access token, created through the
- * public API; which ids go into which path; and a fingerprint of each organization's data to prove
- * that a rejected request changed nothing.
+ * with products, customers, subscriptions, a discount, a spare access token and open checkouts, created
+ * through the public API, and the owner's web session; which ids go into which path; and a fingerprint
+ * of each organization's data to prove that a rejected request changed nothing.
  */
 export interface TenantWorld {
   tenant: Tenant;
@@ -20,6 +23,13 @@ export interface TenantWorld {
   customerToken: string;
   /** Ids of the other customer (in `pools`): a customer session must never see them. */
   otherCustomerIds: string[];
+  /** The `Cookie` header of the owner's web session (the sign-in pages' cookie). */
+  sessionCookie: string;
+  /**
+   * Path prefix → the secrets and slugs of capability routes (a checkout by its client secret, a portal
+   * by its slug): whoever holds one reads the object, so only the caller's own go into those paths.
+   */
+  capabilities: Record<string, string[]>;
 }
 
 async function ok(res: { status: number; text: string; body: any }, what: string) {
@@ -68,6 +78,13 @@ export async function seedTenant(env: RunningEnvironment): Promise<TenantWorld> 
     'spare token',
   );
   const session = await ok(await post('/v1/customer-sessions/', { customer_id: portalCustomer.id }), 'session');
+  // Several open checkouts: a generated confirm may confirm one, and the others stay open to read and update.
+  const checkouts = [];
+  for (const products of [[paid.id], [paid.id], [free.id], [paid.id, free.id]])
+    checkouts.push(await ok(await post('/v1/checkouts/', { products }), 'checkout'));
+  const web = new InProcessWebIdentity(env.environment.identity.orm, env.environment.identity.services, systemClock);
+  const signedIn = await web.signIn(tenant.email, 'correct horse battery', null);
+  if (!signedIn) throw new Error('seeding the web session: sign-in refused');
   const pools: Record<string, string[]> = {
     '/v1/organizations/': [tenant.organizationId],
     '/v1/products/': [free.id, paid.id],
@@ -77,6 +94,7 @@ export async function seedTenant(env: RunningEnvironment): Promise<TenantWorld> 
     '/v1/discounts/': [discount.id],
     '/v1/organization-access-tokens/': [spare.organization_access_token.id],
     '/v1/customer-portal/subscriptions/': [portalSubscription.id],
+    '/v1/checkouts/': checkouts.map(k => k.id),
   };
   return {
     tenant,
@@ -92,44 +110,73 @@ export async function seedTenant(env: RunningEnvironment): Promise<TenantWorld> 
     ],
     customerToken: session.token,
     otherCustomerIds: [customer.id, customer.external_id, subscription.id],
+    sessionCookie: `${sessionCookieName(env.environment.name)}=${signedIn.token}`,
+    capabilities: {
+      '/v1/checkouts/client/': checkouts.map(k => k.client_secret),
+      '/v1/customer-portal/organizations/': [tenant.slug],
+    },
   };
 }
 
 /** Schema resolution and id choices for requests made by `own` that may name `other`'s objects. */
 export function requestContext(doc: OpenApiDocument, own: TenantWorld, other: TenantWorld): RequestContext {
   const resolve = refResolver(doc);
-  const poolFor = (world: TenantWorld, operation: Operation, parameter: string) => {
-    const prefix = operation.path.slice(0, operation.path.indexOf(`{${parameter}}`));
-    return world.pools[prefix] ?? world.allIds;
-  };
+  const prefixOf = (operation: Operation, parameter: string) =>
+    operation.path.slice(0, operation.path.indexOf(`{${parameter}}`));
+  const poolFor = (world: TenantWorld, operation: Operation, parameter: string) =>
+    world.pools[prefixOf(operation, parameter)] ?? world.allIds;
   return {
     resolve,
     ids: fc.oneof(
       { weight: 3, arbitrary: fc.constantFrom(...own.allIds) },
       { weight: 2, arbitrary: fc.constantFrom(...other.allIds) },
     ),
-    pathValues: (operation, parameter) =>
-      fc.oneof(
+    pathValues: (operation, parameter) => {
+      // The caller's own secrets and slugs only: whoever sends one is answered with its object.
+      const capabilities = own.capabilities[prefixOf(operation, parameter)];
+      if (capabilities)
+        return fc.oneof(
+          { weight: 8, arbitrary: fc.constantFrom(...capabilities) },
+          { weight: 1, arbitrary: fc.constantFrom(...own.allIds) },
+          { weight: 1, arbitrary: fc.uuid({ version: 4 }) },
+        );
+      return fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(...poolFor(own, operation, parameter)) },
         { weight: 3, arbitrary: fc.constantFrom(...poolFor(other, operation, parameter)) },
         { weight: 1, arbitrary: fc.constantFrom(...own.allIds, ...other.allIds) },
         { weight: 2, arbitrary: fc.uuid({ version: 4 }) },
-      ),
+      );
+    },
   };
 }
 
-export function bearerFor(world: TenantWorld, kind: TokenKind): string | undefined {
+/**
+ * The credential headers of a token kind: `own`'s tokens, or `other`'s (another organization's token,
+ * member, customer session and web session, which capability routes must answer as anonymous callers).
+ */
+export function credentialFor(own: TenantWorld, other: TenantWorld, kind: TokenKind): Record<string, string> {
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   switch (kind) {
     case 'organization':
-      return world.tenant.oat;
+      return bearer(own.tenant.oat);
     case 'user':
-      return world.tenant.pat;
+      return bearer(own.tenant.pat);
     case 'customer':
-      return world.customerToken;
+      return bearer(own.customerToken);
     case 'invalid':
-      return 'polar_oat_0000000000000000000000000000000000000000000000';
+      return bearer('polar_oat_0000000000000000000000000000000000000000000000');
+    case 'foreign-organization':
+      return bearer(other.tenant.oat);
+    case 'foreign-user':
+      return bearer(other.tenant.pat);
+    case 'foreign-customer':
+      return bearer(other.customerToken);
+    case 'foreign-session':
+      return { cookie: other.sessionCookie };
+    case 'broken-session':
+      return { cookie: `${other.sessionCookie.split('=')[0]}=%zz%00` };
     default:
-      return undefined;
+      return {};
   }
 }
 

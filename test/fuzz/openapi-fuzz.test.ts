@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { systemClock } from '../../kit/clock.js';
 import fc from 'fast-check';
 import { startTestStack, type TestStack } from '../support/stack.js';
-import { bearerFor, Fingerprint, foreignIds, requestContext, seedTenant, type TenantWorld } from './fuzz-world.js';
+import { credentialFor, Fingerprint, foreignIds, requestContext, seedTenant, type TenantWorld } from './fuzz-world.js';
 import {
   type OpenApiDocument,
   type Operation,
@@ -10,20 +10,27 @@ import {
   type RequestCase,
   requestArbitrary,
 } from './openapi-requests.js';
+import { type GraphQLCase, GraphQLRequests, SCHEMA_QUERY } from './graphql-requests.js';
 import { describeCase, send } from './openapi-send.js';
 import { errorShapeProblems, leakProblems } from './response-checks.js';
 
 /**
  * Generated requests for every operation of the served `/openapi.json` (so operations added later are
  * covered without touching this file): valid, boundary and hostile values in every parameter and body
- * field, odd encodings, own, foreign and random ids. For each: no 5xx, error bodies in the documented
- * shapes, no other tenant's object in a 2xx answer, and a rejected write changes nothing.
+ * field, odd encodings (control characters in signed links, a map parameter also sent plainly), own,
+ * foreign and random ids, and on routes anyone may call (capability routes) another organization's
+ * credentials of every kind. For each: no 5xx, error bodies in the documented shapes, no other
+ * tenant's object in a 2xx answer, and a rejected write changes nothing. Then, for every root field of
+ * `POST /graphql` with a string or id argument, enum-like words and malformed ids in those arguments:
+ * no 5xx and no masked internal error.
  *
  * Reproducible: the seed is fixed per operation (FUZZ_SEED changes it, FUZZ_RUNS the number of
  * requests per operation).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+/** Requests per GraphQL root field (about 110 of them): each tries one string or id position. */
+const GRAPHQL_RUNS = Math.max(1, Math.round(RUNS / 4));
 
 // Configured as a deployment that takes GitHub's secret-scanning reports and Stripe's webhooks (without
 // keys or a signing secret those endpoints answer their documented 503), so generated requests meet the
@@ -38,6 +45,16 @@ const stack: TestStack = await startTestStack('fuzz', systemClock, {
 const base = stack.production.baseUrl;
 const doc = (await (await fetch(`${base}/openapi.json`)).json()) as OpenApiDocument;
 const operations = operationsOf(doc);
+const introspection = (await (
+  await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: SCHEMA_QUERY }),
+  })
+).json()) as { data: { __schema: ConstructorParameters<typeof GraphQLRequests>[0] } };
+// The field list is read now (the tests are declared from it); the ids are the worlds', seeded below.
+const graphqlIds: string[] = [];
+const graphql = new GraphQLRequests(introspection.data.__schema, graphqlIds);
 let alice: TenantWorld;
 let bob: TenantWorld;
 let fingerprint: Fingerprint;
@@ -45,6 +62,7 @@ let fingerprint: Fingerprint;
 beforeAll(async () => {
   alice = await seedTenant(stack.production);
   bob = await seedTenant(stack.production);
+  graphqlIds.push(...alice.allIds, ...bob.allIds, '6ba7b810-9dad-41d1-80b4-00c04fd430c8');
   const em = stack.production.environment.billing.orm.em.fork();
   fingerprint = new Fingerprint(sql => em.getConnection().execute(sql));
   await fingerprint.calibrate(() =>
@@ -85,7 +103,7 @@ describe.each(operations.map(o => [`${o.method} ${o.path} (${o.operationId})`, o
       const arbitrary = requestArbitrary(requestContext(doc, alice, bob), operation).map(printable);
       await fc.assert(
         fc.asyncProperty(arbitrary, async c => {
-          const reply = await send(base, c, bearerFor(alice, c.token));
+          const reply = await send(base, c, credentialFor(alice, bob, c.token));
           const problems = [
             ...errorShapeProblems(operation, reply),
             ...leakProblems(reply, foreignIds(alice, bob, c.token)),
@@ -101,6 +119,33 @@ describe.each(operations.map(o => [`${o.method} ${o.path} (${o.operationId})`, o
         { seed: seedOf(operation.operationId), numRuns: RUNS, endOnFailure: true },
       );
     }, 120_000);
+  },
+);
+
+function printableGraphQL(c: GraphQLCase): GraphQLCase {
+  return Object.assign(c, { [fc.toStringMethod]: () => `${c.document}  (token: ${c.token}, at ${c.target})` });
+}
+
+describe.each(graphql.rootFields().map(f => [`POST /graphql ${f.operation} ${f.name}`, f] as const))(
+  '%s',
+  (_name, field) => {
+    it('answers enum-like words and malformed ids in its string and id arguments without an internal error', async () => {
+      await fc.assert(
+        fc.asyncProperty(graphql.arbitrary(field).map(printableGraphQL), async c => {
+          const token = c.token === 'customer' ? alice.customerToken : alice.tenant.oat;
+          const res = await fetch(`${base}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify({ query: c.document }),
+          });
+          const text = await res.text();
+          const internal = res.status >= 500 || /"INTERNAL_SERVER_ERROR"/.test(text);
+          if (internal)
+            throw new Error(`answered ${res.status}: ${text.slice(0, 400)}\n  request: ${c.document.slice(0, 2_000)}`);
+        }),
+        { seed: seedOf(`graphql:${field.name}`), numRuns: GRAPHQL_RUNS, endOnFailure: true },
+      );
+    });
   },
 );
 

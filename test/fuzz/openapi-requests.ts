@@ -29,7 +29,22 @@ export interface Operation {
   responses: Record<string, any>;
 }
 
-export type TokenKind = 'organization' | 'user' | 'customer' | 'none' | 'invalid';
+/**
+ * Whose credential a request carries: the caller's (an organization token, a member's personal token,
+ * a customer session), none, a forged one, or another organization's (its token, a member's personal
+ * token, a customer's session, a member's web session cookie) or a session cookie that does not decode.
+ */
+export type TokenKind =
+  | 'organization'
+  | 'user'
+  | 'customer'
+  | 'none'
+  | 'invalid'
+  | 'foreign-organization'
+  | 'foreign-user'
+  | 'foreign-customer'
+  | 'foreign-session'
+  | 'broken-session';
 
 export interface RequestCase {
   operationId: string;
@@ -119,6 +134,27 @@ const RAW_QUERY_VALUES = [
   'null',
   'true',
   'a'.repeat(4_000),
+];
+/**
+ * Characters no signature, id or enum holds, for the parameters of signed links (`signature`,
+ * `expires`) and every other string: NUL and other C0 controls, DEL, line breaks, C1 and Unicode line
+ * separators, an ANSI escape.
+ */
+const CONTROL_QUERY_VALUES = [
+  '%00',
+  'a%00b',
+  'AAAA%00',
+  '%01',
+  '%1F',
+  'a%7Fb',
+  '%0A',
+  '%0D%0A',
+  '%09',
+  '%20',
+  '+',
+  '%C2%85',
+  '%E2%80%A8',
+  '%1B%5B31m',
 ];
 /** Extra query pairs with keys no operation declares. */
 const RAW_QUERY_EXTRAS = [
@@ -221,10 +257,20 @@ function queryPairs(context: RequestContext, parameter: Operation['parameters'][
   const name = encodeURIComponent(parameter.name);
   const item = arrayItem(context, schema);
   const one = (value: fc.Arbitrary<string>) => value.map(v => [`${name}=${v}`]);
+  // The credential of a signed link: mostly characters no signature has.
+  const signed = parameter.name === 'signature' || parameter.name === 'expires';
   const options: fc.WeightedArbitrary<string[]>[] = [
     { weight: 3, arbitrary: one(validValue(context, item ?? schema).map(encode)) },
     { weight: 2, arbitrary: one(boundaryValue(context, item ?? schema).map(encode)) },
     { weight: 2, arbitrary: one(fc.constantFrom(...RAW_QUERY_VALUES)) },
+    { weight: signed ? 12 : 1, arbitrary: one(fc.constantFrom(...CONTROL_QUERY_VALUES)) },
+    // A plain key and a bracketed one of the same name, in either order (`metadata=x&metadata[k]=1`).
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...RAW_QUERY_VALUES.slice(0, 12)), fc.boolean())
+        .map(([v, plainFirst]) => (plainFirst ? [`${name}=${v}`, `${name}[k]=1`] : [`${name}[k]=1`, `${name}=${v}`])),
+    },
     // The same key twice: a scalar takes one of them, an array both.
     {
       weight: 1,
@@ -243,21 +289,43 @@ function queryPairs(context: RequestContext, parameter: Operation['parameters'][
         .map(vs => vs.map(v => `${name}=${encode(v)}`)),
     });
   if (parameter.style === 'deepObject')
-    options.push({
-      weight: 3,
-      arbitrary: fc
-        .array(
-          fc.tuple(
-            fc.string({ maxLength: 8 }),
-            fc.oneof(fc.string({ maxLength: 8 }).map(encode), fc.constantFrom(...RAW_QUERY_VALUES)),
-          ),
-          {
-            minLength: 1,
-            maxLength: 3,
-          },
-        )
-        .map(entries => entries.map(([k, v]) => `${name}[${encodeURIComponent(k)}]=${v}`)),
-    });
+    options.push(
+      // A plain value before or after the map's keys, and keys that name Object.prototype's members.
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(
+            fc.constantFrom(...RAW_QUERY_VALUES.slice(0, 12), 'x'),
+            fc.constantFrom('k', 'constructor', '__proto__', 'toString', 'hasOwnProperty', ''),
+            fc.boolean(),
+          )
+          .map(([v, key, plainFirst]) => {
+            const deep = `${name}[${key}]=1`;
+            return plainFirst ? [`${name}=${v}`, deep] : [deep, `${name}=${v}`];
+          }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .subarray(['constructor', '__proto__', 'toString', 'valueOf', 'k'], { minLength: 1 })
+          .map(keys => keys.map(key => `${name}[${key}]=1`)),
+      },
+      {
+        weight: 3,
+        arbitrary: fc
+          .array(
+            fc.tuple(
+              fc.string({ maxLength: 8 }),
+              fc.oneof(fc.string({ maxLength: 8 }).map(encode), fc.constantFrom(...RAW_QUERY_VALUES)),
+            ),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          )
+          .map(entries => entries.map(([k, v]) => `${name}[${encodeURIComponent(k)}]=${v}`)),
+      },
+    );
   return fc.oneof(...options);
 }
 
@@ -346,7 +414,12 @@ function formEncode(value: unknown): string {
   return pairs.join('&');
 }
 
-/** Mostly the credential the operation's security asks for; now and then none or a forged one. */
+/**
+ * Mostly the credential the operation's security asks for; now and then none or a forged one. An
+ * operation anyone may call (a capability route: a checkout by its client secret, a portal by its slug)
+ * also gets every kind of another organization's credential, which must not make it fail where an
+ * anonymous call succeeds.
+ */
 function tokenArbitrary(operation: Operation): fc.Arbitrary<TokenKind> {
   const portal = operation.scopes.some(s => s.startsWith('customer_portal'));
   const usual: fc.WeightedArbitrary<TokenKind>[] = portal
@@ -355,8 +428,23 @@ function tokenArbitrary(operation: Operation): fc.Arbitrary<TokenKind> {
         { weight: 7, arbitrary: fc.constant('organization') },
         { weight: 3, arbitrary: fc.constant('user') },
       ];
+  const foreign: fc.WeightedArbitrary<TokenKind>[] = operation.anonymous
+    ? [
+        {
+          weight: 8,
+          arbitrary: fc.constantFrom<TokenKind>(
+            'foreign-organization',
+            'foreign-user',
+            'foreign-customer',
+            'foreign-session',
+            'broken-session',
+          ),
+        },
+      ]
+    : [];
   return fc.oneof(
     ...usual,
+    ...foreign,
     { weight: operation.anonymous ? 4 : 1, arbitrary: fc.constant<TokenKind>('none') },
     { weight: 1, arbitrary: fc.constant<TokenKind>('invalid') },
   );

@@ -22,11 +22,13 @@ export interface Reply {
   body: any;
 }
 
-/** Sends a case byte for byte (fetch would normalise the path and re-encode the query). */
-export function send(baseUrl: string, c: RequestCase, bearer: string | undefined): Promise<Reply> {
+/**
+ * Sends a case byte for byte (fetch would normalise the path and re-encode the query), with the
+ * credential's headers (`Authorization`, or a session `Cookie`).
+ */
+export function send(baseUrl: string, c: RequestCase, credential: Record<string, string>): Promise<Reply> {
   const url = new URL(baseUrl);
-  const headers: Record<string, string | number> = { ...c.headers };
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  const headers: Record<string, string | number> = { ...c.headers, ...credential };
   if (c.body) headers['content-length'] = c.body.length;
   return new Promise((resolve, reject) => {
     const req = httpRequest(

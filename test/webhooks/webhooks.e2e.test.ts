@@ -154,6 +154,31 @@ describe('delivery of billing events', () => {
     expect(filtered.body.items.map((d: any) => d.webhook_event.type)).toEqual(['subscription.canceled']);
   });
 
+  it('over GraphQL refuses a code class or event type the REST route refuses, with the same 422 items', async () => {
+    const gql = (query: string) => api('POST', '/graphql', { query });
+    const rest = await api('GET', '/v1/webhooks/deliveries?http_code_class=x');
+    expect(rest.status).toBe(422);
+    for (const httpCodeClass of ['x', '9xx', '2', '']) {
+      const res = await gql(`{ webhookDeliveries(httpCodeClass: "${httpCodeClass}") { items { id } } }`);
+      expect(res.body.data).toBeNull();
+      expect(res.body.errors[0].extensions).toMatchObject({
+        code: 'PolarRequestValidationError',
+        details: [{ ...rest.body.detail[0], input: httpCodeClass }],
+      });
+    }
+    const types = await gql('{ webhookDeliveries(eventType: ["subscription.canceled", " ", "a,b"]) { items { id } } }');
+    expect(types.body.errors[0].extensions.details).toEqual([
+      { type: 'enum', loc: ['query', 'event_type', 1], msg: 'Input should be a webhook event type', input: ' ' },
+      { type: 'enum', loc: ['query', 'event_type', 2], msg: 'Input should be a webhook event type', input: 'a,b' },
+    ]);
+    const redeliver = await gql('mutation { redeliverFailedWebhookEvents(eventType: ["nope"]) { count } }');
+    expect(redeliver.body.errors[0].extensions.code).toBe('PolarRequestValidationError');
+    const filtered = await gql(
+      '{ webhookDeliveries(httpCodeClass: "2xx", eventType: ["subscription.canceled"]) { items { webhookEvent { type } } } }',
+    );
+    expect(filtered.body.data.webhookDeliveries.items).toEqual([{ webhookEvent: { type: 'subscription.canceled' } }]);
+  });
+
   it('manages endpoints: get, update, reset the secret, delete; another organization sees none', async () => {
     const got = await api('GET', `/v1/webhooks/endpoints/${endpoint.id}`);
     expect(got.body).toEqual(endpoint);

@@ -58,7 +58,7 @@ describe('Query.organization', () => {
 describe('_entities (federation reference resolver)', () => {
   const entities = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Organization { id name } } }';
 
-  it("resolves readable organizations in one batch and never another tenant's", async () => {
+  it("resolves readable organizations in one batch, another tenant's as its public profile only", async () => {
     const result = await run(asOrganization(orgA), entities, {
       r: [
         { __typename: 'Organization', id: orgA },
@@ -67,7 +67,14 @@ describe('_entities (federation reference resolver)', () => {
       ],
     });
     expect(result.errors).toBeUndefined();
-    expect(result.data?._entities).toEqual([{ id: orgA, name: 'Org A' }, null, null]);
+    expect(result.data?._entities).toEqual([{ id: orgA, name: 'Org A' }, { id: orgB, name: 'Org B' }, null]);
+    // Billing hands out another tenant's reference only on capability routes (a checkout by its client
+    // secret): what an anonymous caller sees there, and no field more.
+    const email = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Organization { id email } } }';
+    const own = await run(asOrganization(orgA), email, { r: [{ __typename: 'Organization', id: orgA }] });
+    expect(own.errors).toBeUndefined();
+    const other = await run(asOrganization(orgA), email, { r: [{ __typename: 'Organization', id: orgB }] });
+    expect(other.errors?.[0].originalError?.constructor.name).toBe('NotPermitted');
   });
 
   // A public checkout (billing's client endpoints, anonymous by design) embeds Polar's

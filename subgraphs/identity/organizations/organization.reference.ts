@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { customerView } from '../../../kit/graphql/customer-view.js';
+import { NotPermitted } from '../../../kit/errors.js';
+import { customerView, restrictedView } from '../../../kit/graphql/customer-view.js';
 import type { IdentityContext } from '../context.js';
 import { OrganizationRepository } from './organization.repository.js';
 import { OrganizationType } from './organization.type.js';
@@ -24,12 +25,12 @@ const CUSTOMER_ORGANIZATION = {
 };
 
 /**
- * What an anonymous caller reads of an organization it reaches by reference from a public checkout
- * (billing's client endpoints, by client secret): Polar's CheckoutOrganization, the public profile; and
- * from the public customer portal (`GET /v1/customer-portal/organizations/{slug}`), which Polar answers
- * with the portal settings too (they decide what every visitor's portal offers).
+ * What a caller who may not read the organization sees of it when it reaches it by reference: Polar's
+ * CheckoutOrganization, the public profile, embedded in a public checkout (billing's client endpoints,
+ * by client secret) and in the public customer portal (`GET /v1/customer-portal/organizations/{slug}`),
+ * which Polar answers with the portal settings too (they decide what every visitor's portal offers).
  */
-const CHECKOUT_ORGANIZATION = {
+const PUBLIC_PROFILE = {
   visible: new Set([
     'id',
     'createdAt',
@@ -46,37 +47,40 @@ const CHECKOUT_ORGANIZATION = {
 const loaders = new WeakMap<IdentityContext, DataLoader<string, OrganizationType | null>>();
 
 /**
- * Resolves `Organization` entities for other subgraphs with one query per batch, and only those the
- * caller may read: `_entities` never hands out another tenant's organization, and a reference never
- * widens what the caller sees (a customer gets CustomerOrganization's fields only).
+ * Resolves `Organization` entities for other subgraphs with one query per batch (two when some are
+ * not the caller's). An organization the caller may read comes as that caller reads it (a customer gets
+ * CustomerOrganization's fields only); any other one only as its public profile, the same for every
+ * caller, signed in or not. Billing hands out another tenant's reference only where the route is a
+ * capability (a checkout by its client secret, a portal by its slug: the same answer whoever calls),
+ * and there a token of another organization, a customer session or a web session must not make the
+ * answer fail where an anonymous caller's succeeds. Nothing beyond the public profile is ever widened.
  */
 function loaderFor(ctx: IdentityContext): DataLoader<string, OrganizationType | null> {
   let loader = loaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async ids => {
+      const { principal } = ctx;
       const repository = new OrganizationRepository(ctx.em);
-      // Anonymous callers reach an organization only by reference from a public checkout (billing's
-      // client endpoints, by client secret), and see its public profile only (the view below).
-      const rows =
-        ctx.principal.subject === 'anonymous'
-          ? await repository.findByIds(ids)
-          : await repository.findReadableMany(ctx.principal, ids);
-      const byId = new Map(
-        rows.map(o => [
+      const readable = principal.subject === 'anonymous' ? [] : await repository.findReadableMany(principal, ids);
+      const readableIds = new Set(readable.map(o => o.id));
+      const others = ids.filter(id => !readableIds.has(id));
+      const byId = new Map<string, OrganizationType>();
+      for (const o of readable)
+        byId.set(
           o.id,
-          customerView(
-            ctx.principal,
-            OrganizationType,
-            OrganizationType.fromEntity(o),
-            ctx.principal.subject === 'anonymous' ? CHECKOUT_ORGANIZATION : CUSTOMER_ORGANIZATION,
-          ),
-        ]),
-      );
+          customerView(principal, OrganizationType, OrganizationType.fromEntity(o), CUSTOMER_ORGANIZATION),
+        );
+      for (const o of others.length ? await repository.findByIds(others) : [])
+        byId.set(o.id, restrictedView(OrganizationType, OrganizationType.fromEntity(o), PUBLIC_PROFILE, notPublic));
       return ids.map(id => byId.get(id) ?? null);
     });
     loaders.set(ctx, loader);
   }
   return loader;
+}
+
+function notPublic(): NotPermitted {
+  return new NotPermitted("Not part of the organization's public profile.");
 }
 
 export const organizationReference = {

@@ -53,7 +53,7 @@ export class OrganizationRepository {
     return this.em.find(Organization, { $and: [this.readableFilter(principal), { id: { $in: [...ids] } }] });
   }
 
-  /** Unscoped, for the public profile an anonymous checkout embeds (organization.reference.ts). */
+  /** Unscoped, for the public profile a caller who may not read the organization sees (organization.reference.ts). */
   findByIds(ids: readonly string[]): Promise<Organization[]> {
     return this.em.find(Organization, { id: { $in: [...ids] } });
   }

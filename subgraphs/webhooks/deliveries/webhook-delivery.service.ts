@@ -1,6 +1,7 @@
-import { ResourceNotFound } from '../../../kit/errors.js';
+import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, totalFromPage, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
+import { HTTP_CODE_CLASSES, WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
 import { pgArray } from '../shared-sql.js';
 import type { WebhookDeliveryType } from './webhook-delivery.type.js';
 
@@ -46,6 +47,7 @@ export class WebhookDeliveryService {
   constructor(private readonly onQueued: () => void = () => undefined) {}
 
   async list(ctx: RequestContext, query: PageRequest & DeliveryFilters) {
+    assertFilters(query);
     const window = pageWindow(query);
     const { where, params } = deliveryFilter(ctx, query);
     const rows = await ctx.em.execute<DeliveryRow[]>(
@@ -93,6 +95,7 @@ export class WebhookDeliveryService {
 
   /** Beyond Polar: queues again every failed (or skipped) event matching the filters; how many. */
   async redeliverFailed(ctx: RequestContext, filters: RedeliveryFilters): Promise<number> {
+    assertFilters(filters);
     const conditions = [`m.organization_id = any(?::uuid[])`, `m.status in ('failed', 'skipped')`];
     const params: unknown[] = [pgArray(ctx.principal.organizationIds)];
     if (filters.endpointIds?.length) {
@@ -123,6 +126,32 @@ export class WebhookDeliveryService {
     if (rows.length) this.onQueued();
     return rows.length;
   }
+}
+
+/**
+ * The filters that are enums on the wire, checked here too: the REST routes refuse other values with a
+ * 422, and GraphQL (where they are plain strings) must get the same answer rather than reach the SQL
+ * (a class that is no number, an event type no delivery has).
+ */
+function assertFilters(f: { httpCodeClass?: string | null; eventTypes?: string[] | null }): void {
+  const issues: ValidationIssue[] = [];
+  if (f.httpCodeClass != null && !(HTTP_CODE_CLASSES as readonly string[]).includes(f.httpCodeClass))
+    issues.push({
+      type: 'enum',
+      loc: ['query', 'http_code_class'],
+      msg: "Input should be '2xx', '3xx', '4xx' or '5xx'",
+      input: f.httpCodeClass,
+      ctx: { expected: "'2xx', '3xx', '4xx', '5xx'" },
+    });
+  for (const [i, type] of (f.eventTypes ?? []).entries())
+    if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type))
+      issues.push({
+        type: 'enum',
+        loc: ['query', 'event_type', i],
+        msg: 'Input should be a webhook event type',
+        input: type,
+      });
+  if (issues.length) throw new PolarRequestValidationError(issues);
 }
 
 function deliveryFilter(ctx: RequestContext, f: DeliveryFilters): { where: string; params: unknown[] } {
