@@ -67,7 +67,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     publicUrl,
     payments: options.config,
     poolMax: options.config.DATABASE_POOL_SIZE,
-    renewalPollMs: options.config.RENEWAL_INTERVAL_MS,
+    renewalRetryMs: options.config.RENEWAL_INTERVAL_MS,
     logger: options.logger.child({ environment: options.name }),
     mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),
     organizations: identity.organizations,
@@ -86,6 +86,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     ownerMailbox: billing.ownerMailbox,
   });
   const relay = new OutboxRelay(billing.orm, webhooks.ingest, options.logger);
+  await relay.listen(options.databaseUrl);
   relay.start();
   const supergraphSdl = readSupergraph();
   const operations = new OperationDocuments();

@@ -37,7 +37,7 @@ runMain(() =>
         publicUrl: publicUrl(config),
         payments: config,
         integrations: config,
-        renewalPollMs: config.RENEWAL_INTERVAL_MS,
+        renewalRetryMs: config.RENEWAL_INTERVAL_MS,
         logger: createLogger(config.LOG_LEVEL, { service: 'billing', environment: config.ENVIRONMENT }),
         mailer: mailerFromConfig(
           config,
@@ -58,6 +58,7 @@ runMain(() =>
         signedRpcClient(WEBHOOK_INGEST_RPC, config.WEBHOOKS_URL, config.INTERNAL_KEY),
         logger,
       );
+      await relay.listen(config.DATABASE_URL);
       relay.start();
       return {
         ...runtime,

@@ -21,6 +21,7 @@ import { Migration20261125100000_processor_events } from './Migration20261125100
 import { Migration20261125110000_owner_notices } from './Migration20261125110000_owner_notices.js';
 import { Migration20261126100000_metadata_terms_index } from './Migration20261126100000_metadata_terms_index.js';
 import { Migration20261124180000_grant_user_provided_key } from './Migration20261124180000_grant_user_provided_key.js';
+import { Migration20261127100000_work_notifications } from './Migration20261127100000_work_notifications.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -59,4 +60,5 @@ export const billingMigrations = [
   { name: 'Migration20261125100000_processor_events', class: Migration20261125100000_processor_events },
   { name: 'Migration20261125110000_owner_notices', class: Migration20261125110000_owner_notices },
   { name: 'Migration20261126100000_metadata_terms_index', class: Migration20261126100000_metadata_terms_index },
+  { name: 'Migration20261127100000_work_notifications', class: Migration20261127100000_work_notifications },
 ];
