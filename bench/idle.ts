@@ -52,8 +52,14 @@ export async function benchIdle(options: IdleBenchOptions): Promise<{ report: st
     const transactionsAfter = await transactions(client, options.databases);
     const cpuMs = cpuAfter - cpuBefore;
     const share = cpuMs / elapsedMs;
-    const perDatabase = options.databases.map(name => `${name} ${transactionsAfter[name] - transactionsBefore[name]}`);
-    const total = options.databases.reduce((sum, name) => sum + transactionsAfter[name] - transactionsBefore[name], 0);
+    const delta = (name: string) => transactionsAfter[name].transactions - transactionsBefore[name].transactions;
+    const perDatabase = options.databases.map(name => `${name} ${delta(name)}`);
+    const total = options.databases.reduce((sum, name) => sum + delta(name), 0);
+    // A connection opened and closed between two looks (none of the pools does that) is a session all the same.
+    for (const name of options.databases) {
+      const sessions = transactionsAfter[name].sessions - transactionsBefore[name].sessions;
+      if (sessions > 0) statements.add(`${sessions} new connections (${name})`);
+    }
     const postgresCounted = treeBefore.length > 1;
     // pg_stat_database counts autovacuum's transactions too (a visit per database and minute, two
     // transactions when it has nothing to do): with no statement from the service, they are all its.
@@ -98,13 +104,21 @@ async function clientBackends(
   return new Map(rows.map(r => [r.pid, { name: r.name || 'unnamed', database: r.datname, activity: r.activity }]));
 }
 
-/** Committed and rolled back transactions per database since the statistics were reset. */
-async function transactions(client: pg.Client, databases: string[]): Promise<Record<string, number>> {
-  const { rows } = await client.query<{ datname: string; n: string }>(
-    'select datname, xact_commit + xact_rollback as n from pg_stat_database where datname = any($1)',
+/**
+ * Committed and rolled back transactions per database since the statistics were reset, and client
+ * sessions opened (autovacuum's workers are not sessions).
+ */
+async function transactions(
+  client: pg.Client,
+  databases: string[],
+): Promise<Record<string, { transactions: number; sessions: number }>> {
+  const { rows } = await client.query<{ datname: string; n: string; sessions: string }>(
+    'select datname, xact_commit + xact_rollback as n, sessions from pg_stat_database where datname = any($1)',
     [databases],
   );
-  const found = Object.fromEntries(rows.map(r => [r.datname, Number(r.n)]));
+  const found = Object.fromEntries(
+    rows.map(r => [r.datname, { transactions: Number(r.n), sessions: Number(r.sessions) }]),
+  );
   for (const name of databases) if (!(name in found)) throw new Error(`no statistics for database ${name}`);
   return found;
 }

@@ -1,4 +1,4 @@
-import { ChannelListener } from './channel-listener.js';
+import { listenConnectionPid, listenOn } from './database-listeners.js';
 
 /**
  * The channel of background work's wake-ups. Triggers notify it in the transaction that writes the work
@@ -14,90 +14,21 @@ export interface WorkSubscription {
 }
 
 /**
- * One LISTEN connection per database and process, shared by every background loop on that database:
- * a notification wakes the loops of its topic. When the connection comes up (first, or again after a
- * drop, which the ChannelListener retries with backoff) every loop is woken: whatever was notified
- * while nobody listened is looked for once.
+ * Calls `wake` at every commit that notified `topic` on the database behind `databaseUrl` (by any
+ * process), and whenever this process's listen connection to it comes up again (database-listeners.ts,
+ * shared with every other loop and the principal caches): whatever was notified while nobody listened
+ * is looked for once. Resolves once listening; rejects when the database cannot be reached.
  */
-class WorkListener {
-  readonly wakes = new Map<string, Set<() => void>>();
-  private readonly channel: ChannelListener;
-
-  constructor(databaseUrl: string) {
-    this.channel = new ChannelListener(
-      databaseUrl,
-      WORK_CHANNEL,
-      {
-        notified: topic => {
-          for (const wake of this.wakes.get(topic ?? '') ?? []) wake();
-        },
-        listening: () => {
-          for (const wakes of this.wakes.values()) for (const wake of wakes) wake();
-        },
-      },
-      'background-work',
-    );
-  }
-
-  start(): Promise<void> {
-    return this.channel.start();
-  }
-
-  get size(): number {
-    let n = 0;
-    for (const wakes of this.wakes.values()) n += wakes.size;
-    return n;
-  }
-
-  /** The backend pid of the listen connection (tests cut it with pg_terminate_backend), null while down. */
-  get backendPid(): number | null {
-    return this.channel.backendPid;
-  }
-
-  close(): Promise<void> {
-    return this.channel.close();
-  }
-}
-
-const listeners = new Map<string, { listener: WorkListener; ready: Promise<void> }>();
-
-/**
- * Calls `wake` at every commit that notified `topic` on the database behind `databaseUrl` (any process),
- * and whenever the shared listen connection comes up again. Resolves once listening; rejects when the
- * database cannot be reached.
- */
-export async function listenForWork(databaseUrl: string, topic: string, wake: () => void): Promise<WorkSubscription> {
-  let shared = listeners.get(databaseUrl);
-  if (!shared) {
-    const listener = new WorkListener(databaseUrl);
-    shared = { listener, ready: listener.start() };
-    listeners.set(databaseUrl, shared);
-    shared.ready.catch(() => listeners.delete(databaseUrl));
-  }
-  await shared.ready;
-  // The last loop of that listener left (and its connection closed) while we waited.
-  if (listeners.get(databaseUrl) !== shared) return listenForWork(databaseUrl, topic, wake);
-  const { listener } = shared;
-  const wakes = listener.wakes.get(topic) ?? new Set<() => void>();
-  listener.wakes.set(topic, wakes);
-  // One entry per subscription, even if two subscribe the same function.
-  const entry = () => wake();
-  wakes.add(entry);
-  let closed = false;
-  return {
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      wakes.delete(entry);
-      if (listener.size === 0 && listeners.get(databaseUrl)?.listener === listener) {
-        listeners.delete(databaseUrl);
-        await listener.close();
-      }
+export function listenForWork(databaseUrl: string, topic: string, wake: () => void): Promise<WorkSubscription> {
+  return listenOn(databaseUrl, WORK_CHANNEL, {
+    notified: payload => {
+      if (payload === topic) wake();
     },
-  };
+    listening: wake,
+  });
 }
 
-/** The backend pid of this process's work listen connection to `databaseUrl` (tests cut it), or null. */
+/** The backend pid of this process's listen connection to `databaseUrl` (tests cut it), or null. */
 export function workListenerPid(databaseUrl: string): number | null {
-  return listeners.get(databaseUrl)?.listener.backendPid ?? null;
+  return listenConnectionPid(databaseUrl);
 }
