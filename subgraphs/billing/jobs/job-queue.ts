@@ -72,6 +72,8 @@ export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly loop: WorkLoop;
   private started = false;
+  /** The job loop's drain in flight in this process (never rejects). */
+  private draining: Promise<unknown> = Promise.resolve();
   /** This runner's name in `locked_by` (a job's `heldBy`). */
   readonly worker = `${hostname()}:${process.pid}`;
 
@@ -83,7 +85,9 @@ export class JobRunner {
     this.loop = new WorkLoop(
       {
         run: async () => {
-          await this.drain();
+          const drained = this.drain();
+          this.draining = drained.catch(() => 0);
+          await drained;
           return { worked: false, nextDueInMs: await this.nextDueInMs() };
         },
         failed: error => this.logger?.error({ err: error }, 'job worker failed'),
@@ -102,7 +106,11 @@ export class JobRunner {
    */
   async runNow(key: string): Promise<void> {
     const job = await this.claim('idempotency_key = ?', [key], true);
-    if (job) await this.execute(job);
+    if (job) return this.execute(job);
+    // Held: by this process's job loop, woken by the commit that queued it (a caller that must answer
+    // after the job, as the sandbox clock's advance, then waits for that drain, as if it had run the job
+    // itself), or by another process (not waited for), or done already.
+    await this.draining;
   }
 
   /** Claims and runs due jobs until none is left. */
