@@ -41,7 +41,7 @@ runMain(async () => {
     () => notifications?.wake(),
   );
   // Messages queued by another process (ingestion in the webhooks process, a redelivery) wake the worker
-  // at commit; so do notices of disabled endpoints the relay hands over.
+  // at commit, and notices written by any process wake the relay (triggers notify, kit/database/work-signals.ts).
   await worker.listen(required.DATABASE_URL);
   await notifications?.listen(required.DATABASE_URL);
   let stopping = false;
