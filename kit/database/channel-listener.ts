@@ -9,7 +9,7 @@ export interface ChannelHandlers {
   notified(payload: string | undefined, channel: string): void;
   /**
    * The connection listens, first or again after a drop. Whatever was notified while it was down is
-   * lost: this is where a user looks again (the webhook worker polls, the principal caches trust
+   * lost: this is where a user looks again (background loops run a pass, the principal caches trust
    * themselves again).
    */
   listening?(): void;
