@@ -17,6 +17,9 @@
 // --cpu-prof into that folder), BENCH_SERVICE_FLAGS (node flags for the service; default the ones
 // `npm start` uses, read from package.json), BENCH_ONLY=a,c (run only those targets), BENCH_KEEP=1 (keep the temporary DATA_DIR).
 //
+//   (i) the idle service: CPU of its process tree and PostgreSQL transactions over BENCH_IDLE_SECONDS (60;
+//       30 with --quick) after BENCH_IDLE_SETTLE_SECONDS (5), before any load (bench/idle.ts).
+//
 //   (s) GET /v1/subscriptions/ with filters and the same operation through POST /graphql, at 1,000 and then
 //       100,000 subscriptions of the tenant's organization (bench/subscriptions.ts, seeded by
 //       bench/seed-subscriptions.ts); BENCH_SUBSCRIPTION_SIZES=1000,100000 changes the sizes.
@@ -37,6 +40,7 @@ import { benchCheckouts, benchOrders } from './orders.js';
 import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
+import { benchIdle } from './idle.js';
 import {
   type Child,
   freePort,
@@ -71,7 +75,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/architecture.md, "Performance and memory").
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags()).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'a,b,c,s,w,k,o,r').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,r').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -206,6 +210,21 @@ async function main(): Promise<void> {
       log(`  baseline: ${JSON.stringify(baselineBody)}`);
     }
 
+    // (i) the idle service, before any load: bench/idle.ts.
+    if (only.has('i')) {
+      const result = await benchIdle({
+        servicePid: service.process.pid!,
+        serverUrl: withDatabase(databaseUrl, 'postgres'),
+        databases: external
+          ? [benchDatabase, `${benchDatabase}_sandbox`]
+          : [EMBEDDED_DATABASE_NAMES.production, EMBEDDED_DATABASE_NAMES.sandbox],
+        settleSeconds: Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 5),
+        seconds: Number(process.env.BENCH_IDLE_SECONDS ?? (quick ? 30 : 60)),
+        log,
+      });
+      process.stdout.write(result.report);
+      goals.push(...result.goals);
+    }
     const idleMemory = memoryOf(service.process.pid!);
     const load = { connections, warmupSeconds, seconds };
     log(`load: ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s measured per target`);
@@ -342,7 +361,7 @@ async function main(): Promise<void> {
       `\n${goals
         .map(
           g =>
-            `target ${g.name}: ${g.unit ? `${g.measured.toFixed(g.unit === 's' ? 1 : 0)}${g.unit === 's' ? ' s' : g.unit}` : g.measured.toFixed(2)} (goal ${g.goal}) ${g.met ? 'met' : 'missed'}`,
+            `target ${g.name}: ${g.shown ?? (g.unit ? `${g.measured.toFixed(g.unit === 's' ? 1 : 0)}${g.unit === 's' ? ' s' : g.unit}` : g.measured.toFixed(2))} (goal ${g.goal}) ${g.met ? 'met' : 'missed'}`,
         )
         .join('\n')}\n`,
     );

@@ -27,6 +27,8 @@ export interface Goal {
   goal: string;
   met: boolean;
   unit?: string;
+  /** The measurement as printed, when a number and a unit do not say it. */
+  shown?: string;
 }
 
 interface Target {

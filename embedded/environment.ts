@@ -70,7 +70,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     poolMax: options.config.DATABASE_POOL_SIZE,
     databaseWaits: databaseWaitsOf(options.config),
     sandboxClockWaitMs: options.config.SANDBOX_CLOCK_WAIT_MS,
-    renewalPollMs: options.config.RENEWAL_INTERVAL_MS,
+    renewalRetryMs: options.config.RENEWAL_INTERVAL_MS,
     logger: options.logger.child({ environment: options.name }),
     mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),
     organizations: identity.organizations,
@@ -90,6 +90,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     ownerMailbox: billing.ownerMailbox,
   });
   const relay = new OutboxRelay(billing.orm, webhooks.ingest, options.logger);
+  await relay.listen(options.databaseUrl);
   relay.start();
   const supergraphSdl = readSupergraph();
   const operations = new OperationDocuments();

@@ -1,20 +1,37 @@
 /** Time is injected so billing and expiry can be tested by moving a clock, never by sleeping. */
 export interface Clock {
   now(): Date;
+  /**
+   * A clock that jumps (tests' ManualClock) calls `listener` after each jump, so a background loop
+   * waiting for an instant by this clock looks again (kit/work-loop.ts); answers the unsubscribe.
+   * The system clock never jumps and has none.
+   */
+  watch?(listener: () => void): () => void;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
+  private readonly listeners = new Set<() => void>();
+
   constructor(private current: Date) {}
   now(): Date {
     return new Date(this.current.getTime());
   }
   set(at: Date): void {
     this.current = new Date(at.getTime());
+    this.jumped();
   }
   advance(ms: number): void {
     this.current = new Date(this.current.getTime() + ms);
+    this.jumped();
+  }
+  watch(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  private jumped(): void {
+    for (const listener of [...this.listeners]) listener();
   }
 }

@@ -1,4 +1,5 @@
 import { ChannelListener } from '../../kit/database/channel-listener.js';
+import { WORK_CHANNEL } from '../../kit/database/work-signals.js';
 import { optionalString, requireId, requireString } from '../args.js';
 import { defineCommand } from '../command.js';
 import {
@@ -8,10 +9,10 @@ import {
   openWebhooksOrm,
   signatureHeader,
   WEBHOOK_USER_AGENT,
-  WEBHOOKS_QUEUED_CHANNEL,
+  WEBHOOKS_QUEUED_TOPIC,
 } from '../../subgraphs/webhooks/runtime.js';
 
-/** Ingestion's notification wakes the listener at once; the poll is a fallback, closer while it cannot listen. */
+/** Ingestion's notification (the messages trigger's `webhooks.queued` on `background_work`) wakes the listener at once; the poll is a fallback, closer while it cannot listen. */
 const LISTENING_POLL_MS = 2_000;
 const UNLISTENED_POLL_MS = 250;
 /** The ids of this many of the latest forwarded events are remembered: none is forwarded twice. */
@@ -58,7 +59,7 @@ export const listen = defineCommand({
     const wakeUp = new WakeUp();
     const queued = new ChannelListener(
       databaseUrl,
-      WEBHOOKS_QUEUED_CHANNEL,
+      WEBHOOKS_QUEUED_TOPIC,
       // Connected (again): look once for what was ingested while nobody listened.
       { notified: () => wakeUp.wake(), listening: () => wakeUp.wake() },
       'cli-listen',

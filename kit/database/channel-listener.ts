@@ -6,11 +6,11 @@ const RECONNECT_MAX_MS = 5_000;
 
 /** What a `ChannelListener` tells its user. */
 export interface ChannelHandlers {
-  /** A notification on the channel, at its sender's commit. */
-  notified(payload: string | undefined): void;
+  /** A notification on one of the channels, at its sender's commit. */
+  notified(payload: string | undefined, channel: string): void;
   /**
    * The connection listens, first or again after a drop. Whatever was notified while it was down is
-   * lost: this is where a user looks again (the webhook worker polls, the principal caches trust
+   * lost: this is where a user looks again (background loops run a pass, the principal caches trust
    * themselves again).
    */
   listening?(): void;
@@ -19,23 +19,44 @@ export interface ChannelHandlers {
 }
 
 /**
- * A dedicated connection that LISTENs on one PostgreSQL channel, reconnecting with backoff when the
- * connection drops. Used for wake-ups (the webhook worker, which also polls) and for the principal
- * caches' invalidations (principal-invalidations.ts, which stop trusting themselves while it is down).
+ * A dedicated connection that LISTENs on PostgreSQL channels, reconnecting with backoff when the
+ * connection drops. One per database and process (database-listeners.ts) carries the principal
+ * caches' invalidations (principal-invalidations.ts, which stop trusting themselves while it is down)
+ * and background work's wake-ups (work-signals.ts, whose loops look again when it is back).
  */
 export class ChannelListener {
   private client: pg.Client | null = null;
   private timer: NodeJS.Timeout | null = null;
   private retryMs = RECONNECT_MIN_MS;
   private closed = false;
+  private readonly channels = new Set<string>();
+  /** The LISTEN of each channel added by `listen`, so a second caller waits for the same one. */
+  private readonly added = new Map<string, Promise<void>>();
 
   constructor(
     private readonly databaseUrl: string,
-    private readonly channel: string,
+    channels: string | readonly string[],
     private readonly handlers: ChannelHandlers,
     private readonly applicationName: string,
   ) {
-    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
+    for (const channel of typeof channels === 'string' ? [channels] : channels) this.channels.add(plain(channel));
+  }
+
+  /**
+   * Listens on one more channel: at once when connected, else from the next (re)connection on. A drop
+   * meanwhile is not an error: the reconnection listens on every channel.
+   */
+  listen(channel: string): Promise<void> {
+    if (this.channels.has(plain(channel))) return this.added.get(channel) ?? Promise.resolve();
+    this.channels.add(channel);
+    const listening = this.client
+      ? this.client.query(`listen ${channel}`).then(
+          () => undefined,
+          () => undefined,
+        )
+      : Promise.resolve();
+    this.added.set(channel, listening);
+    return listening;
   }
 
   /** Connects and listens; rejects when the first attempt fails. */
@@ -69,13 +90,14 @@ export class ChannelListener {
       connectionTimeoutMillis: DEFAULT_DATABASE_WAITS.acquireTimeoutMs,
     });
     client.on('notification', message => {
-      if (message.channel === this.channel) this.handlers.notified(message.payload);
+      if (this.channels.has(message.channel)) this.handlers.notified(message.payload, message.channel);
     });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     await client.connect();
     try {
-      await client.query(`listen ${this.channel}`);
+      // A channel added meanwhile (listen) is visited too: a Set's iteration includes what is added during it.
+      for (const channel of this.channels) await client.query(`listen ${channel}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
@@ -109,4 +131,9 @@ export class ChannelListener {
     // A process that is otherwise done must not stay alive just to reconnect.
     this.timer.unref();
   }
+}
+
+function plain(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
+  return channel;
 }

@@ -1,14 +1,14 @@
 import { PRINCIPAL_INVALIDATION_CHANNEL, type PrincipalCache, parseInvalidation } from '../principal-cache.js';
-import { ChannelListener } from './channel-listener.js';
+import { type ChannelSubscription, listenOn } from './database-listeners.js';
 
 /** How long `announce` waits for its own notification at most: it is a courtesy, never a failure. */
 const DELIVERY_WAIT_MS = 2_000;
 
 /**
- * One dedicated connection per database and process that LISTENs on the principal invalidation
- * channel and applies each notification to every principal cache attached to it. Shared: the
- * identity and billing runtimes of one environment (and the tests' extra stacks) attach to one
- * connection, so a process costs one more connection per database, not one per cache.
+ * The principal invalidation channel, heard on this process's one listen connection per database
+ * (database-listeners.ts, shared with background work's wake-ups): each notification is applied to
+ * every principal cache attached. Shared: the identity and billing runtimes of one environment (and the
+ * tests' extra stacks) attach to one listener, so a process costs no connection per cache.
  *
  * While the connection is up the caches are synchronized (kit/principal-cache.ts trusts its
  * entries). When it drops, they are cleared and stop caching until the listener is back (the
@@ -17,7 +17,7 @@ const DELIVERY_WAIT_MS = 2_000;
  */
 class InvalidationListener {
   readonly caches = new Set<PrincipalCache>();
-  private readonly channel: ChannelListener;
+  private subscription: ChannelSubscription | undefined;
   /** Resolves when the listener listens (again); what tests wait for after cutting the connection. */
   private listening: Promise<void>;
   private markListening!: () => void;
@@ -36,40 +36,36 @@ class InvalidationListener {
       waiting.set(nonce, done);
     });
 
-  constructor(databaseUrl: string) {
+  constructor(private readonly databaseUrl: string) {
     this.listening = this.pending();
-    this.channel = new ChannelListener(
-      databaseUrl,
-      PRINCIPAL_INVALIDATION_CHANNEL,
-      {
-        notified: payload => {
-          const invalidation = parseInvalidation(payload);
-          for (const cache of this.caches) cache.evict(invalidation);
-          this.delivered(payload);
-        },
-        listening: () => {
-          for (const cache of this.caches) cache.setSynchronized(true, this.awaitDelivery);
-          this.markListening();
-        },
-        lost: () => {
-          for (const cache of this.caches) cache.setSynchronized(false);
-          // The caches are cleared: nothing is left for a waiting announce to wait for.
-          for (const done of [...this.waiting.values()]) done();
-          this.listening = this.pending();
-        },
-      },
-      'principal-invalidations',
-    );
   }
 
   /** Connects and listens; rejects when the first attempt fails (the process should not start half-synchronized). */
-  start(): Promise<void> {
-    return this.channel.start();
+  async start(): Promise<void> {
+    this.subscription = await listenOn(this.databaseUrl, PRINCIPAL_INVALIDATION_CHANNEL, {
+      notified: payload => {
+        const invalidation = parseInvalidation(payload);
+        for (const cache of this.caches) cache.evict(invalidation);
+        this.delivered(payload);
+      },
+      listening: () => {
+        for (const cache of this.caches) cache.setSynchronized(true, this.awaitDelivery);
+        this.markListening();
+      },
+      lost: () => {
+        for (const cache of this.caches) cache.setSynchronized(false);
+        // The caches are cleared: nothing is left for a waiting announce to wait for.
+        for (const done of [...this.waiting.values()]) done();
+        this.listening = this.pending();
+      },
+    });
+    // The shared connection came up before this subscription (its `listening` was not ours to hear).
+    if (this.subscription.connected) this.markListening();
   }
 
   attach(cache: PrincipalCache): void {
     this.caches.add(cache);
-    cache.setSynchronized(this.channel.connected, this.awaitDelivery);
+    cache.setSynchronized(this.subscription?.connected ?? false, this.awaitDelivery);
   }
 
   detach(cache: PrincipalCache): void {
@@ -83,12 +79,12 @@ class InvalidationListener {
 
   /** The backend pid of the listen connection (tests cut it with pg_terminate_backend). */
   get backendPid(): number | null {
-    return this.channel.backendPid;
+    return this.subscription?.backendPid ?? null;
   }
 
   async close(): Promise<void> {
     for (const cache of this.caches) cache.setSynchronized(false);
-    await this.channel.close();
+    await this.subscription?.close();
   }
 
   private pending(): Promise<void> {

@@ -1,9 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
-import { PollingLoop } from '../polling-loop.js';
+import { WorkLoop } from '../work-loop.js';
 import type { OwnerEmail, OwnerMailbox } from './owner-mailbox.js';
 
-const POLL_MS = 2000;
+/** After a failed pass (the mailbox unreachable): try again after this. */
+const ERROR_PAUSE_MS = 2000;
 /** How long a claimed notice is left to its relay before another may hand it over. */
 const LEASE_SECONDS = 30;
 /** How many handed-over keys a relay remembers for the hand-overs that ask after them (a few seconds' worth). */
@@ -38,15 +39,17 @@ export async function recordOwnerNotice(em: NoticeExecutor, schema: NoticeSchema
  * `emailed_at`. A relay that dies in between leaves the claim to run out, and the next one hands it over
  * again; the mailbox, idempotent by key, queues nothing more: one e-mail per recipient, whatever dies
  * when. The mailbox can be attached after start (identity starts before billing, whose mailbox it
- * uses); until then notices wait.
+ * uses); until then notices wait. A pass runs when a notice is committed (the insert trigger notifies
+ * `<schema>.owner_notices`, see `listen`) and when a claim left by a relay that died runs out; with
+ * nothing to hand over it does not query.
  */
 export class OwnerNoticeRelay {
-  private readonly loop: PollingLoop;
+  private readonly loop: WorkLoop;
   private mailbox: OwnerMailbox | null = null;
   /**
-   * The pass in flight in this process (never rejects). Passes run one at a time: the poll may claim a
+   * The pass in flight in this process (never rejects). Passes run one at a time: the loop may claim a
    * notice between its revocation's commit and the revocation's own hand-over, which then skips it
-   * (claimed), and would answer before the poll has queued it; waiting for the poll's pass closes that.
+   * (claimed), and would answer before the loop has queued it; waiting for the loop's pass closes that.
    */
   private pass: Promise<unknown> = Promise.resolve();
   /** Recipients of the keys handed over lately by any pass of this process, oldest first. */
@@ -56,34 +59,38 @@ export class OwnerNoticeRelay {
     private readonly orm: MikroORM,
     private readonly schema: NoticeSchema,
     private readonly logger?: Logger,
-    pollMs = POLL_MS,
+    errorPauseMs = ERROR_PAUSE_MS,
   ) {
-    this.loop = new PollingLoop(
+    this.loop = new WorkLoop(
       {
         run: async () => {
           await this.relayOnce();
-          return false;
+          return { worked: false, nextDueInMs: await this.nextClaimEndInMs() };
         },
-        // Billing may be down: the notice stays and is handed over at the next poll.
+        // Billing may be down: the notice stays and is handed over at the next try.
         failed: error => this.logger?.error({ err: error }, 'owner notice relay failed; retrying'),
       },
-      pollMs,
-      pollMs,
+      { retryMs: errorPauseMs, errorPauseMs },
     );
   }
 
-  /** Starts handing notices to `mailbox`: now, and at every poll. */
+  /** Wakes at every commit of a notice on this database (by any process); resolves once listening. */
+  listen(databaseUrl: string): Promise<void> {
+    return this.loop.listen(databaseUrl, `${this.schema}.owner_notices`);
+  }
+
+  /** Starts handing notices to `mailbox`: now, and whenever one is written or a claim runs out. */
   start(mailbox: OwnerMailbox): void {
     this.use(mailbox);
     this.loop.start();
   }
 
-  /** Hands notices to `mailbox` from now on (tests swap in one that fails); polls only once started. */
+  /** Hands notices to `mailbox` from now on (tests swap in one that fails); runs passes only once started. */
   use(mailbox: OwnerMailbox): void {
     this.mailbox = mailbox;
   }
 
-  /** A notice was just written: hand it over now rather than at the next poll. */
+  /** A notice was just written: hand it over now (the notification would wake the loop a little later). */
   wake(): void {
     this.loop.wake();
   }
@@ -96,7 +103,7 @@ export class OwnerNoticeRelay {
    * Hands over now what is waiting, for a caller that just committed the notice `key`: the recipients it
    * was queued to (by this pass or the poll's pass it waited for), or null when it could not be handed
    * over now (the mailbox unreachable or not yet attached, or another process's relay holding it); it
-   * is then handed over at a later poll.
+   * is then handed over by a later pass.
    */
   async handOver(key: string): Promise<number | null> {
     try {
@@ -144,6 +151,18 @@ export class OwnerNoticeRelay {
       handed.set(row.key, recipients);
       this.remember(row.key, recipients);
     }
+  }
+
+  /**
+   * Until the first claim of a notice not e-mailed yet runs out (a relay that died holding it), ≤ 0 when
+   * one is free now (claimed meanwhile by a hand-over that is still under way), null when none waits.
+   */
+  private async nextClaimEndInMs(): Promise<number | null> {
+    const [row] = await this.orm.em.getConnection().execute<{ ms: number | string | null }[]>(
+      `select extract(epoch from (min(coalesce(claimed_until, now())) - now())) * 1000 as ms
+           from ${this.schema}.owner_notices where emailed_at is null`,
+    );
+    return row?.ms == null ? null : Number(row.ms);
   }
 
   /** Kept for the hand-over of `key`, which may be waiting for this pass; the oldest go first. */

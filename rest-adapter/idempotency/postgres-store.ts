@@ -23,12 +23,17 @@ create table if not exists edge.idempotency_keys (
 create index if not exists idempotency_keys_expires_at on edge.idempotency_keys (expires_at);
 `;
 
-/** Expired keys are deleted this often (a reused expired key is reclaimed at once anyway). */
+/** Expired keys are looked for this often (a reused expired key is reclaimed at once anyway). */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export class PostgresIdempotencyStore implements IdempotencyStore {
   readonly kind = 'postgres';
   private readonly sweeper: NodeJS.Timeout;
+  /**
+   * When the earliest key this process knows of expires (read at open and each sweep, lowered by its own claims):
+   * before that a sweep has nothing to delete and runs no statement, so an idle service costs nothing.
+   */
+  private earliestExpiry = 0;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -58,7 +63,9 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     } finally {
       client.release();
     }
-    return new PostgresIdempotencyStore(pool, times);
+    const store = new PostgresIdempotencyStore(pool, times);
+    await store.readEarliestExpiry();
+    return store;
   }
 
   async claim(scope: string, key: string, fingerprint: string): Promise<Claim> {
@@ -77,7 +84,10 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
          returning 1`,
         [scope, key, fingerprint, leaseEnd, now],
       );
-      if (claimed.rowCount) return this.claimed(scope, key, fingerprint);
+      if (claimed.rowCount) {
+        this.earliestExpiry = Math.min(this.earliestExpiry, leaseEnd.getTime());
+        return this.claimed(scope, key, fingerprint);
+      }
       const found = await this.pool.query<{
         fingerprint: string;
         status: number | null;
@@ -130,7 +140,18 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   }
 
   private async sweep(): Promise<void> {
-    await this.pool.query('delete from edge.idempotency_keys where expires_at <= $1', [new Date(this.times.now())]);
+    const now = this.times.now();
+    if (now < this.earliestExpiry) return;
+    await this.pool.query('delete from edge.idempotency_keys where expires_at <= $1', [new Date(now)]);
+    await this.readEarliestExpiry();
+  }
+
+  /** Keys stored by other processes count too: their expiry is read here (at open and each sweep), not told. */
+  private async readEarliestExpiry(): Promise<void> {
+    const { rows } = await this.pool.query<{ at: Date | null }>(
+      'select min(expires_at) as at from edge.idempotency_keys',
+    );
+    this.earliestExpiry = rows[0]?.at ? new Date(rows[0].at).getTime() : Number.POSITIVE_INFINITY;
   }
 
   async close(): Promise<void> {

@@ -39,7 +39,7 @@ runMain(() =>
         integrations: config,
         databaseWaits: databaseWaitsOf(config),
         sandboxClockWaitMs: config.SANDBOX_CLOCK_WAIT_MS,
-        renewalPollMs: config.RENEWAL_INTERVAL_MS,
+        renewalRetryMs: config.RENEWAL_INTERVAL_MS,
         logger: createLogger(config.LOG_LEVEL, { service: 'billing', environment: config.ENVIRONMENT }),
         mailer: mailerFromConfig(
           config,
@@ -60,6 +60,7 @@ runMain(() =>
         signedRpcClient(WEBHOOK_INGEST_RPC, config.WEBHOOKS_URL, config.INTERNAL_KEY),
         logger,
       );
+      await relay.listen(config.DATABASE_URL);
       relay.start();
       return {
         ...runtime,

@@ -44,9 +44,9 @@ export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   services: BillingServices;
   /** `polar_cst_` bearers → customer principals (kit/composite-principal-resolver.ts routes them here). */
   principals: CustomerSessionPrincipalResolver;
-  /** The durable jobs of this database (checkout fulfilment). */
+  /** The durable jobs of this database (checkout fulfilment, e-mails, benefit grants). */
   jobs: JobRunner;
-  /** Runs due work (checkout expiry) on the wall clock; the sandbox clock's advance runs the same runners. */
+  /** Runs due work (checkout expiry) by the wall clock; the sandbox clock's advance runs the same runners. */
   dueWork: DueWorkSweep;
   /** The recurring engine's production loop (renewals, dunning retries, resumes by the wall clock). */
   renewals: RenewalScheduler;
@@ -77,19 +77,22 @@ export async function startBilling(options: {
   /** Which processor takes payments (payment-processor.selection.ts); production with none when absent. */
   payments?: Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'> &
     Partial<Pick<Config, 'STRIPE_API_URL'>>;
-  /** Poll for due jobs (left by a crash) every this many ms; 0: never (tests that drive jobs themselves). */
-  jobPollMs?: number;
+  /** false: no job loop (tests that drive jobs themselves); the due work sweep is then off too by default. */
+  runJobs?: boolean;
   /** The organizations' proration behaviours; read from `organizations` when absent, else Polar's `prorate`. */
   prorationSettings?: ProrationSettingsSource;
-  /** Sweep for due work (checkouts to expire) every this many ms (default 30 s); 0: never. */
-  dueWorkSweepMs?: number;
+  /** Run the due work sweep (checkouts to expire when their time comes); default `runJobs`. */
+  sweepDueWork?: boolean;
   /**
    * An organization's benefit revocation grace period in days (identity owns the setting); read from
    * `organizations` when absent, else 0.
    */
   gracePeriodDays?: (organizationId: string) => Promise<number>;
-  /** Run the renewal scheduler every this many ms (default 10 s); 0: never. */
-  renewalPollMs?: number;
+  /**
+   * The renewal scheduler's pause before it looks again at renewal work still due after a pass (a
+   * failed charge; default 10 s); 0: no scheduler. It otherwise runs when work falls due or is written.
+   */
+  renewalRetryMs?: number;
   /** Who sends the e-mail outbox (kit/email): SMTP when configured; the log (or nothing) otherwise. */
   mailer?: Mailer;
   logger?: Logger;
@@ -150,25 +153,37 @@ export async function startBilling(options: {
   // runs them on the wall clock.
   const checkoutExpiry = new CheckoutExpiry(orm, options.publicUrl);
   services.clocks.register(checkoutExpiry);
-  const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry]);
+  const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry], options.logger);
   // The recurring engine: the sandbox clock's advance runs it per organization, this loop by the wall clock.
   const engine = new RenewalEngine({ orm, payments });
   services.clocks.register(engine);
-  const renewals = new RenewalScheduler(engine, options.clock);
+  const renewalRetryMs = options.renewalRetryMs ?? 10_000;
+  const renewals = new RenewalScheduler(engine, options.clock, options.logger, renewalRetryMs);
   jobs.register(
     BENEFITS_RECONCILE_JOB,
     benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),
   );
   // Grants follow inside a sandbox clock advance too (after the runners registered before it).
   services.clocks.register(new BenefitDueWork(orm, services.benefitEngine, jobs, gracePeriodDays));
-  // Jobs a crash left behind (or due later) are picked up by this worker loop.
-  if (options.jobPollMs !== 0) jobs.start(options.jobPollMs ?? 1000);
-  const sweepMs = options.dueWorkSweepMs ?? (options.jobPollMs === 0 ? 0 : 30_000);
-  if (sweepMs > 0) dueWork.start(sweepMs);
-  renewals.start(options.renewalPollMs ?? 10_000);
+  // The background loops (kit/work-loop.ts): each wakes when its work is written (by any process on this
+  // database: triggers notify at commit) or falls due, and does not touch the database otherwise.
+  // Jobs a crash left behind, or due later, are picked up by the job loop.
+  const runJobs = options.runJobs ?? true;
   // Billing's own owner e-mails (leaked customer sessions) go to its own outbox, relayed in-process.
   const ownerMailbox = new InProcessOwnerMailbox(orm, options.clock, jobs, directory);
   const ownerNotices = new OwnerNoticeRelay(orm, 'billing', options.logger);
+  try {
+    if (runJobs) await jobs.start(options.databaseUrl);
+    if (options.sweepDueWork ?? runJobs) await dueWork.start(options.databaseUrl);
+    if (renewalRetryMs > 0) await renewals.start(options.databaseUrl);
+    await ownerNotices.listen(options.databaseUrl);
+  } catch (error) {
+    await Promise.all([jobs.stop(), dueWork.stop(), renewals.stop(), ownerNotices.stop()]);
+    await invalidations.close();
+    await ledger?.close();
+    await orm.close();
+    throw error;
+  }
   ownerNotices.start(ownerMailbox);
   return {
     name: BILLING_SUBGRAPH,

@@ -65,6 +65,14 @@ export async function startIdentity(options: {
   const services = createIdentityServices(options.secret, cache);
   const principals = new TokenPrincipalResolver(orm, options.secret, options.clock, cache);
   const ownerNotices = new OwnerNoticeRelay(orm, 'identity', options.logger);
+  try {
+    // Notices written by any process wake it; it runs once the composition root gives it billing's mailbox.
+    await ownerNotices.listen(options.databaseUrl);
+  } catch (error) {
+    await invalidations.close();
+    await orm.close();
+    throw error;
+  }
   return {
     name: IDENTITY_SUBGRAPH,
     schema,

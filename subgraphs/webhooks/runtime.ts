@@ -19,7 +19,7 @@ export { InProcessWebhookIngest } from './events/event-ingest.js';
 export { deliveryPolicyOf } from './worker/delivery-policy.js';
 export { DeliveryWorker } from './worker/delivery-worker.js';
 export { EventStream } from './events/event-stream.js';
-export { WEBHOOKS_QUEUED_CHANNEL } from './events/event-ingest.js';
+export { QUEUED_TOPIC as WEBHOOKS_QUEUED_TOPIC } from './worker/delivery-worker.js';
 export { generateWebhookSecret } from './endpoints/webhook-secret.js';
 export { openWebhooksOrm } from './orm.js';
 export { DeliverySender, WEBHOOK_USER_AGENT } from './worker/delivery-sender.js';
@@ -54,20 +54,26 @@ export interface WebhooksOptions {
    * through it. Absent: they wait in `webhooks.owner_notices` (and the log) until a process with one runs.
    */
   ownerMailbox?: OwnerMailbox | null;
-  /** Look for notifications to e-mail every this many ms (default 2 s; a disable by this process wakes it). */
-  notificationPollMs?: number;
 }
 
 /** Connects, migrates and builds the webhooks subgraph for one environment's database. */
 export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksRuntime> {
   const orm = await openWebhooksOrm(options.databaseUrl, options.poolMax, { waits: options.databaseWaits });
   const schema = await buildWebhooksSchema();
-  const notifications = options.ownerMailbox
-    ? new OwnerNoticeRelay(orm, 'webhooks', options.logger, options.notificationPollMs)
-    : undefined;
+  const notifications = options.ownerMailbox ? new OwnerNoticeRelay(orm, 'webhooks', options.logger) : undefined;
   const worker = options.runWorker ? createDeliveryWorker(orm, options, () => notifications?.wake()) : undefined;
   const wake = () => worker?.wake();
   const services = createWebhooksServices({ allowPrivateTargets: options.allowPrivateTargets, onQueued: wake });
+  try {
+    // Messages queued and notices written by any process on this database wake them (triggers notify).
+    await worker?.listen(options.databaseUrl);
+    await notifications?.listen(options.databaseUrl);
+  } catch (error) {
+    await worker?.stop();
+    await notifications?.stop();
+    await orm.close();
+    throw error;
+  }
   worker?.start();
   if (options.ownerMailbox) notifications?.start(options.ownerMailbox);
   return {

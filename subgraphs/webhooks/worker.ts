@@ -5,8 +5,6 @@ import { signedRpcClient } from '../../kit/http/signed-rpc.js';
 import { createLogger } from '../../kit/logger.js';
 import { requireConfig } from '../../kit/process/require-config.js';
 import { runMain } from '../../kit/process/run-service.js';
-import { ChannelListener } from '../../kit/database/channel-listener.js';
-import { WEBHOOKS_QUEUED_CHANNEL } from './events/event-ingest.js';
 import { OwnerNoticeRelay } from '../../kit/email/owner-notices.js';
 import { openWebhooksOrm } from './orm.js';
 import { createDeliveryWorker } from './runtime.js';
@@ -45,21 +43,15 @@ runMain(async () => {
     },
     () => notifications?.wake(),
   );
-  // Events queued by another process (billing's outbox relay) wake the worker at commit instead of
-  // after its next poll (up to 250 ms later).
-  const queued = new ChannelListener(
-    required.DATABASE_URL,
-    WEBHOOKS_QUEUED_CHANNEL,
-    // Connected (again): look once for what was queued while nobody listened.
-    { notified: () => worker.wake(), listening: () => worker.wake() },
-    'billing-webhooks-worker-listen',
-  );
+  // Messages queued by another process (ingestion in the webhooks process, a redelivery) wake the worker
+  // at commit, and notices written by any process wake the relay (triggers notify, kit/database/work-signals.ts).
+  await worker.listen(required.DATABASE_URL);
+  await notifications?.listen(required.DATABASE_URL);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    await queued.close();
     await worker.stop();
     await notifications?.stop();
     await orm.close();
@@ -68,7 +60,6 @@ runMain(async () => {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   worker.start();
-  await queued.start();
   if (mailbox) notifications?.start(mailbox);
   logger.info({ pid: process.pid }, 'webhook worker started');
 });

@@ -61,7 +61,7 @@ beforeAll(async () => {
     policy: { ...POLAR_DELIVERY_POLICY, retryBaseMs: 20, retryMaxMs: 200, leaseMs: 1500 },
     runWorker: true,
   });
-  relay = new OutboxRelay(billing.orm, webhooks.ingest, logger, 20);
+  relay = new OutboxRelay(billing.orm, webhooks.ingest, logger);
   receiver = await new WebhookReceiver(() => 200).start();
 }, 120_000);
 

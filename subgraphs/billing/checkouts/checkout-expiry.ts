@@ -20,6 +20,8 @@ const BATCH = 200;
  */
 export class CheckoutExpiry implements SweepableDueWorkRunner {
   readonly name = 'checkout-expiry';
+  /** Notified by the trigger on billing.checkouts when an open checkout is written (Migration20261127100000_work_notifications). */
+  readonly topic = 'billing.checkouts';
 
   constructor(
     private readonly orm: MikroORM,
@@ -33,6 +35,16 @@ export class CheckoutExpiry implements SweepableDueWorkRunner {
       .execute<{ at: Date | string | null }[]>(
         `select min(expires_at) as at from billing.checkouts where organization_id = ? and status = 'open' and expires_at <= ?`,
         [organizationId, upTo],
+      );
+    return rows[0]?.at ? new Date(rows[0].at) : null;
+  }
+
+  async nextDueOverall(): Promise<Date | null> {
+    const rows = await this.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ at: Date | string | null }[]>(
+        `select min(expires_at) as at from billing.checkouts where status = 'open'`,
       );
     return rows[0]?.at ? new Date(rows[0].at) : null;
   }

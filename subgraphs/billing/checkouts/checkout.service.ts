@@ -339,6 +339,8 @@ export class CheckoutService {
         key: `${CHECKOUT_FULFILMENT_JOB}:${k.id}`,
         payload: payload as unknown as Record<string, unknown>,
         runAt: now,
+        // Run below, after the commit, before the answer: no other runner takes it meanwhile.
+        heldBy: this.deps.jobs?.worker,
       });
       token = (await this.deps.sessions.createFor(em, customer, now)).token;
     });

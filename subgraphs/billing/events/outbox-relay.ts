@@ -1,10 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { PollingLoop } from '../../../kit/polling-loop.js';
+import { WorkLoop } from '../../../kit/work-loop.js';
 import type { Logger } from '../../../kit/logger.js';
 import type { SourceEvent, WebhookIngest } from '../../webhooks/contract.js';
 
 const BATCH = 100;
-const POLL_MS = 200;
+/** Another relay holds the batch lock: look again after this (it may die before it finishes). */
+const LOCKED_OUT_RETRY_MS = 200;
+/** The topic billing.events' insert trigger notifies (kit/database/work-signals.ts). */
+export const OUTBOX_TOPIC = 'billing.outbox';
 // One relay batch at a time per database, so events are handed over in outbox order.
 const RELAY_LOCK_KEY = 7_301_102;
 
@@ -24,24 +27,35 @@ interface OutboxRow {
  * idempotent on the row id, so nothing is lost and nothing doubled. A transaction-scoped advisory lock
  * lets only one relay run a batch at a time, which keeps the hand-over in outbox order (SKIP LOCKED
  * alone would let two relays hand over interleaved batches).
+ *
+ * It runs when an event is committed (the insert trigger notifies OUTBOX_TOPIC, which `listen` wakes
+ * on), then batch after batch until the outbox is empty; with nothing undispatched it does not query.
  */
 export class OutboxRelay {
-  private readonly loop: PollingLoop;
+  private readonly loop: WorkLoop;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly sink: WebhookIngest,
     private readonly logger: Logger,
-    pollMs = POLL_MS,
   ) {
-    this.loop = new PollingLoop(
+    this.loop = new WorkLoop(
       {
-        run: async () => (await this.relayOnce()) > 0,
+        run: async () => {
+          const relayed = await this.relayOnce();
+          if (relayed === null) return { worked: false, nextDueInMs: 0 };
+          // A full batch: more may be waiting. Less: the outbox is empty until the next commit notifies.
+          return { worked: relayed > 0, nextDueInMs: relayed === BATCH ? 0 : null };
+        },
         failed: error => this.logger.error({ err: error }, 'outbox relay failed; retrying'),
       },
-      pollMs,
-      1000,
+      { retryMs: LOCKED_OUT_RETRY_MS, errorPauseMs: 1000 },
     );
+  }
+
+  /** Wakes at every commit of an event on this database (by any process); resolves once listening. */
+  listen(databaseUrl: string): Promise<void> {
+    return this.loop.listen(databaseUrl, OUTBOX_TOPIC);
   }
 
   start(): void {
@@ -56,13 +70,13 @@ export class OutboxRelay {
     return this.loop.stop();
   }
 
-  /** Hands over one batch; how many rows (0: nothing to do, or another relay is busy). */
-  async relayOnce(): Promise<number> {
+  /** Hands over one batch; how many rows (0: nothing to do), or null when another relay is busy. */
+  async relayOnce(): Promise<number | null> {
     return this.orm.em.fork().transactional(async em => {
       const [lock] = await em.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [
         RELAY_LOCK_KEY,
       ]);
-      if (!lock?.locked) return 0;
+      if (!lock?.locked) return null;
       const rows = await em.execute<OutboxRow[]>(
         `select id, organization_id, type, payload, created_at from billing.events
           where dispatched_at is null order by created_at, id limit ? for update skip locked`,

@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
 import { numbered } from '../../../kit/database/read/read-model.js';
+import { WorkLoop } from '../../../kit/work-loop.js';
 
 /**
  * Durable jobs in `billing.jobs` (DESIGN.md: an outbox claimed with FOR UPDATE SKIP LOCKED; pg-boss
@@ -26,39 +27,90 @@ export type JobHandler = (payload: Record<string, unknown>, job: JobRow) => Prom
 
 // How long a claimed job is its worker's: a worker that died is replaced after this (fulfilments take well under a second).
 const LEASE_SECONDS = 30;
+/** The topic billing.jobs' trigger notifies when a job is queued or rescheduled (kit/database/work-signals.ts). */
+export const JOBS_TOPIC = 'billing.jobs';
 
-/** Adds a job to the caller's transaction (`em` must be inside `transactional`); a known key is a no-op. */
+/**
+ * Adds a job to the caller's transaction (`em` must be inside `transactional`); a known key is a no-op.
+ * `heldBy` (a runner's `worker`) leases it to that runner from the start, for a caller that runs it
+ * itself right after the commit and answers only then (`runNow`): the other runners' loops, woken by
+ * the commit, leave it to that caller, and take it over only if the lease runs out (the caller died).
+ */
 export async function enqueueJob(
   em: EntityManager,
-  job: { kind: string; key: string; payload: Record<string, unknown>; runAt: Date; maxAttempts?: number },
+  job: {
+    kind: string;
+    key: string;
+    payload: Record<string, unknown>;
+    runAt: Date;
+    maxAttempts?: number;
+    heldBy?: string;
+  },
 ): Promise<void> {
   await em.execute(
-    `insert into billing.jobs (id, kind, idempotency_key, payload, status, attempts, max_attempts, run_at, created_at)
-     values (gen_random_uuid(), ?, ?, ?::jsonb, 'pending', 0, ?, ?, ?) on conflict (idempotency_key) do nothing`,
-    [job.kind, job.key, JSON.stringify(job.payload), job.maxAttempts ?? 10, job.runAt, job.runAt],
+    `insert into billing.jobs (id, kind, idempotency_key, payload, status, attempts, max_attempts, run_at, created_at,
+                               locked_by, locked_until)
+     values (gen_random_uuid(), ?, ?, ?::jsonb, 'pending', 0, ?, ?, ?, ?,
+             case when ?::text is null then null else ?::timestamptz + make_interval(secs => ?) end)
+     on conflict (idempotency_key) do nothing`,
+    [
+      job.kind,
+      job.key,
+      JSON.stringify(job.payload),
+      job.maxAttempts ?? 10,
+      job.runAt,
+      job.runAt,
+      job.heldBy ?? null,
+      job.heldBy ?? null,
+      job.runAt,
+      LEASE_SECONDS,
+    ],
   );
 }
 
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private readonly worker = `${hostname()}:${process.pid}`;
+  private readonly loop: WorkLoop;
+  private started = false;
+  /** The job loop's drain in flight in this process (never rejects). */
+  private draining: Promise<unknown> = Promise.resolve();
+  /** This runner's name in `locked_by` (a job's `heldBy`). */
+  readonly worker = `${hostname()}:${process.pid}`;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.loop = new WorkLoop(
+      {
+        run: async () => {
+          const drained = this.drain();
+          this.draining = drained.catch(() => 0);
+          await drained;
+          return { worked: false, nextDueInMs: await this.nextDueInMs() };
+        },
+        failed: error => this.logger?.error({ err: error }, 'job worker failed'),
+      },
+      { retryMs: 1000, errorPauseMs: 1000, clock },
+    );
+  }
 
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
   }
 
-  /** Runs the job with this key now if nobody holds it (right after the commit that enqueued it). */
+  /**
+   * Runs the job with this key now if nobody else holds it (right after the commit that enqueued it;
+   * a job enqueued `heldBy` this runner is its own to run).
+   */
   async runNow(key: string): Promise<void> {
-    const job = await this.claim('idempotency_key = ?', [key]);
-    if (job) await this.execute(job);
+    const job = await this.claim('idempotency_key = ?', [key], true);
+    if (job) return this.execute(job);
+    // Held: by this process's job loop, woken by the commit that queued it (a caller that must answer
+    // after the job, as the sandbox clock's advance, then waits for that drain, as if it had run the job
+    // itself), or by another process (not waited for), or done already.
+    await this.draining;
   }
 
   /** Claims and runs due jobs until none is left. */
@@ -72,43 +124,50 @@ export class JobRunner {
     }
   }
 
-  /** Polls for due jobs (left by a crash, or scheduled for later) every `intervalMs`. */
-  start(intervalMs = 1000): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.drain()
-        .then(() => undefined)
-        .catch(error => this.logger?.error({ err: error }, 'job worker failed'))
-        .finally(() => {
-          this.running = null;
-        });
-    }, intervalMs);
-    this.timer.unref();
+  /**
+   * Runs due jobs in a loop: at start (what a crash left behind), when a job is queued or rescheduled
+   * (the jobs trigger notifies JOBS_TOPIC, by any process on this database), when the next one falls
+   * due (`run_at`, or a dead worker's lease running out) and when the clock jumps (tests). With nothing
+   * due it does not query. `databaseUrl`: where to listen (none: only this process's own wake-ups).
+   */
+  async start(databaseUrl?: string): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    if (databaseUrl) await this.loop.listen(databaseUrl, JOBS_TOPIC);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 
-  private async claim(condition: string, values: unknown[]): Promise<JobRow | null> {
+  /** Until the earliest pending job may be claimed (its run_at, or the end of its lease); null: none. */
+  private async nextDueInMs(): Promise<number | null> {
+    const [row] = await this.query<{ at: Date | string | null }>(
+      `select min(greatest(run_at, coalesce(locked_until, run_at))) as at from billing.jobs where status = 'pending'`,
+      [],
+    );
+    return row?.at ? new Date(row.at).getTime() - this.clock.now().getTime() : null;
+  }
+
+  /** One due job leased to this runner; `own`: a job this runner holds already (`heldBy`) may be taken too. */
+  private async claim(condition: string, values: unknown[], own = false): Promise<JobRow | null> {
     const now = this.clock.now();
     const rows = await this.query<JobRow>(
       `update billing.jobs set attempts = attempts + 1, locked_by = ?, locked_until = ?::timestamptz + make_interval(secs => ?)
        where id = (select id from billing.jobs where status = 'pending' and ${condition}
-                   and (locked_until is null or locked_until < ?) order by run_at limit 1 for update skip locked)
+                   and (locked_until is null or locked_until < ?${own ? ' or (locked_by = ? and attempts = 0)' : ''})
+                   order by run_at limit 1 for update skip locked)
        returning id, kind, idempotency_key, payload, attempts, max_attempts`,
-      [this.worker, now, LEASE_SECONDS, ...values, now],
+      [this.worker, now, LEASE_SECONDS, ...values, now, ...(own ? [this.worker] : [])],
     );
     return rows[0] ?? null;
   }
 
   /**
    * The queue's own statements go to the pool directly, not through the ORM connection: the worker
-   * polls every second, and that connection is where statements are logged and counted (tests count
-   * a request's statements there).
+   * runs them in the background, and that connection is where statements are logged and counted (tests
+   * count a request's statements there).
    */
   private async query<T>(sql: string, values: unknown[]): Promise<T[]> {
     const pool = (await (

@@ -22,6 +22,7 @@ import { Migration20261125110000_owner_notices } from './Migration20261125110000
 import { Migration20261126100000_metadata_terms_index } from './Migration20261126100000_metadata_terms_index.js';
 import { Migration20261124180000_grant_user_provided_key } from './Migration20261124180000_grant_user_provided_key.js';
 import { Migration20261127100000_sandbox_clock_lease } from './Migration20261127100000_sandbox_clock_lease.js';
+import { Migration20261127100000_work_notifications } from './Migration20261127100000_work_notifications.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -61,4 +62,5 @@ export const billingMigrations = [
   { name: 'Migration20261125110000_owner_notices', class: Migration20261125110000_owner_notices },
   { name: 'Migration20261126100000_metadata_terms_index', class: Migration20261126100000_metadata_terms_index },
   { name: 'Migration20261127100000_sandbox_clock_lease', class: Migration20261127100000_sandbox_clock_lease },
+  { name: 'Migration20261127100000_work_notifications', class: Migration20261127100000_work_notifications },
 ];

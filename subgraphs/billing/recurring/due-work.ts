@@ -39,4 +39,11 @@ export interface DueWorkRunner {
 export interface SweepableDueWorkRunner extends DueWorkRunner {
   /** Up to `limit` organizations with work due at or before `now`. */
   organizationsDue(now: Date, limit: number): Promise<string[]>;
+  /** The earliest instant any organization has work due (overdue included), or null: the sweep waits for it. */
+  nextDueOverall(): Promise<Date | null>;
+  /**
+   * The topic a trigger notifies when a write may bring that instant closer (kit/database/work-signals.ts):
+   * the sweep looks again then.
+   */
+  readonly topic: string;
 }

@@ -34,6 +34,12 @@ export interface RenewalEngineOptions {
 
 type Kind = 'cycle' | 'retry' | 'resume';
 
+/**
+ * Notified by the triggers on billing.subscriptions and billing.orders when a write may bring due work
+ * closer (Migration20261127100000_work_notifications): the production scheduler looks again.
+ */
+export const RENEWALS_TOPIC = 'billing.renewals';
+
 /** A renewal that produced an order to charge next, and where its events' stamps are. */
 interface Billed {
   orderId: string;
@@ -72,6 +78,18 @@ export class RenewalEngine implements DueWorkRunner {
          (select min(resumes_at) from billing.subscriptions
            where organization_id = ? and status = 'paused' and resumes_at is not null)) as due`,
       [organizationId, organizationId, organizationId],
+    );
+    return row?.due ? new Date(row.due) : null;
+  }
+
+  /** The earliest instant anything is due, over every organization (the production scheduler waits for it). */
+  async nextDueOverall(): Promise<Date | null> {
+    const [row] = await this.options.orm.em.fork().execute<{ due: Date | null }[]>(
+      `select least(
+         (select min(current_period_end) from billing.subscriptions where status in ('active', 'trialing')),
+         (select min(next_payment_attempt_at) from billing.orders
+           where status = 'pending' and next_payment_attempt_at is not null and billing_reason = 'subscription_cycle'),
+         (select min(resumes_at) from billing.subscriptions where status = 'paused' and resumes_at is not null)) as due`,
     );
     return row?.due ? new Date(row.due) : null;
   }

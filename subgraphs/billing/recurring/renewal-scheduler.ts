@@ -1,46 +1,57 @@
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
-import type { RenewalEngine } from './renewal-engine.js';
+import { WorkLoop } from '../../../kit/work-loop.js';
+import { RENEWALS_TOPIC, type RenewalEngine } from './renewal-engine.js';
 
 /**
- * The production side of the recurring engine: every `intervalMs` it runs everything due by the wall
- * clock (`RenewalEngine.runUntilIdle` over all organizations), one run at a time per process. Any
- * number of processes may run it over one database: rows are claimed with SKIP LOCKED and exactly once
- * is the database's. In the sandbox it runs too (an organization whose clock was never moved lives on
- * the wall clock); the sandbox clock's advance runs the same engine for one organization.
+ * The production side of the recurring engine: it runs everything due by the wall clock
+ * (`RenewalEngine.runUntilIdle` over all organizations), one run at a time per process, at the instant
+ * the next piece falls due (a period's end, a dunning retry, a scheduled resume: `nextDueOverall`), when
+ * a write may bring that instant closer (triggers on subscriptions and orders notify RENEWALS_TOPIC, from
+ * any process on the database), at start and when the clock jumps (tests). With nothing due it does
+ * not query. Any number of processes may run it over one database: rows are claimed with SKIP LOCKED and
+ * exactly once is the database's. In the sandbox it runs too (an organization whose clock was never
+ * moved lives on the wall clock); the sandbox clock's advance runs the same engine for one organization.
  */
 export class RenewalScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly loop: WorkLoop;
+  private started = false;
 
   constructor(
     private readonly engine: RenewalEngine,
     private readonly clock: Clock,
     private readonly logger?: Logger,
-  ) {}
+    /** How soon to look again at work still due after a pass (a failed charge, rows another process held). */
+    retryMs = 10_000,
+  ) {
+    this.loop = new WorkLoop(
+      {
+        run: async () => {
+          await this.tick();
+          const due = await this.engine.nextDueOverall();
+          return { worked: false, nextDueInMs: due ? due.getTime() - this.clock.now().getTime() : null };
+        },
+        failed: error => this.logger?.error({ err: error }, 'renewal scheduler pass failed'),
+      },
+      { retryMs, errorPauseMs: retryMs, clock },
+    );
+  }
 
   /** One pass over everything due now; resolves with how many subscriptions or orders it moved. */
   tick(): Promise<number> {
     return this.engine.runUntilIdle({ organizationId: null, at: this.clock.now() });
   }
 
-  start(intervalMs: number): void {
-    if (this.timer || intervalMs <= 0) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.tick()
-        .catch(error => this.logger?.error({ err: error }, 'renewal scheduler pass failed'))
-        .finally(() => {
-          this.running = null;
-        });
-    }, intervalMs);
-    this.timer.unref();
+  /** Starts the loop, woken by RENEWALS_TOPIC on `databaseUrl` (none: only by time). */
+  async start(databaseUrl?: string): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    if (databaseUrl) await this.loop.listen(databaseUrl, RENEWALS_TOPIC);
+    this.loop.start();
   }
 
-  /** Stops polling and waits for the pass under way, so shutdown never cuts a renewal's transaction. */
+  /** Stops the loop and waits for the pass under way, so shutdown never cuts a renewal's transaction. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 }

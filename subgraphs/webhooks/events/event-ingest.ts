@@ -1,9 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SourceEvent, WebhookIngest } from './webhook-ingest.contract.js';
 
-/** Notified in the transaction that queues messages, so a worker of its own process looks at once. */
-export const WEBHOOKS_QUEUED_CHANNEL = 'webhooks_queued';
-
 /**
  * Held by each ingestion transaction from before its first position is drawn until its commit, so
  * positions become visible in the order they were drawn: whoever sees an event also sees every event
@@ -23,7 +20,7 @@ const INGEST_LOCK = 'webhooks:ingest';
 export class InProcessWebhookIngest implements WebhookIngest {
   constructor(
     private readonly orm: MikroORM,
-    /** Wakes an in-process worker when something was queued (a hint: the worker also polls). */
+    /** Wakes an in-process worker when something was queued (sooner than the notification). */
     private readonly onQueued: () => void = () => undefined,
   ) {}
 
@@ -55,8 +52,7 @@ export class InProcessWebhookIngest implements WebhookIngest {
           [rows[0].id, rows[0].position, event.organizationId, event.type],
         );
       }
-      // Delivered at commit, to worker processes of their own (an in-process worker is woken below).
-      if (count > 0) await em.execute(`select pg_notify('${WEBHOOKS_QUEUED_CHANNEL}', '')`);
+      // The messages' trigger notifies every worker on the database at commit (an in-process one is woken below).
       return count;
     });
     if (ingested > 0) this.onQueued();

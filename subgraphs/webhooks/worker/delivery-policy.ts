@@ -12,7 +12,10 @@ export interface DeliveryPolicy {
   /** How long a claim reserves a message for its worker (must exceed the 10 s request timeout). */
   leaseMs: number;
   failureThreshold: number;
-  /** The longest an idle worker sleeps before looking again (it is also woken by in-process ingestion). */
+  /**
+   * How soon a worker with chains in flight looks again for more to claim. An idle one sleeps until the
+   * next message falls due or one is queued (delivery-worker.ts).
+   */
   pollMs: number;
 }
 

@@ -4,6 +4,7 @@ import { endpointDisabledEmail } from '../notifications/endpoint-disabled.email.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import type { Logger } from '../../../kit/logger.js';
+import { SAFETY_POLL_MS } from '../../../kit/work-loop.js';
 import { type DeliveryPolicy, retryDelayMs } from './delivery-policy.js';
 import type { SendResult } from './delivery-sender.js';
 
@@ -115,15 +116,23 @@ export class DeliveryQueue {
     );
   }
 
-  /** Until the earliest pending message is due (at least 5 ms), at most the poll interval. */
+  /**
+   * How long an idle worker may sleep: until the earliest endpoint's next message can be claimed (the
+   * head of its queue due and not leased: a retry's backoff, a dead worker's lease), at least 5 ms, at
+   * most SAFETY_POLL_MS (nothing pending: only a wake-up). The same heads the claim takes: a message
+   * queued behind a head that waits for its retry waits with it, and does not keep the worker polling.
+   */
   async idleMs(): Promise<number> {
-    const [row] = await this.orm.em
-      .fork()
-      .execute<{ ms: number | null }[]>(
-        `select extract(epoch from (min(next_attempt_at) - now())) * 1000 as ms from webhooks.messages where status = 'pending'`,
-      );
-    const due = row?.ms == null ? this.policy.pollMs : Number(row.ms);
-    return Math.min(this.policy.pollMs, Math.max(5, Math.ceil(due)));
+    const [row] = await this.orm.em.fork().execute<{ ms: number | string | null }[]>(
+      `select extract(epoch from (min(greatest(h.next_attempt_at, coalesce(h.lease_until, h.next_attempt_at))) - now())) * 1000 as ms
+         from webhooks.endpoints e
+         cross join lateral (
+           select m.next_attempt_at, m.lease_until from webhooks.messages m
+            where m.endpoint_id = e.id and m.status = 'pending'
+            order by m.event_position limit 1) h`,
+    );
+    const due = row?.ms == null ? SAFETY_POLL_MS : Number(row.ms);
+    return Math.min(SAFETY_POLL_MS, Math.max(5, Math.ceil(due)));
   }
 
   /** A disabled or deleted endpoint's messages are skipped, not sent. */

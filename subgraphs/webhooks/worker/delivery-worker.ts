@@ -1,10 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { listenForWork, type WorkSubscription } from '../../../kit/database/work-signals.js';
 import type { Logger } from '../../../kit/logger.js';
 import type { DeliveryPolicy } from './delivery-policy.js';
 import { type ClaimedMessage, DeliveryQueue, type Outcome } from './delivery-queue.js';
 import { type DeliverySender, WEBHOOK_USER_AGENT } from './delivery-sender.js';
 import { signerFor } from './delivery-signature.js';
 
+/** The topic webhooks.messages' trigger notifies when a message becomes due to send (kit/database/work-signals.ts). */
+export const QUEUED_TOPIC = 'webhooks.queued';
 /** At most this many endpoints' chains in flight per worker (one request at a time per endpoint). */
 const MAX_IN_FLIGHT = 64;
 /**
@@ -34,6 +37,11 @@ const MAX_RECORDERS = 1;
  * with the same webhook-ids (a receiver dedupes on them). Nothing is lost; a duplicate carries the same id.
  * One round trip per chain and a few per batch of records, instead of two per event, is what lets a
  * single worker keep up with a bare HTTP client (bench/webhooks.ts).
+ *
+ * With nothing in flight the worker sleeps until the next message falls due (a retry's backoff, a dead
+ * worker's lease running out: `DeliveryQueue.idleMs`), or until a message is queued: in this process
+ * (`wake()`), or by any process on the database (the messages trigger notifies QUEUED_TOPIC, `listen`).
+ * With nothing pending it does not query.
  */
 export class DeliveryWorker {
   private readonly queue: DeliveryQueue;
@@ -45,6 +53,7 @@ export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private finished: Outcome[] = [];
   private readonly recording = new Set<Promise<void>>();
+  private subscription: Promise<WorkSubscription> | undefined;
 
   constructor(
     orm: MikroORM,
@@ -55,6 +64,12 @@ export class DeliveryWorker {
     onEndpointDisabled?: () => void,
   ) {
     this.queue = new DeliveryQueue(orm, policy, logger, onEndpointDisabled);
+  }
+
+  /** Wakes at every commit that queues a message on this database (by any process); resolves once listening. */
+  async listen(databaseUrl: string): Promise<void> {
+    this.subscription ??= listenForWork(databaseUrl, QUEUED_TOPIC, () => this.wake());
+    await this.subscription;
   }
 
   start(): void {
@@ -76,6 +91,9 @@ export class DeliveryWorker {
     await Promise.all(this.inFlight);
     while (this.recording.size > 0) await Promise.all(this.recording);
     this.sender.close();
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    await subscription?.then(s => s.close()).catch(() => undefined);
   }
 
   private async run(): Promise<void> {
@@ -87,7 +105,7 @@ export class DeliveryWorker {
         const chains = room > 0 ? byEndpoint(await this.queue.claim(room)) : [];
         for (const chain of chains) this.launch(chain);
         // Nothing new: wait for a finished chain to be recorded (it frees its endpoint's next events),
-        // or for the earliest retry, or for the poll interval.
+        // or, with nothing in flight, for the next message to fall due or be queued.
         if (chains.length === 0) pause = this.inFlight.size > 0 ? this.policy.pollMs : await this.queue.idleMs();
       } catch (error) {
         this.logger.error({ err: error }, 'webhook delivery loop failed; retrying');
@@ -108,8 +126,10 @@ export class DeliveryWorker {
     if (this.woken) return Promise.resolve();
     return new Promise(resolve => {
       const timer = setTimeout(done, ms);
+      const worker = this;
       function done() {
         clearTimeout(timer);
+        worker.wakeUp = undefined;
         resolve();
       }
       this.wakeUp = done;

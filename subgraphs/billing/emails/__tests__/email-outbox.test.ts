@@ -36,7 +36,7 @@ beforeAll(async () => {
     clock,
     environment: 'production',
     publicUrl: 'http://billing.test',
-    jobPollMs: 0,
+    runJobs: false,
     mailer,
   });
 });
