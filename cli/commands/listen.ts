@@ -59,9 +59,14 @@ export const listen = defineCommand({
     const wakeUp = new WakeUp();
     const queued = new ChannelListener(
       databaseUrl,
-      WEBHOOKS_QUEUED_TOPIC,
+      WORK_CHANNEL,
       // Connected (again): look once for what was ingested while nobody listened.
-      { notified: () => wakeUp.wake(), listening: () => wakeUp.wake() },
+      {
+        notified: topic => {
+          if (topic === WEBHOOKS_QUEUED_TOPIC) wakeUp.wake();
+        },
+        listening: () => wakeUp.wake(),
+      },
       'cli-listen',
     );
     let stopped = false;
