@@ -44,7 +44,9 @@ beforeAll(async () => {
     "another organization's access token": { authorization: `Bearer ${other.oat}` },
     "another organization's member's personal token": { authorization: `Bearer ${other.pat}` },
     "another organization's customer's session": { authorization: `Bearer ${session.body.token}` },
-    "another organization's member's web session": { cookie: `${cookie}=${signedIn!.token}` },
+    // As the browser sends it from a page of this site: a cookie-authenticated write needs a same-origin
+    // Origin (docs/architecture.md, "Cookie-authenticated API requests").
+    "another organization's member's web session": { cookie: `${cookie}=${signedIn!.token}`, origin: base },
     'a session cookie that does not decode': { cookie: `${cookie}=%zz` },
   });
 }, 120_000);

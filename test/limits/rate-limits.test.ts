@@ -254,8 +254,8 @@ describe('configured limits', () => {
   it('counts the unauthenticated GitHub secret-scanning endpoint against the address', async () => {
     const { env } = await start({ RATE_LIMIT_RULES: 'ip=2/60s' }, 'memory');
     const report = () => call(env.baseUrl, 'POST', '/v1/integrations/github/secret-scanning', { body: [] });
-    // No GitHub keys are configured here (503): the limit is checked before anything else.
-    expect(tally((await Promise.all([report(), report(), report()])).map(r => r.status))).toEqual({ 503: 2, 429: 1 });
+    // An unsigned report is 422 (missing signature headers): the limit is checked before anything else.
+    expect(tally((await Promise.all([report(), report(), report()])).map(r => r.status))).toEqual({ 422: 2, 429: 1 });
   });
 
   it('turns every limit off with RATE_LIMITS=off', async () => {
