@@ -194,15 +194,23 @@ async function orders(url: URL, token: string): Promise<unknown> {
     [{ key: 'created_at', direction: 'desc' }],
     { limit, offset: 0 },
   );
-  const page = await pool.query({
-    name: `o${createHash('sha1').update(statements.page[0]).digest('hex').slice(0, 16)}`,
-    text: statements.page[0],
-    values: statements.page[1],
-  });
-  let total = page.rows.length;
-  if (page.rows.length === limit) {
-    const count = await pool.query({ text: statements.count[0], values: statements.count[1] });
-    total = Number(count.rows[0].n);
+  // The page and its count on one connection, as the read path runs them (kit/database/read/execute.ts).
+  const client = await pool.connect();
+  let page: pg.QueryResult;
+  let total: number;
+  try {
+    page = await client.query({
+      name: `o${createHash('sha1').update(statements.page[0]).digest('hex').slice(0, 16)}`,
+      text: statements.page[0],
+      values: statements.page[1],
+    });
+    total = page.rows.length;
+    if (page.rows.length === limit) {
+      const count = await client.query({ text: statements.count[0], values: statements.count[1] });
+      total = Number(count.rows[0].n);
+    }
+  } finally {
+    client.release();
   }
   return {
     items: page.rows.map(row => orderWire(OrderType.fromRow(row))),
@@ -244,15 +252,22 @@ async function subscriptions(url: URL, token: string): Promise<unknown> {
     [{ key: 'started_at', direction: 'desc' }],
     window,
   );
-  const page = await pool.query({
-    name: `p${createHash('sha1').update(statements.page[0]).digest('hex').slice(0, 16)}`,
-    text: statements.page[0],
-    values: statements.page[1],
-  });
-  let total = page.rows.length;
-  if (page.rows.length === LIMIT) {
-    const count = await pool.query({ text: statements.count[0], values: statements.count[1] });
-    total = Number(count.rows[0].n);
+  const client = await pool.connect();
+  let page: pg.QueryResult;
+  let total: number;
+  try {
+    page = await client.query({
+      name: `p${createHash('sha1').update(statements.page[0]).digest('hex').slice(0, 16)}`,
+      text: statements.page[0],
+      values: statements.page[1],
+    });
+    total = page.rows.length;
+    if (page.rows.length === LIMIT) {
+      const count = await client.query({ text: statements.count[0], values: statements.count[1] });
+      total = Number(count.rows[0].n);
+    }
+  } finally {
+    client.release();
   }
   return {
     items: page.rows.map(row => subscriptionWireOf(BillingSubscriptionType.fromRow(row))),

@@ -23,7 +23,10 @@
 //   (s) GET /v1/subscriptions/ with filters and the same operation through POST /graphql, at 1,000 and then
 //       100,000 subscriptions of the tenant's organization (bench/subscriptions.ts, seeded by
 //       bench/seed-subscriptions.ts); BENCH_SUBSCRIPTION_SIZES=1000,100000 changes the sizes.
-//   (k) checkouts confirmed per second in the sandbox, (o) GET /v1/orders/ p99 by order count (bench/orders.ts).
+//   (k) checkouts confirmed per second in the sandbox, (o) GET /v1/orders/?limit=10 by order count, (p) the same
+//       with pages of 100 orders (about 450 KB each) beside their baseline, then a burst of
+//       BENCH_BURST_CONNECTIONS (300) connections for BENCH_BURST_SECONDS (10) that the service must come
+//       through alive under its heap limit (bench/orders.ts).
 // No assertion on timing: it prints numbers and the targets they are read against.
 import { bootstrap } from './tenant.js';
 import { randomBytes } from 'node:crypto';
@@ -36,7 +39,7 @@ import { Kind, parse, print } from 'graphql';
 import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
 import { profileSummary } from './profile.js';
-import { benchCheckouts, benchOrders } from './orders.js';
+import { benchCheckouts, benchOrders, burstOrders } from './orders.js';
 import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
@@ -75,7 +78,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/architecture.md, "Performance and memory").
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags()).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,r').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,r').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -326,7 +329,7 @@ async function main(): Promise<void> {
       process.stdout.write(result.report);
       goals.push(...result.goals);
     }
-    if (only.has('o')) {
+    if (only.has('o') || only.has('p')) {
       const sizes = process.env.BENCH_ORDER_SIZES?.split(',').map(Number) ?? (quick ? [1_000] : [1_000, 100_000]);
       const result = await benchOrders({
         baseUrl,
@@ -336,10 +339,27 @@ async function main(): Promise<void> {
         token: tenant.oat,
         load,
         sizes,
+        limits: [...(only.has('o') ? [10] : []), ...(only.has('p') ? [100] : [])],
+        servicePid: service.process.pid,
+        baselinePid: baseline.process.pid,
         log,
       });
       process.stdout.write(result.report);
       goals.push(...result.goals);
+      if (only.has('p')) {
+        const burst = await burstOrders({
+          baseUrl,
+          baselineUrl,
+          token: tenant.oat,
+          service,
+          baseline,
+          connections: Number(process.env.BENCH_BURST_CONNECTIONS ?? 300),
+          seconds: Number(process.env.BENCH_BURST_SECONDS ?? (quick ? 6 : 10)),
+          log,
+        });
+        process.stdout.write(burst.report);
+        goals.push(...burst.goals);
+      }
     }
     if (only.has('k')) {
       const { oat } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');

@@ -62,7 +62,11 @@ export class DirectOperations {
     const apiGraphQLSchema = apiSchema.toGraphQLJSSchema();
     const planner = new QueryPlanner(supergraph);
     for (const { source, operationName } of operations) {
-      const document = parse(source);
+      // NOTE: without source locations, graphql-jit's code passes `[]` instead of a `[{line, column}]`
+      // literal to every leaf it serialises, allocated per call: a 100-order page has some 19,000 leaves,
+      // and it allocates about 13% less (6.2 -> 5.4 MB). The REST adapter never shows an error's
+      // locations, and the errors of resolvers are rebuilt without them anyway (toGraphQLError).
+      const document = parse(source, { noLocation: true });
       // Invalid against the public graph: leave it to the gateway, which reports it.
       if (validate(apiGraphQLSchema, document).length) continue;
       const plan = planner.buildQueryPlan(operationFromDocument(apiSchema, document, { operationName }));

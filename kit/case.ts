@@ -30,8 +30,13 @@ function memoised(rename: (key: string) => string): (key: string) => string {
   };
 }
 
-const toSnake = memoised(key => key.replace(/[A-Z]/g, c => `_${c.toLowerCase()}`));
-const toCamel = memoised(key => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+/** `createdAt` → `created_at` (memoised). */
+export const toSnake = memoised(key => key.replace(/[A-Z]/g, c => `_${c.toLowerCase()}`));
+/** `created_at` → `createdAt` (memoised). */
+export const toCamel = memoised(key => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+
+/** Whether the value under `key` is a user-defined map whose keys stay as written. */
+export const isOpaqueKey = (key: string): boolean => OPAQUE_KEYS.has(key);
 
 function convert(value: unknown, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map(v => convert(v, rename));

@@ -209,6 +209,10 @@ function routeHandler(route: Route, deps: AppDependencies) {
         sendError(res, error);
         return;
       }
+      // The client has gone (it gave up waiting, or closed the page): nobody reads the body, and shaping
+      // and serialising it was half of what a big page costs. Under a burst of slow requests, the
+      // ones that timed out would otherwise keep the process busy for the ones still waiting.
+      if (req.socket.destroyed) return;
       const payload = route.result(result.data);
       res.status(route.status);
       if (payload === undefined) res.end();

@@ -5,8 +5,12 @@ import { CompiledQuery } from 'kysely';
 /** A row of a read statement: column name → value as `pg` parses it (json columns already parsed). */
 export type ReadRow = Record<string, unknown>;
 
-interface NativePool {
+interface NativeClient {
   query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: ReadRow[] }>;
+}
+
+interface NativePool extends NativeClient {
+  connect(): Promise<NativeClient & { release(error?: Error): void }>;
 }
 
 const names = new Map<string, string>();
@@ -21,6 +25,9 @@ function statementName(sql: string): string {
   return name;
 }
 
+/** Runs one read statement of a `withReads` session (see there). */
+export type Read = (sql: string, params: readonly unknown[]) => Promise<ReadRow[]>;
+
 /**
  * Runs one read statement with `$n` parameters bound by PostgreSQL (never spliced into the text).
  *
@@ -31,20 +38,74 @@ function statementName(sql: string): string {
  * `executeQuery`, so it is logged like every other statement (and tests can count it there).
  */
 export async function runRead(em: EntityManager, sql: string, params: readonly unknown[]): Promise<ReadRow[]> {
-  const connection = em.getConnection() as unknown as {
-    executeQuery<T>(query: string, cb: () => Promise<T>, context?: object): Promise<T>;
-    getNativeClient(): Promise<NativePool>;
-  };
-  const transaction = em.getTransactionContext<{
-    executeQuery(q: CompiledQuery): Promise<{ rows: ReadRow[] }>;
-  }>();
-  return connection.executeQuery(
-    sql,
-    async () => {
-      if (transaction) return (await transaction.executeQuery(CompiledQuery.raw(sql, [...params]))).rows;
-      const pool = await connection.getNativeClient();
-      return (await pool.query({ name: statementName(sql), text: sql, values: params as unknown[] })).rows;
-    },
-    { query: sql, params },
+  const { connection, transaction } = sessionOf(em);
+  if (transaction) return inTransaction(connection, transaction, sql, params);
+  const pool = await connection.getNativeClient();
+  return logged(connection, sql, params, () =>
+    pool.query({ name: statementName(sql), text: sql, values: [...params] }),
   );
+}
+
+/**
+ * Runs `work`, whose statements (`read`) go to ONE connection taken from the pool once, or to the unit of
+ * work's transaction.
+ *
+ * NOTE: a page whose count follows it (a full page) took a connection for each. Under more requests than
+ * the pool has connections, the count then queued behind every request that had arrived meanwhile,
+ * holding its page's rows (a page of 100 orders is about 1.5 MB of objects) all that time: at 300
+ * connections those waiting pages filled the 224 MB heap `npm start` sets, and every list waited for
+ * the pool twice (docs/architecture.md, "Performance and memory").
+ */
+export async function withReads<T>(em: EntityManager, work: (read: Read) => Promise<T>): Promise<T> {
+  const { connection, transaction } = sessionOf(em);
+  if (transaction) return work((sql, params) => inTransaction(connection, transaction, sql, params));
+  const pool = await connection.getNativeClient();
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    return await work((sql, params) =>
+      logged(connection, sql, params, () =>
+        client.query({ name: statementName(sql), text: sql, values: [...params] }).catch((error: Error) => {
+          failure = error;
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    // As `pool.query` does: a connection whose statement failed is not handed out again.
+    client.release(failure);
+  }
+}
+
+interface OrmConnection {
+  executeQuery<T>(query: string, cb: () => Promise<T>, context?: object): Promise<T>;
+  getNativeClient(): Promise<NativePool>;
+}
+
+type Transaction = { executeQuery(q: CompiledQuery): Promise<{ rows: ReadRow[] }> };
+
+function sessionOf(em: EntityManager): { connection: OrmConnection; transaction: Transaction | undefined } {
+  return {
+    connection: em.getConnection() as unknown as OrmConnection,
+    transaction: em.getTransactionContext<Transaction>(),
+  };
+}
+
+function inTransaction(
+  connection: OrmConnection,
+  transaction: Transaction,
+  sql: string,
+  params: readonly unknown[],
+): Promise<ReadRow[]> {
+  return logged(connection, sql, params, () => transaction.executeQuery(CompiledQuery.raw(sql, [...params])));
+}
+
+/** Through the ORM connection's `executeQuery`, so the statement is logged (and counted by tests). */
+async function logged(
+  connection: OrmConnection,
+  sql: string,
+  params: readonly unknown[],
+  run: () => Promise<{ rows: ReadRow[] }>,
+): Promise<ReadRow[]> {
+  return connection.executeQuery(sql, async () => (await run()).rows, { query: sql, params });
 }

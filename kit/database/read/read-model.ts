@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { totalFromPage } from '../../graphql/pagination.js';
 import type { Principal, SubjectKind } from '../../principal.js';
 import type { LazySql } from './entity-json.js';
-import { type ReadRow, runRead } from './execute.js';
+import { type Read, type ReadRow, runRead, withReads } from './execute.js';
 import { narrowScope, type TenantScope, tenantScope } from './tenant-scope.js';
 
 /**
@@ -133,10 +133,13 @@ export class ReadModel<F extends object> {
     const present = (Object.keys(filters) as (keyof F & string)[]).filter(k => filters[k] !== undefined);
     const shape = this.pageShape(em, rule, scope, filters, present, order);
     const values = this.values(rule, scope, filters, present);
-    const rows = await runRead(em, shape.sql, [...values, window.limit, window.offset]);
-    let total = totalFromPage(rows.length, window);
-    if (total === undefined) total = await this.count(em, scope, filters, shape, values);
-    return { rows, total };
+    // The page and its count on one connection: see `withReads`.
+    return withReads(em, async read => {
+      const rows = await read(shape.sql, [...values, window.limit, window.offset]);
+      let total = totalFromPage(rows.length, window);
+      if (total === undefined) total = await this.count(read, scope, filters, shape, values);
+      return { rows, total };
+    });
   }
 
   /**
@@ -317,7 +320,7 @@ export class ReadModel<F extends object> {
   }
 
   private async count(
-    em: EntityManager,
+    read: Read,
     scope: TenantScope,
     filters: F,
     shape: PageShape,
@@ -326,14 +329,10 @@ export class ReadModel<F extends object> {
     const shortcut = this.definition.count;
     if (shortcut?.applies(filters, scope)) {
       const { where, values: shortcutValues, from } = shortcut.sql(scope, filters);
-      const rows = await runRead(
-        em,
-        numbered(`select coalesce(sum(n), 0) as n from ${from} where ${where}`),
-        shortcutValues,
-      );
+      const rows = await read(numbered(`select coalesce(sum(n), 0) as n from ${from} where ${where}`), shortcutValues);
       return Number(rows[0]?.n ?? 0);
     }
-    const rows = await runRead(em, shape.countSql, values);
+    const rows = await read(shape.countSql, values);
     return Number(rows[0]?.n ?? 0);
   }
 }

@@ -1,5 +1,5 @@
 import { snakeKeys } from '../../../kit/case.js';
-import { plain } from '../shared/wire.js';
+import { plain, wireWith } from '../shared/wire.js';
 
 /**
  * Polar's wire shapes of benefits and grants (polar-api.md §3.8), from the public types or the GraphQL
@@ -21,9 +21,11 @@ const BENEFIT_KEYS = [
   'properties',
 ];
 
+const BENEFIT_OWN = { properties: null };
+
 export function benefitWire(benefit: object): Record<string, unknown> {
-  const { properties, ...rest } = plain(benefit) as Record<string, unknown>;
-  const wire: Record<string, unknown> = { ...snakeKeys<Record<string, unknown>>(rest), properties: properties ?? {} };
+  const wire = wireWith(benefit, BENEFIT_OWN);
+  wire.properties = plain((benefit as { properties?: unknown }).properties) ?? {};
   const out: Record<string, unknown> = {};
   for (const key of BENEFIT_KEYS) out[key] = wire[key] ?? (key === 'metadata' ? {} : null);
   return out;

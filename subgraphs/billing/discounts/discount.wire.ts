@@ -1,6 +1,5 @@
-import { snakeKeys } from '../../../kit/case.js';
 import { discountProductWire } from '../products/product.wire.js';
-import { plain } from '../shared/wire.js';
+import { wireOf } from '../shared/wire.js';
 
 /**
  * Polar's wire shape of a discount (polar-api.md §3.7), from a `DiscountType` or the GraphQL result
@@ -23,7 +22,7 @@ const COMMON = [
 ];
 
 export function discountBaseWire(discount: object): Record<string, unknown> {
-  const wire = snakeKeys<Record<string, unknown>>(plain(discount));
+  const wire = wireOf(discount) as Record<string, unknown>;
   const out: Record<string, unknown> = { duration: wire.duration };
   if (wire.duration === 'repeating') out.duration_in_months = wire.duration_in_months ?? null;
   out.type = wire.type;

@@ -1,9 +1,16 @@
-import { snakeKeys } from '../../../kit/case.js';
 import { discountBaseWire } from '../discounts/discount.wire.js';
 import { priceWire, productWire } from '../products/product.wire.js';
-import { plain } from '../shared/wire.js';
+import { wireWith } from '../shared/wire.js';
 
 type Wire = Record<string, any>;
+
+const ORDER_OWN = {
+  organization: null,
+  organizationId: null,
+  product: (product: object | null) => (product ? productWire(product) : null),
+  productPrice: (price: object | null) => (price ? priceWire(price) : null),
+  discount: (discount: object | null) => (discount ? discountBaseWire(discount) : null),
+};
 
 /**
  * An order as Polar sends it (polar-api.md §3.5), from `OrderType` or the GraphQL result of
@@ -13,12 +20,11 @@ type Wire = Record<string, any>;
  * go through here, so a webhook's `data` is what `GET /v1/orders/{id}` returns.
  */
 export function orderWire(data: unknown): Wire {
-  const { organization: _o, organizationId: _oi, ...rest } = (plain(data) ?? {}) as Wire;
-  const wire = snakeKeys<Wire>(rest);
-  const source = data as { product?: object | null; productPrice?: object | null; discount?: object | null };
-  wire.product = source.product ? productWire(source.product) : null;
-  wire.product_price = source.productPrice ? priceWire(source.productPrice) : null;
-  wire.discount = source.discount ? discountBaseWire(source.discount) : null;
+  // One walk over the order; the embedded product, price and discount go straight to their own builders.
+  const wire: Wire = data ? wireWith(data, ORDER_OWN) : {};
+  wire.product ??= null;
+  wire.product_price ??= null;
+  wire.discount ??= null;
   wire.amount = wire.net_amount;
   wire.from_balance_amount = wire.applied_balance_amount;
   const customer = wire.customer ?? {};

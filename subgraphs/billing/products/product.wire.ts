@@ -1,6 +1,5 @@
-import { snakeKeys } from '../../../kit/case.js';
 import { benefitWire } from '../benefits/benefit.wire.js';
-import { plain } from '../shared/wire.js';
+import { wireOf, wireWith } from '../shared/wire.js';
 
 /**
  * Polar's wire shape of a product (polar-api.md §3.2), from either a `ProductType` or the GraphQL
@@ -29,7 +28,7 @@ const VARIANT_KEYS: Record<string, string[]> = {
 };
 
 export function priceWire(price: object): Record<string, unknown> {
-  const wire = snakeKeys<Record<string, unknown>>(plain(price));
+  const wire = wireOf(price) as Record<string, unknown>;
   const keys = [...COMMON_PRICE_KEYS, ...(VARIANT_KEYS[wire.amount_type as string] ?? [])];
   const out: Record<string, unknown> = {};
   for (const key of keys) out[key] = wire[key] ?? null;
@@ -37,18 +36,14 @@ export function priceWire(price: object): Record<string, unknown> {
   return out;
 }
 
+const PRODUCT_OWN = { organization: null, prices: null, benefits: null };
+
 export function productWire(product: object): Record<string, unknown> {
-  const {
-    organization: _organization,
-    prices,
-    benefits,
-    ...rest
-  } = plain(product) as Record<string, unknown> & { prices?: object[]; benefits?: object[] };
-  return {
-    ...snakeKeys<Record<string, unknown>>(rest),
-    prices: (prices ?? []).map(priceWire),
-    benefits: (benefits ?? []).map(benefitWire),
-  };
+  const { prices, benefits } = product as { prices?: object[] | null; benefits?: object[] | null };
+  const wire = wireWith(product, PRODUCT_OWN);
+  wire.prices = (prices ?? []).map(priceWire);
+  wire.benefits = (benefits ?? []).map(benefitWire);
+  return wire;
 }
 
 /** `DiscountProduct`: a product without prices, benefits, medias and custom fields. */
