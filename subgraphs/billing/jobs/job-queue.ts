@@ -85,7 +85,7 @@ export class JobRunner {
     this.loop = new WorkLoop(
       {
         run: async () => {
-          const drained = this.drain();
+          const drained = this.runDue();
           this.draining = drained.catch(() => 0);
           await drained;
           return { worked: false, nextDueInMs: await this.nextDueInMs() };
@@ -113,8 +113,19 @@ export class JobRunner {
     await this.draining;
   }
 
-  /** Claims and runs due jobs until none is left. */
+  /**
+   * Claims and runs due jobs until none is left, and answers once this process's job loop has finished
+   * what it claimed first (woken by the same commit or clock jump): whoever drains sees every due job
+   * done, not one still running in the loop.
+   */
   async drain(): Promise<number> {
+    const n = await this.runDue();
+    await this.draining;
+    return n;
+  }
+
+  /** Claims and runs due jobs until none is left (the loop's pass). */
+  private async runDue(): Promise<number> {
     let n = 0;
     for (;;) {
       const job = await this.claim('run_at <= ?', [this.clock.now()]);
