@@ -89,6 +89,13 @@ export const errorResponses = {
   Conflict: { description: 'Conflict (SubscriptionLocked, …)', content: jsonContent(schemaRef('Error')) },
   Gone: { description: 'No longer available (ResourceUnavailable)', content: jsonContent(schemaRef('Error')) },
   PayloadTooLarge: { description: 'The body is larger than 1 MB', content: jsonContent(schemaRef('RoutingError')) },
+  ServiceUnavailable: {
+    description:
+      'The service is busy: a database wait ran out (a connection, a lock or a statement; ServiceUnavailable). ' +
+      'Try again after `Retry-After` seconds',
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
+    content: jsonContent(schemaRef('Error')),
+  },
   ValidationError: {
     description: 'Invalid path, query or body (or a body that is not JSON)',
     content: jsonContent(schemaRef('HTTPValidationError')),
@@ -127,6 +134,7 @@ export const RESPONSE_OF_STATUS: Record<number, ErrorResponseName> = {
   410: 'Gone',
   413: 'PayloadTooLarge',
   422: 'ValidationError',
+  503: 'ServiceUnavailable',
 };
 
 /** `responses` entries `{status: $ref}` for the given statuses and names. */
