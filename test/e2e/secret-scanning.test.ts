@@ -1,4 +1,4 @@
-import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
@@ -14,6 +14,8 @@ import { OAuth2Client } from '../../subgraphs/identity/oauth2/oauth2-client.enti
 import { OAuth2Token } from '../../subgraphs/identity/oauth2/oauth2-token.entity.js';
 import { createTestDatabase } from '../support/database.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
+import { GITHUB_KEYS, match, otherKeys, report, SECRET_SCANNING_PATH, sign } from './support/github-reports.js';
+import { oauthAccessToken, oauthClient, oauthForm, REDIRECT_URI } from './support/leaked-credentials.js';
 import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
 
 /**
@@ -22,14 +24,6 @@ import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant }
  * and configured as GitHub's `/meta/public_keys/secret_scanning` document); each live token reported
  * is revoked everywhere at once and labelled `true_positive`.
  */
-
-const PATH = '/v1/integrations/github/secret-scanning';
-const KEY_ID = 'test-key-1';
-const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-const otherKeys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-const GITHUB_KEYS = JSON.stringify({
-  public_keys: [{ key_identifier: KEY_ID, key: publicKey.export({ type: 'spki', format: 'pem' }), is_current: true }],
-});
 
 let database: { url: string; drop: () => Promise<void> };
 const stacks: { environment: Environment; server: Server }[] = [];
@@ -77,90 +71,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function sign(body: string, key = privateKey): string {
-  return createSign('SHA256').update(body).sign(key).toString('base64');
-}
-
-/** What GitHub sends: the JSON body, its signature and the key's identifier. */
-function report(baseUrl: string, body: string, headers: Record<string, string> = {}) {
-  return call(baseUrl, 'POST', PATH, {
-    rawBody: body,
-    headers: {
-      'content-type': 'application/json',
-      'github-public-key-identifier': KEY_ID,
-      'github-public-key-signature': sign(body),
-      ...headers,
-    },
-  });
-}
-
-const match = (token: string, type: string) => ({
-  token,
-  type,
-  url: 'https://github.com/octo/leaky/blob/main/.env',
-  source: 'content',
-});
-
-/** An OAuth client of the owner, stored as registration stores it; the raw secrets for the test. */
-async function oauthClient(): Promise<{ id: string; clientId: string; secret: string; registrationToken: string }> {
-  const em = a.environment.identity.orm.em.fork();
-  const secret = generateToken(TOKEN_PREFIXES.clientSecret);
-  const registrationToken = generateToken(TOKEN_PREFIXES.clientRegistrationToken);
-  const client = em.create(OAuth2Client, {
-    clientId: generateToken(TOKEN_PREFIXES.clientId),
-    registrationTokenHash: hashToken(registrationToken, TEST_SECRET),
-    clientSecretHash: hashToken(secret, TEST_SECRET),
-    ownerUserId: owner.userId,
-    clientName: 'Leaky app',
-    redirectUris: [REDIRECT_URI],
-    scopes: ['openid', 'organizations:read'],
-    createdAt: new Date(),
-  } as OAuth2Client);
-  await em.flush();
-  return { id: client.id, clientId: client.clientId, secret, registrationToken };
-}
-
-const REDIRECT_URI = 'https://leaky.example.com/callback';
-
-/** POST a form to an OAuth endpoint with the client's credentials in the body (client_secret_post). */
-function oauthForm(path: string, client: { clientId: string; secret: string }, fields: Record<string, string>) {
-  return call(a.baseUrl, 'POST', path, {
-    rawBody: new URLSearchParams({ client_id: client.clientId, client_secret: client.secret, ...fields }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-}
-
-/** A live OAuth access token of the owner (what the token endpoint stores), with its client. */
-async function oauthAccessToken(): Promise<string> {
-  const em = a.environment.identity.orm.em.fork();
-  const now = new Date();
-  const client = em.create(OAuth2Client, {
-    clientId: generateToken(TOKEN_PREFIXES.clientId),
-    registrationTokenHash: hashToken(generateToken(TOKEN_PREFIXES.clientRegistrationToken), TEST_SECRET),
-    clientSecretHash: hashToken(generateToken(TOKEN_PREFIXES.clientSecret), TEST_SECRET),
-    ownerUserId: owner.userId,
-    clientName: 'Leaky app',
-    redirectUris: ['https://leaky.example.com/callback'],
-    scopes: ['openid', 'organizations:read'],
-    createdAt: now,
-  } as OAuth2Client);
-  await em.flush(); // the token's foreign key needs the client first
-  const raw = generateToken(TOKEN_PREFIXES.oauthUserAccessToken);
-  em.create(OAuth2Token, {
-    familyId: randomUUID(),
-    oauth2ClientId: client.id,
-    subType: 'user',
-    userId: owner.userId,
-    accessTokenHash: hashToken(raw, TEST_SECRET),
-    scopes: ['openid', 'organizations:read'],
-    accessTokenExpiresAt: new Date(now.getTime() + 3_600_000),
-    authTime: now,
-    createdAt: now,
-  } as OAuth2Token);
-  await em.flush();
-  return raw;
-}
-
 async function customerSessionToken(): Promise<string> {
   const customer = await new BillingFixtures(a).customer(owner.organizationId);
   const session = await call(a.baseUrl, 'POST', '/v1/customer-sessions/', {
@@ -178,7 +88,7 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
   it('revokes live tokens of every family on every stack at once and labels them true_positive', async () => {
     const oat = await a.admin.createOrganizationAccessToken(owner.organizationId, ['organizations:read']);
     const pat = await a.admin.createPersonalAccessToken(owner.userId, ['organizations:read']);
-    const oauth = await oauthAccessToken();
+    const oauth = await oauthAccessToken(a, owner.userId);
     const cst = await customerSessionToken();
     // Both stacks have each principal cached.
     for (const stack of [a, b]) {
@@ -234,8 +144,8 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
   });
 
   it('revokes refresh tokens, client secrets, registration tokens, authorization codes and web sessions', async () => {
-    const app = await oauthClient();
-    const leakyApp = await oauthClient();
+    const app = await oauthClient(a, owner.userId);
+    const leakyApp = await oauthClient(a, owner.userId);
     const em = a.environment.identity.orm.em.fork();
     const now = new Date();
     const refresh = generateToken(TOKEN_PREFIXES.oauthUserRefreshToken);
@@ -269,7 +179,7 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
     const web = new InProcessWebIdentity(a.environment.identity.orm, a.environment.identity.services, systemClock);
     const session = await web.signIn(owner.email, 'correct horse battery', null);
     const cookie = { cookie: `polar_session=${session!.token}` };
-    const introspect = (client: typeof app, token: string) => oauthForm('/v1/oauth2/introspect', client, { token });
+    const introspect = (client: typeof app, token: string) => oauthForm(a, '/v1/oauth2/introspect', client, { token });
     const readClient = () =>
       call(a.baseUrl, 'GET', `/v1/oauth2/register/${leakyApp.clientId}`, { token: leakyApp.registrationToken });
     // Controls: each credential works before the report.
@@ -294,7 +204,7 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
     expect((await introspect(app, refresh)).body).toEqual({ active: false });
     expect((await introspect(leakyApp, refresh)).status).toBe(401);
     expect((await readClient()).status).toBe(401);
-    const exchange = await oauthForm('/v1/oauth2/token', app, {
+    const exchange = await oauthForm(a, '/v1/oauth2/token', app, {
       grant_type: 'authorization_code',
       code,
       redirect_uri: REDIRECT_URI,
@@ -307,7 +217,7 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
   it('two concurrent reports of one token (GitHub retries, two replicas): exactly one true_positive', async () => {
     const oat = await a.admin.createOrganizationAccessToken(owner.organizationId, ['organizations:read']);
     const pat = await a.admin.createPersonalAccessToken(owner.userId, ['organizations:read']);
-    const oauth = await oauthAccessToken();
+    const oauth = await oauthAccessToken(a, owner.userId);
     const body = JSON.stringify([
       match(oat, 'polar_organization_access_token'),
       match(pat, 'polar_personal_access_token'),
@@ -343,7 +253,7 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
   });
 
   it('missing signature headers are 422 at the header', async () => {
-    const answer = await call(a.baseUrl, 'POST', PATH, { body: [] });
+    const answer = await call(a.baseUrl, 'POST', SECRET_SCANNING_PATH, { body: [] });
     expect(answer.status).toBe(422);
     expect(answer.body.error).toBe('RequestValidationError');
     expect(answer.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([
@@ -390,7 +300,7 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
 
   it('without configured keys an unsigned request is still 422 at the missing headers', async () => {
     const body = [match(owner.oat, 'polar_organization_access_token')];
-    const unsigned = await call(unconfigured.baseUrl, 'POST', PATH, { body });
+    const unsigned = await call(unconfigured.baseUrl, 'POST', SECRET_SCANNING_PATH, { body });
     expect(unsigned.status).toBe(422);
     expect(unsigned.body).toEqual({
       error: 'RequestValidationError',
@@ -399,7 +309,7 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
         { type: 'missing', loc: ['header', 'github-public-key-signature'], msg: 'Field required', input: null },
       ],
     });
-    const halfSigned = await call(unconfigured.baseUrl, 'POST', PATH, {
+    const halfSigned = await call(unconfigured.baseUrl, 'POST', SECRET_SCANNING_PATH, {
       body,
       headers: { 'github-public-key-signature': 'MEUCIQ==' },
     });
@@ -412,7 +322,7 @@ describe('POST /v1/integrations/github/secret-scanning', () => {
 
   it('is in /openapi.json without security, with both headers', async () => {
     const document = (await call(a.baseUrl, 'GET', '/openapi.json')).body;
-    const operation = document.paths[PATH].post;
+    const operation = document.paths[SECRET_SCANNING_PATH].post;
     expect(operation.security).toEqual([]);
     expect(operation.parameters.map((p: { name?: string }) => p.name)).toEqual(
       expect.arrayContaining(['Github-Public-Key-Identifier', 'Github-Public-Key-Signature']),
