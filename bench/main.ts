@@ -35,7 +35,6 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kind, parse, print } from 'graphql';
 import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
 import { profileSummary } from './profile.js';
@@ -44,6 +43,7 @@ import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchIdle } from './idle.js';
+import { organizationsQuery, startFlags } from './service-inputs.js';
 import {
   type Child,
   freePort,
@@ -77,30 +77,10 @@ const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
 let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/architecture.md, "Performance and memory").
-const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags()).split(/\s+/).filter(Boolean);
+const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
 const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,r').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-
-/** The node flags of `npm start` (`node <flags> dist/embedded/main.js` in package.json's scripts). */
-function startFlags(): string {
-  const manifest = JSON.parse(readFileSync(path.join(root, '..', 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const flags = /\bnode ((?:--\S+\s+)*)dist\/embedded\/main\.js/.exec(manifest.scripts.start)?.[1];
-  if (flags === undefined) throw new Error('package.json: the start script no longer runs dist/embedded/main.js');
-  return flags.trim();
-}
-
-/** The organizations query selecting exactly the fields of OrganizationFields. */
-function graphqlQuery(): string {
-  const document = parse(readFileSync(OPERATIONS, 'utf8'));
-  const fragment = document.definitions.find(
-    d => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === 'OrganizationFields',
-  );
-  if (!fragment) throw new Error(`OrganizationFields not found in ${OPERATIONS}`);
-  return `query BenchOrganizations { organizations { items { ...OrganizationFields } pagination { totalCount maxPage } } }\n\n${print(fragment)}`;
-}
 
 async function main(): Promise<void> {
   for (const file of [SERVICE, BASELINE, OPERATIONS]) {
@@ -186,7 +166,7 @@ async function main(): Promise<void> {
     const auth = { authorization: `Bearer ${tenant.oat}` };
 
     // Sanity: every target answers 200 with the same organizations before anything is measured.
-    const query = graphqlQuery();
+    const query = organizationsQuery(OPERATIONS);
     const graphqlBody = JSON.stringify({ query, operationName: 'BenchOrganizations' });
     const graphqlHeaders = { ...auth, 'content-type': 'application/json' };
     const rest = await fetch(`${baseUrl}/v1/organizations/`, { headers: auth });
