@@ -10,7 +10,6 @@ import { type Environment, startEnvironment } from '../../embedded/environment.j
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { OAuth2AuthorizationCode } from '../../subgraphs/identity/oauth2/oauth2-authorization-code.entity.js';
 import { InProcessWebIdentity } from '../../subgraphs/identity/runtime.js';
-import { OAuth2Client } from '../../subgraphs/identity/oauth2/oauth2-client.entity.js';
 import { OAuth2Token } from '../../subgraphs/identity/oauth2/oauth2-token.entity.js';
 import { createTestDatabase } from '../support/database.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';

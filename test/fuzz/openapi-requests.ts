@@ -1,13 +1,7 @@
 import fc from 'fast-check';
-import {
-  boundaryValue,
-  hostileValue,
-  type JsonSchema,
-  mutatedObject,
-  nested,
-  type SchemaContext,
-  validValue,
-} from './schema-arbitraries.js';
+import { boundaryValue, hostileValue, type JsonSchema, type SchemaContext, validValue } from './schema-arbitraries.js';
+import { bodyArbitrary } from './openapi-bodies.js';
+import { encode } from './query-text.js';
 
 /**
  * Requests generated from an OpenAPI 3.1 document: one arbitrary per operation, built from its
@@ -187,24 +181,6 @@ const RAW_PATH_SEGMENTS = [
   'a'.repeat(3_000),
 ];
 
-/**
- * Percent-encoded as UTF-8 (a lone surrogate becomes U+FFFD, as any client's encoder does), and
- * never longer than a server reads in a request line (Node: 16 KB of headers).
- */
-const encode = (value: unknown): string =>
-  encodeURIComponent(
-    queryText(value).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
-  )
-    .slice(0, 4_000)
-    .replace(/%[0-9A-F]?$/, '');
-
-function queryText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
 export interface RequestContext extends SchemaContext {
   /** Path parameter values worth trying for this operation: own ids, other tenants' ids. */
   pathValues(operation: Operation, parameter: string): fc.Arbitrary<string>;
@@ -237,7 +213,7 @@ export function requestArbitrary(context: RequestContext, operation: Operation):
     .record({
       path: pathArb,
       query: queryArb,
-      body: bodyArbitrary(context, operation),
+      body: bodyArbitrary(context, operation.bodies),
       token: tokenArbitrary(operation),
     })
     .map(({ path, query, body, token }) => ({
@@ -337,81 +313,6 @@ function arrayItem(context: SchemaContext, schema: JsonSchema): JsonSchema | und
     if (found) return found;
   }
   return undefined;
-}
-
-interface GeneratedBody {
-  headers: Record<string, string>;
-  bytes?: Buffer;
-}
-
-const json = (value: unknown, contentType = 'application/json'): GeneratedBody => ({
-  headers: { 'content-type': contentType },
-  bytes: Buffer.from(JSON.stringify(value) ?? 'null'),
-});
-const raw = (text: string | Buffer, contentType?: string, extra: Record<string, string> = {}): GeneratedBody => ({
-  headers: { ...(contentType ? { 'content-type': contentType } : {}), ...extra },
-  bytes: Buffer.isBuffer(text) ? text : Buffer.from(text),
-});
-
-/** Whole bodies no schema allows: broken JSON, wrong encodings, too deep, too big, wrong media types. */
-const HOSTILE_BODIES: GeneratedBody[] = [
-  raw('not json', 'application/json'),
-  raw('{"a":', 'application/json'),
-  raw('', 'application/json'),
-  raw('1e400', 'application/json'),
-  raw('{"a":1,"a":2}', 'application/json'),
-  raw('{"\\u0000":"\\u0000"}', 'application/json'),
-  raw('"\\ud800"', 'application/json'),
-  raw(Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), 'application/json'),
-  raw(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), 'application/json'),
-  raw(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 'application/json'),
-  raw(`${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`, 'application/json'),
-  json({ name: nested(500), metadata: nested(500) }),
-  json({ big: 'x'.repeat(2 * 1024 * 1024) }),
-  json(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i]))),
-  raw('{}', 'application/json; charset=latin1'),
-  raw('{}', 'application/json; charset=utf-16'),
-  raw('{}', 'application/json', { 'content-encoding': 'gzip' }),
-  raw('{}', 'application/json', { 'content-encoding': 'br' }),
-  raw('{}', 'application/json', { 'content-encoding': 'x-unknown' }),
-  raw('{"name":"x"}', 'text/plain'),
-  raw('{"name":"x"}'),
-  raw('a=1&b=2&a=3', 'application/x-www-form-urlencoded'),
-  raw('%zz=%00&x=%FF', 'application/x-www-form-urlencoded'),
-  raw('--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n', 'multipart/form-data; boundary=x'),
-  raw('<a/>', 'application/xml'),
-  raw('{}', 'garbage'),
-  json([]),
-  json(null),
-  json('string'),
-  json(42),
-];
-
-function bodyArbitrary(context: RequestContext, operation: Operation): fc.Arbitrary<GeneratedBody | undefined> {
-  const hostile = fc.constantFrom(...HOSTILE_BODIES);
-  const types = Object.keys(operation.bodies);
-  if (!types.length)
-    return fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: hostile });
-  const byType = types.map(type => {
-    const value = mutatedObject(context, operation.bodies[type]);
-    if (/x-www-form-urlencoded/.test(type)) return value.map(v => raw(formEncode(v), type));
-    if (/json/.test(type)) return value.map(v => json(v, type));
-    return value.map(v => raw(queryText(v), type));
-  });
-  return fc.oneof(
-    { weight: 8, arbitrary: fc.oneof(...byType) },
-    { weight: 2, arbitrary: hostile },
-    { weight: 1, arbitrary: fc.constant(undefined) },
-  );
-}
-
-/** `application/x-www-form-urlencoded`: arrays as repeated keys, anything else as its text. */
-function formEncode(value: unknown): string {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return encode(value);
-  const pairs: string[] = [];
-  for (const [key, v] of Object.entries(value))
-    for (const item of Array.isArray(v) ? v : [v]) pairs.push(`${encodeURIComponent(key)}=${encode(item)}`);
-  return pairs.join('&');
 }
 
 /**
