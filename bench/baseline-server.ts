@@ -9,14 +9,16 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { numbered } from '../kit/database/read/read-model.js';
 import { hashToken } from '../kit/tokens.js';
-import { billingOrmOptions } from '../subgraphs/billing/orm.js';
-import { normaliseFilters } from '../subgraphs/billing/subscriptions/subscription.filters.js';
-import { subscriptionRead } from '../subgraphs/billing/subscriptions/subscription.read.js';
-import { BillingSubscriptionType } from '../subgraphs/billing/subscriptions/subscription.type.js';
-import { subscriptionWireOf } from '../subgraphs/billing/subscriptions/subscription.events.js';
-import { orderRead } from '../subgraphs/billing/orders/order.read.js';
-import { OrderType } from '../subgraphs/billing/orders/order.type.js';
-import { orderWire } from '../subgraphs/billing/orders/order.wire.js';
+import {
+  BillingSubscriptionType,
+  billingOrmOptions,
+  normaliseFilters,
+  OrderType,
+  orderRead,
+  orderWire,
+  subscriptionRead,
+  subscriptionWireOf,
+} from '../subgraphs/billing/contract.js';
 
 const databaseUrl = process.env.BASELINE_DATABASE_URL;
 const port = Number(process.env.BASELINE_PORT ?? 0);

@@ -1,11 +1,26 @@
 import { projectRoot } from '../../kit/paths.js';
 import { type ImportEdge, importCycles, importGraph } from '../support/import-graph.js';
 
-/** The folders whose code ships (tests under `test/` may import anything). */
-const SOURCE_FOLDERS = ['kit', 'subgraphs', 'gateway', 'rest-adapter', 'embedded', 'cli'];
+/**
+ * The folders whose code ships, and the tools built beside it (`bench/`, `scripts/`: the build compiles
+ * them with the rest, so they hold to the same rules). Tests under `test/` may import anything.
+ */
+const SOURCE_FOLDERS = ['kit', 'subgraphs', 'gateway', 'rest-adapter', 'embedded', 'cli', 'bench', 'scripts'];
 
-/** Composition roots: they start subgraphs in-process, so they may also import `runtime.ts` / `main.ts`. */
-const COMPOSITION_ROOTS = ['embedded/', 'cli/'];
+/**
+ * Composition roots: they start subgraphs (or a subgraph's workers) in-process, so they may also import
+ * `runtime.ts` / `main.ts`. `bench/` is one: its webhook target runs the webhooks subgraph's ingest and
+ * sender in its own process, and its baseline server opens billing's ORM metadata and read path (which
+ * billing publishes in `contract.ts`, so the baseline needs no runtime either).
+ */
+const COMPOSITION_ROOTS = ['embedded/', 'cli/', 'bench/'];
+
+/**
+ * Schema tooling: `scripts/schema.ts` composes the supergraph from each subgraph's own schema build, so
+ * `scripts/` may also import a subgraph's `schema.ts` (and, starting no subgraph, not its runtime). The
+ * build is not in `contract.ts` because it loads every resolver, and the contract stays light.
+ */
+const SCHEMA_TOOLS = ['scripts/'];
 
 /**
  * Exceptions to the boundary rule while a part is being moved behind its contract (none today). Each
@@ -32,14 +47,16 @@ function boundaryViolation({ from, to }: Pick<ImportEdge, 'from' | 'to'>): strin
   if (module === 'contract.ts') return null;
   const root = COMPOSITION_ROOTS.some(folder => from.startsWith(folder));
   if (root && (module === 'runtime.ts' || module === 'main.ts')) return null;
-  return root
-    ? `a composition root imports only subgraphs/${subgraph}/contract.ts, runtime.ts or main.ts`
-    : `only subgraphs/${subgraph}/contract.ts may be imported from outside the subgraph`;
+  if (root) return `a composition root imports only subgraphs/${subgraph}/contract.ts, runtime.ts or main.ts`;
+  const schemaTool = SCHEMA_TOOLS.some(folder => from.startsWith(folder));
+  if (schemaTool && module === 'schema.ts') return null;
+  if (schemaTool) return `schema tooling imports only subgraphs/${subgraph}/contract.ts or schema.ts`;
+  return `only subgraphs/${subgraph}/contract.ts may be imported from outside the subgraph`;
 }
 
 const describeEdge = ({ from, to }: Pick<ImportEdge, 'from' | 'to'>) => `${from} → ${to}`;
 
-describe('the import graph of kit/, subgraphs/, gateway/, rest-adapter/, embedded/ and cli/', () => {
+describe('the import graph of kit/, subgraphs/, gateway/, rest-adapter/, embedded/, cli/, bench/ and scripts/', () => {
   it('is read from the sources (multi-line and type-only imports included)', () => {
     expect(graph.size).toBeGreaterThan(200);
     // A type-only import and a multi-line one, so a parser that missed either would be caught here.
@@ -48,6 +65,13 @@ describe('the import graph of kit/, subgraphs/, gateway/, rest-adapter/, embedde
     );
     expect(graph.get('rest-adapter/routes/subscriptions.routes.ts')).toContainEqual(
       expect.objectContaining({ to: 'subgraphs/billing/contract.ts' }),
+    );
+    // bench/ and scripts/ are read too.
+    expect(graph.get('bench/baseline-server.ts')).toContainEqual(
+      expect.objectContaining({ to: 'subgraphs/billing/contract.ts' }),
+    );
+    expect(graph.get('scripts/schema.ts')).toContainEqual(
+      expect.objectContaining({ to: 'subgraphs/billing/schema.ts' }),
     );
   });
 
@@ -84,6 +108,14 @@ describe('subgraph boundaries: outside a subgraph, only its contract.ts is impor
     expect(verdict('embedded/environment.ts', 'subgraphs/billing/runtime.ts')).toBe(true);
     expect(verdict('cli/session.ts', 'subgraphs/identity/admin.ts')).toBe(false);
     expect(verdict('subgraphs/billing/__tests__/a.test.ts', 'subgraphs/identity/orm.ts')).toBe(true);
+    expect(verdict('bench/webhooks.ts', 'subgraphs/webhooks/runtime.ts')).toBe(true);
+    expect(verdict('bench/baseline-server.ts', 'subgraphs/billing/contract.ts')).toBe(true);
+    expect(verdict('bench/baseline-server.ts', 'subgraphs/billing/orders/order.read.ts')).toBe(false);
+    expect(verdict('bench/baseline-server.ts', 'subgraphs/billing/schema.ts')).toBe(false);
+    expect(verdict('scripts/schema.ts', 'subgraphs/billing/schema.ts')).toBe(true);
+    expect(verdict('scripts/schema.ts', 'subgraphs/billing/runtime.ts')).toBe(false);
+    expect(verdict('scripts/schema.ts', 'subgraphs/billing/resolvers.ts')).toBe(false);
+    expect(verdict('embedded/environment.ts', 'subgraphs/billing/schema.ts')).toBe(false);
   });
 
   it('holds for every import (apart from the temporary allow-list)', () => {

@@ -98,6 +98,57 @@ function loopWithin(graph: Map<string, ImportEdge[]>, members: Set<string>, star
   return [start];
 }
 
+/** Two top-level folders of a tree that import each other, with the import statements each way. */
+export interface TwoWayFolders {
+  /** The two folders, in name order (`(root)` for the files at the tree's root, when they count). */
+  folders: [string, string];
+  /** Import statements from `folders[0]` into `folders[1]`, and back. */
+  statements: [number, number];
+  /** The smaller of the two: the imports that run back up against the pair's main direction. */
+  runningBackUp: number;
+}
+
+/**
+ * "Imports running back up" between the top-level folders of `tree` (a folder path ending in `/`): for
+ * every pair of folders A, B that import each other, the smaller of (import statements A → B, B → A),
+ * summed. Zero means the folders form a layering (each pair is one-way); every unit above it is one
+ * import a reader has to follow against the grain. Test files (`__tests__/`, `*.test.ts`) do not count,
+ * nor imports leaving the tree. The files at the tree's root form one group, `(root)`, or are left out
+ * (`rootFiles: 'ignored'`) where they only compose the folders.
+ */
+export function importsRunningBackUp(
+  graph: Map<string, ImportEdge[]>,
+  tree: string,
+  { rootFiles }: { rootFiles: 'grouped' | 'ignored' },
+): { total: number; pairs: TwoWayFolders[] } {
+  const groupOf = (file: string): string | null => {
+    const rest = file.slice(tree.length);
+    const slash = rest.indexOf('/');
+    if (slash >= 0) return rest.slice(0, slash);
+    return rootFiles === 'grouped' ? '(root)' : null;
+  };
+  const isTest = (file: string) => file.includes('/__tests__/') || file.endsWith('.test.ts');
+  const statements = new Map<string, number>();
+  const key = (from: string, to: string) => `${from}\n${to}`;
+  for (const edges of graph.values()) {
+    for (const { from, to } of edges) {
+      if (!from.startsWith(tree) || !to.startsWith(tree) || isTest(from) || isTest(to)) continue;
+      const [a, b] = [groupOf(from), groupOf(to)];
+      if (a === null || b === null || a === b) continue;
+      statements.set(key(a, b), (statements.get(key(a, b)) ?? 0) + 1);
+    }
+  }
+  const pairs: TwoWayFolders[] = [];
+  for (const [forward, count] of statements) {
+    const [a, b] = forward.split('\n');
+    const back = statements.get(key(b, a));
+    if (a < b && back !== undefined)
+      pairs.push({ folders: [a, b], statements: [count, back], runningBackUp: Math.min(count, back) });
+  }
+  pairs.sort((x, y) => y.runningBackUp - x.runningBackUp || x.folders.join().localeCompare(y.folders.join()));
+  return { total: pairs.reduce((sum, pair) => sum + pair.runningBackUp, 0), pairs };
+}
+
 function moduleSpecifierOf(statement: ts.Statement): string | undefined {
   if (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) {
     const specifier = statement.moduleSpecifier;
