@@ -56,8 +56,8 @@ function listFiles(entry: string, out: string[] = []): string[] {
   return out;
 }
 
-const files = SCANNED.flatMap((entry) => listFiles(entry));
-const texts = new Map(files.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
+const files = SCANNED.flatMap(entry => listFiles(entry));
+const texts = new Map(files.map(file => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
 
 function lineOf(text: string, offset: number): number {
   return text.slice(0, offset).split('\n').length;
@@ -95,7 +95,7 @@ function hasAnchor(markdownFile: string, anchor: string): boolean {
 /** The repository file a cited name means: from the root, or from the citing file's folder. */
 function resolveCited(citingFile: string, name: string): string | undefined {
   const candidates = [path.posix.normalize(name), path.posix.join(path.posix.dirname(citingFile), name)];
-  return candidates.find((candidate) => !candidate.startsWith('..') && existsSync(path.join(ROOT, candidate)));
+  return candidates.find(candidate => !candidate.startsWith('..') && existsSync(path.join(ROOT, candidate)));
 }
 
 describe('the docs stand alone', () => {
@@ -129,10 +129,10 @@ describe('the docs stand alone', () => {
 
   it("the Markdown docs' relative links reach a file, and a heading when they name one", () => {
     const broken: string[] = [];
-    const markdown = files.filter((file) => file.endsWith('.md') && (file.startsWith('docs/') || file === 'README.md'));
+    const markdown = files.filter(file => file.endsWith('.md') && (file.startsWith('docs/') || file === 'README.md'));
     for (const file of markdown) {
       const text = texts.get(file) ?? '';
-      const withoutFences = text.replace(/```[\s\S]*?```/g, (fence) => fence.replace(/[^\n]/g, ' '));
+      const withoutFences = text.replace(/```[\s\S]*?```/g, fence => fence.replace(/[^\n]/g, ' '));
       for (const match of withoutFences.matchAll(/\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
         const href = match[1];
         if (/^[a-z][a-z0-9+.-]*:/i.test(href)) continue; // https:, mailto:
@@ -140,7 +140,8 @@ describe('the docs stand alone', () => {
         const resolved = target === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
         const where = `${file}:${lineOf(text, match.index)}: ${href}`;
         if (resolved.startsWith('..') || !existsSync(path.join(ROOT, resolved))) broken.push(`${where} (no such file)`);
-        else if (anchor && resolved.endsWith('.md') && !hasAnchor(resolved, anchor)) broken.push(`${where} (no heading #${anchor})`);
+        else if (anchor && resolved.endsWith('.md') && !hasAnchor(resolved, anchor))
+          broken.push(`${where} (no heading #${anchor})`);
       }
     }
     expect(broken).toEqual([]);
