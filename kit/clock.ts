@@ -3,7 +3,7 @@ export interface Clock {
   now(): Date;
   /**
    * A clock that jumps (tests' ManualClock) calls `listener` after each jump, so a background loop
-   * waiting for an instant by this clock looks again (kit/work-loop.ts); answers the unsubscribe.
+   * waiting for an instant by this clock looks again (kit/background/background-work.ts); answers the unsubscribe.
    * The system clock never jumps and has none.
    */
   watch?(listener: () => void): () => void;

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
-import { WorkLoop } from '../work-loop.js';
+import { backgroundWork, type Enrolment } from '../background/background-work.js';
 import type { OwnerEmail, OwnerMailbox } from './owner-mailbox.js';
 
 /** After a failed pass (the mailbox unreachable): try again after this. */
@@ -44,7 +44,7 @@ export async function recordOwnerNotice(em: NoticeExecutor, schema: NoticeSchema
  * nothing to hand over it does not query.
  */
 export class OwnerNoticeRelay {
-  private readonly loop: WorkLoop;
+  private readonly loop: Enrolment;
   private mailbox: OwnerMailbox | null = null;
   /**
    * The pass in flight in this process (never rejects). Passes run one at a time: the loop may claim a
@@ -61,22 +61,23 @@ export class OwnerNoticeRelay {
     private readonly logger?: Logger,
     errorPauseMs = ERROR_PAUSE_MS,
   ) {
-    this.loop = new WorkLoop(
-      {
-        run: async () => {
-          await this.relayOnce();
-          return { worked: false, nextDueInMs: await this.nextClaimEndInMs() };
-        },
-        // Billing may be down: the notice stays and is handed over at the next try.
-        failed: error => this.logger?.error({ err: error }, 'owner notice relay failed; retrying'),
+    this.loop = backgroundWork.enrol({
+      name: `${schema}.owner_notices`,
+      topics: [`${schema}.owner_notices`],
+      runDue: async () => {
+        await this.relayOnce();
+        return { worked: false, nextDueInMs: await this.nextClaimEndInMs() };
       },
-      { retryMs: errorPauseMs, errorPauseMs },
-    );
+      // Billing may be down: the notice stays and is handed over at the next try.
+      failed: error => this.logger?.error({ err: error }, 'owner notice relay failed; retrying'),
+      retryMs: errorPauseMs,
+      errorPauseMs,
+    });
   }
 
   /** Wakes at every commit of a notice on this database (by any process); resolves once listening. */
   listen(databaseUrl: string): Promise<void> {
-    return this.loop.listen(databaseUrl, `${this.schema}.owner_notices`);
+    return this.loop.listen(databaseUrl);
   }
 
   /** Starts handing notices to `mailbox`: now, and whenever one is written or a claim runs out. */

@@ -165,9 +165,10 @@ export async function startBilling(options: {
   );
   // Grants follow inside a sandbox clock advance too (after the runners registered before it).
   services.clocks.register(new BenefitDueWork(orm, services.benefitEngine, jobs, gracePeriodDays));
-  // The background loops (kit/work-loop.ts): each wakes when its work is written (by any process on this
-  // database: triggers notify at commit) or falls due, and does not touch the database otherwise.
-  // Jobs a crash left behind, or due later, are picked up by the job loop.
+  // Billing's background workers (jobs, due work, renewals, owner notices) are enrolled on the process's
+  // one background-work spine (kit/background/, docs/background-work.md): each wakes when its work is
+  // written (by any process on this database: triggers notify at commit) or falls due, and does not
+  // touch the database otherwise. Jobs a crash left behind, or due later, are picked up by the job worker.
   const runJobs = options.runJobs ?? true;
   // Billing's own owner e-mails (leaked customer sessions) go to its own outbox, relayed in-process.
   const ownerMailbox = new InProcessOwnerMailbox(orm, options.clock, jobs, directory);

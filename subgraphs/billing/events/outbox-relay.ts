@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { WorkLoop } from '../../../kit/work-loop.js';
+import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
 import type { Logger } from '../../../kit/logger.js';
 import type { SourceEvent, WebhookIngest } from '../../webhooks/contract.js';
 
@@ -32,30 +32,31 @@ interface OutboxRow {
  * on), then batch after batch until the outbox is empty; with nothing undispatched it does not query.
  */
 export class OutboxRelay {
-  private readonly loop: WorkLoop;
+  private readonly loop: Enrolment;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly sink: WebhookIngest,
     private readonly logger: Logger,
   ) {
-    this.loop = new WorkLoop(
-      {
-        run: async () => {
-          const relayed = await this.relayOnce();
-          if (relayed === null) return { worked: false, nextDueInMs: 0 };
-          // A full batch: more may be waiting. Less: the outbox is empty until the next commit notifies.
-          return { worked: relayed > 0, nextDueInMs: relayed === BATCH ? 0 : null };
-        },
-        failed: error => this.logger.error({ err: error }, 'outbox relay failed; retrying'),
+    this.loop = backgroundWork.enrol({
+      name: 'billing.outbox',
+      topics: [OUTBOX_TOPIC],
+      runDue: async () => {
+        const relayed = await this.relayOnce();
+        if (relayed === null) return { worked: false, nextDueInMs: 0 };
+        // A full batch: more may be waiting. Less: the outbox is empty until the next commit notifies.
+        return { worked: relayed > 0, nextDueInMs: relayed === BATCH ? 0 : null };
       },
-      { retryMs: LOCKED_OUT_RETRY_MS, errorPauseMs: 1000 },
-    );
+      failed: error => this.logger.error({ err: error }, 'outbox relay failed; retrying'),
+      retryMs: LOCKED_OUT_RETRY_MS,
+      errorPauseMs: 1000,
+    });
   }
 
   /** Wakes at every commit of an event on this database (by any process); resolves once listening. */
   listen(databaseUrl: string): Promise<void> {
-    return this.loop.listen(databaseUrl, OUTBOX_TOPIC);
+    return this.loop.listen(databaseUrl);
   }
 
   start(): void {

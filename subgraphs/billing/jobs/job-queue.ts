@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
 import { numbered } from '../../../kit/database/read/read-model.js';
-import { WorkLoop } from '../../../kit/work-loop.js';
+import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
 
 /**
  * Durable jobs in `billing.jobs` (DESIGN.md: an outbox claimed with FOR UPDATE SKIP LOCKED; pg-boss
@@ -70,7 +70,7 @@ export async function enqueueJob(
 
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
-  private readonly loop: WorkLoop;
+  private readonly loop: Enrolment;
   private started = false;
   /** The job loop's drain in flight in this process (never rejects). */
   private draining: Promise<unknown> = Promise.resolve();
@@ -82,18 +82,20 @@ export class JobRunner {
     private readonly clock: Clock,
     private readonly logger?: Logger,
   ) {
-    this.loop = new WorkLoop(
-      {
-        run: async () => {
-          const drained = this.runDue();
-          this.draining = drained.catch(() => 0);
-          await drained;
-          return { worked: false, nextDueInMs: await this.nextDueInMs() };
-        },
-        failed: error => this.logger?.error({ err: error }, 'job worker failed'),
+    this.loop = backgroundWork.enrol({
+      name: 'billing.jobs',
+      topics: [JOBS_TOPIC],
+      runDue: async () => {
+        const drained = this.runDue();
+        this.draining = drained.catch(() => 0);
+        await drained;
+        return { worked: false, nextDueInMs: await this.nextDueInMs() };
       },
-      { retryMs: 1000, errorPauseMs: 1000, clock },
-    );
+      failed: error => this.logger?.error({ err: error }, 'job worker failed'),
+      retryMs: 1000,
+      errorPauseMs: 1000,
+      clock,
+    });
   }
 
   register(kind: string, handler: JobHandler): void {
@@ -136,7 +138,7 @@ export class JobRunner {
   }
 
   /**
-   * Runs due jobs in a loop: at start (what a crash left behind), when a job is queued or rescheduled
+   * Runs due jobs on the background-work spine (kit/background/): at start (what a crash left behind), when a job is queued or rescheduled
    * (the jobs trigger notifies JOBS_TOPIC, by any process on this database), when the next one falls
    * due (`run_at`, or a dead worker's lease running out) and when the clock jumps (tests). With nothing
    * due it does not query. `databaseUrl`: where to listen (none: only this process's own wake-ups).
@@ -144,7 +146,7 @@ export class JobRunner {
   async start(databaseUrl?: string): Promise<void> {
     if (this.started) return;
     this.started = true;
-    if (databaseUrl) await this.loop.listen(databaseUrl, JOBS_TOPIC);
+    if (databaseUrl) await this.loop.listen(databaseUrl);
     this.loop.start();
   }
 

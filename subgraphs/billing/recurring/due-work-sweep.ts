@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
-import { WorkLoop } from '../../../kit/work-loop.js';
+import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
 import type { SweepableDueWorkRunner } from './due-work.js';
 import { fixedClock, type OrganizationClocks } from './organization-clocks.js';
 
@@ -19,7 +19,7 @@ const ORGANIZATIONS_PER_PASS = 100;
  * runtime, stopped (and awaited) on shutdown.
  */
 export class DueWorkSweep {
-  private readonly loop: WorkLoop;
+  private readonly loop: Enrolment;
   private started = false;
 
   constructor(
@@ -31,23 +31,25 @@ export class DueWorkSweep {
     /** How soon to look again at work still due after a pass (rows another process held). */
     retryMs = 30_000,
   ) {
-    this.loop = new WorkLoop(
-      {
-        run: async () => {
-          const { full } = await this.sweepOnce();
-          return { worked: full, nextDueInMs: full ? 0 : await this.nextDueInMs() };
-        },
-        failed: error => this.logger?.error({ err: error }, 'due work sweep failed'),
+    this.loop = backgroundWork.enrol({
+      name: 'billing.due-work',
+      topics: runners.map(runner => runner.topic),
+      runDue: async () => {
+        const { full } = await this.sweepOnce();
+        return { worked: full, nextDueInMs: full ? 0 : await this.nextDueInMs() };
       },
-      { retryMs, errorPauseMs: retryMs, clock: base },
-    );
+      failed: error => this.logger?.error({ err: error }, 'due work sweep failed'),
+      retryMs,
+      errorPauseMs: retryMs,
+      clock: base,
+    });
   }
 
   /** Starts the loop, woken by the runners' topics on `databaseUrl` (none: only by time). */
   async start(databaseUrl?: string): Promise<void> {
     if (this.started) return;
     this.started = true;
-    if (databaseUrl) for (const runner of this.runners) await this.loop.listen(databaseUrl, runner.topic);
+    if (databaseUrl) await this.loop.listen(databaseUrl);
     this.loop.start();
   }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
-import { WorkLoop } from '../../../kit/work-loop.js';
+import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
 import { RENEWALS_TOPIC, type RenewalEngine } from './renewal-engine.js';
 
 /**
@@ -14,7 +14,7 @@ import { RENEWALS_TOPIC, type RenewalEngine } from './renewal-engine.js';
  * moved lives on the wall clock); the sandbox clock's advance runs the same engine for one organization.
  */
 export class RenewalScheduler {
-  private readonly loop: WorkLoop;
+  private readonly loop: Enrolment;
   private started = false;
 
   constructor(
@@ -24,17 +24,19 @@ export class RenewalScheduler {
     /** How soon to look again at work still due after a pass (a failed charge, rows another process held). */
     retryMs = 10_000,
   ) {
-    this.loop = new WorkLoop(
-      {
-        run: async () => {
-          await this.tick();
-          const due = await this.engine.nextDueOverall();
-          return { worked: false, nextDueInMs: due ? due.getTime() - this.clock.now().getTime() : null };
-        },
-        failed: error => this.logger?.error({ err: error }, 'renewal scheduler pass failed'),
+    this.loop = backgroundWork.enrol({
+      name: 'billing.renewals',
+      topics: [RENEWALS_TOPIC],
+      runDue: async () => {
+        await this.tick();
+        const due = await this.engine.nextDueOverall();
+        return { worked: false, nextDueInMs: due ? due.getTime() - this.clock.now().getTime() : null };
       },
-      { retryMs, errorPauseMs: retryMs, clock },
-    );
+      failed: error => this.logger?.error({ err: error }, 'renewal scheduler pass failed'),
+      retryMs,
+      errorPauseMs: retryMs,
+      clock,
+    });
   }
 
   /** One pass over everything due now; resolves with how many subscriptions or orders it moved. */
@@ -46,7 +48,7 @@ export class RenewalScheduler {
   async start(databaseUrl?: string): Promise<void> {
     if (this.started) return;
     this.started = true;
-    if (databaseUrl) await this.loop.listen(databaseUrl, RENEWALS_TOPIC);
+    if (databaseUrl) await this.loop.listen(databaseUrl);
     this.loop.start();
   }
 

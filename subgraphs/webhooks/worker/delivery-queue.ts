@@ -4,7 +4,7 @@ import { endpointDisabledEmail } from '../notifications/endpoint-disabled.email.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import type { Logger } from '../../../kit/logger.js';
-import { SAFETY_POLL_MS } from '../../../kit/work-loop.js';
+import { SAFETY_POLL_MS } from '../../../kit/background/background-work.js';
 import { type DeliveryPolicy, retryDelayMs } from './delivery-policy.js';
 import type { SendResult } from './delivery-sender.js';
 

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { listenForWork, type WorkSubscription } from '../../../kit/database/work-signals.js';
+import { backgroundWork, type Enrolment, type WorkPass } from '../../../kit/background/background-work.js';
 import type { Logger } from '../../../kit/logger.js';
 import type { DeliveryPolicy } from './delivery-policy.js';
 import { type ClaimedMessage, DeliveryQueue, type Outcome } from './delivery-queue.js';
@@ -38,22 +38,19 @@ const MAX_RECORDERS = 1;
  * One round trip per chain and a few per batch of records, instead of two per event, is what lets a
  * single worker keep up with a bare HTTP client (bench/webhooks.ts).
  *
- * With nothing in flight the worker sleeps until the next message falls due (a retry's backoff, a dead
- * worker's lease running out: `DeliveryQueue.idleMs`), or until a message is queued: in this process
- * (`wake()`), or by any process on the database (the messages trigger notifies QUEUED_TOPIC, `listen`).
- * With nothing pending it does not query.
+ * Its passes run on the background-work spine (kit/background/): a pass claims what it has room for
+ * and launches those chains, which go on after the pass. With nothing in flight the worker sleeps until
+ * the next message falls due (a retry's backoff, a dead worker's lease running out: `DeliveryQueue.idleMs`),
+ * or until a message is queued: in this process (`wake()`), or by any process on the database (the
+ * messages trigger notifies QUEUED_TOPIC, `listen`). With nothing pending it does not query.
  */
 export class DeliveryWorker {
   private readonly queue: DeliveryQueue;
   private running = false;
-  private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  /** Set by `wake()` while the loop is busy, so the wake-up is not lost. */
-  private woken = false;
+  private readonly loop: Enrolment;
   private readonly inFlight = new Set<Promise<void>>();
   private finished: Outcome[] = [];
   private readonly recording = new Set<Promise<void>>();
-  private subscription: Promise<WorkSubscription> | undefined;
 
   constructor(
     orm: MikroORM,
@@ -64,55 +61,50 @@ export class DeliveryWorker {
     onEndpointDisabled?: () => void,
   ) {
     this.queue = new DeliveryQueue(orm, policy, logger, onEndpointDisabled);
+    this.loop = backgroundWork.enrol({
+      name: 'webhooks.delivery',
+      topics: [QUEUED_TOPIC],
+      runDue: () => this.pass(),
+      failed: error => this.logger.error({ err: error }, 'webhook delivery loop failed; retrying'),
+      retryMs: this.policy.pollMs,
+      errorPauseMs: 1000,
+    });
   }
 
   /** Wakes at every commit that queues a message on this database (by any process); resolves once listening. */
-  async listen(databaseUrl: string): Promise<void> {
-    this.subscription ??= listenForWork(databaseUrl, QUEUED_TOPIC, () => this.wake());
-    await this.subscription;
+  listen(databaseUrl: string): Promise<void> {
+    return this.loop.listen(databaseUrl);
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Something was queued or recorded: look now instead of after the poll interval. */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
+  /** Ends the passes, lets the chains in flight finish (or hand back what they have not sent) and records them. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wakeUp?.();
-    await this.loop;
+    await this.loop.stop();
     await Promise.all(this.inFlight);
     while (this.recording.size > 0) await Promise.all(this.recording);
     this.sender.close();
-    const subscription = this.subscription;
-    this.subscription = undefined;
-    await subscription?.then(s => s.close()).catch(() => undefined);
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      let pause = 0;
-      this.woken = false;
-      try {
-        const room = MAX_IN_FLIGHT - this.inFlight.size;
-        const chains = room > 0 ? byEndpoint(await this.queue.claim(room)) : [];
-        for (const chain of chains) this.launch(chain);
-        // Nothing new: wait for a finished chain to be recorded (it frees its endpoint's next events),
-        // or, with nothing in flight, for the next message to fall due or be queued.
-        if (chains.length === 0) pause = this.inFlight.size > 0 ? this.policy.pollMs : await this.queue.idleMs();
-      } catch (error) {
-        this.logger.error({ err: error }, 'webhook delivery loop failed; retrying');
-        pause = 1000;
-      }
-      if (pause > 0 && this.running) await this.sleep(pause);
-    }
+  /** Claims chains for the room left and launches them; they go on after the pass. */
+  private async pass(): Promise<WorkPass> {
+    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    const chains = room > 0 ? byEndpoint(await this.queue.claim(room)) : [];
+    for (const chain of chains) this.launch(chain);
+    if (chains.length > 0) return { worked: true, nextDueInMs: 0 };
+    // Nothing new: wait for a finished chain to be recorded (it frees its endpoint's next events),
+    // or, with nothing in flight, for the next message to fall due or be queued.
+    return { worked: false, nextDueInMs: this.inFlight.size > 0 ? this.policy.pollMs : await this.queue.idleMs() };
   }
 
   private launch(chain: ClaimedMessage[]): void {
@@ -120,20 +112,6 @@ export class DeliveryWorker {
       .catch(error => this.logger.error({ err: error }, 'webhook chain failed; its leases will expire'))
       .finally(() => this.inFlight.delete(task));
     this.inFlight.add(task);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.woken) return Promise.resolve();
-    return new Promise(resolve => {
-      const timer = setTimeout(done, ms);
-      const worker = this;
-      function done() {
-        clearTimeout(timer);
-        worker.wakeUp = undefined;
-        resolve();
-      }
-      this.wakeUp = done;
-    });
   }
 
   private async deliverChain(chain: ClaimedMessage[]): Promise<void> {

@@ -2,12 +2,12 @@ import pg from 'pg';
 import { createTestDatabase } from '../../test/support/database.js';
 import { ManualClock } from '../clock.js';
 import { workListenerPid } from '../database/work-signals.js';
-import { type WorkPass, WorkLoop } from '../work-loop.js';
+import { BackgroundWork, type BackgroundWorker, type Enrolment, type WorkPass } from '../background/background-work.js';
 
 /**
- * kit/work-loop.ts: a loop that runs a pass, then waits for its next due instant, a wake-up or a
- * notification of its topic on the database. The safety poll is an hour here, so every pass after the
- * first below happens only because something woke the loop.
+ * kit/background/background-work.ts: the spine runs each worker's pass, then waits for its next due
+ * instant, a wake-up or a notification of its topic on the database. The safety poll is an hour here,
+ * so every pass after the first below happens only because something woke the worker.
  */
 const HOUR = 3_600_000;
 let database: { url: string; drop: () => Promise<void> };
@@ -34,6 +34,14 @@ function countingStep(next: (pass: number) => WorkPass = () => ({ worked: false,
   return step;
 }
 
+type Step = { run(): Promise<WorkPass>; failed(error: unknown): void };
+type Timing = Pick<BackgroundWorker, 'retryMs' | 'errorPauseMs' | 'safetyPollMs' | 'clock'>;
+
+/** `step` as a worker of `spine` on `topics` (the shape the old per-worker loop had). */
+function enrol(spine: BackgroundWork, step: Step, timing: Timing, topics: string[] = []): Enrolment {
+  return spine.enrol({ name: 'test', topics, runDue: () => step.run(), failed: e => step.failed(e), ...timing });
+}
+
 async function until(what: string, condition: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
@@ -44,7 +52,7 @@ async function until(what: string, condition: () => boolean, ms = 10_000): Promi
 
 it('runs a pass at start, then another only when woken', async () => {
   const step = countingStep();
-  const loop = new WorkLoop(step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR });
+  const loop = enrol(new BackgroundWork(), step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR });
   loop.start();
   await until('the first pass', () => step.passes === 1);
   loop.wake();
@@ -64,7 +72,7 @@ it('does not lose a wake-up that comes during a pass', async () => {
     },
     failed: () => undefined,
   };
-  const loop = new WorkLoop(step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR });
+  const loop = enrol(new BackgroundWork(), step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR });
   loop.start();
   await until('the first pass to begin', () => release !== undefined);
   loop.wake();
@@ -77,7 +85,7 @@ it('runs again when its next work falls due, and at once while a pass that worke
   const step = countingStep(pass =>
     pass === 1 ? { worked: false, nextDueInMs: 30 } : { worked: pass < 4, nextDueInMs: pass < 4 ? 0 : null },
   );
-  const loop = new WorkLoop(step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR });
+  const loop = enrol(new BackgroundWork(), step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR });
   loop.start();
   await until('the passes up to the one that finds nothing due', () => step.passes === 4);
   await loop.stop();
@@ -87,7 +95,7 @@ it('runs again when its next work falls due, and at once while a pass that worke
 it('looks again when its clock jumps', async () => {
   const clock = new ManualClock(new Date('2027-01-01T00:00:00Z'));
   const step = countingStep();
-  const loop = new WorkLoop(step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR, clock });
+  const loop = enrol(new BackgroundWork(), step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR, clock });
   loop.start();
   await until('the first pass', () => step.passes === 1);
   clock.advance(86_400_000);
@@ -101,10 +109,11 @@ it('wakes at the commit of a notification of its topic, by any connection, and a
   const jobs = countingStep();
   const outbox = countingStep();
   const timing = { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR };
-  const jobLoop = new WorkLoop(jobs, timing);
-  const outboxLoop = new WorkLoop(outbox, timing);
-  await jobLoop.listen(database.url, 'test.jobs');
-  await outboxLoop.listen(database.url, 'test.outbox');
+  const spine = new BackgroundWork();
+  const jobLoop = enrol(spine, jobs, timing, ['test.jobs']);
+  const outboxLoop = enrol(spine, outbox, timing, ['test.outbox']);
+  await jobLoop.listen(database.url);
+  await outboxLoop.listen(database.url);
   try {
     jobLoop.start();
     outboxLoop.start();
@@ -133,4 +142,72 @@ it('wakes at the commit of a notification of its topic, by any connection, and a
   }
   // The last loop gone, so is the connection.
   expect(workListenerPid(database.url)).toBeNull();
+});
+
+it('runs the passes of different workers side by side: a long pass holds up only its own worker', async () => {
+  const spine = new BackgroundWork();
+  let release!: () => void;
+  const slow = {
+    passes: 0,
+    run: async (): Promise<WorkPass> => {
+      slow.passes++;
+      await new Promise<void>(resolve => (release = resolve));
+      return { worked: false, nextDueInMs: null };
+    },
+    failed: () => undefined,
+  };
+  const quick = countingStep();
+  const timing = { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR };
+  const slowLoop = enrol(spine, slow, timing);
+  const quickLoop = enrol(spine, quick, timing);
+  slowLoop.start();
+  quickLoop.start();
+  await until('both first passes', () => slow.passes === 1 && quick.passes === 1);
+  quickLoop.wake();
+  await until('the quick worker to run again while the slow pass is under way', () => quick.passes === 2);
+  expect(slow.passes).toBe(1);
+  release();
+  await Promise.all([slowLoop.stop(), quickLoop.stop()]);
+});
+
+it('stop waits for the pass in flight, and no pass follows it', async () => {
+  const spine = new BackgroundWork();
+  let release!: () => void;
+  let finished = false;
+  const step = {
+    passes: 0,
+    run: async (): Promise<WorkPass> => {
+      step.passes++;
+      await new Promise<void>(resolve => (release = resolve));
+      finished = true;
+      return { worked: true, nextDueInMs: 0 };
+    },
+    failed: () => undefined,
+  };
+  const loop = enrol(spine, step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR });
+  loop.start();
+  await until('the pass to begin', () => release !== undefined);
+  let stopped = false;
+  const stopping = loop.stop().then(() => (stopped = true));
+  loop.wake();
+  await new Promise(r => setTimeout(r, 20));
+  expect(stopped).toBe(false);
+  release();
+  await stopping;
+  expect(finished).toBe(true);
+  expect(step.passes).toBe(1);
+  expect(spine.workerNames).toEqual([]);
+});
+
+it('after a pass that threw, tries again after the error pause', async () => {
+  const spine = new BackgroundWork();
+  const step = countingStep(pass => {
+    if (pass === 1) throw new Error('database down');
+    return { worked: false, nextDueInMs: null };
+  });
+  const loop = enrol(spine, step, { retryMs: HOUR, errorPauseMs: 20, safetyPollMs: HOUR });
+  loop.start();
+  await until('the pass after the error pause', () => step.passes === 2);
+  expect(step.failures).toBe(1);
+  await loop.stop();
 });
