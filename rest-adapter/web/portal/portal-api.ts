@@ -1,11 +1,11 @@
 import { DomainError } from '../../../kit/errors.js';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { Principal } from '../../../kit/principal.js';
-import type { GatewayClient } from '../../gateway-client.js';
-import type { OperationDocuments } from '../../operations.js';
-import type { Route } from '../../routes/route.js';
-import { parseOrThrow, queryObject } from '../../validation.js';
-import type { GraphQLErrorLike } from '../../wire-errors.js';
+import type { GatewayClient } from '../../upstream/gateway-client.js';
+import type { OperationDocuments } from '../../v1/operations.js';
+import type { Route } from '../../v1/routes/route.js';
+import { parseOrThrow, queryObject } from '../../v1/validation.js';
+import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
 
 export interface PortalCall {
   params?: Record<string, string>;
