@@ -75,7 +75,9 @@ describe('subgraph boundaries: outside a subgraph, only its contract.ts is impor
   it('tells the allowed imports from the forbidden ones', () => {
     const verdict = (from: string, to: string) => boundaryViolation({ from, to }) === null;
     expect(verdict('rest-adapter/v1/routes/products.routes.ts', 'subgraphs/billing/contract.ts')).toBe(true);
-    expect(verdict('rest-adapter/v1/routes/products.routes.ts', 'subgraphs/billing/products/product.wire.ts')).toBe(false);
+    expect(verdict('rest-adapter/v1/routes/products.routes.ts', 'subgraphs/billing/products/product.wire.ts')).toBe(
+      false,
+    );
     expect(verdict('gateway/gateway.ts', 'subgraphs/identity/runtime.ts')).toBe(false);
     expect(verdict('subgraphs/billing/x.ts', 'subgraphs/identity/users/user.entity.ts')).toBe(false);
     expect(verdict('subgraphs/billing/x.ts', 'subgraphs/identity/contract.ts')).toBe(true);
