@@ -5,35 +5,13 @@ import {
   CUSTOMER_BENEFIT_GRANT_SORT_KEYS,
   CUSTOMER_PORTAL_READ,
   CUSTOMER_PORTAL_WRITE,
+  customerBenefitGrantWire,
 } from '../../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toWire } from './common.js';
 import { customerPortalCustomerResponse } from './customers.schemas.js';
 import type { Route } from './route.js';
 
 /** Customer sessions (`polar_cst_`) only: the customer's own benefit grants (polar-api.md §4, Customer Portal). */
-
-type Wire = Record<string, any>;
-
-/**
- * Polar's `CustomerBenefitGrant<Type>`. `properties` and the benefit's `metadata` and `properties` are
- * already in wire form (the merchant's keys stay as written), so only the rest is snake-cased.
- */
-export function customerBenefitGrantWire(data: Wire): Wire {
-  const { customer, benefit, properties, error, ...grant } = data;
-  const { metadata, properties: benefitProperties, organization, ...rest } = benefit;
-  return {
-    ...toWire(grant),
-    error: error ?? null,
-    customer: toWire(customer),
-    benefit: {
-      ...toWire(rest),
-      metadata: metadata ?? {},
-      organization: toWire(organization),
-      properties: benefitProperties ?? {},
-    },
-    properties: properties ?? {},
-  };
-}
 
 const dateTime = z.iso.datetime({ offset: true });
 const grantError = z.object({ message: z.string(), type: z.string(), timestamp: z.string() });

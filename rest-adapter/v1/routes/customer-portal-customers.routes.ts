@@ -3,6 +3,7 @@ import {
   CUSTOMER_NAME_MAX_LENGTH,
   CUSTOMER_PORTAL_READ,
   CUSTOMER_PORTAL_WRITE,
+  customerPaymentMethodWire,
 } from '../../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, toInput, toWire } from './common.js';
 import { addressInput, customerPortalCustomerResponse } from './customers.schemas.js';
@@ -16,15 +17,6 @@ const customerPortalCustomerUpdate = z.object({
 });
 
 /** The Customer Portal API: a customer session token (`polar_cst_`) and nothing else. */
-
-type Wire = Record<string, any>;
-
-/** Polar's CustomerPaymentMethod: the card variant, `method_metadata` only when there is one. */
-function paymentMethodWire(data: unknown): Wire {
-  const wire = toWire<Wire>(data);
-  if (wire.method_metadata == null) delete wire.method_metadata;
-  return wire;
-}
 
 const dateTime = z.iso.datetime({ offset: true });
 const paymentMethodResponse = z.looseObject({
@@ -105,7 +97,7 @@ export const customerPortalCustomerRoutes: Route[] = [
     operation: 'CustomerPortalPaymentMethodsList',
     variables: ({ query }) => ({ page: query.page, limit: query.limit }),
     result: data => ({
-      items: data.customerPortalPaymentMethods.items.map(paymentMethodWire),
+      items: data.customerPortalPaymentMethods.items.map(customerPaymentMethodWire),
       pagination: toWire(data.customerPortalPaymentMethods.pagination),
     }),
     status: 200,
@@ -130,7 +122,7 @@ export const customerPortalCustomerRoutes: Route[] = [
     result: data => {
       const r = data.customerPortalAddPaymentMethod;
       return r.status === 'succeeded'
-        ? { status: 'succeeded', payment_method: paymentMethodWire(r.paymentMethod) }
+        ? { status: 'succeeded', payment_method: customerPaymentMethodWire(r.paymentMethod) }
         : { status: r.status, client_secret: r.clientSecret };
     },
     status: 201,

@@ -1,25 +1,10 @@
 import { z } from 'zod';
-import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE, priceWire } from '../../../subgraphs/billing/contract.js';
+import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE, customerOrderWire } from '../../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, toInput, toWire } from './common.js';
 import { addressInput } from './customers.schemas.js';
-import { customerOrganizationWire } from './customer-portal-subscriptions.routes.js';
 import type { Route } from './route.js';
 
 /** Customer sessions (`polar_cst_`) only: the customer's own orders (polar-api.md §4, Customer Portal). */
-
-type Wire = Record<string, any>;
-
-/** Polar's `CustomerOrder`: snake_case, the product's prices with their kind's keys and the seller's profile. */
-export function customerOrderWire(data: unknown): Wire {
-  const wire = toWire<Wire>(data);
-  if (wire.product) {
-    wire.product = { ...wire.product, prices: (wire.product.prices ?? []).map(priceWire) };
-    if (wire.product.organization) wire.product.organization = customerOrganizationWire(wire.product.organization);
-  }
-  if (wire.subscription) wire.subscription.user_id = wire.customer_id;
-  wire.user_id = wire.customer_id;
-  return wire;
-}
 
 const dateTime = z.iso.datetime({ offset: true });
 const customerOrderResponse = z.looseObject({

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { CUSTOMER_PORTAL_PUBLIC, priceWire } from '../../../subgraphs/billing/contract.js';
+import { CUSTOMER_PORTAL_PUBLIC, customerOrganizationWire, priceWire } from '../../../subgraphs/billing/contract.js';
 import { toWire } from './common.js';
-import { customerOrganizationWire } from './customer-portal-subscriptions.routes.js';
 import type { Route } from './route.js';
 
 type Wire = Record<string, any>;

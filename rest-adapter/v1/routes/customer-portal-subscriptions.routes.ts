@@ -2,45 +2,16 @@ import { z } from 'zod';
 import { idParams, listOf, pageQuery, toWire } from './common.js';
 import type { Route } from './route.js';
 import { customerSubscriptionUpdate, subscriptionUpdatePreviewResponse } from './subscription-updates.schemas.js';
-import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE, priceWire } from '../../../subgraphs/billing/contract.js';
+import {
+  CUSTOMER_PORTAL_READ,
+  CUSTOMER_PORTAL_WRITE,
+  customerSubscriptionWire,
+} from '../../../subgraphs/billing/contract.js';
 import { queryBoolean } from './subscriptions.schemas.js';
 
 /** Customer sessions (`polar_cst_`) only: the customer's own subscriptions (polar-api.md §4, Customer Portal). */
 
 type Wire = Record<string, any>;
-
-/**
- * Polar's `CustomerSubscription`: snake_case, prices with their kind's keys, and the hidden deprecated
- * `user_id` and `price` real Polar still returns.
- */
-export function customerSubscriptionWire(data: unknown): Wire {
-  const wire = toWire<Wire>(data);
-  wire.prices = (wire.prices ?? []).map(priceWire);
-  if (wire.product) {
-    wire.product = { ...wire.product, prices: (wire.product.prices ?? []).map(priceWire) };
-    if (wire.product.organization) wire.product.organization = customerOrganizationWire(wire.product.organization);
-  }
-  wire.user_id = wire.customer_id;
-  wire.price = wire.prices[0] ?? null;
-  return wire;
-}
-
-/**
- * Polar's `CustomerOrganization` (what a customer sees of the seller) from the snake_cased selection,
- * with the customer portal settings reduced to their public keys. The optional `organization_features`
- * is not selected (see the NOTE in customer-portal-subscriptions.graphql) and so not sent.
- */
-export function customerOrganizationWire(organization: Wire): Wire {
-  const { customer_portal_settings: portal, ...rest } = organization;
-  return {
-    ...rest,
-    customer_portal_settings: {
-      usage: { show: portal.usage.show },
-      subscription: { update_seats: portal.subscription.update_seats, update_plan: portal.subscription.update_plan },
-      customer: { allow_email_change: portal.customer.allow_email_change },
-    },
-  };
-}
 
 /** The portal PATCH's body (one of Polar's CustomerSubscriptionUpdate alternatives) as the GraphQL input. */
 function customerUpdateInput(body: Wire) {
