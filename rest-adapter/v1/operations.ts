@@ -11,7 +11,7 @@ import {
   visit,
 } from 'graphql';
 
-export const OPERATIONS_DIR = fileURLToPath(new URL('../schema/operations/', import.meta.url));
+export const OPERATIONS_DIR = fileURLToPath(new URL('../../schema/operations/', import.meta.url));
 
 /**
  * The named GraphQL operations the REST routes run, read once from schema/operations/*.graphql.
