@@ -10,7 +10,7 @@ import { docsRouter } from './v1/openapi/docs-page.js';
 import type { RequestGuards } from './guards/request-guards.js';
 import { sameOriginWrites } from './guards/same-origin-writes.js';
 import { OperationDocuments } from './v1/operations.js';
-import type { Route } from './v1/routes/route.js';
+import { type Route, shapeResult } from './v1/routes/route.js';
 import { decodablePath, parseOrThrow, queryObject } from './v1/validation.js';
 import { readCookie, sessionCookieName } from './web-kit/cookies.js';
 import { sendError, sendMethodNotAllowed, sendNotFound } from './v1/wire-errors.js';
@@ -213,7 +213,7 @@ function routeHandler(route: Route, deps: AppDependencies) {
       // and serialising it was half of what a big page costs. Under a burst of slow requests, the
       // ones that timed out would otherwise keep the process busy for the ones still waiting.
       if (req.socket.destroyed) return;
-      const payload = route.result(result.data);
+      const payload = shapeResult(route, result.data);
       res.status(route.status);
       if (payload === undefined) res.end();
       else if (route.contentType) res.type(route.contentType).send(payload);

@@ -12,6 +12,7 @@ import {
 } from '../../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toWire } from './common.js';
 import { benefitGrantResponse, benefitResponse, customerStateResponse } from './benefits.schemas.js';
+import type { BenefitGrantsListResult } from '../operation-results.generated.js';
 import type { Route } from './route.js';
 
 const bool = z
@@ -19,7 +20,8 @@ const bool = z
   .transform(v => v === 'true')
   .optional();
 
-const grantList = (data: any) => ({
+/** Both grant lists run the same operation: the route table's and the benefit's own. */
+const grantList = (data: BenefitGrantsListResult) => ({
   items: data.benefitGrants.items.map(benefitGrantWire),
   pagination: toWire(data.benefitGrants.pagination),
 });

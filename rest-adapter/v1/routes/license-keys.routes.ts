@@ -20,6 +20,7 @@ import {
   licenseKeyWithActivationsResponse,
   validatedLicenseKeyResponse,
 } from './license-keys.schemas.js';
+import type { OperationResults } from '../operation-results.generated.js';
 import type { Route } from './route.js';
 
 /** Wire body → GraphQL input: absent keys dropped, `conditions`/`meta` kept as written (kit/case.ts). */
@@ -31,13 +32,21 @@ const PUBLIC_NOTE =
   'This endpoint needs no authentication and can be used from a public client (a desktop or mobile app); ' +
   'rate limited to 3 requests per second per address in production. On a server, use the Core API endpoint.';
 
+type ValidateResult = OperationResults['LicenseKeysValidate' | 'CustomerPortalLicenseKeysValidate'];
+type ActivateResult = OperationResults['LicenseKeysActivate' | 'CustomerPortalLicenseKeysActivate'];
+
+/** The checked key, from the Core API's operation or the portal's. */
+const validatedOf = (data: ValidateResult) =>
+  'validateLicenseKey' in data ? data.validateLicenseKey : data.customerPortalValidateLicenseKey;
+/** The new activation, from the Core API's operation or the portal's. */
+const activatedOf = (data: ActivateResult) =>
+  'activateLicenseKey' in data ? data.activateLicenseKey : data.customerPortalActivateLicenseKey;
+
 /** validate / activate / deactivate, once for the Core API and once, unauthenticated, for the portal. */
 function keyChecks(core: boolean): Route[] {
   const prefix = core ? '/v1/license-keys' : '/v1/customer-portal/license-keys';
   const op = core ? 'license_keys' : 'customer_portal:license_keys';
   const name = core ? 'LicenseKeys' : 'CustomerPortalLicenseKeys';
-  const field = (verb: string) =>
-    core ? `${verb}LicenseKey` : `customerPortal${verb[0].toUpperCase()}${verb.slice(1)}LicenseKey`;
   const access = core ? LICENSE_KEYS_WRITE : LICENSE_KEY_CLIENT;
   const tag = core ? 'license_keys' : 'customer_portal';
   const description = core ? undefined : PUBLIC_NOTE;
@@ -53,7 +62,7 @@ function keyChecks(core: boolean): Route[] {
       body: licenseKeyValidateBody,
       operation: `${name}Validate`,
       variables: ({ body }) => ({ input: input(body) }),
-      result: data => validatedLicenseKeyWire(data[field('validate')]),
+      result: (data: ValidateResult) => validatedLicenseKeyWire(validatedOf(data)),
       status: 200,
       response: validatedLicenseKeyResponse,
       errors: [400, 404],
@@ -69,7 +78,7 @@ function keyChecks(core: boolean): Route[] {
       body: licenseKeyActivateBody,
       operation: `${name}Activate`,
       variables: ({ body }) => ({ input: input(body) }),
-      result: data => licenseKeyActivationWire(data[field('activate')]),
+      result: (data: ActivateResult) => licenseKeyActivationWire(activatedOf(data)),
       status: 200,
       response: licenseKeyActivationResponse,
       errors: [403, 404],

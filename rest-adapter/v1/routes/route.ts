@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AccessRule } from '../../../kit/graphql/authorize.js';
+import type { OperationName, OperationResults } from '../operation-results.generated.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -9,12 +10,8 @@ export interface RouteInput {
   body: any;
 }
 
-/**
- * One documented REST operation: how to validate it, which named GraphQL operation serves it, and how
- * the GraphQL result becomes the wire body. No business logic lives here; the OpenAPI document is
- * generated from these same objects.
- */
-export interface Route {
+/** What every route declares besides its operation and the shaping of that operation's result. */
+interface RouteFields {
   /** Polar's operation id, e.g. `organizations:list`. */
   operationId: string;
   method: HttpMethod;
@@ -32,11 +29,7 @@ export interface Route {
   body?: z.ZodType;
   /** Whether the body may be omitted entirely. */
   bodyOptional?: boolean;
-  /** Name of the operation in schema/operations/*.graphql. */
-  operation: string;
   variables(input: RouteInput): Record<string, unknown>;
-  /** Maps `data` of the GraphQL result to the response body (undefined for empty bodies). */
-  result(data: any): unknown;
   status: number;
   /** Success response schema, for the OpenAPI document. */
   response?: z.ZodType;
@@ -44,4 +37,29 @@ export interface Route {
   errors?: number[];
   /** Response content type when not JSON. */
   contentType?: string;
+}
+
+/** A route that runs the operation `Op`: `result` gets that operation's `data`, typed as generated. */
+interface RouteOf<Op extends OperationName> extends RouteFields {
+  /** Name of the operation in schema/operations/*.graphql. */
+  operation: Op;
+  /** Maps `data` of the GraphQL result to the response body (undefined for empty bodies). */
+  result(data: OperationResults[Op]): unknown;
+}
+
+/**
+ * One documented REST operation: how to validate it, which named GraphQL operation serves it, and how
+ * the GraphQL result becomes the wire body. No business logic lives here; the OpenAPI document is
+ * generated from these same objects. One member per operation, so a route table's object literal gets
+ * the result type of the operation it names (rest-adapter/v1/operation-results.generated.ts).
+ */
+export type Route = { [Op in OperationName]: RouteOf<Op> }[OperationName];
+
+/**
+ * The wire body of `route` from the `data` the gateway answered for its operation. The gateway's JSON
+ * is the operation's result by the schema's promise (the operation was validated against it), which is
+ * the one place that promise is taken on trust.
+ */
+export function shapeResult(route: Route, data: unknown): unknown {
+  return (route.result as (data: unknown) => unknown)(data);
 }

@@ -5,7 +5,7 @@ import { ANONYMOUS } from '../../../kit/principal.js';
 import type { GatewayClient } from '../../upstream/gateway-client.js';
 import type { OperationDocuments } from '../../v1/operations.js';
 import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
-import type { Route } from '../../v1/routes/route.js';
+import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
 import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
 import { issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
@@ -95,7 +95,7 @@ export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Ro
     const params = { client_secret: clientSecret };
     const parsed = route.body ? parseOrThrow(route.body, 'body', body ?? {}) : undefined;
     const data = await run(route.operation, route.variables({ params, query: {}, body: parsed }), req);
-    return route.result(data) as PublicCheckout;
+    return shapeResult(route, data) as PublicCheckout;
   }
 
   const secretOf = (req: Request) => req.params.clientSecret as string;
