@@ -17,7 +17,9 @@ import { createStorageRouter } from './inbound/storage/storage.router.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './inbound/secret-scanning/router.js';
 import { createCheckoutRouter } from './web/checkout/checkout.routes.js';
 import type { CardEntry } from './web/checkout/checkout.views.js';
-import { createWebRouter, type WebDependencies } from './web/settings/settings.routes.js';
+import type { WebDependencies } from './web/account-pages.js';
+import { settingsRoutes } from './web/settings/settings.routes.js';
+import { signInRoutes } from './web/sign-in/sign-in.routes.js';
 import { PortalApi } from './web/portal/portal-api.js';
 import { createPortalRouter } from './web/portal/portal-router.js';
 import { configureWebKit } from './web-kit/settings.js';
@@ -104,7 +106,13 @@ export function assembleRestApp(options: RestAppOptions): Express {
         : []),
     ],
     extensions: [
-      ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
+      // The sign-in pages, then the organization settings (their paths never overlap).
+      ...(options.web
+        ? [
+            signInRoutes({ identity: options.web.identity, logger }),
+            settingsRoutes({ identity: options.web.identity, logger }),
+          ]
+        : []),
       ...(options.web
         ? [
             createCheckoutRouter({
