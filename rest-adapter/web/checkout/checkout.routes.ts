@@ -5,6 +5,7 @@ import { ANONYMOUS } from '../../../kit/principal.js';
 import type { GatewayClient } from '../../upstream/gateway-client.js';
 import type { OperationDocuments } from '../../v1/operations.js';
 import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
+import type { OperationName, OperationResults } from '../../v1/operation-results.generated.js';
 import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
 import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
@@ -63,15 +64,34 @@ const routeOf = (operationId: string): Route => {
  * `/v1/checkouts/client/…` cannot disagree.
  */
 export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Router {
+  const pages = new CheckoutPages(deps);
   const router = express.Router();
+  router.get('/checkout/:clientSecret', pages.page(pages.showCheckout));
+  router.post('/checkout/:clientSecret', pages.page(pages.submitCheckout));
+  router.get('/checkout/:clientSecret/confirmation', pages.page(pages.showConfirmation));
+  router.get('/v1/checkout-links/:clientSecret/redirect', pages.page(pages.openCheckoutLink));
+  return router;
+}
 
-  async function run(operation: string, variables: Record<string, unknown>, req: Request): Promise<any> {
-    const result = await deps.gateway.execute(
-      { query: deps.operations.source(operation), operationName: operation, variables },
+const secretOf = (req: Request) => req.params.clientSecret as string;
+
+/** The checkout pages' handlers, over the client endpoints' routes. */
+class CheckoutPages {
+  constructor(private readonly deps: CheckoutPageDependencies) {}
+
+  /** Runs one operation as the anonymous holder of the client secret; a refusal is thrown as OperationFailed. */
+  private async run<Op extends OperationName>(
+    operation: Op,
+    variables: Record<string, unknown>,
+    req: Request,
+  ): Promise<OperationResults[Op]> {
+    const result = await this.deps.gateway.execute(
+      { query: this.deps.operations.source(operation), operationName: operation, variables },
       ANONYMOUS,
       req.requestId,
     );
-    if (result.data && !result.errors?.length) return result.data;
+    // The operation was validated against the schema, so its data is the generated result type.
+    if (result.data && !result.errors?.length) return result.data as OperationResults[Op];
     const error = result.errors?.[0] as GraphQLErrorLike | undefined;
     const status = error?.extensions?.http?.status ?? 500;
     if (status >= 500) throw new Error(`${operation} failed: ${error?.message ?? 'no data'}`);
@@ -85,7 +105,7 @@ export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Ro
   }
 
   /** One of the client endpoints, by its route: body validated by the route's schema, result as its wire body. */
-  async function client(
+  private async client(
     operationId: string,
     clientSecret: string,
     req: Request,
@@ -94,20 +114,22 @@ export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Ro
     const route = routeOf(operationId);
     const params = { client_secret: clientSecret };
     const parsed = route.body ? parseOrThrow(route.body, 'body', body ?? {}) : undefined;
-    const data = await run(route.operation, route.variables({ params, query: {}, body: parsed }), req);
+    const data = await this.run(route.operation, route.variables({ params, query: {}, body: parsed }), req);
     return shapeResult(route, data) as PublicCheckout;
   }
 
-  const secretOf = (req: Request) => req.params.clientSecret as string;
-  const page = (handler: (req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
-    try {
-      await handler(req, res);
-    } catch (error) {
-      sendFailure(req, res, error);
-    }
-  };
+  /** An Express handler for `handler`: whatever it throws becomes a page. */
+  page(handler: (req: Request, res: Response) => Promise<void>) {
+    return async (req: Request, res: Response) => {
+      try {
+        await handler(req, res);
+      } catch (error) {
+        this.sendFailure(req, res, error);
+      }
+    };
+  }
 
-  function message(res: Response, status: number, title: string, text: string, checkout?: PublicCheckout | null) {
+  private message(res: Response, status: number, title: string, text: string, checkout?: PublicCheckout | null) {
     const link = checkout?.return_url ? { href: checkout.return_url as string, text: '← Back' } : undefined;
     sendPage(
       res,
@@ -121,18 +143,23 @@ export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Ro
     );
   }
 
-  function sendFailure(req: Request, res: Response, error: unknown) {
+  private sendFailure(req: Request, res: Response, error: unknown) {
     const status = error instanceof OperationFailed || error instanceof DomainError ? error.status : 500;
-    if (status === 404) return message(res, 404, 'Checkout not found', 'This checkout does not exist.');
+    if (status === 404) return this.message(res, 404, 'Checkout not found', 'This checkout does not exist.');
     if (status === 410)
-      return message(res, 410, 'Checkout expired', 'This checkout has expired. Start again from the seller’s site.');
-    if (status < 500) return message(res, 400, 'Something is wrong with the request', (error as Error).message);
-    deps.logger.error({ err: error, requestId: req.requestId }, 'checkout page failed');
-    message(res, 500, 'Something went wrong', `The error was logged with request id ${req.requestId}.`);
+      return this.message(
+        res,
+        410,
+        'Checkout expired',
+        'This checkout has expired. Start again from the seller’s site.',
+      );
+    if (status < 500) return this.message(res, 400, 'Something is wrong with the request', (error as Error).message);
+    this.deps.logger.error({ err: error, requestId: req.requestId }, 'checkout page failed');
+    this.message(res, 500, 'Something went wrong', `The error was logged with request id ${req.requestId}.`);
   }
 
   /** The open checkout's form (after a refused post: with what was typed and the error). */
-  function showForm(
+  private showForm(
     req: Request,
     res: Response,
     checkout: PublicCheckout,
@@ -146,19 +173,25 @@ export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Ro
         title: `Checkout · ${checkout.product?.name ?? ''}`,
         narrow: true,
         brand: checkout.organization?.name,
-        body: checkoutBody({ checkout, csrfToken: issueCsrfToken(req, res), cardEntry: deps.cardEntry, form, error }),
+        body: checkoutBody({
+          checkout,
+          csrfToken: issueCsrfToken(req, res),
+          cardEntry: this.deps.cardEntry,
+          form,
+          error,
+        }),
       }),
       status,
     );
   }
 
   /** What every state but `open` shows; false when the checkout is open (the caller shows the form). */
-  function notOpen(req: Request, res: Response, checkout: PublicCheckout): boolean {
+  private notOpen(req: Request, res: Response, checkout: PublicCheckout): boolean {
     switch (checkout.status) {
       case 'open':
         return false;
       case 'expired':
-        message(
+        this.message(
           res,
           410,
           'Checkout expired',
@@ -167,7 +200,7 @@ export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Ro
         );
         return true;
       case 'failed':
-        message(
+        this.message(
           res,
           200,
           'Payment failed',
@@ -181,110 +214,97 @@ export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Ro
     }
   }
 
-  router.get(
-    '/checkout/:clientSecret',
-    page(async (req, res) => {
-      const checkout = await client('checkouts:client_get', secretOf(req), req);
-      if (!notOpen(req, res, checkout)) showForm(req, res, checkout);
-    }),
-  );
+  /** The open checkout's form, or what its state shows instead. */
+  readonly showCheckout = async (req: Request, res: Response): Promise<void> => {
+    const checkout = await this.client('checkouts:client_get', secretOf(req), req);
+    if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout);
+  };
 
-  router.post(
-    '/checkout/:clientSecret',
-    page(async (req, res) => {
-      const secret = secretOf(req);
-      const form = formOf(req);
-      const again = async (status: number, error: string) => {
-        const checkout = await client('checkouts:client_get', secret, req);
-        if (!notOpen(req, res, checkout)) showForm(req, res, checkout, status, form, error);
-      };
-      if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
-      const pay = field(req, 'action') !== 'update';
-      const body = bodyOf(form, pay ? field(req, 'confirmation_token_id').trim() : null);
-      try {
-        await client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
-      } catch (error) {
-        const refused = error instanceof OperationFailed || error instanceof DomainError ? error : null;
-        if (refused && (refused.status === 400 || refused.status === 422))
-          return again(refused.status, explain(refused));
-        if (refused?.status === 403) return void res.redirect(303, `/checkout/${encodeURIComponent(secret)}`);
-        throw error;
-      }
-      res.redirect(
-        303,
-        pay ? `/checkout/${encodeURIComponent(secret)}/confirmation` : `/checkout/${encodeURIComponent(secret)}`,
-      );
-    }),
-  );
+  /** The form posted: pay (confirm) or apply a discount code (update), then redirect or show the error. */
+  readonly submitCheckout = async (req: Request, res: Response): Promise<void> => {
+    const secret = secretOf(req);
+    const form = formOf(req);
+    const again = async (status: number, error: string) => {
+      const checkout = await this.client('checkouts:client_get', secret, req);
+      if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout, status, form, error);
+    };
+    if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
+    const pay = field(req, 'action') !== 'update';
+    const body = bodyOf(form, pay ? field(req, 'confirmation_token_id').trim() : null);
+    try {
+      await this.client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
+    } catch (error) {
+      const refused = error instanceof OperationFailed || error instanceof DomainError ? error : null;
+      if (refused && (refused.status === 400 || refused.status === 422)) return again(refused.status, explain(refused));
+      if (refused?.status === 403) return void res.redirect(303, `/checkout/${encodeURIComponent(secret)}`);
+      throw error;
+    }
+    res.redirect(
+      303,
+      pay ? `/checkout/${encodeURIComponent(secret)}/confirmation` : `/checkout/${encodeURIComponent(secret)}`,
+    );
+  };
 
   // The success page Polar's `success_url` defaults to: waits (reloading itself) while the fulfilment
   // runs, then shows the purchase, or sends the buyer to the merchant's `success_url`.
-  router.get(
-    '/checkout/:clientSecret/confirmation',
-    page(async (req, res) => {
-      const checkout = await client('checkouts:client_get', secretOf(req), req);
-      if (checkout.status === 'open') return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}`);
-      if (checkout.status === 'confirmed') {
-        sendPage(
-          res,
-          renderPage({
-            title: 'Processing your payment',
-            narrow: true,
-            brand: checkout.organization?.name,
-            refreshSeconds: 1,
-            body: checkoutMessageBody(
-              'Processing…',
-              'Your payment was accepted; we are completing your order. This page refreshes by itself.',
-            ),
-          }),
-        );
-        return;
-      }
-      if (checkout.status !== 'succeeded') return void notOpen(req, res, checkout);
-      const ownPage = `${checkout.url}/confirmation`;
-      if (checkout.success_url && checkout.success_url !== ownPage)
-        return void res.redirect(303, String(checkout.success_url).replaceAll('{CHECKOUT_ID}', checkout.id));
+  readonly showConfirmation = async (req: Request, res: Response): Promise<void> => {
+    const checkout = await this.client('checkouts:client_get', secretOf(req), req);
+    if (checkout.status === 'open') return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}`);
+    if (checkout.status === 'confirmed') {
       sendPage(
         res,
         renderPage({
-          title: 'Thank you',
+          title: 'Processing your payment',
           narrow: true,
           brand: checkout.organization?.name,
-          body: checkoutSucceededBody(checkout),
+          refreshSeconds: 1,
+          body: checkoutMessageBody(
+            'Processing…',
+            'Your payment was accepted; we are completing your order. This page refreshes by itself.',
+          ),
         }),
       );
-    }),
-  );
+      return;
+    }
+    if (checkout.status !== 'succeeded') return void this.notOpen(req, res, checkout);
+    const ownPage = `${checkout.url}/confirmation`;
+    if (checkout.success_url && checkout.success_url !== ownPage)
+      return void res.redirect(303, String(checkout.success_url).replaceAll('{CHECKOUT_ID}', checkout.id));
+    sendPage(
+      res,
+      renderPage({
+        title: 'Thank you',
+        narrow: true,
+        brand: checkout.organization?.name,
+        body: checkoutSucceededBody(checkout),
+      }),
+    );
+  };
 
   // A checkout link's public URL (Polar: GET /v1/checkout-links/{client_secret}/redirect): a fresh
   // checkout each time, prefilled from the query, then 307 to its page.
-  router.get(
-    '/v1/checkout-links/:clientSecret/redirect',
-    page(async (req, res) => {
-      const query = new URL(req.originalUrl, 'http://local').searchParams;
-      const text = (name: string) => query.get(name)?.trim() || null;
-      const metadata = Object.fromEntries(
-        ['reference_id', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content']
-          .map(key => [key, text(key)?.slice(0, 500)] as const)
-          .filter(([, value]) => value),
-      );
-      const amount = text('amount');
-      const productId = text('product_id');
-      const input = {
-        productId: productId && /^[0-9a-f-]{36}$/i.test(productId) ? productId : null,
-        amount: amount && /^\d{1,15}$/.test(amount) ? Number(amount) : null,
-        customerEmail: text('customer_email')?.slice(0, 320) ?? null,
-        customerName: text('customer_name')?.slice(0, 256) ?? null,
-        discountCode: text('discount_code')?.slice(0, 256) ?? null,
-        locale: text('locale')?.slice(0, 16) ?? null,
-        metadata: Object.keys(metadata).length ? metadata : null,
-      };
-      const data = await run('CheckoutLinksOpen', { clientSecret: secretOf(req), input }, req);
-      res.redirect(307, data.openCheckoutLink.url);
-    }),
-  );
-
-  return router;
+  readonly openCheckoutLink = async (req: Request, res: Response): Promise<void> => {
+    const query = new URL(req.originalUrl, 'http://local').searchParams;
+    const text = (name: string) => query.get(name)?.trim() || null;
+    const metadata = Object.fromEntries(
+      ['reference_id', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content']
+        .map(key => [key, text(key)?.slice(0, 500)] as const)
+        .filter(([, value]) => value),
+    );
+    const amount = text('amount');
+    const productId = text('product_id');
+    const input = {
+      productId: productId && /^[0-9a-f-]{36}$/i.test(productId) ? productId : null,
+      amount: amount && /^\d{1,15}$/.test(amount) ? Number(amount) : null,
+      customerEmail: text('customer_email')?.slice(0, 320) ?? null,
+      customerName: text('customer_name')?.slice(0, 256) ?? null,
+      discountCode: text('discount_code')?.slice(0, 256) ?? null,
+      locale: text('locale')?.slice(0, 16) ?? null,
+      metadata: Object.keys(metadata).length ? metadata : null,
+    };
+    const data = await this.run('CheckoutLinksOpen', { clientSecret: secretOf(req), input }, req);
+    res.redirect(307, data.openCheckoutLink.url);
+  };
 }
 
 /** The posted form's fields the page knows. */
