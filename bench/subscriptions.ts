@@ -4,7 +4,7 @@
 // --quick) 1,000,000 in the tenant's organization (seeded in SQL by bench/seed-subscriptions.ts).
 import path from 'node:path';
 import pg from 'pg';
-import { OperationDocuments } from '../rest-adapter/operations.js';
+import { OperationDocuments } from '../rest-adapter/v1/operations.js';
 import { seedSubscriptions, settleSubscriptions } from './seed-subscriptions.js';
 import { type LoadOptions, type LoadResult, measure, sameJson, table } from './support.js';
 

@@ -5,15 +5,15 @@ import { graphQLRequestOf } from '../kit/http/graphql-http.js';
 import { requestIdOf } from '../kit/http/http-util.js';
 import type { Logger } from '../kit/logger.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
-import type { GatewayClient } from './gateway-client.js';
-import { docsRouter } from './openapi/docs-page.js';
-import type { RequestGuards } from './request-guards.js';
-import { sameOriginWrites } from './same-origin-writes.js';
-import { OperationDocuments } from './operations.js';
-import type { Route } from './routes/route.js';
-import { decodablePath, parseOrThrow, queryObject } from './validation.js';
-import { readCookie, sessionCookieName } from './web/cookies.js';
-import { sendError, sendMethodNotAllowed, sendNotFound } from './wire-errors.js';
+import type { GatewayClient } from './upstream/gateway-client.js';
+import { docsRouter } from './v1/openapi/docs-page.js';
+import type { RequestGuards } from './guards/request-guards.js';
+import { sameOriginWrites } from './guards/same-origin-writes.js';
+import { OperationDocuments } from './v1/operations.js';
+import { type Route, shapeResult } from './v1/routes/route.js';
+import { decodablePath, parseOrThrow, queryObject } from './v1/validation.js';
+import { readCookie, sessionCookieName } from './web-kit/cookies.js';
+import { sendError, sendMethodNotAllowed, sendNotFound } from './v1/wire-errors.js';
 
 export interface AppDependencies {
   /** Public base URL of the environment: an `Origin` equal to it is this site's (same-origin-writes.ts). */
@@ -32,7 +32,7 @@ export interface AppDependencies {
   docsPage: () => string;
   /** Extra routers (OAuth pages and endpoints) mounted before the API routes. */
   extensions?: express.Router[];
-  /** Rate limits and idempotency keys (rest-adapter/request-guards.ts). */
+  /** Rate limits and idempotency keys (rest-adapter/guards/request-guards.ts). */
   guards?: RequestGuards;
   /** Routers that read their body raw (a signature over the exact bytes), mounted before the body parsers. */
   rawBodyRouters?: express.Router[];
@@ -213,7 +213,7 @@ function routeHandler(route: Route, deps: AppDependencies) {
       // and serialising it was half of what a big page costs. Under a burst of slow requests, the
       // ones that timed out would otherwise keep the process busy for the ones still waiting.
       if (req.socket.destroyed) return;
-      const payload = route.result(result.data);
+      const payload = shapeResult(route, result.data);
       res.status(route.status);
       if (payload === undefined) res.end();
       else if (route.contentType) res.type(route.contentType).send(payload);

@@ -1,26 +1,28 @@
 import type { ProcessorWebhooks } from '../kit/processor-webhooks.js';
-import { createProcessorWebhookRouter } from './processor-webhooks/router.js';
+import { createProcessorWebhookRouter } from './inbound/processor-webhooks/router.js';
 import type { Express } from 'express';
 import type { EnvironmentName } from '../kit/config.js';
 import type { Logger } from '../kit/logger.js';
 import type { PrincipalResolver } from '../kit/principal.js';
 import type { OAuth2Provider, OrganizationDirectory } from '../subgraphs/identity/contract.js';
 import { createApp } from './app.js';
-import type { GatewayClient } from './gateway-client.js';
-import type { RequestGuards } from './request-guards.js';
-import { documentRequestGuards } from './request-guards-openapi.js';
+import type { GatewayClient } from './upstream/gateway-client.js';
+import type { RequestGuards } from './guards/request-guards.js';
+import { documentRequestGuards } from './guards/request-guards-openapi.js';
 import { buildOpenApi, renderDocsPage } from './openapi.js';
-import { createOAuth2Router } from './oauth2/router.js';
-import { OperationDocuments } from './operations.js';
-import { routesFor } from './routes/index.js';
-import { createStorageRouter } from './storage/storage.router.js';
-import { createSecretScanningRouter, type SecretScanningDependencies } from './secret-scanning/router.js';
-import { createCheckoutRouter } from './web/checkout-router.js';
-import type { CardEntry } from './web/pages/checkout.js';
-import { createWebRouter, type WebDependencies } from './web/router.js';
+import { createOAuth2Router } from './oauth/router.js';
+import { OperationDocuments } from './v1/operations.js';
+import { routesFor } from './v1/routes/index.js';
+import { createStorageRouter } from './inbound/storage/storage.router.js';
+import { createSecretScanningRouter, type SecretScanningDependencies } from './inbound/secret-scanning/router.js';
+import { createCheckoutRouter } from './web/checkout/checkout.routes.js';
+import type { CardEntry } from './web/checkout/checkout.views.js';
+import type { WebDependencies } from './web/account-pages.js';
+import { settingsRoutes } from './web/settings/settings.routes.js';
+import { signInRoutes } from './web/sign-in/sign-in.routes.js';
 import { PortalApi } from './web/portal/portal-api.js';
 import { createPortalRouter } from './web/portal/portal-router.js';
-import { configureWebKit } from './web/settings.js';
+import { configureWebKit } from './web-kit/settings.js';
 
 export interface RestAppOptions {
   environment: EnvironmentName;
@@ -43,7 +45,7 @@ export interface RestAppOptions {
    * (`describePaymentProcessor`); by default `test` in the sandbox and `stripe` in production.
    */
   checkoutCardEntry?: CardEntry;
-  /** The OAuth 2.0 / OIDC provider (rest-adapter/oauth2); its pages need `web` too. Issuer = publicUrl. */
+  /** The OAuth 2.0 / OIDC provider (rest-adapter/oauth); its pages need `web` too. Issuer = publicUrl. */
   oauth2?: OAuth2Provider;
   /** The routes' GraphQL operations, when the caller has read them already (read here otherwise). */
   operations?: OperationDocuments;
@@ -56,9 +58,9 @@ export interface RestAppOptions {
    * (rest-adapter/web/portal) are served at `/portal/<slug>/…`.
    */
   organizations?: OrganizationDirectory;
-  /** GitHub secret scanning (rest-adapter/secret-scanning): the configured keys and who revokes. */
+  /** GitHub secret scanning (rest-adapter/inbound/secret-scanning): the configured keys and who revokes. */
   secretScanning?: Omit<SecretScanningDependencies, 'logger'>;
-  /** Billing's receiver of Stripe's webhooks (rest-adapter/processor-webhooks). */
+  /** Billing's receiver of Stripe's webhooks (rest-adapter/inbound/processor-webhooks). */
   processorWebhooks?: ProcessorWebhooks;
 }
 
@@ -104,7 +106,13 @@ export function assembleRestApp(options: RestAppOptions): Express {
         : []),
     ],
     extensions: [
-      ...(options.web ? [createWebRouter({ identity: options.web.identity, logger })] : []),
+      // The sign-in pages, then the organization settings (their paths never overlap).
+      ...(options.web
+        ? [
+            signInRoutes({ identity: options.web.identity, logger }),
+            settingsRoutes({ identity: options.web.identity, logger }),
+          ]
+        : []),
       ...(options.web
         ? [
             createCheckoutRouter({

@@ -5,9 +5,9 @@ import { createLogger } from '../kit/logger.js';
 import { requireConfig } from '../kit/process/require-config.js';
 import { runMain, runService } from '../kit/process/run-service.js';
 import { assembleRestApp } from './assemble.js';
-import { createRequestGuards } from './request-guards.js';
-import { HttpGatewayClient } from './gateway-client.js';
-import { HttpPrincipalResolver } from './http-principal-resolver.js';
+import { createRequestGuards } from './guards/request-guards.js';
+import { HttpGatewayClient } from './upstream/gateway-client.js';
+import { HttpPrincipalResolver } from './upstream/http-principal-resolver.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import { signedRpcClient } from '../kit/http/signed-rpc.js';
@@ -15,7 +15,7 @@ import { OAUTH2_PROVIDER_RPC, ORGANIZATION_DIRECTORY_RPC, WEB_IDENTITY_RPC } fro
 import { listenForPrincipalInvalidations } from '../kit/database/principal-invalidations.js';
 import { LEAKED_TOKEN_RPC } from '../kit/leaked-tokens.js';
 import { PROCESSOR_WEBHOOKS_RPC } from '../kit/processor-webhooks.js';
-import { loadGitHubPublicKeys } from './secret-scanning/github-keys.js';
+import { loadGitHubPublicKeys } from './inbound/secret-scanning/github-keys.js';
 import { PrincipalCache } from '../kit/principal-cache.js';
 
 /**

@@ -1,15 +1,18 @@
 import { API_VERSIONS, DEFAULT_API_VERSION } from './app.js';
-import { oauth2Paths, oauth2Schemas } from './oauth2/oauth2.openapi.js';
-import { operationOf } from './openapi/route-operations.js';
-import { securitySchemes } from './openapi/security.js';
-import { processorWebhookPaths, processorWebhookSchemas } from './processor-webhooks/processor-webhooks.openapi.js';
-import { secretScanningPaths, secretScanningSchemas } from './secret-scanning/secret-scanning.openapi.js';
-import { servicePaths, serviceSchemas } from './openapi/service.openapi.js';
-import { storagePaths } from './storage/storage.openapi.js';
-import { errorResponses, errorSchemas, type Json, polarVersionParameter } from './openapi/wire-schemas.js';
-import type { Route } from './routes/route.js';
+import { oauth2Paths, oauth2Schemas } from './oauth/oauth2.openapi.js';
+import { operationOf } from './v1/openapi/route-operations.js';
+import { securitySchemes } from './v1/openapi/security.js';
+import {
+  processorWebhookPaths,
+  processorWebhookSchemas,
+} from './inbound/processor-webhooks/processor-webhooks.openapi.js';
+import { secretScanningPaths, secretScanningSchemas } from './inbound/secret-scanning/secret-scanning.openapi.js';
+import { servicePaths, serviceSchemas } from './v1/openapi/service.openapi.js';
+import { storagePaths } from './inbound/storage/storage.openapi.js';
+import { errorResponses, errorSchemas, type Json, polarVersionParameter } from './v1/openapi/wire-schemas.js';
+import type { Route } from './v1/routes/route.js';
 
-export { renderDocsPage } from './openapi/docs-page.js';
+export { renderDocsPage } from './v1/openapi/docs-page.js';
 
 /** Tags in reading order: the route table's, then the OAuth provider, then the service's own endpoints. */
 const tagsOf = (routes: Route[]): Json[] => [

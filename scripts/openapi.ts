@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../kit/paths.js';
 import { buildOpenApi } from '../rest-adapter/openapi.js';
-import { documentRequestGuards } from '../rest-adapter/request-guards-openapi.js';
-import { routes } from '../rest-adapter/routes/index.js';
+import { documentRequestGuards } from '../rest-adapter/guards/request-guards-openapi.js';
+import { routes } from '../rest-adapter/v1/routes/index.js';
 
 export const openApiFile = path.join(projectRoot(), 'schema', 'openapi.json');
 

@@ -3,8 +3,8 @@
 // error code, status and details.
 import { readSupergraph } from '../gateway.js';
 import { DirectOperations } from '../direct-operations.js';
-import { InProcessGatewayClient, type GraphQLResult } from '../../rest-adapter/gateway-client.js';
-import { OperationDocuments } from '../../rest-adapter/operations.js';
+import { InProcessGatewayClient, type GraphQLResult } from '../../rest-adapter/upstream/gateway-client.js';
+import { OperationDocuments } from '../../rest-adapter/v1/operations.js';
 import type { Principal } from '../../kit/principal.js';
 import { createTenant, startTestStack, type Tenant, type TestStack } from '../../test/support/stack.js';
 

@@ -80,6 +80,13 @@ export {
   validatedLicenseKeyWire,
 } from './license-keys/license-key.wire.js';
 export { downloadableWire, fileUploadWire, fileWire } from './files/file.wire.js';
+export {
+  customerBenefitGrantWire,
+  customerOrderWire,
+  customerOrganizationWire,
+  customerPaymentMethodWire,
+  customerSubscriptionWire,
+} from './customer-portal/portal.wire.js';
 
 // The storage routes behind signed file links (rest-adapter/storage/): slice size and path prefix.
 export { STORAGE_PATH_PREFIX } from './files/file-links.js';

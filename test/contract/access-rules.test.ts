@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AccessRule } from '../../kit/graphql/authorize.js';
 import { projectRoot } from '../../kit/paths.js';
-import { routes } from '../../rest-adapter/routes/index.js';
+import { routes } from '../../rest-adapter/v1/routes/index.js';
 import * as billing from '../../subgraphs/billing/contract.js';
 import * as identity from '../../subgraphs/identity/contract.js';
 import * as webhooks from '../../subgraphs/webhooks/contract.js';
@@ -43,7 +43,7 @@ describe('access rules', () => {
 
   it('are declared only in *.access.ts files (never inline in a route table or a resolver)', () => {
     const root = projectRoot();
-    const files = [...importGraph(root, ['subgraphs', 'rest-adapter/routes']).keys()].filter(
+    const files = [...importGraph(root, ['subgraphs', 'rest-adapter/v1/routes']).keys()].filter(
       file => !file.endsWith('.access.ts') && !file.includes('/__tests__/'),
     );
     expect(files.length).toBeGreaterThan(50);

@@ -63,7 +63,7 @@ describe('the import graph of kit/, subgraphs/, gateway/, rest-adapter/, embedde
     expect(graph.get('subgraphs/billing/context.ts')).toContainEqual(
       expect.objectContaining({ to: 'subgraphs/billing/services.ts' }),
     );
-    expect(graph.get('rest-adapter/routes/subscriptions.routes.ts')).toContainEqual(
+    expect(graph.get('rest-adapter/v1/routes/subscriptions.routes.ts')).toContainEqual(
       expect.objectContaining({ to: 'subgraphs/billing/contract.ts' }),
     );
     // bench/ and scripts/ are read too.
@@ -98,8 +98,10 @@ describe('the import graph of kit/, subgraphs/, gateway/, rest-adapter/, embedde
 describe('subgraph boundaries: outside a subgraph, only its contract.ts is imported', () => {
   it('tells the allowed imports from the forbidden ones', () => {
     const verdict = (from: string, to: string) => boundaryViolation({ from, to }) === null;
-    expect(verdict('rest-adapter/routes/products.routes.ts', 'subgraphs/billing/contract.ts')).toBe(true);
-    expect(verdict('rest-adapter/routes/products.routes.ts', 'subgraphs/billing/products/product.wire.ts')).toBe(false);
+    expect(verdict('rest-adapter/v1/routes/products.routes.ts', 'subgraphs/billing/contract.ts')).toBe(true);
+    expect(verdict('rest-adapter/v1/routes/products.routes.ts', 'subgraphs/billing/products/product.wire.ts')).toBe(
+      false,
+    );
     expect(verdict('gateway/gateway.ts', 'subgraphs/identity/runtime.ts')).toBe(false);
     expect(verdict('subgraphs/billing/x.ts', 'subgraphs/identity/users/user.entity.ts')).toBe(false);
     expect(verdict('subgraphs/billing/x.ts', 'subgraphs/identity/contract.ts')).toBe(true);

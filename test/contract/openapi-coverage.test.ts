@@ -11,7 +11,7 @@ jest.setTimeout(60_000);
 
 /**
  * Pages for a person in a browser, not operations for a program: HTML answers and CSRF-protected form
- * posts (rest-adapter/web, the consent form of rest-adapter/oauth2) and the docs page itself. The
+ * posts (rest-adapter/web, the consent form of rest-adapter/oauth) and the docs page itself. The
  * authorization endpoint is a page too, but clients build its URL, so the document describes it.
  */
 const HTML_PAGES = [

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { buildOpenApi } from '../../rest-adapter/openapi.js';
-import { routes } from '../../rest-adapter/routes/index.js';
+import { routes } from '../../rest-adapter/v1/routes/index.js';
 import { SCOPES_SUPPORTED } from '../../subgraphs/identity/oauth2/oauth2.constants.js';
 import { openApiFile } from '../../scripts/openapi.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse, validate } from 'graphql';
-import { OperationDocuments } from '../../rest-adapter/operations.js';
-import { routes } from '../../rest-adapter/routes/index.js';
+import { OperationDocuments } from '../../rest-adapter/v1/operations.js';
+import { routes } from '../../rest-adapter/v1/routes/index.js';
 import { openApiFile, producedOpenApi } from '../../scripts/openapi.js';
 import { breakingChanges, produceSchemas, staleFiles, supergraphFile } from '../../scripts/schema.js';
 

@@ -1,5 +1,5 @@
 import { systemClock } from '../../kit/clock.js';
-import { sessionCookieName } from '../../rest-adapter/web/cookies.js';
+import { sessionCookieName } from '../../rest-adapter/web-kit/cookies.js';
 import { InProcessWebIdentity } from '../../subgraphs/identity/web/web.provider.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../kit/clock.js';
-import { zoneOf } from '../../rest-adapter/rate-limit/rules.js';
+import { zoneOf } from '../../rest-adapter/guards/rate-limit/rules.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { zoneOf } from '../../rest-adapter/rate-limit/rules.js';
-import { routes } from '../../rest-adapter/routes/index.js';
+import { zoneOf } from '../../rest-adapter/guards/rate-limit/rules.js';
+import { routes } from '../../rest-adapter/v1/routes/index.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { issueKey, restoreGrant, revokeGrant } from './support/license-keys.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { systemClock } from '../../kit/clock.js';
-import { sessionCookieName } from '../../rest-adapter/web/cookies.js';
+import { sessionCookieName } from '../../rest-adapter/web-kit/cookies.js';
 import { InProcessWebIdentity } from '../../subgraphs/identity/web/web.provider.js';
 import { call, createTenant, type RunningEnvironment, type Tenant } from '../support/stack.js';
 import type { Operation, RequestContext, TokenKind } from './openapi-requests.js';

@@ -1,5 +1,5 @@
 import { ANONYMOUS, type Principal } from '../../kit/principal.js';
-import { callerKeyOf } from '../../rest-adapter/rate-limit/caller-key.js';
+import { callerKeyOf } from '../../rest-adapter/guards/rate-limit/caller-key.js';
 
 /** Whose counter each kind of credential spends (interface.md §8, polar-api.md §7). */
 const principal = (overrides: Partial<Principal>): Principal => ({

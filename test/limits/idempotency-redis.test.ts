@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../kit/config.js';
 import { createLogger } from '../../kit/logger.js';
 import { assembleRestApp } from '../../rest-adapter/assemble.js';
-import { InProcessGatewayClient } from '../../rest-adapter/gateway-client.js';
-import { createRequestGuards, type RequestGuards } from '../../rest-adapter/request-guards.js';
+import { InProcessGatewayClient } from '../../rest-adapter/upstream/gateway-client.js';
+import { createRequestGuards, type RequestGuards } from '../../rest-adapter/guards/request-guards.js';
 import { call, createTenant, type Tenant } from '../support/stack.js';
 import {
   deleteKeys,

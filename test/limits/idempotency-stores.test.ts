@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '../../kit/logger.js';
-import { PostgresIdempotencyStore } from '../../rest-adapter/idempotency/postgres-store.js';
-import { RedisIdempotencyStore } from '../../rest-adapter/idempotency/redis-store.js';
+import { PostgresIdempotencyStore } from '../../rest-adapter/guards/idempotency/postgres-store.js';
+import { RedisIdempotencyStore } from '../../rest-adapter/guards/idempotency/redis-store.js';
 import {
   type Claim,
   type IdempotencyStore,
   MemoryIdempotencyStore,
   type StoreTimes,
-} from '../../rest-adapter/idempotency/store.js';
-import { RedisConnection } from '../../rest-adapter/rate-limit/redis-connection.js';
+} from '../../rest-adapter/guards/idempotency/store.js';
+import { RedisConnection } from '../../rest-adapter/guards/rate-limit/redis-connection.js';
 import { deleteKeys, eventually, MACHINE_REDIS, OwnRedis, testDatabase, uniquePrefix } from './support.js';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { fingerprintOf } from '../../rest-adapter/idempotency/middleware.js';
-import { PostgresIdempotencyStore } from '../../rest-adapter/idempotency/postgres-store.js';
+import { fingerprintOf } from '../../rest-adapter/guards/idempotency/middleware.js';
+import { PostgresIdempotencyStore } from '../../rest-adapter/guards/idempotency/postgres-store.js';
 import { call, createTenant, type Tenant } from '../support/stack.js';
 import { type LimitedEnvironment, startLimited, testDatabase } from './support.js';
 

@@ -3,7 +3,7 @@ import type { WebClient } from './client.js';
 import { base, liveTokens, owner, signedIn, useWebPagesStack } from './pages-support.js';
 
 /**
- * The API with the web session cookie instead of a bearer (rest-adapter/same-origin-writes.ts and the
+ * The API with the web session cookie instead of a bearer (rest-adapter/guards/same-origin-writes.ts and the
  * JSON-only bodies of rest-adapter/app.ts): a page of another site cannot make a signed-in browser
  * write, whatever content type it picks; this site's pages, and bearer callers from anywhere, can.
  */

@@ -1,11 +1,11 @@
-// The hosted checkout page (rest-adapter/web/checkout-router.ts) over plain HTTP, as a browser without
+// The hosted checkout page (rest-adapter/web/checkout/checkout.routes.ts) over plain HTTP, as a browser without
 // JavaScript uses it: GET the page, POST its one form (CSRF token and cookie), follow the redirects.
 // The merchant side is set up with the official SDK; what the buyer did is checked through the API.
 import type { Polar } from '@polar-sh/sdk';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
-import { checkoutBody } from '../../rest-adapter/web/pages/checkout.js';
+import { checkoutBody } from '../../rest-adapter/web/checkout/checkout.views.js';
 import { csrfTokenOf, WebClient } from './client.js';
 
 let stack: TestStack;

@@ -14,7 +14,7 @@ import {
   safeReturnTo,
   setSessionCookie,
   verifyCsrf,
-} from '../../rest-adapter/web/kit.js';
+} from '../../rest-adapter/web-kit/kit.js';
 import { WebClient, csrfTokenOf, cookieLine } from './client.js';
 
 /** The web kit on its own: escaping, return_to, cookies and CSRF on a bare Express app. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { html } from '../../rest-adapter/web/html.js';
+import { html } from '../../rest-adapter/web-kit/html.js';
 import { registerPortalSection } from '../../rest-adapter/web/portal/portal-views.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';

@@ -1,11 +1,11 @@
 import { DomainError } from '../../../kit/errors.js';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { Principal } from '../../../kit/principal.js';
-import type { GatewayClient } from '../../gateway-client.js';
-import type { OperationDocuments } from '../../operations.js';
-import type { Route } from '../../routes/route.js';
-import { parseOrThrow, queryObject } from '../../validation.js';
-import type { GraphQLErrorLike } from '../../wire-errors.js';
+import type { GatewayClient } from '../../upstream/gateway-client.js';
+import type { OperationDocuments } from '../../v1/operations.js';
+import { type Route, shapeResult } from '../../v1/routes/route.js';
+import { parseOrThrow, queryObject } from '../../v1/validation.js';
+import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
 
 export interface PortalCall {
   params?: Record<string, string>;
@@ -70,7 +70,7 @@ export class PortalApi {
       requestId,
     );
     if (result.errors?.length || !result.data) throw domainErrorOf(result.errors?.[0] as GraphQLErrorLike | undefined);
-    return route.result(result.data) as T;
+    return shapeResult(route, result.data) as T;
   }
 }
 

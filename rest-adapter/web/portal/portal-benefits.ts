@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../web-kit/html.js';
 import { formatDate } from './portal-format.js';
 
 type Wire = Record<string, any>;

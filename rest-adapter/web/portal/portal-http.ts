@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import type { DomainError, ValidationIssue } from '../../../kit/errors.js';
 import type { OrganizationProfile } from '../../../subgraphs/identity/contract.js';
-import { html } from '../html.js';
-import { sendPage } from '../layout.js';
+import { html } from '../../web-kit/html.js';
+import { sendPage } from '../../web-kit/layout.js';
 import { renderPortalPage } from './portal-layout.js';
 import { portalBase } from './portal-session.js';
 

@@ -1,9 +1,9 @@
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { DomainError } from '../../../kit/errors.js';
-import { verifyCsrf } from '../csrf.js';
-import { html, type HtmlValue } from '../html.js';
-import { csrfField } from '../layout.js';
+import { verifyCsrf } from '../../web-kit/csrf.js';
+import { html, type HtmlValue } from '../../web-kit/html.js';
+import { csrfField } from '../../web-kit/layout.js';
 import type { PortalApi } from './portal-api.js';
 import { siteLink } from './portal-format.js';
 import { FORM_EXPIRED, messageOf } from './portal-http.js';

@@ -1,5 +1,5 @@
-import { html, type HtmlValue, rawHtml, type SafeHtml, toHtml } from '../html.js';
-import { csrfField, STYLESHEET } from '../layout.js';
+import { html, type HtmlValue, rawHtml, type SafeHtml, toHtml } from '../../web-kit/html.js';
+import { csrfField, STYLESHEET } from '../../web-kit/layout.js';
 
 /** The portal's additions to the shared stylesheet (navigation tabs, status badges, definition lists). */
 const PORTAL_STYLES = `

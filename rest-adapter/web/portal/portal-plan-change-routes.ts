@@ -1,7 +1,7 @@
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { DomainError } from '../../../kit/errors.js';
-import { verifyCsrf } from '../csrf.js';
+import { verifyCsrf } from '../../web-kit/csrf.js';
 import { FORM_EXPIRED, messageOf, queryParam } from './portal-http.js';
 import { changePlanBody, changeSeatsBody, type ChangeReview, reviewBody } from './portal-plan-change.js';
 import { actionsOf, type Helpers, planChange } from './portal-subscription-actions.js';

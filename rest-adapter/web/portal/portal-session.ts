@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { cookieOptions, readCookie } from '../cookies.js';
-import { webSettingsOf } from '../settings.js';
+import { cookieOptions, readCookie } from '../../web-kit/cookies.js';
+import { webSettingsOf } from '../../web-kit/settings.js';
 
 /**
  * The portal's sign-in: the customer session token (`polar_cst_`, one hour) in an HttpOnly cookie

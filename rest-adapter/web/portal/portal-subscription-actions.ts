@@ -1,6 +1,6 @@
 import type express from 'express';
 import type { Request, Response } from 'express';
-import type { HtmlValue } from '../html.js';
+import type { HtmlValue } from '../../web-kit/html.js';
 import type { PortalApi } from './portal-api.js';
 import type { SubscriptionActions } from './portal-subscriptions.js';
 import type { PortalContext } from './portal-views.js';

@@ -1,7 +1,7 @@
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { DomainError } from '../../../kit/errors.js';
-import { verifyCsrf } from '../csrf.js';
+import { verifyCsrf } from '../../web-kit/csrf.js';
 import { FORM_EXPIRED, messageOf } from './portal-http.js';
 import { actionsOf, type Helpers } from './portal-subscription-actions.js';
 import { planChangeRoutes } from './portal-plan-change-routes.js';

@@ -1,5 +1,5 @@
-import { html, type SafeHtml } from '../html.js';
-import { csrfField, errorBox } from '../layout.js';
+import { html, type SafeHtml } from '../../web-kit/html.js';
+import { csrfField, errorBox } from '../../web-kit/layout.js';
 import { formatAmount, formatDate, formatRecurring, subscriptionState } from './portal-format.js';
 import { noticeBox } from './portal-layout.js';
 

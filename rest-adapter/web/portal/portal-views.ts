@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Principal } from '../../../kit/principal.js';
 import type { OrganizationProfile } from '../../../subgraphs/identity/contract.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../web-kit/html.js';
 import { benefitsBody } from './portal-benefits.js';
 import { billingBody, billingFormOf, ordersBody } from './portal-account.js';
 import type { PortalApi, PortalCall } from './portal-api.js';

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import {
+  CUSTOMER_NAME_MAX_LENGTH,
+  CUSTOMER_PORTAL_READ,
+  CUSTOMER_PORTAL_WRITE,
+  customerPaymentMethodWire,
+} from '../../../subgraphs/billing/contract.js';
+import { idParams, listOf, pageQuery, toInput, toWire } from './common.js';
+import { addressInput, customerPortalCustomerResponse } from './customers.schemas.js';
+import type { Route } from './route.js';
+
+/** Polar's CustomerPortalCustomerUpdate (`default_payment_method_id` is not offered yet). */
+const customerPortalCustomerUpdate = z.object({
+  billing_name: z.string().max(CUSTOMER_NAME_MAX_LENGTH).nullish(),
+  billing_address: addressInput.nullish(),
+  tax_id: z.string().max(64).nullish(),
+});
+
+/** The Customer Portal API: a customer session token (`polar_cst_`) and nothing else. */
+
+const dateTime = z.iso.datetime({ offset: true });
+const paymentMethodResponse = z.looseObject({
+  id: z.uuid(),
+  created_at: dateTime,
+  modified_at: dateTime.nullable(),
+  processor: z.literal('stripe'),
+  customer_id: z.uuid(),
+  type: z.string(),
+  method_metadata: z
+    .object({
+      brand: z.string(),
+      last4: z.string(),
+      exp_month: z.number().int(),
+      exp_year: z.number().int(),
+      wallet: z.string().nullable(),
+    })
+    .optional(),
+  is_default: z.boolean(),
+});
+
+const paymentMethodCreateBody = z.object({
+  confirmation_token_id: z
+    .string()
+    .meta({ description: "Stripe's confirmation token; in the sandbox a test method name such as pm_card_visa." }),
+  set_default: z.boolean(),
+  return_url: z.url().meta({ description: 'Where an authentication step sends the customer back.' }),
+});
+
+export const customerPortalCustomerRoutes: Route[] = [
+  {
+    operationId: 'customer_portal:customers:get',
+    method: 'get',
+    path: '/v1/customer-portal/customers/me',
+    summary: 'Get the authenticated customer',
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_READ,
+    operation: 'CustomerPortalCustomersGet',
+    variables: () => ({}),
+    result: data => toWire(data.customerPortalMe),
+    status: 200,
+    response: customerPortalCustomerResponse,
+  },
+  {
+    operationId: 'customer_portal:customers:update',
+    method: 'patch',
+    path: '/v1/customer-portal/customers/me',
+    summary: 'Update the authenticated customer',
+    description:
+      "The customer's billing name, billing address and tax id. An empty string clears the name or tax id; a billing address cannot be reset to null once set (422).",
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_WRITE,
+    body: customerPortalCustomerUpdate,
+    operation: 'CustomerPortalCustomersUpdate',
+    variables: ({ body }) => {
+      const b = body as z.output<typeof customerPortalCustomerUpdate>;
+      return {
+        input: {
+          billingName: b.billing_name ?? null,
+          billingAddress: b.billing_address ? toInput(b.billing_address) : null,
+          billingAddressNull: b.billing_address === null ? true : null,
+          ...(b.tax_id !== undefined ? { taxId: b.tax_id || null } : {}),
+        },
+      };
+    },
+    result: data => toWire(data.customerPortalUpdateMe),
+    status: 200,
+    response: customerPortalCustomerResponse,
+  },
+  {
+    operationId: 'customer_portal:customers:list_payment_methods',
+    method: 'get',
+    path: '/v1/customer-portal/customers/me/payment-methods',
+    summary: "List the customer's saved payment methods",
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_READ,
+    query: z.object({ ...pageQuery }),
+    operation: 'CustomerPortalPaymentMethodsList',
+    variables: ({ query }) => ({ page: query.page, limit: query.limit }),
+    result: data => ({
+      items: data.customerPortalPaymentMethods.items.map(customerPaymentMethodWire),
+      pagination: toWire(data.customerPortalPaymentMethods.pagination),
+    }),
+    status: 200,
+    response: listOf(paymentMethodResponse),
+  },
+  {
+    operationId: 'customer_portal:customers:add_payment_method',
+    method: 'post',
+    path: '/v1/customer-portal/customers/me/payment-methods',
+    summary: 'Save a payment method for later charges (set_default: what renewals charge)',
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_WRITE,
+    body: paymentMethodCreateBody,
+    operation: 'CustomerPortalPaymentMethodsAdd',
+    variables: ({ body }) => ({
+      input: {
+        confirmationTokenId: body.confirmation_token_id,
+        setDefault: body.set_default,
+        returnUrl: body.return_url,
+      },
+    }),
+    result: data => {
+      const r = data.customerPortalAddPaymentMethod;
+      return r.status === 'succeeded'
+        ? { status: 'succeeded', payment_method: customerPaymentMethodWire(r.paymentMethod) }
+        : { status: r.status, client_secret: r.clientSecret };
+    },
+    status: 201,
+    response: z.union([
+      z.object({ status: z.literal('succeeded'), payment_method: paymentMethodResponse }),
+      z.object({ status: z.literal('requires_action'), client_secret: z.string() }),
+    ]),
+    errors: [400],
+  },
+  {
+    operationId: 'customer_portal:customers:delete_payment_method',
+    method: 'delete',
+    path: '/v1/customer-portal/customers/me/payment-methods/{id}',
+    summary: 'Remove a saved payment method (400 when a subscription still needs it)',
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_WRITE,
+    params: idParams,
+    operation: 'CustomerPortalPaymentMethodsDelete',
+    variables: ({ params }) => ({ id: params.id }),
+    result: () => undefined,
+    status: 204,
+    errors: [400, 404],
+  },
+];

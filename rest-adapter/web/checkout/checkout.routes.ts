@@ -1,0 +1,368 @@
+import express, { type Request, type Response } from 'express';
+import { DomainError, type ValidationIssue } from '../../../kit/errors.js';
+import type { Logger } from '../../../kit/logger.js';
+import { ANONYMOUS } from '../../../kit/principal.js';
+import type { GatewayClient } from '../../upstream/gateway-client.js';
+import type { OperationDocuments } from '../../v1/operations.js';
+import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
+import type { OperationName, OperationResults } from '../../v1/operation-results.generated.js';
+import { type Route, shapeResult } from '../../v1/routes/route.js';
+import { parseOrThrow } from '../../v1/validation.js';
+import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
+import { issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
+import { renderPage, sendPage } from '../../web-kit/layout.js';
+import {
+  type CardEntry,
+  type CheckoutForm,
+  checkoutBody,
+  checkoutMessageBody,
+  checkoutSucceededBody,
+  type PublicCheckout,
+} from './checkout.views.js';
+
+export interface CheckoutPageDependencies {
+  gateway: GatewayClient;
+  operations: OperationDocuments;
+  logger: Logger;
+  cardEntry: CardEntry;
+}
+
+/** A refused operation as the page shows it: the status and the GraphQL error's code, message and items. */
+class OperationFailed extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues: ValidationIssue[],
+  ) {
+    super(message);
+  }
+}
+
+const FORM_EXPIRED = 'This form has expired or did not come from this site. Please try again.';
+const FIELD_LABELS: Record<string, string> = {
+  customer_email: 'E-mail',
+  customer_name: 'Name',
+  discount_code: 'Discount code',
+  confirmation_token_id: 'Card',
+  customer_billing_address: 'Billing address',
+  product_id: 'Product',
+};
+
+const routeOf = (operationId: string): Route => {
+  const route = checkoutRoutes.find(r => r.operationId === operationId);
+  if (!route) throw new Error(`No route ${operationId}`);
+  return route;
+};
+
+/**
+ * The hosted checkout (a checkout's `url`, `/checkout/{client_secret}`) and a checkout link's public
+ * redirect. Server-rendered, no scripts: one form posts the buyer's details and card, the answer is a
+ * redirect (the confirmation page, or the page again after applying a code) or the form with the
+ * error. It runs the client endpoints' own route objects (their body schemas, GraphQL operations and
+ * wire shapes), as an anonymous caller holding the client secret, so the page and
+ * `/v1/checkouts/client/…` cannot disagree.
+ */
+export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Router {
+  const pages = new CheckoutPages(deps);
+  const router = express.Router();
+  router.get('/checkout/:clientSecret', pages.page(pages.showCheckout));
+  router.post('/checkout/:clientSecret', pages.page(pages.submitCheckout));
+  router.get('/checkout/:clientSecret/confirmation', pages.page(pages.showConfirmation));
+  router.get('/v1/checkout-links/:clientSecret/redirect', pages.page(pages.openCheckoutLink));
+  return router;
+}
+
+const secretOf = (req: Request) => req.params.clientSecret as string;
+
+/** The checkout pages' handlers, over the client endpoints' routes. */
+class CheckoutPages {
+  constructor(private readonly deps: CheckoutPageDependencies) {}
+
+  /** Runs one operation as the anonymous holder of the client secret; a refusal is thrown as OperationFailed. */
+  private async run<Op extends OperationName>(
+    operation: Op,
+    variables: Record<string, unknown>,
+    req: Request,
+  ): Promise<OperationResults[Op]> {
+    const result = await this.deps.gateway.execute(
+      { query: this.deps.operations.source(operation), operationName: operation, variables },
+      ANONYMOUS,
+      req.requestId,
+    );
+    // The operation was validated against the schema, so its data is the generated result type.
+    if (result.data && !result.errors?.length) return result.data as OperationResults[Op];
+    const error = result.errors?.[0] as GraphQLErrorLike | undefined;
+    const status = error?.extensions?.http?.status ?? 500;
+    if (status >= 500) throw new Error(`${operation} failed: ${error?.message ?? 'no data'}`);
+    const details = error?.extensions?.details;
+    throw new OperationFailed(
+      status,
+      error?.extensions?.code ?? 'Error',
+      error?.message ?? '',
+      Array.isArray(details) ? (details as ValidationIssue[]) : [],
+    );
+  }
+
+  /** One of the client endpoints, by its route: body validated by the route's schema, result as its wire body. */
+  private async client(
+    operationId: string,
+    clientSecret: string,
+    req: Request,
+    body?: unknown,
+  ): Promise<PublicCheckout> {
+    const route = routeOf(operationId);
+    const params = { client_secret: clientSecret };
+    const parsed = route.body ? parseOrThrow(route.body, 'body', body ?? {}) : undefined;
+    const data = await this.run(route.operation, route.variables({ params, query: {}, body: parsed }), req);
+    return shapeResult(route, data) as PublicCheckout;
+  }
+
+  /** An Express handler for `handler`: whatever it throws becomes a page. */
+  page(handler: (req: Request, res: Response) => Promise<void>) {
+    return async (req: Request, res: Response) => {
+      try {
+        await handler(req, res);
+      } catch (error) {
+        this.sendFailure(req, res, error);
+      }
+    };
+  }
+
+  private message(res: Response, status: number, title: string, text: string, checkout?: PublicCheckout | null) {
+    const link = checkout?.return_url ? { href: checkout.return_url as string, text: '← Back' } : undefined;
+    sendPage(
+      res,
+      renderPage({
+        title,
+        narrow: true,
+        brand: checkout?.organization?.name,
+        body: checkoutMessageBody(title, text, link),
+      }),
+      status,
+    );
+  }
+
+  private sendFailure(req: Request, res: Response, error: unknown) {
+    const status = error instanceof OperationFailed || error instanceof DomainError ? error.status : 500;
+    if (status === 404) return this.message(res, 404, 'Checkout not found', 'This checkout does not exist.');
+    if (status === 410)
+      return this.message(
+        res,
+        410,
+        'Checkout expired',
+        'This checkout has expired. Start again from the seller’s site.',
+      );
+    if (status < 500) return this.message(res, 400, 'Something is wrong with the request', (error as Error).message);
+    this.deps.logger.error({ err: error, requestId: req.requestId }, 'checkout page failed');
+    this.message(res, 500, 'Something went wrong', `The error was logged with request id ${req.requestId}.`);
+  }
+
+  /** The open checkout's form (after a refused post: with what was typed and the error). */
+  private showForm(
+    req: Request,
+    res: Response,
+    checkout: PublicCheckout,
+    status = 200,
+    form?: CheckoutForm,
+    error?: string,
+  ) {
+    sendPage(
+      res,
+      renderPage({
+        title: `Checkout · ${checkout.product?.name ?? ''}`,
+        narrow: true,
+        brand: checkout.organization?.name,
+        body: checkoutBody({
+          checkout,
+          csrfToken: issueCsrfToken(req, res),
+          cardEntry: this.deps.cardEntry,
+          form,
+          error,
+        }),
+      }),
+      status,
+    );
+  }
+
+  /** What every state but `open` shows; false when the checkout is open (the caller shows the form). */
+  private notOpen(req: Request, res: Response, checkout: PublicCheckout): boolean {
+    switch (checkout.status) {
+      case 'open':
+        return false;
+      case 'expired':
+        this.message(
+          res,
+          410,
+          'Checkout expired',
+          'This checkout has expired. Start again from the seller’s site.',
+          checkout,
+        );
+        return true;
+      case 'failed':
+        this.message(
+          res,
+          200,
+          'Payment failed',
+          'This checkout could not be completed. Start again from the seller’s site.',
+          checkout,
+        );
+        return true;
+      default:
+        res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}/confirmation`);
+        return true;
+    }
+  }
+
+  /** The open checkout's form, or what its state shows instead. */
+  readonly showCheckout = async (req: Request, res: Response): Promise<void> => {
+    const checkout = await this.client('checkouts:client_get', secretOf(req), req);
+    if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout);
+  };
+
+  /** The form posted: pay (confirm) or apply a discount code (update), then redirect or show the error. */
+  readonly submitCheckout = async (req: Request, res: Response): Promise<void> => {
+    const secret = secretOf(req);
+    const form = formOf(req);
+    const again = async (status: number, error: string) => {
+      const checkout = await this.client('checkouts:client_get', secret, req);
+      if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout, status, form, error);
+    };
+    if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
+    const pay = field(req, 'action') !== 'update';
+    const body = bodyOf(form, pay ? field(req, 'confirmation_token_id').trim() : null);
+    try {
+      await this.client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
+    } catch (error) {
+      const refused = error instanceof OperationFailed || error instanceof DomainError ? error : null;
+      if (refused && (refused.status === 400 || refused.status === 422)) return again(refused.status, explain(refused));
+      if (refused?.status === 403) return void res.redirect(303, `/checkout/${encodeURIComponent(secret)}`);
+      throw error;
+    }
+    res.redirect(
+      303,
+      pay ? `/checkout/${encodeURIComponent(secret)}/confirmation` : `/checkout/${encodeURIComponent(secret)}`,
+    );
+  };
+
+  // The success page Polar's `success_url` defaults to: waits (reloading itself) while the fulfilment
+  // runs, then shows the purchase, or sends the buyer to the merchant's `success_url`.
+  readonly showConfirmation = async (req: Request, res: Response): Promise<void> => {
+    const checkout = await this.client('checkouts:client_get', secretOf(req), req);
+    if (checkout.status === 'open') return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}`);
+    if (checkout.status === 'confirmed') {
+      sendPage(
+        res,
+        renderPage({
+          title: 'Processing your payment',
+          narrow: true,
+          brand: checkout.organization?.name,
+          refreshSeconds: 1,
+          body: checkoutMessageBody(
+            'Processing…',
+            'Your payment was accepted; we are completing your order. This page refreshes by itself.',
+          ),
+        }),
+      );
+      return;
+    }
+    if (checkout.status !== 'succeeded') return void this.notOpen(req, res, checkout);
+    const ownPage = `${checkout.url}/confirmation`;
+    if (checkout.success_url && checkout.success_url !== ownPage)
+      return void res.redirect(303, String(checkout.success_url).replaceAll('{CHECKOUT_ID}', checkout.id));
+    sendPage(
+      res,
+      renderPage({
+        title: 'Thank you',
+        narrow: true,
+        brand: checkout.organization?.name,
+        body: checkoutSucceededBody(checkout),
+      }),
+    );
+  };
+
+  // A checkout link's public URL (Polar: GET /v1/checkout-links/{client_secret}/redirect): a fresh
+  // checkout each time, prefilled from the query, then 307 to its page.
+  readonly openCheckoutLink = async (req: Request, res: Response): Promise<void> => {
+    const query = new URL(req.originalUrl, 'http://local').searchParams;
+    const text = (name: string) => query.get(name)?.trim() || null;
+    const metadata = Object.fromEntries(
+      ['reference_id', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content']
+        .map(key => [key, text(key)?.slice(0, 500)] as const)
+        .filter(([, value]) => value),
+    );
+    const amount = text('amount');
+    const productId = text('product_id');
+    const input = {
+      productId: productId && /^[0-9a-f-]{36}$/i.test(productId) ? productId : null,
+      amount: amount && /^\d{1,15}$/.test(amount) ? Number(amount) : null,
+      customerEmail: text('customer_email')?.slice(0, 320) ?? null,
+      customerName: text('customer_name')?.slice(0, 256) ?? null,
+      discountCode: text('discount_code')?.slice(0, 256) ?? null,
+      locale: text('locale')?.slice(0, 16) ?? null,
+      metadata: Object.keys(metadata).length ? metadata : null,
+    };
+    const data = await this.run('CheckoutLinksOpen', { clientSecret: secretOf(req), input }, req);
+    res.redirect(307, data.openCheckoutLink.url);
+  };
+}
+
+/** The posted form's fields the page knows. */
+function formOf(req: Request): CheckoutForm {
+  const keys: (keyof CheckoutForm)[] = [
+    'customer_email',
+    'customer_name',
+    'discount_code',
+    'product_id',
+    'country',
+    'state',
+    'city',
+    'postal_code',
+    'line1',
+    'line2',
+  ];
+  return Object.fromEntries(keys.map(k => [k, field(req, k).trim()])) as CheckoutForm;
+}
+
+/** The client endpoints' body for the form: empty fields are left out (unchanged), the address only when given. */
+function bodyOf(form: CheckoutForm, card: string | null): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (form.customer_email) body.customer_email = form.customer_email;
+  if (form.customer_name) body.customer_name = form.customer_name;
+  if (form.discount_code) body.discount_code = form.discount_code;
+  if (form.product_id) body.product_id = form.product_id;
+  const address = {
+    line1: form.line1,
+    line2: form.line2,
+    postal_code: form.postal_code,
+    city: form.city,
+    state: form.state,
+  };
+  if (form.country || Object.values(address).some(Boolean))
+    body.customer_billing_address = {
+      country: (form.country ?? '').toUpperCase(),
+      ...Object.fromEntries(Object.entries(address).map(([k, v]) => [k, v || null])),
+    };
+  if (card !== null) body.confirmation_token_id = card || null;
+  return body;
+}
+
+/** A refusal in words: the processor's message as it is; validation items with the field they concern. */
+function explain(error: OperationFailed | DomainError): string {
+  const issues =
+    error instanceof OperationFailed ? error.issues : ((error.details as ValidationIssue[] | undefined) ?? []);
+  if (!issues.length) return error.message;
+  return issues
+    .map(issue => {
+      const label = FIELD_LABELS[String(issue.loc[1])] ?? String(issue.loc[issue.loc.length - 1] ?? '');
+      const text = issue.msg === 'Field required' ? 'this field is required.' : issue.msg;
+      return label ? `${label}: ${text}` : text;
+    })
+    .join(' ');
+}
+
+/** One text field of the posted form ('' when absent or repeated). */
+function field(req: Request, name: string): string {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}

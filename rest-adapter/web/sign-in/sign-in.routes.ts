@@ -1,0 +1,114 @@
+import express, { type Request, type Response } from 'express';
+import { PolarRequestValidationError } from '../../../kit/errors.js';
+import type { WebSession } from '../../../subgraphs/identity/contract.js';
+import { currentUser, safeReturnTo } from '../../web-kit/auth.js';
+import { clearSessionCookie, setSessionCookie } from '../../web-kit/cookies.js';
+import { issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
+import { renderPage, sendPage } from '../../web-kit/layout.js';
+import { loginForm, type SignInFormOptions, signupForm } from '../../web-kit/sign-in-forms.js';
+import {
+  FORM_EXPIRED,
+  field,
+  forbidden,
+  messageOf,
+  page,
+  pageUser,
+  queryParam,
+  type WebDependencies,
+} from '../account-pages.js';
+
+/** `/login`, `/signup` and `/logout`: a person signs in, signs up and out (identity's web contract). */
+export function signInRoutes(deps: WebDependencies): express.Router {
+  const router = express.Router();
+  router.get('/login', page(deps, showLogin));
+  router.post('/login', page(deps, logIn));
+  router.get('/signup', page(deps, showSignup));
+  router.post('/signup', page(deps, signUp));
+  router.post('/logout', page(deps, logOut));
+  return router;
+}
+
+/** The session of this browser before it signs in (ended by the sign-in), or null. */
+const previousSession = (req: Request) => currentUser(req)?.sessionId || null;
+
+function signedIn(req: Request, res: Response, session: WebSession, returnTo: string) {
+  setSessionCookie(req, res, session.token, session.lifetimeMs);
+  res.redirect(303, returnTo);
+}
+
+/** The log-in or sign-up form again, with what was typed and why it was refused. */
+async function formAgain(
+  deps: WebDependencies,
+  req: Request,
+  res: Response,
+  form: { title: string; render: (options: SignInFormOptions) => ReturnType<typeof loginForm> },
+  options: { returnTo: string; email: string; status: number; error: string },
+) {
+  sendPage(
+    res,
+    renderPage({
+      title: form.title,
+      narrow: true,
+      user: await pageUser(deps, req, res),
+      body: form.render({
+        csrfToken: issueCsrfToken(req, res),
+        returnTo: options.returnTo,
+        email: options.email,
+        error: options.error,
+      }),
+    }),
+    options.status,
+  );
+}
+
+const LOGIN = { title: 'Log in', render: loginForm };
+const SIGNUP = { title: 'Sign up', render: signupForm };
+
+async function showLogin(deps: WebDependencies, req: Request, res: Response) {
+  const returnTo = safeReturnTo(queryParam(req, 'return_to'));
+  const body = loginForm({ csrfToken: issueCsrfToken(req, res), returnTo });
+  sendPage(res, renderPage({ title: 'Log in', body, user: await pageUser(deps, req, res), narrow: true }));
+}
+
+async function logIn(deps: WebDependencies, req: Request, res: Response) {
+  const returnTo = safeReturnTo(field(req, 'return_to'));
+  const email = field(req, 'email').trim();
+  const again = (status: number, error: string) => formAgain(deps, req, res, LOGIN, { returnTo, email, status, error });
+  if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
+  // NOTE: identity gives the same answer, after the same scrypt work, for an unknown e-mail and a wrong password.
+  const session = await deps.identity.signIn(email, field(req, 'password'), previousSession(req));
+  if (!session) return again(400, 'Incorrect email or password.');
+  signedIn(req, res, session, returnTo);
+}
+
+async function showSignup(deps: WebDependencies, req: Request, res: Response) {
+  const returnTo = safeReturnTo(queryParam(req, 'return_to'));
+  const body = signupForm({ csrfToken: issueCsrfToken(req, res), returnTo });
+  sendPage(res, renderPage({ title: 'Sign up', body, user: await pageUser(deps, req, res), narrow: true }));
+}
+
+async function signUp(deps: WebDependencies, req: Request, res: Response) {
+  const returnTo = safeReturnTo(field(req, 'return_to'));
+  const email = field(req, 'email').trim();
+  const password = field(req, 'password');
+  const again = (status: number, error: string) =>
+    formAgain(deps, req, res, SIGNUP, { returnTo, email, status, error });
+  if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
+  if (password !== field(req, 'password_confirmation')) return again(400, 'The passwords do not match.');
+  let session: WebSession;
+  try {
+    session = await deps.identity.signUp(email, password, previousSession(req));
+  } catch (error) {
+    if (error instanceof PolarRequestValidationError) return again(400, messageOf(error));
+    throw error;
+  }
+  signedIn(req, res, session, returnTo);
+}
+
+async function logOut(deps: WebDependencies, req: Request, res: Response) {
+  if (!verifyCsrf(req)) return forbidden(deps, req, res, FORM_EXPIRED);
+  const user = currentUser(req);
+  if (user?.sessionId) await deps.identity.signOut(user.sessionId);
+  clearSessionCookie(req, res);
+  res.redirect(303, '/login');
+}
