@@ -79,9 +79,7 @@ export class ProductService {
     }
     issues.push(...trialIssues(recurring, input.trialInterval, input.trialIntervalCount));
     throwIfAny(issues);
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
-      ctx.principal.organizationIds.includes(id),
-    );
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     const now = ctx.clock.now();
     const product = ctx.em.create(Product, {
       organizationId,

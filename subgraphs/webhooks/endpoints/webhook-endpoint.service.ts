@@ -1,6 +1,7 @@
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, totalFromPage, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
+import { CORE_READERS, scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { SUPPORTED_WEBHOOK_FORMATS, WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
 import { checkLiteralHost } from '../worker/target-policy.js';
@@ -11,13 +12,13 @@ import { WebhookEndpointType } from './webhook-endpoint.type.js';
 
 const URL_MAX_LENGTH = 2083;
 
-/** Webhook endpoint use cases, scoped to `principal.organizationIds` (another organization's id is a 404). */
+/** Webhook endpoint use cases, scoped by the tenant rule (another organization's id is a 404). */
 export class WebhookEndpointService {
   constructor(private readonly allowPrivateTargets: boolean) {}
 
   async list(ctx: RequestContext, query: PageRequest & { organizationIds?: string[] | null }) {
     const window = pageWindow(query);
-    const organizationIds = readable(ctx, query.organizationIds);
+    const organizationIds = scopedOrganizationIds(ctx.principal, CORE_READERS, query.organizationIds);
     const where = { organizationId: { $in: organizationIds }, deletedAt: null };
     const items = await ctx.em.find(WebhookEndpoint, where, {
       orderBy: { createdAt: 'desc', id: 'desc' },
@@ -34,9 +35,7 @@ export class WebhookEndpointService {
 
   async create(ctx: RequestContext, input: CreateWebhookEndpointInput): Promise<WebhookEndpointType> {
     this.check({ url: input.url, format: input.format, events: input.events, secret: input.secret });
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
-      ctx.principal.organizationIds.includes(id),
-    );
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     const endpoint = ctx.em.create(WebhookEndpoint, {
       organizationId,
       url: input.url,
@@ -91,7 +90,7 @@ export class WebhookEndpointService {
   private async find(ctx: RequestContext, id: string): Promise<WebhookEndpoint> {
     const endpoint = await ctx.em.findOne(WebhookEndpoint, {
       id,
-      organizationId: { $in: ctx.principal.organizationIds },
+      organizationId: { $in: scopedOrganizationIds(ctx.principal) },
       deletedAt: null,
     });
     if (!endpoint) throw new ResourceNotFound();
@@ -146,11 +145,6 @@ export class WebhookEndpointService {
     }
     return undefined;
   }
-}
-
-function readable(ctx: RequestContext, requested: string[] | null | undefined): string[] {
-  const own = ctx.principal.organizationIds;
-  return requested?.length ? requested.filter(id => own.includes(id)) : own;
 }
 
 const unique = (values: string[]) => [...new Set(values)];
