@@ -19,7 +19,6 @@ import { sortCriteria } from '../shared/sorting.js';
 import { ProductType, productFromRow, type ProductRow } from './product.type.js';
 import { throwIfAny } from '../shared/issues.js';
 import { DEFAULT_CUSTOM_MINIMUM, priceIssues, productFieldIssues } from './product.validation.js';
-import { productWire } from './product.wire.js';
 
 export interface ProductListQuery extends PageRequest, ProductFilters {
   sorting?: string[] | null;

@@ -1,7 +1,9 @@
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, totalFromPage, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { CORE_READERS, scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
+import { CORE_READERS, scopedOrganizationIds, tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import { writeFrame } from '../../../kit/database/write/write-frame.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { SUPPORTED_WEBHOOK_FORMATS, WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
 import { checkLiteralHost } from '../worker/target-policy.js';
@@ -53,38 +55,51 @@ export class WebhookEndpointService {
   }
 
   async update(ctx: RequestContext, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointType> {
-    const endpoint = await this.find(ctx, id);
-    this.check({
-      url: input.url ?? undefined,
-      format: input.format ?? undefined,
-      events: input.events ?? undefined,
-      secret: input.secret,
+    return this.change(ctx, id, endpoint => {
+      this.check({
+        url: input.url ?? undefined,
+        format: input.format ?? undefined,
+        events: input.events ?? undefined,
+        secret: input.secret,
+      });
+      if (input.url != null) endpoint.url = input.url;
+      if (input.name !== undefined) endpoint.name = input.name;
+      if (input.format != null) endpoint.format = input.format;
+      if (input.events != null) endpoint.events = unique(input.events);
+      if (input.enabled != null) endpoint.enabled = input.enabled;
+      if (input.secret) endpoint.secret = input.secret;
+      endpoint.modifiedAt = ctx.clock.now();
     });
-    if (input.url != null) endpoint.url = input.url;
-    if (input.name !== undefined) endpoint.name = input.name;
-    if (input.format != null) endpoint.format = input.format;
-    if (input.events != null) endpoint.events = unique(input.events);
-    if (input.enabled != null) endpoint.enabled = input.enabled;
-    if (input.secret) endpoint.secret = input.secret;
-    endpoint.modifiedAt = ctx.clock.now();
-    await ctx.em.flush();
-    return WebhookEndpointType.fromEntity(endpoint);
   }
 
   /** A new secret; deliveries signed from now on use it (what was already sent stays signed with the old one). */
   async resetSecret(ctx: RequestContext, id: string): Promise<WebhookEndpointType> {
-    const endpoint = await this.find(ctx, id);
-    endpoint.secret = generateWebhookSecret();
-    endpoint.modifiedAt = ctx.clock.now();
-    await ctx.em.flush();
-    return WebhookEndpointType.fromEntity(endpoint);
+    return this.change(ctx, id, endpoint => {
+      endpoint.secret = generateWebhookSecret();
+      endpoint.modifiedAt = ctx.clock.now();
+    });
   }
 
   /** Soft delete: its queued messages are skipped when the worker reaches them. */
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    const endpoint = await this.find(ctx, id);
-    endpoint.deletedAt = ctx.clock.now();
-    await ctx.em.flush();
+    await this.change(ctx, id, endpoint => {
+      endpoint.deletedAt = ctx.clock.now();
+    });
+  }
+
+  /** One change of a live endpoint on the write path: loaded once, tenant-scoped and locked (404 otherwise). */
+  private change(
+    ctx: RequestContext,
+    id: string,
+    apply: (endpoint: WebhookEndpoint) => void,
+  ): Promise<WebhookEndpointType> {
+    return runWrite(ctx.em, async em => {
+      const endpoint = await loadForWrite(em, WebhookEndpoint, id, tenantScope(ctx.principal, CORE_READERS), {
+        where: { deletedAt: null },
+      });
+      apply(endpoint);
+      return { result: WebhookEndpointType.fromEntity(endpoint) };
+    });
   }
 
   private async find(ctx: RequestContext, id: string): Promise<WebhookEndpoint> {
@@ -148,3 +163,6 @@ export class WebhookEndpointService {
 }
 
 const unique = (values: string[]) => [...new Set(values)];
+
+/** The webhooks subgraph's write frame: its changes record no outbox events. */
+const runWrite = writeFrame(null);
