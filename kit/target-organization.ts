@@ -1,15 +1,17 @@
 import { PolarRequestValidationError } from './errors.js';
+import { actsForOrganization, soleOrganization } from './database/tenant-scope.js';
 import type { Principal } from './principal.js';
 
 /**
- * Which organization a create call acts for (polar-api.md §5.3 step 4): an organization token acts
- * for its own and must not name one; a user names one they can access, unless their token is
- * down-scoped to exactly one organization.
+ * Which organization a create call acts for (docs/data-access.md, "Tenant scope"): an organization
+ * token acts for its own and must not name one; a user names one they can access, unless their token
+ * is down-scoped to exactly one organization. Access is the tenant rule's (`actsForOrganization`)
+ * unless the subgraph that owns the memberships decides it (`isAccessible`).
  */
 export async function targetOrganization(
   principal: Principal,
   organizationId: string | null | undefined,
-  isAccessible: (organizationId: string) => Promise<boolean>,
+  isAccessible: (organizationId: string) => Promise<boolean> = async id => actsForOrganization(principal, id),
 ): Promise<string> {
   if (principal.subject === 'organization') {
     if (organizationId) {
@@ -25,8 +27,8 @@ export async function targetOrganization(
     return principal.subjectId!;
   }
   if (!organizationId) {
-    if (principal.credential === 'oauth2_token' && principal.organizationIds.length === 1)
-      return principal.organizationIds[0];
+    const sole = soleOrganization(principal);
+    if (sole) return sole;
     throw new PolarRequestValidationError([
       { type: 'missing', loc: ['body', 'organization_id'], msg: 'organization_id is required.', input: null },
     ]);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { numbered } from '../database/read/read-model.js';
-import { CORE_READERS, narrowScope, PORTAL_READERS, tenantScope } from '../database/read/tenant-scope.js';
+import { CORE_READERS, narrowScope, PORTAL_READERS, tenantScope } from '../database/tenant-scope.js';
 import { ANONYMOUS, type Principal } from '../principal.js';
 
 const ORG_A = '2b1c1f0e-6a52-4d77-9a4e-3f8f2f0d9b11';

@@ -3,7 +3,7 @@ import { totalFromPage } from '../../graphql/pagination.js';
 import type { Principal, SubjectKind } from '../../principal.js';
 import type { LazySql } from './entity-json.js';
 import { type Read, type ReadRow, runRead, withReads } from './execute.js';
-import { narrowScope, type TenantScope, tenantScope } from './tenant-scope.js';
+import { narrowScope, type TenantScope, tenantScope } from '../tenant-scope.js';
 
 /**
  * One filter of a list: a SQL condition over the model's alias with `?` where its values go, and the

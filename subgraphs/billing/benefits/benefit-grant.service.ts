@@ -1,6 +1,6 @@
 import { ResourceNotFound } from '../../../kit/errors.js';
 import { runRead } from '../../../kit/database/read/execute.js';
-import { CORE_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { sortCriteria } from '../shared/sorting.js';

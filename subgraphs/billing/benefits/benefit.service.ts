@@ -1,6 +1,6 @@
 import { NotPermitted, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
-import { CORE_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
+import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { recordEvent } from '../events/record-event.js';
@@ -57,9 +57,7 @@ export class BenefitService {
   async create(ctx: RequestContext, input: CreateBenefitInput): Promise<BenefitType> {
     const checked = benefitIssues(input.type, input.description, input.properties ?? {});
     throwIfAny([...checked.issues, ...visibilityIssues(input.visibility), ...metadataIssues(input.metadata ?? {})]);
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
-      ctx.principal.organizationIds.includes(id),
-    );
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     throwIfAny(await fileIssues(ctx, input.type, organizationId, checked.properties));
     const now = await organizationNow(ctx, organizationId);
     const benefit = ctx.em.create(Benefit, {
@@ -120,7 +118,11 @@ export class BenefitService {
   /** Soft delete (Polar's): off every product, every grant revoked, in one transaction. */
   async delete(ctx: RequestContext, id: string): Promise<void> {
     await ctx.em.transactional(async em => {
-      const benefit = await em.findOne(Benefit, { id, deletedAt: null, organizationId: { $in: readable(ctx) } });
+      const benefit = await em.findOne(Benefit, {
+        id,
+        deletedAt: null,
+        organizationId: { $in: scopedOrganizationIds(ctx.principal) },
+      });
       if (!benefit) throw new ResourceNotFound();
       if (!benefit.deletable) throw new NotPermitted('This benefit cannot be deleted.');
       const now = await organizationNow(ctx, benefit.organizationId);
@@ -179,7 +181,11 @@ export class BenefitService {
   }
 
   private async find(ctx: RequestContext, id: string): Promise<Benefit> {
-    const benefit = await ctx.em.findOne(Benefit, { id, deletedAt: null, organizationId: { $in: readable(ctx) } });
+    const benefit = await ctx.em.findOne(Benefit, {
+      id,
+      deletedAt: null,
+      organizationId: { $in: scopedOrganizationIds(ctx.principal) },
+    });
     if (!benefit) throw new ResourceNotFound();
     return benefit;
   }
@@ -189,10 +195,6 @@ export class BenefitService {
 function fileIssues(ctx: RequestContext, type: string, organizationId: string, properties: Record<string, unknown>) {
   if (type !== 'downloadables') return Promise.resolve([]);
   return downloadableFileIssues(ctx.em, organizationId, properties.files as string[], ['body', 'properties', 'files']);
-}
-
-function readable(ctx: RequestContext): string[] {
-  return [...(tenantScope(ctx.principal, CORE_READERS)?.organizationIds ?? [])];
 }
 
 function visibilityIssues(visibility: string | null | undefined) {

@@ -1,7 +1,7 @@
 import { entityJson } from '../../../kit/database/read/entity-json.js';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
-import { PORTAL_READERS } from '../../../kit/database/read/tenant-scope.js';
+import { PORTAL_READERS } from '../../../kit/database/tenant-scope.js';
 import type { Customer } from '../customers/customer.entity.js';
 import { customerJson } from '../customers/customer.read.js';
 import { containsPattern } from '../shared/repository.js';

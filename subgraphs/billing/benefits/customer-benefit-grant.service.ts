@@ -15,6 +15,7 @@ import {
   type CustomerBenefitGrantReadFilters,
 } from './customer-benefit-grant.read.js';
 import type { CustomerBenefitGrantType } from './customer-benefit-grant.type.js';
+import { PORTAL_READERS, scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 
 export interface CustomerBenefitGrantQuery extends PageRequest, CustomerBenefitGrantReadFilters {
   sorting?: string[] | null;
@@ -82,7 +83,7 @@ export class CustomerBenefitGrantService {
     const key = await ctx.em.fork().transactional(async em => {
       const grant = await em.findOne(
         BenefitGrant,
-        { id, customerId, organizationId: { $in: [...ctx.principal.organizationIds] } },
+        { id, customerId, organizationId: { $in: scopedOrganizationIds(ctx.principal, PORTAL_READERS) } },
         { lockMode: LockMode.PESSIMISTIC_WRITE },
       );
       const benefit = grant ? await em.findOne(Benefit, { id: grant.benefitId }) : null;

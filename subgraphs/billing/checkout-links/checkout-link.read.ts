@@ -1,6 +1,6 @@
 import { entityJson } from '../../../kit/database/read/entity-json.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
-import { CORE_READERS } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
 import { discountJson } from '../discounts/discount.read.js';
 import { productJson } from '../products/product.read.js';
 import { CheckoutLink } from './checkout-link.entity.js';

@@ -13,7 +13,7 @@ import { ProductVisibility } from '../shared/enums.js';
 import { throwIfAny } from '../shared/issues.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
-import { readableOrganizationIds } from '../subscriptions/subscription.repository.js';
+import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import { CheckoutLink } from './checkout-link.entity.js';
 import type {
   CheckoutLinkCreateInput,
@@ -178,7 +178,7 @@ export class CheckoutLinkService {
 
   /** A live link of the caller's organizations (the read path's tenant rule); another's is not found. */
   private async find(ctx: RequestContext, id: string): Promise<CheckoutLink> {
-    const organizationIds = readableOrganizationIds(ctx.principal);
+    const organizationIds = scopedOrganizationIds(ctx.principal);
     const link = organizationIds.length
       ? await ctx.em.findOne(CheckoutLink, { id, deletedAt: null, organizationId: { $in: organizationIds } })
       : null;

@@ -1,6 +1,6 @@
 import { entityJson } from '../../../kit/database/read/entity-json.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
-import { CORE_READERS } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
 import { embeddedDiscount } from '../discounts/discount.read.js';
 import { priceJson, productJson } from '../products/product.read.js';
 import { Checkout } from './checkout.entity.js';

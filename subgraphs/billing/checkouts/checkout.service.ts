@@ -16,7 +16,7 @@ import { organizationNow } from '../recurring/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
-import { readableOrganizationIds } from '../subscriptions/subscription.repository.js';
+import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import { Checkout } from './checkout.entity.js';
 import { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkout.sorting.js';
 import { ExpiredCheckoutError, NotOpenCheckout } from './checkout.errors.js';
@@ -100,7 +100,7 @@ export class CheckoutService {
     if (issues.length) throw new PolarRequestValidationError(issues);
     if (!input.products?.length) throw new PolarRequestValidationError([missing('products')]);
     const repository = new ProductRepository(ctx.em);
-    const found = readableOrganizationIds(ctx.principal).length
+    const found = scopedOrganizationIds(ctx.principal).length
       ? await repository.findReadableMany(ctx.principal, input.products)
       : [];
     const byId = new Map(found.map(p => [p.id, p]));

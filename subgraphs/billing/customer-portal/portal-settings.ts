@@ -5,6 +5,7 @@ import {
   UpdateSubscriptionPlanNotAllowed,
   UpdateSubscriptionSeatsNotAllowed,
 } from './portal-settings.errors.js';
+import { soleOrganization } from '../../../kit/database/tenant-scope.js';
 
 /** What a customer may do in the portal, each gated by the organization's `customer_portal_settings.subscription`. */
 export type PortalAction = 'cancel' | 'update_plan' | 'update_seats';
@@ -26,7 +27,7 @@ export class PortalSettingsPolicy {
 
   async assertAllowed(ctx: RequestContext, action: PortalAction): Promise<void> {
     if (!this.organizations) return;
-    const organizationId = ctx.principal.organizationIds[0];
+    const organizationId = soleOrganization(ctx.principal);
     if (!organizationId) return;
     const profile = await this.organizations.profile(organizationId);
     const allowed = profile?.customerPortalSettings.subscription[action] ?? true;

@@ -1,6 +1,6 @@
 import { type EntityManager, type FilterQuery, raw } from '@mikro-orm/postgresql';
 import type { Principal } from '../../../kit/principal.js';
-import { CORE_READERS, PORTAL_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS, PORTAL_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
 
 /** People and organization tokens read their organizations' customers; a customer session itself. */
 const CUSTOMER_READERS = [...CORE_READERS, ...PORTAL_READERS];

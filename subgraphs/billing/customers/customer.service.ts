@@ -121,9 +121,7 @@ export class CustomerService {
       country: input.billingAddress?.country,
       emailRequired: type === CustomerKind.INDIVIDUAL,
     });
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
-      ctx.principal.organizationIds.includes(id),
-    );
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     const repository = new CustomerRepository(ctx.em);
     if (input.email && (await repository.findByEmail(organizationId, input.email)))
       throw new CustomerEmailTaken(input.email);

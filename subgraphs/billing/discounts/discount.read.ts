@@ -1,7 +1,7 @@
 import { entityJson, type LazySql } from '../../../kit/database/read/entity-json.js';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
-import { CORE_READERS } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
 import { productJson } from '../products/product.read.js';
 import { productFromRow, type ProductRow } from '../products/product.type.js';
 import { containsPattern } from '../shared/repository.js';

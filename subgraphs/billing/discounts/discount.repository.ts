@@ -1,5 +1,5 @@
 import { type EntityManager, type FilterQuery, raw } from '@mikro-orm/postgresql';
-import { CORE_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
 import type { Principal } from '../../../kit/principal.js';
 import { Discount } from './discount.entity.js';
 

@@ -65,9 +65,7 @@ export class DiscountService {
       maxRedemptionsPerCustomer: input.maxRedemptionsPerCustomer ?? null,
     };
     throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
-      ctx.principal.organizationIds.includes(id),
-    );
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     const { productIds, products } = await this.checkProducts(ctx, organizationId, input.products ?? []);
     const repository = new DiscountRepository(ctx.em);
     if (state.code && (await repository.findByCode(organizationId, state.code)))

@@ -44,9 +44,7 @@ export class FileService {
 
   async create(ctx: RequestContext, input: CreateFileInput): Promise<FileUploadType> {
     throwIfAny(createFileIssues(input));
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
-      ctx.principal.organizationIds.includes(id),
-    );
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     const now = ctx.clock.now();
     const id = randomUUID();
     const checksum = input.checksumSha256Base64 ?? null;

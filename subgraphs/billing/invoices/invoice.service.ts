@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/postgresql';
 import { ResourceNotFound } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { recordEvent } from '../events/record-event.js';
-import { orderEventPayload } from '../orders/create-order.js';
+import { orderEventPayload } from '../orders/order.events.js';
 import { Order } from '../orders/order.entity.js';
 import { orderRead } from '../orders/order.read.js';
 import { OrderType } from '../orders/order.type.js';

@@ -15,6 +15,7 @@ import type {
 } from './license-key.inputs.js';
 import { licenseKeyRead } from './license-key.read.js';
 import { LicenseKeyActivationType, LicenseKeyType } from './license-key.type.js';
+import { actsForOrganization } from '../../../kit/database/tenant-scope.js';
 
 const INT32_MAX = 2_147_483_647;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -170,7 +171,7 @@ export class LicenseKeyService {
     input: { key: string; organizationId: string },
     work: (em: EntityManager, key: LicenseKey, now: Date) => Promise<T>,
   ): Promise<T> {
-    const readable = caller === 'client' || ctx.principal.organizationIds.includes(input.organizationId);
+    const readable = caller === 'client' || actsForOrganization(ctx.principal, input.organizationId);
     if (!readable || !UUID.test(input.organizationId) || input.key.includes('\u0000'))
       throw LicenseKeyErrors.notFound();
     const now = await organizationNow(ctx, input.organizationId);

@@ -3,9 +3,7 @@ import type { Address } from '../customers/customer.entity.js';
 import { recordEvent } from '../events/record-event.js';
 import { OrderItem } from './order-item.entity.js';
 import { Order, type OrderBillingReason } from './order.entity.js';
-import { orderRead } from './order.read.js';
-import { OrderType } from './order.type.js';
-import { orderWire } from './order.wire.js';
+import { orderEventPayload } from './order.events.js';
 
 export interface NewOrderItem {
   label: string;
@@ -120,11 +118,4 @@ export async function nextInvoiceNumber(em: EntityManager, organizationId: strin
 /** The `<PREFIX>` of an organization's invoice numbers (then `-`, the number, at least 4 digits). */
 export function invoicePrefix(organizationId: string): string {
   return organizationId.replace(/-/g, '').slice(0, 8).toUpperCase();
-}
-
-/** The webhook `data` of an order event: the order read back in the caller's transaction, on the wire. */
-export async function orderEventPayload(em: EntityManager, order: Order): Promise<Record<string, unknown>> {
-  const [row] = await orderRead.byIdsIn(em, { organizationIds: [order.organizationId], customerId: null }, [order.id]);
-  if (!row) throw new Error(`order ${order.id} not readable in its own organization`);
-  return orderWire(OrderType.fromRow(row));
 }

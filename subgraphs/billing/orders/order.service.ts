@@ -1,9 +1,10 @@
 import DataLoader from 'dataloader';
-import { LockMode } from '@mikro-orm/postgresql';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import type { Address } from '../customers/customer.entity.js';
-import { recordEvent } from '../events/record-event.js';
-import { orderEventPayload } from './create-order.js';
+import { runWrite } from '../events/run-write.js';
+import { orderUpdated, readOrderBack } from './order.events.js';
 import { ordersCsv } from './order.csv.js';
 import { Order } from './order.entity.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
@@ -66,19 +67,20 @@ export class OrderService {
     id: string,
     input: { billingName?: string | null; billingAddress?: Address | null },
   ): Promise<OrderType> {
-    if (!(await orderRead.byId(ctx.em, ctx.principal, id))) throw new ResourceNotFound();
     const now = ctx.clock.now();
-    await ctx.em.fork().transactional(async em => {
-      const order = await em.findOneOrFail(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // One locking load in the read path's scope, one read back for both the response and the payload.
+    return runWrite(ctx.em, async em => {
+      const order = await loadForWrite(em, Order, id, tenantScope(ctx.principal, orderRead.definition.readers), {
+        tenant: { customer: 'customerId' },
+      });
       refuseJurisdictionChange(order.billingAddress, input.billingAddress);
       if (input.billingName !== undefined) order.billingName = input.billingName;
       if (input.billingAddress !== undefined) order.billingAddress = input.billingAddress;
       order.modifiedAt = now;
       await em.flush();
-      recordEvent(em, order.organizationId, 'order.updated', await orderEventPayload(em, order), now);
-      await em.flush();
+      const served = await readOrderBack(em, order);
+      return { result: served.order, events: [orderUpdated(order, served.payload, now)] };
     });
-    return this.get(ctx, id);
   }
 
   /** `GET /v1/orders/export`: every readable order as CSV, newest first. */

@@ -17,6 +17,7 @@ import {
   keepPaymentMethod,
   knownProcessorCustomer,
 } from './saved-payment-methods.js';
+import { PORTAL_READERS, scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 
 export interface PaymentMethodAddInput {
   confirmationTokenId: string;
@@ -146,7 +147,7 @@ export class PaymentMethodService {
   private async lockCustomer(em: EntityManager, ctx: RequestContext, id: string): Promise<Customer> {
     const customer = await em.findOne(
       Customer,
-      { id, organizationId: { $in: [...ctx.principal.organizationIds] }, deletedAt: null },
+      { id, organizationId: { $in: scopedOrganizationIds(ctx.principal, PORTAL_READERS) }, deletedAt: null },
       { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     if (!customer) throw new Unauthorized();

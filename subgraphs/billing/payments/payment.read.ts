@@ -1,6 +1,6 @@
 import { entityJson } from '../../../kit/database/read/entity-json.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
-import { CORE_READERS } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
 import { Payment } from './payment.entity.js';
 
 export interface PaymentReadFilters {

@@ -1,6 +1,6 @@
 import { entityJson, type LazySql } from '../../../kit/database/read/entity-json.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
-import { CORE_READERS } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
 import { embeddedProductBenefits } from '../benefits/benefit.read.js';
 import { containsPattern } from '../shared/repository.js';
 import { ProductPrice } from './product-price.entity.js';

@@ -1,5 +1,5 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { CORE_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
+import { CORE_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
 import type { Principal } from '../../../kit/principal.js';
 import { ProductPrice } from './product-price.entity.js';
 import { Product } from './product.entity.js';
@@ -14,7 +14,7 @@ export interface ProductFilters {
 }
 
 /**
- * Every read of products, scoped to the principal's organizations (`principal.organizationIds`):
+ * Every read of products, scoped to the principal's organizations by the tenant rule:
  * another tenant's product is simply not found.
  */
 export class ProductRepository {

@@ -1,8 +1,13 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { recordEvent } from '../events/record-event.js';
+import { runWrite } from '../events/run-write.js';
+import { productEvent, productEventPayload } from './product.events.js';
 import { PriceAmountType, type ProductVisibility, type RecurringInterval } from '../shared/enums.js';
 import type { CreateProductInput, ProductPriceInput, UpdateProductInput } from './product.inputs.js';
 import { ProductPrice } from './product-price.entity.js';
@@ -14,7 +19,6 @@ import { sortCriteria } from '../shared/sorting.js';
 import { ProductType, productFromRow, type ProductRow } from './product.type.js';
 import { throwIfAny } from '../shared/issues.js';
 import { DEFAULT_CUSTOM_MINIMUM, priceIssues, productFieldIssues } from './product.validation.js';
-import { productWire } from './product.wire.js';
 
 export interface ProductListQuery extends PageRequest, ProductFilters {
   sorting?: string[] | null;
@@ -79,9 +83,7 @@ export class ProductService {
     }
     issues.push(...trialIssues(recurring, input.trialInterval, input.trialIntervalCount));
     throwIfAny(issues);
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
-      ctx.principal.organizationIds.includes(id),
-    );
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     const now = ctx.clock.now();
     const product = ctx.em.create(Product, {
       organizationId,
@@ -97,8 +99,8 @@ export class ProductService {
       createdAt: now,
       modifiedAt: null,
     } as Product);
-    const prices = input.prices.map(p => this.newPrice(ctx, product.id, p, now));
-    recordEvent(ctx.em, organizationId, 'product.created', productWire(ProductType.fromEntity(product, prices)), now);
+    const prices = input.prices.map(p => this.newPrice(ctx.em, product.id, p, now));
+    recordEvent(ctx.em, organizationId, 'product.created', productEventPayload(product, prices), now);
     await ctx.em.flush();
     return { product, prices };
   }
@@ -109,139 +111,136 @@ export class ProductService {
    * @throws ResourceNotFound, PolarRequestValidationError
    */
   async update(ctx: RequestContext, id: string, input: UpdateProductInput): Promise<ProductWithPrices> {
-    const { product, prices: current } = await this.get(ctx, id);
-    const issues: ValidationIssue[] = [...productFieldIssues({ ...input, name: input.name ?? undefined })];
-    if (input.name === null)
-      issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
-    if (input.visibility === null)
-      issues.push({
-        type: 'enum',
-        loc: ['body', 'visibility'],
-        msg: "Input should be 'draft', 'private' or 'public'",
-        input: null,
-      });
-    if (input.recurringInterval !== undefined) {
-      if (!product.isRecurring && input.recurringInterval !== null) {
+    // One locking load in the read path's scope: concurrent updates of a product take turns.
+    return runWrite(ctx.em, async em => {
+      const product = await loadForWrite(em, Product, id, tenantScope(ctx.principal, productRead.definition.readers));
+      const current = (await new ProductRepository(em).pricesOf([id])).get(id) ?? [];
+      const issues: ValidationIssue[] = [...productFieldIssues({ ...input, name: input.name ?? undefined })];
+      if (input.name === null)
+        issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
+      if (input.visibility === null)
         issues.push({
-          type: 'value_error',
-          loc: ['body', 'recurring_interval'],
-          msg: 'A one-time product cannot become recurring.',
-          input: input.recurringInterval,
-        });
-      } else if (product.isRecurring && input.recurringInterval === null) {
-        issues.push({
-          type: 'value_error',
-          loc: ['body', 'recurring_interval'],
-          msg: 'A recurring product cannot become one-time.',
+          type: 'enum',
+          loc: ['body', 'visibility'],
+          msg: "Input should be 'draft', 'private' or 'public'",
           input: null,
         });
-      }
-    }
-    if (input.recurringIntervalCount != null && !product.isRecurring) {
-      issues.push({
-        type: 'value_error',
-        loc: ['body', 'recurring_interval_count'],
-        msg: 'A one-time product has no recurring interval.',
-        input: input.recurringIntervalCount,
-      });
-    }
-    if (input.trialInterval !== undefined || input.trialIntervalCount !== undefined) {
-      const interval = input.trialInterval !== undefined ? input.trialInterval : product.trialInterval;
-      const count = input.trialIntervalCount !== undefined ? input.trialIntervalCount : product.trialIntervalCount;
-      issues.push(...trialIssues(product.isRecurring, interval, count));
-    }
-    const kept = new Set<string>();
-    if (input.prices != null) {
-      issues.push(...priceIssues(input.prices, true));
-      const live = new Map(current.map(p => [p.id, p]));
-      input.prices.forEach((price, i) => {
-        if (price.id == null) return;
-        const existing = live.get(price.id);
-        if (!existing)
+      if (input.recurringInterval !== undefined) {
+        if (!product.isRecurring && input.recurringInterval !== null) {
           issues.push({
             type: 'value_error',
-            loc: ['body', 'prices', i, 'id'],
-            msg: 'Price does not exist.',
-            input: price.id,
+            loc: ['body', 'recurring_interval'],
+            msg: 'A one-time product cannot become recurring.',
+            input: input.recurringInterval,
           });
-        else if (kept.has(price.id))
+        } else if (product.isRecurring && input.recurringInterval === null) {
           issues.push({
             type: 'value_error',
-            loc: ['body', 'prices', i, 'id'],
-            msg: 'Price is listed twice.',
-            input: price.id,
+            loc: ['body', 'recurring_interval'],
+            msg: 'A recurring product cannot become one-time.',
+            input: null,
           });
-        kept.add(price.id);
-      });
-      const currencies = [
-        ...current.filter(p => kept.has(p.id)).map(p => p.priceCurrency),
-        ...input.prices.filter(p => p.id == null).map(p => (p.priceCurrency ?? 'usd').toLowerCase()),
-      ];
-      if (
-        new Set(currencies).size !== currencies.length &&
-        !issues.some(i => i.msg.startsWith('Only one static price'))
-      ) {
-        issues.push({
-          type: 'value_error',
-          loc: ['body', 'prices'],
-          msg: 'Only one static price per currency is allowed.',
-          input: currencies,
-        });
-      }
-    }
-    throwIfAny(issues);
-
-    const now = ctx.clock.now();
-    let changed = false;
-    const set = <K extends keyof Product>(key: K, value: Product[K]) => {
-      if (product[key] !== value) {
-        product[key] = value;
-        changed = true;
-      }
-    };
-    if (input.name != null) set('name', input.name.trim());
-    if (input.description !== undefined) set('description', input.description ?? null);
-    if (input.visibility != null) set('visibility', input.visibility as ProductVisibility);
-    if (input.recurringInterval != null) set('recurringInterval', input.recurringInterval as RecurringInterval);
-    if (input.recurringIntervalCount != null) set('recurringIntervalCount', input.recurringIntervalCount);
-    if (input.trialInterval !== undefined)
-      set('trialInterval', (input.trialInterval ?? null) as RecurringInterval | null);
-    if (input.trialIntervalCount !== undefined) set('trialIntervalCount', input.trialIntervalCount ?? null);
-    if (input.isArchived != null) set('isArchived', input.isArchived);
-    if (input.metadata != null) {
-      product.metadata = input.metadata;
-      changed = true;
-    }
-    let prices = current;
-    if (input.prices != null) {
-      for (const price of current) {
-        if (!kept.has(price.id)) {
-          price.isArchived = true;
-          price.modifiedAt = now;
-          changed = true;
         }
       }
-      const added = input.prices.filter(p => p.id == null).map(p => this.newPrice(ctx, product.id, p, now));
-      if (added.length) changed = true;
-      prices = [...current.filter(p => kept.has(p.id)), ...added];
-    }
-    if (changed) {
-      product.modifiedAt = now;
-      recordEvent(
-        ctx.em,
-        product.organizationId,
-        'product.updated',
-        productWire(ProductType.fromEntity(product, prices)),
-        now,
-      );
-    }
-    await ctx.em.flush();
-    return { product, prices };
+      if (input.recurringIntervalCount != null && !product.isRecurring) {
+        issues.push({
+          type: 'value_error',
+          loc: ['body', 'recurring_interval_count'],
+          msg: 'A one-time product has no recurring interval.',
+          input: input.recurringIntervalCount,
+        });
+      }
+      if (input.trialInterval !== undefined || input.trialIntervalCount !== undefined) {
+        const interval = input.trialInterval !== undefined ? input.trialInterval : product.trialInterval;
+        const count = input.trialIntervalCount !== undefined ? input.trialIntervalCount : product.trialIntervalCount;
+        issues.push(...trialIssues(product.isRecurring, interval, count));
+      }
+      const kept = new Set<string>();
+      if (input.prices != null) {
+        issues.push(...priceIssues(input.prices, true));
+        const live = new Map(current.map(p => [p.id, p]));
+        input.prices.forEach((price, i) => {
+          if (price.id == null) return;
+          const existing = live.get(price.id);
+          if (!existing)
+            issues.push({
+              type: 'value_error',
+              loc: ['body', 'prices', i, 'id'],
+              msg: 'Price does not exist.',
+              input: price.id,
+            });
+          else if (kept.has(price.id))
+            issues.push({
+              type: 'value_error',
+              loc: ['body', 'prices', i, 'id'],
+              msg: 'Price is listed twice.',
+              input: price.id,
+            });
+          kept.add(price.id);
+        });
+        const currencies = [
+          ...current.filter(p => kept.has(p.id)).map(p => p.priceCurrency),
+          ...input.prices.filter(p => p.id == null).map(p => (p.priceCurrency ?? 'usd').toLowerCase()),
+        ];
+        if (
+          new Set(currencies).size !== currencies.length &&
+          !issues.some(i => i.msg.startsWith('Only one static price'))
+        ) {
+          issues.push({
+            type: 'value_error',
+            loc: ['body', 'prices'],
+            msg: 'Only one static price per currency is allowed.',
+            input: currencies,
+          });
+        }
+      }
+      throwIfAny(issues);
+
+      const now = ctx.clock.now();
+      let changed = false;
+      const set = <K extends keyof Product>(key: K, value: Product[K]) => {
+        if (product[key] !== value) {
+          product[key] = value;
+          changed = true;
+        }
+      };
+      if (input.name != null) set('name', input.name.trim());
+      if (input.description !== undefined) set('description', input.description ?? null);
+      if (input.visibility != null) set('visibility', input.visibility as ProductVisibility);
+      if (input.recurringInterval != null) set('recurringInterval', input.recurringInterval as RecurringInterval);
+      if (input.recurringIntervalCount != null) set('recurringIntervalCount', input.recurringIntervalCount);
+      if (input.trialInterval !== undefined)
+        set('trialInterval', (input.trialInterval ?? null) as RecurringInterval | null);
+      if (input.trialIntervalCount !== undefined) set('trialIntervalCount', input.trialIntervalCount ?? null);
+      if (input.isArchived != null) set('isArchived', input.isArchived);
+      if (input.metadata != null) {
+        product.metadata = input.metadata;
+        changed = true;
+      }
+      let prices = current;
+      if (input.prices != null) {
+        for (const price of current) {
+          if (!kept.has(price.id)) {
+            price.isArchived = true;
+            price.modifiedAt = now;
+            changed = true;
+          }
+        }
+        const added = input.prices.filter(p => p.id == null).map(p => this.newPrice(em, product.id, p, now));
+        if (added.length) changed = true;
+        prices = [...current.filter(p => kept.has(p.id)), ...added];
+      }
+      if (changed) product.modifiedAt = now;
+      return {
+        result: { product, prices },
+        events: changed ? [productEvent('product.updated', product, prices, now)] : [],
+      };
+    });
   }
 
-  private newPrice(ctx: RequestContext, productId: string, input: ProductPriceInput, now: Date): ProductPrice {
+  private newPrice(em: EntityManager, productId: string, input: ProductPriceInput, now: Date): ProductPrice {
     const amountType = input.amountType as PriceAmountType;
-    return ctx.em.create(ProductPrice, {
+    return em.create(ProductPrice, {
       productId,
       amountType,
       priceCurrency: (input.priceCurrency ?? 'usd').toLowerCase(),

@@ -5,7 +5,8 @@ import { recordBalanceEntries, settlementOf } from '../balances/customer-balance
 import type { Address } from '../customers/customer.entity.js';
 import type { Discount } from '../discounts/discount.entity.js';
 import { type EventRow, eventJson, insertEvents } from '../events/record-event.js';
-import { invoicePrefix, type NewOrderItem, orderEventPayload } from '../orders/create-order.js';
+import { invoicePrefix, type NewOrderItem } from '../orders/create-order.js';
+import { orderEventPayload } from '../orders/order.events.js';
 import { Order } from '../orders/order.entity.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import type { ChargeOutcome, PaymentProcessor } from '../payments/payment-processor.js';

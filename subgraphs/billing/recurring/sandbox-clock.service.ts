@@ -2,6 +2,7 @@ import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/erro
 import type { Principal } from '../../../kit/principal.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { ClockAdvance, OrganizationClocks } from './organization-clocks.js';
+import { actsForOrganization, soleOrganization } from '../../../kit/database/tenant-scope.js';
 
 export interface SandboxClockReading {
   organizationId: string;
@@ -55,12 +56,12 @@ export function clockOrganization(
     return own;
   }
   if (!organizationId) {
-    if (principal.credential === 'oauth2_token' && principal.organizationIds.length === 1)
-      return principal.organizationIds[0];
+    const sole = soleOrganization(principal);
+    if (sole) return sole;
     throw new PolarRequestValidationError([
       { type: 'missing', loc: [location, 'organization_id'], msg: 'organization_id is required.', input: null },
     ]);
   }
-  if (!principal.organizationIds.includes(organizationId)) throw new ResourceNotFound();
+  if (!actsForOrganization(principal, organizationId)) throw new ResourceNotFound();
   return organizationId;
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../events/record-event.js';
-import { orderEventPayload } from '../orders/create-order.js';
+import { orderEventPayload } from '../orders/order.events.js';
 import type { Order } from '../orders/order.entity.js';
 import type { Refund } from './refund.entity.js';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PORTAL_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
+import { PORTAL_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { Principal } from '../../../kit/principal.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CORE_READERS, tenantScope } from '../../../kit/database/read/tenant-scope.js';
+import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import type { Principal } from '../../../kit/principal.js';
 import { Subscription } from './subscription.entity.js';
 
@@ -9,15 +9,6 @@ export interface SubscriptionExportRow {
   customerEmail: string | null;
   customerExternalId: string | null;
   productName: string | null;
-}
-
-/**
- * The organizations whose subscriptions the principal may read: an organization token's own, a user's
- * memberships (∩ an OAuth down-scope, already applied by identity). Customers and anonymous callers
- * read nothing through the Core API. Billing never looks at identity's tables for this.
- */
-export function readableOrganizationIds(principal: Principal): string[] {
-  return [...(tenantScope(principal, CORE_READERS)?.organizationIds ?? [])];
 }
 
 /** A parameter list for MikroORM's `?` placeholders (values are bound, never spliced by us). */
@@ -69,21 +60,21 @@ export class SubscriptionRepository {
   }
 
   findReadable(principal: Principal, id: string): Promise<Subscription | null> {
-    const scope = readableOrganizationIds(principal);
+    const scope = scopedOrganizationIds(principal);
     if (!scope.length) return Promise.resolve(null);
     return this.em.findOne(Subscription, { id, organizationId: { $in: scope } });
   }
 
   /** For reference resolvers: one query per batch, never another tenant's rows. */
   findReadableMany(principal: Principal, ids: readonly string[]): Promise<Subscription[]> {
-    const scope = readableOrganizationIds(principal);
+    const scope = scopedOrganizationIds(principal);
     if (!scope.length || !ids.length) return Promise.resolve([]);
     return this.em.find(Subscription, { id: { $in: [...ids] }, organizationId: { $in: scope } });
   }
 
   /** The readable organizations, narrowed to `requested` when given (an unreadable one simply drops out). */
   private scope(principal: Principal, requested: readonly string[] | undefined): string[] {
-    const readable = readableOrganizationIds(principal);
+    const readable = scopedOrganizationIds(principal);
     return requested ? readable.filter(id => requested.includes(id)) : readable;
   }
 

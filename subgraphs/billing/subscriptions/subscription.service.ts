@@ -13,7 +13,8 @@ import { Subscription } from './subscription.entity.js';
 import { addInterval } from './subscription.transitions.js';
 import { normaliseFilters, type SubscriptionFilterInput, type SubscriptionFilters } from './subscription.filters.js';
 import { subscriptionRead } from './subscription.read.js';
-import { readableOrganizationIds, SubscriptionRepository } from './subscription.repository.js';
+import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
+import { SubscriptionRepository } from './subscription.repository.js';
 import { BillingSubscriptionType } from './subscription.type.js';
 import { subscriptionEventPayload } from './subscription.events.js';
 import { subscriptionOrder } from './subscription.sorting.js';
@@ -104,7 +105,7 @@ export class SubscriptionService {
       input: input.productId,
     });
     const products = new ProductRepository(ctx.em);
-    const product = readableOrganizationIds(ctx.principal).length
+    const product = scopedOrganizationIds(ctx.principal).length
       ? await products.findReadable(ctx.principal, input.productId)
       : null;
     if (!product) throw new PolarRequestValidationError([productIssue('Product does not exist.')]);

@@ -1,3 +1,4 @@
+import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, totalFromPage, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -87,7 +88,7 @@ export class WebhookDeliveryService {
               modified_at = now()
         where id = ? and organization_id = any(?::uuid[])
         returning id`,
-      [messageId, pgArray(ctx.principal.organizationIds)],
+      [messageId, pgArray(scopedOrganizationIds(ctx.principal))],
     );
     if (rows.length === 0) throw new ResourceNotFound();
     this.onQueued();
@@ -97,7 +98,7 @@ export class WebhookDeliveryService {
   async redeliverFailed(ctx: RequestContext, filters: RedeliveryFilters): Promise<number> {
     assertFilters(filters);
     const conditions = [`m.organization_id = any(?::uuid[])`, `m.status in ('failed', 'skipped')`];
-    const params: unknown[] = [pgArray(ctx.principal.organizationIds)];
+    const params: unknown[] = [pgArray(scopedOrganizationIds(ctx.principal))];
     if (filters.endpointIds?.length) {
       conditions.push('m.endpoint_id = any(?::uuid[])');
       params.push(pgArray(filters.endpointIds));
@@ -156,7 +157,7 @@ function assertFilters(f: { httpCodeClass?: string | null; eventTypes?: string[]
 
 function deliveryFilter(ctx: RequestContext, f: DeliveryFilters): { where: string; params: unknown[] } {
   const conditions = ['d.organization_id = any(?::uuid[])'];
-  const params: unknown[] = [pgArray(ctx.principal.organizationIds)];
+  const params: unknown[] = [pgArray(scopedOrganizationIds(ctx.principal))];
   if (f.endpointIds?.length) {
     conditions.push('d.endpoint_id = any(?::uuid[])');
     params.push(pgArray(f.endpointIds));

@@ -1,6 +1,9 @@
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, totalFromPage, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
+import { CORE_READERS, scopedOrganizationIds, tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import { writeFrame } from '../../../kit/database/write/write-frame.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { SUPPORTED_WEBHOOK_FORMATS, WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
 import { checkLiteralHost } from '../worker/target-policy.js';
@@ -11,13 +14,13 @@ import { WebhookEndpointType } from './webhook-endpoint.type.js';
 
 const URL_MAX_LENGTH = 2083;
 
-/** Webhook endpoint use cases, scoped to `principal.organizationIds` (another organization's id is a 404). */
+/** Webhook endpoint use cases, scoped by the tenant rule (another organization's id is a 404). */
 export class WebhookEndpointService {
   constructor(private readonly allowPrivateTargets: boolean) {}
 
   async list(ctx: RequestContext, query: PageRequest & { organizationIds?: string[] | null }) {
     const window = pageWindow(query);
-    const organizationIds = readable(ctx, query.organizationIds);
+    const organizationIds = scopedOrganizationIds(ctx.principal, CORE_READERS, query.organizationIds);
     const where = { organizationId: { $in: organizationIds }, deletedAt: null };
     const items = await ctx.em.find(WebhookEndpoint, where, {
       orderBy: { createdAt: 'desc', id: 'desc' },
@@ -34,9 +37,7 @@ export class WebhookEndpointService {
 
   async create(ctx: RequestContext, input: CreateWebhookEndpointInput): Promise<WebhookEndpointType> {
     this.check({ url: input.url, format: input.format, events: input.events, secret: input.secret });
-    const organizationId = await targetOrganization(ctx.principal, input.organizationId, async id =>
-      ctx.principal.organizationIds.includes(id),
-    );
+    const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     const endpoint = ctx.em.create(WebhookEndpoint, {
       organizationId,
       url: input.url,
@@ -54,44 +55,57 @@ export class WebhookEndpointService {
   }
 
   async update(ctx: RequestContext, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointType> {
-    const endpoint = await this.find(ctx, id);
-    this.check({
-      url: input.url ?? undefined,
-      format: input.format ?? undefined,
-      events: input.events ?? undefined,
-      secret: input.secret,
+    return this.change(ctx, id, endpoint => {
+      this.check({
+        url: input.url ?? undefined,
+        format: input.format ?? undefined,
+        events: input.events ?? undefined,
+        secret: input.secret,
+      });
+      if (input.url != null) endpoint.url = input.url;
+      if (input.name !== undefined) endpoint.name = input.name;
+      if (input.format != null) endpoint.format = input.format;
+      if (input.events != null) endpoint.events = unique(input.events);
+      if (input.enabled != null) endpoint.enabled = input.enabled;
+      if (input.secret) endpoint.secret = input.secret;
+      endpoint.modifiedAt = ctx.clock.now();
     });
-    if (input.url != null) endpoint.url = input.url;
-    if (input.name !== undefined) endpoint.name = input.name;
-    if (input.format != null) endpoint.format = input.format;
-    if (input.events != null) endpoint.events = unique(input.events);
-    if (input.enabled != null) endpoint.enabled = input.enabled;
-    if (input.secret) endpoint.secret = input.secret;
-    endpoint.modifiedAt = ctx.clock.now();
-    await ctx.em.flush();
-    return WebhookEndpointType.fromEntity(endpoint);
   }
 
   /** A new secret; deliveries signed from now on use it (what was already sent stays signed with the old one). */
   async resetSecret(ctx: RequestContext, id: string): Promise<WebhookEndpointType> {
-    const endpoint = await this.find(ctx, id);
-    endpoint.secret = generateWebhookSecret();
-    endpoint.modifiedAt = ctx.clock.now();
-    await ctx.em.flush();
-    return WebhookEndpointType.fromEntity(endpoint);
+    return this.change(ctx, id, endpoint => {
+      endpoint.secret = generateWebhookSecret();
+      endpoint.modifiedAt = ctx.clock.now();
+    });
   }
 
   /** Soft delete: its queued messages are skipped when the worker reaches them. */
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    const endpoint = await this.find(ctx, id);
-    endpoint.deletedAt = ctx.clock.now();
-    await ctx.em.flush();
+    await this.change(ctx, id, endpoint => {
+      endpoint.deletedAt = ctx.clock.now();
+    });
+  }
+
+  /** One change of a live endpoint on the write path: loaded once, tenant-scoped and locked (404 otherwise). */
+  private change(
+    ctx: RequestContext,
+    id: string,
+    apply: (endpoint: WebhookEndpoint) => void,
+  ): Promise<WebhookEndpointType> {
+    return runWrite(ctx.em, async em => {
+      const endpoint = await loadForWrite(em, WebhookEndpoint, id, tenantScope(ctx.principal, CORE_READERS), {
+        where: { deletedAt: null },
+      });
+      apply(endpoint);
+      return { result: WebhookEndpointType.fromEntity(endpoint) };
+    });
   }
 
   private async find(ctx: RequestContext, id: string): Promise<WebhookEndpoint> {
     const endpoint = await ctx.em.findOne(WebhookEndpoint, {
       id,
-      organizationId: { $in: ctx.principal.organizationIds },
+      organizationId: { $in: scopedOrganizationIds(ctx.principal) },
       deletedAt: null,
     });
     if (!endpoint) throw new ResourceNotFound();
@@ -148,9 +162,7 @@ export class WebhookEndpointService {
   }
 }
 
-function readable(ctx: RequestContext, requested: string[] | null | undefined): string[] {
-  const own = ctx.principal.organizationIds;
-  return requested?.length ? requested.filter(id => own.includes(id)) : own;
-}
-
 const unique = (values: string[]) => [...new Set(values)];
+
+/** The webhooks subgraph's write frame: its changes record no outbox events. */
+const runWrite = writeFrame(null);
