@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { settle } from '../recurring/proration.js';
+import { settle } from '../pricing/proration.js';
 import { CustomerBalanceEntry } from './customer-balance-entry.entity.js';
 
 /**

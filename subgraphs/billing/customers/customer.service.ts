@@ -32,7 +32,7 @@ import { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents, type SubscriptionChangeRecorder } from '../subscriptions/subscription.events.js';
 import { waitForSubscriptionLock } from '../subscriptions/subscription.lock.js';
 import * as transitions from '../subscriptions/subscription.transitions.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 
 export interface CustomerListQuery extends PageRequest {
   filter?: CustomerFilter | null;

@@ -2,8 +2,8 @@ import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/postgres
 import type { Logger } from '../../../kit/logger.js';
 import { recordEvent } from '../events/record-event.js';
 import { Order } from '../orders/order.entity.js';
-import type { OrganizationClocks } from '../recurring/organization-clocks.js';
-import { settleAttempt, Stamp } from '../recurring/renewal-billing.js';
+import type { OrganizationClocks } from '../time/organization-clocks.js';
+import { settleAttempt, Stamp } from '../subscriptions/lifecycle/renewal-billing.js';
 import { Refund } from '../refunds/refund.entity.js';
 import { applySucceededRefund, revertSucceededRefund } from '../refunds/refund-settlement.js';
 import { RefundType } from '../refunds/refund.type.js';

@@ -3,7 +3,7 @@ import { prorate } from '../../../kit/money/proration.js';
 import { discountAmount, type DiscountTerms } from '../../../kit/money/discounts.js';
 import { Discount } from '../discounts/discount.entity.js';
 import { Product } from '../products/product.entity.js';
-import { type DiscountDuration, discountAppliesTo } from '../recurring/discount-duration.js';
+import { type DiscountDuration, discountAppliesTo } from '../pricing/discount-duration.js';
 import type { OrderBillingReason } from '../orders/order.entity.js';
 import {
   type ChangeDirection,
@@ -13,7 +13,7 @@ import {
   type PlanPrice,
   type PreviewItem,
   previewChange,
-} from '../recurring/proration.js';
+} from '../pricing/proration.js';
 import type { BilledTerms, PaidChange, ProrationBehavior } from './subscription.charger.js';
 import type { Subscription } from './subscription.entity.js';
 

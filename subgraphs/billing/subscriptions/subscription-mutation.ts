@@ -7,7 +7,7 @@ import type { Subscription } from './subscription.entity.js';
 import { lockSubscription } from './subscription.lock.js';
 import type { SubscriptionChangeRecorder } from './subscription.events.js';
 import type { TransitionResult } from './subscription.transitions.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 
 export interface SubscriptionMutationDependencies {
   charger: SubscriptionCharger;

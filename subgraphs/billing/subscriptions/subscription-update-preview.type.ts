@@ -1,5 +1,5 @@
 import { Field, GraphQLISODateTime, ObjectType } from 'type-graphql';
-import type { ChangePreview } from '../recurring/proration.js';
+import type { ChangePreview } from '../pricing/proration.js';
 import { MinorUnits } from '../shared/scalars.js';
 
 @ObjectType('SubscriptionUpdatePreviewItem', { simpleResolvers: true })

@@ -17,7 +17,7 @@ import { readableOrganizationIds, SubscriptionRepository } from './subscription.
 import { BillingSubscriptionType } from './subscription.type.js';
 import { subscriptionEventPayload } from './subscription.events.js';
 import { subscriptionOrder } from './subscription.sorting.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 
 export interface SubscriptionListQuery extends PageRequest {
   filter?: SubscriptionFilterInput | null;

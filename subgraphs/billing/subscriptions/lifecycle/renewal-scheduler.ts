@@ -1,6 +1,6 @@
-import type { Clock } from '../../../kit/clock.js';
-import type { Logger } from '../../../kit/logger.js';
-import { WorkLoop } from '../../../kit/work-loop.js';
+import type { Clock } from '../../../../kit/clock.js';
+import type { Logger } from '../../../../kit/logger.js';
+import { WorkLoop } from '../../../../kit/work-loop.js';
 import { RENEWALS_TOPIC, type RenewalEngine } from './renewal-engine.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Order } from '../orders/order.entity.js';
-import { SubscriptionStatus } from '../shared/enums.js';
-import type { Subscription } from '../subscriptions/subscription.entity.js';
-import { addInterval } from '../subscriptions/subscription.transitions.js';
+import type { Order } from '../../orders/order.entity.js';
+import { SubscriptionStatus } from '../../shared/enums.js';
+import type { Subscription } from '../subscription.entity.js';
+import { addInterval } from '../subscription.transitions.js';
 import { billPeriod, discountForPeriod, type Stamp } from './renewal-billing.js';
 
 /**

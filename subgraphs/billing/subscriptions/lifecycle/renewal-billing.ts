@@ -1,24 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { discountAmount } from '../../../kit/money/discounts.js';
-import type { Address } from '../customers/customer.entity.js';
-import { Discount } from '../discounts/discount.entity.js';
-import { recordEvent } from '../events/record-event.js';
-import { createOrder, type NewOrderItem, orderEventPayload } from '../orders/create-order.js';
-import type { Order } from '../orders/order.entity.js';
-import { idempotencyKey } from '../payments/idempotency-key.js';
-import { Payment } from '../payments/payment.entity.js';
+import { discountAmount } from '../../../../kit/money/discounts.js';
+import type { Address } from '../../customers/customer.entity.js';
+import { Discount } from '../../discounts/discount.entity.js';
+import { recordEvent } from '../../events/record-event.js';
+import { createOrder, type NewOrderItem, orderEventPayload } from '../../orders/create-order.js';
+import type { Order } from '../../orders/order.entity.js';
+import { idempotencyKey } from '../../payments/idempotency-key.js';
+import { Payment } from '../../payments/payment.entity.js';
 import type {
   ChargeOutcome,
   NewPaymentMethod,
   PaymentProcessor,
   SavedPaymentMethod as SavedPaymentMethodRef,
-} from '../payments/payment-processor.js';
-import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
-import { SubscriptionStatus } from '../shared/enums.js';
-import type { Subscription } from '../subscriptions/subscription.entity.js';
-import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
-import { type BillingCadence, nextPeriodEndAfter, nthPeriodEnd, periodIndexAt } from './calendar.js';
-import { type DiscountDuration, discountAppliesTo } from './discount-duration.js';
+} from '../../payments/payment-processor.js';
+import { chargeablePaymentMethodFor } from '../../payments/saved-payment-methods.js';
+import { SubscriptionStatus } from '../../shared/enums.js';
+import type { Subscription } from '../subscription.entity.js';
+import { recordSubscriptionEvents } from '../subscription.events.js';
+import { type BillingCadence, nextPeriodEndAfter, nthPeriodEnd, periodIndexAt } from '../../time/calendar.js';
+import { type DiscountDuration, discountAppliesTo } from '../../pricing/discount-duration.js';
 import { NO_PAYMENT_METHOD, paymentFieldsOf } from './charge-outcome.js';
 import { afterFailedAttempt } from './dunning.js';
 import { takeRenewalAdjustments } from './renewal-adjustments.js';

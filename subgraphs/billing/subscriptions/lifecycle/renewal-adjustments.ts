@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordBalanceEntries, settleWithBalance } from '../balances/customer-balance.js';
-import type { NewOrderItem } from '../orders/create-order.js';
-import { Order } from '../orders/order.entity.js';
-import { ProductRepository } from '../products/product.repository.js';
-import { PriceAmountType } from '../shared/enums.js';
-import { ProrationItem } from '../subscriptions/proration-item.entity.js';
-import type { Subscription } from '../subscriptions/subscription.entity.js';
-import { seatTotal, termsOf } from '../subscriptions/update-subscription-terms.js';
+import { recordBalanceEntries, settleWithBalance } from '../../balances/customer-balance.js';
+import type { NewOrderItem } from '../../orders/create-order.js';
+import { Order } from '../../orders/order.entity.js';
+import { ProductRepository } from '../../products/product.repository.js';
+import { PriceAmountType } from '../../shared/enums.js';
+import { ProrationItem } from '../proration-item.entity.js';
+import type { Subscription } from '../subscription.entity.js';
+import { seatTotal, termsOf } from '../update-subscription-terms.js';
 
 /**
  * The seam between plan changes and renewals. A renewal (the scheduler's `subscription_cycle` order)
