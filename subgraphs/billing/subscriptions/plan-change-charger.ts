@@ -10,7 +10,7 @@ import { type PlanChangeQuote, quotePlanChange } from './plan-change-quote.js';
 import { ProrationItem } from './proration-item.entity.js';
 import type { PaidChange, SubscriptionCharger } from './subscription.charger.js';
 import { PaymentFailed } from './subscription.errors.js';
-import { addInterval } from './subscription.transitions.js';
+import { restartPeriod } from './subscription.transitions.js';
 
 /**
  * The real `SubscriptionCharger`: what a plan or seat change does with money, inside the update's
@@ -70,9 +70,7 @@ export class PlanChangeCharger implements SubscriptionCharger {
       charged = { outcome, key };
     }
     if (quote.resetsPeriod) {
-      s.currentPeriodStart = now;
-      s.currentPeriodEnd = addInterval(now, s.recurringInterval, s.recurringIntervalCount);
-      if (s.pendingUpdate) s.pendingUpdate = null;
+      restartPeriod(s, now);
     }
     const customer = await em.findOneOrFail(Customer, { id: s.customerId });
     const order = await createOrder(

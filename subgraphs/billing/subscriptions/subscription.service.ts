@@ -10,7 +10,7 @@ import { PriceAmountType, SubscriptionStatus } from '../shared/enums.js';
 import type { CreateSubscriptionInput } from './subscription-create.inputs.js';
 import { subscriptionsCsv } from './subscription.csv.js';
 import { Subscription } from './subscription.entity.js';
-import { addInterval } from './subscription.transitions.js';
+import { addInterval } from '../time/calendar.js';
 import { normaliseFilters, type SubscriptionFilterInput, type SubscriptionFilters } from './subscription.filters.js';
 import { subscriptionRead } from './subscription.read.js';
 import { readableOrganizationIds, SubscriptionRepository } from './subscription.repository.js';
