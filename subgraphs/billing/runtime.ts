@@ -195,7 +195,7 @@ export async function startBilling(options: {
     ownerMailbox,
     processorWebhooks: new StripeWebhookReceiver(
       { environment: options.environment, webhookSecret: options.payments?.STRIPE_WEBHOOK_SECRET ?? null },
-      new ProcessorEventHandler(orm, services.clocks, options.logger),
+      new ProcessorEventHandler(orm, services.clocks, services.processorOutcomes, options.logger),
       options.clock,
     ),
     createContext: (principal, requestId) => {

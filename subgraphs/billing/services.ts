@@ -26,6 +26,9 @@ import { SubscriptionService } from './subscriptions/subscription.service.js';
 import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
 import { PlanChangeCharger } from './subscriptions/plan-change-charger.js';
 import type { ProrationSettingsSource } from './subscriptions/proration-settings.js';
+import { ProcessorOutcomeHandlers } from './payments/processor-outcome-handlers.js';
+import { refundProcessorEvents } from './refunds/refund-processor-events.js';
+import { renewalChargeSettlement } from './subscriptions/lifecycle/charge-settlement.js';
 import { OrganizationClocks } from './time/organization-clocks.js';
 import { SandboxClockService } from './time/sandbox-clock.service.js';
 import { BenefitGrantEngine, type GracePeriodSource } from './benefits/benefit-grants.engine.js';
@@ -70,6 +73,11 @@ export interface BillingServices {
   invoices: InvoiceService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
+  /**
+   * Who settles what the processor's asynchronous outcomes mean beyond the payment: the subscriptions'
+   * renewals and dunning (charges), the refunds (refunds). Filled here, read by processor-events.ts.
+   */
+  processorOutcomes: ProcessorOutcomeHandlers;
   licenseKeys: LicenseKeyService;
   /** `/v1/files/` (downloadables) and the bytes behind their signed links. */
   files: FileService;
@@ -155,6 +163,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     refunds: new RefundService(payments),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl)),
     payments,
+    processorOutcomes: new ProcessorOutcomeHandlers().onCharge(renewalChargeSettlement).onRefund(refundProcessorEvents),
     licenseKeys: new LicenseKeyService(),
     files: new FileService({ secret: deps.secret, publicUrl: deps.publicUrl }),
     fileTransfers: new FileTransferService(deps.secret),
