@@ -61,7 +61,7 @@ export interface BillingServices {
   /**
    * Each organization's clock (the wall clock in production, the sandbox clock in the sandbox), and the
    * due-work runners an advance of the sandbox clock runs: the recurring engine registers its runners
-   * here (`clocks.register`, recurring/due-work.ts).
+   * here (`clocks.register`, time/due-work.ts).
    */
   clocks: OrganizationClocks;
   sandboxClock: SandboxClockService;

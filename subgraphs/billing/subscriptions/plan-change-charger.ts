@@ -27,7 +27,7 @@ import { restartPeriod } from './subscription.transitions.js';
  *   customer's balance.
  * - `prorate`: nothing is charged (a paid plan still needs a saved card: 402 `missing_payment_method`
  *   otherwise, as before this charger existed); the proration lines wait in `subscription_proration_items` for the
- *   next renewal order (recurring/renewal-adjustments.ts).
+ *   next renewal order (lifecycle/renewal-adjustments.ts).
  * - `next_period`: nothing (the pending update is stored by the transition).
  */
 export class PlanChangeCharger implements SubscriptionCharger {

@@ -20,7 +20,7 @@ import type { Subscription } from './subscription.entity.js';
 /**
  * What a plan or seat change costs, computed once for both the preview
  * (`POST /v1/subscriptions/{id}/update-preview`) and the change itself (`PlanChangeCharger`), so the
- * preview equals the order the `PATCH` creates to the cent. The money is recurring/proration.ts's
+ * preview equals the order the `PATCH` creates to the cent. The money is pricing/proration.ts's
  * (BigInt, by the second, the one rounding rule); this file only turns a subscription and its two
  * terms into `Plan`s and picks the behaviour that really applies.
  */
@@ -98,7 +98,7 @@ async function productNames(change: PaidChange): Promise<{ from: string; to: str
   return { from: name(change.from.productId), to: name(change.to.productId) };
 }
 
-/** Upgrade or downgrade, by the price per period (recurring/proration.ts `changeDirection`). */
+/** Upgrade or downgrade, by the price per period (pricing/proration.ts `changeDirection`). */
 export function directionOf(s: Subscription, from: BilledTerms, to: BilledTerms): ChangeDirection {
   const { current, next } = plans(s, from, to, { from: '', to: '' });
   return changeDirection(current, next);

@@ -57,7 +57,7 @@ interface Billed {
 }
 
 /**
- * The recurring engine (docs/architecture.md "Recurring"): every subscription whose period has ended is
+ * The recurring engine (docs/recurring.md): every subscription whose period has ended is
  * cycled (or ended, or paused), every pending renewal order whose next attempt is due is charged again,
  * every paused subscription whose `resumes_at` has come is resumed. Each subscription is handled in its
  * own short transaction that first takes its row with `FOR UPDATE SKIP LOCKED` and checks again that
