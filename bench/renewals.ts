@@ -28,8 +28,8 @@ export interface RenewalBenchOptions {
 export async function benchRenewals(options: RenewalBenchOptions): Promise<string> {
   await import('reflect-metadata');
   const { openBillingOrm } = await import('../subgraphs/billing/orm.js');
-  const { RenewalEngine } = await import('../subgraphs/billing/recurring/renewal-engine.js');
-  const { fixedClock } = await import('../subgraphs/billing/recurring/organization-clocks.js');
+  const { RenewalEngine } = await import('../subgraphs/billing/subscriptions/lifecycle/renewal-engine.js');
+  const { fixedClock } = await import('../subgraphs/billing/time/organization-clocks.js');
   const { createPaymentProcessor } = await import('../subgraphs/billing/payments/payment-processor.selection.js');
   const { log, count } = options;
   const name = `bench_renewals_${randomUUID().slice(0, 6)}`;

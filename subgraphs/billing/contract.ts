@@ -31,9 +31,9 @@ export { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discounts/discount.access.js'
 export { BENEFITS_READ, BENEFITS_WRITE, USER_BENEFITS_READ } from './benefits/benefit.access.js';
 export { PRODUCTS_READ, PRODUCTS_WRITE } from './products/product.access.js';
 export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscription.access.js';
-export { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from './recurring/sandbox-clock.access.js';
+export { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from './time/sandbox-clock.access.js';
 // The longest move of one sandbox clock advance (the route's `seconds` maximum).
-export { MAX_ADVANCE_SECONDS } from './recurring/sandbox-clock.limits.js';
+export { MAX_ADVANCE_SECONDS } from './time/sandbox-clock.limits.js';
 export { FILE_LINK_HOLDER, FILES_READ, FILES_WRITE } from './files/file.access.js';
 export { LICENSE_KEY_CLIENT, LICENSE_KEYS_READ, LICENSE_KEYS_WRITE } from './license-keys/license-key.access.js';
 

@@ -28,7 +28,7 @@ import { SubscriptionUpdatesResolver } from './subscriptions/subscription-update
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
 import { FileResolver } from './files/file.resolver.js';
 import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
-import { SandboxClockResolver } from './recurring/sandbox-clock.resolver.js';
+import { SandboxClockResolver } from './time/sandbox-clock.resolver.js';
 import { BenefitResolver } from './benefits/benefit.resolver.js';
 import { CustomerStateResolver } from './benefits/customer-state.resolver.js';
 import { UserBenefitsResolver } from './benefits/user-benefits.resolver.js';

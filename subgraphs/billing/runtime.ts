@@ -11,7 +11,7 @@ import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
 import { openTestProcessorLedger } from './payments/test-processor/test-processor-ledger.js';
 import { CheckoutExpiry } from './checkouts/checkout-expiry.js';
-import { DueWorkSweep } from './recurring/due-work-sweep.js';
+import { DueWorkSweep } from './time/due-work-sweep.js';
 import { JobRunner } from './jobs/job-queue.js';
 import { BENEFITS_RECONCILE_JOB, benefitReconcileJob } from './benefits/benefit-grants.job.js';
 import { BenefitDueWork } from './benefits/benefit-due-work.js';
@@ -29,8 +29,8 @@ import { StripeWebhookReceiver } from './payments/stripe/stripe-webhook.receiver
 import type { BillingContext } from './context.js';
 import type { IntegrationSettings } from './benefits/benefit-integrations.config.js';
 import { openBillingOrm } from './orm.js';
-import { RenewalEngine } from './recurring/renewal-engine.js';
-import { RenewalScheduler } from './recurring/renewal-scheduler.js';
+import { RenewalEngine } from './subscriptions/lifecycle/renewal-engine.js';
+import { RenewalScheduler } from './subscriptions/lifecycle/renewal-scheduler.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
 import { type BillingServices, createBillingServices } from './services.js';
 import { type ProrationSettingsSource, prorationSettingsFrom } from './subscriptions/proration-settings.js';
@@ -196,7 +196,7 @@ export async function startBilling(options: {
     ownerMailbox,
     processorWebhooks: new StripeWebhookReceiver(
       { environment: options.environment, webhookSecret: options.payments?.STRIPE_WEBHOOK_SECRET ?? null },
-      new ProcessorEventHandler(orm, services.clocks, options.logger),
+      new ProcessorEventHandler(orm, services.clocks, services.processorOutcomes, options.logger),
       options.clock,
     ),
     createContext: (principal, requestId) => {

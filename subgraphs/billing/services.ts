@@ -26,8 +26,11 @@ import { SubscriptionService } from './subscriptions/subscription.service.js';
 import { createSubscriptionUpdates, type SubscriptionUpdates } from './subscriptions/subscription-updates.js';
 import { PlanChangeCharger } from './subscriptions/plan-change-charger.js';
 import type { ProrationSettingsSource } from './subscriptions/proration-settings.js';
-import { OrganizationClocks } from './recurring/organization-clocks.js';
-import { SandboxClockService } from './recurring/sandbox-clock.service.js';
+import { ProcessorOutcomeHandlers } from './payments/processor-outcome-handlers.js';
+import { refundProcessorEvents } from './refunds/refund-processor-events.js';
+import { renewalChargeSettlement } from './subscriptions/lifecycle/charge-settlement.js';
+import { OrganizationClocks } from './time/organization-clocks.js';
+import { SandboxClockService } from './time/sandbox-clock.service.js';
 import { BenefitGrantEngine, type GracePeriodSource } from './benefits/benefit-grants.engine.js';
 import { BenefitGrantService } from './benefits/benefit-grant.service.js';
 import { BenefitService } from './benefits/benefit.service.js';
@@ -58,7 +61,7 @@ export interface BillingServices {
   /**
    * Each organization's clock (the wall clock in production, the sandbox clock in the sandbox), and the
    * due-work runners an advance of the sandbox clock runs: the recurring engine registers its runners
-   * here (`clocks.register`, recurring/due-work.ts).
+   * here (`clocks.register`, time/due-work.ts).
    */
   clocks: OrganizationClocks;
   sandboxClock: SandboxClockService;
@@ -70,6 +73,11 @@ export interface BillingServices {
   invoices: InvoiceService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
+  /**
+   * Who settles what the processor's asynchronous outcomes mean beyond the payment: the subscriptions'
+   * renewals and dunning (charges), the refunds (refunds). Filled here, read by processor-events.ts.
+   */
+  processorOutcomes: ProcessorOutcomeHandlers;
   licenseKeys: LicenseKeyService;
   /** `/v1/files/` (downloadables) and the bytes behind their signed links. */
   files: FileService;
@@ -155,6 +163,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     refunds: new RefundService(payments),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl)),
     payments,
+    processorOutcomes: new ProcessorOutcomeHandlers().onCharge(renewalChargeSettlement).onRefund(refundProcessorEvents),
     licenseKeys: new LicenseKeyService(),
     files: new FileService({ secret: deps.secret, publicUrl: deps.publicUrl }),
     fileTransfers: new FileTransferService(deps.secret),

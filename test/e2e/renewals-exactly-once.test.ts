@@ -2,11 +2,11 @@ import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { seedDueRenewals } from '../../bench/seed-renewals.js';
-import { fixedClock } from '../../subgraphs/billing/recurring/organization-clocks.js';
+import { fixedClock } from '../../subgraphs/billing/time/organization-clocks.js';
 import { openBillingOrm } from '../../subgraphs/billing/orm.js';
 import { createPaymentProcessor } from '../../subgraphs/billing/payments/payment-processor.selection.js';
 import type { ChargeInput, PaymentProcessor } from '../../subgraphs/billing/payments/payment-processor.js';
-import { RenewalEngine } from '../../subgraphs/billing/recurring/renewal-engine.js';
+import { RenewalEngine } from '../../subgraphs/billing/subscriptions/lifecycle/renewal-engine.js';
 import { createTestDatabase } from '../support/database.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ManualClock } from '../../kit/clock.js';
-import type { DueWork } from '../../subgraphs/billing/recurring/due-work.js';
+import type { DueWork } from '../../subgraphs/billing/time/due-work.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**

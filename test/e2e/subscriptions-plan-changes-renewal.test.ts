@@ -1,5 +1,8 @@
 import { createOrder } from '../../subgraphs/billing/orders/create-order.js';
-import { applyPendingUpdate, takeRenewalAdjustments } from '../../subgraphs/billing/recurring/renewal-adjustments.js';
+import {
+  applyPendingUpdate,
+  takeRenewalAdjustments,
+} from '../../subgraphs/billing/subscriptions/lifecycle/renewal-adjustments.js';
 import { Subscription } from '../../subgraphs/billing/subscriptions/subscription.entity.js';
 import {
   advance,

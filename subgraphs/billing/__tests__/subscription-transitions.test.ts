@@ -1,6 +1,6 @@
 import { CustomerCancellationReason, RecurringInterval, SubscriptionStatus } from '../shared/enums.js';
+import { addInterval } from '../time/calendar.js';
 import {
-  addInterval,
   applyDiscount,
   cancelAtPeriodEnd,
   changeProduct,

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { settle } from '../recurring/proration.js';
+import { settle } from '../pricing/proration.js';
 import { CustomerBalanceEntry } from './customer-balance-entry.entity.js';
 
 /**
@@ -29,7 +29,7 @@ export interface BalanceSettlement {
   used: bigint;
 }
 
-/** How an order of `total` meets the customer's balance (`settle` in recurring/proration.ts); writes nothing. */
+/** How an order of `total` meets the customer's balance (`settle` in pricing/proration.ts); writes nothing. */
 export async function settleWithBalance(
   em: EntityManager,
   customerId: string,

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { JobRunner } from '../jobs/job-queue.js';
-import type { DueWork, DueWorkRunner } from '../recurring/due-work.js';
+import type { DueWork, DueWorkRunner } from '../time/due-work.js';
 import type { BenefitGrantEngine, GracePeriodSource } from './benefit-grants.engine.js';
 import { BENEFITS_RECONCILE_JOB } from './benefit-grants.job.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import { enqueueJob, type JobHandler } from '../jobs/job-queue.js';
-import type { OrganizationClocks } from '../recurring/organization-clocks.js';
+import type { OrganizationClocks } from '../time/organization-clocks.js';
 import type { BenefitGrantEngine } from './benefit-grants.engine.js';
 
 /**

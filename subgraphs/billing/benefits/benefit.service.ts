@@ -7,7 +7,7 @@ import { recordEvent } from '../events/record-event.js';
 import { downloadableFileIssues } from '../files/downloadable-files.js';
 import { enqueueJob } from '../jobs/job-queue.js';
 import { ProductRepository } from '../products/product.repository.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { throwIfAny } from '../shared/issues.js';
 import { sortCriteria } from '../shared/sorting.js';

@@ -3,7 +3,7 @@ import { NotPermitted, PolarRequestValidationError, ResourceNotFound } from '../
 import { pageWindow, type PageRequest, type Pagination, paginationOf } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { JobRunner } from '../jobs/job-queue.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { Benefit } from './benefit.entity.js';
 import { BenefitGrant } from './benefit-grant.entity.js';

@@ -8,7 +8,7 @@ import type { CheckoutCreateInput } from '../checkouts/checkout.inputs.js';
 import { Discount } from '../discounts/discount.entity.js';
 import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 import { ProductVisibility } from '../shared/enums.js';
 import { throwIfAny } from '../shared/issues.js';
 import { metadataIssues } from '../shared/metadata.js';

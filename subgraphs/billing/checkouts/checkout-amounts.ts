@@ -7,7 +7,13 @@ import { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
 import type { Checkout } from './checkout.entity.js';
 import type { CheckoutClientUpdateInput } from './checkout.inputs.js';
-import { checkoutAmounts, checkSeats, discountApplicable, priceAmount, seatBounds } from './checkout.pricing.js';
+import {
+  checkoutAmounts,
+  checkSeats,
+  discountApplicable,
+  priceAmount,
+  seatBounds,
+} from '../pricing/checkout-amounts.js';
 
 export const missing = (field: string): ValidationIssue => ({
   type: 'missing',

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { recordEvent } from '../events/record-event.js';
-import type { DueWork, SweepableDueWorkRunner } from '../recurring/due-work.js';
+import type { DueWork, SweepableDueWorkRunner } from '../time/due-work.js';
 import { checkoutRead } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
 import { checkoutWire } from './checkout.wire.js';

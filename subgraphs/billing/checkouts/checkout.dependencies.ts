@@ -3,7 +3,7 @@ import type { PageRequest } from '../../../kit/graphql/pagination.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
-import type { OrganizationClocks } from '../recurring/organization-clocks.js';
+import type { OrganizationClocks } from '../time/organization-clocks.js';
 
 /** What the checkout service is built with (services.ts), and the filters of its list. */
 export interface CheckoutDependencies {

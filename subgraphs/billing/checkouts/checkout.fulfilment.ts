@@ -12,7 +12,8 @@ import type { RecurringInterval } from '../shared/enums.js';
 import { SubscriptionStatus } from '../shared/enums.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
-import { addInterval } from '../subscriptions/subscription.transitions.js';
+import { activateFromCheckout } from '../subscriptions/subscription.transitions.js';
+import { addInterval } from '../time/calendar.js';
 import { Checkout } from './checkout.entity.js';
 import { checkoutRead } from './checkout.read.js';
 import { type FulfilmentPayload, processorCall } from './checkout-confirm.js';
@@ -76,29 +77,24 @@ export function checkoutFulfilment(deps: {
       if (k.subscriptionId) {
         // Upgrading a free subscription: the same subscription, now on the paid product.
         subscription = await em.findOneOrFail(Subscription, { id: k.subscriptionId, organizationId: k.organizationId });
-        const wasActive = subscription.status === SubscriptionStatus.ACTIVE;
-        subscription.productId = product.id;
-        subscription.priceIds = [k.productPriceId];
-        subscription.amount = amount;
-        subscription.currency = k.currency;
-        subscription.discountId = k.discountId;
-        subscription.checkoutId = k.id;
-        subscription.seats = k.seats;
-        subscription.status = SubscriptionStatus.ACTIVE;
-        subscription.modifiedAt = now;
-        if (product.recurringInterval) {
-          subscription.recurringInterval = product.recurringInterval;
-          subscription.recurringIntervalCount = product.recurringIntervalCount ?? 1;
-          subscription.currentPeriodStart = now;
-          subscription.currentPeriodEnd = addInterval(
-            now,
-            product.recurringInterval,
-            product.recurringIntervalCount ?? 1,
-          );
-        }
+        const activated = activateFromCheckout(
+          subscription,
+          {
+            productId: product.id,
+            priceId: k.productPriceId,
+            amount,
+            currency: k.currency,
+            discountId: k.discountId,
+            checkoutId: k.id,
+            seats: k.seats,
+            cadence: product.recurringInterval
+              ? { interval: product.recurringInterval, count: product.recurringIntervalCount ?? 1 }
+              : null,
+          },
+          now,
+        );
         billingReason = 'subscription_update';
-        subscriptionEvents.push('subscription.updated');
-        if (!wasActive) subscriptionEvents.push('subscription.active');
+        subscriptionEvents.push('subscription.updated', ...activated.events);
       } else if (product.recurringInterval) {
         const interval = product.recurringInterval;
         const count = product.recurringIntervalCount ?? 1;

@@ -12,7 +12,7 @@ import { PaymentError } from '../payments/payment.errors.js';
 import type { ChargeOutcome, SetupOutcome } from '../payments/payment-processor.js';
 import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';

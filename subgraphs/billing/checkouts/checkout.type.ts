@@ -15,7 +15,7 @@ import {
 } from '../products/product.type.js';
 import type { RecurringInterval } from '../shared/enums.js';
 import { Metadata, MinorUnits } from '../shared/scalars.js';
-import { addInterval } from '../subscriptions/subscription.transitions.js';
+import { addInterval } from '../time/calendar.js';
 import type { Checkout as CheckoutEntity } from './checkout.entity.js';
 
 const SIMPLE = { simpleResolvers: true } as const;

@@ -5,7 +5,7 @@ import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { recordEvent } from '../events/record-event.js';
-import { BILLABLE_STATUSES, CustomerType as CustomerKind } from '../shared/enums.js';
+import { CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
 import type { Address } from './customer.entity.js';
 import { Customer } from './customer.entity.js';
@@ -28,11 +28,12 @@ import { customerRead, type CustomerReadFilters } from './customer.read.js';
 import { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from './customer.sorting.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { checkCustomerFields, parseTaxId } from './customer.validation.js';
-import { Subscription } from '../subscriptions/subscription.entity.js';
-import { recordSubscriptionEvents, type SubscriptionChangeRecorder } from '../subscriptions/subscription.events.js';
-import { waitForSubscriptionLock } from '../subscriptions/subscription.lock.js';
-import * as transitions from '../subscriptions/subscription.transitions.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import {
+  endSubscriptionsOfDeletedCustomer,
+  recordSubscriptionEvents,
+  type SubscriptionChangeRecorder,
+} from '../subscriptions/customer-deletion.js';
+import { organizationNow } from '../time/organization-clocks.js';
 
 export interface CustomerListQuery extends PageRequest {
   filter?: CustomerFilter | null;
@@ -199,31 +200,19 @@ export class CustomerService {
   private async softDelete(ctx: RequestContext, found: Customer): Promise<void> {
     await ctx.em.transactional(async em => {
       const customer = await em.findOneOrFail(Customer, { id: found.id });
-      // Subscriptions in id order, each under its advisory lock (the blocking variant: a write in flight
-      // finishes first, and a consistent order cannot deadlock), re-read under the lock.
-      const live = await em.find(
-        Subscription,
-        { customerId: customer.id, status: { $in: [...BILLABLE_STATUSES] }, endedAt: null },
-        { orderBy: { id: 'asc' } },
-      );
       // The organization's clock: the subscriptions end at its time (the sandbox clock in the sandbox).
       const now = await organizationNow(ctx, customer.organizationId);
-      const ended: [Subscription, transitions.TransitionResult][] = [];
-      for (const candidate of live) {
-        await waitForSubscriptionLock(em, candidate.id);
-        const subscription = (await em.refresh(candidate)) ?? candidate;
-        if (!BILLABLE_STATUSES.has(subscription.status) || subscription.endedAt !== null) continue;
-        ended.push([subscription, transitions.endNow(subscription, {}, now)]);
-      }
+      const publishEnded = await endSubscriptionsOfDeletedCustomer(
+        em,
+        customer.id,
+        now,
+        this.recordSubscriptionChanges,
+      );
       customer.deletedAt = now;
       customer.modifiedAt = now;
       this.recordEvent({ ...ctx, em }, 'customer.deleted', customer);
       await em.flush();
-      // The same events, in the same order, as a revoke through mutateSubscription.
-      for (const [subscription, result] of ended) {
-        await this.recordSubscriptionChanges(em, subscription, ['subscription.updated', ...result.events], now);
-      }
-      await em.flush();
+      await publishEnded();
     });
     // Its portal sessions end with it, in every process (the resolver refuses them from the database already).
     await this.sessions?.endAllFor(ctx.em, found.id);

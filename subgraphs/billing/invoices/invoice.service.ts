@@ -7,7 +7,7 @@ import { orderEventPayload } from '../orders/order.events.js';
 import { Order } from '../orders/order.entity.js';
 import { orderRead } from '../orders/order.read.js';
 import { OrderType } from '../orders/order.type.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 import type { InvoiceDocument } from './invoice.document.js';
 import { OrderInvoice } from './invoice.entity.js';
 import {

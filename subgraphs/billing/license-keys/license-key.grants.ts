@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { addMonthsClamped } from '../recurring/calendar.js';
+import { addMonthsClamped } from '../time/calendar.js';
 import { displayKey, LicenseKey, LicenseKeyStatus } from './license-key.entity.js';
 
 /**

@@ -2,7 +2,7 @@ import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { throwIfAny } from '../shared/issues.js';
 import { LicenseKey, LicenseKeyActivation, LicenseKeyStatus } from './license-key.entity.js';

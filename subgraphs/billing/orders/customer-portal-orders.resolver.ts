@@ -4,7 +4,7 @@ import { customerView } from '../../../kit/graphql/customer-view.js';
 import type { Principal } from '../../../kit/principal.js';
 import type { BillingContext } from '../context.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
-import { retryOrderPayment } from '../recurring/retry-payment.js';
+import { retryOrderPayment } from '../subscriptions/lifecycle/retry-payment.js';
 import { storedAddress } from '../customers/customer.service.js';
 import { OrderUpdateInput } from './order.resolver.js';
 import { ProductType } from '../products/product.type.js';

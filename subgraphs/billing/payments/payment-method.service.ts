@@ -5,7 +5,7 @@ import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/
 import type { RequestContext } from '../../../kit/request-context.js';
 import { Customer } from '../customers/customer.entity.js';
 import { recordCustomerEvent } from '../customers/customer.service.js';
-import type { OrganizationClocks } from '../recurring/organization-clocks.js';
+import type { OrganizationClocks } from '../time/organization-clocks.js';
 import { idempotencyKey } from './idempotency-key.js';
 import { PaymentMethodInUseByActiveSubscription, PaymentMethodSetupFailed } from './payment.errors.js';
 import { paymentMethodRead } from './payment-method.read.js';

@@ -1,16 +1,10 @@
 import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../kit/logger.js';
-import { recordEvent } from '../events/record-event.js';
 import { Order } from '../orders/order.entity.js';
-import type { OrganizationClocks } from '../recurring/organization-clocks.js';
-import { settleAttempt, Stamp } from '../recurring/renewal-billing.js';
-import { Refund } from '../refunds/refund.entity.js';
-import { applySucceededRefund, revertSucceededRefund } from '../refunds/refund-settlement.js';
-import { RefundType } from '../refunds/refund.type.js';
-import { refundWire } from '../refunds/refund.wire.js';
-import { Subscription } from '../subscriptions/subscription.entity.js';
+import type { OrganizationClocks } from '../time/organization-clocks.js';
 import type { ChargeOutcome, ProcessorEvent } from './payment-processor.js';
 import { Payment } from './payment.entity.js';
+import type { ProcessorOutcomeHandlers } from './processor-outcome-handlers.js';
 
 /**
  * What applying one processor event did: `handled` (a payment or refund settled), `ignored` (nothing of
@@ -21,20 +15,17 @@ export type ProcessorEventOutcome = 'handled' | 'ignored' | 'duplicate';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type ChargeEvent = Extract<ProcessorEvent, { type: 'charge.succeeded' | 'charge.failed' }>;
-type RefundEvent = Extract<ProcessorEvent, { type: 'refund.updated' }>;
 
 /**
  * Applies the payment processor's asynchronous outcomes (Stripe's webhooks, verified and mapped by
  * stripe/stripe-webhooks.ts) exactly once: the event's id is inserted into `billing.processor_events`
  * in the same transaction as its effects, so a redelivery, or a concurrent duplicate (it waits on the
  * first one's row, then finds it), changes nothing. Effects are those of the synchronous paths, by the
- * same functions:
- * - a charge that was in flight (`pending`: 3-D Secure, bank debits) settles its payment row; a
- *   renewal or dunning order then goes where an immediate outcome would have taken it (`settleAttempt`:
- *   paid and the subscription active again, or the decline handed to dunning);
- * - a refund the processor answered `pending` succeeds (the order counts it, `order.updated` and
- *   `order.refunded`), or fails or is canceled; a succeeded refund that fails later (it happens, rarely,
- *   at the bank) is taken off the order again; either way the merchant hears `refund.updated`.
+ * same functions, handed over through the handlers the other folders register (processor-outcome-handlers.ts):
+ * - a charge that was in flight (`pending`: 3-D Secure, bank debits) settles its payment row; what it
+ *   paid for then moves as an immediate outcome would have moved it (the subscriptions' handler takes a
+ *   renewal or dunning order: paid and the subscription active again, or the decline handed to dunning);
+ * - a refund's outcome is the refunds' handler's (refunds/refund-processor-events.ts).
  * `charge.refunded` is acknowledged only: refunds are settled by their own `refund.updated`, which names
  * the refund rather than a running total.
  */
@@ -42,6 +33,7 @@ export class ProcessorEventHandler {
   constructor(
     private readonly orm: MikroORM,
     private readonly clocks: OrganizationClocks,
+    private readonly handlers: ProcessorOutcomeHandlers,
     private readonly logger?: Logger,
   ) {}
 
@@ -88,7 +80,7 @@ export class ProcessorEventHandler {
       case 'charge.failed':
         return this.settleCharge(em, event);
       case 'refund.updated':
-        return this.settleRefund(em, event);
+        return this.handlers.settleRefund(em, event, this.clocks);
       case 'charge.refunded':
         return Promise.resolve('ignored');
     }
@@ -97,14 +89,12 @@ export class ProcessorEventHandler {
   private async settleCharge(em: EntityManager, event: ChargeEvent): Promise<'handled' | 'ignored'> {
     const found = await em.findOne(Payment, { processorId: event.chargeId }, { orderBy: { createdAt: 'desc' } });
     if (!found) return 'ignored';
-    // Locks in the order a dunning retry and a manual payment take them (the order, its subscription,
-    // then the payment), so either waits for this or is waited for, never both at once.
+    // Locks in the order a dunning retry and a manual payment take them (the order, its subscription
+    // — the handler's — then the payment), so either waits for this or is waited for, never both at once.
     const order = found.orderId
       ? await em.findOne(Order, { id: found.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
       : null;
-    const s = order?.subscriptionId
-      ? await em.findOne(Subscription, { id: order.subscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-      : null;
+    const settle = order ? await this.handlers.prepareCharge(em, order) : null;
     const payment = await em.findOneOrFail(
       Payment,
       { id: found.id },
@@ -130,42 +120,7 @@ export class ProcessorEventHandler {
       payment.declineMessage = outcome.failure.message;
     }
     await em.flush();
-    if (s && order?.status === 'pending') {
-      const { attempt, automatic } = attemptOf(payment.idempotencyKey);
-      await settleAttempt(em, s, order, attempt, outcome, new Stamp(now), automatic);
-    }
+    await settle?.({ outcome, idempotencyKey: payment.idempotencyKey, now });
     return 'handled';
   }
-
-  private async settleRefund(em: EntityManager, event: RefundEvent): Promise<'handled' | 'ignored'> {
-    const found = await em.findOne(Refund, { processorId: event.refundId });
-    if (!found || event.status === 'pending') return 'ignored';
-    // The order first, as refund.service.ts locks it: one refund of an order at a time.
-    const order = await em.findOneOrFail(Order, { id: found.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const refund = await em.findOneOrFail(Refund, { id: found.id }, { refresh: true });
-    const now = (await this.clocks.clockIn(em, refund.organizationId)).now();
-    if (refund.status === 'pending') {
-      if (event.status === 'succeeded') await applySucceededRefund(em, order, refund, now);
-    } else if (refund.status === 'succeeded' && event.status !== 'succeeded') {
-      // The bank sent the money back after all: the order no longer counts it.
-      await revertSucceededRefund(em, order, refund, now);
-    } else return 'ignored';
-    refund.status = event.status;
-    refund.failureReason = event.status === 'succeeded' ? null : (event.failureReason ?? event.status);
-    refund.modifiedAt = now;
-    await em.flush();
-    recordEvent(em, refund.organizationId, 'refund.updated', refundWire(RefundType.fromEntity(refund)), now);
-    await em.flush();
-    return 'handled';
-  }
-}
-
-/**
- * Which attempt a payment was, from its processor key: `charge:subscription:<id>:<period start>:<n>`
- * for the automatic ones (renewals and dunning retries), `charge:order:<id>:manual:<n>` for the
- * customer's own.
- */
-function attemptOf(key: string): { attempt: number; automatic: boolean } {
-  const attempt = Number(key.slice(key.lastIndexOf(':') + 1)) || 1;
-  return { attempt, automatic: key.startsWith('charge:subscription:') };
 }

@@ -9,7 +9,7 @@ import { idempotencyKey } from '../payments/idempotency-key.js';
 import type { PaymentProcessor, RefundReason as ProcessorRefundReason } from '../payments/payment-processor.js';
 import { Payment } from '../payments/payment.entity.js';
 import { ChargeAlreadyRefunded } from '../payments/payment.errors.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { Refund, type RefundReason } from './refund.entity.js';
 import { applySucceededRefund, pendingRefundsOf, refundableTotalOf } from './refund-settlement.js';

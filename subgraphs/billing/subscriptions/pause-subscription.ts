@@ -6,7 +6,7 @@ import { assertNotCanceled, type SubscriptionState, type TransitionResult } from
 /**
  * Polar's pause (2026): `SubscriptionPause` schedules a pause at the end of the current period (the
  * renewal engine makes it `paused` then, with no order) or drops the scheduled one; `SubscriptionResume`
- * resumes a paused subscription now (recurring/resume.ts). Rule 1 of the interface comes first (a canceled
+ * resumes a paused subscription now (lifecycle/resume.ts). Rule 1 of the interface comes first (a canceled
  * subscription, or one set to cancel at period end, answers 403 AlreadyCanceledSubscription); past it,
  * Polar's own checks (`Subscription.can_pause`, `can_cancel_scheduled_pause`, `can_resume`) answer 409.
  * The request records only `subscription.updated`: `subscription.paused` is sent when the pause takes
@@ -46,7 +46,7 @@ export function cancelScheduledPause(subscription: SubscriptionState, now: Date)
   return { changed: true, events: [] };
 }
 
-/** The check before `resume: true` (the resume itself bills a period: recurring/resume.ts). */
+/** The check before `resume: true` (the resume itself bills a period: lifecycle/resume.ts). */
 export function assertResumable(subscription: SubscriptionState): void {
   assertNotCanceled(subscription);
   if (subscription.status !== SubscriptionStatus.PAUSED) throw new NotPausedSubscription();

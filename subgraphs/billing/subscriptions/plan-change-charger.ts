@@ -10,7 +10,7 @@ import { type PlanChangeQuote, quotePlanChange } from './plan-change-quote.js';
 import { ProrationItem } from './proration-item.entity.js';
 import type { PaidChange, SubscriptionCharger } from './subscription.charger.js';
 import { PaymentFailed } from './subscription.errors.js';
-import { addInterval } from './subscription.transitions.js';
+import { restartPeriod } from './subscription.transitions.js';
 
 /**
  * The real `SubscriptionCharger`: what a plan or seat change does with money, inside the update's
@@ -27,7 +27,7 @@ import { addInterval } from './subscription.transitions.js';
  *   customer's balance.
  * - `prorate`: nothing is charged (a paid plan still needs a saved card: 402 `missing_payment_method`
  *   otherwise, as before this charger existed); the proration lines wait in `subscription_proration_items` for the
- *   next renewal order (recurring/renewal-adjustments.ts).
+ *   next renewal order (lifecycle/renewal-adjustments.ts).
  * - `next_period`: nothing (the pending update is stored by the transition).
  */
 export class PlanChangeCharger implements SubscriptionCharger {
@@ -70,9 +70,7 @@ export class PlanChangeCharger implements SubscriptionCharger {
       charged = { outcome, key };
     }
     if (quote.resetsPeriod) {
-      s.currentPeriodStart = now;
-      s.currentPeriodEnd = addInterval(now, s.recurringInterval, s.recurringIntervalCount);
-      if (s.pendingUpdate) s.pendingUpdate = null;
+      restartPeriod(s, now);
     }
     const customer = await em.findOneOrFail(Customer, { id: s.customerId });
     const order = await createOrder(

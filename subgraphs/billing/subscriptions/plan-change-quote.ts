@@ -3,7 +3,7 @@ import { prorate } from '../../../kit/money/proration.js';
 import { discountAmount, type DiscountTerms } from '../../../kit/money/discounts.js';
 import { Discount } from '../discounts/discount.entity.js';
 import { Product } from '../products/product.entity.js';
-import { type DiscountDuration, discountAppliesTo } from '../recurring/discount-duration.js';
+import { type DiscountDuration, discountAppliesTo } from '../pricing/discount-duration.js';
 import type { OrderBillingReason } from '../orders/order.entity.js';
 import {
   type ChangeDirection,
@@ -13,14 +13,14 @@ import {
   type PlanPrice,
   type PreviewItem,
   previewChange,
-} from '../recurring/proration.js';
+} from '../pricing/proration.js';
 import type { BilledTerms, PaidChange, ProrationBehavior } from './subscription.charger.js';
 import type { Subscription } from './subscription.entity.js';
 
 /**
  * What a plan or seat change costs, computed once for both the preview
  * (`POST /v1/subscriptions/{id}/update-preview`) and the change itself (`PlanChangeCharger`), so the
- * preview equals the order the `PATCH` creates to the cent. The money is recurring/proration.ts's
+ * preview equals the order the `PATCH` creates to the cent. The money is pricing/proration.ts's
  * (BigInt, by the second, the one rounding rule); this file only turns a subscription and its two
  * terms into `Plan`s and picks the behaviour that really applies.
  */
@@ -98,7 +98,7 @@ async function productNames(change: PaidChange): Promise<{ from: string; to: str
   return { from: name(change.from.productId), to: name(change.to.productId) };
 }
 
-/** Upgrade or downgrade, by the price per period (recurring/proration.ts `changeDirection`). */
+/** Upgrade or downgrade, by the price per period (pricing/proration.ts `changeDirection`). */
 export function directionOf(s: Subscription, from: BilledTerms, to: BilledTerms): ChangeDirection {
   const { current, next } = plans(s, from, to, { from: '', to: '' });
   return changeDirection(current, next);

@@ -4,7 +4,7 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 /**
  * A proration line a `prorate` plan or seat change leaves for the subscription's next renewal order
  * (credit negative, debit positive). `orderId` is set when a renewal order takes it
- * (recurring/renewal-adjustments.ts), so it is billed exactly once.
+ * (lifecycle/renewal-adjustments.ts), so it is billed exactly once.
  */
 @Entity({ tableName: 'subscription_proration_items', schema: 'billing' })
 export class ProrationItem {

@@ -1,5 +1,5 @@
 import type { OrganizationDirectory } from '../../identity/contract.js';
-import type { ChangeDirection } from '../recurring/proration.js';
+import type { ChangeDirection } from '../pricing/proration.js';
 import type { ProrationBehavior } from './subscription.charger.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Field, GraphQLISODateTime, ObjectType } from 'type-graphql';
-import type { ChangePreview } from '../recurring/proration.js';
+import type { ChangePreview } from '../pricing/proration.js';
 import { MinorUnits } from '../shared/scalars.js';
 
 @ObjectType('SubscriptionUpdatePreviewItem', { simpleResolvers: true })
@@ -10,7 +10,7 @@ export class SubscriptionUpdatePreviewItemType {
 }
 
 /**
- * What `PATCH /v1/subscriptions/{id}` with the same body would produce (recurring/proration.ts
+ * What `PATCH /v1/subscriptions/{id}` with the same body would produce (pricing/proration.ts
  * `ChangePreview`): the order made now (`invoice`), or the next renewal order (`prorate`,
  * `next_period`); nothing at all for a change that bills nothing.
  */

@@ -10,7 +10,7 @@ import { PriceAmountType, SubscriptionStatus } from '../shared/enums.js';
 import type { CreateSubscriptionInput } from './subscription-create.inputs.js';
 import { subscriptionsCsv } from './subscription.csv.js';
 import { Subscription } from './subscription.entity.js';
-import { addInterval } from './subscription.transitions.js';
+import { addInterval } from '../time/calendar.js';
 import { normaliseFilters, type SubscriptionFilterInput, type SubscriptionFilters } from './subscription.filters.js';
 import { subscriptionRead } from './subscription.read.js';
 import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
@@ -18,7 +18,7 @@ import { SubscriptionRepository } from './subscription.repository.js';
 import { BillingSubscriptionType } from './subscription.type.js';
 import { subscriptionEventPayload } from './subscription.events.js';
 import { subscriptionOrder } from './subscription.sorting.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import { organizationNow } from '../time/organization-clocks.js';
 
 export interface SubscriptionListQuery extends PageRequest {
   filter?: SubscriptionFilterInput | null;

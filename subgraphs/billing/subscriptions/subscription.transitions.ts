@@ -4,9 +4,10 @@ import {
   ACTIVE_STATUSES,
   BILLABLE_STATUSES,
   CustomerCancellationReason,
-  RecurringInterval,
+  type RecurringInterval,
   SubscriptionStatus,
 } from '../shared/enums.js';
+import { addInterval } from '../time/calendar.js';
 import type { PendingUpdate, Subscription } from './subscription.entity.js';
 import { AlreadyCanceledSubscription, InactiveSubscription, ResourceUnavailable } from './subscription.errors.js';
 
@@ -59,7 +60,11 @@ export type SubscriptionEventKind =
   | 'subscription.canceled'
   | 'subscription.uncanceled'
   | 'subscription.revoked'
-  | 'subscription.resumed';
+  | 'subscription.resumed'
+  | 'subscription.cycled'
+  | 'subscription.active'
+  | 'subscription.paused'
+  | 'subscription.past_due';
 
 export interface TransitionResult {
   /** False when the call left the subscription as it was (no event, no `modified_at`). */
@@ -333,32 +338,177 @@ export function updateMetadata(
   return CHANGED;
 }
 
-/** `start` plus `count` intervals, in UTC; month ends clamp (Jan 31 + 1 month = Feb 28/29). */
-export function addInterval(start: Date, interval: RecurringInterval, count: number): Date {
-  const d = new Date(start.getTime());
-  switch (interval) {
-    case RecurringInterval.DAY:
-      d.setUTCDate(d.getUTCDate() + count);
-      return d;
-    case RecurringInterval.WEEK:
-      d.setUTCDate(d.getUTCDate() + 7 * count);
-      return d;
-    case RecurringInterval.MONTH:
-    case RecurringInterval.YEAR: {
-      const months = interval === RecurringInterval.MONTH ? count : 12 * count;
-      const day = d.getUTCDate();
-      d.setUTCDate(1);
-      d.setUTCMonth(d.getUTCMonth() + months);
-      const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-      d.setUTCDate(Math.min(day, lastDay));
-      return d;
-    }
-  }
-}
-
 /** Merges the results of several transitions applied in one update. */
 export function combine(results: TransitionResult[]): TransitionResult {
   const events: SubscriptionEventKind[] = [];
   for (const r of results) for (const e of r.events) if (!events.includes(e)) events.push(e);
   return { changed: results.some(r => r.changed), events };
+}
+
+/*
+ * The lifecycle's own transitions: what renewals, dunning, resumes and checkouts do to a subscription.
+ * The system makes these moves (no client asks for them), so they refuse nothing; each still changes
+ * only its own fields, stamps `modifiedAt` where Polar does, and names the webhook kinds it implies.
+ */
+
+/** The fields the lifecycle transitions touch besides those of `SubscriptionState`. */
+export type LifecycleState = SubscriptionState & Pick<Subscription, 'pausedAt' | 'pastDueAt' | 'checkoutId'>;
+
+/** The subscription's next period, as the calendar computes it from the anchor (time/calendar.ts). */
+export interface RenewedPeriod {
+  start: Date;
+  end: Date;
+}
+
+/** A period ended and the next one starts: `active` (a trial ends with its first paid period). */
+export function renew(subscription: LifecycleState, period: RenewedPeriod, at: Date): TransitionResult {
+  const wasTrialing = subscription.status === SubscriptionStatus.TRIALING;
+  subscription.currentPeriodStart = period.start;
+  subscription.currentPeriodEnd = period.end;
+  subscription.status = SubscriptionStatus.ACTIVE;
+  touch(subscription, at);
+  return {
+    changed: true,
+    events: wasTrialing ? ['subscription.cycled', 'subscription.active'] : ['subscription.cycled'],
+  };
+}
+
+/** A discount whose duration is over is cleared at the renewal (or resume) it stops at. Not stamped. */
+export function dropEndedDiscount(subscription: LifecycleState): void {
+  subscription.discountId = null;
+}
+
+/** A `next_period` change takes effect at the renewal: new product terms, or a new seat count. */
+export type ScheduledChange = { terms: ProductTerms } | { seats: number; amount: bigint } | null;
+
+/** The pending update is applied (or dropped when its product can no longer be billed) and cleared. */
+export function applyScheduledChange(
+  subscription: LifecycleState,
+  change: ScheduledChange,
+  at: Date,
+): TransitionResult {
+  if (change && 'terms' in change) {
+    const { terms } = change;
+    subscription.productId = terms.productId;
+    subscription.priceIds = [...terms.priceIds];
+    subscription.amount = terms.amount;
+    subscription.currency = terms.currency;
+    subscription.recurringInterval = terms.recurringInterval;
+    subscription.recurringIntervalCount = terms.recurringIntervalCount;
+    subscription.seats = terms.seats;
+  } else if (change) {
+    subscription.amount = change.amount;
+    subscription.seats = change.seats;
+  }
+  subscription.pendingUpdate = null;
+  touch(subscription, at);
+  return CHANGED;
+}
+
+/** A pause asked for at period end takes effect: `paused`, no order until it resumes. */
+export function pauseAtEnd(subscription: LifecycleState, at: Date): TransitionResult {
+  subscription.status = SubscriptionStatus.PAUSED;
+  subscription.pauseAtPeriodEnd = false;
+  subscription.pausedAt = at;
+  touch(subscription, at);
+  return { changed: true, events: ['subscription.paused'] };
+}
+
+/**
+ * Polar's resume (the `resumes_at` has come, or `{"resume": true}`): `active`, with a new period
+ * starting `at` (the anchor moves there).
+ */
+export function resume(subscription: LifecycleState, at: Date): TransitionResult {
+  subscription.status = SubscriptionStatus.ACTIVE;
+  subscription.pausedAt = null;
+  subscription.resumesAt = null;
+  subscription.pauseAtPeriodEnd = false;
+  subscription.currentPeriodStart = at;
+  subscription.currentPeriodEnd = addInterval(at, subscription.recurringInterval, subscription.recurringIntervalCount);
+  touch(subscription, at);
+  return { changed: true, events: ['subscription.resumed'] };
+}
+
+/** A plan change charged now restarts the period at `now` (the scheduled change is superseded). */
+export function restartPeriod(subscription: LifecycleState, now: Date): void {
+  subscription.currentPeriodStart = now;
+  subscription.currentPeriodEnd = addInterval(now, subscription.recurringInterval, subscription.recurringIntervalCount);
+  if (subscription.pendingUpdate) subscription.pendingUpdate = null;
+}
+
+/** The first failed automatic charge of a renewal: `past_due` from now (dunning starts). */
+export function markPastDue(subscription: LifecycleState, now: Date): TransitionResult {
+  if (subscription.status === SubscriptionStatus.PAST_DUE) return UNCHANGED;
+  subscription.status = SubscriptionStatus.PAST_DUE;
+  subscription.pastDueAt = now;
+  touch(subscription, now);
+  return { changed: true, events: ['subscription.past_due'] };
+}
+
+/** A renewal order of a past-due subscription is paid: `active` again (Polar's reactivation). */
+export function recoverFromDunning(subscription: LifecycleState, now: Date): TransitionResult {
+  if (subscription.status !== SubscriptionStatus.PAST_DUE) return UNCHANGED;
+  subscription.status = SubscriptionStatus.ACTIVE;
+  subscription.pastDueAt = null;
+  touch(subscription, now);
+  return { changed: true, events: ['subscription.active'] };
+}
+
+/** The system ends the subscription now; an earlier `canceled_at` (the cancellation asked for) stays. */
+function expire(subscription: LifecycleState, now: Date): void {
+  subscription.status = SubscriptionStatus.CANCELED;
+  subscription.cancelAtPeriodEnd = false;
+  subscription.canceledAt = subscription.canceledAt ?? now;
+  subscription.endsAt = now;
+  subscription.endedAt = now;
+  subscription.pendingUpdate = null;
+  subscription.pauseAtPeriodEnd = false;
+  subscription.resumesAt = null;
+  touch(subscription, now);
+}
+
+/** The period of a subscription set to cancel at its end is over (`.canceled` was sent when asked). */
+export function endAtPeriodEnd(subscription: LifecycleState, now: Date): TransitionResult {
+  expire(subscription, now);
+  return { changed: true, events: ['subscription.revoked'] };
+}
+
+/** Dunning gave up (attempts or time exhausted, or a decline that cannot recover): revoked now. */
+export function endAfterDunning(subscription: LifecycleState, now: Date): TransitionResult {
+  expire(subscription, now);
+  return { changed: true, events: ['subscription.canceled', 'subscription.revoked'] };
+}
+
+/** What a paid checkout puts on the free subscription it upgrades. */
+export interface CheckoutTerms {
+  productId: string;
+  priceId: string;
+  amount: bigint;
+  currency: string;
+  discountId: string | null;
+  checkoutId: string;
+  seats: number | null;
+  /** The product's cadence; a one-time product leaves the period as it is. */
+  cadence: { interval: RecurringInterval; count: number } | null;
+}
+
+/** A checkout upgrades a free subscription to a paid product: `active`, a new period from `now`. */
+export function activateFromCheckout(subscription: LifecycleState, terms: CheckoutTerms, now: Date): TransitionResult {
+  const wasActive = subscription.status === SubscriptionStatus.ACTIVE;
+  subscription.productId = terms.productId;
+  subscription.priceIds = [terms.priceId];
+  subscription.amount = terms.amount;
+  subscription.currency = terms.currency;
+  subscription.discountId = terms.discountId;
+  subscription.checkoutId = terms.checkoutId;
+  subscription.seats = terms.seats;
+  subscription.status = SubscriptionStatus.ACTIVE;
+  touch(subscription, now);
+  if (terms.cadence) {
+    subscription.recurringInterval = terms.cadence.interval;
+    subscription.recurringIntervalCount = terms.cadence.count;
+    subscription.currentPeriodStart = now;
+    subscription.currentPeriodEnd = addInterval(now, terms.cadence.interval, terms.cadence.count);
+  }
+  return { changed: true, events: wasActive ? [] : ['subscription.active'] };
 }

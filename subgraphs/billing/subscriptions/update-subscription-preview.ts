@@ -1,7 +1,7 @@
 import { ResourceNotFound } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import type { ChangePreview } from '../recurring/proration.js';
-import { organizationNow } from '../recurring/organization-clocks.js';
+import type { ChangePreview } from '../pricing/proration.js';
+import { organizationNow } from '../time/organization-clocks.js';
 import { emptyQuote, quotePlanChange } from './plan-change-quote.js';
 import type { SubscriptionCharger } from './subscription.charger.js';
 import type { Subscription } from './subscription.entity.js';

@@ -13,8 +13,8 @@ import { SubscriptionRepository } from './subscription.repository.js';
 import * as transitions from './subscription.transitions.js';
 import type { TransitionResult } from './subscription.transitions.js';
 
-import { Stamp } from '../recurring/renewal-billing.js';
-import { resumeSubscription } from '../recurring/resume.js';
+import { Stamp } from './lifecycle/renewal-billing.js';
+import { resumeSubscription } from './lifecycle/resume.js';
 import { assertResumable, cancelScheduledPause, pauseAtPeriodEnd } from './pause-subscription.js';
 import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
 import {

@@ -1,9 +1,42 @@
 import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
 import { normalizeCurrency } from '../../../kit/money/currency.js';
 import { discountAmount } from '../../../kit/money/discounts.js';
-import type { Discount } from '../discounts/discount.entity.js';
-import type { ProductPrice } from '../products/product-price.entity.js';
-import { PriceAmountType } from '../shared/enums.js';
+import { type DiscountType, PriceAmountType } from '../shared/enums.js';
+
+/*
+ * A checkout's amounts. Pure over plain values: a product price row and a discount row satisfy the
+ * shapes below, and nothing here reads or writes the database.
+ */
+
+/** A seat-based price's tiers (the `seat_tiers` of a product price). */
+export interface SeatTiers {
+  seat_tier_type: 'volume' | 'graduated';
+  tiers: { min_seats: number; max_seats: number | null; price_per_seat: number }[];
+}
+
+/** What the amounts read of a product price. */
+export interface PriceTerms {
+  amountType: PriceAmountType;
+  priceAmount: bigint | null;
+  minimumAmount: bigint | null;
+  maximumAmount: bigint | null;
+  presetAmount: bigint | null;
+  seatTiers: SeatTiers | null;
+}
+
+/** What the amounts read of a discount. */
+export interface DiscountOffer {
+  type: DiscountType | 'fixed' | 'percentage';
+  amount: bigint | null;
+  currency: string | null;
+  basisPoints: number | null;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  maxRedemptions: number | null;
+  redemptionsCount: number;
+  productIds: string[] | null;
+  deletedAt: Date | null;
+}
 
 /** What a checkout costs: `net = amount − discount`, `total = net + tax` (tax is 0 until tax exists). */
 export interface CheckoutAmounts {
@@ -22,7 +55,7 @@ const issue = (field: string, msg: string, input: unknown): ValidationIssue => (
 });
 
 /** The per-seat price for `seats` (volume: the tier the count falls in; graduated: each tier its share). */
-export function seatBasedAmount(price: Pick<ProductPrice, 'seatTiers'>, seats: number): bigint {
+export function seatBasedAmount(price: Pick<PriceTerms, 'seatTiers'>, seats: number): bigint {
   const tiers = price.seatTiers?.tiers ?? [];
   if (!tiers.length) return 0n;
   if (price.seatTiers?.seat_tier_type === 'graduated') {
@@ -44,7 +77,7 @@ export function seatBasedAmount(price: Pick<ProductPrice, 'seatTiers'>, seats: n
  * checkout's own `min_seats` / `max_seats`.
  */
 export function seatBounds(
-  price: Pick<ProductPrice, 'seatTiers'>,
+  price: Pick<PriceTerms, 'seatTiers'>,
   checkout: { minSeats: number | null; maxSeats: number | null },
 ): { min: number; max: number | null } {
   const tiers = price.seatTiers?.tiers ?? [];
@@ -84,13 +117,7 @@ export function checkSeats(seats: number, bounds: { min: number; max: number | n
  * `amount` (or the preset, else the minimum) within the price's bounds (422 at `amount` otherwise);
  * seat-based → seats × the tier's per-seat price.
  */
-export function priceAmount(
-  price: Pick<
-    ProductPrice,
-    'amountType' | 'priceAmount' | 'minimumAmount' | 'maximumAmount' | 'presetAmount' | 'seatTiers'
-  >,
-  requested: { amount?: bigint | null; seats?: number | null },
-): bigint {
+export function priceAmount(price: PriceTerms, requested: { amount?: bigint | null; seats?: number | null }): bigint {
   switch (price.amountType) {
     case PriceAmountType.FIXED:
       return BigInt(price.priceAmount ?? 0n);
@@ -118,7 +145,7 @@ export function priceAmount(
  * Whether a discount can be applied now to this product, in this currency: its validity window, its
  * redemption limit, its product restriction, and a fixed amount in the checkout's currency.
  */
-export function discountApplicable(discount: Discount, productId: string, currency: string, now: Date): boolean {
+export function discountApplicable(discount: DiscountOffer, productId: string, currency: string, now: Date): boolean {
   if (discount.deletedAt) return false;
   if (discount.startsAt && new Date(discount.startsAt) > now) return false;
   if (discount.endsAt && new Date(discount.endsAt) <= now) return false;
@@ -130,7 +157,7 @@ export function discountApplicable(discount: Discount, productId: string, curren
 }
 
 /** The checkout's amounts for a base amount and an (already applicable) discount. */
-export function checkoutAmounts(amount: bigint, currency: string, discount: Discount | null): CheckoutAmounts {
+export function checkoutAmounts(amount: bigint, currency: string, discount: DiscountOffer | null): CheckoutAmounts {
   const off = discount
     ? discountAmount(
         discount.type === 'fixed'

@@ -1,4 +1,4 @@
-import type { ChargeOutcome } from '../payments/payment-processor.js';
+import type { ChargeOutcome } from '../../payments/payment-processor.js';
 
 /** No card to charge: a failed attempt all the same (recorded, so dunning counts it), nothing sent. */
 export const NO_PAYMENT_METHOD: ChargeOutcome = {

@@ -1,4 +1,4 @@
-import type { BillingCadence } from '../calendar.js';
+import type { BillingCadence } from '../../time/calendar.js';
 import { type DiscountDuration, discountAppliesTo, discountClearedAt } from '../discount-duration.js';
 
 const at = (iso: string) => new Date(iso);

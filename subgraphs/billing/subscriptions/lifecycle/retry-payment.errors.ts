@@ -1,4 +1,4 @@
-import { DomainError } from '../../../kit/errors.js';
+import { DomainError } from '../../../../kit/errors.js';
 
 /** The errors of the portal's confirm-retry-payment, with Polar's class names and statuses (polar-api.md §1). */
 

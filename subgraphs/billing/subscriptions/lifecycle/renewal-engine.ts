@@ -1,15 +1,22 @@
 import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/postgresql';
-import { faultPoint } from '../../../kit/fault-injection.js';
-import type { Logger } from '../../../kit/logger.js';
-import { Order } from '../orders/order.entity.js';
-import type { PaymentProcessor } from '../payments/payment-processor.js';
-import { SubscriptionStatus } from '../shared/enums.js';
-import { Subscription } from '../subscriptions/subscription.entity.js';
-import { recordSubscriptionEvents, subscriptionEventPayload } from '../subscriptions/subscription.events.js';
-import type { DueWork, DueWorkRunner } from './due-work.js';
-import { attemptPayment, discountForPeriod, endSubscription, nextPeriod, Stamp } from './renewal-billing.js';
+import { faultPoint } from '../../../../kit/fault-injection.js';
+import type { Logger } from '../../../../kit/logger.js';
+import { Order } from '../../orders/order.entity.js';
+import type { PaymentProcessor } from '../../payments/payment-processor.js';
+import { SubscriptionStatus } from '../../shared/enums.js';
+import { Subscription } from '../subscription.entity.js';
+import type { Discount } from '../../discounts/discount.entity.js';
+import {
+  recordSubscriptionEvents,
+  type SubscriptionChangeRecorder,
+  subscriptionEventPayload,
+} from '../subscription.events.js';
+import { inSubscriptionFrame } from '../subscription-mutation.js';
+import { dropEndedDiscount, endAtPeriodEnd, pauseAtEnd, renew } from '../subscription.transitions.js';
+import type { DueWork, DueWorkRunner } from '../../time/due-work.js';
+import { attemptPayment, discountForPeriod, nextPeriod, Stamp } from './renewal-billing.js';
 import { applyPendingUpdate } from './renewal-adjustments.js';
-import { billAndChargePeriod, RENEWAL_AFTER_CHARGE_FAULT } from './renewal-first-charge.js';
+import { billAndChargePeriod, RENEWAL_AFTER_CHARGE_FAULT, type RenewalEvents } from './renewal-first-charge.js';
 import { resumeSubscription } from './resume.js';
 
 /** Crash test point: a renewal (or a retry) charged, its transaction not committed. */
@@ -34,6 +41,9 @@ export interface RenewalEngineOptions {
 
 type Kind = 'cycle' | 'retry' | 'resume';
 
+/** Reads the subscription under its lock if its work is still due (null: done by another worker). */
+type DueRead = (em: EntityManager) => Promise<Subscription | null>;
+
 /**
  * Notified by the triggers on billing.subscriptions and billing.orders when a write may bring due work
  * closer (Migration20261127100000_work_notifications): the production scheduler looks again.
@@ -47,7 +57,7 @@ interface Billed {
 }
 
 /**
- * The recurring engine (docs/architecture.md "Recurring"): every subscription whose period has ended is
+ * The recurring engine (docs/recurring.md): every subscription whose period has ended is
  * cycled (or ended, or paused), every pending renewal order whose next attempt is due is charged again,
  * every paused subscription whose `resumes_at` has come is resumed. Each subscription is handled in its
  * own short transaction that first takes its row with `FOR UPDATE SKIP LOCKED` and checks again that
@@ -145,7 +155,8 @@ export class RenewalEngine implements DueWorkRunner {
   private async runOne(kind: Kind, id: string, at: Date): Promise<boolean> {
     if (kind === 'retry') return this.options.orm.em.fork().transactional(em => this.retry(em, id, new Stamp(at)));
     const billed = await this.options.orm.em.fork().transactional(async em => {
-      // The row, if it is still due and no other worker holds it: one statement, FOR UPDATE SKIP LOCKED.
+      // The subscription's lock (waiting for a request's write in flight), then the row if it is still
+      // due and no other worker holds it: one statement, FOR UPDATE SKIP LOCKED.
       const due =
         kind === 'cycle'
           ? {
@@ -154,9 +165,9 @@ export class RenewalEngine implements DueWorkRunner {
               currentPeriodEnd: { $lte: at },
             }
           : { id, status: SubscriptionStatus.PAUSED, resumesAt: { $lte: at } };
-      const s = await em.findOne(Subscription, due, { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
-      if (!s) return null;
-      return (kind === 'cycle' ? await this.cycle(em, s, at) : await this.resume(em, s, at)) ?? 'done';
+      const read = (em: EntityManager) =>
+        em.findOne(Subscription, due, { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+      return kind === 'cycle' ? await this.cycle(em, id, read, at) : await this.resume(em, id, read, at);
     });
     if (billed === null) return false;
     // A resume's order is committed: its first charge, stamped after the resume's own events.
@@ -169,49 +180,47 @@ export class RenewalEngine implements DueWorkRunner {
    * The end of a period: cancel at period end ends it (`subscription.revoked`; `.canceled` was sent when
    * it was asked for), pause at period end pauses it (no order), else a new period and its order.
    */
-  private async cycle(em: EntityManager, s: Subscription, at: Date): Promise<null> {
+  private async cycle(em: EntityManager, id: string, read: DueRead, at: Date): Promise<'done' | null> {
     const stamp = new Stamp(at);
-    if (s.cancelAtPeriodEnd) {
-      endSubscription(s, at);
-      await em.flush();
-      await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.revoked'], stamp.next(2));
-      return null;
-    }
-    if (s.pauseAtPeriodEnd) {
-      s.status = SubscriptionStatus.PAUSED;
-      s.pauseAtPeriodEnd = false;
-      s.pausedAt = at;
-      s.modifiedAt = at;
-      await em.flush();
-      await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.paused'], stamp.next(2));
-      return null;
-    }
-    await applyPendingUpdate(em, s, at);
-    const wasTrialing = s.status === SubscriptionStatus.TRIALING;
-    const period = nextPeriod(s);
-    s.currentPeriodStart = period.start;
-    s.currentPeriodEnd = period.end;
-    s.status = SubscriptionStatus.ACTIVE;
-    s.modifiedAt = at;
-    const discount = await discountForPeriod(em, s, period.start);
-    // A discount whose duration is over is cleared from the subscription at the renewal it stops at.
-    if (!discount) s.discountId = null;
-    await em.flush();
-    const types = ['subscription.updated', 'subscription.cycled'];
-    if (wasTrialing) types.push('subscription.active');
-    const events = { types, payload: await subscriptionEventPayload(em, s), at: stamp.next(types.length) };
+    let discount: Discount | null = null;
+    let renewal: RenewalEvents | null = null;
+    const recordEvents: SubscriptionChangeRecorder = async (em, s, types) => {
+      // A renewal's events go out with its order (renewal-first-charge.ts); an end or a pause's now.
+      if (types.includes('subscription.cycled'))
+        renewal = { types, payload: await subscriptionEventPayload(em, s), at: stamp.next(types.length) };
+      else await recordSubscriptionEvents(em, s, types, stamp.next(types.length));
+    };
+    const s = await inSubscriptionFrame(em, { lock: 'wait', now: () => at, recordEvents }, id, read, async (em, s) => {
+      if (s.cancelAtPeriodEnd) return endAtPeriodEnd(s, at);
+      if (s.pauseAtPeriodEnd) return pauseAtEnd(s, at);
+      await applyPendingUpdate(em, s, at);
+      const period = nextPeriod(s);
+      const renewed = renew(s, period, at);
+      discount = await discountForPeriod(em, s, period.start);
+      // A discount whose duration is over is cleared from the subscription at the renewal it stops at.
+      if (!discount) dropEndedDiscount(s);
+      return renewed;
+    });
+    if (!s) return null;
     // The period's order and its first charge, in this transaction (renewal-first-charge.ts).
-    await billAndChargePeriod(em, this.options.payments, s, discount, stamp, events);
-    return null;
+    if (renewal) await billAndChargePeriod(em, this.options.payments, s, discount, stamp, renewal);
+    return 'done';
   }
 
   /** A paused subscription resumes: `active`, a new period from now, billed at once (Polar's resume). */
-  private async resume(em: EntityManager, s: Subscription, at: Date): Promise<Billed> {
+  private async resume(em: EntityManager, id: string, read: DueRead, at: Date): Promise<Billed | null> {
     const stamp = new Stamp(at);
-    const order = await resumeSubscription(em, s, stamp, when =>
-      recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.resumed'], when),
-    );
-    return { orderId: order.id, stamp };
+    const billed: { order?: Order; eventsAt?: Date } = {};
+    const recordEvents: SubscriptionChangeRecorder = (em, s, types) =>
+      recordSubscriptionEvents(em, s, types, billed.eventsAt ?? at);
+    const s = await inSubscriptionFrame(em, { lock: 'wait', now: () => at, recordEvents }, id, read, async (em, s) => {
+      // The resume's events take the stamp's first instants, before its order's own.
+      billed.order = await resumeSubscription(em, s, stamp, async when => {
+        billed.eventsAt = when;
+      });
+      return { changed: true, events: ['subscription.resumed'] };
+    });
+    return s && billed.order ? { orderId: billed.order.id, stamp } : null;
   }
 
   /**

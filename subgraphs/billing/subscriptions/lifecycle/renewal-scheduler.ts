@@ -1,6 +1,6 @@
-import type { Clock } from '../../../kit/clock.js';
-import type { Logger } from '../../../kit/logger.js';
-import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
+import type { Clock } from '../../../../kit/clock.js';
+import type { Logger } from '../../../../kit/logger.js';
+import { backgroundWork, type Enrolment } from '../../../../kit/background/background-work.js';
 import { RENEWALS_TOPIC, type RenewalEngine } from './renewal-engine.js';
 
 /**

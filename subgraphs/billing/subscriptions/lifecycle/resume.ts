@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Order } from '../orders/order.entity.js';
-import { SubscriptionStatus } from '../shared/enums.js';
-import type { Subscription } from '../subscriptions/subscription.entity.js';
-import { addInterval } from '../subscriptions/subscription.transitions.js';
+import type { Order } from '../../orders/order.entity.js';
+import type { Subscription } from '../subscription.entity.js';
+import { dropEndedDiscount, resume } from '../subscription.transitions.js';
 import { billPeriod, discountForPeriod, type Stamp } from './renewal-billing.js';
 
 /**
@@ -20,16 +19,10 @@ export async function resumeSubscription(
   recordEvents: (at: Date) => Promise<void>,
 ): Promise<Order> {
   const at = stamp.at;
-  s.status = SubscriptionStatus.ACTIVE;
-  s.pausedAt = null;
-  s.resumesAt = null;
-  s.pauseAtPeriodEnd = false;
-  s.currentPeriodStart = at;
-  s.currentPeriodEnd = addInterval(at, s.recurringInterval, s.recurringIntervalCount);
-  s.modifiedAt = at;
+  resume(s, at);
   const discount = await discountForPeriod(em, s, at);
   // A discount whose duration ran out while paused is cleared, as at a renewal.
-  if (!discount) s.discountId = null;
+  if (!discount) dropEndedDiscount(s);
   await em.flush();
   await recordEvents(stamp.next(2));
   return billPeriod(em, s, discount, stamp);

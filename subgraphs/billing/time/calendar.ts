@@ -1,3 +1,5 @@
+import { RecurringInterval as Interval } from '../shared/enums.js';
+
 /**
  * The billing calendar: where a subscription's periods start and end. Pure, UTC only.
  *
@@ -123,5 +125,32 @@ export function boundariesCrossed(cadence: BillingCadence, from: Date, to: Date,
     if (boundary.getTime() > to.getTime()) return crossed;
     if (crossed.length === limit) throw new RangeError(`more than ${limit} period boundaries crossed`);
     crossed.push(boundary);
+  }
+}
+
+/**
+ * `start` plus `count` intervals, in UTC; month ends clamp (Jan 31 + 1 month = Feb 28/29).
+ * Steps from `start` itself, not from an anchor: for a period that starts at `start` (a new
+ * subscription, a resume, a trial's end), where there is no earlier boundary to keep.
+ */
+export function addInterval(start: Date, interval: Interval, count: number): Date {
+  const d = new Date(start.getTime());
+  switch (interval) {
+    case Interval.DAY:
+      d.setUTCDate(d.getUTCDate() + count);
+      return d;
+    case Interval.WEEK:
+      d.setUTCDate(d.getUTCDate() + 7 * count);
+      return d;
+    case Interval.MONTH:
+    case Interval.YEAR: {
+      const months = interval === Interval.MONTH ? count : 12 * count;
+      const day = d.getUTCDate();
+      d.setUTCDate(1);
+      d.setUTCMonth(d.getUTCMonth() + months);
+      const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+      d.setUTCDate(Math.min(day, lastDay));
+      return d;
+    }
   }
 }

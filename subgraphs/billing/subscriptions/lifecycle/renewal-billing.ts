@@ -1,25 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { discountAmount } from '../../../kit/money/discounts.js';
-import type { Address } from '../customers/customer.entity.js';
-import { Discount } from '../discounts/discount.entity.js';
-import { recordEvent } from '../events/record-event.js';
-import { createOrder, type NewOrderItem } from '../orders/create-order.js';
-import { orderEventPayload } from '../orders/order.events.js';
-import type { Order } from '../orders/order.entity.js';
-import { idempotencyKey } from '../payments/idempotency-key.js';
-import { Payment } from '../payments/payment.entity.js';
+import { discountAmount } from '../../../../kit/money/discounts.js';
+import type { Address } from '../../customers/customer.entity.js';
+import { Discount } from '../../discounts/discount.entity.js';
+import { recordEvent } from '../../events/record-event.js';
+import { createOrder, type NewOrderItem } from '../../orders/create-order.js';
+import { orderEventPayload } from '../../orders/order.events.js';
+import type { Order } from '../../orders/order.entity.js';
+import { idempotencyKey } from '../../payments/idempotency-key.js';
+import { Payment } from '../../payments/payment.entity.js';
 import type {
   ChargeOutcome,
   NewPaymentMethod,
   PaymentProcessor,
   SavedPaymentMethod as SavedPaymentMethodRef,
-} from '../payments/payment-processor.js';
-import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
-import { SubscriptionStatus } from '../shared/enums.js';
-import type { Subscription } from '../subscriptions/subscription.entity.js';
-import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
-import { type BillingCadence, nextPeriodEndAfter, nthPeriodEnd, periodIndexAt } from './calendar.js';
-import { type DiscountDuration, discountAppliesTo } from './discount-duration.js';
+} from '../../payments/payment-processor.js';
+import { chargeablePaymentMethodFor } from '../../payments/saved-payment-methods.js';
+import type { Subscription } from '../subscription.entity.js';
+import { recordSubscriptionEvents } from '../subscription.events.js';
+import { endAfterDunning, markPastDue, recoverFromDunning } from '../subscription.transitions.js';
+import { type BillingCadence, nextPeriodEndAfter, nthPeriodEnd, periodIndexAt } from '../../time/calendar.js';
+import { type DiscountDuration, discountAppliesTo } from '../../pricing/discount-duration.js';
 import { NO_PAYMENT_METHOD, paymentFieldsOf } from './charge-outcome.js';
 import { afterFailedAttempt } from './dunning.js';
 import { takeRenewalAdjustments } from './renewal-adjustments.js';
@@ -277,21 +277,18 @@ async function automaticAttempts(em: EntityManager, orderId: string): Promise<nu
 /** The order is paid; a past-due subscription is active again (`subscription.active`, Polar's reactivation). */
 async function markPaid(em: EntityManager, s: Subscription, order: Order, stamp: Stamp): Promise<void> {
   const now = stamp.at;
-  const reactivated = s.status === SubscriptionStatus.PAST_DUE;
   order.status = 'paid';
   order.nextPaymentAttemptAt = null;
   order.modifiedAt = now;
-  if (reactivated) {
-    s.status = SubscriptionStatus.ACTIVE;
-    s.pastDueAt = null;
-    s.modifiedAt = now;
-  }
+  const recovered = recoverFromDunning(s, now);
   await em.flush();
   const payload = await orderEventPayload(em, order);
   recordEvent(em, order.organizationId, 'order.updated', payload, stamp.next());
   recordEvent(em, order.organizationId, 'order.paid', payload, stamp.next());
-  if (reactivated)
-    await recordSubscriptionEvents(em, s, ['subscription.updated', 'subscription.active'], stamp.next(2));
+  if (recovered.changed) {
+    const types = ['subscription.updated', ...recovered.events];
+    await recordSubscriptionEvents(em, s, types, stamp.next(types.length));
+  }
   await em.flush();
 }
 
@@ -309,12 +306,8 @@ async function failedAutomatically(
 ): Promise<void> {
   const now = stamp.at;
   const subscriptionEvents: string[] = [];
-  if (s.status !== SubscriptionStatus.PAST_DUE) {
-    s.status = SubscriptionStatus.PAST_DUE;
-    s.pastDueAt = now;
-    s.modifiedAt = now;
-    subscriptionEvents.push('subscription.updated', 'subscription.past_due');
-  }
+  const pastDue = markPastDue(s, now);
+  if (pastDue.changed) subscriptionEvents.push('subscription.updated', ...pastDue.events);
   const decision = afterFailedAttempt({
     failedAttempts: attempt,
     failedAt: now,
@@ -326,14 +319,8 @@ async function failedAutomatically(
   else {
     order.nextPaymentAttemptAt = null;
     order.status = 'void';
-    endSubscription(s, now);
-    subscriptionEvents.splice(
-      0,
-      subscriptionEvents.length,
-      'subscription.updated',
-      'subscription.canceled',
-      'subscription.revoked',
-    );
+    const ended = endAfterDunning(s, now);
+    subscriptionEvents.splice(0, subscriptionEvents.length, 'subscription.updated', ...ended.events);
   }
   await em.flush();
   if (subscriptionEvents.length > 0) {
@@ -341,17 +328,4 @@ async function failedAutomatically(
   }
   recordEvent(em, order.organizationId, 'order.updated', await orderEventPayload(em, order), stamp.next());
   await em.flush();
-}
-
-/** The subscription ends now: `canceled`, canceled_at = ends_at = ended_at = now (revocation). */
-export function endSubscription(s: Subscription, now: Date): void {
-  s.status = SubscriptionStatus.CANCELED;
-  s.cancelAtPeriodEnd = false;
-  s.canceledAt = s.canceledAt ?? now;
-  s.endsAt = now;
-  s.endedAt = now;
-  s.pendingUpdate = null;
-  s.pauseAtPeriodEnd = false;
-  s.resumesAt = null;
-  s.modifiedAt = now;
 }

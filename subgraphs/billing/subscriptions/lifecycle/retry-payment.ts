@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
-import type { RequestContext } from '../../../kit/request-context.js';
-import { Order } from '../orders/order.entity.js';
-import { orderRead } from '../orders/order.read.js';
-import { OrderType } from '../orders/order.type.js';
-import type { PaymentProcessor } from '../payments/payment-processor.js';
-import { SavedPaymentMethod } from '../payments/saved-payment-method.entity.js';
-import { SubscriptionStatus } from '../shared/enums.js';
-import { Subscription } from '../subscriptions/subscription.entity.js';
+import { PolarRequestValidationError, ResourceNotFound } from '../../../../kit/errors.js';
+import type { RequestContext } from '../../../../kit/request-context.js';
+import { Order } from '../../orders/order.entity.js';
+import { orderRead } from '../../orders/order.read.js';
+import { OrderType } from '../../orders/order.type.js';
+import type { PaymentProcessor } from '../../payments/payment-processor.js';
+import { SavedPaymentMethod } from '../../payments/saved-payment-method.entity.js';
+import { SubscriptionStatus } from '../../shared/enums.js';
+import { Subscription } from '../subscription.entity.js';
 import { canRetryManually, MAX_MANUAL_PAYMENT_ATTEMPTS } from './dunning.js';
-import { organizationNow } from './organization-clocks.js';
-import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
+import { organizationNow } from '../../time/organization-clocks.js';
+import { chargeablePaymentMethodFor } from '../../payments/saved-payment-methods.js';
 import { attemptPayment, type ChosenMethod, Stamp } from './renewal-billing.js';
 import {
   ManualRetryLimitExceeded,

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordBalanceEntries, settleWithBalance } from '../balances/customer-balance.js';
-import type { NewOrderItem } from '../orders/create-order.js';
-import { Order } from '../orders/order.entity.js';
-import { ProductRepository } from '../products/product.repository.js';
-import { PriceAmountType } from '../shared/enums.js';
-import { ProrationItem } from '../subscriptions/proration-item.entity.js';
-import type { Subscription } from '../subscriptions/subscription.entity.js';
-import { seatTotal, termsOf } from '../subscriptions/update-subscription-terms.js';
+import { recordBalanceEntries, settleWithBalance } from '../../balances/customer-balance.js';
+import type { NewOrderItem } from '../../orders/create-order.js';
+import { Order } from '../../orders/order.entity.js';
+import { ProductRepository } from '../../products/product.repository.js';
+import { PriceAmountType } from '../../shared/enums.js';
+import { ProrationItem } from '../proration-item.entity.js';
+import type { Subscription } from '../subscription.entity.js';
+import { applyScheduledChange, type ScheduledChange } from '../subscription.transitions.js';
+import { seatTotal, termsOf } from '../update-subscription-terms.js';
 
 /**
  * The seam between plan changes and renewals. A renewal (the scheduler's `subscription_cycle` order)
@@ -31,29 +32,17 @@ export async function applyPendingUpdate(em: EntityManager, subscription: Subscr
   if (!pending || new Date(pending.applies_at).getTime() > at.getTime()) return false;
   const repository = new ProductRepository(em);
   const seats = pending.seats ?? subscription.seats;
+  let change: ScheduledChange = null;
   if (pending.product_id && pending.product_id !== subscription.productId) {
     const [product] = await repository.findInOrganization(subscription.organizationId, [pending.product_id]);
     const prices = product ? ((await repository.pricesOf([product.id])).get(product.id) ?? []) : [];
-    if (product?.recurringInterval && prices.length) {
-      const terms = termsOf(product, prices, seats);
-      subscription.productId = terms.productId;
-      subscription.priceIds = [...terms.priceIds];
-      subscription.amount = terms.amount;
-      subscription.currency = terms.currency;
-      subscription.recurringInterval = terms.recurringInterval;
-      subscription.recurringIntervalCount = terms.recurringIntervalCount;
-      subscription.seats = terms.seats;
-    }
+    if (product?.recurringInterval && prices.length) change = { terms: termsOf(product, prices, seats) };
   } else if (pending.seats !== null && pending.seats !== subscription.seats) {
     const prices = await repository.findPricesByIds(subscription.priceIds);
     const seatPrice = prices.find(p => p.amountType === PriceAmountType.SEAT_BASED);
-    if (seatPrice?.seatTiers) {
-      subscription.amount = seatTotal(seatPrice.seatTiers, pending.seats);
-      subscription.seats = pending.seats;
-    }
+    if (seatPrice?.seatTiers) change = { seats: pending.seats, amount: seatTotal(seatPrice.seatTiers, pending.seats) };
   }
-  subscription.pendingUpdate = null;
-  subscription.modifiedAt = at;
+  applyScheduledChange(subscription, change, at);
   await em.flush();
   return true;
 }

@@ -1,4 +1,4 @@
-import { addMonthsClamped, type BillingCadence, nextPeriodEndAfter } from './calendar.js';
+import { addMonthsClamped, type BillingCadence, nextPeriodEndAfter } from '../time/calendar.js';
 
 /**
  * How long a subscription's discount lasts (polar-api.md §3.7: once, forever, repeating N months),

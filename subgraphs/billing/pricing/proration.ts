@@ -7,7 +7,7 @@ import {
 import { normalizeCurrency } from '../../../kit/money/currency.js';
 import { CurrencyMismatch } from '../../../kit/money/money.errors.js';
 import { prorate, type Period } from '../../../kit/money/proration.js';
-import type { RecurringInterval } from './calendar.js';
+import type { RecurringInterval } from '../time/calendar.js';
 
 /**
  * Plan and seat changes: what a change of price(s) or seats during a period costs, as the preview

@@ -1,0 +1,64 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Order } from '../orders/order.entity.js';
+import type { OrganizationClocks } from '../time/organization-clocks.js';
+import type { ChargeOutcome, ProcessorEvent } from './payment-processor.js';
+
+/** A pending charge's outcome, once its payment row is settled. */
+export interface SettledCharge {
+  outcome: ChargeOutcome;
+  /** The payment's processor key: which attempt it was (processor-events.ts `attemptOf`). */
+  idempotencyKey: string;
+  now: Date;
+}
+
+/**
+ * What a charge's outcome means beyond its payment row, for the folder that made the charge (the
+ * subscriptions' renewals and dunning register theirs at composition, services.ts): payments only
+ * settle payments, and import nothing of what they pay for.
+ */
+export interface ChargeOutcomeHandler {
+  /**
+   * Called with the charge's order locked, before the payment row is: takes the locks the settlement
+   * needs (in the order the synchronous paths take them) and returns the settlement, or null when the
+   * charge is not this handler's.
+   */
+  prepare(em: EntityManager, order: Order): Promise<((charge: SettledCharge) => Promise<void>) | null>;
+}
+
+export type RefundEvent = Extract<ProcessorEvent, { type: 'refund.updated' }>;
+
+/** Settles a refund the processor answered asynchronously (the refunds register theirs, services.ts). */
+export interface RefundOutcomeHandler {
+  settle(em: EntityManager, event: RefundEvent, clocks: OrganizationClocks): Promise<'handled' | 'ignored'>;
+}
+
+/**
+ * The registry the processor's events are handed to (processor-events.ts). Composition fills it; an
+ * outcome nobody registered for is acknowledged and changes nothing beyond the payment.
+ */
+export class ProcessorOutcomeHandlers {
+  private readonly charges: ChargeOutcomeHandler[] = [];
+  private refunds: RefundOutcomeHandler | null = null;
+
+  onCharge(handler: ChargeOutcomeHandler): this {
+    this.charges.push(handler);
+    return this;
+  }
+
+  onRefund(handler: RefundOutcomeHandler): this {
+    this.refunds = handler;
+    return this;
+  }
+
+  async prepareCharge(em: EntityManager, order: Order): Promise<((charge: SettledCharge) => Promise<void>) | null> {
+    for (const handler of this.charges) {
+      const settle = await handler.prepare(em, order);
+      if (settle) return settle;
+    }
+    return null;
+  }
+
+  settleRefund(em: EntityManager, event: RefundEvent, clocks: OrganizationClocks): Promise<'handled' | 'ignored'> {
+    return this.refunds ? this.refunds.settle(em, event, clocks) : Promise.resolve('ignored');
+  }
+}

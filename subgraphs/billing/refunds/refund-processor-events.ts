@@ -1,0 +1,38 @@
+import { LockMode } from '@mikro-orm/postgresql';
+import { recordEvent } from '../events/record-event.js';
+import { Order } from '../orders/order.entity.js';
+import type { RefundOutcomeHandler } from '../payments/processor-outcome-handlers.js';
+import { Refund } from './refund.entity.js';
+import { applySucceededRefund, revertSucceededRefund } from './refund-settlement.js';
+import { RefundType } from './refund.type.js';
+import { refundWire } from './refund.wire.js';
+
+/**
+ * A refund the processor answered `pending` succeeds (the order counts it, `order.updated` and
+ * `order.refunded`), or fails or is canceled; a succeeded refund that fails later (it happens, rarely,
+ * at the bank) is taken off the order again; either way the merchant hears `refund.updated`.
+ * Registered with the payments' processor events at composition (services.ts).
+ */
+export const refundProcessorEvents: RefundOutcomeHandler = {
+  async settle(em, event, clocks) {
+    const found = await em.findOne(Refund, { processorId: event.refundId });
+    if (!found || event.status === 'pending') return 'ignored';
+    // The order first, as refund.service.ts locks it: one refund of an order at a time.
+    const order = await em.findOneOrFail(Order, { id: found.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const refund = await em.findOneOrFail(Refund, { id: found.id }, { refresh: true });
+    const now = (await clocks.clockIn(em, refund.organizationId)).now();
+    if (refund.status === 'pending') {
+      if (event.status === 'succeeded') await applySucceededRefund(em, order, refund, now);
+    } else if (refund.status === 'succeeded' && event.status !== 'succeeded') {
+      // The bank sent the money back after all: the order no longer counts it.
+      await revertSucceededRefund(em, order, refund, now);
+    } else return 'ignored';
+    refund.status = event.status;
+    refund.failureReason = event.status === 'succeeded' ? null : (event.failureReason ?? event.status);
+    refund.modifiedAt = now;
+    await em.flush();
+    recordEvent(em, refund.organizationId, 'refund.updated', refundWire(RefundType.fromEntity(refund)), now);
+    await em.flush();
+    return 'handled';
+  },
+};
