@@ -38,12 +38,6 @@ function isDataAccessFile(file: string): boolean {
 const ALLOWED_OUTSIDE_REPOSITORIES: Readonly<Record<string, number>> = {
   'subgraphs/billing/auth/customer-principal-resolver.ts': 2,
   'subgraphs/billing/balances/customer-balance.ts': 2,
-  'subgraphs/billing/benefits/benefit-due-work.ts': 4,
-  'subgraphs/billing/benefits/benefit-grant.service.ts': 2,
-  'subgraphs/billing/benefits/benefit-grants.engine.ts': 16,
-  'subgraphs/billing/benefits/benefit.service.ts': 6,
-  'subgraphs/billing/benefits/customer-benefit-grant.service.ts': 2,
-  'subgraphs/billing/benefits/customer-state.ts': 1,
   'subgraphs/billing/checkout-links/checkout-link.service.ts': 3,
   'subgraphs/billing/checkouts/checkout-amounts.ts': 4,
   'subgraphs/billing/checkouts/checkout-confirm.ts': 9,
