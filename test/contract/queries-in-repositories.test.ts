@@ -39,7 +39,6 @@ const ALLOWED_OUTSIDE_REPOSITORIES: Readonly<Record<string, number>> = {
   'subgraphs/billing/balances/customer-balance.ts': 2,
   'subgraphs/billing/checkouts/checkout-expiry.ts': 1,
   'subgraphs/billing/customers/customer.service.ts': 2,
-  'subgraphs/billing/emails/email-outbox.ts': 5,
   'subgraphs/billing/events/outbox-relay.ts': 3,
   'subgraphs/billing/events/record-event.ts': 1,
   'subgraphs/billing/files/file-transfer.service.ts': 1,
