@@ -4,8 +4,7 @@ import { InvalidToken } from '../../../kit/errors.js';
 import { bearerOf, type Principal, type PrincipalResolver } from '../../../kit/principal.js';
 import { PrincipalCache } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { CustomerSession } from '../customer-sessions/customer-session.entity.js';
-import { Customer } from '../customers/customer.entity.js';
+import { CustomerSessionRepository } from '../customer-sessions/customer-session.repository.js';
 
 /** What a customer session may do: the Customer Portal API, nothing else (polar-api.md §5.3). */
 export const CUSTOMER_PORTAL_SCOPES: readonly string[] = Object.freeze([
@@ -35,14 +34,10 @@ export class CustomerSessionPrincipalResolver implements PrincipalResolver {
     const cached = this.cache.get(hash, now.getTime());
     if (cached) return cached;
 
-    const em = this.orm.em.fork();
-    const session = await em.findOne(CustomerSession, { tokenHash: hash });
+    const sessions = new CustomerSessionRepository(this.orm.em.fork());
+    const session = await sessions.findByTokenHash(hash);
     if (!session?.isLive(now)) throw new InvalidToken();
-    const customer = await em.findOne(
-      Customer,
-      { id: session.customerId, deletedAt: null },
-      { fields: ['id', 'organizationId'] },
-    );
+    const customer = await sessions.findLiveCustomerIdentity(session.customerId);
     if (!customer) throw new InvalidToken();
     const principal: Principal = {
       subject: 'customer',

@@ -1,5 +1,4 @@
 import { ResourceNotFound } from '../../../kit/errors.js';
-import { runRead } from '../../../kit/database/read/execute.js';
 import { CORE_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -9,12 +8,14 @@ import {
   benefitGrantFromRow,
   benefitGrantRead,
   type BenefitGrantReadFilters,
-  benefitJson,
+  benefitHeldByEmail,
   benefitRead,
+  benefitsHeldByEmail,
 } from './benefit.read.js';
 import { BENEFIT_GRANT_DEFAULT_SORTING, BENEFIT_GRANT_SORT_KEYS } from './benefit.sorting.js';
 import { type BenefitGrantType, BenefitType } from './benefit.type.js';
-import { type CustomerStateType, loadCustomerState } from './customer-state.js';
+import type { CustomerStateType } from './customer-state.js';
+import { loadCustomerState } from './customer-state.read.js';
 
 export interface BenefitGrantListQuery extends PageRequest, BenefitGrantReadFilters {
   organizationIds?: string[] | null;
@@ -77,29 +78,17 @@ export class BenefitGrantService {
     query: UserBenefitQuery,
   ): Promise<{ items: BenefitType[]; pagination: Pagination }> {
     const { limit, offset } = pageWindow(query);
-    const rows = await runRead(
+    const rows = await benefitsHeldByEmail(
       ctx.em,
-      `with held as (
-         select distinct b.id, b.created_at from billing.benefit_grants g
-         join billing.customers c on c.id = g.customer_id and c.deleted_at is null
-         join billing.benefits b on b.id = g.benefit_id and b.deleted_at is null
-         where lower(c.email) = lower($1::text) and g.granted_at is not null and g.revoked_at is null
-           and ($2::text[] is null or b.type = any($2::text[]))
-           and ($3::uuid[] is null or g.organization_id = any($3::uuid[]))
-           and ($4::uuid[] is null or g.order_id = any($4::uuid[]))
-           and ($5::uuid[] is null or g.subscription_id = any($5::uuid[])))
-       select ${benefitJson('b')(ctx.em)} as r, count(*) over () as total
-       from held h join billing.benefits b on b.id = h.id
-       order by b.created_at desc, b.id limit $6 offset $7`,
-      [
-        email,
-        query.types?.length ? query.types : null,
-        query.organizationIds?.length ? query.organizationIds : null,
-        query.orderIds?.length ? query.orderIds : null,
-        query.subscriptionIds?.length ? query.subscriptionIds : null,
-        limit,
-        offset,
-      ],
+      email,
+      {
+        types: query.types?.length ? query.types : null,
+        organizationIds: query.organizationIds?.length ? query.organizationIds : null,
+        orderIds: query.orderIds?.length ? query.orderIds : null,
+        subscriptionIds: query.subscriptionIds?.length ? query.subscriptionIds : null,
+      },
+      limit,
+      offset,
     );
     const total = rows.length ? Number(rows[0].total) : 0;
     return {
@@ -109,14 +98,7 @@ export class BenefitGrantService {
   }
 
   async oneOfUser(ctx: RequestContext, email: string, id: string): Promise<BenefitType> {
-    const rows = await runRead(
-      ctx.em,
-      `select ${benefitJson('b')(ctx.em)} as r from billing.benefits b
-       where b.id = $1::uuid and b.deleted_at is null and exists (
-         select 1 from billing.benefit_grants g join billing.customers c on c.id = g.customer_id and c.deleted_at is null
-         where g.benefit_id = b.id and lower(c.email) = lower($2::text) and g.granted_at is not null and g.revoked_at is null)`,
-      [id, email],
-    );
+    const rows = await benefitHeldByEmail(ctx.em, email, id);
     if (!rows[0]) throw new ResourceNotFound();
     return BenefitType.fromEntity(rows[0].r as Benefit);
   }

@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Customer } from '../customers/customer.entity.js';
+import type { Customer } from '../customers/customer.entity.js';
 import { recordEvent } from '../events/record-event.js';
-import { Order } from '../orders/order.entity.js';
-import { Subscription } from '../subscriptions/subscription.entity.js';
-import { Benefit, type BenefitKind, ProductBenefit } from './benefit.entity.js';
+import type { Benefit, BenefitKind } from './benefit.entity.js';
+import { BenefitRepository } from './benefit.repository.js';
 import { BenefitGrant } from './benefit-grant.entity.js';
+import { BenefitGrantRepository } from './benefit-grant.repository.js';
 import { isRetriable } from './benefit-integration.errors.js';
 import type { BenefitTypeHandler } from './benefit-type-handlers.js';
 import { BenefitGrantType } from './benefit.type.js';
 import { benefitGrantWire, customerStateWire } from './benefit.wire.js';
-import { loadCustomerState } from './customer-state.js';
+import { loadCustomerState } from './customer-state.read.js';
 
 /** Where an organization's `benefit_revocation_grace_period` (days) comes from; identity owns it. */
 export type GracePeriodSource = (organizationId: string) => Promise<number>;
@@ -55,8 +55,9 @@ export class BenefitGrantEngine {
     now: OrganizationNow,
     options: { cycled?: boolean } = {},
   ): Promise<ReconcileOutcome> {
-    await lock(em, subscriptionId);
-    const subscription = await em.findOne(Subscription, { id: subscriptionId });
+    const grants = new BenefitGrantRepository(em);
+    await grants.lockHolder(subscriptionId);
+    const subscription = await grants.subscription(subscriptionId);
     if (!subscription) return { recheckAt: null, at: null, retry: null };
     const at = await now(subscription.organizationId);
     let wanted = false;
@@ -92,8 +93,9 @@ export class BenefitGrantEngine {
     now: OrganizationNow,
     revoke: boolean,
   ): Promise<string | null> {
-    await lock(em, orderId);
-    const order = await em.findOne(Order, { id: orderId });
+    const grants = new BenefitGrantRepository(em);
+    await grants.lockHolder(orderId);
+    const order = await grants.order(orderId);
     if (!order || order.subscriptionId) return null;
     const at = await now(order.organizationId);
     const paid = order.status === 'paid' || order.status === 'partially_refunded' || order.status === 'refunded';
@@ -112,10 +114,11 @@ export class BenefitGrantEngine {
 
   /** A deleted benefit: every grant of it is revoked now. */
   async revokeBenefit(em: EntityManager, benefit: Benefit, at: Date): Promise<void> {
-    const grants = await em.find(BenefitGrant, { benefitId: benefit.id, revokedAt: null, grantedAt: { $ne: null } });
+    const repository = new BenefitGrantRepository(em);
+    const grants = await repository.liveOfBenefit(benefit.id);
     const customers = new Set<string>();
     for (const grant of grants) {
-      const customer = await em.findOneOrFail(Customer, { id: grant.customerId });
+      const customer = await repository.customer(grant.customerId);
       await this.revoke(em, grant, benefit, customer, at, false);
       customers.add(customer.id);
     }
@@ -129,9 +132,10 @@ export class BenefitGrantEngine {
    * so the benefit's update and its grants' commit together.
    */
   async updateBenefit(em: EntityManager, benefit: Benefit, at: Date): Promise<void> {
-    const grants = await em.find(BenefitGrant, { benefitId: benefit.id, revokedAt: null, grantedAt: { $ne: null } });
+    const repository = new BenefitGrantRepository(em);
+    const grants = await repository.liveOfBenefit(benefit.id);
     for (const grant of grants) {
-      const customer = await em.findOneOrFail(Customer, { id: grant.customerId });
+      const customer = await repository.customer(grant.customerId);
       const previous = grant.properties;
       try {
         grant.properties = await this.handlers[benefit.type].grant(em, {
@@ -167,19 +171,16 @@ export class BenefitGrantEngine {
     at: Date,
     cycled: boolean,
   ): Promise<string | null> {
-    const links = target.productId
-      ? await em.find(ProductBenefit, { productId: target.productId }, { orderBy: { position: 'asc' } })
-      : [];
-    const grants = await em.find(
-      BenefitGrant,
-      holder.subscriptionId ? { subscriptionId: holder.subscriptionId } : { orderId: holder.orderId },
-    );
+    const benefitRepository = new BenefitRepository(em);
+    const grantRepository = new BenefitGrantRepository(em);
+    const links = target.productId ? await benefitRepository.linksOfProduct(target.productId) : [];
+    const grants = await grantRepository.ofHolder(holder);
     const benefitIds = [...new Set([...links.map(l => l.benefitId), ...grants.map(g => g.benefitId)])];
     const benefits = new Map(
-      (benefitIds.length ? await em.find(Benefit, { id: { $in: benefitIds } }) : []).map(b => [b.id, b]),
+      (benefitIds.length ? await benefitRepository.findMany(benefitIds) : []).map(b => [b.id, b]),
     );
     const wanted = new Set(links.map(l => l.benefitId).filter(id => benefits.get(id) && !benefits.get(id)!.deletedAt));
-    const customer = await em.findOneOrFail(Customer, { id: target.customerId });
+    const customer = await grantRepository.customer(target.customerId);
     let changed = false;
     let retry: string | null = null;
     for (const benefitId of wanted) {
@@ -236,20 +237,18 @@ export class BenefitGrantEngine {
    * its handler again (the integration moves it to the new account) and records `benefit_grant.updated`.
    */
   async refreshGrant(em: EntityManager, grantId: string, now: OrganizationNow): Promise<string | null> {
-    const [holder] = await em.execute<{ id: string; subscription_id: string | null }[]>(
-      'select coalesce(subscription_id, order_id) as id, subscription_id from billing.benefit_grants where id = ?',
-      [grantId],
-    );
+    const grants = new BenefitGrantRepository(em);
+    const holder = await grants.holderOf(grantId);
     if (!holder) return null;
-    if (!(await em.findOne(BenefitGrant, { id: grantId }))?.grantedAt) {
+    if (!(await grants.findById(grantId))?.grantedAt) {
       if (holder.subscription_id) return (await this.reconcileSubscription(em, holder.id, now)).retry;
       return this.reconcileOrder(em, holder.id, now, false);
     }
-    await lock(em, holder.id);
-    const grant = await em.findOneOrFail(BenefitGrant, { id: grantId }, { refresh: true });
+    await grants.lockHolder(holder.id);
+    const grant = await grants.findFresh(grantId);
     if (!grant.isGranted) return null;
-    const benefit = await em.findOneOrFail(Benefit, { id: grant.benefitId });
-    const customer = await em.findOneOrFail(Customer, { id: grant.customerId });
+    const benefit = await new BenefitRepository(em).findByIdOrFail(grant.benefitId);
+    const customer = await grants.customer(grant.customerId);
     const at = await now(grant.organizationId);
     const previous = grant.properties;
     let retry: string | null = null;
@@ -390,9 +389,4 @@ function grantError(error: unknown, at: Date) {
     type: (error as { type?: string }).type ?? (error instanceof Error ? error.name : 'Error'),
     timestamp: at.toISOString(),
   };
-}
-
-/** One reconcile of a holder at a time; the unique indexes back it up. */
-async function lock(em: EntityManager, holderId: string): Promise<void> {
-  await em.execute(`select pg_advisory_xact_lock(hashtextextended('benefits:' || ?, 0))`, [holderId]);
 }

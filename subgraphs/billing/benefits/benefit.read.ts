@@ -1,5 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { entityJson, type LazySql } from '../../../kit/database/read/entity-json.js';
-import type { ReadRow } from '../../../kit/database/read/execute.js';
+import { type ReadRow, runRead } from '../../../kit/database/read/execute.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS, PORTAL_READERS } from '../../../kit/database/tenant-scope.js';
 import type { Customer } from '../customers/customer.entity.js';
@@ -98,4 +99,53 @@ export const benefitGrantRead = new ReadModel<BenefitGrantReadFilters>({
 
 export function benefitGrantFromRow(row: ReadRow): BenefitGrantType {
   return BenefitGrantType.fromEntity(row.r as BenefitGrant, row.customer as Customer, row.benefit as Benefit);
+}
+
+/** What narrows the benefits a signed-in person holds as a customer (each null when not asked for). */
+export interface HeldBenefitFilters {
+  types: string[] | null;
+  organizationIds: string[] | null;
+  orderIds: string[] | null;
+  subscriptionIds: string[] | null;
+}
+
+/**
+ * One page of the live benefits granted (and not revoked) to any live customer with this e-mail, in any
+ * organization, newest first, each row with the total (`total`).
+ */
+export function benefitsHeldByEmail(
+  em: EntityManager,
+  email: string,
+  filters: HeldBenefitFilters,
+  limit: number,
+  offset: number,
+): Promise<ReadRow[]> {
+  return runRead(
+    em,
+    `with held as (
+         select distinct b.id, b.created_at from billing.benefit_grants g
+         join billing.customers c on c.id = g.customer_id and c.deleted_at is null
+         join billing.benefits b on b.id = g.benefit_id and b.deleted_at is null
+         where lower(c.email) = lower($1::text) and g.granted_at is not null and g.revoked_at is null
+           and ($2::text[] is null or b.type = any($2::text[]))
+           and ($3::uuid[] is null or g.organization_id = any($3::uuid[]))
+           and ($4::uuid[] is null or g.order_id = any($4::uuid[]))
+           and ($5::uuid[] is null or g.subscription_id = any($5::uuid[])))
+       select ${benefitJson('b')(em)} as r, count(*) over () as total
+       from held h join billing.benefits b on b.id = h.id
+       order by b.created_at desc, b.id limit $6 offset $7`,
+    [email, filters.types, filters.organizationIds, filters.orderIds, filters.subscriptionIds, limit, offset],
+  );
+}
+
+/** The live benefit `id` when a live customer with this e-mail holds a grant of it, else no row. */
+export function benefitHeldByEmail(em: EntityManager, email: string, id: string): Promise<ReadRow[]> {
+  return runRead(
+    em,
+    `select ${benefitJson('b')(em)} as r from billing.benefits b
+       where b.id = $1::uuid and b.deleted_at is null and exists (
+         select 1 from billing.benefit_grants g join billing.customers c on c.id = g.customer_id and c.deleted_at is null
+         where g.benefit_id = b.id and lower(c.email) = lower($2::text) and g.granted_at is not null and g.revoked_at is null)`,
+    [id, email],
+  );
 }

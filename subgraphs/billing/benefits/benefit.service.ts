@@ -16,6 +16,7 @@ import type { BenefitGrantEngine } from './benefit-grants.engine.js';
 import { BENEFITS_RECONCILE_JOB } from './benefit-grants.job.js';
 import type { CreateBenefitInput, UpdateBenefitInput } from './benefit.inputs.js';
 import { benefitFromRow, benefitRead, type BenefitReadFilters } from './benefit.read.js';
+import { BenefitRepository } from './benefit.repository.js';
 import { BENEFIT_DEFAULT_SORTING, BENEFIT_SORT_KEYS } from './benefit.sorting.js';
 import { BenefitType } from './benefit.type.js';
 import { benefitIssues } from './benefit.validation.js';
@@ -118,17 +119,14 @@ export class BenefitService {
   /** Soft delete (Polar's): off every product, every grant revoked, in one transaction. */
   async delete(ctx: RequestContext, id: string): Promise<void> {
     await ctx.em.transactional(async em => {
-      const benefit = await em.findOne(Benefit, {
-        id,
-        deletedAt: null,
-        organizationId: { $in: scopedOrganizationIds(ctx.principal) },
-      });
+      const benefits = new BenefitRepository(em);
+      const benefit = await benefits.findLive(id, scopedOrganizationIds(ctx.principal));
       if (!benefit) throw new ResourceNotFound();
       if (!benefit.deletable) throw new NotPermitted('This benefit cannot be deleted.');
       const now = await organizationNow(ctx, benefit.organizationId);
       benefit.deletedAt = now;
       benefit.modifiedAt = now;
-      await em.nativeDelete(ProductBenefit, { benefitId: id });
+      await benefits.unlinkFromEveryProduct(id);
       recordEvent(em, benefit.organizationId, 'benefit.updated', benefitWire(BenefitType.fromEntity(benefit)), now);
       await em.flush();
       await this.engine.revokeBenefit(em, benefit, now);
@@ -143,12 +141,9 @@ export class BenefitService {
     await ctx.em.transactional(async em => {
       const product = await new ProductRepository(em).findReadable(ctx.principal, productId);
       if (!product) throw new ResourceNotFound();
+      const benefits = new BenefitRepository(em);
       const ids = [...new Set(benefitIds)];
-      const found = new Set(
-        (await em.find(Benefit, { id: { $in: ids }, organizationId: product.organizationId, deletedAt: null })).map(
-          b => b.id,
-        ),
-      );
+      const found = new Set((await benefits.findLiveOfOrganization(ids, product.organizationId)).map(b => b.id));
       throwIfAny(
         benefitIds.flatMap((bid, i) =>
           found.has(bid)
@@ -157,19 +152,12 @@ export class BenefitService {
         ),
       );
       const now = await organizationNow(ctx, product.organizationId);
-      await em.nativeDelete(ProductBenefit, { productId });
+      await benefits.unlinkEveryBenefitOf(productId);
       for (const [position, benefitId] of ids.entries())
         em.create(ProductBenefit, { productId, benefitId, organizationId: product.organizationId, position });
       product.modifiedAt = now;
       await em.flush();
-      const holders = await em.execute<{ source: string; id: string }[]>(
-        `select 'subscription' as source, s.id from billing.subscriptions s where s.product_id = ? and s.organization_id = ?
-           and s.status in ('active', 'trialing', 'past_due')
-         union all
-         select 'order', o.id from billing.orders o where o.product_id = ? and o.organization_id = ?
-           and o.subscription_id is null and o.status in ('paid', 'partially_refunded', 'refunded')`,
-        [productId, product.organizationId, productId, product.organizationId],
-      );
+      const holders = await benefits.holdersOfProduct(productId, product.organizationId);
       for (const holder of holders)
         await enqueueJob(em, {
           kind: BENEFITS_RECONCILE_JOB,
@@ -181,11 +169,7 @@ export class BenefitService {
   }
 
   private async find(ctx: RequestContext, id: string): Promise<Benefit> {
-    const benefit = await ctx.em.findOne(Benefit, {
-      id,
-      deletedAt: null,
-      organizationId: { $in: scopedOrganizationIds(ctx.principal) },
-    });
+    const benefit = await new BenefitRepository(ctx.em).findLive(id, scopedOrganizationIds(ctx.principal));
     if (!benefit) throw new ResourceNotFound();
     return benefit;
   }

@@ -1,12 +1,11 @@
-import { LockMode } from '@mikro-orm/postgresql';
 import { NotPermitted, PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, type PageRequest, type Pagination, paginationOf } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { sortCriteria } from '../shared/sorting.js';
-import { Benefit } from './benefit.entity.js';
-import { BenefitGrant } from './benefit-grant.entity.js';
+import { BenefitRepository } from './benefit.repository.js';
+import { BenefitGrantRepository } from './benefit-grant.repository.js';
 import { enqueueGrantRefresh } from './benefit-grants.job.js';
 import { CUSTOMER_BENEFIT_GRANT_DEFAULT_SORTING, CUSTOMER_BENEFIT_GRANT_SORT_KEYS } from './benefit.sorting.js';
 import {
@@ -81,12 +80,12 @@ export class CustomerBenefitGrantService {
     const customerId = ctx.principal.subjectId;
     if (ctx.principal.subject !== 'customer' || !customerId) throw new ResourceNotFound();
     const key = await ctx.em.fork().transactional(async em => {
-      const grant = await em.findOne(
-        BenefitGrant,
-        { id, customerId, organizationId: { $in: scopedOrganizationIds(ctx.principal, PORTAL_READERS) } },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      const grant = await new BenefitGrantRepository(em).findOwnForUpdate(
+        id,
+        customerId,
+        scopedOrganizationIds(ctx.principal, PORTAL_READERS),
       );
-      const benefit = grant ? await em.findOne(Benefit, { id: grant.benefitId }) : null;
+      const benefit = grant ? await new BenefitRepository(em).findById(grant.benefitId) : null;
       if (!grant || !benefit || benefit.visibility !== 'public') throw new ResourceNotFound();
       if (grant.revokedAt) throw new NotPermitted('Cannot update a revoked benefit grant.');
       if (input.benefitType !== benefit.type)

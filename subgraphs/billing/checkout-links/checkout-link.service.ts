@@ -5,7 +5,6 @@ import type { RequestContext } from '../../../kit/request-context.js';
 import type { CheckoutService } from '../checkouts/checkout.service.js';
 import type { CheckoutType } from '../checkouts/checkout.type.js';
 import type { CheckoutCreateInput } from '../checkouts/checkout.inputs.js';
-import { Discount } from '../discounts/discount.entity.js';
 import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
 import { organizationNow } from '../time/organization-clocks.js';
@@ -23,6 +22,7 @@ import type {
 import { checkoutLinkRead, type CheckoutLinkReadFilters } from './checkout-link.read.js';
 import { CHECKOUT_LINK_DEFAULT_SORTING, CHECKOUT_LINK_SORT_KEYS } from './checkout-link.sorting.js';
 import { CheckoutLinkType } from './checkout-link.type.js';
+import { CheckoutLinkRepository } from './checkout-link.repository.js';
 
 export interface CheckoutLinkListQuery extends PageRequest {
   organizationId?: string[] | null;
@@ -141,7 +141,7 @@ export class CheckoutLinkService {
    * link's URL (Polar's query parameters). A link whose products are all gone answers 404.
    */
   async open(ctx: RequestContext, clientSecret: string, prefill: CheckoutLinkOpenInput): Promise<CheckoutType> {
-    const link = await ctx.em.fork().findOne(CheckoutLink, { clientSecret, deletedAt: null });
+    const link = await new CheckoutLinkRepository(ctx.em.fork()).findLiveByClientSecret(clientSecret);
     if (!link) throw new ResourceNotFound();
     const found = await new ProductRepository(ctx.em).findInOrganization(link.organizationId, link.productIds);
     const live = link.productIds
@@ -179,9 +179,7 @@ export class CheckoutLinkService {
   /** A live link of the caller's organizations (the read path's tenant rule); another's is not found. */
   private async find(ctx: RequestContext, id: string): Promise<CheckoutLink> {
     const organizationIds = scopedOrganizationIds(ctx.principal);
-    const link = organizationIds.length
-      ? await ctx.em.findOne(CheckoutLink, { id, deletedAt: null, organizationId: { $in: organizationIds } })
-      : null;
+    const link = organizationIds.length ? await new CheckoutLinkRepository(ctx.em).findLive(id, organizationIds) : null;
     if (!link) throw new ResourceNotFound();
     return link;
   }
@@ -223,7 +221,7 @@ export class CheckoutLinkService {
   }
 
   private async checkDiscount(ctx: RequestContext, organizationId: string, id: string): Promise<string> {
-    const discount = await ctx.em.findOne(Discount, { id, organizationId, deletedAt: null });
+    const discount = await new CheckoutLinkRepository(ctx.em).findLiveDiscount(id, organizationId);
     if (!discount) throw new PolarRequestValidationError([issue(['discount_id'], 'Discount does not exist.', id)]);
     return discount.id;
   }

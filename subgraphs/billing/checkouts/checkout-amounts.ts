@@ -14,6 +14,8 @@ import {
   priceAmount,
   seatBounds,
 } from '../pricing/checkout-amounts.js';
+import { CheckoutRepository } from './checkout.repository.js';
+import { DiscountRepository } from '../discounts/discount.repository.js';
 
 export const missing = (field: string): ValidationIssue => ({
   type: 'missing',
@@ -71,18 +73,16 @@ export async function applyClientChanges(
     k.productId = price.productId;
     k.productPriceId = price.id;
   }
-  const product = await em.findOneOrFail(Product, { id: k.productId, organizationId: k.organizationId });
+  const product = await new CheckoutRepository(em).productOfOrganization(k.productId, k.organizationId);
   let discount: string | null | undefined = discountId;
   if (input.discountCode) {
     if (!k.allowDiscountCodes)
       throw new PolarRequestValidationError([
         invalid('discount_code', 'Discount codes are not allowed on this checkout.', input.discountCode),
       ]);
-    const found = await em.execute<{ id: string }[]>(
-      'select id from billing.discounts where organization_id = ? and lower(code) = lower(?) and deleted_at is null',
-      [k.organizationId, input.discountCode],
-    );
-    const candidate = found[0] ? await em.findOne(Discount, { id: found[0].id }) : null;
+    const discounts = new DiscountRepository(em);
+    const found = await discounts.idByCode(k.organizationId, input.discountCode);
+    const candidate = found ? await discounts.findById(found) : null;
     if (!candidate || !discountApplicable(candidate, k.productId, k.currency, now))
       throw new PolarRequestValidationError([
         invalid('discount_code', 'Discount code is invalid.', input.discountCode),
@@ -132,7 +132,7 @@ export async function priceCheckout(
   let discount: Discount | null = null;
   const discountId = requested.discountId === undefined ? k.discountId : requested.discountId;
   if (discountId) {
-    discount = await em.findOne(Discount, { id: discountId, organizationId: k.organizationId, deletedAt: null });
+    discount = await new DiscountRepository(em).findLiveOfOrganization(discountId, k.organizationId);
     if (!discount || !discountApplicable(discount, product.id, k.currency, now) || price.amountType === 'free') {
       if (requested.strict && requested.discountId)
         throw new PolarRequestValidationError([invalid('discount_id', 'Discount does not exist.', discountId)]);

@@ -3,10 +3,12 @@ import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { Customer } from '../customers/customer.entity.js';
 import { recordCustomerEvent } from '../customers/customer.service.js';
+import { DiscountRepository } from '../discounts/discount.repository.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';
 import type { ChargeOutcome, PaymentProcessor, SetupOutcome } from '../payments/payment-processor.js';
 import type { Checkout } from './checkout.entity.js';
+import { CheckoutRepository } from './checkout.repository.js';
 
 /**
  * The money-and-customer side of a checkout's confirm, shared with its fulfilment job
@@ -33,17 +35,12 @@ export async function resolveCustomer(
   k: Checkout,
   now: Date,
 ): Promise<Customer> {
-  const live = { organizationId: k.organizationId, deletedAt: null };
-  let customer = k.customerId ? await em.findOne(Customer, { ...live, id: k.customerId }) : null;
+  const checkouts = new CheckoutRepository(em);
+  let customer = k.customerId ? await checkouts.findLiveCustomer(k.organizationId, { id: k.customerId }) : null;
   if (!customer && k.externalCustomerId)
-    customer = await em.findOne(Customer, { ...live, externalId: k.externalCustomerId });
-  if (!customer && k.customerEmail) {
-    const rows = await em.execute<{ id: string }[]>(
-      'select id from billing.customers where organization_id = ? and lower(email) = lower(?) and deleted_at is null limit 1',
-      [k.organizationId, k.customerEmail],
-    );
-    if (rows[0]) customer = await em.findOne(Customer, { id: rows[0].id });
-  }
+    customer = await checkouts.findLiveCustomer(k.organizationId, { externalId: k.externalCustomerId });
+  if (!customer && k.customerEmail)
+    customer = await checkouts.findLiveCustomerByEmail(k.organizationId, k.customerEmail);
   if (customer) {
     if (!customer.billingAddress && k.customerBillingAddress) customer.billingAddress = k.customerBillingAddress;
     return customer;
@@ -140,14 +137,9 @@ export function processorCall(
  * gives it back.
  */
 export async function reserveDiscount(em: EntityManager, discountId: string, checkoutId: string, now: Date) {
-  const [discount] = await em.execute<{ max_redemptions: number | null; redemptions_count: number }[]>(
-    'select max_redemptions, redemptions_count from billing.discounts where id = ? for update',
-    [discountId],
-  );
-  const [held] = await em.execute<{ discount_id: string }[]>(
-    'select discount_id from billing.discount_redemptions where checkout_id = ?',
-    [checkoutId],
-  );
+  const discounts = new DiscountRepository(em);
+  const discount = await discounts.lockRedemptions(discountId);
+  const held = await discounts.redemptionOf(checkoutId);
   if (held?.discount_id === discountId) return;
   if (held) await releaseDiscount(em, [checkoutId]);
   if (!discount || (discount.max_redemptions != null && discount.redemptions_count >= discount.max_redemptions))
@@ -159,20 +151,10 @@ export async function reserveDiscount(em: EntityManager, discountId: string, che
         input: discountId,
       },
     ]);
-  await em.execute('insert into billing.discount_redemptions (checkout_id, discount_id, created_at) values (?, ?, ?)', [
-    checkoutId,
-    discountId,
-    now,
-  ]);
-  await em.execute('update billing.discounts set redemptions_count = redemptions_count + 1 where id = ?', [discountId]);
+  await discounts.redeem(discountId, checkoutId, now);
 }
 
 /** Gives back the redemptions these checkouts reserved and did not use (a decline, an expiry). */
 export async function releaseDiscount(em: EntityManager, checkoutIds: readonly string[]): Promise<void> {
-  await em.execute(
-    `with gone as (delete from billing.discount_redemptions where checkout_id in (?) returning discount_id)
-     update billing.discounts d set redemptions_count = d.redemptions_count - g.n
-       from (select discount_id, count(*)::int as n from gone group by discount_id) g where d.id = g.discount_id`,
-    [[...checkoutIds]],
-  );
+  await new DiscountRepository(em).releaseRedemptions(checkoutIds);
 }

@@ -5,6 +5,7 @@ import { checkoutRead } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
 import { checkoutWire } from './checkout.wire.js';
 import { releaseDiscount } from './checkout-confirm.js';
+import { CheckoutRepository } from './checkout.repository.js';
 
 // Checkouts expired per transaction: a backlog (a long outage, a sandbox clock moved by a year) is
 // worked off in bounded transactions.
@@ -40,38 +41,18 @@ export class CheckoutExpiry implements SweepableDueWorkRunner {
   }
 
   async nextDueOverall(): Promise<Date | null> {
-    const rows = await this.orm.em
-      .fork()
-      .getConnection()
-      .execute<{ at: Date | string | null }[]>(
-        `select min(expires_at) as at from billing.checkouts where status = 'open'`,
-      );
-    return rows[0]?.at ? new Date(rows[0].at) : null;
+    const at = await new CheckoutRepository(this.orm.em.fork()).earliestOpenExpiry();
+    return at ? new Date(at) : null;
   }
 
   async organizationsDue(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.orm.em
-      .fork()
-      .getConnection()
-      .execute<{ organization_id: string }[]>(
-        `select distinct organization_id from billing.checkouts where status = 'open' and expires_at <= ? limit ?`,
-        [now, limit],
-      );
-    return rows.map(r => r.organization_id);
+    return new CheckoutRepository(this.orm.em.fork()).organizationsWithExpiredOpen(now, limit);
   }
 
   async runDue(work: DueWork): Promise<void> {
     for (;;) {
       const expired = await this.orm.em.fork().transactional(async em => {
-        const ids = (
-          await em.execute<{ id: string }[]>(
-            `update billing.checkouts set status = 'expired', modified_at = ?
-               where id in (select id from billing.checkouts where organization_id = ? and status = 'open' and expires_at <= ?
-                            order by expires_at, id limit ? for update skip locked)
-               returning id`,
-            [work.at, work.organizationId, work.at, BATCH],
-          )
-        ).map(r => r.id);
+        const ids = await new CheckoutRepository(em).expireOpen(work.organizationId, work.at, BATCH);
         if (!ids.length) return 0;
         // A discount redemption reserved by a confirm that never went through is free again.
         await releaseDiscount(em, ids);

@@ -1,24 +1,22 @@
-import { LockMode, type MikroORM } from '@mikro-orm/postgresql';
+import { type MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import { faultPoint } from '../../../kit/fault-injection.js';
-import { Customer } from '../customers/customer.entity.js';
 import { recordEvent } from '../events/record-event.js';
 import type { JobHandler } from '../jobs/job-queue.js';
 import { createOrder } from '../orders/create-order.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { keepPaymentMethod } from '../payments/saved-payment-methods.js';
-import { Product } from '../products/product.entity.js';
 import type { RecurringInterval } from '../shared/enums.js';
 import { SubscriptionStatus } from '../shared/enums.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
 import { activateFromCheckout } from '../subscriptions/subscription.transitions.js';
 import { addInterval } from '../time/calendar.js';
-import { Checkout } from './checkout.entity.js';
 import { checkoutRead } from './checkout.read.js';
 import { type FulfilmentPayload, processorCall } from './checkout-confirm.js';
 import { CheckoutType } from './checkout.type.js';
 import { checkoutWire } from './checkout.wire.js';
+import { CheckoutRepository } from './checkout.repository.js';
 
 /** The crash test's point: the money has moved, the order is not committed yet. */
 export const AFTER_CHARGE_FAULT = 'checkout.after-charge';
@@ -40,7 +38,7 @@ export function checkoutFulfilment(deps: {
 }): JobHandler {
   return async raw => {
     const payload = raw as unknown as FulfilmentPayload;
-    const first = await deps.orm.em.fork().findOne(Checkout, { id: payload.checkoutId });
+    const first = await new CheckoutRepository(deps.orm.em.fork()).findById(payload.checkoutId);
     if (!first || first.status === 'succeeded') return;
     let outcome = null;
     if (payload.mode !== 'none') {
@@ -50,13 +48,14 @@ export function checkoutFulfilment(deps: {
     }
     faultPoint(AFTER_CHARGE_FAULT);
     await deps.orm.em.fork().transactional(async em => {
-      const k = await em.findOne(Checkout, { id: payload.checkoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const checkouts = new CheckoutRepository(em);
+      const k = await checkouts.findForUpdate({ id: payload.checkoutId });
       if (k?.status !== 'confirmed') return;
       // After the confirm's own rows, even when the clock has not moved since (a sandbox clock), so the
       // outbox's (created_at, id) order is the order of the sale.
       const now = new Date(Math.max(deps.clock.now().getTime(), new Date(k.modifiedAt ?? k.createdAt).getTime() + 2));
-      const customer = await em.findOneOrFail(Customer, { id: k.customerId! });
-      const product = await em.findOneOrFail(Product, { id: k.productId });
+      const customer = await checkouts.customer(k.customerId!);
+      const product = await checkouts.product(k.productId);
       // The card kept for renewals (a first charge with saveForLater, or a trial's setup).
       const method = outcome && 'paymentMethod' in outcome ? outcome.paymentMethod : null;
       if (method?.id && payload.processorCustomerId) {
@@ -76,7 +75,7 @@ export function checkoutFulfilment(deps: {
       const subscriptionEvents: string[] = [];
       if (k.subscriptionId) {
         // Upgrading a free subscription: the same subscription, now on the paid product.
-        subscription = await em.findOneOrFail(Subscription, { id: k.subscriptionId, organizationId: k.organizationId });
+        subscription = await checkouts.subscriptionOfOrganization(k.subscriptionId, k.organizationId);
         const activated = activateFromCheckout(
           subscription,
           {
@@ -160,10 +159,7 @@ export function checkoutFulfilment(deps: {
         new Date(now.getTime() + subscriptionEvents.length),
         true,
       );
-      await em.execute(
-        'update billing.payments set order_id = ?, customer_id = ? where checkout_id = ? and status = ?',
-        [order.id, customer.id, k.id, 'succeeded'],
-      );
+      await checkouts.linkSucceededPayments(k.id, order.id, customer.id);
       // The discount's redemption was taken by the confirm (checkout-confirm.ts, reserveDiscount).
       k.status = 'succeeded';
       k.modifiedAt = now;

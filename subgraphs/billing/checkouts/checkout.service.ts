@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { type EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -15,7 +15,6 @@ import { ProductRepository } from '../products/product.repository.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
-import { Subscription } from '../subscriptions/subscription.entity.js';
 import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import { Checkout } from './checkout.entity.js';
 import { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkout.sorting.js';
@@ -41,6 +40,7 @@ import { CheckoutType } from './checkout.type.js';
 import { checkoutWire } from './checkout.wire.js';
 import { assertTrialAvailable } from './trial-redemptions.js';
 import type { CheckoutDependencies, CheckoutListQuery } from './checkout.dependencies.js';
+import { CheckoutRepository } from './checkout.repository.js';
 
 /** Polar's checkout lifetime. */
 export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -86,7 +86,7 @@ export class CheckoutService {
 
   /** A checkout by its client secret, for anyone holding it (the client endpoints). */
   async clientGet(ctx: RequestContext, clientSecret: string): Promise<CheckoutType> {
-    const k = await ctx.em.fork().findOne(Checkout, { clientSecret });
+    const k = await new CheckoutRepository(ctx.em.fork()).findByClientSecret(clientSecret);
     if (!k) throw new ResourceNotFound();
     return this.readIn(ctx, ctx.em, k);
   }
@@ -145,18 +145,19 @@ export class CheckoutService {
     // Its e-mail and name prefill the form, as Polar's do.
     let customer: Customer | null = null;
     if (input.customerId) {
-      customer = await ctx.em.findOne(Customer, { id: input.customerId, organizationId, deletedAt: null });
+      customer = await new CheckoutRepository(ctx.em).findLiveCustomer(organizationId, { id: input.customerId });
       if (!customer)
         throw new PolarRequestValidationError([invalid('customer_id', 'Customer does not exist.', input.customerId)]);
     } else if (input.externalCustomerId) {
-      customer = await ctx.em.findOne(Customer, {
-        organizationId,
+      customer = await new CheckoutRepository(ctx.em).findLiveCustomer(organizationId, {
         externalId: input.externalCustomerId,
-        deletedAt: null,
       });
     }
     if (input.subscriptionId) {
-      const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId, organizationId });
+      const subscription = await new CheckoutRepository(ctx.em).findSubscriptionOfOrganization(
+        input.subscriptionId,
+        organizationId,
+      );
       if (!subscription)
         throw new PolarRequestValidationError([
           invalid('subscription_id', 'Subscription does not exist.', input.subscriptionId),
@@ -368,7 +369,7 @@ export class CheckoutService {
     options: { silent?: boolean } = {},
   ): Promise<CheckoutType> {
     return ctx.em.fork().transactional(async em => {
-      const k = await em.findOne(Checkout, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const k = await new CheckoutRepository(em).findForUpdate(where);
       if (!k) throw new ResourceNotFound();
       const now = this.deps.clocks ? (await this.deps.clocks.clockIn(em, k.organizationId)).now() : ctx.clock.now();
       // Expiry first, as Polar's lookup by client secret: an expired checkout is 410 whatever its status.

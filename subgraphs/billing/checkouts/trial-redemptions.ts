@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrganizationDirectory } from '../../identity/contract.js';
 import { DomainError } from '../../../kit/errors.js';
+import { CheckoutRepository } from './checkout.repository.js';
 
 /** 403: the organization prevents trial abuse and this customer already had a trial (Polar's TrialAlreadyRedeemed). */
 export class TrialAlreadyRedeemed extends DomainError {
@@ -37,11 +38,6 @@ export async function assertTrialAvailable(
   if (!email || !organizations) return;
   const profile = await organizations.profile(organizationId);
   if (!profile?.billing.preventTrialAbuse) return;
-  const rows = await em.execute<{ n: string }[]>(
-    `select count(*) as n from billing.subscriptions s join billing.customers c on c.id = s.customer_id
-      where s.organization_id = ? and s.trial_start is not null
-        and regexp_replace(lower(c.email), '\\+[^@]*@', '@') = ?`,
-    [organizationId, unaliasedEmail(email)],
-  );
-  if (Number(rows[0]?.n ?? 0) > 0) throw new TrialAlreadyRedeemed();
+  if ((await new CheckoutRepository(em).trialsStartedBy(organizationId, unaliasedEmail(email))) > 0)
+    throw new TrialAlreadyRedeemed();
 }

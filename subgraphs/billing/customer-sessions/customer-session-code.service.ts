@@ -3,12 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { hashToken } from '../../../kit/tokens.js';
 import type { OrganizationDirectory } from '../../identity/contract.js';
-import { Customer } from '../customers/customer.entity.js';
 import { CustomerRepository } from '../customers/customer.repository.js';
 import { queueEmail, sendSoon } from '../emails/email-outbox.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { CustomerSessionCodeInvalidOrExpired } from './customer-session-code.errors.js';
 import type { CustomerSessionService } from './customer-session.service.js';
+import { CustomerSessionRepository } from './customer-session.repository.js';
 
 /** Polar's CUSTOMER_SESSION_CODE_TTL and CUSTOMER_SESSION_CODE_LENGTH. */
 export const CUSTOMER_SESSION_CODE_TTL_MS = 30 * 60 * 1000;
@@ -48,11 +48,15 @@ export class CustomerSessionCodeService {
       ? `${base}/portal/${encodeURIComponent(organization.slug)}/authenticate`
       : `${base}/portal`;
     const key = await ctx.em.transactional(async em => {
-      await em.execute(
-        `insert into billing.customer_session_codes (id, customer_id, organization_id, email, code_hash, expires_at, created_at)
-         values (?, ?, ?, ?, ?, ?, ?)`,
-        [randomUUID(), customer.id, customer.organizationId, email, hashToken(code, this.deps.secret), expiresAt, now],
-      );
+      await new CustomerSessionRepository(em).insertCode({
+        id: randomUUID(),
+        customerId: customer.id,
+        organizationId: customer.organizationId,
+        email,
+        codeHash: hashToken(code, this.deps.secret),
+        expiresAt,
+        createdAt: now,
+      });
       return queueEmail(
         em,
         {
@@ -82,12 +86,10 @@ export class CustomerSessionCodeService {
     if (code.length !== CUSTOMER_SESSION_CODE_LENGTH) throw new CustomerSessionCodeInvalidOrExpired();
     const now = ctx.clock.now();
     return ctx.em.transactional(async em => {
-      const [spent] = await em.execute<{ customer_id: string; email: string }[]>(
-        'delete from billing.customer_session_codes where code_hash = ? and expires_at > ? returning customer_id, email',
-        [hashToken(code, this.deps.secret), now],
-      );
+      const sessions = new CustomerSessionRepository(em);
+      const spent = await sessions.spendCode(hashToken(code, this.deps.secret), now);
       if (!spent) throw new CustomerSessionCodeInvalidOrExpired();
-      const customer = await em.findOne(Customer, { id: spent.customer_id, deletedAt: null });
+      const customer = await sessions.findLiveCustomer(spent.customer_id);
       if (!customer) throw new CustomerSessionCodeInvalidOrExpired();
       // The code reached this address: it is the customer's, as Polar records.
       if (customer.email && customer.email.toLowerCase() === spent.email.toLowerCase()) customer.emailVerified = true;

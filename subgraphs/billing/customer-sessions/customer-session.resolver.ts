@@ -5,9 +5,9 @@ import type { BillingContext } from '../context.js';
 import { CustomerType } from '../customers/customer.type.js';
 import { CreateCustomerSessionInput } from './customer-session.inputs.js';
 import { CustomerSessionIntrospectionType, CustomerSessionType } from './customer-session.type.js';
-import { CustomerSession } from './customer-session.entity.js';
 import { CUSTOMER_PORTAL_READ } from '../customers/customer.access.js';
 import { CUSTOMER_SESSIONS_WRITE } from './customer-session.access.js';
+import { CustomerSessionRepository } from './customer-session.repository.js';
 
 @Resolver(() => CustomerSessionType)
 export class CustomerSessionResolver {
@@ -36,7 +36,9 @@ export class CustomerSessionResolver {
   })
   async customerPortalSession(@Ctx() ctx: BillingContext): Promise<CustomerSessionIntrospectionType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
-    const session = ctx.principal.tokenId ? await ctx.em.findOne(CustomerSession, { id: ctx.principal.tokenId }) : null;
+    const session = ctx.principal.tokenId
+      ? await new CustomerSessionRepository(ctx.em).findById(ctx.principal.tokenId)
+      : null;
     if (!session || session.customerId !== ctx.principal.subjectId) throw new ResourceNotFound();
     return { expiresAt: session.expiresAt, returnUrl: session.returnUrl };
   }

@@ -12,7 +12,7 @@ import {
 } from '../../../kit/leaked-tokens.js';
 import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { hashToken } from '../../../kit/tokens.js';
-import { CustomerSession } from './customer-session.entity.js';
+import { CustomerSessionRepository } from './customer-session.repository.js';
 
 /**
  * Billing's side of secret-scanning revocation (kit/leaked-tokens.ts): a leaked customer session token
@@ -32,9 +32,10 @@ export class InProcessLeakedCustomerSessionRevoker implements LeakedTokenRevoker
 
   async revokeLeaked(token: string, report: LeakReport): Promise<LeakedTokenOutcome | null> {
     const found = await this.orm.em.fork().transactional(async em => {
-      const session = await em.findOne(CustomerSession, { tokenHash: hashToken(token, this.secret) });
+      const sessions = new CustomerSessionRepository(em);
+      const session = await sessions.findByTokenHash(hashToken(token, this.secret));
       if (!session?.isLive(this.clock.now())) return null;
-      if (!(await em.nativeDelete(CustomerSession, { id: session.id }))) return null;
+      if (!(await sessions.delete(session.id))) return null;
       const revocation: LeakedTokenRevocation = {
         kind: 'customer_session',
         id: session.id,

@@ -37,4 +37,64 @@ export class DiscountRepository {
       [raw(alias => `lower(${alias}.code) = lower(?)`, [code])]: [],
     } as FilterQuery<Discount>);
   }
+
+  /** Any discount by id. */
+  findById(id: string): Promise<Discount | null> {
+    return this.em.findOne(Discount, { id });
+  }
+
+  /** A live discount of the organization by id. */
+  findLiveOfOrganization(id: string, organizationId: string): Promise<Discount | null> {
+    return this.em.findOne(Discount, { id, organizationId, deletedAt: null });
+  }
+
+  /** The id of the organization's live discount with this code (case-insensitive), as a checkout looks it up. */
+  async idByCode(organizationId: string, code: string): Promise<string | null> {
+    const found = await this.em.execute<{ id: string }[]>(
+      'select id from billing.discounts where organization_id = ? and lower(code) = lower(?) and deleted_at is null',
+      [organizationId, code],
+    );
+    return found[0]?.id ?? null;
+  }
+
+  /** The discount's redemption limit and count, row-locked until the transaction ends. */
+  async lockRedemptions(
+    id: string,
+  ): Promise<{ max_redemptions: number | null; redemptions_count: number } | undefined> {
+    const [discount] = await this.em.execute<{ max_redemptions: number | null; redemptions_count: number }[]>(
+      'select max_redemptions, redemptions_count from billing.discounts where id = ? for update',
+      [id],
+    );
+    return discount;
+  }
+
+  /** The discount this checkout holds a redemption of, if any. */
+  async redemptionOf(checkoutId: string): Promise<{ discount_id: string } | undefined> {
+    const [held] = await this.em.execute<{ discount_id: string }[]>(
+      'select discount_id from billing.discount_redemptions where checkout_id = ?',
+      [checkoutId],
+    );
+    return held;
+  }
+
+  /** One redemption of the discount, reserved for the checkout, and the discount's count taken up by one. */
+  async redeem(discountId: string, checkoutId: string, now: Date): Promise<void> {
+    await this.em.execute(
+      'insert into billing.discount_redemptions (checkout_id, discount_id, created_at) values (?, ?, ?)',
+      [checkoutId, discountId, now],
+    );
+    await this.em.execute('update billing.discounts set redemptions_count = redemptions_count + 1 where id = ?', [
+      discountId,
+    ]);
+  }
+
+  /** Deletes the checkouts' redemptions and gives each discount its count back, in one statement. */
+  async releaseRedemptions(checkoutIds: readonly string[]): Promise<void> {
+    await this.em.execute(
+      `with gone as (delete from billing.discount_redemptions where checkout_id in (?) returning discount_id)
+     update billing.discounts d set redemptions_count = d.redemptions_count - g.n
+       from (select discount_id, count(*)::int as n from gone group by discount_id) g where d.id = g.discount_id`,
+      [[...checkoutIds]],
+    );
+  }
 }

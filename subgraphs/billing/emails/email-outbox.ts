@@ -3,6 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import type { EmailMessage, Mailer } from '../../../kit/email/mailer.js';
 import { enqueueJob, type JobHandler, type JobRunner } from '../jobs/job-queue.js';
+import { OutgoingEmailRepository } from './outgoing-email.repository.js';
 
 /**
  * Billing's e-mail outbox (`billing.outgoing_emails`). `queueEmail` writes the message and its `email.send`
@@ -34,11 +35,16 @@ export interface QueuedEmail extends EmailMessage {
 /** Writes the message and its job into the caller's transaction; answers the job's key (for `runNow`). */
 export async function queueEmail(em: EntityManager, email: QueuedEmail, now: Date): Promise<string> {
   const id = email.id ?? randomUUID();
-  await em.execute(
-    `insert into billing.outgoing_emails (id, organization_id, kind, to_address, subject, text_body, html_body, status, attempts, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?) on conflict (id) do nothing`,
-    [id, email.organizationId ?? null, email.kind, email.to, email.subject, email.text, email.html ?? null, now],
-  );
+  await new OutgoingEmailRepository(em).insertUnlessQueued({
+    id,
+    organizationId: email.organizationId ?? null,
+    kind: email.kind,
+    to: email.to,
+    subject: email.subject,
+    text: email.text,
+    html: email.html ?? null,
+    createdAt: now,
+  });
   const key = `email:${id}`;
   await enqueueJob(em, { kind: EMAIL_SEND_JOB, key, payload: { id }, runAt: now, maxAttempts: 8 });
   if (email.redactAt)
@@ -46,50 +52,28 @@ export async function queueEmail(em: EntityManager, email: QueuedEmail, now: Dat
   return key;
 }
 
-interface OutgoingRow {
-  id: string;
-  to_address: string;
-  subject: string;
-  text_body: string;
-  html_body: string | null;
-  status: string;
-}
-
 /** The `email.send` handler: sends a pending message once, counts the attempt, keeps the last error. */
 export function emailSender(deps: { orm: MikroORM; clock: Clock; mailer: Mailer }): JobHandler {
   return async (payload, job) => {
-    const em = deps.orm.em.fork();
-    const [row] = await em.execute<OutgoingRow[]>(
-      'select id, to_address, subject, text_body, html_body, status from billing.outgoing_emails where id = ?',
-      [String(payload.id)],
-    );
+    const emails = new OutgoingEmailRepository(deps.orm.em.fork());
+    const row = await emails.find(String(payload.id));
     if (!row || row.status === 'sent') return;
     try {
       await deps.mailer.send({ to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const final = job.attempts >= job.max_attempts;
-      await em.execute(
-        'update billing.outgoing_emails set attempts = attempts + 1, last_error = ?, status = ?, transport = ? where id = ?',
-        [message.slice(0, 2000), final ? 'failed' : 'pending', deps.mailer.kind, row.id],
-      );
+      await emails.recordFailedAttempt(row.id, message.slice(0, 2000), final, deps.mailer.kind);
       throw error;
     }
-    await em.execute(
-      `update billing.outgoing_emails set attempts = attempts + 1, status = 'sent', sent_at = ?, last_error = null, transport = ? where id = ?`,
-      [deps.clock.now(), deps.mailer.kind, row.id],
-    );
+    await emails.recordSent(row.id, deps.clock.now(), deps.mailer.kind);
   };
 }
 
 /** The `email.redact` handler: the message stays (recipient, subject, status), its bodies go. */
 export function emailRedactor(deps: { orm: MikroORM }): JobHandler {
   return async payload => {
-    await deps.orm.em
-      .fork()
-      .execute(`update billing.outgoing_emails set text_body = '[redacted]', html_body = null where id = ?`, [
-        String(payload.id),
-      ]);
+    await new OutgoingEmailRepository(deps.orm.em.fork()).redactBodies(String(payload.id));
   };
 }
 

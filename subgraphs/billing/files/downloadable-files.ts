@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ValidationIssue } from '../../../kit/errors.js';
-import { StoredFile } from './file.entity.js';
+import { FileRepository } from './file.repository.js';
 
 /**
  * What a downloadables benefit may list: files of the benefit's own organization that exist (not
@@ -15,12 +15,7 @@ export async function downloadableFileIssues(
   loc: readonly (string | number)[],
 ): Promise<ValidationIssue[]> {
   if (!fileIds.length) return [];
-  const rows = await em.find(StoredFile, {
-    id: { $in: [...new Set(fileIds)] },
-    organizationId,
-    service: 'downloadable',
-    deletedAt: null,
-  });
+  const rows = await new FileRepository(em).findLiveDownloadables(organizationId, fileIds);
   const byId = new Map(rows.map(row => [row.id, row]));
   return fileIds.flatMap((id, index) => {
     const file = byId.get(id);

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { BadRequest, ResourceNotFound } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { FileChunk, FilePart, StoredFile } from './file.entity.js';
+import { StoredFile } from './file.entity.js';
 import type { FileLinkInput } from './file.inputs.js';
 import { type LinkPurpose, verifyLink } from './file-links.js';
 import type { FileChunkType, FileDownloadHeadType, FilePartStoredType } from './file.type.js';
 import { CHUNK_BYTES, MAX_PART_BYTES } from './file.validation.js';
+import { FileRepository } from './file.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,7 +24,7 @@ export class FileTransferService {
     const data = Buffer.from(base64, 'base64');
     if (!Number.isInteger(seq) || seq < 0 || seq * CHUNK_BYTES >= MAX_PART_BYTES || data.length > CHUNK_BYTES)
       throw new BadRequest(`A slice is at most ${CHUNK_BYTES} bytes, and a part at most ${MAX_PART_BYTES}.`);
-    await ctx.em.upsert(FileChunk, { fileId: file.id, partNumber: link.part, seq, data });
+    await new FileRepository(ctx.em).saveChunk({ fileId: file.id, partNumber: link.part, seq, data });
     return true;
   }
 
@@ -38,8 +39,7 @@ export class FileTransferService {
     } catch (error) {
       // A refused part leaves nothing behind: its slices (and any earlier seal) go, the client sends it again.
       await ctx.em.fork().transactional(async em => {
-        await em.nativeDelete(FileChunk, { fileId: file.id, partNumber: link.part });
-        await em.nativeDelete(FilePart, { fileId: file.id, partNumber: link.part });
+        await new FileRepository(em).deletePart(file.id, link.part);
       });
       throw error;
     }
@@ -54,8 +54,9 @@ export class FileTransferService {
     const link = { part };
     const declared = file.parts.find(p => p.number === link.part)!;
     return ctx.em.fork().transactional(async em => {
-      await em.nativeDelete(FileChunk, { fileId: file.id, partNumber: link.part, seq: { $gte: chunks } });
-      const slices = await em.find(FileChunk, { fileId: file.id, partNumber: link.part }, { orderBy: { seq: 'asc' } });
+      const files = new FileRepository(em);
+      await files.deleteChunksFrom(file.id, link.part, chunks);
+      const slices = await files.chunksOfPart(file.id, link.part);
       if (slices.length !== chunks || slices.some((s, i) => s.seq !== i))
         throw new BadRequest('The part was not received whole; send it again.');
       const sha = createHash('sha256');
@@ -77,7 +78,7 @@ export class FileTransferService {
           `The bytes of part ${link.part} hash to ${checksum}, not to its declared checksum_sha256_base64 (${declared.checksumSha256Base64}).`,
         );
       const etag = `"${md5.digest('hex')}"`;
-      await em.upsert(FilePart, {
+      await files.savePart({
         fileId: file.id,
         partNumber: link.part,
         chunks,
@@ -126,7 +127,7 @@ export class FileTransferService {
 
   private async linked(ctx: RequestContext, link: FileLinkInput, purpose: LinkPurpose): Promise<StoredFile> {
     verifyLink(this.secret, { ...link, purpose }, ctx.clock.now());
-    const file = UUID.test(link.fileId) ? await ctx.em.findOne(StoredFile, { id: link.fileId }) : null;
+    const file = UUID.test(link.fileId) ? await new FileRepository(ctx.em).findById(link.fileId) : null;
     if (!file || file.deletedAt) throw new ResourceNotFound();
     return file;
   }

@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { type EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { throwIfAny } from '../shared/issues.js';
-import { FileChunk, FilePart, StoredFile } from './file.entity.js';
+import { FilePart, StoredFile } from './file.entity.js';
 import type { CompleteFileUploadInput, CreateFileInput, UpdateFileInput } from './file.inputs.js';
 import { type LinkSigning, signedDownloadUrl, signedUploadUrl, type SignedLink } from './file-links.js';
 import { downloadableRead } from './downloadable.read.js';
@@ -13,6 +13,7 @@ import type { DownloadableList } from './downloadable.type.js';
 import { fileRead } from './file.read.js';
 import { FileList, FileType, type FileUploadType } from './file.type.js';
 import { createFileIssues } from './file.validation.js';
+import { FileRepository } from './file.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -94,7 +95,8 @@ export class FileService {
   async complete(ctx: RequestContext, id: string, input: CompleteFileUploadInput): Promise<FileType> {
     await this.readable(ctx, id);
     await ctx.em.fork().transactional(async em => {
-      const file = await em.findOneOrFail(StoredFile, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const files = new FileRepository(em);
+      const file = await files.findForUpdate(id);
       if (file.deletedAt) throw new ResourceNotFound();
       if (file.isUploaded) return;
       if (input.id !== file.uploadId || input.path !== file.path)
@@ -103,7 +105,7 @@ export class FileService {
           'No such upload: `id` and `path` must be those of the upload of this file.',
           input.id,
         );
-      const stored = new Map((await em.find(FilePart, { fileId: id })).map(p => [p.partNumber, p]));
+      const stored = new Map((await files.partsOf(id)).map(p => [p.partNumber, p]));
       const given = new Map(input.parts.map(p => [p.number, p]));
       for (const part of file.parts) {
         const done = stored.get(part.number);
@@ -139,7 +141,7 @@ export class FileService {
   /** Polar's FilePatch: a non-empty `name` or `version` replaces the current one. */
   async update(ctx: RequestContext, id: string, input: UpdateFileInput): Promise<FileType> {
     await this.readable(ctx, id);
-    const file = await ctx.em.findOneOrFail(StoredFile, { id });
+    const file = await new FileRepository(ctx.em).findByIdOrFail(id);
     if (input.name) file.name = input.name;
     if (input.version) file.version = input.version;
     if (input.name || input.version) file.modifiedAt = ctx.clock.now();
@@ -151,10 +153,10 @@ export class FileService {
   async delete(ctx: RequestContext, id: string): Promise<void> {
     await this.readable(ctx, id);
     await ctx.em.fork().transactional(async em => {
-      const file = await em.findOneOrFail(StoredFile, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const files = new FileRepository(em);
+      const file = await files.findForUpdate(id);
       file.deletedAt = ctx.clock.now();
-      await em.nativeDelete(FileChunk, { fileId: id });
-      await em.nativeDelete(FilePart, { fileId: id });
+      await files.deleteParts(id);
     });
   }
 

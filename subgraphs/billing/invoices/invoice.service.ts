@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { LockMode } from '@mikro-orm/postgresql';
 import { ResourceNotFound } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { recordEvent } from '../events/record-event.js';
 import { orderEventPayload } from '../orders/order.events.js';
-import { Order } from '../orders/order.entity.js';
 import { orderRead } from '../orders/order.read.js';
 import { OrderType } from '../orders/order.type.js';
 import { organizationNow } from '../time/organization-clocks.js';
@@ -18,6 +16,7 @@ import {
 } from './invoice.errors.js';
 import type { InvoiceLinks } from './invoice.link.js';
 import { renderInvoicePdf } from './invoice.pdf.js';
+import { InvoiceRepository } from './invoice.repository.js';
 
 /** Bumped when the rendering changes, so a regeneration renders again (Polar's INVOICE_TEMPLATE_VERSION). */
 const TEMPLATE_VERSION = 1;
@@ -52,13 +51,14 @@ export class InvoiceService {
     const { organizationId } = await this.check(ctx, orderId);
     const now = await organizationNow(ctx, organizationId);
     await ctx.em.fork().transactional(async em => {
-      const entity = await em.findOneOrFail(Order, { id: orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const invoices = new InvoiceRepository(em);
+      const entity = await invoices.lockOrder(orderId);
       // Read again under the lock: an edit that committed since the check is what gets printed.
       const [row] = await orderRead.byIdsIn(em, { organizationIds: [organizationId], customerId: null }, [orderId]);
       const order = OrderType.fromRow(row);
       eligible(order);
       const checksum = invoiceChecksum(order, sellerName);
-      const stored = await em.findOne(OrderInvoice, { orderId });
+      const stored = await invoices.findOfOrder(orderId);
       if (stored?.checksum === checksum) return;
       const pdf = await renderInvoicePdf(invoiceDocument(order, sellerName));
       if (stored) Object.assign(stored, { pdf, checksum, generatedAt: now });
@@ -74,7 +74,7 @@ export class InvoiceService {
   /** `GET …/invoice`: a link to the stored PDF, valid for an hour; 404 `InvoiceDoesNotExist` before generation. */
   async link(ctx: RequestContext, orderId: string): Promise<string> {
     if (!(await orderRead.byId(ctx.em, ctx.principal, orderId))) throw new ResourceNotFound();
-    const stored = await ctx.em.fork().findOne(OrderInvoice, { orderId });
+    const stored = await new InvoiceRepository(ctx.em.fork()).findOfOrder(orderId);
     if (!stored) throw new InvoiceDoesNotExist(orderId);
     return this.links.url(orderId, stored.checksum, ctx.clock.now());
   }
@@ -84,7 +84,7 @@ export class InvoiceService {
    * URL is). One row by primary key: the file is bytes, not a read model's JSON.
    */
   async file(ctx: RequestContext, orderId: string, expires: number, signature: string): Promise<Buffer> {
-    const stored = await ctx.em.fork().findOne(OrderInvoice, { orderId }, { populate: ['pdf'] as never });
+    const stored = await new InvoiceRepository(ctx.em.fork()).findOfOrderWithPdf(orderId);
     if (!stored || !this.links.verify(orderId, expires, signature, stored.checksum, ctx.clock.now()))
       throw new InvalidInvoiceLink();
     return Buffer.from(stored.pdf);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addMonthsClamped } from '../time/calendar.js';
-import { displayKey, LicenseKey, LicenseKeyStatus } from './license-key.entity.js';
+import { displayKey, LicenseKeyStatus } from './license-key.entity.js';
+import { LicenseKeyRepository } from './license-key.repository.js';
 
 /**
  * The seam between benefit grants (benefits/) and license keys: the `license_keys` benefit's strategy
@@ -62,24 +63,20 @@ export async function issueLicenseKey(em: EntityManager, issue: IssueLicenseKey)
   const limitActivations = issue.properties.activations?.limit ?? null;
   const limitUsage = issue.properties.limit_usage ?? null;
   const expiresAt = issue.subscriptionId ? null : licenseKeyExpiry(issue.properties.expires, issue.at);
-  await em.execute(
-    `insert into billing.license_keys (id, organization_id, customer_id, benefit_id, grant_id, key, status,
-       limit_activations, usage, limit_usage, validations, expires_at, created_at)
-     values (?, ?, ?, ?, ?, ?, 'granted', ?, 0, ?, 0, ?, ?) on conflict (grant_id) do nothing`,
-    [
-      randomUUID(),
-      issue.organizationId,
-      issue.customerId,
-      issue.benefitId,
-      issue.grantId,
-      generateLicenseKey(issue.properties.prefix),
-      limitActivations,
-      limitUsage,
-      expiresAt,
-      issue.at,
-    ],
-  );
-  const key = await em.findOneOrFail(LicenseKey, { grantId: issue.grantId }, { refresh: true });
+  const keys = new LicenseKeyRepository(em);
+  await keys.insertUnlessGranted({
+    id: randomUUID(),
+    organizationId: issue.organizationId,
+    customerId: issue.customerId,
+    benefitId: issue.benefitId,
+    grantId: issue.grantId,
+    key: generateLicenseKey(issue.properties.prefix),
+    limitActivations,
+    limitUsage,
+    expiresAt,
+    createdAt: issue.at,
+  });
+  const key = await keys.ofGrantFresh(issue.grantId);
   if (key.limitActivations !== limitActivations || key.limitUsage !== limitUsage) {
     key.limitActivations = limitActivations;
     key.limitUsage = limitUsage;
@@ -108,7 +105,7 @@ async function setStatus(
   from: LicenseKeyStatus[],
   at: Date,
 ): Promise<number> {
-  const keys = await em.find(LicenseKey, { grantId, status: { $in: from } });
+  const keys = await new LicenseKeyRepository(em).ofGrantWithStatus(grantId, from);
   for (const key of keys) {
     key.status = to;
     key.modifiedAt = at;

@@ -1,4 +1,4 @@
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { type EntityManager } from '@mikro-orm/postgresql';
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -16,6 +16,7 @@ import type {
 import { licenseKeyRead } from './license-key.read.js';
 import { LicenseKeyActivationType, LicenseKeyType } from './license-key.type.js';
 import { actsForOrganization } from '../../../kit/database/tenant-scope.js';
+import { LicenseKeyRepository } from './license-key.repository.js';
 
 const INT32_MAX = 2_147_483_647;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -70,7 +71,7 @@ export class LicenseKeyService {
     throwIfAny(updateIssues(input));
     await this.get(ctx, id); // readable by this caller, or 404
     await ctx.em.fork().transactional(async em => {
-      const key = await em.findOneOrFail(LicenseKey, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const key = await new LicenseKeyRepository(em).findForUpdate(id);
       if (input.status != null) key.status = input.status as LicenseKeyStatus;
       if (input.usage != null) key.usage = input.usage;
       if (input.limitActivations !== undefined) key.limitActivations = input.limitActivations;
@@ -133,7 +134,7 @@ export class LicenseKeyService {
       if (key.expiresAt && now >= key.expiresAt) throw LicenseKeyErrors.activateExpired();
       if (!key.limitActivations) throw LicenseKeyErrors.noActivations();
       // The key's row is locked: concurrent activations count one after the other.
-      const live = await em.count(LicenseKeyActivation, { licenseKeyId: key.id, deletedAt: null });
+      const live = await new LicenseKeyRepository(em).countLiveActivations(key.id);
       if (live >= key.limitActivations) throw LicenseKeyErrors.activationLimit();
       const activation = em.create(LicenseKeyActivation, {
         licenseKeyId: key.id,
@@ -176,11 +177,7 @@ export class LicenseKeyService {
       throw LicenseKeyErrors.notFound();
     const now = await organizationNow(ctx, input.organizationId);
     return ctx.em.fork().transactional(async em => {
-      const key = await em.findOne(
-        LicenseKey,
-        { organizationId: input.organizationId, key: input.key },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
+      const key = await new LicenseKeyRepository(em).findByKeyForUpdate(input.organizationId, input.key);
       if (!key) throw LicenseKeyErrors.notFound();
       return work(em, key, now);
     });
@@ -198,7 +195,7 @@ export class LicenseKeyService {
 
 async function liveActivation(em: EntityManager, key: LicenseKey, activationId: string): Promise<LicenseKeyActivation> {
   const activation = UUID.test(activationId)
-    ? await em.findOne(LicenseKeyActivation, { id: activationId, licenseKeyId: key.id, deletedAt: null })
+    ? await new LicenseKeyRepository(em).findLiveActivation(activationId, key.id)
     : null;
   if (!activation) throw LicenseKeyErrors.notFound();
   return activation;

@@ -3,6 +3,7 @@ import { recordEvent } from '../events/record-event.js';
 import { orderEventPayload } from '../orders/order.events.js';
 import type { Order } from '../orders/order.entity.js';
 import type { Refund } from './refund.entity.js';
+import { RefundRepository } from './refund.repository.js';
 
 /** What an order can still give back: its net with the balance applied (Polar's refundable base). */
 export function refundableTotalOf(order: Order): bigint {
@@ -14,11 +15,7 @@ export async function pendingRefundsOf(
   em: EntityManager,
   orderId: string,
 ): Promise<{ amount: bigint; taxAmount: bigint }> {
-  const [row] = await em.execute<{ amount: string; tax_amount: string }[]>(
-    `select coalesce(sum(amount), 0)::text as amount, coalesce(sum(tax_amount), 0)::text as tax_amount
-       from billing.refunds where order_id = ? and status = 'pending'`,
-    [orderId],
-  );
+  const row = await new RefundRepository(em).pendingSums(orderId);
   return { amount: BigInt(row.amount), taxAmount: BigInt(row.tax_amount) };
 }
 

@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/postgresql';
 import { divideRounded } from '../../../kit/money/rounding.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -7,7 +6,6 @@ import { Order } from '../orders/order.entity.js';
 import { orderRead } from '../orders/order.read.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import type { PaymentProcessor, RefundReason as ProcessorRefundReason } from '../payments/payment-processor.js';
-import { Payment } from '../payments/payment.entity.js';
 import { ChargeAlreadyRefunded } from '../payments/payment.errors.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { sortCriteria } from '../shared/sorting.js';
@@ -24,6 +22,7 @@ import { refundRead, type RefundReadFilters } from './refund.read.js';
 import { REFUND_DEFAULT_SORTING, REFUND_SORT_KEYS } from './refund.sorting.js';
 import { RefundType } from './refund.type.js';
 import { refundWire } from './refund.wire.js';
+import { RefundRepository } from './refund.repository.js';
 
 export interface RefundListQuery extends PageRequest, RefundReadFilters {
   organizationId?: string[] | null;
@@ -78,7 +77,8 @@ export class RefundService {
     const organizationId = (readable.r as Order).organizationId;
     const now = await organizationNow(ctx, organizationId);
     const refund = await ctx.em.fork().transactional(async em => {
-      const order = await em.findOneOrFail(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const refunds = new RefundRepository(em);
+      const order = await refunds.lockOrder(input.orderId);
       if (order.status === 'refunded') throw new RefundedAlready(order.id);
       if (input.revokeBenefits && order.subscriptionId) throw new RevokeSubscriptionBenefitsProhibited();
       // Refunds still pending at the processor are spoken for: they count once their event settles them.
@@ -86,13 +86,9 @@ export class RefundService {
       const refundable = maxOf(0n, refundableTotalOf(order) - order.refundedAmount - inFlight.amount);
       if (input.amount > refundable) throw new RefundAmountTooHigh(input.amount);
       const taxAmount = refundedTax(order, input.amount, refundable, inFlight.taxAmount);
-      const payment = await em.findOne(
-        Payment,
-        { orderId: order.id, status: 'succeeded' },
-        { orderBy: { createdAt: 'asc' } },
-      );
+      const payment = await refunds.firstSucceededPayment(order.id);
       if (!payment?.processorId) throw new RefundUnknownPayment(order.id);
-      const n = (await em.count(Refund, { orderId: order.id })) + 1;
+      const n = (await refunds.countOfOrder(order.id)) + 1;
       const key = idempotencyKey('refund', order.id, n);
       const outcome = await this.payments
         .refund({
