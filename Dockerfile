@@ -14,7 +14,7 @@ RUN node scripts/build.mjs \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:24-bookworm-slim
-# The heap flags of `npm start` (docs/architecture.md, "Performance and memory"): a capped old space
+# The heap flags of `npm start` (docs/performance.md): a capped old space
 # with a 16 MB young generation keeps the service near 250-330 MB; without them V8 sizes its heap to
 # the container and the embedded process idles at 430-470 MB. NODE_OPTIONS reaches every part that
 # docker-compose.yml runs from this image.

@@ -46,7 +46,7 @@ const LIMIT = 10;
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
-/** The row in the wire shape of polar-api.md §3.1, field for field what the REST adapter sends. */
+/** The row in the wire shape of docs/polar/resources.md#organization, field for field what the REST adapter sends. */
 function organization(row: any) {
   const f = row.feature_settings;
   const s = row.subscription_settings;

@@ -2,7 +2,7 @@
 // tree (the node process and, on the embedded PostgreSQL, the postmaster with every backend and
 // background process) over an idle window, and the PostgreSQL transactions both environments'
 // databases ran in it. An idle service should wake only when work is written or falls due
-// (docs/architecture.md, "Background work"), so both should be about nothing.
+// (docs/background-work.md), so both should be about nothing.
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Goal } from './subscriptions.js';

@@ -76,7 +76,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
 let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
-// users get: the heap sizes there decide both (docs/architecture.md, "Performance and memory").
+// users get: the heap sizes there decide both (docs/performance.md).
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
 const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,r').split(',').map(s => s.trim()));
 

@@ -1,5 +1,5 @@
 // The subscription part of `npm run bench`: `GET /v1/subscriptions/` unfiltered, with status filters and
-// with every other filter of interface.md §4, the same page through POST /graphql, and the one-hop
+// with every other filter of docs/interface.md#endpoints, the same page through POST /graphql, and the one-hop
 // baseline running the same SQL (bench/baseline-server.ts), at 1,000 subscriptions and then (unless
 // --quick) 1,000,000 in the tenant's organization (seeded in SQL by bench/seed-subscriptions.ts).
 import path from 'node:path';
@@ -160,7 +160,7 @@ export async function benchSubscriptions(o: SubscriptionBenchOptions): Promise<{
   return { report, goals };
 }
 
-/** Unfiltered, status, and one request per other filter of interface.md §4 with values from the seeded data. */
+/** Unfiltered, status, and one request per other filter of docs/interface.md#endpoints with values from the seeded data. */
 async function filterTargets(databaseUrl: string, organizationId: string): Promise<Target[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

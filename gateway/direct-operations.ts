@@ -38,7 +38,7 @@ type RunCompiled = (
  * one fetch from one in-process subgraph (no entity jumps, no `@requires`, no rewrites), running the
  * operation through Apollo Server and the gateway only re-parses it into the planner's model,
  * forwards it and re-shapes the result, which together cost more than the subgraph execution itself
- * (docs/architecture.md, "Where the time goes"). Those operations are executed on the subgraph's
+ * (docs/performance.md). Those operations are executed on the subgraph's
  * schema directly, with the document parsed and validated once; errors go through the same
  * `toGraphQLError` as the gateway's in-process data source, so callers see the same codes and
  * statuses. Operations that span subgraphs, and every client-supplied `/graphql` request, still go

@@ -7,7 +7,7 @@ import type { GatewayContext, SubgraphRuntime } from '../kit/graphql/subgraph-ru
 /**
  * Runs a subgraph fetch in-process. Unlike Apollo's LocalGraphQLDataSource it parses and validates
  * each distinct subgraph document once: the gateway sends the same few fetch strings again and again,
- * and re-parsing them was most of the per-request cost (see docs/architecture.md).
+ * and re-parsing them was most of the per-request cost (see docs/performance.md).
  */
 export class CachedLocalDataSource implements GraphQLDataSource<GatewayContext & Record<string, any>> {
   private readonly documents: DocumentCache;

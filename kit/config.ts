@@ -73,7 +73,7 @@ const rateLimitOverrides = z
   })
   .default({});
 
-/** The bounds of every wait on the database (docs/architecture.md, "Database waits"), in milliseconds. */
+/** The bounds of every wait on the database (docs/reliability.md#database-waits), in milliseconds. */
 export interface DatabaseWaits {
   /** Taking a connection from a pool, or opening one. */
   acquireTimeoutMs: number;
@@ -133,7 +133,7 @@ const schema = z.object({
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).optional(),
   /**
-   * Every wait on the database is bounded (docs/architecture.md, "Database waits"), in milliseconds:
+   * Every wait on the database is bounded (docs/reliability.md#database-waits), in milliseconds:
    * taking a connection from a pool (or opening one), one statement, one lock wait, a transaction left
    * idle. A wait past its bound fails the request with 503 `ServiceUnavailable` instead of hanging it.
    * 0 turns a server-side limit off (the acquire timeout cannot be turned off).

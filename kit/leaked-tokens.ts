@@ -1,7 +1,7 @@
 import type { RpcContract } from './http/signed-rpc.js';
 
 /**
- * Leaked-token revocation (GitHub secret scanning, polar-api.md §5.6). Each subgraph that stores
+ * Leaked-token revocation (GitHub secret scanning, docs/polar/auth.md#secret-scanning). Each subgraph that stores
  * credentials implements `LeakedTokenRevoker` for the families it owns (identity: organization and
  * personal access tokens, OAuth tokens, client secrets and registration tokens, authorization codes,
  * web sessions; billing: customer sessions). The REST adapter asks each in turn: in-process when

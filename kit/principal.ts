@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { effectiveScopes } from './scopes.js';
 
 /**
- * Who is calling, resolved once per request from the bearer (polar-api.md §5.3). Subgraphs only ever
+ * Who is calling, resolved once per request from the bearer (docs/polar/auth.md#bearer-resolution). Subgraphs only ever
  * see this, never the raw token.
  */
 export type SubjectKind = 'user' | 'organization' | 'customer' | 'anonymous';

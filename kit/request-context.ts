@@ -23,8 +23,7 @@ export interface RequestContext {
    * For statements that need no unit of work (the read path, kit/database/read/): the request's fork
    * once something has made it, else the ORM's global EntityManager (whose transaction context is the
    * running transaction's, if any). A subgraph whose context forks `em` lazily sets it, so a request
-   * that only reads never pays for a fork (a measurable share of a one-row list, docs/architecture.md
-   * "Performance and memory"). Absent: `em`.
+   * that only reads never pays for a fork (a measurable share of a one-row list, docs/performance.md). Absent: `em`.
    */
   readonly reader?: EntityManager;
 }

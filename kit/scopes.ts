@@ -1,4 +1,4 @@
-/** Every scope Polar defines (polar-api.md §5.2), in Polar's order. */
+/** Every scope Polar defines (docs/polar/auth.md#scopes), in Polar's order. */
 export const ALL_SCOPES = [
   'openid',
   'profile',
@@ -77,7 +77,7 @@ export const isScope = (value: string): value is Scope => KNOWN.has(value);
 export const GRANTABLE_SCOPES: readonly Scope[] = ALL_SCOPES.filter(s => !s.startsWith('organization_access_tokens:'));
 
 /**
- * Expands a scope set the way the interface reads it (§5 rule 6): a `x:write` scope also allows
+ * Expands a scope set the way the interface reads it (docs/interface.md#authentication rule 6): a `x:write` scope also allows
  * the reads that list `x:read`.
  */
 export function effectiveScopes(scopes: Iterable<string>): Set<string> {

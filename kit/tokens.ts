@@ -3,7 +3,7 @@ import { HmacSha256 } from './hmac.js';
 
 /**
  * Secrets are `prefix + 37 random base62 characters + 6-character base62 CRC32 checksum`
- * (polar-api.md §5.1). The checksum lets secret scanners and our own lookup reject a mistyped or
+ * (docs/polar/auth.md#token-formats). The checksum lets secret scanners and our own lookup reject a mistyped or
  * made-up token without touching the database. Only `hashToken` output is ever stored.
  */
 export const TOKEN_PREFIXES = {

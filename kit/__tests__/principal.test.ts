@@ -30,7 +30,7 @@ describe('signed principal between processes', () => {
 });
 
 describe('scopes', () => {
-  it('lets a write scope read (interface §5 rule 6) but not the reverse', () => {
+  it('lets a write scope read (docs/interface.md#authentication rule 6) but not the reverse', () => {
     expect([...effectiveScopes(['organizations:write'])].sort()).toEqual(['organizations:read', 'organizations:write']);
     expect(hasAnyScope({ ...principal, scopes: ['organizations:write'] }, ['organizations:read'])).toBe(true);
     expect(hasAnyScope({ ...principal, scopes: ['organizations:read'] }, ['organizations:write'])).toBe(false);

@@ -2,7 +2,7 @@ import type { DatabaseWaits } from '../config.js';
 import { ServiceUnavailable } from '../errors.js';
 
 /**
- * Bounded waits on the database (docs/architecture.md, "Database waits"). Without them one request
+ * Bounded waits on the database (docs/reliability.md#database-waits). Without them one request
  * that waits for a lock while holding a pooled connection, behind a holder that needs one more
  * connection than the pool has left, hangs every request of the environment until a restart.
  */

@@ -9,7 +9,7 @@ export interface AccessRule {
 }
 
 /**
- * A Core API rule (polar-api.md §5.3): users and organizations acting within their organizations,
+ * A Core API rule (docs/polar/auth.md#bearer-resolution): users and organizations acting within their organizations,
  * any one of `scopes`. A customer session is not a Core API caller: `authorize` answers it 401 on
  * these operations (it reads billing data only through Customer Portal rules).
  */
@@ -23,7 +23,7 @@ export function customerPortalRule(...scopes: string[]): AccessRule {
 }
 
 /**
- * The per-operation check of polar-api.md §5.3 step 3, applied inside every resolver so GraphQL
+ * The per-operation check of docs/polar/auth.md#bearer-resolution step 3, applied inside every resolver so GraphQL
  * clients get exactly the rules REST clients get.
  */
 export function authorize(principal: Principal, rule: AccessRule): void {

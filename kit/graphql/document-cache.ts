@@ -8,7 +8,7 @@ const MAX_CACHED_DOCUMENTS = 1000;
 /**
  * Parses and validates each distinct subgraph document once: the gateway sends the same few fetch
  * strings again and again, and re-parsing them was most of the per-request cost (see
- * docs/architecture.md). Shared by the in-process data source (gateway/local-data-source.ts) and a
+ * docs/performance.md). Shared by the in-process data source (gateway/local-data-source.ts) and a
  * subgraph's own HTTP server (kit/graphql/subgraph-executor.ts).
  */
 export class DocumentCache {

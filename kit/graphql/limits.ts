@@ -31,7 +31,7 @@ interface Walk {
 }
 
 /**
- * Rejects expensive documents during validation, before anything executes (reliability.md §5).
+ * Rejects expensive documents during validation, before anything executes (docs/reliability.md#graphql-limits).
  * Computed on the document alone, so Apollo's validated-document cache keeps the result.
  */
 export function queryLimitRules(limits: QueryLimits): ValidationRule[] {

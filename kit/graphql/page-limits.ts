@@ -3,7 +3,7 @@
  * list resolvers. No imports: the REST adapter reads it without loading type-graphql.
  */
 
-/** Polar clamps `limit` to this instead of rejecting larger values (polar-api.md §2). */
+/** Polar clamps `limit` to this instead of rejecting larger values (docs/polar/lists.md). */
 export const MAX_PAGE_SIZE = 100;
 
 /** The largest GraphQL `Int` (a signed 32-bit integer): larger values fail variable coercion. */

@@ -59,7 +59,7 @@ export function allocateProportionally(total: bigint, weights: readonly bigint[]
   return parts;
 }
 
-/** A percentage applied to each line separately, each rounded by the one rule (reliability.md §7). */
+/** A percentage applied to each line separately, each rounded by the one rule (docs/money.md). */
 export function percentageOfEach(amounts: readonly bigint[], basisPoints: number): bigint[] {
   return amounts.map(amount => (amount > 0n ? percentageOf(amount, basisPoints) : 0n));
 }

@@ -1,7 +1,7 @@
 import { normalizeCurrency } from './currency.js';
 import { CurrencyMismatch } from './money.errors.js';
 
-/** An amount with its currency: integer minor units, never a float (reliability.md §7). */
+/** An amount with its currency: integer minor units, never a float (docs/money.md). */
 export interface Money {
   amount: bigint;
   currency: string;

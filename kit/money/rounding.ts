@@ -7,7 +7,7 @@
  * -2.5 to -2, and banker's rounding moves halves by parity). Polar rounds proration lines with
  * Python's half-even `round(Decimal)`; the two differ only when a proration lands exactly on a half
  * minor unit, where we round away from zero. Everything is BigInt: amount × seconds overflows a
- * double's exact range above ~2.8e8 minor units (reliability.md §7).
+ * double's exact range above ~2.8e8 minor units (docs/money.md).
  */
 export function divideRounded(numerator: bigint, denominator: bigint): bigint {
   if (denominator === 0n) throw new RangeError('Division by zero');

@@ -12,8 +12,7 @@ import { limitsOf } from './rate-limit/rules.js';
 
 /**
  * What stands between the socket and the routes of one environment: rate limits and idempotency
- * keys. Built the same way in both topologies; only the stores differ (docs/architecture.md "Rate
- * limits and idempotency keys").
+ * keys. Built the same way in both topologies; only the stores differ (docs/limits.md).
  */
 export interface RequestGuards {
   /** The per-address limit, before the body is read. */

@@ -14,8 +14,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * `Sec-Fetch-Site: same-origin`, or the page's CSRF token (`X-CSRF-Token`, or the `csrf_token` field
  * of a form). Otherwise 403 `NotPermitted`, before the body is looked at. Bearer requests (the SDKs,
  * which send no `Origin`) are not concerned, nor the anonymous ones: they carry no ambient authority.
- * The rule and its companion (JSON bodies only, `app.ts`) are described in docs/architecture.md
- * ("Cookie-authenticated API requests").
+ * The rule and its companion (JSON bodies only, `app.ts`) are described in docs/web-pages.md#cookie-authenticated-api-requests.
  */
 export function sameOriginWrites(options: { publicUrl?: string; inScope: (path: string) => boolean }): RequestHandler {
   const publicOrigin = options.publicUrl ? originOf(options.publicUrl) : undefined;

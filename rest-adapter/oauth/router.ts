@@ -40,7 +40,7 @@ export interface OAuth2RouterDependencies {
 const AUTHORIZE_PATHS = ['/oauth2/authorize', '/v1/oauth2/authorize'];
 const CONSENT_PATHS = ['/oauth2/consent', '/v1/oauth2/consent'];
 
-/** The OpenID Provider metadata (OIDC Discovery §3, RFC 8414 §2; polar-api.md §5.4). */
+/** The OpenID Provider metadata (OIDC Discovery §3, RFC 8414 §2; docs/polar/auth.md#oauth-and-oidc-server). */
 export function providerMetadata(issuer: string): Record<string, unknown> {
   return {
     issuer,
@@ -144,7 +144,7 @@ export function createOAuth2Router(deps: OAuth2RouterDependencies): express.Rout
     endpoint(async (req, res) => {
       const principal = req.principal;
       if (principal.subject === 'user' && principal.credential !== 'user_session') {
-        // polar-api.md §5.4: a person's API token cannot register clients; the web session can.
+        // docs/polar/auth.md#oauth-and-oidc-server: a person's API token cannot register clients; the web session can.
         sendError(
           res,
           new NotPermitted('Clients are registered anonymously or from a signed-in browser, not with an API token.'),
@@ -246,7 +246,7 @@ export function createOAuth2Router(deps: OAuth2RouterDependencies): express.Rout
   return router;
 }
 
-/** RFC 9700 §4.16 / item 10: no CORS on the authorization endpoint. */
+/** RFC 9700 §4.16 / docs/oauth.md#rfc-9700-checklist item 10: no CORS on the authorization endpoint. */
 function noCors(res: Response): void {
   for (const header of ['Access-Control-Allow-Origin', 'Access-Control-Allow-Headers', 'Access-Control-Expose-Headers'])
     res.removeHeader(header);

@@ -13,7 +13,7 @@ const RETRY_UNAVAILABLE_AFTER_S = 1;
 const SPOKEN_5XX = new Set(['ServiceUnavailable']);
 
 /**
- * The one place that writes error bodies in polar-api.md §1's shapes. Everything else in the adapter
+ * The one place that writes error bodies in docs/polar/errors.md's shapes. Everything else in the adapter
  * throws a DomainError or passes along the GraphQL error it got.
  */
 export function sendError(res: Response, error: unknown): void {

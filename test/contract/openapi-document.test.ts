@@ -61,7 +61,7 @@ describe('the OpenAPI document', () => {
       if (!Array.isArray(op.security)) problems.push(`${key}: no security`);
       for (const [status, response] of Object.entries<any>(op.responses)) {
         const resolved = deref(document, response);
-        // A 429 has an empty body by design (interface §7): it documents Retry-After instead.
+        // A 429 has an empty body by design (docs/interface.md#errors): it documents Retry-After instead.
         if (status === '429') {
           if (!resolved.headers?.['Retry-After'] || resolved.content)
             problems.push(`${key} 429: not an empty Retry-After answer`);

@@ -45,7 +45,7 @@ beforeAll(async () => {
     "another organization's member's personal token": { authorization: `Bearer ${other.pat}` },
     "another organization's customer's session": { authorization: `Bearer ${session.body.token}` },
     // As the browser sends it from a page of this site: a cookie-authenticated write needs a same-origin
-    // Origin (docs/architecture.md, "Cookie-authenticated API requests").
+    // Origin (docs/web-pages.md#cookie-authenticated-api-requests).
     "another organization's member's web session": { cookie: `${cookie}=${signedIn!.token}`, origin: base },
     'a session cookie that does not decode': { cookie: `${cookie}=%zz` },
   });

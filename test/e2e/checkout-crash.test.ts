@@ -22,7 +22,7 @@ import {
 import { call, TEST_SECRET } from '../support/stack.js';
 
 /**
- * reliability.md §2: a crash between the charge and the order never loses the payment nor charges
+ * docs/reliability.md#exactly-once-where-it-matters: a crash between the charge and the order never loses the payment nor charges
  * twice. The built server is run as a child process with `FAULT_INJECTION_EXIT_AT=checkout.after-charge`,
  * which makes it exit (as a `kill -9` would) once the fulfilment has replayed the charge and before the
  * order commits. Restarted without the fault, its job worker finds the fulfilment left behind (once the

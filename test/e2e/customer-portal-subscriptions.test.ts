@@ -9,7 +9,7 @@ import {
   type TestStack,
 } from '../support/stack.js';
 
-/** The Customer Portal's subscriptions with a customer session token (polar-api.md §4, §9). */
+/** The Customer Portal's subscriptions with a customer session token (docs/polar/endpoints.md, docs/polar/subscription-lifecycle.md). */
 let stack: TestStack;
 let env: RunningEnvironment;
 let base: string;

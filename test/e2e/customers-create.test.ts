@@ -130,7 +130,7 @@ describe('customers:create', () => {
     expect(Object.keys(created.metadata)).toHaveLength(50);
   });
 
-  it('applies the organization_id rules of §5.3', async () => {
+  it('applies the organization_id rules of docs/polar/auth.md#bearer-resolution', async () => {
     const withOat = await call(base, 'POST', '/v1/customers/', {
       token: alice.oat,
       body: { email: emailOf('o'), organization_id: alice.organizationId },

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
- * Every wait on the database is bounded (docs/architecture.md, "Database waits"): a request that
+ * Every wait on the database is bounded (docs/reliability.md#database-waits): a request that
  * cannot get a pooled connection, or waits for a lock, answers 503 `ServiceUnavailable` once its bound
  * runs out instead of hanging, and `/readyz` says 503 while a pool gives no connection. The bounds are
  * made short here (1.5 s to take a connection, 1 s for a lock) so the test waits little.

@@ -13,7 +13,7 @@ import {
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
- * Background work costs nothing while nothing is due (docs/architecture.md, "Background work"): both
+ * Background work costs nothing while nothing is due (docs/background-work.md): both
  * environments as `npm start` builds them (renewal scheduler on), with work in their tables that falls
  * due only later (an open checkout, a subscription, an e-mail's redaction), run no statement at all
  * while idle. And the same loops still do their work when it is written or falls due: an event

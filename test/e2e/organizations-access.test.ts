@@ -1,7 +1,7 @@
 import { call, createTenant } from '../support/stack.js';
 import { stack, base, alice, useOrganizationsStack } from './support/organizations.js';
 
-/** Interface §4 "Organizations" through the public REST API: REST → gateway → identity → PostgreSQL. */
+/** docs/interface.md#endpoints "Organizations" through the public REST API: REST → gateway → identity → PostgreSQL. */
 useOrganizationsStack('organizations_access');
 
 describe('authentication and scopes', () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { call, createTenant } from '../support/stack.js';
 import { stack, base, alice, bob, ORGANIZATION_KEYS, useOrganizationsStack } from './support/organizations.js';
 
-/** Interface §4 "Organizations" through the public REST API: REST → gateway → identity → PostgreSQL. */
+/** docs/interface.md#endpoints "Organizations" through the public REST API: REST → gateway → identity → PostgreSQL. */
 useOrganizationsStack('organizations_read');
 
 describe('organizations:list', () => {

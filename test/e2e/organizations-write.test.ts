@@ -2,7 +2,7 @@ import { MemberRole } from '../../subgraphs/identity/memberships/membership.enti
 import { call } from '../support/stack.js';
 import { stack, base, alice, bob, useOrganizationsStack } from './support/organizations.js';
 
-/** Interface §4 "Organizations" through the public REST API: REST → gateway → identity → PostgreSQL. */
+/** docs/interface.md#endpoints "Organizations" through the public REST API: REST → gateway → identity → PostgreSQL. */
 useOrganizationsStack('organizations_write');
 
 describe('organizations:create', () => {

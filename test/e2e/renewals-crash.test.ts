@@ -12,7 +12,7 @@ import { TEST_SECRET } from '../support/stack.js';
 import { freePort } from '../support/ports.js';
 
 /**
- * reliability.md §2 for renewals: the built server, whose renewal scheduler runs every 100 ms, is
+ * docs/reliability.md#exactly-once-where-it-matters for renewals: the built server, whose renewal scheduler runs every 100 ms, is
  * started over 300 due subscriptions with `FAULT_INJECTION_EXIT_AT=renewal.after-charge`: it exits (as a
  * `kill -9` would) in the middle of its first batch, once the processor has charged a renewal and before
  * that payment commits, with other renewals of the batch in flight. Restarted without the fault, it

@@ -6,7 +6,7 @@ import { Subscription } from '../../subgraphs/billing/subscriptions/subscription
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
-/** Interface §4 `subscriptions:create`: free recurring products only, both alternatives, outbox event. */
+/** docs/interface.md#endpoints `subscriptions:create`: free recurring products only, both alternatives, outbox event. */
 let stack: TestStack;
 let base: string;
 let alice: Tenant;

@@ -1,7 +1,7 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
-/** Interface §4 `subscriptions:export`: text/csv, a header row, one row per subscription, organization filter. */
+/** docs/interface.md#endpoints `subscriptions:export`: text/csv, a header row, one row per subscription, organization filter. */
 let stack: TestStack;
 let base: string;
 let alice: Tenant;

@@ -3,7 +3,7 @@ import { CustomerCancellationReason, SubscriptionStatus } from '../../subgraphs/
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
-/** Interface §4 `subscriptions:list` through the public REST API: every query parameter, single and repeated. */
+/** docs/interface.md#endpoints `subscriptions:list` through the public REST API: every query parameter, single and repeated. */
 let stack: TestStack;
 let base: string;
 let alice: Tenant;

@@ -10,7 +10,7 @@ import {
   type TestStack,
 } from '../support/stack.js';
 
-/** `DELETE /v1/subscriptions/{id}` (subscriptions:revoke) and `{"revoke": true}` (interface §3, polar-api.md §9 "Revoke"). */
+/** `DELETE /v1/subscriptions/{id}` (subscriptions:revoke) and `{"revoke": true}` (docs/interface.md#subscription-changes, docs/polar/subscription-lifecycle.md#revoke). */
 let stack: TestStack;
 let env: RunningEnvironment;
 let base: string;
@@ -95,7 +95,7 @@ describe('subscriptions:revoke', () => {
     expect(await eventsOf(s.id)).toHaveLength(3);
   });
 
-  it('a subscription set to cancel at period end → 403 (interface §3 rule 1)', async () => {
+  it('a subscription set to cancel at period end → 403 (docs/interface.md#subscription-changes rule 1)', async () => {
     const end = new Date(Date.now() + 10 * 86_400_000);
     const s = await subscription({
       cancelAtPeriodEnd: true,

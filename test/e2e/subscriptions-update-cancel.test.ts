@@ -8,10 +8,10 @@ import {
   useSubscriptionsUpdateStack,
 } from './support/subscriptions-update.js';
 
-/** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (interface §3, §4; polar-api.md §3.4, §9). */
+/** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (docs/interface.md#subscription-changes, docs/interface.md#endpoints; docs/polar/resources.md#subscription, docs/polar/subscription-lifecycle.md). */
 useSubscriptionsUpdateStack('subscriptions_update_cancel');
 
-describe('cancel at period end and uncancel (polar-api.md §9)', () => {
+describe('cancel at period end and uncancel (docs/polar/subscription-lifecycle.md)', () => {
   it('cancels at period end with reason and comment, then refuses updates with 403, then uncancels', async () => {
     const s = await freeSubscription();
     const res = await patch(s.id, {

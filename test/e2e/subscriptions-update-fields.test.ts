@@ -16,7 +16,7 @@ import {
   useSubscriptionsUpdateStack,
 } from './support/subscriptions-update.js';
 
-/** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (interface §3, §4; polar-api.md §3.4, §9). */
+/** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (docs/interface.md#subscription-changes, docs/interface.md#endpoints; docs/polar/resources.md#subscription, docs/polar/subscription-lifecycle.md). */
 useSubscriptionsUpdateStack('subscriptions_update_fields');
 
 describe('subscriptions:update — SubscriptionUpdateBase', () => {

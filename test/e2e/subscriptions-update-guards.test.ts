@@ -13,7 +13,7 @@ import {
   useSubscriptionsUpdateStack,
 } from './support/subscriptions-update.js';
 
-/** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (interface §3, §4; polar-api.md §3.4, §9). */
+/** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (docs/interface.md#subscription-changes, docs/interface.md#endpoints; docs/polar/resources.md#subscription, docs/polar/subscription-lifecycle.md). */
 useSubscriptionsUpdateStack('subscriptions_update_guards');
 
 describe('rule 2: another update in flight → 409 SubscriptionLocked at once', () => {

@@ -3,7 +3,7 @@ import type { Reply } from './openapi-send.js';
 
 /**
  * What every answer to a generated request must satisfy, as a list of problems (empty: fine): never a
- * 5xx, and every error body in one of polar-api.md §1's shapes.
+ * 5xx, and every error body in one of docs/polar/errors.md's shapes.
  */
 export function errorShapeProblems(operation: Operation, reply: Reply): string[] {
   const { status, body } = reply;

@@ -1,7 +1,7 @@
 import { ANONYMOUS, type Principal } from '../../kit/principal.js';
 import { callerKeyOf } from '../../rest-adapter/guards/rate-limit/caller-key.js';
 
-/** Whose counter each kind of credential spends (interface.md §8, polar-api.md §7). */
+/** Whose counter each kind of credential spends (docs/interface.md#limits, docs/polar/rate-limits.md). */
 const principal = (overrides: Partial<Principal>): Principal => ({
   subject: 'user',
   subjectId: 'u1',

@@ -5,7 +5,7 @@ import { call, createTenant, type Tenant } from '../support/stack.js';
 import { type LimitedEnvironment, startLimited, testDatabase } from './support.js';
 
 /**
- * Idempotency-Key on the API's POSTs (Stripe's semantics, reliability.md §2.1 and §10 cases 9-12),
+ * Idempotency-Key on the API's POSTs (Stripe's semantics, docs/reliability.md#idempotency-keys, docs/reliability.md#checked-cases cases 9-12),
  * through real HTTP on the embedded topology, whose keys live in PostgreSQL (`edge.idempotency_keys`).
  */
 let database: { url: string; drop: () => Promise<void> };

@@ -14,7 +14,7 @@ import {
 } from './support.js';
 
 /**
- * interface.md §8 / polar-api.md §7 rate limits, through real HTTP, with the real numbers: 300 per
+ * docs/interface.md#limits / docs/polar/rate-limits.md rate limits, through real HTTP, with the real numbers: 300 per
  * minute per organization (customer, OAuth client, user), 100 per address, 3 on the license-key
  * checks, Polar's abuse limits on sign-in. Windows that are one second in production are widened by
  * configuration (`ip=100/60s`) so the test never races a clock: it counts requests, never time.

@@ -13,7 +13,7 @@ import {
 } from './support.js';
 
 /**
- * Redis stopped mid-test (reliability.md §10 case 35): the service keeps answering on per-process
+ * Redis stopped mid-test (docs/reliability.md#checked-cases case 35): the service keeps answering on per-process
  * counters, says so in its logs and in /readyz (still 200), and goes back to Redis when it returns.
  * The Redis is the test's own (a child process on a free port); the machine's is never touched.
  */

@@ -11,7 +11,7 @@ import {
 } from './support.js';
 
 /**
- * OAuth access tokens on the /v1 API and /graphql (polar-api.md §5.3): `polar_at_u_` acts for the user
+ * OAuth access tokens on the /v1 API and /graphql (docs/polar/auth.md#bearer-resolution): `polar_at_u_` acts for the user
  * who consented (their memberships, the token's scopes), `polar_at_o_` for the one organization chosen
  * on the consent page, and user-only endpoints (POST /v1/organizations/) refuse organization tokens.
  */

@@ -14,9 +14,9 @@ import {
 } from './support.js';
 
 /**
- * `GET /v1/users/benefit` (interface §4) with OAuth tokens: a user token answers the benefits its
+ * `GET /v1/users/benefit` (docs/interface.md#endpoints) with OAuth tokens: a user token answers the benefits its
  * person holds as a customer of another organization (matched by e-mail); an organization token is
- * refused with 401 (interface §5 rule 3).
+ * refused with 401 (docs/interface.md#authentication rule 3).
  */
 let stack: OAuthStack;
 let person: Person;

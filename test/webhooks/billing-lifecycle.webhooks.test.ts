@@ -126,7 +126,7 @@ it('delivers a sale, a renewal and a cancellation in recorded order, each verifi
     };
     const type = JSON.parse(r.body).type;
     expect(new Webhook(secret).verify(r.body, headers)).toMatchObject({ type });
-    // The SDK knows every type but `subscription.cycled`, which it refuses by name (polar-api.md §6).
+    // The SDK knows every type but `subscription.cycled`, which it refuses by name (docs/polar/webhooks.md).
     if (type === 'subscription.cycled')
       expect(() => validateEvent(r.body, headers, secret)).toThrow(/Unknown event type/);
     else expect(validateEvent(r.body, headers, secret).type).toBe(type);

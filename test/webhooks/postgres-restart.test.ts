@@ -14,7 +14,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { freePort } from '../support/ports.js';
 
 /**
- * Fault test (reliability.md §10 case 36, on its own server): PostgreSQL is killed (immediate
+ * Fault test (docs/reliability.md#checked-cases case 36, on its own server): PostgreSQL is killed (immediate
  * shutdown, as a crash: recovery replays the WAL at the next start) while billing's outbox relay and
  * the delivery worker are in the middle of a burst, and started again. Must hold: the processes stay
  * up, every outbox row is handed over exactly once, every event reaches the endpoint, and a duplicate

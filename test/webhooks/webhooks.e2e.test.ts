@@ -11,7 +11,7 @@ import {
 } from '../support/stack.js';
 
 /**
- * Webhooks end to end (polar-api.md §6, reliability.md §10): the REST API → billing's outbox → the relay →
+ * Webhooks end to end (docs/polar/webhooks.md, docs/reliability.md#checked-cases): the REST API → billing's outbox → the relay →
  * webhooks ingestion → the delivery worker → a receiver on loopback, all real. The sandbox allows loopback
  * targets; production refuses them. Retries are made fast (WEBHOOK_RETRY_BASE_MS) so the disable rule
  * can be reached.

@@ -13,7 +13,7 @@ import { createTestDatabase } from '../support/database.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
- * Fault test (reliability.md §8, §10 case 7): the delivery worker is its own process
+ * Fault test (docs/reliability.md#leases-and-claims, docs/reliability.md#checked-cases case 7): the delivery worker is its own process
  * (`worker.js`), SIGKILLed while its requests are in flight, i.e. after its claims committed and
  * before it could record any answer. A new worker takes the claims over once their lease ends. Must
  * hold: every event reaches every endpoint, in order per endpoint; a duplicate carries the same

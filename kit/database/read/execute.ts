@@ -54,7 +54,7 @@ export async function runRead(em: EntityManager, sql: string, params: readonly u
  * the pool has connections, the count then queued behind every request that had arrived meanwhile,
  * holding its page's rows (a page of 100 orders is about 1.5 MB of objects) all that time: at 300
  * connections those waiting pages filled the 224 MB heap `npm start` sets, and every list waited for
- * the pool twice (docs/architecture.md, "Performance and memory").
+ * the pool twice (docs/performance.md).
  */
 export async function withReads<T>(em: EntityManager, work: (read: Read) => Promise<T>): Promise<T> {
   const { connection, transaction } = sessionOf(em);

@@ -97,7 +97,7 @@ interface PageShape {
 const MAX_SHAPES = 500;
 
 /**
- * The shared read path (docs/architecture.md, "Reads"): from a route's filters, sorting and paging it
+ * The shared read path (docs/data-access.md): from a route's filters, sorting and paging it
  * builds ONE statement returning the page's rows ready to serve (nested objects included), plus the
  * exact count when the page cannot tell it. Statement texts are built once per *shape* (which filters
  * are present, the sorting, the scope's kind) and cached; a request only binds values. Tenant scope is

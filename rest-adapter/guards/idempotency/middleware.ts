@@ -46,7 +46,7 @@ export function fingerprintOf(method: string, url: string, body: unknown): strin
 }
 
 /**
- * Stripe's idempotent requests (reliability.md §2.1) on every POST of the documented API: the first
+ * Stripe's idempotent requests (docs/reliability.md#idempotency-keys) on every POST of the documented API: the first
  * result, status and body, is stored and replayed with `Idempotent-Replayed: true` for 24 hours; the
  * same key with other parameters is 422 IdempotencyKeyReused; while the first request runs, 409
  * IdempotencyKeyInUse. A 5xx is not stored, so the key can be retried. Mounted after the principal

@@ -1,5 +1,5 @@
 /**
- * Where idempotency keys live (docs/architecture.md "Rate limits and idempotency keys"): PostgreSQL
+ * Where idempotency keys live (docs/limits.md): PostgreSQL
  * when the adapter has a database (embedded), Redis when it has none (distributed), memory otherwise.
  * Every store claims a key atomically, so of two concurrent requests with one key exactly one runs.
  */

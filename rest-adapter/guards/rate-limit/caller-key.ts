@@ -1,8 +1,8 @@
 import type { Principal } from '../../../kit/principal.js';
 
 /**
- * Whose counter a request spends (interface.md §8 "per organization, customer or OAuth 2.0 client";
- * polar-api.md §7 for the rest): an OAuth token counts against its client, whatever it acts for; an
+ * Whose counter a request spends (docs/interface.md#limits "per organization, customer or OAuth 2.0 client";
+ * docs/polar/rate-limits.md for the rest): an OAuth token counts against its client, whatever it acts for; an
  * organization access token against its organization; a customer session against the customer; a
  * personal access token or web session against the user; an anonymous caller against its address.
  * The id alone is what `RATE_LIMIT_OVERRIDES` names.

@@ -35,7 +35,7 @@ function guarded(logger: Logger, check: (req: Request) => Promise<number | null>
   };
 }
 
-/** polar-api.md §1: 429, an empty body (no content type), `Retry-After` in seconds. */
+/** docs/polar/errors.md: 429, an empty body (no content type), `Retry-After` in seconds. */
 export function sendTooManyRequests(res: Response, retryAfterSeconds: number): void {
   res.status(429).set('Retry-After', String(retryAfterSeconds));
   res.removeHeader('Content-Type');

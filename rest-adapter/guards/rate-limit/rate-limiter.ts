@@ -17,7 +17,7 @@ export interface RateLimiterOptions {
 
 /**
  * Decides whether a request may go on. Every counter is a flexible fixed window (it starts at the
- * key's first request, polar-api.md §7), counted atomically in Redis (one Lua call) or in memory, so
+ * key's first request, docs/polar/rate-limits.md), counted atomically in Redis (one Lua call) or in memory, so
  * of N concurrent requests exactly `points` pass. The answer, when refused, is the exact time until
  * the window (or the zone's block) ends, in whole seconds rounded up: `Retry-After`.
  */

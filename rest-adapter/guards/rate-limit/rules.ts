@@ -1,7 +1,7 @@
 import type { EnvironmentName, RateLimit, RateLimitRuleName } from '../../../kit/config.js';
 
 /**
- * Every rate limit, declared once (interface.md §8, polar-api.md §7). Configuration
+ * Every rate limit, declared once (docs/interface.md#limits, docs/polar/rate-limits.md). Configuration
  * (`RATE_LIMIT_RULES`, `SANDBOX_RATE_LIMIT_RULES`) may change a rule's limits, never its paths.
  *
  * - `ip` counts every request of a client address (health probes aside), before anything else runs.

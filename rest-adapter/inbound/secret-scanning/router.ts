@@ -11,7 +11,7 @@ import type { GitHubPublicKeys } from './github-keys.js';
 
 export const SECRET_SCANNING_PATH = '/v1/integrations/github/secret-scanning';
 
-/** Polar's TokenType values GitHub reports (polar-api.md §5.6). */
+/** Polar's TokenType values GitHub reports (docs/polar/auth.md#secret-scanning). */
 export const SECRET_SCANNING_TOKEN_TYPES = [
   'polar_client_secret',
   'polar_client_registration_token',

@@ -15,7 +15,7 @@ const subjectName = (subject: string) => subject[0].toUpperCase() + subject.slic
  * The errors any route can answer besides the ones it declares: 401 (no credential for it, or a bad
  * token), 403 when it needs a scope, 404 for an unsupported Polar-Version, 413 for a body over 1 MB,
  * 422 for invalid input (or a body that is not JSON), 503 when a bounded database wait ran out
- * (docs/architecture.md, "Database waits").
+ * (docs/reliability.md#database-waits).
  */
 function errorResponsesOf(route: Route): Record<string, Json> {
   const statuses = new Map<number, ErrorResponseName>([

@@ -1,6 +1,6 @@
 /**
  * The error bodies the service writes, as OpenAPI components: Polar's `{error, detail}` and 422 shapes
- * (polar-api.md §1, written by rest-adapter/v1/wire-errors.ts), OAuth's `{error, error_description}`
+ * (docs/polar/errors.md, written by rest-adapter/v1/wire-errors.ts), OAuth's `{error, error_description}`
  * (RFC 6749 §5.2, RFC 6750 §3.1, RFC 7591 §3.2.2) and FastAPI's `{detail}` for routing failures
  * (app.ts). Operations refer to the named responses below instead of repeating them.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { customerResponse } from './customers.schemas.js';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
 
-/** Wire shapes of benefits and grants (polar-api.md §3.8): create bodies per type, responses. */
+/** Wire shapes of benefits and grants (docs/polar/resources.md#benefit): create bodies per type, responses. */
 const description = z.string().trim().min(3).max(42);
 const visibility = z.enum(['draft', 'private', 'public']);
 const dateTime = z.iso.datetime({ offset: true });

@@ -3,7 +3,7 @@ import { addressInput, addressResponse } from './customers.schemas.js';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
 import { priceCreate } from './products.schemas.js';
 
-/** Wire shapes of checkouts, orders and payments (polar-api.md §3.5, §3.6), for validation and OpenAPI. */
+/** Wire shapes of checkouts, orders and payments (docs/polar/resources.md#order, docs/polar/resources.md#checkout), for validation and OpenAPI. */
 const dateTime = z.iso.datetime({ offset: true });
 const url = z.url().min(1).max(2083);
 const trialInterval = z.enum(['day', 'week', 'month', 'year']);

@@ -36,7 +36,7 @@ function boundedInteger(gt: number, max?: number) {
 }
 
 /**
- * Polar's page/limit rules (polar-api.md §2), the one definition every list uses: `page` > 0 (and at
+ * Polar's page/limit rules (docs/polar/lists.md), the one definition every list uses: `page` > 0 (and at
  * most MAX_PAGE), `limit` > 0, values above 100 silently clamped to 100 as Polar does. (zod leaves
  * `default` out of the JSON schema of a transformed value, so the descriptions say it.)
  */

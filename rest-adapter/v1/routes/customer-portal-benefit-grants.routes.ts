@@ -11,7 +11,7 @@ import { idParams, listOf, pageQuery, sortingQuery, toWire } from './common.js';
 import { customerPortalCustomerResponse } from './customers.schemas.js';
 import type { Route } from './route.js';
 
-/** Customer sessions (`polar_cst_`) only: the customer's own benefit grants (polar-api.md §4, Customer Portal). */
+/** Customer sessions (`polar_cst_`) only: the customer's own benefit grants (docs/polar/endpoints.md#customer-portal-api). */
 
 const dateTime = z.iso.datetime({ offset: true });
 const grantError = z.object({ message: z.string(), type: z.string(), timestamp: z.string() });

@@ -4,7 +4,7 @@ import { idParams, listOf, pageQuery, toInput, toWire } from './common.js';
 import { addressInput } from './customers.schemas.js';
 import type { Route } from './route.js';
 
-/** Customer sessions (`polar_cst_`) only: the customer's own orders (polar-api.md §4, Customer Portal). */
+/** Customer sessions (`polar_cst_`) only: the customer's own orders (docs/polar/endpoints.md#customer-portal-api). */
 
 const dateTime = z.iso.datetime({ offset: true });
 const customerOrderResponse = z.looseObject({

@@ -9,7 +9,7 @@ import {
 } from '../../../subgraphs/billing/contract.js';
 import { queryBoolean } from './subscriptions.schemas.js';
 
-/** Customer sessions (`polar_cst_`) only: the customer's own subscriptions (polar-api.md §4, Customer Portal). */
+/** Customer sessions (`polar_cst_`) only: the customer's own subscriptions (docs/polar/endpoints.md#customer-portal-api). */
 
 type Wire = Record<string, any>;
 

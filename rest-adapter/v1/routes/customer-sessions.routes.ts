@@ -7,7 +7,7 @@ import { CUSTOMER_SESSIONS_WRITE } from '../../../subgraphs/billing/contract.js'
 const dateTime = z.iso.datetime({ offset: true });
 
 /**
- * CustomerSessionCustomerIDCreate | CustomerSessionCustomerExternalIDCreate (polar-api.md §3.9); the
+ * CustomerSessionCustomerIDCreate | CustomerSessionCustomerExternalIDCreate (docs/polar/resources.md#customer-session); the
  * deprecated `customer_external_id` is accepted for `external_customer_id`.
  */
 export const customerSessionCreateBody = z

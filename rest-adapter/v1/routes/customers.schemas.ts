@@ -6,7 +6,7 @@ import {
   METADATA_VALUE_MAX_LENGTH,
 } from '../../../subgraphs/billing/contract.js';
 
-/** Wire shapes of customers (polar-api.md §3.3): request bodies and responses, for validation and OpenAPI. */
+/** Wire shapes of customers (docs/polar/resources.md#customer): request bodies and responses, for validation and OpenAPI. */
 const dateTime = z.iso.datetime({ offset: true });
 const country = z.string().regex(/^[A-Z]{2}$/, 'Input should be an ISO 3166-1 alpha-2 country code');
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
 import { productBaseResponse } from './products.schemas.js';
 
-/** Wire shapes of discounts (polar-api.md §3.7): request bodies and the four response kinds. */
+/** Wire shapes of discounts (docs/polar/resources.md#discount): request bodies and the four response kinds. */
 const currency = z.string().regex(/^[a-zA-Z]{3}$/, 'Input should be a three-letter ISO 4217 currency code');
 const duration = z.enum(['once', 'forever', 'repeating']);
 const amount = z.number().int().gte(0).lte(999_999_999_999);

@@ -3,7 +3,7 @@ import { graphqlInt, requestDateTime } from './common.js';
 import { addressResponse } from './customers.schemas.js';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
 
-/** Wire shapes of license keys (polar-api.md §3.12): request bodies and responses. */
+/** Wire shapes of license keys (docs/polar/resources.md#license-keys): request bodies and responses. */
 const dateTime = z.iso.datetime({ offset: true });
 const status = z.enum(['granted', 'revoked', 'disabled']);
 /** The key as sent: any string (an unknown one is a 404, as in Polar). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Polar's `MetadataInput` (polar-api.md §0): at most 50 keys of 1–40 characters; values are strings
+ * Polar's `MetadataInput` (docs/polar/conventions.md#metadata): at most 50 keys of 1–40 characters; values are strings
  * of 1–500 characters, integers, numbers or booleans. `Metadata` (responses) is the same map unbounded.
  */
 export const metadataInput = z

@@ -1,7 +1,7 @@
 import { graphqlInt } from './common.js';
 import { z } from 'zod';
 
-/** Wire shapes of organizations (polar-api.md §3.1): request bodies and the response, for validation and OpenAPI. */
+/** Wire shapes of organizations (docs/polar/resources.md#organization): request bodies and the response, for validation and OpenAPI. */
 const url = z.url().min(1).max(2083);
 const platform = z.enum([
   'x',

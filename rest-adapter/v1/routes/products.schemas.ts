@@ -2,7 +2,7 @@ import { graphqlInt } from './common.js';
 import { z } from 'zod';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
 
-/** Wire shapes of products (polar-api.md §3.2): request bodies and the response, for validation and OpenAPI. */
+/** Wire shapes of products (docs/polar/resources.md#product-and-prices): request bodies and the response, for validation and OpenAPI. */
 const interval = z.enum(['day', 'week', 'month', 'year']);
 const visibility = z.enum(['draft', 'private', 'public']);
 const currency = z.string().regex(/^[a-zA-Z]{3}$/, 'Input should be a three-letter ISO 4217 currency code');

@@ -15,7 +15,7 @@ import { queryBoolean } from './subscriptions.schemas.js';
 const many = <T extends z.ZodType>(item: T) => z.array(item).optional();
 const dateTime = z.iso.datetime({ offset: true });
 
-/** Polar's Refund (polar-api.md §3.11). */
+/** Polar's Refund (docs/polar/resources.md#refund). */
 export const refundResponse = z.object({
   id: z.uuid(),
   created_at: dateTime,

@@ -35,7 +35,7 @@ const CLOCK_DESCRIPTION =
   'expiry are stamped with this clock.';
 
 /**
- * The sandbox clock (docs/architecture.md, "Recurring: calendar, proration, sandbox clock"). These
+ * The sandbox clock (docs/recurring.md). These
  * routes exist only in the sandbox's route table (`sandboxOnly`), so production answers them as any
  * unknown path: 404 `{"detail":"Not Found"}`.
  */

@@ -4,7 +4,7 @@ import { cancellationReason, pickedUnion } from './subscriptions.schemas.js';
 import { metadataInput } from './customers.schemas.js';
 
 /**
- * `SubscriptionUpdate` (polar-api.md §3.4): an untagged union whose members forbid extra keys, so a
+ * `SubscriptionUpdate` (docs/polar/resources.md#subscription): an untagged union whose members forbid extra keys, so a
  * body mixing two alternatives is 422 and `{}` is the (empty) SubscriptionUpdateBase. The alternative
  * a body is checked against is picked by its distinguishing key, which is how pydantic's smart union
  * reports it in practice: `{"seats": 2, "revoke": true}` answers `body.seats` "Extra inputs are not

@@ -3,7 +3,7 @@ import { CustomerCancellationReason, SubscriptionStatus } from '../../../subgrap
 import { customerResponse, metadataInput } from './customers.schemas.js';
 import { toInstant } from './common.js';
 
-/** Wire shapes of subscriptions (polar-api.md §3.4): query, bodies and the response, for validation and OpenAPI. */
+/** Wire shapes of subscriptions (docs/polar/resources.md#subscription): query, bodies and the response, for validation and OpenAPI. */
 const dateTime = z.iso.datetime({ offset: true });
 
 /** One value or repeated keys (`?status=a&status=b`): always an array after parsing. */

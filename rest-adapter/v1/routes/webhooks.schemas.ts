@@ -3,7 +3,7 @@ import { HTTP_CODE_CLASSES, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '../../.
 import { pageQuery } from './common.js';
 import { queryBoolean, queryDateTime } from './subscriptions.schemas.js';
 
-/** Wire shapes of webhook endpoints, deliveries and events (polar-api.md §3.13). */
+/** Wire shapes of webhook endpoints, deliveries and events (docs/polar/resources.md#webhook-endpoints). */
 const dateTime = z.iso.datetime({ offset: true });
 const eventType = z.enum(WEBHOOK_EVENT_TYPES);
 // `discord` and `slack` are Polar's formats and pass the edge; the service refuses them with a clear 422.

@@ -44,7 +44,7 @@ interface PortalLocals {
 const locals = (res: Response) => res.locals as PortalLocals;
 
 /**
- * The customer portal as server-rendered pages (docs/architecture.md, "Web pages"): `/portal/<slug>/…`,
+ * The customer portal as server-rendered pages (docs/web-pages.md): `/portal/<slug>/…`,
  * usable without JavaScript. A customer session link (`customer_portal_url`, or any portal path with
  * `?customer_session_token=`) becomes an HttpOnly cookie and a redirect; without one the customer signs
  * in with an e-mailed code. Every read and change goes through the documented Customer Portal API as the

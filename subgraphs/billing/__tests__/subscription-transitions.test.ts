@@ -17,7 +17,7 @@ import {
   updateMetadata,
 } from '../subscriptions/subscription.transitions.js';
 
-/** Table-driven tests of every named transition, allowed and forbidden (polar-api.md §9, interface §3). */
+/** Table-driven tests of every named transition, allowed and forbidden (docs/polar/subscription-lifecycle.md, docs/interface.md#subscription-changes). */
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const PERIOD_START = new Date('2026-03-01T00:00:00.000Z');
 const PERIOD_END = new Date('2026-04-01T00:00:00.000Z');

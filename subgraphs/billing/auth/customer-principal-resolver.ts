@@ -6,7 +6,7 @@ import { PrincipalCache } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import { CustomerSessionRepository } from '../customer-sessions/customer-session.repository.js';
 
-/** What a customer session may do: the Customer Portal API, nothing else (polar-api.md §5.3). */
+/** What a customer session may do: the Customer Portal API, nothing else (docs/polar/auth.md#bearer-resolution). */
 export const CUSTOMER_PORTAL_SCOPES: readonly string[] = Object.freeze([
   'customer_portal:read',
   'customer_portal:write',

@@ -36,7 +36,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * Brings the grants of one subscription or one-time order in line with its state (Polar's timing,
- * polar-api.md §9): a subscription that is `active` or `trialing` (set to cancel at period end
+ * docs/polar/subscription-lifecycle.md): a subscription that is `active` or `trialing` (set to cancel at period end
  * included) holds every live benefit of its product; `past_due` keeps them until the organization's
  * grace period after `past_due_at` is over; any other status holds none. A paid one-time order holds its
  * product's benefits until a refund with `revoke_benefits`. Reconciling compares the wanted set with

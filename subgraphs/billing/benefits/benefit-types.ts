@@ -1,4 +1,4 @@
-/** Polar's eight benefit types (polar-api.md §3.8). */
+/** Polar's eight benefit types (docs/polar/resources.md#benefit). */
 export const BENEFIT_TYPES = [
   'custom',
   'discord',

@@ -11,6 +11,6 @@ export const BENEFITS_WRITE = coreApiRule('benefits:write');
 /**
  * `GET /v1/users/benefit(s)`: a person only (personal access token, OAuth user token, web session).
  * Organization tokens, organization OAuth tokens and customer sessions are refused with 401
- * (interface §5 rule 3). No scope: Polar's users endpoints took any user token.
+ * (docs/interface.md#authentication rule 3). No scope: Polar's users endpoints took any user token.
  */
 export const USER_BENEFITS_READ: AccessRule = { subjects: ['user'], scopes: [] };

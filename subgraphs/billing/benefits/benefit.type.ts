@@ -22,7 +22,7 @@ export const BenefitProperties = new GraphQLScalarType({
 const VISIBILITY_CONFIGURABLE = new Set(['custom', 'license_keys', 'downloadables', 'meter_credit', 'feature_flag']);
 
 /**
- * A benefit (polar-api.md §3.8). One GraphQL type for Polar's eight `type`s; `properties` carries the
+ * A benefit (docs/polar/resources.md#benefit). One GraphQL type for Polar's eight `type`s; `properties` carries the
  * type's configuration.
  */
 @ObjectType('Benefit', SIMPLE)
@@ -75,7 +75,7 @@ export class BenefitGrantErrorType {
   @Field() timestamp!: string;
 }
 
-/** A benefit held by a customer (polar-api.md §3.8 `BenefitGrant`). */
+/** A benefit held by a customer (docs/polar/resources.md#benefit `BenefitGrant`). */
 @ObjectType('BenefitGrant', SIMPLE)
 export class BenefitGrantType {
   @Field(() => ID) id!: string;

@@ -2,7 +2,7 @@ import { snakeKeys } from '../../../kit/case.js';
 import { plain, wireWith } from '../shared/wire.js';
 
 /**
- * Polar's wire shapes of benefits and grants (polar-api.md §3.8), from the public types or the GraphQL
+ * Polar's wire shapes of benefits and grants (docs/polar/resources.md#benefit), from the public types or the GraphQL
  * results of schema/operations/benefits.graphql. `properties` are stored in wire form already.
  */
 const BENEFIT_KEYS = [

@@ -40,7 +40,7 @@ export class CustomerStateBenefitGrantType {
 }
 
 /**
- * What a customer has right now (polar-api.md §3.10): the customer, its active and trialing
+ * What a customer has right now (docs/polar/resources.md#customer-state): the customer, its active and trialing
  * subscriptions, the benefits it holds with their metadata, and its meters (none: meters come later).
  */
 @ObjectType('CustomerState', SIMPLE)

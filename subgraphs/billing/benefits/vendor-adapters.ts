@@ -3,7 +3,7 @@ import type { BenefitIntegration, IntegrationCall, IntegrationCustomer } from '.
 import { vendorCall, vendorUrl } from './vendor-http.js';
 
 /**
- * The vendors' adapters (polar-api.md §3.8; Polar's server/polar/benefit/strategies/*). The account to
+ * The vendors' adapters (docs/polar/resources.md#benefit; Polar's server/polar/benefit/strategies/*). The account to
  * grant to is the grant's `properties.account_id`, which the customer sets through
  * `PATCH /v1/customer-portal/benefit-grants/{id}`: without it the grant waits (`BenefitActionRequired`).
  * There are no customer OAuth connections here, so the id is taken as given: the Discord user id, the

@@ -5,7 +5,7 @@ import type { Address } from '../customers/customer.entity.js';
 export type CheckoutStatus = 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed';
 
 /**
- * A checkout session (polar-api.md §3.6): what a customer is about to buy, at which price, with
+ * A checkout session (docs/polar/resources.md#checkout): what a customer is about to buy, at which price, with
  * which discount, and who they are. `open → confirmed → succeeded | failed`, `expired` after
  * `expiresAt`. Amounts are minor units; `amount` is the price before discount (the seat total for
  * seat-based prices, the customer's choice for pay-what-you-want).

@@ -46,7 +46,7 @@ import { CheckoutRepository } from './checkout.repository.js';
 export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Checkout sessions (polar-api.md §3.6): create, read, update (merchant and client), confirm. The
+ * Checkout sessions (docs/polar/resources.md#checkout): create, read, update (merchant and client), confirm. The
  * confirm charges the card at once (a decline is a 400 and the checkout stays open for another card)
  * and commits `confirmed` with a durable fulfilment job (checkout.fulfilment.ts) that creates the
  * order and the subscription; the job runs right after that commit and again after a crash.

@@ -41,7 +41,7 @@ export const checkoutUrl = (publicUrl: string, clientSecret: string) =>
   `${publicUrl.replace(/\/$/, '')}/checkout/${clientSecret}`;
 
 /**
- * A checkout session (polar-api.md §3.6), the one public shape the Core API, the client endpoints
+ * A checkout session (docs/polar/resources.md#checkout), the one public shape the Core API, the client endpoints
  * and the outbox use. Derived flags follow Polar's definitions: payment is required when the total
  * is above 0; a setup (the card kept for later) when the product is recurring and its price not free;
  * the form when either. `paymentProcessor` is always `stripe`: the only value Polar's clients accept.

@@ -6,7 +6,7 @@ import { plain } from '../shared/wire.js';
 type Wire = Record<string, any>;
 
 /**
- * A checkout as Polar sends it (polar-api.md §3.6), from `CheckoutType` or the GraphQL result of
+ * A checkout as Polar sends it (docs/polar/resources.md#checkout), from `CheckoutType` or the GraphQL result of
  * `CheckoutFields`: snake_case, products with their prices (`CheckoutProduct`: no benefits or medias
  * of ours, so empty lists), `prices` as the map product id → prices, the discount's base shape, and the
  * hidden `subtotal_amount`. `organization` (identity's, on the client endpoints) is kept as resolved.

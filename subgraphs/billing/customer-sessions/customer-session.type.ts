@@ -2,7 +2,7 @@ import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
 import { CustomerType } from '../customers/customer.type.js';
 
 /**
- * A new customer portal session (polar-api.md §3.9). The token exists only in this answer: the
+ * A new customer portal session (docs/polar/resources.md#customer-session). The token exists only in this answer: the
  * database keeps its hash.
  */
 @ObjectType('CustomerSession', { simpleResolvers: true })

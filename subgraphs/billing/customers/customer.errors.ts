@@ -52,7 +52,7 @@ export class CustomerTypeDowngrade extends PolarRequestValidationError {
   }
 }
 
-/** A customer session asked for a customer the caller cannot see (polar-api.md §3.9). */
+/** A customer session asked for a customer the caller cannot see (docs/polar/resources.md#customer-session). */
 export class CustomerDoesNotExist extends PolarRequestValidationError {
   constructor(field: 'customer_id' | 'external_customer_id', input: string) {
     super([{ type: 'value_error', loc: ['body', field], msg: 'Customer does not exist.', input }]);

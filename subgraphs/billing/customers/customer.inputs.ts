@@ -24,7 +24,7 @@ abstract class CustomerFields {
   @Field(() => String, { nullable: true }) locale?: string | null;
 }
 
-/** CustomerIndividualCreate | CustomerTeamCreate (polar-api.md §3.3); `type` defaults to individual. */
+/** CustomerIndividualCreate | CustomerTeamCreate (docs/polar/resources.md#customer); `type` defaults to individual. */
 @InputType('CreateCustomerInput')
 export class CreateCustomerInput extends CustomerFields {
   @Field(() => String, { nullable: true }) type?: string | null;
@@ -43,7 +43,7 @@ export class UpdateCustomerInput extends CustomerFields {
 @InputType('UpdateCustomerByExternalIdInput')
 export class UpdateCustomerByExternalIdInput extends CustomerFields {}
 
-/** Polar's customer list filters (polar-api.md §2). */
+/** Polar's customer list filters (docs/polar/lists.md). */
 @InputType('CustomerFilter')
 export class CustomerFilter {
   @Field(() => [ID], { nullable: true }) organizationId?: string[] | null;

@@ -7,7 +7,7 @@ import type { Address, Customer as CustomerEntity } from './customer.entity.js';
 
 const SIMPLE = { simpleResolvers: true } as const;
 
-/** A postal address (polar-api.md §3.3 `Address`): every key always present. */
+/** A postal address (docs/polar/resources.md#customer `Address`): every key always present. */
 @ObjectType('Address', SIMPLE)
 export class AddressType {
   @Field(() => String, { nullable: true }) line1!: string | null;
@@ -42,7 +42,7 @@ export function customerAvatarUrl(email: string | null): string {
 }
 
 /**
- * The public Customer (polar-api.md §3.3): one object type discriminated by `type` ("individual" |
+ * The public Customer (docs/polar/resources.md#customer): one object type discriminated by `type` ("individual" |
  * "team"); every key is always sent. Other billing types embed it (subscriptions, orders) through
  * `CustomerType.fromEntity` or the batched loader in customer.loader.ts.
  */

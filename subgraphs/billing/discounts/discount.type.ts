@@ -14,7 +14,7 @@ export class DiscountAmountType {
 }
 
 /**
- * A discount (polar-api.md §3.7). One GraphQL type for Polar's four kinds (`type` fixed | percentage ×
+ * A discount (docs/polar/resources.md#discount). One GraphQL type for Polar's four kinds (`type` fixed | percentage ×
  * `duration` once | forever | repeating): `amount`/`currency`/`amounts` are set for fixed discounts,
  * `basisPoints` for percentages, `durationInMonths` for repeating ones. The REST adapter emits exactly
  * the keys of the kind.

@@ -23,7 +23,7 @@ const DISCOUNT_DURATIONS = ['once', 'forever', 'repeating'];
 const MAX_FIXED_AMOUNT = 999_999_999_999n;
 const CODE_PATTERN = /^[^\s]{3,256}$/;
 
-/** Polar's rules on the four kinds of discount (polar-api.md §3.7). */
+/** Polar's rules on the four kinds of discount (docs/polar/resources.md#discount). */
 export function discountIssues(state: DiscountState, metadata?: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const enumIssue = (field: string, allowed: string[], input: unknown) =>

@@ -2,7 +2,7 @@ import { discountProductWire } from '../products/product.wire.js';
 import { wireOf } from '../shared/wire.js';
 
 /**
- * Polar's wire shape of a discount (polar-api.md §3.7), from a `DiscountType` or the GraphQL result
+ * Polar's wire shape of a discount (docs/polar/resources.md#discount), from a `DiscountType` or the GraphQL result
  * of schema/operations/discounts.graphql: exactly the keys of its kind. `discountBaseWire` is the
  * `Discount…Base` shape embedded in subscriptions and orders (no `products`).
  */

@@ -17,7 +17,7 @@ export function humanReadableSize(bytes: number): string {
   return `${num.toFixed(1)} YB`;
 }
 
-/** Polar's FileRead (the `downloadable` variant; polar-api.md `/v1/files/`). */
+/** Polar's FileRead (the `downloadable` variant; docs/polar/endpoints.md#core-api `/v1/files/`). */
 @ObjectType('File', SIMPLE)
 export class FileType {
   @Field(() => ID) id!: string;

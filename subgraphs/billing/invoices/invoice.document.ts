@@ -51,7 +51,7 @@ export interface InvoiceDocument {
 }
 
 /**
- * The identities of an order's amounts (polar-api.md §3.5): lines add up to the subtotal, and
+ * The identities of an order's amounts (docs/polar/resources.md#order): lines add up to the subtotal, and
  * `total = subtotal − discount + tax`. An invoice that breaks them is a bug upstream; it is refused
  * rather than printed.
  */

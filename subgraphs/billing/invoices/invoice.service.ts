@@ -22,7 +22,7 @@ import { InvoiceRepository } from './invoice.repository.js';
 const TEMPLATE_VERSION = 1;
 
 /**
- * Invoices of orders (interface §4, §9): never generated automatically, only by `POST …/invoice`
+ * Invoices of orders (docs/interface.md#endpoints, docs/interface.md#versioning): never generated automatically, only by `POST …/invoice`
  * (the Core API or the customer portal). The PDF is rendered with the seller's name from identity
  * (the `@requires` of `InvoiceGeneration.generated`), stored in `billing.order_invoices`, and served
  * through a signed link that expires in an hour (invoice.link.ts).

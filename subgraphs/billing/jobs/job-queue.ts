@@ -7,7 +7,7 @@ import { numbered } from '../../../kit/database/read/read-model.js';
 import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
 
 /**
- * Durable jobs in `billing.jobs` (DESIGN.md: an outbox claimed with FOR UPDATE SKIP LOCKED; pg-boss
+ * Durable jobs in `billing.jobs` (docs/reliability.md#transactional-outbox: an outbox claimed with FOR UPDATE SKIP LOCKED; pg-boss
  * does not install). A job is enqueued in the same transaction as the change that calls for it, is
  * unique by its idempotency key (enqueueing twice is a no-op), and is claimed with a lease: a worker
  * that dies leaves it to be claimed again once the lease is over, so every job runs to completion at

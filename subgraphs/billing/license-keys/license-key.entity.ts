@@ -8,7 +8,7 @@ export enum LicenseKeyStatus {
 }
 
 /**
- * A license key (polar-api.md §3.12), issued once per benefit grant (`grantId` is unique: see
+ * A license key (docs/polar/resources.md#license-keys), issued once per benefit grant (`grantId` is unique: see
  * license-key.grants.ts). `benefitId` and `grantId` carry no foreign key: the benefits tables are
  * another folder's. Only `granted` keys validate or activate.
  */

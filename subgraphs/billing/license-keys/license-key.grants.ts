@@ -9,7 +9,7 @@ import { LicenseKeyRepository } from './license-key.repository.js';
  * calls these inside the transaction that grants or revokes, with the organization's time (`at`).
  */
 
-/** The `license_keys` benefit's properties (polar-api.md §3.8), as stored on the benefit. */
+/** The `license_keys` benefit's properties (docs/polar/resources.md#benefit), as stored on the benefit. */
 export interface LicenseKeyBenefitProperties {
   prefix?: string | null;
   expires?: { ttl: number; timeframe: 'year' | 'month' | 'day' } | null;

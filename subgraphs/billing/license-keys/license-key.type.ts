@@ -37,7 +37,7 @@ export class LicenseKeyActivationType {
 }
 
 /**
- * A license key (polar-api.md §3.12): LicenseKeyRead, with `activations` (LicenseKeyWithActivations,
+ * A license key (docs/polar/resources.md#license-keys): LicenseKeyRead, with `activations` (LicenseKeyWithActivations,
  * the get) and `activation` (ValidatedLicenseKey, validate with an `activation_id`) where Polar adds them.
  */
 @ObjectType('LicenseKey', SIMPLE)

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Indexes behind the subscription list filters and sort keys (interface §4):
+ * Indexes behind the subscription list filters and sort keys (docs/interface.md#endpoints):
  * - (organization_id, started_at, id): the default `-started_at` page of one organization is an index
  *   scan that stops after `limit` rows (id is the tie-breaker of every ordering);
  * - (organization_id, status): `status` / `active` filters and their counts;
@@ -13,7 +13,7 @@ import { Migration } from '@mikro-orm/migrations';
  * insert, update and delete. A list whose filters are only those columns (the common case: all
  * subscriptions, or by status / `active`) reads its `total_count` from here instead of a `count(*)`
  * over every matching row, which at 100,000 rows costs more than everything else of the request
- * (docs/architecture.md, "Counting").
+ * (docs/subscriptions.md#subscriptions-reads-create-and-counting).
  */
 export class Migration20261121140000_subscription_indexes extends Migration {
   override async up(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Indexes of the read path (docs/architecture.md, "Reads"): every filter of the subscription list
+ * Indexes of the read path (docs/data-access.md): every filter of the subscription list
  * reaches only the caller's organization's rows, so its page and its `count(*)` cost what that
  * organization holds, never what other tenants hold.
  * - (organization_id, product_id | customer_id | discount_id | customer_cancellation_reason);

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The sandbox clock (docs/architecture.md, "Recurring"): one row per organization whose clock has been
+ * The sandbox clock (docs/recurring.md): one row per organization whose clock has been
  * moved, holding how far ahead of the wall clock it runs. No row = the wall clock. Production never
  * writes here.
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Checkout links (docs/architecture.md, "Selling"): the shareable URLs that open a fresh checkout.
+ * Checkout links (docs/selling.md): the shareable URLs that open a fresh checkout.
  * The client secret is unique (it is the public URL); lists read live links of an organization in
  * creation order.
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The recurring engine (issue 11, docs/architecture.md "Recurring"). What makes a renewal happen
+ * The recurring engine (issue 11, docs/recurring.md). What makes a renewal happen
  * exactly once per period is here, not in timing: a `subscription_cycle` order records the start of
  * the period it bills, and there is at most one such order per (subscription, period start). The
  * partial indexes serve the scheduler's three questions: which subscriptions' periods have ended,

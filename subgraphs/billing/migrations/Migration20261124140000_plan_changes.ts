@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Plan and seat changes (docs/architecture.md, "Subscription updates"):
+ * Plan and seat changes (docs/subscriptions.md#subscription-updates):
  * - `subscription_proration_items`: the proration lines a `prorate` change leaves for the next renewal
  *   order; `order_id` is set when a renewal order takes them, so each is billed once.
  * - `customer_balance_entries`: the customer's balance as a ledger per currency. A credit larger than a

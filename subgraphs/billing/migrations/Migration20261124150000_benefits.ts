@@ -2,8 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Benefits, the products they are attached to, their grants, and the trigger that turns the outbox's
- * subscription, order and refund events into durable `benefits.reconcile` jobs (docs/architecture.md,
- * "Benefits and grants"). The trigger runs in the transaction that records the event, so a change of a
+ * subscription, order and refund events into durable `benefits.reconcile` jobs (docs/benefits.md). The trigger runs in the transaction that records the event, so a change of a
  * subscription or order and the job that brings its grants in line commit together, whoever wrote them.
  */
 export class Migration20261124150000_benefits extends Migration {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The e-mail outbox (docs/architecture.md, "E-mail"): a message is a row written in the transaction that
+ * The e-mail outbox (docs/email.md): a message is a row written in the transaction that
  * calls for it, and the `email.send` job hands it to the mailer (SMTP or the log), counting attempts.
  * Customer portal sign-in codes (hashed at rest, 30 minutes, single use) are the first user.
  */

@@ -1,8 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The advance lease of a sandbox clock (docs/architecture.md, "Recurring: calendar, proration, sandbox
- * clock"): the advance that runs an organization's due work holds `advance_token` until
+ * The advance lease of a sandbox clock (docs/recurring.md): the advance that runs an organization's due work holds `advance_token` until
  * `advancing_until` (the database's time), claimed and renewed by short statements of its own, so no
  * connection is held while it works or while another advance waits. An advance that crashed leaves a
  * lease that expires, and the next advance takes it over.

@@ -11,7 +11,7 @@ export type OrderBillingReason =
   | 'subscription_meter_cycle';
 
 /**
- * What a customer was billed (polar-api.md §3.5): a checkout's purchase, a subscription's first or
+ * What a customer was billed (docs/polar/resources.md#order): a checkout's purchase, a subscription's first or
  * next period, a plan change. Created by `createOrder` (orders/create-order.ts), the one pipeline for
  * checkouts and, next, the recurring engine. `net = subtotal − discount`, `total = net + tax`; those
  * are derived, never stored, so they cannot disagree.

@@ -23,7 +23,7 @@ export interface OrderReadFilters {
 }
 
 /**
- * Orders as every list and get serves them (docs/architecture.md, "Reads"): one statement per page,
+ * Orders as every list and get serves them (docs/data-access.md): one statement per page,
  * each row the order with its customer, product (and live prices), deprecated price, discount,
  * subscription (own fields) and items as JSON; `OrderType.fromRow` shapes it. A customer session reads
  * its own (the Customer Portal).

@@ -107,7 +107,7 @@ export class OrderSubscriptionType {
 }
 
 /**
- * An order (polar-api.md §3.5). The amounts Polar derives are derived here, once:
+ * An order (docs/polar/resources.md#order). The amounts Polar derives are derived here, once:
  * `net = subtotal − discount`, `total = net + tax`, `due = max(0, total + applied balance)`,
  * `refundable = net + applied balance − refunded`. The embedded customer, product, price, discount,
  * subscription and items come in the read statement's row (order.read.ts).

@@ -13,7 +13,7 @@ const ORDER_OWN = {
 };
 
 /**
- * An order as Polar sends it (polar-api.md §3.5), from `OrderType` or the GraphQL result of
+ * An order as Polar sends it (docs/polar/resources.md#order), from `OrderType` or the GraphQL result of
  * `OrderFields` (same names): snake_case, the discount as `Discount…Base`, the product's prices with
  * their kind's keys, and the hidden deprecated fields real Polar still returns (`amount` = net,
  * `from_balance_amount`, `product_price_id`/`product_price`, `user_id`/`user`). REST and the outbox both

@@ -2,7 +2,7 @@
  * Idempotency keys for processor calls, derived from what the call is for, so that a retry (after a
  * crash, a timeout, a second delivery of a job) sends the same key and the processor answers with
  * the first outcome instead of acting twice. Polar does the same for its Stripe calls
- * (`order_finalize:{order_id}:{payment_method}`, reliability.md §2.1). Each attempt that SHOULD be a
+ * (`order_finalize:{order_id}:{payment_method}`, docs/reliability.md#idempotency-keys). Each attempt that SHOULD be a
  * new charge (a dunning retry) has its own attempt number. Stripe accepts up to 255 characters.
  */
 export function idempotencyKey(purpose: IdempotencyPurpose, ...parts: (string | number | bigint)[]): string {

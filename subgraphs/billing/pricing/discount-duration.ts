@@ -1,7 +1,7 @@
 import { addMonthsClamped, type BillingCadence, nextPeriodEndAfter } from '../time/calendar.js';
 
 /**
- * How long a subscription's discount lasts (polar-api.md §3.7: once, forever, repeating N months),
+ * How long a subscription's discount lasts (docs/polar/resources.md#discount: once, forever, repeating N months),
  * as Polar decides it at each renewal. `firstAppliedAt` is the start of the first *billed* period the
  * discount applied to (after a trial, the period the trial ended into: a trial does not use up a
  * `once` discount or a month of a repeating one).

@@ -45,7 +45,7 @@ export interface ProductReadFilters {
   visibility?: string[];
 }
 
-/** The lowest live price's kind / amount, for the price sort keys (polar-api.md §2). */
+/** The lowest live price's kind / amount, for the price sort keys (docs/polar/lists.md). */
 const PRICE_AMOUNT_TYPE = `(select min(case pp.amount_type when 'free' then 0 when 'fixed' then 1 when 'custom' then 2 when 'seat_based' then 3 else 4 end) from billing.product_prices pp where pp.product_id = p.id and pp.is_archived = false)`;
 const PRICE_AMOUNT = `(select min(coalesce(pp.price_amount, pp.minimum_amount, (pp.seat_tiers->'tiers'->0->>'price_per_seat')::bigint, 0)) from billing.product_prices pp where pp.product_id = p.id and pp.is_archived = false)`;
 

@@ -1,5 +1,5 @@
 /**
- * Sort keys Polar accepts for products (polar-api.md §2). The price keys order by the product's live
+ * Sort keys Polar accepts for products (docs/polar/lists.md). The price keys order by the product's live
  * prices: the "lowest" amount type (free < fixed < custom < seat_based) and the lowest amount (fixed
  * price, custom minimum, or first seat tier); their SQL is in product.read.ts.
  */

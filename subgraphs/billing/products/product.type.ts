@@ -26,7 +26,7 @@ export class SeatTiersType {
 }
 
 /**
- * One price of a product (polar-api.md §3.2). One GraphQL type for every `amountType` (`fixed`,
+ * One price of a product (docs/polar/resources.md#product-and-prices). One GraphQL type for every `amountType` (`fixed`,
  * `custom`, `seat_based`, `free`): the amount fields that do not apply to a kind are null, and the REST
  * adapter emits exactly the keys of Polar's variant. Enum-like fields are strings (Polar's enums are open).
  */
@@ -89,7 +89,7 @@ export class ProductPriceType {
   }
 }
 
-/** The public Product (polar-api.md §3.2). Medias and custom fields do not exist here yet: always empty. */
+/** The public Product (docs/polar/resources.md#product-and-prices). Medias and custom fields do not exist here yet: always empty. */
 @ObjectType('Product', SIMPLE)
 export class ProductType {
   @Field(() => ID) id!: string;

@@ -2,7 +2,7 @@ import { benefitWire } from '../benefits/benefit.wire.js';
 import { wireOf, wireWith } from '../shared/wire.js';
 
 /**
- * Polar's wire shape of a product (polar-api.md §3.2), from either a `ProductType` or the GraphQL
+ * Polar's wire shape of a product (docs/polar/resources.md#product-and-prices), from either a `ProductType` or the GraphQL
  * result of the operations in schema/operations/products.graphql (same field names, camelCase). Each
  * price carries exactly the keys of its `amount_type` variant plus the hidden `type` and
  * `recurring_interval`. Used by the REST adapter and for outbox payloads.

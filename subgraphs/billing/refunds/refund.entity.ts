@@ -13,7 +13,7 @@ export type RefundReason =
   | 'other';
 
 /**
- * Money given back on an order (Polar's Refund, polar-api.md §3.11). `amount` is net of tax, as Polar
+ * Money given back on an order (Polar's Refund, docs/polar/resources.md#refund). `amount` is net of tax, as Polar
  * counts it; `taxAmount` is the order's tax refunded with it. Unique by the processor idempotency key
  * it was made with (`refund:{order}:{n}`), so a replay never records it twice. `revokeBenefits` is
  * kept for the benefits work, which revokes a one-time purchase's grants when it is set.

@@ -5,7 +5,7 @@ import { ListResource } from '../../../kit/graphql/pagination.js';
 import { Metadata, MinorUnits } from '../shared/scalars.js';
 import type { Refund } from './refund.entity.js';
 
-/** Polar's Refund (polar-api.md §3.11); `dispute` is always null here (no disputes yet). */
+/** Polar's Refund (docs/polar/resources.md#refund); `dispute` is always null here (no disputes yet). */
 @ObjectType('Refund', { simpleResolvers: true })
 export class RefundType {
   @Field(() => ID) id!: string;

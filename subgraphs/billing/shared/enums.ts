@@ -1,4 +1,4 @@
-/** Polar's enums used across billing (polar-api.md §3.2-§3.4, §3.7). Stored as their string values. */
+/** Polar's enums used across billing (docs/polar/resources.md, docs/polar/resources.md#discount). Stored as their string values. */
 export enum RecurringInterval {
   DAY = 'day',
   WEEK = 'week',

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../../../kit/errors.js';
 
-/** Polar's `MetadataInput` limits (polar-api.md §0): ≤ 50 keys, keys 1–40 characters, strings 1–500. */
+/** Polar's `MetadataInput` limits (docs/polar/conventions.md#metadata): ≤ 50 keys, keys 1–40 characters, strings 1–500. */
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_KEY_MAX_LENGTH = 40;
 export const METADATA_VALUE_MAX_LENGTH = 500;

@@ -6,8 +6,7 @@ import { isOpaqueKey, toSnake } from '../../../kit/case.js';
  * (`product.wire.ts`, `discount.wire.ts`) start from this.
  *
  * NOTE: plain loops, no `Object.entries`/`fromEntries`: a page of 100 orders goes through here some
- * 10,000 times, and the pairs those built were most of a list request's garbage (docs/architecture.md,
- * "Performance and memory").
+ * 10,000 times, and the pairs those built were most of a list request's garbage (docs/performance.md).
  */
 export function plain(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return typeof value === 'bigint' ? Number(value) : value;

@@ -14,7 +14,7 @@ import { restartPeriod } from './subscription.transitions.js';
 
 /**
  * The real `SubscriptionCharger`: what a plan or seat change does with money, inside the update's
- * transaction (docs/architecture.md, "Subscription updates").
+ * transaction (docs/subscriptions.md#subscription-updates).
  *
  * - `invoice` (and a reset, a change of interval, the end of a trial): the customer's balance is used
  *   first; what is left is charged now to the customer's default saved card (off-session, key

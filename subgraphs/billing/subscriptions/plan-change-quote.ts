@@ -123,7 +123,7 @@ function immediate(at: Date, currency: string, items: PreviewItem[], discount = 
 }
 
 /**
- * The quote of one change, by behaviour (docs/architecture.md, "Subscription updates"):
+ * The quote of one change, by behaviour (docs/subscriptions.md#subscription-updates):
  * - the end of a trial: the first paid period, in full, now (a `subscription_cycle` order);
  * - `next_period`: the renewal order at the new plan;
  * - `reset`, or `invoice`/`prorate` across billing intervals: billed now, the period restarts at the

@@ -6,7 +6,7 @@ import * as transitions from './subscription.transitions.js';
 import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
 
 /**
- * `DELETE /v1/subscriptions/{id}` (`subscriptions:revoke`, interface §3): any live status becomes
+ * `DELETE /v1/subscriptions/{id}` (`subscriptions:revoke`, docs/interface.md#subscription-changes): any live status becomes
  * `canceled` at once (canceled_at = ends_at = ended_at = now), answered 200 with the subscription.
  * Canceled or set to cancel at period end → 403; another write in flight → 409; in the outbox:
  * `subscription.updated`, `subscription.canceled`, `subscription.revoked`.

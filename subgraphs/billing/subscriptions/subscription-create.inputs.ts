@@ -2,7 +2,7 @@ import { Field, ID, InputType } from 'type-graphql';
 import { Metadata } from '../shared/scalars.js';
 
 /**
- * `SubscriptionCreateCustomer | SubscriptionCreateExternalCustomer` (polar-api.md §3.4) as one input:
+ * `SubscriptionCreateCustomer | SubscriptionCreateExternalCustomer` (docs/polar/resources.md#subscription) as one input:
  * exactly one of `customerId` and `externalCustomerId` (the service refuses both or neither).
  */
 @InputType('CreateSubscriptionInput')

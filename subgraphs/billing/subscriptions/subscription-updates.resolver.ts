@@ -6,7 +6,7 @@ import { BillingSubscriptionType } from './subscription.type.js';
 import { SUBSCRIPTIONS_WRITE } from './subscription.access.js';
 import { SubscriptionUpdatePreviewType } from './subscription-update-preview.type.js';
 
-/** Thin: `subscriptions:update` and `subscriptions:revoke` (interface §4), rules in the use cases. */
+/** Thin: `subscriptions:update` and `subscriptions:revoke` (docs/interface.md#endpoints), rules in the use cases. */
 @Resolver(() => BillingSubscriptionType)
 export class SubscriptionUpdatesResolver {
   @Mutation(() => BillingSubscriptionType, {

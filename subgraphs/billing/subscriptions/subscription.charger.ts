@@ -3,7 +3,7 @@ import { PaymentFailed } from './subscription.errors.js';
 import type { Subscription } from './subscription.entity.js';
 import type { RecurringInterval } from '../shared/enums.js';
 
-/** Polar's `SubscriptionProrationBehavior` (polar-api.md §9 "Product change"). */
+/** Polar's `SubscriptionProrationBehavior` (docs/polar/subscription-lifecycle.md#product-change). */
 export type ProrationBehavior = 'invoice' | 'prorate' | 'next_period' | 'reset';
 
 /** A change of what a subscription bills that moves money now (or at the next renewal, prorated). */

@@ -1,11 +1,11 @@
 import { DomainError } from '../../../kit/errors.js';
 
 /**
- * The subscription errors of polar-api.md §1 with Polar's exact class names, statuses and detail
+ * The subscription errors of docs/polar/errors.md with Polar's exact class names, statuses and detail
  * texts (the SDKs match `error` literally and read `detail` as a string).
  */
 
-/** 403: already canceled (or revoked), or set to cancel at the end of the period (interface §3 rule 1). */
+/** 403: already canceled (or revoked), or set to cancel at the end of the period (docs/interface.md#subscription-changes rule 1). */
 export class AlreadyCanceledSubscription extends DomainError {
   constructor() {
     super(
@@ -16,7 +16,7 @@ export class AlreadyCanceledSubscription extends DomainError {
   }
 }
 
-/** 409: another update of the same subscription is in flight (interface §3 rule 2, reliability.md §8). */
+/** 409: another update of the same subscription is in flight (docs/interface.md#subscription-changes rule 2, docs/reliability.md#per-subscription-locking). */
 export class SubscriptionLocked extends DomainError {
   constructor() {
     super('SubscriptionLocked', 'This subscription is pending an update.', 409);
@@ -25,7 +25,7 @@ export class SubscriptionLocked extends DomainError {
 
 export type PaymentFailureReason = 'missing_payment_method' | 'card_error';
 
-/** 402: the update needs a payment that failed (interface §3 rule 3). */
+/** 402: the update needs a payment that failed (docs/interface.md#subscription-changes rule 3). */
 export class PaymentFailed extends DomainError {
   readonly reason: PaymentFailureReason;
   constructor(reason: PaymentFailureReason) {

@@ -4,7 +4,7 @@ import { CustomerCancellationReason, SubscriptionStatus } from '../shared/enums.
 import { Metadata } from '../shared/scalars.js';
 
 /**
- * The filters of `subscriptions:list` (interface §4): every multi-value filter is a list (one value is
+ * The filters of `subscriptions:list` (docs/interface.md#endpoints): every multi-value filter is a list (one value is
  * a list of one), `metadata` maps a key to one value or several (several values of one key: any of
  * them; several keys: all of them).
  */

@@ -2,7 +2,7 @@ import { Field, GraphQLISODateTime, ID, InputType, Int } from 'type-graphql';
 import { Metadata } from '../shared/scalars.js';
 
 /**
- * Polar's `SubscriptionUpdate` (polar-api.md §3.4) for GraphQL clients. GraphQL has no input unions,
+ * Polar's `SubscriptionUpdate` (docs/polar/resources.md#subscription) for GraphQL clients. GraphQL has no input unions,
  * so the alternatives are one input whose fields the service sorts into exactly one alternative
  * (fields of two alternatives in one call → 422, as Polar's `extra="forbid"` variants answer); an
  * empty input is a no-op. Explicit JSON nulls of the REST body become flags here:

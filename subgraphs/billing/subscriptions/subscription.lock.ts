@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SubscriptionLocked } from './subscription.errors.js';
 
 /**
- * Per-subscription serialisation (interface §3 rule 2, reliability.md §8): a transaction-scoped
+ * Per-subscription serialisation (docs/interface.md#subscription-changes rule 2, docs/reliability.md#per-subscription-locking): a transaction-scoped
  * advisory lock on `hashtextextended('subscription:' || id, 0)`, taken with the `try` variant so a
  * second writer gets 409 SubscriptionLocked at once instead of waiting (and can never overwrite the
  * first writer's change with a stale copy). The lock is released by the commit or rollback of the

@@ -37,7 +37,7 @@ export function isFreePrice(price: Pick<ProductPrice, 'amountType' | 'priceAmoun
 }
 
 /**
- * Subscription reads and the direct creation of free subscriptions (interface §4). Updates and revoke
+ * Subscription reads and the direct creation of free subscriptions (docs/interface.md#endpoints). Updates and revoke
  * live in their own use-case files. Stateless: every call receives the request context.
  */
 export class SubscriptionService {

@@ -1,7 +1,7 @@
 import { sortCriteria, type SortCriterion } from '../shared/sorting.js';
 
 /**
- * Polar's subscription sort keys (polar-api.md §2) and the SQL each orders by. `customer`, `product`
+ * Polar's subscription sort keys (docs/polar/lists.md) and the SQL each orders by. `customer`, `product`
  * and `discount` order by the related row's e-mail / name, as Polar does; the repository joins those
  * tables only when one of these keys is used.
  */

@@ -12,17 +12,17 @@ import type { PendingUpdate, Subscription } from './subscription.entity.js';
 import { AlreadyCanceledSubscription, InactiveSubscription, ResourceUnavailable } from './subscription.errors.js';
 
 /**
- * The state machine of a subscription (polar-api.md §9, interface §3). Every change of state goes
+ * The state machine of a subscription (docs/polar/subscription-lifecycle.md, docs/interface.md#subscription-changes). Every change of state goes
  * through one of these named transitions; each checks the state it starts from, refuses every
  * forbidden move with the domain error a client sees, stamps its timestamps once (`modifiedAt` and
  * the transition's own), and returns the webhook kinds it implies besides `subscription.updated`.
  * They are pure over the entity's fields: no I/O, so they are unit-tested as tables.
  *
- * Interpretation of interface §3 rule 1 (documented in docs/architecture.md): any update or revoke of
+ * Interpretation of docs/interface.md#subscription-changes rule 1 (documented in docs/subscriptions.md#subscription-updates): any update or revoke of
  * a subscription that is canceled (or otherwise ended: `unpaid`, `incomplete_expired`) or set to
  * cancel at period end answers 403 AlreadyCanceledSubscription, with one exception: uncancel
  * (`cancel_at_period_end: false`) of a subscription set to cancel at period end, which is what undoes
- * that state (polar-api.md §9 "Uncancel"). Polar also lets a cancel-at-period-end subscription be
+ * that state (docs/polar/subscription-lifecycle.md#uncancel). Polar also lets a cancel-at-period-end subscription be
  * revoked; the interface's rule is explicit that revoke is refused too, and the interface wins.
  */
 
@@ -55,7 +55,7 @@ export type SubscriptionState = Pick<
   | 'modifiedAt'
 >;
 
-/** Webhook kinds a transition implies in addition to `subscription.updated` (polar-api.md §6). */
+/** Webhook kinds a transition implies in addition to `subscription.updated` (docs/polar/webhooks.md). */
 export type SubscriptionEventKind =
   | 'subscription.canceled'
   | 'subscription.uncanceled'
@@ -271,7 +271,7 @@ export function removeDiscount(subscription: SubscriptionState, now: Date): Tran
 }
 
 /**
- * Set or move the trial end (polar-api.md §9 "Trial"). Only active or trialing subscriptions
+ * Set or move the trial end (docs/polar/subscription-lifecycle.md#trial). Only active or trialing subscriptions
  * (others: 403 InactiveSubscription).
  * - a future date on an active subscription starts a trial until then; it must lie after the current
  *   period end (the use case checks, as a 422 on `trial_end`); the current period runs to it;

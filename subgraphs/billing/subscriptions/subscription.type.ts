@@ -19,7 +19,7 @@ import type { PendingUpdate, Subscription as SubscriptionEntity } from './subscr
 
 const SIMPLE = { simpleResolvers: true } as const;
 
-/** A product or seat change scheduled for the next period (polar-api.md §3.4 PendingSubscriptionUpdate). */
+/** A product or seat change scheduled for the next period (docs/polar/resources.md#subscription PendingSubscriptionUpdate). */
 @ObjectType('PendingSubscriptionUpdate', SIMPLE)
 export class PendingSubscriptionUpdateType {
   @Field(() => ID) id!: string;
@@ -51,7 +51,7 @@ export interface SubscriptionEmbeds {
 }
 
 /**
- * A customer's subscription (polar-api.md §3.4). Named `BillingSubscription`: a type named
+ * A customer's subscription (docs/polar/resources.md#subscription). Named `BillingSubscription`: a type named
  * `Subscription` would become the supergraph's subscription root. The embedded `customer`, `product`
  * (with its prices), `prices` and `discount` are plain fields: the read statement returns them with
  * the subscription (subscription.read.ts), so no resolver runs per row.

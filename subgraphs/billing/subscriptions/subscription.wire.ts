@@ -5,7 +5,7 @@ import { priceWire, productWire } from '../products/product.wire.js';
 type Wire = Record<string, any>;
 
 /**
- * A subscription as Polar sends it (polar-api.md §3.4), from the GraphQL result of `SubscriptionFields`
+ * A subscription as Polar sends it (docs/polar/resources.md#subscription), from the GraphQL result of `SubscriptionFields`
  * or from `BillingSubscriptionType` itself (same field names): snake_case, prices with their kind's
  * keys, the discount as `Discount…Base`, and the hidden deprecated fields real Polar still returns
  * (`price_id` and `price` = the first price, `user_id` and `user` built from the customer). The REST

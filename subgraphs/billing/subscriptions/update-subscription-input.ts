@@ -7,7 +7,7 @@ import type { SubscriptionUpdateInput } from './subscription.inputs.js';
 /** The input side of `PATCH /v1/subscriptions/{id}`: which alternative a body is, and the checks GraphQL clients get too. */
 export type Alternative = 'base' | 'seats' | 'billing_period' | 'cancel' | 'revoke' | 'pause' | 'resume' | 'clear';
 
-/** The fields of each alternative of SubscriptionUpdate (polar-api.md §3.4), with the required ones. */
+/** The fields of each alternative of SubscriptionUpdate (docs/polar/resources.md#subscription), with the required ones. */
 export const ALTERNATIVES: Record<
   Alternative,
   { fields: (keyof SubscriptionUpdateInput)[]; required: (keyof SubscriptionUpdateInput)[] }

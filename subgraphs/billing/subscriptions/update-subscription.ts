@@ -175,7 +175,7 @@ export class UpdateSubscription {
    * direction (proration-settings.ts). `next_period` stores a pending update applied at the renewal.
    * `invoice`, `prorate` and `reset` apply now: between free products nothing is billed; a change
    * that moves money goes through the charger (plan-change-charger.ts) and nothing changes if it
-   * fails. A trialing subscription is not billed for the change (polar-api.md §9).
+   * fails. A trialing subscription is not billed for the change (docs/polar/subscription-lifecycle.md).
    */
   private async changeProduct(
     em: EntityManager,
@@ -268,7 +268,7 @@ export class UpdateSubscription {
 
   /**
    * A change that moves money (either side costs something) goes through the charger seam before
-   * anything commits; a trialing subscription is not billed for a change (polar-api.md §9).
+   * anything commits; a trialing subscription is not billed for a change (docs/polar/subscription-lifecycle.md).
    */
   private async charge(change: PaidChange): Promise<void> {
     if (change.from.amount === 0n && change.to.amount === 0n) return;

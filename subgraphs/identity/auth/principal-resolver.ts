@@ -14,7 +14,7 @@ import { UserSession } from '../tokens/user-session.entity.js';
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * Bearer → principal, as polar-api.md §5.3 describes: a known prefix with no live row, a bad
+ * Bearer → principal, as docs/polar/auth.md#bearer-resolution describes: a known prefix with no live row, a bad
  * checksum, or an unknown prefix is `invalid_token`; no bearer is anonymous (or the web session).
  */
 export class TokenPrincipalResolver implements PrincipalResolver {

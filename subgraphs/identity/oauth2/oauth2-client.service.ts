@@ -126,7 +126,7 @@ export class OAuth2ClientService {
     return this.hashEquals(hashToken(credentials.clientSecret, this.secret), client.clientSecretHash) ? client : null;
   }
 
-  /** The registration response (RFC 7591 §3.2.1; polar-api.md §5.4). Unset optional members are omitted. */
+  /** The registration response (RFC 7591 §3.2.1; docs/polar/auth.md#oauth-and-oidc-server). Unset optional members are omitted. */
   toResponse(
     issuer: string,
     client: OAuth2Client,

@@ -2,7 +2,7 @@ import { AUTH_METHODS, GRANT_TYPES, SCOPES_SUPPORTED, SUB_TYPES } from './oauth2
 import type { ApplicationType, SubType, TokenEndpointAuthMethod } from './oauth2-client.entity.js';
 import { invalidClientMetadata, invalidRedirectUri } from './oauth2.errors.js';
 
-/** Client metadata as registered (RFC 7591 §2, polar-api.md §3.14 OAuth2ClientConfiguration), normalised. */
+/** Client metadata as registered (RFC 7591 §2, docs/polar/resources.md#oauth-client-schemas OAuth2ClientConfiguration), normalised. */
 export interface ClientMetadata {
   redirectUris: string[];
   tokenEndpointAuthMethod: TokenEndpointAuthMethod;

@@ -179,7 +179,7 @@ export class OAuth2TokenService {
     }
   }
 
-  /** OIDC Core §5.3 for an OAuth access token with `openid` (polar-api.md §5.4 for the claims). */
+  /** OIDC Core §5.3 for an OAuth access token with `openid` (docs/polar/auth.md#oauth-and-oidc-server for the claims). */
   async userinfo(ctx: Ctx, principal: Principal): Promise<OAuthHttpResult> {
     const bearerError = (status: number, error: string, description: string): OAuthHttpResult => ({
       status,

@@ -1,7 +1,7 @@
 import { GRANTABLE_SCOPES } from '../../../kit/scopes.js';
 
 /**
- * Lifetimes (polar-api.md §5.4: authlib's defaults, which Polar keeps). `expires_in` is in seconds.
+ * Lifetimes (docs/polar/auth.md#oauth-and-oidc-server: authlib's defaults, which Polar keeps). `expires_in` is in seconds.
  * A refresh token is good for 30 days from its issue; every refresh issues a new one, so a grant that is
  * used stays alive and one left alone for 30 days ends (RFC 9700 §4.14.2: expire after inactivity).
  */
@@ -13,7 +13,7 @@ export const ID_TOKEN_TTL_SECONDS = 3_600;
 /** Retired signing keys stay in the JWKS this long: longer than any id_token they signed lives. */
 export const RETIRED_KEY_PUBLISHED_SECONDS = 7 * 24 * 3600;
 
-/** What discovery advertises and a client may register (polar-api.md §5.2). */
+/** What discovery advertises and a client may register (docs/polar/auth.md#scopes). */
 export const SCOPES_SUPPORTED: readonly string[] = GRANTABLE_SCOPES;
 
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;

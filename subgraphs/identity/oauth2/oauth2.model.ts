@@ -254,7 +254,7 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
     return issued;
   }
 
-  /** OIDC Core §2 / §3.1.3.6; polar-api.md §5.4. */
+  /** OIDC Core §2 / §3.1.3.6; docs/polar/auth.md#oauth-and-oidc-server. */
   private async idToken(
     client: OAuth2Client,
     subject: GrantSubject,

@@ -112,7 +112,7 @@ export class CreateOrganizationInput extends OrganizationSettingsFields {
   @Field() slug!: string;
 }
 
-/** Every field optional; an empty input changes nothing (interface §2). */
+/** Every field optional; an empty input changes nothing (docs/interface.md#resources). */
 @InputType('UpdateOrganizationInput')
 export class UpdateOrganizationInput extends OrganizationSettingsFields {
   @Field(() => String, { nullable: true }) name?: string | null;

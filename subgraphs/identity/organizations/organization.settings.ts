@@ -1,6 +1,6 @@
 /**
  * The JSON settings blocks of an organization, with the defaults a new organization gets. Shapes
- * follow polar-api.md §3.1; they are stored as jsonb because they change together with the row and
+ * follow docs/polar/resources.md#organization; they are stored as jsonb because they change together with the row and
  * are never queried by their inner fields.
  */
 export interface FeatureSettings {

@@ -1,6 +1,6 @@
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 
-/** Sort keys Polar accepts for organizations (polar-api.md §2), mapped to entity properties. */
+/** Sort keys Polar accepts for organizations (docs/polar/lists.md), mapped to entity properties. */
 const SORT_PROPERTIES: Record<string, string> = {
   created_at: 'createdAt',
   slug: 'slug',

@@ -128,7 +128,7 @@ export class CapabilitiesType {
   @Field() dashboardAccess!: boolean;
 }
 
-/** The public Organization (polar-api.md §3.1). Built from the entity by `fromEntity`, never the entity itself. */
+/** The public Organization (docs/polar/resources.md#organization). Built from the entity by `fromEntity`, never the entity itself. */
 @ObjectType('Organization', SIMPLE)
 @Directive('@key(fields: "id")')
 export class OrganizationType {

@@ -8,7 +8,7 @@ import { DeliverySender } from '../worker/delivery-sender.js';
 import { signatureHeader, signerFor } from '../worker/delivery-signature.js';
 import { checkLiteralHost, ForbiddenTarget, guardedLookup, isPublicAddress } from '../worker/target-policy.js';
 
-describe('signature (polar-api.md §6, reliability.md §10 case 1)', () => {
+describe('signature (docs/polar/webhooks.md, docs/reliability.md#checked-cases case 1)', () => {
   const body = JSON.stringify({
     type: 'customer.deleted',
     timestamp: '2026-01-01T00:00:00.000Z',
@@ -53,7 +53,7 @@ describe('signature (polar-api.md §6, reliability.md §10 case 1)', () => {
     const ts = Math.floor(Date.now() / 1000);
     const header = signatureHeader(secret, id, ts, body);
     expect(header.split(' ')).toHaveLength(1);
-    // validateEvent(body, headers, secret) is `new Webhook(base64(utf8(secret))).verify` (polar-api.md §6).
+    // validateEvent(body, headers, secret) is `new Webhook(base64(utf8(secret))).verify` (docs/polar/webhooks.md).
     new Webhook(Buffer.from(secret).toString('base64')).verify(body, {
       'webhook-id': id,
       'webhook-timestamp': String(ts),
@@ -62,7 +62,7 @@ describe('signature (polar-api.md §6, reliability.md §10 case 1)', () => {
   });
 });
 
-describe('retry ladder (reliability.md §1.3)', () => {
+describe('retry ladder (docs/polar/webhooks.md#retries-and-disabling)', () => {
   it('waits min(2 s·2^n, 20 min) with 50–100 % jitter after the n-th failure', () => {
     for (let n = 1; n < POLAR_DELIVERY_POLICY.maxAttempts; n++) {
       const ceiling = Math.min(2000 * 2 ** n, 20 * 60 * 1000);
@@ -74,7 +74,7 @@ describe('retry ladder (reliability.md §1.3)', () => {
   });
 });
 
-describe('target policy (reliability.md §10 case 8)', () => {
+describe('target policy (docs/reliability.md#checked-cases case 8)', () => {
   it('refuses loopback, private, link-local, CGNAT, unique-local and mapped addresses', () => {
     for (const address of [
       '10.0.0.5',

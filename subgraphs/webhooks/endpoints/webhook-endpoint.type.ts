@@ -4,7 +4,7 @@ import type { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
 const SIMPLE = { simpleResolvers: true } as const;
 
-/** Polar's WebhookEndpoint (polar-api.md §3.13). */
+/** Polar's WebhookEndpoint (docs/polar/resources.md#webhook-endpoints). */
 @ObjectType('WebhookEndpoint', SIMPLE)
 export class WebhookEndpointType {
   @Field(() => ID) id!: string;

@@ -5,7 +5,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
  * A new endpoint secret in Polar's format: `whsec_` + 37 random base62 characters + a 6-character
- * base62 CRC32 of them (polar-api.md §3.13). The 43 characters after the prefix are also valid
+ * base62 CRC32 of them (docs/polar/resources.md#webhook-endpoints). The 43 characters after the prefix are also valid
  * (unpadded) base64, so a vanilla Standard Webhooks verifier can decode them into a 32-byte key; the
  * worker signs with that key as well as with Polar's (see delivery-signature.ts).
  */

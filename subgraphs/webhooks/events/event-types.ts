@@ -1,4 +1,4 @@
-/** Polar's 41 `WebhookEventType`s (polar-api.md §6): what an endpoint may subscribe to. */
+/** Polar's 41 `WebhookEventType`s (docs/polar/webhooks.md): what an endpoint may subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
   'checkout.created',
   'checkout.updated',

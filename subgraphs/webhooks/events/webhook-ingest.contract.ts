@@ -5,7 +5,7 @@ export interface SourceEvent {
   /** The outbox row's id: ingestion is idempotent on it. */
   id: string;
   organizationId: string;
-  /** `subscription.created`, … (polar-api.md §6). */
+  /** `subscription.created`, … (docs/polar/webhooks.md). */
   type: string;
   /** The resource's public shape at the time of the change: the webhook's `data`. */
   payload: Record<string, unknown>;

@@ -1,6 +1,6 @@
 /**
- * When a failed delivery is tried again, and when an endpoint is given up on (polar-api.md §6,
- * reliability.md §1.3): up to 10 attempts per event; after the n-th failure the next attempt waits
+ * When a failed delivery is tried again, and when an endpoint is given up on (docs/polar/webhooks.md,
+ * docs/polar/webhooks.md#retries-and-disabling): up to 10 attempts per event; after the n-th failure the next attempt waits
  * min(base·2^n, max) with "equal jitter" (a uniform draw in [½·d, d]), so with Polar's base 2 s and
  * max 20 min about 4 s, 8 s, 16 s … 17 min, the whole ladder 17–34 minutes. An endpoint whose 10 most
  * recent finished events all failed is disabled.

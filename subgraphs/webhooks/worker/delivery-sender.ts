@@ -3,7 +3,7 @@ import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import { checkLiteralHost, ForbiddenTarget, guardedLookup } from './target-policy.js';
 
-/** Polar's request (polar-api.md §6): these headers, POST, 10 s for the whole exchange. */
+/** Polar's request (docs/polar/webhooks.md): these headers, POST, 10 s for the whole exchange. */
 export const WEBHOOK_USER_AGENT = 'polar.sh webhooks';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const RESPONSE_EXCERPT_BYTES = 2048;

@@ -7,7 +7,7 @@ const STANDARD_PREFIX = 'whsec_';
  * "{id}.{timestamp}.{body}">`, computed with two keys, space-separated (the spec's list, meant for
  * secret rotation; verifiers accept any `v1` entry that matches):
  *
- * 1. Polar's key: the UTF-8 bytes of the whole secret string (polar-api.md §6 "key quirk"). This is
+ * 1. Polar's key: the UTF-8 bytes of the whole secret string (docs/polar/webhooks.md#signature). This is
  *    what the Polar SDK's `validateEvent(body, headers, secret)` checks, and what a generic verifier
  *    checks when given `base64(secret)` as Polar's docs tell merchants to do.
  * 2. The Standard Webhooks key: the secret without `whsec_`, base64-decoded. This is what

@@ -15,8 +15,7 @@ import { ipv4Of, ipv6Groups, ipv6Text } from './ip-address.js';
  * `64:ff9b:1::/48` (RFC 8215: the operator picks where the IPv4 sits), and site-local `fec0::/10`. The
  * check runs inside the connection's own DNS lookup, so the address checked is the address connected to
  * (no rebinding between check and connect); redirects are never followed. The sandbox, or an operator
- * who sets WEBHOOK_ALLOW_PRIVATE_TARGETS=true, allows every address. Documented in docs/architecture.md
- * ("Webhooks").
+ * who sets WEBHOOK_ALLOW_PRIVATE_TARGETS=true, allows every address. Documented in docs/webhooks.md.
  */
 const blocked = new BlockList();
 for (const [network, prefix] of [

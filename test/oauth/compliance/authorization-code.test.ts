@@ -1,6 +1,6 @@
 // RFC 6749 §4.1.2 and §10.5, RFC 9700 §4.2.4 / §2.1.1: an authorization code is short-lived, single
 // use, bound to the client and the redirect URI; a second redemption is refused and revokes every
-// token issued from the code. Concurrent redemptions: exactly one wins (reliability.md §3.4).
+// token issued from the code. Concurrent redemptions: exactly one wins (docs/reliability.md#single-use-oauth-credentials).
 import pg from 'pg';
 import {
   bearerGet,

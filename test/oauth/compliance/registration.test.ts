@@ -1,6 +1,6 @@
 // RFC 7591 §2 (client metadata), §3.2.1 (201 client information response), §3.2.2 (invalid_redirect_uri,
 // invalid_client_metadata); RFC 7592 §2 (read, update, delete with the registration access token);
-// RFC 9700 §2.1 / §4.1.1 (https redirect URIs, http only on loopback) and item 12 (a client cannot pick
+// RFC 9700 §2.1 / §4.1.1 (https redirect URIs, http only on loopback) and docs/oauth.md#rfc-9700-checklist item 12 (a client cannot pick
 // its own client_id).
 import {
   Browserless,

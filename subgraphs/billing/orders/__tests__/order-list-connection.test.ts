@@ -5,7 +5,7 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
 /**
  * A full page of orders and its exact count run on one connection taken from the pool once: a count that
  * took a connection of its own waited for the pool a second time, behind every request that had arrived
- * meanwhile, holding the page's rows (docs/architecture.md, "Performance and memory").
+ * meanwhile, holding the page's rows (docs/performance.md).
  */
 let stack: TestStack;
 let tenant: Tenant;

@@ -5,7 +5,7 @@ import type { PaymentProcessor } from '../../payments/payment-processor.js';
 import { RefundService } from '../refund.service.js';
 
 /**
- * reliability.md §2 for refunds: the processor refunds, then the process dies before our commit. The
+ * docs/reliability.md#exactly-once-where-it-matters for refunds: the processor refunds, then the process dies before our commit. The
  * retry derives the same key (`refund:{order}:{n}`, n unchanged since nothing committed), so the
  * processor answers its first refund: the money moves once, and one refund is recorded.
  */

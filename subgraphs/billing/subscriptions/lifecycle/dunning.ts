@@ -1,5 +1,5 @@
 /**
- * Dunning: what happens after a renewal charge fails (polar-api.md §9). Pure functions of the
+ * Dunning: what happens after a renewal charge fails (docs/polar/subscription-lifecycle.md). Pure functions of the
  * attempts made so far; the engine stores `past_due_at`, the order's `next_payment_attempt_at` and
  * the attempt count, and asks these when to try again and when to give up.
  *

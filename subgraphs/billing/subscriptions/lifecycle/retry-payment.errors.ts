@@ -1,6 +1,6 @@
 import { DomainError } from '../../../../kit/errors.js';
 
-/** The errors of the portal's confirm-retry-payment, with Polar's class names and statuses (polar-api.md §1). */
+/** The errors of the portal's confirm-retry-payment, with Polar's class names and statuses (docs/polar/errors.md). */
 
 /** 409: another payment of this order is being made right now. */
 export class PaymentAlreadyInProgress extends DomainError {
