@@ -1,6 +1,6 @@
 // Renewals per second (`npm run bench`, target r; or `node dist/bench/renewals.js --database-url URL`):
 // `count` subscriptions due at one instant (bench/seed-renewals.ts, 100,000; 2,000 with --quick or
-// BENCH_RENEWALS=n) renewed by the recurring engine (subgraphs/billing/recurring/renewal-engine.ts: claim,
+// BENCH_RENEWALS=n) renewed by the recurring engine (subgraphs/billing/subscriptions/lifecycle/renewal-engine.ts: claim,
 // new period, cycle order, test-processor charge, payment, events, one transaction each), beside the
 // same writes done by PostgreSQL alone: bench/renewals.pgbench.sql run by pgbench with as many clients
 // as the engine has lanes. Prints a table and the target line

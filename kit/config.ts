@@ -33,7 +33,7 @@ const rateLimits = z.string().transform((text, ctx): RateLimit[] => {
   }
   return limits;
 });
-/** The rate-limit rules that configuration may change (rest-adapter/rate-limit/rules.ts has their defaults). */
+/** The rate-limit rules that configuration may change (rest-adapter/guards/rate-limit/rules.ts has their defaults). */
 export const RATE_LIMIT_RULE_NAMES = ['principal', 'ip', 'license_keys', 'checkout_confirm', 'sign_in'] as const;
 export type RateLimitRuleName = (typeof RATE_LIMIT_RULE_NAMES)[number];
 /** `name=limit,name=limit`, e.g. `principal=600/min,ip=200/s`. */
@@ -114,7 +114,7 @@ const schema = z.object({
   REDIS_KEY_PREFIX: z.string().default('billing:'),
   /** `off` turns every rate limit off; the default is on, except under NODE_ENV=test. */
   RATE_LIMITS: z.enum(['on', 'off']).optional(),
-  /** Changes to the default limits of rest-adapter/rate-limit/rules.ts, production and sandbox separately. */
+  /** Changes to the default limits of rest-adapter/guards/rate-limit/rules.ts, production and sandbox separately. */
   RATE_LIMIT_RULES: rateLimitRules,
   SANDBOX_RATE_LIMIT_RULES: rateLimitRules,
   RATE_LIMIT_OVERRIDES: rateLimitOverrides,

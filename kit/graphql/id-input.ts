@@ -22,7 +22,7 @@ import { toGraphQLError } from './format-error.js';
  * Every id this service hands out is a UUID, and the subgraphs compare ids with `uuid` columns: an
  * `ID` argument that is not one (`product(id: "x")`) would fail in PostgreSQL and come back as a masked
  * internal error. Subgraphs refuse it before executing, with the 422 `uuid_parsing` item the REST
- * routes answer for the same value (they check ids at the edge: rest-adapter/validation.ts).
+ * routes answer for the same value (they check ids at the edge: rest-adapter/v1/validation.ts).
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MESSAGE = 'Input should be a valid UUID';

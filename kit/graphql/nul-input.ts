@@ -3,7 +3,7 @@ import { type DocumentNode, GraphQLError, Kind, visit } from 'graphql';
 /**
  * PostgreSQL text cannot hold U+0000: a NUL in a string argument would fail in the database and
  * come back as a masked internal error. Subgraphs refuse it before executing, as a client error
- * (the REST edge refuses it earlier still, with a 422: rest-adapter/validation.ts).
+ * (the REST edge refuses it earlier still, with a 422: rest-adapter/v1/validation.ts).
  */
 const MESSAGE = 'the NUL character (U+0000) is not allowed in strings';
 

@@ -1,5 +1,5 @@
 /**
- * Integer, page and limit bounds shared by the REST edge (rest-adapter/routes/common.ts) and the subgraphs'
+ * Integer, page and limit bounds shared by the REST edge (rest-adapter/v1/routes/common.ts) and the subgraphs'
  * list resolvers. No imports: the REST adapter reads it without loading type-graphql.
  */
 

@@ -88,7 +88,7 @@ export {
   customerSubscriptionWire,
 } from './customer-portal/portal.wire.js';
 
-// The storage routes behind signed file links (rest-adapter/storage/): slice size and path prefix.
+// The storage routes behind signed file links (rest-adapter/inbound/storage/): slice size and path prefix.
 export { STORAGE_PATH_PREFIX } from './files/file-links.js';
 export { CHUNK_BYTES as FILE_CHUNK_BYTES, MAX_PART_BYTES as FILE_MAX_PART_BYTES } from './files/file.validation.js';
 

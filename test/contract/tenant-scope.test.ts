@@ -24,7 +24,7 @@ const ALLOWED = new Set([
   'kit/database/read/read-model.ts',
   'subgraphs/identity/organizations/organization.read.ts',
   'subgraphs/identity/organizations/organization.repository.ts',
-  'rest-adapter/web/auth.ts',
+  'rest-adapter/web-kit/auth.ts',
   'rest-adapter/web/portal/portal-router.ts',
   'rest-adapter/web/portal/portal-sign-in-routes.ts',
 ]);

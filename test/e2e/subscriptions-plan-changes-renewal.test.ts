@@ -18,7 +18,7 @@ import {
 } from './support/plan-changes.js';
 
 /**
- * The seam the renewal engine calls (recurring/renewal-adjustments.ts), at unit level inside a
+ * The seam the renewal engine calls (subscriptions/lifecycle/renewal-adjustments.ts), at unit level inside a
  * transaction as the renewal runs it: `prorate` lines are taken by exactly one renewal order, a
  * `next_period` change applies at the period end, and customer balance pays the next orders first.
  */

@@ -8,7 +8,7 @@ import { BENEFITS_RECONCILE_JOB } from './benefit-grants.job.js';
 const DAY_MS = 86_400_000;
 
 /**
- * Grants inside a move of the sandbox clock (recurring/due-work.ts). Work that ran earlier in the same
+ * Grants inside a move of the sandbox clock (time/due-work.ts). Work that ran earlier in the same
  * advance (a renewal ending a subscription, a dunning step) recorded its events, and the trigger queued
  * their reconcile jobs: they are reported as overdue and run here, at the clock's instant, so the
  * advance answers with grants already in line. A past-due subscription's grace period ends at

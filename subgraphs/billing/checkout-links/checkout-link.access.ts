@@ -1,6 +1,6 @@
 import { type AccessRule, coreApiRule } from '../../../kit/graphql/authorize.js';
 
-/** Who may call the checkout-link operations of the Core API (`rest-adapter/routes/checkout-links.routes.ts`). */
+/** Who may call the checkout-link operations of the Core API (`rest-adapter/v1/routes/checkout-links.routes.ts`). */
 export const CHECKOUT_LINKS_READ = coreApiRule('checkout_links:read', 'checkout_links:write');
 export const CHECKOUT_LINKS_WRITE = coreApiRule('checkout_links:write');
 

@@ -12,10 +12,10 @@ import { CheckoutRepository } from './checkout.repository.js';
 const BATCH = 200;
 
 /**
- * Checkout expiry as due work (recurring/due-work.ts): an open checkout whose `expires_at` has come
+ * Checkout expiry as due work (time/due-work.ts): an open checkout whose `expires_at` has come
  * becomes `expired`, with `checkout.expired` then `checkout.updated` (Polar's order, its
  * `checkout.expired` task), stamped with the instant it is run at. The sandbox clock's advance runs it
- * at every expiry it passes; the production sweep (recurring/due-work-sweep.ts) runs the same code.
+ * at every expiry it passes; the production sweep (time/due-work-sweep.ts) runs the same code.
  * The `update … where status = 'open'` is the claim: two runs at once expire each checkout once and
  * record its events once.
  */

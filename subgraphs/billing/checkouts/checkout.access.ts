@@ -1,6 +1,6 @@
 import { type AccessRule, coreApiRule } from '../../../kit/graphql/authorize.js';
 
-/** Who may call the checkout operations of the Core API (`rest-adapter/routes/checkouts.routes.ts`). */
+/** Who may call the checkout operations of the Core API (`rest-adapter/v1/routes/checkouts.routes.ts`). */
 export const CHECKOUTS_READ = coreApiRule('checkouts:read', 'checkouts:write');
 export const CHECKOUTS_WRITE = coreApiRule('checkouts:write');
 

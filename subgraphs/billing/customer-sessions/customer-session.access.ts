@@ -1,7 +1,7 @@
 import { type AccessRule, coreApiRule } from '../../../kit/graphql/authorize.js';
 
 /**
- * Who may create a customer session: the route table (`rest-adapter/routes/customer-sessions.routes.ts`)
+ * Who may create a customer session: the route table (`rest-adapter/v1/routes/customer-sessions.routes.ts`)
  * and the resolver check this same object, so REST and GraphQL clients get the same 401/403.
  */
 export const CUSTOMER_SESSIONS_WRITE = coreApiRule('customer_sessions:write');

@@ -1,7 +1,7 @@
 import { coreApiRule, customerPortalRule } from '../../../kit/graphql/authorize.js';
 
 /**
- * Who may call the customer operations, through the Core API (`rest-adapter/routes/customers.routes.ts`)
+ * Who may call the customer operations, through the Core API (`rest-adapter/v1/routes/customers.routes.ts`)
  * and the Customer Portal API (the customer itself, `customer-portal-*.routes.ts`). The route table
  * and the resolvers check these same objects, so REST and GraphQL clients get the same 401/403.
  */

@@ -11,7 +11,7 @@ import { FileRepository } from './file.repository.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The bytes behind signed links (the storage routes of rest-adapter/storage/): a part arrives as
+ * The bytes behind signed links (the storage routes of rest-adapter/inbound/storage/): a part arrives as
  * slices of at most 512 KiB (`storeChunk`, each idempotent by its position) and is then sealed
  * (`sealPart`: hashed from what is stored, checked against its declared range and checksum); a
  * download is read back slice by slice. Every call checks the link first; a link is its own credential.

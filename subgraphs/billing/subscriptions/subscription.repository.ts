@@ -25,7 +25,7 @@ class Params {
 
 /**
  * The write path's reads of subscriptions (managed entities for the unit of work) and the CSV export,
- * scoped by the one tenant rule (kit/database/read/tenant-scope.ts): another tenant's id is "not
+ * scoped by the one tenant rule (kit/database/tenant-scope.ts): another tenant's id is "not
  * found". Lists and gets go through the read path instead (subscription.read.ts).
  */
 export class SubscriptionRepository {

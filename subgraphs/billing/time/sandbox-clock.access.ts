@@ -1,7 +1,7 @@
 import { coreApiRule } from '../../../kit/graphql/authorize.js';
 
 /**
- * Who may read and move an organization's sandbox clock (`rest-adapter/routes/sandbox-clock.routes.ts`
+ * Who may read and move an organization's sandbox clock (`rest-adapter/v1/routes/sandbox-clock.routes.ts`
  * and the resolver check these objects). Moving it runs renewals and dunning, so it needs what changing
  * subscriptions needs.
  */

@@ -1,7 +1,7 @@
 import { type AccessRule, coreApiRule } from '../../../kit/graphql/authorize.js';
 
 /**
- * Who may call the organization operations: the route table (`rest-adapter/routes/organizations.routes.ts`)
+ * Who may call the organization operations: the route table (`rest-adapter/v1/routes/organizations.routes.ts`)
  * and the resolvers check these same objects, so REST and GraphQL clients get the same 401/403.
  */
 export const ORGANIZATIONS_READ = coreApiRule('organizations:read', 'organizations:write');
