@@ -15,10 +15,10 @@ import {
   normaliseFilters,
   OrderType,
   orderRead,
-  orderWire,
   subscriptionRead,
   subscriptionWireOf,
-} from '../subgraphs/billing/contract.js';
+} from '../subgraphs/billing/runtime.js';
+import { orderWire } from '../subgraphs/billing/contract.js';
 
 const databaseUrl = process.env.BASELINE_DATABASE_URL;
 const port = Number(process.env.BASELINE_PORT ?? 0);

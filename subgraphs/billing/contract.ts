@@ -94,15 +94,3 @@ export { CHUNK_BYTES as FILE_CHUNK_BYTES, MAX_PART_BYTES as FILE_MAX_PART_BYTES 
 
 // Which payment processor takes the money in an environment, for the start-up banner and /readyz.
 export { describePaymentProcessor, type PaymentProcessorDescription } from './payments/payment-processor.selection.js';
-
-// The bench's one-hop baseline (bench/baseline-server.ts) answers GET /v1/subscriptions/ and /v1/orders/
-// with billing's own read statements and shaping, minus the framework: the ORM options (for entity
-// metadata only, never connected), the list filters, the read models and the row → wire steps.
-// These load billing's entities and GraphQL types (no database, no schema); nothing else should need them.
-export { billingOrmOptions } from './orm.js';
-export { normaliseFilters } from './subscriptions/subscription.filters.js';
-export { subscriptionRead } from './subscriptions/subscription.read.js';
-export { BillingSubscriptionType } from './subscriptions/subscription.type.js';
-export { subscriptionWireOf } from './subscriptions/subscription.events.js';
-export { orderRead } from './orders/order.read.js';
-export { OrderType } from './orders/order.type.js';

@@ -39,6 +39,19 @@ import { type ProrationSettingsSource, prorationSettingsFrom } from './subscript
 export { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 export { OutboxRelay } from './events/outbox-relay.js';
 
+// For the bench's one-hop baseline (bench/baseline-server.ts, a composition root), which answers
+// GET /v1/subscriptions/ and /v1/orders/ with billing's own read statements and shaping, minus the
+// framework: the ORM options (entity metadata only, never connected), the list filters, the read models
+// and the row → wire steps. They load billing's entities and GraphQL types, so they stay out of
+// contract.ts, which the REST adapter imports.
+export { billingOrmOptions } from './orm.js';
+export { normaliseFilters } from './subscriptions/subscription.filters.js';
+export { subscriptionRead } from './subscriptions/subscription.read.js';
+export { BillingSubscriptionType } from './subscriptions/subscription.type.js';
+export { subscriptionWireOf } from './subscriptions/subscription.events.js';
+export { orderRead } from './orders/order.read.js';
+export { OrderType } from './orders/order.type.js';
+
 export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   orm: MikroORM;
   services: BillingServices;
