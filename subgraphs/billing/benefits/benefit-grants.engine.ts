@@ -1,14 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer } from '../customers/customer.entity.js';
-import { recordEvent } from '../events/record-event.js';
 import type { Benefit, BenefitKind } from './benefit.entity.js';
 import { BenefitRepository } from './benefit.repository.js';
 import { BenefitGrant } from './benefit-grant.entity.js';
 import { BenefitGrantRepository } from './benefit-grant.repository.js';
 import { isRetriable } from './benefit-integration.errors.js';
 import type { BenefitTypeHandler } from './benefit-type-handlers.js';
-import { BenefitGrantType } from './benefit.type.js';
-import { benefitGrantWire, customerStateWire } from './benefit.wire.js';
+import {
+  recordBenefitGrantEvent,
+  recordBenefitGrantUpdated,
+  recordCustomerStateChanged,
+} from './benefit-grant.events.js';
 import { loadCustomerState } from './customer-state.read.js';
 
 /** Where an organization's `benefit_revocation_grace_period` (days) comes from; identity owns it. */
@@ -151,16 +153,7 @@ export class BenefitGrantEngine {
         grant.error = grantError(error, at);
       }
       grant.modifiedAt = at;
-      recordEvent(
-        em,
-        grant.organizationId,
-        'benefit_grant.updated',
-        {
-          ...benefitGrantWire(BenefitGrantType.fromEntity(grant, customer, benefit)),
-          previous_properties: previous,
-        },
-        at,
-      );
+      recordBenefitGrantUpdated(em, grant, benefit, customer, previous, at);
     }
   }
 
@@ -267,13 +260,7 @@ export class BenefitGrantEngine {
       if (isRetriable(error)) retry = grant.error.message;
     }
     grant.modifiedAt = at;
-    recordEvent(
-      em,
-      grant.organizationId,
-      'benefit_grant.updated',
-      { ...benefitGrantWire(BenefitGrantType.fromEntity(grant, customer, benefit)), previous_properties: previous },
-      at,
-    );
+    recordBenefitGrantUpdated(em, grant, benefit, customer, previous, at);
     await em.flush();
     await this.stateChanged(em, grant.organizationId, grant.customerId, at);
     return retry;
@@ -359,20 +346,14 @@ export class BenefitGrantEngine {
     customer: Customer,
     at: Date,
   ): void {
-    recordEvent(
-      em,
-      grant.organizationId,
-      type,
-      benefitGrantWire(BenefitGrantType.fromEntity(grant, customer, benefit)),
-      at,
-    );
+    recordBenefitGrantEvent(em, type, grant, benefit, customer, at);
   }
 
   /** `customer.state_changed` with the state as the change leaves it (read inside the transaction). */
   private async stateChanged(em: EntityManager, organizationId: string, customerId: string, at: Date): Promise<void> {
     const state = await loadCustomerState(em, { id: customerId }, [organizationId]);
     if (!state) return;
-    recordEvent(em, organizationId, 'customer.state_changed', customerStateWire(state), at);
+    recordCustomerStateChanged(em, organizationId, state, at);
     await em.flush();
   }
 }

@@ -3,7 +3,7 @@ import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../
 import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordBenefitEvent } from './benefit.events.js';
 import { downloadableFileIssues } from '../files/downloadable-files.js';
 import { enqueueJob } from '../jobs/job-queue.js';
 import { ProductRepository } from '../products/product.repository.js';
@@ -20,7 +20,6 @@ import { BenefitRepository } from './benefit.repository.js';
 import { BENEFIT_DEFAULT_SORTING, BENEFIT_SORT_KEYS } from './benefit.sorting.js';
 import { BenefitType } from './benefit.type.js';
 import { benefitIssues } from './benefit.validation.js';
-import { benefitWire } from './benefit.wire.js';
 
 export interface BenefitListQuery extends PageRequest, BenefitReadFilters {
   organizationIds?: string[] | null;
@@ -75,7 +74,7 @@ export class BenefitService {
       deletedAt: null,
     } as Benefit);
     const type = BenefitType.fromEntity(benefit);
-    recordEvent(ctx.em, organizationId, 'benefit.created', benefitWire(type), now);
+    recordBenefitEvent(ctx.em, organizationId, 'benefit.created', type, now);
     await ctx.em.flush();
     return type;
   }
@@ -109,7 +108,7 @@ export class BenefitService {
       const now = await organizationNow(ctx, benefit.organizationId);
       benefit.modifiedAt = now;
       type.modifiedAt = now;
-      recordEvent(ctx.em, benefit.organizationId, 'benefit.updated', benefitWire(type), now);
+      recordBenefitEvent(ctx.em, benefit.organizationId, 'benefit.updated', type, now);
       if (input.properties != null) await this.engine.updateBenefit(ctx.em, benefit, now);
     }
     await ctx.em.flush();
@@ -127,7 +126,7 @@ export class BenefitService {
       benefit.deletedAt = now;
       benefit.modifiedAt = now;
       await benefits.unlinkFromEveryProduct(id);
-      recordEvent(em, benefit.organizationId, 'benefit.updated', benefitWire(BenefitType.fromEntity(benefit)), now);
+      recordBenefitEvent(em, benefit.organizationId, 'benefit.updated', BenefitType.fromEntity(benefit), now);
       await em.flush();
       await this.engine.revokeBenefit(em, benefit, now);
     });

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { Customer } from '../customers/customer.entity.js';
-import { recordCustomerEvent } from '../customers/customer.service.js';
+import { recordCustomerEvent } from '../customers/customer.events.js';
 import { DiscountRepository } from '../discounts/discount.repository.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';

@@ -1,9 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { recordEvent } from '../events/record-event.js';
+import { recordCheckoutExpired } from './checkout.events.js';
 import type { DueWork, SweepableDueWorkRunner } from '../time/due-work.js';
 import { checkoutRead } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
-import { checkoutWire } from './checkout.wire.js';
 import { releaseDiscount } from './checkout-confirm.js';
 import { CheckoutRepository } from './checkout.repository.js';
 
@@ -58,9 +57,8 @@ export class CheckoutExpiry implements SweepableDueWorkRunner {
         await releaseDiscount(em, ids);
         const rows = await checkoutRead.byIdsIn(em, { organizationIds: [work.organizationId], customerId: null }, ids);
         for (const row of rows) {
-          const wire = checkoutWire(CheckoutType.fromRow(row, { now: work.at, publicUrl: this.publicUrl }));
-          recordEvent(em, work.organizationId, 'checkout.expired', wire, work.at);
-          recordEvent(em, work.organizationId, 'checkout.updated', wire, new Date(work.at.getTime() + 1));
+          const checkout = CheckoutType.fromRow(row, { now: work.at, publicUrl: this.publicUrl });
+          recordCheckoutExpired(em, work.organizationId, checkout, work.at);
         }
         await em.flush();
         return ids.length;

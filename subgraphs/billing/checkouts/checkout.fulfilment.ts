@@ -1,7 +1,7 @@
 import { type MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import { faultPoint } from '../../../kit/fault-injection.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordCheckoutEvent } from './checkout.events.js';
 import type { JobHandler } from '../jobs/job-queue.js';
 import { createOrder } from '../orders/create-order.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
@@ -15,7 +15,6 @@ import { addInterval } from '../time/calendar.js';
 import { checkoutRead } from './checkout.read.js';
 import { type FulfilmentPayload, processorCall } from './checkout-confirm.js';
 import { CheckoutType } from './checkout.type.js';
-import { checkoutWire } from './checkout.wire.js';
 import { CheckoutRepository } from './checkout.repository.js';
 
 /** The crash test's point: the money has moved, the order is not committed yet. */
@@ -166,11 +165,11 @@ export function checkoutFulfilment(deps: {
       await em.flush();
       const [row] = await checkoutRead.byIdsIn(em, { organizationIds: [k.organizationId], customerId: null }, [k.id]);
       const shaped = CheckoutType.fromRow(row!, { now, publicUrl: deps.publicUrl });
-      recordEvent(
+      recordCheckoutEvent(
         em,
         k.organizationId,
         'checkout.updated',
-        checkoutWire(shaped),
+        shaped,
         new Date(now.getTime() + subscriptionEvents.length + 3),
       );
       await em.flush();

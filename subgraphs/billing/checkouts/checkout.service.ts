@@ -5,7 +5,7 @@ import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/
 import type { RequestContext } from '../../../kit/request-context.js';
 import { Customer } from '../customers/customer.entity.js';
 import { storedAddress } from '../customers/customer.service.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordCheckoutEvent } from './checkout.events.js';
 import { enqueueJob } from '../jobs/job-queue.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { PaymentError } from '../payments/payment.errors.js';
@@ -37,7 +37,6 @@ import {
 } from './checkout-confirm.js';
 import { checkoutRead, type CheckoutReadFilters } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
-import { checkoutWire } from './checkout.wire.js';
 import { assertTrialAvailable } from './trial-redemptions.js';
 import type { CheckoutDependencies, CheckoutListQuery } from './checkout.dependencies.js';
 import { CheckoutRepository } from './checkout.repository.js';
@@ -211,7 +210,7 @@ export class CheckoutService {
       em.persist(checkout);
       await em.flush();
       const shaped = await this.readIn(ctx, em, checkout);
-      recordEvent(em, organizationId, 'checkout.created', checkoutWire(shaped), now);
+      recordCheckoutEvent(em, organizationId, 'checkout.created', shaped, now);
       await em.flush();
       return shaped;
     });
@@ -382,7 +381,7 @@ export class CheckoutService {
       if (!options.silent) {
         // A millisecond after the change's other rows (customer.created on confirm), so the outbox's
         // (created_at, id) order is the order Polar sends them in, even under a clock that stands still.
-        recordEvent(em, k.organizationId, 'checkout.updated', checkoutWire(shaped), new Date(now.getTime() + 1));
+        recordCheckoutEvent(em, k.organizationId, 'checkout.updated', shaped, new Date(now.getTime() + 1));
         await em.flush();
       }
       return shaped;

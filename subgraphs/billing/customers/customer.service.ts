@@ -1,12 +1,15 @@
-import { snakeKeys } from '../../../kit/case.js';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import type { ChangeOutcome } from '../../../kit/database/write/write-frame.js';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
-import { recordEvent } from '../events/record-event.js';
+import { runWrite } from '../events/run-write.js';
 import { CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
+import { type CustomerEventRecorder, customerEvent, recordCustomerEvent } from './customer.events.js';
 import type { Address } from './customer.entity.js';
 import { Customer } from './customer.entity.js';
 import {
@@ -39,23 +42,6 @@ export interface CustomerListQuery extends PageRequest {
   filter?: CustomerFilter | null;
   sorting?: string[] | null;
 }
-
-/** What a customer change records for webhooks (customer.created / customer.updated / customer.deleted). */
-export type CustomerEventType = 'customer.created' | 'customer.updated' | 'customer.deleted';
-
-/** Where customer changes are announced: added to the unit of work, so written by the same flush as the change. */
-export type CustomerEventRecorder = (ctx: RequestContext, type: CustomerEventType, customer: Customer) => void;
-
-/** The default: the billing outbox, with the customer's wire body as payload (webhooks carry it). */
-export const recordCustomerEvent: CustomerEventRecorder = (ctx, type, customer) => {
-  recordEvent(
-    ctx.em,
-    customer.organizationId,
-    type,
-    snakeKeys<Record<string, unknown>>(CustomerType.fromEntity(customer)),
-    ctx.clock.now(),
-  );
-};
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -151,7 +137,7 @@ export class CustomerService {
    * none, never changed; a changed e-mail is unverified again.
    */
   async update(ctx: RequestContext, id: string, input: UpdateCustomerInput): Promise<Customer> {
-    return this.applyUpdate(ctx, await this.get(ctx, id), input);
+    return this.writeCustomer(ctx, id, (customer, writeCtx) => this.applyUpdate(writeCtx, customer, input));
   }
 
   /**
@@ -168,11 +154,12 @@ export class CustomerService {
           input: null,
         },
       ]);
-    const customer = await this.get(ctx, id);
-    if (input.billingName != null) customer.billingName = input.billingName.trim() || null;
-    return this.applyUpdate(ctx, customer, {
-      ...(input.billingAddress ? { billingAddress: input.billingAddress } : {}),
-      ...(input.taxId !== undefined ? { taxId: input.taxId } : {}),
+    return this.writeCustomer(ctx, id, (customer, writeCtx) => {
+      if (input.billingName != null) customer.billingName = input.billingName.trim() || null;
+      return this.applyUpdate(writeCtx, customer, {
+        ...(input.billingAddress ? { billingAddress: input.billingAddress } : {}),
+        ...(input.taxId !== undefined ? { taxId: input.taxId } : {}),
+      });
     });
   }
 
@@ -181,7 +168,9 @@ export class CustomerService {
     externalId: string,
     input: UpdateCustomerByExternalIdInput,
   ): Promise<Customer> {
-    return this.applyUpdate(ctx, await this.getByExternalId(ctx, externalId), input);
+    // The external id names the row; the write then loads it by id like every other update.
+    const found = await this.getByExternalId(ctx, externalId);
+    return this.writeCustomer(ctx, found.id, (customer, writeCtx) => this.applyUpdate(writeCtx, customer, input));
   }
 
   /**
@@ -218,11 +207,36 @@ export class CustomerService {
     await this.sessions?.endAllFor(ctx.em, found.id);
   }
 
+  /**
+   * The write path (kit/database/write): the live customer loaded and locked in one tenant-scoped
+   * statement (a customer session may change itself only; another tenant's id is 404), changed, and its
+   * event recorded in the same transaction.
+   */
+  private writeCustomer(
+    ctx: RequestContext,
+    id: string,
+    change: (customer: Customer, writeCtx: RequestContext) => Promise<ChangeOutcome<Customer>>,
+  ): Promise<Customer> {
+    return runWrite(ctx.em, async em => {
+      const customer = await loadForWrite(
+        em,
+        Customer,
+        id,
+        tenantScope(ctx.principal, customerRead.definition.readers),
+        {
+          tenant: { customer: 'id' },
+          where: { deletedAt: null },
+        },
+      );
+      return change(customer, { ...ctx, em });
+    });
+  }
+
   private async applyUpdate(
     ctx: RequestContext,
     customer: Customer,
     input: UpdateCustomerInput | UpdateCustomerByExternalIdInput,
-  ): Promise<Customer> {
+  ): Promise<ChangeOutcome<Customer>> {
     const change = input as UpdateCustomerInput;
     const nextType = (change.type ?? customer.type) as CustomerKind;
     const nextEmail = input.email !== undefined ? input.email : customer.email;
@@ -263,9 +277,9 @@ export class CustomerService {
     if (input.locale !== undefined) customer.locale = input.locale ?? null;
     if (input.metadata != null) customer.metadata = input.metadata as Customer['metadata'];
     customer.modifiedAt = ctx.clock.now();
-    this.recordEvent(ctx, 'customer.updated', customer);
+    // Flushed here so a lost uniqueness race answers as the checks above would (the frame's flush is then a no-op).
     await this.flush(ctx, customer);
-    return customer;
+    return { result: customer, events: [customerEvent('customer.updated', customer, ctx.clock.now())] };
   }
 
   /** Flushes; the partial unique indexes decide races the checks above lose. */

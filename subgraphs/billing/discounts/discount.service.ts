@@ -2,7 +2,6 @@ import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { recordEvent } from '../events/record-event.js';
 import type { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
 import { ProductType } from '../products/product.type.js';
@@ -17,7 +16,7 @@ import { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from './discount.sorting
 import { sortCriteria } from '../shared/sorting.js';
 import { DiscountType } from './discount.type.js';
 import { discountIssues, type DiscountState } from './discount.validation.js';
-import { discountWire } from './discount.wire.js';
+import { recordDiscountEvent } from './discount.events.js';
 
 export interface DiscountListQuery extends PageRequest, DiscountFilters {
   sorting?: string[] | null;
@@ -85,7 +84,7 @@ export class DiscountService {
       deletedAt: null,
     } as Discount);
     const type = await this.toType(ctx, discount, products);
-    recordEvent(ctx.em, organizationId, 'discount.created', discountWire(type), now);
+    recordDiscountEvent(ctx.em, organizationId, 'discount.created', type, now);
     await this.flush(ctx, state.code);
     return type;
   }
@@ -141,7 +140,7 @@ export class DiscountService {
     const changed = before !== JSON.stringify(snapshot(discount));
     if (changed) discount.modifiedAt = now;
     const result = await this.toType(ctx, discount, restriction?.products);
-    if (changed) recordEvent(ctx.em, discount.organizationId, 'discount.updated', discountWire(result), now);
+    if (changed) recordDiscountEvent(ctx.em, discount.organizationId, 'discount.updated', result, now);
     await this.flush(ctx, state.code);
     return result;
   }
@@ -151,13 +150,7 @@ export class DiscountService {
     const discount = await this.find(ctx, id);
     const now = ctx.clock.now();
     discount.deletedAt = now;
-    recordEvent(
-      ctx.em,
-      discount.organizationId,
-      'discount.deleted',
-      discountWire(await this.toType(ctx, discount)),
-      now,
-    );
+    recordDiscountEvent(ctx.em, discount.organizationId, 'discount.deleted', await this.toType(ctx, discount), now);
     await ctx.em.flush();
   }
 

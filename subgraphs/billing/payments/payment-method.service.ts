@@ -4,7 +4,7 @@ import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { Customer } from '../customers/customer.entity.js';
-import { recordCustomerEvent } from '../customers/customer.service.js';
+import { recordCustomerEvent } from '../customers/customer.events.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
 import { idempotencyKey } from './idempotency-key.js';
 import { PaymentMethodInUseByActiveSubscription, PaymentMethodSetupFailed } from './payment.errors.js';

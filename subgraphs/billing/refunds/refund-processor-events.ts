@@ -1,11 +1,9 @@
 import { LockMode } from '@mikro-orm/postgresql';
-import { recordEvent } from '../events/record-event.js';
+import { recordRefundEvent } from './refund.events.js';
 import { Order } from '../orders/order.entity.js';
 import type { RefundOutcomeHandler } from '../payments/processor-outcome-handlers.js';
 import { Refund } from './refund.entity.js';
 import { applySucceededRefund, revertSucceededRefund } from './refund-settlement.js';
-import { RefundType } from './refund.type.js';
-import { refundWire } from './refund.wire.js';
 
 /**
  * A refund the processor answered `pending` succeeds (the order counts it, `order.updated` and
@@ -31,7 +29,7 @@ export const refundProcessorEvents: RefundOutcomeHandler = {
     refund.failureReason = event.status === 'succeeded' ? null : (event.failureReason ?? event.status);
     refund.modifiedAt = now;
     await em.flush();
-    recordEvent(em, refund.organizationId, 'refund.updated', refundWire(RefundType.fromEntity(refund)), now);
+    recordRefundEvent(em, 'refund.updated', refund, now);
     await em.flush();
     return 'handled';
   },

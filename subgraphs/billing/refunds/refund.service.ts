@@ -1,7 +1,7 @@
 import { divideRounded } from '../../../kit/money/rounding.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordRefundEvent } from './refund.events.js';
 import { Order } from '../orders/order.entity.js';
 import { orderRead } from '../orders/order.read.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
@@ -21,7 +21,6 @@ import {
 import { refundRead, type RefundReadFilters } from './refund.read.js';
 import { REFUND_DEFAULT_SORTING, REFUND_SORT_KEYS } from './refund.sorting.js';
 import { RefundType } from './refund.type.js';
-import { refundWire } from './refund.wire.js';
 import { RefundRepository } from './refund.repository.js';
 
 export interface RefundListQuery extends PageRequest, RefundReadFilters {
@@ -127,7 +126,7 @@ export class RefundService {
         createdAt: now,
       } as Refund);
       await em.flush();
-      recordEvent(em, order.organizationId, 'refund.created', refundWire(RefundType.fromEntity(created)), now);
+      recordRefundEvent(em, 'refund.created', created, now);
       // A pending refund (Stripe's bank refunds) counts when the processor's event says it succeeded.
       if (outcome.status === 'succeeded') await applySucceededRefund(em, order, created, now);
       return created;
