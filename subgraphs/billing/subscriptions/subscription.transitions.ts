@@ -193,6 +193,14 @@ export function changeProduct(subscription: SubscriptionState, terms: ProductTer
   assertNotCanceled(subscription);
   assertBillable(subscription);
   if (subscription.productId === terms.productId && subscription.seats === terms.seats) return UNCHANGED;
+  takeTerms(subscription, terms);
+  subscription.pendingUpdate = null;
+  touch(subscription, now);
+  return CHANGED;
+}
+
+/** What the subscription bills from now on: the product's terms, written in one place for both changes. */
+function takeTerms(subscription: SubscriptionState, terms: ProductTerms): void {
   subscription.productId = terms.productId;
   subscription.priceIds = [...terms.priceIds];
   subscription.amount = terms.amount;
@@ -200,9 +208,6 @@ export function changeProduct(subscription: SubscriptionState, terms: ProductTer
   subscription.recurringInterval = terms.recurringInterval;
   subscription.recurringIntervalCount = terms.recurringIntervalCount;
   subscription.seats = terms.seats;
-  subscription.pendingUpdate = null;
-  touch(subscription, now);
-  return CHANGED;
 }
 
 /** Change the seat count now (the amount is the seat price's total for the new count). */
@@ -388,14 +393,7 @@ export function applyScheduledChange(
   at: Date,
 ): TransitionResult {
   if (change && 'terms' in change) {
-    const { terms } = change;
-    subscription.productId = terms.productId;
-    subscription.priceIds = [...terms.priceIds];
-    subscription.amount = terms.amount;
-    subscription.currency = terms.currency;
-    subscription.recurringInterval = terms.recurringInterval;
-    subscription.recurringIntervalCount = terms.recurringIntervalCount;
-    subscription.seats = terms.seats;
+    takeTerms(subscription, change.terms);
   } else if (change) {
     subscription.amount = change.amount;
     subscription.seats = change.seats;
