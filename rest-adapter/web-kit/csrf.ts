@@ -13,6 +13,9 @@ import { webSettingsIfConfigured, webSettingsOf } from './settings.js';
  * without the server key, nor reused after sign-in or sign-out, nor across environments. Browsers that
  * say the request is cross-site (`Sec-Fetch-Site`) are refused outright.
  */
+/** What every page says when a form's CSRF token does not check out (expired, or posted from elsewhere). */
+export const FORM_EXPIRED = 'This form has expired or did not come from this site. Please try again.';
+
 export const CSRF_FIELD = 'csrf_token';
 /** Production's name; `csrfCookieName(environment)` gives each environment its own. */
 export const CSRF_COOKIE = csrfCookieName('production');

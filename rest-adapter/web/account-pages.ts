@@ -16,7 +16,7 @@ export interface WebDependencies {
   logger: Logger;
 }
 
-export const FORM_EXPIRED = 'This form has expired or did not come from this site. Please try again.';
+export { FORM_EXPIRED } from '../web-kit/csrf.js';
 
 /** A page's handler, with the dependencies of the pages. */
 export type PageHandler = (deps: WebDependencies, req: Request, res: Response) => Promise<void>;

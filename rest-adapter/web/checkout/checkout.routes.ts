@@ -9,7 +9,7 @@ import type { OperationName, OperationResults } from '../../v1/operation-results
 import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
 import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
-import { issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
+import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { renderPage, sendPage } from '../../web-kit/layout.js';
 import {
   type CardEntry,
@@ -39,7 +39,6 @@ class OperationFailed extends Error {
   }
 }
 
-const FORM_EXPIRED = 'This form has expired or did not come from this site. Please try again.';
 const FIELD_LABELS: Record<string, string> = {
   customer_email: 'E-mail',
   customer_name: 'Name',

@@ -7,7 +7,7 @@ import { renderPortalPage } from './portal-layout.js';
 import { portalBase } from './portal-session.js';
 
 /** What the portal's routers share: the answers that are plain messages, and form and query fields. */
-export const FORM_EXPIRED = 'This form has expired or did not come from this site. Please try again.';
+export { FORM_EXPIRED } from '../../web-kit/csrf.js';
 
 export const LINK_EXPIRED = 'This link has expired. Ask the seller for a new one, or sign in with your e-mail.';
 
