@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { createLogger } from '../../kit/logger.js';
 import { PostgresIdempotencyStore } from '../../rest-adapter/guards/idempotency/postgres-store.js';
 import { RedisIdempotencyStore } from '../../rest-adapter/guards/idempotency/redis-store.js';
@@ -130,5 +131,24 @@ it('the Redis store falls back to per-process memory while its Redis is down', a
     });
   } finally {
     await redis.kill();
+  }
+});
+
+it('the PostgreSQL store deletes expired keys by itself, on the background-work spine, when the earliest expires', async () => {
+  // Real time here: the sweep is due when the earliest key it knows of expires, as the spine's timer says.
+  const shortTimes: StoreTimes = { retentionMs: 300, leaseMs: 300, now: () => Date.now() };
+  const store = await PostgresIdempotencyStore.open(database.url, shortTimes);
+  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  const key = `swept-${randomUUID()}`;
+  const rows = async () =>
+    (await pool.query('select 1 from edge.idempotency_keys where key = $1', [key])).rowCount ?? 0;
+  try {
+    await claimed(await store.claim('organization:a', key, 'f1')).complete(response('short-lived'));
+    expect(await rows()).toBe(1);
+    // No further claim or request: only the sweep can remove the row.
+    await eventually(async () => (await rows()) === 0);
+  } finally {
+    await store.close();
+    await pool.end();
   }
 });

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../../kit/config.js';
 import { pooledConnectionSettings } from '../../../kit/database/waits.js';
+import { backgroundWork, type Enrolment, type WorkPass } from '../../../kit/background/background-work.js';
 import { type Claim, DEFAULT_TIMES, type IdempotencyStore, type StoreTimes, answerOf } from './store.js';
 
 /**
@@ -23,12 +24,13 @@ create table if not exists edge.idempotency_keys (
 create index if not exists idempotency_keys_expires_at on edge.idempotency_keys (expires_at);
 `;
 
-/** Expired keys are looked for this often (a reused expired key is reclaimed at once anyway). */
-const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** A failed sweep (the database unreachable) is tried again after this; a reused expired key is reclaimed at once anyway. */
+const SWEEP_ERROR_PAUSE_MS = 60_000;
 
 export class PostgresIdempotencyStore implements IdempotencyStore {
   readonly kind = 'postgres';
-  private readonly sweeper: NodeJS.Timeout;
+  /** The sweep of expired keys, a worker on the process's background-work spine (docs/background-work.md). */
+  private readonly sweeper: Enrolment;
   /**
    * When the earliest key this process knows of expires (read at open and each sweep, lowered by its own claims):
    * before that a sweep has nothing to delete and runs no statement, so an idle service costs nothing.
@@ -39,7 +41,16 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     private readonly pool: pg.Pool,
     private readonly times: StoreTimes,
   ) {
-    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS).unref();
+    // No topic wakes it (nothing notifies a claim); it runs when the earliest key it knows of expires, and
+    // at the spine's safety poll otherwise, which costs no statement while that expiry is ahead.
+    this.sweeper = backgroundWork.enrol({
+      name: 'edge.idempotency_keys',
+      topics: [],
+      runDue: () => this.sweep(),
+      failed: () => undefined,
+      retryMs: SWEEP_ERROR_PAUSE_MS,
+      errorPauseMs: SWEEP_ERROR_PAUSE_MS,
+    });
   }
 
   static async open(
@@ -65,6 +76,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     }
     const store = new PostgresIdempotencyStore(pool, times);
     await store.readEarliestExpiry();
+    store.sweeper.start();
     return store;
   }
 
@@ -85,7 +97,11 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
         [scope, key, fingerprint, leaseEnd, now],
       );
       if (claimed.rowCount) {
-        this.earliestExpiry = Math.min(this.earliestExpiry, leaseEnd.getTime());
+        if (leaseEnd.getTime() < this.earliestExpiry) {
+          // The sweep was told a later time: it looks again now (no statement) and waits for this one.
+          this.earliestExpiry = leaseEnd.getTime();
+          this.sweeper.wake();
+        }
         return this.claimed(scope, key, fingerprint);
       }
       const found = await this.pool.query<{
@@ -139,11 +155,17 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     };
   }
 
-  private async sweep(): Promise<void> {
+  /** Deletes the expired keys once the earliest known one has expired; says when the next one does. */
+  private async sweep(): Promise<WorkPass> {
     const now = this.times.now();
-    if (now < this.earliestExpiry) return;
+    if (now < this.earliestExpiry) return { worked: false, nextDueInMs: this.nextExpiryInMs(now) };
     await this.pool.query('delete from edge.idempotency_keys where expires_at <= $1', [new Date(now)]);
     await this.readEarliestExpiry();
+    return { worked: true, nextDueInMs: this.nextExpiryInMs(this.times.now()) };
+  }
+
+  private nextExpiryInMs(now: number): number | null {
+    return Number.isFinite(this.earliestExpiry) ? Math.max(1, this.earliestExpiry - now) : null;
   }
 
   /** Keys stored by other processes count too: their expiry is read here (at open and each sweep), not told. */
@@ -155,7 +177,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
+    await this.sweeper.stop();
     await this.pool.end();
   }
 }
