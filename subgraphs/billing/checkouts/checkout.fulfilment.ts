@@ -10,7 +10,7 @@ import type { RecurringInterval } from '../shared/enums.js';
 import { SubscriptionStatus } from '../shared/enums.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
 import { recordSubscriptionEvents } from '../subscriptions/subscription.events.js';
-import { activateFromCheckout } from '../subscriptions/subscription.transitions.js';
+import { activateFromCheckout } from '../subscriptions/transitions/lifecycle.js';
 import { addInterval } from '../time/calendar.js';
 import { checkoutRead } from './checkout.read.js';
 import { type FulfilmentPayload, processorCall } from './checkout-confirm.js';

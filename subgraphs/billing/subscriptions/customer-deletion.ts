@@ -3,7 +3,8 @@ import { BILLABLE_STATUSES } from '../shared/enums.js';
 import { Subscription } from './subscription.entity.js';
 import { recordSubscriptionEvents, type SubscriptionChangeRecorder } from './subscription.events.js';
 import { inSubscriptionFrame } from './subscription-mutation.js';
-import { endNow, type TransitionResult } from './subscription.transitions.js';
+import { endNow } from './transitions/requested.js';
+import { type TransitionResult } from './transitions/state.js';
 
 export { recordSubscriptionEvents, type SubscriptionChangeRecorder };
 

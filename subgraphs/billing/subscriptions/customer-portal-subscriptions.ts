@@ -7,7 +7,7 @@ import type { RequestContext } from '../../../kit/request-context.js';
 import { Subscription } from './subscription.entity.js';
 import type { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
 import { subscriptionRead, type SubscriptionReadFilters } from './subscription.read.js';
-import * as transitions from './subscription.transitions.js';
+import * as transitions from './transitions/requested.js';
 import { BillingSubscriptionType } from './subscription.type.js';
 import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
 import { PauseResumeNotAllowed, PaymentFailed } from './subscription.errors.js';

@@ -1,7 +1,7 @@
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import { SubscriptionStatus } from '../shared/enums.js';
 import { CannotPauseSubscription, NoScheduledPause, NotPausedSubscription } from './subscription.errors.js';
-import { assertNotCanceled, type SubscriptionState, type TransitionResult } from './subscription.transitions.js';
+import { assertNotCanceled, type SubscriptionState, type TransitionResult } from './transitions/state.js';
 
 /**
  * Polar's pause (2026): `SubscriptionPause` schedules a pause at the end of the current period (the

@@ -10,7 +10,7 @@ import { type PlanChangeQuote, quotePlanChange } from './plan-change-quote.js';
 import { ProrationItem } from './proration-item.entity.js';
 import type { PaidChange, SubscriptionCharger } from './subscription.charger.js';
 import { PaymentFailed } from './subscription.errors.js';
-import { restartPeriod } from './subscription.transitions.js';
+import { restartPeriod } from './transitions/lifecycle.js';
 
 /**
  * The real `SubscriptionCharger`: what a plan or seat change does with money, inside the update's

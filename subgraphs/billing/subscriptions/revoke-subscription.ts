@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { Subscription } from './subscription.entity.js';
 import { SubscriptionRepository } from './subscription.repository.js';
-import * as transitions from './subscription.transitions.js';
+import * as transitions from './transitions/requested.js';
 import { mutateSubscription, type SubscriptionMutationDependencies } from './subscription-mutation.js';
 
 /**

@@ -6,7 +6,7 @@ import type { ProrationSettingsSource } from './proration-settings.js';
 import type { Subscription } from './subscription.entity.js';
 import { lockSubscription, waitForSubscriptionLock } from './subscription.lock.js';
 import type { SubscriptionChangeRecorder } from './subscription.events.js';
-import type { TransitionResult } from './subscription.transitions.js';
+import type { TransitionResult } from './transitions/state.js';
 import { organizationNow } from '../time/organization-clocks.js';
 
 /**
@@ -29,7 +29,7 @@ export interface SubscriptionFrame {
  * The frame every change of a subscription runs in, inside the caller's transaction: (1) take the
  * subscription's advisory lock (`try` or `wait`), (2) read the row under the lock so the change applies
  * to the latest committed state (no lost update) — `read` may find nothing (the work is no longer due:
- * nothing happens, null is returned), (3) apply the named transitions (subscription.transitions.ts),
+ * nothing happens, null is returned), (3) apply the named transitions (subscriptions/transitions/),
  * (4) flush and write `subscription.updated` plus the transitions' own events to the outbox, in the
  * same transaction. Any error rolls everything back with the caller's transaction.
  */

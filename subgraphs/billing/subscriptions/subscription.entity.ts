@@ -13,7 +13,7 @@ export interface PendingUpdate {
 /**
  * A customer's subscription to a recurring product. The GraphQL type is `BillingSubscription`
  * (a type named `Subscription` would become the supergraph's subscription root); the table keeps the
- * plain name. State changes go through the named transition methods in subscription.transitions.ts.
+ * plain name. State changes go through the named transitions in subscriptions/transitions/.
  */
 @Entity({ tableName: 'subscriptions', schema: 'billing' })
 @Index({ properties: ['organizationId', 'startedAt'] })

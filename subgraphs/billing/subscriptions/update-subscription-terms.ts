@@ -7,7 +7,7 @@ import { PriceAmountType } from '../shared/enums.js';
 import type { PaidChange } from './subscription.charger.js';
 import type { Subscription } from './subscription.entity.js';
 import { AboveMaximumSeats, BelowMinimumSeats } from './subscription.errors.js';
-import type { ProductTerms } from './subscription.transitions.js';
+import type { ProductTerms } from './transitions/state.js';
 
 /** What the subscription bills per period as it stands. */
 export function billedTerms(s: Subscription): PaidChange['from'] {

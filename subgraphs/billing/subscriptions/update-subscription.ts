@@ -10,8 +10,8 @@ import type { Subscription } from './subscription.entity.js';
 import { NotASeatBasedSubscription } from './subscription.errors.js';
 import type { SubscriptionUpdateInput } from './subscription.inputs.js';
 import { SubscriptionRepository } from './subscription.repository.js';
-import * as transitions from './subscription.transitions.js';
-import type { TransitionResult } from './subscription.transitions.js';
+import * as transitions from './transitions/requested.js';
+import { assertNotCanceled, combine, type TransitionResult } from './transitions/state.js';
 
 import { Stamp } from './lifecycle/renewal-billing.js';
 import { resumeSubscription } from './lifecycle/resume.js';
@@ -58,7 +58,7 @@ export class UpdateSubscription {
   ): Promise<Subscription> {
     checkInput({ seats: change.seats });
     return mutateSubscription(ctx, this.deps, find, async (em, s, now) => {
-      transitions.assertNotCanceled(s);
+      assertNotCanceled(s);
       if (change.productId != null) return this.changeProduct(em, s, change.productId, null, now);
       return this.changeSeats(em, s, change.seats!, null, now);
     });
@@ -100,7 +100,7 @@ export class UpdateSubscription {
       case 'resume':
         return this.pauseOrResume(em, s, input, now);
       case 'billing_period':
-        transitions.assertNotCanceled(s);
+        assertNotCanceled(s);
         requireFuture(input.currentBillingPeriodEnd!, 'current_billing_period_end', now);
         return transitions.setBillingPeriodEnd(s, input.currentBillingPeriodEnd!, now);
       case 'seats':
@@ -142,7 +142,7 @@ export class UpdateSubscription {
     input: SubscriptionUpdateInput,
     now: Date,
   ): Promise<TransitionResult> {
-    transitions.assertNotCanceled(s);
+    assertNotCanceled(s);
     const results: TransitionResult[] = [];
     if (input.metadata != null) results.push(transitions.updateMetadata(s, input.metadata, now));
     if (input.productId != null)
@@ -167,7 +167,7 @@ export class UpdateSubscription {
       }
       results.push(transitions.setTrialEnd(s, input.trialEnd, now));
     }
-    return transitions.combine(results);
+    return combine(results);
   }
 
   /**
@@ -219,7 +219,7 @@ export class UpdateSubscription {
     requested: ProrationBehavior | null,
     now: Date,
   ): Promise<TransitionResult> {
-    transitions.assertNotCanceled(s);
+    assertNotCanceled(s);
     const prices = await new ProductRepository(em).findPricesByIds(s.priceIds);
     const seatPrice = prices.find(p => p.amountType === PriceAmountType.SEAT_BASED);
     if (!seatPrice?.seatTiers) throw new NotASeatBasedSubscription(s.id);

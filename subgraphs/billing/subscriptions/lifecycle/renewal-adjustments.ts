@@ -6,7 +6,7 @@ import { ProductRepository } from '../../products/product.repository.js';
 import { PriceAmountType } from '../../shared/enums.js';
 import { ProrationItem } from '../proration-item.entity.js';
 import type { Subscription } from '../subscription.entity.js';
-import { applyScheduledChange, type ScheduledChange } from '../subscription.transitions.js';
+import { applyScheduledChange, type ScheduledChange } from '../transitions/lifecycle.js';
 import { seatTotal, termsOf } from '../update-subscription-terms.js';
 
 /**

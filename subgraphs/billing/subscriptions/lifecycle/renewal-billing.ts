@@ -17,7 +17,7 @@ import type {
 import { chargeablePaymentMethodFor } from '../../payments/saved-payment-methods.js';
 import type { Subscription } from '../subscription.entity.js';
 import { recordSubscriptionEvents } from '../subscription.events.js';
-import { endAfterDunning, markPastDue, recoverFromDunning } from '../subscription.transitions.js';
+import { endAfterDunning, markPastDue, recoverFromDunning } from '../transitions/lifecycle.js';
 import { type BillingCadence, nextPeriodEndAfter, nthPeriodEnd, periodIndexAt } from '../../time/calendar.js';
 import { type DiscountDuration, discountAppliesTo } from '../../pricing/discount-duration.js';
 import { NO_PAYMENT_METHOD, paymentFieldsOf } from './charge-outcome.js';

@@ -12,7 +12,7 @@ import {
   subscriptionEventPayload,
 } from '../subscription.events.js';
 import { inSubscriptionFrame } from '../subscription-mutation.js';
-import { dropEndedDiscount, endAtPeriodEnd, pauseAtEnd, renew } from '../subscription.transitions.js';
+import { dropEndedDiscount, endAtPeriodEnd, pauseAtEnd, renew } from '../transitions/lifecycle.js';
 import type { DueWork, DueWorkRunner } from '../../time/due-work.js';
 import { attemptPayment, discountForPeriod, nextPeriod, Stamp } from './renewal-billing.js';
 import { applyPendingUpdate } from './renewal-adjustments.js';

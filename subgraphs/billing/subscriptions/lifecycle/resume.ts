@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Order } from '../../orders/order.entity.js';
 import type { Subscription } from '../subscription.entity.js';
-import { dropEndedDiscount, resume } from '../subscription.transitions.js';
+import { dropEndedDiscount, resume } from '../transitions/lifecycle.js';
 import { billPeriod, discountForPeriod, type Stamp } from './renewal-billing.js';
 
 /**

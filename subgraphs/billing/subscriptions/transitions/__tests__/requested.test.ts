@@ -1,5 +1,5 @@
-import { CustomerCancellationReason, RecurringInterval, SubscriptionStatus } from '../shared/enums.js';
-import { addInterval } from '../time/calendar.js';
+import { CustomerCancellationReason, RecurringInterval, SubscriptionStatus } from '../../../shared/enums.js';
+import { addInterval } from '../../../time/calendar.js';
 import {
   applyDiscount,
   cancelAtPeriodEnd,
@@ -11,46 +11,18 @@ import {
   schedulePendingUpdate,
   setBillingPeriodEnd,
   setTrialEnd,
-  type SubscriptionState,
-  type TransitionResult,
   uncancel,
   updateMetadata,
-} from '../subscriptions/subscription.transitions.js';
+} from '../requested.js';
+import type { SubscriptionState, TransitionResult } from '../state.js';
+import { PERIOD_END, PERIOD_START, subscriptionState } from './fixtures.js';
 
 /** Table-driven tests of every named transition, allowed and forbidden (docs/polar/subscription-lifecycle.md, docs/interface.md#subscription-changes). */
 const NOW = new Date('2026-03-10T12:00:00.000Z');
-const PERIOD_START = new Date('2026-03-01T00:00:00.000Z');
-const PERIOD_END = new Date('2026-04-01T00:00:00.000Z');
 
+/** The caller's transitions are tested on a free subscription (amount 0) unless a row says otherwise. */
 function subscription(overrides: Partial<SubscriptionState> = {}): SubscriptionState {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    status: SubscriptionStatus.ACTIVE,
-    productId: 'product-a',
-    priceIds: ['price-a'],
-    amount: 0n,
-    currency: 'usd',
-    recurringInterval: RecurringInterval.MONTH,
-    recurringIntervalCount: 1,
-    currentPeriodStart: PERIOD_START,
-    currentPeriodEnd: PERIOD_END,
-    trialStart: null,
-    trialEnd: null,
-    cancelAtPeriodEnd: false,
-    canceledAt: null,
-    endsAt: null,
-    endedAt: null,
-    pauseAtPeriodEnd: false,
-    resumesAt: null,
-    seats: null,
-    discountId: null,
-    customerCancellationReason: null,
-    customerCancellationComment: null,
-    metadata: {},
-    pendingUpdate: null,
-    modifiedAt: null,
-    ...overrides,
-  };
+  return subscriptionState({ amount: 0n, ...overrides });
 }
 
 const CANCELED = {

@@ -1,56 +1,23 @@
-import { RecurringInterval, SubscriptionStatus } from '../../shared/enums.js';
+import { RecurringInterval, SubscriptionStatus } from '../../../shared/enums.js';
 import {
   activateFromCheckout,
   applyScheduledChange,
   endAfterDunning,
   endAtPeriodEnd,
-  type LifecycleState,
   markPastDue,
   pauseAtEnd,
   recoverFromDunning,
   renew,
   restartPeriod,
   resume,
-} from '../subscription.transitions.js';
+} from '../lifecycle.js';
+import { PERIOD_END, PERIOD_START, subscriptionState } from './fixtures.js';
 
 /** The lifecycle's own transitions (renewals, dunning, resume, checkout), as tables. */
-const AT = new Date('2026-04-01T00:00:00.000Z');
-const START = new Date('2026-03-01T00:00:00.000Z');
+const START = PERIOD_START;
+const AT = PERIOD_END;
 const EARLIER = new Date('2026-03-05T00:00:00.000Z');
-
-function subscription(overrides: Partial<LifecycleState> = {}): LifecycleState {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    status: SubscriptionStatus.ACTIVE,
-    productId: 'product-a',
-    priceIds: ['price-a'],
-    amount: 1000n,
-    currency: 'usd',
-    recurringInterval: RecurringInterval.MONTH,
-    recurringIntervalCount: 1,
-    currentPeriodStart: START,
-    currentPeriodEnd: AT,
-    trialStart: null,
-    trialEnd: null,
-    cancelAtPeriodEnd: false,
-    canceledAt: null,
-    endsAt: null,
-    endedAt: null,
-    pauseAtPeriodEnd: false,
-    resumesAt: null,
-    seats: null,
-    discountId: null,
-    customerCancellationReason: null,
-    customerCancellationComment: null,
-    metadata: {},
-    pendingUpdate: null,
-    modifiedAt: null,
-    pausedAt: null,
-    pastDueAt: null,
-    checkoutId: null,
-    ...overrides,
-  };
-}
+const subscription = subscriptionState;
 
 const PENDING = {
   id: 'p',
