@@ -19,6 +19,9 @@ export {
 // Enums that travel on the wire or in forms.
 export { MANAGING_ROLES, MemberRole } from './memberships/membership.entity.js';
 
+// The values an organization's social links and default tax behaviour accept (the REST schemas say the same).
+export { SOCIAL_PLATFORMS, TAX_BEHAVIORS } from './organizations/organization.validation.js';
+
 // Sort keys the organization list accepts, and its default order.
 export { ORGANIZATION_DEFAULT_SORTING, ORGANIZATION_SORT_KEYS } from './organizations/organization.sorting.js';
 

@@ -1,24 +1,14 @@
+import { SOCIAL_PLATFORMS, TAX_BEHAVIORS } from '../../../subgraphs/identity/contract.js';
 import { graphqlInt } from './common.js';
 import { z } from 'zod';
 
 /** Wire shapes of organizations (docs/polar/resources.md#organization): request bodies and the response, for validation and OpenAPI. */
 const url = z.url().min(1).max(2083);
-const platform = z.enum([
-  'x',
-  'github',
-  'facebook',
-  'instagram',
-  'youtube',
-  'tiktok',
-  'linkedin',
-  'threads',
-  'discord',
-  'other',
-]);
+const platform = z.enum(SOCIAL_PLATFORMS);
 const socialLink = z.object({ platform, url });
 const currency = z.string().regex(/^[a-zA-Z]{3}$/, 'Input should be a three-letter ISO 4217 currency code');
 const country = z.string().regex(/^[A-Z]{2}$/, 'Input should be an ISO 3166-1 alpha-2 country code');
-const taxBehavior = z.enum(['location', 'inclusive', 'exclusive']);
+const taxBehavior = z.enum(TAX_BEHAVIORS);
 const prorationBehavior = z.enum(['invoice', 'prorate', 'next_period', 'reset']);
 
 const details = z.object({
