@@ -62,7 +62,6 @@ const ALLOWED_OUTSIDE_REPOSITORIES: Readonly<Record<string, number>> = {
   'subgraphs/billing/subscriptions/plan-change-quote.ts': 2,
   'subgraphs/billing/subscriptions/subscription.lock.ts': 2,
   'subgraphs/billing/subscriptions/update-subscription-terms.ts': 2,
-  'subgraphs/identity/organizations/organization-directory.provider.ts': 3,
   'subgraphs/webhooks/endpoints/webhook-endpoint.service.ts': 3,
   'subgraphs/webhooks/events/event-ingest.ts': 3,
   'subgraphs/webhooks/events/event-stream.ts': 2,
