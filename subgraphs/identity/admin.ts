@@ -4,14 +4,15 @@ import { addDuration, parseDuration } from '../../kit/duration.js';
 import { BadRequest, ResourceNotFound } from '../../kit/errors.js';
 import { hashToken, prefixOf, TOKEN_PREFIXES } from '../../kit/tokens.js';
 import { MemberRole } from './memberships/membership.entity.js';
-import { Organization } from './organizations/organization.entity.js';
+import type { Organization } from './organizations/organization.entity.js';
 import { OrganizationSlugTaken } from './organizations/organization.errors.js';
 import { OrganizationRepository } from './organizations/organization.repository.js';
 import { checkOrganizationFields } from './organizations/organization.validation.js';
 import type { IdentityServices } from './services.js';
-import { OrganizationAccessToken } from './tokens/organization-access-token.entity.js';
-import { PersonalAccessToken } from './tokens/personal-access-token.entity.js';
-import { User } from './users/user.entity.js';
+import { OrganizationAccessTokenRepository } from './tokens/organization-access-token.repository.js';
+import { PersonalAccessTokenRepository } from './tokens/personal-access-token.repository.js';
+import type { User } from './users/user.entity.js';
+import { UserRepository } from './users/user.repository.js';
 
 /**
  * Operator actions with no API caller behind them: what the CLI does to bootstrap an instance and
@@ -53,7 +54,7 @@ export class IdentityAdmin {
     const ctx = this.ctx();
     const user = await this.services.users.findByEmail(ctx.em, email);
     if (!user) throw new ResourceNotFound(`No user with e-mail ${email}`);
-    if (!(await ctx.em.findOne(Organization, { id: organizationId })))
+    if (!(await new OrganizationRepository(ctx.em).findById(organizationId)))
       throw new ResourceNotFound(`No organization ${organizationId}`);
     await this.services.organizations.addMember(ctx, organizationId, user.id, role);
   }
@@ -66,7 +67,7 @@ export class IdentityAdmin {
     comment = 'CLI',
   ): Promise<string> {
     const ctx = this.ctx();
-    if (!(await ctx.em.findOne(User, { id: userId }))) throw new ResourceNotFound(`No user ${userId}`);
+    if (!(await new UserRepository(ctx.em).findById(userId))) throw new ResourceNotFound(`No user ${userId}`);
     const { raw } = await this.services.personalAccessTokens.issue(ctx, {
       userId,
       scopes,
@@ -83,7 +84,7 @@ export class IdentityAdmin {
     comment = 'CLI',
   ): Promise<string> {
     const ctx = this.ctx();
-    if (!(await ctx.em.findOne(Organization, { id: organizationId })))
+    if (!(await new OrganizationRepository(ctx.em).findById(organizationId)))
       throw new ResourceNotFound(`No organization ${organizationId}`);
     const { raw } = await this.services.organizationAccessTokens.issue(ctx, {
       organizationId,
@@ -100,11 +101,11 @@ export class IdentityAdmin {
     const hash = hashToken(raw, this.secret);
     const prefix = prefixOf(raw);
     if (prefix === TOKEN_PREFIXES.organizationAccessToken) {
-      const token = await ctx.em.findOne(OrganizationAccessToken, { tokenHash: hash, deletedAt: null });
+      const token = await new OrganizationAccessTokenRepository(ctx.em).findUndeletedByTokenHash(hash);
       if (!token) throw new ResourceNotFound('No live organization access token matches');
       await this.services.organizationAccessTokens.revoke(ctx, token);
     } else if (prefix === TOKEN_PREFIXES.personalAccessToken) {
-      const token = await ctx.em.findOne(PersonalAccessToken, { tokenHash: hash, deletedAt: null });
+      const token = await new PersonalAccessTokenRepository(ctx.em).findUndeletedByTokenHash(hash);
       if (!token) throw new ResourceNotFound('No live personal access token matches');
       await this.services.personalAccessTokens.revoke(ctx, token);
     } else {

@@ -6,9 +6,9 @@ import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, prefixOf, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import { userFacts } from '../memberships/membership.repository.js';
 import { resolveOAuth2AccessToken } from '../oauth2/oauth2.principal.js';
-import { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
-import { PersonalAccessToken } from '../tokens/personal-access-token.entity.js';
-import { UserSession } from '../tokens/user-session.entity.js';
+import { OrganizationAccessTokenRepository } from '../tokens/organization-access-token.repository.js';
+import { PersonalAccessTokenRepository } from '../tokens/personal-access-token.repository.js';
+import { UserSessionRepository } from '../tokens/user-session.repository.js';
 
 /** Don't write `last_used_at` more often than this per token: it is informational, not an audit log. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -45,7 +45,8 @@ export class TokenPrincipalResolver implements PrincipalResolver {
     let principal: Principal | undefined;
     let expiresAt: Date | null = null;
     if (prefix === TOKEN_PREFIXES.organizationAccessToken) {
-      const row = await em.findOne(OrganizationAccessToken, { tokenHash: hash });
+      const tokens = new OrganizationAccessTokenRepository(em);
+      const row = await tokens.findByTokenHash(hash);
       if (row?.isLive(now)) {
         principal = {
           subject: 'organization',
@@ -56,10 +57,11 @@ export class TokenPrincipalResolver implements PrincipalResolver {
           tokenId: row.id,
         };
         expiresAt = row.expiresAt;
-        this.touch(em, OrganizationAccessToken, row.id, row.lastUsedAt, now);
+        this.touch(row.lastUsedAt, now, () => tokens.touchLastUsed(row.id, now));
       }
     } else if (prefix === TOKEN_PREFIXES.personalAccessToken) {
-      const row = await em.findOne(PersonalAccessToken, { tokenHash: hash });
+      const tokens = new PersonalAccessTokenRepository(em);
+      const row = await tokens.findByTokenHash(hash);
       if (row?.isLive(now)) {
         principal = {
           subject: 'user',
@@ -70,7 +72,7 @@ export class TokenPrincipalResolver implements PrincipalResolver {
           tokenId: row.id,
         };
         expiresAt = row.expiresAt;
-        this.touch(em, PersonalAccessToken, row.id, row.lastUsedAt, now);
+        this.touch(row.lastUsedAt, now, () => tokens.touchLastUsed(row.id, now));
       }
     } else if (
       prefix === TOKEN_PREFIXES.oauthUserAccessToken ||
@@ -86,7 +88,9 @@ export class TokenPrincipalResolver implements PrincipalResolver {
 
   private async fromSession(sessionToken: string): Promise<Principal> {
     if (!hasValidChecksum(sessionToken, TOKEN_PREFIXES.userSession)) return ANONYMOUS;
-    const row = await this.orm.em.fork().findOne(UserSession, { tokenHash: hashToken(sessionToken, this.secret) });
+    const row = await new UserSessionRepository(this.orm.em.fork()).findByTokenHash(
+      hashToken(sessionToken, this.secret),
+    );
     if (!row?.isLive(this.clock.now())) return ANONYMOUS;
     return {
       subject: 'user',
@@ -102,18 +106,12 @@ export class TokenPrincipalResolver implements PrincipalResolver {
     return userFacts(this.orm.em.fork(), userId);
   }
 
-  private touch(
-    em: ReturnType<MikroORM['em']['fork']>,
-    entity: typeof OrganizationAccessToken | typeof PersonalAccessToken,
-    id: string,
-    lastUsedAt: Date | null,
-    now: Date,
-  ): void {
+  /** Runs `writeLastUsed` (a token's `last_used_at = now`) unless the stored value is recent enough. */
+  private touch(lastUsedAt: Date | null, now: Date, writeLastUsed: () => Promise<number>): void {
     if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
     // Not awaited by the request: a failed bookkeeping write must not fail it. Tracked, so that
     // `settle()` lets a shutdown wait for it instead of closing the pool under a running query.
-    const write = em
-      .nativeUpdate(entity as typeof OrganizationAccessToken, { id }, { lastUsedAt: now })
+    const write = writeLastUsed()
       .then(() => undefined)
       .catch(() => undefined);
     this.pendingWrites.add(write);

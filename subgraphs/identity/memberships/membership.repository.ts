@@ -7,6 +7,14 @@ export async function memberOrganizationIds(em: EntityManager, userId: string): 
   return rows.map(m => m.organizationId);
 }
 
+/** A user's memberships with their role (the web pages' organization list). */
+export function memberRolesOf(
+  em: EntityManager,
+  userId: string,
+): Promise<Pick<Membership, 'organizationId' | 'role'>[]> {
+  return em.find(Membership, { userId }, { fields: ['organizationId', 'role'] });
+}
+
 /**
  * What a user principal carries about its person, in one statement: the organizations they are a
  * member of and their e-mail (billing matches the person as a customer by it: `/v1/users/benefits`).

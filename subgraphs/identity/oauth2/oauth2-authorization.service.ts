@@ -2,17 +2,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import { memberOrganizationIds } from '../memberships/membership.repository.js';
-import { Organization } from '../organizations/organization.entity.js';
+import { OrganizationRepository } from '../organizations/organization.repository.js';
 import type { UserSessionService } from '../sessions/user-session.service.js';
-import { UserSession } from '../tokens/user-session.entity.js';
-import { User } from '../users/user.entity.js';
+import { UserSessionRepository } from '../tokens/user-session.repository.js';
+import { UserRepository } from '../users/user.repository.js';
 import { AUTHORIZATION_CODE_TTL_SECONDS, describeScope, PROMPT_VALUES, SUB_TYPES } from './oauth2.constants.js';
 import type { AuthorizationParams, AuthorizeOutcome, ConsentDecision, SignedInPerson } from './oauth2.contract.js';
 import { OAuth2AuthorizationCode } from './oauth2-authorization-code.entity.js';
 import type { OAuth2Client, SubType } from './oauth2-client.entity.js';
 import type { OAuth2ClientService } from './oauth2-client.service.js';
 import { redirectUriMatches } from './oauth2-client.validation.js';
-import { OAuth2Grant } from './oauth2-grant.entity.js';
+import { OAuth2GrantRepository } from './oauth2-grant.repository.js';
 
 type Ctx = { em: EntityManager; clock: Clock };
 
@@ -82,11 +82,7 @@ export class OAuth2AuthorizationService {
       return { kind: 'login', signedOut: true, dropParams: ['prompt', 'max_age'] };
     }
 
-    const grants = await ctx.em.find(OAuth2Grant, {
-      oauth2ClientId: request.client.id,
-      userId: person.userId,
-      subType: request.subType,
-    });
+    const grants = await new OAuth2GrantRepository(ctx.em).findOf(request.client.id, person.userId, request.subType);
     const covering = grants.filter(g => request.scopes.every(s => g.scopes.includes(s)));
     let memberOf: string[] = [];
     if (request.subType === 'organization') {
@@ -223,16 +219,10 @@ export class OAuth2AuthorizationService {
     userId: string,
     memberOf: string[],
   ): Promise<AuthorizeOutcome> {
-    const user = await ctx.em.findOneOrFail(User, { id: userId });
+    const user = await new UserRepository(ctx.em).findByIdOrFail(userId);
     let organizations: { id: string; name: string; slug: string }[] = [];
     if (request.subType === 'organization') {
-      const rows = memberOf.length
-        ? await ctx.em.find(
-            Organization,
-            { id: { $in: memberOf } },
-            { fields: ['id', 'name', 'slug'], orderBy: { name: 'asc' } },
-          )
-        : [];
+      const rows = memberOf.length ? await new OrganizationRepository(ctx.em).namesOf(memberOf) : [];
       organizations = rows.map(o => ({ id: o.id, name: o.name, slug: o.slug }));
     }
     const carried: Record<string, string> = {
@@ -270,14 +260,10 @@ export class OAuth2AuthorizationService {
   }
 
   private async remember(ctx: Ctx, request: ValidRequest, userId: string, sub: string): Promise<void> {
-    const now = ctx.clock.now();
     // One row per (client, person, subject); consent widens it, never narrows it.
-    await ctx.em.getConnection().execute(
-      `insert into "identity"."oauth2_grants" ("id", "oauth2_client_id", "user_id", "sub_type", "sub", "scopes", "created_at")
-       values (gen_random_uuid(), ?, ?, ?, ?, ?::text[], ?)
-       on conflict ("oauth2_client_id", "user_id", "sub_type", "sub") do update
-       set "scopes" = (select array_agg(distinct s order by s) from unnest("oauth2_grants"."scopes" || excluded."scopes") s), "modified_at" = excluded."created_at"`,
-      [request.client.id, userId, request.subType, sub, `{${request.scopes.map(s => `"${s}"`).join(',')}}`, now],
+    await new OAuth2GrantRepository(ctx.em).remember(
+      { oauth2ClientId: request.client.id, userId, subType: request.subType, sub, scopes: request.scopes },
+      ctx.clock.now(),
     );
   }
 
@@ -315,7 +301,7 @@ export class OAuth2AuthorizationService {
 
   /** When the person signed in: the web session's creation (OIDC `auth_time`); null when it has ended. */
   private async authTimeOf(ctx: Ctx, person: SignedInPerson): Promise<Date | null> {
-    const session = await ctx.em.findOne(UserSession, { id: person.sessionId, userId: person.userId });
+    const session = await new UserSessionRepository(ctx.em).findOfUser(person.sessionId, person.userId);
     return session?.isLive(ctx.clock.now()) ? session.createdAt : null;
   }
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../../../kit/clock.js';
 import { bearerOf } from '../../../kit/principal.js';
 import { generateToken, hashToken, hasValidChecksum, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import { OAuth2Client, type TokenEndpointAuthMethod } from './oauth2-client.entity.js';
+import { OAuth2ClientRepository } from './oauth2-client.repository.js';
 import { type ClientMetadata, parseClientMetadata } from './oauth2-client.validation.js';
 import type { ClientManagementCaller } from './oauth2.contract.js';
 import { invalidClientMetadata, OAuthError } from './oauth2.errors.js';
@@ -50,7 +51,7 @@ export class OAuth2ClientService {
   findLive(em: EntityManager, clientId: string): Promise<OAuth2Client | null> {
     if (typeof clientId !== 'string' || !hasValidChecksum(clientId, TOKEN_PREFIXES.clientId))
       return Promise.resolve(null);
-    return em.findOne(OAuth2Client, { clientId, deletedAt: null });
+    return new OAuth2ClientRepository(em).findLiveByClientId(clientId);
   }
 
   /**

@@ -5,15 +5,16 @@ import type { Principal } from '../../../kit/principal.js';
 import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, prefixOf, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import { memberOrganizationIds } from '../memberships/membership.repository.js';
-import { Organization } from '../organizations/organization.entity.js';
-import { User } from '../users/user.entity.js';
+import { OrganizationRepository } from '../organizations/organization.repository.js';
+import { UserRepository } from '../users/user.repository.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './oauth2.constants.js';
 import type { OAuthFormRequest, OAuthHttpResult } from './oauth2.contract.js';
 import { OAuthError } from './oauth2.errors.js';
 import { type IssuedTokens, OAuth2Model } from './oauth2.model.js';
 import { OAuth2Client } from './oauth2-client.entity.js';
 import { clientCredentialsOf, type OAuth2ClientService } from './oauth2-client.service.js';
-import { OAuth2Token } from './oauth2-token.entity.js';
+import type { OAuth2Token } from './oauth2-token.entity.js';
+import { OAuth2TokenRepository } from './oauth2-token.repository.js';
 import type { SigningKeys } from './signing-keys.js';
 
 type Ctx = { em: EntityManager; clock: Clock };
@@ -118,17 +119,9 @@ export class OAuth2TokenService {
           await this.revokeFamily(ctx, found.row.familyId);
         } else {
           const both = request.body.token_type_hint !== 'access_token';
-          await ctx.em.nativeUpdate(
-            OAuth2Token,
-            { id: found.row.id, accessTokenRevokedAt: null },
-            { accessTokenRevokedAt: now },
-          );
-          if (both)
-            await ctx.em.nativeUpdate(
-              OAuth2Token,
-              { id: found.row.id, refreshTokenRevokedAt: null },
-              { refreshTokenRevokedAt: now },
-            );
+          const tokens = new OAuth2TokenRepository(ctx.em);
+          await tokens.endAccessToken(found.row.id, now);
+          if (both) await tokens.endRefreshToken(found.row.id, now);
           await this.cache.announce(ctx.em, { tokenIds: [found.row.id] });
         }
       }
@@ -195,12 +188,12 @@ export class OAuth2TokenService {
     if (!principal.scopes.includes('openid'))
       return bearerError(403, 'insufficient_scope', 'The access token was not issued with the openid scope.');
     if (principal.subject === 'organization') {
-      const organization = await ctx.em.findOne(Organization, { id: principal.subjectId }, { fields: ['slug'] });
+      const organization = await new OrganizationRepository(ctx.em).slugOf(principal.subjectId);
       return { status: 200, headers: NO_STORE, body: { sub: principal.subjectId, name: organization?.slug ?? null } };
     }
     const body: Record<string, unknown> = { sub: principal.subjectId };
     if (principal.scopes.includes('email')) {
-      const user = await ctx.em.findOne(User, { id: principal.subjectId }, { fields: ['email', 'emailVerified'] });
+      const user = await new UserRepository(ctx.em).emailClaimsOf(principal.subjectId);
       if (user) {
         body.email = user.email;
         body.email_verified = user.emailVerified;
@@ -210,21 +203,15 @@ export class OAuth2TokenService {
   }
 
   /** Revokes every access and refresh token of one grant (a code and all its refreshes). */
-  revokeFamily(ctx: Ctx, familyId: string): Promise<void> {
-    return this.revokeWhere(ctx, { familyId });
+  async revokeFamily(ctx: Ctx, familyId: string): Promise<void> {
+    const { tokenIds } = await new OAuth2TokenRepository(ctx.em).endFamily(familyId, ctx.clock.now());
+    await this.cache.announce(ctx.em, { tokenIds });
   }
 
   /** Revokes every token issued to a client (the client was deleted, RFC 7592 §2.3). */
-  revokeClientTokens(ctx: Ctx, client: OAuth2Client): Promise<void> {
-    return this.revokeWhere(ctx, { oauth2ClientId: client.id });
-  }
-
-  private async revokeWhere(ctx: Ctx, where: { familyId: string } | { oauth2ClientId: string }): Promise<void> {
-    const now = ctx.clock.now();
-    const rows = await ctx.em.find(OAuth2Token, where, { fields: ['id'] });
-    await ctx.em.nativeUpdate(OAuth2Token, { ...where, accessTokenRevokedAt: null }, { accessTokenRevokedAt: now });
-    await ctx.em.nativeUpdate(OAuth2Token, { ...where, refreshTokenRevokedAt: null }, { refreshTokenRevokedAt: now });
-    await this.cache.announce(ctx.em, { tokenIds: rows.map(r => r.id) });
+  async revokeClientTokens(ctx: Ctx, client: OAuth2Client): Promise<void> {
+    const { tokenIds } = await new OAuth2TokenRepository(ctx.em).endIssuedTo(client.id, ctx.clock.now());
+    await this.cache.announce(ctx.em, { tokenIds });
   }
 
   /**
@@ -234,10 +221,8 @@ export class OAuth2TokenService {
    */
   private async checkRefreshScope(ctx: Ctx, body: Record<string, string>): Promise<void> {
     if (body.scope === undefined || !body.refresh_token) return;
-    const row = await ctx.em.findOne(
-      OAuth2Token,
-      { refreshTokenHash: hashToken(body.refresh_token, this.secret) },
-      { fields: ['scopes'] },
+    const row = await new OAuth2TokenRepository(ctx.em).grantedScopesOfRefreshToken(
+      hashToken(body.refresh_token, this.secret),
     );
     if (!row) return;
     const asked = body.scope.split(' ').filter(Boolean);
@@ -277,12 +262,13 @@ export class OAuth2TokenService {
     const prefix = prefixOf(raw);
     if (!prefix || !hasValidChecksum(raw, prefix)) return null;
     const hash = hashToken(raw, this.secret);
+    const tokens = new OAuth2TokenRepository(em);
     if (prefix === TOKEN_PREFIXES.oauthUserAccessToken || prefix === TOKEN_PREFIXES.oauthOrganizationAccessToken) {
-      const row = await em.findOne(OAuth2Token, { accessTokenHash: hash });
+      const row = await tokens.findByAccessTokenHash(hash);
       return row ? { row, type: 'access_token' } : null;
     }
     if (prefix === TOKEN_PREFIXES.oauthUserRefreshToken || prefix === TOKEN_PREFIXES.oauthOrganizationRefreshToken) {
-      const row = await em.findOne(OAuth2Token, { refreshTokenHash: hash });
+      const row = await tokens.findByRefreshTokenHash(hash);
       return row ? { row, type: 'refresh_token' } : null;
     }
     return null;

@@ -10,12 +10,13 @@ import type {
 } from '@node-oauth/oauth2-server';
 import type { Clock } from '../../../kit/clock.js';
 import { generateToken, hashToken, hasValidChecksum, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { User as UserEntity } from '../users/user.entity.js';
+import { UserRepository } from '../users/user.repository.js';
 import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './oauth2.constants.js';
-import { OAuth2AuthorizationCode } from './oauth2-authorization-code.entity.js';
+import { OAuth2AuthorizationCodeRepository } from './oauth2-authorization-code.repository.js';
 import type { OAuth2Client, SubType } from './oauth2-client.entity.js';
 import { type ClientCredentials, formDecode, type OAuth2ClientService } from './oauth2-client.service.js';
 import { OAuth2Token } from './oauth2-token.entity.js';
+import { OAuth2TokenRepository } from './oauth2-token.repository.js';
 import { atHash, type SigningKeys } from './signing-keys.js';
 
 /** What travels through the library as its `user`: the subject of the grant and its family. */
@@ -79,11 +80,12 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
 
   async getAuthorizationCode(code: string): Promise<AuthorizationCode | null> {
     if (!hasValidChecksum(code, TOKEN_PREFIXES.authorizationCode)) return null;
-    const row = await this.deps.em.findOne(OAuth2AuthorizationCode, { codeHash: hashToken(code, this.deps.secret) });
+    const codes = new OAuth2AuthorizationCodeRepository(this.deps.em);
+    const row = await codes.findByCodeHash(hashToken(code, this.deps.secret));
     if (!row) return null;
     if (row.consumedAt) {
       // RFC 6749 §4.1.2 / RFC 9700 §4.2.4: a second redemption is refused and what the first issued is revoked.
-      await this.deps.em.nativeUpdate(OAuth2AuthorizationCode, { id: row.id }, { replayedAt: this.deps.clock.now() });
+      await codes.markReplayed(row.id, this.deps.clock.now());
       await this.deps.revokeFamily(row.id);
       return null;
     }
@@ -112,13 +114,10 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
   /** Consumes the code: true only for the one request that flips `consumed_at`. */
   async revokeAuthorizationCode(code: AuthorizationCode): Promise<boolean> {
     const id = (code as AuthorizationCode & { rowId: string }).rowId;
-    const updated = await this.deps.em.nativeUpdate(
-      OAuth2AuthorizationCode,
-      { id, consumedAt: null },
-      { consumedAt: this.deps.clock.now() },
-    );
+    const codes = new OAuth2AuthorizationCodeRepository(this.deps.em);
+    const updated = await codes.consume(id, this.deps.clock.now());
     if (updated !== 1) {
-      await this.deps.em.nativeUpdate(OAuth2AuthorizationCode, { id }, { replayedAt: this.deps.clock.now() });
+      await codes.markReplayed(id, this.deps.clock.now());
       await this.deps.revokeFamily(id);
       return false;
     }
@@ -130,9 +129,9 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
       hasValidChecksum(refreshToken, TOKEN_PREFIXES.oauthUserRefreshToken) ||
       hasValidChecksum(refreshToken, TOKEN_PREFIXES.oauthOrganizationRefreshToken);
     if (!valid) return null;
-    const row = await this.deps.em.findOne(OAuth2Token, {
-      refreshTokenHash: hashToken(refreshToken, this.deps.secret),
-    });
+    const row = await new OAuth2TokenRepository(this.deps.em).findByRefreshTokenHash(
+      hashToken(refreshToken, this.deps.secret),
+    );
     if (!row) return null;
     if (row.refreshTokenRevokedAt) {
       // A rotated (or revoked) refresh token came back: someone holds a copy. End the whole grant.
@@ -161,10 +160,9 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
   async revokeToken(token: RefreshToken | Token): Promise<boolean> {
     const subject = token.user as GrantSubject;
     if (!subject.tokenId) return false;
-    const updated = await this.deps.em.nativeUpdate(
-      OAuth2Token,
-      { id: subject.tokenId, refreshTokenRevokedAt: null },
-      { refreshTokenRevokedAt: this.deps.clock.now() },
+    const updated = await new OAuth2TokenRepository(this.deps.em).endRefreshToken(
+      subject.tokenId,
+      this.deps.clock.now(),
     );
     if (updated !== 1) {
       await this.deps.revokeFamily(subject.familyId);
@@ -232,10 +230,8 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
 
     if (this.deps.grantType === 'authorization_code') {
       // A replay that raced this redemption revoked the family before our row existed: honour it.
-      const code = await em
-        .fork()
-        .findOne(OAuth2AuthorizationCode, { id: subject.familyId }, { fields: ['replayedAt'] });
-      if (code?.replayedAt) await this.deps.revokeFamily(subject.familyId);
+      if (await new OAuth2AuthorizationCodeRepository(em.fork()).wasReplayed(subject.familyId))
+        await this.deps.revokeFamily(subject.familyId);
     }
 
     const issued: IssuedTokens = {
@@ -274,11 +270,7 @@ export class OAuth2Model implements AuthorizationCodeModel, RefreshTokenModel {
     };
     if (subject.nonce !== null) claims.nonce = subject.nonce;
     if (scopes.includes('email') && subject.subType === 'user') {
-      const user = await this.deps.em.findOne(
-        UserEntity,
-        { id: subject.userId },
-        { fields: ['email', 'emailVerified'] },
-      );
+      const user = await new UserRepository(this.deps.em).emailClaimsOf(subject.userId);
       if (user) {
         claims.email = user.email;
         claims.email_verified = user.emailVerified;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../../kit/principal.js';
 import { TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { OAuth2Client } from './oauth2-client.entity.js';
-import { OAuth2Token } from './oauth2-token.entity.js';
+import { OAuth2ClientRepository } from './oauth2-client.repository.js';
+import { OAuth2TokenRepository } from './oauth2-token.repository.js';
 
 /**
  * `polar_at_u_…` → the user who consented (User principal); `polar_at_o_…` → the organization chosen
@@ -16,11 +16,11 @@ export async function resolveOAuth2AccessToken(
   now: Date,
   userFacts: (userId: string) => Promise<{ organizationIds: string[]; email: string | null }>,
 ): Promise<{ principal: Principal; expiresAt: Date } | null> {
-  const row = await em.findOne(OAuth2Token, { accessTokenHash: tokenHash });
+  const row = await new OAuth2TokenRepository(em).findByAccessTokenHash(tokenHash);
   if (!row?.isAccessLive(now)) return null;
   const organizationToken = prefix === TOKEN_PREFIXES.oauthOrganizationAccessToken;
   if (organizationToken !== (row.subType === 'organization')) return null;
-  const client = await em.findOne(OAuth2Client, { id: row.oauth2ClientId, deletedAt: null }, { fields: ['clientId'] });
+  const client = await new OAuth2ClientRepository(em).clientIdOfLive(row.oauth2ClientId);
   if (!client) return null;
   const { organizationIds: memberships, email } = await userFacts(row.userId);
   const base = { credential: 'oauth2_token' as const, scopes: row.scopes, tokenId: row.id, clientId: client.clientId };

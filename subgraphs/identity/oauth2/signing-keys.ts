@@ -13,6 +13,7 @@ import {
 import type { Clock } from '../../../kit/clock.js';
 import { RETIRED_KEY_PUBLISHED_SECONDS } from './oauth2.constants.js';
 import { SigningKey } from './signing-key.entity.js';
+import { SigningKeyRepository } from './signing-key.repository.js';
 
 type Ctx = { em: EntityManager; clock: Clock };
 
@@ -51,11 +52,7 @@ export class SigningKeys {
     if (this.jwksCache && this.jwksCache.until > nowMs) return this.jwksCache.value;
     await this.activeKey(ctx);
     const since = new Date(ctx.clock.now().getTime() - RETIRED_KEY_PUBLISHED_SECONDS * 1000);
-    const rows = await ctx.em.find(
-      SigningKey,
-      { $or: [{ status: 'active' }, { retiredAt: { $gt: since } }] },
-      { orderBy: { createdAt: 'desc' } },
-    );
+    const rows = await new SigningKeyRepository(ctx.em).findPublished(since);
     const value = { keys: rows.map(r => ({ ...r.publicJwk, kid: r.kid, alg: 'RS256', use: 'sig' }) as JWK) };
     this.jwksCache = { value, until: nowMs + CACHE_MS };
     return value;
@@ -65,7 +62,7 @@ export class SigningKeys {
   async rotate(ctx: Ctx): Promise<string> {
     const created = await this.generate(ctx.clock.now());
     await ctx.em.transactional(async em => {
-      await em.nativeUpdate(SigningKey, { status: 'active' }, { status: 'retired', retiredAt: ctx.clock.now() });
+      await new SigningKeyRepository(em).retireActive(ctx.clock.now());
       em.persist(em.create(SigningKey, created.row as SigningKey));
     });
     this.forget();
@@ -81,7 +78,7 @@ export class SigningKeys {
   private async activeKey(ctx: Ctx): Promise<LoadedKey> {
     const nowMs = Date.now();
     if (this.active && this.active.until > nowMs) return this.active.key;
-    let row = await ctx.em.findOne(SigningKey, { status: 'active' });
+    let row = await new SigningKeyRepository(ctx.em).findActive();
     if (row) {
       const loaded = await this.load(row).catch(() => null);
       if (!loaded) {
@@ -94,18 +91,8 @@ export class SigningKeys {
     }
     const created = await this.generate(ctx.clock.now());
     // The partial unique index allows one active key: if another process made one first, use theirs.
-    await ctx.em.getConnection().execute(
-      `insert into "identity"."oauth2_signing_keys" ("id", "kid", "algorithm", "public_jwk", "private_jwk_encrypted", "status", "created_at")
-       values (?, ?, 'RS256', ?, ?, 'active', ?) on conflict do nothing`,
-      [
-        created.row.id,
-        created.row.kid,
-        JSON.stringify(created.row.publicJwk),
-        created.row.privateJwkEncrypted,
-        created.row.createdAt,
-      ],
-    );
-    row = await ctx.em.fork().findOneOrFail(SigningKey, { status: 'active' });
+    await new SigningKeyRepository(ctx.em).insertActiveUnlessOne(created.row);
+    row = await new SigningKeyRepository(ctx.em.fork()).findActiveOrFail();
     const loaded = row.kid === created.row.kid ? created.key : await this.load(row);
     this.active = { key: loaded, until: nowMs + CACHE_MS };
     return loaded;

@@ -4,6 +4,7 @@ import type { NotifiedOwner } from '../../../kit/email/owner-mailbox.js';
 import type { OrganizationDirectory, OrganizationProfile } from './organization-directory.contract.js';
 import { MANAGING_ROLES } from '../memberships/membership.entity.js';
 import { defaultCustomerPortalSettings } from './organization.settings.js';
+import { OrganizationDirectoryRepository } from './organization-directory.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -13,54 +14,27 @@ export class InProcessOrganizationDirectory implements OrganizationDirectory {
 
   async profile(id: string): Promise<OrganizationProfile | null> {
     if (typeof id !== 'string' || !UUID.test(id)) return null;
-    return profileOf(await this.row('id = ?', id));
+    return profileOf(await this.repository().findById(id));
   }
 
   async profileBySlug(slug: string): Promise<OrganizationProfile | null> {
     if (typeof slug !== 'string' || slug.length === 0 || slug.length > 64) return null;
-    return profileOf(await this.row('slug = ?', slug));
+    return profileOf(await this.repository().findBySlug(slug));
   }
 
   async recipients(owner: NotifiedOwner): Promise<string[]> {
     if (!owner || typeof owner.id !== 'string' || !UUID.test(owner.id)) return [];
-    const connection = this.orm.em.getConnection();
-    if (owner.type === 'user') {
-      const rows = await connection.execute<{ email: string }[]>('select email from identity.users where id = ?', [
-        owner.id,
-      ]);
-      return rows.map(r => r.email);
-    }
+    const repository = this.repository();
+    if (owner.type === 'user') return repository.userEmails(owner.id);
     if (owner.type !== 'organization') return [];
-    const rows = await connection.execute<{ email: string; role: string }[]>(
-      `select u.email, m.role from identity.memberships m join identity.users u on u.id = m.user_id
-        where m.organization_id = ? order by m.created_at, u.email`,
-      [owner.id],
-    );
+    const rows = await repository.memberEmails(owner.id);
     const managing = rows.filter(r => MANAGING_ROLES.has(r.role as never));
     return [...new Set((managing.length ? managing : rows).map(r => r.email))];
   }
 
-  /**
-   * Straight on identity's connection, never an entity manager: billing calls this inside its own
-   * transactions, where MikroORM's request context would hand identity's `em.fork()` billing's
-   * context, which does not know identity's entities.
-   */
-  private async row(where: string, value: string): Promise<Organization | null> {
-    const [row] = await this.orm.em.getConnection().execute<Record<string, unknown>[]>(
-      `select id, name, slug, avatar_url, customer_portal_settings, subscription_settings
-         from identity.organizations where ${where}`,
-      [value],
-    );
-    return row
-      ? ({
-          id: row.id,
-          name: row.name,
-          slug: row.slug,
-          avatarUrl: row.avatar_url ?? null,
-          customerPortalSettings: row.customer_portal_settings,
-          subscriptionSettings: row.subscription_settings,
-        } as Organization)
-      : null;
+  /** On identity's connection, never an entity manager (see OrganizationDirectoryRepository). */
+  private repository(): OrganizationDirectoryRepository {
+    return new OrganizationDirectoryRepository(this.orm.em.getConnection());
   }
 }
 

@@ -58,6 +58,25 @@ export class OrganizationRepository {
     return this.em.find(Organization, { id: { $in: [...ids] } });
   }
 
+  /** Unscoped, for operator commands (admin.ts) that check an organization exists. */
+  findById(id: string): Promise<Organization | null> {
+    return this.em.findOne(Organization, { id });
+  }
+
+  /** Unscoped: the slug alone (the `name` claim of an organization's UserInfo). */
+  slugOf(id: string): Promise<Pick<Organization, 'slug'> | null> {
+    return this.em.findOne(Organization, { id }, { fields: ['slug'] });
+  }
+
+  /** Unscoped: the organizations a caller already knows they belong to, by name (the consent page). */
+  namesOf(ids: readonly string[]): Promise<Pick<Organization, 'id' | 'name' | 'slug'>[]> {
+    return this.em.find(
+      Organization,
+      { id: { $in: [...ids] } },
+      { fields: ['id', 'name', 'slug'], orderBy: { name: 'asc' } },
+    );
+  }
+
   findBySlug(slug: string): Promise<Organization | null> {
     return this.em.findOne(Organization, { slug });
   }

@@ -4,6 +4,7 @@ import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { ALL_SCOPES } from '../../../kit/scopes.js';
 import { generateToken, hashToken, hasValidChecksum, TOKEN_PREFIXES } from '../../../kit/tokens.js';
 import { UserSession } from '../tokens/user-session.entity.js';
+import { UserSessionRepository } from '../tokens/user-session.repository.js';
 
 /** How long a web sign-in lasts (Polar: 14 days). */
 export const USER_SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -42,13 +43,13 @@ export class UserSessionService {
   /** The live session behind a raw cookie value, or null. */
   async findLive(ctx: { em: EntityManager; clock: Clock }, raw: string): Promise<UserSession | null> {
     if (!hasValidChecksum(raw, TOKEN_PREFIXES.userSession)) return null;
-    const session = await ctx.em.findOne(UserSession, { tokenHash: hashToken(raw, this.secret) });
+    const session = await new UserSessionRepository(ctx.em).findByTokenHash(hashToken(raw, this.secret));
     return session?.isLive(ctx.clock.now()) ? session : null;
   }
 
   /** Ends a session (sign-out); a no-op when it is already ended or unknown. */
   async revoke(ctx: { em: EntityManager; clock: Clock }, sessionId: string): Promise<void> {
-    await ctx.em.nativeUpdate(UserSession, { id: sessionId, deletedAt: null }, { deletedAt: ctx.clock.now() });
+    await new UserSessionRepository(ctx.em).end(sessionId, ctx.clock.now());
     await this.cache.announce(ctx.em, { tokenIds: [sessionId] });
   }
 }

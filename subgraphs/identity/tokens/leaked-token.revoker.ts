@@ -12,12 +12,13 @@ import {
 } from '../../../kit/leaked-tokens.js';
 import type { PrincipalCache } from '../../../kit/principal-cache.js';
 import { generateToken, hashToken, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { OAuth2AuthorizationCode } from '../oauth2/oauth2-authorization-code.entity.js';
-import { OAuth2Client } from '../oauth2/oauth2-client.entity.js';
-import { OAuth2Token } from '../oauth2/oauth2-token.entity.js';
-import { OrganizationAccessToken } from './organization-access-token.entity.js';
-import { PersonalAccessToken } from './personal-access-token.entity.js';
-import { UserSession } from './user-session.entity.js';
+import { OAuth2AuthorizationCodeRepository } from '../oauth2/oauth2-authorization-code.repository.js';
+import type { OAuth2Client } from '../oauth2/oauth2-client.entity.js';
+import { OAuth2ClientRepository } from '../oauth2/oauth2-client.repository.js';
+import { OAuth2TokenRepository } from '../oauth2/oauth2-token.repository.js';
+import { OrganizationAccessTokenRepository } from './organization-access-token.repository.js';
+import { PersonalAccessTokenRepository } from './personal-access-token.repository.js';
+import { UserSessionRepository } from './user-session.repository.js';
 
 /**
  * Identity's side of secret-scanning revocation (kit/leaked-tokens.ts). The token is looked up by its
@@ -73,13 +74,10 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
   // row exists but is no longer live (nothing to revoke), or what it revoked.
 
   private async organizationToken(em: EntityManager, hash: string, now: Date) {
-    const row = await em.findOne(OrganizationAccessToken, { tokenHash: hash });
+    const tokens = new OrganizationAccessTokenRepository(em);
+    const row = await tokens.findByTokenHash(hash);
     if (!row) return undefined;
-    if (
-      !row.isLive(now) ||
-      !(await em.nativeUpdate(OrganizationAccessToken, { id: row.id, deletedAt: null }, { deletedAt: now }))
-    )
-      return null;
+    if (!row.isLive(now) || !(await tokens.revoke(row.id, now))) return null;
     return revoked(
       {
         ...revocation('organization_access_token', row.id, 'organization', row.organizationId),
@@ -91,23 +89,20 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
   }
 
   private async personalToken(em: EntityManager, hash: string, now: Date) {
-    const row = await em.findOne(PersonalAccessToken, { tokenHash: hash });
+    const tokens = new PersonalAccessTokenRepository(em);
+    const row = await tokens.findByTokenHash(hash);
     if (!row) return undefined;
-    if (
-      !row.isLive(now) ||
-      !(await em.nativeUpdate(PersonalAccessToken, { id: row.id, deletedAt: null }, { deletedAt: now }))
-    )
-      return null;
+    if (!row.isLive(now) || !(await tokens.revoke(row.id, now))) return null;
     return revoked({ ...revocation('personal_access_token', row.id, 'user', row.userId), label: row.comment || null }, [
       row.id,
     ]);
   }
 
   private async userSession(em: EntityManager, hash: string, now: Date) {
-    const row = await em.findOne(UserSession, { tokenHash: hash });
+    const sessions = new UserSessionRepository(em);
+    const row = await sessions.findByTokenHash(hash);
     if (!row) return undefined;
-    if (!row.isLive(now) || !(await em.nativeUpdate(UserSession, { id: row.id, deletedAt: null }, { deletedAt: now })))
-      return null;
+    if (!row.isLive(now) || !(await sessions.end(row.id, now))) return null;
     return revoked(revocation('user_session', row.id, 'user', row.userId), [row.id]);
   }
 
@@ -116,22 +111,12 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
    * RFC 7009 does for a refresh token: whoever holds one of them could otherwise mint or keep others.
    */
   private async oauthToken(em: EntityManager, hash: string, now: Date) {
-    const byAccess = await em.findOne(OAuth2Token, { accessTokenHash: hash });
-    const row = byAccess ?? (await em.findOne(OAuth2Token, { refreshTokenHash: hash }));
+    const tokens = new OAuth2TokenRepository(em);
+    const byAccess = await tokens.findByAccessTokenHash(hash);
+    const row = byAccess ?? (await tokens.findByRefreshTokenHash(hash));
     if (!row) return undefined;
     if (!(byAccess ? row.isAccessLive(now) : row.isRefreshLive(now))) return null;
-    const family = await em.find(OAuth2Token, { familyId: row.familyId }, { fields: ['id'] });
-    const where = { familyId: row.familyId };
-    const accessEnded = await em.nativeUpdate(
-      OAuth2Token,
-      { ...where, accessTokenRevokedAt: null },
-      { accessTokenRevokedAt: now },
-    );
-    const refreshEnded = await em.nativeUpdate(
-      OAuth2Token,
-      { ...where, refreshTokenRevokedAt: null },
-      { refreshTokenRevokedAt: now },
-    );
+    const { tokenIds, accessEnded, refreshEnded } = await tokens.endFamily(row.familyId, now);
     // A concurrent report of the same grant got there first: it answers true_positive, this one not.
     if (!(byAccess ? accessEnded : refreshEnded)) return null;
     // Whom the token spoke for is told (Polar's rule): the user, or the organization it was granted for.
@@ -144,10 +129,10 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
           forOrganization ? 'organization' : 'user',
           forOrganization ? (row.organizationId as string) : row.userId,
         ),
-        label: await clientName(em, row.oauth2ClientId),
+        label: await new OAuth2ClientRepository(em).nameOf(row.oauth2ClientId),
         organizationId: row.organizationId,
       },
-      family.map(t => t.id),
+      tokenIds,
     );
   }
 
@@ -157,28 +142,20 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
    * client stay valid; the owner registers a new client (or deletes this one) to take over again.
    */
   private async clientSecret(em: EntityManager, hash: string) {
-    const row = await em.findOne(OAuth2Client, { clientSecretHash: hash, deletedAt: null });
+    const clients = new OAuth2ClientRepository(em);
+    const row = await clients.findLiveBySecretHash(hash);
     if (!row) return undefined;
     const replacement = hashToken(generateToken(TOKEN_PREFIXES.clientSecret), this.secret);
-    if (
-      !(await em.nativeUpdate(OAuth2Client, { id: row.id, clientSecretHash: hash }, { clientSecretHash: replacement }))
-    )
-      return null;
+    if (!(await clients.replaceSecretHash(row.id, hash, replacement))) return null;
     return revoked({ ...revocation('oauth2_client_secret', row.id, ...clientOwner(row)), label: row.clientName });
   }
 
   private async registrationToken(em: EntityManager, hash: string) {
-    const row = await em.findOne(OAuth2Client, { registrationTokenHash: hash, deletedAt: null });
+    const clients = new OAuth2ClientRepository(em);
+    const row = await clients.findLiveByRegistrationTokenHash(hash);
     if (!row) return undefined;
     const replacement = hashToken(generateToken(TOKEN_PREFIXES.clientRegistrationToken), this.secret);
-    if (
-      !(await em.nativeUpdate(
-        OAuth2Client,
-        { id: row.id, registrationTokenHash: hash },
-        { registrationTokenHash: replacement },
-      ))
-    )
-      return null;
+    if (!(await clients.replaceRegistrationTokenHash(row.id, hash, replacement))) return null;
     return revoked({
       ...revocation('oauth2_client_registration_token', row.id, ...clientOwner(row)),
       label: row.clientName,
@@ -187,16 +164,13 @@ export class InProcessLeakedTokenRevoker implements LeakedTokenRevoker {
 
   /** A leaked code is marked consumed: redeeming it then fails (and, as any replay, ends its grant). */
   private async authorizationCode(em: EntityManager, hash: string, now: Date) {
-    const row = await em.findOne(OAuth2AuthorizationCode, { codeHash: hash });
+    const codes = new OAuth2AuthorizationCodeRepository(em);
+    const row = await codes.findByCodeHash(hash);
     if (!row) return undefined;
-    if (
-      row.expiresAt <= now ||
-      !(await em.nativeUpdate(OAuth2AuthorizationCode, { id: row.id, consumedAt: null }, { consumedAt: now }))
-    )
-      return null;
+    if (row.expiresAt <= now || !(await codes.consume(row.id, now))) return null;
     return revoked({
       ...revocation('oauth2_authorization_code', row.id, 'user', row.userId),
-      label: await clientName(em, row.oauth2ClientId),
+      label: await new OAuth2ClientRepository(em).nameOf(row.oauth2ClientId),
     });
   }
 }
@@ -218,11 +192,6 @@ function revocation(
   ownerId: string,
 ): LeakedTokenRevocation {
   return { kind, id, owner: { type: ownerType, id: ownerId } };
-}
-
-/** The name of the OAuth client a token or code was issued to (the label of its owner's e-mail). */
-async function clientName(em: EntityManager, clientId: string): Promise<string | null> {
-  return (await em.findOne(OAuth2Client, { id: clientId }, { fields: ['clientName'] }))?.clientName ?? null;
 }
 
 /** Whom to tell about a client's credential: its owner, or (a client registered anonymously) the client itself. */

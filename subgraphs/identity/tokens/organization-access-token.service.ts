@@ -16,6 +16,7 @@ import type {
 } from './organization-access-token.inputs.js';
 import { OrganizationAccessToken } from './organization-access-token.entity.js';
 import { organizationAccessTokenRead } from './organization-access-token.read.js';
+import { OrganizationAccessTokenRepository } from './organization-access-token.repository.js';
 import { type OrganizationAccessTokenRow, OrganizationAccessTokenType } from './organization-access-token.type.js';
 import { InvalidExpiry, InvalidScopes } from './token.errors.js';
 
@@ -108,7 +109,7 @@ export class OrganizationAccessTokenService {
   }
 
   private async findManageable(ctx: RequestContext, id: string): Promise<OrganizationAccessToken> {
-    const token = await ctx.em.findOne(OrganizationAccessToken, { id, deletedAt: null });
+    const token = await new OrganizationAccessTokenRepository(ctx.em).findUndeleted(id);
     const repository = new OrganizationRepository(ctx.em);
     if (!token || !(await repository.findReadable(ctx.principal, token.organizationId))) throw new ResourceNotFound();
     if (!(await repository.canManage(ctx.principal, token.organizationId))) throw new CannotManageOrganization();

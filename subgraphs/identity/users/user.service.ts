@@ -3,6 +3,7 @@ import type { Clock } from '../../../kit/clock.js';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { User } from './user.entity.js';
+import { UserRepository } from './user.repository.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 8;
@@ -26,7 +27,7 @@ export class UserService {
         },
       ]);
     }
-    if (await ctx.em.findOne(User, { email: normalized })) {
+    if (await new UserRepository(ctx.em).findByEmail(normalized)) {
       throw new PolarRequestValidationError([
         { type: 'value_error', loc: ['body', 'email'], msg: 'A user with this email already exists.', input: email },
       ]);
@@ -41,7 +42,7 @@ export class UserService {
   }
 
   findByEmail(em: EntityManager, email: string): Promise<User | null> {
-    return em.findOne(User, { email: email.trim().toLowerCase() });
+    return new UserRepository(em).findByEmail(email.trim().toLowerCase());
   }
 
   /** The user when the password matches; null otherwise (same answer for unknown e-mail). */

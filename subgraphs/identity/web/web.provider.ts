@@ -4,11 +4,13 @@ import type { Clock } from '../../../kit/clock.js';
 import { PolarRequestValidationError, ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import type { Principal } from '../../../kit/principal.js';
 import type { IdentityContext } from '../context.js';
-import { MANAGING_ROLES, MemberRole, Membership } from '../memberships/membership.entity.js';
+import { MANAGING_ROLES, MemberRole } from '../memberships/membership.entity.js';
+import { memberRolesOf } from '../memberships/membership.repository.js';
 import { OrganizationRepository } from '../organizations/organization.repository.js';
 import type { IdentityServices } from '../services.js';
-import { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
-import { User } from '../users/user.entity.js';
+import type { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
+import { OrganizationAccessTokenRepository } from '../tokens/organization-access-token.repository.js';
+import { UserRepository } from '../users/user.repository.js';
 import type { OrganizationPage, OrganizationSummary, TokenRow, WebIdentity, WebSession } from './web.contract.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,7 +78,7 @@ export class InProcessWebIdentity implements WebIdentity {
 
   async account(principal: Principal): Promise<{ email: string } | null> {
     const { em, userId } = this.context(principal);
-    const row = await em.findOne(User, { id: userId }, { fields: ['email'] });
+    const row = await new UserRepository(em).emailOf(userId);
     return row ? { email: row.email } : null;
   }
 
@@ -84,7 +86,7 @@ export class InProcessWebIdentity implements WebIdentity {
     const ctx = this.context(principal);
     const [{ items }, memberships] = await Promise.all([
       this.services.organizations.list(ctx, { page: 1, limit: PAGE, sorting: ['name'] }),
-      ctx.em.find(Membership, { userId: ctx.userId }, { fields: ['organizationId', 'role'] }),
+      memberRolesOf(ctx.em, ctx.userId),
     ]);
     const roles = new Map(memberships.map(m => [m.organizationId, m.role]));
     return items.map(o => ({ id: o.id, name: o.name, slug: o.slug, role: roles.get(o.id) ?? MemberRole.MEMBER }));
@@ -121,7 +123,7 @@ export class InProcessWebIdentity implements WebIdentity {
     const ctx = this.context(principal);
     await this.organizationOf(ctx, organizationId);
     const token = UUID.test(tokenId)
-      ? await ctx.em.findOne(OrganizationAccessToken, { id: tokenId, organizationId, deletedAt: null })
+      ? await new OrganizationAccessTokenRepository(ctx.em).findUndeletedOfOrganization(tokenId, organizationId)
       : null;
     if (!token) throw new ResourceNotFound();
     await this.services.organizationAccessTokens.delete(ctx, token.id);
