@@ -57,21 +57,20 @@ const missing = (issue: ZodIssue, { loc, input }: Site): ValidationIssue => ({
 
 const plural = (count: unknown, word: string) => `${count} ${word}${Number(count) === 1 ? '' : 's'}`;
 
+/** pydantic's words for a length bound, by what zod measured (a string's characters, a list's items). */
+const LENGTHS = new Map([
+  ['string', { noun: 'String', unit: 'character', tooShort: 'string_too_short', tooLong: 'string_too_long' }],
+  ['array', { noun: 'List', unit: 'item', tooShort: 'too_short', tooLong: 'too_long' }],
+]);
+
 function tooSmall(issue: IssueOf<'too_small'>, { loc, value }: Site): ValidationIssue {
   const min = Number(issue.minimum);
-  if (issue.origin === 'string')
+  const length = LENGTHS.get(issue.origin);
+  if (length)
     return {
-      type: 'string_too_short',
+      type: length.tooShort,
       loc,
-      msg: `String should have at least ${plural(issue.minimum, 'character')}`,
-      input: value,
-      ctx: { min_length: min },
-    };
-  if (issue.origin === 'array')
-    return {
-      type: 'too_short',
-      loc,
-      msg: `List should have at least ${plural(issue.minimum, 'item')}`,
+      msg: `${length.noun} should have at least ${plural(issue.minimum, length.unit)}`,
       input: value,
       ctx: { min_length: min },
     };
@@ -94,19 +93,12 @@ function tooSmall(issue: IssueOf<'too_small'>, { loc, value }: Site): Validation
 
 function tooBig(issue: IssueOf<'too_big'>, { loc, value }: Site): ValidationIssue {
   const max = Number(issue.maximum);
-  if (issue.origin === 'string')
+  const length = LENGTHS.get(issue.origin);
+  if (length)
     return {
-      type: 'string_too_long',
+      type: length.tooLong,
       loc,
-      msg: `String should have at most ${issue.maximum} characters`,
-      input: value,
-      ctx: { max_length: max },
-    };
-  if (issue.origin === 'array')
-    return {
-      type: 'too_long',
-      loc,
-      msg: `List should have at most ${issue.maximum} items`,
+      msg: `${length.noun} should have at most ${issue.maximum} ${length.unit}s`,
       input: value,
       ctx: { max_length: max },
     };
