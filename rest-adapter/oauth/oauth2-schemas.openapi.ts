@@ -1,6 +1,6 @@
 import { AUTH_METHODS, GRANT_TYPES, SUB_TYPES } from '../../subgraphs/identity/contract.js';
 import { type Json, schemaRef } from '../v1/openapi/wire-schemas.js';
-import { providerMetadata } from './router.js';
+import { providerMetadata } from './discovery.js';
 
 /**
  * The component schemas of the OAuth 2.0 / OIDC endpoints (oauth2.openapi.ts), and the pieces of

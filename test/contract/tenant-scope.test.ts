@@ -25,7 +25,7 @@ const ALLOWED = new Set([
   'subgraphs/identity/organizations/organization.read.ts',
   'subgraphs/identity/organizations/organization.repository.ts',
   'rest-adapter/web-kit/auth.ts',
-  'rest-adapter/web/portal/portal-router.ts',
+  'rest-adapter/web/portal/portal-entry-routes.ts',
   'rest-adapter/web/portal/portal-sign-in-routes.ts',
 ]);
 

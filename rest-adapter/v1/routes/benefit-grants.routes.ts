@@ -12,7 +12,7 @@ import {
 } from '../../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toWire } from './common.js';
 import { benefitGrantResponse, benefitResponse, customerStateResponse } from './benefits.schemas.js';
-import type { BenefitGrantsListResult } from '../operation-results.generated.js';
+import type { BenefitGrantsListResult } from '../operation-results/benefits.generated.js';
 import type { Route } from './route.js';
 
 const bool = z

@@ -20,7 +20,7 @@ import {
   licenseKeyWithActivationsResponse,
   validatedLicenseKeyResponse,
 } from './license-keys.schemas.js';
-import type { OperationResults } from '../operation-results.generated.js';
+import type { OperationResults } from '../operation-results/index.generated.js';
 import type { Route } from './route.js';
 
 /** Wire body → GraphQL input: absent keys dropped, `conditions`/`meta` kept as written (kit/case.ts). */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AccessRule } from '../../../kit/graphql/authorize.js';
-import type { OperationName, OperationResults } from '../operation-results.generated.js';
+import type { OperationName, OperationResults } from '../operation-results/index.generated.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -51,7 +51,7 @@ interface RouteOf<Op extends OperationName> extends RouteFields {
  * One documented REST operation: how to validate it, which named GraphQL operation serves it, and how
  * the GraphQL result becomes the wire body. No business logic lives here; the OpenAPI document is
  * generated from these same objects. One member per operation, so a route table's object literal gets
- * the result type of the operation it names (rest-adapter/v1/operation-results.generated.ts).
+ * the result type of the operation it names (rest-adapter/v1/operation-results/*.generated.ts).
  */
 export type Route = { [Op in OperationName]: RouteOf<Op> }[OperationName];
 

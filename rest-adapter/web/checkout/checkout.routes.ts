@@ -5,7 +5,7 @@ import { ANONYMOUS } from '../../../kit/principal.js';
 import type { GatewayClient } from '../../upstream/gateway-client.js';
 import type { OperationDocuments } from '../../v1/operations.js';
 import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
-import type { OperationName, OperationResults } from '../../v1/operation-results.generated.js';
+import type { OperationName, OperationResults } from '../../v1/operation-results/index.generated.js';
 import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
 import type { GraphQLErrorLike } from '../../v1/wire-errors.js';

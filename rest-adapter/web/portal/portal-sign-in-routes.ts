@@ -27,109 +27,119 @@ interface Helpers {
  * Both posts are in the `sign_in` rate-limit zone.
  */
 export function signInRoutes(portal: express.Router, h: Helpers): void {
-  const { page, locals } = h;
-  const deps = { api: h.api, organizations: h.organizations };
-  const customerOf = h.customerOf;
-  const signInPage = (res: Response, title: string, body: HtmlValue, status = 200) =>
-    sendPage(res, renderPortalPage({ title, organization: locals(res).organization, body, narrow: true }), status);
-
   portal.get(
     '/request',
-    page(async (req, res) => {
-      const { base, organization } = locals(res);
-      const notice = queryParam(req, 'expired') ? 'Your session has ended. Sign in again.' : null;
-      const returnTo = backTo(base, queryParam(req, 'return_to'));
-      signInPage(
-        res,
-        'Sign in',
-        emailForm({ base, organizationName: organization.name, csrfToken: issueCsrfToken(req, res), notice, returnTo }),
-      );
-    }),
+    h.page((req, res) => showEmailForm(h, req, res)),
   );
-
   portal.post(
     '/request',
-    page(async (req, res) => {
-      const { base, organization } = locals(res);
-      const email = field(req, 'email').trim();
-      const returnTo = backTo(base, field(req, 'return_to'));
-      const again = (status: number, error: string) =>
-        signInPage(
-          res,
-          'Sign in',
-          emailForm({
-            base,
-            organizationName: organization.name,
-            csrfToken: issueCsrfToken(req, res),
-            email,
-            error,
-            returnTo,
-          }),
-          status,
-        );
-      if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
-      try {
-        await deps.api.call(
-          'customer_portal:customer-session:request',
-          { body: { email, organization_id: organization.id } },
-          ANONYMOUS,
-          req.requestId,
-        );
-      } catch (error) {
-        if (error instanceof DomainError && error.status === 422) return again(400, 'Enter a valid e-mail address.');
-        throw error;
-      }
-      const query = new URLSearchParams({ email, ...(returnTo ? { return_to: returnTo } : {}) });
-      res.redirect(303, `${base}/authenticate?${query.toString()}`);
-    }),
+    h.page((req, res) => requestCode(h, req, res)),
   );
-
   portal.get(
     '/authenticate',
-    page(async (req, res) => {
-      const { base } = locals(res);
-      const email = queryParam(req, 'email');
-      const returnTo = backTo(base, queryParam(req, 'return_to'));
-      signInPage(res, 'Enter your code', codeForm({ base, csrfToken: issueCsrfToken(req, res), email, returnTo }));
-    }),
+    h.page((req, res) => showCodeForm(h, req, res)),
   );
-
   portal.post(
     '/authenticate',
-    page(async (req, res) => {
-      const { base, organization } = locals(res);
-      const returnTo = backTo(base, field(req, 'return_to'));
-      const again = (status: number, error: string) =>
-        signInPage(
-          res,
-          'Enter your code',
-          codeForm({ base, csrfToken: issueCsrfToken(req, res), error, returnTo }),
-          status,
-        );
-      if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
-      let token: string;
-      try {
-        token = (
-          await deps.api.call<{ token: string }>(
-            'customer_portal:customer-session:authenticate',
-            { body: { code: field(req, 'code') } },
-            ANONYMOUS,
-            req.requestId,
-          )
-        ).token;
-      } catch (error) {
-        if (error instanceof DomainError && error.status < 500)
-          return again(400, 'This code is invalid or has expired. Check it, or ask for a new one.');
-        throw error;
-      }
-      const customer = await customerOf(token);
-      // A code is for the organization it was asked for; one of another seller signs in there, not here.
-      const home = customer ? await deps.organizations.profile(customer.organizationIds[0]) : null;
-      const slug = home?.slug ?? organization.slug;
-      setPortalToken(req, res, slug, token);
-      res.redirect(303, slug === organization.slug && returnTo ? returnTo : portalBase(slug));
-    }),
+    h.page((req, res) => authenticate(h, req, res)),
   );
+}
+
+function signInPage(h: Helpers, res: Response, title: string, body: HtmlValue, status = 200): void {
+  sendPage(res, renderPortalPage({ title, organization: h.locals(res).organization, body, narrow: true }), status);
+}
+
+/** `GET /request`: the e-mail form (with a notice when the session has ended). */
+async function showEmailForm(h: Helpers, req: Request, res: Response): Promise<void> {
+  const { base, organization } = h.locals(res);
+  const notice = queryParam(req, 'expired') ? 'Your session has ended. Sign in again.' : null;
+  const returnTo = backTo(base, queryParam(req, 'return_to'));
+  signInPage(
+    h,
+    res,
+    'Sign in',
+    emailForm({ base, organizationName: organization.name, csrfToken: issueCsrfToken(req, res), notice, returnTo }),
+  );
+}
+
+/** `POST /request`: asks the API to e-mail a code, then on to the code form. */
+async function requestCode(h: Helpers, req: Request, res: Response): Promise<void> {
+  const { base, organization } = h.locals(res);
+  const email = field(req, 'email').trim();
+  const returnTo = backTo(base, field(req, 'return_to'));
+  const again = (status: number, error: string) =>
+    signInPage(
+      h,
+      res,
+      'Sign in',
+      emailForm({
+        base,
+        organizationName: organization.name,
+        csrfToken: issueCsrfToken(req, res),
+        email,
+        error,
+        returnTo,
+      }),
+      status,
+    );
+  if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
+  try {
+    await h.api.call(
+      'customer_portal:customer-session:request',
+      { body: { email, organization_id: organization.id } },
+      ANONYMOUS,
+      req.requestId,
+    );
+  } catch (error) {
+    if (error instanceof DomainError && error.status === 422) return again(400, 'Enter a valid e-mail address.');
+    throw error;
+  }
+  const query = new URLSearchParams({ email, ...(returnTo ? { return_to: returnTo } : {}) });
+  res.redirect(303, `${base}/authenticate?${query.toString()}`);
+}
+
+/** `GET /authenticate`: the code form. */
+async function showCodeForm(h: Helpers, req: Request, res: Response): Promise<void> {
+  const { base } = h.locals(res);
+  const email = queryParam(req, 'email');
+  const returnTo = backTo(base, queryParam(req, 'return_to'));
+  signInPage(h, res, 'Enter your code', codeForm({ base, csrfToken: issueCsrfToken(req, res), email, returnTo }));
+}
+
+/** `POST /authenticate`: the code becomes a customer session, kept in the cookie of the portal it is for. */
+async function authenticate(h: Helpers, req: Request, res: Response): Promise<void> {
+  const { base, organization } = h.locals(res);
+  const returnTo = backTo(base, field(req, 'return_to'));
+  const again = (status: number, error: string) =>
+    signInPage(
+      h,
+      res,
+      'Enter your code',
+      codeForm({ base, csrfToken: issueCsrfToken(req, res), error, returnTo }),
+      status,
+    );
+  if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
+  let token: string;
+  try {
+    token = (
+      await h.api.call<{ token: string }>(
+        'customer_portal:customer-session:authenticate',
+        { body: { code: field(req, 'code') } },
+        ANONYMOUS,
+        req.requestId,
+      )
+    ).token;
+  } catch (error) {
+    if (error instanceof DomainError && error.status < 500)
+      return again(400, 'This code is invalid or has expired. Check it, or ask for a new one.');
+    throw error;
+  }
+  const customer = await h.customerOf(token);
+  // A code is for the organization it was asked for; one of another seller signs in there, not here.
+  const home = customer ? await h.organizations.profile(customer.organizationIds[0]) : null;
+  const slug = home?.slug ?? organization.slug;
+  setPortalToken(req, res, slug, token);
+  res.redirect(303, slug === organization.slug && returnTo ? returnTo : portalBase(slug));
 }
 
 /** The portal page to come back to after signing in: a path of this portal, or nothing. */
