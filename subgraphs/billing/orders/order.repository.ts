@@ -1,8 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { Order } from './order.entity.js';
 
-/** Writes of orders besides the unit of work: the organization's invoice-number counter. */
+/** Orders as changes lock them, and the organization's invoice-number counter. */
 export class OrderRepository {
   constructor(private readonly em: EntityManager) {}
+
+  /** The order, or null, re-read and row-locked until the transaction ends. */
+  lockFresh(id: string): Promise<Order | null> {
+    return this.em.findOne(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  }
 
   /**
    * The organization's next invoice number, taken from its counter row (created at 1, then
