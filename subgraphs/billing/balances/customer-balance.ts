@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { settle } from '../pricing/proration.js';
 import { CustomerBalanceEntry } from './customer-balance-entry.entity.js';
+import { CustomerBalanceQueries } from './customer-balance.queries.js';
 
 /**
  * A customer's balance in one currency: what we owe the customer (credits of plan changes larger than
@@ -10,12 +11,9 @@ import { CustomerBalanceEntry } from './customer-balance-entry.entity.js';
  */
 export async function lockedBalance(em: EntityManager, customerId: string, currency: string): Promise<bigint> {
   if (!em.isInTransaction()) throw new Error('a customer balance is read inside a transaction');
-  await em.execute('select id from billing.customers where id = ? for update', [customerId]);
-  const [row] = await em.execute<{ balance: string | null }[]>(
-    'select coalesce(sum(amount), 0)::text as balance from billing.customer_balance_entries where customer_id = ? and currency = ?',
-    [customerId, currency],
-  );
-  return BigInt(row?.balance ?? '0');
+  const ledger = new CustomerBalanceQueries(em);
+  await ledger.lockCustomer(customerId);
+  return ledger.sum(customerId, currency);
 }
 
 export interface BalanceSettlement {

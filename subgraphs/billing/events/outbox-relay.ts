@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
 import type { Logger } from '../../../kit/logger.js';
 import type { SourceEvent, WebhookIngest } from '../../webhooks/contract.js';
+import { type OutboxRow, OutboxQueries } from './outbox.queries.js';
 
 const BATCH = 100;
 /** Another relay holds the batch lock: look again after this (it may die before it finishes). */
@@ -10,14 +11,6 @@ const LOCKED_OUT_RETRY_MS = 200;
 export const OUTBOX_TOPIC = 'billing.outbox';
 // One relay batch at a time per database, so events are handed over in outbox order.
 const RELAY_LOCK_KEY = 7_301_102;
-
-interface OutboxRow {
-  id: string;
-  organization_id: string;
-  type: string;
-  payload: Record<string, unknown> | string;
-  created_at: Date;
-}
 
 /**
  * Relays billing's outbox (`billing.events`) to the webhooks subgraph. Each batch is one billing
@@ -74,19 +67,12 @@ export class OutboxRelay {
   /** Hands over one batch; how many rows (0: nothing to do), or null when another relay is busy. */
   async relayOnce(): Promise<number | null> {
     return this.orm.em.fork().transactional(async em => {
-      const [lock] = await em.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [
-        RELAY_LOCK_KEY,
-      ]);
-      if (!lock?.locked) return null;
-      const rows = await em.execute<OutboxRow[]>(
-        `select id, organization_id, type, payload, created_at from billing.events
-          where dispatched_at is null order by created_at, id limit ? for update skip locked`,
-        [BATCH],
-      );
+      const outbox = new OutboxQueries(em);
+      if (!(await outbox.tryBatchLock(RELAY_LOCK_KEY))) return null;
+      const rows = await outbox.undispatched(BATCH);
       if (rows.length === 0) return 0;
       await this.sink.ingest(rows.map(toSourceEvent));
-      // `in (?)`: MikroORM expands the bound array into one parameter per id.
-      await em.execute('update billing.events set dispatched_at = now() where id in (?)', [rows.map(r => r.id)]);
+      await outbox.markDispatched(rows.map(r => r.id));
       return rows.length;
     });
   }

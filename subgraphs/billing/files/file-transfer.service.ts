@@ -107,11 +107,7 @@ export class FileTransferService {
   async chunk(ctx: RequestContext, link: FileLinkInput, part: number, seq: number): Promise<FileChunkType> {
     const file = await this.linked(ctx, link, 'download');
     if (!file.isUploaded) throw new ResourceNotFound();
-    const rows = await ctx.em.execute<{ part_number: number; seq: number; data: Buffer }[]>(
-      `select part_number, seq, data from billing.file_chunks where file_id = ? and (part_number, seq) >= (?, ?)
-       order by part_number, seq limit 2`,
-      [file.id, part, seq],
-    );
+    const rows = await new FileRepository(ctx.em).chunksFrom(file.id, part, seq);
     if (!rows.length) return { data: '', nextPart: null, nextSeq: null };
     const next = rows[1];
     return { data: rows[0].data.toString('base64'), nextPart: next?.part_number ?? null, nextSeq: next?.seq ?? null };

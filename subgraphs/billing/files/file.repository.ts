@@ -1,6 +1,13 @@
 import { type EntityData, type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { FileChunk, FilePart, StoredFile } from './file.entity.js';
 
+/** One stored slice of an upload, as the hand-written reads return it. */
+export interface StoredSlice {
+  part_number: number;
+  seq: number;
+  data: Buffer;
+}
+
 /** Stored files and the parts and slices (chunks) of their uploads. */
 export class FileRepository {
   constructor(private readonly em: EntityManager) {}
@@ -63,5 +70,23 @@ export class FileRepository {
   async deleteParts(fileId: string): Promise<void> {
     await this.em.nativeDelete(FileChunk, { fileId });
     await this.em.nativeDelete(FilePart, { fileId });
+  }
+
+  /** The stored slice at (part, seq) or the next one after it, and the one after that (a download's cursor). */
+  chunksFrom(fileId: string, part: number, seq: number): Promise<StoredSlice[]> {
+    return this.em.execute<StoredSlice[]>(
+      `select part_number, seq, data from billing.file_chunks where file_id = ? and (part_number, seq) >= (?, ?)
+       order by part_number, seq limit 2`,
+      [fileId, part, seq],
+    );
+  }
+
+  /** Up to 16 stored slices after (part, seq), in order (hashing a completed upload a few at a time). */
+  chunksAfter(fileId: string, part: number, seq: number): Promise<StoredSlice[]> {
+    return this.em.execute<StoredSlice[]>(
+      `select part_number, seq, data from billing.file_chunks where file_id = ? and (part_number, seq) > (?, ?)
+       order by part_number, seq limit 16`,
+      [fileId, part, seq],
+    );
   }
 }

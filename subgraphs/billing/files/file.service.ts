@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { type EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -118,7 +117,7 @@ export class FileService {
             etag ?? null,
           );
       }
-      const { size, sha256 } = await hashFile(em, file);
+      const { size, sha256 } = await hashFile(files, file);
       if (size !== Number(file.size))
         throw invalid(['body', 'parts'], `The uploaded parts hold ${size} bytes, not the file's ${file.size}.`, size);
       if (file.checksumSha256Base64 && sha256 !== file.checksumSha256Base64)
@@ -217,16 +216,12 @@ function multipartEtag(parts: FilePart[]): string {
 }
 
 /** Size and SHA-256 (base64) of the stored bytes, read a few slices at a time in order. */
-async function hashFile(em: EntityManager, file: StoredFile): Promise<{ size: number; sha256: string }> {
+async function hashFile(files: FileRepository, file: StoredFile): Promise<{ size: number; sha256: string }> {
   const hash = createHash('sha256');
   let size = 0;
   let cursor: [number, number] = [0, -1];
   for (;;) {
-    const rows = await em.execute<{ part_number: number; seq: number; data: Buffer }[]>(
-      `select part_number, seq, data from billing.file_chunks where file_id = ? and (part_number, seq) > (?, ?)
-       order by part_number, seq limit 16`,
-      [file.id, cursor[0], cursor[1]],
-    );
+    const rows = await files.chunksAfter(file.id, cursor[0], cursor[1]);
     for (const row of rows) {
       hash.update(row.data);
       size += row.data.length;

@@ -3,8 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
-import { numbered } from '../../../kit/database/read/read-model.js';
 import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
+import { insertJob, type JobRow, JobQueries, type NewJob } from './job.queries.js';
+
+export type { JobRow } from './job.queries.js';
 
 /**
  * Durable jobs in `billing.jobs` (docs/reliability.md#transactional-outbox: an outbox claimed with FOR UPDATE SKIP LOCKED; pg-boss
@@ -14,15 +16,6 @@ import { backgroundWork, type Enrolment } from '../../../kit/background/backgrou
  * least once. Handlers must therefore be idempotent (they are: processor keys, unique constraints).
  * Checkout fulfilment uses it now; the recurring engine's renewals will too.
  */
-export interface JobRow {
-  id: string;
-  kind: string;
-  idempotency_key: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  max_attempts: number;
-}
-
 export type JobHandler = (payload: Record<string, unknown>, job: JobRow) => Promise<void>;
 
 // How long a claimed job is its worker's: a worker that died is replaced after this (fulfilments take well under a second).
@@ -36,36 +29,8 @@ export const JOBS_TOPIC = 'billing.jobs';
  * itself right after the commit and answers only then (`runNow`): the other runners' loops, woken by
  * the commit, leave it to that caller, and take it over only if the lease runs out (the caller died).
  */
-export async function enqueueJob(
-  em: EntityManager,
-  job: {
-    kind: string;
-    key: string;
-    payload: Record<string, unknown>;
-    runAt: Date;
-    maxAttempts?: number;
-    heldBy?: string;
-  },
-): Promise<void> {
-  await em.execute(
-    `insert into billing.jobs (id, kind, idempotency_key, payload, status, attempts, max_attempts, run_at, created_at,
-                               locked_by, locked_until)
-     values (gen_random_uuid(), ?, ?, ?::jsonb, 'pending', 0, ?, ?, ?, ?,
-             case when ?::text is null then null else ?::timestamptz + make_interval(secs => ?) end)
-     on conflict (idempotency_key) do nothing`,
-    [
-      job.kind,
-      job.key,
-      JSON.stringify(job.payload),
-      job.maxAttempts ?? 10,
-      job.runAt,
-      job.runAt,
-      job.heldBy ?? null,
-      job.heldBy ?? null,
-      job.runAt,
-      LEASE_SECONDS,
-    ],
-  );
+export async function enqueueJob(em: EntityManager, job: NewJob): Promise<void> {
+  await insertJob(em, job, LEASE_SECONDS);
 }
 
 export class JobRunner {
@@ -76,12 +41,14 @@ export class JobRunner {
   private draining: Promise<unknown> = Promise.resolve();
   /** This runner's name in `locked_by` (a job's `heldBy`). */
   readonly worker = `${hostname()}:${process.pid}`;
+  private readonly queries: JobQueries;
 
   constructor(
-    private readonly orm: MikroORM,
+    orm: MikroORM,
     private readonly clock: Clock,
     private readonly logger?: Logger,
   ) {
+    this.queries = new JobQueries(orm);
     this.loop = backgroundWork.enrol({
       name: 'billing.jobs',
       topics: [JOBS_TOPIC],
@@ -156,39 +123,18 @@ export class JobRunner {
 
   /** Until the earliest pending job may be claimed (its run_at, or the end of its lease); null: none. */
   private async nextDueInMs(): Promise<number | null> {
-    const [row] = await this.query<{ at: Date | string | null }>(
-      `select min(greatest(run_at, coalesce(locked_until, run_at))) as at from billing.jobs where status = 'pending'`,
-      [],
-    );
-    return row?.at ? new Date(row.at).getTime() - this.clock.now().getTime() : null;
+    const at = await this.queries.nextDueAt();
+    return at ? new Date(at).getTime() - this.clock.now().getTime() : null;
   }
 
   /** One due job leased to this runner; `own`: a job this runner holds already (`heldBy`) may be taken too. */
-  private async claim(condition: string, values: unknown[], own = false): Promise<JobRow | null> {
-    const now = this.clock.now();
-    const rows = await this.query<JobRow>(
-      `update billing.jobs set attempts = attempts + 1, locked_by = ?, locked_until = ?::timestamptz + make_interval(secs => ?)
-       where id = (select id from billing.jobs where status = 'pending' and ${condition}
-                   and (locked_until is null or locked_until < ?${own ? ' or (locked_by = ? and attempts = 0)' : ''})
-                   order by run_at limit 1 for update skip locked)
-       returning id, kind, idempotency_key, payload, attempts, max_attempts`,
-      [this.worker, now, LEASE_SECONDS, ...values, now, ...(own ? [this.worker] : [])],
+  private claim(condition: string, values: unknown[], own = false): Promise<JobRow | null> {
+    return this.queries.claim(
+      { worker: this.worker, now: this.clock.now(), seconds: LEASE_SECONDS },
+      condition,
+      values,
+      own,
     );
-    return rows[0] ?? null;
-  }
-
-  /**
-   * The queue's own statements go to the pool directly, not through the ORM connection: the worker
-   * runs them in the background, and that connection is where statements are logged and counted (tests
-   * count a request's statements there).
-   */
-  private async query<T>(sql: string, values: unknown[]): Promise<T[]> {
-    const pool = (await (
-      this.orm.em.getConnection() as unknown as { getNativeClient(): Promise<unknown> }
-    ).getNativeClient()) as {
-      query(text: string, values: unknown[]): Promise<{ rows: T[] }>;
-    };
-    return (await pool.query(numbered(sql), values)).rows;
   }
 
   private async execute(job: JobRow): Promise<void> {
@@ -196,21 +142,19 @@ export class JobRunner {
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(job.payload, job);
-      await this.query(
-        `update billing.jobs set status = 'done', finished_at = ?, locked_until = null, last_error = null where id = ?`,
-        [this.clock.now(), job.id],
-      );
+      await this.queries.markDone(job.id, this.clock.now());
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.logger?.warn({ err: error, job: job.idempotency_key }, 'job failed; it will be retried');
       const exhausted = job.attempts >= job.max_attempts;
       // Backoff: 2^attempts seconds (capped at an hour) before the next claim.
       const delay = Math.min(3600, 2 ** job.attempts);
-      await this.query(
-        `update billing.jobs set status = ?, last_error = ?, locked_until = null,
-         run_at = ?::timestamptz + make_interval(secs => ?) where id = ?`,
-        [exhausted ? 'failed' : 'pending', message.slice(0, 2000), this.clock.now(), delay, job.id],
-      );
+      await this.queries.markFailed(job.id, {
+        status: exhausted ? 'failed' : 'pending',
+        message: message.slice(0, 2000),
+        now: this.clock.now(),
+        delaySeconds: delay,
+      });
     }
   }
 }

@@ -4,6 +4,7 @@ import { recordEvent } from '../events/record-event.js';
 import { OrderItem } from './order-item.entity.js';
 import { Order, type OrderBillingReason } from './order.entity.js';
 import { orderEventPayload } from './order.events.js';
+import { OrderRepository } from './order.repository.js';
 
 export interface NewOrderItem {
   label: string;
@@ -106,13 +107,8 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
  * caller's transaction, so numbers are gapless among committed orders and never repeat).
  */
 export async function nextInvoiceNumber(em: EntityManager, organizationId: string): Promise<string> {
-  const [row] = await em.execute<{ last_number: number }[]>(
-    `insert into billing.invoice_number_sequences (organization_id, last_number) values (?, 1)
-     on conflict (organization_id) do update set last_number = billing.invoice_number_sequences.last_number + 1
-     returning last_number`,
-    [organizationId],
-  );
-  return `${invoicePrefix(organizationId)}-${String(row.last_number).padStart(4, '0')}`;
+  const number = await new OrderRepository(em).takeInvoiceNumber(organizationId);
+  return `${invoicePrefix(organizationId)}-${String(number).padStart(4, '0')}`;
 }
 
 /** The `<PREFIX>` of an organization's invoice numbers (then `-`, the number, at least 4 digits). */

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { Customer } from '../customers/customer.entity.js';
+import type { Customer } from '../customers/customer.entity.js';
+import { CustomerRepository } from '../customers/customer.repository.js';
 import { recordCustomerEvent } from '../customers/customer.events.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
 import { idempotencyKey } from './idempotency-key.js';
@@ -11,13 +12,12 @@ import { PaymentMethodInUseByActiveSubscription, PaymentMethodSetupFailed } from
 import { paymentMethodRead } from './payment-method.read.js';
 import { CustomerPaymentMethodType, type CustomerPaymentMethodCreateResultType } from './payment-method.type.js';
 import type { PaymentProcessor } from './payment-processor.js';
-import { SavedPaymentMethod } from './saved-payment-method.entity.js';
+import { SavedPaymentMethodRepository } from './saved-payment-method.repository.js';
 import {
   hasSubscriptionRequiringPaymentMethod,
   keepPaymentMethod,
   knownProcessorCustomer,
 } from './saved-payment-methods.js';
-import { PORTAL_READERS, scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 
 export interface PaymentMethodAddInput {
   confirmationTokenId: string;
@@ -120,14 +120,11 @@ export class PaymentMethodService {
     const customerId = this.customerOf(ctx);
     await ctx.em.fork().transactional(async em => {
       const customer = await this.lockCustomer(em, ctx, customerId);
-      const method = await em.findOne(SavedPaymentMethod, { id, customerId: customer.id, deletedAt: null });
+      const methods = new SavedPaymentMethodRepository(em);
+      const method = await methods.findLive(customer.id, id);
       if (!method) throw new ResourceNotFound();
       const now = (await this.clocks.clockIn(em, customer.organizationId)).now();
-      const alternative = await em.findOne(
-        SavedPaymentMethod,
-        { customerId: customer.id, deletedAt: null, id: { $ne: method.id } },
-        { orderBy: { createdAt: 'desc', id: 'desc' } },
-      );
+      const alternative = await methods.findNewestLiveExcept(customer.id, method.id);
       if (!alternative && (await hasSubscriptionRequiringPaymentMethod(em, customer.id)))
         throw new PaymentMethodInUseByActiveSubscription();
       method.deletedAt = now;
@@ -145,11 +142,7 @@ export class PaymentMethodService {
   }
 
   private async lockCustomer(em: EntityManager, ctx: RequestContext, id: string): Promise<Customer> {
-    const customer = await em.findOne(
-      Customer,
-      { id, organizationId: { $in: scopedOrganizationIds(ctx.principal, PORTAL_READERS) }, deletedAt: null },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
+    const customer = await new CustomerRepository(em).lockLiveOfPortal(ctx.principal, id);
     if (!customer) throw new Unauthorized();
     return customer;
   }

@@ -1,9 +1,11 @@
-import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../kit/logger.js';
-import { Order } from '../orders/order.entity.js';
+import { OrderRepository } from '../orders/order.repository.js';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
 import type { ChargeOutcome, ProcessorEvent } from './payment-processor.js';
-import { Payment } from './payment.entity.js';
+import { PaymentRepository } from './payment.repository.js';
+import { ProcessorEventRepository } from './processor-event.repository.js';
 import type { ProcessorOutcomeHandlers } from './processor-outcome-handlers.js';
 
 /**
@@ -40,14 +42,10 @@ export class ProcessorEventHandler {
   async apply(event: ProcessorEvent): Promise<ProcessorEventOutcome> {
     if (event.type === 'charge.succeeded' || event.type === 'charge.failed') await this.awaitRenewalInFlight(event);
     const outcome = await this.orm.em.fork().transactional(async em => {
-      const [fresh] = await em.execute<{ id: string }[]>(
-        `insert into billing.processor_events (id, type, outcome, received_at) values (?, ?, '', now())
-           on conflict (id) do nothing returning id`,
-        [event.eventId, event.type],
-      );
-      if (!fresh) return 'duplicate' as const;
+      const processorEvents = new ProcessorEventRepository(em);
+      if (!(await processorEvents.claim(event.eventId, event.type))) return 'duplicate' as const;
       const applied = await this.dispatch(em, event);
-      await em.execute('update billing.processor_events set outcome = ? where id = ?', [applied, event.eventId]);
+      await processorEvents.recordOutcome(event.eventId, applied);
       return applied;
     });
     this.logger?.info({ processorEvent: event.eventId, type: event.type, outcome }, 'payment processor event');
@@ -66,11 +64,8 @@ export class ProcessorEventHandler {
     const subscriptionId = event.metadata.subscription_id;
     if (!subscriptionId || !UUID.test(subscriptionId)) return;
     await this.orm.em.fork().transactional(async em => {
-      const [known] = await em.execute<{ id: string }[]>(
-        'select id from billing.payments where processor_id = ? limit 1',
-        [event.chargeId],
-      );
-      if (!known) await em.execute('select id from billing.subscriptions where id = ? for update', [subscriptionId]);
+      if (!(await new PaymentRepository(em).isKnownCharge(event.chargeId)))
+        await new SubscriptionQueries(em).lockRow(subscriptionId);
     });
   }
 
@@ -87,19 +82,14 @@ export class ProcessorEventHandler {
   }
 
   private async settleCharge(em: EntityManager, event: ChargeEvent): Promise<'handled' | 'ignored'> {
-    const found = await em.findOne(Payment, { processorId: event.chargeId }, { orderBy: { createdAt: 'desc' } });
+    const payments = new PaymentRepository(em);
+    const found = await payments.findNewestByChargeId(event.chargeId);
     if (!found) return 'ignored';
     // Locks in the order a dunning retry and a manual payment take them (the order, its subscription
     // — the handler's — then the payment), so either waits for this or is waited for, never both at once.
-    const order = found.orderId
-      ? await em.findOne(Order, { id: found.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
-      : null;
+    const order = found.orderId ? await new OrderRepository(em).lockFresh(found.orderId) : null;
     const settle = order ? await this.handlers.prepareCharge(em, order) : null;
-    const payment = await em.findOneOrFail(
-      Payment,
-      { id: found.id },
-      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
-    );
+    const payment = await payments.lockFresh(found.id);
     // Settled already: synchronously, or by an earlier event about the same charge.
     if (payment.status !== 'pending') return 'ignored';
     const now = (await this.clocks.clockIn(em, payment.organizationId)).now();

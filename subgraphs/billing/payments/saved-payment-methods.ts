@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer } from '../customers/customer.entity.js';
 import type { PaymentMethodDetails, ProcessorName } from './payment-processor.js';
 import { SavedPaymentMethod } from './saved-payment-method.entity.js';
+import { SavedPaymentMethodRepository } from './saved-payment-method.repository.js';
 
 /**
  * The payment method the next renewal or dunning retry of this customer's subscriptions charges:
@@ -15,22 +16,8 @@ export async function defaultPaymentMethodFor(
   em: EntityManager,
   customerId: string,
 ): Promise<SavedPaymentMethod | null> {
-  // em.execute: inside the caller's transaction, on its connection (never a second pooled one).
-  const rows = await em.execute<{ id: string }[]>(
-    `select pm.id from billing.customers c join billing.payment_methods pm on pm.id = c.default_payment_method_id
-       where c.id = ? and pm.customer_id = c.id and pm.deleted_at is null`,
-    [customerId],
-  );
-  return rows[0] ? em.findOne(SavedPaymentMethod, { id: rows[0].id }) : null;
+  return new SavedPaymentMethodRepository(em).findDefaultOf(customerId);
 }
-
-/**
- * The FROM … LIMIT 1 of the chargeable method of the customer given as its one parameter: the live
- * methods, the default first, else the newest (also a lateral join of the renewal's first charge).
- */
-export const CHARGEABLE_METHOD_OF_CUSTOMER = `from billing.payment_methods pm join billing.customers c on c.id = pm.customer_id
-  where pm.customer_id = ? and pm.deleted_at is null
-  order by (pm.id = c.default_payment_method_id) is true desc, pm.created_at desc limit 1`;
 
 /**
  * What an off-session charge (a renewal, a dunning retry, a plan change billed now) uses: the
@@ -41,10 +28,7 @@ export async function chargeablePaymentMethodFor(
   customerId: string,
 ): Promise<SavedPaymentMethod | null> {
   // One statement (it runs on every renewal's charge): the customer's live methods, the default first.
-  const [row] = await em.execute<Record<string, unknown>[]>(`select pm.* ${CHARGEABLE_METHOD_OF_CUSTOMER}`, [
-    customerId,
-  ]);
-  return row ? em.map(SavedPaymentMethod, row) : null;
+  return new SavedPaymentMethodRepository(em).findChargeableOf(customerId);
 }
 
 /**
@@ -63,7 +47,7 @@ export async function keepPaymentMethod(
   },
 ): Promise<SavedPaymentMethod> {
   const { method, now } = saved;
-  const existing = await em.findOne(SavedPaymentMethod, { customerId: customer.id, processorId: method.id });
+  const existing = await new SavedPaymentMethodRepository(em).findByProcessorId(customer.id, method.id);
   if (existing) {
     if (existing.deletedAt) {
       existing.deletedAt = null;
@@ -92,12 +76,7 @@ export async function knownProcessorCustomer(
   customerId: string,
   processor: ProcessorName,
 ): Promise<string | null> {
-  const found = await em.findOne(
-    SavedPaymentMethod,
-    { customerId, processor },
-    { orderBy: { createdAt: 'desc' }, fields: ['processorCustomerId'] },
-  );
-  return found?.processorCustomerId ?? null;
+  return new SavedPaymentMethodRepository(em).newestProcessorCustomer(customerId, processor);
 }
 
 /**
@@ -105,12 +84,5 @@ export async function knownProcessorCustomer(
  * not ended, paid, and either going on past its period or paused with a resume date.
  */
 export async function hasSubscriptionRequiringPaymentMethod(em: EntityManager, customerId: string): Promise<boolean> {
-  const rows = await em.execute<{ n: number }[]>(
-    `select count(*)::int as n from billing.subscriptions s
-       where s.customer_id = ? and s.ended_at is null and s.amount > 0
-         and ((s.status in ('active', 'trialing', 'past_due') and not s.cancel_at_period_end)
-              or (s.status = 'paused' and s.resumes_at is not null))`,
-    [customerId],
-  );
-  return (rows[0]?.n ?? 0) > 0;
+  return new SavedPaymentMethodRepository(em).hasSubscriptionRequiringPaymentMethod(customerId);
 }

@@ -39,6 +39,11 @@ export class ProductRepository {
     return this.em.find(Product, { organizationId, id: { $in: [...ids] } });
   }
 
+  /** Products by id, whatever their organization (the caller's rows already name them). */
+  findByIds(ids: readonly string[]): Promise<Product[]> {
+    return this.em.find(Product, { id: { $in: [...ids] } });
+  }
+
   /** The prices of many products in one query, oldest first; archived ones only when asked. */
   async pricesOf(
     productIds: readonly string[],

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PORTAL_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
-import type { Principal } from '../../../kit/principal.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { Subscription } from './subscription.entity.js';
+import type { Subscription } from './subscription.entity.js';
+import { CustomerSubscriptionRepository } from './customer-subscription.repository.js';
 import type { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
 import { subscriptionRead, type SubscriptionReadFilters } from './subscription.read.js';
 import * as transitions from './transitions/requested.js';
@@ -15,26 +14,6 @@ import { assertResumable } from './pause-subscription.js';
 import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
 import { classifyUpdate, reasonOf } from './update-subscription-input.js';
 import { UpdateSubscription } from './update-subscription.js';
-
-/**
- * The customer's own subscriptions, for the Customer Portal API. The scope is the customer session's
- * customer (and its organization): another customer's subscription is "not found", like another
- * tenant's in the core API. Only customer principals get anything.
- */
-export class CustomerSubscriptionRepository {
-  constructor(private readonly em: EntityManager) {}
-
-  /** The write path's lookup: the customer's own subscription (tenant-scope.ts), as a managed entity. */
-  findReadable(principal: Principal, id: string): Promise<Subscription | null> {
-    const scope = tenantScope(principal, PORTAL_READERS);
-    if (!scope?.customerId) return Promise.resolve(null);
-    return this.em.findOne(Subscription, {
-      id,
-      customerId: scope.customerId,
-      organizationId: { $in: [...scope.organizationIds] },
-    });
-  }
-}
 
 export interface CustomerSubscriptionFilters {
   productId?: string[] | null;

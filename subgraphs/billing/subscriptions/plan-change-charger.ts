@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { recordBalanceEntries, settleWithBalance } from '../balances/customer-balance.js';
-import { Customer } from '../customers/customer.entity.js';
+import { CustomerRepository } from '../customers/customer.repository.js';
 import { createOrder } from '../orders/create-order.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';
@@ -72,7 +72,7 @@ export class PlanChangeCharger implements SubscriptionCharger {
     if (quote.resetsPeriod) {
       restartPeriod(s, now);
     }
-    const customer = await em.findOneOrFail(Customer, { id: s.customerId });
+    const customer = await new CustomerRepository(em).findByIdOrFail(s.customerId);
     const order = await createOrder(
       em,
       {

@@ -1,8 +1,8 @@
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import { prorate } from '../../../kit/money/proration.js';
 import { discountAmount, type DiscountTerms } from '../../../kit/money/discounts.js';
-import { Discount } from '../discounts/discount.entity.js';
-import { Product } from '../products/product.entity.js';
+import { DiscountRepository } from '../discounts/discount.repository.js';
+import { ProductRepository } from '../products/product.repository.js';
 import { type DiscountDuration, discountAppliesTo } from '../pricing/discount-duration.js';
 import type { OrderBillingReason } from '../orders/order.entity.js';
 import {
@@ -77,7 +77,7 @@ function uniformSeatPrice(from: BilledTerms, to: BilledTerms): bigint | null {
 async function discountsOf(change: PaidChange): Promise<{ now: DiscountTerms | null; next: DiscountTerms | null }> {
   const s = change.subscription;
   if (!s.discountId) return { now: null, next: null };
-  const discount = await change.em.findOne(Discount, { id: s.discountId });
+  const discount = await new DiscountRepository(change.em).findById(s.discountId);
   if (!discount) return { now: null, next: null };
   const terms: DiscountTerms =
     discount.type === 'fixed'
@@ -93,7 +93,7 @@ async function discountsOf(change: PaidChange): Promise<{ now: DiscountTerms | n
 
 async function productNames(change: PaidChange): Promise<{ from: string; to: string }> {
   const ids = [...new Set([change.from.productId, change.to.productId])];
-  const products = await change.em.find(Product, { id: { $in: ids } });
+  const products = await new ProductRepository(change.em).findByIds(ids);
   const name = (id: string) => products.find(p => p.id === id)?.name ?? 'Subscription';
   return { from: name(change.from.productId), to: name(change.to.productId) };
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SubscriptionLocked } from './subscription.errors.js';
+import { SubscriptionQueries } from './subscription.queries.js';
 
 /**
  * Per-subscription serialisation (docs/interface.md#subscription-changes rule 2, docs/reliability.md#per-subscription-locking): a transaction-scoped
@@ -15,20 +16,12 @@ export function subscriptionLockKey(subscriptionId: string): string {
 
 export async function lockSubscription(em: EntityManager, subscriptionId: string): Promise<void> {
   if (!em.isInTransaction()) throw new Error('lockSubscription must run inside a transaction');
-  const row = await em.execute<{ locked: boolean }>(
-    'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked',
-    [subscriptionLockKey(subscriptionId)],
-    'get',
-  );
-  if (!row?.locked) throw new SubscriptionLocked();
+  if (!(await new SubscriptionQueries(em).tryAdvisoryLock(subscriptionLockKey(subscriptionId))))
+    throw new SubscriptionLocked();
 }
 
 /** The blocking variant, for background work that must wait its turn rather than give up. */
 export async function waitForSubscriptionLock(em: EntityManager, subscriptionId: string): Promise<void> {
   if (!em.isInTransaction()) throw new Error('waitForSubscriptionLock must run inside a transaction');
-  await em.execute(
-    'select pg_advisory_xact_lock(hashtextextended(?, 0))',
-    [subscriptionLockKey(subscriptionId)],
-    'get',
-  );
+  await new SubscriptionQueries(em).waitForAdvisoryLock(subscriptionLockKey(subscriptionId));
 }

@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
-import { Discount } from '../discounts/discount.entity.js';
+import { DiscountRepository } from '../discounts/discount.repository.js';
 import type { ProductPrice, SeatTiers } from '../products/product-price.entity.js';
 import type { Product } from '../products/product.entity.js';
 import { PriceAmountType } from '../shared/enums.js';
 import type { PaidChange } from './subscription.charger.js';
 import type { Subscription } from './subscription.entity.js';
+import { SubscriptionQueries } from './subscription.queries.js';
 import { AboveMaximumSeats, BelowMinimumSeats } from './subscription.errors.js';
 import type { ProductTerms } from './transitions/state.js';
 
@@ -30,7 +31,7 @@ export function billedTerms(s: Subscription): PaidChange['from'] {
 export async function redeemDiscount(em: EntityManager, s: Subscription, discountId: string, now: Date): Promise<void> {
   const issue = (msg: string) =>
     new PolarRequestValidationError([{ type: 'value_error', loc: ['body', 'discount_id'], msg, input: discountId }]);
-  const discount = await em.findOne(Discount, { id: discountId, organizationId: s.organizationId, deletedAt: null });
+  const discount = await new DiscountRepository(em).findLiveOfOrganization(discountId, s.organizationId);
   if (!discount) throw issue('Discount does not exist.');
   if ((discount.startsAt && discount.startsAt > now) || (discount.endsAt && discount.endsAt < now))
     throw issue('Discount is not applicable.');
@@ -38,11 +39,8 @@ export async function redeemDiscount(em: EntityManager, s: Subscription, discoun
     throw issue('Discount is not applicable to this product.');
   if (discount.type === 'fixed' && discount.currency && discount.currency !== s.currency)
     throw issue('Discount is not applicable to this currency.');
-  const updated = await em.execute<{ id: string }[]>(
-    'update billing.discounts set redemptions_count = redemptions_count + 1 where id = ? and (max_redemptions is null or redemptions_count < max_redemptions) returning id',
-    [discount.id],
-  );
-  if (!updated.length) throw issue('Discount has reached its redemption limit.');
+  if (!(await new SubscriptionQueries(em).redeemDiscountBelowLimit(discount.id)))
+    throw issue('Discount has reached its redemption limit.');
 }
 
 /** What a product bills per period with its live prices (minor units, BigInt). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type EntityManager, type EntityName, LockMode } from '@mikro-orm/postgresql';
+import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../../kit/clock.js';
 import { normalizeCurrency } from '../../../../kit/money/currency.js';
 import { IdempotencyKeyReused, InvalidPaymentMethod, PaymentProcessorRequestRejected } from '../payment.errors.js';
@@ -20,6 +20,7 @@ import { TestProcessorCustomer } from './test-customer.entity.js';
 import { TEST_CARD_EXPIRY, type TestCard, testCard, unknownTestCardMessage } from './test-payment-methods.js';
 import { TestProcessorPaymentMethod } from './test-payment-method.entity.js';
 import { TestProcessorRefund } from './test-refund.entity.js';
+import { TestProcessorRepository } from './test-processor.repository.js';
 
 /**
  * The built-in processor: always the sandbox's, and production's when `PAYMENT_PROCESSOR=test`.
@@ -87,7 +88,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
     let testMethod: string;
     let savedMethod: TestProcessorPaymentMethod | null = null;
     if (method.kind === 'saved') {
-      savedMethod = await this.em.fork().findOne(TestProcessorPaymentMethod, { id: method.id, status: 'saved' });
+      savedMethod = await new TestProcessorRepository(this.em.fork()).findSavedMethod(method.id);
       if (!savedMethod || savedMethod.customerId !== input.customerId)
         throw new InvalidPaymentMethod(method.id, 'Payment method does not exist.', method.field);
       testMethod = savedMethod.testMethod;
@@ -103,7 +104,8 @@ export class TestPaymentProcessor implements PaymentProcessor {
     const write = <T>(work: (em: EntityManager) => Promise<T>): Promise<T> =>
       keep ? this.em.fork().transactional(work) : work(this.em.fork());
     const row = await write(async em => {
-      const charge = await insertIgnoringDuplicate(em, TestProcessorCharge, {
+      const ledger = new TestProcessorRepository(em);
+      const charge = await ledger.insertIgnoringDuplicate(TestProcessorCharge, {
         id: chargeId,
         idempotencyKey: input.idempotencyKey,
         customerId: input.customerId,
@@ -127,7 +129,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
       });
       // Only the call that inserted the charge keeps the method; a replay returns what it kept.
       if (keep && charge.id === chargeId) {
-        const saved = await insertIgnoringDuplicate(em, TestProcessorPaymentMethod, {
+        const saved = await ledger.insertIgnoringDuplicate(TestProcessorPaymentMethod, {
           id: newId('pm_test'),
           idempotencyKey: `${input.idempotencyKey}#payment_method`,
           customerId: input.customerId!,
@@ -142,7 +144,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
           createdAt: this.clock.now(),
         });
         charge.savedPaymentMethodId = saved.id;
-        await em.nativeUpdate(TestProcessorCharge, { id: charge.id }, { savedPaymentMethodId: saved.id });
+        await ledger.setChargeSavedMethod(charge.id, saved.id);
       }
       return charge;
     });
@@ -180,20 +182,17 @@ export class TestPaymentProcessor implements PaymentProcessor {
     const row = await this.em.fork().transactional(async em => {
       // The charge row is the lock: refunds of one charge run one at a time, so two of them can
       // never together exceed the charge (the CHECK constraint is the last line of defence).
-      const charge = await em.findOne(
-        TestProcessorCharge,
-        { id: input.chargeId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
+      const ledger = new TestProcessorRepository(em);
+      const charge = await ledger.lockCharge(input.chargeId);
       if (charge?.status !== 'succeeded')
         throw new PaymentProcessorRequestRejected(`No succeeded charge ${input.chargeId} to refund.`);
-      const replay = await em.findOne(TestProcessorRefund, { idempotencyKey: input.idempotencyKey });
+      const replay = await ledger.findRefundByKey(input.idempotencyKey);
       if (replay) return replay;
       if (charge.amountRefunded + input.amount > charge.amount)
         throw new PaymentProcessorRequestRejected(
           `Refund of ${input.amount} exceeds what is left of charge ${charge.id} (${charge.amount - charge.amountRefunded}).`,
         );
-      const refund = await insertIgnoringDuplicate(em, TestProcessorRefund, {
+      const refund = await ledger.insertIgnoringDuplicate(TestProcessorRefund, {
         id: refundId,
         idempotencyKey: input.idempotencyKey,
         chargeId: charge.id,
@@ -204,12 +203,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
         metadata: input.metadata ?? {},
         createdAt: this.clock.now(),
       });
-      if (refund.id === refundId)
-        await em.nativeUpdate(
-          TestProcessorCharge,
-          { id: charge.id },
-          { amountRefunded: charge.amountRefunded + input.amount },
-        );
+      if (refund.id === refundId) await ledger.setAmountRefunded(charge.id, charge.amountRefunded + input.amount);
       return refund;
     });
     if (row.chargeId !== input.chargeId || row.amount !== input.amount)
@@ -224,35 +218,14 @@ export class TestPaymentProcessor implements PaymentProcessor {
   }
 
   private async requireCustomer(id: string): Promise<void> {
-    const found = await this.em.fork().count(TestProcessorCustomer, { id });
-    if (found === 0) throw new PaymentProcessorRequestRejected(`No such customer: ${id}`);
+    if (!(await new TestProcessorRepository(this.em.fork()).customerExists(id)))
+      throw new PaymentProcessorRequestRejected(`No such customer: ${id}`);
   }
 
   /** Inserts a row unless its idempotency key exists, in a transaction of its own; returns the row that holds the key. */
   private insertOnce<T extends { idempotencyKey: string }>(entity: EntityName<T>, data: T): Promise<T> {
-    return this.em.fork().transactional(em => insertIgnoringDuplicate(em, entity, data));
+    return this.em.fork().transactional(em => new TestProcessorRepository(em).insertIgnoringDuplicate(entity, data));
   }
-}
-
-/**
- * `INSERT … ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`: the new row, or else the row that holds
- * the key: the first one (committed by another transaction, which the insert waited for).
- */
-async function insertIgnoringDuplicate<T extends { idempotencyKey: string }>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  data: T,
-): Promise<T> {
-  // The new row comes back from the insert itself; only a replay reads the first one.
-  const inserted = await em
-    .createQueryBuilder(entity)
-    .insert(data as any)
-    .onConflict('idempotencyKey' as any)
-    .ignore()
-    .returning('*' as any)
-    .execute<Record<string, unknown> | undefined>('get', false);
-  if (inserted) return em.map(entity, inserted as any);
-  return em.findOneOrFail(entity, { idempotencyKey: data.idempotencyKey } as any, { refresh: true } as any);
 }
 
 function detailsOf(row: { brand: string; last4: string; expMonth: number; expYear: number }): PaymentMethodDetails {

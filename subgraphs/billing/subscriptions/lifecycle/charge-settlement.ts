@@ -1,7 +1,6 @@
-import { LockMode } from '@mikro-orm/postgresql';
 import type { ChargeOutcomeHandler } from '../../payments/processor-outcome-handlers.js';
-import { Subscription } from '../subscription.entity.js';
 import { settleAttempt, Stamp } from './renewal-billing.js';
+import { RenewalQueries } from './renewal.queries.js';
 
 /**
  * A renewal's or dunning retry's charge that was in flight (3-D Secure, bank debits) has settled: its
@@ -12,7 +11,7 @@ export const renewalChargeSettlement: ChargeOutcomeHandler = {
   async prepare(em, order) {
     if (!order.subscriptionId) return null;
     // The subscription after its order, before the payment: the lock order of a dunning retry.
-    const s = await em.findOne(Subscription, { id: order.subscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const s = await new RenewalQueries(em).lockSubscription(order.subscriptionId);
     if (!s) return null;
     return async ({ outcome, idempotencyKey, now }) => {
       if (order.status !== 'pending') return;

@@ -1,13 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordBalanceEntries, settleWithBalance } from '../../balances/customer-balance.js';
 import type { NewOrderItem } from '../../orders/create-order.js';
-import { Order } from '../../orders/order.entity.js';
 import { ProductRepository } from '../../products/product.repository.js';
 import { PriceAmountType } from '../../shared/enums.js';
-import { ProrationItem } from '../proration-item.entity.js';
 import type { Subscription } from '../subscription.entity.js';
 import { applyScheduledChange, type ScheduledChange } from '../transitions/lifecycle.js';
 import { seatTotal, termsOf } from '../update-subscription-terms.js';
+import { RenewalQueries } from './renewal.queries.js';
 
 /**
  * The seam between plan changes and renewals. A renewal (the scheduler's `subscription_cycle` order)
@@ -73,41 +72,25 @@ export async function takeRenewalAdjustments(
   at: Date,
 ): Promise<RenewalAdjustments> {
   if (!em.isInTransaction()) throw new Error('takeRenewalAdjustments must run inside the renewal transaction');
-  const rows = await em.execute<{ id: string }[]>(PRORATION_ITEMS_DUE, [subscription.id, at]);
-  return adjustmentsOf(
-    em,
-    subscription,
-    at,
-    rows.map(r => r.id),
-  );
+  const ids = await new RenewalQueries(em).lockDueProrationItems(subscription.id, at);
+  return adjustmentsOf(em, subscription, at, ids);
 }
 
-/**
- * The ids of the proration items due (parameters: the subscription, the instant), locked: a statement
- * of its own, or a sub-select of a larger one (the renewal's first charge).
- */
-export const PRORATION_ITEMS_DUE =
-  'select id from billing.subscription_proration_items where subscription_id = ? and order_id is null and created_at <= ? order by created_at, position, id for update';
-
-/** `takeRenewalAdjustments` for items the caller already selected and locked with `PRORATION_ITEMS_DUE`. */
+/** `takeRenewalAdjustments` for items the caller already selected and locked with `PRORATION_ITEMS_DUE` (renewal.queries.ts). */
 export async function adjustmentsOf(
   em: EntityManager,
   subscription: Subscription,
   at: Date,
   ids: readonly string[],
 ): Promise<RenewalAdjustments> {
-  const pending = ids.length
-    ? await em.find(
-        ProrationItem,
-        { id: { $in: [...ids] } },
-        { orderBy: { createdAt: 'asc', position: 'asc', id: 'asc' } },
-      )
-    : [];
+  const renewals = new RenewalQueries(em);
+  const pending = ids.length ? await renewals.prorationItems(ids) : [];
   const markTaken = async (orderId: string): Promise<void> => {
     if (pending.length) {
-      const taken = await em.execute<{ id: string }[]>(
-        'update billing.subscription_proration_items set order_id = ?, taken_at = ? where id in (?) and order_id is null returning id',
-        [orderId, at, pending.map(item => item.id)],
+      const taken = await renewals.takeProrationItems(
+        pending.map(item => item.id),
+        orderId,
+        at,
       );
       if (taken.length !== pending.length)
         throw new Error(`proration items of subscription ${subscription.id} were taken by another order`);
@@ -127,7 +110,7 @@ export async function adjustmentsOf(
     markTaken,
     async commit(orderId, totalBeforeBalance) {
       await markTaken(orderId);
-      const order = await em.findOneOrFail(Order, { id: orderId });
+      const order = await renewals.orderById(orderId);
       const settlement = await settleWithBalance(em, order.customerId, order.currency, totalBeforeBalance);
       order.appliedBalanceAmount = settlement.appliedBalanceAmount;
       recordBalanceEntries(em, order, settlement, at);

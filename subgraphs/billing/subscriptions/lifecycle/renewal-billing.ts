@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { discountAmount } from '../../../../kit/money/discounts.js';
-import type { Address } from '../../customers/customer.entity.js';
-import { Discount } from '../../discounts/discount.entity.js';
+import type { Discount } from '../../discounts/discount.entity.js';
+import { DiscountRepository } from '../../discounts/discount.repository.js';
 import { recordEvent } from '../../events/record-event.js';
 import { createOrder, type NewOrderItem } from '../../orders/create-order.js';
 import { orderEventPayload } from '../../orders/order.events.js';
@@ -23,6 +23,7 @@ import { type DiscountDuration, discountAppliesTo } from '../../pricing/discount
 import { NO_PAYMENT_METHOD, paymentFieldsOf } from './charge-outcome.js';
 import { afterFailedAttempt } from './dunning.js';
 import { takeRenewalAdjustments } from './renewal-adjustments.js';
+import { RenewalQueries } from './renewal.queries.js';
 
 /**
  * The money side of a renewal, inside the caller's transaction (which holds the subscription's row
@@ -72,7 +73,7 @@ export async function discountForPeriod(
   periodStart: Date,
 ): Promise<Discount | null> {
   if (!s.discountId) return null;
-  const discount = await em.findOne(Discount, { id: s.discountId });
+  const discount = await new DiscountRepository(em).findById(s.discountId);
   if (!discount) return null;
   const duration: DiscountDuration =
     discount.duration === 'repeating'
@@ -95,13 +96,7 @@ export async function billPeriod(
 ): Promise<Order> {
   const start = s.currentPeriodStart;
   // The product's name and the customer's billing details in one statement (no entity loads).
-  const [names] = await em.execute<
-    { product_name: string; name: string | null; billing_name: string | null; billing_address: Address | null }[]
-  >(
-    `select p.name as product_name, c.name, c.billing_name, c.billing_address
-       from billing.products p, billing.customers c where p.id = ? and c.id = ?`,
-    [s.productId, s.customerId],
-  );
+  const names = await new RenewalQueries(em).namesOf(s.productId, s.customerId);
   if (!names) throw new Error(`subscription ${s.id}: its product or customer is gone`);
   const adjustments = await takeRenewalAdjustments(em, s, stamp.at);
   const { items, subtotal, discountAmount: off } = priceRenewal(s, discount, names.product_name, adjustments.items);
@@ -201,8 +196,7 @@ export async function attemptPayment(
     return { status: 'paid', message: null };
   }
   const automatic = how.kind === 'automatic';
-  const attempt =
-    how.kind === 'manual' ? how.attempt : how.firstAttempt ? 1 : (await automaticAttempts(em, order.id)) + 1;
+  const attempt = how.kind === 'manual' ? how.attempt : how.firstAttempt ? 1 : (await automaticAttempts(em, order)) + 1;
   const key = automatic
     ? idempotencyKey('charge', 'subscription', s.id, order.billingPeriodStart!.toISOString(), attempt)
     : idempotencyKey('charge', 'order', order.id, 'manual', attempt);
@@ -266,12 +260,8 @@ export async function settleAttempt(
   return { status: 'failed', message: outcome.failure.message };
 }
 
-async function automaticAttempts(em: EntityManager, orderId: string): Promise<number> {
-  const [row] = await em.execute<{ n: string }[]>(
-    `select count(*) as n from billing.payments where order_id = ? and idempotency_key like 'charge:subscription:%'`,
-    [orderId],
-  );
-  return Number(row.n);
+function automaticAttempts(em: EntityManager, order: Order): Promise<number> {
+  return new RenewalQueries(em).automaticAttempts(order.id);
 }
 
 /** The order is paid; a past-due subscription is active again (`subscription.active`, Polar's reactivation). */

@@ -1,10 +1,10 @@
-import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { faultPoint } from '../../../../kit/fault-injection.js';
 import type { Logger } from '../../../../kit/logger.js';
-import { Order } from '../../orders/order.entity.js';
+import type { Order } from '../../orders/order.entity.js';
 import type { PaymentProcessor } from '../../payments/payment-processor.js';
 import { SubscriptionStatus } from '../../shared/enums.js';
-import { Subscription } from '../subscription.entity.js';
+import type { Subscription } from '../subscription.entity.js';
 import type { Discount } from '../../discounts/discount.entity.js';
 import {
   recordSubscriptionEvents,
@@ -18,6 +18,7 @@ import { attemptPayment, discountForPeriod, nextPeriod, Stamp } from './renewal-
 import { applyPendingUpdate } from './renewal-adjustments.js';
 import { billAndChargePeriod, RENEWAL_AFTER_CHARGE_FAULT, type RenewalEvents } from './renewal-first-charge.js';
 import { resumeSubscription } from './resume.js';
+import { type RenewalKind, RenewalQueries } from './renewal.queries.js';
 
 /** Crash test point: a renewal (or a retry) charged, its transaction not committed. */
 export { RENEWAL_AFTER_CHARGE_FAULT };
@@ -39,7 +40,7 @@ export interface RenewalEngineOptions {
   logger?: Logger;
 }
 
-type Kind = 'cycle' | 'retry' | 'resume';
+type Kind = RenewalKind;
 
 /** Reads the subscription under its lock if its work is still due (null: done by another worker). */
 type DueRead = (em: EntityManager) => Promise<Subscription | null>;
@@ -78,30 +79,12 @@ export class RenewalEngine implements DueWorkRunner {
   }
 
   async nextDueAt(organizationId: string, _upTo: Date): Promise<Date | null> {
-    const [row] = await this.options.orm.em.fork().execute<{ due: Date | null }[]>(
-      `select least(
-         (select min(current_period_end) from billing.subscriptions
-           where organization_id = ? and status in ('active', 'trialing')),
-         (select min(next_payment_attempt_at) from billing.orders
-           where organization_id = ? and status = 'pending' and next_payment_attempt_at is not null
-             and billing_reason = 'subscription_cycle'),
-         (select min(resumes_at) from billing.subscriptions
-           where organization_id = ? and status = 'paused' and resumes_at is not null)) as due`,
-      [organizationId, organizationId, organizationId],
-    );
-    return row?.due ? new Date(row.due) : null;
+    return new RenewalQueries(this.options.orm.em.fork()).nextDueAt(organizationId);
   }
 
   /** The earliest instant anything is due, over every organization (the production scheduler waits for it). */
   async nextDueOverall(): Promise<Date | null> {
-    const [row] = await this.options.orm.em.fork().execute<{ due: Date | null }[]>(
-      `select least(
-         (select min(current_period_end) from billing.subscriptions where status in ('active', 'trialing')),
-         (select min(next_payment_attempt_at) from billing.orders
-           where status = 'pending' and next_payment_attempt_at is not null and billing_reason = 'subscription_cycle'),
-         (select min(resumes_at) from billing.subscriptions where status = 'paused' and resumes_at is not null)) as due`,
-    );
-    return row?.due ? new Date(row.due) : null;
+    return new RenewalQueries(this.options.orm.em.fork()).nextDueOverall();
   }
 
   async runDue(work: DueWork): Promise<void> {
@@ -134,22 +117,8 @@ export class RenewalEngine implements DueWorkRunner {
     return done;
   }
 
-  private async candidates(kind: Kind, scope: RenewalScope, exclude: string[]): Promise<string[]> {
-    const org = scope.organizationId ? 'and organization_id = ?' : '';
-    const params: unknown[] = [scope.at];
-    if (scope.organizationId) params.push(scope.organizationId);
-    // An array parameter would be spread into a list: the exclusions go as one array literal.
-    params.push(`{${exclude.join(',')}}`, this.batchSize);
-    const sql = {
-      cycle: `select id from billing.subscriptions where status in ('active', 'trialing') and current_period_end <= ? ${org}
-                and id <> all(?::uuid[]) order by current_period_end limit ?`,
-      retry: `select id from billing.orders where status = 'pending' and next_payment_attempt_at <= ? ${org}
-                and billing_reason = 'subscription_cycle' and id <> all(?::uuid[]) order by next_payment_attempt_at limit ?`,
-      resume: `select id from billing.subscriptions where status = 'paused' and resumes_at <= ? ${org}
-                and id <> all(?::uuid[]) order by resumes_at limit ?`,
-    }[kind];
-    const rows = await this.options.orm.em.fork().execute<{ id: string }[]>(sql, params);
-    return rows.map(r => r.id);
+  private candidates(kind: Kind, scope: RenewalScope, exclude: string[]): Promise<string[]> {
+    return new RenewalQueries(this.options.orm.em.fork()).dueIds(kind, scope, exclude, this.batchSize);
   }
 
   private async runOne(kind: Kind, id: string, at: Date): Promise<boolean> {
@@ -157,16 +126,10 @@ export class RenewalEngine implements DueWorkRunner {
     const billed = await this.options.orm.em.fork().transactional(async em => {
       // The subscription's lock (waiting for a request's write in flight), then the row if it is still
       // due and no other worker holds it: one statement, FOR UPDATE SKIP LOCKED.
-      const due =
-        kind === 'cycle'
-          ? {
-              id,
-              status: { $in: [SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING] },
-              currentPeriodEnd: { $lte: at },
-            }
-          : { id, status: SubscriptionStatus.PAUSED, resumesAt: { $lte: at } };
       const read = (em: EntityManager) =>
-        em.findOne(Subscription, due, { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+        kind === 'cycle'
+          ? new RenewalQueries(em).lockIfPeriodEnded(id, at)
+          : new RenewalQueries(em).lockIfDueToResume(id, at);
       return kind === 'cycle' ? await this.cycle(em, id, read, at) : await this.resume(em, id, read, at);
     });
     if (billed === null) return false;
@@ -229,17 +192,10 @@ export class RenewalEngine implements DueWorkRunner {
    */
   private async retry(em: EntityManager, orderId: string, stamp: Stamp, first = false): Promise<boolean> {
     const at = stamp.at;
-    const order = await em.findOne(
-      Order,
-      { id: orderId, status: 'pending', nextPaymentAttemptAt: { $lte: at } },
-      { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
-    );
+    const renewals = new RenewalQueries(em);
+    const order = await renewals.lockIfAttemptDue(orderId, at);
     if (!order) return false;
-    const s = await em.findOneOrFail(
-      Subscription,
-      { id: order.subscriptionId! },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
+    const s = await renewals.lockSubscriptionOrFail(order.subscriptionId!);
     if (s.status !== SubscriptionStatus.PAST_DUE && s.status !== SubscriptionStatus.ACTIVE) {
       // Ended meanwhile (revoked by the merchant): nothing more is tried.
       order.nextPaymentAttemptAt = null;

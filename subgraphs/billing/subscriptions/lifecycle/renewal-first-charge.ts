@@ -2,19 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { faultPoint } from '../../../../kit/fault-injection.js';
 import { recordBalanceEntries, settlementOf } from '../../balances/customer-balance.js';
-import type { Address } from '../../customers/customer.entity.js';
 import type { Discount } from '../../discounts/discount.entity.js';
-import { type EventRow, eventJson, insertEvents } from '../../events/record-event.js';
-import { invoicePrefix, type NewOrderItem } from '../../orders/create-order.js';
+import { type EventRow, insertEvents } from '../../events/outbox.queries.js';
+import { eventJson } from '../../events/record-event.js';
+import { invoicePrefix } from '../../orders/create-order.js';
 import { orderEventPayload } from '../../orders/order.events.js';
 import { Order } from '../../orders/order.entity.js';
 import { idempotencyKey } from '../../payments/idempotency-key.js';
 import type { ChargeOutcome, PaymentProcessor } from '../../payments/payment-processor.js';
-import { CHARGEABLE_METHOD_OF_CUSTOMER } from '../../payments/saved-payment-methods.js';
 import type { Subscription } from '../subscription.entity.js';
-import { NO_PAYMENT_METHOD, paymentFieldsOf } from './charge-outcome.js';
+import { NO_PAYMENT_METHOD } from './charge-outcome.js';
 import { priceRenewal, type Stamp, settleAttempt } from './renewal-billing.js';
-import { adjustmentsOf, PRORATION_ITEMS_DUE } from './renewal-adjustments.js';
+import { adjustmentsOf } from './renewal-adjustments.js';
+import { RenewalQueries } from './renewal.queries.js';
 
 /** Crash test point: a renewal charged, its transaction not committed. */
 export const RENEWAL_AFTER_CHARGE_FAULT = 'renewal.after-charge';
@@ -54,27 +54,13 @@ export async function billAndChargePeriod(
   const at = stamp.at;
   const start = s.currentPeriodStart;
   // The product's name and the customer's billing details; the customer's row locked for its balance.
-  const [names] = await em.execute<
-    { product_name: string; name: string | null; billing_name: string | null; billing_address: Address | null }[]
-  >(
-    `select p.name as product_name, c.name, c.billing_name, c.billing_address
-       from billing.customers c, billing.products p where c.id = ? and p.id = ? for update of c`,
-    [s.customerId, s.productId],
-  );
+  const renewals = new RenewalQueries(em);
+  const names = await renewals.namesLockingCustomer(s.customerId, s.productId);
   if (!names) throw new Error(`subscription ${s.id}: its product or customer is gone`);
   // The balance (a statement of its own after the lock: its snapshot sees entries committed by the
   // transaction the lock waited for), the card to charge (saved-payment-methods.ts' rule) and the
-  // proration items due, locked (renewal-adjustments.ts).
-  const [wallet] = await em.execute<
-    { balance: string; processor_id: string | null; processor_customer_id: string | null; prorations: string[] }[]
-  >(
-    `select (select coalesce(sum(amount), 0)::text from billing.customer_balance_entries
-              where customer_id = ? and currency = ?) as balance, pm.processor_id, pm.processor_customer_id,
-            array(${PRORATION_ITEMS_DUE})::text[] as prorations
-       from (select 1) one left join lateral (select pm.processor_id, pm.processor_customer_id
-         ${CHARGEABLE_METHOD_OF_CUSTOMER}) pm on true`,
-    [s.customerId, s.currency, s.id, at, s.customerId],
-  );
+  // proration items due, locked (renewal.queries.ts, taken by renewal-adjustments.ts).
+  const wallet = await renewals.walletOf(s, at);
   const adjustments = await adjustmentsOf(em, s, at, wallet.prorations);
   const priced = priceRenewal(s, discount, names.product_name, adjustments.items);
   const settlement = settlementOf(priced.subtotal - priced.discountAmount, BigInt(wallet.balance));
@@ -97,7 +83,7 @@ export async function billAndChargePeriod(
   }
   const paid = outcome === null || outcome.status === 'succeeded';
   const createdAt = stamp.next(1);
-  await writeOrder(em, {
+  await renewals.writeRenewalOrder({
     id: orderId,
     s,
     discountId: discount?.id ?? null,
@@ -141,99 +127,9 @@ export async function billAndChargePeriod(
   });
   if (!paid && outcome) {
     // Declined or in flight: what any later attempt's outcome does (dunning), on the order as an entity.
-    const order = await em.findOneOrFail(Order, { id: orderId });
+    const order = await renewals.orderById(orderId);
     await settleAttempt(em, s, order, 1, outcome, stamp);
   }
   // Balance entries (a rare plan-change credit) go with the unit of work.
   await em.flush();
-}
-
-interface OrderRow {
-  id: string;
-  s: Subscription;
-  discountId: string | null;
-  items: NewOrderItem[];
-  discountAmount: bigint;
-  appliedBalanceAmount: bigint;
-  billingName: string | null;
-  billingAddress: Address | null;
-  paid: boolean;
-  createdAt: Date;
-  at: Date;
-  payment: { key: string; amount: bigint; outcome: ChargeOutcome; createdAt: Date } | null;
-}
-
-/**
- * The order (`paid`, or `pending` and due now, its invoice number still to come: `insertEvents` gives
- * it), its items and its payment in one statement (what `createOrder` writes in five, without its events).
- */
-async function writeOrder(em: EntityManager, o: OrderRow): Promise<void> {
-  const { s } = o;
-  const subtotal = o.items.reduce((sum, item) => sum + item.amount, 0n);
-  const items = o.items.map(() => '(?::text, ?::bigint, ?::boolean, ?::uuid, ?::int)').join(', ');
-  const payment = o.payment ? paymentFieldsOf(o.payment.outcome) : null;
-  await em.execute(
-    `with o as (
-       insert into billing.orders (id, organization_id, customer_id, product_id, product_price_id, subscription_id,
-         checkout_id, discount_id, status, billing_reason, currency, subtotal_amount, discount_amount, tax_amount,
-         applied_balance_amount, refunded_amount, refunded_tax_amount, platform_fee_amount, billing_name,
-         billing_address, invoice_number, is_invoice_generated, seats, metadata, custom_field_data,
-         next_payment_attempt_at, billing_period_start, created_at, modified_at)
-       values (?, ?, ?, ?, ?, ?, null, ?, ?, 'subscription_cycle', ?, ?, ?, 0, ?, 0, 0, 0, ?, ?::jsonb,
-         null, false, ?, ?::jsonb, '{}', ?::timestamptz, ?, ?, ?::timestamptz)
-       returning id),
-     i as (
-       insert into billing.order_items (id, order_id, label, amount, tax_amount, proration, product_price_id,
-         position, created_at, modified_at)
-       select gen_random_uuid(), o.id, v.label, v.amount, 0, v.proration, v.price, v.position, ?, null
-       from o, (values ${items}) as v(label, amount, proration, price, position))
-     insert into billing.payments (id, organization_id, customer_id, checkout_id, order_id, processor,
-       idempotency_key, status, amount, currency, method, method_metadata, processor_id, decline_reason,
-       decline_message, processor_metadata, created_at, modified_at)
-     select gen_random_uuid(), ?, ?, null, o.id, 'stripe', ?, ?, ?, ?, 'card', ?::jsonb, ?, ?, ?, '{}', ?, null
-     from o where ?::boolean`,
-    [
-      o.id,
-      s.organizationId,
-      s.customerId,
-      s.productId,
-      s.priceIds[0] ?? null,
-      s.id,
-      o.discountId,
-      o.paid ? 'paid' : 'pending',
-      s.currency,
-      String(subtotal),
-      String(o.discountAmount),
-      String(o.appliedBalanceAmount),
-      o.billingName,
-      o.billingAddress ? JSON.stringify(o.billingAddress) : null,
-      s.seats,
-      JSON.stringify(s.metadata ?? {}),
-      o.paid ? null : o.at,
-      s.currentPeriodStart,
-      o.createdAt,
-      o.paid ? o.at : null,
-      // The items' created_at comes before their values in the statement's text.
-      o.createdAt,
-      ...o.items.flatMap((item, position) => [
-        item.label,
-        String(item.amount),
-        item.proration ?? false,
-        item.productPriceId,
-        position,
-      ]),
-      s.organizationId,
-      s.customerId,
-      o.payment?.key ?? '',
-      payment?.status ?? 'failed',
-      String(o.payment?.amount ?? 0n),
-      s.currency,
-      JSON.stringify(payment?.methodMetadata ?? {}),
-      payment?.processorId ?? null,
-      payment?.declineReason ?? null,
-      payment?.declineMessage ?? null,
-      o.payment?.createdAt ?? o.createdAt,
-      o.payment !== null,
-    ],
-  );
 }

@@ -1,17 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../../kit/errors.js';
 import type { RequestContext } from '../../../../kit/request-context.js';
-import { Order } from '../../orders/order.entity.js';
 import { orderRead } from '../../orders/order.read.js';
 import { OrderType } from '../../orders/order.type.js';
 import type { PaymentProcessor } from '../../payments/payment-processor.js';
-import { SavedPaymentMethod } from '../../payments/saved-payment-method.entity.js';
+import { SavedPaymentMethodRepository } from '../../payments/saved-payment-method.repository.js';
 import { SubscriptionStatus } from '../../shared/enums.js';
-import { Subscription } from '../subscription.entity.js';
+import { SubscriptionQueries } from '../subscription.queries.js';
 import { canRetryManually, MAX_MANUAL_PAYMENT_ATTEMPTS } from './dunning.js';
 import { organizationNow } from '../../time/organization-clocks.js';
 import { chargeablePaymentMethodFor } from '../../payments/saved-payment-methods.js';
 import { attemptPayment, type ChosenMethod, Stamp } from './renewal-billing.js';
+import { RenewalQueries } from './renewal.queries.js';
 import {
   ManualRetryLimitExceeded,
   OrderNotEligibleForRetry,
@@ -48,18 +48,15 @@ export async function retryOrderPayment(
   if (!visible) throw new ResourceNotFound();
   const now = await organizationNow(ctx, OrderType.fromRow(visible).organizationId);
   return ctx.em.fork().transactional(async em => {
-    await lockOrder(em, orderId);
-    const order = await em.findOneOrFail(Order, { id: orderId });
+    const renewals = new RenewalQueries(em);
+    await lockOrder(renewals, orderId);
+    const order = await renewals.orderById(orderId);
     if (order.status !== 'pending' || order.billingReason !== 'subscription_cycle' || !order.subscriptionId)
       throw new OrderNotEligibleForRetry();
-    await em.execute('select id from billing.subscriptions where id = ? for update', [order.subscriptionId]);
-    const s = await em.findOneOrFail(Subscription, { id: order.subscriptionId });
+    await new SubscriptionQueries(em).lockRow(order.subscriptionId);
+    const s = await renewals.subscriptionById(order.subscriptionId);
     if (s.status !== SubscriptionStatus.PAST_DUE) throw new OrderNotEligibleForRetry();
-    const [row] = await em.execute<{ n: string }[]>(
-      `select count(*) as n from billing.payments where order_id = ? and idempotency_key like 'charge:order:%:manual:%'`,
-      [orderId],
-    );
-    const tries = Number(row.n);
+    const tries = await renewals.manualAttempts(orderId);
     if (!canRetryManually(tries)) throw new ManualRetryLimitExceeded(MAX_MANUAL_PAYMENT_ATTEMPTS);
     const method = await chosenMethod(em, s.customerId, input);
     const result = await attemptPayment(em, payments, s, order, new Stamp(now), {
@@ -75,9 +72,9 @@ export async function retryOrderPayment(
   });
 }
 
-async function lockOrder(em: EntityManager, orderId: string): Promise<void> {
+async function lockOrder(renewals: RenewalQueries, orderId: string): Promise<void> {
   try {
-    await em.execute('select id from billing.orders where id = ? for update nowait', [orderId]);
+    await renewals.lockOrderNowait(orderId);
   } catch (error) {
     // 55P03 lock_not_available: a renewal, a retry or another manual try holds the order.
     if ((error as { code?: string }).code === '55P03') throw new PaymentAlreadyInProgress();
@@ -97,7 +94,7 @@ async function chosenMethod(
       paymentMethod: { kind: 'new', token: input.confirmationTokenId, field: ['body', 'confirmation_token_id'] },
     };
   if (input.paymentMethodId) {
-    const saved = await em.findOne(SavedPaymentMethod, { id: input.paymentMethodId, customerId, deletedAt: null });
+    const saved = await new SavedPaymentMethodRepository(em).findLive(customerId, input.paymentMethodId);
     if (!saved)
       throw new PolarRequestValidationError([
         {

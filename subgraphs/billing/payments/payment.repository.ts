@@ -1,0 +1,26 @@
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { Payment } from './payment.entity.js';
+
+/** Payments as the processor's outcomes find and settle them, on the caller's entity manager. */
+export class PaymentRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** The newest payment of this processor charge, or null (not ours, or not committed yet). */
+  findNewestByChargeId(chargeId: string): Promise<Payment | null> {
+    return this.em.findOne(Payment, { processorId: chargeId }, { orderBy: { createdAt: 'desc' } });
+  }
+
+  /** The payment, re-read and row-locked until the transaction ends. */
+  lockFresh(id: string): Promise<Payment> {
+    return this.em.findOneOrFail(Payment, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  }
+
+  /** Whether a committed payment carries this processor charge id. */
+  async isKnownCharge(chargeId: string): Promise<boolean> {
+    const [known] = await this.em.execute<{ id: string }[]>(
+      'select id from billing.payments where processor_id = ? limit 1',
+      [chargeId],
+    );
+    return known !== undefined;
+  }
+}
