@@ -76,10 +76,6 @@ const ALLOWED_OUTSIDE_REPOSITORIES: Readonly<Record<string, number>> = {
   'subgraphs/identity/tokens/organization-access-token.service.ts': 1,
   'subgraphs/identity/users/user.service.ts': 2,
   'subgraphs/identity/web/web.provider.ts': 3,
-  'subgraphs/webhooks/endpoints/webhook-endpoint.service.ts': 3,
-  'subgraphs/webhooks/events/event-ingest.ts': 3,
-  'subgraphs/webhooks/events/event-stream.ts': 2,
-  'subgraphs/webhooks/worker/delivery-queue.ts': 7,
 };
 
 const calls = databaseCalls(projectRoot(), 'subgraphs');
