@@ -38,7 +38,6 @@ function isDataAccessFile(file: string): boolean {
 const ALLOWED_OUTSIDE_REPOSITORIES: Readonly<Record<string, number>> = {
   'subgraphs/billing/balances/customer-balance.ts': 2,
   'subgraphs/billing/checkouts/checkout-expiry.ts': 1,
-  'subgraphs/billing/customers/customer.service.ts': 1,
   'subgraphs/billing/events/outbox-relay.ts': 3,
   'subgraphs/billing/events/record-event.ts': 1,
   'subgraphs/billing/files/file-transfer.service.ts': 1,
@@ -49,8 +48,6 @@ const ALLOWED_OUTSIDE_REPOSITORIES: Readonly<Record<string, number>> = {
   'subgraphs/billing/payments/processor-events.ts': 7,
   'subgraphs/billing/payments/saved-payment-methods.ts': 6,
   'subgraphs/billing/payments/test-processor/test-processor.ts': 8,
-  'subgraphs/billing/refunds/refund-processor-events.ts': 3,
-  'subgraphs/billing/subscriptions/customer-deletion.ts': 1,
   'subgraphs/billing/subscriptions/customer-portal-subscriptions.ts': 1,
   'subgraphs/billing/subscriptions/lifecycle/charge-settlement.ts': 1,
   'subgraphs/billing/subscriptions/lifecycle/renewal-adjustments.ts': 4,
