@@ -9,7 +9,8 @@ import { benefitEvent } from './benefit.events.js';
 import { runWrite } from '../events/run-write.js';
 import { downloadableFileIssues } from '../files/downloadable-files.js';
 import { enqueueJob } from '../jobs/job-queue.js';
-import { ProductRepository } from '../products/product.repository.js';
+import { Product } from '../products/product.entity.js';
+import { productRead } from '../products/product.read.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { throwIfAny } from '../shared/issues.js';
@@ -143,9 +144,10 @@ export class BenefitService {
    * enqueues a reconcile of every subscription and paid one-time order of the product, so grants follow.
    */
   async setProductBenefits(ctx: RequestContext, productId: string, benefitIds: string[]): Promise<void> {
-    await ctx.em.transactional(async em => {
-      const product = await new ProductRepository(em).findReadable(ctx.principal, productId);
-      if (!product) throw new ResourceNotFound();
+    // The product is loaded for write (its row locked: two replacements of its benefits take turns).
+    const scope = tenantScope(ctx.principal, productRead.definition.readers);
+    await runWrite(ctx.em, async em => {
+      const product = await loadForWrite(em, Product, productId, scope);
       const benefits = new BenefitRepository(em);
       const ids = [...new Set(benefitIds)];
       const found = new Set((await benefits.findLiveOfOrganization(ids, product.organizationId)).map(b => b.id));
@@ -170,6 +172,7 @@ export class BenefitService {
           payload: { source: holder.source, id: holder.id, eventType: 'product.benefits' },
           runAt: new Date(),
         });
+      return { result: undefined };
     });
   }
 }
