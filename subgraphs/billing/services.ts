@@ -138,7 +138,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
-    customers: new CustomerService(undefined, undefined, customerSessions),
+    customers: new CustomerService(undefined, customerSessions),
     customerSessions,
     customerSessionCodes: new CustomerSessionCodeService({
       secret: deps.secret,

@@ -34,17 +34,12 @@ function isDataAccessFile(file: string): boolean {
   );
 }
 
-/** Files that still hold database calls outside a repository or read model: `file: count`, only shrinking. */
-const ALLOWED_OUTSIDE_REPOSITORIES: Readonly<Record<string, number>> = {
-  'subgraphs/billing/checkouts/checkout-expiry.ts': 1,
-  'subgraphs/billing/customers/customer.service.ts': 1,
-  'subgraphs/billing/refunds/refund-processor-events.ts': 3,
-  'subgraphs/billing/subscriptions/customer-deletion.ts': 1,
-  'subgraphs/webhooks/endpoints/webhook-endpoint.service.ts': 3,
-  'subgraphs/webhooks/events/event-ingest.ts': 3,
-  'subgraphs/webhooks/events/event-stream.ts': 2,
-  'subgraphs/webhooks/worker/delivery-queue.ts': 7,
-};
+/**
+ * Files that still hold database calls outside a repository or read model: `file: count`, only shrinking.
+ * Empty since every subgraph's queries moved (266 calls in 66 files when the list was written): a new
+ * entry needs a reason the data-access doc can give.
+ */
+const ALLOWED_OUTSIDE_REPOSITORIES: Readonly<Record<string, number>> = {};
 
 const calls = databaseCalls(projectRoot(), 'subgraphs');
 const outside = calls.filter(call => !isDataAccessFile(call.file));

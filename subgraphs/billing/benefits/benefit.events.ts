@@ -1,15 +1,16 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../events/record-event.js';
+import type { OutboxEvent } from '../../../kit/database/write/write-frame.js';
 import type { BenefitType } from './benefit.type.js';
 import { benefitWire } from './benefit.wire.js';
 
-/** `benefit.created` / `benefit.updated` (a soft delete too): the benefit's wire body, in the unit of work of `em`. */
-export function recordBenefitEvent(
-  em: EntityManager,
+/** What a benefit change records for webhooks (a soft delete is a `benefit.updated`, as Polar). */
+export type BenefitEventType = 'benefit.created' | 'benefit.updated';
+
+/** `benefit.created` / `benefit.updated` for the write frame (kit/database/write): the benefit's wire body. */
+export function benefitEvent(
+  type: BenefitEventType,
   organizationId: string,
-  type: 'benefit.created' | 'benefit.updated',
   benefit: BenefitType,
   at: Date,
-): void {
-  recordEvent(em, organizationId, type, benefitWire(benefit), at);
+): OutboxEvent {
+  return { organizationId, type, payload: benefitWire(benefit), at };
 }

@@ -1,12 +1,16 @@
 import { NotPermitted, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
-import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
-import { recordBenefitEvent } from './benefit.events.js';
+import { benefitEvent } from './benefit.events.js';
+import { runWrite } from '../events/run-write.js';
 import { downloadableFileIssues } from '../files/downloadable-files.js';
 import { enqueueJob } from '../jobs/job-queue.js';
-import { ProductRepository } from '../products/product.repository.js';
+import { Product } from '../products/product.entity.js';
+import { productRead } from '../products/product.read.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { throwIfAny } from '../shared/issues.js';
@@ -58,77 +62,80 @@ export class BenefitService {
     const checked = benefitIssues(input.type, input.description, input.properties ?? {});
     throwIfAny([...checked.issues, ...visibilityIssues(input.visibility), ...metadataIssues(input.metadata ?? {})]);
     const organizationId = await targetOrganization(ctx.principal, input.organizationId);
-    throwIfAny(await fileIssues(ctx, input.type, organizationId, checked.properties));
+    throwIfAny(await fileIssues(ctx.em, input.type, organizationId, checked.properties));
     const now = await organizationNow(ctx, organizationId);
-    const benefit = ctx.em.create(Benefit, {
-      organizationId,
-      type: input.type as BenefitKind,
-      description: input.description.trim(),
-      visibility: input.visibility ?? 'public',
-      selectable: true,
-      deletable: true,
-      properties: checked.properties,
-      metadata: input.metadata ?? {},
-      createdAt: now,
-      modifiedAt: null,
-      deletedAt: null,
-    } as Benefit);
-    const type = BenefitType.fromEntity(benefit);
-    recordBenefitEvent(ctx.em, organizationId, 'benefit.created', type, now);
-    await ctx.em.flush();
-    return type;
+    return runWrite(ctx.em, async em => {
+      const benefit = em.create(Benefit, {
+        organizationId,
+        type: input.type as BenefitKind,
+        description: input.description.trim(),
+        visibility: input.visibility ?? 'public',
+        selectable: true,
+        deletable: true,
+        properties: checked.properties,
+        metadata: input.metadata ?? {},
+        createdAt: now,
+        modifiedAt: null,
+        deletedAt: null,
+      } as Benefit);
+      const type = BenefitType.fromEntity(benefit);
+      return { result: type, events: [benefitEvent('benefit.created', organizationId, type, now)] };
+    });
   }
 
+  /**
+   * `PATCH /v1/benefits/{id}`: one locking load in the read path's scope; `benefit.updated` only when
+   * something changed, and the live grants follow new properties in the same transaction.
+   */
   async update(ctx: RequestContext, id: string, input: UpdateBenefitInput): Promise<BenefitType> {
-    const benefit = await this.find(ctx, id);
-    const issues = [];
-    if (input.type != null && input.type !== benefit.type)
-      issues.push({
-        type: 'literal_error',
-        loc: ['body', 'type'],
-        msg: `Input should be '${benefit.type}'`,
-        input: input.type,
-      });
-    const checked = benefitIssues(benefit.type, input.description ?? undefined, input.properties ?? undefined);
-    throwIfAny([
-      ...issues,
-      ...checked.issues,
-      ...visibilityIssues(input.visibility),
-      ...metadataIssues(input.metadata ?? {}),
-    ]);
-    if (input.properties != null)
-      throwIfAny(await fileIssues(ctx, benefit.type, benefit.organizationId, checked.properties));
-    const before = JSON.stringify([benefit.description, benefit.visibility, benefit.properties, benefit.metadata]);
-    if (input.description != null) benefit.description = input.description.trim();
-    if (input.visibility != null) benefit.visibility = input.visibility;
-    if (input.properties != null) benefit.properties = checked.properties;
-    if (input.metadata != null) benefit.metadata = input.metadata;
-    const type = BenefitType.fromEntity(benefit);
-    if (before !== JSON.stringify([benefit.description, benefit.visibility, benefit.properties, benefit.metadata])) {
+    return runWrite(ctx.em, async em => {
+      const benefit = await loadLiveBenefit(ctx, em, id);
+      const issues = [];
+      if (input.type != null && input.type !== benefit.type)
+        issues.push({
+          type: 'literal_error',
+          loc: ['body', 'type'],
+          msg: `Input should be '${benefit.type}'`,
+          input: input.type,
+        });
+      const checked = benefitIssues(benefit.type, input.description ?? undefined, input.properties ?? undefined);
+      throwIfAny([
+        ...issues,
+        ...checked.issues,
+        ...visibilityIssues(input.visibility),
+        ...metadataIssues(input.metadata ?? {}),
+      ]);
+      if (input.properties != null)
+        throwIfAny(await fileIssues(em, benefit.type, benefit.organizationId, checked.properties));
+      const before = JSON.stringify([benefit.description, benefit.visibility, benefit.properties, benefit.metadata]);
+      if (input.description != null) benefit.description = input.description.trim();
+      if (input.visibility != null) benefit.visibility = input.visibility;
+      if (input.properties != null) benefit.properties = checked.properties;
+      if (input.metadata != null) benefit.metadata = input.metadata;
+      const type = BenefitType.fromEntity(benefit);
+      if (before === JSON.stringify([benefit.description, benefit.visibility, benefit.properties, benefit.metadata]))
+        return { result: type };
       const now = await organizationNow(ctx, benefit.organizationId);
       benefit.modifiedAt = now;
       type.modifiedAt = now;
-      recordBenefitEvent(ctx.em, benefit.organizationId, 'benefit.updated', type, now);
-      if (input.properties != null) await this.engine.updateBenefit(ctx.em, benefit, now);
-    }
-    await ctx.em.flush();
-    return type;
+      if (input.properties != null) await this.engine.updateBenefit(em, benefit, now);
+      return { result: type, events: [benefitEvent('benefit.updated', benefit.organizationId, type, now)] };
+    });
   }
 
   /** Soft delete (Polar's): off every product, every grant revoked, in one transaction. */
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    await ctx.em.transactional(async em => {
-      const benefits = new BenefitRepository(em);
-      const benefit = await benefits.findLive(id, scopedOrganizationIds(ctx.principal));
-      if (!benefit) throw new ResourceNotFound();
+    await runWrite(ctx.em, async em => {
+      const benefit = await loadLiveBenefit(ctx, em, id);
       if (!benefit.deletable) throw new NotPermitted('This benefit cannot be deleted.');
       const now = await organizationNow(ctx, benefit.organizationId);
       benefit.deletedAt = now;
       benefit.modifiedAt = now;
-      await benefits.unlinkFromEveryProduct(id);
-      recordBenefitEvent(em, benefit.organizationId, 'benefit.updated', BenefitType.fromEntity(benefit), now);
+      await new BenefitRepository(em).unlinkFromEveryProduct(id);
+      const type = BenefitType.fromEntity(benefit);
       await em.flush();
       await this.engine.revokeBenefit(em, benefit, now);
+      return { result: undefined, events: [benefitEvent('benefit.updated', benefit.organizationId, type, now)] };
     });
   }
 
@@ -137,9 +144,10 @@ export class BenefitService {
    * enqueues a reconcile of every subscription and paid one-time order of the product, so grants follow.
    */
   async setProductBenefits(ctx: RequestContext, productId: string, benefitIds: string[]): Promise<void> {
-    await ctx.em.transactional(async em => {
-      const product = await new ProductRepository(em).findReadable(ctx.principal, productId);
-      if (!product) throw new ResourceNotFound();
+    // The product is loaded for write (its row locked: two replacements of its benefits take turns).
+    const scope = tenantScope(ctx.principal, productRead.definition.readers);
+    await runWrite(ctx.em, async em => {
+      const product = await loadForWrite(em, Product, productId, scope);
       const benefits = new BenefitRepository(em);
       const ids = [...new Set(benefitIds)];
       const found = new Set((await benefits.findLiveOfOrganization(ids, product.organizationId)).map(b => b.id));
@@ -164,20 +172,22 @@ export class BenefitService {
           payload: { source: holder.source, id: holder.id, eventType: 'product.benefits' },
           runAt: new Date(),
         });
+      return { result: undefined };
     });
-  }
-
-  private async find(ctx: RequestContext, id: string): Promise<Benefit> {
-    const benefit = await new BenefitRepository(ctx.em).findLive(id, scopedOrganizationIds(ctx.principal));
-    if (!benefit) throw new ResourceNotFound();
-    return benefit;
   }
 }
 
+/** A live benefit the caller may change, locked (404 when deleted, missing or out of the read path's scope). */
+function loadLiveBenefit(ctx: RequestContext, em: EntityManager, id: string): Promise<Benefit> {
+  return loadForWrite(em, Benefit, id, tenantScope(ctx.principal, benefitRead.definition.readers), {
+    where: { deletedAt: null },
+  });
+}
+
 /** A downloadables benefit lists only its organization's uploaded files (422 at each other entry). */
-function fileIssues(ctx: RequestContext, type: string, organizationId: string, properties: Record<string, unknown>) {
+function fileIssues(em: EntityManager, type: string, organizationId: string, properties: Record<string, unknown>) {
   if (type !== 'downloadables') return Promise.resolve([]);
-  return downloadableFileIssues(ctx.em, organizationId, properties.files as string[], ['body', 'properties', 'files']);
+  return downloadableFileIssues(em, organizationId, properties.files as string[], ['body', 'properties', 'files']);
 }
 
 function visibilityIssues(visibility: string | null | undefined) {

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { recordCheckoutExpired } from './checkout.events.js';
+import { checkoutExpiredEvents } from './checkout.events.js';
+import { runWrite } from '../events/run-write.js';
 import type { DueWork, SweepableDueWorkRunner } from '../time/due-work.js';
 import { checkoutRead } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
@@ -29,14 +30,8 @@ export class CheckoutExpiry implements SweepableDueWorkRunner {
   ) {}
 
   async nextDueAt(organizationId: string, upTo: Date): Promise<Date | null> {
-    const rows = await this.orm.em
-      .fork()
-      .getConnection()
-      .execute<{ at: Date | string | null }[]>(
-        `select min(expires_at) as at from billing.checkouts where organization_id = ? and status = 'open' and expires_at <= ?`,
-        [organizationId, upTo],
-      );
-    return rows[0]?.at ? new Date(rows[0].at) : null;
+    const at = await new CheckoutRepository(this.orm.em.fork()).earliestOpenExpiryOf(organizationId, upTo);
+    return at ? new Date(at) : null;
   }
 
   async nextDueOverall(): Promise<Date | null> {
@@ -50,18 +45,22 @@ export class CheckoutExpiry implements SweepableDueWorkRunner {
 
   async runDue(work: DueWork): Promise<void> {
     for (;;) {
-      const expired = await this.orm.em.fork().transactional(async em => {
+      // On the write path's frame: the claimed rows and their events commit together. The claim is the
+      // batch's locking load (no principal: due work acts for the organization it was given).
+      const expired = await runWrite(this.orm.em, async em => {
         const ids = await new CheckoutRepository(em).expireOpen(work.organizationId, work.at, BATCH);
-        if (!ids.length) return 0;
+        if (!ids.length) return { result: 0 };
         // A discount redemption reserved by a confirm that never went through is free again.
         await releaseDiscount(em, ids);
         const rows = await checkoutRead.byIdsIn(em, { organizationIds: [work.organizationId], customerId: null }, ids);
-        for (const row of rows) {
-          const checkout = CheckoutType.fromRow(row, { now: work.at, publicUrl: this.publicUrl });
-          recordCheckoutExpired(em, work.organizationId, checkout, work.at);
-        }
-        await em.flush();
-        return ids.length;
+        const events = rows.flatMap(row =>
+          checkoutExpiredEvents(
+            work.organizationId,
+            CheckoutType.fromRow(row, { now: work.at, publicUrl: this.publicUrl }),
+            work.at,
+          ),
+        );
+        return { result: ids.length, events };
       });
       if (expired < BATCH) return;
     }

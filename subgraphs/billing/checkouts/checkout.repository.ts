@@ -35,6 +35,17 @@ export class CheckoutRepository {
     return rows[0]?.at ?? null;
   }
 
+  /** The earliest `expires_at` of the organization's open checkouts up to `upTo`, or null. */
+  async earliestOpenExpiryOf(organizationId: string, upTo: Date): Promise<Date | string | null> {
+    const rows = await this.em
+      .getConnection()
+      .execute<{ at: Date | string | null }[]>(
+        `select min(expires_at) as at from billing.checkouts where organization_id = ? and status = 'open' and expires_at <= ?`,
+        [organizationId, upTo],
+      );
+    return rows[0]?.at ?? null;
+  }
+
   /** Up to `limit` organizations with an open checkout expired at `now`. */
   async organizationsWithExpiredOpen(now: Date, limit: number): Promise<string[]> {
     const rows = await this.em

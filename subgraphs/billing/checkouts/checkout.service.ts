@@ -5,7 +5,9 @@ import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/
 import type { RequestContext } from '../../../kit/request-context.js';
 import { Customer } from '../customers/customer.entity.js';
 import { storedAddress } from '../customers/customer.service.js';
-import { recordCheckoutEvent } from './checkout.events.js';
+import { checkoutEvent } from './checkout.events.js';
+import { runWrite } from '../events/run-write.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import { enqueueJob } from '../jobs/job-queue.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { PaymentError } from '../payments/payment.errors.js';
@@ -15,7 +17,7 @@ import { ProductRepository } from '../products/product.repository.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
-import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
+import { scopedOrganizationIds, tenantScope } from '../../../kit/database/tenant-scope.js';
 import { Checkout } from './checkout.entity.js';
 import { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkout.sorting.js';
 import { ExpiredCheckoutError, NotOpenCheckout } from './checkout.errors.js';
@@ -162,86 +164,88 @@ export class CheckoutService {
           invalid('subscription_id', 'Subscription does not exist.', input.subscriptionId),
         ]);
     }
-    const checkout = ctx.em.create(Checkout, {
-      organizationId,
-      clientSecret: `polar_c_${randomBytes(24).toString('base64url')}`,
-      status: 'open',
-      productIds: products.map(p => p!.id),
-      productId: selected.id,
-      productPriceId: '00000000-0000-0000-0000-000000000000',
-      discountId: null,
-      allowDiscountCodes: input.allowDiscountCodes ?? true,
-      requireBillingAddress: input.requireBillingAddress ?? false,
-      seats: input.seats ?? null,
-      minSeats: input.minSeats ?? null,
-      maxSeats: input.maxSeats ?? null,
-      currency: (input.currency ?? 'usd').toLowerCase(),
-      allowTrial: input.allowTrial ?? true,
-      trialInterval: input.trialInterval ?? null,
-      trialIntervalCount: input.trialIntervalCount ?? null,
-      customerId: customer?.id ?? null,
-      externalCustomerId: input.externalCustomerId ?? null,
-      isBusinessCustomer: input.isBusinessCustomer ?? false,
-      customerName: input.customerName ?? customer?.name ?? null,
-      customerEmail: input.customerEmail ?? customer?.email ?? null,
-      customerIpAddress: input.customerIpAddress ?? null,
-      customerBillingName: input.customerBillingName ?? null,
-      customerBillingAddress: input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null,
-      customerTaxId: input.customerTaxId ?? null,
-      customerMetadata: (input.customerMetadata ?? {}) as Checkout['customerMetadata'],
-      metadata: (input.metadata ?? {}) as Checkout['metadata'],
-      customFieldData: input.customFieldData ?? {},
-      subscriptionId: input.subscriptionId ?? null,
-      successUrl: input.successUrl ?? null,
-      returnUrl: input.returnUrl ?? null,
-      embedOrigin: input.embedOrigin ?? null,
-      locale: input.locale ?? null,
-      expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
-      createdAt: now,
-    } as Checkout);
-    await priceCheckout(
-      ctx.em,
-      checkout,
-      selected,
-      { amount: input.amount ?? null, discountId: input.discountId ?? null, strict },
-      now,
-    );
-    return ctx.em.transactional(async em => {
-      em.persist(checkout);
+    // A create has no row to load: the new row, priced, and its event in the frame's transaction.
+    return runWrite(ctx.em, async em => {
+      const checkout = em.create(Checkout, {
+        organizationId,
+        clientSecret: `polar_c_${randomBytes(24).toString('base64url')}`,
+        status: 'open',
+        productIds: products.map(p => p!.id),
+        productId: selected.id,
+        productPriceId: '00000000-0000-0000-0000-000000000000',
+        discountId: null,
+        allowDiscountCodes: input.allowDiscountCodes ?? true,
+        requireBillingAddress: input.requireBillingAddress ?? false,
+        seats: input.seats ?? null,
+        minSeats: input.minSeats ?? null,
+        maxSeats: input.maxSeats ?? null,
+        currency: (input.currency ?? 'usd').toLowerCase(),
+        allowTrial: input.allowTrial ?? true,
+        trialInterval: input.trialInterval ?? null,
+        trialIntervalCount: input.trialIntervalCount ?? null,
+        customerId: customer?.id ?? null,
+        externalCustomerId: input.externalCustomerId ?? null,
+        isBusinessCustomer: input.isBusinessCustomer ?? false,
+        customerName: input.customerName ?? customer?.name ?? null,
+        customerEmail: input.customerEmail ?? customer?.email ?? null,
+        customerIpAddress: input.customerIpAddress ?? null,
+        customerBillingName: input.customerBillingName ?? null,
+        customerBillingAddress: input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null,
+        customerTaxId: input.customerTaxId ?? null,
+        customerMetadata: (input.customerMetadata ?? {}) as Checkout['customerMetadata'],
+        metadata: (input.metadata ?? {}) as Checkout['metadata'],
+        customFieldData: input.customFieldData ?? {},
+        subscriptionId: input.subscriptionId ?? null,
+        successUrl: input.successUrl ?? null,
+        returnUrl: input.returnUrl ?? null,
+        embedOrigin: input.embedOrigin ?? null,
+        locale: input.locale ?? null,
+        expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
+        createdAt: now,
+      } as Checkout);
+      await priceCheckout(
+        em,
+        checkout,
+        selected,
+        { amount: input.amount ?? null, discountId: input.discountId ?? null, strict },
+        now,
+      );
       await em.flush();
       const shaped = await this.readIn(ctx, em, checkout);
-      recordCheckoutEvent(em, organizationId, 'checkout.created', shaped, now);
-      await em.flush();
-      return shaped;
+      return { result: shaped, events: [checkoutEvent('checkout.created', organizationId, shaped, now)] };
     });
   }
 
   /** `PATCH /v1/checkouts/{id}` (the merchant's CheckoutUpdate). */
   async update(ctx: RequestContext, id: string, input: CheckoutUpdateInput): Promise<CheckoutType> {
-    const found = await checkoutRead.byId(ctx.em, ctx.principal, id);
-    if (!found) throw new ResourceNotFound();
-    return this.mutate(ctx, { id }, async (em, k, now) => {
-      const issues = [
-        ...(input.metadata == null ? [] : metadataIssues(input.metadata)),
-        ...(input.customerMetadata == null
-          ? []
-          : metadataIssues(input.customerMetadata, ['body', 'customer_metadata'])),
-      ];
-      if (issues.length) throw new PolarRequestValidationError(issues);
-      if (input.metadata != null) k.metadata = input.metadata as Checkout['metadata'];
-      if (input.customerMetadata != null) k.customerMetadata = input.customerMetadata as Checkout['customerMetadata'];
-      if (input.allowDiscountCodes != null) k.allowDiscountCodes = input.allowDiscountCodes;
-      if (input.requireBillingAddress != null) k.requireBillingAddress = input.requireBillingAddress;
-      if (input.trialInterval !== undefined) k.trialInterval = input.trialInterval;
-      if (input.trialIntervalCount !== undefined) k.trialIntervalCount = input.trialIntervalCount;
-      if (input.customerIpAddress !== undefined) k.customerIpAddress = input.customerIpAddress;
-      if (input.successUrl !== undefined) k.successUrl = input.successUrl;
-      if (input.returnUrl !== undefined) k.returnUrl = input.returnUrl;
-      if (input.embedOrigin !== undefined) k.embedOrigin = input.embedOrigin;
-      if (input.currency) k.currency = input.currency.toLowerCase();
-      if (input.allowTrial != null) k.allowTrial = input.allowTrial;
-      await applyClientChanges(em, k, input, now, input.discountId);
-    });
+    // Loaded for write in the read path's scope: another tenant's id is 404, as the get answers.
+    const scope = tenantScope(ctx.principal, checkoutRead.definition.readers);
+    return this.mutate(
+      ctx,
+      em => loadForWrite(em, Checkout, id, scope),
+      async (em, k, now) => {
+        const issues = [
+          ...(input.metadata == null ? [] : metadataIssues(input.metadata)),
+          ...(input.customerMetadata == null
+            ? []
+            : metadataIssues(input.customerMetadata, ['body', 'customer_metadata'])),
+        ];
+        if (issues.length) throw new PolarRequestValidationError(issues);
+        if (input.metadata != null) k.metadata = input.metadata as Checkout['metadata'];
+        if (input.customerMetadata != null) k.customerMetadata = input.customerMetadata as Checkout['customerMetadata'];
+        if (input.allowDiscountCodes != null) k.allowDiscountCodes = input.allowDiscountCodes;
+        if (input.requireBillingAddress != null) k.requireBillingAddress = input.requireBillingAddress;
+        if (input.trialInterval !== undefined) k.trialInterval = input.trialInterval;
+        if (input.trialIntervalCount !== undefined) k.trialIntervalCount = input.trialIntervalCount;
+        if (input.customerIpAddress !== undefined) k.customerIpAddress = input.customerIpAddress;
+        if (input.successUrl !== undefined) k.successUrl = input.successUrl;
+        if (input.returnUrl !== undefined) k.returnUrl = input.returnUrl;
+        if (input.embedOrigin !== undefined) k.embedOrigin = input.embedOrigin;
+        if (input.currency) k.currency = input.currency.toLowerCase();
+        if (input.allowTrial != null) k.allowTrial = input.allowTrial;
+        await applyClientChanges(em, k, input, now, input.discountId);
+      },
+    );
   }
 
   /** `PATCH /v1/checkouts/client/{client_secret}` (CheckoutUpdatePublic). */
@@ -250,7 +254,7 @@ export class CheckoutService {
     clientSecret: string,
     input: CheckoutClientUpdateInput,
   ): Promise<CheckoutType> {
-    return this.mutate(ctx, { clientSecret }, (em, k, now) => applyClientChanges(em, k, input, now));
+    return this.mutate(ctx, bySecret(clientSecret), (em, k, now) => applyClientChanges(em, k, input, now));
   }
 
   /**
@@ -267,7 +271,7 @@ export class CheckoutService {
     let declined: string | null = null;
     let token: string | null = null;
     let checkoutId = '';
-    const result = await this.mutate(ctx, { clientSecret }, async (em, k, now) => {
+    const result = await this.mutate(ctx, bySecret(clientSecret), async (em, k, now) => {
       checkoutId = k.id;
       await applyClientChanges(em, k, input, now);
       await em.flush();
@@ -358,18 +362,17 @@ export class CheckoutService {
   }
 
   /**
-   * One change of an open checkout: locked, refused when not open (403) or expired (410), changed,
-   * `checkout.updated` recorded with the new shape, committed; answers the new shape.
+   * One change of an open checkout on the write path (kit/database/write): `load` locks its row in the
+   * frame's transaction; refused when not open (403) or expired (410), changed, answered with the new
+   * shape, and `checkout.updated` with that shape returned to the frame.
    */
   private async mutate(
     ctx: RequestContext,
-    where: { id: string } | { clientSecret: string },
+    load: (em: EntityManager) => Promise<Checkout>,
     change: (em: EntityManager, k: Checkout, now: Date) => Promise<void>,
-    options: { silent?: boolean } = {},
   ): Promise<CheckoutType> {
-    return ctx.em.fork().transactional(async em => {
-      const k = await new CheckoutRepository(em).findForUpdate(where);
-      if (!k) throw new ResourceNotFound();
+    return runWrite(ctx.em, async em => {
+      const k = await load(em);
       const now = this.deps.clocks ? (await this.deps.clocks.clockIn(em, k.organizationId)).now() : ctx.clock.now();
       // Expiry first, as Polar's lookup by client secret: an expired checkout is 410 whatever its status.
       if (k.status === 'expired' || new Date(k.expiresAt) <= now) throw new ExpiredCheckoutError();
@@ -378,13 +381,22 @@ export class CheckoutService {
       k.modifiedAt = now;
       await em.flush();
       const shaped = await this.readIn(ctx, em, k);
-      if (!options.silent) {
-        // A millisecond after the change's other rows (customer.created on confirm), so the outbox's
-        // (created_at, id) order is the order Polar sends them in, even under a clock that stands still.
-        recordCheckoutEvent(em, k.organizationId, 'checkout.updated', shaped, new Date(now.getTime() + 1));
-        await em.flush();
-      }
-      return shaped;
+      // A millisecond after the change's other rows (customer.created on confirm), so the outbox's
+      // (created_at, id) order is the order Polar sends them in, even under a clock that stands still.
+      const at = new Date(now.getTime() + 1);
+      return { result: shaped, events: [checkoutEvent('checkout.updated', k.organizationId, shaped, at)] };
     });
   }
+}
+
+/**
+ * The client endpoints' load: the client secret is the credential (no principal, so no tenant scope),
+ * the row locked in the frame's transaction; an unknown secret is 404.
+ */
+function bySecret(clientSecret: string): (em: EntityManager) => Promise<Checkout> {
+  return async em => {
+    const k = await new CheckoutRepository(em).findForUpdate({ clientSecret });
+    if (!k) throw new ResourceNotFound();
+    return k;
+  };
 }

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantScope } from '../../../kit/database/tenant-scope.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import type { ChangeOutcome } from '../../../kit/database/write/write-frame.js';
@@ -9,7 +10,7 @@ import type { CustomerSessionService } from '../customer-sessions/customer-sessi
 import { runWrite } from '../events/run-write.js';
 import { CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
-import { type CustomerEventRecorder, customerEvent, recordCustomerEvent } from './customer.events.js';
+import { customerEvent } from './customer.events.js';
 import type { Address } from './customer.entity.js';
 import { Customer } from './customer.entity.js';
 import {
@@ -45,10 +46,9 @@ export interface CustomerListQuery extends PageRequest {
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Customer use cases. Stateless apart from its event recorder: every call receives the request context. */
+/** Customer use cases. Stateless apart from its collaborators: every call receives the request context. */
 export class CustomerService {
   constructor(
-    private readonly recordEvent: CustomerEventRecorder = recordCustomerEvent,
     private readonly recordSubscriptionChanges: SubscriptionChangeRecorder = recordSubscriptionEvents,
     private readonly sessions?: Pick<CustomerSessionService, 'endAllFor'>,
   ) {}
@@ -109,27 +109,30 @@ export class CustomerService {
       emailRequired: type === CustomerKind.INDIVIDUAL,
     });
     const organizationId = await targetOrganization(ctx.principal, input.organizationId);
-    const repository = new CustomerRepository(ctx.em);
-    if (input.email && (await repository.findByEmail(organizationId, input.email)))
-      throw new CustomerEmailTaken(input.email);
-    if (input.externalId != null && (await repository.findByExternalId(organizationId, input.externalId)))
-      throw new CustomerExternalIdTaken(input.externalId);
     const billingAddress = input.billingAddress ? storedAddress(input.billingAddress) : null;
-    const customer = ctx.em.create(Customer, {
-      organizationId,
-      type,
-      email: input.email ?? null,
-      name: input.name ?? null,
-      externalId: input.externalId ?? null,
-      billingAddress,
-      taxId: input.taxId ? parseTaxId(input.taxId, billingAddress?.country) : null,
-      locale: input.locale ?? null,
-      metadata: (input.metadata ?? {}) as Customer['metadata'],
-      createdAt: ctx.clock.now(),
-    } as Customer);
-    this.recordEvent(ctx, 'customer.created', customer);
-    await this.flush(ctx, customer);
-    return customer;
+    // A create has no row to load: the checks and the new row share the frame's transaction.
+    return runWrite(ctx.em, async em => {
+      const repository = new CustomerRepository(em);
+      if (input.email && (await repository.findByEmail(organizationId, input.email)))
+        throw new CustomerEmailTaken(input.email);
+      if (input.externalId != null && (await repository.findByExternalId(organizationId, input.externalId)))
+        throw new CustomerExternalIdTaken(input.externalId);
+      const customer = em.create(Customer, {
+        organizationId,
+        type,
+        email: input.email ?? null,
+        name: input.name ?? null,
+        externalId: input.externalId ?? null,
+        billingAddress,
+        taxId: input.taxId ? parseTaxId(input.taxId, billingAddress?.country) : null,
+        locale: input.locale ?? null,
+        metadata: (input.metadata ?? {}) as Customer['metadata'],
+        createdAt: ctx.clock.now(),
+      } as Customer);
+      const created = customerEvent('customer.created', customer, ctx.clock.now());
+      await flushCustomer(em, customer);
+      return { result: customer, events: [created] };
+    });
   }
 
   /**
@@ -186,22 +189,26 @@ export class CustomerService {
     await this.softDelete(ctx, await this.getByExternalId(ctx, externalId));
   }
 
+  /**
+   * The write path: the subscriptions end first (they are locked before the customer's row, the order a
+   * renewal takes them in), then the live customer is loaded for write in the tenant scope and marked
+   * deleted. `customer.deleted` is timed before the subscriptions' events, so a consumer sees it first.
+   */
   private async softDelete(ctx: RequestContext, found: Customer): Promise<void> {
-    await ctx.em.transactional(async em => {
-      const customer = await em.findOneOrFail(Customer, { id: found.id });
+    await runWrite(ctx.em, async em => {
       // The organization's clock: the subscriptions end at its time (the sandbox clock in the sandbox).
-      const now = await organizationNow(ctx, customer.organizationId);
-      const publishEnded = await endSubscriptionsOfDeletedCustomer(
-        em,
-        customer.id,
-        now,
-        this.recordSubscriptionChanges,
-      );
+      const now = await organizationNow(ctx, found.organizationId);
+      const publishEnded = await endSubscriptionsOfDeletedCustomer(em, found.id, now, this.recordSubscriptionChanges);
+      const customer = await loadForWrite(em, Customer, found.id, customerWriteScope(ctx), {
+        tenant: { customer: 'id' },
+        where: { deletedAt: null },
+      });
       customer.deletedAt = now;
       customer.modifiedAt = now;
-      this.recordEvent({ ...ctx, em }, 'customer.deleted', customer);
+      const deleted = customerEvent('customer.deleted', customer, ctx.clock.now());
       await em.flush();
       await publishEnded();
+      return { result: undefined, events: [deleted] };
     });
     // Its portal sessions end with it, in every process (the resolver refuses them from the database already).
     await this.sessions?.endAllFor(ctx.em, found.id);
@@ -218,16 +225,10 @@ export class CustomerService {
     change: (customer: Customer, writeCtx: RequestContext) => Promise<ChangeOutcome<Customer>>,
   ): Promise<Customer> {
     return runWrite(ctx.em, async em => {
-      const customer = await loadForWrite(
-        em,
-        Customer,
-        id,
-        tenantScope(ctx.principal, customerRead.definition.readers),
-        {
-          tenant: { customer: 'id' },
-          where: { deletedAt: null },
-        },
-      );
+      const customer = await loadForWrite(em, Customer, id, customerWriteScope(ctx), {
+        tenant: { customer: 'id' },
+        where: { deletedAt: null },
+      });
       return change(customer, { ...ctx, em });
     });
   }
@@ -278,20 +279,25 @@ export class CustomerService {
     if (input.metadata != null) customer.metadata = input.metadata as Customer['metadata'];
     customer.modifiedAt = ctx.clock.now();
     // Flushed here so a lost uniqueness race answers as the checks above would (the frame's flush is then a no-op).
-    await this.flush(ctx, customer);
+    await flushCustomer(ctx.em, customer);
     return { result: customer, events: [customerEvent('customer.updated', customer, ctx.clock.now())] };
   }
+}
 
-  /** Flushes; the partial unique indexes decide races the checks above lose. */
-  private async flush(ctx: RequestContext, customer: Customer): Promise<void> {
-    try {
-      await ctx.em.flush();
-    } catch (error) {
-      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-      const constraint = String((error as { constraint?: string }).constraint ?? (error as Error).message);
-      if (constraint.includes('external_id')) throw new CustomerExternalIdTaken(customer.externalId ?? '');
-      throw new CustomerEmailTaken(customer.email ?? '');
-    }
+/** The scope of a customer write: the read path's (a customer session reaches itself only). */
+function customerWriteScope(ctx: RequestContext) {
+  return tenantScope(ctx.principal, customerRead.definition.readers);
+}
+
+/** Flushes; the partial unique indexes decide races the checks before it lose (409 as those checks). */
+async function flushCustomer(em: EntityManager, customer: Customer): Promise<void> {
+  try {
+    await em.flush();
+  } catch (error) {
+    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    const constraint = String((error as { constraint?: string }).constraint ?? (error as Error).message);
+    if (constraint.includes('external_id')) throw new CustomerExternalIdTaken(customer.externalId ?? '');
+    throw new CustomerEmailTaken(customer.email ?? '');
   }
 }
 

@@ -1,15 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../events/record-event.js';
+import type { OutboxEvent } from '../../../kit/database/write/write-frame.js';
 import type { DiscountType } from './discount.type.js';
 import { discountWire } from './discount.wire.js';
 
-/** `discount.created` / `.updated` / `.deleted`: the discount's wire body, in the unit of work of `em`. */
-export function recordDiscountEvent(
-  em: EntityManager,
-  organizationId: string,
+/** `discount.created` / `.updated` / `.deleted` for the write frame (kit/database/write): the discount's wire body. */
+export function discountEvent(
   type: 'discount.created' | 'discount.updated' | 'discount.deleted',
+  organizationId: string,
   discount: DiscountType,
   at: Date,
-): void {
-  recordEvent(em, organizationId, type, discountWire(discount), at);
+): OutboxEvent {
+  return { organizationId, type, payload: discountWire(discount), at };
 }

@@ -18,10 +18,6 @@ export class DiscountRepository {
     return scope ? { organizationId: { $in: [...scope.organizationIds] }, deletedAt: null } : ({ id: null } as never);
   }
 
-  findReadable(principal: Principal, id: string): Promise<Discount | null> {
-    return this.em.findOne(Discount, { $and: [this.readableFilter(principal), { id }] });
-  }
-
   /** Any discount by id, deleted ones included (a subscription keeps showing the discount it got). */
   findManyIncludingDeleted(principal: Principal, ids: readonly string[]): Promise<Discount[]> {
     const scope = tenantScope(principal, CORE_READERS);

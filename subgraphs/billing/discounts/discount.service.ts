@@ -16,7 +16,12 @@ import { DISCOUNT_DEFAULT_SORTING, DISCOUNT_SORT_KEYS } from './discount.sorting
 import { sortCriteria } from '../shared/sorting.js';
 import { DiscountType } from './discount.type.js';
 import { discountIssues, type DiscountState } from './discount.validation.js';
-import { recordDiscountEvent } from './discount.events.js';
+import { discountEvent } from './discount.events.js';
+import { runWrite } from '../events/run-write.js';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import type { Principal } from '../../../kit/principal.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 export interface DiscountListQuery extends PageRequest, DiscountFilters {
   sorting?: string[] | null;
@@ -65,151 +70,163 @@ export class DiscountService {
     };
     throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
     const organizationId = await targetOrganization(ctx.principal, input.organizationId);
-    const { productIds, products } = await this.checkProducts(ctx, organizationId, input.products ?? []);
-    const repository = new DiscountRepository(ctx.em);
-    if (state.code && (await repository.findByCode(organizationId, state.code)))
-      throw new DiscountCodeTaken(state.code);
+    const { productIds, products } = await checkProducts(ctx.em, organizationId, input.products ?? []);
     const now = ctx.clock.now();
-    const discount = ctx.em.create(Discount, {
-      ...state,
-      name: state.name.trim(),
-      type: state.type as DiscountKind,
-      duration: state.duration as DiscountDuration,
-      organizationId,
-      productIds,
-      metadata: input.metadata ?? {},
-      redemptionsCount: 0,
-      createdAt: now,
-      modifiedAt: null,
-      deletedAt: null,
-    } as Discount);
-    const type = await this.toType(ctx, discount, products);
-    recordDiscountEvent(ctx.em, organizationId, 'discount.created', type, now);
-    await this.flush(ctx, state.code);
-    return type;
+    return runWrite(ctx.em, async em => {
+      if (state.code && (await new DiscountRepository(em).findByCode(organizationId, state.code)))
+        throw new DiscountCodeTaken(state.code);
+      const discount = em.create(Discount, {
+        ...state,
+        name: state.name.trim(),
+        type: state.type as DiscountKind,
+        duration: state.duration as DiscountDuration,
+        organizationId,
+        productIds,
+        metadata: input.metadata ?? {},
+        redemptionsCount: 0,
+        createdAt: now,
+        modifiedAt: null,
+        deletedAt: null,
+      } as Discount);
+      const type = await toType(em, ctx.principal, discount, products);
+      await flushCode(em, state.code);
+      return { result: type, events: [discountEvent('discount.created', organizationId, type, now)] };
+    });
   }
 
+  /**
+   * `PATCH /v1/discounts/{id}`: one locking load in the read path's scope; `discount.updated` only when
+   * something changed. A code taken meanwhile by a concurrent write answers 409 as the check before it.
+   */
   async update(ctx: RequestContext, id: string, input: UpdateDiscountInput): Promise<DiscountType> {
-    const discount = await this.find(ctx, id);
-    const type = input.type ?? discount.type;
-    const duration = input.duration ?? discount.duration;
-    const given = fixedAmount(input);
-    const issues: ValidationIssue[] = [...given.issues];
-    if (input.name === null)
-      issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
-    const state: DiscountState = {
-      name: input.name ?? discount.name,
-      type,
-      duration,
-      durationInMonths:
-        duration === 'repeating'
-          ? input.durationInMonths !== undefined
-            ? input.durationInMonths
-            : discount.durationInMonths
-          : null,
-      amount: type === 'fixed' ? (given.amount ?? discount.amount) : null,
-      currency: type === 'fixed' ? (given.currency ?? discount.currency ?? 'usd') : null,
-      basisPoints: type === 'percentage' ? (input.basisPoints ?? discount.basisPoints) : null,
-      code: input.code !== undefined ? input.code || null : discount.code,
-      startsAt: input.startsAt !== undefined ? input.startsAt : discount.startsAt,
-      endsAt: input.endsAt !== undefined ? input.endsAt : discount.endsAt,
-      maxRedemptions: input.maxRedemptions !== undefined ? input.maxRedemptions : discount.maxRedemptions,
-      maxRedemptionsPerCustomer:
-        input.maxRedemptionsPerCustomer !== undefined
-          ? input.maxRedemptionsPerCustomer
-          : discount.maxRedemptionsPerCustomer,
-    };
-    throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
-    const restriction =
-      input.products != null ? await this.checkProducts(ctx, discount.organizationId, input.products) : null;
-    const productIds = restriction?.productIds ?? discount.productIds;
-    if (state.code && state.code.toLowerCase() !== discount.code?.toLowerCase()) {
-      const holder = await new DiscountRepository(ctx.em).findByCode(discount.organizationId, state.code);
-      if (holder && holder.id !== discount.id) throw new DiscountCodeTaken(state.code);
-    }
-    const before = JSON.stringify(snapshot(discount));
-    Object.assign(discount, {
-      ...state,
-      name: state.name.trim(),
-      type: state.type as DiscountKind,
-      duration: state.duration as DiscountDuration,
-      productIds,
+    return runWrite(ctx.em, async em => {
+      const discount = await loadLiveDiscount(ctx, em, id);
+      const type = input.type ?? discount.type;
+      const duration = input.duration ?? discount.duration;
+      const given = fixedAmount(input);
+      const issues: ValidationIssue[] = [...given.issues];
+      if (input.name === null)
+        issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null });
+      const state: DiscountState = {
+        name: input.name ?? discount.name,
+        type,
+        duration,
+        durationInMonths:
+          duration === 'repeating'
+            ? input.durationInMonths !== undefined
+              ? input.durationInMonths
+              : discount.durationInMonths
+            : null,
+        amount: type === 'fixed' ? (given.amount ?? discount.amount) : null,
+        currency: type === 'fixed' ? (given.currency ?? discount.currency ?? 'usd') : null,
+        basisPoints: type === 'percentage' ? (input.basisPoints ?? discount.basisPoints) : null,
+        code: input.code !== undefined ? input.code || null : discount.code,
+        startsAt: input.startsAt !== undefined ? input.startsAt : discount.startsAt,
+        endsAt: input.endsAt !== undefined ? input.endsAt : discount.endsAt,
+        maxRedemptions: input.maxRedemptions !== undefined ? input.maxRedemptions : discount.maxRedemptions,
+        maxRedemptionsPerCustomer:
+          input.maxRedemptionsPerCustomer !== undefined
+            ? input.maxRedemptionsPerCustomer
+            : discount.maxRedemptionsPerCustomer,
+      };
+      throwIfAny([...issues, ...discountIssues(state, input.metadata)]);
+      const restriction =
+        input.products != null ? await checkProducts(em, discount.organizationId, input.products) : null;
+      const productIds = restriction?.productIds ?? discount.productIds;
+      if (state.code && state.code.toLowerCase() !== discount.code?.toLowerCase()) {
+        const holder = await new DiscountRepository(em).findByCode(discount.organizationId, state.code);
+        if (holder && holder.id !== discount.id) throw new DiscountCodeTaken(state.code);
+      }
+      const before = JSON.stringify(snapshot(discount));
+      Object.assign(discount, {
+        ...state,
+        name: state.name.trim(),
+        type: state.type as DiscountKind,
+        duration: state.duration as DiscountDuration,
+        productIds,
+      });
+      if (input.metadata != null) discount.metadata = input.metadata;
+      const now = ctx.clock.now();
+      const changed = before !== JSON.stringify(snapshot(discount));
+      if (changed) discount.modifiedAt = now;
+      const result = await toType(em, ctx.principal, discount, restriction?.products);
+      await flushCode(em, state.code);
+      return {
+        result,
+        events: changed ? [discountEvent('discount.updated', discount.organizationId, result, now)] : [],
+      };
     });
-    if (input.metadata != null) discount.metadata = input.metadata;
-    const now = ctx.clock.now();
-    const changed = before !== JSON.stringify(snapshot(discount));
-    if (changed) discount.modifiedAt = now;
-    const result = await this.toType(ctx, discount, restriction?.products);
-    if (changed) recordDiscountEvent(ctx.em, discount.organizationId, 'discount.updated', result, now);
-    await this.flush(ctx, state.code);
-    return result;
   }
 
   /** Soft delete: the discount disappears from reads; subscriptions that use it keep it. */
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    const discount = await this.find(ctx, id);
     const now = ctx.clock.now();
-    discount.deletedAt = now;
-    recordDiscountEvent(ctx.em, discount.organizationId, 'discount.deleted', await this.toType(ctx, discount), now);
-    await ctx.em.flush();
+    await runWrite(ctx.em, async em => {
+      const discount = await loadLiveDiscount(ctx, em, id);
+      discount.deletedAt = now;
+      const type = await toType(em, ctx.principal, discount);
+      return { result: undefined, events: [discountEvent('discount.deleted', discount.organizationId, type, now)] };
+    });
   }
+}
 
-  private async find(ctx: RequestContext, id: string): Promise<Discount> {
-    const discount = await new DiscountRepository(ctx.em).findReadable(ctx.principal, id);
-    if (!discount) throw new ResourceNotFound();
-    return discount;
-  }
+/** A live discount the caller may change, locked (404 when deleted, missing or out of the read path's scope). */
+function loadLiveDiscount(ctx: RequestContext, em: EntityManager, id: string): Promise<Discount> {
+  return loadForWrite(em, Discount, id, tenantScope(ctx.principal, discountRead.definition.readers), {
+    where: { deletedAt: null },
+  });
+}
 
-  private async flush(ctx: RequestContext, code: string | null): Promise<void> {
-    try {
-      await ctx.em.flush();
-    } catch (error) {
-      // The code check races with a concurrent create; the partial unique index decides.
-      if ((error as { code?: string }).code === '23505' && code) throw new DiscountCodeTaken(code);
-      throw error;
-    }
+/** Flushes a change that may set a code: a code taken by a concurrent write is the partial unique index's 409. */
+async function flushCode(em: EntityManager, code: string | null): Promise<void> {
+  try {
+    await em.flush();
+  } catch (error) {
+    // The code check races with a concurrent create; the partial unique index decides.
+    if ((error as { code?: string }).code === '23505' && code) throw new DiscountCodeTaken(code);
+    throw error;
   }
+}
 
-  /** Restricted products must be products of the discount's organization; returns them with their ids in input order. */
-  private async checkProducts(
-    ctx: RequestContext,
-    organizationId: string,
-    ids: string[],
-  ): Promise<{ productIds: string[]; products: Product[] }> {
-    const productIds = [...new Set(ids)];
-    if (!productIds.length) return { productIds, products: [] };
-    const products = await new ProductRepository(ctx.em).findInOrganization(organizationId, productIds);
-    const found = new Set(products.map(p => p.id));
-    throwIfAny(
-      ids.flatMap((id, i) =>
-        found.has(id)
-          ? []
-          : [{ type: 'value_error', loc: ['body', 'products', i], msg: 'Product does not exist.', input: id }],
-      ),
-    );
-    return { productIds, products };
-  }
+/** Restricted products must be products of the discount's organization; returns them with their ids in input order. */
+async function checkProducts(
+  em: EntityManager,
+  organizationId: string,
+  ids: string[],
+): Promise<{ productIds: string[]; products: Product[] }> {
+  const productIds = [...new Set(ids)];
+  if (!productIds.length) return { productIds, products: [] };
+  const products = await new ProductRepository(em).findInOrganization(organizationId, productIds);
+  const found = new Set(products.map(p => p.id));
+  throwIfAny(
+    ids.flatMap((id, i) =>
+      found.has(id)
+        ? []
+        : [{ type: 'value_error', loc: ['body', 'products', i], msg: 'Product does not exist.', input: id }],
+    ),
+  );
+  return { productIds, products };
+}
 
-  /** The readable products the discounts are restricted to, in one query. */
-  private async readableProducts(ctx: RequestContext, discounts: Discount[]): Promise<Product[]> {
-    const ids = [...new Set(discounts.flatMap(d => d.productIds))];
-    return ids.length ? new ProductRepository(ctx.em).findReadableMany(ctx.principal, ids) : [];
-  }
-
-  /** Products as public types with their live prices (one query for all the prices). */
-  private async productTypes(ctx: RequestContext, products: Product[]): Promise<Map<string, ProductType>> {
-    if (!products.length) return new Map();
-    const prices = await new ProductRepository(ctx.em).pricesOf(products.map(p => p.id));
-    return new Map(products.map(p => [p.id, ProductType.fromEntity(p, prices.get(p.id) ?? [])]));
-  }
-
-  /** `products`: the restriction's products when the caller has just loaded them (create, update). */
-  private async toType(ctx: RequestContext, discount: Discount, products?: Product[]): Promise<DiscountType> {
-    return withProducts(
-      discount,
-      await this.productTypes(ctx, products ?? (await this.readableProducts(ctx, [discount]))),
-    );
-  }
+/** The discount as served, with its restricted products: `products` when the caller has just loaded them
+ * (create, update), else the readable ones (one query) with their live prices (one query). */
+async function toType(
+  em: EntityManager,
+  principal: Principal,
+  discount: Discount,
+  products?: Product[],
+): Promise<DiscountType> {
+  const restricted =
+    products ??
+    (discount.productIds.length
+      ? await new ProductRepository(em).findReadableMany(principal, [...new Set(discount.productIds)])
+      : []);
+  if (!restricted.length) return withProducts(discount, new Map());
+  const prices = await new ProductRepository(em).pricesOf(restricted.map(p => p.id));
+  return withProducts(
+    discount,
+    new Map(restricted.map(p => [p.id, ProductType.fromEntity(p, prices.get(p.id) ?? [])])),
+  );
 }
 
 /** `amounts` (one currency) or the deprecated `amount` + `currency`. */

@@ -1,8 +1,6 @@
-import { LockMode } from '@mikro-orm/postgresql';
 import { recordRefundEvent } from './refund.events.js';
-import { Order } from '../orders/order.entity.js';
 import type { RefundOutcomeHandler } from '../payments/processor-outcome-handlers.js';
-import { Refund } from './refund.entity.js';
+import { RefundRepository } from './refund.repository.js';
 import { applySucceededRefund, revertSucceededRefund } from './refund-settlement.js';
 
 /**
@@ -13,11 +11,12 @@ import { applySucceededRefund, revertSucceededRefund } from './refund-settlement
  */
 export const refundProcessorEvents: RefundOutcomeHandler = {
   async settle(em, event, clocks) {
-    const found = await em.findOne(Refund, { processorId: event.refundId });
+    const refunds = new RefundRepository(em);
+    const found = await refunds.findByProcessorId(event.refundId);
     if (!found || event.status === 'pending') return 'ignored';
     // The order first, as refund.service.ts locks it: one refund of an order at a time.
-    const order = await em.findOneOrFail(Order, { id: found.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const refund = await em.findOneOrFail(Refund, { id: found.id }, { refresh: true });
+    const order = await refunds.lockOrder(found.orderId);
+    const refund = await refunds.reload(found.id);
     const now = (await clocks.clockIn(em, refund.organizationId)).now();
     if (refund.status === 'pending') {
       if (event.status === 'succeeded') await applySucceededRefund(em, order, refund, now);

@@ -12,6 +12,16 @@ export class RefundRepository {
     return this.em.findOneOrFail(Order, { id: orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   }
 
+  /** The refund the processor knows by `processorId`. */
+  findByProcessorId(processorId: string): Promise<Refund | null> {
+    return this.em.findOne(Refund, { processorId });
+  }
+
+  /** The refund as it is now in the database (read again, over what the unit of work holds). */
+  reload(id: string): Promise<Refund> {
+    return this.em.findOneOrFail(Refund, { id }, { refresh: true });
+  }
+
   /** The order's first succeeded payment (the charge a refund gives back). */
   firstSucceededPayment(orderId: string): Promise<Payment | null> {
     return this.em.findOne(Payment, { orderId, status: 'succeeded' }, { orderBy: { createdAt: 'asc' } });

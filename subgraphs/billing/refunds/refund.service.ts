@@ -1,7 +1,11 @@
 import { divideRounded } from '../../../kit/money/rounding.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { recordRefundEvent } from './refund.events.js';
+import { refundEvent } from './refund.events.js';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import { ResourceNotFound } from '../../../kit/errors.js';
+import { runWrite } from '../events/run-write.js';
 import { Order } from '../orders/order.entity.js';
 import { orderRead } from '../orders/order.read.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
@@ -71,13 +75,16 @@ export class RefundService {
    * the commit sends the same key and the processor answers its first refund instead of a second.
    */
   async create(ctx: RequestContext, input: NewRefund): Promise<RefundType> {
-    const readable = await orderRead.byId(ctx.em, ctx.principal, input.orderId);
-    if (!readable) throw new RefundOrderNotFound(input.orderId);
-    const organizationId = (readable.r as Order).organizationId;
-    const now = await organizationNow(ctx, organizationId);
-    const refund = await ctx.em.fork().transactional(async em => {
+    // The order is loaded for write in the order read path's scope; out of scope, it is Polar's 422.
+    const scope = tenantScope(ctx.principal, orderRead.definition.readers);
+    const refund = await runWrite(ctx.em, async em => {
+      const order = await loadForWrite(em, Order, input.orderId, scope, { tenant: { customer: 'customerId' } }).catch(
+        (error: unknown) => {
+          throw error instanceof ResourceNotFound ? new RefundOrderNotFound(input.orderId) : error;
+        },
+      );
+      const now = await organizationNow(ctx, order.organizationId);
       const refunds = new RefundRepository(em);
-      const order = await refunds.lockOrder(input.orderId);
       if (order.status === 'refunded') throw new RefundedAlready(order.id);
       if (input.revokeBenefits && order.subscriptionId) throw new RevokeSubscriptionBenefitsProhibited();
       // Refunds still pending at the processor are spoken for: they count once their event settles them.
@@ -126,10 +133,10 @@ export class RefundService {
         createdAt: now,
       } as Refund);
       await em.flush();
-      recordRefundEvent(em, 'refund.created', created, now);
+      const events = [refundEvent('refund.created', created, now)];
       // A pending refund (Stripe's bank refunds) counts when the processor's event says it succeeded.
       if (outcome.status === 'succeeded') await applySucceededRefund(em, order, created, now);
-      return created;
+      return { result: created, events };
     });
     return RefundType.fromEntity(refund);
   }

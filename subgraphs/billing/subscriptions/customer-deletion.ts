@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BILLABLE_STATUSES } from '../shared/enums.js';
-import { Subscription } from './subscription.entity.js';
+import type { Subscription } from './subscription.entity.js';
+import { CustomerDeletionRepository } from './customer-deletion.repository.js';
 import { recordSubscriptionEvents, type SubscriptionChangeRecorder } from './subscription.events.js';
 import { inSubscriptionFrame } from './subscription-mutation.js';
 import { endNow } from './transitions/requested.js';
@@ -30,11 +31,7 @@ export async function endSubscriptionsOfDeletedCustomer(
   const collect: SubscriptionChangeRecorder = async (_em, subscription, types) => {
     changes.push([subscription, types]);
   };
-  const live = await em.find(
-    Subscription,
-    { customerId, status: { $in: [...BILLABLE_STATUSES] }, endedAt: null },
-    { orderBy: { id: 'asc' } },
-  );
+  const live = await new CustomerDeletionRepository(em).billableOf(customerId);
   for (const candidate of live) {
     await inSubscriptionFrame(
       em,

@@ -1,5 +1,5 @@
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
-import { pageWindow, paginationOf, totalFromPage, type PageRequest } from '../../../kit/graphql/pagination.js';
+import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { CORE_READERS, scopedOrganizationIds, tenantScope } from '../../../kit/database/tenant-scope.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
@@ -8,6 +8,7 @@ import { targetOrganization } from '../../../kit/target-organization.js';
 import { SUPPORTED_WEBHOOK_FORMATS, WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
 import { checkLiteralHost } from '../worker/target-policy.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoint.inputs.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 import { WebhookEndpointType } from './webhook-endpoint.type.js';
@@ -21,13 +22,7 @@ export class WebhookEndpointService {
   async list(ctx: RequestContext, query: PageRequest & { organizationIds?: string[] | null }) {
     const window = pageWindow(query);
     const organizationIds = scopedOrganizationIds(ctx.principal, CORE_READERS, query.organizationIds);
-    const where = { organizationId: { $in: organizationIds }, deletedAt: null };
-    const items = await ctx.em.find(WebhookEndpoint, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
-    const total = totalFromPage(items.length, window) ?? (await ctx.em.count(WebhookEndpoint, where));
+    const { items, total } = await new WebhookEndpointRepository(ctx.em).page(organizationIds, window);
     return { items: items.map(WebhookEndpointType.fromEntity), pagination: paginationOf(total, query.limit) };
   }
 
@@ -38,20 +33,22 @@ export class WebhookEndpointService {
   async create(ctx: RequestContext, input: CreateWebhookEndpointInput): Promise<WebhookEndpointType> {
     this.check({ url: input.url, format: input.format, events: input.events, secret: input.secret });
     const organizationId = await targetOrganization(ctx.principal, input.organizationId);
-    const endpoint = ctx.em.create(WebhookEndpoint, {
-      organizationId,
-      url: input.url,
-      name: input.name ?? null,
-      format: input.format,
-      secret: input.secret || generateWebhookSecret(),
-      events: unique(input.events),
-      enabled: true,
-      createdAt: ctx.clock.now(),
-      modifiedAt: null,
-      deletedAt: null,
-    } as WebhookEndpoint);
-    await ctx.em.flush();
-    return WebhookEndpointType.fromEntity(endpoint);
+    // A create has no row to load: the frame's transaction holds the new row (no events: no outbox here).
+    return runWrite(ctx.em, async em => {
+      const endpoint = em.create(WebhookEndpoint, {
+        organizationId,
+        url: input.url,
+        name: input.name ?? null,
+        format: input.format,
+        secret: input.secret || generateWebhookSecret(),
+        events: unique(input.events),
+        enabled: true,
+        createdAt: ctx.clock.now(),
+        modifiedAt: null,
+        deletedAt: null,
+      } as WebhookEndpoint);
+      return { result: WebhookEndpointType.fromEntity(endpoint) };
+    });
   }
 
   async update(ctx: RequestContext, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointType> {
@@ -103,11 +100,7 @@ export class WebhookEndpointService {
   }
 
   private async find(ctx: RequestContext, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await ctx.em.findOne(WebhookEndpoint, {
-      id,
-      organizationId: { $in: scopedOrganizationIds(ctx.principal) },
-      deletedAt: null,
-    });
+    const endpoint = await new WebhookEndpointRepository(ctx.em).findLive(id, scopedOrganizationIds(ctx.principal));
     if (!endpoint) throw new ResourceNotFound();
     return endpoint;
   }

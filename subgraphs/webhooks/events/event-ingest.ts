@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SourceEvent, WebhookIngest } from './webhook-ingest.contract.js';
+import { WebhookEventRepository } from './webhook-event.repository.js';
 
 /**
  * Held by each ingestion transaction from before its first position is drawn until its commit, so
@@ -27,30 +28,17 @@ export class InProcessWebhookIngest implements WebhookIngest {
   async ingest(events: SourceEvent[]): Promise<{ ingested: number }> {
     if (events.length === 0) return { ingested: 0 };
     const ingested = await this.orm.em.fork().transactional(async em => {
-      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [INGEST_LOCK]);
+      const webhookEvents = new WebhookEventRepository(em);
+      await webhookEvents.lockIngestion(INGEST_LOCK);
       let count = 0;
       for (const event of events) {
         const objectId = typeof event.payload?.id === 'string' ? event.payload.id : null;
         const timestamp = new Date(event.createdAt);
         const body = JSON.stringify({ type: event.type, timestamp: timestamp.toISOString(), data: event.payload });
-        const rows = await em.execute<{ id: string; position: string }[]>(
-          `insert into webhooks.events (id, source_event_id, organization_id, type, object_id, sequence, timestamp, payload, created_at)
-           select gen_random_uuid(), ?, ?, ?, ?::text,
-                  coalesce((select max(sequence) from webhooks.events where object_id = ?::text), 0) + 1, ?, ?, now()
-           on conflict (source_event_id) do nothing
-           returning id, position`,
-          [event.id, event.organizationId, event.type, objectId, objectId, timestamp, body],
-        );
-        if (rows.length === 0) continue;
+        const stored = await webhookEvents.insertEvent(event, objectId, timestamp, body);
+        if (!stored) continue;
         count++;
-        await em.execute(
-          `insert into webhooks.messages (id, event_id, endpoint_id, organization_id, event_position, status, attempts, next_attempt_at, created_at)
-           select gen_random_uuid(), ?, e.id, e.organization_id, ?, 'pending', 0, now(), now()
-           from webhooks.endpoints e
-           where e.organization_id = ? and e.enabled and e.deleted_at is null and ? = any(e.events)
-           on conflict (event_id, endpoint_id) do nothing`,
-          [rows[0].id, rows[0].position, event.organizationId, event.type],
-        );
+        await webhookEvents.queueMessages(stored, event);
       }
       // The messages' trigger notifies every worker on the database at commit (an in-process one is woken below).
       return count;
