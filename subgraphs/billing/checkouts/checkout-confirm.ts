@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -157,4 +158,25 @@ export async function reserveDiscount(em: EntityManager, discountId: string, che
 /** Gives back the redemptions these checkouts reserved and did not use (a decline, an expiry). */
 export async function releaseDiscount(em: EntityManager, checkoutIds: readonly string[]): Promise<void> {
   await new DiscountRepository(em).releaseRedemptions(checkoutIds);
+}
+
+/** The processor's customer for a confirm attempt, created once per attempt and buyer. */
+export function processorCustomerFor(payments: PaymentProcessor, k: Checkout, attempt: number) {
+  return payments.createCustomer({
+    // Keyed by what it is created with too: an attempt refused before its commit (a bad card, 422)
+    // is retried under the same attempt number, possibly with another e-mail.
+    idempotencyKey: idempotencyKey(
+      'customer',
+      'checkout',
+      k.id,
+      attempt,
+      createHash('sha256')
+        .update(`${k.customerEmail ?? ''}\n${k.customerName ?? ''}`)
+        .digest('hex')
+        .slice(0, 16),
+    ),
+    email: k.customerEmail,
+    name: k.customerName,
+    metadata: { checkout_id: k.id },
+  });
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { type EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
@@ -9,7 +9,6 @@ import { checkoutEvent } from './checkout.events.js';
 import { runWrite } from '../events/run-write.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import { enqueueJob } from '../jobs/job-queue.js';
-import { idempotencyKey } from '../payments/idempotency-key.js';
 import { PaymentError } from '../payments/payment.errors.js';
 import type { ChargeOutcome, SetupOutcome } from '../payments/payment-processor.js';
 import type { Product } from '../products/product.entity.js';
@@ -32,6 +31,7 @@ import {
   CHECKOUT_FULFILMENT_JOB,
   type FulfilmentPayload,
   processorCall,
+  processorCustomerFor,
   recordPayment,
   releaseDiscount,
   reserveDiscount,
@@ -303,23 +303,7 @@ export class CheckoutService {
       if (redeemed) await reserveDiscount(em, redeemed, k.id, now);
       let outcome: ChargeOutcome | SetupOutcome | null = null;
       if (mode !== 'none') {
-        const processorCustomer = await this.deps.payments.createCustomer({
-          // Keyed by what it is created with too: an attempt refused before its commit (a bad card, 422)
-          // is retried under the same attempt number, possibly with another e-mail.
-          idempotencyKey: idempotencyKey(
-            'customer',
-            'checkout',
-            k.id,
-            attempt,
-            createHash('sha256')
-              .update(`${k.customerEmail ?? ''}\n${k.customerName ?? ''}`)
-              .digest('hex')
-              .slice(0, 16),
-          ),
-          email: k.customerEmail,
-          name: k.customerName,
-          metadata: { checkout_id: k.id },
-        });
+        const processorCustomer = await processorCustomerFor(this.deps.payments, k, attempt);
         payload.processorCustomerId = processorCustomer.id;
         outcome = await processorCall(this.deps.payments, payload);
         k.paymentAttempts = attempt;
