@@ -134,11 +134,13 @@ it('the Redis store falls back to per-process memory while its Redis is down', a
   }
 });
 
-it('the PostgreSQL store deletes expired keys by itself, on the background-work spine, when the earliest expires', async () => {
-  // Real time here: the sweep is due when the earliest key it knows of expires, as the spine's timer says.
+it('the PostgreSQL store deletes expired keys by itself, on the background-work spine, once they expire', async () => {
+  // Real time and a database of its own: the sweep is due when the earliest key it knows of expires
+  // (a claim's lease end, then the stored result's retention), no sooner than the spacing after the last.
+  const own = await testDatabase('idempotency_sweep');
   const shortTimes: StoreTimes = { retentionMs: 300, leaseMs: 300, now: () => Date.now() };
-  const store = await PostgresIdempotencyStore.open(database.url, shortTimes);
-  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  const store = await PostgresIdempotencyStore.open(own.url, shortTimes, undefined, { spacingMs: 100, pollMs: 200 });
+  const pool = new pg.Pool({ connectionString: own.url, max: 1 });
   const key = `swept-${randomUUID()}`;
   const rows = async () =>
     (await pool.query('select 1 from edge.idempotency_keys where key = $1', [key])).rowCount ?? 0;
@@ -150,5 +152,6 @@ it('the PostgreSQL store deletes expired keys by itself, on the background-work 
   } finally {
     await store.close();
     await pool.end();
+    await own.drop();
   }
 });

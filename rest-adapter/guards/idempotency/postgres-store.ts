@@ -1,7 +1,12 @@
 import pg from 'pg';
 import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../../kit/config.js';
 import { pooledConnectionSettings } from '../../../kit/database/waits.js';
-import { backgroundWork, type Enrolment, type WorkPass } from '../../../kit/background/background-work.js';
+import {
+  backgroundWork,
+  type Enrolment,
+  SAFETY_POLL_MS,
+  type WorkPass,
+} from '../../../kit/background/background-work.js';
 import { type Claim, DEFAULT_TIMES, type IdempotencyStore, type StoreTimes, answerOf } from './store.js';
 
 /**
@@ -27,6 +32,18 @@ create index if not exists idempotency_keys_expires_at on edge.idempotency_keys 
 /** A failed sweep (the database unreachable) is tried again after this; a reused expired key is reclaimed at once anyway. */
 const SWEEP_ERROR_PAUSE_MS = 60_000;
 
+/**
+ * When the sweep of expired keys runs: never before the earliest known key expires, never sooner than
+ * `spacingMs` after the last sweep (the table only needs keeping small; a reused expired key is taken
+ * over by its claim), and looking again at least every `pollMs` (no statement while nothing is due).
+ */
+export interface SweepTimes {
+  spacingMs: number;
+  pollMs: number;
+}
+
+const DEFAULT_SWEEP_TIMES: SweepTimes = { spacingMs: 10 * 60_000, pollMs: SAFETY_POLL_MS };
+
 export class PostgresIdempotencyStore implements IdempotencyStore {
   readonly kind = 'postgres';
   /** The sweep of expired keys, a worker on the process's background-work spine (docs/background-work.md). */
@@ -36,13 +53,15 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
    * before that a sweep has nothing to delete and runs no statement, so an idle service costs nothing.
    */
   private earliestExpiry = 0;
+  private lastSweepAt = Number.NEGATIVE_INFINITY;
 
   private constructor(
     private readonly pool: pg.Pool,
     private readonly times: StoreTimes,
+    private readonly sweepTimes: SweepTimes,
   ) {
-    // No topic wakes it (nothing notifies a claim); it runs when the earliest key it knows of expires, and
-    // at the spine's safety poll otherwise, which costs no statement while that expiry is ahead.
+    // No topic wakes it (nothing notifies a claim): it is due when SweepTimes say, and looks again at
+    // every poll, which costs no statement while nothing is due.
     this.sweeper = backgroundWork.enrol({
       name: 'edge.idempotency_keys',
       topics: [],
@@ -50,6 +69,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       failed: () => undefined,
       retryMs: SWEEP_ERROR_PAUSE_MS,
       errorPauseMs: SWEEP_ERROR_PAUSE_MS,
+      safetyPollMs: sweepTimes.pollMs,
     });
   }
 
@@ -57,6 +77,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     databaseUrl: string,
     times: StoreTimes = DEFAULT_TIMES,
     waits: DatabaseWaits = DEFAULT_DATABASE_WAITS,
+    sweepTimes: SweepTimes = DEFAULT_SWEEP_TIMES,
   ): Promise<PostgresIdempotencyStore> {
     // Its waits are bounded like the subgraphs' pools' (kit/database/waits.ts).
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, ...pooledConnectionSettings(waits) });
@@ -74,8 +95,13 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     } finally {
       client.release();
     }
-    const store = new PostgresIdempotencyStore(pool, times);
-    await store.readEarliestExpiry();
+    const store = new PostgresIdempotencyStore(pool, times, sweepTimes);
+    try {
+      await store.readEarliestExpiry();
+    } catch (error) {
+      await store.close(); // leaves neither the pool nor the sweep behind
+      throw error;
+    }
     store.sweeper.start();
     return store;
   }
@@ -97,11 +123,8 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
         [scope, key, fingerprint, leaseEnd, now],
       );
       if (claimed.rowCount) {
-        if (leaseEnd.getTime() < this.earliestExpiry) {
-          // The sweep was told a later time: it looks again now (no statement) and waits for this one.
-          this.earliestExpiry = leaseEnd.getTime();
-          this.sweeper.wake();
-        }
+        // Due for the sweep from the lease's end (the claim's process may die); the next poll sees it.
+        this.earliestExpiry = Math.min(this.earliestExpiry, leaseEnd.getTime());
         return this.claimed(scope, key, fingerprint);
       }
       const found = await this.pool.query<{
@@ -155,17 +178,23 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     };
   }
 
-  /** Deletes the expired keys once the earliest known one has expired; says when the next one does. */
+  /** Deletes the expired keys when a sweep is due (SweepTimes); says when the next one is. */
   private async sweep(): Promise<WorkPass> {
     const now = this.times.now();
-    if (now < this.earliestExpiry) return { worked: false, nextDueInMs: this.nextExpiryInMs(now) };
+    if (now < this.sweepDueAt()) return { worked: false, nextDueInMs: this.nextSweepInMs(now) };
     await this.pool.query('delete from edge.idempotency_keys where expires_at <= $1', [new Date(now)]);
     await this.readEarliestExpiry();
-    return { worked: true, nextDueInMs: this.nextExpiryInMs(this.times.now()) };
+    this.lastSweepAt = now;
+    return { worked: true, nextDueInMs: this.nextSweepInMs(now) };
   }
 
-  private nextExpiryInMs(now: number): number | null {
-    return Number.isFinite(this.earliestExpiry) ? Math.max(1, this.earliestExpiry - now) : null;
+  private sweepDueAt(): number {
+    return Math.max(this.earliestExpiry, this.lastSweepAt + this.sweepTimes.spacingMs);
+  }
+
+  private nextSweepInMs(now: number): number | null {
+    const due = this.sweepDueAt();
+    return Number.isFinite(due) ? Math.max(1, due - now) : null;
   }
 
   /** Keys stored by other processes count too: their expiry is read here (at open and each sweep), not told. */
