@@ -28,9 +28,10 @@ const tagsOf = (routes: Route[]): Json[] => [
 
 /**
  * OpenAPI 3.1 for everything the service serves but its HTML pages: the REST operations, generated
- * from the same route table the router uses; the OAuth 2.0 / OIDC endpoints (oauth2/oauth2.openapi.ts);
- * the probes, /openapi.json and /graphql (openapi/service.openapi.ts); GitHub secret scanning
- * (secret-scanning/secret-scanning.openapi.ts); Stripe's webhooks (processor-webhooks/); the storage routes of signed file links (storage/storage.openapi.ts).
+ * from the same route table the router uses; the OAuth 2.0 / OIDC endpoints (oauth/oauth2.openapi.ts);
+ * the probes, /openapi.json and /graphql (v1/openapi/service.openapi.ts); GitHub secret scanning
+ * (inbound/secret-scanning/secret-scanning.openapi.ts); Stripe's webhooks (inbound/processor-webhooks/);
+ * the storage routes of signed file links (inbound/storage/storage.openapi.ts).
  */
 export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string, unknown> {
   const paths: Record<string, Record<string, Json>> = {};

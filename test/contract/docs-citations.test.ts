@@ -147,6 +147,20 @@ describe('the docs stand alone', () => {
     expect(broken).toEqual([]);
   });
 
+  it('every project path a comment or doc names exists (a file moved, its mentions moved with it)', () => {
+    // A path from the root (`subgraphs/billing/…/x.ts`, `docs/x.md`); tests' own made-up paths aside.
+    const projectPath =
+      /(?<![\w./-])(?:kit|subgraphs|rest-adapter|gateway|embedded|cli|scripts|bench|docs|schema)\/[\w./-]+\.(?:ts|md|graphql|mjs)\b/g;
+    const missing: string[] = [];
+    for (const [file, text] of texts) {
+      if (file.startsWith('test/') || file.includes('/__tests__/')) continue;
+      for (const match of text.matchAll(projectPath)) {
+        if (!existsSync(path.join(ROOT, match[0]))) missing.push(`${file}:${lineOf(text, match.index)} ${match[0]}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it(`docs/architecture.md is an overview of at most ${ARCHITECTURE_MAX_LINES} lines`, () => {
     const lines = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8').split('\n').length;
     expect(lines).toBeLessThanOrEqual(ARCHITECTURE_MAX_LINES);

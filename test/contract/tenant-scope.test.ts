@@ -17,16 +17,12 @@ const RULE = 'kit/database/tenant-scope.ts';
  *   organizations by the memberships table; an OAuth token down-scoped to some of them), which the read
  *   model takes as `access` and reports back as the scope its filters see.
  * - the web session view copies the principal's organizations into the signed-in page's locals.
- * - the customer portal pages ask whether the signed-in customer belongs to the portal's organization
- *   (the edge's folders are being reorganised; they move onto `actsForOrganization` with them).
  */
 const ALLOWED = new Set([
   'kit/database/read/read-model.ts',
   'subgraphs/identity/organizations/organization.read.ts',
   'subgraphs/identity/organizations/organization.repository.ts',
   'rest-adapter/web-kit/auth.ts',
-  'rest-adapter/web/portal/portal-entry-routes.ts',
-  'rest-adapter/web/portal/portal-sign-in-routes.ts',
 ]);
 
 /** A principal's (or a customer session's) organization ids, read in code (comments are not code). */

@@ -1,3 +1,4 @@
+import { actsForOrganization, soleOrganization } from '../../../kit/database/tenant-scope.js';
 import type express from 'express';
 import type { OrganizationDirectory } from '../../../subgraphs/identity/contract.js';
 import { verifyCsrf } from '../../web-kit/csrf.js';
@@ -19,7 +20,8 @@ export function sessionLinkRoute(router: express.Router, pages: PortalPages, org
     pages.page(async (req, res) => {
       const token = queryParam(req, TOKEN_PARAM);
       const customer = await pages.customerOf(token ?? undefined);
-      const organization = customer ? await organizations.profile(customer.organizationIds[0]) : null;
+      const home = customer ? soleOrganization(customer) : null;
+      const organization = home ? await organizations.profile(home) : null;
       if (!token || !customer || !organization) return message(res, null, 'Link expired', LINK_EXPIRED, 404);
       setPortalToken(req, res, organization.slug, token);
       res.redirect(303, portalBase(organization.slug));
@@ -48,14 +50,14 @@ export function mountPortal(
       const linked = queryParam(req, TOKEN_PARAM);
       if (linked && (req.method === 'GET' || req.method === 'HEAD')) {
         const customer = await pages.customerOf(linked);
-        if (customer?.organizationIds.includes(organization.id)) {
+        if (customer && actsForOrganization(customer, organization.id)) {
           setPortalToken(req, res, organization.slug, linked);
           return res.redirect(303, withoutToken(req.originalUrl));
         }
         return message(res, organization, 'Link expired', LINK_EXPIRED, 400);
       }
       const customer = await pages.customerOf(readPortalToken(req));
-      const own = customer?.organizationIds.includes(organization.id) ? customer : null;
+      const own = customer && actsForOrganization(customer, organization.id) ? customer : null;
       // The customer is this request's principal: CSRF tokens are bound to its session.
       if (own) req.principal = own;
       Object.assign(res.locals, { organization, base, customer: own } satisfies PortalLocals);

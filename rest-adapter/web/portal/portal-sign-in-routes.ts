@@ -1,3 +1,4 @@
+import { soleOrganization } from '../../../kit/database/tenant-scope.js';
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { DomainError } from '../../../kit/errors.js';
@@ -136,7 +137,8 @@ async function authenticate(h: Helpers, req: Request, res: Response): Promise<vo
   }
   const customer = await h.customerOf(token);
   // A code is for the organization it was asked for; one of another seller signs in there, not here.
-  const home = customer ? await h.organizations.profile(customer.organizationIds[0]) : null;
+  const homeId = customer ? soleOrganization(customer) : null;
+  const home = homeId ? await h.organizations.profile(homeId) : null;
   const slug = home?.slug ?? organization.slug;
   setPortalToken(req, res, slug, token);
   res.redirect(303, slug === organization.slug && returnTo ? returnTo : portalBase(slug));

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Background work wakes on notifications instead of polling (kit/work-loop.ts): these triggers notify
+ * Background work wakes on notifications instead of polling (kit/background/background-work.ts): these triggers notify
  * the channel `background_work` (kit/database/work-signals.ts) in the transaction of a write that
  * gives a loop something to do, or brings its next due instant closer; PostgreSQL delivers the
  * notification at commit, to every process listening on this database, once per transaction and topic.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The owner-notice relay wakes on a notification instead of polling (kit/work-loop.ts): writing a notice
+ * The owner-notice relay wakes on a notification instead of polling (kit/background/background-work.ts): writing a notice
  * notifies `background_work` with the topic `identity.owner_notices` (kit/database/work-signals.ts),
  * delivered at commit to every process listening on this database.
  */

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The delivery workers and the owner-notice relay wake on notifications instead of polling
- * (kit/work-loop.ts, worker/delivery-worker.ts): these triggers notify `background_work`
+ * (kit/background/background-work.ts, worker/delivery-worker.ts): these triggers notify `background_work`
  * (kit/database/work-signals.ts), delivered at commit to every process listening on this database.
  *
  * - `webhooks.queued`: a message becomes due to send (queued by ingestion, queued again by a
