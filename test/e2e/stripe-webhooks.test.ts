@@ -154,6 +154,40 @@ describe('refunds Stripe answers pending', () => {
   });
 });
 
+describe('a change asked for while a renewal charges', () => {
+  it('is refused with 409 SubscriptionLocked until the renewal commits, and the renewal is not lost', async () => {
+    const first = await sell(
+      await product({ recurring_interval: 'month', prices: [{ amount_type: 'fixed', price_amount: 1500 }] }),
+      'mid-renewal@example.com',
+    );
+    const id = first.subscription_id as string;
+    const before = (await api('GET', `/v1/subscriptions/${id}`)).body;
+    // Only this subscription is due (the tests before it sell one-time products), so the held charge is its own.
+    const { held, release } = stripe.holdCharges();
+    wall.set(new Date(new Date(before.current_period_end).getTime() + 1000));
+    const renewing = stack.production.environment.billing.renewals.tick();
+    await held; // the renewal's transaction holds the subscription while Stripe has its charge
+    try {
+      const refused = await api('PATCH', `/v1/subscriptions/${id}`, { metadata: { plan: 'changed' } });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error: 'SubscriptionLocked' });
+    } finally {
+      release();
+    }
+    expect(await renewing).toBeGreaterThan(0);
+    const renewed = (await api('GET', `/v1/subscriptions/${id}`)).body;
+    expect(renewed.current_period_start).toBe(before.current_period_end);
+    expect(renewed.metadata).toEqual(before.metadata);
+    // The retry after the renewal applies, on top of the renewed period.
+    const applied = await api('PATCH', `/v1/subscriptions/${id}`, { metadata: { plan: 'changed' } });
+    expect(applied.status).toBe(200);
+    expect(applied.body).toMatchObject({
+      metadata: { plan: 'changed' },
+      current_period_start: before.current_period_end,
+    });
+  });
+});
+
 describe('renewal charges Stripe answers processing', () => {
   /** A monthly subscription sold now, then its renewal with Stripe answering `processing`: the order. */
   async function renewalInFlight(email: string) {

@@ -42,6 +42,8 @@ export class FakeStripe {
   /** `pending`: refunds are answered pending (as bank refunds are), settled later by a webhook. */
   refundStatus: 'succeeded' | 'pending' = 'succeeded';
   private server: http.Server | null = null;
+  /** While set, payment intents are answered only once it resolves (a charge still at the bank). */
+  private chargeGate: Promise<void> | null = null;
 
   constructor(readonly secretKey = 'sk_test_fake') {}
 
@@ -64,12 +66,36 @@ export class FakeStripe {
     await new Promise<void>(resolve => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  /**
+   * Holds every payment intent's answer until the returned function is called; `held` resolves when
+   * the first one arrives, so a test knows a charge is in flight.
+   */
+  holdCharges(): { held: Promise<void>; release: () => void } {
+    let release!: () => void;
+    let arrived!: () => void;
+    const held = new Promise<void>(resolve => (arrived = resolve));
+    const gate = new Promise<void>(resolve => (release = resolve));
+    this.chargeGate = gate.then(() => {
+      this.chargeGate = null;
+    });
+    this.onCharge = arrived;
+    return { held, release };
+  }
+  private onCharge: (() => void) | null = null;
+
   /** The next request is executed and stored, then its connection is dropped before any response. */
   dropNextResponse(): void {
     this.dropNext = true;
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string): void {
+    const gate = this.chargeGate;
+    if (gate && (req.url ?? '').startsWith('/v1/payment_intents')) {
+      this.onCharge?.();
+      this.onCharge = null;
+      void gate.then(() => this.handle(req, res, raw));
+      return;
+    }
     const params = parseForm(raw);
     const path = (req.url ?? '').split('?')[0];
     const key = header(req, 'idempotency-key');
