@@ -10,11 +10,6 @@ export class CheckoutLinkRepository {
     return this.em.findOne(CheckoutLink, { clientSecret, deletedAt: null });
   }
 
-  /** A live link of one of `organizationIds`. */
-  findLive(id: string, organizationIds: string[]): Promise<CheckoutLink | null> {
-    return this.em.findOne(CheckoutLink, { id, deletedAt: null, organizationId: { $in: organizationIds } });
-  }
-
   /** A live discount of the organization, the one a link names. */
   findLiveDiscount(id: string, organizationId: string): Promise<Discount | null> {
     return this.em.findOne(Discount, { id, organizationId, deletedAt: null });

@@ -12,7 +12,11 @@ import { ProductVisibility } from '../shared/enums.js';
 import { throwIfAny } from '../shared/issues.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { sortCriteria } from '../shared/sorting.js';
-import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import type { Principal } from '../../../kit/principal.js';
+import { runWrite } from '../events/run-write.js';
 import { CheckoutLink } from './checkout-link.entity.js';
 import type {
   CheckoutLinkCreateInput,
@@ -73,36 +77,61 @@ export class CheckoutLinkService {
 
   async create(ctx: RequestContext, input: CheckoutLinkCreateInput): Promise<CheckoutLinkType> {
     throwIfAny(input.metadata == null ? [] : metadataIssues(input.metadata));
-    const products = await this.checkProducts(ctx, input.products ?? []);
+    const products = await this.checkProducts(ctx.em, ctx.principal, input.products ?? []);
     const organizationId = products[0]!.organizationId;
-    const discountId = input.discountId ? await this.checkDiscount(ctx, organizationId, input.discountId) : null;
+    const discountId = input.discountId ? await this.checkDiscount(ctx.em, organizationId, input.discountId) : null;
     const now = await organizationNow(ctx, organizationId);
-    const link = ctx.em.create(CheckoutLink, {
-      organizationId,
-      clientSecret: `polar_cl_${randomBytes(24).toString('base64url')}`,
-      productIds: products.map(p => p.id),
-      discountId,
-      allowDiscountCodes: input.allowDiscountCodes ?? true,
-      requireBillingAddress: input.requireBillingAddress ?? false,
-      label: input.label ?? null,
-      successUrl: input.successUrl ?? null,
-      returnUrl: input.returnUrl ?? null,
-      trialInterval: input.trialInterval ?? null,
-      trialIntervalCount: input.trialIntervalCount ?? null,
-      metadata: (input.metadata ?? {}) as CheckoutLink['metadata'],
-      createdAt: now,
-      modifiedAt: null,
-      deletedAt: null,
-    } as CheckoutLink);
-    await ctx.em.flush();
+    // Polar records no event for links: the frame only commits the row.
+    const link = await runWrite(ctx.em, async em => ({
+      result: em.create(CheckoutLink, {
+        organizationId,
+        clientSecret: `polar_cl_${randomBytes(24).toString('base64url')}`,
+        productIds: products.map(p => p.id),
+        discountId,
+        allowDiscountCodes: input.allowDiscountCodes ?? true,
+        requireBillingAddress: input.requireBillingAddress ?? false,
+        label: input.label ?? null,
+        successUrl: input.successUrl ?? null,
+        returnUrl: input.returnUrl ?? null,
+        trialInterval: input.trialInterval ?? null,
+        trialIntervalCount: input.trialIntervalCount ?? null,
+        metadata: (input.metadata ?? {}) as CheckoutLink['metadata'],
+        createdAt: now,
+        modifiedAt: null,
+        deletedAt: null,
+      } as CheckoutLink),
+    }));
     return this.readIn(ctx, link);
   }
 
+  /** One locking load in the read path's scope: concurrent updates of a link take turns. */
   async update(ctx: RequestContext, id: string, input: CheckoutLinkUpdateInput): Promise<CheckoutLinkType> {
-    const link = await this.find(ctx, id);
+    const updated = await runWrite(ctx.em, async em => {
+      const link = await loadLiveLink(ctx, em, id);
+      await this.applyUpdate(ctx, em, link, input);
+      return { result: link };
+    });
+    return this.readIn(ctx, updated);
+  }
+
+  /** Soft delete: the link stops opening checkouts and leaves the lists. */
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    await runWrite(ctx.em, async em => {
+      const link = await loadLiveLink(ctx, em, id);
+      link.deletedAt = await organizationNow(ctx, link.organizationId);
+      return { result: undefined };
+    });
+  }
+
+  private async applyUpdate(
+    ctx: RequestContext,
+    em: EntityManager,
+    link: CheckoutLink,
+    input: CheckoutLinkUpdateInput,
+  ): Promise<void> {
     throwIfAny(input.metadata == null ? [] : metadataIssues(input.metadata));
     if (input.products != null) {
-      const products = await this.checkProducts(ctx, input.products);
+      const products = await this.checkProducts(em, ctx.principal, input.products);
       if (products[0]!.organizationId !== link.organizationId)
         throw new PolarRequestValidationError([
           issue(['products'], "Products don't belong to the checkout link's organization.", input.products),
@@ -115,7 +144,7 @@ export class CheckoutLinkService {
       }
     }
     if (input.discountId !== undefined)
-      link.discountId = input.discountId ? await this.checkDiscount(ctx, link.organizationId, input.discountId) : null;
+      link.discountId = input.discountId ? await this.checkDiscount(em, link.organizationId, input.discountId) : null;
     if (input.label !== undefined) link.label = input.label;
     if (input.allowDiscountCodes != null) link.allowDiscountCodes = input.allowDiscountCodes;
     if (input.requireBillingAddress != null) link.requireBillingAddress = input.requireBillingAddress;
@@ -125,15 +154,6 @@ export class CheckoutLinkService {
     if (input.trialIntervalCount !== undefined) link.trialIntervalCount = input.trialIntervalCount;
     if (input.metadata != null) link.metadata = input.metadata as CheckoutLink['metadata'];
     link.modifiedAt = await organizationNow(ctx, link.organizationId);
-    await ctx.em.flush();
-    return this.readIn(ctx, link);
-  }
-
-  /** Soft delete: the link stops opening checkouts and leaves the lists. */
-  async delete(ctx: RequestContext, id: string): Promise<void> {
-    const link = await this.find(ctx, id);
-    link.deletedAt = await organizationNow(ctx, link.organizationId);
-    await ctx.em.flush();
   }
 
   /**
@@ -176,14 +196,6 @@ export class CheckoutLinkService {
       });
   }
 
-  /** A live link of the caller's organizations (the read path's tenant rule); another's is not found. */
-  private async find(ctx: RequestContext, id: string): Promise<CheckoutLink> {
-    const organizationIds = scopedOrganizationIds(ctx.principal);
-    const link = organizationIds.length ? await new CheckoutLinkRepository(ctx.em).findLive(id, organizationIds) : null;
-    if (!link) throw new ResourceNotFound();
-    return link;
-  }
-
   private async readIn(ctx: RequestContext, link: CheckoutLink): Promise<CheckoutLinkType> {
     const [row] = await checkoutLinkRead.byIdsIn(ctx.em, { organizationIds: [link.organizationId], customerId: null }, [
       link.id,
@@ -193,7 +205,7 @@ export class CheckoutLinkService {
   }
 
   /** Polar's `_get_validated_products`: each readable, live and not a draft; all of one organization. */
-  private async checkProducts(ctx: RequestContext, ids: string[]): Promise<Product[]> {
+  private async checkProducts(em: EntityManager, principal: Principal, ids: string[]): Promise<Product[]> {
     if (!ids.length)
       throw new PolarRequestValidationError([
         {
@@ -203,7 +215,7 @@ export class CheckoutLinkService {
           input: ids,
         },
       ]);
-    const found = await new ProductRepository(ctx.em).findReadableMany(ctx.principal, ids);
+    const found = await new ProductRepository(em).findReadableMany(principal, ids);
     const issues: ValidationIssue[] = [];
     const products: Product[] = [];
     ids.forEach((id, index) => {
@@ -220,9 +232,16 @@ export class CheckoutLinkService {
     return products;
   }
 
-  private async checkDiscount(ctx: RequestContext, organizationId: string, id: string): Promise<string> {
-    const discount = await new CheckoutLinkRepository(ctx.em).findLiveDiscount(id, organizationId);
+  private async checkDiscount(em: EntityManager, organizationId: string, id: string): Promise<string> {
+    const discount = await new CheckoutLinkRepository(em).findLiveDiscount(id, organizationId);
     if (!discount) throw new PolarRequestValidationError([issue(['discount_id'], 'Discount does not exist.', id)]);
     return discount.id;
   }
+}
+
+/** A live link the caller may change, locked (404 when deleted, missing or out of the read path's scope). */
+function loadLiveLink(ctx: RequestContext, em: EntityManager, id: string): Promise<CheckoutLink> {
+  return loadForWrite(em, CheckoutLink, id, tenantScope(ctx.principal, checkoutLinkRead.definition.readers), {
+    where: { deletedAt: null },
+  });
 }

@@ -1,9 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { hashToken } from '../../../kit/tokens.js';
 import type { OrganizationDirectory } from '../../identity/contract.js';
 import { CustomerRepository } from '../customers/customer.repository.js';
+import { runWrite } from '../events/run-write.js';
 import { queueEmail, sendSoon } from '../emails/email-outbox.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { CustomerSessionCodeInvalidOrExpired } from './customer-session-code.errors.js';
@@ -47,7 +47,8 @@ export class CustomerSessionCodeService {
     const url = organization
       ? `${base}/portal/${encodeURIComponent(organization.slug)}/authenticate`
       : `${base}/portal`;
-    const key = await ctx.em.transactional(async em => {
+    // The code and its e-mail are written together (the write frame; a code records no event).
+    const key = await runWrite(ctx.em, async em => {
       await new CustomerSessionRepository(em).insertCode({
         id: randomUUID(),
         customerId: customer.id,
@@ -57,7 +58,7 @@ export class CustomerSessionCodeService {
         expiresAt,
         createdAt: now,
       });
-      return queueEmail(
+      const queued = await queueEmail(
         em,
         {
           kind: 'customer_session_code',
@@ -76,6 +77,7 @@ export class CustomerSessionCodeService {
         },
         now,
       );
+      return { result: queued };
     });
     sendSoon(this.deps.jobs, key);
   }
@@ -85,7 +87,8 @@ export class CustomerSessionCodeService {
     const code = rawCode.trim().toUpperCase();
     if (code.length !== CUSTOMER_SESSION_CODE_LENGTH) throw new CustomerSessionCodeInvalidOrExpired();
     const now = ctx.clock.now();
-    return ctx.em.transactional(async em => {
+    // One conditional DELETE spends the code; the session opens in the same transaction (the write frame).
+    return runWrite(ctx.em, async em => {
       const sessions = new CustomerSessionRepository(em);
       const spent = await sessions.spendCode(hashToken(code, this.deps.secret), now);
       if (!spent) throw new CustomerSessionCodeInvalidOrExpired();
@@ -93,7 +96,7 @@ export class CustomerSessionCodeService {
       if (!customer) throw new CustomerSessionCodeInvalidOrExpired();
       // The code reached this address: it is the customer's, as Polar records.
       if (customer.email && customer.email.toLowerCase() === spent.email.toLowerCase()) customer.emailVerified = true;
-      return this.deps.sessions.createFor(em as EntityManager, customer, now);
+      return { result: await this.deps.sessions.createFor(em, customer, now) };
     });
   }
 }

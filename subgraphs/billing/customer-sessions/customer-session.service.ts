@@ -6,6 +6,7 @@ import type { RequestContext } from '../../../kit/request-context.js';
 import type { Customer } from '../customers/customer.entity.js';
 import { CustomerDoesNotExist } from '../customers/customer.errors.js';
 import { CustomerRepository } from '../customers/customer.repository.js';
+import { runWrite } from '../events/run-write.js';
 import { CustomerSession } from './customer-session.entity.js';
 import type { CreateCustomerSessionInput } from './customer-session.inputs.js';
 
@@ -41,15 +42,10 @@ export class CustomerSessionService {
     const customer = await this.customerFor(ctx, input);
     const token = generateToken(TOKEN_PREFIXES.customerSession);
     const now = ctx.clock.now();
-    const session = ctx.em.create(CustomerSession, {
-      customerId: customer.id,
-      organizationId: customer.organizationId,
-      tokenHash: hashToken(token, this.secret),
-      returnUrl: input.returnUrl ?? null,
-      expiresAt: new Date(now.getTime() + CUSTOMER_SESSION_TTL_MS),
-      createdAt: now,
-    } as CustomerSession);
-    await ctx.em.flush();
+    // A session records no event: the frame only commits its row.
+    const session = await runWrite(ctx.em, async em => ({
+      result: this.newSession(em, customer, token, input.returnUrl ?? null, now),
+    }));
     return { session, token, customer, customerPortalUrl: this.portalUrl(token, customer) };
   }
 
@@ -59,14 +55,7 @@ export class CustomerSessionService {
    */
   async createFor(em: EntityManager, customer: Customer, now: Date): Promise<{ token: string }> {
     const token = generateToken(TOKEN_PREFIXES.customerSession);
-    em.create(CustomerSession, {
-      customerId: customer.id,
-      organizationId: customer.organizationId,
-      tokenHash: hashToken(token, this.secret),
-      returnUrl: null,
-      expiresAt: new Date(now.getTime() + CUSTOMER_SESSION_TTL_MS),
-      createdAt: now,
-    } as CustomerSession);
+    this.newSession(em, customer, token, null, now);
     await em.flush();
     return { token };
   }
@@ -76,6 +65,24 @@ export class CustomerSessionService {
     const query = new URLSearchParams({ customer_session_token: token });
     if (customer.email) query.set('email', customer.email);
     return `${this.publicUrl.replace(/\/+$/, '')}/portal?${query.toString()}`;
+  }
+
+  /** A session of `customer` opened by `token` (stored as its HMAC only), living an hour from `now`. */
+  private newSession(
+    em: EntityManager,
+    customer: Customer,
+    token: string,
+    returnUrl: string | null,
+    now: Date,
+  ): CustomerSession {
+    return em.create(CustomerSession, {
+      customerId: customer.id,
+      organizationId: customer.organizationId,
+      tokenHash: hashToken(token, this.secret),
+      returnUrl,
+      expiresAt: new Date(now.getTime() + CUSTOMER_SESSION_TTL_MS),
+      createdAt: now,
+    } as CustomerSession);
   }
 
   private async customerFor(ctx: RequestContext, input: CreateCustomerSessionInput): Promise<Customer> {

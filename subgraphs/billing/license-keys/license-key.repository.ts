@@ -50,11 +50,6 @@ export class LicenseKeyRepository {
     return this.em.find(LicenseKey, { grantId, status: { $in: from } });
   }
 
-  /** The key, row-locked until the transaction ends. */
-  findForUpdate(id: string): Promise<LicenseKey> {
-    return this.em.findOneOrFail(LicenseKey, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  }
-
   /** The organization's key with this text, row-locked until the transaction ends. */
   findByKeyForUpdate(organizationId: string, key: string): Promise<LicenseKey | null> {
     return this.em.findOne(LicenseKey, { organizationId, key }, { lockMode: LockMode.PESSIMISTIC_WRITE });

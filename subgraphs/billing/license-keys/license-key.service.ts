@@ -15,7 +15,9 @@ import type {
 } from './license-key.inputs.js';
 import { licenseKeyRead } from './license-key.read.js';
 import { LicenseKeyActivationType, LicenseKeyType } from './license-key.type.js';
-import { actsForOrganization } from '../../../kit/database/tenant-scope.js';
+import { actsForOrganization, tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import { runWrite } from '../events/run-write.js';
 import { LicenseKeyRepository } from './license-key.repository.js';
 
 const INT32_MAX = 2_147_483_647;
@@ -66,18 +68,31 @@ export class LicenseKeyService {
     return { ...activation, licenseKey: { ...key, activations: [] } };
   }
 
-  /** Polar's LicenseKeyUpdate: the merchant sets status, usage, limits or expiry. */
+  /**
+   * Polar's LicenseKeyUpdate: the merchant sets status, usage, limits or expiry. One locking load in the
+   * read path's scope (404 when absent or not readable); concurrent updates of a key take turns.
+   */
   async update(ctx: RequestContext, id: string, input: UpdateLicenseKeyInput): Promise<LicenseKeyType> {
     throwIfAny(updateIssues(input));
-    await this.get(ctx, id); // readable by this caller, or 404
-    await ctx.em.fork().transactional(async em => {
-      const key = await new LicenseKeyRepository(em).findForUpdate(id);
+    // A non-uuid id is not found rather than failing the uuid cast.
+    if (!UUID.test(id)) throw LicenseKeyErrors.notFound();
+    await runWrite(ctx.em, async em => {
+      const key = await loadForWrite(
+        em,
+        LicenseKey,
+        id,
+        tenantScope(ctx.principal, licenseKeyRead.definition.readers),
+        {
+          tenant: { customer: 'customerId' },
+        },
+      );
       if (input.status != null) key.status = input.status as LicenseKeyStatus;
       if (input.usage != null) key.usage = input.usage;
       if (input.limitActivations !== undefined) key.limitActivations = input.limitActivations;
       if (input.limitUsage !== undefined) key.limitUsage = input.limitUsage;
       if (input.expiresAt !== undefined) key.expiresAt = input.expiresAt;
       key.modifiedAt = await organizationNow(ctx, key.organizationId);
+      return { result: undefined };
     });
     return this.get(ctx, id);
   }
@@ -164,7 +179,9 @@ export class LicenseKeyService {
 
   /**
    * Finds the key by organization and key string (the Core API: only within the caller's
-   * organizations), locks its row and runs `work` at the organization's time, in one transaction.
+   * organizations), locks its row and runs `work` at the organization's time, in the write frame. The
+   * key itself is the credential (no principal row scope beyond the organization), so the locking load
+   * is the repository's `findByKeyForUpdate`, not `loadForWrite`. License keys record no events.
    */
   private async inKeyTransaction<T>(
     ctx: RequestContext,
@@ -176,10 +193,10 @@ export class LicenseKeyService {
     if (!readable || !UUID.test(input.organizationId) || input.key.includes('\u0000'))
       throw LicenseKeyErrors.notFound();
     const now = await organizationNow(ctx, input.organizationId);
-    return ctx.em.fork().transactional(async em => {
+    return runWrite(ctx.em, async em => {
       const key = await new LicenseKeyRepository(em).findByKeyForUpdate(input.organizationId, input.key);
       if (!key) throw LicenseKeyErrors.notFound();
-      return work(em, key, now);
+      return { result: await work(em, key, now) };
     });
   }
 

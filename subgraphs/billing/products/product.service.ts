@@ -5,9 +5,8 @@ import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { recordEvent } from '../events/record-event.js';
 import { runWrite } from '../events/run-write.js';
-import { productEvent, productEventPayload } from './product.events.js';
+import { productEvent } from './product.events.js';
 import { PriceAmountType, type ProductVisibility, type RecurringInterval } from '../shared/enums.js';
 import type { CreateProductInput, ProductPriceInput, UpdateProductInput } from './product.inputs.js';
 import { ProductPrice } from './product-price.entity.js';
@@ -85,24 +84,24 @@ export class ProductService {
     throwIfAny(issues);
     const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     const now = ctx.clock.now();
-    const product = ctx.em.create(Product, {
-      organizationId,
-      name: input.name.trim(),
-      description: input.description ?? null,
-      visibility: (input.visibility ?? 'public') as ProductVisibility,
-      recurringInterval: (input.recurringInterval ?? null) as RecurringInterval | null,
-      recurringIntervalCount: recurring ? (input.recurringIntervalCount ?? 1) : null,
-      trialInterval: (input.trialInterval ?? null) as RecurringInterval | null,
-      trialIntervalCount: input.trialIntervalCount ?? null,
-      isArchived: false,
-      metadata: input.metadata ?? {},
-      createdAt: now,
-      modifiedAt: null,
-    } as Product);
-    const prices = input.prices.map(p => this.newPrice(ctx.em, product.id, p, now));
-    recordEvent(ctx.em, organizationId, 'product.created', productEventPayload(product, prices), now);
-    await ctx.em.flush();
-    return { product, prices };
+    return runWrite(ctx.em, async em => {
+      const product = em.create(Product, {
+        organizationId,
+        name: input.name.trim(),
+        description: input.description ?? null,
+        visibility: (input.visibility ?? 'public') as ProductVisibility,
+        recurringInterval: (input.recurringInterval ?? null) as RecurringInterval | null,
+        recurringIntervalCount: recurring ? (input.recurringIntervalCount ?? 1) : null,
+        trialInterval: (input.trialInterval ?? null) as RecurringInterval | null,
+        trialIntervalCount: input.trialIntervalCount ?? null,
+        isArchived: false,
+        metadata: input.metadata ?? {},
+        createdAt: now,
+        modifiedAt: null,
+      } as Product);
+      const prices = input.prices.map(p => this.newPrice(em, product.id, p, now));
+      return { result: { product, prices }, events: [productEvent('product.created', product, prices, now)] };
+    });
   }
 
   /**
