@@ -23,4 +23,12 @@ export class PaymentRepository {
     );
     return known !== undefined;
   }
+
+  /**
+   * Waits for a transaction charging for this subscription to end: the renewal holds the subscription's
+   * row while it charges (docs/payments.md), so taking that row lock waits for its commit or rollback.
+   */
+  async waitForChargeOf(subscriptionId: string): Promise<void> {
+    await this.em.execute('select id from billing.subscriptions where id = ? for update', [subscriptionId]);
+  }
 }

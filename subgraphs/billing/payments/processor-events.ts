@@ -1,7 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../kit/logger.js';
 import { OrderRepository } from '../orders/order.repository.js';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
 import type { ChargeOutcome, ProcessorEvent } from './payment-processor.js';
 import { PaymentRepository } from './payment.repository.js';
@@ -64,8 +63,8 @@ export class ProcessorEventHandler {
     const subscriptionId = event.metadata.subscription_id;
     if (!subscriptionId || !UUID.test(subscriptionId)) return;
     await this.orm.em.fork().transactional(async em => {
-      if (!(await new PaymentRepository(em).isKnownCharge(event.chargeId)))
-        await new SubscriptionQueries(em).lockRow(subscriptionId);
+      const payments = new PaymentRepository(em);
+      if (!(await payments.isKnownCharge(event.chargeId))) await payments.waitForChargeOf(subscriptionId);
     });
   }
 
