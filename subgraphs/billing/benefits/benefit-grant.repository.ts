@@ -1,4 +1,4 @@
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Customer } from '../customers/customer.entity.js';
 import { Order } from '../orders/order.entity.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
@@ -42,15 +42,6 @@ export class BenefitGrantRepository {
   /** The grant as the database has it now (re-read, not the identity map's copy). */
   findFresh(id: string): Promise<BenefitGrant> {
     return this.em.findOneOrFail(BenefitGrant, { id }, { refresh: true });
-  }
-
-  /** The customer's own grant in one of `organizationIds`, row-locked for an update. */
-  findOwnForUpdate(id: string, customerId: string, organizationIds: string[]): Promise<BenefitGrant | null> {
-    return this.em.findOne(
-      BenefitGrant,
-      { id, customerId, organizationId: { $in: organizationIds } },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
   }
 
   /** The granted, not revoked grants of one benefit. */

@@ -5,7 +5,7 @@ import type { JobRunner } from '../jobs/job-queue.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { sortCriteria } from '../shared/sorting.js';
 import { BenefitRepository } from './benefit.repository.js';
-import { BenefitGrantRepository } from './benefit-grant.repository.js';
+import { BenefitGrant } from './benefit-grant.entity.js';
 import { enqueueGrantRefresh } from './benefit-grants.job.js';
 import { CUSTOMER_BENEFIT_GRANT_DEFAULT_SORTING, CUSTOMER_BENEFIT_GRANT_SORT_KEYS } from './benefit.sorting.js';
 import {
@@ -14,7 +14,9 @@ import {
   type CustomerBenefitGrantReadFilters,
 } from './customer-benefit-grant.read.js';
 import type { CustomerBenefitGrantType } from './customer-benefit-grant.type.js';
-import { PORTAL_READERS, scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import { runWrite } from '../events/run-write.js';
 
 export interface CustomerBenefitGrantQuery extends PageRequest, CustomerBenefitGrantReadFilters {
   sorting?: string[] | null;
@@ -71,6 +73,8 @@ export class CustomerBenefitGrantService {
    * `properties.account_id` (null disconnects), for slack_shared_channel `properties.invited_email`
    * (a new address drops the previous invite) are merged into the grant's properties, its error is
    * cleared and its job is enqueued: the grant follows within the job (the answer shows it before).
+   * The grant is loaded for write among the customer's own (billing's write frame); the update itself
+   * records no events (the job's grant events do).
    */
   async update(
     ctx: RequestContext,
@@ -79,14 +83,16 @@ export class CustomerBenefitGrantService {
   ): Promise<CustomerBenefitGrantType> {
     const customerId = ctx.principal.subjectId;
     if (ctx.principal.subject !== 'customer' || !customerId) throw new ResourceNotFound();
-    const key = await ctx.em.fork().transactional(async em => {
-      const grant = await new BenefitGrantRepository(em).findOwnForUpdate(
+    const key = await runWrite(ctx.em, async em => {
+      const grant = await loadForWrite(
+        em,
+        BenefitGrant,
         id,
-        customerId,
-        scopedOrganizationIds(ctx.principal, PORTAL_READERS),
+        tenantScope(ctx.principal, customerBenefitGrantRead.definition.readers),
+        { tenant: { customer: 'customerId' } },
       );
-      const benefit = grant ? await new BenefitRepository(em).findById(grant.benefitId) : null;
-      if (!grant || !benefit || benefit.visibility !== 'public') throw new ResourceNotFound();
+      const benefit = await new BenefitRepository(em).findById(grant.benefitId);
+      if (benefit?.visibility !== 'public') throw new ResourceNotFound();
       if (grant.revokedAt) throw new NotPermitted('Cannot update a revoked benefit grant.');
       if (input.benefitType !== benefit.type)
         throw invalid(
@@ -95,7 +101,7 @@ export class CustomerBenefitGrantService {
           input.benefitType,
         );
       const update = propertiesUpdate(benefit.type, input.properties ?? {});
-      if (!update) return null;
+      if (!update) return { result: null };
       const properties: Record<string, unknown> = { ...grant.properties, ...update };
       if ('invited_email' in update && update.invited_email !== grant.properties.invited_email) {
         delete properties.invite_id;
@@ -105,7 +111,7 @@ export class CustomerBenefitGrantService {
       grant.error = null;
       grant.modifiedAt = await organizationNow({ ...ctx, em }, grant.organizationId);
       // Due at once (epoch), as the reconcile jobs: the organization's sandbox clock may run ahead.
-      return enqueueGrantRefresh(em, grant.id, new Date(0));
+      return { result: await enqueueGrantRefresh(em, grant.id, new Date(0)) };
     });
     // The grant as this update left it, read before its job starts: otherwise the answer would depend
     // on whether the job (which may set a new error at once) finished first.

@@ -1,11 +1,6 @@
-import { type EntityManager, type FilterQuery, LockMode, raw } from '@mikro-orm/postgresql';
+import { type EntityManager, type FilterQuery, raw } from '@mikro-orm/postgresql';
 import type { Principal } from '../../../kit/principal.js';
-import {
-  CORE_READERS,
-  PORTAL_READERS,
-  scopedOrganizationIds,
-  tenantScope,
-} from '../../../kit/database/tenant-scope.js';
+import { CORE_READERS, PORTAL_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
 
 /** People and organization tokens read their organizations' customers; a customer session itself. */
 const CUSTOMER_READERS = [...CORE_READERS, ...PORTAL_READERS];
@@ -56,18 +51,6 @@ export class CustomerRepository {
     return this.em.find(Customer, {
       $and: [this.readableFilter(principal, { includeDeleted: true }), { id: { $in: [...ids] } }],
     } as FilterQuery<Customer>);
-  }
-
-  /**
-   * The live customer `id` of an organization a customer session may act for (the portal's readers),
-   * row-locked until the transaction ends: one change of the customer's payment methods at a time.
-   */
-  lockLiveOfPortal(principal: Principal, id: string): Promise<Customer | null> {
-    return this.em.findOne(
-      Customer,
-      { id, organizationId: { $in: scopedOrganizationIds(principal, PORTAL_READERS) }, deletedAt: null },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
   }
 
   /** Any customer by id (deleted ones too), as a change already scoped by its subscription bills it. */

@@ -1,4 +1,4 @@
-import { type EntityData, type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { type EntityData, type EntityManager } from '@mikro-orm/postgresql';
 import { FileChunk, FilePart, StoredFile } from './file.entity.js';
 
 /** One stored slice of an upload, as the hand-written reads return it. */
@@ -14,15 +14,6 @@ export class FileRepository {
 
   findById(id: string): Promise<StoredFile | null> {
     return this.em.findOne(StoredFile, { id });
-  }
-
-  findByIdOrFail(id: string): Promise<StoredFile> {
-    return this.em.findOneOrFail(StoredFile, { id });
-  }
-
-  /** The file, row-locked until the transaction ends (one completion or deletion at a time). */
-  findForUpdate(id: string): Promise<StoredFile> {
-    return this.em.findOneOrFail(StoredFile, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   }
 
   /** The organization's live downloadable files among `ids`. */

@@ -1,8 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import { runWrite } from '../events/run-write.js';
 import { throwIfAny } from '../shared/issues.js';
 import { FilePart, StoredFile } from './file.entity.js';
 import type { CompleteFileUploadInput, CreateFileInput, UpdateFileInput } from './file.inputs.js';
@@ -48,31 +52,33 @@ export class FileService {
     const now = ctx.clock.now();
     const id = randomUUID();
     const checksum = input.checksumSha256Base64 ?? null;
-    const file = ctx.em.create(StoredFile, {
-      id,
-      organizationId,
-      name: input.name,
-      path: `downloadable/${organizationId}/${id}/${input.name}`,
-      mimeType: input.mimeType,
-      size: BigInt(input.size),
-      service: input.service,
-      version: input.version ?? null,
-      uploadId: randomBytes(24).toString('base64url'),
-      parts: [...input.parts]
-        .sort((a, b) => a.number - b.number)
-        .map(p => ({
-          number: p.number,
-          chunkStart: p.chunkStart,
-          chunkEnd: p.chunkEnd,
-          checksumSha256Base64: p.checksumSha256Base64 ?? null,
-        })),
-      checksumSha256Base64: checksum,
-      checksumSha256Hex: checksum ? Buffer.from(checksum, 'base64').toString('hex') : null,
-      isUploaded: false,
-      isEnabled: true,
-      createdAt: now,
-    } as StoredFile);
-    await ctx.em.flush();
+    // A create has no row to load: the frame's transaction holds the new row (files record no events).
+    const file = await runWrite(ctx.em, async em => ({
+      result: em.create(StoredFile, {
+        id,
+        organizationId,
+        name: input.name,
+        path: `downloadable/${organizationId}/${id}/${input.name}`,
+        mimeType: input.mimeType,
+        size: BigInt(input.size),
+        service: input.service,
+        version: input.version ?? null,
+        uploadId: randomBytes(24).toString('base64url'),
+        parts: [...input.parts]
+          .sort((a, b) => a.number - b.number)
+          .map(p => ({
+            number: p.number,
+            chunkStart: p.chunkStart,
+            chunkEnd: p.chunkEnd,
+            checksumSha256Base64: p.checksumSha256Base64 ?? null,
+          })),
+        checksumSha256Base64: checksum,
+        checksumSha256Hex: checksum ? Buffer.from(checksum, 'base64').toString('hex') : null,
+        isUploaded: false,
+        isEnabled: true,
+        createdAt: now,
+      } as StoredFile),
+    }));
     return {
       ...FileType.fromEntity(file),
       upload: {
@@ -89,15 +95,14 @@ export class FileService {
   /**
    * Polar's "Complete File Upload": every declared part stored with the ETag the client got, and the
    * whole file hashing to its checksum. A mismatch is a 422 that changes nothing: the client may PUT
-   * the parts again and complete again. Completing a completed file answers it as it is.
+   * the parts again and complete again. Completing a completed file answers it as it is. The file is
+   * loaded for write (one completion at a time), live, in the read model's scope.
    */
   async complete(ctx: RequestContext, id: string, input: CompleteFileUploadInput): Promise<FileType> {
-    await this.readable(ctx, id);
-    await ctx.em.fork().transactional(async em => {
+    return runWrite(ctx.em, async em => {
       const files = new FileRepository(em);
-      const file = await files.findForUpdate(id);
-      if (file.deletedAt) throw new ResourceNotFound();
-      if (file.isUploaded) return;
+      const file = await loadLiveFile(ctx, em, id);
+      if (file.isUploaded) return { result: FileType.fromEntity(file) };
       if (input.id !== file.uploadId || input.path !== file.path)
         throw invalid(
           ['body', 'id'],
@@ -133,29 +138,28 @@ export class FileService {
       file.lastModifiedAt = now;
       file.isUploaded = true;
       file.modifiedAt = now;
+      return { result: FileType.fromEntity(file) };
     });
-    return this.readable(ctx, id);
   }
 
   /** Polar's FilePatch: a non-empty `name` or `version` replaces the current one. */
   async update(ctx: RequestContext, id: string, input: UpdateFileInput): Promise<FileType> {
-    await this.readable(ctx, id);
-    const file = await new FileRepository(ctx.em).findByIdOrFail(id);
-    if (input.name) file.name = input.name;
-    if (input.version) file.version = input.version;
-    if (input.name || input.version) file.modifiedAt = ctx.clock.now();
-    await ctx.em.flush();
-    return FileType.fromEntity(file);
+    return runWrite(ctx.em, async em => {
+      const file = await loadLiveFile(ctx, em, id);
+      if (input.name) file.name = input.name;
+      if (input.version) file.version = input.version;
+      if (input.name || input.version) file.modifiedAt = ctx.clock.now();
+      return { result: FileType.fromEntity(file) };
+    });
   }
 
   /** Soft delete; the bytes go at once (a download link to it then answers 404). */
   async delete(ctx: RequestContext, id: string): Promise<void> {
-    await this.readable(ctx, id);
-    await ctx.em.fork().transactional(async em => {
-      const files = new FileRepository(em);
-      const file = await files.findForUpdate(id);
+    await runWrite(ctx.em, async em => {
+      const file = await loadLiveFile(ctx, em, id);
       file.deletedAt = ctx.clock.now();
-      await files.deleteParts(id);
+      await new FileRepository(em).deleteParts(id);
+      return { result: undefined };
     });
   }
 
@@ -191,14 +195,18 @@ export class FileService {
   downloadUrl(fileId: string, now: Date, ttlSeconds?: number): SignedLink {
     return signedDownloadUrl(fileId, { ...this.signing, now, ttlSeconds });
   }
+}
 
-  /** A live file of the caller's organizations, uploaded or not. @throws ResourceNotFound */
-  private async readable(ctx: RequestContext, id: string): Promise<FileType> {
-    const row = UUID.test(id) ? await fileRead.byId(ctx.em, ctx.principal, id, { includeHidden: true }) : null;
-    const file = row ? FileType.fromRow(row) : null;
-    if (!file || (row!.r as { deletedAt: string | null }).deletedAt) throw new ResourceNotFound();
-    return file;
-  }
+/**
+ * A live file of the caller's organizations, uploaded or not, loaded for write: one locking statement in
+ * the read model's scope, so a change answers 404 exactly where the file is not readable. A non-uuid id
+ * is a 404 too (not a failed uuid cast).
+ */
+function loadLiveFile(ctx: RequestContext, em: EntityManager, id: string): Promise<StoredFile> {
+  if (!UUID.test(id)) throw new ResourceNotFound();
+  return loadForWrite(em, StoredFile, id, tenantScope(ctx.principal, fileRead.definition.readers), {
+    where: { deletedAt: null },
+  });
 }
 
 function invalid(loc: (string | number)[], msg: string, input: unknown): PolarRequestValidationError {

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { ResourceNotFound } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { recordEvent } from '../events/record-event.js';
-import { orderEventPayload } from '../orders/order.events.js';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import { runWrite } from '../events/run-write.js';
+import { Order } from '../orders/order.entity.js';
+import { orderEventPayload, orderUpdated } from '../orders/order.events.js';
 import { orderRead } from '../orders/order.read.js';
 import { OrderType } from '../orders/order.type.js';
 import { organizationNow } from '../time/organization-clocks.js';
@@ -44,30 +47,35 @@ export class InvoiceService {
 
   /**
    * Renders and stores the invoice under the order's row lock, sets `is_invoice_generated` and records
-   * `order.updated`, all in one transaction. Nothing happens when the stored PDF was rendered from the
-   * same billing details and seller (Polar's checksum): regenerating after an edit replaces it.
+   * `order.updated`, all in one transaction (billing's write frame: the order is loaded for write in the
+   * order read path's scope). Nothing happens when the stored PDF was rendered from the same billing
+   * details and seller (Polar's checksum): regenerating after an edit replaces it.
    */
   async generate(ctx: RequestContext, orderId: string, sellerName: string): Promise<void> {
     const { organizationId } = await this.check(ctx, orderId);
     const now = await organizationNow(ctx, organizationId);
-    await ctx.em.fork().transactional(async em => {
+    await runWrite(ctx.em, async em => {
       const invoices = new InvoiceRepository(em);
-      const entity = await invoices.lockOrder(orderId);
+      const entity = await loadForWrite(em, Order, orderId, tenantScope(ctx.principal, orderRead.definition.readers), {
+        tenant: { customer: 'customerId' },
+      });
       // Read again under the lock: an edit that committed since the check is what gets printed.
       const [row] = await orderRead.byIdsIn(em, { organizationIds: [organizationId], customerId: null }, [orderId]);
       const order = OrderType.fromRow(row);
       eligible(order);
       const checksum = invoiceChecksum(order, sellerName);
       const stored = await invoices.findOfOrder(orderId);
-      if (stored?.checksum === checksum) return;
+      if (stored?.checksum === checksum) return { result: undefined };
       const pdf = await renderInvoicePdf(invoiceDocument(order, sellerName));
       if (stored) Object.assign(stored, { pdf, checksum, generatedAt: now });
       else em.create(OrderInvoice, { orderId, organizationId, pdf, checksum, generatedAt: now });
       entity.isInvoiceGenerated = true;
       entity.modifiedAt = now;
-      await em.flush();
-      recordEvent(em, organizationId, 'order.updated', await orderEventPayload(em, entity), now);
-      await em.flush();
+      // The payload is the order read back after the frame's flush, as the REST API would serve it.
+      return {
+        result: undefined,
+        events: async (tx: typeof em) => [orderUpdated(entity, await orderEventPayload(tx, entity), now)],
+      };
     });
   }
 

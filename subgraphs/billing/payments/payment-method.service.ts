@@ -3,15 +3,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import type { Customer } from '../customers/customer.entity.js';
-import { CustomerRepository } from '../customers/customer.repository.js';
-import { recordCustomerEvent } from '../customers/customer.events.js';
+import { PORTAL_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
+import type { OutboxEvent } from '../../../kit/database/write/write-frame.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import { Customer } from '../customers/customer.entity.js';
+import { customerEvent } from '../customers/customer.events.js';
+import { runWrite } from '../events/run-write.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
 import { idempotencyKey } from './idempotency-key.js';
 import { PaymentMethodInUseByActiveSubscription, PaymentMethodSetupFailed } from './payment.errors.js';
 import { paymentMethodRead } from './payment-method.read.js';
 import { CustomerPaymentMethodType, type CustomerPaymentMethodCreateResultType } from './payment-method.type.js';
 import type { PaymentProcessor } from './payment-processor.js';
+import { SavedPaymentMethod } from './saved-payment-method.entity.js';
 import { SavedPaymentMethodRepository } from './saved-payment-method.repository.js';
 import {
   hasSubscriptionRequiringPaymentMethod,
@@ -32,7 +36,8 @@ const digest = (...parts: (string | null)[]): string =>
  * The Customer Portal's saved payment methods (Polar's `/v1/customer-portal/customers/me/payment-methods`):
  * list, add through the processor's setup (no money moves), delete. The default is the customer's
  * `defaultPaymentMethodId`, what renewals charge (saved-payment-methods.ts). Changes of the default
- * record `customer.updated`, as Polar's do.
+ * record `customer.updated`, as Polar's do. Writes run on billing's write frame: the customer's own row
+ * is loaded for write (a customer session changes itself only), and the event is returned to the frame.
  */
 export class PaymentMethodService {
   constructor(
@@ -62,9 +67,10 @@ export class PaymentMethodService {
    */
   async add(ctx: RequestContext, input: PaymentMethodAddInput): Promise<CustomerPaymentMethodCreateResultType> {
     const customerId = this.customerOf(ctx);
-    return ctx.em.fork().transactional(async em => {
+    return runWrite(ctx.em, async em => {
       const customer = await this.lockCustomer(em, ctx, customerId);
       const now = (await this.clocks.clockIn(em, customer.organizationId)).now();
+      const events: OutboxEvent[] = [];
       const processorCustomerId =
         (await knownProcessorCustomer(em, customer.id, this.payments.name)) ??
         (
@@ -99,14 +105,16 @@ export class PaymentMethodService {
         customer.defaultPaymentMethodId = saved.id;
         if (changed) {
           customer.modifiedAt = now;
-          recordCustomerEvent({ ...ctx, em }, 'customer.updated', customer);
+          events.push(customerEvent('customer.updated', customer, ctx.clock.now()));
         }
       }
-      await em.flush();
       return {
-        status: 'succeeded',
-        paymentMethod: CustomerPaymentMethodType.from(saved, customer.defaultPaymentMethodId === saved.id),
-        clientSecret: null,
+        result: {
+          status: 'succeeded',
+          paymentMethod: CustomerPaymentMethodType.from(saved, customer.defaultPaymentMethodId === saved.id),
+          clientSecret: null,
+        },
+        events,
       };
     });
   }
@@ -114,15 +122,18 @@ export class PaymentMethodService {
   /**
    * Removes one of the customer's methods (soft). When it was the default, the newest other method
    * becomes the default (Polar moves the subscriptions it billed to that one); when there is no other
-   * and a subscription still has to be billed, 400 `PaymentMethodInUseByActiveSubscription`.
+   * and a subscription still has to be billed, 400 `PaymentMethodInUseByActiveSubscription`. The method
+   * is loaded for write among the customer's own live ones (another customer's is a 404).
    */
   async delete(ctx: RequestContext, id: string): Promise<void> {
     const customerId = this.customerOf(ctx);
-    await ctx.em.fork().transactional(async em => {
+    await runWrite(ctx.em, async em => {
       const customer = await this.lockCustomer(em, ctx, customerId);
       const methods = new SavedPaymentMethodRepository(em);
-      const method = await methods.findLive(customer.id, id);
-      if (!method) throw new ResourceNotFound();
+      const method = await loadForWrite(em, SavedPaymentMethod, id, tenantScope(ctx.principal, PORTAL_READERS), {
+        tenant: { customer: 'customerId' },
+        where: { deletedAt: null },
+      });
       const now = (await this.clocks.clockIn(em, customer.organizationId)).now();
       const alternative = await methods.findNewestLiveExcept(customer.id, method.id);
       if (!alternative && (await hasSubscriptionRequiringPaymentMethod(em, customer.id)))
@@ -131,8 +142,7 @@ export class PaymentMethodService {
       method.modifiedAt = now;
       if (customer.defaultPaymentMethodId === method.id) customer.defaultPaymentMethodId = alternative?.id ?? null;
       customer.modifiedAt = now;
-      recordCustomerEvent({ ...ctx, em }, 'customer.updated', customer);
-      await em.flush();
+      return { result: undefined, events: [customerEvent('customer.updated', customer, ctx.clock.now())] };
     });
   }
 
@@ -141,9 +151,19 @@ export class PaymentMethodService {
     return ctx.principal.subjectId;
   }
 
+  /**
+   * The signed-in customer's own live row, loaded for write (two adds, or an add and a delete, of one
+   * customer take turns). A session whose customer is gone is 401, as Polar answers it, not a 404.
+   */
   private async lockCustomer(em: EntityManager, ctx: RequestContext, id: string): Promise<Customer> {
-    const customer = await new CustomerRepository(em).lockLiveOfPortal(ctx.principal, id);
-    if (!customer) throw new Unauthorized();
-    return customer;
+    try {
+      return await loadForWrite(em, Customer, id, tenantScope(ctx.principal, PORTAL_READERS), {
+        tenant: { customer: 'id' },
+        where: { deletedAt: null },
+      });
+    } catch (error) {
+      if (error instanceof ResourceNotFound) throw new Unauthorized();
+      throw error;
+    }
   }
 }

@@ -1,14 +1,14 @@
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { CORE_READERS, scopedOrganizationIds, tenantScope } from '../../../kit/database/tenant-scope.js';
+import { tenantScope } from '../../../kit/database/tenant-scope.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import { writeFrame } from '../../../kit/database/write/write-frame.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { SUPPORTED_WEBHOOK_FORMATS, WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
 import { checkLiteralHost } from '../worker/target-policy.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
-import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
+import { WEBHOOK_ENDPOINT_ORDER, webhookEndpointFromRow, webhookEndpointRead } from './webhook-endpoint.read.js';
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoint.inputs.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 import { WebhookEndpointType } from './webhook-endpoint.type.js';
@@ -19,15 +19,24 @@ const URL_MAX_LENGTH = 2083;
 export class WebhookEndpointService {
   constructor(private readonly allowPrivateTargets: boolean) {}
 
+  /** One page through the read path, newest first (a count only when the page is full). */
   async list(ctx: RequestContext, query: PageRequest & { organizationIds?: string[] | null }) {
-    const window = pageWindow(query);
-    const organizationIds = scopedOrganizationIds(ctx.principal, CORE_READERS, query.organizationIds);
-    const { items, total } = await new WebhookEndpointRepository(ctx.em).page(organizationIds, window);
-    return { items: items.map(WebhookEndpointType.fromEntity), pagination: paginationOf(total, query.limit) };
+    const { rows, total } = await webhookEndpointRead.page(
+      ctx.em,
+      ctx.principal,
+      {},
+      WEBHOOK_ENDPOINT_ORDER,
+      pageWindow(query),
+      { organizationIds: query.organizationIds },
+    );
+    return { items: rows.map(webhookEndpointFromRow), pagination: paginationOf(total, query.limit) };
   }
 
+  /** A live endpoint as served (read path, one statement). @throws ResourceNotFound when absent or not readable. */
   async get(ctx: RequestContext, id: string): Promise<WebhookEndpointType> {
-    return WebhookEndpointType.fromEntity(await this.find(ctx, id));
+    const row = await webhookEndpointRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound();
+    return webhookEndpointFromRow(row);
   }
 
   async create(ctx: RequestContext, input: CreateWebhookEndpointInput): Promise<WebhookEndpointType> {
@@ -84,25 +93,28 @@ export class WebhookEndpointService {
     });
   }
 
-  /** One change of a live endpoint on the write path: loaded once, tenant-scoped and locked (404 otherwise). */
+  /**
+   * One change of a live endpoint on the write path: loaded once, locked, in the read model's scope, so a
+   * change answers 404 exactly where the get would.
+   */
   private change(
     ctx: RequestContext,
     id: string,
     apply: (endpoint: WebhookEndpoint) => void,
   ): Promise<WebhookEndpointType> {
     return runWrite(ctx.em, async em => {
-      const endpoint = await loadForWrite(em, WebhookEndpoint, id, tenantScope(ctx.principal, CORE_READERS), {
-        where: { deletedAt: null },
-      });
+      const endpoint = await loadForWrite(
+        em,
+        WebhookEndpoint,
+        id,
+        tenantScope(ctx.principal, webhookEndpointRead.definition.readers),
+        {
+          where: { deletedAt: null },
+        },
+      );
       apply(endpoint);
       return { result: WebhookEndpointType.fromEntity(endpoint) };
     });
-  }
-
-  private async find(ctx: RequestContext, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await new WebhookEndpointRepository(ctx.em).findLive(id, scopedOrganizationIds(ctx.principal));
-    if (!endpoint) throw new ResourceNotFound();
-    return endpoint;
   }
 
   private check(input: { url?: string; format?: string; events?: string[]; secret?: string | null }): void {

@@ -1,4 +1,5 @@
 import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import type { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
@@ -19,11 +20,12 @@ export class WebhookEndpointType {
   @Field(() => [String]) events!: string[];
   @Field() enabled!: boolean;
 
+  /** THE public shape of an endpoint, from a managed entity or a row of the read path (ISO timestamps). */
   static fromEntity(e: WebhookEndpoint): WebhookEndpointType {
     return {
       id: e.id,
-      createdAt: e.createdAt,
-      modifiedAt: e.modifiedAt,
+      createdAt: toDate(e.createdAt),
+      modifiedAt: toDate(e.modifiedAt),
       url: e.url,
       name: e.name,
       format: e.format,
