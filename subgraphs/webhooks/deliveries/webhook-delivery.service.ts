@@ -5,24 +5,28 @@ import type { RequestContext } from '../../../kit/request-context.js';
 import { HTTP_CODE_CLASSES, WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
 import {
   type DeliveryFilters,
-  type DeliveryRow,
-  type RedeliveryFilters,
-  WebhookDeliveryRepository,
-} from './webhook-delivery.repository.js';
-import type { WebhookDeliveryType } from './webhook-delivery.type.js';
+  deliveryReadFilters,
+  WEBHOOK_DELIVERY_ORDER,
+  webhookDeliveryFromRow,
+  webhookDeliveryRead,
+} from './webhook-delivery.read.js';
+import { type RedeliveryFilters, WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 
 /** The delivery log and redelivery, scoped to the caller's organizations. */
 export class WebhookDeliveryService {
   constructor(private readonly onQueued: () => void = () => undefined) {}
 
+  /** One page of the log through the read path, newest first (a count only when the page is full). */
   async list(ctx: RequestContext, query: PageRequest & DeliveryFilters) {
     assertFilters(query);
-    const { rows, total } = await new WebhookDeliveryRepository(ctx.em).page(
-      scopedOrganizationIds(ctx.principal),
-      query,
+    const { rows, total } = await webhookDeliveryRead.page(
+      ctx.em,
+      ctx.principal,
+      deliveryReadFilters(query),
+      WEBHOOK_DELIVERY_ORDER,
       pageWindow(query),
     );
-    return { items: rows.map(toDelivery), pagination: paginationOf(total, query.limit) };
+    return { items: rows.map(webhookDeliveryFromRow), pagination: paginationOf(total, query.limit) };
   }
 
   /**
@@ -71,30 +75,4 @@ function assertFilters(f: { httpCodeClass?: string | null; eventTypes?: string[]
         input: type,
       });
   if (issues.length) throw new PolarRequestValidationError(issues);
-}
-
-function toDelivery(row: DeliveryRow): WebhookDeliveryType {
-  const finished = row.status === 'succeeded' || row.status === 'failed';
-  return {
-    id: row.id,
-    createdAt: new Date(row.created_at),
-    modifiedAt: null,
-    succeeded: row.succeeded,
-    httpCode: row.http_code,
-    response: row.response,
-    durationMs: row.duration_ms,
-    error: row.error,
-    endpointId: row.endpoint_id,
-    webhookEvent: {
-      id: row.message_id,
-      createdAt: new Date(row.message_created_at),
-      modifiedAt: row.message_modified_at ? new Date(row.message_modified_at) : null,
-      lastHttpCode: row.last_http_code,
-      succeeded: finished ? row.status === 'succeeded' : null,
-      skipped: row.status === 'skipped',
-      payload: row.payload,
-      type: row.type,
-      isArchived: false,
-    },
-  };
 }
