@@ -15,3 +15,6 @@ export function toBigInt(value: bigint | number | string | null | undefined): bi
   if (value == null) return null;
   return typeof value === 'bigint' ? value : BigInt(value);
 }
+
+/** `%text%` for `ilike`, with the pattern characters of `text` escaped (a search for `50%` finds "50%"). */
+export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, c => `\\${c}`)}%`;

@@ -5,7 +5,7 @@ import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS, PORTAL_READERS } from '../../../kit/database/tenant-scope.js';
 import type { Customer } from '../customers/customer.entity.js';
 import { customerJson } from '../customers/customer.read.js';
-import { containsPattern } from '../shared/repository.js';
+import { containsPattern } from '../../../kit/database/read/values.js';
 import { Benefit } from './benefit.entity.js';
 import { BenefitGrant } from './benefit-grant.entity.js';
 import { BenefitGrantType, BenefitType } from './benefit.type.js';

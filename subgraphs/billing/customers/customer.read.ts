@@ -1,7 +1,7 @@
 import { entityJson, type LazySql } from '../../../kit/database/read/entity-json.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS, PORTAL_READERS } from '../../../kit/database/tenant-scope.js';
-import { containsPattern } from '../shared/repository.js';
+import { containsPattern } from '../../../kit/database/read/values.js';
 import { Customer } from './customer.entity.js';
 
 /** A customer row as JSON (its entity's property names), for its own list and for embedding. */

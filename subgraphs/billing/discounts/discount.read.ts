@@ -4,7 +4,7 @@ import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
 import { productJson } from '../products/product.read.js';
 import { productFromRow, type ProductRow } from '../products/product.type.js';
-import { containsPattern } from '../shared/repository.js';
+import { containsPattern } from '../../../kit/database/read/values.js';
 import { Discount } from './discount.entity.js';
 import { DiscountType } from './discount.type.js';
 

@@ -2,7 +2,7 @@ import { entityJson, type LazySql } from '../../../kit/database/read/entity-json
 import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
 import { embeddedProductBenefits } from '../benefits/benefit.read.js';
-import { containsPattern } from '../shared/repository.js';
+import { containsPattern } from '../../../kit/database/read/values.js';
 import { ProductPrice } from './product-price.entity.js';
 import { Product } from './product.entity.js';
 

@@ -1,3 +1,4 @@
+import { containsPattern } from '../../../kit/database/read/values.js';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
@@ -95,11 +96,6 @@ export function deliveryReadFilters(f: DeliveryFilters): DeliveryReadFilters {
     httpCodeClass: f.httpCodeClass || undefined,
     eventTypes: f.eventTypes?.length ? f.eventTypes : undefined,
   };
-}
-
-/** `%text%` for `ilike`, the text's own `\`, `%` and `_` matched literally. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, c => `\\${c}`)}%`;
 }
 
 /** The event of a row of `webhookDeliveryRead`, as `json_build_object` gives it. */
