@@ -1,3 +1,4 @@
+import { isUuid } from '../uuid.js';
 import {
   type ASTNode,
   type DocumentNode,
@@ -24,7 +25,6 @@ import { toGraphQLError } from './format-error.js';
  * internal error. Subgraphs refuse it before executing, with the 422 `uuid_parsing` item the REST
  * routes answer for the same value (they check ids at the edge: rest-adapter/v1/validation.ts).
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MESSAGE = 'Input should be a valid UUID';
 
 interface Plan {
@@ -76,7 +76,7 @@ function planOf(schema: GraphQLSchema, document: DocumentNode): Plan {
         }
         if ((node.kind === Kind.STRING || node.kind === Kind.INT) && !plan.literal) {
           const expected = typeInfo.getInputType();
-          if (expected && getNamedType(expected) === GraphQLID && !UUID.test(node.value))
+          if (expected && getNamedType(expected) === GraphQLID && !isUuid(node.value))
             plan.literal = { type: 'uuid_parsing', loc: ['body', 'query', ...path], msg: MESSAGE, input: node.value };
         }
       },
@@ -120,7 +120,7 @@ function checkValue(type: GraphQLInputType, value: unknown, loc: (string | numbe
       for (const [i, item] of value.entries()) checkValue(type.ofType, item, [...loc, i], issues);
     else checkValue(type.ofType, value, loc, issues);
   } else if (type === GraphQLID) {
-    if (!(typeof value === 'string' && UUID.test(value)))
+    if (!(typeof value === 'string' && isUuid(value)))
       issues.push({ type: 'uuid_parsing', loc, msg: MESSAGE, input: value });
   } else if (isInputObjectType(type) && typeof value === 'object' && !Array.isArray(value)) {
     for (const field of Object.values(type.getFields()))

@@ -1,9 +1,9 @@
+import { isUuid } from '../../../kit/uuid.js';
 import type { ValidationIssue } from '../../../kit/errors.js';
 import { BENEFIT_TYPES, type BenefitKind } from './benefit-types.js';
 
 export const BENEFIT_DESCRIPTION_MIN = 3;
 export const BENEFIT_DESCRIPTION_MAX = 42;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMEFRAMES = ['year', 'month', 'day'];
 const PERMISSIONS = ['pull', 'triage', 'push', 'maintain', 'admin'];
 
@@ -99,7 +99,7 @@ function checkProperties(type: BenefitKind, p: Props, issues: ValidationIssue[])
     }
     case 'downloadables': {
       const files = p.files;
-      if (!Array.isArray(files) || files.length < 1 || files.some(f => typeof f !== 'string' || !UUID.test(f)))
+      if (!Array.isArray(files) || files.length < 1 || files.some(f => typeof f !== 'string' || !isUuid(f)))
         issues.push(
           issue(
             at('files'),
@@ -117,7 +117,7 @@ function checkProperties(type: BenefitKind, p: Props, issues: ValidationIssue[])
       if (typeof units !== 'number' || !Number.isInteger(units) || units <= 0 || units > 2_147_483_647)
         issues.push(issue(at('units'), 'Input should be greater than 0', units, 'greater_than'));
       const meterId = str('meter_id', true);
-      if (meterId && !UUID.test(meterId))
+      if (meterId && !isUuid(meterId))
         issues.push(issue(at('meter_id'), 'Input should be a valid UUID', meterId, 'uuid_parsing'));
       return { units, rollover: p.rollover === true, meter_id: meterId };
     }

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../kit/uuid.js';
 import { createHash } from 'node:crypto';
 import { BadRequest, ResourceNotFound } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -7,8 +8,6 @@ import { type LinkPurpose, verifyLink } from './file-links.js';
 import type { FileChunkType, FileDownloadHeadType, FilePartStoredType } from './file.type.js';
 import { CHUNK_BYTES, MAX_PART_BYTES } from './file.validation.js';
 import { FileRepository } from './file.repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The bytes behind signed links (the storage routes of rest-adapter/inbound/storage/): a part arrives as
@@ -123,7 +122,7 @@ export class FileTransferService {
 
   private async linked(ctx: RequestContext, link: FileLinkInput, purpose: LinkPurpose): Promise<StoredFile> {
     verifyLink(this.secret, { ...link, purpose }, ctx.clock.now());
-    const file = UUID.test(link.fileId) ? await new FileRepository(ctx.em).findById(link.fileId) : null;
+    const file = isUuid(link.fileId) ? await new FileRepository(ctx.em).findById(link.fileId) : null;
     if (!file || file.deletedAt) throw new ResourceNotFound();
     return file;
   }

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../kit/uuid.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql/pagination.js';
@@ -18,8 +19,6 @@ import { FileList, FileType, type FileUploadType } from './file.type.js';
 import { createFileIssues } from './file.validation.js';
 import { FileRepository } from './file.repository.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface FileListQuery extends PageRequest {
   organizationIds?: string[] | null;
   ids?: string[] | null;
@@ -38,7 +37,7 @@ export class FileService {
       ctx.em,
       ctx.principal,
       // A non-uuid (a GraphQL client's) matches no file rather than failing the uuid[] cast.
-      { ids: query.ids?.filter(id => UUID.test(id)) ?? undefined },
+      { ids: query.ids?.filter(id => isUuid(id)) ?? undefined },
       [{ key: 'created_at', direction: 'asc' }],
       pageWindow(query),
       { organizationIds: query.organizationIds },
@@ -174,7 +173,7 @@ export class FileService {
     const { rows, total } = await downloadableRead.page(
       ctx.em,
       ctx.principal,
-      { benefitId: query.benefitIds?.filter(id => UUID.test(id)) ?? undefined },
+      { benefitId: query.benefitIds?.filter(id => isUuid(id)) ?? undefined },
       [{ key: 'created_at', direction: 'asc' }],
       pageWindow(query),
     );
@@ -203,7 +202,7 @@ export class FileService {
  * is a 404 too (not a failed uuid cast).
  */
 function loadLiveFile(ctx: RequestContext, em: EntityManager, id: string): Promise<StoredFile> {
-  if (!UUID.test(id)) throw new ResourceNotFound();
+  if (!isUuid(id)) throw new ResourceNotFound();
   return loadForWrite(em, StoredFile, id, tenantScope(ctx.principal, fileRead.definition.readers), {
     where: { deletedAt: null },
   });

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../kit/uuid.js';
 import { type EntityManager } from '@mikro-orm/postgresql';
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
@@ -21,7 +22,6 @@ import { runWrite } from '../events/run-write.js';
 import { LicenseKeyRepository } from './license-key.repository.js';
 
 const INT32_MAX = 2_147_483_647;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface LicenseKeyListQuery extends PageRequest {
   organizationIds?: string[] | null;
@@ -45,7 +45,7 @@ export class LicenseKeyService {
       ctx.em,
       ctx.principal,
       // A non-uuid (a GraphQL client's) matches no key rather than failing the uuid[] cast.
-      { benefitId: query.benefitIds?.filter(id => UUID.test(id)) ?? undefined, status: query.statuses ?? undefined },
+      { benefitId: query.benefitIds?.filter(id => isUuid(id)) ?? undefined, status: query.statuses ?? undefined },
       [{ key: 'created_at', direction: 'asc' }],
       pageWindow(query),
       { organizationIds: query.organizationIds },
@@ -55,7 +55,7 @@ export class LicenseKeyService {
 
   /** LicenseKeyWithActivations. @throws ResourceNotFound when absent or another organization's. */
   async get(ctx: RequestContext, id: string): Promise<LicenseKeyType> {
-    const row = UUID.test(id) ? await licenseKeyRead.byId(ctx.em, ctx.principal, id) : null;
+    const row = isUuid(id) ? await licenseKeyRead.byId(ctx.em, ctx.principal, id) : null;
     if (!row) throw LicenseKeyErrors.notFound();
     return LicenseKeyType.fromRow(row);
   }
@@ -75,7 +75,7 @@ export class LicenseKeyService {
   async update(ctx: RequestContext, id: string, input: UpdateLicenseKeyInput): Promise<LicenseKeyType> {
     throwIfAny(updateIssues(input));
     // A non-uuid id is not found rather than failing the uuid cast.
-    if (!UUID.test(id)) throw LicenseKeyErrors.notFound();
+    if (!isUuid(id)) throw LicenseKeyErrors.notFound();
     await runWrite(ctx.em, async em => {
       const key = await loadForWrite(
         em,
@@ -190,8 +190,7 @@ export class LicenseKeyService {
     work: (em: EntityManager, key: LicenseKey, now: Date) => Promise<T>,
   ): Promise<T> {
     const readable = caller === 'client' || actsForOrganization(ctx.principal, input.organizationId);
-    if (!readable || !UUID.test(input.organizationId) || input.key.includes('\u0000'))
-      throw LicenseKeyErrors.notFound();
+    if (!readable || !isUuid(input.organizationId) || input.key.includes('\u0000')) throw LicenseKeyErrors.notFound();
     const now = await organizationNow(ctx, input.organizationId);
     return runWrite(ctx.em, async em => {
       const key = await new LicenseKeyRepository(em).findByKeyForUpdate(input.organizationId, input.key);
@@ -211,7 +210,7 @@ export class LicenseKeyService {
 }
 
 async function liveActivation(em: EntityManager, key: LicenseKey, activationId: string): Promise<LicenseKeyActivation> {
-  const activation = UUID.test(activationId)
+  const activation = isUuid(activationId)
     ? await new LicenseKeyRepository(em).findLiveActivation(activationId, key.id)
     : null;
   if (!activation) throw LicenseKeyErrors.notFound();

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../kit/uuid.js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../kit/logger.js';
 import { OrderRepository } from '../orders/order.repository.js';
@@ -12,8 +13,6 @@ import type { ProcessorOutcomeHandlers } from './processor-outcome-handlers.js';
  * ours, already settled, or a kind we act on elsewhere), `duplicate` (this event id was applied before).
  */
 export type ProcessorEventOutcome = 'handled' | 'ignored' | 'duplicate';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type ChargeEvent = Extract<ProcessorEvent, { type: 'charge.succeeded' | 'charge.failed' }>;
 
@@ -61,7 +60,7 @@ export class ProcessorEventHandler {
    */
   private async awaitRenewalInFlight(event: ChargeEvent): Promise<void> {
     const subscriptionId = event.metadata.subscription_id;
-    if (!subscriptionId || !UUID.test(subscriptionId)) return;
+    if (!subscriptionId || !isUuid(subscriptionId)) return;
     await this.orm.em.fork().transactional(async em => {
       const payments = new PaymentRepository(em);
       if (!(await payments.isKnownCharge(event.chargeId))) await payments.waitForChargeOf(subscriptionId);

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../kit/uuid.js';
 import { Field, GraphQLISODateTime, ID, InputType } from 'type-graphql';
 import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
 import { CustomerCancellationReason, SubscriptionStatus } from '../shared/enums.js';
@@ -55,7 +56,6 @@ export interface SubscriptionFilters {
 
 const STATUSES = new Set<string>(Object.values(SubscriptionStatus));
 const REASONS = new Set<string>(Object.values(CustomerCancellationReason));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const list = <T>(values: readonly T[] | null | undefined): T[] | undefined =>
   values?.length ? [...new Set(values)] : undefined;
@@ -70,7 +70,7 @@ export function normaliseFilters(input: SubscriptionFilterInput | null | undefin
   const issues: ValidationIssue[] = [];
   const uuids = (name: string, values: string[] | null | undefined) => {
     for (const v of values ?? [])
-      if (!UUID.test(v))
+      if (!isUuid(v))
         issues.push({ type: 'uuid_parsing', loc: ['query', name], msg: 'Input should be a valid UUID', input: v });
     return list(values?.map(v => v.toLowerCase()));
   };

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../kit/uuid.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Organization } from './organization.entity.js';
 import type { NotifiedOwner } from '../../../kit/email/owner-mailbox.js';
@@ -6,14 +7,12 @@ import { MANAGING_ROLES } from '../memberships/membership.entity.js';
 import { defaultCustomerPortalSettings } from './organization.settings.js';
 import { OrganizationDirectoryRepository } from './organization-directory.repository.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The directory on identity's own tables (the identity process serves this object over signed RPC). */
 export class InProcessOrganizationDirectory implements OrganizationDirectory {
   constructor(private readonly orm: MikroORM) {}
 
   async profile(id: string): Promise<OrganizationProfile | null> {
-    if (typeof id !== 'string' || !UUID.test(id)) return null;
+    if (typeof id !== 'string' || !isUuid(id)) return null;
     return profileOf(await this.repository().findById(id));
   }
 
@@ -23,7 +22,7 @@ export class InProcessOrganizationDirectory implements OrganizationDirectory {
   }
 
   async recipients(owner: NotifiedOwner): Promise<string[]> {
-    if (!owner || typeof owner.id !== 'string' || !UUID.test(owner.id)) return [];
+    if (!owner || typeof owner.id !== 'string' || !isUuid(owner.id)) return [];
     const repository = this.repository();
     if (owner.type === 'user') return repository.userEmails(owner.id);
     if (owner.type !== 'organization') return [];

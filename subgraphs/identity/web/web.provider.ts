@@ -1,3 +1,4 @@
+import { isUuid } from '../../../kit/uuid.js';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
@@ -13,7 +14,6 @@ import { OrganizationAccessTokenRepository } from '../tokens/organization-access
 import { UserRepository } from '../users/user.repository.js';
 import type { OrganizationPage, OrganizationSummary, TokenRow, WebIdentity, WebSession } from './web.contract.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The pages show one page of organizations and of tokens. */
 const PAGE = 100;
 
@@ -122,7 +122,7 @@ export class InProcessWebIdentity implements WebIdentity {
   async revokeOrganizationAccessToken(principal: Principal, organizationId: string, tokenId: string): Promise<void> {
     const ctx = this.context(principal);
     await this.organizationOf(ctx, organizationId);
-    const token = UUID.test(tokenId)
+    const token = isUuid(tokenId)
       ? await new OrganizationAccessTokenRepository(ctx.em).findUndeletedOfOrganization(tokenId, organizationId)
       : null;
     if (!token) throw new ResourceNotFound();
@@ -134,7 +134,7 @@ export class InProcessWebIdentity implements WebIdentity {
     ctx: IdentityContext & { userId: string },
     id: string,
   ): Promise<OrganizationPage['organization']> {
-    if (!UUID.test(id)) throw new ResourceNotFound();
+    if (!isUuid(id)) throw new ResourceNotFound();
     const organization = await this.services.organizations.get(ctx, id);
     const role = (await new OrganizationRepository(ctx.em).roleOf(ctx.userId, id)) ?? MemberRole.MEMBER;
     return { id, name: organization.name, slug: organization.slug, role, canManage: MANAGING_ROLES.has(role) };
