@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { systemClock } from '../kit/clock.js';
 import { ConfigError, type EnvironmentName, loadConfig, publicUrlOf } from '../kit/config.js';
 import { openEnvironmentDatabases } from '../kit/database/environment-databases.js';
 import { createLogger } from '../kit/logger.js';
+import { portInUseMessage } from '../kit/process/port-in-use.js';
 import { loadSecrets } from '../kit/secrets.js';
 import { type Environment, startEnvironment } from './environment.js';
 
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   const environments: Environment[] = [];
   const servers: Server[] = [];
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
     await Promise.all(environments.map(e => e.close().catch(error => logger.error({ err: error }, 'close failed'))));
     await databases.close();
     clearTimeout(timer);
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -58,14 +59,24 @@ async function main(): Promise<void> {
       const port = name === 'production' ? config.PORT : config.SANDBOX_PORT;
       servers.push(
         await new Promise<Server>((resolve, reject) => {
-          const server = environment.app.listen(port, config.HOST, () => resolve(server));
-          server.once('error', reject);
+          // Our own server, not `app.listen`: Express 5 hands a listen error to the callback, and
+          // a start that took it for success went on serving with one port never bound.
+          const server = createServer(environment.app);
+          server.once('error', error =>
+            reject(
+              (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+                ? new ConfigError(portInUseMessage(port, name, name === 'production' ? 'PORT' : 'SANDBOX_PORT'))
+                : error,
+            ),
+          );
+          server.listen(port, config.HOST, () => resolve(server));
         }),
       );
     }
   } catch (error) {
-    logger.fatal({ err: error }, 'start failed');
-    await shutdown('start-failure');
+    if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+    else logger.fatal({ err: error }, 'start failed');
+    await shutdown('start-failure', 1);
     return;
   }
   const production = publicUrlOf(config, 'production');

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { type Config, ConfigError } from '../config.js';
+import { portInUseMessage } from '../process/port-in-use.js';
 import type { Secrets } from '../secrets.js';
 import { embeddedClusterDir } from './embedded-cluster-location.js';
-import { EmbeddedPostgres, runningPostmaster, stopOrphanPostmaster } from './embedded-postgres.js';
+import { EmbeddedPostgres, PostgresPortInUse, runningPostmaster, stopOrphanPostmaster } from './embedded-postgres.js';
 import { embeddedPostgresRuntime } from './embedded-postgres-runtime.js';
 
 export interface EmbeddedCluster {
@@ -64,7 +65,12 @@ export async function openEmbeddedCluster(
   }
   await stopOrphanPostmaster(pgDir);
   await postgres.initialise();
-  await postgres.start();
+  await postgres.start().catch(error => {
+    // A taken port is the one failure a user fixes with a setting: one line that names it.
+    if (error instanceof PostgresPortInUse)
+      throw new ConfigError(portInUseMessage(error.port, "the embedded PostgreSQL's", 'EMBEDDED_PG_PORT'));
+    throw error;
+  });
   if (role === 'server') await writeFile(serverLock(config), String(process.pid));
   return {
     serverUrl: postgres.url,

@@ -59,6 +59,16 @@ export async function stopOrphanPostmaster(dataDir: string): Promise<void> {
   }
 }
 
+/** PostgreSQL could not listen: its port is taken. The caller names the setting that moves it. */
+export class PostgresPortInUse extends Error {
+  readonly port: number;
+
+  constructor(port: number) {
+    super(`port ${port} is already in use`);
+    this.port = port;
+  }
+}
+
 export class EmbeddedPostgres {
   private child?: ChildProcess;
   private readonly options: EmbeddedPostgresOptions;
@@ -132,7 +142,11 @@ export class EmbeddedPostgres {
       child.stdout?.on('data', onData);
       child.stderr?.on('data', onData);
       child.once('exit', code =>
-        reject(new Error(`PostgreSQL exited during start (code ${code}):\n${output.slice(-2000)}`)),
+        reject(
+          output.includes('Address already in use')
+            ? new PostgresPortInUse(port)
+            : new Error(`PostgreSQL exited during start (code ${code}):\n${output.slice(-2000)}`),
+        ),
       );
       child.once('error', error =>
         reject(new Error(`PostgreSQL could not be started (${postgres}): ${error.message}`)),
