@@ -211,3 +211,19 @@ it('after a pass that threw, tries again after the error pause', async () => {
   expect(step.failures).toBe(1);
   await loop.stop();
 });
+
+it('run listens, then starts, once: calls made together or later start no second pass', async () => {
+  const step = countingStep();
+  const loop = enrol(new BackgroundWork(), step, { retryMs: HOUR, errorPauseMs: HOUR, safetyPollMs: HOUR }, [
+    'test.run_once',
+  ]);
+  await Promise.all([loop.run(database.url), loop.run(database.url)]);
+  await until('the first pass', () => step.passes === 1);
+  await loop.run(database.url);
+  // Listening: a notification of its topic wakes it (the only way to a second pass here).
+  await client.query(`select pg_notify('background_work', 'test.run_once')`);
+  await until('the pass the notification asked for', () => step.passes === 2);
+  await new Promise(r => setTimeout(r, 100));
+  expect(step.passes).toBe(2);
+  await loop.stop();
+});

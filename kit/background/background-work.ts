@@ -50,6 +50,11 @@ export interface Enrolment {
   listen(databaseUrl: string): Promise<void>;
   /** Runs a first pass now (what a crash left behind), then passes as wake-ups and due times say. */
   start(): void;
+  /**
+   * `listen` (when a database is given) then `start`, once: a second call does nothing. What the
+   * owners of the work (job runner, due-work sweep, renewal scheduler) call to start.
+   */
+  run(databaseUrl?: string): Promise<void>;
   /** Runs a pass soon: at once when idle, right after the pass in flight otherwise. */
   wake(): void;
   /** No more passes; resolves once the pass in flight has finished (shutdown drains, never cuts). */
@@ -60,6 +65,8 @@ interface Entry {
   readonly worker: BackgroundWorker;
   readonly databases: Set<string>;
   started: boolean;
+  /** `run` was called (set before its listen resolves, so a second call returns at once). */
+  running: boolean;
   stopped: boolean;
   /** The pass in flight (never rejects). */
   pass: Promise<void> | undefined;
@@ -95,6 +102,7 @@ export class BackgroundWork {
       worker,
       databases: new Set(),
       started: false,
+      running: false,
       stopped: false,
       pass: undefined,
       woken: false,
@@ -105,6 +113,12 @@ export class BackgroundWork {
     return {
       listen: databaseUrl => this.listen(entry, databaseUrl),
       start: () => this.start(entry),
+      run: async databaseUrl => {
+        if (entry.running) return;
+        entry.running = true;
+        if (databaseUrl) await this.listen(entry, databaseUrl);
+        this.start(entry);
+      },
       wake: () => this.wake(entry),
       stop: () => this.stop(entry),
     };

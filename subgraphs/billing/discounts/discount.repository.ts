@@ -93,4 +93,17 @@ export class DiscountRepository {
       [[...checkoutIds]],
     );
   }
+
+  /**
+   * Counts one redemption of the discount (a subscription change takes one), if it is below its limit: an atomic
+   * conditional increment, so two concurrent redemptions cannot both take the last one. False: the limit
+   * is reached.
+   */
+  async redeemBelowLimit(discountId: string): Promise<boolean> {
+    const updated = await this.em.execute<{ id: string }[]>(
+      'update billing.discounts set redemptions_count = redemptions_count + 1 where id = ? and (max_redemptions is null or redemptions_count < max_redemptions) returning id',
+      [discountId],
+    );
+    return updated.length > 0;
+  }
 }

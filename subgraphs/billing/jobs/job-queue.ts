@@ -36,7 +36,6 @@ export async function enqueueJob(em: EntityManager, job: NewJob): Promise<void> 
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly loop: Enrolment;
-  private started = false;
   /** The job loop's drain in flight in this process (never rejects). */
   private draining: Promise<unknown> = Promise.resolve();
   /** This runner's name in `locked_by` (a job's `heldBy`). */
@@ -110,11 +109,8 @@ export class JobRunner {
    * due (`run_at`, or a dead worker's lease running out) and when the clock jumps (tests). With nothing
    * due it does not query. `databaseUrl`: where to listen (none: only this process's own wake-ups).
    */
-  async start(databaseUrl?: string): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    if (databaseUrl) await this.loop.listen(databaseUrl);
-    this.loop.start();
+  start(databaseUrl?: string): Promise<void> {
+    return this.loop.run(databaseUrl);
   }
 
   async stop(): Promise<void> {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * Hand-written statements of subscription changes, run in the caller's transaction: the per-subscription
- * advisory lock (subscriptions/subscription.lock.ts), the row lock, and a change's discount redemption.
+ * advisory lock (subscriptions/subscription.lock.ts) and the row lock.
  */
 export class SubscriptionQueries {
   constructor(private readonly em: EntityManager) {}
@@ -20,19 +20,6 @@ export class SubscriptionQueries {
   /** `pg_advisory_xact_lock` on the key's hash: waits its turn. */
   async waitForAdvisoryLock(key: string): Promise<void> {
     await this.em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key], 'get');
-  }
-
-  /**
-   * Counts one redemption of the discount by a subscription change, if it is below its limit: an atomic
-   * conditional increment, so two concurrent redemptions cannot both take the last one. False: the limit
-   * is reached.
-   */
-  async redeemDiscountBelowLimit(discountId: string): Promise<boolean> {
-    const updated = await this.em.execute<{ id: string }[]>(
-      'update billing.discounts set redemptions_count = redemptions_count + 1 where id = ? and (max_redemptions is null or redemptions_count < max_redemptions) returning id',
-      [discountId],
-    );
-    return updated.length > 0;
   }
 
   /** Row-locks the subscription until the transaction ends (waits for a transaction holding it). */

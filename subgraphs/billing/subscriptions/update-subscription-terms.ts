@@ -6,7 +6,6 @@ import type { Product } from '../products/product.entity.js';
 import { PriceAmountType } from '../shared/enums.js';
 import type { PaidChange } from './subscription.charger.js';
 import type { Subscription } from './subscription.entity.js';
-import { SubscriptionQueries } from './subscription.queries.js';
 import { AboveMaximumSeats, BelowMinimumSeats } from './subscription.errors.js';
 import type { ProductTerms } from './transitions/state.js';
 
@@ -39,7 +38,7 @@ export async function redeemDiscount(em: EntityManager, s: Subscription, discoun
     throw issue('Discount is not applicable to this product.');
   if (discount.type === 'fixed' && discount.currency && discount.currency !== s.currency)
     throw issue('Discount is not applicable to this currency.');
-  if (!(await new SubscriptionQueries(em).redeemDiscountBelowLimit(discount.id)))
+  if (!(await new DiscountRepository(em).redeemBelowLimit(discount.id)))
     throw issue('Discount has reached its redemption limit.');
 }
 

@@ -20,7 +20,6 @@ const ORGANIZATIONS_PER_PASS = 100;
  */
 export class DueWorkSweep {
   private readonly loop: Enrolment;
-  private started = false;
 
   constructor(
     private readonly orm: MikroORM,
@@ -46,11 +45,8 @@ export class DueWorkSweep {
   }
 
   /** Starts the loop, woken by the runners' topics on `databaseUrl` (none: only by time). */
-  async start(databaseUrl?: string): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    if (databaseUrl) await this.loop.listen(databaseUrl);
-    this.loop.start();
+  start(databaseUrl?: string): Promise<void> {
+    return this.loop.run(databaseUrl);
   }
 
   async stop(): Promise<void> {

@@ -15,7 +15,6 @@ import { RENEWALS_TOPIC, type RenewalEngine } from './renewal-engine.js';
  */
 export class RenewalScheduler {
   private readonly loop: Enrolment;
-  private started = false;
 
   constructor(
     private readonly engine: RenewalEngine,
@@ -45,11 +44,8 @@ export class RenewalScheduler {
   }
 
   /** Starts the loop, woken by RENEWALS_TOPIC on `databaseUrl` (none: only by time). */
-  async start(databaseUrl?: string): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    if (databaseUrl) await this.loop.listen(databaseUrl);
-    this.loop.start();
+  start(databaseUrl?: string): Promise<void> {
+    return this.loop.run(databaseUrl);
   }
 
   /** Stops the loop and waits for the pass under way, so shutdown never cuts a renewal's transaction. */
