@@ -7,11 +7,11 @@ import { describeError, EXIT_USAGE, UsageError } from './errors.js';
 import { type CliSession, openSession } from './session.js';
 
 /**
- * Operator CLI (`npm run cli -- <command> [options]`): bootstraps an instance and manages users,
+ * Operator CLI (`npx billing-cli <command> [options]`, or `npm run -s cli -- …`): bootstraps an instance and manages users,
  * organizations and access tokens, on the same data as a running `npm start`.
  * stdout carries only the result (one JSON line with --json); messages and errors go to stderr.
  */
-const PROGRAM = 'npm run cli --';
+const PROGRAM = 'npx billing-cli';
 
 function generalHelp(): string {
   const width = Math.max(...COMMANDS.map(c => c.name.length));
@@ -28,7 +28,7 @@ function generalHelp(): string {
     '',
     "The data is the running server's: DATABASE_URL / SANDBOX_DATABASE_URL when set, otherwise the",
     'embedded PostgreSQL under DATA_DIR (default .data), started for the command when the server is not running.',
-    `Run "${PROGRAM} <command> --help" for a command's options.`,
+    `Run "${PROGRAM} <command> --help" for a command's options. From npm: npm run -s cli -- <command> (-s keeps npm's banner, which repeats the command line, off stdout).`,
   ].join('\n');
 }
 

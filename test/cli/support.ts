@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -49,6 +49,45 @@ export function cli(...args: string[]): Promise<CliResult> {
     child.on('error', reject);
     child.on('close', code => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * The CLI as a newcomer runs it from the project folder: `npx billing-cli …` (package.json's `bin`) or
+ * `npm run -s cli -- …`, through the machine's npm, with stdout and stderr kept apart. The package is a
+ * copy of the project's package.json and bin under the private build, whose build step is a stand-in
+ * that prints what the real one prints, so the shared `dist/` is not rebuilt under other tests.
+ */
+export async function packagedCli(runner: 'npx' | 'npm', ...args: string[]): Promise<CliResult> {
+  const dir = path.join(buildDir, 'package');
+  if (!packageReady) packageReady = writePackage(dir);
+  await packageReady;
+  const command = runner === 'npx' ? ['npx', 'billing-cli', ...args] : ['npm', 'run', '-s', 'cli', '--', ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), { cwd: dir, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', d => (stdout += d));
+    child.stderr.on('data', d => (stderr += d));
+    child.on('error', reject);
+    child.on('close', code => resolve({ code, stdout, stderr }));
+  });
+}
+
+let packageReady: Promise<void> | undefined;
+
+async function writePackage(dir: string): Promise<void> {
+  const project = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
+  await mkdir(path.join(dir, 'bin'), { recursive: true });
+  await mkdir(path.join(dir, 'scripts'), { recursive: true });
+  const { name, version, type, bin, scripts } = project;
+  await writeFile(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name, version, type, bin, scripts: { cli: scripts.cli } }),
+  );
+  for (const file of Object.values(bin as Record<string, string>))
+    await copyFile(path.join(ROOT, file), path.join(dir, file));
+  await writeFile(path.join(dir, 'scripts', 'build.mjs'), "process.stdout.write('built 0 files into dist/\\n');\n");
+  await symlink(buildDir, path.join(dir, 'dist'));
 }
 
 export async function cliJson(...args: string[]): Promise<Record<string, string>> {

@@ -1,5 +1,5 @@
 import { call, TEST_SECRET } from '../support/stack.js';
-import { cli, slug, url, useCliStack, UUID } from './support.js';
+import { cli, packagedCli, slug, url, useCliStack, UUID } from './support.js';
 
 useCliStack();
 
@@ -223,5 +223,38 @@ describe('bootstrap', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/password: String should have at least 8 characters/);
     expect(result.stderr).not.toContain('short');
+  });
+});
+
+describe('run from the project folder, piped to a JSON reader', () => {
+  // `npm run cli -- …` without -s prints npm's banner, the command line and its password, on stdout.
+  test.each(['npx', 'npm'] as const)('%s: stdout is one JSON line, and the password appears nowhere', async runner => {
+    const s = slug(runner);
+    const password = `never echoed ${s}`;
+    const result = await packagedCli(
+      runner,
+      'bootstrap',
+      '--email',
+      `${s}@example.com`,
+      '--password',
+      password,
+      '--org-name',
+      'Piped Inc',
+      '--org-slug',
+      s,
+      '--json',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(result.stdout)).toEqual(
+      expect.objectContaining({ organization_id: expect.stringMatching(UUID), user_id: expect.stringMatching(UUID) }),
+    );
+    expect(result.stdout + result.stderr).not.toContain(password);
+  });
+
+  test("--help names the CLI's own command", async () => {
+    const result = await packagedCli('npx', '--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: npx billing-cli <command>/);
   });
 });
