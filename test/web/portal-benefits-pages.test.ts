@@ -1,7 +1,7 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { buyWithBenefits, createBenefit, untilGranted, uploadFile } from '../support/portal-benefits.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
-import { WebClient } from './client.js';
+import { csrfTokenOf, WebClient } from './client.js';
 
 /**
  * The portal's Benefits tab over plain HTTP, and the grants route it reads
@@ -118,5 +118,68 @@ describe('the Benefits tab', () => {
     const page = await client.get(`/portal/${shop.slug}/benefits`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('You have no benefits.');
+  });
+
+  it("lists a key's activations (label, date) and deactivates one with its button", async () => {
+    const env = stack.production;
+    const buyer = await fixtures.customer(shop.organizationId, { name: 'Key Holder' });
+    const benefit = await createBenefit(env, shop, {
+      type: 'license_keys',
+      description: 'Desktop app',
+      properties: { prefix: 'DESK', activations: { limit: 3, enable_customer_admin: true } },
+    });
+    await buyWithBenefits(env, shop, buyer.id, [benefit.id], 'Desktop bundle');
+    const token = await sessionOf(buyer.id);
+    const [key] = (await call(base, 'GET', '/v1/customer-portal/license-keys/', { token })).body.items;
+    const activate = (label: string) =>
+      call(base, 'POST', '/v1/customer-portal/license-keys/activate', {
+        body: { key: key.key, organization_id: shop.organizationId, label },
+      });
+    const laptop = (await activate('Work <laptop>')).body;
+    const desktop = (await activate('Home desktop')).body;
+    expect(desktop.label).toBe('Home desktop');
+
+    const client = new WebClient(base);
+    await client.get(`/portal?customer_session_token=${token}`);
+    const page = await client.get(`/portal/${shop.slug}/benefits`);
+    expect(page.status).toBe(200);
+    const words = text(page.text);
+    expect(words).toContain('up to 3 activations');
+    expect(page.text).toContain('Work &lt;laptop&gt;');
+    expect(words).toContain('Home desktop');
+    expect(page.text).toMatch(
+      new RegExp(`<time datetime="${laptop.created_at}">[A-Z][a-z]{2} \\d{1,2}, \\d{4}</time>`),
+    );
+    expect(page.text).toContain('aria-label="Deactivate Home desktop">Deactivate</button>');
+
+    // Without the form's CSRF token nothing happens; with it, the activation is gone and its slot free.
+    const form = { license_key_id: key.id, activation_id: desktop.id };
+    expect((await client.post(`/portal/${shop.slug}/benefits/deactivate`, form)).status).toBe(403);
+    const done = await client.post(`/portal/${shop.slug}/benefits/deactivate`, {
+      ...form,
+      csrf_token: csrfTokenOf(page.text),
+    });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`/portal/${shop.slug}/benefits?done=deactivated`);
+    const after = await client.get(done.location!);
+    expect(after.text).toContain('The activation was removed');
+    expect(after.text).not.toContain('Home desktop');
+    expect(after.text).toContain('Work &lt;laptop&gt;');
+    const held = await call(base, 'GET', `/v1/customer-portal/license-keys/${key.id}`, { token });
+    expect(held.body.activations.map((a: any) => a.id)).toEqual([laptop.id]);
+
+    // Another customer's portal cannot reach this key.
+    const stranger = await fixtures.customer(shop.organizationId);
+    const other = new WebClient(base);
+    await other.get(`/portal?customer_session_token=${await sessionOf(stranger.id)}`);
+    const theirs = await other.get(`/portal/${shop.slug}/benefits`);
+    const refused = await other.post(`/portal/${shop.slug}/benefits/deactivate`, {
+      license_key_id: key.id,
+      activation_id: laptop.id,
+      csrf_token: csrfTokenOf(theirs.text),
+    });
+    expect(refused.status).toBe(404);
+    const still = await call(base, 'GET', `/v1/customer-portal/license-keys/${key.id}`, { token });
+    expect(still.body.activations).toHaveLength(1);
   });
 });

@@ -114,3 +114,45 @@ describe('customer portal pages', () => {
     expect(signIn.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 });
+
+describe('the Orders tab', () => {
+  it('shows a partially refunded order with its refunded amount and status', async () => {
+    const sandbox = stack.sandbox.baseUrl;
+    const seller = await createTenant(stack.sandbox, { name: 'Refund Shop' });
+    const product = await call(sandbox, 'POST', '/v1/products/', {
+      token: seller.oat,
+      body: { name: 'Lifetime licence', prices: [{ amount_type: 'fixed', price_amount: 5000, price_currency: 'usd' }] },
+    });
+    expect(product.status).toBe(201);
+    const buyer = `refund-${randomUUID()}@example.com`;
+    const checkout = await call(sandbox, 'POST', '/v1/checkouts/', {
+      token: seller.oat,
+      body: { products: [product.body.id], customer_email: buyer },
+    });
+    const confirmed = await call(sandbox, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+      body: { confirmation_token_id: 'pm_card_visa', customer_name: 'Ada Buyer' },
+    });
+    expect(confirmed.status).toBe(200);
+    const orders = await call(sandbox, 'GET', `/v1/orders/?checkout_id=${checkout.body.id}`, { token: seller.oat });
+    const order = orders.body.items[0];
+    const refund = await call(sandbox, 'POST', '/v1/refunds/', {
+      token: seller.oat,
+      body: { order_id: order.id, reason: 'customer_request', amount: 2000 },
+    });
+    expect(refund.status).toBe(201);
+    const session = await call(sandbox, 'POST', '/v1/customer-sessions/', {
+      token: seller.oat,
+      body: { customer_id: order.customer_id },
+    });
+
+    const client = new WebClient(sandbox);
+    expect((await client.get(`/portal?customer_session_token=${session.body.token}`)).status).toBe(303);
+    const page = await client.get(`/portal/${seller.slug}/orders`);
+    expect(page.status).toBe(200);
+    const row = /<tr><td><time[\s\S]*?<\/tr>/.exec(page.text)?.[0] ?? '';
+    const words = row.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(words).toContain('$50.00');
+    expect(words).toContain('$20.00 refunded');
+    expect(words).toContain('Partially refunded');
+  });
+});

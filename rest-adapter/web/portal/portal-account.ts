@@ -21,13 +21,20 @@ export function ordersBody(items: Wire[], options: { base: string; invoices: boo
 <thead><tr><th>Date</th><th>Product</th><th>Amount</th><th>Status</th>${options.invoices ? html`<th>Invoice</th>` : null}</tr></thead>
 <tbody>${items.map(
     o =>
-      html`<tr><td><time datetime="${o.created_at}">${formatDate(o.created_at)}</time></td><td>${o.product?.name ?? o.description ?? ''}</td><td>${formatAmount(o.total_amount, o.currency)}</td><td>${ORDER_STATUS[o.status] ?? o.status}</td>${
+      html`<tr><td><time datetime="${o.created_at}">${formatDate(o.created_at)}</time></td><td>${o.product?.name ?? o.description ?? ''}</td><td>${amountCell(o)}</td><td>${ORDER_STATUS[o.status] ?? o.status}</td>${
         options.invoices
           ? html`<td>${o.paid ? html`<a href="${options.base}/orders/${o.id}/invoice">Invoice</a>` : html`<span class="muted">—</span>`}</td>`
           : null
       }</tr>`,
   )}</tbody>
 </table>`;
+}
+
+/** The order's total; after a refund, part or whole, also the amount refunded. */
+function amountCell(order: Wire): SafeHtml {
+  const total = formatAmount(order.total_amount, order.currency);
+  if (!order.refunded_amount) return html`${total}`;
+  return html`${total}<div class="muted">${formatAmount(order.refunded_amount, order.currency)} refunded</div>`;
 }
 
 export interface BillingForm {

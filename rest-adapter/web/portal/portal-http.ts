@@ -18,6 +18,7 @@ export const NOTICES: Record<string, string> = {
   changed: 'Your plan was changed.',
   seats: 'Your seats were changed.',
   billing: 'Your billing details were saved.',
+  deactivated: 'The activation was removed: the license key can be activated again in its place.',
 };
 
 export function message(

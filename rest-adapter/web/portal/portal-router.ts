@@ -1,4 +1,5 @@
 import express from 'express';
+import { benefitRoutes } from './portal-benefit-routes.js';
 import { mountPortal, requireCustomer, sessionLinkRoute, signOutRoute } from './portal-entry-routes.js';
 import { field, message } from './portal-http.js';
 import { invoiceRoutes } from './portal-invoice-routes.js';
@@ -32,6 +33,7 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
   signOutRoute(portal, pages);
   sectionRoutes(portal, pages);
   billingRoutes(portal, pages);
+  benefitRoutes(portal, pages);
   invoiceRoutes(portal, { page, contextOf, show, message, api, publicUrl: deps.publicUrl });
   subscriptionRoutes(portal, { page, contextOf, show, message, field, api });
   return router;

@@ -99,9 +99,28 @@ registerPortalSection({
   render: async ctx => {
     const list = async (id: string) => (ctx.api.has(id) ? items(await ctx.call(id, { query: { limit: '100' } })) : []);
     const [keys, files, grants] = await Promise.all([list(LICENSE_KEYS), list(DOWNLOADABLES), list(GRANTS)]);
-    return benefitsBody({ keys, files, grants, link: ctx.link });
+    const { base, csrfToken, notice, link } = ctx;
+    return benefitsBody({
+      keys,
+      files,
+      grants,
+      activations: await activationsOf(ctx, keys),
+      link,
+      base,
+      csrfToken,
+      notice,
+    });
   },
 });
+
+/** The live activations of each key that takes activations (one `license_keys:get` per such key). */
+async function activationsOf(ctx: PortalContext, keys: Wire[]): Promise<Map<string, Wire[]>> {
+  const KEY = 'customer_portal:license_keys:get';
+  const counted = keys.filter(k => k.limit_activations && k.status !== 'revoked');
+  if (!ctx.api.has(KEY)) return new Map();
+  const withActivations = await Promise.all(counted.map(k => ctx.call(KEY, { params: { id: k.id } })));
+  return new Map(withActivations.map(k => [k.id as string, (k.activations ?? []) as Wire[]]));
+}
 
 // Saved payment methods arrive with the portal's payment-method API; until then the tab is not shown.
 registerPortalSection({
