@@ -55,3 +55,27 @@ export function parseMajorUnits(text: string, currency: string): bigint | null {
   const minor = BigInt(whole) * minorUnitsPerMajor(currency) + BigInt(fraction.padEnd(exponent, '0') || '0');
   return sign ? -minor : minor;
 }
+
+/**
+ * The period a recurring price is paid for, as people read it after the amount: `/ month`, `/ year`,
+ * `/ 3 months` (an interval count above one), `''` when the price does not recur. Every page that shows
+ * a recurring price says its period through this function or `formatRecurringPrice`.
+ */
+export function formatInterval(interval: string | null | undefined, count: number | null | undefined = 1): string {
+  if (!interval) return '';
+  const every = count != null && count > 1 ? `${count} ${interval}s` : interval;
+  return `/ ${every}`;
+}
+
+/** `$49.00 / month`, `¥1,000 / year`, `$90.00 / 3 months`; just the amount when the price does not recur. */
+export function formatRecurringPrice(
+  amount: bigint,
+  currency: string,
+  interval: string | null | undefined,
+  count: number | null | undefined = 1,
+  options: FormatMoneyOptions = {},
+): string {
+  const period = formatInterval(interval, count);
+  const money = formatMoney(amount, currency, options);
+  return period ? `${money} ${period}` : money;
+}

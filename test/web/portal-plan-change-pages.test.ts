@@ -77,6 +77,9 @@ describe('plan changes in the portal pages', () => {
     expect(choose.status).toBe(200);
     expect(choose.text).toContain(`action="${root}/subscriptions/${s.id}/change-plan/review"`);
     expect(choose.text).toContain(`value="${premium.product.id}"`);
+    // Each plan with its price and the period it pays for.
+    expect(text(choose.text)).toContain('Premium $20.00 / month');
+    expect(text(choose.text)).toContain('Team $10.00 per seat / month');
 
     const review = await client.get(
       `${root}/subscriptions/${s.id}/change-plan/review?product_id=${premium.product.id}`,

@@ -1,4 +1,4 @@
-import { formatMoney, parseMajorUnits, toDecimalString } from '../format.js';
+import { formatInterval, formatMoney, formatRecurringPrice, parseMajorUnits, toDecimalString } from '../format.js';
 import { money, sumMoney } from '../money.js';
 
 describe('toDecimalString', () => {
@@ -66,5 +66,25 @@ describe('sumMoney', () => {
     expect(() => sumMoney('usd', [money(1n, 'usd'), money(1n, 'eur')])).toThrow(
       expect.objectContaining({ code: 'CurrencyMismatch', status: 500 }),
     );
+  });
+});
+
+describe('formatRecurringPrice and formatInterval', () => {
+  it.each([
+    [4900n, 'usd', 'month', 1, '$49.00 / month'],
+    [4900n, 'usd', 'month', null, '$49.00 / month'],
+    [49000n, 'usd', 'year', 1, '$490.00 / year'],
+    [9000n, 'usd', 'month', 3, '$90.00 / 3 months'],
+    [1000n, 'jpy', 'week', 2, '¥1,000 / 2 weeks'],
+    [500n, 'eur', 'day', 1, '€5.00 / day'],
+    [4900n, 'usd', null, 1, '$49.00'],
+  ])('%s %s every %s ×%s → %s', (amount, currency, interval, count, expected) => {
+    expect(formatRecurringPrice(amount, currency, interval, count)).toBe(expected);
+  });
+
+  it('names only the period, empty for a one-time price', () => {
+    expect(formatInterval('year')).toBe('/ year');
+    expect(formatInterval('month', 6)).toBe('/ 6 months');
+    expect(formatInterval(undefined)).toBe('');
   });
 });

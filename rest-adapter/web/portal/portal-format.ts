@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../kit/money/format.js';
+import { formatInterval, formatMoney, formatRecurringPrice } from '../../../kit/money/format.js';
 
 type Wire = Record<string, any>;
 
@@ -13,12 +13,30 @@ export function formatAmount(amount: number | null | undefined, currency: string
   return formatMoney(BigInt(amount), currency);
 }
 
-/** `$10.00 / month`, `$90.00 / 3 months`. */
+/** A subscription's price: `$10.00 / month`, `$90.00 / 3 months` (kit/money's one recurring format). */
 export function formatRecurring(subscription: Wire): string {
-  const count = subscription.recurring_interval_count ?? 1;
-  const interval = subscription.recurring_interval ?? '';
-  const every = count === 1 ? interval : `${count} ${interval}s`;
-  return `${formatAmount(subscription.amount, subscription.currency)} / ${every}`;
+  const { amount, currency, recurring_interval, recurring_interval_count } = subscription;
+  if (amount == null || !currency) return '—';
+  return formatRecurringPrice(BigInt(amount), currency, recurring_interval, recurring_interval_count);
+}
+
+/**
+ * A product's first price as the plan picker shows it: `$49.00 / month`, `Free / month`, `Pay what you
+ * want / month`, `$10.00 per seat / month`. The interval is the product's (Polar's recurring products carry it), else the price's.
+ */
+export function formatProductPrice(product: Wire): string {
+  const price = (product.prices ?? [])[0];
+  if (!price) return '';
+  const interval = product.recurring_interval ?? price.recurring_interval;
+  const count = product.recurring_interval_count ?? 1;
+  if (price.price_amount != null && price.price_currency)
+    return formatRecurringPrice(BigInt(price.price_amount), price.price_currency, interval, count);
+  const perSeat = price.seat_tiers?.tiers?.[0]?.price_per_seat;
+  if (perSeat != null && price.price_currency)
+    return `${formatMoney(BigInt(perSeat), price.price_currency)} per seat ${formatInterval(interval, count)}`.trim();
+  const words = price.amount_type === 'free' ? 'Free' : price.amount_type === 'custom' ? 'Pay what you want' : '';
+  const period = formatInterval(interval, count);
+  return words && period ? `${words} ${period}` : words;
 }
 
 const STATUS_LABELS: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
-import { formatAmount, formatDate } from './portal-format.js';
+import { formatAmount, formatDate, formatProductPrice } from './portal-format.js';
 
 type Wire = Record<string, any>;
 
@@ -11,10 +11,6 @@ type Wire = Record<string, any>;
 export function changePlanBody(s: Wire, options: { base: string; products: Wire[]; error?: string | null }): SafeHtml {
   const path = `${options.base}/subscriptions/${s.id}`;
   const others = options.products.filter(p => p.id !== s.product_id && p.is_recurring !== false && !p.is_archived);
-  const priceOf = (p: Wire) => {
-    const price = (p.prices ?? [])[0];
-    return price?.price_amount != null ? formatAmount(price.price_amount, price.price_currency) : '';
-  };
   return html`<p><a href="${path}">← ${s.product?.name ?? 'Subscription'}</a></p>
 <h1>Change plan</h1>
 ${errorBox(options.error)}
@@ -23,7 +19,7 @@ ${errorBox(options.error)}
     others.length
       ? others.map(
           p =>
-            html`<label class="check"><input type="radio" name="product_id" value="${p.id}" required> ${p.name} <span class="muted">${priceOf(p)}</span></label>`,
+            html`<label class="check"><input type="radio" name="product_id" value="${p.id}" required> ${p.name} <span class="muted">${formatProductPrice(p)}</span></label>`,
         )
       : html`<p class="muted">There is no other plan to change to.</p>`
   }</fieldset>

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
-import { formatAmount, formatDate, formatRecurring, subscriptionState } from './portal-format.js';
+import { formatDate, formatRecurring, subscriptionState } from './portal-format.js';
 import { noticeBox } from './portal-layout.js';
 
 type Wire = Record<string, any>;
@@ -93,7 +93,7 @@ export function cancelBody(s: Wire, options: { base: string; csrfToken: string; 
 <h1>Cancel subscription</h1>
 ${errorBox(options.error)}
 <div class="card">
-<p>Your subscription to <strong>${s.product?.name ?? ''}</strong> (${formatAmount(s.amount, s.currency)}) stays active until the end of the current period, <strong>${formatDate(s.current_period_end)}</strong>, and is not renewed after it. You can keep it until then.</p>
+<p>Your subscription to <strong>${s.product?.name ?? ''}</strong> (${formatRecurring(s)}) stays active until the end of the current period, <strong>${formatDate(s.current_period_end)}</strong>, and is not renewed after it. You can keep it until then.</p>
 <form class="stack" method="post" action="${path}/cancel">
 ${csrfField(options.csrfToken)}
 <div class="field"><label for="cancel-reason">Why are you canceling?</label><select id="cancel-reason" name="cancellation_reason">${REASONS.map(
