@@ -18,6 +18,7 @@ import { createSecretScanningRouter, type SecretScanningDependencies } from './i
 import { createCheckoutRouter } from './web/checkout/checkout.routes.js';
 import type { CardEntry } from './web/checkout/checkout.views.js';
 import type { WebDependencies } from './web/account-pages.js';
+import { offeredScopes } from './web/settings/offered-scopes.js';
 import { settingsRoutes } from './web/settings/settings.routes.js';
 import { signInRoutes } from './web/sign-in/sign-in.routes.js';
 import { PortalApi } from './web/portal/portal-api.js';
@@ -110,7 +111,10 @@ export function assembleRestApp(options: RestAppOptions): Express {
       ...(options.web
         ? [
             signInRoutes({ identity: options.web.identity, logger }),
-            settingsRoutes({ identity: options.web.identity, logger }),
+            settingsRoutes(
+              { identity: options.web.identity, logger },
+              { environment: options.environment, scopes: offeredScopes(routes) },
+            ),
           ]
         : []),
       ...(options.web

@@ -1,7 +1,19 @@
 import { hashToken } from '../../kit/tokens.js';
 import { call, TEST_SECRET } from '../support/stack.js';
-import { cookieLine, csrfTokenOf } from './client.js';
-import { base, liveTokens, memberEmail, owner, query, signedIn, stranger, useWebPagesStack } from './pages-support.js';
+import { cookieLine, csrfTokenOf, WebClient } from './client.js';
+import { createTenant } from '../support/stack.js';
+import {
+  base,
+  liveTokens,
+  memberEmail,
+  owner,
+  PASSWORD,
+  query,
+  signedIn,
+  stack,
+  stranger,
+  useWebPagesStack,
+} from './pages-support.js';
 
 useWebPagesStack();
 
@@ -67,9 +79,14 @@ describe('organization settings', () => {
     const orgPage = `/settings/organizations/${owner.organizationId}`;
     const page = await client.get(orgPage);
     expect(page.text).toContain('<legend>Scopes</legend>');
-    expect(page.text).toContain('<h3>Products</h3>');
+    expect(page.text).toContain('<h3>Catalogue</h3>');
+    expect(page.text).toContain('<h4>Products</h4>');
     expect(page.text).toContain('value="products:read"');
     expect(page.text).not.toContain('value="organization_access_tokens:write"');
+    // Only scopes of what the service serves: none for meters, payouts, metrics, OpenID Connect…
+    for (const absent of ['meters:read', 'payouts:read', 'metrics:read', 'wallets:write', 'openid', 'user:read'])
+      expect(page.text).not.toContain(`value="${absent}"`);
+    expect(page.text).toMatch(/data-environment="production"><strong>Production\.<\/strong>/);
     for (const option of ['No expiry', '7 days', '30 days', '90 days', '1 year'])
       expect(page.text).toContain(`>${option}</option>`);
 
@@ -123,6 +140,29 @@ describe('organization settings', () => {
       csrf_token: csrfTokenOf(list.text),
     });
     expect(badExpiry.status).toBe(400);
+    // The form offers fewer scopes than the API takes: a scope it leaves out is still valid when posted.
+    const unlisted = await client.post(`${orgPage}/tokens`, {
+      comment: 'meters',
+      scopes: 'meters:read',
+      expires_in: '',
+      csrf_token: csrfTokenOf(list.text),
+    });
+    expect(unlisted.status).toBe(200);
+    expect(unlisted.text).toContain('meters:read');
+  });
+
+  it('says on every settings page, visibly, that the sandbox is the sandbox', async () => {
+    const tenant = await createTenant(stack.sandbox);
+    const client = new WebClient(stack.sandbox.baseUrl);
+    expect((await client.logIn(tenant.email, PASSWORD)).status).toBe(303);
+    for (const path of ['/settings', `/settings/organizations/${tenant.organizationId}`]) {
+      const page = await client.get(path);
+      expect(page.status).toBe(200);
+      expect(page.text).toMatch(
+        /<div class="warning" role="note" data-environment="sandbox"><strong>Sandbox\.<\/strong>/,
+      );
+      expect(page.text).not.toContain('data-environment="production"');
+    }
   });
 
   it('revokes a token from the list: the token then answers 401', async () => {

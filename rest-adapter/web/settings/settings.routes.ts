@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import type { EnvironmentName } from '../../../kit/config.js';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { OrganizationPage, WebIdentity } from '../../../subgraphs/identity/contract.js';
 import { requireSignIn } from '../../web-kit/auth.js';
@@ -10,6 +11,7 @@ import {
   fields,
   forbidden,
   messageOf,
+  type PageHandler,
   page,
   pageUser,
   queryParam,
@@ -24,28 +26,38 @@ const MAX_COMMENT = 200;
  * `/settings/organizations/{id}` and its token forms. Mounted through `createApp`'s `extensions`; it
  * asks identity through `WebIdentity`, not the API.
  */
-export function settingsRoutes(deps: WebDependencies): express.Router {
+export function settingsRoutes(base: WebDependencies, settings: SettingsOptions): express.Router {
+  const deps: SettingsDependencies = { ...base, ...settings };
   const router = express.Router();
-  router.get('/settings', page(deps, signedIn(showSettings)));
-  router.post('/settings/organizations', page(deps, signedIn(createOrganization)));
-  router.get('/settings/organizations/:id', page(deps, signedIn(showOrganizationPage)));
-  router.post('/settings/organizations/:id/tokens', page(deps, signedIn(createToken)));
-  router.post('/settings/organizations/:id/tokens/:tokenId/revoke', page(deps, signedIn(revokeToken)));
+  router.get('/settings', page(deps, signedIn(deps, showSettings)));
+  router.post('/settings/organizations', page(deps, signedIn(deps, createOrganization)));
+  router.get('/settings/organizations/:id', page(deps, signedIn(deps, showOrganizationPage)));
+  router.post('/settings/organizations/:id/tokens', page(deps, signedIn(deps, createToken)));
+  router.post('/settings/organizations/:id/tokens/:tokenId/revoke', page(deps, signedIn(deps, revokeToken)));
   return router;
 }
 
-type Handler = (deps: WebDependencies, req: Request, res: Response) => Promise<void>;
+/** What the settings pages add to the pages' dependencies. */
+export interface SettingsOptions {
+  /** Shown on every settings page: tokens made there work on this environment only. */
+  environment: EnvironmentName;
+  /** The scopes the token form offers (`offeredScopes` of the served routes). */
+  scopes: readonly string[];
+}
+type SettingsDependencies = WebDependencies & SettingsOptions;
+
+type Handler = (deps: SettingsDependencies, req: Request, res: Response) => Promise<void>;
 
 /** Every settings page is for a signed-in person: anyone else goes to /login first. */
 const signedIn =
-  (handler: Handler): Handler =>
-  async (deps, req, res) => {
+  (deps: SettingsDependencies, handler: Handler): PageHandler =>
+  async (_pages, req, res) => {
     if (!requireSignIn(req, res)) return;
     await handler(deps, req, res);
   };
 
 async function renderSettings(
-  deps: WebDependencies,
+  deps: SettingsDependencies,
   req: Request,
   res: Response,
   status = 200,
@@ -60,7 +72,12 @@ async function renderSettings(
     renderPage({
       title: 'Settings',
       user,
-      body: settingsBody({ organizations, csrfToken: issueCsrfToken(req, res), ...form }),
+      body: settingsBody({
+        environment: deps.environment,
+        organizations,
+        csrfToken: issueCsrfToken(req, res),
+        ...form,
+      }),
     }),
     status,
   );
@@ -68,7 +85,7 @@ async function renderSettings(
 
 const showSettings: Handler = (deps, req, res) => renderSettings(deps, req, res);
 
-async function createOrganization(deps: WebDependencies, req: Request, res: Response) {
+async function createOrganization(deps: SettingsDependencies, req: Request, res: Response) {
   if (!verifyCsrf(req)) return forbidden(deps, req, res, FORM_EXPIRED);
   const name = field(req, 'name').trim();
   const slug = field(req, 'slug').trim();
@@ -82,7 +99,7 @@ async function createOrganization(deps: WebDependencies, req: Request, res: Resp
 }
 
 /** The organization page's data for the signed-in user; ResourceNotFound for non-members. */
-const organizationPage = (deps: WebDependencies, req: Request) =>
+const organizationPage = (deps: SettingsDependencies, req: Request) =>
   deps.identity.organization(req.principal, req.params.id as string);
 
 interface OrganizationPageExtras {
@@ -93,7 +110,7 @@ interface OrganizationPageExtras {
 }
 
 async function renderOrganization(
-  deps: WebDependencies,
+  deps: SettingsDependencies,
   req: Request,
   res: Response,
   { organization, tokens }: OrganizationPage,
@@ -105,6 +122,8 @@ async function renderOrganization(
       title: `${organization.name} · Settings`,
       user: await pageUser(deps, req, res),
       body: organizationBody({
+        environment: deps.environment,
+        scopes: deps.scopes,
         organization,
         tokens,
         canManage: organization.canManage,
@@ -118,12 +137,12 @@ async function renderOrganization(
   );
 }
 
-async function showOrganizationPage(deps: WebDependencies, req: Request, res: Response) {
+async function showOrganizationPage(deps: SettingsDependencies, req: Request, res: Response) {
   const notice = queryParam(req, 'revoked') ? 'The access token was revoked.' : undefined;
   await renderOrganization(deps, req, res, await organizationPage(deps, req), { notice });
 }
 
-async function createToken(deps: WebDependencies, req: Request, res: Response) {
+async function createToken(deps: SettingsDependencies, req: Request, res: Response) {
   if (!verifyCsrf(req)) return forbidden(deps, req, res, FORM_EXPIRED);
   const current = await organizationPage(deps, req);
   const { organization } = current;
@@ -158,7 +177,7 @@ async function createToken(deps: WebDependencies, req: Request, res: Response) {
   );
 }
 
-async function revokeToken(deps: WebDependencies, req: Request, res: Response) {
+async function revokeToken(deps: SettingsDependencies, req: Request, res: Response) {
   if (!verifyCsrf(req)) return forbidden(deps, req, res, FORM_EXPIRED);
   const { organization } = await organizationPage(deps, req);
   if (!organization.canManage)

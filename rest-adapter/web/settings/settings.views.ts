@@ -1,7 +1,8 @@
-import { GRANTABLE_SCOPES } from '../../../kit/scopes.js';
+import type { EnvironmentName } from '../../../kit/config.js';
 import type { OrganizationSummary, TokenRow } from '../../../subgraphs/identity/contract.js';
 import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
+import { scopeSections } from './offered-scopes.js';
 
 export type { OrganizationSummary, TokenRow };
 
@@ -15,19 +16,14 @@ export const EXPIRY_OPTIONS: readonly { value: string; label: string }[] = [
 ];
 const DEFAULT_EXPIRY = 'P30D';
 
-const GROUP_LABELS: Record<string, string> = { '': 'OpenID Connect' };
-
-/** The grantable scopes grouped by resource (`products:read` and `products:write` under "Products"). */
-export function scopeGroups(scopes: readonly string[] = GRANTABLE_SCOPES): { label: string; scopes: string[] }[] {
-  const groups = new Map<string, string[]>();
-  for (const scope of scopes) {
-    const resource = scope.includes(':') ? scope.slice(0, scope.indexOf(':')) : '';
-    groups.set(resource, [...(groups.get(resource) ?? []), scope]);
-  }
-  return [...groups].map(([resource, members]) => ({
-    label: GROUP_LABELS[resource] ?? resource.charAt(0).toUpperCase() + resource.slice(1).replace(/_/g, ' '),
-    scopes: members,
-  }));
+/**
+ * Which environment the page belongs to, visibly at the top: tokens made here work only on this
+ * environment's API, and a sandbox token is refused by production.
+ */
+export function environmentBanner(environment: EnvironmentName): SafeHtml {
+  return environment === 'sandbox'
+    ? html`<div class="warning" role="note" data-environment="sandbox"><strong>Sandbox.</strong> Test data and test payments only; the tokens made here work only on the sandbox API.</div>`
+    : html`<div class="notice" role="note" data-environment="production"><strong>Production.</strong> Live data; the tokens made here work only on the production API.</div>`;
 }
 
 /** An ISO 8601 time from the contract, shown to the minute in UTC. */
@@ -48,6 +44,7 @@ function scopeList(scopes: string[]): SafeHtml {
 const COLLAPSE_SCOPES_AFTER = 6;
 
 export function settingsBody(options: {
+  environment: EnvironmentName;
   organizations: OrganizationSummary[];
   csrfToken: string;
   error?: string | null;
@@ -58,6 +55,7 @@ export function settingsBody(options: {
     ? html`<ul class="plain">${options.organizations.map(o => html`<li><a href="/settings/organizations/${o.id}">${o.name}</a> <span class="muted">· ${o.slug} · ${o.role}</span></li>`)}</ul>`
     : html`<p class="muted">You are not a member of any organization yet.</p>`;
   return html`<h1>Settings</h1>
+${environmentBanner(options.environment)}
 <h2>Organizations</h2>
 <div class="card">${list}</div>
 <h2>New organization</h2>
@@ -73,6 +71,9 @@ ${csrfField(options.csrfToken)}
 }
 
 export interface OrganizationPageOptions {
+  environment: EnvironmentName;
+  /** The scopes the create form offers (offered-scopes.ts). */
+  scopes: readonly string[];
   organization: OrganizationSummary;
   tokens: TokenRow[];
   canManage: boolean;
@@ -109,7 +110,8 @@ ${errorBox(options.error)}
 ${csrfField(csrfToken)}
 <div class="field"><label for="token-comment">Comment</label><input id="token-comment" type="text" name="comment" value="${options.form?.comment ?? ''}" placeholder="What the token is for" maxlength="200"></div>
 <fieldset><legend>Scopes</legend>
-${scopeGroups().map(group => html`<div class="scope-group"><h3>${group.label}</h3><div class="scopes">${group.scopes.map(scope => html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"${chosen.has(scope) ? html` checked` : null}> ${scope}</label>`)}</div></div>`)}
+<p class="muted">The scopes of what this service serves today; the API and the CLI accept every Polar scope.</p>
+${scopeSections(options.scopes).map(section => html`<h3>${section.label}</h3>${section.groups.map(group => html`<div class="scope-group"><h4>${group.label}</h4><div class="scopes">${group.scopes.map(scope => html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"${chosen.has(scope) ? html` checked` : null}> ${scope}</label>`)}</div></div>`)}`)}
 </fieldset>
 <div class="field"><label for="token-expiry">Expires</label><select id="token-expiry" name="expires_in">${EXPIRY_OPTIONS.map(o => html`<option value="${o.value}"${o.value === expiry ? html` selected` : null}>${o.label}</option>`)}</select></div>
 <div><button type="submit">Create token</button></div>
@@ -119,6 +121,7 @@ ${scopeGroups().map(group => html`<div class="scope-group"><h3>${group.label}</h
   return html`<p><a href="/settings">← Settings</a></p>
 <h1>${org.name}</h1>
 <p class="muted">${org.slug} · <code>${org.id}</code> · your role: ${org.role}</p>
+${environmentBanner(options.environment)}
 ${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : null}
 ${options.error && !canManage ? errorBox(options.error) : null}
 <h2>Access tokens</h2>
