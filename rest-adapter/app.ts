@@ -6,7 +6,8 @@ import { requestIdOf } from '../kit/http/http-util.js';
 import type { Logger } from '../kit/logger.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './upstream/gateway-client.js';
-import { docsRouter } from './v1/openapi/docs-page.js';
+import { docsRouter, REVALIDATE } from './v1/openapi/docs-page.js';
+import { staticBody } from './web-kit/compressed.js';
 import type { RequestGuards } from './guards/request-guards.js';
 import { sameOriginWrites } from './guards/same-origin-writes.js';
 import { OperationDocuments } from './v1/operations.js';
@@ -73,8 +74,13 @@ export function createApp(deps: AppDependencies): express.Express {
       .json({ status: ok ? 'ok' : 'unavailable', ...deps.guards?.readiness(), ...deps.announcements });
   });
   for (const guard of deps.guards?.early ?? []) app.use(guard);
-  app.get('/openapi.json', (_req, res) => void res.json(deps.openapi()));
-  app.use(docsRouter(deps.docsPage));
+  // Compressed, with an ETag: the document is about 1 MB as JSON (docs/performance.md#the-docs-page).
+  const openapiBody = staticBody(() => JSON.stringify(deps.openapi()), {
+    type: 'application/json',
+    cacheControl: REVALIDATE,
+  });
+  app.get('/openapi.json', (req, res, next) => void openapiBody.send(req, res).catch(next));
+  app.use(docsRouter(deps.docsPage, deps.openapi));
 
   app.use(apiVersion);
   for (const router of deps.rawBodyRouters ?? []) app.use(router);

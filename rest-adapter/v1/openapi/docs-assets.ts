@@ -4,7 +4,7 @@
  * strings here so that the build, which compiles TypeScript only, ships them.
  */
 
-/** Browser script (ES2017, no modules): loads /openapi.json and starts Swagger UI on it. */
+/** Browser script (ES2017, no modules): loads the chosen tag's document and starts Swagger UI on it. */
 export const DOCS_SCRIPT = `'use strict';
 (function () {
   // Search: every word must appear in the method, path, operation id, summary, description or tag.
@@ -32,7 +32,14 @@ export const DOCS_SCRIPT = `'use strict';
     return window.location.origin + parsed.pathname + parsed.search;
   }
 
-  fetch('/openapi.json', { headers: { accept: 'application/json' } })
+  // One tag at a time (the page's tag links; the first tag by default), or 'all': the whole document.
+  var tags = document.querySelector('.docs-tags');
+  var tag = new URLSearchParams(window.location.search).get('tag') || (tags && tags.getAttribute('data-first-tag')) || 'all';
+  var current = tags && tags.querySelector('a[data-tag="' + CSS.escape(tag) + '"]');
+  if (current) current.setAttribute('aria-current', 'page');
+  var source = tag === 'all' ? '/openapi.json' : '/docs/openapi/' + encodeURIComponent(tag) + '.json';
+
+  fetch(source, { headers: { accept: 'application/json' } })
     .then(function (response) { return response.json(); })
     .then(function (spec) {
       spec.servers = [{ url: window.location.origin, description: 'This server' }];
@@ -60,7 +67,7 @@ export const DOCS_SCRIPT = `'use strict';
         displayOperationId: true,
         displayRequestDuration: true,
         docExpansion: 'list',
-        defaultModelsExpandDepth: 0,
+        defaultModelsExpandDepth: -1,
         validatorUrl: null,
         queryConfigEnabled: false,
         oauth2RedirectUrl: window.location.origin + '/docs/assets/oauth2-redirect.html'
@@ -68,7 +75,7 @@ export const DOCS_SCRIPT = `'use strict';
       window.ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true, scopeSeparator: ' ' });
     })
     .catch(function (error) {
-      document.getElementById('swagger-ui').textContent = 'Could not load /openapi.json: ' + error;
+      document.getElementById('swagger-ui').textContent = 'Could not load ' + source + ': ' + error;
     });
 })();
 `;
@@ -77,6 +84,10 @@ export const DOCS_SCRIPT = `'use strict';
 export const DOCS_STYLESHEET = `body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#222}
 .docs-header{padding:.6rem 1.25rem;background:#1b1b1b;color:#eee;border-bottom:1px solid #ddd;display:flex;gap:1.5rem;align-items:baseline;flex-wrap:wrap}
 .docs-header a{color:#9cc3ff}
+.docs-tags{padding:.5rem 1.25rem;border-bottom:1px solid #ddd;display:flex;gap:.4rem 1rem;flex-wrap:wrap;font-size:.9rem}
+.docs-tags a{color:#1b5fb4;text-decoration:none}
+.docs-tags a[aria-current=page]{font-weight:700;color:#222}
+.docs-tags span{color:#888}
 #no-script{max-width:70rem;margin:1rem auto;padding:0 1.25rem}
 #no-script table{border-collapse:collapse;width:100%}
 #no-script td{border-top:1px solid #eee;padding:.25rem .5rem;vertical-align:top}

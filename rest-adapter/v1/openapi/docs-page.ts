@@ -1,13 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Response } from 'express';
+import { type StaticBody, staticBody } from '../../web-kit/compressed.js';
 import { escapeHtml } from '../../web-kit/html.js';
 import { DOCS_SCRIPT, DOCS_STYLESHEET } from './docs-assets.js';
+import { documentTags, tagDocument } from './docs-tags.js';
 
 /**
  * `/docs`: Swagger UI (the `swagger-ui-dist` package, served from this process: no CDN) over
  * /openapi.json, with search, schemas and "Try it out" with a token. Its own CSP allows scripts and
- * styles of this origin only; without JavaScript the page lists the operations.
+ * styles of this origin only; without JavaScript the page lists the operations. It draws one tag at a
+ * time (`/docs?tag=…`, from `/docs/openapi/<tag>.json`; `all` is the whole document), and everything it
+ * loads is sent compressed with an ETag (docs/performance.md#the-docs-page).
  */
 
 const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -51,6 +56,14 @@ export function renderDocsPage(document: Record<string, any>): string {
       );
     }
   }
+  const tags = documentTags(document);
+  const tagLinks = [
+    ...tags.map(
+      t =>
+        `<a href="/docs?tag=${encodeURIComponent(t.name)}" data-tag="${escapeHtml(t.name)}">${escapeHtml(t.name)} <span>${t.operations}</span></a>`,
+    ),
+    `<a href="/docs?tag=all" data-tag="all">all operations <span>${rows.length}</span></a>`,
+  ];
   const title = escapeHtml(document.info.title);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
@@ -63,6 +76,7 @@ export function renderDocsPage(document: Record<string, any>): string {
 <a href="/openapi.json">OpenAPI document</a>
 <span>GraphQL: <code>POST /graphql</code> with the same token</span>
 <span>Tokens: <a href="/settings">settings</a></span></nav>
+<nav class="docs-tags" aria-label="Tags" data-first-tag="${escapeHtml(tags[0]?.name ?? 'all')}">${tagLinks.join('')}</nav>
 <div id="no-script"><h1>${title}</h1><p>${markdownCode(document.info.description ?? '')}</p>
 <p>Without JavaScript, here is the list of operations; their parameters, bodies and responses are in
 <a href="/openapi.json">/openapi.json</a>.</p>
@@ -85,25 +99,63 @@ function pageHeaders(res: Response): void {
   });
 }
 
-/** GET /docs and /docs/assets/<file>. */
-export function docsRouter(page: () => string): express.Router {
-  const router = express.Router();
-  router.get('/docs', (_req, res) => {
-    pageHeaders(res);
-    res.type('html').send(page());
-  });
-  router.get('/docs/assets/:file', (req, res, next) => {
-    const file = req.params.file;
-    const own = OWN_FILES[file];
-    if (!own && !SWAGGER_FILES.has(file)) {
-      next();
-      return;
+/** One document per tag, encoded on first use. */
+function tagBodies(openapi: () => Record<string, any>): (tag: string) => StaticBody | null {
+  const bodies = new Map<string, StaticBody | null>();
+  return tag => {
+    if (!bodies.has(tag)) {
+      const document = tagDocument(openapi(), tag);
+      bodies.set(
+        tag,
+        document
+          ? staticBody(() => JSON.stringify(document), { type: 'application/json', cacheControl: REVALIDATE })
+          : null,
+      );
     }
+    return bodies.get(tag)!;
+  };
+}
+
+/** Ask every time, answered 304 while the ETag holds: the document changes with a deploy, not a clock. */
+export const REVALIDATE = 'no-cache';
+/** swagger-ui-dist's files and ours change only with a deploy; an hour saves the 1.5 MB bundle per visit. */
+const ASSET_CACHE = 'public, max-age=3600';
+
+/** GET /docs, /docs/openapi/<tag>.json and /docs/assets/<file>. */
+export function docsRouter(page: () => string, openapi: () => Record<string, any>): express.Router {
+  const router = express.Router();
+  const pageBody = staticBody(page, { type: 'html', cacheControl: REVALIDATE });
+  const tagBody = tagBodies(openapi);
+  const assets = new Map<string, StaticBody>();
+  const assetBody = (file: string): StaticBody => {
+    let body = assets.get(file);
+    if (!body) {
+      const own = OWN_FILES[file];
+      body = own
+        ? staticBody(() => own.body, { type: own.type, cacheControl: ASSET_CACHE })
+        : staticBody(() => readFileSync(path.join(SWAGGER_DIR, file)), {
+            type: path.extname(file),
+            cacheControl: ASSET_CACHE,
+          });
+      assets.set(file, body);
+    }
+    return body;
+  };
+  router.get('/docs', async (req, res) => {
     pageHeaders(res);
-    // The assets change only with a deploy; an hour saves a 1.5 MB download on every visit.
-    res.set('Cache-Control', 'public, max-age=3600');
-    if (own) res.type(own.type).send(own.body);
-    else res.sendFile(path.join(SWAGGER_DIR, file));
+    await pageBody.send(req, res);
+  });
+  router.get('/docs/openapi/:file', async (req, res, next) => {
+    const match = /^(.+)\.json$/.exec(req.params.file);
+    const body = match ? tagBody(match[1]) : null;
+    if (!body) return next();
+    await body.send(req, res);
+  });
+  router.get('/docs/assets/:file', async (req, res, next) => {
+    const file = req.params.file;
+    if (!OWN_FILES[file] && !SWAGGER_FILES.has(file)) return next();
+    pageHeaders(res);
+    await assetBody(file).send(req, res);
   });
   return router;
 }
