@@ -6,7 +6,7 @@ import { createLogger } from '../../kit/logger.js';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { createTestDatabase } from './database.js';
+import { createMigratedTestDatabase } from './database.js';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
@@ -37,7 +37,7 @@ export async function startTestStack(
   const logger = createLogger('silent');
   const started: { env: RunningEnvironment; server: Server; drop: () => Promise<void> }[] = [];
   for (const name of ['production', 'sandbox'] as EnvironmentName[]) {
-    const database = await createTestDatabase(`${label}_${name}`);
+    const database = await createMigratedTestDatabase(`${label}_${name}`);
     const environment = await startEnvironment({
       name,
       config,
