@@ -17,6 +17,8 @@ import { createStorageRouter } from './inbound/storage/storage.router.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './inbound/secret-scanning/router.js';
 import { createCheckoutRouter } from './web/checkout/checkout.routes.js';
 import type { CardEntry } from './web/checkout/checkout.views.js';
+import { createCardAssetsRouter } from './web/card-entry/card-entry.router.js';
+import type { StripeJsSettings } from './web-kit/stripe-js.js';
 import type { WebDependencies } from './web/account-pages.js';
 import { settingsRoutes } from './web/settings/settings.routes.js';
 import { signInRoutes } from './web/sign-in/sign-in.routes.js';
@@ -45,6 +47,11 @@ export interface RestAppOptions {
    * (`describePaymentProcessor`); by default `test` in the sandbox and `stripe` in production.
    */
   checkoutCardEntry?: CardEntry;
+  /**
+   * STRIPE_PUBLISHABLE_KEY and STRIPE_JS_URL, when the environment charges through Stripe: the card
+   * pages mount Stripe's Payment Element with them (without, they cannot take a card).
+   */
+  stripeJs?: StripeJsSettings | null;
   /** The OAuth 2.0 / OIDC provider (rest-adapter/oauth); its pages need `web` too. Issuer = publicUrl. */
   oauth2?: OAuth2Provider;
   /** The routes' GraphQL operations, when the caller has read them already (read here otherwise). */
@@ -120,7 +127,9 @@ export function assembleRestApp(options: RestAppOptions): Express {
               operations,
               logger,
               cardEntry: options.checkoutCardEntry ?? (options.environment === 'sandbox' ? 'test' : 'stripe'),
+              stripe: options.stripeJs ?? null,
             }),
+            createCardAssetsRouter(),
           ]
         : []),
       ...(portal ? [portal] : []),

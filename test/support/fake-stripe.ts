@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CARDS, type Card, cardError, generic } from './fake-stripe-cards.js';
+import { stripeJsRequest } from './fake-stripe-confirmation-tokens.js';
 import { signedStripeEvent, stripeEvent } from './fake-stripe-events.js';
 import { expands, header, id, type Json, missing, notFound, now, parseForm, publicOf } from './fake-stripe-wire.js';
 
@@ -151,6 +152,9 @@ export class FakeStripe {
         return this.createPaymentIntent(p);
       case '/v1/refunds':
         return this.createRefund(p);
+      case '/v1/confirmation_tokens':
+      case '/v1/test_helpers/payment_intents/next_action':
+        return this.routeStripeJs(path, p);
       default:
         return notFound(path);
     }
@@ -174,7 +178,8 @@ export class FakeStripe {
   private resolveMethod(p: Json): { card: Card; saved: Json | null; param: string; value: string } | null {
     const param = p.confirmation_token ? 'confirmation_token' : 'payment_method';
     const value: string = p.confirmation_token ?? p.payment_method ?? '';
-    const name = param === 'confirmation_token' ? value.replace(/^ctoken_/, '') : value;
+    const name =
+      param === 'confirmation_token' ? (this.confirmationTokens.get(value) ?? value.replace(/^ctoken_/, '')) : value;
     if (CARDS[name]) return { card: CARDS[name], saved: null, param, value };
     const saved = param === 'payment_method' ? this.paymentMethods.get(value) : undefined;
     if (saved) return { card: CARDS[saved.__test_name], saved, param, value };
@@ -199,7 +204,7 @@ export class FakeStripe {
   private createSetupIntent(p: Json): [number, Json] {
     const resolved = this.resolveMethod(p);
     if (!resolved) return missing(p);
-    const testName = resolved.saved?.__test_name ?? resolved.value.replace(/^ctoken_/, '');
+    const testName = resolved.saved?.__test_name ?? this.testNameOf(resolved.value);
     const intent: Json = {
       id: `seti_${id()}`,
       object: 'setup_intent',
@@ -238,7 +243,7 @@ export class FakeStripe {
           },
         },
       ];
-    const testName = resolved.saved?.__test_name ?? resolved.value.replace(/^ctoken_/, '');
+    const testName = resolved.saved?.__test_name ?? this.testNameOf(resolved.value);
     const method =
       resolved.saved ??
       this.paymentMethodObject(resolved.card, p.setup_future_usage ? (p.customer ?? null) : null, testName);
@@ -327,5 +332,19 @@ export class FakeStripe {
     };
     this.refunds.set(refund.id, refund);
     return [200, refund];
+  }
+  // ── Stripe.js: confirmation tokens and next actions (test/support/fake-stripe-js.ts calls these) ──
+
+  /** `ctoken_…` minted for the fake Payment Element → the test method it stands for. */
+  readonly confirmationTokens = new Map<string, string>();
+  /** Where the events of a completed or failed next action go, signed as Stripe signs (null: nowhere). */
+  webhookEndpoint: { url: string; secret: string } | null = null;
+
+  private testNameOf(value: string): string {
+    return this.confirmationTokens.get(value) ?? value.replace(/^ctoken_/, '');
+  }
+
+  private routeStripeJs(path: string, p: Json): [number, Json] {
+    return stripeJsRequest(path, p, this.confirmationTokens, this.paymentIntents, this.webhookEndpoint);
   }
 }

@@ -11,7 +11,10 @@ import { parseOrThrow } from '../../v1/validation.js';
 import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
 import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { renderPage, sendPage } from '../../web-kit/layout.js';
+import { type StripeJsSettings, stripeJsCsp } from '../../web-kit/stripe-js.js';
+import { cardFormScripts } from '../card-entry/card-entry.view.js';
 import {
+  CANNOT_TAKE_PAYMENTS,
   type CardEntry,
   type CheckoutForm,
   checkoutBody,
@@ -25,7 +28,12 @@ export interface CheckoutPageDependencies {
   operations: OperationDocuments;
   logger: Logger;
   cardEntry: CardEntry;
+  /** With `cardEntry: 'stripe'`: the publishable key and Stripe.js URL; unset, the page cannot take a card. */
+  stripe?: StripeJsSettings | null;
 }
+
+/** The fixed words the form shows after the bank refused the action it asked for (`?payment=failed`). */
+const ACTION_FAILED = 'Your bank did not confirm the payment, so nothing was charged. Try again or use another card.';
 
 /** A refused operation as the page shows it: the status and the GraphQL error's code, message and items. */
 class OperationFailed extends Error {
@@ -166,21 +174,20 @@ class CheckoutPages {
     form?: CheckoutForm,
     error?: string,
   ) {
+    const { cardEntry } = this.deps;
+    // Stripe.js only where a card is typed: the CSP of every other page still allows no script.
+    const stripe = cardEntry === 'stripe' && checkout.is_payment_form_required ? this.deps.stripe : null;
     sendPage(
       res,
       renderPage({
         title: `Checkout · ${checkout.product?.name ?? ''}`,
         narrow: true,
         brand: checkout.organization?.name,
-        body: checkoutBody({
-          checkout,
-          csrfToken: issueCsrfToken(req, res),
-          cardEntry: this.deps.cardEntry,
-          form,
-          error,
-        }),
+        scripts: stripe ? cardFormScripts(stripe) : undefined,
+        body: checkoutBody({ checkout, csrfToken: issueCsrfToken(req, res), cardEntry, stripe, form, error }),
       }),
       status,
+      stripe ? stripeJsCsp(stripe.stripeJsUrl) : undefined,
     );
   }
 
@@ -216,7 +223,9 @@ class CheckoutPages {
   /** The open checkout's form, or what its state shows instead. */
   readonly showCheckout = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
-    if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout);
+    const failed = req.query.payment === 'failed';
+    if (!this.notOpen(req, res, checkout))
+      this.showForm(req, res, checkout, 200, undefined, failed ? ACTION_FAILED : undefined);
   };
 
   /** The form posted: pay (confirm) or apply a discount code (update), then redirect or show the error. */
@@ -234,6 +243,9 @@ class CheckoutPages {
       await this.client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
     } catch (error) {
       const refused = error instanceof OperationFailed || error instanceof DomainError ? error : null;
+      // A paid checkout this page cannot take a card for: the buyer learns that, not the missing settings.
+      const cardless = this.deps.cardEntry === 'none' || (this.deps.cardEntry === 'stripe' && !this.deps.stripe);
+      if (refused && pay && cardless) return again(400, CANNOT_TAKE_PAYMENTS);
       if (refused && (refused.status === 400 || refused.status === 422)) return again(refused.status, explain(refused));
       if (refused?.status === 403) return void res.redirect(303, `/checkout/${encodeURIComponent(secret)}`);
       throw error;
@@ -248,7 +260,10 @@ class CheckoutPages {
   // runs, then shows the purchase, or sends the buyer to the merchant's `success_url`.
   readonly showConfirmation = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
-    if (checkout.status === 'open') return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}`);
+    // After a failed bank action (next-action page) the form says so; the flag is fixed words, not text.
+    const flag = req.query.payment === 'failed' ? '?payment=failed' : '';
+    if (checkout.status === 'open')
+      return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}${flag}`);
     if (checkout.status === 'confirmed') {
       sendPage(
         res,
