@@ -71,6 +71,10 @@ export interface RestAppOptions {
   processorWebhooks?: ProcessorWebhooks;
 }
 
+/** How the card pages take a card: the environment's processor; by default the sandbox's test methods or Stripe. */
+const cardEntryOf = (options: RestAppOptions): CardEntry =>
+  options.checkoutCardEntry ?? (options.environment === 'sandbox' ? 'test' : 'stripe');
+
 /**
  * The REST adapter's app for one environment, assembled the same way in both topologies; only the
  * gateway client, the principal resolver and the readiness check differ (embedded/environment.ts,
@@ -90,6 +94,8 @@ export function assembleRestApp(options: RestAppOptions): Express {
           organizations: options.organizations,
           publicUrl: options.publicUrl,
           logger,
+          cardEntry: cardEntryOf(options),
+          stripe: options.stripeJs ?? null,
         })
       : null;
   const app = createApp({
@@ -126,7 +132,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
               gateway: options.gateway,
               operations,
               logger,
-              cardEntry: options.checkoutCardEntry ?? (options.environment === 'sandbox' ? 'test' : 'stripe'),
+              cardEntry: cardEntryOf(options),
               stripe: options.stripeJs ?? null,
             }),
             createCardAssetsRouter(),

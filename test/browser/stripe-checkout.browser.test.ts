@@ -144,3 +144,28 @@ describe('the production checkout with Stripe.js', () => {
     expect(await login.text()).not.toContain('<script');
   });
 });
+
+describe('the portal with Stripe.js', () => {
+  it('saves a card typed into the Payment Element (setup mode) as the default payment method', async () => {
+    const customer = await api('POST', '/v1/customers/', { email: 'portal.card@example.com' });
+    expect(customer.status).toBe(201);
+    const session = await api('POST', '/v1/customer-sessions/', { customer_id: customer.body.id });
+    expect(session.status).toBe(201);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(session.body.customer_portal_url.replace(/^https?:\/\/[^/]+/, base));
+      await page.getByRole('link', { name: 'Payment methods' }).click();
+      await page.getByRole('link', { name: 'Add a payment method' }).click();
+      await page.getByLabel('Card number').fill('5555 5555 5555 4444');
+      await page.getByRole('button', { name: 'Save card' }).click();
+      await page.getByText('Your card was saved').waitFor();
+      await page.getByText('mastercard ending in 4444').waitFor();
+    } finally {
+      await context.close();
+    }
+    expect(stripeJs.elementsOptions.at(-1)).toMatchObject({ mode: 'setup', setupFutureUsage: 'off_session' });
+    const setup = stripe.requests.filter(r => r.path === '/v1/setup_intents').at(-1);
+    expect(String(setup?.params.confirmation_token)).toMatch(/^ctoken_/);
+  });
+});

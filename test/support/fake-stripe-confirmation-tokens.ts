@@ -18,7 +18,7 @@ export const TEST_CARD_NUMBERS: Record<string, string> = {
   '4000000000009995': 'pm_card_chargeDeclinedInsufficientFunds',
   '4000000000000341': 'pm_card_chargeCustomerFail',
   '4000000000003220': 'pm_card_threeDSecure2Required',
-  '4000002500003155': 'pm_card_authenticationRequired',
+  '4000002760003184': 'pm_card_authenticationRequired',
 };
 
 /** `POST /v1/confirmation_tokens` (Stripe.js `createConfirmationToken`): a card number, or a test method name. */

@@ -18,6 +18,10 @@ export const NOTICES: Record<string, string> = {
   changed: 'Your plan was changed.',
   seats: 'Your seats were changed.',
   billing: 'Your billing details were saved.',
+  card: 'Your card was saved; renewals are charged to it.',
+  paid: 'Thank you: your payment was sent. The order shows as paid once it is through.',
+  'card-failed': 'Your bank did not confirm the card, so it was not saved.',
+  'pay-failed': 'Your bank did not confirm the payment, so nothing was charged.',
 };
 
 export function message(

@@ -1,0 +1,155 @@
+import type express from 'express';
+import type { Request, Response } from 'express';
+import { DomainError } from '../../../kit/errors.js';
+import { verifyCsrf } from '../../web-kit/csrf.js';
+import { html, type SafeHtml } from '../../web-kit/html.js';
+import { csrfField, errorBox } from '../../web-kit/layout.js';
+import type { StripeJsSettings } from '../../web-kit/stripe-js.js';
+import { type ElementsMode, stripeCardField } from '../card-entry/card-entry.view.js';
+import { CANNOT_TAKE_PAYMENTS, type CardEntry, TEST_PAYMENT_METHODS } from '../checkout/checkout.views.js';
+import { sendStripeNextAction } from '../checkout/stripe-next-action.view.js';
+import { field, FORM_EXPIRED, message, messageOf } from './portal-http.js';
+import type { PortalPages } from './portal-pages.js';
+import { formatAmount } from './portal-format.js';
+import type { PortalContext } from './portal-views.js';
+
+const ADD = 'customer_portal:customers:add_payment_method';
+const ORDER = 'customer_portal:orders:get';
+const PAY = 'customer_portal:orders:confirm_retry_payment';
+const LIST_ORDERS = 'customer_portal:orders:list';
+
+export interface CardPageOptions {
+  /** The environment's public URL (the API's `return_url` is absolute). */
+  publicUrl: string;
+  cardEntry: CardEntry;
+  stripe: StripeJsSettings | null;
+}
+
+/** What a card form needs: Elements' mode and amount (production) or the sandbox's test method field. */
+interface CardForm {
+  ctx: PortalContext;
+  action: string;
+  mode: ElementsMode;
+  amount: number;
+  currency: string;
+  submit: string;
+  error?: string | null;
+  /** Extra buttons (paying with the saved card), posted without a card. */
+  extra?: SafeHtml | null;
+}
+
+/**
+ * The portal's two card pages (docs/web-pages.md), the portal's side of Polar's payment-method form and
+ * confirm-retry-payment: `/payment-methods/new` saves a card (Elements in setup mode; the API's add
+ * payment method), `/orders/<id>/pay` pays a pending renewal order (Elements in payment mode, or the
+ * saved card; the API's confirm-payment). A bank's action (3-D Secure) is completed on the next-action
+ * page, then the customer is back on the list, which shows what the API knows.
+ */
+export function cardRoutes(portal: express.Router, pages: PortalPages, options: CardPageOptions): void {
+  const stripe = options.cardEntry === 'stripe' ? options.stripe : null;
+  const canTakeCard = options.cardEntry === 'test' || !!stripe;
+  const cardField = (f: CardForm): SafeHtml => {
+    if (stripe)
+      return stripeCardField({
+        stripe,
+        mode: f.mode,
+        amount: f.amount,
+        currency: f.currency,
+        setupFutureUsage: 'off_session',
+      });
+    if (options.cardEntry === 'test')
+      return html`<div class="field"><label for="card">Card (test payment method)</label><input id="card" type="text" name="confirmation_token_id" required list="test-cards" placeholder="pm_card_visa" autocomplete="off"><datalist id="test-cards">${TEST_PAYMENT_METHODS.map(m => html`<option value="${m}"></option>`)}</datalist></div>`;
+    return html`<div class="warning" role="note">${CANNOT_TAKE_PAYMENTS}</div>`;
+  };
+  const form = (f: CardForm, title: string, current: string, status = 200) =>
+    pages.show(
+      f.ctx,
+      title,
+      html`<h1>${title}</h1><div class="card">${errorBox(f.error)}<form class="stack" method="post" action="${f.action}">${csrfField(f.ctx.csrfToken)}${cardField(f)}<div class="actions">${canTakeCard ? html`<button type="submit">${f.submit}</button>` : null}${f.extra ?? null}</div></form></div>`,
+      current,
+      status,
+      stripe,
+    );
+  /** The API's answer to a card: on to `done`, the bank's page, or the form again with the refusal. */
+  const outcome = async (
+    req: Request,
+    res: Response,
+    run: () => Promise<Record<string, any>>,
+    done: string,
+    failed: string,
+    again: (error: string, status: number) => Promise<void>,
+  ) => {
+    const ctx = pages.contextOf(req, res);
+    if (!verifyCsrf(req)) return message(res, ctx.organization, 'Not allowed', FORM_EXPIRED, 403);
+    let answer: Record<string, any>;
+    try {
+      answer = await run();
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.status >= 500 || error.status === 401 || error.status === 404)
+        throw error;
+      return again(messageOf(error), 400);
+    }
+    if (answer.status === 'requires_action' && answer.client_secret && stripe)
+      return sendStripeNextAction(res, {
+        ...stripe,
+        clientSecret: answer.client_secret,
+        returnUrl: done,
+        failureUrl: failed,
+        brand: ctx.organization.name,
+      });
+    if (answer.status === 'failed') return again(answer.error ?? 'The payment failed.', 400);
+    res.redirect(303, done);
+  };
+
+  const addForm = async (req: Request, res: Response, error?: string, status?: number) => {
+    const ctx = pages.contextOf(req, res);
+    // Elements wants a currency even to save a card: the one the customer last paid in.
+    const last = await ctx.call(LIST_ORDERS, { query: { limit: '1' } }).catch(() => null);
+    const currency = String(last?.items?.[0]?.currency ?? 'usd');
+    const f = { ctx, action: `${ctx.base}/payment-methods/new`, mode: 'setup' as const, amount: 0, currency };
+    return form({ ...f, submit: 'Save card', error }, 'Add a payment method', 'payment-methods', status);
+  };
+  portal.get('/payment-methods/new', pages.page(addForm));
+  portal.post(
+    '/payment-methods/new',
+    pages.page(async (req, res) => {
+      const ctx = pages.contextOf(req, res);
+      const body = {
+        confirmation_token_id: field(req, 'confirmation_token_id'),
+        set_default: true,
+        return_url: new URL(`${ctx.base}/payment-methods?done=card`, options.publicUrl).href,
+      };
+      const [done, failed] = [`${ctx.base}/payment-methods?done=card`, `${ctx.base}/payment-methods?done=card-failed`];
+      const again = (error: string, status: number) => addForm(req, res, error, status);
+      await outcome(req, res, () => ctx.call(ADD, { body }), done, failed, again);
+    }),
+  );
+
+  const payForm = async (req: Request, res: Response, error?: string, status?: number) => {
+    const ctx = pages.contextOf(req, res);
+    const order = await ctx.call(ORDER, { params: { id: String(req.params.id) } });
+    if (order.status !== 'pending')
+      return message(res, ctx.organization, 'Nothing to pay', 'This order does not wait for a payment.', 409);
+    const f = { ctx, action: `${ctx.base}/orders/${order.id}/pay`, mode: 'payment' as const };
+    const total = formatAmount(order.total_amount, order.currency);
+    const extra = html`<button type="submit" name="saved" value="1" class="secondary" data-skip-card formnovalidate>Pay with my saved card</button>`;
+    return form(
+      { ...f, amount: order.total_amount, currency: order.currency, submit: `Pay ${total}`, error, extra },
+      `Pay ${total}`,
+      'orders',
+      status,
+    );
+  };
+  portal.get('/orders/:id/pay', pages.page(payForm));
+  portal.post(
+    '/orders/:id/pay',
+    pages.page(async (req, res) => {
+      const ctx = pages.contextOf(req, res);
+      const token = field(req, 'saved') ? '' : field(req, 'confirmation_token_id').trim();
+      const body = token ? { confirmation_token_id: token } : {};
+      const run = () => ctx.call(PAY, { params: { id: String(req.params.id) }, body });
+      const [done, failed] = [`${ctx.base}/orders?done=paid`, `${ctx.base}/orders?done=pay-failed`];
+      await outcome(req, res, run, done, failed, (e, s) => payForm(req, res, e, s));
+    }),
+  );
+}
