@@ -12,6 +12,7 @@ import { CustomerSessionCodeService } from './customer-sessions/customer-session
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { PortalSettingsPolicy } from './customer-portal/portal-settings.js';
 import { CustomerPortalOrganizationService } from './customer-portal/customer-portal-organization.service.js';
+import { CheckoutActionSettlement } from './checkouts/checkout-action-settlement.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
 import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
@@ -163,7 +164,10 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     refunds: new RefundService(payments),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl)),
     payments,
-    processorOutcomes: new ProcessorOutcomeHandlers().onCharge(renewalChargeSettlement).onRefund(refundProcessorEvents),
+    processorOutcomes: new ProcessorOutcomeHandlers()
+      .onCharge(renewalChargeSettlement)
+      .onRefund(refundProcessorEvents)
+      .onCheckout(new CheckoutActionSettlement(deps.publicUrl)),
     licenseKeys: new LicenseKeyService(),
     files: new FileService({ secret: deps.secret, publicUrl: deps.publicUrl }),
     fileTransfers: new FileTransferService(deps.secret),

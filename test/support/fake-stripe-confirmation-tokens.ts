@@ -1,3 +1,4 @@
+import { THREE_D_SECURE_CARDS } from './fake-stripe-3ds.js';
 import { CARDS } from './fake-stripe-cards.js';
 import { signedStripeEvent, stripeEvent } from './fake-stripe-events.js';
 import { id, type Json, missing, now } from './fake-stripe-wire.js';
@@ -25,7 +26,8 @@ export const TEST_CARD_NUMBERS: Record<string, string> = {
 export function mintConfirmationToken(p: Json, tokens: Map<string, string>): [number, Json] {
   const number = String(p.payment_method_data?.card?.number ?? '').replace(/\s/g, '');
   const name = p.payment_method ?? TEST_CARD_NUMBERS[number];
-  if (!name || !CARDS[name])
+  const card = name ? (CARDS[name] ?? THREE_D_SECURE_CARDS[name]) : undefined;
+  if (!card)
     return [
       402,
       {
@@ -42,7 +44,7 @@ export function mintConfirmationToken(p: Json, tokens: Map<string, string>): [nu
     object: 'confirmation_token',
     created: now(),
     livemode: false,
-    payment_method_preview: { type: 'card', card: { brand: CARDS[name].brand, last4: CARDS[name].last4 } },
+    payment_method_preview: { type: 'card', card: { brand: card.brand, last4: card.last4 } },
   };
   tokens.set(token.id, name);
   return [200, token];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CARDS, type Card, cardError, generic } from './fake-stripe-cards.js';
+import { actionAnswer, requiresAuthentication, THREE_D_SECURE_CARDS } from './fake-stripe-3ds.js';
 import { stripeJsRequest } from './fake-stripe-confirmation-tokens.js';
 import { signedStripeEvent, stripeEvent } from './fake-stripe-events.js';
 import { expands, header, id, type Json, missing, notFound, now, parseForm, publicOf } from './fake-stripe-wire.js';
@@ -181,8 +182,11 @@ export class FakeStripe {
     const name =
       param === 'confirmation_token' ? (this.confirmationTokens.get(value) ?? value.replace(/^ctoken_/, '')) : value;
     if (CARDS[name]) return { card: CARDS[name], saved: null, param, value };
+    // 3-D Secure (H1): fake-stripe-3ds.ts.
+    if (THREE_D_SECURE_CARDS[name]) return { card: THREE_D_SECURE_CARDS[name], saved: null, param, value };
     const saved = param === 'payment_method' ? this.paymentMethods.get(value) : undefined;
-    if (saved) return { card: CARDS[saved.__test_name], saved, param, value };
+    if (saved)
+      return { card: CARDS[saved.__test_name] ?? THREE_D_SECURE_CARDS[saved.__test_name], saved, param, value };
     return null;
   }
 
@@ -224,6 +228,11 @@ export class FakeStripe {
     }
     const method = resolved.saved ?? this.paymentMethodObject(resolved.card, p.customer ?? null, testName);
     this.paymentMethods.set(method.id, method);
+    // 3-D Secure (H1): saving asks for authentication; the test's `setup_intent.succeeded` settles it.
+    if (requiresAuthentication(testName) && !resolved.saved) {
+      intent.payment_method = method.id;
+      return actionAnswer(intent, false);
+    }
     intent.status = 'succeeded';
     intent.payment_method = expands(p, 'payment_method') && !this.ignoreExpand ? publicOf(method) : method.id;
     return [200, intent];
@@ -274,6 +283,15 @@ export class FakeStripe {
       return [402, { error: { ...error, payment_intent: intent } }];
     }
     if (p.setup_future_usage) this.paymentMethods.set(method.id, method);
+    // 3-D Secure (H1): on-session waits for the customer, off-session is declined.
+    if (requiresAuthentication(testName)) {
+      const [status, body] = actionAnswer(intent, p.off_session === 'true' || p.off_session === true);
+      if (status !== 200) return [status, body];
+      return [
+        200,
+        { ...body, payment_method: expands(p, 'payment_method') && !this.ignoreExpand ? publicOf(method) : method.id },
+      ];
+    }
     if (this.chargeStatus === 'processing') {
       intent.status = 'processing';
       return [200, { ...intent, payment_method: method.id }];
