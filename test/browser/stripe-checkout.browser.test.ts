@@ -145,6 +145,42 @@ describe('the production checkout with Stripe.js', () => {
   });
 });
 
+describe("3-D Secure on the production page (Stripe.js handleNextAction, then Stripe's webhook)", () => {
+  it('completes the challenge for 4000 0000 0000 3220 and lands on the success URL; the order is paid', async () => {
+    const checkout = await checkoutFor(3900);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}${checkout.path}`);
+      await pay(page, 'secure.buyer@example.com', '4000 0000 0000 3220');
+      await page.getByRole('heading', { name: 'Confirm your payment' }).waitFor();
+      await page.getByRole('button', { name: 'Complete authentication' }).click();
+      await page.waitForURL(`${shopUrl}/thanks?checkout_id=${checkout.id}`, { timeout: 30_000 });
+    } finally {
+      await context.close();
+    }
+    const orders = await api('GET', `/v1/orders/?checkout_id=${checkout.id}`);
+    expect(orders.body.items).toEqual([expect.objectContaining({ status: 'paid', total_amount: 3900 })]);
+  });
+
+  it('fails the challenge: the form says so in its error box, the checkout is open, no order', async () => {
+    const checkout = await checkoutFor(4900);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}${checkout.path}`);
+      await pay(page, 'unsure.buyer@example.com', '4000 0027 6000 3184');
+      await page.getByRole('button', { name: 'Fail authentication' }).click();
+      await page.getByRole('alert').getByText('Your bank did not confirm the payment').waitFor({ timeout: 30_000 });
+      await page.getByLabel('Card number').waitFor();
+    } finally {
+      await context.close();
+    }
+    expect((await api('GET', `/v1/checkouts/${checkout.id}`)).body.status).toBe('open');
+    expect((await api('GET', `/v1/orders/?checkout_id=${checkout.id}`)).body.items).toEqual([]);
+  });
+});
+
 describe('the portal with Stripe.js', () => {
   it('saves a card typed into the Payment Element (setup mode) as the default payment method', async () => {
     const customer = await api('POST', '/v1/customers/', { email: 'portal.card@example.com' });

@@ -13,6 +13,8 @@ import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js'
 import { renderPage, sendPage } from '../../web-kit/layout.js';
 import { type StripeJsSettings, stripeJsCsp } from '../../web-kit/stripe-js.js';
 import { cardFormScripts } from '../card-entry/card-entry.view.js';
+import { bodyOf, explain, field, formOf, OperationFailed } from './checkout.form.js';
+import { sendStripeNextAction } from './stripe-next-action.view.js';
 import {
   CANNOT_TAKE_PAYMENTS,
   type CardEntry,
@@ -34,27 +36,6 @@ export interface CheckoutPageDependencies {
 
 /** The fixed words the form shows after the bank refused the action it asked for (`?payment=failed`). */
 const ACTION_FAILED = 'Your bank did not confirm the payment, so nothing was charged. Try again or use another card.';
-
-/** A refused operation as the page shows it: the status and the GraphQL error's code, message and items. */
-class OperationFailed extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly issues: ValidationIssue[],
-  ) {
-    super(message);
-  }
-}
-
-const FIELD_LABELS: Record<string, string> = {
-  customer_email: 'E-mail',
-  customer_name: 'Name',
-  discount_code: 'Discount code',
-  confirmation_token_id: 'Card',
-  customer_billing_address: 'Billing address',
-  product_id: 'Product',
-};
 
 const routeOf = (operationId: string): Route => {
   const route = checkoutRoutes.find(r => r.operationId === operationId);
@@ -81,6 +62,9 @@ export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Ro
 }
 
 const secretOf = (req: Request) => req.params.clientSecret as string;
+/** `?payment=failed`: the next-action page came back from a refused bank action. */
+const paymentFailed = (req: Request) =>
+  new URL(req.originalUrl, 'http://local').searchParams.get('payment') === 'failed';
 
 /** The checkout pages' handlers, over the client endpoints' routes. */
 class CheckoutPages {
@@ -223,7 +207,7 @@ class CheckoutPages {
   /** The open checkout's form, or what its state shows instead. */
   readonly showCheckout = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
-    const failed = req.query.payment === 'failed';
+    const failed = paymentFailed(req);
     if (!this.notOpen(req, res, checkout))
       this.showForm(req, res, checkout, 200, undefined, failed ? ACTION_FAILED : undefined);
   };
@@ -239,8 +223,9 @@ class CheckoutPages {
     if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
     const pay = field(req, 'action') !== 'update';
     const body = bodyOf(form, pay ? field(req, 'confirmation_token_id').trim() : null);
+    let answer: PublicCheckout;
     try {
-      await this.client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
+      answer = await this.client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
     } catch (error) {
       const refused = error instanceof OperationFailed || error instanceof DomainError ? error : null;
       // A paid checkout this page cannot take a card for: the buyer learns that, not the missing settings.
@@ -250,18 +235,39 @@ class CheckoutPages {
       if (refused?.status === 403) return void res.redirect(303, `/checkout/${encodeURIComponent(secret)}`);
       throw error;
     }
+    if (pay && this.stripeNextAction(res, answer)) return;
     res.redirect(
       303,
       pay ? `/checkout/${encodeURIComponent(secret)}/confirmation` : `/checkout/${encodeURIComponent(secret)}`,
     );
   };
 
+  /**
+   * A confirm answered `intent_status: "requires_action"` (3-D Secure) in production: the next-action
+   * page completes it with Stripe.js, then the confirmation page waits for Stripe's webhook to settle the
+   * checkout (success URL), or the form shows the bank's refusal. False when there is nothing to do.
+   */
+  private stripeNextAction(res: Response, checkout: PublicCheckout): boolean {
+    const metadata = (checkout.payment_processor_metadata ?? {}) as Record<string, unknown>;
+    const { stripe, cardEntry } = this.deps;
+    if (metadata.intent_status !== 'requires_action' || cardEntry !== 'stripe' || !stripe) return false;
+    const confirmation = `/checkout/${encodeURIComponent(checkout.client_secret)}/confirmation`;
+    sendStripeNextAction(res, {
+      ...stripe,
+      clientSecret: String(metadata.intent_client_secret),
+      returnUrl: confirmation,
+      failureUrl: `${confirmation}?payment=failed`,
+      brand: checkout.organization?.name,
+    });
+    return true;
+  }
+
   // The success page Polar's `success_url` defaults to: waits (reloading itself) while the fulfilment
   // runs, then shows the purchase, or sends the buyer to the merchant's `success_url`.
   readonly showConfirmation = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
     // After a failed bank action (next-action page) the form says so; the flag is fixed words, not text.
-    const flag = req.query.payment === 'failed' ? '?payment=failed' : '';
+    const flag = paymentFailed(req) ? '?payment=failed' : '';
     if (checkout.status === 'open')
       return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}${flag}`);
     if (checkout.status === 'confirmed') {
@@ -319,64 +325,4 @@ class CheckoutPages {
     const data = await this.run('CheckoutLinksOpen', { clientSecret: secretOf(req), input }, req);
     res.redirect(307, data.openCheckoutLink.url);
   };
-}
-
-/** The posted form's fields the page knows. */
-function formOf(req: Request): CheckoutForm {
-  const keys: (keyof CheckoutForm)[] = [
-    'customer_email',
-    'customer_name',
-    'discount_code',
-    'product_id',
-    'country',
-    'state',
-    'city',
-    'postal_code',
-    'line1',
-    'line2',
-  ];
-  return Object.fromEntries(keys.map(k => [k, field(req, k).trim()])) as CheckoutForm;
-}
-
-/** The client endpoints' body for the form: empty fields are left out (unchanged), the address only when given. */
-function bodyOf(form: CheckoutForm, card: string | null): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  if (form.customer_email) body.customer_email = form.customer_email;
-  if (form.customer_name) body.customer_name = form.customer_name;
-  if (form.discount_code) body.discount_code = form.discount_code;
-  if (form.product_id) body.product_id = form.product_id;
-  const address = {
-    line1: form.line1,
-    line2: form.line2,
-    postal_code: form.postal_code,
-    city: form.city,
-    state: form.state,
-  };
-  if (form.country || Object.values(address).some(Boolean))
-    body.customer_billing_address = {
-      country: (form.country ?? '').toUpperCase(),
-      ...Object.fromEntries(Object.entries(address).map(([k, v]) => [k, v || null])),
-    };
-  if (card !== null) body.confirmation_token_id = card || null;
-  return body;
-}
-
-/** A refusal in words: the processor's message as it is; validation items with the field they concern. */
-function explain(error: OperationFailed | DomainError): string {
-  const issues =
-    error instanceof OperationFailed ? error.issues : ((error.details as ValidationIssue[] | undefined) ?? []);
-  if (!issues.length) return error.message;
-  return issues
-    .map(issue => {
-      const label = FIELD_LABELS[String(issue.loc[1])] ?? String(issue.loc[issue.loc.length - 1] ?? '');
-      const text = issue.msg === 'Field required' ? 'this field is required.' : issue.msg;
-      return label ? `${label}: ${text}` : text;
-    })
-    .join(' ');
-}
-
-/** One text field of the posted form ('' when absent or repeated). */
-function field(req: Request, name: string): string {
-  const value = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
 }
