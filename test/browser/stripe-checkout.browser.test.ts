@@ -205,3 +205,36 @@ describe('the portal with Stripe.js', () => {
     expect(String(setup?.params.confirmation_token)).toMatch(/^ctoken_/);
   });
 });
+
+describe('the error box on a narrow screen', () => {
+  it('keeps a long error inside its box at 360 px (the sandbox names every test method)', async () => {
+    const sandbox = await createTenant(stack.sandbox, { name: 'Narrow Shop' });
+    const sandboxApi = (method: string, path: string, body?: unknown) =>
+      call(stack.sandbox.baseUrl, method, path, { token: sandbox.oat, body });
+    const product = await sandboxApi('POST', '/v1/products/', {
+      name: 'Narrow Product',
+      prices: [{ amount_type: 'fixed', price_amount: 500, price_currency: 'usd' }],
+    });
+    const created = await sandboxApi('POST', '/v1/checkouts/', { products: [product.body.id] });
+    const context = await browser.newContext({ viewport: { width: 360, height: 800 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${stack.sandbox.baseUrl}${new URL(created.body.url).pathname}`);
+      await page.getByLabel('E-mail').fill('narrow@example.com');
+      await page.getByLabel('Country (two letters, e.g. US)').fill('US');
+      await page.getByLabel('Card (test payment method)').fill('pm_card_doesNotExistAnywhereInStripesTestMethods');
+      await page.getByRole('button', { name: 'Pay' }).click();
+      const box = page.getByRole('alert');
+      await box.getByText('pm_card_chargeDeclinedInsufficientFunds').waitFor();
+      const fits = await box.evaluate(el => {
+        const card = el.closest('.card') as HTMLElement;
+        const [b, c] = [el.getBoundingClientRect(), card.getBoundingClientRect()];
+        return { overflow: el.scrollWidth - el.clientWidth, inside: b.right <= c.right && b.left >= c.left };
+      });
+      expect(fits).toEqual({ overflow: 0, inside: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    } finally {
+      await context.close();
+    }
+  });
+});
