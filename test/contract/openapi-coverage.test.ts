@@ -35,6 +35,8 @@ const HTML_PAGES = [
   'POST /v1/oauth2/consent',
   'GET /docs',
   'GET /docs/assets/{file}',
+  // The card pages' own scripts (rest-adapter/web/card-entry): files a page loads, not operations.
+  'GET /assets/{file}',
   // The customer portal's entry (`customer_portal_url`); its pages under /portal/{slug}/ are a mounted
   // router of HTML pages and form posts (rest-adapter/web/portal), which this walk does not enter.
   'GET /portal',

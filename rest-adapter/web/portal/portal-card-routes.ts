@@ -46,9 +46,25 @@ interface CardForm {
  * page, then the customer is back on the list, which shows what the API knows.
  */
 export function cardRoutes(portal: express.Router, pages: PortalPages, options: CardPageOptions): void {
-  const stripe = options.cardEntry === 'stripe' ? options.stripe : null;
-  const canTakeCard = options.cardEntry === 'test' || !!stripe;
-  const cardField = (f: CardForm): SafeHtml => {
+  const card = new CardPages(pages, options);
+  portal.get('/payment-methods/new', pages.page(card.addForm));
+  portal.post('/payment-methods/new', pages.page(card.submitAdd));
+  portal.get('/orders/:id/pay', pages.page(card.payForm));
+  portal.post('/orders/:id/pay', pages.page(card.submitPay));
+}
+
+class CardPages {
+  private readonly stripe: StripeJsSettings | null;
+
+  constructor(
+    private readonly pages: PortalPages,
+    private readonly options: CardPageOptions,
+  ) {
+    this.stripe = options.cardEntry === 'stripe' ? options.stripe : null;
+  }
+
+  private cardField(f: CardForm): SafeHtml {
+    const { stripe } = this;
     if (stripe)
       return stripeCardField({
         stripe,
@@ -57,29 +73,33 @@ export function cardRoutes(portal: express.Router, pages: PortalPages, options: 
         currency: f.currency,
         setupFutureUsage: 'off_session',
       });
-    if (options.cardEntry === 'test')
+    if (this.options.cardEntry === 'test')
       return html`<div class="field"><label for="card">Card (test payment method)</label><input id="card" type="text" name="confirmation_token_id" required list="test-cards" placeholder="pm_card_visa" autocomplete="off"><datalist id="test-cards">${TEST_PAYMENT_METHODS.map(m => html`<option value="${m}"></option>`)}</datalist></div>`;
     return html`<div class="warning" role="note">${CANNOT_TAKE_PAYMENTS}</div>`;
-  };
-  const form = (f: CardForm, title: string, current: string, status = 200) =>
-    pages.show(
+  }
+
+  private form(f: CardForm, title: string, current: string, status = 200): Promise<void> {
+    const canTakeCard = this.options.cardEntry === 'test' || !!this.stripe;
+    const submit = canTakeCard ? html`<button type="submit">${f.submit}</button>` : null;
+    return this.pages.show(
       f.ctx,
       title,
-      html`<h1>${title}</h1><div class="card">${errorBox(f.error)}<form class="stack" method="post" action="${f.action}">${csrfField(f.ctx.csrfToken)}${cardField(f)}<div class="actions">${canTakeCard ? html`<button type="submit">${f.submit}</button>` : null}${f.extra ?? null}</div></form></div>`,
+      html`<h1>${title}</h1><div class="card">${errorBox(f.error)}<form class="stack" method="post" action="${f.action}">${csrfField(f.ctx.csrfToken)}${this.cardField(f)}<div class="actions">${submit}${f.extra ?? null}</div></form></div>`,
       current,
       status,
-      stripe,
+      this.stripe,
     );
+  }
+
   /** The API's answer to a card: on to `done`, the bank's page, or the form again with the refusal. */
-  const outcome = async (
+  private async outcome(
     req: Request,
     res: Response,
     run: () => Promise<Record<string, any>>,
-    done: string,
-    failed: string,
+    next: { done: string; failed: string },
     again: (error: string, status: number) => Promise<void>,
-  ) => {
-    const ctx = pages.contextOf(req, res);
+  ): Promise<void> {
+    const ctx = this.pages.contextOf(req, res);
     if (!verifyCsrf(req)) return message(res, ctx.organization, 'Not allowed', FORM_EXPIRED, 403);
     let answer: Record<string, any>;
     try {
@@ -89,67 +109,63 @@ export function cardRoutes(portal: express.Router, pages: PortalPages, options: 
         throw error;
       return again(messageOf(error), 400);
     }
-    if (answer.status === 'requires_action' && answer.client_secret && stripe)
+    if (answer.status === 'requires_action' && answer.client_secret && this.stripe)
       return sendStripeNextAction(res, {
-        ...stripe,
+        ...this.stripe,
         clientSecret: answer.client_secret,
-        returnUrl: done,
-        failureUrl: failed,
+        returnUrl: next.done,
+        failureUrl: next.failed,
         brand: ctx.organization.name,
       });
     if (answer.status === 'failed') return again(answer.error ?? 'The payment failed.', 400);
-    res.redirect(303, done);
-  };
+    res.redirect(303, next.done);
+  }
 
-  const addForm = async (req: Request, res: Response, error?: string, status?: number) => {
-    const ctx = pages.contextOf(req, res);
+  readonly addForm = async (req: Request, res: Response, error?: string, status?: number): Promise<void> => {
+    const ctx = this.pages.contextOf(req, res);
     // Elements wants a currency even to save a card: the one the customer last paid in.
     const last = await ctx.call(LIST_ORDERS, { query: { limit: '1' } }).catch(() => null);
     const currency = String(last?.items?.[0]?.currency ?? 'usd');
     const f = { ctx, action: `${ctx.base}/payment-methods/new`, mode: 'setup' as const, amount: 0, currency };
-    return form({ ...f, submit: 'Save card', error }, 'Add a payment method', 'payment-methods', status);
+    return this.form({ ...f, submit: 'Save card', error }, 'Add a payment method', 'payment-methods', status);
   };
-  portal.get('/payment-methods/new', pages.page(addForm));
-  portal.post(
-    '/payment-methods/new',
-    pages.page(async (req, res) => {
-      const ctx = pages.contextOf(req, res);
-      const body = {
-        confirmation_token_id: field(req, 'confirmation_token_id'),
-        set_default: true,
-        return_url: new URL(`${ctx.base}/payment-methods?done=card`, options.publicUrl).href,
-      };
-      const [done, failed] = [`${ctx.base}/payment-methods?done=card`, `${ctx.base}/payment-methods?done=card-failed`];
-      const again = (error: string, status: number) => addForm(req, res, error, status);
-      await outcome(req, res, () => ctx.call(ADD, { body }), done, failed, again);
-    }),
-  );
 
-  const payForm = async (req: Request, res: Response, error?: string, status?: number) => {
-    const ctx = pages.contextOf(req, res);
+  readonly submitAdd = async (req: Request, res: Response): Promise<void> => {
+    const ctx = this.pages.contextOf(req, res);
+    const done = `${ctx.base}/payment-methods?done=card`;
+    const body = {
+      confirmation_token_id: field(req, 'confirmation_token_id'),
+      set_default: true,
+      return_url: new URL(done, this.options.publicUrl).href,
+    };
+    const next = { done, failed: `${ctx.base}/payment-methods?done=card-failed` };
+    await this.outcome(
+      req,
+      res,
+      () => ctx.call(ADD, { body }),
+      next,
+      (e, s) => this.addForm(req, res, e, s),
+    );
+  };
+
+  readonly payForm = async (req: Request, res: Response, error?: string, status?: number): Promise<void> => {
+    const ctx = this.pages.contextOf(req, res);
     const order = await ctx.call(ORDER, { params: { id: String(req.params.id) } });
     if (order.status !== 'pending')
       return message(res, ctx.organization, 'Nothing to pay', 'This order does not wait for a payment.', 409);
     const f = { ctx, action: `${ctx.base}/orders/${order.id}/pay`, mode: 'payment' as const };
     const total = formatAmount(order.total_amount, order.currency);
     const extra = html`<button type="submit" name="saved" value="1" class="secondary" data-skip-card formnovalidate>Pay with my saved card</button>`;
-    return form(
-      { ...f, amount: order.total_amount, currency: order.currency, submit: `Pay ${total}`, error, extra },
-      `Pay ${total}`,
-      'orders',
-      status,
-    );
+    const form = { ...f, amount: order.total_amount, currency: order.currency, submit: `Pay ${total}`, error, extra };
+    return this.form(form, `Pay ${total}`, 'orders', status);
   };
-  portal.get('/orders/:id/pay', pages.page(payForm));
-  portal.post(
-    '/orders/:id/pay',
-    pages.page(async (req, res) => {
-      const ctx = pages.contextOf(req, res);
-      const token = field(req, 'saved') ? '' : field(req, 'confirmation_token_id').trim();
-      const body = token ? { confirmation_token_id: token } : {};
-      const run = () => ctx.call(PAY, { params: { id: String(req.params.id) }, body });
-      const [done, failed] = [`${ctx.base}/orders?done=paid`, `${ctx.base}/orders?done=pay-failed`];
-      await outcome(req, res, run, done, failed, (e, s) => payForm(req, res, e, s));
-    }),
-  );
+
+  readonly submitPay = async (req: Request, res: Response): Promise<void> => {
+    const ctx = this.pages.contextOf(req, res);
+    const token = field(req, 'saved') ? '' : field(req, 'confirmation_token_id').trim();
+    const body = token ? { confirmation_token_id: token } : {};
+    const run = () => ctx.call(PAY, { params: { id: String(req.params.id) }, body });
+    const next = { done: `${ctx.base}/orders?done=paid`, failed: `${ctx.base}/orders?done=pay-failed` };
+    await this.outcome(req, res, run, next, (e, s) => this.payForm(req, res, e, s));
+  };
 }
