@@ -16,6 +16,7 @@ import { routesFor } from './v1/routes/index.js';
 import { createStorageRouter } from './inbound/storage/storage.router.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './inbound/secret-scanning/router.js';
 import { createCheckoutRouter } from './web/checkout/checkout.routes.js';
+import { createPaymentChallengeRouter } from './web/checkout/payment-challenge.routes.js';
 import type { CardEntry } from './web/checkout/checkout.views.js';
 import type { WebDependencies } from './web/account-pages.js';
 import { settingsRoutes } from './web/settings/settings.routes.js';
@@ -121,6 +122,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
               logger,
               cardEntry: options.checkoutCardEntry ?? (options.environment === 'sandbox' ? 'test' : 'stripe'),
             }),
+            createPaymentChallengeRouter({ gateway: options.gateway, operations, logger }),
           ]
         : []),
       ...(portal ? [portal] : []),

@@ -8,6 +8,8 @@ import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
 import type { OperationName, OperationResults } from '../../v1/operation-results/index.generated.js';
 import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
+import { paymentChallengeUrl } from './payment-challenge.routes.js';
+import { renderStripeNextAction } from './stripe-next-action.view.js';
 import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
 import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { renderPage, sendPage } from '../../web-kit/layout.js';
@@ -38,6 +40,9 @@ class OperationFailed extends Error {
     super(message);
   }
 }
+
+const AUTHENTICATION_FAILED =
+  'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 
 const FIELD_LABELS: Record<string, string> = {
   customer_email: 'E-mail',
@@ -216,7 +221,9 @@ class CheckoutPages {
   /** The open checkout's form, or what its state shows instead. */
   readonly showCheckout = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
-    if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout);
+    // Back from a 3-D Secure challenge the buyer failed: the checkout is open again, the reason in the box.
+    const failed = authenticationFailed(req) ? AUTHENTICATION_FAILED : undefined;
+    if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout, 200, undefined, failed);
   };
 
   /** The form posted: pay (confirm) or apply a discount code (update), then redirect or show the error. */
@@ -230,13 +237,27 @@ class CheckoutPages {
     if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
     const pay = field(req, 'action') !== 'update';
     const body = bodyOf(form, pay ? field(req, 'confirmation_token_id').trim() : null);
+    let answer: PublicCheckout;
     try {
-      await this.client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
+      answer = await this.client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
     } catch (error) {
       const refused = error instanceof OperationFailed || error instanceof DomainError ? error : null;
       if (refused && (refused.status === 400 || refused.status === 422)) return again(refused.status, explain(refused));
       if (refused?.status === 403) return void res.redirect(303, `/checkout/${encodeURIComponent(secret)}`);
       throw error;
+    }
+    const action = answer.payment_processor_metadata?.intent_status === 'requires_action';
+    if (pay && action) {
+      // 3-D Secure: the sandbox's simulated bank page, or Stripe.js's, then back to the confirmation page.
+      const clientSecret = String(answer.payment_processor_metadata.intent_client_secret);
+      const back = `/checkout/${encodeURIComponent(secret)}/confirmation`;
+      if (this.deps.cardEntry === 'test') return void res.redirect(303, paymentChallengeUrl(clientSecret, back));
+      return renderStripeNextAction(res, {
+        publishableKey: null,
+        scriptUrl: 'https://js.stripe.com/v3/',
+        clientSecret,
+        returnTo: back,
+      });
     }
     res.redirect(
       303,
@@ -248,7 +269,10 @@ class CheckoutPages {
   // runs, then shows the purchase, or sends the buyer to the merchant's `success_url`.
   readonly showConfirmation = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
-    if (checkout.status === 'open') return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}`);
+    if (checkout.status === 'open') {
+      const failed = authenticationFailed(req) ? '?authentication=failed' : '';
+      return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}${failed}`);
+    }
     if (checkout.status === 'confirmed') {
       sendPage(
         res,
@@ -358,6 +382,11 @@ function explain(error: OperationFailed | DomainError): string {
       return label ? `${label}: ${text}` : text;
     })
     .join(' ');
+}
+
+/** Back from a failed 3-D Secure challenge (`?authentication=failed`, payment-challenge.routes.ts). */
+function authenticationFailed(req: Request): boolean {
+  return new URL(req.originalUrl, 'http://local').searchParams.get('authentication') === 'failed';
 }
 
 /** One text field of the posted form ('' when absent or repeated). */
