@@ -40,51 +40,80 @@ export function paymentChallengeUrl(clientSecret: string, returnTo: string): str
  */
 export function createPaymentChallengeRouter(deps: PaymentChallengeDependencies): express.Router {
   const router = express.Router();
-  const run = async (operation: string, variables: Record<string, unknown>, req: Request) => {
-    const result = await deps.gateway.execute(
-      { query: deps.operations.source(operation as never), operationName: operation, variables },
-      ANONYMOUS,
-      req.requestId,
-    );
-    const status = (result.errors?.[0] as { extensions?: { http?: { status?: number } } } | undefined)?.extensions?.http
-      ?.status;
-    if (result.errors?.length) return { status: status ?? 500, data: null };
-    return { status: 200, data: Object.values(result.data ?? {})[0] as Challenge };
-  };
-  const input = (req: Request) => {
-    const query = new URL(req.originalUrl, 'http://local').searchParams;
-    const secret = String(
-      (req.body as Record<string, unknown> | undefined)?.client_secret ?? query.get('client_secret') ?? '',
-    );
-    const back = String((req.body as Record<string, unknown> | undefined)?.return_to ?? query.get('return_to') ?? '');
-    return { secret, returnTo: /^\/(checkout|portal)\/[\w./-]*$/.test(back) ? back : null };
-  };
-  const notFound = (res: Response) =>
-    sendPage(
-      res,
-      renderPage({
-        title: 'Not found',
-        narrow: true,
-        body: checkoutMessageBody('Not found', 'There is no payment to authenticate here.'),
-      }),
-      404,
-    );
+  router.get(PAYMENT_CHALLENGE_PATH, async (req, res) => {
+    try {
+      await show(deps, req, res);
+    } catch (error) {
+      deps.logger.error({ err: error, requestId: req.requestId }, 'payment challenge page failed');
+      res.sendStatus(500);
+    }
+  });
+  router.post(PAYMENT_CHALLENGE_PATH, async (req, res) => {
+    try {
+      if (!verifyCsrf(req)) return void (await show(deps, req, res, FORM_EXPIRED));
+      const { secret, returnTo } = input(req);
+      const complete = (req.body as Record<string, unknown>).answer === 'complete';
+      const settled = await run(deps, 'SandboxPaymentChallengeSettle', { clientSecret: secret, complete }, req);
+      if (!settled.data) return settled.status >= 500 ? void res.sendStatus(500) : notFound(res);
+      const outcome = settled.data.status === 'succeeded' ? 'succeeded' : 'failed';
+      if (!returnTo) return void (await show(deps, req, res));
+      res.redirect(303, `${returnTo}${returnTo.includes('?') ? '&' : '?'}authentication=${outcome}`);
+    } catch (error) {
+      deps.logger.error({ err: error, requestId: req.requestId }, 'payment challenge failed');
+      res.sendStatus(500);
+    }
+  });
+  return router;
+}
 
-  const show = async (req: Request, res: Response, error?: string) => {
-    const { secret, returnTo } = input(req);
-    const found = secret ? await run('SandboxPaymentChallengeGet', { clientSecret: secret }, req) : null;
-    if (!found?.data) return found && found.status >= 500 ? res.sendStatus(500) : notFound(res);
-    const c = found.data;
-    const what =
-      c.amount !== null && c.currency
-        ? formatMoney(BigInt(c.amount), c.currency)
-        : 'Saving your card for later payments';
-    sendPage(
-      res,
-      renderPage({
-        title: 'Authenticate your payment',
-        narrow: true,
-        body: html`<h1>Authenticate your payment</h1><div class="card" data-challenge="${c.status}">
+const run = async (
+  deps: PaymentChallengeDependencies,
+  operation: string,
+  variables: Record<string, unknown>,
+  req: Request,
+) => {
+  const result = await deps.gateway.execute(
+    { query: deps.operations.source(operation as never), operationName: operation, variables },
+    ANONYMOUS,
+    req.requestId,
+  );
+  const status = (result.errors?.[0] as { extensions?: { http?: { status?: number } } } | undefined)?.extensions?.http
+    ?.status;
+  if (result.errors?.length) return { status: status ?? 500, data: null };
+  return { status: 200, data: Object.values(result.data ?? {})[0] as Challenge };
+};
+const input = (req: Request) => {
+  const query = new URL(req.originalUrl, 'http://local').searchParams;
+  const secret = String(
+    (req.body as Record<string, unknown> | undefined)?.client_secret ?? query.get('client_secret') ?? '',
+  );
+  const back = String((req.body as Record<string, unknown> | undefined)?.return_to ?? query.get('return_to') ?? '');
+  return { secret, returnTo: /^\/(checkout|portal)\/[\w./-]*$/.test(back) ? back : null };
+};
+const notFound = (res: Response) =>
+  sendPage(
+    res,
+    renderPage({
+      title: 'Not found',
+      narrow: true,
+      body: checkoutMessageBody('Not found', 'There is no payment to authenticate here.'),
+    }),
+    404,
+  );
+
+const show = async (deps: PaymentChallengeDependencies, req: Request, res: Response, error?: string) => {
+  const { secret, returnTo } = input(req);
+  const found = secret ? await run(deps, 'SandboxPaymentChallengeGet', { clientSecret: secret }, req) : null;
+  if (!found?.data) return found && found.status >= 500 ? res.sendStatus(500) : notFound(res);
+  const c = found.data;
+  const what =
+    c.amount !== null && c.currency ? formatMoney(BigInt(c.amount), c.currency) : 'Saving your card for later payments';
+  sendPage(
+    res,
+    renderPage({
+      title: 'Authenticate your payment',
+      narrow: true,
+      body: html`<h1>Authenticate your payment</h1><div class="card" data-challenge="${c.status}">
 ${errorBox(error)}
 <p class="notice" role="note">Test mode: this page stands in for your bank's 3-D Secure check.</p>
 <p><strong data-amount="challenge">${what}</strong> · ${c.brand} •••• ${c.last4}</p>
@@ -96,32 +125,6 @@ ${
 <button type="submit" name="answer" value="fail" class="secondary">Fail authentication</button></div></form>`
     : html`<p>This payment was ${c.status === 'succeeded' ? 'authenticated' : 'not authenticated'} already.</p>`
 }</div>`,
-      }),
-    );
-  };
-
-  router.get(PAYMENT_CHALLENGE_PATH, async (req, res) => {
-    try {
-      await show(req, res);
-    } catch (error) {
-      deps.logger.error({ err: error, requestId: req.requestId }, 'payment challenge page failed');
-      res.sendStatus(500);
-    }
-  });
-  router.post(PAYMENT_CHALLENGE_PATH, async (req, res) => {
-    try {
-      if (!verifyCsrf(req)) return void (await show(req, res, FORM_EXPIRED));
-      const { secret, returnTo } = input(req);
-      const complete = (req.body as Record<string, unknown>).answer === 'complete';
-      const settled = await run('SandboxPaymentChallengeSettle', { clientSecret: secret, complete }, req);
-      if (!settled.data) return settled.status >= 500 ? void res.sendStatus(500) : notFound(res);
-      const outcome = settled.data.status === 'succeeded' ? 'succeeded' : 'failed';
-      if (!returnTo) return void (await show(req, res));
-      res.redirect(303, `${returnTo}${returnTo.includes('?') ? '&' : '?'}authentication=${outcome}`);
-    } catch (error) {
-      deps.logger.error({ err: error, requestId: req.requestId }, 'payment challenge failed');
-      res.sendStatus(500);
-    }
-  });
-  return router;
-}
+    }),
+  );
+};
