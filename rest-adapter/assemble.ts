@@ -16,6 +16,7 @@ import { routesFor } from './v1/routes/index.js';
 import { createStorageRouter } from './inbound/storage/storage.router.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './inbound/secret-scanning/router.js';
 import { createCheckoutRouter } from './web/checkout/checkout.routes.js';
+import { createPaymentChallengeRouter } from './web/checkout/payment-challenge.routes.js';
 import type { CardEntry } from './web/checkout/checkout.views.js';
 import { createCardAssetsRouter } from './web/card-entry/card-entry.router.js';
 import type { StripeJsSettings } from './web-kit/stripe-js.js';
@@ -136,6 +137,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
               stripe: options.stripeJs ?? null,
             }),
             createCardAssetsRouter(),
+            createPaymentChallengeRouter({ gateway: options.gateway, operations, logger }),
           ]
         : []),
       ...(portal ? [portal] : []),

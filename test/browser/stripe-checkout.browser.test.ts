@@ -171,7 +171,10 @@ describe("3-D Secure on the production page (Stripe.js handleNextAction, then St
       await page.goto(`${base}${checkout.path}`);
       await pay(page, 'unsure.buyer@example.com', '4000 0027 6000 3184');
       await page.getByRole('button', { name: 'Fail authentication' }).click();
-      await page.getByRole('alert').getByText('Your bank did not confirm the payment').waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('alert')
+        .getByText('We are unable to authenticate your payment method.')
+        .waitFor({ timeout: 30_000 });
       await page.getByLabel('Card number').waitFor();
     } finally {
       await context.close();

@@ -15,6 +15,8 @@ jest.setTimeout(60_000);
  * authorization endpoint is a page too, but clients build its URL, so the document describes it.
  */
 const HTML_PAGES = [
+  'GET /sandbox/payment-challenge',
+  'POST /sandbox/payment-challenge',
   'GET /login',
   'POST /login',
   'GET /signup',

@@ -8,6 +8,7 @@ import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
 import type { OperationName, OperationResults } from '../../v1/operation-results/index.generated.js';
 import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
+import { paymentChallengeUrl } from './payment-challenge.routes.js';
 import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
 import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { renderPage, sendPage } from '../../web-kit/layout.js';
@@ -34,8 +35,9 @@ export interface CheckoutPageDependencies {
   stripe?: StripeJsSettings | null;
 }
 
-/** The fixed words the form shows after the bank refused the action it asked for (`?payment=failed`). */
-const ACTION_FAILED = 'Your bank did not confirm the payment, so nothing was charged. Try again or use another card.';
+/** What the form says after a bank refused the action it asked for (`?authentication=failed`). */
+const AUTHENTICATION_FAILED =
+  'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 
 const routeOf = (operationId: string): Route => {
   const route = checkoutRoutes.find(r => r.operationId === operationId);
@@ -62,9 +64,6 @@ export function createCheckoutRouter(deps: CheckoutPageDependencies): express.Ro
 }
 
 const secretOf = (req: Request) => req.params.clientSecret as string;
-/** `?payment=failed`: the next-action page came back from a refused bank action. */
-const paymentFailed = (req: Request) =>
-  new URL(req.originalUrl, 'http://local').searchParams.get('payment') === 'failed';
 
 /** The checkout pages' handlers, over the client endpoints' routes. */
 class CheckoutPages {
@@ -207,9 +206,9 @@ class CheckoutPages {
   /** The open checkout's form, or what its state shows instead. */
   readonly showCheckout = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
-    const failed = paymentFailed(req);
-    if (!this.notOpen(req, res, checkout))
-      this.showForm(req, res, checkout, 200, undefined, failed ? ACTION_FAILED : undefined);
+    // Back from a 3-D Secure challenge the buyer failed: the checkout is open again, the reason in the box.
+    const failed = authenticationFailed(req) ? AUTHENTICATION_FAILED : undefined;
+    if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout, 200, undefined, failed);
   };
 
   /** The form posted: pay (confirm) or apply a discount code (update), then redirect or show the error. */
@@ -235,7 +234,13 @@ class CheckoutPages {
       if (refused?.status === 403) return void res.redirect(303, `/checkout/${encodeURIComponent(secret)}`);
       throw error;
     }
-    if (pay && this.stripeNextAction(res, answer)) return;
+    if (pay && answer.payment_processor_metadata?.intent_status === 'requires_action') {
+      // 3-D Secure: the sandbox's simulated bank page, or Stripe.js's, then back to the confirmation page.
+      const clientSecret = String(answer.payment_processor_metadata.intent_client_secret);
+      const back = `/checkout/${encodeURIComponent(secret)}/confirmation`;
+      if (this.deps.cardEntry === 'test') return void res.redirect(303, paymentChallengeUrl(clientSecret, back));
+      if (this.stripeNextAction(res, answer)) return;
+    }
     res.redirect(
       303,
       pay ? `/checkout/${encodeURIComponent(secret)}/confirmation` : `/checkout/${encodeURIComponent(secret)}`,
@@ -256,7 +261,7 @@ class CheckoutPages {
       ...stripe,
       clientSecret: String(metadata.intent_client_secret),
       returnUrl: confirmation,
-      failureUrl: `${confirmation}?payment=failed`,
+      failureUrl: `${confirmation}?authentication=failed`,
       brand: checkout.organization?.name,
     });
     return true;
@@ -266,10 +271,10 @@ class CheckoutPages {
   // runs, then shows the purchase, or sends the buyer to the merchant's `success_url`.
   readonly showConfirmation = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
-    // After a failed bank action (next-action page) the form says so; the flag is fixed words, not text.
-    const flag = paymentFailed(req) ? '?payment=failed' : '';
-    if (checkout.status === 'open')
-      return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}${flag}`);
+    if (checkout.status === 'open') {
+      const failed = authenticationFailed(req) ? '?authentication=failed' : '';
+      return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}${failed}`);
+    }
     if (checkout.status === 'confirmed') {
       sendPage(
         res,
@@ -325,4 +330,9 @@ class CheckoutPages {
     const data = await this.run('CheckoutLinksOpen', { clientSecret: secretOf(req), input }, req);
     res.redirect(307, data.openCheckoutLink.url);
   };
+}
+
+/** Back from a failed 3-D Secure challenge (`?authentication=failed`: payment-challenge.routes.ts, next-action page). */
+function authenticationFailed(req: Request): boolean {
+  return new URL(req.originalUrl, 'http://local').searchParams.get('authentication') === 'failed';
 }

@@ -16,6 +16,7 @@ import type {
   SetupOutcome,
 } from '../payment-processor.js';
 import { TestProcessorCharge } from './test-charge.entity.js';
+import { TestChallenges } from './test-challenge.js';
 import { TestProcessorCustomer } from './test-customer.entity.js';
 import {
   AUTHENTICATION_REQUIRED,
@@ -45,6 +46,11 @@ export class TestPaymentProcessor implements PaymentProcessor {
     private readonly em: EntityManager,
     private readonly clock: Clock,
   ) {}
+
+  /** The simulated 3-D Secure challenges of this ledger (the sandbox's challenge page). */
+  challenges(): TestChallenges {
+    return new TestChallenges(this.em);
+  }
 
   async createCustomer(input: CreateCustomerInput): Promise<ProcessorCustomer> {
     const row = await this.insertOnce(TestProcessorCustomer, {
