@@ -1,4 +1,5 @@
 import { describePaymentProcessor, type PaymentProcessorDescription } from '../subgraphs/billing/contract.js';
+import { stripeJsFromConfig } from '../rest-adapter/web-kit/stripe-js.js';
 import type { ApolloServer } from '@apollo/server';
 import type { Express } from 'express';
 import type { Clock } from '../kit/clock.js';
@@ -120,6 +121,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     },
     environment: options.name,
     checkoutCardEntry: payments.processor,
+    stripeJs: payments.processor === 'stripe' ? stripeJsFromConfig(options.config) : null,
     guards,
     publicUrl,
     gateway: new InProcessGatewayClient(

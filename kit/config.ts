@@ -212,6 +212,23 @@ const schema = z.object({
   /** Where Stripe's API is (default `https://api.stripe.com`): a proxy, or stripe-mock when rehearsing. */
   STRIPE_API_URL: optionalUrl,
   /**
+   * Stripe publishable key (`pk_live_…`, `pk_test_…`): the hosted checkout and the portal's card pages
+   * load Stripe.js with it, so a buyer types the card into Stripe's Payment Element. Unset with
+   * STRIPE_SECRET_KEY set: those pages cannot take a card (docs/payments.md).
+   */
+  STRIPE_PUBLISHABLE_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_live_… or pk_test_…)')
+      .optional(),
+  ),
+  /**
+   * Where the card pages load Stripe.js from (default `https://js.stripe.com/v3/`, the only place Stripe
+   * supports); tests point it at a fake. The pages' CSP allows this origin, and Stripe's own when it is
+   * Stripe's.
+   */
+  STRIPE_JS_URL: optionalUrl.transform(url => url ?? 'https://js.stripe.com/v3/'),
+  /**
    * GitHub's secret-scanning public keys, as `GET https://api.github.com/meta/public_keys/secret_scanning`
    * answers (`{"public_keys":[{"key_identifier","key","is_current"}]}`): inline JSON, and/or a file
    * holding it (both: the keys of both). Unset: POST /v1/integrations/github/secret-scanning answers 503.
@@ -250,6 +267,17 @@ const checkedSchema = schema.superRefine((env, ctx) => {
       code: 'custom',
       path: ['PAYMENT_PROCESSOR'],
       message: 'PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY',
+    });
+  const mode = (key: string | undefined) => key?.match(/_(test|live)_/)?.[1];
+  if (
+    env.STRIPE_SECRET_KEY &&
+    env.STRIPE_PUBLISHABLE_KEY &&
+    mode(env.STRIPE_SECRET_KEY) !== mode(env.STRIPE_PUBLISHABLE_KEY)
+  )
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_PUBLISHABLE_KEY'],
+      message: 'STRIPE_PUBLISHABLE_KEY and STRIPE_SECRET_KEY must both be live keys or both test keys',
     });
 });
 

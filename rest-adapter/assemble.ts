@@ -16,7 +16,10 @@ import { routesFor } from './v1/routes/index.js';
 import { createStorageRouter } from './inbound/storage/storage.router.js';
 import { createSecretScanningRouter, type SecretScanningDependencies } from './inbound/secret-scanning/router.js';
 import { createCheckoutRouter } from './web/checkout/checkout.routes.js';
+import { createPaymentChallengeRouter } from './web/checkout/payment-challenge.routes.js';
 import type { CardEntry } from './web/checkout/checkout.views.js';
+import { createCardAssetsRouter } from './web/card-entry/card-entry.router.js';
+import type { StripeJsSettings } from './web-kit/stripe-js.js';
 import type { WebDependencies } from './web/account-pages.js';
 import { offeredScopes } from './web/settings/offered-scopes.js';
 import { settingsRoutes } from './web/settings/settings.routes.js';
@@ -46,6 +49,11 @@ export interface RestAppOptions {
    * (`describePaymentProcessor`); by default `test` in the sandbox and `stripe` in production.
    */
   checkoutCardEntry?: CardEntry;
+  /**
+   * STRIPE_PUBLISHABLE_KEY and STRIPE_JS_URL, when the environment charges through Stripe: the card
+   * pages mount Stripe's Payment Element with them (without, they cannot take a card).
+   */
+  stripeJs?: StripeJsSettings | null;
   /** The OAuth 2.0 / OIDC provider (rest-adapter/oauth); its pages need `web` too. Issuer = publicUrl. */
   oauth2?: OAuth2Provider;
   /** The routes' GraphQL operations, when the caller has read them already (read here otherwise). */
@@ -64,6 +72,10 @@ export interface RestAppOptions {
   /** Billing's receiver of Stripe's webhooks (rest-adapter/inbound/processor-webhooks). */
   processorWebhooks?: ProcessorWebhooks;
 }
+
+/** How the card pages take a card: the environment's processor; by default the sandbox's test methods or Stripe. */
+const cardEntryOf = (options: RestAppOptions): CardEntry =>
+  options.checkoutCardEntry ?? (options.environment === 'sandbox' ? 'test' : 'stripe');
 
 /**
  * The REST adapter's app for one environment, assembled the same way in both topologies; only the
@@ -84,6 +96,8 @@ export function assembleRestApp(options: RestAppOptions): Express {
           organizations: options.organizations,
           publicUrl: options.publicUrl,
           logger,
+          cardEntry: cardEntryOf(options),
+          stripe: options.stripeJs ?? null,
         })
       : null;
   const app = createApp({
@@ -123,8 +137,11 @@ export function assembleRestApp(options: RestAppOptions): Express {
               gateway: options.gateway,
               operations,
               logger,
-              cardEntry: options.checkoutCardEntry ?? (options.environment === 'sandbox' ? 'test' : 'stripe'),
+              cardEntry: cardEntryOf(options),
+              stripe: options.stripeJs ?? null,
             }),
+            createCardAssetsRouter(),
+            createPaymentChallengeRouter({ gateway: options.gateway, operations, logger }),
           ]
         : []),
       ...(portal ? [portal] : []),

@@ -5,6 +5,7 @@ import { createLogger } from '../kit/logger.js';
 import { requireConfig } from '../kit/process/require-config.js';
 import { runMain, runService } from '../kit/process/run-service.js';
 import { assembleRestApp } from './assemble.js';
+import { stripeJsFromConfig } from './web-kit/stripe-js.js';
 import { createRequestGuards } from './guards/request-guards.js';
 import { HttpGatewayClient } from './upstream/gateway-client.js';
 import { HttpPrincipalResolver } from './upstream/http-principal-resolver.js';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const guards = await createRequestGuards({ environment: config.ENVIRONMENT, config, logger });
   const app = assembleRestApp({
     environment: config.ENVIRONMENT,
+    stripeJs: config.ENVIRONMENT === 'production' ? stripeJsFromConfig(config) : null,
     guards,
     publicUrl: deploymentPublicUrl(config),
     gateway: new HttpGatewayClient(joinUrl(gatewayUrl, 'graphql'), required.INTERNAL_KEY),

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { CSRF_FIELD } from './csrf.js';
 import { html, type HtmlValue, rawHtml, SafeHtml, toHtml } from './html.js';
+import { type CspAllowance, contentSecurityPolicy } from './stripe-js.js';
 
 /** Who the page header names; with `csrfToken` it also shows a "Log out" button. */
 export interface PageUser {
@@ -22,6 +23,11 @@ export interface PageOptions {
   brand?: string;
   /** Reload the page after this many seconds (a `<meta http-equiv="refresh">`: waiting without scripts). */
   refreshSeconds?: number;
+  /**
+   * Scripts the page loads, in order (Stripe.js, then our own asset): only the card pages have any,
+   * and they are sent with a CSP that allows exactly these (`sendPage`'s `allow`).
+   */
+  scripts?: string[];
 }
 
 /**
@@ -54,9 +60,10 @@ button.secondary{background:transparent;color:var(--accent)}
 button.danger{background:transparent;border-color:var(--danger);color:var(--danger);padding:.3rem .7rem;font-weight:500}
 button.link{background:none;border:none;padding:0;color:var(--accent);font-weight:400;text-decoration:underline}
 form.inline{display:inline}
-.error{border:1px solid var(--danger);color:var(--danger);border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem}
-.notice{border:1px solid var(--ok-line);background:var(--ok-bg);border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem}
-.warning{border:1px solid var(--warn-line);background:var(--warn-bg);border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem}
+.error{border:1px solid var(--danger);color:var(--danger);border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem;overflow-wrap:anywhere}
+.notice{border:1px solid var(--ok-line);background:var(--ok-bg);border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem;overflow-wrap:anywhere}
+.warning{border:1px solid var(--warn-line);background:var(--warn-bg);border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem;overflow-wrap:anywhere}
+.payment-element{min-height:2.5rem}
 .muted{color:var(--muted)}
 .secret{display:block;font:14px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;word-break:break-all;padding:.75rem;border:1px dashed var(--line);border-radius:6px;background:var(--bg);user-select:all}
 table{width:100%;border-collapse:collapse;background:var(--card);border:1px solid var(--line);border-radius:10px;overflow:hidden}
@@ -85,7 +92,7 @@ ul.plain li:last-child{border-bottom:none}
   .replace(/\n/g, '');
 
 /** A complete HTML document in the shared style. Every value is escaped unless it is SafeHtml. */
-export function renderPage({ title, body, user, narrow, brand, refreshSeconds }: PageOptions): string {
+export function renderPage({ title, body, user, narrow, brand, refreshSeconds, scripts }: PageOptions): string {
   const who = user
     ? html`<div class="who"><span>Signed in as <strong>${user.email}</strong></span>${
         user.csrfToken
@@ -106,7 +113,10 @@ ${
     : null
 }<title>${title}</title>
 <style>${rawHtml(STYLESHEET)}</style>
-</head>
+${(scripts ?? []).map(
+  src => html`<script src="${src}" defer></script>
+`,
+)}</head>
 <body>
 <header class="top">${brand ? html`<span class="brand">${brand}</span>` : html`<a class="brand" href="/settings">Billing</a>`}${who}</header>
 <main${narrow ? rawHtml(' class="narrow"') : null}>
@@ -129,14 +139,14 @@ export function errorBox(message: HtmlValue): SafeHtml {
 }
 
 /**
- * Sends a page with the headers every page gets: no scripts or framing allowed, nothing cached
- * (Cache-Control is already `private, no-store` for every response of the app).
+ * Sends a page with the headers every page gets: no framing, no scripts unless `allow` names where
+ * they come from (the card pages: Stripe.js and our own asset), nothing cached (Cache-Control is
+ * already `private, no-store` for every response of the app).
  */
-export function sendPage(res: Response, page: string, status = 200): void {
+export function sendPage(res: Response, page: string, status = 200, allow?: CspAllowance): void {
   res.status(status);
   res.set({
-    'Content-Security-Policy':
-      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
+    'Content-Security-Policy': contentSecurityPolicy(allow),
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'same-origin',

@@ -23,6 +23,7 @@ import type { Logger } from '../../kit/logger.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
 import { OwnerNoticeRelay } from '../../kit/email/owner-notices.js';
+import { SandboxChallengeService } from './payments/sandbox-challenge.js';
 import { ProcessorEventHandler } from './payments/processor-events.js';
 import type { ProcessorWebhooks } from '../../kit/processor-webhooks.js';
 import { StripeWebhookReceiver } from './payments/stripe/stripe-webhook.receiver.js';
@@ -199,6 +200,13 @@ export async function startBilling(options: {
     throw error;
   }
   ownerNotices.start(ownerMailbox);
+  const processorEvents = new ProcessorEventHandler(orm, services.clocks, services.processorOutcomes, options.logger);
+  services.paymentChallenges = new SandboxChallengeService(
+    options.environment === 'sandbox',
+    services.payments,
+    processorEvents,
+    jobs,
+  );
   return {
     name: BILLING_SUBGRAPH,
     schema,
@@ -209,7 +217,7 @@ export async function startBilling(options: {
     ownerMailbox,
     processorWebhooks: new StripeWebhookReceiver(
       { environment: options.environment, webhookSecret: options.payments?.STRIPE_WEBHOOK_SECRET ?? null },
-      new ProcessorEventHandler(orm, services.clocks, services.processorOutcomes, options.logger),
+      processorEvents,
       options.clock,
     ),
     createContext: (principal, requestId) => {

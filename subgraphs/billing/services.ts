@@ -12,6 +12,8 @@ import { CustomerSessionCodeService } from './customer-sessions/customer-session
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { PortalSettingsPolicy } from './customer-portal/portal-settings.js';
 import { CustomerPortalOrganizationService } from './customer-portal/customer-portal-organization.service.js';
+import type { SandboxChallengeService } from './payments/sandbox-challenge.js';
+import { CheckoutActionSettlement } from './checkouts/checkout-action-settlement.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
 import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
@@ -78,6 +80,8 @@ export interface BillingServices {
    * renewals and dunning (charges), the refunds (refunds). Filled here, read by processor-events.ts.
    */
   processorOutcomes: ProcessorOutcomeHandlers;
+  /** The sandbox's simulated 3-D Secure page (set by the runtime, which holds the event handler; null until then). */
+  paymentChallenges: SandboxChallengeService | null;
   licenseKeys: LicenseKeyService;
   /** `/v1/files/` (downloadables) and the bytes behind their signed links. */
   files: FileService;
@@ -163,7 +167,11 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     refunds: new RefundService(payments),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl)),
     payments,
-    processorOutcomes: new ProcessorOutcomeHandlers().onCharge(renewalChargeSettlement).onRefund(refundProcessorEvents),
+    processorOutcomes: new ProcessorOutcomeHandlers()
+      .onCharge(renewalChargeSettlement)
+      .onRefund(refundProcessorEvents)
+      .onCheckout(new CheckoutActionSettlement(deps.publicUrl)),
+    paymentChallenges: null,
     licenseKeys: new LicenseKeyService(),
     files: new FileService({ secret: deps.secret, publicUrl: deps.publicUrl }),
     fileTransfers: new FileTransferService(deps.secret),

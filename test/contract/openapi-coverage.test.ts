@@ -15,6 +15,8 @@ jest.setTimeout(60_000);
  * authorization endpoint is a page too, but clients build its URL, so the document describes it.
  */
 const HTML_PAGES = [
+  'GET /sandbox/payment-challenge',
+  'POST /sandbox/payment-challenge',
   'GET /login',
   'POST /login',
   'GET /signup',
@@ -37,6 +39,8 @@ const HTML_PAGES = [
   'GET /docs/assets/{file}',
   // The docs page's slices of /openapi.json, one tag each (the page draws one tag at a time).
   'GET /docs/openapi/{file}',
+  // The card pages' own scripts (rest-adapter/web/card-entry): files a page loads, not operations.
+  'GET /assets/{file}',
   // The customer portal's entry (`customer_portal_url`); its pages under /portal/{slug}/ are a mounted
   // router of HTML pages and form posts (rest-adapter/web/portal), which this walk does not enter.
   'GET /portal',

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CARDS, type Card, cardError, generic } from './fake-stripe-cards.js';
+import { actionAnswer, requiresAuthentication, THREE_D_SECURE_CARDS } from './fake-stripe-3ds.js';
+import { stripeJsRequest } from './fake-stripe-confirmation-tokens.js';
 import { signedStripeEvent, stripeEvent } from './fake-stripe-events.js';
 import { expands, header, id, type Json, missing, notFound, now, parseForm, publicOf } from './fake-stripe-wire.js';
 
@@ -151,6 +153,9 @@ export class FakeStripe {
         return this.createPaymentIntent(p);
       case '/v1/refunds':
         return this.createRefund(p);
+      case '/v1/confirmation_tokens':
+      case '/v1/test_helpers/payment_intents/next_action':
+        return this.routeStripeJs(path, p);
       default:
         return notFound(path);
     }
@@ -174,10 +179,14 @@ export class FakeStripe {
   private resolveMethod(p: Json): { card: Card; saved: Json | null; param: string; value: string } | null {
     const param = p.confirmation_token ? 'confirmation_token' : 'payment_method';
     const value: string = p.confirmation_token ?? p.payment_method ?? '';
-    const name = param === 'confirmation_token' ? value.replace(/^ctoken_/, '') : value;
+    const name =
+      param === 'confirmation_token' ? (this.confirmationTokens.get(value) ?? value.replace(/^ctoken_/, '')) : value;
     if (CARDS[name]) return { card: CARDS[name], saved: null, param, value };
+    // 3-D Secure (H1): fake-stripe-3ds.ts.
+    if (THREE_D_SECURE_CARDS[name]) return { card: THREE_D_SECURE_CARDS[name], saved: null, param, value };
     const saved = param === 'payment_method' ? this.paymentMethods.get(value) : undefined;
-    if (saved) return { card: CARDS[saved.__test_name], saved, param, value };
+    if (saved)
+      return { card: CARDS[saved.__test_name] ?? THREE_D_SECURE_CARDS[saved.__test_name], saved, param, value };
     return null;
   }
 
@@ -199,7 +208,7 @@ export class FakeStripe {
   private createSetupIntent(p: Json): [number, Json] {
     const resolved = this.resolveMethod(p);
     if (!resolved) return missing(p);
-    const testName = resolved.saved?.__test_name ?? resolved.value.replace(/^ctoken_/, '');
+    const testName = resolved.saved?.__test_name ?? this.testNameOf(resolved.value);
     const intent: Json = {
       id: `seti_${id()}`,
       object: 'setup_intent',
@@ -219,6 +228,11 @@ export class FakeStripe {
     }
     const method = resolved.saved ?? this.paymentMethodObject(resolved.card, p.customer ?? null, testName);
     this.paymentMethods.set(method.id, method);
+    // 3-D Secure (H1): saving asks for authentication; the test's `setup_intent.succeeded` settles it.
+    if (requiresAuthentication(testName) && !resolved.saved) {
+      intent.payment_method = method.id;
+      return actionAnswer(intent, false);
+    }
     intent.status = 'succeeded';
     intent.payment_method = expands(p, 'payment_method') && !this.ignoreExpand ? publicOf(method) : method.id;
     return [200, intent];
@@ -238,7 +252,7 @@ export class FakeStripe {
           },
         },
       ];
-    const testName = resolved.saved?.__test_name ?? resolved.value.replace(/^ctoken_/, '');
+    const testName = resolved.saved?.__test_name ?? this.testNameOf(resolved.value);
     const method =
       resolved.saved ??
       this.paymentMethodObject(resolved.card, p.setup_future_usage ? (p.customer ?? null) : null, testName);
@@ -269,6 +283,15 @@ export class FakeStripe {
       return [402, { error: { ...error, payment_intent: intent } }];
     }
     if (p.setup_future_usage) this.paymentMethods.set(method.id, method);
+    // 3-D Secure (H1): on-session waits for the customer, off-session is declined.
+    if (requiresAuthentication(testName)) {
+      const [status, body] = actionAnswer(intent, p.off_session === 'true' || p.off_session === true);
+      if (status !== 200) return [status, body];
+      return [
+        200,
+        { ...body, payment_method: expands(p, 'payment_method') && !this.ignoreExpand ? publicOf(method) : method.id },
+      ];
+    }
     if (this.chargeStatus === 'processing') {
       intent.status = 'processing';
       return [200, { ...intent, payment_method: method.id }];
@@ -327,5 +350,19 @@ export class FakeStripe {
     };
     this.refunds.set(refund.id, refund);
     return [200, refund];
+  }
+  // ── Stripe.js: confirmation tokens and next actions (test/support/fake-stripe-js.ts calls these) ──
+
+  /** `ctoken_…` minted for the fake Payment Element → the test method it stands for. */
+  readonly confirmationTokens = new Map<string, string>();
+  /** Where the events of a completed or failed next action go, signed as Stripe signs (null: nowhere). */
+  webhookEndpoint: { url: string; secret: string } | null = null;
+
+  private testNameOf(value: string): string {
+    return this.confirmationTokens.get(value) ?? value.replace(/^ctoken_/, '');
+  }
+
+  private routeStripeJs(path: string, p: Json): [number, Json] {
+    return stripeJsRequest(path, p, this.confirmationTokens, this.paymentIntents, this.webhookEndpoint);
   }
 }

@@ -266,7 +266,7 @@ describe('the hosted checkout page', () => {
     expect(expired.text).toContain('This checkout has expired.');
   });
 
-  it('in production, says what card entry needs: Stripe.js (a confirmation token id), or a processor at all', async () => {
+  it("in production: Stripe's Payment Element with Stripe configured, a clear refusal without a processor", async () => {
     const prodOwner = await createTenant(stack.production);
     const prod = polarClient(stack.production, prodOwner.oat);
     const product = await ok(
@@ -280,18 +280,36 @@ describe('the hosted checkout page', () => {
     const web = new WebClient(stack.production.baseUrl);
     const page = await web.get(pathOf(checkout.url));
     expect(page.status).toBe(200);
-    // This stack's production has no processor configured.
-    expect(page.text).toContain('This server has no payment processor configured');
+    // This stack's production has no processor configured: the buyer is told, and cannot press Pay.
+    expect(page.text).toContain('This seller cannot take payments yet');
+    expect(page.text).toMatch(/<button type="submit" name="action" value="pay" class="pay" disabled>/);
     expect(page.text).not.toContain('name="confirmation_token_id"');
+    expect(page.text).not.toContain('<script');
+    // A post anyway (the form's default button) gets the same words, not the operator's settings.
+    const posted = await web.post(pathOf(checkout.url), {
+      csrf_token: csrfTokenOf(page.text),
+      action: 'pay',
+      customer_email: 'buyer@example.com',
+      country: 'US',
+    });
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain('This seller cannot take payments yet');
+    expect(posted.text).not.toContain('STRIPE_SECRET_KEY');
 
-    // With Stripe configured the page cannot take a card without Stripe.js, and says so.
+    const publicView = await publicCheckout(checkout.clientSecret);
+    // Stripe without a publishable key cannot mount a card field either.
+    const noKey = checkoutBody({ checkout: publicView, csrfToken: 't', cardEntry: 'stripe' }).value;
+    expect(noKey).toContain('This seller cannot take payments yet');
+    // With Stripe.js: the Payment Element's mount point in subscription mode, no field asking for an id.
     const withStripe = checkoutBody({
-      checkout: await publicCheckout(checkout.clientSecret),
+      checkout: publicView,
       csrfToken: 't',
       cardEntry: 'stripe',
+      stripe: { publishableKey: 'pk_test_x', stripeJsUrl: 'https://js.stripe.com/v3/' },
     }).value;
-    expect(withStripe).toContain('Card entry needs Stripe.js');
-    expect(withStripe).toContain('Stripe confirmation token id');
-    expect(withStripe).toContain('name="confirmation_token_id"');
+    expect(withStripe).toContain('data-stripe-card data-publishable-key="pk_test_x" data-mode="subscription"');
+    expect(withStripe).toContain('data-amount="500" data-currency="usd" data-setup-future-usage="off_session"');
+    expect(withStripe).toContain('<input type="hidden" name="confirmation_token_id" value="">');
+    expect(withStripe).not.toMatch(/confirmation token id|ctoken_/i);
   });
 });

@@ -71,6 +71,7 @@ export type CheckoutFields = {
   metadata: JsonObject;
   customerMetadata: JsonObject;
   customFieldData: JsonObject;
+  paymentProcessorMetadata: JsonObject;
   externalCustomerId: string | null;
   subscriptionId: string | null;
   products: ProductFields[];

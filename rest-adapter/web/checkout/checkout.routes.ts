@@ -8,10 +8,16 @@ import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
 import type { OperationName, OperationResults } from '../../v1/operation-results/index.generated.js';
 import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
+import { paymentChallengeUrl } from './payment-challenge.routes.js';
 import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
 import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { renderPage, sendPage } from '../../web-kit/layout.js';
+import { type StripeJsSettings, stripeJsCsp } from '../../web-kit/stripe-js.js';
+import { cardFormScripts } from '../card-entry/card-entry.view.js';
+import { bodyOf, explain, field, formOf, OperationFailed } from './checkout.form.js';
+import { sendStripeNextAction } from './stripe-next-action.view.js';
 import {
+  CANNOT_TAKE_PAYMENTS,
   type CardEntry,
   type CheckoutForm,
   checkoutBody,
@@ -25,28 +31,13 @@ export interface CheckoutPageDependencies {
   operations: OperationDocuments;
   logger: Logger;
   cardEntry: CardEntry;
+  /** With `cardEntry: 'stripe'`: the publishable key and Stripe.js URL; unset, the page cannot take a card. */
+  stripe?: StripeJsSettings | null;
 }
 
-/** A refused operation as the page shows it: the status and the GraphQL error's code, message and items. */
-class OperationFailed extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly issues: ValidationIssue[],
-  ) {
-    super(message);
-  }
-}
-
-const FIELD_LABELS: Record<string, string> = {
-  customer_email: 'E-mail',
-  customer_name: 'Name',
-  discount_code: 'Discount code',
-  confirmation_token_id: 'Card',
-  customer_billing_address: 'Billing address',
-  product_id: 'Product',
-};
+/** What the form says after a bank refused the action it asked for (`?authentication=failed`). */
+const AUTHENTICATION_FAILED =
+  'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 
 const routeOf = (operationId: string): Route => {
   const route = checkoutRoutes.find(r => r.operationId === operationId);
@@ -166,21 +157,20 @@ class CheckoutPages {
     form?: CheckoutForm,
     error?: string,
   ) {
+    const { cardEntry } = this.deps;
+    // Stripe.js only where a card is typed: the CSP of every other page still allows no script.
+    const stripe = cardEntry === 'stripe' && checkout.is_payment_form_required ? this.deps.stripe : null;
     sendPage(
       res,
       renderPage({
         title: `Checkout · ${checkout.product?.name ?? ''}`,
         narrow: true,
         brand: checkout.organization?.name,
-        body: checkoutBody({
-          checkout,
-          csrfToken: issueCsrfToken(req, res),
-          cardEntry: this.deps.cardEntry,
-          form,
-          error,
-        }),
+        scripts: stripe ? cardFormScripts(stripe) : undefined,
+        body: checkoutBody({ checkout, csrfToken: issueCsrfToken(req, res), cardEntry, stripe, form, error }),
       }),
       status,
+      stripe ? stripeJsCsp(stripe.stripeJsUrl) : undefined,
     );
   }
 
@@ -216,7 +206,9 @@ class CheckoutPages {
   /** The open checkout's form, or what its state shows instead. */
   readonly showCheckout = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
-    if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout);
+    // Back from a 3-D Secure challenge the buyer failed: the checkout is open again, the reason in the box.
+    const failed = authenticationFailed(req) ? AUTHENTICATION_FAILED : undefined;
+    if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout, 200, undefined, failed);
   };
 
   /** The form posted: pay (confirm) or apply a discount code (update), then redirect or show the error. */
@@ -230,13 +222,24 @@ class CheckoutPages {
     if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
     const pay = field(req, 'action') !== 'update';
     const body = bodyOf(form, pay ? field(req, 'confirmation_token_id').trim() : null);
+    let answer: PublicCheckout;
     try {
-      await this.client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
+      answer = await this.client(pay ? 'checkouts:client_confirm' : 'checkouts:client_update', secret, req, body);
     } catch (error) {
       const refused = error instanceof OperationFailed || error instanceof DomainError ? error : null;
+      // A paid checkout this page cannot take a card for: the buyer learns that, not the missing settings.
+      const cardless = this.deps.cardEntry === 'none' || (this.deps.cardEntry === 'stripe' && !this.deps.stripe);
+      if (refused && pay && cardless) return again(400, CANNOT_TAKE_PAYMENTS);
       if (refused && (refused.status === 400 || refused.status === 422)) return again(refused.status, explain(refused));
       if (refused?.status === 403) return void res.redirect(303, `/checkout/${encodeURIComponent(secret)}`);
       throw error;
+    }
+    if (pay && answer.payment_processor_metadata?.intent_status === 'requires_action') {
+      // 3-D Secure: the sandbox's simulated bank page, or Stripe.js's, then back to the confirmation page.
+      const clientSecret = String(answer.payment_processor_metadata.intent_client_secret);
+      const back = `/checkout/${encodeURIComponent(secret)}/confirmation`;
+      if (this.deps.cardEntry === 'test') return void res.redirect(303, paymentChallengeUrl(clientSecret, back));
+      if (this.stripeNextAction(res, answer)) return;
     }
     res.redirect(
       303,
@@ -244,11 +247,34 @@ class CheckoutPages {
     );
   };
 
+  /**
+   * A confirm answered `intent_status: "requires_action"` (3-D Secure) in production: the next-action
+   * page completes it with Stripe.js, then the confirmation page waits for Stripe's webhook to settle the
+   * checkout (success URL), or the form shows the bank's refusal. False when there is nothing to do.
+   */
+  private stripeNextAction(res: Response, checkout: PublicCheckout): boolean {
+    const metadata = (checkout.payment_processor_metadata ?? {}) as Record<string, unknown>;
+    const { stripe, cardEntry } = this.deps;
+    if (metadata.intent_status !== 'requires_action' || cardEntry !== 'stripe' || !stripe) return false;
+    const confirmation = `/checkout/${encodeURIComponent(checkout.client_secret)}/confirmation`;
+    sendStripeNextAction(res, {
+      ...stripe,
+      clientSecret: String(metadata.intent_client_secret),
+      returnUrl: confirmation,
+      failureUrl: `${confirmation}?authentication=failed`,
+      brand: checkout.organization?.name,
+    });
+    return true;
+  }
+
   // The success page Polar's `success_url` defaults to: waits (reloading itself) while the fulfilment
   // runs, then shows the purchase, or sends the buyer to the merchant's `success_url`.
   readonly showConfirmation = async (req: Request, res: Response): Promise<void> => {
     const checkout = await this.client('checkouts:client_get', secretOf(req), req);
-    if (checkout.status === 'open') return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}`);
+    if (checkout.status === 'open') {
+      const failed = authenticationFailed(req) ? '?authentication=failed' : '';
+      return void res.redirect(303, `/checkout/${encodeURIComponent(secretOf(req))}${failed}`);
+    }
     if (checkout.status === 'confirmed') {
       sendPage(
         res,
@@ -306,62 +332,7 @@ class CheckoutPages {
   };
 }
 
-/** The posted form's fields the page knows. */
-function formOf(req: Request): CheckoutForm {
-  const keys: (keyof CheckoutForm)[] = [
-    'customer_email',
-    'customer_name',
-    'discount_code',
-    'product_id',
-    'country',
-    'state',
-    'city',
-    'postal_code',
-    'line1',
-    'line2',
-  ];
-  return Object.fromEntries(keys.map(k => [k, field(req, k).trim()])) as CheckoutForm;
-}
-
-/** The client endpoints' body for the form: empty fields are left out (unchanged), the address only when given. */
-function bodyOf(form: CheckoutForm, card: string | null): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  if (form.customer_email) body.customer_email = form.customer_email;
-  if (form.customer_name) body.customer_name = form.customer_name;
-  if (form.discount_code) body.discount_code = form.discount_code;
-  if (form.product_id) body.product_id = form.product_id;
-  const address = {
-    line1: form.line1,
-    line2: form.line2,
-    postal_code: form.postal_code,
-    city: form.city,
-    state: form.state,
-  };
-  if (form.country || Object.values(address).some(Boolean))
-    body.customer_billing_address = {
-      country: (form.country ?? '').toUpperCase(),
-      ...Object.fromEntries(Object.entries(address).map(([k, v]) => [k, v || null])),
-    };
-  if (card !== null) body.confirmation_token_id = card || null;
-  return body;
-}
-
-/** A refusal in words: the processor's message as it is; validation items with the field they concern. */
-function explain(error: OperationFailed | DomainError): string {
-  const issues =
-    error instanceof OperationFailed ? error.issues : ((error.details as ValidationIssue[] | undefined) ?? []);
-  if (!issues.length) return error.message;
-  return issues
-    .map(issue => {
-      const label = FIELD_LABELS[String(issue.loc[1])] ?? String(issue.loc[issue.loc.length - 1] ?? '');
-      const text = issue.msg === 'Field required' ? 'this field is required.' : issue.msg;
-      return label ? `${label}: ${text}` : text;
-    })
-    .join(' ');
-}
-
-/** One text field of the posted form ('' when absent or repeated). */
-function field(req: Request, name: string): string {
-  const value = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
+/** Back from a failed 3-D Secure challenge (`?authentication=failed`: payment-challenge.routes.ts, next-action page). */
+function authenticationFailed(req: Request): boolean {
+  return new URL(req.originalUrl, 'http://local').searchParams.get('authentication') === 'failed';
 }

@@ -1,14 +1,16 @@
 import { formatMoney } from '../../../kit/money/format.js';
 import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
+import type { StripeJsSettings } from '../../web-kit/stripe-js.js';
+import { elementsModeOf, stripeCardField } from '../card-entry/card-entry.view.js';
 
 /** A checkout as the client endpoints answer it (Polar's CheckoutPublic, snake_case). */
 export type PublicCheckout = Record<string, any>;
 
 /**
- * How this environment takes a card on a page without scripts: `test` (the sandbox's test processor,
- * Stripe's test method names), `stripe` (real card entry needs Stripe.js, so the page takes a
- * confirmation token id made elsewhere), `none` (no processor: only free checkouts complete).
+ * How this environment takes a card: `test` (the sandbox's test processor, Stripe's test method names,
+ * no script), `stripe` (Stripe's Payment Element from Stripe.js, with the publishable key), `none` (no
+ * processor: only free checkouts complete).
  */
 export type CardEntry = 'test' | 'stripe' | 'none';
 
@@ -84,28 +86,43 @@ function input(
   return html`<div class="field"><label for="${id}">${label}${options.required ? null : html` <span class="muted">(optional)</span>`}</label><input id="${id}" type="${options.type ?? 'text'}" name="${name}" value="${value ?? ''}"${options.required ? html` required` : null}${options.autocomplete ? html` autocomplete="${options.autocomplete}"` : null}${options.placeholder ? html` placeholder="${options.placeholder}"` : null}${options.list ? html` list="${options.list}"` : null}></div>`;
 }
 
-function cardField(checkout: PublicCheckout, cardEntry: CardEntry): SafeHtml | null {
+/** What a buyer reads where the card field would be when this service cannot take their card. */
+export const CANNOT_TAKE_PAYMENTS = 'This seller cannot take payments yet, so this purchase cannot be completed here.';
+
+/** Whether the page can take the card this checkout needs (always, when it needs none). */
+export function canTakeCard(checkout: PublicCheckout, cardEntry: CardEntry, stripe?: StripeJsSettings | null): boolean {
+  if (!checkout.is_payment_form_required) return true;
+  return cardEntry === 'test' || (cardEntry === 'stripe' && !!stripe);
+}
+
+function cardField(checkout: PublicCheckout, cardEntry: CardEntry, stripe?: StripeJsSettings | null): SafeHtml | null {
   if (!checkout.is_payment_form_required) return null;
   if (cardEntry === 'test')
     return html`<div class="field"><label for="card">Card (test payment method)</label><input id="card" type="text" name="confirmation_token_id" required list="test-cards" placeholder="pm_card_visa" autocomplete="off">
 <datalist id="test-cards">${TEST_PAYMENT_METHODS.map(m => html`<option value="${m}"></option>`)}</datalist>
 <span class="muted">Test mode: no real card. Use <code>pm_card_visa</code> to pay, <code>pm_card_chargeDeclined</code> to see a decline.</span></div>`;
-  if (cardEntry === 'stripe')
-    return html`<div class="warning" role="note">Card entry needs Stripe.js, which this page does not load (it works without JavaScript). Create a Stripe confirmation token with Stripe.js on your own page and paste its id below, or confirm the checkout through the API.</div>
-<div class="field"><label for="card">Stripe confirmation token id</label><input id="card" type="text" name="confirmation_token_id" required placeholder="ctoken_…" autocomplete="off"></div>`;
-  return html`<div class="warning" role="note">This server has no payment processor configured, so it cannot take payments yet.</div>`;
+  if (cardEntry === 'stripe' && stripe)
+    return stripeCardField({
+      stripe,
+      ...elementsModeOf(checkout),
+      amount: Number(checkout.total_amount ?? 0),
+      currency: checkout.currency,
+    });
+  return html`<div class="warning" role="note">${CANNOT_TAKE_PAYMENTS}</div>`;
 }
 
 export interface CheckoutBodyOptions {
   checkout: PublicCheckout;
   csrfToken: string;
   cardEntry: CardEntry;
+  /** Stripe.js settings, when `cardEntry` is `stripe` and a publishable key is configured. */
+  stripe?: StripeJsSettings | null;
   form?: CheckoutForm;
   error?: string | null;
 }
 
 /** The hosted checkout's form: one POST, `action=pay` (the main button) or `action=update` (apply a code, change product). */
-export function checkoutBody({ checkout, csrfToken, cardEntry, form, error }: CheckoutBodyOptions): SafeHtml {
+export function checkoutBody({ checkout, csrfToken, cardEntry, stripe, form, error }: CheckoutBodyOptions): SafeHtml {
   const f: CheckoutForm = form ?? {
     customer_email: checkout.customer_email ?? '',
     customer_name: checkout.customer_name ?? '',
@@ -120,10 +137,10 @@ export function checkoutBody({ checkout, csrfToken, cardEntry, form, error }: Ch
   const address = ADDRESS_FIELDS.filter(a => fields[a.wire] && fields[a.wire] !== 'disabled');
   const choice =
     products.length > 1
-      ? html`<fieldset><legend>Choose</legend>${products.map(p => html`<label class="check"><input type="radio" name="product_id" value="${p.id}"${p.id === f.product_id ? html` checked` : null}> ${p.name}</label>`)}<div><button type="submit" name="action" value="update" class="secondary">Update</button></div></fieldset>`
+      ? html`<fieldset><legend>Choose</legend>${products.map(p => html`<label class="check"><input type="radio" name="product_id" value="${p.id}"${p.id === f.product_id ? html` checked` : null}> ${p.name}</label>`)}<div><button type="submit" name="action" value="update" class="secondary" data-skip-card>Update</button></div></fieldset>`
       : null;
   const discount = checkout.allow_discount_codes
-    ? html`<div class="row">${input('discount', 'discount_code', 'Discount code', f.discount_code, { autocomplete: 'off' })}<div><button type="submit" name="action" value="update" class="secondary">Apply</button></div></div>`
+    ? html`<div class="row">${input('discount', 'discount_code', 'Discount code', f.discount_code, { autocomplete: 'off' })}<div><button type="submit" name="action" value="update" class="secondary" data-skip-card>Apply</button></div></div>`
     : null;
   return html`<h1>${product?.name ?? 'Checkout'}</h1>
 ${product?.description ? html`<p class="muted">${product.description}</p>` : null}
@@ -138,8 +155,8 @@ ${input('email', 'customer_email', 'E-mail', f.customer_email, { type: 'email', 
 ${input('name', 'customer_name', 'Name', f.customer_name, { autocomplete: 'name', required: false })}
 ${address.length ? html`<fieldset><legend>Billing address</legend><div class="stack">${address.map(a => input(`address-${a.key}`, a.key, a.label, f[a.key], { required: fields[a.wire] === 'required', autocomplete: a.autocomplete }))}</div></fieldset>` : null}
 ${discount}
-${cardField(checkout, cardEntry)}
-<div><button type="submit" name="action" value="pay" class="pay">${payLabel(checkout)}</button></div>
+${cardField(checkout, cardEntry, stripe)}
+<div><button type="submit" name="action" value="pay" class="pay"${canTakeCard(checkout, cardEntry, stripe) ? null : html` disabled`}>${payLabel(checkout)}</button></div>
 </form>
 </div>
 ${checkout.return_url ? html`<p><a href="${checkout.return_url}">← Back</a></p>` : null}`;

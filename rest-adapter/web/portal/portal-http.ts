@@ -19,6 +19,10 @@ export const NOTICES: Record<string, string> = {
   seats: 'Your seats were changed.',
   billing: 'Your billing details were saved.',
   deactivated: 'The activation was removed: the license key can be activated again in its place.',
+  card: 'Your card was saved; renewals are charged to it.',
+  paid: 'Thank you: your payment was sent. The order shows as paid once it is through.',
+  'card-failed': 'Your bank did not confirm the card, so it was not saved.',
+  'pay-failed': 'Your bank did not confirm the payment, so nothing was charged.',
 };
 
 export function message(

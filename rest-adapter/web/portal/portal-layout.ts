@@ -36,6 +36,8 @@ export interface PortalPageOptions {
   /** The merchant's page to go back to (the customer session's `return_url`). */
   returnUrl?: string | null;
   narrow?: boolean;
+  /** The card pages' scripts (Stripe.js, then ours); every other portal page has none. */
+  scripts?: string[];
 }
 
 /** A complete portal document in the style of the other pages (no scripts; every value escaped). */
@@ -60,7 +62,10 @@ export function renderPortalPage(options: PortalPageOptions): string {
 <meta name="referrer" content="same-origin">
 <title>${options.title} · ${options.organization.name}</title>
 <style>${rawHtml(STYLESHEET)}${rawHtml(PORTAL_STYLES)}</style>
-</head>
+${(options.scripts ?? []).map(
+  src => html`<script src="${src}" defer></script>
+`,
+)}</head>
 <body>
 <header class="top"><a class="brand" href="${base}">${options.organization.name}</a>${who}</header>
 <main${options.narrow ? rawHtml(' class="narrow"') : null}>

@@ -6,6 +6,9 @@ import type { OrganizationDirectory, OrganizationProfile } from '../../../subgra
 import { issueCsrfToken } from '../../web-kit/csrf.js';
 import type { HtmlValue } from '../../web-kit/html.js';
 import { sendPage } from '../../web-kit/layout.js';
+import { type StripeJsSettings, stripeJsCsp } from '../../web-kit/stripe-js.js';
+import { cardFormScripts } from '../card-entry/card-entry.view.js';
+import type { CardEntry } from '../checkout/checkout.views.js';
 import type { PortalApi } from './portal-api.js';
 import { safeExternalUrl, siteLink } from './portal-format.js';
 import { message, messageOf, NOTICES, queryParam } from './portal-http.js';
@@ -22,6 +25,10 @@ export interface PortalDependencies {
   /** The environment's public URL: links the API gives on it become paths of this site. */
   publicUrl: string;
   logger: Logger;
+  /** How the add-payment-method and confirm-payment pages take a card (as the hosted checkout does). */
+  cardEntry?: CardEntry;
+  /** With `cardEntry: 'stripe'`: Stripe.js settings (unset: those pages cannot take a card). */
+  stripe?: StripeJsSettings | null;
 }
 
 /** What the portal handlers find on `res.locals` (set where `/portal/<slug>` is mounted). */
@@ -41,7 +48,14 @@ export interface PortalPages {
   /** The context a view renders in (the customer is signed in here). */
   contextOf(req: Request, res: Response): PortalContext;
   /** A signed-in page: header with the customer, the sections' navigation, the merchant's return link. */
-  show(ctx: PortalContext, title: string, body: HtmlValue, current: string | null, status?: number): Promise<void>;
+  show(
+    ctx: PortalContext,
+    title: string,
+    body: HtmlValue,
+    current: string | null,
+    status?: number,
+    stripe?: StripeJsSettings | null,
+  ): Promise<void>;
 }
 
 export function portalPages(deps: PortalDependencies): PortalPages {
@@ -55,7 +69,7 @@ export function portalPages(deps: PortalDependencies): PortalPages {
     },
     customerOf: token => customerOf(deps.principals, token),
     contextOf: (req, res) => contextOf(deps, req, res),
-    show: (ctx, title, body, current, status) => show(deps.api, ctx, title, body, current, status),
+    show: (ctx, title, body, current, status, stripe) => show(deps.api, ctx, title, body, current, status, stripe),
   };
 }
 
@@ -93,6 +107,7 @@ async function show(
   body: HtmlValue,
   current: string | null,
   status = 200,
+  stripe?: StripeJsSettings | null,
 ): Promise<void> {
   const [me, session] = await Promise.all([
     ctx.call('customer_portal:customers:get').catch(() => null),
@@ -112,8 +127,10 @@ async function show(
       nav,
       returnUrl: safeExternalUrl(session?.return_url),
       body,
+      scripts: stripe ? cardFormScripts(stripe) : undefined,
     }),
     status,
+    stripe ? stripeJsCsp(stripe.stripeJsUrl) : undefined,
   );
 }
 

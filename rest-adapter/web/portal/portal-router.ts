@@ -5,6 +5,7 @@ import { field, message } from './portal-http.js';
 import { invoiceRoutes } from './portal-invoice-routes.js';
 import { locals, type PortalDependencies, portalPages } from './portal-pages.js';
 import { billingRoutes, sectionRoutes } from './portal-section-routes.js';
+import { cardRoutes } from './portal-card-routes.js';
 import { signInRoutes } from './portal-sign-in-routes.js';
 import { subscriptionRoutes } from './portal-subscription-routes.js';
 
@@ -34,6 +35,11 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
   sectionRoutes(portal, pages);
   billingRoutes(portal, pages);
   benefitRoutes(portal, pages);
+  cardRoutes(portal, pages, {
+    publicUrl: deps.publicUrl,
+    cardEntry: deps.cardEntry ?? 'none',
+    stripe: deps.stripe ?? null,
+  });
   invoiceRoutes(portal, { page, contextOf, show, message, api, publicUrl: deps.publicUrl });
   subscriptionRoutes(portal, { page, contextOf, show, message, field, api });
   return router;

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../web-kit/html.js';
 import { benefitsBody } from './portal-benefits.js';
 import { billingBody, billingFormOf, ordersBody } from './portal-account.js';
 import type { PortalApi, PortalCall } from './portal-api.js';
+import { noticeBox } from './portal-layout.js';
 import { subscriptionsBody } from './portal-subscriptions.js';
 
 type Wire = Record<string, any>;
@@ -79,11 +80,15 @@ registerPortalSection({
   label: 'Orders',
   path: 'orders',
   available: ctx => ctx.api.has('customer_portal:orders:list'),
-  render: async ctx =>
-    ordersBody(items(await ctx.call('customer_portal:orders:list', { query: { limit: '100' } })), {
-      base: ctx.base,
-      invoices: ctx.api.has('customer_portal:orders:invoice'),
-    }),
+  render: async ctx => {
+    const orders = items(await ctx.call('customer_portal:orders:list', { query: { limit: '100' } }));
+    // A renewal whose charge failed or waits for the bank: the customer pays it on its card page.
+    const unpaid = orders.filter(o => o.status === 'pending');
+    return html`${noticeBox(ctx.notice)}${unpaid.map(o => html`<p class="warning" role="note">${o.product?.name ?? o.description ?? 'An order'} is waiting for payment. <a href="${ctx.base}/orders/${o.id}/pay">Pay now</a></p>`)}${ordersBody(
+      orders,
+      { base: ctx.base, invoices: ctx.api.has('customer_portal:orders:invoice') },
+    )}`;
+  },
 });
 
 // Benefits: license keys, downloadable files and the other grants, each part shown when its route is served.
@@ -132,12 +137,14 @@ registerPortalSection({
     const methods = items(
       await ctx.call('customer_portal:customers:list_payment_methods', { query: { limit: '100' } }),
     );
-    if (!methods.length) return html`<h1>Payment methods</h1><p class="muted">No saved payment method.</p>`;
+    const add = html`<p class="actions"><a class="button" href="${ctx.base}/payment-methods/new">Add a payment method</a></p>`;
+    if (!methods.length)
+      return html`<h1>Payment methods</h1>${noticeBox(ctx.notice)}<p class="muted">No saved payment method.</p>${add}`;
     // Polar's CustomerPaymentMethod: a card's brand, last digits and expiry are in `method_metadata`.
-    return html`<h1>Payment methods</h1><ul class="plain">${methods.map(m => {
+    return html`<h1>Payment methods</h1>${noticeBox(ctx.notice)}<ul class="plain">${methods.map(m => {
       const card = m.method_metadata ?? m.card;
       return html`<li>${card?.last4 ? html`${card.brand ?? 'Card'} ending in ${card.last4}, expires ${card.exp_month}/${card.exp_year}` : m.type}</li>`;
-    })}</ul>`;
+    })}</ul>${add}`;
   },
 });
 

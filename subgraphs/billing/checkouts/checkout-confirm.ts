@@ -7,7 +7,12 @@ import { recordCustomerEvent } from '../customers/customer.events.js';
 import { DiscountRepository } from '../discounts/discount.repository.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';
-import type { ChargeOutcome, PaymentProcessor, SetupOutcome } from '../payments/payment-processor.js';
+import type {
+  ChargeOutcome,
+  PaymentMethodDetails,
+  PaymentProcessor,
+  SetupOutcome,
+} from '../payments/payment-processor.js';
 import type { Checkout } from './checkout.entity.js';
 import { CheckoutRepository } from './checkout.repository.js';
 
@@ -27,6 +32,12 @@ export interface FulfilmentPayload {
   amount: string;
   currency: string;
   saveForLater: boolean;
+  /**
+   * Set when the processor's event settled a payment that waited for the customer (3-D Secure): the
+   * event is the processor's word, so the job does not replay the call (Stripe would answer the first,
+   * `requires_action`, response again), and keeps the method the confirm or the event named.
+   */
+  settled?: { paymentMethod: PaymentMethodDetails | null };
 }
 
 /** By `customer_id`, else `external_customer_id`, else the e-mail; otherwise a new customer (customer.created). */

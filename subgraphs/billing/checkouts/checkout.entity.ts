@@ -52,6 +52,12 @@ export class Checkout {
   @Property({ type: 'text', nullable: true }) locale: string | null = null;
   /** Confirm attempts that reached the processor: each is its own idempotency key (a new card, a new charge). */
   @Property({ type: 'integer' }) paymentAttempts = 0;
+  /** Polar's: `intent_status` and `intent_client_secret` of a confirm whose payment waits for the customer's action. */
+  @Property({ type: 'json' }) paymentProcessorMetadata: Record<string, string> = {};
+  /** The processor's charge or setup a confirmed checkout waits for (3-D Secure), until its event settles it. */
+  @Property({ type: 'text', nullable: true }) pendingIntentId: string | null = null;
+  /** The fulfilment job's payload, enqueued when that event says the payment succeeded. */
+  @Property({ type: 'json', nullable: true }) pendingFulfilment: Record<string, unknown> | null = null;
   @Property({ type: 'timestamptz' }) expiresAt!: Date;
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;

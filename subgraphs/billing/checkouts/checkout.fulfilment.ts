@@ -4,7 +4,7 @@ import { faultPoint } from '../../../kit/fault-injection.js';
 import { recordCheckoutEvent } from './checkout.events.js';
 import type { JobHandler } from '../jobs/job-queue.js';
 import { createOrder } from '../orders/create-order.js';
-import type { PaymentProcessor } from '../payments/payment-processor.js';
+import type { PaymentMethodDetails, PaymentProcessor } from '../payments/payment-processor.js';
 import { keepPaymentMethod } from '../payments/saved-payment-methods.js';
 import type { RecurringInterval } from '../shared/enums.js';
 import { SubscriptionStatus } from '../shared/enums.js';
@@ -23,7 +23,8 @@ export const AFTER_CHARGE_FAULT = 'checkout.after-charge';
 /**
  * The durable second half of a confirm (job `checkout.fulfil:{checkout id}`). It first replays the
  * processor call with the confirm's key — the processor answers the first outcome, so this charges
- * nothing new and proves the money is there — then, in one transaction under the checkout's row lock:
+ * nothing new and proves the money is there (unless the processor's event settled a payment that waited for
+ * 3-D Secure: that event is the proof, checkout-action-settlement.ts) — then, in one transaction under the checkout's row lock:
  * the saved card, the subscription (`active`, `trialing`, or the upgraded free one), the order
  * (`paid`, its invoice number, its items), the payment linked to it, the
  * checkout `succeeded`, and their events. Run twice (a crash, a second worker), it finds the checkout
@@ -39,11 +40,12 @@ export function checkoutFulfilment(deps: {
     const payload = raw as unknown as FulfilmentPayload;
     const first = await new CheckoutRepository(deps.orm.em.fork()).findById(payload.checkoutId);
     if (!first || first.status === 'succeeded') return;
-    let outcome = null;
-    if (payload.mode !== 'none') {
-      outcome = await processorCall(deps.payments, payload);
+    let method: PaymentMethodDetails | null = payload.settled?.paymentMethod ?? null;
+    if (payload.mode !== 'none' && !payload.settled) {
+      const outcome = await processorCall(deps.payments, payload);
       if (outcome.status !== 'succeeded')
         throw new Error(`checkout ${payload.checkoutId}: payment is ${outcome.status}`);
+      method = outcome.paymentMethod;
     }
     faultPoint(AFTER_CHARGE_FAULT);
     await deps.orm.em.fork().transactional(async em => {
@@ -56,7 +58,6 @@ export function checkoutFulfilment(deps: {
       const customer = await checkouts.customer(k.customerId!);
       const product = await checkouts.product(k.productId);
       // The card kept for renewals (a first charge with saveForLater, or a trial's setup).
-      const method = outcome && 'paymentMethod' in outcome ? outcome.paymentMethod : null;
       if (method?.id && payload.processorCustomerId) {
         const saved = await keepPaymentMethod(em, customer, {
           processor: deps.payments.name,

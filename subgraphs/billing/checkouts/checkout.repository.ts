@@ -21,7 +21,9 @@ export class CheckoutRepository {
   }
 
   /** The checkout, row-locked until the transaction ends (one change of a checkout at a time). */
-  findForUpdate(where: { id: string } | { clientSecret: string }): Promise<Checkout | null> {
+  findForUpdate(
+    where: { id: string } | { clientSecret: string } | { pendingIntentId: string },
+  ): Promise<Checkout | null> {
     return this.em.findOne(Checkout, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
   }
 

@@ -40,6 +40,7 @@ import {
 import { checkoutRead, type CheckoutReadFilters } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
 import { assertTrialAvailable } from './trial-redemptions.js';
+import { awaitAction } from './checkout-action-settlement.js';
 import type { CheckoutDependencies, CheckoutListQuery } from './checkout.dependencies.js';
 import { CheckoutRepository } from './checkout.repository.js';
 
@@ -262,7 +263,9 @@ export class CheckoutService {
    * with a key derived from the checkout and the attempt; a decline is recorded as a failed payment
    * and answered 400 `PaymentError`, the checkout staying open. Success commits `confirmed`, the
    * payment, the customer and the fulfilment job together, runs the job, and answers the checkout as
-   * confirmed with a customer session token for the success page.
+   * confirmed with a customer session token for the success page. A payment that needs the customer's
+   * action (3-D Secure) commits `confirmed` with the payment pending and no job, and answers 200 with
+   * `payment_processor_metadata` naming it; the processor's event settles it later.
    */
   async confirm(ctx: RequestContext, clientSecret: string, input: CheckoutConfirmInput): Promise<CheckoutType> {
     // The processor is called while the checkout row is locked: a second confirm waits, then finds it
@@ -271,6 +274,7 @@ export class CheckoutService {
     let declined: string | null = null;
     let token: string | null = null;
     let checkoutId = '';
+    let awaitingAction = false;
     const result = await this.mutate(ctx, bySecret(clientSecret), async (em, k, now) => {
       checkoutId = k.id;
       await applyClientChanges(em, k, input, now);
@@ -322,6 +326,14 @@ export class CheckoutService {
       k.customerId = customer.id;
       k.status = 'confirmed';
       if (outcome) await recordPayment(em, k, payload, outcome, now);
+      token = (await this.deps.sessions.createFor(em, customer, now)).token;
+      if (outcome?.status === 'requires_action') {
+        // 3-D Secure: confirmed, the payment pending, no order yet; the processor's event settles it
+        // (checkout-action-settlement.ts). Polar's answer: the intent's status and client secret.
+        awaitingAction = true;
+        awaitAction(k, payload, outcome);
+        return;
+      }
       await enqueueJob(em, {
         kind: CHECKOUT_FULFILMENT_JOB,
         key: `${CHECKOUT_FULFILMENT_JOB}:${k.id}`,
@@ -330,9 +342,9 @@ export class CheckoutService {
         // Run below, after the commit, before the answer: no other runner takes it meanwhile.
         heldBy: this.deps.jobs?.worker,
       });
-      token = (await this.deps.sessions.createFor(em, customer, now)).token;
     });
     if (declined !== null) throw new PaymentError(declined);
+    if (awaitingAction) return { ...result, customerSessionToken: token };
     // Fulfil now; the worker picks the job up if this process dies first.
     if (this.deps.jobs) await this.deps.jobs.runNow(`${CHECKOUT_FULFILMENT_JOB}:${checkoutId}`);
     return { ...result, customerSessionToken: token };

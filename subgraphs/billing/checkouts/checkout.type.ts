@@ -100,6 +100,11 @@ export class CheckoutType {
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
   @Field(() => Metadata) customerMetadata!: Record<string, string | number | boolean>;
   @Field(() => Metadata) customFieldData!: Record<string, unknown>;
+  @Field(() => Metadata, {
+    description:
+      "Polar's: `intent_status` and `intent_client_secret` while a confirmed checkout's payment waits for the customer (3-D Secure).",
+  })
+  paymentProcessorMetadata!: Record<string, string>;
   @Field(() => String, { nullable: true }) externalCustomerId!: string | null;
   @Field(() => ID, { nullable: true }) subscriptionId!: string | null;
   @Field(() => [ProductType]) products!: ProductType[];
@@ -196,6 +201,7 @@ export class CheckoutType {
       metadata: k.metadata ?? {},
       customerMetadata: k.customerMetadata ?? {},
       customFieldData: k.customFieldData ?? {},
+      paymentProcessorMetadata: k.paymentProcessorMetadata ?? {},
       externalCustomerId: k.externalCustomerId,
       subscriptionId: k.subscriptionId,
       products,

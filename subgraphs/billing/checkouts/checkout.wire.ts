@@ -21,6 +21,7 @@ export function checkoutPublicWire(data: unknown): Wire {
     discount?: object | null;
     customerMetadata?: Record<string, unknown>;
     organization?: object | null;
+    paymentProcessorMetadata?: Record<string, string>;
   };
   const wire = snakeKeys<Wire>(plain(data));
   const products = (source.products ?? []).map(checkoutProductWire);
@@ -32,7 +33,7 @@ export function checkoutPublicWire(data: unknown): Wire {
   wire.customer_metadata = source.customerMetadata ?? {};
   wire.subtotal_amount = wire.amount;
   wire.attached_custom_fields = [];
-  wire.payment_processor_metadata = {};
+  wire.payment_processor_metadata = source.paymentProcessorMetadata ?? {};
   if (source.organization) wire.organization = snakeKeys(plain(source.organization));
   return wire;
 }

@@ -23,6 +23,7 @@ import { Migration20261126100000_metadata_terms_index } from './Migration2026112
 import { Migration20261124180000_grant_user_provided_key } from './Migration20261124180000_grant_user_provided_key.js';
 import { Migration20261127100000_sandbox_clock_lease } from './Migration20261127100000_sandbox_clock_lease.js';
 import { Migration20261127100000_work_notifications } from './Migration20261127100000_work_notifications.js';
+import { Migration20261128100000_three_d_secure } from './Migration20261128100000_three_d_secure.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -63,4 +64,5 @@ export const billingMigrations = [
   { name: 'Migration20261126100000_metadata_terms_index', class: Migration20261126100000_metadata_terms_index },
   { name: 'Migration20261127100000_sandbox_clock_lease', class: Migration20261127100000_sandbox_clock_lease },
   { name: 'Migration20261127100000_work_notifications', class: Migration20261127100000_work_notifications },
+  { name: 'Migration20261128100000_three_d_secure', class: Migration20261128100000_three_d_secure },
 ];

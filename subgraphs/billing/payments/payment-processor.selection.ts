@@ -8,7 +8,7 @@ import { StripePaymentProcessor } from './stripe/stripe-processor.js';
 import { TestPaymentProcessor } from './test-processor/test-processor.js';
 
 type PaymentSettings = Pick<Config, 'PAYMENT_PROCESSOR' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'> &
-  Partial<Pick<Config, 'STRIPE_API_URL'>>;
+  Partial<Pick<Config, 'STRIPE_API_URL' | 'STRIPE_PUBLISHABLE_KEY'>>;
 
 /** Which processor an environment uses, and why. */
 export type PaymentProcessorChoice =
@@ -134,14 +134,20 @@ export function describePaymentProcessor(
           };
     case 'stripe': {
       const live = choice.secretKey.includes('_live_');
+      const warnings = [
+        choice.webhookSecret
+          ? null
+          : 'STRIPE_WEBHOOK_SECRET is not set: payment outcomes Stripe reports later (bank debits, 3-D Secure, refunds) will not be received.',
+        config.STRIPE_PUBLISHABLE_KEY
+          ? null
+          : 'STRIPE_PUBLISHABLE_KEY is not set: the hosted checkout and the portal cannot take a card (buyers read that the seller cannot take payments yet); only API clients that make their own confirmation tokens can pay.',
+      ].filter(Boolean);
       return {
         environment,
         processor: 'stripe',
         takesRealMoney: live,
         summary: `Payments: Stripe (${live ? 'live' : 'test-mode'} key)`,
-        warning: choice.webhookSecret
-          ? null
-          : 'STRIPE_WEBHOOK_SECRET is not set: payment outcomes Stripe reports later (bank debits, 3-D Secure, refunds) will not be received.',
+        warning: warnings.length ? warnings.join(' ') : null,
       };
     }
     case 'none':
@@ -151,7 +157,8 @@ export function describePaymentProcessor(
         takesRealMoney: false,
         summary: 'Payments: not configured (free products only)',
         warning:
-          'No payment processor: paid checkouts are refused. Set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET), ' +
+          'No payment processor: paid checkouts are refused, and the checkout page tells buyers the seller cannot take ' +
+          'payments yet. Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, ' +
           'or PAYMENT_PROCESSOR=test to take test payments only.',
       };
   }

@@ -111,12 +111,20 @@ export type ChargeOutcome =
       paymentMethod: PaymentMethodDetails;
     }
   | { status: 'failed'; chargeId: string | null; failure: PaymentFailure; paymentMethod: PaymentMethodDetails | null }
-  /** Still in flight (bank debits, 3-D Secure): a processor event settles it later. */
-  | { status: 'pending'; chargeId: string; clientSecret: string | null };
+  /** Still in flight (bank debits): a processor event settles it later. */
+  | { status: 'pending'; chargeId: string; clientSecret: string | null }
+  /**
+   * The customer must act first (3-D Secure) — only ever on-session; off-session the same charge is a
+   * failure with code `authentication_required`. The page completes it with `clientSecret` (Stripe.js
+   * `handleNextAction`, or the sandbox's challenge page) and a processor event settles it.
+   */
+  | { status: 'requires_action'; chargeId: string; clientSecret: string; paymentMethod: PaymentMethodDetails | null };
 
 export type SetupOutcome =
   | { status: 'succeeded'; setupId: string; paymentMethod: PaymentMethodDetails & { id: string } }
-  | { status: 'failed'; setupId: string | null; failure: PaymentFailure };
+  | { status: 'failed'; setupId: string | null; failure: PaymentFailure }
+  /** Saving the method needs the customer's action first (3-D Secure); a processor event settles it. */
+  | { status: 'requires_action'; setupId: string; clientSecret: string };
 
 export type RefundReason = 'duplicate' | 'fraudulent' | 'requested_by_customer';
 
@@ -163,6 +171,16 @@ export type ProcessorEvent =
       /** Everything refunded of the charge so far (not just this refund). */
       amountRefunded: bigint;
       currency: string;
+    }
+  | {
+      /** A setup (a method saved for later) that needed the customer's action has finished. */
+      type: 'setup.succeeded' | 'setup.failed';
+      eventId: string;
+      setupId: string;
+      /** The saved method, when it succeeded and the processor says which. */
+      paymentMethod: (PaymentMethodDetails & { id: string }) | null;
+      failure: PaymentFailure | null;
+      metadata: Record<string, string>;
     }
   | {
       /** A refund's status changed (one the processor answered `pending` settles, or a refund fails). */

@@ -25,6 +25,8 @@ type ChargeEvent = Extract<ProcessorEvent, { type: 'charge.succeeded' | 'charge.
  * - a charge that was in flight (`pending`: 3-D Secure, bank debits) settles its payment row; what it
  *   paid for then moves as an immediate outcome would have moved it (the subscriptions' handler takes a
  *   renewal or dunning order: paid and the subscription active again, or the decline handed to dunning);
+ * - a checkout's charge or setup that waited for the customer's action (3-D Secure) is the checkouts'
+ *   handler's (checkouts/checkout-action-settlement.ts): fulfilled as an immediate success, or reopened;
  * - a refund's outcome is the refunds' handler's (refunds/refund-processor-events.ts).
  * `charge.refunded` is acknowledged only: refunds are settled by their own `refund.updated`, which names
  * the refund rather than a running total.
@@ -74,6 +76,9 @@ export class ProcessorEventHandler {
         return this.settleCharge(em, event);
       case 'refund.updated':
         return this.handlers.settleRefund(em, event, this.clocks);
+      case 'setup.succeeded':
+      case 'setup.failed':
+        return this.handlers.settleSetup(em, event, this.clocks);
       case 'charge.refunded':
         return Promise.resolve('ignored');
     }
@@ -86,7 +91,12 @@ export class ProcessorEventHandler {
     // Locks in the order a dunning retry and a manual payment take them (the order, its subscription
     // — the handler's — then the payment), so either waits for this or is waited for, never both at once.
     const order = found.orderId ? await new OrderRepository(em).lockFresh(found.orderId) : null;
-    const settle = order ? await this.handlers.prepareCharge(em, order) : null;
+    // A checkout's charge that waited for 3-D Secure has no order yet: the checkout settles it.
+    const settle = order
+      ? await this.handlers.prepareCharge(em, order)
+      : found.checkoutId
+        ? await this.handlers.prepareCheckoutCharge(em, found.checkoutId)
+        : null;
     const payment = await payments.lockFresh(found.id);
     // Settled already: synchronously, or by an earlier event about the same charge.
     if (payment.status !== 'pending') return 'ignored';

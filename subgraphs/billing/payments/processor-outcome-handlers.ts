@@ -26,6 +26,17 @@ export interface ChargeOutcomeHandler {
 }
 
 export type RefundEvent = Extract<ProcessorEvent, { type: 'refund.updated' }>;
+export type SetupEvent = Extract<ProcessorEvent, { type: 'setup.succeeded' | 'setup.failed' }>;
+
+/**
+ * A checkout whose confirm waits for the customer's action (3-D Secure) — the checkouts register theirs
+ * (services.ts). `prepareCharge` is called for a pending payment of a checkout, before the payment row
+ * is locked (it locks the checkout, as the confirm does, first); `settleSetup` for a setup's event.
+ */
+export interface CheckoutOutcomeHandler {
+  prepareCharge(em: EntityManager, checkoutId: string): Promise<((charge: SettledCharge) => Promise<void>) | null>;
+  settleSetup(em: EntityManager, event: SetupEvent, clocks: OrganizationClocks): Promise<'handled' | 'ignored'>;
+}
 
 /** Settles a refund the processor answered asynchronously (the refunds register theirs, services.ts). */
 export interface RefundOutcomeHandler {
@@ -39,6 +50,7 @@ export interface RefundOutcomeHandler {
 export class ProcessorOutcomeHandlers {
   private readonly charges: ChargeOutcomeHandler[] = [];
   private refunds: RefundOutcomeHandler | null = null;
+  private checkouts: CheckoutOutcomeHandler | null = null;
 
   onCharge(handler: ChargeOutcomeHandler): this {
     this.charges.push(handler);
@@ -48,6 +60,22 @@ export class ProcessorOutcomeHandlers {
   onRefund(handler: RefundOutcomeHandler): this {
     this.refunds = handler;
     return this;
+  }
+
+  onCheckout(handler: CheckoutOutcomeHandler): this {
+    this.checkouts = handler;
+    return this;
+  }
+
+  prepareCheckoutCharge(
+    em: EntityManager,
+    checkoutId: string,
+  ): Promise<((charge: SettledCharge) => Promise<void>) | null> {
+    return this.checkouts ? this.checkouts.prepareCharge(em, checkoutId) : Promise.resolve(null);
+  }
+
+  settleSetup(em: EntityManager, event: SetupEvent, clocks: OrganizationClocks): Promise<'handled' | 'ignored'> {
+    return this.checkouts ? this.checkouts.settleSetup(em, event, clocks) : Promise.resolve('ignored');
   }
 
   async prepareCharge(em: EntityManager, order: Order): Promise<((charge: SettledCharge) => Promise<void>) | null> {

@@ -51,6 +51,18 @@ describe('choosePaymentProcessor', () => {
       /STRIPE_SECRET_KEY: must be a Stripe secret key/,
     );
     expect(() => config({ PAYMENT_PROCESSOR: 'paypal' })).toThrow(/PAYMENT_PROCESSOR/);
+    expect(() => config({ STRIPE_PUBLISHABLE_KEY: 'sk_live_abc' })).toThrow(
+      /STRIPE_PUBLISHABLE_KEY: must be a Stripe publishable key/,
+    );
+    expect(() => config({ STRIPE_SECRET_KEY: live, STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' })).toThrow(
+      /both be live keys or both test keys/,
+    );
+  });
+
+  it('loads Stripe.js from Stripe unless STRIPE_JS_URL says otherwise', () => {
+    expect(config({}).STRIPE_JS_URL).toBe('https://js.stripe.com/v3/');
+    expect(config({ STRIPE_JS_URL: 'http://127.0.0.1:9/v3/' }).STRIPE_JS_URL).toBe('http://127.0.0.1:9/v3/');
+    expect(() => config({ STRIPE_JS_URL: 'not a url' })).toThrow(/STRIPE_JS_URL/);
   });
 
   it('a configuration error never prints the key', () => {
@@ -110,7 +122,11 @@ describe('describePaymentProcessor (for the start-up banner and /readyz)', () =>
     [
       {},
       'production',
-      { processor: 'none', takesRealMoney: false, warning: expect.stringContaining('STRIPE_SECRET_KEY') },
+      {
+        processor: 'none',
+        takesRealMoney: false,
+        warning: expect.stringContaining('Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET'),
+      },
     ],
     [
       { PAYMENT_PROCESSOR: 'test' },
@@ -122,9 +138,17 @@ describe('describePaymentProcessor (for the start-up banner and /readyz)', () =>
       },
     ],
     [
-      { STRIPE_SECRET_KEY: live, STRIPE_WEBHOOK_SECRET: 'whsec_1' },
+      { STRIPE_SECRET_KEY: live, STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_PUBLISHABLE_KEY: 'pk_live_abc' },
       'production',
       { processor: 'stripe', takesRealMoney: true, summary: 'Payments: Stripe (live key)', warning: null },
+    ],
+    [
+      { STRIPE_SECRET_KEY: live, STRIPE_WEBHOOK_SECRET: 'whsec_1' },
+      'production',
+      {
+        processor: 'stripe',
+        warning: expect.stringMatching(/^STRIPE_PUBLISHABLE_KEY is not set: the hosted checkout/),
+      },
     ],
     [
       { STRIPE_SECRET_KEY: testKey },

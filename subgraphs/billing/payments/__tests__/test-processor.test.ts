@@ -111,7 +111,7 @@ describe('charging a method entered for this payment', () => {
       processor.savePaymentMethod({
         idempotencyKey: key('setup'),
         customerId: (await newCustomer()).id,
-        paymentMethod: { kind: 'new', token: '4242424242424242' },
+        paymentMethod: { kind: 'new', token: '4000000000000000' },
       }),
     ).rejects.toMatchObject({ details: [expect.objectContaining({ loc: ['body', 'confirmation_token_id'] })] });
   });

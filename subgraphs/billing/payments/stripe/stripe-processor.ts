@@ -23,7 +23,9 @@ import { declineOf, translateStripeError } from './stripe-errors.js';
  * our idempotency key as Stripe's `Idempotency-Key`. A new payment method is either a Stripe.js
  * confirmation token (`ctoken_…`, what Polar's checkout sends as `confirmation_token_id`) or a
  * PaymentMethod id (`pm_…`). `chargeId` is the PaymentIntent's id: refunds and webhooks refer to it.
- * Outcomes that arrive later (bank debits, 3-D Secure) come through `stripe-webhooks.ts`.
+ * An on-session intent Stripe answers `requires_action` (3-D Secure) is the `requires_action` outcome
+ * with its client secret; outcomes that arrive later (bank debits, 3-D Secure) come through
+ * `stripe-webhooks.ts`.
  */
 export class StripePaymentProcessor implements PaymentProcessor {
   readonly name = 'stripe' as const;
@@ -56,6 +58,9 @@ export class StripePaymentProcessor implements PaymentProcessor {
         { idempotencyKey: input.idempotencyKey },
       );
       const method = intent.payment_method;
+      // 3-D Secure on saving the card: the page completes it, `setup_intent.*` settles it.
+      if (intent.status === 'requires_action' && intent.client_secret)
+        return { status: 'requires_action', setupId: intent.id, clientSecret: intent.client_secret };
       if (intent.status !== 'succeeded' || !method)
         return {
           status: 'failed',
@@ -109,8 +114,12 @@ export class StripePaymentProcessor implements PaymentProcessor {
           currency: intent.currency,
           paymentMethod: paymentMethod ?? { ...detailsOf(''), id: null },
         };
-      if (intent.status === 'processing' || (intent.status === 'requires_action' && !input.offSession))
+      if (intent.status === 'processing')
         return { status: 'pending', chargeId: intent.id, clientSecret: intent.client_secret };
+      // On-session only: the customer is there to authenticate. Off-session Stripe declines with
+      // `authentication_required` (a 402, above); an intent left waiting is the same failure (below).
+      if (intent.status === 'requires_action' && !input.offSession && intent.client_secret)
+        return { status: 'requires_action', chargeId: intent.id, clientSecret: intent.client_secret, paymentMethod };
       return {
         status: 'failed',
         chargeId: intent.id,

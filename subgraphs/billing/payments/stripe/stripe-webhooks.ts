@@ -12,7 +12,8 @@ export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
  * endpoint secret `STRIPE_WEBHOOK_SECRET`) with the official `stripe.webhooks.constructEvent`, against
  * OUR clock, and maps the outcomes the engine waits for to processor-neutral events:
  * `payment_intent.succeeded` → `charge.succeeded`, `payment_intent.payment_failed` → `charge.failed`,
- * `charge.refunded` → `charge.refunded`, and a refund's own `refund.updated` / `refund.failed` (and the
+ * `setup_intent.succeeded` / `setup_intent.setup_failed` → `setup.succeeded` / `setup.failed` (a card saved
+ * after 3-D Secure), `charge.refunded` → `charge.refunded`, and a refund's own `refund.updated` / `refund.failed` (and the
  * older `charge.refund.updated`) → `refund.updated`. Other verified events are `null` (acknowledge and
  * ignore).
  * `rawBody` must be the bytes as received: a re-serialized JSON body does not verify.
@@ -74,6 +75,28 @@ export function processorEventOf(event: Stripe.Event): ProcessorEvent | null {
         metadata: { ...intent.metadata },
       };
     }
+    case 'setup_intent.succeeded':
+    case 'setup_intent.setup_failed': {
+      const intent = event.data.object;
+      const method = intent.payment_method;
+      const methodId = typeof method === 'string' ? method : (method?.id ?? null);
+      const error = intent.last_setup_error;
+      const succeeded = event.type === 'setup_intent.succeeded';
+      return {
+        type: succeeded ? 'setup.succeeded' : 'setup.failed',
+        eventId: event.id,
+        setupId: intent.id,
+        paymentMethod: succeeded && methodId ? methodDetailsOf(method, methodId) : null,
+        failure: succeeded
+          ? null
+          : {
+              code: error?.code ?? 'setup_failed',
+              declineCode: error?.decline_code ?? null,
+              message: error?.message ?? 'The payment method could not be saved.',
+            },
+        metadata: { ...intent.metadata },
+      };
+    }
     case 'charge.refunded': {
       const charge = event.data.object;
       const intent = charge.payment_intent;
@@ -101,6 +124,19 @@ export function processorEventOf(event: Stripe.Event): ProcessorEvent | null {
     default:
       return null;
   }
+}
+
+/** The saved card as the event names it: an id, and the card's details when Stripe expanded it. */
+function methodDetailsOf(method: string | Stripe.PaymentMethod | null, id: string) {
+  const card = typeof method === 'object' ? method?.card : null;
+  return {
+    id,
+    type: 'card' as const,
+    brand: card?.brand ?? 'unknown',
+    last4: card?.last4 ?? '',
+    expMonth: card?.exp_month ?? 0,
+    expYear: card?.exp_year ?? 0,
+  };
 }
 
 /** Stripe's refund statuses in ours: `requires_action` (the customer must act) is still pending. */

@@ -17,7 +17,9 @@ export class TestProcessorCharge {
   @Property({ type: 'text' }) testMethod!: string;
   @Property({ type: 'bigint' }) amount!: bigint;
   @Property({ type: 'text' }) currency!: string;
-  @Property({ type: 'text' }) status!: 'succeeded' | 'failed';
+  /** `requires_action`: waiting for 3-D Secure; the challenge (`settleAction`) moves it on once. */
+  @Property({ type: 'text' }) status!: 'succeeded' | 'failed' | 'requires_action';
+  @Property({ type: 'text', nullable: true }) clientSecret: string | null = null;
   @Property({ type: 'text' }) brand!: string;
   @Property({ type: 'text' }) last4!: string;
   @Property({ type: 'integer' }) expMonth!: number;

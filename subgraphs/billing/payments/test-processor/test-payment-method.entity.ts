@@ -12,7 +12,9 @@ export class TestProcessorPaymentMethod {
   @Property({ type: 'text' }) customerId!: string;
   /** The Stripe test method name it was made from (`pm_card_visa`, …). */
   @Property({ type: 'text' }) testMethod!: string;
-  @Property({ type: 'text' }) status!: 'saved' | 'failed';
+  /** `requires_action`: saving it waits for 3-D Secure (settled once by the challenge). */
+  @Property({ type: 'text' }) status!: 'saved' | 'failed' | 'requires_action';
+  @Property({ type: 'text', nullable: true }) clientSecret: string | null = null;
   @Property({ type: 'text' }) brand!: string;
   @Property({ type: 'text' }) last4!: string;
   @Property({ type: 'integer' }) expMonth!: number;

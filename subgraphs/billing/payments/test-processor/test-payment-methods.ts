@@ -1,4 +1,5 @@
 import type { PaymentFailure } from '../payment-processor.js';
+import { testMethodName } from './test-card-numbers.js';
 
 /**
  * The built-in test processor's payment methods: Stripe's test PaymentMethod names
@@ -8,12 +9,17 @@ import type { PaymentFailure } from '../payment-processor.js';
  * `setup` is what saving the method does, `charge` what charging it does. Saving runs the same card
  * check as a charge for the declined cards (a SetupIntent authorizes the card), so only
  * `pm_card_chargeCustomerFail` can be saved and then fail every charge — the card dunning tests use.
+ *
+ * `authenticate`: the card asks for 3-D Secure on every on-session charge and on saving it (answered
+ * `requires_action`, settled by the sandbox's challenge page); off-session, where nobody can
+ * authenticate, a charge is declined `authentication_required`, as Stripe declines it.
  */
 export interface TestCard {
   brand: string;
   last4: string;
   setup: PaymentFailure | null;
   charge: PaymentFailure | null;
+  authenticate?: boolean;
 }
 
 const declined: PaymentFailure = {
@@ -25,6 +31,20 @@ const insufficientFunds: PaymentFailure = {
   code: 'card_declined',
   declineCode: 'insufficient_funds',
   message: 'Your card has insufficient funds.',
+};
+
+/** Stripe's decline of an off-session charge that needed the customer to authenticate. */
+export const AUTHENTICATION_REQUIRED: PaymentFailure = {
+  code: 'authentication_required',
+  declineCode: 'authentication_required',
+  message: 'Your card was declined. This transaction requires authentication.',
+};
+
+/** What the challenge page's "Fail authentication" answers (Stripe's code for a failed 3-D Secure). */
+export const AUTHENTICATION_FAILED: PaymentFailure = {
+  code: 'payment_intent_authentication_failure',
+  declineCode: null,
+  message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
 };
 
 export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze({
@@ -39,16 +59,20 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze({
     charge: insufficientFunds,
   },
   pm_card_chargeCustomerFail: { brand: 'visa', last4: '0341', setup: null, charge: declined },
+  pm_card_threeDSecure2Required: { brand: 'visa', last4: '3220', setup: null, charge: null, authenticate: true },
+  pm_card_authenticationRequired: { brand: 'visa', last4: '3184', setup: null, charge: null, authenticate: true },
 });
 
 /** Stripe's test cards expire in the future; ours in December of a fixed far year. */
 export const TEST_CARD_EXPIRY = { expMonth: 12, expYear: 2034 } as const;
 
+/** A test method by its name, or by one of Stripe's test card numbers (test-card-numbers.ts). */
 export function testCard(name: string): TestCard | null {
-  return Object.hasOwn(TEST_CARDS, name) ? TEST_CARDS[name] : null;
+  const method = testMethodName(name);
+  return Object.hasOwn(TEST_CARDS, method) ? TEST_CARDS[method] : null;
 }
 
 /** The message of the 422 for a name that is not one of the above. */
 export function unknownTestCardMessage(): string {
-  return `Unknown test payment method. Use one of: ${Object.keys(TEST_CARDS).join(', ')}.`;
+  return `Unknown test payment method. Use one of: ${Object.keys(TEST_CARDS).join(', ')}, or one of Stripe's test card numbers (4242 4242 4242 4242).`;
 }

@@ -47,6 +47,21 @@ export class TestProcessorRepository {
     await this.em.nativeUpdate(TestProcessorCharge, { id: chargeId }, { amountRefunded });
   }
 
+  /** A charge or a saved method by the client secret of its 3-D Secure challenge (`lock`: row-locked, in a transaction). */
+  async byClientSecret(
+    clientSecret: string,
+    locked = true,
+  ): Promise<{ charge: TestProcessorCharge | null; method: TestProcessorPaymentMethod | null }> {
+    const lock = locked ? ({ lockMode: LockMode.PESSIMISTIC_WRITE } as const) : {};
+    const charge = await this.em.findOne(TestProcessorCharge, { clientSecret }, lock);
+    if (charge) return { charge, method: null };
+    return { charge: null, method: await this.em.findOne(TestProcessorPaymentMethod, { clientSecret }, lock) };
+  }
+
+  lockMethod(id: string): Promise<TestProcessorPaymentMethod | null> {
+    return this.em.findOne(TestProcessorPaymentMethod, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  }
+
   findRefundByKey(idempotencyKey: string): Promise<TestProcessorRefund | null> {
     return this.em.findOne(TestProcessorRefund, { idempotencyKey });
   }

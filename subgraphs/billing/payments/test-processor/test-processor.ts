@@ -16,8 +16,16 @@ import type {
   SetupOutcome,
 } from '../payment-processor.js';
 import { TestProcessorCharge } from './test-charge.entity.js';
+import { TestChallenges } from './test-challenge.js';
 import { TestProcessorCustomer } from './test-customer.entity.js';
-import { TEST_CARD_EXPIRY, type TestCard, testCard, unknownTestCardMessage } from './test-payment-methods.js';
+import {
+  AUTHENTICATION_REQUIRED,
+  TEST_CARD_EXPIRY,
+  type TestCard,
+  testCard,
+  unknownTestCardMessage,
+} from './test-payment-methods.js';
+import { testMethodName } from './test-card-numbers.js';
 import { TestProcessorPaymentMethod } from './test-payment-method.entity.js';
 import { TestProcessorRefund } from './test-refund.entity.js';
 import { TestProcessorRepository } from './test-processor.repository.js';
@@ -39,6 +47,11 @@ export class TestPaymentProcessor implements PaymentProcessor {
     private readonly clock: Clock,
   ) {}
 
+  /** The simulated 3-D Secure challenges of this ledger (the sandbox's challenge page). */
+  challenges(): TestChallenges {
+    return new TestChallenges(this.em);
+  }
+
   async createCustomer(input: CreateCustomerInput): Promise<ProcessorCustomer> {
     const row = await this.insertOnce(TestProcessorCustomer, {
       id: newId('cus_test'),
@@ -53,15 +66,17 @@ export class TestPaymentProcessor implements PaymentProcessor {
   }
 
   async savePaymentMethod(input: SavePaymentMethodInput): Promise<SetupOutcome> {
-    const { token } = input.paymentMethod;
+    const token = testMethodName(input.paymentMethod.token);
     const card = this.cardOf(token, input.paymentMethod.field);
     await this.requireCustomer(input.customerId);
+    const id = newId('pm_test');
     const row = await this.insertOnce(TestProcessorPaymentMethod, {
-      id: newId('pm_test'),
+      id,
       idempotencyKey: input.idempotencyKey,
       customerId: input.customerId,
       testMethod: token,
-      status: card.setup ? 'failed' : 'saved',
+      status: card.setup ? 'failed' : card.authenticate ? 'requires_action' : 'saved',
+      clientSecret: !card.setup && card.authenticate ? clientSecretOf(`seti_${id}`) : null,
       brand: card.brand,
       last4: card.last4,
       ...TEST_CARD_EXPIRY,
@@ -72,6 +87,8 @@ export class TestPaymentProcessor implements PaymentProcessor {
     });
     if (row.customerId !== input.customerId || row.testMethod !== token)
       throw new IdempotencyKeyReused(input.idempotencyKey);
+    if (row.status === 'requires_action')
+      return { status: 'requires_action', setupId: `seti_${row.id}`, clientSecret: row.clientSecret! };
     if (row.status === 'failed')
       return {
         status: 'failed',
@@ -93,11 +110,14 @@ export class TestPaymentProcessor implements PaymentProcessor {
         throw new InvalidPaymentMethod(method.id, 'Payment method does not exist.', method.field);
       testMethod = savedMethod.testMethod;
     } else {
-      testMethod = method.token;
+      testMethod = testMethodName(method.token);
       if (input.customerId) await this.requireCustomer(input.customerId);
     }
     const card = this.cardOf(testMethod, method.field);
-    const keep = method.kind === 'new' && input.saveForLater === true && !card.charge && input.customerId !== null;
+    // 3-D Secure: asked of the customer on-session; off-session nobody can answer, so it is declined.
+    const failure = card.charge ?? (card.authenticate && input.offSession ? AUTHENTICATION_REQUIRED : null);
+    const challenge = !failure && card.authenticate === true;
+    const keep = method.kind === 'new' && input.saveForLater === true && !failure && input.customerId !== null;
     const chargeId = newId('ch_test');
     // A charge alone is one insert that commits by itself (then the row that holds the key): no
     // transaction round trips for it; keeping the card as well is two rows, written together.
@@ -114,13 +134,14 @@ export class TestPaymentProcessor implements PaymentProcessor {
         testMethod,
         amount: input.amount,
         currency,
-        status: card.charge ? 'failed' : 'succeeded',
+        status: failure ? 'failed' : challenge ? 'requires_action' : 'succeeded',
+        clientSecret: challenge ? clientSecretOf(chargeId) : null,
         brand: card.brand,
         last4: card.last4,
         ...TEST_CARD_EXPIRY,
-        failureCode: card.charge?.code ?? null,
-        declineCode: card.charge?.declineCode ?? null,
-        failureMessage: card.charge?.message ?? null,
+        failureCode: failure?.code ?? null,
+        declineCode: failure?.declineCode ?? null,
+        failureMessage: failure?.message ?? null,
         offSession: input.offSession,
         description: input.description ?? null,
         metadata: input.metadata ?? {},
@@ -134,7 +155,9 @@ export class TestPaymentProcessor implements PaymentProcessor {
           idempotencyKey: `${input.idempotencyKey}#payment_method`,
           customerId: input.customerId!,
           testMethod,
-          status: 'saved',
+          // Kept only once the customer authenticates (the challenge settles both rows).
+          status: challenge ? 'requires_action' : 'saved',
+          clientSecret: null,
           brand: card.brand,
           last4: card.last4,
           ...TEST_CARD_EXPIRY,
@@ -160,6 +183,8 @@ export class TestPaymentProcessor implements PaymentProcessor {
       ...detailsOf(row),
       id: row.paymentMethodId ?? row.savedPaymentMethodId,
     };
+    if (row.status === 'requires_action')
+      return { status: 'requires_action', chargeId: row.id, clientSecret: row.clientSecret!, paymentMethod: details };
     if (row.status === 'failed')
       return {
         status: 'failed',
@@ -230,6 +255,11 @@ export class TestPaymentProcessor implements PaymentProcessor {
 
 function detailsOf(row: { brand: string; last4: string; expMonth: number; expYear: number }): PaymentMethodDetails {
   return { id: null, type: 'card', brand: row.brand, last4: row.last4, expMonth: row.expMonth, expYear: row.expYear };
+}
+
+/** Stripe's shape of an intent's client secret: `<intent id>_secret_<random>` (the challenge page's credential). */
+function clientSecretOf(intentId: string): string {
+  return `${intentId}_secret_${randomBytes(18).toString('base64url').replace(/[-_]/g, '0')}`;
 }
 
 /** `ch_test_` + 24 base62-ish characters, as Stripe's ids look. */

@@ -10,14 +10,15 @@ export const NO_PAYMENT_METHOD: ChargeOutcome = {
 
 /** The columns of the payment row that records an attempt's outcome (whatever it was). */
 export function paymentFieldsOf(outcome: ChargeOutcome): {
-  status: ChargeOutcome['status'];
+  status: 'pending' | 'succeeded' | 'failed';
   methodMetadata: Record<string, unknown>;
   processorId: string | null;
   declineReason: string | null;
   declineMessage: string | null;
 } {
   return {
-    status: outcome.status,
+    // Waiting for the customer's authentication is a payment in flight, as a bank debit is.
+    status: outcome.status === 'requires_action' ? 'pending' : outcome.status,
     methodMetadata:
       'paymentMethod' in outcome && outcome.paymentMethod
         ? {

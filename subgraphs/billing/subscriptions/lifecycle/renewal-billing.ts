@@ -189,7 +189,7 @@ export async function attemptPayment(
   order: Order,
   stamp: Stamp,
   how: AttemptKind = { kind: 'automatic' },
-): Promise<{ status: ChargeOutcome['status'] | 'paid'; message: string | null }> {
+): Promise<{ status: ChargeOutcome['status'] | 'paid'; message: string | null; clientSecret?: string }> {
   const due = dueAmount(order);
   if (due <= 0n) {
     await markPaid(em, s, order, stamp);
@@ -244,7 +244,7 @@ export async function settleAttempt(
   outcome: ChargeOutcome,
   stamp: Stamp,
   automatic = true,
-): Promise<{ status: ChargeOutcome['status']; message: string | null }> {
+): Promise<{ status: ChargeOutcome['status']; message: string | null; clientSecret?: string }> {
   if (outcome.status === 'succeeded') {
     await markPaid(em, s, order, stamp);
     return { status: 'succeeded', message: null };
@@ -254,6 +254,12 @@ export async function settleAttempt(
     order.nextPaymentAttemptAt = null;
     await em.flush();
     return { status: 'pending', message: null };
+  }
+  if (outcome.status === 'requires_action') {
+    // Only a customer's own (on-session) payment asks for 3-D Secure: dunning keeps its schedule
+    // (the customer may never answer), and the processor's event settles this attempt.
+    await em.flush();
+    return { status: 'requires_action', message: null, clientSecret: outcome.clientSecret };
   }
   if (automatic) await failedAutomatically(em, s, order, attempt, outcome, stamp);
   else await em.flush();

@@ -26,7 +26,8 @@ export interface RetryPaymentInput {
 }
 
 export interface RetryPaymentResult {
-  status: 'succeeded' | 'failed' | 'pending';
+  /** `requires_action`: the customer authenticates with `clientSecret` (3-D Secure), an event settles it. */
+  status: 'succeeded' | 'failed' | 'pending' | 'requires_action';
   clientSecret: string | null;
   error: string | null;
 }
@@ -66,7 +67,7 @@ export async function retryOrderPayment(
     });
     return {
       status: result.status === 'paid' ? 'succeeded' : result.status,
-      clientSecret: null,
+      clientSecret: result.clientSecret ?? null,
       error: result.message,
     };
   });

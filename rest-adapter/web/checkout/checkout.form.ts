@@ -1,0 +1,86 @@
+import type { Request } from 'express';
+import type { DomainError, ValidationIssue } from '../../../kit/errors.js';
+import type { CheckoutForm } from './checkout.views.js';
+
+// The hosted checkout's form, read and turned into the client endpoints' bodies (checkout.routes.ts).
+
+/** A refused operation as the page shows it: the status and the GraphQL error's code, message and items. */
+export class OperationFailed extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues: ValidationIssue[],
+  ) {
+    super(message);
+  }
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  customer_email: 'E-mail',
+  customer_name: 'Name',
+  discount_code: 'Discount code',
+  confirmation_token_id: 'Card',
+  customer_billing_address: 'Billing address',
+  product_id: 'Product',
+};
+
+/** The posted form's fields the page knows. */
+export function formOf(req: Request): CheckoutForm {
+  const keys: (keyof CheckoutForm)[] = [
+    'customer_email',
+    'customer_name',
+    'discount_code',
+    'product_id',
+    'country',
+    'state',
+    'city',
+    'postal_code',
+    'line1',
+    'line2',
+  ];
+  return Object.fromEntries(keys.map(k => [k, field(req, k).trim()])) as CheckoutForm;
+}
+
+/** The client endpoints' body for the form: empty fields are left out (unchanged), the address only when given. */
+export function bodyOf(form: CheckoutForm, card: string | null): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (form.customer_email) body.customer_email = form.customer_email;
+  if (form.customer_name) body.customer_name = form.customer_name;
+  if (form.discount_code) body.discount_code = form.discount_code;
+  if (form.product_id) body.product_id = form.product_id;
+  const address = {
+    line1: form.line1,
+    line2: form.line2,
+    postal_code: form.postal_code,
+    city: form.city,
+    state: form.state,
+  };
+  if (form.country || Object.values(address).some(Boolean))
+    body.customer_billing_address = {
+      country: (form.country ?? '').toUpperCase(),
+      ...Object.fromEntries(Object.entries(address).map(([k, v]) => [k, v || null])),
+    };
+  if (card !== null) body.confirmation_token_id = card || null;
+  return body;
+}
+
+/** A refusal in words: the processor's message as it is; validation items with the field they concern. */
+export function explain(error: OperationFailed | DomainError): string {
+  const issues =
+    error instanceof OperationFailed ? error.issues : ((error.details as ValidationIssue[] | undefined) ?? []);
+  if (!issues.length) return error.message;
+  return issues
+    .map(issue => {
+      const label = FIELD_LABELS[String(issue.loc[1])] ?? String(issue.loc[issue.loc.length - 1] ?? '');
+      const text = issue.msg === 'Field required' ? 'this field is required.' : issue.msg;
+      return label ? `${label}: ${text}` : text;
+    })
+    .join(' ');
+}
+
+/** One text field of the posted form ('' when absent or repeated). */
+export function field(req: Request, name: string): string {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { ManualClock } from '../../kit/clock.js';
+import { FakeStripe } from '../support/fake-stripe.js';
+import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+
+/**
+ * 3-D Secure in production against the fake Stripe (docs/payments.md): a confirm whose PaymentIntent
+ * (or a trial's SetupIntent) Stripe answers `requires_action` is 200 `confirmed` with Polar's
+ * `intent_status` / `intent_client_secret` and no order; the signed `payment_intent.succeeded` fulfils
+ * it once (a replay is a duplicate), `payment_intent.payment_failed` reopens it with nothing charged
+ * and its discount given back; `setup_intent.succeeded` starts the trial.
+ */
+jest.setTimeout(120_000);
+const SECRET = 'whsec_3ds_secret';
+const wall = new ManualClock(new Date('2027-03-10T09:00:00.000Z'));
+const stripe = new FakeStripe();
+let stack: TestStack;
+let owner: Tenant;
+let base: string;
+
+beforeAll(async () => {
+  const { host, port } = await stripe.start();
+  stack = await startTestStack('three_d_secure_stripe', wall, {
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: SECRET,
+    STRIPE_API_URL: `http://${host}:${port}`,
+  });
+  base = stack.production.baseUrl;
+  owner = await createTenant(stack.production);
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+  await stripe.stop();
+});
+
+const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
+
+async function deliver(event: Record<string, unknown>) {
+  const { payload, header } = FakeStripe.signedEvent(event, SECRET, wall.now());
+  return call(base, 'POST', '/v1/integrations/stripe/webhook', {
+    rawBody: payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+  });
+}
+
+async function product(body: Record<string, unknown>): Promise<string> {
+  const res = await api('POST', '/v1/products/', { name: 'Plan', ...body });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+/** Waits for the fulfilment job the event enqueued (the job runner takes it on the commit's notice). */
+async function settledCheckout(id: string, status: string): Promise<Record<string, any>> {
+  for (;;) {
+    const res = await api('GET', `/v1/checkouts/${id}`);
+    if (res.body.status === status) return res.body;
+    await new Promise(resolve => setTimeout(resolve, 50));
+  }
+}
+
+async function confirmWith3ds(body: Record<string, unknown>, card = 'pm_card_threeDSecure2Required') {
+  const checkout = await api('POST', '/v1/checkouts/', body);
+  expect(checkout.status).toBe(201);
+  const confirmed = await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+    body: { confirmation_token_id: `ctoken_${card}` },
+  });
+  expect(confirmed.status).toBe(200);
+  expect(confirmed.body.status).toBe('confirmed');
+  expect(confirmed.body.payment_processor_metadata).toEqual({
+    intent_status: 'requires_action',
+    intent_client_secret: expect.stringMatching(/^pi_.+_secret_|^seti_.+_secret_/),
+  });
+  return { checkout: checkout.body, confirmed: confirmed.body };
+}
+
+describe('a charge that needs 3-D Secure', () => {
+  it('answers requires_action, then payment_intent.succeeded fulfils it once', async () => {
+    const productId = await product({ prices: [{ amount_type: 'fixed', price_amount: 2500 }] });
+    const { checkout, confirmed } = await confirmWith3ds({ products: [productId], customer_email: 'a@example.com' });
+    const client = await call(base, 'GET', `/v1/checkouts/client/${checkout.client_secret}`);
+    expect(client.body.payment_processor_metadata).toEqual(confirmed.payment_processor_metadata);
+    expect((await api('GET', `/v1/orders/?checkout_id=${checkout.id}`)).body.items).toEqual([]);
+    const payments = await api('GET', `/v1/payments/?checkout_id=${checkout.id}`);
+    expect(payments.body.items).toEqual([expect.objectContaining({ status: 'pending', amount: 2500 })]);
+
+    const intent = [...stripe.paymentIntents.values()].at(-1)!;
+    expect(confirmed.payment_processor_metadata.intent_client_secret).toBe(intent.client_secret);
+    const event = FakeStripe.event('payment_intent.succeeded', {
+      ...intent,
+      status: 'succeeded',
+      amount_received: 2500,
+    });
+    expect((await deliver(event)).body).toEqual({ received: true, result: 'handled' });
+    const done = await settledCheckout(checkout.id, 'succeeded');
+    expect(done.payment_processor_metadata.intent_status).toBe('succeeded');
+    const orders = await api('GET', `/v1/orders/?checkout_id=${checkout.id}`);
+    expect(orders.body.items).toEqual([expect.objectContaining({ status: 'paid', total_amount: 2500 })]);
+    expect((await api('GET', `/v1/payments/?checkout_id=${checkout.id}`)).body.items).toEqual([
+      expect.objectContaining({ status: 'succeeded', order_id: orders.body.items[0].id }),
+    ]);
+
+    expect((await deliver(event)).body).toEqual({ received: true, result: 'duplicate' });
+    expect((await api('GET', `/v1/orders/?checkout_id=${checkout.id}`)).body.items).toHaveLength(1);
+  });
+
+  it('payment_intent.payment_failed reopens the checkout: no order, nothing charged, the discount back', async () => {
+    const productId = await product({ prices: [{ amount_type: 'fixed', price_amount: 4000 }] });
+    const discount = await api('POST', '/v1/discounts/', {
+      name: 'Once',
+      type: 'percentage',
+      basis_points: 1000,
+      duration: 'once',
+      max_redemptions: 1,
+    });
+    expect(discount.status).toBe(201);
+    const { checkout } = await confirmWith3ds({
+      products: [productId],
+      customer_email: 'b@example.com',
+      discount_id: discount.body.id,
+    });
+    expect((await api('GET', `/v1/discounts/${discount.body.id}`)).body.redemptions_count).toBe(1);
+    const intent = [...stripe.paymentIntents.values()].at(-1)!;
+    const failure = {
+      code: 'payment_intent_authentication_failure',
+      message: 'We are unable to authenticate your payment method.',
+    };
+    const event = FakeStripe.event('payment_intent.payment_failed', {
+      ...intent,
+      status: 'requires_payment_method',
+      last_payment_error: failure,
+    });
+    expect((await deliver(event)).body).toEqual({ received: true, result: 'handled' });
+    const reopened = (await api('GET', `/v1/checkouts/${checkout.id}`)).body;
+    expect(reopened.status).toBe('open');
+    expect(reopened.payment_processor_metadata).toEqual({});
+    expect((await api('GET', `/v1/orders/?checkout_id=${checkout.id}`)).body.items).toEqual([]);
+    expect((await api('GET', `/v1/payments/?checkout_id=${checkout.id}`)).body.items).toEqual([
+      expect.objectContaining({ status: 'failed', decline_reason: 'payment_intent_authentication_failure' }),
+    ]);
+    expect((await api('GET', `/v1/discounts/${discount.body.id}`)).body.redemptions_count).toBe(0);
+  });
+});
+
+describe('a trial whose card needs 3-D Secure to be saved', () => {
+  it('answers requires_action; setup_intent.succeeded starts the trial with the card kept', async () => {
+    const productId = await product({
+      recurring_interval: 'month',
+      trial_interval: 'day',
+      trial_interval_count: 7,
+      prices: [{ amount_type: 'fixed', price_amount: 900 }],
+    });
+    const { checkout } = await confirmWith3ds(
+      { products: [productId], customer_email: 't@example.com' },
+      'pm_card_authenticationRequired',
+    );
+    const setups = stripe.requests.filter(r => r.path === '/v1/setup_intents');
+    expect(setups).toHaveLength(1);
+    const card = [...stripe.paymentMethods.values()].at(-1)!;
+    const intent = {
+      id: await setupIntentIdOf(checkout.id),
+      object: 'setup_intent',
+      status: 'succeeded',
+      payment_method: card.id,
+      metadata: {},
+      last_setup_error: null,
+    };
+    expect((await deliver(FakeStripe.event('setup_intent.succeeded', intent))).body).toEqual({
+      received: true,
+      result: 'handled',
+    });
+    await settledCheckout(checkout.id, 'succeeded');
+    const customerId = (await api('GET', `/v1/checkouts/${checkout.id}`)).body.customer_id;
+    const subscriptions = await api('GET', `/v1/subscriptions/?customer_id=${customerId}`);
+    expect(subscriptions.body.items).toEqual([expect.objectContaining({ status: 'trialing' })]);
+    const customer = await api('GET', `/v1/customers/${customerId}`);
+    expect(customer.body.default_payment_method_id).toEqual(expect.any(String));
+  });
+});
+
+/** The SetupIntent the checkout waits for (the fake answers it with a fresh id each time). */
+async function setupIntentIdOf(checkoutId: string): Promise<string> {
+  const [row] = await stack.production.environment.billing.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ pending_intent_id: string }[]>('select pending_intent_id from billing.checkouts where id = ?', [
+      checkoutId,
+    ]);
+  return row.pending_intent_id;
+}
