@@ -1,4 +1,5 @@
 import express from 'express';
+import { emailLinkRoute } from './portal-email-link.js';
 import { mountPortal, requireCustomer, sessionLinkRoute, signOutRoute } from './portal-entry-routes.js';
 import { field, message } from './portal-http.js';
 import { invoiceRoutes } from './portal-invoice-routes.js';
@@ -26,6 +27,7 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
   const { api, organizations } = deps;
 
   sessionLinkRoute(router, pages, organizations);
+  emailLinkRoute(router, pages, api, organizations);
   mountPortal(router, portal, pages, organizations);
   signInRoutes(portal, { page, locals, customerOf, api, organizations });
   requireCustomer(portal);
