@@ -155,7 +155,7 @@ export async function startBilling(options: {
     }),
   );
   // Customer e-mails: queued with the events of each change, reminders as due work (docs/email.md).
-  const customerEmailSender = { secret: options.secret, publicUrl: options.publicUrl };
+  const customerEmailSender = { secret: options.secret, publicUrl: options.publicUrl, clock: options.clock };
   orm.em.getEventManager().registerSubscriber(new CustomerEmailRecorder({ ...customerEmailSender, directory }));
   const reminders = new CustomerEmailReminders(orm, customerEmailSender, directory);
   jobs.register(EMAIL_REDACT_JOB, emailRedactor({ orm }));

@@ -59,13 +59,24 @@ const SUBSCRIPTION_KINDS: Record<string, CustomerEmailKind> = {
 };
 
 /**
+ * The first renewal after a trial (Polar's internal `subscription_cycle_after_trial`; on the wire both are
+ * `subscription_cycle`): the period it bills starts where the trial ended.
+ */
+function afterTrial(order: Payload): boolean {
+  const s = order.subscription;
+  return order.billing_reason === 'subscription_cycle' && !!s?.trial_end && s.current_period_start === s.trial_end;
+}
+
+/**
  * The e-mail one event calls for, or null. `planChanged`: the change that recorded a
  * `subscription.updated` moved the subscription to another product without invoicing it now (an
  * invoiced change is told by its order's `order.paid`, as Polar).
  */
 export function customerEmailFor(type: string, payload: Payload, planChanged: boolean): CustomerEmailKind | null {
   if (type === 'order.paid') {
-    const kind = ORDER_KINDS[String(payload.billing_reason)] ?? null;
+    const kind = afterTrial(payload)
+      ? 'subscription_cycled_after_trial'
+      : (ORDER_KINDS[String(payload.billing_reason)] ?? null);
     // Polar tells no one of a free renewal.
     const renewal = kind === 'subscription_cycled' || kind === 'subscription_cycled_after_trial';
     return renewal && Number(payload.total_amount ?? 0) === 0 ? null : kind;

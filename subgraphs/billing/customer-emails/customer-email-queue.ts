@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../../kit/clock.js';
 import { hashToken } from '../../../kit/tokens.js';
 import { CustomerSessionRepository } from '../customer-sessions/customer-session.repository.js';
 import { outboxIdOf, queueEmail } from '../emails/email-outbox.js';
@@ -16,6 +17,8 @@ export const EMAIL_LINK_PARAM = 'login_token';
 export interface CustomerEmailSender {
   secret: string;
   publicUrl: string;
+  /** The job runner's clock: an e-mail is sent now by it, whatever instant a sandbox clock stamped the change with. */
+  clock: Clock;
 }
 
 export interface CustomerEmailOrder {
@@ -71,6 +74,7 @@ export async function queueCustomerEmail(em: EntityManager, sender: CustomerEmai
       ...rendered,
     },
     o.at,
+    sender.clock.now(),
   );
 }
 

@@ -1,6 +1,7 @@
 import { ChangeSetType, type EntityManager, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/postgresql';
 import type { OrganizationDirectory, OrganizationProfile } from '../../identity/contract.js';
 import { DomainEvent } from '../events/domain-event.entity.js';
+import type { OutboxListener, RecordedEvent } from '../events/record-event.js';
 import { CUSTOMER_EMAIL_EVENT_TYPES, customerEmailFor, kindIsOn } from './customer-email-policy.js';
 import { type CustomerEmailSender, queueCustomerEmail } from './customer-email-queue.js';
 import { scheduleReminders } from './customer-email-reminders.js';
@@ -14,7 +15,7 @@ import { takePlanChange } from './plan-change-notes.js';
  * `transactional` runs before its commit), under a key derived from the event's id. A subscription's
  * events also move its reminders (customer-email-reminders.ts). A kind switched off queues nothing.
  */
-export class CustomerEmailRecorder implements EventSubscriber {
+export class CustomerEmailRecorder implements EventSubscriber, OutboxListener {
   constructor(
     private readonly deps: CustomerEmailSender & {
       /** Identity's profiles (the settings and the seller's name); null: no customer e-mail at all. */
@@ -26,18 +27,23 @@ export class CustomerEmailRecorder implements EventSubscriber {
     const events: DomainEvent[] = [];
     for (const change of uow.getChangeSets())
       if (change.type === ChangeSetType.CREATE && change.entity instanceof DomainEvent) events.push(change.entity);
+    await this.outboxRecorded(em as EntityManager, events);
+  }
+
+  /** The events one statement wrote without the unit of work (a renewal's, events/outbox.queries.ts). */
+  async outboxRecorded(em: EntityManager, events: readonly RecordedEvent[]): Promise<void> {
     if (!events.length || !this.deps.directory) return;
     const profiles = new Map<string, Promise<OrganizationProfile | null>>();
     const profileOf = (id: string) => {
       if (!profiles.has(id)) profiles.set(id, this.deps.directory!.profile(id));
       return profiles.get(id)!;
     };
-    for (const event of events) await this.record(em as EntityManager, event, profileOf);
+    for (const event of events) await this.record(em, event, profileOf);
   }
 
   private async record(
     em: EntityManager,
-    event: DomainEvent,
+    event: RecordedEvent,
     profileOf: (id: string) => Promise<OrganizationProfile | null>,
   ): Promise<void> {
     const { type, payload } = event;

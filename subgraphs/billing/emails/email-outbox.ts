@@ -32,8 +32,12 @@ export interface QueuedEmail extends EmailMessage {
   id?: string;
 }
 
-/** Writes the message and its job into the caller's transaction; answers the job's key (for `runNow`). */
-export async function queueEmail(em: EntityManager, email: QueuedEmail, now: Date): Promise<string> {
+/**
+ * Writes the message and its job into the caller's transaction; answers the job's key (for `runNow`).
+ * `sendAt`: when the job is due by the job runner's clock (default `now`); a change stamped by a sandbox
+ * clock ahead of the wall gives its own instant as `now` and the runner's present as `sendAt`.
+ */
+export async function queueEmail(em: EntityManager, email: QueuedEmail, now: Date, sendAt = now): Promise<string> {
   const id = email.id ?? randomUUID();
   await new OutgoingEmailRepository(em).insertUnlessQueued({
     id,
@@ -47,7 +51,7 @@ export async function queueEmail(em: EntityManager, email: QueuedEmail, now: Dat
     createdAt: now,
   });
   const key = `email:${id}`;
-  await enqueueJob(em, { kind: EMAIL_SEND_JOB, key, payload: { id }, runAt: now, maxAttempts: 8 });
+  await enqueueJob(em, { kind: EMAIL_SEND_JOB, key, payload: { id }, runAt: sendAt, maxAttempts: 8 });
   if (email.redactAt)
     await enqueueJob(em, { kind: EMAIL_REDACT_JOB, key: `email-redact:${id}`, payload: { id }, runAt: email.redactAt });
   return key;
