@@ -19,6 +19,7 @@ import { createCheckoutRouter } from './web/checkout/checkout.routes.js';
 import type { CardEntry } from './web/checkout/checkout.views.js';
 import type { WebDependencies } from './web/account-pages.js';
 import { settingsRoutes } from './web/settings/settings.routes.js';
+import { sandboxMailRoutes } from './web/sandbox-mail/sandbox-mail.routes.js';
 import { signInRoutes } from './web/sign-in/sign-in.routes.js';
 import { PortalApi } from './web/portal/portal-api.js';
 import { createPortalRouter } from './web/portal/portal-router.js';
@@ -111,6 +112,15 @@ export function assembleRestApp(options: RestAppOptions): Express {
         ? [
             signInRoutes({ identity: options.web.identity, logger }),
             settingsRoutes({ identity: options.web.identity, logger }),
+            ...(options.environment === 'sandbox'
+              ? [
+                  sandboxMailRoutes({
+                    identity: options.web.identity,
+                    logger,
+                    api: new PortalApi(routes, options.gateway, operations),
+                  }),
+                ]
+              : []),
           ]
         : []),
       ...(options.web

@@ -29,6 +29,7 @@ import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-po
 import { FileResolver } from './files/file.resolver.js';
 import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
 import { SandboxClockResolver } from './time/sandbox-clock.resolver.js';
+import { SandboxMailResolver } from './emails/sandbox-mail.js';
 import { BenefitResolver } from './benefits/benefit.resolver.js';
 import { CustomerStateResolver } from './benefits/customer-state.resolver.js';
 import { UserBenefitsResolver } from './benefits/user-benefits.resolver.js';
@@ -51,6 +52,7 @@ export const billingResolvers: Function[] = [
   SubscriptionUpdatesResolver,
   CustomerPortalSubscriptionsResolver,
   SandboxClockResolver,
+  SandboxMailResolver,
   CheckoutResolver,
   CheckoutLinkResolver,
   OrderResolver,
