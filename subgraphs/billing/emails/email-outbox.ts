@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
+import { faultPoint } from '../../../kit/fault-injection.js';
 import type { EmailMessage, Mailer } from '../../../kit/email/mailer.js';
 import { enqueueJob, type JobHandler, type JobRunner } from '../jobs/job-queue.js';
 import { OutgoingEmailRepository } from './outgoing-email.repository.js';
@@ -15,6 +16,8 @@ import { OutgoingEmailRepository } from './outgoing-email.repository.js';
 export const EMAIL_SEND_JOB = 'email.send';
 /** Blanks the bodies of a message that carried a secret (a sign-in code) once the secret has expired. */
 export const EMAIL_REDACT_JOB = 'email.redact';
+/** The crash point between the commit that queued a message and its hand-over to SMTP (kit/fault-injection.ts). */
+export const EMAIL_BEFORE_SEND_FAULT = 'email.before-send';
 
 export interface QueuedEmail extends EmailMessage {
   /** What the message is (`customer_session_code`, owner notifications), for the operator and tests. */
@@ -85,6 +88,7 @@ export function emailSender(deps: {
         return emails.recordNotDelivered(row.id, reason, deps.mailer.kind);
       }
     }
+    faultPoint(EMAIL_BEFORE_SEND_FAULT);
     try {
       await deps.mailer.send({
         to: row.to_address,
