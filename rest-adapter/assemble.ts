@@ -112,15 +112,12 @@ export function assembleRestApp(options: RestAppOptions): Express {
         ? [
             signInRoutes({ identity: options.web.identity, logger }),
             settingsRoutes({ identity: options.web.identity, logger }),
-            ...(options.environment === 'sandbox'
-              ? [
-                  sandboxMailRoutes({
-                    identity: options.web.identity,
-                    logger,
-                    api: new PortalApi(routes, options.gateway, operations),
-                  }),
-                ]
-              : []),
+            sandboxMailRoutes({
+              identity: options.web.identity,
+              logger,
+              api: new PortalApi(routes, options.gateway, operations),
+              sandbox: options.environment === 'sandbox',
+            }),
           ]
         : []),
       ...(options.web

@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import type { OrganizationSummary } from '../../../subgraphs/identity/contract.js';
 import { requireSignIn } from '../../web-kit/auth.js';
 import { html, type HtmlValue } from '../../web-kit/html.js';
-import { renderPage, sendPage } from '../../web-kit/layout.js';
+import { renderMessagePage, renderPage, sendPage } from '../../web-kit/layout.js';
 import { page, pageUser, queryParam, type WebDependencies } from '../account-pages.js';
 import type { PortalApi } from '../portal/portal-api.js';
 
@@ -26,11 +26,12 @@ interface SandboxEmail {
  * page and the API cannot disagree and a non-member sees nothing. Bodies are shown as text (the HTML part
  * as its escaped source): nothing of an e-mail runs in the page.
  */
-export function sandboxMailRoutes(deps: WebDependencies & { api: PortalApi }): express.Router {
+export function sandboxMailRoutes(deps: WebDependencies & { api: PortalApi; sandbox: boolean }): express.Router {
   const router = express.Router();
   router.get(
     '/sandbox/emails',
     page(deps, async (_deps, req, res) => {
+      if (!deps.sandbox) return notHere(deps, req, res);
       if (!requireSignIn(req, res)) return;
       const organizations = await deps.identity.organizations(req.principal);
       const chosen = queryParam(req, 'organization_id') ?? (organizations.length === 1 ? organizations[0].id : null);
@@ -46,6 +47,12 @@ export function sandboxMailRoutes(deps: WebDependencies & { api: PortalApi }): e
     }),
   );
   return router;
+}
+
+/** Production sends what it sends; its mail is not listed in the service. */
+async function notHere(deps: WebDependencies, req: Request, res: Response) {
+  const body = 'The outgoing mail is listed in the sandbox only.';
+  sendPage(res, renderMessagePage('Not found', body, await pageUser(deps, req, res)), 404);
 }
 
 async function show(deps: WebDependencies, req: Request, res: Response, title: string, body: HtmlValue) {

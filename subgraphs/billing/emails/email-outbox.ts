@@ -95,7 +95,7 @@ export function emailSender(deps: {
         subject: row.subject,
         text: row.text_body,
         html: row.html_body,
-        fromName: row.from_name,
+        ...(row.from_name ? { fromName: row.from_name } : {}),
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
