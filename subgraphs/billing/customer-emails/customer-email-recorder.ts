@@ -39,6 +39,12 @@ export class CustomerEmailRecorder implements EventSubscriber, OutboxListener {
       return profiles.get(id)!;
     };
     for (const event of events) await this.record(em, event, profileOf);
+    // A change records several events of one subscription (updated, then its own kind): its reminders
+    // follow the last one, once.
+    const latest = new Map<string, RecordedEvent>();
+    for (const event of events) if (event.type.startsWith('subscription.')) latest.set(String(event.payload.id), event);
+    for (const event of latest.values())
+      await scheduleReminders(em, event.organizationId, event.payload, event.createdAt);
   }
 
   private async record(
@@ -47,11 +53,9 @@ export class CustomerEmailRecorder implements EventSubscriber, OutboxListener {
     profileOf: (id: string) => Promise<OrganizationProfile | null>,
   ): Promise<void> {
     const { type, payload } = event;
-    const subscription = type.startsWith('subscription.');
-    if (!subscription && !CUSTOMER_EMAIL_EVENT_TYPES.has(type)) return;
-    if (subscription) await scheduleReminders(em, event.organizationId, payload, event.createdAt);
+    if (!CUSTOMER_EMAIL_EVENT_TYPES.has(type)) return;
     const planChanged = type === 'subscription.updated' && takePlanChange(em, String(payload.id));
-    const kind = CUSTOMER_EMAIL_EVENT_TYPES.has(type) ? customerEmailFor(type, payload, planChanged) : null;
+    const kind = customerEmailFor(type, payload, planChanged);
     if (!kind) return;
     const organization = await profileOf(event.organizationId);
     if (!organization || !kindIsOn(organization.customerEmailSettings, kind)) return;
