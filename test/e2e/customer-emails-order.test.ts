@@ -62,4 +62,24 @@ describe('order confirmation', () => {
     expect(await world.outbox(buyer)).toEqual([]);
     await ann.emailSettings({});
   });
+
+  it('is retried with backoff while the SMTP server refuses, then delivered once', async () => {
+    const product = await ann.product({ name: 'Retry pack', prices: [{ amount_type: 'fixed', price_amount: 700 }] });
+    const buyer = ann.alias('retry');
+    world.inbox.refuse = true;
+    try {
+      await ann.buy(buyer, product);
+      let rows: Record<string, any>[] = [];
+      for (let i = 0; i < 200 && !(rows[0]?.attempts >= 1); i++) {
+        await new Promise(r => setTimeout(r, 50));
+        rows = await world.outbox(buyer);
+      }
+      expect(rows).toMatchObject([{ status: 'pending', attempts: 1, last_error: expect.stringContaining('451') }]);
+    } finally {
+      world.inbox.refuse = false;
+    }
+    await world.mail(buyer, 'Your Retry pack order confirmation');
+    expect(world.inbox.to(buyer)).toHaveLength(1);
+    expect(await world.outbox(buyer)).toMatchObject([{ status: 'sent', attempts: 2 }]);
+  });
 });
