@@ -342,9 +342,9 @@ async function main(): Promise<void> {
       }
     }
     if (only.has('k')) {
-      const { oat } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');
+      const { oat, organizationId } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');
       const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-      const result = await benchCheckouts({ sandboxUrl, token: oat, seconds, warmupSeconds, log });
+      const result = await benchCheckouts({ sandboxUrl, token: oat, organizationId, seconds, warmupSeconds, log });
       process.stdout.write(result.report);
       goals.push(...result.goals);
     }

@@ -1,6 +1,8 @@
 // The selling part of `npm run bench`:
 //   (k) confirmed checkouts per second in the sandbox: create (POST /v1/checkouts/) and confirm with
-//       pm_card_visa (POST /v1/checkouts/client/{secret}/confirm), BENCH_CHECKOUT_CONCURRENCY (4) loops;
+//       pm_card_visa (POST /v1/checkouts/client/{secret}/confirm), BENCH_CHECKOUT_CONCURRENCY (4) loops,
+//       first with every customer e-mail switched off (what the service did before it sent any), then with
+//       all of them on (the order confirmation queued with each sale, docs/email.md);
 //   (o) GET /v1/orders/?limit=10 and (p) ?limit=100 (pages of about 450 KB) at 1,000 and 100,000 orders of
 //       one organization (seeded in SQL by bench/seed-orders.ts) beside the one-hop baseline running the
 //       same statements (bench/baseline-server.ts); BENCH_ORDER_SIZES=1000,100000 changes the sizes;
@@ -17,15 +19,16 @@ const LIST_RATIO_GOAL = 0.5;
 export async function benchCheckouts(o: {
   sandboxUrl: string;
   token: string;
+  organizationId: string;
   seconds: number;
   warmupSeconds: number;
   log: (line: string) => void;
 }): Promise<{ report: string; goals: Goal[] }> {
   const concurrency = Number(process.env.BENCH_CHECKOUT_CONCURRENCY ?? 4);
   const headers = { authorization: `Bearer ${o.token}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown, auth = true) => {
+  const post = async (path: string, body: unknown, auth = true, method = 'POST') => {
     const res = await fetch(`${o.sandboxUrl}${path}`, {
-      method: 'POST',
+      method,
       headers: auth ? headers : { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
@@ -72,26 +75,45 @@ export async function benchCheckouts(o: {
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
     return { perSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), count: latencies.length, failed };
   };
-  o.log(`(k) confirmed checkouts, ${concurrency} loops…`);
-  if (o.warmupSeconds > 0) await run(o.warmupSeconds);
-  const r = await run(o.seconds);
+  // Polar's PATCH takes the whole object: the eight keys it requires, all on or all off.
+  const emails = (on: boolean) =>
+    post(
+      `/v1/organizations/${o.organizationId}`,
+      {
+        customer_email_settings: Object.fromEntries(
+          ['order_confirmation', 'subscription_cancellation', 'subscription_confirmation', 'subscription_cycled']
+            .concat([
+              'subscription_past_due',
+              'subscription_revoked',
+              'subscription_uncanceled',
+              'subscription_updated',
+            ])
+            .map(k => [k, on]),
+        ),
+      },
+      true,
+      'PATCH',
+    );
+  const rows: string[][] = [];
+  for (const on of [false, true]) {
+    await emails(on);
+    o.log(`(k) confirmed checkouts, ${concurrency} loops, customer e-mails ${on ? 'on' : 'off'}…`);
+    if (o.warmupSeconds > 0) await run(o.warmupSeconds);
+    const r = await run(o.seconds);
+    rows.push([
+      on ? '(k) create + confirm, e-mails on' : '(k) create + confirm, e-mails off (before issue 23)',
+      r.perSecond.toFixed(1),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
+      String(r.count),
+      String(r.failed),
+    ]);
+  }
   const report = [
     '',
     `Checkouts in the sandbox (create + confirm with pm_card_visa, one-time product) · ${concurrency} loops · ${o.seconds} s`,
     '',
-    table(
-      ['target', 'confirmed/s', 'confirm p50 ms', 'confirm p99 ms', 'confirmed', 'failed'],
-      [
-        [
-          '(k) create + confirm',
-          r.perSecond.toFixed(1),
-          r.p50.toFixed(1),
-          r.p99.toFixed(1),
-          String(r.count),
-          String(r.failed),
-        ],
-      ],
-    ),
+    table(['target', 'confirmed/s', 'confirm p50 ms', 'confirm p99 ms', 'confirmed', 'failed'], rows),
     '',
   ].join('\n');
   return {

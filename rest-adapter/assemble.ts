@@ -23,6 +23,7 @@ import type { StripeJsSettings } from './web-kit/stripe-js.js';
 import type { WebDependencies } from './web/account-pages.js';
 import { offeredScopes } from './web/settings/offered-scopes.js';
 import { settingsRoutes } from './web/settings/settings.routes.js';
+import { sandboxMailRoutes } from './web/sandbox-mail/sandbox-mail.routes.js';
 import { signInRoutes } from './web/sign-in/sign-in.routes.js';
 import { PortalApi } from './web/portal/portal-api.js';
 import { createPortalRouter } from './web/portal/portal-router.js';
@@ -129,6 +130,12 @@ export function assembleRestApp(options: RestAppOptions): Express {
               { identity: options.web.identity, logger },
               { environment: options.environment, scopes: offeredScopes(routes) },
             ),
+            sandboxMailRoutes({
+              identity: options.web.identity,
+              logger,
+              api: new PortalApi(routes, options.gateway, operations),
+              sandbox: options.environment === 'sandbox',
+            }),
           ]
         : []),
       ...(options.web

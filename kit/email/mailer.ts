@@ -15,6 +15,8 @@ export interface EmailMessage {
   text: string;
   /** Optional HTML alternative. */
   html?: string | null;
+  /** The sender's display name (a customer e-mail is in its organization's name); the address stays `EMAIL_FROM`'s. */
+  fromName?: string | null;
 }
 
 export interface Mailer {
@@ -38,7 +40,7 @@ export class SmtpMailer implements Mailer {
 
   async send(message: EmailMessage): Promise<void> {
     await this.transport.sendMail({
-      from: this.from,
+      from: message.fromName ? { name: message.fromName, address: addressOf(this.from) } : this.from,
       to: message.to,
       subject: message.subject,
       text: message.text,
@@ -51,6 +53,11 @@ export class SmtpMailer implements Mailer {
   }
 }
 
+/** The address of `Name <address>` (or the whole text when it is a bare address). */
+function addressOf(from: string): string {
+  return /<([^>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+}
+
 /**
  * Development without SMTP: the message is written to the log (info), body included, so a developer
  * can read a sign-in code from the console. The outbox row stays readable for tests either way.
@@ -61,7 +68,7 @@ export class LogMailer implements Mailer {
 
   async send(message: EmailMessage): Promise<void> {
     this.logger?.info(
-      { email: { to: message.to, subject: message.subject, text: message.text } },
+      { email: { from: message.fromName ?? null, to: message.to, subject: message.subject, text: message.text } },
       'e-mail (not sent: SMTP_URL is not set)',
     );
   }

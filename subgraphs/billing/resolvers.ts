@@ -30,6 +30,7 @@ import { FileResolver } from './files/file.resolver.js';
 import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
 import { SandboxClockResolver } from './time/sandbox-clock.resolver.js';
 import { SandboxChallengeResolver } from './payments/sandbox-challenge.resolver.js';
+import { SandboxMailResolver } from './emails/sandbox-mail.js';
 import { BenefitResolver } from './benefits/benefit.resolver.js';
 import { CustomerStateResolver } from './benefits/customer-state.resolver.js';
 import { UserBenefitsResolver } from './benefits/user-benefits.resolver.js';
@@ -53,6 +54,7 @@ export const billingResolvers: Function[] = [
   CustomerPortalSubscriptionsResolver,
   SandboxClockResolver,
   SandboxChallengeResolver,
+  SandboxMailResolver,
   CheckoutResolver,
   CheckoutLinkResolver,
   OrderResolver,

@@ -19,6 +19,8 @@ import { EMAIL_REDACT_JOB, EMAIL_SEND_JOB, emailRedactor, emailSender } from './
 import { LogMailer, type Mailer } from '../../kit/email/mailer.js';
 import type { OwnerMailbox } from '../../kit/email/owner-mailbox.js';
 import { InProcessOwnerMailbox } from './emails/owner-mailbox.provider.js';
+import { CustomerEmailRecorder } from './customer-emails/customer-email-recorder.js';
+import { CustomerEmailReminders } from './customer-emails/customer-email-reminders.js';
 import type { Logger } from '../../kit/logger.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { choosePaymentProcessor, createPaymentProcessor } from './payments/payment-processor.selection.js';
@@ -142,8 +144,21 @@ export async function startBilling(options: {
   const jobs = new JobRunner(orm, options.clock, options.logger);
   jobs.register(
     EMAIL_SEND_JOB,
-    emailSender({ orm, clock: options.clock, mailer: options.mailer ?? new LogMailer(options.logger ?? null) }),
+    emailSender({
+      orm,
+      clock: options.clock,
+      mailer: options.mailer ?? new LogMailer(options.logger ?? null),
+      // The sandbox delivers only to the organization's members (docs/email.md#sandbox).
+      sandboxRecipients:
+        options.environment === 'sandbox' && directory
+          ? organizationId => directory.memberEmails(organizationId)
+          : null,
+    }),
   );
+  // Customer e-mails: queued with the events of each change, reminders as due work (docs/email.md).
+  const customerEmailSender = { secret: options.secret, publicUrl: options.publicUrl, clock: options.clock };
+  orm.em.getEventManager().registerSubscriber(new CustomerEmailRecorder({ ...customerEmailSender, directory }));
+  const reminders = new CustomerEmailReminders(orm, customerEmailSender, directory);
   jobs.register(EMAIL_REDACT_JOB, emailRedactor({ orm }));
   jobs.register(
     CHECKOUT_FULFILMENT_JOB,
@@ -167,7 +182,8 @@ export async function startBilling(options: {
   // runs them on the wall clock.
   const checkoutExpiry = new CheckoutExpiry(orm, options.publicUrl);
   services.clocks.register(checkoutExpiry);
-  const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry], options.logger);
+  services.clocks.register(reminders);
+  const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry, reminders], options.logger);
   // The recurring engine: the sandbox clock's advance runs it per organization, this loop by the wall clock.
   const engine = new RenewalEngine({ orm, payments });
   services.clocks.register(engine);

@@ -44,6 +44,8 @@ const HTML_PAGES = [
   // The customer portal's entry (`customer_portal_url`); its pages under /portal/{slug}/ are a mounted
   // router of HTML pages and form posts (rest-adapter/web/portal), which this walk does not enter.
   'GET /portal',
+  // The sandbox's mail page (docs/email.md#sandbox), the HTML view of `GET /v1/sandbox/emails/`.
+  'GET /sandbox/emails',
 ];
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];

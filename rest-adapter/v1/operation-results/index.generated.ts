@@ -22,6 +22,7 @@ import type * as organizations from './organizations.generated.js';
 import type * as products from './products.generated.js';
 import type * as refunds from './refunds.generated.js';
 import type * as sandboxClock from './sandbox-clock.generated.js';
+import type * as sandboxEmails from './sandbox-emails.generated.js';
 import type * as sandboxPaymentChallenges from './sandbox-payment-challenges.generated.js';
 import type * as subscriptions from './subscriptions.generated.js';
 import type * as webhooks from './webhooks.generated.js';
@@ -133,6 +134,7 @@ export interface OperationResults {
   RefundsList: refunds.RefundsListResult;
   SandboxClockAdvance: sandboxClock.SandboxClockAdvanceResult;
   SandboxClockGet: sandboxClock.SandboxClockGetResult;
+  SandboxEmailsList: sandboxEmails.SandboxEmailsListResult;
   SandboxPaymentChallengeGet: sandboxPaymentChallenges.SandboxPaymentChallengeGetResult;
   SandboxPaymentChallengeSettle: sandboxPaymentChallenges.SandboxPaymentChallengeSettleResult;
   SubscriptionsCreate: subscriptions.SubscriptionsCreateResult;

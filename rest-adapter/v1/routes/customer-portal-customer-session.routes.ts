@@ -35,7 +35,7 @@ export const customerPortalCustomerSessionRoutes: Route[] = [
     path: '/v1/customer-portal/customer-session/authenticate',
     summary: 'Trade a sign-in code for a customer session token',
     description:
-      'A code is valid for 30 minutes and once. An unknown, used or expired code is 401 `CustomerSessionCodeInvalidOrExpired`.',
+      'A code is valid for 30 minutes and once. Beyond Polar, `code` may also be the one-time `polar_cel_` token of a customer e-mail’s portal link (7 days, once). An unknown, used or expired code is 401 `CustomerSessionCodeInvalidOrExpired`.',
     tag: 'customer_portal',
     access: CUSTOMER_SESSION_CODE,
     body: z.object({ code: z.string().max(64) }),

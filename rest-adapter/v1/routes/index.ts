@@ -17,6 +17,7 @@ import { invoiceRoutes } from './invoices.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
+import { sandboxEmailsRoutes } from './sandbox-emails.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import { licenseKeyRoutes } from './license-keys.routes.js';
 import { fileRoutes } from './files.routes.js';
@@ -38,6 +39,7 @@ export const routes: Route[] = [
   ...discountRoutes,
   ...customerPortalSubscriptionRoutes,
   ...sandboxClockRoutes,
+  ...sandboxEmailsRoutes,
   ...webhookRoutes,
   ...checkoutRoutes,
   ...checkoutLinkRoutes,

@@ -167,6 +167,13 @@ export function checkoutMessageBody(title: string, message: string, link?: { hre
   return html`<h1>${title}</h1><div class="card"><p>${message}</p>${link ? html`<p><a href="${link.href}">${link.text}</a></p>` : null}</div>`;
 }
 
+/**
+ * Whether a confirmation e-mail is sent depends on the seller's `customer_email_settings`, on SMTP being
+ * configured and, in the sandbox, on the address being a member's (docs/email.md): the page promises only
+ * where one would go.
+ */
+const receiptNote = (email: string) => `If the seller sends a confirmation e-mail, it goes to ${email}.`;
+
 /** After a successful purchase (the default success page). */
 export function checkoutSucceededBody(checkout: PublicCheckout): SafeHtml {
   const product = checkout.product as Record<string, any> | null;
@@ -177,5 +184,5 @@ export function checkoutSucceededBody(checkout: PublicCheckout): SafeHtml {
       : 'Your order is complete.';
   return html`<h1>Thank you!</h1><div class="card" data-status="succeeded"><p>${what}</p>
 <p><strong>${product?.name ?? ''}</strong>: ${money(checkout.total_amount, checkout.currency)}${periodOf(product)}</p>
-${checkout.customer_email ? html`<p class="muted">A receipt goes to ${checkout.customer_email}.</p>` : null}</div>`;
+${checkout.customer_email ? html`<p class="muted">${receiptNote(checkout.customer_email)}</p>` : null}</div>`;
 }

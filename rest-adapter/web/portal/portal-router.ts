@@ -1,5 +1,6 @@
 import express from 'express';
 import { benefitRoutes } from './portal-benefit-routes.js';
+import { emailLinkRoute } from './portal-email-link.js';
 import { mountPortal, requireCustomer, sessionLinkRoute, signOutRoute } from './portal-entry-routes.js';
 import { field, message } from './portal-http.js';
 import { invoiceRoutes } from './portal-invoice-routes.js';
@@ -28,6 +29,7 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
   const { api, organizations } = deps;
 
   sessionLinkRoute(router, pages, organizations);
+  emailLinkRoute(router, pages, api, organizations);
   mountPortal(router, portal, pages, organizations);
   signInRoutes(portal, { page, locals, customerOf, api, organizations });
   requireCustomer(portal);

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../../kit/request-context.js';
 import { hashToken } from '../../../kit/tokens.js';
 import type { OrganizationDirectory } from '../../identity/contract.js';
 import { CustomerRepository } from '../customers/customer.repository.js';
+import { EMAIL_LINK_PREFIX } from '../customer-emails/customer-email-queue.js';
 import { runWrite } from '../events/run-write.js';
 import { queueEmail, sendSoon } from '../emails/email-outbox.js';
 import type { JobRunner } from '../jobs/job-queue.js';
@@ -84,8 +85,12 @@ export class CustomerSessionCodeService {
 
   /** Spends the code and opens a customer session (a `polar_cst_` token, one hour). */
   async authenticate(ctx: RequestContext, rawCode: string): Promise<{ token: string }> {
-    const code = rawCode.trim().toUpperCase();
-    if (code.length !== CUSTOMER_SESSION_CODE_LENGTH) throw new CustomerSessionCodeInvalidOrExpired();
+    // A customer e-mail's link carries a one-time token of its own (customer-emails/customer-email-queue.ts),
+    // kept and spent like a code; its letter case matters.
+    const trimmed = rawCode.trim();
+    const link = trimmed.startsWith(EMAIL_LINK_PREFIX);
+    const code = link ? trimmed : trimmed.toUpperCase();
+    if (!link && code.length !== CUSTOMER_SESSION_CODE_LENGTH) throw new CustomerSessionCodeInvalidOrExpired();
     const now = ctx.clock.now();
     // One conditional DELETE spends the code; the session opens in the same transaction (the write frame).
     return runWrite(ctx.em, async em => {

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import type { OwnerEmail, OwnerMailbox } from '../../../kit/email/owner-mailbox.js';
 import type { OrganizationDirectory } from '../../identity/contract.js';
 import type { JobRunner } from '../jobs/job-queue.js';
-import { queueEmail, sendSoon } from './email-outbox.js';
+import { outboxIdOf, queueEmail, sendSoon } from './email-outbox.js';
 
 /**
  * Owner notifications into billing's outbox (kit/email/owner-mailbox.ts). The addresses come from
@@ -48,8 +47,7 @@ export class InProcessOwnerMailbox implements OwnerMailbox {
   }
 }
 
-/** A UUID-shaped digest of the notification key and the address (stable across hand-overs). */
+/** Stable across hand-overs: the notification key and the address. */
 function idOf(key: string, address: string): string {
-  const hex = createHash('sha256').update(`${key}\n${address.toLowerCase()}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return outboxIdOf(`${key}\n${address.toLowerCase()}`);
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { eventJson } from './record-event.js';
+import { eventJson, heardRecorded } from './record-event.js';
 
 /** An undispatched outbox row as the relay reads it. */
 export interface OutboxRow {
@@ -71,14 +71,15 @@ export async function insertEvents(
          update billing.orders set invoice_number = ? || '-' || lpad(n.last_number::text, greatest(4, length(n.last_number::text)), '0')
          from n where id = ? returning invoice_number)`
     : '';
-  await em.execute(
+  const written = await em.execute<{ id: string; type: string; payload: Record<string, any>; created_at: Date }[]>(
     `${numbered}
      insert into billing.events (id, organization_id, type, payload, created_at, dispatched_at)
      select gen_random_uuid(), ?, e.type,
             p.payloads[e.payload + 1] ${numbering ? `|| case when e.payload = ? then jsonb_build_object('invoice_number', o.invoice_number) else '{}' end` : ''} || e.patch,
             e.at, null
      from ${numbering ? 'o, ' : ''}(select array[${payloads.map(() => '?::jsonb').join(', ')}] as payloads) p,
-          (values ${values}) as e(type, payload, patch, at)`,
+          (values ${values}) as e(type, payload, patch, at)
+     returning id, type, payload, created_at`,
     [
       ...(numbering ? [organizationId, numbering.prefix, numbering.orderId] : []),
       organizationId,
@@ -86,5 +87,15 @@ export async function insertEvents(
       ...payloads,
       ...rows.flatMap(r => [r.type, r.payload, r.patch ? eventJson(r.patch) : '{}', r.at]),
     ],
+  );
+  await heardRecorded(
+    em,
+    written.map(r => ({
+      id: r.id,
+      organizationId,
+      type: r.type,
+      payload: r.payload,
+      createdAt: new Date(r.created_at),
+    })),
   );
 }

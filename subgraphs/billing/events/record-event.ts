@@ -31,3 +31,27 @@ function toJson(value: Record<string, unknown>): Record<string, unknown> {
 export function eventJson(value: Record<string, unknown>): string {
   return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v));
 }
+
+/** An event as it was written to the outbox (by the unit of work or by `insertEvents`). */
+export interface RecordedEvent {
+  id: string;
+  organizationId: string;
+  type: string;
+  payload: Record<string, any>;
+  createdAt: Date;
+}
+
+/**
+ * Who reads each event in the transaction that writes it (the customer e-mails,
+ * customer-emails/customer-email-recorder.ts): registered as a subscriber of the ORM's event manager, it
+ * hears the unit of work's events after each flush and `insertEvents`' rows through `heardRecorded`.
+ */
+export interface OutboxListener {
+  outboxRecorded(em: EntityManager, events: readonly RecordedEvent[]): Promise<void>;
+}
+
+/** Hands rows written without the unit of work to the listeners, in the writer's transaction. */
+export async function heardRecorded(em: EntityManager, events: readonly RecordedEvent[]): Promise<void> {
+  for (const subscriber of em.getEventManager().getSubscribers())
+    if ('outboxRecorded' in subscriber) await (subscriber as OutboxListener).outboxRecorded(em, events);
+}

@@ -15,6 +15,7 @@ import { Migration20261124120001_checkout_expiry } from './Migration202611241200
 import { Migration20261124120002_discount_redemptions } from './Migration20261124120002_discount_redemptions.js';
 import { Migration20261124150000_benefits } from './Migration20261124150000_benefits.js';
 import { Migration20261124130000_renewals } from './Migration20261124130000_renewals.js';
+import { Migration20261128100000_customer_emails } from './Migration20261128100000_customer_emails.js';
 import { Migration20261124170000_outgoing_emails } from './Migration20261124170000_outgoing_emails.js';
 import { Migration20261124190000_subscription_counts_on_change } from './Migration20261124190000_subscription_counts_on_change.js';
 import { Migration20261125100000_processor_events } from './Migration20261125100000_processor_events.js';
@@ -65,4 +66,5 @@ export const billingMigrations = [
   { name: 'Migration20261127100000_sandbox_clock_lease', class: Migration20261127100000_sandbox_clock_lease },
   { name: 'Migration20261127100000_work_notifications', class: Migration20261127100000_work_notifications },
   { name: 'Migration20261128100000_three_d_secure', class: Migration20261128100000_three_d_secure },
+  { name: 'Migration20261128100000_customer_emails', class: Migration20261128100000_customer_emails },
 ];

@@ -6,6 +6,7 @@ import { PriceAmountType, SubscriptionStatus } from '../shared/enums.js';
 import type { BilledTerms, PaidChange, ProrationBehavior } from './subscription.charger.js';
 import { directionOf } from './plan-change-quote.js';
 import { behaviorFor } from './proration-settings.js';
+import { notePlanChange } from '../customer-emails/plan-change-notes.js';
 import type { Subscription } from './subscription.entity.js';
 import { NotASeatBasedSubscription } from './subscription.errors.js';
 import type { SubscriptionUpdateInput } from './subscription.inputs.js';
@@ -209,6 +210,8 @@ export class UpdateSubscription {
     }
     const result = transitions.changeProduct(s, terms, now);
     if (result.changed) await this.charge(change);
+    // An invoiced change is told by its order; any other is told as a plan change (docs/email.md).
+    if (result.changed && behavior !== 'invoice') notePlanChange(em, s.id);
     return result;
   }
 

@@ -16,6 +16,11 @@ export interface SandboxClockReading {
 export class SandboxClockService {
   constructor(private readonly clocks: OrganizationClocks) {}
 
+  /** This environment's name (what only the sandbox serves asks it). */
+  get environment(): string {
+    return this.clocks.environment;
+  }
+
   async read(ctx: RequestContext, organizationId: string | null | undefined): Promise<SandboxClockReading> {
     this.requireSandbox();
     const organization = clockOrganization(ctx.principal, organizationId, 'query');

@@ -1,6 +1,6 @@
 import type { NotifiedOwner } from '../../../kit/email/owner-mailbox.js';
 import type { RpcContract } from '../../../kit/http/signed-rpc.js';
-import type { CustomerPortalSettings, ProrationBehavior } from './organization.settings.js';
+import type { CustomerEmailSettings, CustomerPortalSettings, ProrationBehavior } from './organization.settings.js';
 
 /**
  * What other parts of the service may learn about an organization without a principal: its public
@@ -15,6 +15,8 @@ export interface OrganizationProfile {
   slug: string;
   avatarUrl: string | null;
   customerPortalSettings: CustomerPortalSettings;
+  /** Which e-mails its customers get (`customer_email_settings`; a key never stored reads as on, as Polar). */
+  customerEmailSettings: CustomerEmailSettings;
   /** The subscription settings billing applies on identity's behalf. */
   billing: {
     /** Days a past-due subscription keeps its benefits (`benefit_revocation_grace_period`). */
@@ -39,9 +41,11 @@ export interface OrganizationDirectory {
    * (every member when it has neither). Unknown owner: none.
    */
   recipients(owner: NotifiedOwner): Promise<string[]>;
+  /** Every member's e-mail address (the sandbox delivers customer e-mails only to these). Unknown: none. */
+  memberEmails(organizationId: string): Promise<string[]>;
 }
 
 export const ORGANIZATION_DIRECTORY_RPC: RpcContract<OrganizationDirectory> = {
   prefix: '/internal/organizations',
-  methods: { profile: true, profileBySlug: true, recipients: true },
+  methods: { profile: true, profileBySlug: true, recipients: true, memberEmails: true },
 };

@@ -4,7 +4,7 @@ import type { Organization } from './organization.entity.js';
 import type { NotifiedOwner } from '../../../kit/email/owner-mailbox.js';
 import type { OrganizationDirectory, OrganizationProfile } from './organization-directory.contract.js';
 import { MANAGING_ROLES } from '../memberships/membership.entity.js';
-import { defaultCustomerPortalSettings } from './organization.settings.js';
+import { defaultCustomerEmailSettings, defaultCustomerPortalSettings } from './organization.settings.js';
 import { OrganizationDirectoryRepository } from './organization-directory.repository.js';
 
 /** The directory on identity's own tables (the identity process serves this object over signed RPC). */
@@ -31,6 +31,11 @@ export class InProcessOrganizationDirectory implements OrganizationDirectory {
     return [...new Set((managing.length ? managing : rows).map(r => r.email))];
   }
 
+  async memberEmails(organizationId: string): Promise<string[]> {
+    if (typeof organizationId !== 'string' || !isUuid(organizationId)) return [];
+    return [...new Set((await this.repository().memberEmails(organizationId)).map(r => r.email))];
+  }
+
   /** On identity's connection, never an entity manager (see OrganizationDirectoryRepository). */
   private repository(): OrganizationDirectoryRepository {
     return new OrganizationDirectoryRepository(this.orm.em.getConnection());
@@ -52,6 +57,7 @@ function profileOf(organization: Organization | null): OrganizationProfile | nul
       subscription: { ...defaults.subscription, ...stored.subscription },
       customer: { ...defaults.customer, ...stored.customer },
     },
+    customerEmailSettings: { ...defaultCustomerEmailSettings(), ...organization.customerEmailSettings },
     billing: {
       benefitRevocationGracePeriod:
         Number(organization.subscriptionSettings?.benefit_revocation_grace_period ?? 0) || 0,

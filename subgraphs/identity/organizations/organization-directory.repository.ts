@@ -40,7 +40,7 @@ export class OrganizationDirectoryRepository {
 
   private async row(where: string, value: string): Promise<Organization | null> {
     const [row] = await this.connection.execute<Record<string, unknown>[]>(
-      `select id, name, slug, avatar_url, customer_portal_settings, subscription_settings
+      `select id, name, slug, avatar_url, customer_portal_settings, subscription_settings, customer_email_settings
          from identity.organizations where ${where}`,
       [value],
     );
@@ -52,6 +52,7 @@ export class OrganizationDirectoryRepository {
           avatarUrl: row.avatar_url ?? null,
           customerPortalSettings: row.customer_portal_settings,
           subscriptionSettings: row.subscription_settings,
+          customerEmailSettings: row.customer_email_settings,
         } as Organization)
       : null;
   }

@@ -1,0 +1,148 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { OrganizationDirectory } from '../../identity/contract.js';
+import { SavedPaymentMethodRepository } from '../payments/saved-payment-method.repository.js';
+import type { DueWork, SweepableDueWorkRunner } from '../time/due-work.js';
+import { type CustomerEmailKind, kindIsOn } from './customer-email-policy.js';
+import { type CustomerEmailSender, queueCustomerEmail } from './customer-email-queue.js';
+import { CustomerEmailReminderRepository, type ReminderRow } from './customer-email-reminder.repository.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+type Payload = Record<string, any>;
+type Plan = { anchor: Date; dueAt: Date } | null;
+
+/**
+ * Polar's reminder timing (its subscription and payment-method scans):
+ * - renewal: 7 days before the period ends, for long cycles only (yearly; ≥ 6 months, ≥ 25 weeks,
+ *   ≥ 180 days), an active paid subscription that is neither canceling nor pausing at its period end;
+ * - trial conversion: 3 days before the trial ends (a trial of 3 days or more), 1 day before (1–3
+ *   days), none for a shorter trial; trialing, paid, not canceling;
+ * - card expiration: 20 days before the month the card expires in begins, while it pays for a paid
+ *   subscription that goes on.
+ */
+const LONG_CYCLE: Record<string, number> = { year: 1, month: 6, week: 25, day: 180 };
+
+function renewalPlan(p: Payload): Plan {
+  const long = Number(p.recurring_interval_count ?? 1) >= (LONG_CYCLE[p.recurring_interval] ?? Infinity);
+  if (p.status !== 'active' || p.cancel_at_period_end || p.pause_at_period_end || !long || !p.current_period_end)
+    return null;
+  const anchor = new Date(p.current_period_end);
+  return { anchor, dueAt: new Date(anchor.getTime() - 7 * DAY_MS) };
+}
+
+function trialPlan(p: Payload): Plan {
+  if (p.status !== 'trialing' || p.cancel_at_period_end || !p.trial_start || !p.trial_end) return null;
+  const anchor = new Date(p.trial_end);
+  const length = anchor.getTime() - new Date(p.trial_start).getTime();
+  if (length < DAY_MS) return null;
+  return { anchor, dueAt: new Date(anchor.getTime() - (length >= 3 * DAY_MS ? 3 : 1) * DAY_MS) };
+}
+
+function cardPlan(p: Payload, card: { expMonth: number | null; expYear: number | null } | null): Plan {
+  const goesOn = ['active', 'trialing', 'past_due'].includes(p.status) && !p.cancel_at_period_end;
+  if (!goesOn || !card?.expMonth || !card.expYear) return null;
+  const anchor = new Date(Date.UTC(card.expYear, card.expMonth - 1, 1));
+  return { anchor, dueAt: new Date(anchor.getTime() - 20 * DAY_MS) };
+}
+
+/**
+ * Moves a subscription's reminders to its state after a change (called by the customer-email recorder
+ * for each of its events, in the change's transaction): each kind is kept at its anchor, or dropped when
+ * the subscription no longer calls for it. A reminder already sent for an anchor is not sent again.
+ */
+export async function scheduleReminders(em: EntityManager, organizationId: string, p: Payload, at: Date) {
+  const reminders = new CustomerEmailReminderRepository(em);
+  const paid = Number(p.amount ?? 0) > 0;
+  const card = paid ? await new SavedPaymentMethodRepository(em).findChargeableOf(String(p.customer_id)) : null;
+  const plans: [CustomerEmailKind, Plan, Payload][] = [
+    ['subscription_renewal_reminder', paid ? renewalPlan(p) : null, p],
+    ['subscription_trial_conversion_reminder', paid ? trialPlan(p) : null, p],
+    [
+      'payment_method_expiration_reminder',
+      cardPlan(p, card),
+      { ...p, card: card && { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear } },
+    ],
+  ];
+  for (const [kind, plan, payload] of plans) {
+    if (!plan || plan.anchor.getTime() <= at.getTime()) await reminders.drop(kind, String(p.id));
+    else
+      await reminders.upsert({
+        kind,
+        subject_id: String(p.id),
+        organization_id: organizationId,
+        anchor: plan.anchor,
+        due_at: plan.dueAt,
+        payload: JSON.stringify(payload),
+      });
+  }
+}
+
+const BATCH = 100;
+
+/**
+ * The reminders as due work (time/due-work.ts): the sandbox clock's advance sends them at the instant
+ * they fall due by the organization's clock, the production sweep by the wall clock. Each batch is one
+ * transaction: the rows are locked, each e-mail queued under the reminder's kind, subject and anchor,
+ * and the anchor marked sent, so two sweeps at once send it once.
+ */
+export class CustomerEmailReminders implements SweepableDueWorkRunner {
+  readonly name = 'customer-email-reminders';
+  readonly topic = 'billing.reminders';
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly sender: CustomerEmailSender,
+    private readonly directory: OrganizationDirectory | null,
+  ) {}
+
+  nextDueAt(organizationId: string, upTo: Date): Promise<Date | null> {
+    return this.repository(this.orm.em.fork()).nextDueOf(organizationId, upTo);
+  }
+
+  nextDueOverall(): Promise<Date | null> {
+    return this.repository(this.orm.em.fork()).nextDueOverall();
+  }
+
+  organizationsDue(now: Date, limit: number): Promise<string[]> {
+    return this.repository(this.orm.em.fork()).organizationsDue(now, limit);
+  }
+
+  async runDue(work: DueWork): Promise<void> {
+    const organization = this.directory ? await this.directory.profile(work.organizationId) : null;
+    for (;;) {
+      const sent = await this.orm.em.fork().transactional(async em => {
+        const reminders = this.repository(em);
+        const due = await reminders.claimDue(work.organizationId, work.at, BATCH);
+        for (const row of due) {
+          if (organization) await this.send(em, row, organization, work.at);
+          await reminders.markSent(row.kind, row.subject_id, row.anchor);
+        }
+        return due.length;
+      });
+      if (sent < BATCH) return;
+    }
+  }
+
+  private async send(
+    em: EntityManager,
+    row: ReminderRow,
+    organization: { id: string; name: string; slug: string; customerEmailSettings: Record<string, boolean> },
+    at: Date,
+  ): Promise<void> {
+    const kind = row.kind as CustomerEmailKind;
+    // A reminder whose moment passed unseen (a sandbox clock moved past it) is late news: not sent.
+    if (!kindIsOn(organization.customerEmailSettings, kind) || new Date(row.anchor).getTime() <= at.getTime()) return;
+    const { card, ...payload } = row.payload;
+    await queueCustomerEmail(em, this.sender, {
+      kind,
+      key: `reminder:${kind}:${row.subject_id}:${new Date(row.anchor).toISOString()}`,
+      organization,
+      payload,
+      card: card ?? undefined,
+      at,
+    });
+  }
+
+  private repository(em: EntityManager): CustomerEmailReminderRepository {
+    return new CustomerEmailReminderRepository(em);
+  }
+}
