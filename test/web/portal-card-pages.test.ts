@@ -67,6 +67,33 @@ describe('the portal card pages', () => {
     expect(after.text).toContain('visa ending in 4242');
   });
 
+  it('sends a card that asks for 3-D Secure to the sandbox bank page; a failed authentication saves nothing', async () => {
+    const { client, base } = await portalOf(stack.sandbox);
+    const form = await client.get(`${base}/payment-methods/new`);
+    const asked = await client.post(`${base}/payment-methods/new`, {
+      csrf_token: csrfTokenOf(form.text),
+      confirmation_token_id: '4000 0027 6000 3184',
+    });
+    expect(asked.status).toBe(303);
+    const challengeUrl = new URL(asked.location as string, 'http://x');
+    expect(challengeUrl.pathname).toBe('/sandbox/payment-challenge');
+    expect(challengeUrl.searchParams.get('return_to')).toBe(`${base}/payment-methods?done=card`);
+
+    const challenge = await client.get(asked.location as string);
+    expect(challenge.status).toBe(200);
+    expect(challenge.text).toContain('Fail authentication');
+    const failed = await client.post('/sandbox/payment-challenge', {
+      csrf_token: csrfTokenOf(challenge.text),
+      client_secret: challengeUrl.searchParams.get('client_secret') as string,
+      return_to: `${base}/payment-methods?done=card`,
+      answer: 'fail',
+    });
+    expect([failed.status, failed.location]).toEqual([303, `${base}/payment-methods?done=card&authentication=failed`]);
+    const after = await client.get(failed.location as string);
+    expect(after.text).toContain('Your bank did not confirm the card, so it was not saved.');
+    expect(after.text).not.toContain('ending in 3184');
+  });
+
   it("offers no card form for an order that is not the customer's", async () => {
     const { client, base } = await portalOf(stack.sandbox);
     const page = await client.get(`${base}/orders/${randomUUID()}/pay`);

@@ -88,7 +88,7 @@ const input = (req: Request) => {
     (req.body as Record<string, unknown> | undefined)?.client_secret ?? query.get('client_secret') ?? '',
   );
   const back = String((req.body as Record<string, unknown> | undefined)?.return_to ?? query.get('return_to') ?? '');
-  return { secret, returnTo: /^\/(checkout|portal)\/[\w./-]*$/.test(back) ? back : null };
+  return { secret, returnTo: /^\/(checkout|portal)\/[\w./-]*(\?[\w=&-]*)?$/.test(back) ? back : null };
 };
 const notFound = (res: Response) =>
   sendPage(

@@ -1,3 +1,4 @@
+import { paymentChallengeUrl } from '../checkout/payment-challenge.routes.js';
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { DomainError } from '../../../kit/errors.js';
@@ -109,6 +110,10 @@ class CardPages {
         throw error;
       return again(messageOf(error), 400);
     }
+    // 3-D Secure: the sandbox's simulated bank page returns to `done` with `authentication=…` (the
+    // notice then reads the outcome); production goes through Stripe.js's next action.
+    if (answer.status === 'requires_action' && answer.client_secret && this.options.cardEntry === 'test')
+      return res.redirect(303, paymentChallengeUrl(String(answer.client_secret), next.done));
     if (answer.status === 'requires_action' && answer.client_secret && this.stripe)
       return sendStripeNextAction(res, {
         ...this.stripe,

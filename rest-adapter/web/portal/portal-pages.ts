@@ -95,7 +95,7 @@ function contextOf(deps: PortalDependencies, req: Request, res: Response): Porta
     base,
     csrfToken: issueCsrfToken(req, res),
     call: (operationId, input = {}) => deps.api.call(operationId, input, principal, req.requestId),
-    notice: NOTICES[queryParam(req, 'done') ?? ''] ?? null,
+    notice: NOTICES[noticeKey(queryParam(req, 'done'), queryParam(req, 'authentication'))] ?? null,
     link: url => siteLink(url, deps.publicUrl),
   };
 }
@@ -147,4 +147,14 @@ async function portalFailure(logger: Logger, req: Request, res: Response, error:
     return message(res, organization, 'Not possible', messageOf(error), error.status === 403 ? 403 : 400);
   logger.error({ err: error, requestId: req.requestId }, 'portal page failed');
   message(res, organization, 'Something went wrong', `The error was logged with request id ${req.requestId}.`, 500);
+}
+
+/**
+ * The notice after a form: `done` names it; back from the sandbox's 3-D Secure page with
+ * `authentication=failed`, a card or payment notice becomes its failure (`card-failed`, `pay-failed`).
+ */
+function noticeKey(done: string | null | undefined, authentication: string | null | undefined): string {
+  if (authentication === 'failed' && (done === 'card' || done === 'paid'))
+    return done === 'card' ? 'card-failed' : 'pay-failed';
+  return done ?? '';
 }
