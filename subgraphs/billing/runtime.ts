@@ -206,6 +206,7 @@ export async function startBilling(options: {
     services.payments,
     processorEvents,
     jobs,
+    orm,
   );
   return {
     name: BILLING_SUBGRAPH,

@@ -195,6 +195,10 @@ export class RenewalEngine implements DueWorkRunner {
     const renewals = new RenewalQueries(em);
     const order = await renewals.lockIfAttemptDue(orderId, at);
     if (!order) return false;
+    // A customer's own payment of the order waits for 3-D Secure: charging now could pay it twice. The
+    // retry waits until that payment settles or is abandoned (dunning.ts), then keeps its schedule.
+    if (await renewals.hasWaitingPayment(order.id, at)) return false;
+    await renewals.abandonWaitingPayments(order.id, at);
     const s = await renewals.lockSubscriptionOrFail(order.subscriptionId!);
     if (s.status !== SubscriptionStatus.PAST_DUE && s.status !== SubscriptionStatus.ACTIVE) {
       // Ended meanwhile (revoked by the merchant): nothing more is tried.

@@ -8,6 +8,7 @@ import { SubscriptionStatus } from '../../shared/enums.js';
 import { ProrationItem } from '../proration-item.entity.js';
 import { Subscription } from '../subscription.entity.js';
 import { paymentFieldsOf } from './charge-outcome.js';
+import { abandonedBefore, PAYMENT_WAIT_MS } from './dunning.js';
 
 /**
  * The ids of the proration items due (parameters: the subscription, the instant), locked: a statement
@@ -15,6 +16,19 @@ import { paymentFieldsOf } from './charge-outcome.js';
  */
 export const PRORATION_ITEMS_DUE =
   'select id from billing.subscription_proration_items where subscription_id = ? and order_id is null and created_at <= ? order by created_at, position, id for update';
+
+/**
+ * When an order's next automatic attempt may run: its `next_payment_attempt_at`, or later while a payment
+ * of it waits for the customer (3-D Secure), when that wait counts as abandoned (dunning.ts). Parameter:
+ * the wait, as an interval.
+ */
+const ATTEMPT_DUE = `greatest(o.next_payment_attempt_at,
+  (select max(p.created_at) + ?::interval from billing.payments p where p.order_id = o.id and p.status = 'pending'))`;
+const WAIT = `${PAYMENT_WAIT_MS / 1000} seconds`;
+
+/** Whether a payment of order `o` waits for the customer (parameter: the instant before which it is abandoned). */
+const WAITING_PAYMENT = `exists (select 1 from billing.payments p
+  where p.order_id = o.id and p.status = 'pending' and p.created_at > ?)`;
 
 /** What renewals, dunning retries and resumes work on next (one list per kind). */
 export type RenewalKind = 'cycle' | 'retry' | 'resume';
@@ -65,12 +79,12 @@ export class RenewalQueries {
       `select least(
          (select min(current_period_end) from billing.subscriptions
            where organization_id = ? and status in ('active', 'trialing')),
-         (select min(next_payment_attempt_at) from billing.orders
+         (select min(${ATTEMPT_DUE}) from billing.orders o
            where organization_id = ? and status = 'pending' and next_payment_attempt_at is not null
              and billing_reason = 'subscription_cycle'),
          (select min(resumes_at) from billing.subscriptions
            where organization_id = ? and status = 'paused' and resumes_at is not null)) as due`,
-      [organizationId, organizationId, organizationId],
+      [organizationId, WAIT, organizationId, organizationId],
     );
     return row?.due ? new Date(row.due) : null;
   }
@@ -80,9 +94,10 @@ export class RenewalQueries {
     const [row] = await this.em.execute<{ due: Date | null }[]>(
       `select least(
          (select min(current_period_end) from billing.subscriptions where status in ('active', 'trialing')),
-         (select min(next_payment_attempt_at) from billing.orders
+         (select min(${ATTEMPT_DUE}) from billing.orders o
            where status = 'pending' and next_payment_attempt_at is not null and billing_reason = 'subscription_cycle'),
          (select min(resumes_at) from billing.subscriptions where status = 'paused' and resumes_at is not null)) as due`,
+      [WAIT],
     );
     return row?.due ? new Date(row.due) : null;
   }
@@ -100,13 +115,15 @@ export class RenewalQueries {
     const org = scope.organizationId ? 'and organization_id = ?' : '';
     const params: unknown[] = [scope.at];
     if (scope.organizationId) params.push(scope.organizationId);
+    if (kind === 'retry') params.push(abandonedBefore(scope.at));
     // An array parameter would be spread into a list: the exclusions go as one array literal.
     params.push(`{${exclude.join(',')}}`, limit);
     const sql = {
       cycle: `select id from billing.subscriptions where status in ('active', 'trialing') and current_period_end <= ? ${org}
                 and id <> all(?::uuid[]) order by current_period_end limit ?`,
-      retry: `select id from billing.orders where status = 'pending' and next_payment_attempt_at <= ? ${org}
-                and billing_reason = 'subscription_cycle' and id <> all(?::uuid[]) order by next_payment_attempt_at limit ?`,
+      retry: `select id from billing.orders o where status = 'pending' and next_payment_attempt_at <= ? ${org}
+                and billing_reason = 'subscription_cycle' and not ${WAITING_PAYMENT}
+                and id <> all(?::uuid[]) order by next_payment_attempt_at limit ?`,
       resume: `select id from billing.subscriptions where status = 'paused' and resumes_at <= ? ${org}
                 and id <> all(?::uuid[]) order by resumes_at limit ?`,
     }[kind];
@@ -142,6 +159,29 @@ export class RenewalQueries {
       Order,
       { id: orderId, status: 'pending', nextPaymentAttemptAt: { $lte: at } },
       { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+    );
+  }
+
+  /** Whether a payment of the order waits for the customer at `at` (3-D Secure, not yet abandoned). */
+  async hasWaitingPayment(orderId: string, at: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ waiting: boolean }[]>(
+      `select ${WAITING_PAYMENT} as waiting from billing.orders o where o.id = ?`,
+      [abandonedBefore(at), orderId],
+    );
+    return rows[0]?.waiting === true;
+  }
+
+  /**
+   * The order's payments that waited for the customer longer than the wait allows: failed, so a
+   * processor's late success finds them settled (processor-events.ts ignores it) and the payments
+   * list tells the truth. Run before another attempt of the order.
+   */
+  async abandonWaitingPayments(orderId: string, at: Date): Promise<void> {
+    await this.em.execute(
+      `update billing.payments set status = 'failed', decline_reason = 'abandoned',
+         decline_message = 'The customer did not complete the authentication in time.', modified_at = ?
+       where order_id = ? and status = 'pending' and created_at <= ? and idempotency_key like 'charge:order:%:manual:%'`,
+      [at, orderId, abandonedBefore(at)],
     );
   }
 

@@ -37,7 +37,8 @@ export interface RetryPaymentResult {
  * pays a pending renewal order of a past-due subscription by hand, at most 5 times per order
  * (dunning.ts); the automatic schedule is not moved. The attempt is a payment of the order whatever its
  * outcome (its key: `charge:order:{id}:manual:{n}`); success pays the order and makes the subscription
- * active again. Another payment of the order under way → 409; not such an order → 422.
+ * active again. Another payment of the order under way (an automatic attempt holding the order, or a
+ * payment waiting for 3-D Secure, dunning.ts) → 409; not such an order → 422.
  */
 export async function retryOrderPayment(
   ctx: RequestContext,
@@ -57,6 +58,9 @@ export async function retryOrderPayment(
     await new SubscriptionQueries(em).lockRow(order.subscriptionId);
     const s = await renewals.subscriptionById(order.subscriptionId);
     if (s.status !== SubscriptionStatus.PAST_DUE) throw new OrderNotEligibleForRetry();
+    // A payment of the order still waiting for the customer (3-D Secure, a bank debit) may yet succeed.
+    if (await renewals.hasWaitingPayment(orderId, now)) throw new PaymentAlreadyInProgress();
+    await renewals.abandonWaitingPayments(orderId, now);
     const tries = await renewals.manualAttempts(orderId);
     if (!canRetryManually(tries)) throw new ManualRetryLimitExceeded(MAX_MANUAL_PAYMENT_ATTEMPTS);
     const method = await chosenMethod(em, s.customerId, input);
