@@ -1,3 +1,4 @@
+import type { TestPaymentProcessor } from '../../subgraphs/billing/payments/test-processor/test-processor.js';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
@@ -192,9 +193,30 @@ describe('a renewal that needs 3-D Secure', () => {
       ['failed', 'abandoned'],
       ['succeeded', null],
     ]);
-    // The bank page answered late: the authentication fails, the order stays paid once.
-    expect((await challenges().settle(waiting.body.client_secret, true)).status).toBe('failed');
+    // The abandoned charge was canceled at the processor before the retry: answering the bank page late
+    // fails, the order stays paid once.
+    expect((await challenges().settle(waiting.body.client_secret, true)).status).toBe('canceled');
     expect(await m.payments(order.id)).toEqual(paid);
     expect(await m.renewalOrder(sub.id)).toMatchObject({ status: 'paid' });
+  });
+
+  it('an abandoned payment the customer authenticated after all pays the order: no retry charges it again', async () => {
+    const m = await merchant();
+    const { sub, portal } = await m.subscribe('pm_card_chargeCustomerFail', true);
+    await m.advance('2028-02-03T10:00:00.000Z');
+    const order = await m.renewalOrder(sub.id);
+    const waiting = await portal('POST', `/v1/customer-portal/orders/${order.id}/confirm-payment`, {
+      confirmation_token_id: 'pm_card_threeDSecure2Required',
+    });
+    expect(waiting.body.status).toBe('requires_action');
+    // The customer authenticated at the bank, but the processor's event never reached us.
+    const ledger = stack.sandbox.environment.billing.services.payments as TestPaymentProcessor;
+    expect((await ledger.challenges().settle(waiting.body.client_secret, true))?.challenge.status).toBe('succeeded');
+
+    // At the retry's time the payment counts as abandoned: canceling it finds it paid, so that pays the order.
+    await m.advance(new Date(new Date(order.next_payment_attempt_at).getTime() + 60_000).toISOString());
+    expect(await m.subscription(sub.id)).toMatchObject({ status: 'active' });
+    expect(await m.renewalOrder(sub.id)).toMatchObject({ status: 'paid', next_payment_attempt_at: null });
+    expect((await m.payments(order.id)).slice(1)).toEqual([['succeeded', null]]);
   });
 });

@@ -15,7 +15,7 @@ import { TestPaymentProcessor } from './test-processor/test-processor.js';
 })
 export class SandboxPaymentChallengeType {
   @Field(() => String, { description: 'charge | setup' }) kind!: string;
-  @Field(() => String, { description: 'requires_action | succeeded | failed' }) status!: string;
+  @Field(() => String, { description: 'requires_action | succeeded | failed | canceled' }) status!: string;
   @Field(() => MinorUnits, { nullable: true }) amount!: bigint | null;
   @Field(() => String, { nullable: true }) currency!: string | null;
   @Field() brand!: string;

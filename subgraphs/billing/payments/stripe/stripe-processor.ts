@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import { normalizeCurrency } from '../../../../kit/money/currency.js';
 import type {
+  CancelInput,
+  CancelOutcome,
   ChargeInput,
   ChargeOutcome,
   CreateCustomerInput,
@@ -169,6 +171,34 @@ export class StripePaymentProcessor implements PaymentProcessor {
           message: `Refund ${refund.status}.`,
         },
       };
+    } catch (error) {
+      throw translateStripeError(error, null);
+    }
+  }
+
+  /**
+   * Cancels an abandoned PaymentIntent (`cancellation_reason: abandoned`). Stripe refuses to cancel one
+   * that succeeded, is processing or was canceled already (`payment_intent_unexpected_state`): then the
+   * intent as it is now says what became of it.
+   */
+  async cancel(input: CancelInput): Promise<CancelOutcome> {
+    try {
+      const intent = await this.stripe.paymentIntents
+        .cancel(input.chargeId, { cancellation_reason: 'abandoned' }, { idempotencyKey: input.idempotencyKey })
+        .catch(async (error: unknown) => {
+          const refused = error as Stripe.errors.StripeError;
+          if (refused.code !== 'payment_intent_unexpected_state') throw error;
+          return refused.payment_intent ?? this.stripe.paymentIntents.retrieve(input.chargeId);
+        });
+      if (intent.status === 'succeeded')
+        return {
+          status: 'succeeded',
+          chargeId: intent.id,
+          amount: fromStripeAmount(intent.amount_received || intent.amount),
+          currency: normalizeCurrency(intent.currency),
+        };
+      if (intent.status === 'processing') return { status: 'pending', chargeId: intent.id };
+      return { status: intent.status === 'canceled' ? 'canceled' : 'failed', chargeId: intent.id };
     } catch (error) {
       throw translateStripeError(error, null);
     }

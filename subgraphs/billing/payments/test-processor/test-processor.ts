@@ -4,6 +4,8 @@ import type { Clock } from '../../../../kit/clock.js';
 import { normalizeCurrency } from '../../../../kit/money/currency.js';
 import { IdempotencyKeyReused, InvalidPaymentMethod, PaymentProcessorRequestRejected } from '../payment.errors.js';
 import type {
+  CancelInput,
+  CancelOutcome,
   ChargeInput,
   ChargeOutcome,
   CreateCustomerInput,
@@ -16,7 +18,7 @@ import type {
   SetupOutcome,
 } from '../payment-processor.js';
 import { TestProcessorCharge } from './test-charge.entity.js';
-import { TestChallenges } from './test-challenge.js';
+import { cancelCharge, TestChallenges } from './test-challenge.js';
 import { TestProcessorCustomer } from './test-customer.entity.js';
 import {
   AUTHENTICATION_REQUIRED,
@@ -234,6 +236,11 @@ export class TestPaymentProcessor implements PaymentProcessor {
     if (row.chargeId !== input.chargeId || row.amount !== input.amount)
       throw new IdempotencyKeyReused(input.idempotencyKey);
     return { status: 'succeeded', refundId: row.id, amount: row.amount, currency: row.currency };
+  }
+
+  /** An abandoned 3-D Secure charge: canceled, so its challenge fails (test-challenge.ts). */
+  cancel(input: CancelInput): Promise<CancelOutcome> {
+    return cancelCharge(this.em, input.chargeId);
   }
 
   private cardOf(name: string, field: SavePaymentMethodInput['paymentMethod']['field']): TestCard {

@@ -2,6 +2,7 @@ import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { Address } from '../../customers/customer.entity.js';
 import type { NewOrderItem } from '../../orders/create-order.js';
 import { Order } from '../../orders/order.entity.js';
+import { Payment } from '../../payments/payment.entity.js';
 import type { ChargeOutcome } from '../../payments/payment-processor.js';
 import { CHARGEABLE_METHOD_OF_CUSTOMER } from '../../payments/saved-payment-method.repository.js';
 import { SubscriptionStatus } from '../../shared/enums.js';
@@ -172,16 +173,19 @@ export class RenewalQueries {
   }
 
   /**
-   * The order's payments that waited for the customer longer than the wait allows: failed, so a
-   * processor's late success finds them settled (processor-events.ts ignores it) and the payments
-   * list tells the truth. Run before another attempt of the order.
+   * The customer's own payments of the order still `pending` after the wait allows (abandoned 3-D
+   * Secure), row-locked: given up before another attempt of the order (abandoned-payments.ts).
    */
-  async abandonWaitingPayments(orderId: string, at: Date): Promise<void> {
-    await this.em.execute(
-      `update billing.payments set status = 'failed', decline_reason = 'abandoned',
-         decline_message = 'The customer did not complete the authentication in time.', modified_at = ?
-       where order_id = ? and status = 'pending' and created_at <= ? and idempotency_key like 'charge:order:%:manual:%'`,
-      [at, orderId, abandonedBefore(at)],
+  abandonedPayments(orderId: string, at: Date): Promise<Payment[]> {
+    return this.em.find(
+      Payment,
+      {
+        orderId,
+        status: 'pending',
+        createdAt: { $lte: abandonedBefore(at) },
+        idempotencyKey: { $like: 'charge:order:%:manual:%' },
+      },
+      { orderBy: { createdAt: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
     );
   }
 

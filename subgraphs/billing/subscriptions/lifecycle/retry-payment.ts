@@ -12,6 +12,7 @@ import { organizationNow } from '../../time/organization-clocks.js';
 import { chargeablePaymentMethodFor } from '../../payments/saved-payment-methods.js';
 import { attemptPayment, type ChosenMethod, Stamp } from './renewal-billing.js';
 import { RenewalQueries } from './renewal.queries.js';
+import { giveUpAbandonedPayments } from './abandoned-payments.js';
 import {
   ManualRetryLimitExceeded,
   OrderNotEligibleForRetry,
@@ -60,7 +61,10 @@ export async function retryOrderPayment(
     if (s.status !== SubscriptionStatus.PAST_DUE) throw new OrderNotEligibleForRetry();
     // A payment of the order still waiting for the customer (3-D Secure, a bank debit) may yet succeed.
     if (await renewals.hasWaitingPayment(orderId, now)) throw new PaymentAlreadyInProgress();
-    await renewals.abandonWaitingPayments(orderId, now);
+    // One that waited too long is canceled at the processor first; if it was paid meanwhile, so is the order.
+    const abandonment = await giveUpAbandonedPayments(em, payments, s, order, new Stamp(now));
+    if (abandonment === 'held') throw new PaymentAlreadyInProgress();
+    if (abandonment === 'paid') return { status: 'succeeded', clientSecret: null, error: null };
     const tries = await renewals.manualAttempts(orderId);
     if (!canRetryManually(tries)) throw new ManualRetryLimitExceeded(MAX_MANUAL_PAYMENT_ATTEMPTS);
     const method = await chosenMethod(em, s.customerId, input);
