@@ -93,6 +93,9 @@ export class UnconfiguredPaymentProcessor implements PaymentProcessor {
   async cancel(): Promise<never> {
     throw new PaymentProcessorNotConfigured();
   }
+  async findSetup(): Promise<never> {
+    throw new PaymentProcessorNotConfigured();
+  }
 }
 
 /** What the start-up banner prints and `/readyz` reports about one environment's payments. */

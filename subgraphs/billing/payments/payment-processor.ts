@@ -24,6 +24,8 @@ export interface PaymentProcessor {
   refund(input: RefundInput): Promise<RefundOutcome>;
   /** Gives up a charge that waits for the customer (an abandoned 3-D Secure), so it can never succeed later. */
   cancel(input: CancelInput): Promise<CancelOutcome>;
+  /** A setup as it is now (after the customer's 3-D Secure), or null when the processor knows no such setup. */
+  findSetup(setupId: string): Promise<ProcessorSetup | null>;
 }
 
 /** `none`: production with no processor configured (every call is refused, see the selection). */
@@ -67,6 +69,20 @@ export interface SavePaymentMethodInput {
   idempotencyKey: string;
   customerId: string;
   paymentMethod: NewPaymentMethod;
+  /** Kept on the setup (our `customer_id`: whose it is when the customer confirms it later). */
+  metadata?: Record<string, string>;
+}
+
+/** A setup read back from the processor (`findSetup`). */
+export interface ProcessorSetup {
+  setupId: string;
+  status: 'succeeded' | 'requires_action' | 'failed';
+  /** The processor's customer the method is saved on. */
+  processorCustomerId: string | null;
+  metadata: Record<string, string>;
+  clientSecret: string | null;
+  /** The saved method, once it succeeded. */
+  paymentMethod: (PaymentMethodDetails & { id: string }) | null;
 }
 
 export interface ChargeInput {

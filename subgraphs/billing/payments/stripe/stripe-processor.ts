@@ -10,6 +10,7 @@ import type {
   PaymentMethodDetails,
   PaymentProcessor,
   ProcessorCustomer,
+  ProcessorSetup,
   RefundInput,
   RefundOutcome,
   SavePaymentMethodInput,
@@ -53,6 +54,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
           customer: input.customerId,
           confirm: true,
           usage: 'off_session',
+          metadata: input.metadata,
           ...methodParams(input.paymentMethod),
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
           expand: ['payment_method'],
@@ -172,6 +174,32 @@ export class StripePaymentProcessor implements PaymentProcessor {
         },
       };
     } catch (error) {
+      throw translateStripeError(error, null);
+    }
+  }
+
+  /** The SetupIntent as it is now (the portal's confirm after 3-D Secure); an unknown id is null. */
+  async findSetup(setupId: string): Promise<ProcessorSetup | null> {
+    try {
+      const intent = await this.stripe.setupIntents.retrieve(setupId, { expand: ['payment_method'] });
+      const method = intent.payment_method;
+      const status =
+        intent.status === 'succeeded'
+          ? 'succeeded'
+          : intent.status === 'requires_action'
+            ? 'requires_action'
+            : 'failed';
+      const details = status === 'succeeded' && method && typeof method !== 'string' ? detailsOf(method) : null;
+      return {
+        setupId: intent.id,
+        status,
+        processorCustomerId: typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null),
+        metadata: (intent.metadata ?? {}) as Record<string, string>,
+        clientSecret: intent.client_secret,
+        paymentMethod: details ? { ...details, id: details.id! } : null,
+      };
+    } catch (error) {
+      if ((error as Stripe.errors.StripeError).code === 'resource_missing') return null;
       throw translateStripeError(error, null);
     }
   }

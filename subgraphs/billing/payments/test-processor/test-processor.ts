@@ -12,6 +12,7 @@ import type {
   PaymentMethodDetails,
   PaymentProcessor,
   ProcessorCustomer,
+  ProcessorSetup,
   RefundInput,
   RefundOutcome,
   SavePaymentMethodInput,
@@ -85,6 +86,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
       failureCode: card.setup?.code ?? null,
       declineCode: card.setup?.declineCode ?? null,
       failureMessage: card.setup?.message ?? null,
+      metadata: input.metadata ?? {},
       createdAt: this.clock.now(),
     });
     if (row.customerId !== input.customerId || row.testMethod !== token)
@@ -166,6 +168,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
           failureCode: null,
           declineCode: null,
           failureMessage: null,
+          metadata: {},
           createdAt: this.clock.now(),
         });
         charge.savedPaymentMethodId = saved.id;
@@ -241,6 +244,22 @@ export class TestPaymentProcessor implements PaymentProcessor {
   /** An abandoned 3-D Secure charge: canceled, so its challenge fails (test-challenge.ts). */
   cancel(input: CancelInput): Promise<CancelOutcome> {
     return cancelCharge(this.em, input.chargeId);
+  }
+
+  /** A setup of this ledger (`seti_<pm id>`) as it is now. */
+  async findSetup(setupId: string): Promise<ProcessorSetup | null> {
+    if (!setupId.startsWith('seti_')) return null;
+    const row = await new TestProcessorRepository(this.em.fork()).findMethod(setupId.slice('seti_'.length));
+    if (!row || row.idempotencyKey.endsWith('#payment_method')) return null;
+    const status = row.status === 'saved' ? 'succeeded' : row.status;
+    return {
+      setupId,
+      status,
+      processorCustomerId: row.customerId,
+      metadata: row.metadata ?? {},
+      clientSecret: row.clientSecret,
+      paymentMethod: status === 'succeeded' ? { ...detailsOf(row), id: row.id } : null,
+    };
   }
 
   private cardOf(name: string, field: SavePaymentMethodInput['paymentMethod']['field']): TestCard {
