@@ -222,6 +222,7 @@ export async function startBilling(options: {
     services.payments,
     processorEvents,
     jobs,
+    orm,
   );
   return {
     name: BILLING_SUBGRAPH,

@@ -187,3 +187,62 @@ async function setupIntentIdOf(checkoutId: string): Promise<string> {
     ]);
   return row.pending_intent_id;
 }
+
+// Last: it moves the clock past a trial, then a renewal.
+describe('a renewal that needs 3-D Secure', () => {
+  it('goes past_due; the portal confirm-payment answers requires_action; payment_intent.succeeded pays it once', async () => {
+    const productId = await product({
+      recurring_interval: 'month',
+      trial_interval: 'day',
+      trial_interval_count: 7,
+      prices: [{ amount_type: 'fixed', price_amount: 900 }],
+    });
+    const { checkout } = await confirmWith3ds(
+      { products: [productId], customer_email: 'renewal-3ds@example.com' },
+      'pm_card_authenticationRequired',
+    );
+    const card = [...stripe.paymentMethods.values()].at(-1)!;
+    const setup = { id: await setupIntentIdOf(checkout.id), object: 'setup_intent', status: 'succeeded' };
+    await deliver(FakeStripe.event('setup_intent.succeeded', { ...setup, payment_method: card.id, metadata: {} }));
+    await settledCheckout(checkout.id, 'succeeded');
+    const customerId = (await api('GET', `/v1/checkouts/${checkout.id}`)).body.customer_id;
+    const [sub] = (await api('GET', `/v1/subscriptions/?customer_id=${customerId}`)).body.items;
+
+    // The renewal charges off-session: Stripe declines it authentication_required.
+    wall.set(new Date(new Date(sub.current_period_end).getTime() + 1000));
+    expect(await stack.production.environment.billing.renewals.tick()).toBeGreaterThan(0);
+    expect((await api('GET', `/v1/subscriptions/${sub.id}`)).body.status).toBe('past_due');
+    const orders = (await api('GET', `/v1/orders/?customer_id=${customerId}`)).body.items;
+    const order = orders.find((o: any) => o.billing_reason === 'subscription_cycle');
+    expect(order).toMatchObject({ status: 'pending', total_amount: 900 });
+
+    const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
+    const confirm = await call(base, 'POST', `/v1/customer-portal/orders/${order.id}/confirm-payment`, {
+      token: session.body.token,
+      body: {},
+    });
+    expect(confirm.status).toBe(200);
+    const intent = [...stripe.paymentIntents.values()].at(-1)!;
+    expect(intent).toMatchObject({
+      status: 'requires_action',
+      metadata: expect.objectContaining({ order_id: order.id }),
+    });
+    expect(confirm.body).toEqual({ status: 'requires_action', client_secret: intent.client_secret, error: null });
+
+    const event = FakeStripe.event('payment_intent.succeeded', {
+      ...intent,
+      status: 'succeeded',
+      amount_received: 900,
+    });
+    expect((await deliver(event)).body).toEqual({ received: true, result: 'handled' });
+    expect((await api('GET', `/v1/orders/${order.id}`)).body).toMatchObject({ status: 'paid', paid: true });
+    expect((await api('GET', `/v1/subscriptions/${sub.id}`)).body.status).toBe('active');
+    expect((await deliver(event)).body).toEqual({ received: true, result: 'duplicate' });
+    // One declined renewal charge, one paid portal payment (the same clock instant: no order between them).
+    const payments = (await api('GET', `/v1/payments/?order_id=${order.id}`)).body.items;
+    expect(payments.map((p: any) => [p.status, p.decline_reason]).sort()).toEqual([
+      ['failed', 'authentication_required'],
+      ['succeeded', null],
+    ]);
+  });
+});

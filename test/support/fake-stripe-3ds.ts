@@ -40,3 +40,37 @@ export function actionAnswer(intent: Json, offSession: boolean): [number, Json] 
   };
   return [200, intent];
 }
+
+/**
+ * `POST /v1/payment_intents/{id}/cancel`: an intent that can still be canceled becomes `canceled`;
+ * one that succeeded or was canceled already is Stripe's 400 `payment_intent_unexpected_state`, the
+ * intent in the error as Stripe sends it.
+ */
+export function cancelAnswer(intent: Json | undefined, path: string, p: Json): [number, Json] {
+  if (!intent)
+    return [
+      404,
+      {
+        error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: ${path}` },
+      },
+    ];
+  if (
+    !['requires_payment_method', 'requires_confirmation', 'requires_action', 'requires_capture'].includes(intent.status)
+  )
+    return [
+      400,
+      {
+        error: {
+          type: 'invalid_request_error',
+          code: 'payment_intent_unexpected_state',
+          message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+          payment_intent: intent,
+        },
+      },
+    ];
+  intent.status = 'canceled';
+  intent.cancellation_reason = p.cancellation_reason ?? null;
+  intent.canceled_at = Math.floor(Date.now() / 1000);
+  intent.next_action = null;
+  return [200, intent];
+}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CARDS, type Card, cardError, generic } from './fake-stripe-cards.js';
-import { actionAnswer, requiresAuthentication, THREE_D_SECURE_CARDS } from './fake-stripe-3ds.js';
+import { actionAnswer, cancelAnswer, requiresAuthentication, THREE_D_SECURE_CARDS } from './fake-stripe-3ds.js';
 import { stripeJsRequest } from './fake-stripe-confirmation-tokens.js';
 import { signedStripeEvent, stripeEvent } from './fake-stripe-events.js';
 import { expands, header, id, type Json, missing, notFound, now, parseForm, publicOf } from './fake-stripe-wire.js';
@@ -144,6 +144,9 @@ export class FakeStripe {
 
   private route(method: string, path: string, p: Json): [number, Json] {
     if (method !== 'POST') return notFound(path);
+    // Canceling an abandoned 3-D Secure intent: fake-stripe-3ds.ts.
+    const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
+    if (cancel) return cancelAnswer(this.paymentIntents.get(cancel[1]), cancel[1], p);
     switch (path) {
       case '/v1/customers':
         return [200, this.createCustomer(p)];

@@ -60,6 +60,14 @@ export type CustomerPortalPaymentMethodsAddResult = {
   };
 };
 
+export type CustomerPortalPaymentMethodsConfirmResult = {
+  customerPortalConfirmPaymentMethod: {
+    status: string;
+    clientSecret: string | null;
+    paymentMethod: CustomerPaymentMethodFields | null;
+  };
+};
+
 export type CustomerPortalPaymentMethodsDeleteResult = {
   customerPortalDeletePaymentMethod: boolean;
 };

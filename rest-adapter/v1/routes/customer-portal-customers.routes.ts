@@ -46,6 +46,12 @@ const paymentMethodCreateBody = z.object({
   return_url: z.url().meta({ description: 'Where an authentication step sends the customer back.' }),
 });
 
+/** Polar's CustomerPaymentMethodCreateResponse: the saved method, or the setup's 3-D Secure client secret. */
+const paymentMethodCreateResponse = z.union([
+  z.object({ status: z.literal('succeeded'), payment_method: paymentMethodResponse }),
+  z.object({ status: z.literal('requires_action'), client_secret: z.string() }),
+]);
+
 export const customerPortalCustomerRoutes: Route[] = [
   {
     operationId: 'customer_portal:customers:get',
@@ -119,18 +125,25 @@ export const customerPortalCustomerRoutes: Route[] = [
         returnUrl: body.return_url,
       },
     }),
-    result: data => {
-      const r = data.customerPortalAddPaymentMethod;
-      return r.status === 'succeeded'
-        ? { status: 'succeeded', payment_method: customerPaymentMethodWire(r.paymentMethod) }
-        : { status: r.status, client_secret: r.clientSecret };
-    },
+    result: data => paymentMethodCreateWire(data.customerPortalAddPaymentMethod),
     status: 201,
-    response: z.union([
-      z.object({ status: z.literal('succeeded'), payment_method: paymentMethodResponse }),
-      z.object({ status: z.literal('requires_action'), client_secret: z.string() }),
-    ]),
+    response: paymentMethodCreateResponse,
     errors: [400],
+  },
+  {
+    operationId: 'customer_portal:customers:confirm_payment_method',
+    method: 'post',
+    path: '/v1/customer-portal/customers/me/payment-methods/confirm',
+    summary: 'Keep a payment method whose setup waited for 3-D Secure (after the customer authenticated)',
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_WRITE,
+    body: z.object({ setup_intent_id: z.string().min(1), set_default: z.boolean() }).strict(),
+    operation: 'CustomerPortalPaymentMethodsConfirm',
+    variables: ({ body }) => ({ input: { setupIntentId: body.setup_intent_id, setDefault: body.set_default } }),
+    result: data => paymentMethodCreateWire(data.customerPortalConfirmPaymentMethod),
+    status: 201,
+    response: paymentMethodCreateResponse,
+    errors: [400, 403],
   },
   {
     operationId: 'customer_portal:customers:delete_payment_method',
@@ -147,3 +160,9 @@ export const customerPortalCustomerRoutes: Route[] = [
     errors: [400, 404],
   },
 ];
+
+function paymentMethodCreateWire(r: any) {
+  return r.status === 'succeeded'
+    ? { status: 'succeeded', payment_method: customerPaymentMethodWire(r.paymentMethod) }
+    : { status: r.status, client_secret: r.clientSecret };
+}

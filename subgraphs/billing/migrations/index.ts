@@ -25,6 +25,8 @@ import { Migration20261124180000_grant_user_provided_key } from './Migration2026
 import { Migration20261127100000_sandbox_clock_lease } from './Migration20261127100000_sandbox_clock_lease.js';
 import { Migration20261127100000_work_notifications } from './Migration20261127100000_work_notifications.js';
 import { Migration20261128100000_three_d_secure } from './Migration20261128100000_three_d_secure.js';
+import { Migration20261128120000_cancel_abandoned_charge } from './Migration20261128120000_cancel_abandoned_charge.js';
+import { Migration20261128130000_setup_metadata } from './Migration20261128130000_setup_metadata.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -67,4 +69,6 @@ export const billingMigrations = [
   { name: 'Migration20261127100000_work_notifications', class: Migration20261127100000_work_notifications },
   { name: 'Migration20261128100000_three_d_secure', class: Migration20261128100000_three_d_secure },
   { name: 'Migration20261128100000_customer_emails', class: Migration20261128100000_customer_emails },
+  { name: 'Migration20261128120000_cancel_abandoned_charge', class: Migration20261128120000_cancel_abandoned_charge },
+  { name: 'Migration20261128130000_setup_metadata', class: Migration20261128130000_setup_metadata },
 ];

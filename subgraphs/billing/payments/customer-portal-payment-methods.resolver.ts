@@ -2,7 +2,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
-import { CustomerPaymentMethodCreateInput } from './payment-method.inputs.js';
+import { CustomerPaymentMethodConfirmInput, CustomerPaymentMethodCreateInput } from './payment-method.inputs.js';
 import {
   CustomerPaymentMethodCreateResultType,
   CustomerPaymentMethodList,
@@ -31,6 +31,17 @@ export class CustomerPortalPaymentMethodsResolver {
   ): Promise<CustomerPaymentMethodCreateResultType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
     return ctx.services.paymentMethods.add(ctx, input);
+  }
+
+  @Mutation(() => CustomerPaymentMethodCreateResultType, {
+    description: 'Keeps a payment method whose setup waited for 3-D Secure, once the customer authenticated.',
+  })
+  async customerPortalConfirmPaymentMethod(
+    @Ctx() ctx: BillingContext,
+    @Arg('input', () => CustomerPaymentMethodConfirmInput) input: CustomerPaymentMethodConfirmInput,
+  ): Promise<CustomerPaymentMethodCreateResultType> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
+    return ctx.services.paymentMethods.confirm(ctx, input);
   }
 
   @Mutation(() => Boolean, { description: 'Removes a saved payment method.' })

@@ -15,4 +15,5 @@ export type IdempotencyPurpose =
   | 'customer' // customer:{our customer id}
   | 'setup' // setup:{checkout id or portal request id}
   | 'charge' // charge:{order id}:{attempt}
-  | 'refund'; // refund:{order id}:{n} (the order's n-th refund)
+  | 'refund' // refund:{order id}:{n} (the order's n-th refund)
+  | 'cancel'; // cancel:{payment id} (an abandoned 3-D Secure payment given up)

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
+import { PolarRequestValidationError, ResourceNotFound, Unauthorized } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { PORTAL_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
@@ -11,10 +11,14 @@ import { customerEvent } from '../customers/customer.events.js';
 import { runWrite } from '../events/run-write.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
 import { idempotencyKey } from './idempotency-key.js';
-import { PaymentMethodInUseByActiveSubscription, PaymentMethodSetupFailed } from './payment.errors.js';
+import {
+  CustomerNotReady,
+  PaymentMethodInUseByActiveSubscription,
+  PaymentMethodSetupFailed,
+} from './payment.errors.js';
 import { paymentMethodRead } from './payment-method.read.js';
 import { CustomerPaymentMethodType, type CustomerPaymentMethodCreateResultType } from './payment-method.type.js';
-import type { PaymentProcessor } from './payment-processor.js';
+import type { PaymentMethodDetails, PaymentProcessor } from './payment-processor.js';
 import { SavedPaymentMethod } from './saved-payment-method.entity.js';
 import { SavedPaymentMethodRepository } from './saved-payment-method.repository.js';
 import {
@@ -92,38 +96,83 @@ export class PaymentMethodService {
         ),
         customerId: processorCustomerId,
         paymentMethod: { kind: 'new', token: input.confirmationTokenId },
+        // Whose setup it is, when the customer confirms it after 3-D Secure (`confirm`).
+        metadata: { customer_id: customer.id, organization_id: customer.organizationId },
       });
       if (outcome.status === 'failed') throw new PaymentMethodSetupFailed(outcome.failure.message);
-      // 3-D Secure on saving: Polar's requires-action answer. NOTE: keeping the method once the customer
-      // has authenticated (Polar's `…/payment-methods/confirm`) is not built yet (docs/selling.md).
+      // 3-D Secure on saving: Polar's requires-action answer; `confirm` keeps the method afterwards.
       if (outcome.status === 'requires_action')
         return {
           result: { status: 'requires_action', paymentMethod: null, clientSecret: outcome.clientSecret },
           events,
         };
-      const saved = await keepPaymentMethod(em, customer, {
-        processor: this.payments.name,
-        processorCustomerId,
-        method: outcome.paymentMethod,
-        now,
-      });
-      if (input.setDefault || !customer.defaultPaymentMethodId) {
-        const changed = customer.defaultPaymentMethodId !== saved.id;
-        customer.defaultPaymentMethodId = saved.id;
-        if (changed) {
-          customer.modifiedAt = now;
-          events.push(customerEvent('customer.updated', customer, ctx.clock.now()));
-        }
-      }
-      return {
-        result: {
-          status: 'succeeded',
-          paymentMethod: CustomerPaymentMethodType.from(saved, customer.defaultPaymentMethodId === saved.id),
-          clientSecret: null,
-        },
-        events,
-      };
+      return this.keep(ctx, em, customer, processorCustomerId, outcome.paymentMethod, input.setDefault, now);
     });
+  }
+
+  /**
+   * Polar's `POST /v1/customer-portal/customers/me/payment-methods/confirm`: the setup `add` answered
+   * `requires_action` for, read back from the processor once the customer authenticated. Succeeded →
+   * the method is kept (and made the default if asked, or when there is none), 201 as `add` answers;
+   * still waiting → `requires_action` again. A setup that is not this customer's, unknown, or failed
+   * is 422 at `setup_intent_id`; a customer who never started one with the processor is 403
+   * `CustomerNotReady`.
+   */
+  async confirm(
+    ctx: RequestContext,
+    input: { setupIntentId: string; setDefault: boolean },
+  ): Promise<CustomerPaymentMethodCreateResultType> {
+    const customerId = this.customerOf(ctx);
+    return runWrite<CustomerPaymentMethodCreateResultType>(ctx.em, async em => {
+      const customer = await this.lockCustomer(em, ctx, customerId);
+      const now = (await this.clocks.clockIn(em, customer.organizationId)).now();
+      const setup = await this.payments.findSetup(input.setupIntentId);
+      const ours = setup?.metadata.customer_id === customer.id && setup.processorCustomerId !== null;
+      if (!ours && !(await knownProcessorCustomer(em, customer.id, this.payments.name))) throw new CustomerNotReady();
+      if (!ours || setup.status === 'failed') throw invalidSetup(input.setupIntentId);
+      if (setup.status === 'requires_action')
+        return {
+          result: { status: 'requires_action', paymentMethod: null, clientSecret: setup.clientSecret },
+          events: [],
+        };
+      if (!setup.paymentMethod) throw invalidSetup(input.setupIntentId);
+      return this.keep(ctx, em, customer, setup.processorCustomerId!, setup.paymentMethod, input.setDefault, now);
+    });
+  }
+
+  /** Keeps a method the processor saved on the customer; the default when asked, or when there is none. */
+  private async keep(
+    ctx: RequestContext,
+    em: EntityManager,
+    customer: Customer,
+    processorCustomerId: string,
+    method: PaymentMethodDetails & { id: string },
+    setDefault: boolean,
+    now: Date,
+  ): Promise<{ result: CustomerPaymentMethodCreateResultType; events: OutboxEvent[] }> {
+    const events: OutboxEvent[] = [];
+    const saved = await keepPaymentMethod(em, customer, {
+      processor: this.payments.name,
+      processorCustomerId,
+      method,
+      now,
+    });
+    if (setDefault || !customer.defaultPaymentMethodId) {
+      const changed = customer.defaultPaymentMethodId !== saved.id;
+      customer.defaultPaymentMethodId = saved.id;
+      if (changed) {
+        customer.modifiedAt = now;
+        events.push(customerEvent('customer.updated', customer, ctx.clock.now()));
+      }
+    }
+    return {
+      result: {
+        status: 'succeeded',
+        paymentMethod: CustomerPaymentMethodType.from(saved, customer.defaultPaymentMethodId === saved.id),
+        clientSecret: null,
+      },
+      events,
+    };
   }
 
   /**
@@ -173,4 +222,11 @@ export class PaymentMethodService {
       throw error;
     }
   }
+}
+
+/** Polar's answer to a setup that cannot be confirmed (unknown, another customer's, or failed). */
+function invalidSetup(setupIntentId: string): PolarRequestValidationError {
+  return new PolarRequestValidationError([
+    { type: 'invalid', loc: ['body', 'setup_intent_id'], msg: 'Invalid setup_intent_id.', input: setupIntentId },
+  ]);
 }

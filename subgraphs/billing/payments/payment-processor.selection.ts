@@ -90,6 +90,12 @@ export class UnconfiguredPaymentProcessor implements PaymentProcessor {
   async refund(): Promise<never> {
     throw new PaymentProcessorNotConfigured();
   }
+  async cancel(): Promise<never> {
+    throw new PaymentProcessorNotConfigured();
+  }
+  async findSetup(): Promise<never> {
+    throw new PaymentProcessorNotConfigured();
+  }
 }
 
 /** What the start-up banner prints and `/readyz` reports about one environment's payments. */

@@ -22,6 +22,10 @@ export interface PaymentProcessor {
   savePaymentMethod(input: SavePaymentMethodInput): Promise<SetupOutcome>;
   charge(input: ChargeInput): Promise<ChargeOutcome>;
   refund(input: RefundInput): Promise<RefundOutcome>;
+  /** Gives up a charge that waits for the customer (an abandoned 3-D Secure), so it can never succeed later. */
+  cancel(input: CancelInput): Promise<CancelOutcome>;
+  /** A setup as it is now (after the customer's 3-D Secure), or null when the processor knows no such setup. */
+  findSetup(setupId: string): Promise<ProcessorSetup | null>;
 }
 
 /** `none`: production with no processor configured (every call is refused, see the selection). */
@@ -65,6 +69,20 @@ export interface SavePaymentMethodInput {
   idempotencyKey: string;
   customerId: string;
   paymentMethod: NewPaymentMethod;
+  /** Kept on the setup (our `customer_id`: whose it is when the customer confirms it later). */
+  metadata?: Record<string, string>;
+}
+
+/** A setup read back from the processor (`findSetup`). */
+export interface ProcessorSetup {
+  setupId: string;
+  status: 'succeeded' | 'requires_action' | 'failed';
+  /** The processor's customer the method is saved on. */
+  processorCustomerId: string | null;
+  metadata: Record<string, string>;
+  clientSecret: string | null;
+  /** The saved method, once it succeeded. */
+  paymentMethod: (PaymentMethodDetails & { id: string }) | null;
 }
 
 export interface ChargeInput {
@@ -125,6 +143,21 @@ export type SetupOutcome =
   | { status: 'failed'; setupId: string | null; failure: PaymentFailure }
   /** Saving the method needs the customer's action first (3-D Secure); a processor event settles it. */
   | { status: 'requires_action'; setupId: string; clientSecret: string };
+
+export interface CancelInput {
+  idempotencyKey: string;
+  /** `chargeId` of a charge that answered `requires_action` (or `pending`). */
+  chargeId: string;
+}
+
+/**
+ * What became of the charge: `canceled` (now, or before), or what it had become meanwhile — it
+ * `succeeded` (the customer authenticated after all: the money is taken), `failed`, or is still
+ * `pending` (a bank debit in flight, which cannot be canceled). Never thrown for these.
+ */
+export type CancelOutcome =
+  | { status: 'canceled' | 'failed' | 'pending'; chargeId: string }
+  | { status: 'succeeded'; chargeId: string; amount: bigint; currency: string };
 
 export type RefundReason = 'duplicate' | 'fraudulent' | 'requested_by_customer';
 

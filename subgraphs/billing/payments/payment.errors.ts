@@ -84,6 +84,13 @@ export class PaymentMethodSetupFailed extends DomainError {
   }
 }
 
+/** 403: confirming a setup for a customer the processor knows nothing of yet (Polar's CustomerNotReady). */
+export class CustomerNotReady extends DomainError {
+  constructor() {
+    super('CustomerNotReady', 'Customer is not ready for this operation.', 403);
+  }
+}
+
 /** 400: removing the customer's last method while a subscription still has to be billed (Polar's words). */
 export class PaymentMethodInUseByActiveSubscription extends DomainError {
   constructor() {

@@ -1,9 +1,11 @@
 import { Field, ObjectType } from 'type-graphql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { ResourceNotFound } from '../../../kit/errors.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { MinorUnits } from '../shared/scalars.js';
 import type { ProcessorEventHandler } from './processor-events.js';
 import type { PaymentProcessor } from './payment-processor.js';
+import { PaymentRepository } from './payment.repository.js';
 import type { TestChallenge } from './test-processor/test-challenge.js';
 import { TestPaymentProcessor } from './test-processor/test-processor.js';
 
@@ -13,7 +15,7 @@ import { TestPaymentProcessor } from './test-processor/test-processor.js';
 })
 export class SandboxPaymentChallengeType {
   @Field(() => String, { description: 'charge | setup' }) kind!: string;
-  @Field(() => String, { description: 'requires_action | succeeded | failed' }) status!: string;
+  @Field(() => String, { description: 'requires_action | succeeded | failed | canceled' }) status!: string;
   @Field(() => MinorUnits, { nullable: true }) amount!: bigint | null;
   @Field(() => String, { nullable: true }) currency!: string | null;
   @Field() brand!: string;
@@ -32,6 +34,7 @@ export class SandboxChallengeService {
     private readonly payments: PaymentProcessor,
     private readonly events: ProcessorEventHandler,
     private readonly jobs: JobRunner | null,
+    private readonly orm: MikroORM,
   ) {}
 
   async read(clientSecret: string): Promise<SandboxPaymentChallengeType> {
@@ -41,7 +44,11 @@ export class SandboxChallengeService {
   }
 
   async settle(clientSecret: string, complete: boolean): Promise<SandboxPaymentChallengeType> {
-    const settled = await this.challenges().settle(clientSecret, complete);
+    // A charge whose payment billing settled already (abandoned after the wait, then paid another way)
+    // must not succeed late: the bank page has expired, the authentication fails.
+    const chargeId = await this.challenges().chargeIdOf(clientSecret);
+    const givenUp = chargeId !== null && (await new PaymentRepository(this.orm.em.fork()).isSettledCharge(chargeId));
+    const settled = await this.challenges().settle(clientSecret, complete && !givenUp);
     if (!settled) throw new ResourceNotFound();
     await this.events.apply(settled.event);
     const checkoutId = settled.event.type === 'charge.succeeded' ? settled.event.metadata.checkout_id : null;

@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import { normalizeCurrency } from '../../../../kit/money/currency.js';
 import type {
+  CancelInput,
+  CancelOutcome,
   ChargeInput,
   ChargeOutcome,
   CreateCustomerInput,
@@ -8,6 +10,7 @@ import type {
   PaymentMethodDetails,
   PaymentProcessor,
   ProcessorCustomer,
+  ProcessorSetup,
   RefundInput,
   RefundOutcome,
   SavePaymentMethodInput,
@@ -51,6 +54,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
           customer: input.customerId,
           confirm: true,
           usage: 'off_session',
+          metadata: input.metadata,
           ...methodParams(input.paymentMethod),
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
           expand: ['payment_method'],
@@ -169,6 +173,60 @@ export class StripePaymentProcessor implements PaymentProcessor {
           message: `Refund ${refund.status}.`,
         },
       };
+    } catch (error) {
+      throw translateStripeError(error, null);
+    }
+  }
+
+  /** The SetupIntent as it is now (the portal's confirm after 3-D Secure); an unknown id is null. */
+  async findSetup(setupId: string): Promise<ProcessorSetup | null> {
+    try {
+      const intent = await this.stripe.setupIntents.retrieve(setupId, { expand: ['payment_method'] });
+      const method = intent.payment_method;
+      const status =
+        intent.status === 'succeeded'
+          ? 'succeeded'
+          : intent.status === 'requires_action'
+            ? 'requires_action'
+            : 'failed';
+      const details = status === 'succeeded' && method && typeof method !== 'string' ? detailsOf(method) : null;
+      return {
+        setupId: intent.id,
+        status,
+        processorCustomerId: typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null),
+        metadata: (intent.metadata ?? {}) as Record<string, string>,
+        clientSecret: intent.client_secret,
+        paymentMethod: details ? { ...details, id: details.id! } : null,
+      };
+    } catch (error) {
+      if ((error as Stripe.errors.StripeError).code === 'resource_missing') return null;
+      throw translateStripeError(error, null);
+    }
+  }
+
+  /**
+   * Cancels an abandoned PaymentIntent (`cancellation_reason: abandoned`). Stripe refuses to cancel one
+   * that succeeded, is processing or was canceled already (`payment_intent_unexpected_state`): then the
+   * intent as it is now says what became of it.
+   */
+  async cancel(input: CancelInput): Promise<CancelOutcome> {
+    try {
+      const intent = await this.stripe.paymentIntents
+        .cancel(input.chargeId, { cancellation_reason: 'abandoned' }, { idempotencyKey: input.idempotencyKey })
+        .catch(async (error: unknown) => {
+          const refused = error as Stripe.errors.StripeError;
+          if (refused.code !== 'payment_intent_unexpected_state') throw error;
+          return refused.payment_intent ?? this.stripe.paymentIntents.retrieve(input.chargeId);
+        });
+      if (intent.status === 'succeeded')
+        return {
+          status: 'succeeded',
+          chargeId: intent.id,
+          amount: fromStripeAmount(intent.amount_received || intent.amount),
+          currency: normalizeCurrency(intent.currency),
+        };
+      if (intent.status === 'processing') return { status: 'pending', chargeId: intent.id };
+      return { status: intent.status === 'canceled' ? 'canceled' : 'failed', chargeId: intent.id };
     } catch (error) {
       throw translateStripeError(error, null);
     }

@@ -1,15 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PaymentFailure, ProcessorEvent } from '../payment-processor.js';
+import { PaymentProcessorRequestRejected } from '../payment.errors.js';
+import type { CancelOutcome, PaymentFailure, ProcessorEvent } from '../payment-processor.js';
 import type { TestProcessorCharge } from './test-charge.entity.js';
 import type { TestProcessorPaymentMethod } from './test-payment-method.entity.js';
-import { AUTHENTICATION_FAILED } from './test-payment-methods.js';
+import { AUTHENTICATION_FAILED, CHARGE_CANCELED } from './test-payment-methods.js';
 import { TestProcessorRepository } from './test-processor.repository.js';
 
 /** What the sandbox's challenge page shows: the charge (amount) or the card being saved. */
 export interface TestChallenge {
   kind: 'charge' | 'setup';
-  /** `requires_action` until the buyer answers; then `succeeded` or `failed`. */
-  status: 'requires_action' | 'succeeded' | 'failed';
+  /** `requires_action` until the buyer answers; then `succeeded` or `failed` (`canceled`: given up by billing). */
+  status: 'requires_action' | 'succeeded' | 'failed' | 'canceled';
   amount: bigint | null;
   currency: string | null;
   brand: string;
@@ -32,6 +33,12 @@ export class TestChallenges {
     if (charge) return { kind: 'charge', ...chargeView(charge) };
     if (method) return { kind: 'setup', ...methodView(method) };
     return null;
+  }
+
+  /** The id of the charge waiting behind this secret (null: none, or a card being saved). */
+  async chargeIdOf(clientSecret: string): Promise<string | null> {
+    const { charge } = await new TestProcessorRepository(this.em.fork()).byClientSecret(clientSecret, false);
+    return charge?.id ?? null;
   }
 
   /** Completes (`succeed`) or fails the challenge; null when no challenge has this secret. */
@@ -58,12 +65,36 @@ export class TestChallenges {
   }
 }
 
+/**
+ * Cancels a charge still waiting for its challenge (`canceled`, and the card it would have kept is not
+ * kept), so a later answer of the bank page fails; a charge settled already reports what it became.
+ * The row's own state makes it idempotent.
+ */
+export function cancelCharge(em: EntityManager, chargeId: string): Promise<CancelOutcome> {
+  return em.fork().transactional(async em => {
+    const ledger = new TestProcessorRepository(em);
+    const charge = await ledger.lockCharge(chargeId);
+    if (!charge) throw new PaymentProcessorRequestRejected(`No such charge: ${chargeId}`);
+    if (charge.status === 'requires_action') {
+      settleRow(charge, false, 'succeeded', CHARGE_CANCELED);
+      charge.status = 'canceled';
+      const kept = charge.savedPaymentMethodId ? await ledger.lockMethod(charge.savedPaymentMethodId) : null;
+      if (kept?.status === 'requires_action') settleRow(kept, false, 'saved', CHARGE_CANCELED);
+      await em.flush();
+    }
+    if (charge.status === 'succeeded')
+      return { status: 'succeeded', chargeId, amount: charge.amount, currency: charge.currency };
+    return { status: charge.status, chargeId };
+  });
+}
+
 function settleRow<S extends string>(
   row: { status: string; failureCode: string | null; declineCode: string | null; failureMessage: string | null },
   succeed: boolean,
   success: S,
+  failedWith: PaymentFailure = AUTHENTICATION_FAILED,
 ): void {
-  const failure: PaymentFailure | null = succeed ? null : AUTHENTICATION_FAILED;
+  const failure: PaymentFailure | null = succeed ? null : failedWith;
   row.status = succeed ? success : 'failed';
   row.failureCode = failure?.code ?? null;
   row.declineCode = failure?.declineCode ?? null;

@@ -17,8 +17,11 @@ export class TestProcessorCharge {
   @Property({ type: 'text' }) testMethod!: string;
   @Property({ type: 'bigint' }) amount!: bigint;
   @Property({ type: 'text' }) currency!: string;
-  /** `requires_action`: waiting for 3-D Secure; the challenge (`settleAction`) moves it on once. */
-  @Property({ type: 'text' }) status!: 'succeeded' | 'failed' | 'requires_action';
+  /**
+   * `requires_action`: waiting for 3-D Secure; the challenge (test-challenge.ts) moves it on once, or
+   * billing gives it up (`canceled`, the processor's `cancel`).
+   */
+  @Property({ type: 'text' }) status!: 'succeeded' | 'failed' | 'requires_action' | 'canceled';
   @Property({ type: 'text', nullable: true }) clientSecret: string | null = null;
   @Property({ type: 'text' }) brand!: string;
   @Property({ type: 'text' }) last4!: string;

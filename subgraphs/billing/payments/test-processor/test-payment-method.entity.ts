@@ -22,5 +22,7 @@ export class TestProcessorPaymentMethod {
   @Property({ type: 'text', nullable: true }) failureCode: string | null = null;
   @Property({ type: 'text', nullable: true }) declineCode: string | null = null;
   @Property({ type: 'text', nullable: true }) failureMessage: string | null = null;
+  /** What the caller kept on the setup (our `customer_id`, portal confirm). */
+  @Property({ type: 'json' }) metadata: Record<string, string> = {};
   @Property({ type: 'timestamptz' }) createdAt!: Date;
 }

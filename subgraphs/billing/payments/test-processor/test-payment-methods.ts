@@ -47,6 +47,13 @@ export const AUTHENTICATION_FAILED: PaymentFailure = {
   message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
 };
 
+/** An abandoned charge canceled by billing (Stripe's `cancellation_reason: abandoned`). */
+export const CHARGE_CANCELED: PaymentFailure = {
+  code: 'payment_intent_canceled',
+  declineCode: null,
+  message: 'The payment was canceled because it was not authenticated in time.',
+};
+
 export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze({
   pm_card_visa: { brand: 'visa', last4: '4242', setup: null, charge: null },
   pm_card_mastercard: { brand: 'mastercard', last4: '4444', setup: null, charge: null },

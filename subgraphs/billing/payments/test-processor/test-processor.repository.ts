@@ -58,6 +58,10 @@ export class TestProcessorRepository {
     return { charge: null, method: await this.em.findOne(TestProcessorPaymentMethod, { clientSecret }, lock) };
   }
 
+  findMethod(id: string): Promise<TestProcessorPaymentMethod | null> {
+    return this.em.findOne(TestProcessorPaymentMethod, { id });
+  }
+
   lockMethod(id: string): Promise<TestProcessorPaymentMethod | null> {
     return this.em.findOne(TestProcessorPaymentMethod, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   }

@@ -4,19 +4,22 @@ import type { Clock } from '../../../../kit/clock.js';
 import { normalizeCurrency } from '../../../../kit/money/currency.js';
 import { IdempotencyKeyReused, InvalidPaymentMethod, PaymentProcessorRequestRejected } from '../payment.errors.js';
 import type {
+  CancelInput,
+  CancelOutcome,
   ChargeInput,
   ChargeOutcome,
   CreateCustomerInput,
   PaymentMethodDetails,
   PaymentProcessor,
   ProcessorCustomer,
+  ProcessorSetup,
   RefundInput,
   RefundOutcome,
   SavePaymentMethodInput,
   SetupOutcome,
 } from '../payment-processor.js';
 import { TestProcessorCharge } from './test-charge.entity.js';
-import { TestChallenges } from './test-challenge.js';
+import { cancelCharge, TestChallenges } from './test-challenge.js';
 import { TestProcessorCustomer } from './test-customer.entity.js';
 import {
   AUTHENTICATION_REQUIRED,
@@ -83,6 +86,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
       failureCode: card.setup?.code ?? null,
       declineCode: card.setup?.declineCode ?? null,
       failureMessage: card.setup?.message ?? null,
+      metadata: input.metadata ?? {},
       createdAt: this.clock.now(),
     });
     if (row.customerId !== input.customerId || row.testMethod !== token)
@@ -164,6 +168,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
           failureCode: null,
           declineCode: null,
           failureMessage: null,
+          metadata: {},
           createdAt: this.clock.now(),
         });
         charge.savedPaymentMethodId = saved.id;
@@ -234,6 +239,27 @@ export class TestPaymentProcessor implements PaymentProcessor {
     if (row.chargeId !== input.chargeId || row.amount !== input.amount)
       throw new IdempotencyKeyReused(input.idempotencyKey);
     return { status: 'succeeded', refundId: row.id, amount: row.amount, currency: row.currency };
+  }
+
+  /** An abandoned 3-D Secure charge: canceled, so its challenge fails (test-challenge.ts). */
+  cancel(input: CancelInput): Promise<CancelOutcome> {
+    return cancelCharge(this.em, input.chargeId);
+  }
+
+  /** A setup of this ledger (`seti_<pm id>`) as it is now. */
+  async findSetup(setupId: string): Promise<ProcessorSetup | null> {
+    if (!setupId.startsWith('seti_')) return null;
+    const row = await new TestProcessorRepository(this.em.fork()).findMethod(setupId.slice('seti_'.length));
+    if (!row || row.idempotencyKey.endsWith('#payment_method')) return null;
+    const status = row.status === 'saved' ? 'succeeded' : row.status;
+    return {
+      setupId,
+      status,
+      processorCustomerId: row.customerId,
+      metadata: row.metadata ?? {},
+      clientSecret: row.clientSecret,
+      paymentMethod: status === 'succeeded' ? { ...detailsOf(row), id: row.id } : null,
+    };
   }
 
   private cardOf(name: string, field: SavePaymentMethodInput['paymentMethod']['field']): TestCard {

@@ -68,3 +68,15 @@ export function dunningSchedule(pastDueAt: Date): Date[] {
 export function canRetryManually(manualAttemptsSoFar: number): boolean {
   return manualAttemptsSoFar < MAX_MANUAL_PAYMENT_ATTEMPTS;
 }
+
+/**
+ * How long a payment of an order may wait for the customer (3-D Secure) before it counts as abandoned
+ * (Polar's PAYMENT_LOCK_STALE_THRESHOLD). While it waits, the order's dunning retry is held back and
+ * another manual try is refused, so the order cannot be paid twice; after it, dunning goes on.
+ */
+export const PAYMENT_WAIT_MS = 3_600_000;
+
+/** The instant before which a waiting payment created then counts as abandoned at `at`. */
+export function abandonedBefore(at: Date): Date {
+  return new Date(at.getTime() - PAYMENT_WAIT_MS);
+}

@@ -18,6 +18,7 @@ import { attemptPayment, discountForPeriod, nextPeriod, Stamp } from './renewal-
 import { applyPendingUpdate } from './renewal-adjustments.js';
 import { billAndChargePeriod, RENEWAL_AFTER_CHARGE_FAULT, type RenewalEvents } from './renewal-first-charge.js';
 import { resumeSubscription } from './resume.js';
+import { giveUpAbandonedPayments } from './abandoned-payments.js';
 import { type RenewalKind, RenewalQueries } from './renewal.queries.js';
 
 /** Crash test point: a renewal (or a retry) charged, its transaction not committed. */
@@ -195,7 +196,14 @@ export class RenewalEngine implements DueWorkRunner {
     const renewals = new RenewalQueries(em);
     const order = await renewals.lockIfAttemptDue(orderId, at);
     if (!order) return false;
+    // A customer's own payment of the order waits for 3-D Secure: charging now could pay it twice. The
+    // retry waits until that payment settles or is abandoned (dunning.ts), then keeps its schedule.
+    if (await renewals.hasWaitingPayment(order.id, at)) return false;
     const s = await renewals.lockSubscriptionOrFail(order.subscriptionId!);
+    // One that waited too long is canceled at the processor first; if it was paid meanwhile, that is the payment.
+    const abandonment = await giveUpAbandonedPayments(em, this.options.payments, s, order, stamp);
+    if (abandonment === 'held') return false;
+    if (abandonment === 'paid') return true;
     if (s.status !== SubscriptionStatus.PAST_DUE && s.status !== SubscriptionStatus.ACTIVE) {
       // Ended meanwhile (revoked by the merchant): nothing more is tried.
       order.nextPaymentAttemptAt = null;

@@ -2,12 +2,14 @@ import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { Address } from '../../customers/customer.entity.js';
 import type { NewOrderItem } from '../../orders/create-order.js';
 import { Order } from '../../orders/order.entity.js';
+import { Payment } from '../../payments/payment.entity.js';
 import type { ChargeOutcome } from '../../payments/payment-processor.js';
 import { CHARGEABLE_METHOD_OF_CUSTOMER } from '../../payments/saved-payment-method.repository.js';
 import { SubscriptionStatus } from '../../shared/enums.js';
 import { ProrationItem } from '../proration-item.entity.js';
 import { Subscription } from '../subscription.entity.js';
 import { paymentFieldsOf } from './charge-outcome.js';
+import { abandonedBefore, PAYMENT_WAIT_MS } from './dunning.js';
 
 /**
  * The ids of the proration items due (parameters: the subscription, the instant), locked: a statement
@@ -15,6 +17,19 @@ import { paymentFieldsOf } from './charge-outcome.js';
  */
 export const PRORATION_ITEMS_DUE =
   'select id from billing.subscription_proration_items where subscription_id = ? and order_id is null and created_at <= ? order by created_at, position, id for update';
+
+/**
+ * When an order's next automatic attempt may run: its `next_payment_attempt_at`, or later while a payment
+ * of it waits for the customer (3-D Secure), when that wait counts as abandoned (dunning.ts). Parameter:
+ * the wait, as an interval.
+ */
+const ATTEMPT_DUE = `greatest(o.next_payment_attempt_at,
+  (select max(p.created_at) + ?::interval from billing.payments p where p.order_id = o.id and p.status = 'pending'))`;
+const WAIT = `${PAYMENT_WAIT_MS / 1000} seconds`;
+
+/** Whether a payment of order `o` waits for the customer (parameter: the instant before which it is abandoned). */
+const WAITING_PAYMENT = `exists (select 1 from billing.payments p
+  where p.order_id = o.id and p.status = 'pending' and p.created_at > ?)`;
 
 /** What renewals, dunning retries and resumes work on next (one list per kind). */
 export type RenewalKind = 'cycle' | 'retry' | 'resume';
@@ -65,12 +80,12 @@ export class RenewalQueries {
       `select least(
          (select min(current_period_end) from billing.subscriptions
            where organization_id = ? and status in ('active', 'trialing')),
-         (select min(next_payment_attempt_at) from billing.orders
+         (select min(${ATTEMPT_DUE}) from billing.orders o
            where organization_id = ? and status = 'pending' and next_payment_attempt_at is not null
              and billing_reason = 'subscription_cycle'),
          (select min(resumes_at) from billing.subscriptions
            where organization_id = ? and status = 'paused' and resumes_at is not null)) as due`,
-      [organizationId, organizationId, organizationId],
+      [organizationId, WAIT, organizationId, organizationId],
     );
     return row?.due ? new Date(row.due) : null;
   }
@@ -80,9 +95,10 @@ export class RenewalQueries {
     const [row] = await this.em.execute<{ due: Date | null }[]>(
       `select least(
          (select min(current_period_end) from billing.subscriptions where status in ('active', 'trialing')),
-         (select min(next_payment_attempt_at) from billing.orders
+         (select min(${ATTEMPT_DUE}) from billing.orders o
            where status = 'pending' and next_payment_attempt_at is not null and billing_reason = 'subscription_cycle'),
          (select min(resumes_at) from billing.subscriptions where status = 'paused' and resumes_at is not null)) as due`,
+      [WAIT],
     );
     return row?.due ? new Date(row.due) : null;
   }
@@ -100,13 +116,15 @@ export class RenewalQueries {
     const org = scope.organizationId ? 'and organization_id = ?' : '';
     const params: unknown[] = [scope.at];
     if (scope.organizationId) params.push(scope.organizationId);
+    if (kind === 'retry') params.push(abandonedBefore(scope.at));
     // An array parameter would be spread into a list: the exclusions go as one array literal.
     params.push(`{${exclude.join(',')}}`, limit);
     const sql = {
       cycle: `select id from billing.subscriptions where status in ('active', 'trialing') and current_period_end <= ? ${org}
                 and id <> all(?::uuid[]) order by current_period_end limit ?`,
-      retry: `select id from billing.orders where status = 'pending' and next_payment_attempt_at <= ? ${org}
-                and billing_reason = 'subscription_cycle' and id <> all(?::uuid[]) order by next_payment_attempt_at limit ?`,
+      retry: `select id from billing.orders o where status = 'pending' and next_payment_attempt_at <= ? ${org}
+                and billing_reason = 'subscription_cycle' and not ${WAITING_PAYMENT}
+                and id <> all(?::uuid[]) order by next_payment_attempt_at limit ?`,
       resume: `select id from billing.subscriptions where status = 'paused' and resumes_at <= ? ${org}
                 and id <> all(?::uuid[]) order by resumes_at limit ?`,
     }[kind];
@@ -142,6 +160,32 @@ export class RenewalQueries {
       Order,
       { id: orderId, status: 'pending', nextPaymentAttemptAt: { $lte: at } },
       { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+    );
+  }
+
+  /** Whether a payment of the order waits for the customer at `at` (3-D Secure, not yet abandoned). */
+  async hasWaitingPayment(orderId: string, at: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ waiting: boolean }[]>(
+      `select ${WAITING_PAYMENT} as waiting from billing.orders o where o.id = ?`,
+      [abandonedBefore(at), orderId],
+    );
+    return rows[0]?.waiting === true;
+  }
+
+  /**
+   * The customer's own payments of the order still `pending` after the wait allows (abandoned 3-D
+   * Secure), row-locked: given up before another attempt of the order (abandoned-payments.ts).
+   */
+  abandonedPayments(orderId: string, at: Date): Promise<Payment[]> {
+    return this.em.find(
+      Payment,
+      {
+        orderId,
+        status: 'pending',
+        createdAt: { $lte: abandonedBefore(at) },
+        idempotencyKey: { $like: 'charge:order:%:manual:%' },
+      },
+      { orderBy: { createdAt: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
     );
   }
 

@@ -12,6 +12,7 @@ import { organizationNow } from '../../time/organization-clocks.js';
 import { chargeablePaymentMethodFor } from '../../payments/saved-payment-methods.js';
 import { attemptPayment, type ChosenMethod, Stamp } from './renewal-billing.js';
 import { RenewalQueries } from './renewal.queries.js';
+import { giveUpAbandonedPayments } from './abandoned-payments.js';
 import {
   ManualRetryLimitExceeded,
   OrderNotEligibleForRetry,
@@ -37,7 +38,8 @@ export interface RetryPaymentResult {
  * pays a pending renewal order of a past-due subscription by hand, at most 5 times per order
  * (dunning.ts); the automatic schedule is not moved. The attempt is a payment of the order whatever its
  * outcome (its key: `charge:order:{id}:manual:{n}`); success pays the order and makes the subscription
- * active again. Another payment of the order under way → 409; not such an order → 422.
+ * active again. Another payment of the order under way (an automatic attempt holding the order, or a
+ * payment waiting for 3-D Secure, dunning.ts) → 409; not such an order → 422.
  */
 export async function retryOrderPayment(
   ctx: RequestContext,
@@ -57,6 +59,12 @@ export async function retryOrderPayment(
     await new SubscriptionQueries(em).lockRow(order.subscriptionId);
     const s = await renewals.subscriptionById(order.subscriptionId);
     if (s.status !== SubscriptionStatus.PAST_DUE) throw new OrderNotEligibleForRetry();
+    // A payment of the order still waiting for the customer (3-D Secure, a bank debit) may yet succeed.
+    if (await renewals.hasWaitingPayment(orderId, now)) throw new PaymentAlreadyInProgress();
+    // One that waited too long is canceled at the processor first; if it was paid meanwhile, so is the order.
+    const abandonment = await giveUpAbandonedPayments(em, payments, s, order, new Stamp(now));
+    if (abandonment === 'held') throw new PaymentAlreadyInProgress();
+    if (abandonment === 'paid') return { status: 'succeeded', clientSecret: null, error: null };
     const tries = await renewals.manualAttempts(orderId);
     if (!canRetryManually(tries)) throw new ManualRetryLimitExceeded(MAX_MANUAL_PAYMENT_ATTEMPTS);
     const method = await chosenMethod(em, s.customerId, input);
