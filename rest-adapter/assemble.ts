@@ -1,6 +1,6 @@
 import type { ProcessorWebhooks } from '../kit/processor-webhooks.js';
 import { createProcessorWebhookRouter } from './inbound/processor-webhooks/router.js';
-import type { Express } from 'express';
+import type { Express, Router } from 'express';
 import type { EnvironmentName } from '../kit/config.js';
 import type { Logger } from '../kit/logger.js';
 import type { PrincipalResolver } from '../kit/principal.js';
@@ -122,35 +122,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
         : []),
     ],
     extensions: [
-      // The sign-in pages, then the organization settings (their paths never overlap).
-      ...(options.web
-        ? [
-            signInRoutes({ identity: options.web.identity, logger }),
-            settingsRoutes(
-              { identity: options.web.identity, logger },
-              { environment: options.environment, scopes: offeredScopes(routes) },
-            ),
-            sandboxMailRoutes({
-              identity: options.web.identity,
-              logger,
-              api: new PortalApi(routes, options.gateway, operations),
-              sandbox: options.environment === 'sandbox',
-            }),
-          ]
-        : []),
-      ...(options.web
-        ? [
-            createCheckoutRouter({
-              gateway: options.gateway,
-              operations,
-              logger,
-              cardEntry: cardEntryOf(options),
-              stripe: options.stripeJs ?? null,
-            }),
-            createCardAssetsRouter(),
-            createPaymentChallengeRouter({ gateway: options.gateway, operations, logger }),
-          ]
-        : []),
+      ...webPages(options, routes, operations, logger),
       ...(portal ? [portal] : []),
       ...(options.oauth2 ? [createOAuth2Router({ provider: options.oauth2, issuer: options.publicUrl, logger })] : []),
     ],
@@ -163,4 +135,40 @@ export function assembleRestApp(options: RestAppOptions): Express {
       environment: options.environment,
     });
   return app;
+}
+
+/**
+ * The server-rendered pages beside the API, when the environment serves them: sign-in, the organization
+ * settings, the sandbox's mail, then the hosted checkout with its card scripts and the sandbox's bank
+ * page (their paths never overlap).
+ */
+function webPages(
+  options: RestAppOptions,
+  routes: ReturnType<typeof routesFor>,
+  operations: ConstructorParameters<typeof PortalApi>[2],
+  logger: Logger,
+): Router[] {
+  if (!options.web) return [];
+  return [
+    signInRoutes({ identity: options.web.identity, logger }),
+    settingsRoutes(
+      { identity: options.web.identity, logger },
+      { environment: options.environment, scopes: offeredScopes(routes) },
+    ),
+    sandboxMailRoutes({
+      identity: options.web.identity,
+      logger,
+      api: new PortalApi(routes, options.gateway, operations),
+      sandbox: options.environment === 'sandbox',
+    }),
+    createCheckoutRouter({
+      gateway: options.gateway,
+      operations,
+      logger,
+      cardEntry: cardEntryOf(options),
+      stripe: options.stripeJs ?? null,
+    }),
+    createCardAssetsRouter(),
+    createPaymentChallengeRouter({ gateway: options.gateway, operations, logger }),
+  ];
 }

@@ -77,7 +77,9 @@ describe('the portal card pages', () => {
     expect(asked.status).toBe(303);
     const challengeUrl = new URL(asked.location as string, 'http://x');
     expect(challengeUrl.pathname).toBe('/sandbox/payment-challenge');
-    expect(challengeUrl.searchParams.get('return_to')).toBe(`${base}/payment-methods?done=card`);
+    const setupId = (challengeUrl.searchParams.get('client_secret') as string).split('_secret_')[0];
+    const confirmPath = `${base}/payment-methods/confirm?setup_intent=${setupId}`;
+    expect(challengeUrl.searchParams.get('return_to')).toBe(confirmPath);
 
     const challenge = await client.get(asked.location as string);
     expect(challenge.status).toBe(200);
@@ -85,13 +87,38 @@ describe('the portal card pages', () => {
     const failed = await client.post('/sandbox/payment-challenge', {
       csrf_token: csrfTokenOf(challenge.text),
       client_secret: challengeUrl.searchParams.get('client_secret') as string,
-      return_to: `${base}/payment-methods?done=card`,
+      return_to: confirmPath,
       answer: 'fail',
     });
-    expect([failed.status, failed.location]).toEqual([303, `${base}/payment-methods?done=card&authentication=failed`]);
-    const after = await client.get(failed.location as string);
+    expect([failed.status, failed.location]).toEqual([303, `${confirmPath}&authentication=failed`]);
+    const back = await client.get(failed.location as string);
+    expect([back.status, back.location]).toEqual([303, `${base}/payment-methods?done=card-failed`]);
+    const after = await client.get(back.location as string);
     expect(after.text).toContain('Your bank did not confirm the card, so it was not saved.');
     expect(after.text).not.toContain('ending in 3184');
+  });
+
+  it('keeps a card once its 3-D Secure is completed on the sandbox bank page', async () => {
+    const { client, base } = await portalOf(stack.sandbox);
+    const form = await client.get(`${base}/payment-methods/new`);
+    const asked = await client.post(`${base}/payment-methods/new`, {
+      csrf_token: csrfTokenOf(form.text),
+      confirmation_token_id: 'pm_card_authenticationRequired',
+    });
+    const challengeUrl = new URL(asked.location as string, 'http://x');
+    const challenge = await client.get(asked.location as string);
+    const completed = await client.post('/sandbox/payment-challenge', {
+      csrf_token: csrfTokenOf(challenge.text),
+      client_secret: challengeUrl.searchParams.get('client_secret') as string,
+      return_to: challengeUrl.searchParams.get('return_to') as string,
+      answer: 'complete',
+    });
+    expect(completed.location).toMatch(/\/payment-methods\/confirm\?setup_intent=.+&authentication=succeeded$/);
+    const back = await client.get(completed.location as string);
+    expect([back.status, back.location]).toEqual([303, `${base}/payment-methods?done=card`]);
+    const after = await client.get(back.location as string);
+    expect(after.text).toContain('Your card was saved; renewals are charged to it.');
+    expect(after.text).toContain('ending in 3184');
   });
 
   it("offers no card form for an order that is not the customer's", async () => {

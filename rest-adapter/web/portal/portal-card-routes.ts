@@ -9,12 +9,13 @@ import type { StripeJsSettings } from '../../web-kit/stripe-js.js';
 import { type ElementsMode, stripeCardField } from '../card-entry/card-entry.view.js';
 import { CANNOT_TAKE_PAYMENTS, type CardEntry, TEST_PAYMENT_METHODS } from '../checkout/checkout.views.js';
 import { sendStripeNextAction } from '../checkout/stripe-next-action.view.js';
-import { field, FORM_EXPIRED, message, messageOf } from './portal-http.js';
+import { field, FORM_EXPIRED, message, messageOf, queryParam } from './portal-http.js';
 import type { PortalPages } from './portal-pages.js';
 import { formatAmount } from './portal-format.js';
 import type { PortalContext } from './portal-views.js';
 
 const ADD = 'customer_portal:customers:add_payment_method';
+const CONFIRM_ADD = 'customer_portal:customers:confirm_payment_method';
 const ORDER = 'customer_portal:orders:get';
 const PAY = 'customer_portal:orders:confirm_retry_payment';
 const LIST_ORDERS = 'customer_portal:orders:list';
@@ -50,6 +51,7 @@ export function cardRoutes(portal: express.Router, pages: PortalPages, options: 
   const card = new CardPages(pages, options);
   portal.get('/payment-methods/new', pages.page(card.addForm));
   portal.post('/payment-methods/new', pages.page(card.submitAdd));
+  portal.get('/payment-methods/confirm', pages.page(card.confirmAdd));
   portal.get('/orders/:id/pay', pages.page(card.payForm));
   portal.post('/orders/:id/pay', pages.page(card.submitPay));
 }
@@ -97,7 +99,7 @@ class CardPages {
     req: Request,
     res: Response,
     run: () => Promise<Record<string, any>>,
-    next: { done: string; failed: string },
+    next: { done: string; failed: string; afterAction?: (clientSecret: string) => string },
     again: (error: string, status: number) => Promise<void>,
   ): Promise<void> {
     const ctx = this.pages.contextOf(req, res);
@@ -112,13 +114,14 @@ class CardPages {
     }
     // 3-D Secure: the sandbox's simulated bank page returns to `done` with `authentication=…` (the
     // notice then reads the outcome); production goes through Stripe.js's next action.
-    if (answer.status === 'requires_action' && answer.client_secret && this.options.cardEntry === 'test')
-      return res.redirect(303, paymentChallengeUrl(String(answer.client_secret), next.done));
-    if (answer.status === 'requires_action' && answer.client_secret && this.stripe)
+    const secret = answer.status === 'requires_action' ? String(answer.client_secret ?? '') : '';
+    const back = secret && next.afterAction ? next.afterAction(secret) : next.done;
+    if (secret && this.options.cardEntry === 'test') return res.redirect(303, paymentChallengeUrl(secret, back));
+    if (secret && this.stripe)
       return sendStripeNextAction(res, {
         ...this.stripe,
-        clientSecret: answer.client_secret,
-        returnUrl: next.done,
+        clientSecret: secret,
+        returnUrl: back,
         failureUrl: next.failed,
         brand: ctx.organization.name,
       });
@@ -143,7 +146,13 @@ class CardPages {
       set_default: true,
       return_url: new URL(done, this.options.publicUrl).href,
     };
-    const next = { done, failed: `${ctx.base}/payment-methods?done=card-failed` };
+    const next = {
+      done,
+      failed: `${ctx.base}/payment-methods?done=card-failed`,
+      // A setup that waited for the bank is kept by the API's confirm, once the customer authenticated.
+      afterAction: (clientSecret: string) =>
+        `${ctx.base}/payment-methods/confirm?setup_intent=${encodeURIComponent(setupIntentOf(clientSecret))}`,
+    };
     await this.outcome(
       req,
       res,
@@ -151,6 +160,23 @@ class CardPages {
       next,
       (e, s) => this.addForm(req, res, e, s),
     );
+  };
+
+  /**
+   * Back from the bank's page (the sandbox's, or Stripe.js's next action) after saving a card: the API's
+   * confirm keeps it (Polar's payment-methods confirm), then the list tells the customer what happened.
+   */
+  readonly confirmAdd = async (req: Request, res: Response): Promise<void> => {
+    const ctx = this.pages.contextOf(req, res);
+    const failed = `${ctx.base}/payment-methods?done=card-failed`;
+    const setupIntentId = queryParam(req, 'setup_intent') ?? '';
+    if (!setupIntentId || queryParam(req, 'authentication') === 'failed') return res.redirect(303, failed);
+    const body = { setup_intent_id: setupIntentId, set_default: true };
+    const answer = await ctx.call(CONFIRM_ADD, { body }).catch((error: unknown) => {
+      if (error instanceof DomainError && error.status < 500 && error.status !== 401) return null;
+      throw error;
+    });
+    res.redirect(303, answer?.status === 'succeeded' ? `${ctx.base}/payment-methods?done=card` : failed);
   };
 
   readonly payForm = async (req: Request, res: Response, error?: string, status?: number): Promise<void> => {
@@ -173,4 +199,10 @@ class CardPages {
     const next = { done: `${ctx.base}/orders?done=paid`, failed: `${ctx.base}/orders?done=pay-failed` };
     await this.outcome(req, res, run, next, (e, s) => this.payForm(req, res, e, s));
   };
+}
+
+/** A setup's id from its client secret (`seti_…_secret_…` at Stripe, `<id>_secret_…` in the sandbox). */
+function setupIntentOf(clientSecret: string): string {
+  const at = clientSecret.indexOf('_secret_');
+  return at > 0 ? clientSecret.slice(0, at) : clientSecret;
 }
