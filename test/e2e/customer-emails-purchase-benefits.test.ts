@@ -3,7 +3,7 @@ import { createBenefit, uploadFile } from '../support/portal-benefits.js';
 import { EmailWorld, type Merchant } from './support/customer-emails.js';
 
 /**
- * The confirmations carry what was just bought (docs/email.md#content): each license key whole and each
+ * The confirmations carry what was just bought (docs/email.md#customer-e-mails): each license key whole and each
  * file's name with a link through the portal's one-time sign-in to the Benefits page, whose download
  * link serves the bytes. Read from a real SMTP server.
  */

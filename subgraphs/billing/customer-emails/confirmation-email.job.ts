@@ -7,7 +7,7 @@ import { PurchasedBenefitsRepository } from './purchased-benefits.repository.js'
 
 /**
  * `customer-email.confirmation`: the order and subscription confirmations carry what was just bought
- * (docs/email.md#content). As Polar (its `order.confirmation_email` job, enqueued when the order is
+ * (docs/email.md#customer-e-mails). As Polar (its `order.confirmation_email` job, enqueued when the order is
  * paid), the `order.paid` of a purchase enqueues this job in its own transaction; the job first brings
  * the holder's grants in line (the benefit engine's reconcile: idempotent, under the holder's lock, so
  * the `benefits.reconcile` job the same event enqueued then finds nothing to do), then reads the license

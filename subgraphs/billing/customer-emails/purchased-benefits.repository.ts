@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** What a purchase's live grants hand the customer, for its confirmation e-mail (docs/email.md#content). */
+/** What a purchase's live grants hand the customer, for its confirmation e-mail (docs/email.md#customer-e-mails). */
 export interface PurchasedBenefits {
   /** Each license key issued by the purchase's grants: the benefit's description and the whole key. */
   licenseKeys: { benefit: string; key: string }[];
