@@ -14,6 +14,7 @@ import { CheckoutExpiry } from './checkouts/checkout-expiry.js';
 import { DueWorkSweep } from './time/due-work-sweep.js';
 import { JobRunner } from './jobs/job-queue.js';
 import { BENEFITS_RECONCILE_JOB, benefitReconcileJob } from './benefits/benefit-grants.job.js';
+import { CONFIRMATION_EMAIL_JOB, confirmationEmailJob } from './customer-emails/confirmation-email.job.js';
 import { BenefitDueWork } from './benefits/benefit-due-work.js';
 import { EMAIL_REDACT_JOB, EMAIL_SEND_JOB, emailRedactor, emailSender } from './emails/email-outbox.js';
 import { LogMailer, type Mailer } from '../../kit/email/mailer.js';
@@ -189,6 +190,10 @@ export async function startBilling(options: {
   services.clocks.register(engine);
   const renewalRetryMs = options.renewalRetryMs ?? 10_000;
   const renewals = new RenewalScheduler(engine, options.clock, options.logger, renewalRetryMs);
+  jobs.register(
+    CONFIRMATION_EMAIL_JOB,
+    confirmationEmailJob({ orm, sender: customerEmailSender, clocks: services.clocks, engine: services.benefitEngine }),
+  );
   jobs.register(
     BENEFITS_RECONCILE_JOB,
     benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),

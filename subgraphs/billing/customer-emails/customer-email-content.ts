@@ -1,5 +1,6 @@
 import { formatMoney } from '../../../kit/money/format.js';
 import type { CustomerEmailKind } from './customer-email-policy.js';
+import type { PurchasedBenefits } from './purchased-benefits.repository.js';
 
 /**
  * The words of each customer e-mail (subjects as Polar's), as a plain-text part and an HTML part
@@ -15,6 +16,8 @@ export interface EmailLinks {
   portal: string;
   /** The order's invoice (PDF) through the portal, signed in the same way. */
   invoice?: string;
+  /** The portal's Benefits page (each file's fresh download link), signed in the same way. */
+  downloads?: string;
 }
 
 export interface EmailFacts {
@@ -24,6 +27,8 @@ export interface EmailFacts {
   links: EmailLinks;
   /** A card's brand and last four digits (the expiration reminder). */
   card?: { brand: string | null; last4: string | null; expMonth: number; expYear: number };
+  /** What the purchase's grants hold (the confirmations): each license key, each file's name. */
+  purchased?: PurchasedBenefits;
 }
 
 export interface RenderedEmail {
@@ -51,13 +56,13 @@ function compose(f: EmailFacts): { subject: string; lines: Line[] } {
     ...(f.links.invoice ? [{ link: 'Download the invoice', href: f.links.invoice }] : []),
   ];
   const benefits = ((p.product?.benefits ?? []) as Payload[]).map(b => String(b.description ?? ''));
-  const access: Line[] = benefits.length
-    ? [
-        { text: `Included: ${benefits.join(', ')}.` },
-        { text: 'License keys and downloads are in the customer portal:' },
-        { link: 'Access your purchase', href: f.links.portal },
-      ]
-    : [portal];
+  const bought = f.purchased ?? { licenseKeys: [], files: [] };
+  const access: Line[] = [
+    ...(benefits.length ? [{ text: `Included: ${benefits.join(', ')}.` }] : []),
+    ...bought.licenseKeys.map(k => ({ key: `License key (${k.benefit})`, value: k.key })),
+    ...bought.files.map(file => ({ link: `Download ${file.name}`, href: f.links.downloads ?? f.links.portal })),
+    benefits.length ? { link: 'Access your purchase', href: f.links.portal } : portal,
+  ];
   const plan = (): Line[] => [
     { key: 'Plan', value: product },
     { key: 'Amount', value: amountOf(p) },

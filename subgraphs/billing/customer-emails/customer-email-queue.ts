@@ -6,6 +6,7 @@ import { CustomerSessionRepository } from '../customer-sessions/customer-session
 import { outboxIdOf, queueEmail } from '../emails/email-outbox.js';
 import { type EmailFacts, type EmailLinks, renderCustomerEmail } from './customer-email-content.js';
 import type { CustomerEmailKind } from './customer-email-policy.js';
+import type { PurchasedBenefits } from './purchased-benefits.repository.js';
 
 /** How long an e-mail's portal link signs in (once): a week, longer than any reminder's lead time but one. */
 export const EMAIL_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -29,6 +30,8 @@ export interface CustomerEmailOrder {
   /** The order's or subscription's wire body (as its event carries it). */
   payload: Record<string, any>;
   card?: EmailFacts['card'];
+  /** The license keys and files the purchase's grants hold (confirmations, confirmation-email.job.ts). */
+  purchased?: PurchasedBenefits;
   /** The instant of the change (the organization's clock). */
   at: Date;
 }
@@ -61,6 +64,7 @@ export async function queueCustomerEmail(em: EntityManager, sender: CustomerEmai
     payload: o.payload,
     links,
     card: o.card,
+    purchased: o.purchased,
   });
   await queueEmail(
     em,
@@ -85,11 +89,14 @@ function linksOf(publicUrl: string, o: CustomerEmailOrder, token: string): Email
   const p = o.payload;
   const isOrder = typeof p.billing_reason === 'string';
   const subscriptionId = isOrder ? p.subscription_id : p.id;
+  // Files are downloaded from the portal's Benefits page (fresh one-hour links), never from a stored URL.
+  const downloads = o.purchased?.files.length ? { downloads: signed('benefits') } : {};
   if (o.kind === 'payment_method_expiration_reminder') return { portal: signed('payment-methods') };
   if (isOrder && o.kind === 'order_confirmation')
-    return { portal: signed('orders'), invoice: signed(`orders/${p.id}/invoice`) };
+    return { portal: signed('orders'), invoice: signed(`orders/${p.id}/invoice`), ...downloads };
   return {
     portal: signed(subscriptionId ? `subscriptions/${subscriptionId}` : 'orders'),
     ...(isOrder ? { invoice: signed(`orders/${p.id}/invoice`) } : {}),
+    ...downloads,
   };
 }

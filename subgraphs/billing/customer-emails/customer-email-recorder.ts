@@ -2,16 +2,20 @@ import { ChangeSetType, type EntityManager, type EventSubscriber, type FlushEven
 import type { OrganizationDirectory, OrganizationProfile } from '../../identity/contract.js';
 import { DomainEvent } from '../events/domain-event.entity.js';
 import type { OutboxListener, RecordedEvent } from '../events/record-event.js';
+import { enqueueConfirmationEmail } from './confirmation-email.job.js';
 import { CUSTOMER_EMAIL_EVENT_TYPES, customerEmailFor, kindIsOn } from './customer-email-policy.js';
 import { type CustomerEmailSender, queueCustomerEmail } from './customer-email-queue.js';
 import { scheduleReminders } from './customer-email-reminders.js';
 import { takePlanChange } from './plan-change-notes.js';
 
+const CONFIRMATIONS = new Set(['order_confirmation', 'subscription_confirmation']);
+
 /**
  * Customer e-mails, written once, where every change already records its event (docs/email.md): after
  * each flush of billing's unit of work, the domain events it inserted into the outbox are read by the
  * policy (customer-email-policy.ts) against the organization's `customer_email_settings`, and each one
- * that calls for an e-mail queues it in the same transaction (a flush inside `runWrite` or any
+ * that calls for an e-mail queues it (a purchase's confirmation: the job that queues it once the grants
+ * are made, confirmation-email.job.ts) in the same transaction (a flush inside `runWrite` or any
  * `transactional` runs before its commit), under a key derived from the event's id. A subscription's
  * events also move its reminders (customer-email-reminders.ts). A kind switched off queues nothing.
  */
@@ -59,12 +63,9 @@ export class CustomerEmailRecorder implements EventSubscriber, OutboxListener {
     if (!kind) return;
     const organization = await profileOf(event.organizationId);
     if (!organization || !kindIsOn(organization.customerEmailSettings, kind)) return;
-    await queueCustomerEmail(em, this.deps, {
-      kind,
-      key: `event:${event.id}`,
-      organization,
-      payload,
-      at: event.createdAt,
-    });
+    const order = { kind, key: `event:${event.id}`, organization, payload, at: event.createdAt };
+    // A purchase's confirmation names what its grants hold: queued by a job after they are made.
+    if (CONFIRMATIONS.has(kind)) await enqueueConfirmationEmail(em, order, this.deps.clock.now());
+    else await queueCustomerEmail(em, this.deps, order);
   }
 }
