@@ -1,7 +1,8 @@
+import { launchChromium } from '../support/browser.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
@@ -31,19 +32,7 @@ beforeAll(async () => {
   });
   await new Promise<void>(resolve => shop.listen(0, '127.0.0.1', resolve));
   shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,5 +1,6 @@
+import { launchChromium } from '../support/browser.js';
 import { jest } from '@jest/globals';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import {
   createPerson,
   type OAuthStack,
@@ -26,19 +27,7 @@ beforeAll(async () => {
   stack = await startOAuthStack('docs_browser');
   owner = await createPerson(stack, 'Docs Browser Org');
   token = await stack.admin.createOrganizationAccessToken(owner.organizationId, ['organizations:read']);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,5 +1,6 @@
+import { launchChromium } from '../support/browser.js';
 import { jest } from '@jest/globals';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { createBenefit, untilGranted, uploadFile } from '../support/portal-benefits.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
@@ -30,10 +31,7 @@ beforeAll(async () => {
   const created = await fixtures.customer(shop.organizationId, { name: 'Dana Buyer' });
   customer = { id: created.id, email: created.email as string };
   plan = await fixtures.product(shop.organizationId, { name: 'Pro plan', amount: 0 });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

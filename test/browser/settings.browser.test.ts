@@ -1,5 +1,6 @@
+import { launchChromium } from '../support/browser.js';
 import { jest } from '@jest/globals';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
@@ -18,19 +19,7 @@ beforeAll(async () => {
   stack = await startTestStack('web_browser');
   base = stack.production.baseUrl;
   owner = await createTenant(stack.production, { name: 'Browser Org' });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

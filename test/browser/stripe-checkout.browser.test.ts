@@ -1,7 +1,8 @@
+import { launchChromium } from '../support/browser.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { FakeStripe } from '../support/fake-stripe.js';
 import { FakeStripeJs } from '../support/fake-stripe-js.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
@@ -46,10 +47,7 @@ beforeAll(async () => {
   });
   await new Promise<void>(resolve => shop.listen(0, '127.0.0.1', resolve));
   shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,7 +1,8 @@
+import { launchChromium } from '../support/browser.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
@@ -39,19 +40,7 @@ beforeAll(async () => {
   });
   expect(product.status).toBe(201);
   productId = product.body.id;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

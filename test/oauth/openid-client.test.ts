@@ -1,8 +1,9 @@
+import { launchChromium } from '../support/browser.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import * as oidc from 'openid-client';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createPerson, PASSWORD, type Person, startOAuthStack, type OAuthStack } from './support.js';
 
 /**
@@ -37,19 +38,7 @@ beforeAll(async () => {
   );
   await new Promise<void>(resolve => callbackServer.listen(0, '127.0.0.1', resolve));
   redirectUri = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ javaScriptEnabled: false });
   page = await context.newPage();
 });
