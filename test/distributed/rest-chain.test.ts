@@ -158,7 +158,8 @@ describe('REST through the distributed chain', () => {
     } finally {
       await receiver.close();
     }
-  });
+    // A hundred failed deliveries with their backoff, then the e-mail: the receiver's own wait is 60 s.
+  }, 120_000);
 
   it("hands Stripe's webhooks to billing over signed RPC (here without a signing secret: 503 naming it)", async () => {
     const answer = await call(rest.url, 'POST', '/v1/integrations/stripe/webhook', {
