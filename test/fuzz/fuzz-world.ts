@@ -189,10 +189,12 @@ export function foreignIds(own: TenantWorld, other: TenantWorld, kind: TokenKind
 
 /**
  * Columns moved by reading or by background work that an earlier accepted request started (the outbox
- * relay stamps `dispatched_at` a moment after the event's commit), and queues that workers drain.
+ * relay stamps `dispatched_at` a moment after the event's commit), and queues that workers drain: the
+ * jobs, and the e-mail outbox, whose rows an earlier accepted change queued and the `email.send` job
+ * marks sent (or the confirmation job writes with its one-time portal link) while later requests run.
  */
 const IGNORED = ['last_used_at', 'dispatched_at'].map(c => `- '${c}'`).join(' ');
-const BACKGROUND_TABLES = ['billing.jobs'];
+const BACKGROUND_TABLES = ['billing.jobs', 'billing.outgoing_emails', 'billing.customer_session_codes'];
 
 /**
  * Every row the service stores (all tables of the `billing` and `identity` schemas), hashed in one
