@@ -31,7 +31,8 @@ import { CustomerRepository } from './customer.repository.js';
 import { customerRead, type CustomerReadFilters } from './customer.read.js';
 import { CUSTOMER_DEFAULT_SORTING, CUSTOMER_SORT_KEYS } from './customer.sorting.js';
 import { sortCriteria } from '../shared/sorting.js';
-import { checkCustomerFields, parseTaxId } from './customer.validation.js';
+import { parseTaxId } from '../../../kit/tax/tax-id.js';
+import { checkCustomerFields } from './customer.validation.js';
 import {
   endSubscriptionsOfDeletedCustomer,
   recordSubscriptionEvents,
