@@ -27,6 +27,7 @@ import { Migration20261127100000_work_notifications } from './Migration202611271
 import { Migration20261128100000_three_d_secure } from './Migration20261128100000_three_d_secure.js';
 import { Migration20261128120000_cancel_abandoned_charge } from './Migration20261128120000_cancel_abandoned_charge.js';
 import { Migration20261128130000_setup_metadata } from './Migration20261128130000_setup_metadata.js';
+import { Migration20261128200000_order_tax } from './Migration20261128200000_order_tax.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -71,4 +72,5 @@ export const billingMigrations = [
   { name: 'Migration20261128100000_customer_emails', class: Migration20261128100000_customer_emails },
   { name: 'Migration20261128120000_cancel_abandoned_charge', class: Migration20261128120000_cancel_abandoned_charge },
   { name: 'Migration20261128130000_setup_metadata', class: Migration20261128130000_setup_metadata },
+  { name: 'Migration20261128200000_order_tax', class: Migration20261128200000_order_tax },
 ];

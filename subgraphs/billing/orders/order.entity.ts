@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Address } from '../customers/customer.entity.js';
+import type { TaxBehavior, TaxBreakdownItem, TaxEvidence } from '../tax/tax.contract.js';
 
 export type OrderStatus = 'draft' | 'pending' | 'paid' | 'refunded' | 'partially_refunded' | 'void';
 export type OrderBillingReason =
@@ -32,6 +33,10 @@ export class Order {
   @Property({ type: 'bigint' }) subtotalAmount: bigint = 0n;
   @Property({ type: 'bigint' }) discountAmount: bigint = 0n;
   @Property({ type: 'bigint' }) taxAmount: bigint = 0n;
+  /** How the tax was computed (docs/tax.md); null on orders from before tax existed. */
+  @Property({ type: 'text', nullable: true }) taxBehavior: TaxBehavior | null = null;
+  @Property({ type: 'json' }) taxBreakdown: TaxBreakdownItem[] = [];
+  @Property({ type: 'json', nullable: true }) taxEvidence: TaxEvidence | null = null;
   @Property({ type: 'bigint' }) appliedBalanceAmount: bigint = 0n;
   @Property({ type: 'bigint' }) refundedAmount: bigint = 0n;
   @Property({ type: 'bigint' }) refundedTaxAmount: bigint = 0n;

@@ -129,6 +129,17 @@ export interface TaxCalculation {
   breakdown: TaxBreakdownItem[];
 }
 
+/** What an order keeps of its tax computation, as evidence (`billing.orders.tax_evidence`). */
+export interface TaxEvidence {
+  provider: TaxCalculation['provider'];
+  processor_id: string | null;
+  seller_country: string | null;
+  buyer_country: string | null;
+  buyer_postal_code: string | null;
+  buyer_tax_id: TaxId | null;
+  vat_id_check: VatIdCheck | null;
+}
+
 /** Computes tax. The built-in rules are one implementation; Stripe Tax (with fallback) another. */
 export interface TaxCalculator {
   calculate(request: TaxCalculationRequest): Promise<TaxCalculation>;
