@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { systemClock } from '../kit/clock.js';
+import { keepIdleSocketsLonger } from '../kit/http/idle-sockets.js';
 import { ConfigError, type EnvironmentName, loadConfig, publicUrlOf } from '../kit/config.js';
 import { openEnvironmentDatabases } from '../kit/database/environment-databases.js';
 import { createLogger } from '../kit/logger.js';
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
         await new Promise<Server>((resolve, reject) => {
           // Our own server, not `app.listen`: Express 5 hands a listen error to the callback, and
           // a start that took it for success went on serving with one port never bound.
-          const server = createServer(environment.app);
+          const server = keepIdleSocketsLonger(createServer(environment.app));
           server.once('error', error =>
             reject(
               (error as NodeJS.ErrnoException).code === 'EADDRINUSE'

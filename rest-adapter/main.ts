@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { deploymentPublicUrl, loadConfig } from '../kit/config.js';
+import { keepIdleSocketsLonger } from '../kit/http/idle-sockets.js';
 import { joinUrl, reachable } from '../kit/http/peers.js';
 import { createLogger } from '../kit/logger.js';
 import { requireConfig } from '../kit/process/require-config.js';
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
       if (invalidations) onClose(() => invalidations.close());
       onClose(() => guards.close());
       return {
-        server: createServer(app),
+        server: keepIdleSocketsLonger(createServer(app)),
         details: { gateway: gatewayUrl, identity: identityUrl, billing: billingUrl },
       };
     },

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import { BodyTooLarge, requestIdOf, sendJson } from './http-util.js';
+import { keepIdleSocketsLonger } from './idle-sockets.js';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
 
@@ -48,10 +49,7 @@ export function router(
  * one the server is closing.
  */
 export function createRouterServer(...args: Parameters<typeof router>): Server {
-  const server = createServer(router(...args));
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  return server;
+  return keepIdleSocketsLonger(createServer(router(...args)));
 }
 
 /** `GET /healthz`: the process is up. */

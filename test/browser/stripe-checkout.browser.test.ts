@@ -1,7 +1,7 @@
 import { launchChromium } from '../support/browser.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import { FakeStripe } from '../support/fake-stripe.js';
 import { FakeStripeJs } from '../support/fake-stripe-js.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { createBenefit, uploadFile } from '../support/portal-benefits.js';
 import { EmailWorld, type Merchant } from './support/customer-emails.js';
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
+import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { seedDueRenewals } from '../../bench/seed-renewals.js';

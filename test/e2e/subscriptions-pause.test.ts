@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
 import { ok, polarClient } from '../support/sdk.js';

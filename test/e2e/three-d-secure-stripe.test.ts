@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { FakeStripe } from '../support/fake-stripe.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

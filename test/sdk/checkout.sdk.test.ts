@@ -5,7 +5,7 @@
 import type { Polar } from '@polar-sh/sdk';
 import { NotOpenCheckout } from '@polar-sh/sdk/models/errors/notopencheckout.js';
 import { PaymentError } from '@polar-sh/sdk/models/errors/paymenterror.js';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { failure, ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 

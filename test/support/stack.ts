@@ -1,7 +1,8 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../../kit/clock.js';
 import { loadConfig, type EnvironmentName } from '../../kit/config.js';
+import { keepIdleSocketsLonger } from '../../kit/http/idle-sockets.js';
 import { createLogger } from '../../kit/logger.js';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
@@ -47,7 +48,7 @@ export async function startTestStack(
       logger,
     });
     const server = await new Promise<Server>(resolve => {
-      const s = environment.app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = keepIdleSocketsLonger(createServer(environment.app)).listen(0, '127.0.0.1', () => resolve(s));
     });
     const { port } = server.address() as AddressInfo;
     const admin = new IdentityAdmin(environment.identity.orm, environment.identity.services, clock, TEST_SECRET);

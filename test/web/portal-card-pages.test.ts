@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { call, createTenant, type RunningEnvironment, startTestStack, type TestStack } from '../support/stack.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { csrfTokenOf, WebClient } from './client.js';

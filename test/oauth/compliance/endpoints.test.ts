@@ -86,6 +86,7 @@ describe('discovery', () => {
     expect(response.body.keys.length).toBeGreaterThan(0);
   });
 
+  // It starts a stack of its own: a set-up's budget (test/support/setup-hooks.ts), not a request's.
   it('puts the issuer of the sandbox at its own public URL', async () => {
     const sandbox = await startOAuthStack('endpoints_sandbox', 'sandbox');
     try {
@@ -95,7 +96,7 @@ describe('discovery', () => {
     } finally {
       await sandbox.close();
     }
-  });
+  }, 300_000);
 });
 
 describe('no tokens in URLs, no implicit or password grants', () => {

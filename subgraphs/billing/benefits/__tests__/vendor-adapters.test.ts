@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { BenefitActionRequired, VendorUnavailable } from '../benefit-integration.errors.js';
 import { integrationsFromSettings } from '../benefit-integrations.config.js';
 import { channelNameOf } from '../vendor-adapters.js';
