@@ -16,10 +16,8 @@ export interface VatRatePeriod {
 }
 
 export interface MemberStateVat {
-  /** ISO 3166-1 alpha-2 code of the member state. */
+  /** ISO 3166-1 alpha-2 code of the member state (kit/tax/eu-member-states.ts has the list). */
   country: string;
-  /** The prefix of its VAT numbers: the ISO code, except Greece (`EL`). */
-  vatPrefix: string;
   /** Oldest first. */
   rates: readonly VatRatePeriod[];
 }
@@ -30,8 +28,8 @@ const EC_2020 =
   'European Commission, "VAT rates applied in the Member States of the European Union", situation at 1 January 2020';
 
 /** A member state whose standard rate has not changed since the table starts. */
-function unchanged(country: string, basisPoints: number, vatPrefix = country): MemberStateVat {
-  return { country, vatPrefix, rates: [{ from: '2020-01-01', basisPoints, source: EC_2025 }] };
+function unchanged(country: string, basisPoints: number): MemberStateVat {
+  return { country, rates: [{ from: '2020-01-01', basisPoints, source: EC_2025 }] };
 }
 
 export const EU_VAT: readonly MemberStateVat[] = [
@@ -42,7 +40,6 @@ export const EU_VAT: readonly MemberStateVat[] = [
   unchanged('CZ', 2100),
   {
     country: 'DE',
-    vatPrefix: 'DE',
     rates: [
       { from: '2020-01-01', basisPoints: 1900, source: EC_2020 },
       {
@@ -56,7 +53,6 @@ export const EU_VAT: readonly MemberStateVat[] = [
   unchanged('DK', 2500),
   {
     country: 'EE',
-    vatPrefix: 'EE',
     rates: [
       { from: '2020-01-01', basisPoints: 2000, source: EC_2020 },
       { from: '2024-01-01', basisPoints: 2200, source: EC_2025 },
@@ -70,7 +66,6 @@ export const EU_VAT: readonly MemberStateVat[] = [
   unchanged('ES', 2100),
   {
     country: 'FI',
-    vatPrefix: 'FI',
     rates: [
       { from: '2020-01-01', basisPoints: 2400, source: EC_2020 },
       {
@@ -81,12 +76,11 @@ export const EU_VAT: readonly MemberStateVat[] = [
     ],
   },
   unchanged('FR', 2000),
-  unchanged('GR', 2400, 'EL'),
+  unchanged('GR', 2400),
   unchanged('HR', 2500),
   unchanged('HU', 2700),
   {
     country: 'IE',
-    vatPrefix: 'IE',
     rates: [
       { from: '2020-01-01', basisPoints: 2300, source: EC_2020 },
       {
@@ -101,7 +95,6 @@ export const EU_VAT: readonly MemberStateVat[] = [
   unchanged('LT', 2100),
   {
     country: 'LU',
-    vatPrefix: 'LU',
     rates: [
       { from: '2020-01-01', basisPoints: 1700, source: EC_2020 },
       {
@@ -119,7 +112,6 @@ export const EU_VAT: readonly MemberStateVat[] = [
   unchanged('PT', 2300),
   {
     country: 'RO',
-    vatPrefix: 'RO',
     rates: [
       { from: '2020-01-01', basisPoints: 1900, source: EC_2025 },
       {
@@ -133,7 +125,6 @@ export const EU_VAT: readonly MemberStateVat[] = [
   unchanged('SI', 2200),
   {
     country: 'SK',
-    vatPrefix: 'SK',
     rates: [
       { from: '2020-01-01', basisPoints: 2000, source: EC_2020 },
       { from: '2025-01-01', basisPoints: 2300, source: EC_2025 },
@@ -142,25 +133,6 @@ export const EU_VAT: readonly MemberStateVat[] = [
 ];
 
 const BY_COUNTRY: ReadonlyMap<string, MemberStateVat> = new Map(EU_VAT.map(state => [state.country, state]));
-const BY_PREFIX: ReadonlyMap<string, MemberStateVat> = new Map(EU_VAT.map(state => [state.vatPrefix, state]));
-
-/**
- * Whether an address in this country is in the EU VAT area. Great Britain (GB) is not; Northern
- * Ireland (XI) is only for goods, and this service sells digital services, so an address is never XI.
- */
-export function isEuMemberState(country: string | null | undefined): boolean {
-  return !!country && BY_COUNTRY.has(country.toUpperCase());
-}
-
-/** `GR` → `EL`; null outside the EU. */
-export function vatPrefixOf(country: string): string | null {
-  return BY_COUNTRY.get(country.toUpperCase())?.vatPrefix ?? null;
-}
-
-/** `EL` → `GR`; null when the prefix names no member state. */
-export function countryOfVatPrefix(prefix: string): string | null {
-  return BY_PREFIX.get(prefix.toUpperCase())?.country ?? null;
-}
 
 /**
  * The standard rate of a member state on a date (UTC), or null outside the EU. A date before the
