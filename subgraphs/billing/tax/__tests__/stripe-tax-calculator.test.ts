@@ -77,7 +77,8 @@ describe('StripeTaxCalculator against a fake Stripe Tax', () => {
   });
 
   it('reads a US state rate, exclusive by location', async () => {
-    const result = await calculator().calculate(request(DE, buyer(address('US', '94103', 'CA')), [10_000n]));
+    const result = await calculator().calculate(request(DE, buyer(address('US', '94103', 'US-CA')), [10_000n]));
+    expect(stripe.requests[0]!.customer_details.address.state).toBe('CA');
     expect(result).toMatchObject({ taxBehavior: 'exclusive', taxAmount: 725n, totalAmount: 10_725n });
     expect(result.breakdown[0]).toMatchObject({ rate: 7.25, display_name: 'Sales Tax', state: 'CA' });
   });
