@@ -97,7 +97,8 @@ export function breakdownItemOf(
   const known = item.taxability_reason ? REASONS[item.taxability_reason] : undefined;
   return {
     rate_type: details.rate_type === 'flat_amount' ? 'fixed' : 'percentage',
-    rate: details.percentage_decimal != null ? Number(details.percentage_decimal) : null,
+    // Polar shows the fraction (0.19), Stripe the percentage ("19.0").
+    rate: details.percentage_decimal != null ? Number(details.percentage_decimal) / 100 : null,
     display_name: displayNameOf(details),
     country: details.country ?? null,
     state: details.state ?? null,
