@@ -34,7 +34,7 @@ describe('tax settings on create', () => {
         tax_settings: {
           legal_name: 'Tax Seller GmbH',
           legal_address: { line1: 'Unter den Linden 1', postal_code: '10117', city: 'Berlin', country: 'DE' },
-          tax_id: 'DE 123 456 789',
+          tax_id: 'DE 123 456 788',
           registrations: [
             { country: 'US', state: 'US-CA', rate_basis_points: 725, display_name: 'CA Sales Tax' },
             { country: 'US', state: 'NY', rate_basis_points: 400, display_name: 'NY Sales Tax' },
@@ -49,7 +49,7 @@ describe('tax settings on create', () => {
     expect(res.body.tax_settings).toEqual({
       legal_name: 'Tax Seller GmbH',
       legal_address: BERLIN,
-      tax_id: ['DE123456789', 'eu_vat'],
+      tax_id: ['DE123456788', 'eu_vat'],
       registrations: [
         { country: 'US', state: 'CA', rate_basis_points: 725, display_name: 'CA Sales Tax' },
         { country: 'US', state: 'NY', rate_basis_points: 400, display_name: 'NY Sales Tax' },
@@ -70,7 +70,7 @@ describe('tax settings on create', () => {
     const slug = `notax-${alice.slug}`;
     const res = await call(base, 'POST', '/v1/organizations/', {
       token: alice.pat,
-      body: { name: 'No Country', slug, tax_settings: { tax_id: 'DE123456789' } },
+      body: { name: 'No Country', slug, tax_settings: { tax_id: 'DE123456788' } },
     });
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual([
@@ -128,7 +128,7 @@ describe('bad input: 422 at the exact loc, nothing stored', () => {
         slug: `strict-${alice.slug}`,
         country: 'DE',
         tax_settings: {
-          tax_id: 'DE123456789',
+          tax_id: 'DE123456788',
           registrations: [{ country: 'GB', rate_basis_points: 2000, display_name: 'VAT' }],
         },
       },
@@ -253,7 +253,7 @@ describe('POST /graphql', () => {
   it('reads and writes the same settings, with the same rules', async () => {
     const write = await gql(
       `mutation($id: ID!) { updateOrganization(id: $id, input: {
-         country: "AT", taxSettings: { legalName: "Alice GmbH", taxId: "ATU12345678",
+         country: "AT", taxSettings: { legalName: "Alice GmbH", taxId: "ATU12345675",
            legalAddress: { line1: "Ring 1", postalCode: "1010", city: "Wien", country: "AT" },
            registrations: [{ country: "CA", state: "QC", rateBasisPoints: 997, displayName: "QST" }] } }) { id } }`,
       { id: alice.organizationId },
@@ -269,7 +269,7 @@ describe('POST /graphql', () => {
       country: 'AT',
       taxSettings: {
         legalName: 'Alice GmbH',
-        taxId: ['ATU12345678', 'eu_vat'],
+        taxId: ['ATU12345675', 'eu_vat'],
         stripeTaxEnabled: false,
         legalAddress: { line1: 'Ring 1', line2: null, postalCode: '1010', city: 'Wien', state: null, country: 'AT' },
         registrations: [{ country: 'CA', state: 'QC', rateBasisPoints: 997, displayName: 'QST' }],

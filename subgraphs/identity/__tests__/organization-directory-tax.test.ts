@@ -37,7 +37,7 @@ describe('OrganizationProfile.tax', () => {
       taxSettings: {
         legalName: 'Seller GmbH',
         legalAddress: { line1: 'Hauptstr. 1', postalCode: '80331', city: 'München', country: 'DE' },
-        taxId: 'DE123456789',
+        taxId: 'DE123456788',
         registrations: [{ country: 'US', state: 'US-TX', rateBasisPoints: 625, displayName: 'TX Sales Tax' }],
         stripeTaxEnabled: true,
       },
@@ -57,7 +57,7 @@ describe('OrganizationProfile.tax', () => {
         state: null,
         country: 'DE',
       },
-      taxId: 'DE123456789',
+      taxId: 'DE123456788',
       registrations: [{ country: 'US', state: 'TX', rate_basis_points: 625, display_name: 'TX Sales Tax' }],
       stripeTaxEnabled: true,
     });
