@@ -30,7 +30,7 @@ export interface CustomerEmailOrder {
   /** The order's or subscription's wire body (as its event carries it). */
   payload: Record<string, any>;
   card?: EmailFacts['card'];
-  /** The license keys and files the purchase's grants hold (confirmations, confirmation-email.job.ts). */
+  /** The license keys and files the purchase's grants hold (confirmations, customer-email.job.ts). */
   purchased?: PurchasedBenefits;
   /** The instant of the change (the organization's clock). */
   at: Date;
