@@ -7,7 +7,7 @@ import { InProcessLeakedCustomerSessionRevoker } from './customer-sessions/leake
 import { PrincipalCache } from '../../kit/principal-cache.js';
 import type { Config, DatabaseWaits, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
-import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
+import { CHECKOUT_FULFILMENT_JOB, fulfilmentJobKey } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
 import { openTestProcessorLedger } from './payments/test-processor/test-processor-ledger.js';
 import { CheckoutExpiry } from './checkouts/checkout-expiry.js';
@@ -234,7 +234,7 @@ export async function startBilling(options: {
     options.environment === 'sandbox',
     services.payments,
     processorEvents,
-    jobs,
+    checkoutId => jobs.runNow(fulfilmentJobKey(checkoutId)),
     orm,
   );
   return {

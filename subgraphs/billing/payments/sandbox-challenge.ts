@@ -1,7 +1,6 @@
 import { Field, ObjectType } from 'type-graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ResourceNotFound } from '../../../kit/errors.js';
-import type { JobRunner } from '../jobs/job-queue.js';
 import { MinorUnits } from '../shared/scalars.js';
 import type { ProcessorEventHandler } from './processor-events.js';
 import type { PaymentProcessor } from './payment-processor.js';
@@ -26,14 +25,15 @@ export class SandboxPaymentChallengeType {
  * The sandbox's simulated 3-D Secure page, billing's side (docs/payments.md): the test processor's
  * challenge is read by the intent's client secret and settled once; the processor event it reports
  * goes through the same handler as Stripe's webhooks (processor-events.ts: applied once, by its id),
- * and the fulfilment it may enqueue runs before the answer. Production has none: 404.
+ * and the checkout's fulfilment it may enqueue runs before the answer (`fulfilNow`, given by the
+ * composition: payments know nothing of what a checkout's job is). Production has none: 404.
  */
 export class SandboxChallengeService {
   constructor(
     private readonly sandbox: boolean,
     private readonly payments: PaymentProcessor,
     private readonly events: ProcessorEventHandler,
-    private readonly jobs: JobRunner | null,
+    private readonly fulfilNow: (checkoutId: string) => Promise<void>,
     private readonly orm: MikroORM,
   ) {}
 
@@ -52,7 +52,7 @@ export class SandboxChallengeService {
     if (!settled) throw new ResourceNotFound();
     await this.events.apply(settled.event);
     const checkoutId = settled.event.type === 'charge.succeeded' ? settled.event.metadata.checkout_id : null;
-    if (checkoutId && this.jobs) await this.jobs.runNow(`checkout.fulfil:${checkoutId}`);
+    if (checkoutId) await this.fulfilNow(checkoutId);
     return settled.challenge satisfies TestChallenge;
   }
 
