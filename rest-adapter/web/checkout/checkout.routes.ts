@@ -1,15 +1,13 @@
 import express, { type Request, type Response } from 'express';
-import { DomainError, type ValidationIssue } from '../../../kit/errors.js';
+import { DomainError } from '../../../kit/errors.js';
 import type { Logger } from '../../../kit/logger.js';
-import { ANONYMOUS } from '../../../kit/principal.js';
 import type { GatewayClient } from '../../upstream/gateway-client.js';
 import type { OperationDocuments } from '../../v1/operations.js';
 import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
-import type { OperationName, OperationResults } from '../../v1/operation-results/index.generated.js';
 import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
+import { runAnonymous } from './anonymous-operation.js';
 import { paymentChallengeUrl } from './payment-challenge.routes.js';
-import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
 import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { renderPage, sendPage } from '../../web-kit/layout.js';
 import { type StripeJsSettings, stripeJsCsp } from '../../web-kit/stripe-js.js';
@@ -69,31 +67,6 @@ const secretOf = (req: Request) => req.params.clientSecret as string;
 class CheckoutPages {
   constructor(private readonly deps: CheckoutPageDependencies) {}
 
-  /** Runs one operation as the anonymous holder of the client secret; a refusal is thrown as OperationFailed. */
-  private async run<Op extends OperationName>(
-    operation: Op,
-    variables: Record<string, unknown>,
-    req: Request,
-  ): Promise<OperationResults[Op]> {
-    const result = await this.deps.gateway.execute(
-      { query: this.deps.operations.source(operation), operationName: operation, variables },
-      ANONYMOUS,
-      req.requestId,
-    );
-    // The operation was validated against the schema, so its data is the generated result type.
-    if (result.data && !result.errors?.length) return result.data as OperationResults[Op];
-    const error = result.errors?.[0] as GraphQLErrorLike | undefined;
-    const status = error?.extensions?.http?.status ?? 500;
-    if (status >= 500) throw new Error(`${operation} failed: ${error?.message ?? 'no data'}`);
-    const details = error?.extensions?.details;
-    throw new OperationFailed(
-      status,
-      error?.extensions?.code ?? 'Error',
-      error?.message ?? '',
-      Array.isArray(details) ? (details as ValidationIssue[]) : [],
-    );
-  }
-
   /** One of the client endpoints, by its route: body validated by the route's schema, result as its wire body. */
   private async client(
     operationId: string,
@@ -104,7 +77,12 @@ class CheckoutPages {
     const route = routeOf(operationId);
     const params = { client_secret: clientSecret };
     const parsed = route.body ? parseOrThrow(route.body, 'body', body ?? {}) : undefined;
-    const data = await this.run(route.operation, route.variables({ params, query: {}, body: parsed }), req);
+    const data = await runAnonymous(
+      this.deps,
+      route.operation,
+      route.variables({ params, query: {}, body: parsed }),
+      req,
+    );
     return shapeResult(route, data) as PublicCheckout;
   }
 
@@ -327,7 +305,7 @@ class CheckoutPages {
       locale: text('locale')?.slice(0, 16) ?? null,
       metadata: Object.keys(metadata).length ? metadata : null,
     };
-    const data = await this.run('CheckoutLinksOpen', { clientSecret: secretOf(req), input }, req);
+    const data = await runAnonymous(this.deps, 'CheckoutLinksOpen', { clientSecret: secretOf(req), input }, req);
     res.redirect(307, data.openCheckoutLink.url);
   };
 }
