@@ -7,13 +7,12 @@ import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
 import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
 import { runAnonymous } from './anonymous-operation.js';
-import { paymentChallengeUrl } from './payment-challenge.routes.js';
 import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { renderPage, sendPage } from '../../web-kit/layout.js';
 import { type StripeJsSettings, stripeJsCsp } from '../../web-kit/stripe-js.js';
 import { cardFormScripts } from '../card-entry/card-entry.view.js';
 import { bodyOf, explain, field, formOf, OperationFailed } from './checkout.form.js';
-import { sendStripeNextAction } from './stripe-next-action.view.js';
+import { sendToBankAction } from './bank-action.js';
 import {
   CANNOT_TAKE_PAYMENTS,
   type CardEntry,
@@ -213,37 +212,23 @@ class CheckoutPages {
       throw error;
     }
     if (pay && answer.payment_processor_metadata?.intent_status === 'requires_action') {
-      // 3-D Secure: the sandbox's simulated bank page, or Stripe.js's, then back to the confirmation page.
-      const clientSecret = String(answer.payment_processor_metadata.intent_client_secret);
-      const back = `/checkout/${encodeURIComponent(secret)}/confirmation`;
-      if (this.deps.cardEntry === 'test') return void res.redirect(303, paymentChallengeUrl(clientSecret, back));
-      if (this.stripeNextAction(res, answer)) return;
+      // 3-D Secure: the sandbox's simulated bank page, or Stripe.js's, then back to the confirmation page,
+      // which waits for the processor's word (Stripe's webhook) and then reaches the success URL, or
+      // shows the form again with the bank's refusal.
+      const confirmation = `/checkout/${encodeURIComponent(secret)}/confirmation`;
+      const action = {
+        clientSecret: String(answer.payment_processor_metadata.intent_client_secret),
+        returnUrl: confirmation,
+        failureUrl: `${confirmation}?authentication=failed`,
+        brand: answer.organization?.name,
+      };
+      if (sendToBankAction(res, this.deps, action)) return;
     }
     res.redirect(
       303,
       pay ? `/checkout/${encodeURIComponent(secret)}/confirmation` : `/checkout/${encodeURIComponent(secret)}`,
     );
   };
-
-  /**
-   * A confirm answered `intent_status: "requires_action"` (3-D Secure) in production: the next-action
-   * page completes it with Stripe.js, then the confirmation page waits for Stripe's webhook to settle the
-   * checkout (success URL), or the form shows the bank's refusal. False when there is nothing to do.
-   */
-  private stripeNextAction(res: Response, checkout: PublicCheckout): boolean {
-    const metadata = (checkout.payment_processor_metadata ?? {}) as Record<string, unknown>;
-    const { stripe, cardEntry } = this.deps;
-    if (metadata.intent_status !== 'requires_action' || cardEntry !== 'stripe' || !stripe) return false;
-    const confirmation = `/checkout/${encodeURIComponent(checkout.client_secret)}/confirmation`;
-    sendStripeNextAction(res, {
-      ...stripe,
-      clientSecret: String(metadata.intent_client_secret),
-      returnUrl: confirmation,
-      failureUrl: `${confirmation}?authentication=failed`,
-      brand: checkout.organization?.name,
-    });
-    return true;
-  }
 
   // The success page Polar's `success_url` defaults to: waits (reloading itself) while the fulfilment
   // runs, then shows the purchase, or sends the buyer to the merchant's `success_url`.
