@@ -235,7 +235,6 @@ export async function startBilling(options: {
     services.payments,
     processorEvents,
     checkoutId => jobs.runNow(fulfilmentJobKey(checkoutId)),
-    orm,
   );
   return {
     name: BILLING_SUBGRAPH,

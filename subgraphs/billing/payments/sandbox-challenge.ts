@@ -1,10 +1,8 @@
 import { Field, ObjectType } from 'type-graphql';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { ResourceNotFound } from '../../../kit/errors.js';
 import { MinorUnits } from '../shared/scalars.js';
 import type { ProcessorEventHandler } from './processor-events.js';
 import type { PaymentProcessor } from './payment-processor.js';
-import { PaymentRepository } from './payment.repository.js';
 import type { TestChallenge } from './test-processor/test-challenge.js';
 import { TestPaymentProcessor } from './test-processor/test-processor.js';
 
@@ -34,7 +32,6 @@ export class SandboxChallengeService {
     private readonly payments: PaymentProcessor,
     private readonly events: ProcessorEventHandler,
     private readonly fulfilNow: (checkoutId: string) => Promise<void>,
-    private readonly orm: MikroORM,
   ) {}
 
   async read(clientSecret: string): Promise<SandboxPaymentChallengeType> {
@@ -44,11 +41,9 @@ export class SandboxChallengeService {
   }
 
   async settle(clientSecret: string, complete: boolean): Promise<SandboxPaymentChallengeType> {
-    // A charge whose payment billing settled already (abandoned after the wait, then paid another way)
-    // must not succeed late: the bank page has expired, the authentication fails.
-    const chargeId = await this.challenges().chargeIdOf(clientSecret);
-    const givenUp = chargeId !== null && (await new PaymentRepository(this.orm.em.fork()).isSettledCharge(chargeId));
-    const settled = await this.challenges().settle(clientSecret, complete && !givenUp);
+    // A charge billing gave up (abandoned after the wait, subscriptions/lifecycle/abandoned-payments.ts)
+    // was canceled at the processor first: the ledger's `canceled` row answers a late "complete" itself.
+    const settled = await this.challenges().settle(clientSecret, complete);
     if (!settled) throw new ResourceNotFound();
     await this.events.apply(settled.event);
     const checkoutId = settled.event.type === 'charge.succeeded' ? settled.event.metadata.checkout_id : null;
