@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../../../kit/clock.js';
 import type { EmailMessage, Mailer } from '../../../../kit/email/mailer.js';
-import { createTestDatabase } from '../../../../test/support/database.js';
+import { startBillingAlone } from '../../../../test/support/billing-alone.js';
 import type { OrganizationDirectory, OrganizationProfile } from '../../../identity/contract.js';
 import { recordEvent } from '../../events/record-event.js';
-import { type BillingRuntime, startBilling } from '../../runtime.js';
+import type { BillingRuntime } from '../../runtime.js';
 
 /**
  * docs/email.md#customer-e-mails: the change's transaction records only the e-mail's intent (its job);
@@ -56,25 +56,13 @@ const clock = new ManualClock(new Date('2027-05-04T10:00:00.000Z'));
 const mailer = new Mailbox();
 const directory = new Directory(randomUUID());
 let billing: BillingRuntime;
-let drop: () => Promise<void>;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const database = await createTestDatabase('customer_email_job');
-  drop = database.drop;
-  billing = await startBilling({
-    databaseUrl: database.url,
-    secret: 'x'.repeat(40),
-    clock,
-    environment: 'production',
-    publicUrl: 'http://billing.test',
-    runJobs: false,
-    mailer,
-    organizations: directory,
-  });
+  ({ billing, close } = await startBillingAlone('customer_email_job', { clock, mailer, organizations: directory }));
 });
 afterAll(async () => {
-  await billing?.close();
-  await drop?.();
+  await close?.();
 });
 
 /** A change that records `subscription.uncanceled` for a customer, committed. */
