@@ -52,7 +52,7 @@ export interface SellerTaxSettings {
   defaultTaxBehavior: 'location' | 'inclusive' | 'exclusive';
   legalName: string | null;
   legalAddress: TaxAddress | null;
-  /** The tax id's value (`DE123456789`), without its format. */
+  /** The tax id's value (`DE123456788`), without its format. */
   taxId: string | null;
   registrations: TaxRegistration[];
   stripeTaxEnabled: boolean;

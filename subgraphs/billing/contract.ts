@@ -34,6 +34,8 @@ export { PRODUCTS_READ, PRODUCTS_WRITE } from './products/product.access.js';
 export { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscriptions/subscription.access.js';
 export { SANDBOX_CLOCK_ADVANCE, SANDBOX_CLOCK_READ } from './time/sandbox-clock.access.js';
 export { SANDBOX_EMAILS_READ } from './emails/sandbox-mail.access.js';
+// The query parameter of a customer e-mail's one-time portal link (the portal's entry reads it).
+export { EMAIL_LINK_PARAM } from './customer-emails/email-link.js';
 // The longest move of one sandbox clock advance (the route's `seconds` maximum).
 export { MAX_ADVANCE_SECONDS } from './time/sandbox-clock.limits.js';
 export { FILE_LINK_HOLDER, FILES_READ, FILES_WRITE } from './files/file.access.js';

@@ -7,14 +7,14 @@ import { InProcessLeakedCustomerSessionRevoker } from './customer-sessions/leake
 import { PrincipalCache } from '../../kit/principal-cache.js';
 import type { Config, DatabaseWaits, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
-import { CHECKOUT_FULFILMENT_JOB } from './checkouts/checkout-confirm.js';
+import { CHECKOUT_FULFILMENT_JOB, fulfilmentJobKey } from './checkouts/checkout-confirm.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
 import { openTestProcessorLedger } from './payments/test-processor/test-processor-ledger.js';
 import { CheckoutExpiry } from './checkouts/checkout-expiry.js';
 import { DueWorkSweep } from './time/due-work-sweep.js';
 import { JobRunner } from './jobs/job-queue.js';
 import { BENEFITS_RECONCILE_JOB, benefitReconcileJob } from './benefits/benefit-grants.job.js';
-import { CONFIRMATION_EMAIL_JOB, confirmationEmailJob } from './customer-emails/confirmation-email.job.js';
+import { CUSTOMER_EMAIL_JOB, customerEmailJob } from './customer-emails/customer-email.job.js';
 import { BenefitDueWork } from './benefits/benefit-due-work.js';
 import { EMAIL_REDACT_JOB, EMAIL_SEND_JOB, emailRedactor, emailSender } from './emails/email-outbox.js';
 import { LogMailer, type Mailer } from '../../kit/email/mailer.js';
@@ -158,7 +158,8 @@ export async function startBilling(options: {
   );
   // Customer e-mails: queued with the events of each change, reminders as due work (docs/email.md).
   const customerEmailSender = { secret: options.secret, publicUrl: options.publicUrl, clock: options.clock };
-  orm.em.getEventManager().registerSubscriber(new CustomerEmailRecorder({ ...customerEmailSender, directory }));
+  // Without identity's directory (no organization to name or switches to read) no customer e-mail at all.
+  if (directory) orm.em.getEventManager().registerSubscriber(new CustomerEmailRecorder(options.clock));
   const reminders = new CustomerEmailReminders(orm, customerEmailSender, directory);
   jobs.register(EMAIL_REDACT_JOB, emailRedactor({ orm }));
   jobs.register(
@@ -190,10 +191,17 @@ export async function startBilling(options: {
   services.clocks.register(engine);
   const renewalRetryMs = options.renewalRetryMs ?? 10_000;
   const renewals = new RenewalScheduler(engine, options.clock, options.logger, renewalRetryMs);
-  jobs.register(
-    CONFIRMATION_EMAIL_JOB,
-    confirmationEmailJob({ orm, sender: customerEmailSender, clocks: services.clocks, engine: services.benefitEngine }),
-  );
+  if (directory)
+    jobs.register(
+      CUSTOMER_EMAIL_JOB,
+      customerEmailJob({
+        orm,
+        sender: customerEmailSender,
+        clocks: services.clocks,
+        engine: services.benefitEngine,
+        directory,
+      }),
+    );
   jobs.register(
     BENEFITS_RECONCILE_JOB,
     benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),
@@ -226,8 +234,7 @@ export async function startBilling(options: {
     options.environment === 'sandbox',
     services.payments,
     processorEvents,
-    jobs,
-    orm,
+    checkoutId => jobs.runNow(fulfilmentJobKey(checkoutId)),
   );
   return {
     name: BILLING_SUBGRAPH,

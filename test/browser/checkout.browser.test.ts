@@ -1,6 +1,4 @@
-import { launchChromium } from '../support/browser.js';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { launchChromium, type Shop, startShop } from '../support/browser.js';
 import { jest } from '@jest/globals';
 import { type Browser } from 'playwright-core';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
@@ -17,26 +15,20 @@ let stack: TestStack;
 let base: string;
 let owner: Tenant;
 let browser: Browser;
-let shop: Server;
+let shop: Shop;
 let shopUrl: string;
-const shopVisits: string[] = [];
 
 beforeAll(async () => {
   stack = await startTestStack('checkout_browser');
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox, { name: 'Browser Shop' });
-  shop = createServer((req, res) => {
-    shopVisits.push(req.url ?? '');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Thanks</title><h1>Thanks from the shop</h1>');
-  });
-  await new Promise<void>(resolve => shop.listen(0, '127.0.0.1', resolve));
-  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+  shop = await startShop();
+  shopUrl = shop.url;
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise(resolve => shop?.close(resolve));
+  await shop?.close();
   await stack?.close();
 });
 
@@ -88,7 +80,7 @@ describe('the hosted checkout in a browser', () => {
       await page.getByRole('button', { name: 'Subscribe' }).click();
       await page.waitForURL(`${shopUrl}/thanks?checkout_id=${checkoutId}`, { timeout: 20_000 });
       await page.getByRole('heading', { name: 'Thanks from the shop' }).waitFor();
-      expect(shopVisits).toContain(`/thanks?checkout_id=${checkoutId}`);
+      expect(shop.visits).toContain(`/thanks?checkout_id=${checkoutId}`);
     } finally {
       await context.close();
     }

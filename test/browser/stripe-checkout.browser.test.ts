@@ -1,6 +1,4 @@
-import { launchChromium } from '../support/browser.js';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { launchChromium, type Shop, startShop } from '../support/browser.js';
 import { describe, expect, it, jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import { FakeStripe } from '../support/fake-stripe.js';
@@ -23,7 +21,7 @@ let stack: TestStack;
 let base: string;
 let owner: Tenant;
 let browser: Browser;
-let shop: Server;
+let shop: Shop;
 let shopUrl: string;
 
 beforeAll(async () => {
@@ -41,17 +39,13 @@ beforeAll(async () => {
   base = stack.production.baseUrl;
   stripe.webhookEndpoint = { url: `${base}/v1/integrations/stripe/webhook`, secret: 'whsec_browser' };
   owner = await createTenant(stack.production, { name: 'Card Shop' });
-  shop = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Thanks</title><h1>Thanks from the shop</h1>');
-  });
-  await new Promise<void>(resolve => shop.listen(0, '127.0.0.1', resolve));
-  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+  shop = await startShop();
+  shopUrl = shop.url;
   browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await new Promise(resolve => shop?.close(resolve));
+  await shop?.close();
   await stack?.close();
   await stripeJs?.stop();
   await stripe.stop();

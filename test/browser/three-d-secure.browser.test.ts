@@ -1,6 +1,4 @@
-import { launchChromium } from '../support/browser.js';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { launchChromium, type Shop, startShop } from '../support/browser.js';
 import { jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
@@ -20,7 +18,7 @@ let stack: TestStack;
 let base: string;
 let owner: Tenant;
 let browser: Browser;
-let shop: Server;
+let shop: Shop;
 let shopUrl: string;
 let productId: string;
 
@@ -28,12 +26,8 @@ beforeAll(async () => {
   stack = await startTestStack('three_d_secure_browser');
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox, { name: 'Secure Shop' });
-  shop = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Thanks</title><h1>Thanks from the shop</h1>');
-  });
-  await new Promise<void>(resolve => shop.listen(0, '127.0.0.1', resolve));
-  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+  shop = await startShop();
+  shopUrl = shop.url;
   const product = await call(base, 'POST', '/v1/products/', {
     token: owner.oat,
     body: { name: 'Secure Lamp', prices: [{ amount_type: 'fixed', price_amount: 4200, price_currency: 'eur' }] },
@@ -44,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise(resolve => shop?.close(resolve));
+  await shop?.close();
   await stack?.close();
 });
 

@@ -1,25 +1,7 @@
 import { jest } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import type net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { systemClock } from '../../kit/clock.js';
-import { loadConfig } from '../../kit/config.js';
-import { createLogger } from '../../kit/logger.js';
-import { startEnvironment } from '../../embedded/environment.js';
-import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { ALL_SCOPES } from '../../kit/scopes.js';
-import { createTestDatabase } from '../support/database.js';
-import {
-  buildServer,
-  freePort,
-  killServers,
-  query as queryOn,
-  type ServerSetup,
-  startServer,
-} from '../support/embedded-server.js';
-import { call, TEST_SECRET } from '../support/stack.js';
+import { type PreparedServer, prepareServer, seedCrashMerchant } from '../support/crash-server.js';
+import { query as queryOn, type ServerSetup, startServer } from '../support/embedded-server.js';
+import { call } from '../support/stack.js';
 
 /**
  * docs/reliability.md#exactly-once-where-it-matters: a crash between the charge and the order never loses the payment nor charges
@@ -30,62 +12,31 @@ import { call, TEST_SECRET } from '../support/stack.js';
  */
 jest.setTimeout(240_000);
 
-let buildDir: string;
-let dataDir: string;
-let databases: { url: string; drop: () => Promise<void> }[] = [];
+let prepared: PreparedServer;
 let sandboxUrl: string;
-let port: number;
 let token: string;
 let productId: string;
 
-const setup = (): ServerSetup => ({ buildDir, dataDir, productionUrl: databases[0].url, sandboxUrl, port });
+const setup = (): ServerSetup => prepared.setup;
 const query = <T>(sql: string, values: unknown[] = []) => queryOn<T>(sandboxUrl, sql, values);
 
 beforeAll(async () => {
-  buildDir = buildServer('crash');
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-crash-'));
-  await chmod(dataDir, 0o755);
-  databases = [await createTestDatabase('crash_production'), await createTestDatabase('crash_sandbox')];
-  sandboxUrl = databases[1].url;
-  port = await freePort();
+  prepared = await prepareServer('crash');
+  sandboxUrl = prepared.setup.sandboxUrl;
   // The merchant, its token and a monthly product, made in-process on the sandbox database, then closed.
-  const environment = await startEnvironment({
-    name: 'sandbox',
-    config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
-    databaseUrl: sandboxUrl,
-    secret: TEST_SECRET,
-    clock: systemClock,
-    logger: createLogger('silent'),
-  });
-  const admin = new IdentityAdmin(environment.identity.orm, environment.identity.services, systemClock, TEST_SECRET);
-  await admin.createUser('crash@example.com', 'correct horse battery');
-  const organization = await admin.createOrganization(
-    'crash@example.com',
-    'Crash Co',
-    `crash-${randomBytes(3).toString('hex')}`,
-  );
-  token = await admin.createOrganizationAccessToken(organization.id, [...ALL_SCOPES]);
-  const server = environment.app.listen(0, '127.0.0.1');
-  await new Promise(resolve => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  const product = await call(base, 'POST', '/v1/products/', {
-    token,
-    body: { name: 'Crash plan', recurring_interval: 'month', prices: [{ amount_type: 'fixed', price_amount: 2500 }] },
-  });
-  productId = product.body.id;
-  server.close();
-  await environment.close();
+  ({ token, productId } = await seedCrashMerchant(sandboxUrl, {
+    name: 'Crash plan',
+    recurring_interval: 'month',
+    prices: [{ amount_type: 'fixed', price_amount: 2500 }],
+  }));
 });
 
 afterAll(async () => {
-  killServers();
-  for (const database of databases) await database.drop().catch(() => undefined);
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  if (buildDir) await rm(buildDir, { recursive: true, force: true });
+  await prepared?.remove();
 });
 
 it('a process killed after the charge and before the order commits: after restart one order and one charge', async () => {
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://127.0.0.1:${setup().port}`;
   const crashing = startServer(setup(), { FAULT_INJECTION_EXIT_AT: 'checkout.after-charge' });
   await crashing.ready;
   const checkout = await call(base, 'POST', '/v1/checkouts/', {

@@ -1,19 +1,8 @@
 import { jest } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import type net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { systemClock } from '../../kit/clock.js';
-import { loadConfig } from '../../kit/config.js';
-import { createLogger } from '../../kit/logger.js';
-import { ALL_SCOPES } from '../../kit/scopes.js';
-import { startEnvironment } from '../../embedded/environment.js';
-import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { createTestDatabase } from '../support/database.js';
-import { buildServer, freePort, killServers, query as queryOn, startServer } from '../support/embedded-server.js';
+import { type PreparedServer, prepareServer, seedCrashMerchant } from '../support/crash-server.js';
+import { query as queryOn, startServer } from '../support/embedded-server.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
-import { call, TEST_SECRET } from '../support/stack.js';
+import { call } from '../support/stack.js';
 
 /**
  * docs/email.md#delivery: a customer e-mail is sent once even when the process dies between the
@@ -26,59 +15,27 @@ jest.setTimeout(240_000);
 
 const inbox = new SmtpInbox();
 const buyer = 'crash+buyer@example.com';
-let buildDir: string;
-let dataDir: string;
-let databases: { url: string; drop: () => Promise<void> }[] = [];
-let port: number;
+let prepared: PreparedServer;
 let token: string;
 let productId: string;
 
 beforeAll(async () => {
-  buildDir = buildServer('email-crash');
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-email-crash-'));
-  await chmod(dataDir, 0o755);
-  databases = [await createTestDatabase('email_crash_production'), await createTestDatabase('email_crash_sandbox')];
-  port = await freePort();
-  const environment = await startEnvironment({
-    name: 'sandbox',
-    config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
-    databaseUrl: databases[1].url,
-    secret: TEST_SECRET,
-    clock: systemClock,
-    logger: createLogger('silent'),
-  });
-  const admin = new IdentityAdmin(environment.identity.orm, environment.identity.services, systemClock, TEST_SECRET);
-  await admin.createUser('crash@example.com', 'correct horse battery');
-  const organization = await admin.createOrganization(
-    'crash@example.com',
-    'Crash Co',
-    `crash-${randomBytes(3).toString('hex')}`,
-  );
-  token = await admin.createOrganizationAccessToken(organization.id, [...ALL_SCOPES]);
-  const server = environment.app.listen(0, '127.0.0.1');
-  await new Promise(resolve => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  const product = await call(base, 'POST', '/v1/products/', {
-    token,
-    body: { name: 'Crash pack', prices: [{ amount_type: 'fixed', price_amount: 1500 }] },
-  });
-  productId = product.body.id;
-  server.close();
-  await environment.close();
+  prepared = await prepareServer('email-crash');
+  ({ token, productId } = await seedCrashMerchant(prepared.setup.sandboxUrl, {
+    name: 'Crash pack',
+    prices: [{ amount_type: 'fixed', price_amount: 1500 }],
+  }));
 });
 
 afterAll(async () => {
-  killServers();
+  await prepared?.remove();
   await inbox.close();
-  for (const database of databases) await database.drop().catch(() => undefined);
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  if (buildDir) await rm(buildDir, { recursive: true, force: true });
 });
 
 it('a process killed between the commit and the send: after restart one message reaches the SMTP server', async () => {
   const smtp = await inbox.start();
-  const setup = { buildDir, dataDir, productionUrl: databases[0].url, sandboxUrl: databases[1].url, port };
-  const base = `http://127.0.0.1:${port}`;
+  const { setup } = prepared;
+  const base = `http://127.0.0.1:${setup.port}`;
   const crashing = startServer(setup, { SMTP_URL: smtp, FAULT_INJECTION_EXIT_AT: 'email.before-send' });
   await crashing.ready;
   const checkout = await call(base, 'POST', '/v1/checkouts/', {
@@ -95,7 +52,7 @@ it('a process killed between the commit and the send: after restart one message 
   // The sale and its e-mail committed; nothing was sent.
   const outbox = () =>
     queryOn<{ status: string; subject: string }>(
-      databases[1].url,
+      setup.sandboxUrl,
       'select status, subject from billing.outgoing_emails where to_address = $1',
       [buyer],
     );

@@ -1,8 +1,5 @@
 import { jest } from '@jest/globals';
 import { createSign, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { systemClock } from '../../kit/clock.js';
 import { loadConfig } from '../../kit/config.js';
 import type { OwnerEmail, OwnerMailbox } from '../../kit/email/owner-mailbox.js';
@@ -11,17 +8,8 @@ import { createLogger } from '../../kit/logger.js';
 import { startEnvironment } from '../../embedded/environment.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
-import { createTestDatabase } from '../support/database.js';
-import {
-  buildServer,
-  freePort,
-  killServers,
-  query,
-  type ServerSetup,
-  startServer,
-  stopServer,
-  within,
-} from '../support/embedded-server.js';
+import { type PreparedServer, prepareServer } from '../support/crash-server.js';
+import { query, type ServerSetup, startServer, stopServer, within } from '../support/embedded-server.js';
 import {
   call,
   createTenant,
@@ -195,23 +183,15 @@ describe('in one process', () => {
 });
 
 describe('a process killed right after the revocation commits', () => {
+  let prepared: PreparedServer;
   let setup: ServerSetup;
-  const databases: { url: string; drop: () => Promise<void> }[] = [];
   let token: string;
   let organizationId: string;
   let recipients: string[];
 
   beforeAll(async () => {
-    databases.push(await createTestDatabase('leak_kill_production'), await createTestDatabase('leak_kill_sandbox'));
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-leak-'));
-    await chmod(dataDir, 0o755);
-    setup = {
-      buildDir: buildServer('leak-notice'),
-      dataDir,
-      productionUrl: databases[0].url,
-      sandboxUrl: databases[1].url,
-      port: await freePort(),
-    };
+    prepared = await prepareServer('leak-kill');
+    setup = prepared.setup;
     // The organization, its owner and admin and the token, made in-process on the production database.
     const environment = await startEnvironment({
       name: 'production',
@@ -237,10 +217,7 @@ describe('a process killed right after the revocation commits', () => {
   });
 
   afterAll(async () => {
-    killServers();
-    for (const database of databases) await database.drop().catch(() => undefined);
-    if (setup?.dataDir) await rm(setup.dataDir, { recursive: true, force: true });
-    if (setup?.buildDir) await rm(setup.buildDir, { recursive: true, force: true });
+    await prepared?.remove();
   });
 
   const outbox = () =>

@@ -1,7 +1,8 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { FakeStripe } from '../support/fake-stripe.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, type Tenant, type TestStack } from '../support/stack.js';
+import { StripeStack } from '../support/stripe-stack.js';
 
 /**
  * Stripe's webhooks through `POST /v1/integrations/stripe/webhook`, on a production environment that
@@ -12,36 +13,18 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
 jest.setTimeout(120_000);
 const SECRET = 'whsec_e2e_secret';
 const wall = new ManualClock(new Date('2027-03-10T09:00:00.000Z'));
-const stripe = new FakeStripe();
+const world = new StripeStack(SECRET, wall);
+const stripe = world.stripe;
 let stack: TestStack;
 let owner: Tenant;
 let base: string;
 
 beforeAll(async () => {
-  const { host, port } = await stripe.start();
-  stack = await startTestStack('stripe_webhooks', wall, {
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: SECRET,
-    STRIPE_API_URL: `http://${host}:${port}`,
-  });
-  base = stack.production.baseUrl;
-  owner = await createTenant(stack.production);
+  ({ stack, owner, base } = await world.start('stripe_webhooks'));
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-  await stripe.stop();
-});
+afterAll(() => world.close());
 
-const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
-
-/** Posts a Stripe event signed with the endpoint's secret (or the one given) at the service's time. */
-async function deliver(event: Record<string, unknown>, secret = SECRET) {
-  const { payload, header } = FakeStripe.signedEvent(event, secret, wall.now());
-  return call(base, 'POST', '/v1/integrations/stripe/webhook', {
-    rawBody: payload,
-    headers: { 'content-type': 'application/json', 'stripe-signature': header },
-  });
-}
+const { api, deliver, product } = world;
 
 const sql = <T>(text: string, values: unknown[] = []) =>
   stack.production.environment.billing.orm.em.fork().getConnection().execute<T[]>(text, values);
@@ -51,12 +34,6 @@ const eventsOf = (type: string, id: string) =>
     `select count(*)::text as n from billing.events where organization_id = ? and type = ? and payload->>'id' = ?`,
     [owner.organizationId, type, id],
   ).then(([row]) => Number(row.n));
-
-async function product(body: Record<string, unknown>): Promise<string> {
-  const res = await api('POST', '/v1/products/', { name: 'Plan', ...body });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
 
 /** A checkout confirmed with Stripe's `pm_card_visa`; its order. */
 async function sell(productId: string, email: string): Promise<Record<string, any>> {

@@ -1,7 +1,8 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { FakeStripe } from '../support/fake-stripe.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, type TestStack } from '../support/stack.js';
+import { StripeStack } from '../support/stripe-stack.js';
 
 /**
  * 3-D Secure in production against the fake Stripe (docs/payments.md): a confirm whose PaymentIntent
@@ -13,41 +14,17 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
 jest.setTimeout(120_000);
 const SECRET = 'whsec_3ds_secret';
 const wall = new ManualClock(new Date('2027-03-10T09:00:00.000Z'));
-const stripe = new FakeStripe();
+const world = new StripeStack(SECRET, wall);
+const stripe = world.stripe;
 let stack: TestStack;
-let owner: Tenant;
 let base: string;
 
 beforeAll(async () => {
-  const { host, port } = await stripe.start();
-  stack = await startTestStack('three_d_secure_stripe', wall, {
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: SECRET,
-    STRIPE_API_URL: `http://${host}:${port}`,
-  });
-  base = stack.production.baseUrl;
-  owner = await createTenant(stack.production);
+  ({ stack, base } = await world.start('three_d_secure_stripe'));
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-  await stripe.stop();
-});
+afterAll(() => world.close());
 
-const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
-
-async function deliver(event: Record<string, unknown>) {
-  const { payload, header } = FakeStripe.signedEvent(event, SECRET, wall.now());
-  return call(base, 'POST', '/v1/integrations/stripe/webhook', {
-    rawBody: payload,
-    headers: { 'content-type': 'application/json', 'stripe-signature': header },
-  });
-}
-
-async function product(body: Record<string, unknown>): Promise<string> {
-  const res = await api('POST', '/v1/products/', { name: 'Plan', ...body });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
+const { api, deliver, product } = world;
 
 /** Waits for the fulfilment job the event enqueued (the job runner takes it on the commit's notice). */
 async function settledCheckout(id: string, status: string): Promise<Record<string, any>> {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
 
 /**
@@ -19,4 +21,29 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The merchant's site on loopback: every path answers "Thanks from the shop" and is recorded. */
+export interface Shop {
+  /** `http://127.0.0.1:<port>`, for a checkout's `success_url`. */
+  url: string;
+  /** The paths (with their query) it served, in order. */
+  visits: string[];
+  close(): Promise<void>;
+}
+
+/** Starts the merchant's site that a checkout's success URL leads to. */
+export async function startShop(): Promise<Shop> {
+  const visits: string[] = [];
+  const server = createServer((req, res) => {
+    visits.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Thanks</title><h1>Thanks from the shop</h1>');
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    visits,
+    close: () => new Promise<void>(resolve => server.close(() => resolve())),
+  };
 }

@@ -10,7 +10,11 @@ import { id, type Json, missing, now } from './fake-stripe-wire.js';
  * requires an action is completed or failed the way the buyer answered the bank's challenge.
  */
 
-/** Stripe's test card numbers and the test method each one is. */
+/**
+ * Stripe's test card numbers and the test method each one is. Kept apart from the sandbox test
+ * processor's table (subgraphs/billing/payments/test-processor/test-card-numbers.ts) on purpose: this
+ * fake stands for Stripe, so it holds Stripe's facts itself rather than taking the code under test's word.
+ */
 export const TEST_CARD_NUMBERS: Record<string, string> = {
   '4242424242424242': 'pm_card_visa',
   '5555555555554444': 'pm_card_mastercard',

@@ -1,21 +1,18 @@
 import express, { type Request, type Response } from 'express';
-import { DomainError, type ValidationIssue } from '../../../kit/errors.js';
+import { DomainError } from '../../../kit/errors.js';
 import type { Logger } from '../../../kit/logger.js';
-import { ANONYMOUS } from '../../../kit/principal.js';
 import type { GatewayClient } from '../../upstream/gateway-client.js';
 import type { OperationDocuments } from '../../v1/operations.js';
 import { checkoutRoutes } from '../../v1/routes/checkouts.routes.js';
-import type { OperationName, OperationResults } from '../../v1/operation-results/index.generated.js';
 import { type Route, shapeResult } from '../../v1/routes/route.js';
 import { parseOrThrow } from '../../v1/validation.js';
-import { paymentChallengeUrl } from './payment-challenge.routes.js';
-import type { GraphQLErrorLike } from '../../v1/wire-errors.js';
+import { runAnonymous } from './anonymous-operation.js';
 import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { renderPage, sendPage } from '../../web-kit/layout.js';
 import { type StripeJsSettings, stripeJsCsp } from '../../web-kit/stripe-js.js';
 import { cardFormScripts } from '../card-entry/card-entry.view.js';
 import { bodyOf, explain, field, formOf, OperationFailed } from './checkout.form.js';
-import { sendStripeNextAction } from './stripe-next-action.view.js';
+import { sendToBankAction } from './bank-action.js';
 import {
   CANNOT_TAKE_PAYMENTS,
   type CardEntry,
@@ -69,31 +66,6 @@ const secretOf = (req: Request) => req.params.clientSecret as string;
 class CheckoutPages {
   constructor(private readonly deps: CheckoutPageDependencies) {}
 
-  /** Runs one operation as the anonymous holder of the client secret; a refusal is thrown as OperationFailed. */
-  private async run<Op extends OperationName>(
-    operation: Op,
-    variables: Record<string, unknown>,
-    req: Request,
-  ): Promise<OperationResults[Op]> {
-    const result = await this.deps.gateway.execute(
-      { query: this.deps.operations.source(operation), operationName: operation, variables },
-      ANONYMOUS,
-      req.requestId,
-    );
-    // The operation was validated against the schema, so its data is the generated result type.
-    if (result.data && !result.errors?.length) return result.data as OperationResults[Op];
-    const error = result.errors?.[0] as GraphQLErrorLike | undefined;
-    const status = error?.extensions?.http?.status ?? 500;
-    if (status >= 500) throw new Error(`${operation} failed: ${error?.message ?? 'no data'}`);
-    const details = error?.extensions?.details;
-    throw new OperationFailed(
-      status,
-      error?.extensions?.code ?? 'Error',
-      error?.message ?? '',
-      Array.isArray(details) ? (details as ValidationIssue[]) : [],
-    );
-  }
-
   /** One of the client endpoints, by its route: body validated by the route's schema, result as its wire body. */
   private async client(
     operationId: string,
@@ -104,7 +76,12 @@ class CheckoutPages {
     const route = routeOf(operationId);
     const params = { client_secret: clientSecret };
     const parsed = route.body ? parseOrThrow(route.body, 'body', body ?? {}) : undefined;
-    const data = await this.run(route.operation, route.variables({ params, query: {}, body: parsed }), req);
+    const data = await runAnonymous(
+      this.deps,
+      route.operation,
+      route.variables({ params, query: {}, body: parsed }),
+      req,
+    );
     return shapeResult(route, data) as PublicCheckout;
   }
 
@@ -235,37 +212,23 @@ class CheckoutPages {
       throw error;
     }
     if (pay && answer.payment_processor_metadata?.intent_status === 'requires_action') {
-      // 3-D Secure: the sandbox's simulated bank page, or Stripe.js's, then back to the confirmation page.
-      const clientSecret = String(answer.payment_processor_metadata.intent_client_secret);
-      const back = `/checkout/${encodeURIComponent(secret)}/confirmation`;
-      if (this.deps.cardEntry === 'test') return void res.redirect(303, paymentChallengeUrl(clientSecret, back));
-      if (this.stripeNextAction(res, answer)) return;
+      // 3-D Secure: the sandbox's simulated bank page, or Stripe.js's, then back to the confirmation page,
+      // which waits for the processor's word (Stripe's webhook) and then reaches the success URL, or
+      // shows the form again with the bank's refusal.
+      const confirmation = `/checkout/${encodeURIComponent(secret)}/confirmation`;
+      const action = {
+        clientSecret: String(answer.payment_processor_metadata.intent_client_secret),
+        returnUrl: confirmation,
+        failureUrl: `${confirmation}?authentication=failed`,
+        brand: answer.organization?.name,
+      };
+      if (sendToBankAction(res, this.deps, action)) return;
     }
     res.redirect(
       303,
       pay ? `/checkout/${encodeURIComponent(secret)}/confirmation` : `/checkout/${encodeURIComponent(secret)}`,
     );
   };
-
-  /**
-   * A confirm answered `intent_status: "requires_action"` (3-D Secure) in production: the next-action
-   * page completes it with Stripe.js, then the confirmation page waits for Stripe's webhook to settle the
-   * checkout (success URL), or the form shows the bank's refusal. False when there is nothing to do.
-   */
-  private stripeNextAction(res: Response, checkout: PublicCheckout): boolean {
-    const metadata = (checkout.payment_processor_metadata ?? {}) as Record<string, unknown>;
-    const { stripe, cardEntry } = this.deps;
-    if (metadata.intent_status !== 'requires_action' || cardEntry !== 'stripe' || !stripe) return false;
-    const confirmation = `/checkout/${encodeURIComponent(checkout.client_secret)}/confirmation`;
-    sendStripeNextAction(res, {
-      ...stripe,
-      clientSecret: String(metadata.intent_client_secret),
-      returnUrl: confirmation,
-      failureUrl: `${confirmation}?authentication=failed`,
-      brand: checkout.organization?.name,
-    });
-    return true;
-  }
 
   // The success page Polar's `success_url` defaults to: waits (reloading itself) while the fulfilment
   // runs, then shows the purchase, or sends the buyer to the merchant's `success_url`.
@@ -327,7 +290,7 @@ class CheckoutPages {
       locale: text('locale')?.slice(0, 16) ?? null,
       metadata: Object.keys(metadata).length ? metadata : null,
     };
-    const data = await this.run('CheckoutLinksOpen', { clientSecret: secretOf(req), input }, req);
+    const data = await runAnonymous(this.deps, 'CheckoutLinksOpen', { clientSecret: secretOf(req), input }, req);
     res.redirect(307, data.openCheckoutLink.url);
   };
 }

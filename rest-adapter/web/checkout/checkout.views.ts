@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../kit/money/format.js';
+import { formatMoney, formatRecurringPrice } from '../../../kit/money/format.js';
 import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
 import type { StripeJsSettings } from '../../web-kit/stripe-js.js';
@@ -47,13 +47,14 @@ const ADDRESS_FIELDS: { key: keyof CheckoutForm; wire: string; label: string; au
 
 const money = (amount: number, currency: string) => formatMoney(BigInt(amount), currency);
 
-/** "/ month", "/ 3 months" for a recurring product; '' otherwise. */
-export function periodOf(product: Record<string, any> | null): string {
-  const interval = product?.recurring_interval as string | null | undefined;
-  if (!interval) return '';
-  const count = (product?.recurring_interval_count as number | undefined) ?? 1;
-  return count > 1 ? ` / ${count} ${interval}s` : ` / ${interval}`;
-}
+/** The checkout's total as it recurs ("$49.00 / month"; just the amount for a one-time product). */
+const recurringTotal = (checkout: PublicCheckout) =>
+  formatRecurringPrice(
+    BigInt(checkout.total_amount),
+    checkout.currency,
+    checkout.product?.recurring_interval,
+    checkout.product?.recurring_interval_count,
+  );
 
 /** The pay button's words: Polar's "Start trial", "Subscribe", "Pay". */
 export function payLabel(checkout: PublicCheckout): string {
@@ -63,16 +64,15 @@ export function payLabel(checkout: PublicCheckout): string {
 }
 
 function priceSummary(checkout: PublicCheckout): SafeHtml {
-  const period = periodOf(checkout.product);
   const { currency } = checkout;
   const trial = checkout.active_trial_interval
-    ? html`<p class="notice" role="status">Free for ${checkout.active_trial_interval_count} ${checkout.active_trial_interval}${checkout.active_trial_interval_count > 1 ? 's' : ''}, then ${money(checkout.total_amount, currency)}${period}. Your card is saved, not charged today.</p>`
+    ? html`<p class="notice" role="status">Free for ${checkout.active_trial_interval_count} ${checkout.active_trial_interval}${checkout.active_trial_interval_count > 1 ? 's' : ''}, then ${recurringTotal(checkout)}. Your card is saved, not charged today.</p>`
     : null;
   return html`<table class="lines"><tbody>
 <tr><td>Subtotal</td><td data-amount="subtotal">${money(checkout.amount, currency)}</td></tr>
 ${checkout.discount_amount > 0 ? html`<tr><td>Discount${checkout.discount ? html` (${checkout.discount.name})` : null}</td><td data-amount="discount">−${money(checkout.discount_amount, currency)}</td></tr>` : null}
 ${checkout.tax_amount > 0 ? html`<tr><td>Tax</td><td>${money(checkout.tax_amount, currency)}</td></tr>` : null}
-<tr class="total"><td>${checkout.active_trial_interval ? 'Due after the trial' : 'Total'}</td><td data-amount="total">${money(checkout.total_amount, currency)}${period}</td></tr>
+<tr class="total"><td>${checkout.active_trial_interval ? 'Due after the trial' : 'Total'}</td><td data-amount="total">${recurringTotal(checkout)}</td></tr>
 </tbody></table>${trial}`;
 }
 
@@ -183,6 +183,6 @@ export function checkoutSucceededBody(checkout: PublicCheckout): SafeHtml {
       ? 'Your subscription is active.'
       : 'Your order is complete.';
   return html`<h1>Thank you!</h1><div class="card" data-status="succeeded"><p>${what}</p>
-<p><strong>${product?.name ?? ''}</strong>: ${money(checkout.total_amount, checkout.currency)}${periodOf(product)}</p>
+<p><strong>${product?.name ?? ''}</strong>: ${recurringTotal(checkout)}</p>
 ${checkout.customer_email ? html`<p class="muted">${receiptNote(checkout.customer_email)}</p>` : null}</div>`;
 }

@@ -1,28 +1,16 @@
 import express, { type Request, type Response } from 'express';
 import { formatMoney } from '../../../kit/money/format.js';
 import type { Logger } from '../../../kit/logger.js';
-import { ANONYMOUS } from '../../../kit/principal.js';
-import type { GatewayClient } from '../../upstream/gateway-client.js';
-import type { OperationDocuments } from '../../v1/operations.js';
 import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { html } from '../../web-kit/html.js';
 import { csrfField, errorBox, renderPage, sendPage } from '../../web-kit/layout.js';
+import { type AnonymousGateway, runAnonymous } from './anonymous-operation.js';
+import { OperationFailed } from './checkout.form.js';
 import { checkoutMessageBody } from './checkout.views.js';
 
-export interface PaymentChallengeDependencies {
-  gateway: GatewayClient;
-  operations: OperationDocuments;
+export interface PaymentChallengeDependencies extends AnonymousGateway {
   logger: Logger;
 }
-
-type Challenge = {
-  kind: string;
-  status: string;
-  amount: number | null;
-  currency: string | null;
-  brand: string;
-  last4: string;
-};
 
 export const PAYMENT_CHALLENGE_PATH = '/sandbox/payment-challenge';
 
@@ -53,9 +41,11 @@ export function createPaymentChallengeRouter(deps: PaymentChallengeDependencies)
       if (!verifyCsrf(req)) return void (await show(deps, req, res, FORM_EXPIRED));
       const { secret, returnTo } = input(req);
       const complete = (req.body as Record<string, unknown>).answer === 'complete';
-      const settled = await run(deps, 'SandboxPaymentChallengeSettle', { clientSecret: secret, complete }, req);
-      if (!settled.data) return settled.status >= 500 ? void res.sendStatus(500) : notFound(res);
-      const outcome = settled.data.status === 'succeeded' ? 'succeeded' : 'failed';
+      const settled = await refusedAsNull(
+        runAnonymous(deps, 'SandboxPaymentChallengeSettle', { clientSecret: secret, complete }, req),
+      );
+      if (!settled) return notFound(res);
+      const outcome = settled.settleSandboxPaymentChallenge.status === 'succeeded' ? 'succeeded' : 'failed';
       if (!returnTo) return void (await show(deps, req, res));
       res.redirect(303, `${returnTo}${returnTo.includes('?') ? '&' : '?'}authentication=${outcome}`);
     } catch (error) {
@@ -66,22 +56,16 @@ export function createPaymentChallengeRouter(deps: PaymentChallengeDependencies)
   return router;
 }
 
-const run = async (
-  deps: PaymentChallengeDependencies,
-  operation: string,
-  variables: Record<string, unknown>,
-  req: Request,
-) => {
-  const result = await deps.gateway.execute(
-    { query: deps.operations.source(operation as never), operationName: operation, variables },
-    ANONYMOUS,
-    req.requestId,
-  );
-  const status = (result.errors?.[0] as { extensions?: { http?: { status?: number } } } | undefined)?.extensions?.http
-    ?.status;
-  if (result.errors?.length) return { status: status ?? 500, data: null };
-  return { status: 200, data: Object.values(result.data ?? {})[0] as Challenge };
-};
+/** The operation's data, or null when billing refused it (an unknown secret, production: 404). */
+async function refusedAsNull<T>(running: Promise<T>): Promise<T | null> {
+  try {
+    return await running;
+  } catch (error) {
+    if (error instanceof OperationFailed) return null;
+    throw error;
+  }
+}
+
 const input = (req: Request) => {
   const query = new URL(req.originalUrl, 'http://local').searchParams;
   const secret = String(
@@ -103,9 +87,11 @@ const notFound = (res: Response) =>
 
 const show = async (deps: PaymentChallengeDependencies, req: Request, res: Response, error?: string) => {
   const { secret, returnTo } = input(req);
-  const found = secret ? await run(deps, 'SandboxPaymentChallengeGet', { clientSecret: secret }, req) : null;
-  if (!found?.data) return found && found.status >= 500 ? res.sendStatus(500) : notFound(res);
-  const c = found.data;
+  const found = secret
+    ? await refusedAsNull(runAnonymous(deps, 'SandboxPaymentChallengeGet', { clientSecret: secret }, req))
+    : null;
+  if (!found) return notFound(res);
+  const c = found.sandboxPaymentChallenge;
   const what =
     c.amount !== null && c.currency ? formatMoney(BigInt(c.amount), c.currency) : 'Saving your card for later payments';
   sendPage(

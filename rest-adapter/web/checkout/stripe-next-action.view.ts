@@ -9,13 +9,8 @@ export interface StripeNextActionOptions extends StripeJsSettings {
   clientSecret: string;
   /** Where the buyer goes once Stripe.js is done: a page that shows the outcome the server knows. */
   returnUrl: string;
-  /** Where the buyer goes when the bank refused (default `returnUrl`). */
-  failureUrl?: string;
-  /**
-   * Accepted for callers that send an inline script under a nonce; this page has none (its script is
-   * the `/assets/next-action.js` asset), so the CSP needs no nonce.
-   */
-  nonce?: string;
+  /** Where the buyer goes when the bank refused. */
+  failureUrl: string;
   /** The header's name (the seller). */
   brand?: string;
 }
@@ -26,14 +21,14 @@ export interface StripeNextActionOptions extends StripeJsSettings {
  * on (docs/web-pages.md). Without JavaScript it says what is missing. Send it with
  * `sendStripeNextAction`, whose CSP allows Stripe.js.
  */
-export function renderStripeNextAction(options: StripeNextActionOptions): string {
+function renderStripeNextAction(options: StripeNextActionOptions): string {
   return renderPage({
     title: 'Confirm your payment',
     narrow: true,
     brand: options.brand,
     scripts: nextActionScripts(options),
     body: html`<h1>Confirm your payment</h1>
-<div class="card" data-next-action data-publishable-key="${options.publishableKey}" data-client-secret="${options.clientSecret}" data-return-url="${options.returnUrl}" data-failure-url="${options.failureUrl ?? options.returnUrl}" data-unavailable="Your bank's confirmation could not be opened. Nothing was charged; go back and try again.">
+<div class="card" data-next-action data-publishable-key="${options.publishableKey}" data-client-secret="${options.clientSecret}" data-return-url="${options.returnUrl}" data-failure-url="${options.failureUrl}" data-unavailable="Your bank's confirmation could not be opened. Nothing was charged; go back and try again.">
 <p>Your bank asks you to confirm this payment. Follow the steps in the window that opens.</p>
 <div class="error" role="alert" hidden></div>
 <p data-continue hidden><a href="${options.returnUrl}">Back to the checkout</a></p>
@@ -43,6 +38,6 @@ export function renderStripeNextAction(options: StripeNextActionOptions): string
 }
 
 /** Sends the next-action page with the CSP Stripe.js needs (and nothing more). */
-export function sendStripeNextAction(res: Response, options: StripeNextActionOptions, status = 200): void {
-  sendPage(res, renderStripeNextAction(options), status, stripeJsCsp(options.stripeJsUrl));
+export function sendStripeNextAction(res: Response, options: StripeNextActionOptions): void {
+  sendPage(res, renderStripeNextAction(options), 200, stripeJsCsp(options.stripeJsUrl));
 }

@@ -1,4 +1,3 @@
-import { paymentChallengeUrl } from '../checkout/payment-challenge.routes.js';
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { DomainError } from '../../../kit/errors.js';
@@ -8,7 +7,7 @@ import { csrfField, errorBox } from '../../web-kit/layout.js';
 import type { StripeJsSettings } from '../../web-kit/stripe-js.js';
 import { type ElementsMode, stripeCardField } from '../card-entry/card-entry.view.js';
 import { CANNOT_TAKE_PAYMENTS, type CardEntry, TEST_PAYMENT_METHODS } from '../checkout/checkout.views.js';
-import { sendStripeNextAction } from '../checkout/stripe-next-action.view.js';
+import { sendToBankAction } from '../checkout/bank-action.js';
 import { field, FORM_EXPIRED, message, messageOf, queryParam } from './portal-http.js';
 import type { PortalPages } from './portal-pages.js';
 import { formatAmount } from './portal-format.js';
@@ -116,15 +115,8 @@ class CardPages {
     // notice then reads the outcome); production goes through Stripe.js's next action.
     const secret = answer.status === 'requires_action' ? String(answer.client_secret ?? '') : '';
     const back = secret && next.afterAction ? next.afterAction(secret) : next.done;
-    if (secret && this.options.cardEntry === 'test') return res.redirect(303, paymentChallengeUrl(secret, back));
-    if (secret && this.stripe)
-      return sendStripeNextAction(res, {
-        ...this.stripe,
-        clientSecret: secret,
-        returnUrl: back,
-        failureUrl: next.failed,
-        brand: ctx.organization.name,
-      });
+    const action = { clientSecret: secret, returnUrl: back, failureUrl: next.failed, brand: ctx.organization.name };
+    if (secret && sendToBankAction(res, { cardEntry: this.options.cardEntry, stripe: this.stripe }, action)) return;
     if (answer.status === 'failed') return again(answer.error ?? 'The payment failed.', 400);
     res.redirect(303, next.done);
   }

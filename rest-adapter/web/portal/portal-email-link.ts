@@ -3,14 +3,12 @@ import type { Request, Response } from 'express';
 import { actsForOrganization } from '../../../kit/database/tenant-scope.js';
 import { DomainError } from '../../../kit/errors.js';
 import { ANONYMOUS } from '../../../kit/principal.js';
+import { EMAIL_LINK_PARAM } from '../../../subgraphs/billing/contract.js';
 import type { OrganizationDirectory, OrganizationProfile } from '../../../subgraphs/identity/contract.js';
 import type { PortalApi } from './portal-api.js';
 import { queryParam } from './portal-http.js';
 import type { PortalPages } from './portal-pages.js';
 import { portalBase, readPortalToken, setPortalToken } from './portal-session.js';
-
-/** The query parameter of a customer e-mail's portal link (a one-time token, docs/email.md#links). */
-export const EMAIL_LINK_PARAM = 'login_token';
 
 /**
  * A customer e-mail's link (`/portal/<slug>/<view>?login_token=…`): the one-time token is traded once,

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { enqueueJob } from '../jobs/job-queue.js';
 import type { ChargeOutcome, SetupOutcome } from '../payments/payment-processor.js';
 import type { CheckoutOutcomeHandler, SettledCharge, SetupEvent } from '../payments/processor-outcome-handlers.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
@@ -8,7 +7,7 @@ import { recordCheckoutEvent } from './checkout.events.js';
 import { checkoutRead } from './checkout.read.js';
 import { CheckoutRepository } from './checkout.repository.js';
 import { CheckoutType } from './checkout.type.js';
-import { CHECKOUT_FULFILMENT_JOB, type FulfilmentPayload, releaseDiscount } from './checkout-confirm.js';
+import { enqueueFulfilment, type FulfilmentPayload, releaseDiscount } from './checkout-confirm.js';
 
 /** Polar's keys in `payment_processor_metadata` for a payment that waits for the customer. */
 const INTENT_KEYS = ['intent_status', 'intent_client_secret'];
@@ -77,12 +76,7 @@ export class CheckoutActionSettlement implements CheckoutOutcomeHandler {
     k.pendingIntentId = null;
     k.pendingFulfilment = null;
     await em.flush();
-    await enqueueJob(em, {
-      kind: CHECKOUT_FULFILMENT_JOB,
-      key: `${CHECKOUT_FULFILMENT_JOB}:${k.id}`,
-      payload: payload as unknown as Record<string, unknown>,
-      runAt: now,
-    });
+    await enqueueFulfilment(em, payload, now);
   }
 
   private async reopen(em: EntityManager, k: Checkout, now: Date): Promise<void> {

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../../kit/request-context.js';
 import { Customer } from '../customers/customer.entity.js';
 import { recordCustomerEvent } from '../customers/customer.events.js';
 import { DiscountRepository } from '../discounts/discount.repository.js';
+import { enqueueJob } from '../jobs/job-queue.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';
 import type {
@@ -21,6 +22,24 @@ import { CheckoutRepository } from './checkout.repository.js';
  * (checkout.fulfilment.ts): the job's payload, the processor call it replays, the payment row, the customer.
  */
 export const CHECKOUT_FULFILMENT_JOB = 'checkout.fulfil';
+
+/** The fulfilment job's key: one job per checkout, so a second enqueue (a replayed event) is a no-op. */
+export const fulfilmentJobKey = (checkoutId: string) => `${CHECKOUT_FULFILMENT_JOB}:${checkoutId}`;
+
+/**
+ * Enqueues the checkout's fulfilment in the caller's transaction (the confirm's, or the processor event's
+ * that settled a payment which waited for 3-D Secure). `heldBy`: the runner that runs it right after the
+ * commit (`JobRunner.runNow`), as enqueueJob says.
+ */
+export function enqueueFulfilment(em: EntityManager, payload: FulfilmentPayload, runAt: Date, heldBy?: string) {
+  return enqueueJob(em, {
+    kind: CHECKOUT_FULFILMENT_JOB,
+    key: fulfilmentJobKey(payload.checkoutId),
+    payload: payload as unknown as Record<string, unknown>,
+    runAt,
+    heldBy,
+  });
+}
 
 /** What the fulfilment job gets: enough to replay the processor call with the very same key and input. */
 export interface FulfilmentPayload {

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { checkoutExpiredEvents } from './checkout.events.js';
 import { runWrite } from '../events/run-write.js';
-import type { DueWork, SweepableDueWorkRunner } from '../time/due-work.js';
+import { type DueWork, inBatches, type SweepableDueWorkRunner } from '../time/due-work.js';
 import { checkoutRead } from './checkout.read.js';
 import { CheckoutType } from './checkout.type.js';
 import { releaseDiscount } from './checkout-confirm.js';
@@ -44,11 +44,11 @@ export class CheckoutExpiry implements SweepableDueWorkRunner {
   }
 
   async runDue(work: DueWork): Promise<void> {
-    for (;;) {
-      // On the write path's frame: the claimed rows and their events commit together. The claim is the
-      // batch's locking load (no principal: due work acts for the organization it was given).
-      const expired = await runWrite(this.orm.em, async em => {
-        const ids = await new CheckoutRepository(em).expireOpen(work.organizationId, work.at, BATCH);
+    // On the write path's frame: the claimed rows and their events commit together. The claim is the
+    // batch's locking load (no principal: due work acts for the organization it was given).
+    await inBatches(BATCH, limit =>
+      runWrite(this.orm.em, async em => {
+        const ids = await new CheckoutRepository(em).expireOpen(work.organizationId, work.at, limit);
         if (!ids.length) return { result: 0 };
         // A discount redemption reserved by a confirm that never went through is free again.
         await releaseDiscount(em, ids);
@@ -61,8 +61,7 @@ export class CheckoutExpiry implements SweepableDueWorkRunner {
           ),
         );
         return { result: ids.length, events };
-      });
-      if (expired < BATCH) return;
-    }
+      }),
+    );
   }
 }

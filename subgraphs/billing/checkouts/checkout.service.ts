@@ -8,7 +8,6 @@ import { storedAddress } from '../customers/customer.service.js';
 import { checkoutEvent } from './checkout.events.js';
 import { runWrite } from '../events/run-write.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
-import { enqueueJob } from '../jobs/job-queue.js';
 import { PaymentError } from '../payments/payment.errors.js';
 import type { ChargeOutcome, SetupOutcome } from '../payments/payment-processor.js';
 import type { Product } from '../products/product.entity.js';
@@ -28,7 +27,8 @@ import type {
 } from './checkout.inputs.js';
 import { applyClientChanges, invalid, missing, priceCheckout } from './checkout-amounts.js';
 import {
-  CHECKOUT_FULFILMENT_JOB,
+  enqueueFulfilment,
+  fulfilmentJobKey,
   type FulfilmentPayload,
   processorCall,
   processorCustomerFor,
@@ -334,19 +334,13 @@ export class CheckoutService {
         awaitAction(k, payload, outcome);
         return;
       }
-      await enqueueJob(em, {
-        kind: CHECKOUT_FULFILMENT_JOB,
-        key: `${CHECKOUT_FULFILMENT_JOB}:${k.id}`,
-        payload: payload as unknown as Record<string, unknown>,
-        runAt: now,
-        // Run below, after the commit, before the answer: no other runner takes it meanwhile.
-        heldBy: this.deps.jobs?.worker,
-      });
+      // Run below, after the commit, before the answer: no other runner takes it meanwhile.
+      await enqueueFulfilment(em, payload, now, this.deps.jobs?.worker);
     });
     if (declined !== null) throw new PaymentError(declined);
     if (awaitingAction) return { ...result, customerSessionToken: token };
     // Fulfil now; the worker picks the job up if this process dies first.
-    if (this.deps.jobs) await this.deps.jobs.runNow(`${CHECKOUT_FULFILMENT_JOB}:${checkoutId}`);
+    if (this.deps.jobs) await this.deps.jobs.runNow(fulfilmentJobKey(checkoutId));
     return { ...result, customerSessionToken: token };
   }
 

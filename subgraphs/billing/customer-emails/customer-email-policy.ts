@@ -1,7 +1,8 @@
 /**
  * Which outbox event tells a customer what (docs/email.md#customer-e-mails): Polar's choice of e-mail per
- * change (its order and subscription services), as a pure function of the event and the organization's
- * `customer_email_settings`. At most one e-mail per event; the reminders are due work
+ * change (its order and subscription services), as a pure function of the event; the organization's
+ * `customer_email_settings` (`kindIsOn`) are applied where the e-mail is written (customer-email.job.ts,
+ * customer-email-reminders.ts). At most one e-mail per event; the reminders are due work
  * (customer-email-reminders.ts), not events.
  */
 export const CUSTOMER_EMAIL_KINDS = [

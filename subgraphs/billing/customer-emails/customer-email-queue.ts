@@ -6,14 +6,8 @@ import { CustomerSessionRepository } from '../customer-sessions/customer-session
 import { outboxIdOf, queueEmail } from '../emails/email-outbox.js';
 import { type EmailFacts, type EmailLinks, renderCustomerEmail } from './customer-email-content.js';
 import type { CustomerEmailKind } from './customer-email-policy.js';
+import { EMAIL_LINK_PARAM, EMAIL_LINK_PREFIX, EMAIL_LINK_TTL_MS } from './email-link.js';
 import type { PurchasedBenefits } from './purchased-benefits.repository.js';
-
-/** How long an e-mail's portal link signs in (once): a week, longer than any reminder's lead time but one. */
-export const EMAIL_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-/** The one-time sign-in tokens of e-mail links: `polar_cel_` + 43 characters (the authenticate route takes ≤ 64). */
-export const EMAIL_LINK_PREFIX = 'polar_cel_';
-/** The portal's query parameter that carries it (rest-adapter's portal entry trades it for a session). */
-export const EMAIL_LINK_PARAM = 'login_token';
 
 export interface CustomerEmailSender {
   secret: string;
@@ -30,7 +24,7 @@ export interface CustomerEmailOrder {
   /** The order's or subscription's wire body (as its event carries it). */
   payload: Record<string, any>;
   card?: EmailFacts['card'];
-  /** The license keys and files the purchase's grants hold (confirmations, confirmation-email.job.ts). */
+  /** The license keys and files the purchase's grants hold (confirmations, customer-email.job.ts). */
   purchased?: PurchasedBenefits;
   /** The instant of the change (the organization's clock). */
   at: Date;

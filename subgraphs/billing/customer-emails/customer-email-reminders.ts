@@ -1,7 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { OrganizationDirectory } from '../../identity/contract.js';
 import { SavedPaymentMethodRepository } from '../payments/saved-payment-method.repository.js';
-import type { DueWork, SweepableDueWorkRunner } from '../time/due-work.js';
+import { type DueWork, inBatches, type SweepableDueWorkRunner } from '../time/due-work.js';
 import { type CustomerEmailKind, kindIsOn } from './customer-email-policy.js';
 import { type CustomerEmailSender, queueCustomerEmail } from './customer-email-queue.js';
 import { CustomerEmailReminderRepository, type ReminderRow } from './customer-email-reminder.repository.js';
@@ -81,8 +81,11 @@ const BATCH = 100;
 /**
  * The reminders as due work (time/due-work.ts): the sandbox clock's advance sends them at the instant
  * they fall due by the organization's clock, the production sweep by the wall clock. Each batch is one
- * transaction: the rows are locked, each e-mail queued under the reminder's kind, subject and anchor,
- * and the anchor marked sent, so two sweeps at once send it once.
+ * transaction (`inBatches`, as checkout expiry): the rows are locked, each e-mail queued under the
+ * reminder's kind, subject and anchor, and the anchor marked sent, so two sweeps at once send it once.
+ * Unlike expiry's, the claim is a row lock and a mark, not a state change: a reminder row stays (its next
+ * anchor, the next period), and queueing an e-mail records no domain event, so it is not the write path's.
+ * Identity's profile (name, switches) is read once per run, before any transaction opens.
  */
 export class CustomerEmailReminders implements SweepableDueWorkRunner {
   readonly name = 'customer-email-reminders';
@@ -108,18 +111,17 @@ export class CustomerEmailReminders implements SweepableDueWorkRunner {
 
   async runDue(work: DueWork): Promise<void> {
     const organization = this.directory ? await this.directory.profile(work.organizationId) : null;
-    for (;;) {
-      const sent = await this.orm.em.fork().transactional(async em => {
+    await inBatches(BATCH, limit =>
+      this.orm.em.fork().transactional(async em => {
         const reminders = this.repository(em);
-        const due = await reminders.claimDue(work.organizationId, work.at, BATCH);
+        const due = await reminders.claimDue(work.organizationId, work.at, limit);
         for (const row of due) {
           if (organization) await this.send(em, row, organization, work.at);
           await reminders.markSent(row.kind, row.subject_id, row.anchor);
         }
         return due.length;
-      });
-      if (sent < BATCH) return;
-    }
+      }),
+    );
   }
 
   private async send(

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../../kit/request-context.js';
 import { hashToken } from '../../../kit/tokens.js';
 import type { OrganizationDirectory } from '../../identity/contract.js';
 import { CustomerRepository } from '../customers/customer.repository.js';
-import { EMAIL_LINK_PREFIX } from '../customer-emails/customer-email-queue.js';
+import { EMAIL_LINK_PREFIX } from '../customer-emails/email-link.js';
 import { runWrite } from '../events/run-write.js';
 import { queueEmail, sendSoon } from '../emails/email-outbox.js';
 import type { JobRunner } from '../jobs/job-queue.js';

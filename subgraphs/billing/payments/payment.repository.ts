@@ -24,12 +24,6 @@ export class PaymentRepository {
     return known !== undefined;
   }
 
-  /** Whether the payment of this processor charge is settled already on our side (not `pending`). */
-  async isSettledCharge(chargeId: string): Promise<boolean> {
-    const payment = await this.findNewestByChargeId(chargeId);
-    return payment !== null && payment.status !== 'pending';
-  }
-
   /**
    * Waits for a transaction charging for this subscription to end: the renewal holds the subscription's
    * row while it charges (docs/payments.md), so taking that row lock waits for its commit or rollback.

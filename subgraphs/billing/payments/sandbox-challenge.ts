@@ -1,11 +1,8 @@
 import { Field, ObjectType } from 'type-graphql';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { ResourceNotFound } from '../../../kit/errors.js';
-import type { JobRunner } from '../jobs/job-queue.js';
 import { MinorUnits } from '../shared/scalars.js';
 import type { ProcessorEventHandler } from './processor-events.js';
 import type { PaymentProcessor } from './payment-processor.js';
-import { PaymentRepository } from './payment.repository.js';
 import type { TestChallenge } from './test-processor/test-challenge.js';
 import { TestPaymentProcessor } from './test-processor/test-processor.js';
 
@@ -26,15 +23,15 @@ export class SandboxPaymentChallengeType {
  * The sandbox's simulated 3-D Secure page, billing's side (docs/payments.md): the test processor's
  * challenge is read by the intent's client secret and settled once; the processor event it reports
  * goes through the same handler as Stripe's webhooks (processor-events.ts: applied once, by its id),
- * and the fulfilment it may enqueue runs before the answer. Production has none: 404.
+ * and the checkout's fulfilment it may enqueue runs before the answer (`fulfilNow`, given by the
+ * composition: payments know nothing of what a checkout's job is). Production has none: 404.
  */
 export class SandboxChallengeService {
   constructor(
     private readonly sandbox: boolean,
     private readonly payments: PaymentProcessor,
     private readonly events: ProcessorEventHandler,
-    private readonly jobs: JobRunner | null,
-    private readonly orm: MikroORM,
+    private readonly fulfilNow: (checkoutId: string) => Promise<void>,
   ) {}
 
   async read(clientSecret: string): Promise<SandboxPaymentChallengeType> {
@@ -44,15 +41,13 @@ export class SandboxChallengeService {
   }
 
   async settle(clientSecret: string, complete: boolean): Promise<SandboxPaymentChallengeType> {
-    // A charge whose payment billing settled already (abandoned after the wait, then paid another way)
-    // must not succeed late: the bank page has expired, the authentication fails.
-    const chargeId = await this.challenges().chargeIdOf(clientSecret);
-    const givenUp = chargeId !== null && (await new PaymentRepository(this.orm.em.fork()).isSettledCharge(chargeId));
-    const settled = await this.challenges().settle(clientSecret, complete && !givenUp);
+    // A charge billing gave up (abandoned after the wait, subscriptions/lifecycle/abandoned-payments.ts)
+    // was canceled at the processor first: the ledger's `canceled` row answers a late "complete" itself.
+    const settled = await this.challenges().settle(clientSecret, complete);
     if (!settled) throw new ResourceNotFound();
     await this.events.apply(settled.event);
     const checkoutId = settled.event.type === 'charge.succeeded' ? settled.event.metadata.checkout_id : null;
-    if (checkoutId && this.jobs) await this.jobs.runNow(`checkout.fulfil:${checkoutId}`);
+    if (checkoutId) await this.fulfilNow(checkoutId);
     return settled.challenge satisfies TestChallenge;
   }
 

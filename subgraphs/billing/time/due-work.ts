@@ -47,3 +47,14 @@ export interface SweepableDueWorkRunner extends DueWorkRunner {
    */
   readonly topic: string;
 }
+
+/**
+ * How a runner works off an organization's due rows: `step` claims at most `limit` of them, acts and
+ * commits, in one transaction, and answers how many it claimed; a step that claimed fewer was the last.
+ * A backlog (a long outage, a sandbox clock moved by a year) is worked off in bounded transactions, never
+ * one long one. How a row is claimed is the runner's: a state change that is itself the claim
+ * (checkout expiry's `update … where status = 'open'`), or a row lock and a mark (the reminders').
+ */
+export async function inBatches(limit: number, step: (limit: number) => Promise<number>): Promise<void> {
+  while ((await step(limit)) >= limit);
+}

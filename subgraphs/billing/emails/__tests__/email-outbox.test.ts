@@ -1,7 +1,7 @@
 import { ManualClock } from '../../../../kit/clock.js';
 import type { EmailMessage, Mailer } from '../../../../kit/email/mailer.js';
-import { createTestDatabase } from '../../../../test/support/database.js';
-import { type BillingRuntime, startBilling } from '../../runtime.js';
+import { startBillingAlone } from '../../../../test/support/billing-alone.js';
+import type { BillingRuntime } from '../../runtime.js';
 import { queueEmail } from '../email-outbox.js';
 
 /**
@@ -25,24 +25,13 @@ class ScriptedMailer implements Mailer {
 const clock = new ManualClock(new Date('2026-11-24T12:00:00.000Z'));
 const mailer = new ScriptedMailer();
 let billing: BillingRuntime;
-let drop: () => Promise<void>;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const database = await createTestDatabase('email_outbox');
-  drop = database.drop;
-  billing = await startBilling({
-    databaseUrl: database.url,
-    secret: 'x'.repeat(40),
-    clock,
-    environment: 'production',
-    publicUrl: 'http://billing.test',
-    runJobs: false,
-    mailer,
-  });
+  ({ billing, close } = await startBillingAlone('email_outbox', { clock, mailer }));
 });
 afterAll(async () => {
-  await billing?.close();
-  await drop?.();
+  await close?.();
 });
 
 const rows = async (to: string) =>

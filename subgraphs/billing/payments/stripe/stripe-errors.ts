@@ -20,6 +20,18 @@ export function declineOf(error: unknown): PaymentFailure | null {
 }
 
 /**
+ * The failure an intent carries (`last_payment_error`, `last_setup_error`) as ours; `code` and `message`
+ * stand in for what Stripe left out.
+ */
+export function intentFailureOf(
+  error: { code?: string; decline_code?: string; message?: string } | null | undefined,
+  code: string,
+  message = 'The payment could not be completed.',
+): PaymentFailure {
+  return { code: error?.code ?? code, declineCode: error?.decline_code ?? null, message: error?.message ?? message };
+}
+
+/**
  * Every other Stripe error becomes one of ours: a payment method or confirmation token Stripe does
  * not know is a 422 at the caller's field; a reused idempotency key is our bug; network failures,
  * Stripe's 5xx, rate limits and a rejected secret key mean the outcome is unknown (retry with the

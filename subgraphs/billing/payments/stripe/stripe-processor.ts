@@ -18,7 +18,7 @@ import type {
   SetupOutcome,
 } from '../payment-processor.js';
 import { fromStripeAmount, toStripeAmount } from './stripe-amounts.js';
-import { declineOf, translateStripeError } from './stripe-errors.js';
+import { declineOf, intentFailureOf, translateStripeError } from './stripe-errors.js';
 
 /**
  * Payments through Stripe with the official client: Customers, SetupIntents (save a method),
@@ -69,7 +69,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
         return {
           status: 'failed',
           setupId: intent.id,
-          failure: failureOf(intent.last_setup_error, 'setup_intent_unexpected_state'),
+          failure: intentFailureOf(intent.last_setup_error, 'setup_intent_unexpected_state'),
         };
       const details = detailsOf(method);
       return { status: 'succeeded', setupId: intent.id, paymentMethod: { ...details, id: details.id! } };
@@ -127,7 +127,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
       return {
         status: 'failed',
         chargeId: intent.id,
-        failure: failureOf(
+        failure: intentFailureOf(
           intent.last_payment_error,
           intent.status === 'requires_action' ? 'authentication_required' : 'payment_intent_unexpected_state',
         ),
@@ -251,16 +251,5 @@ function detailsOf(method: Stripe.PaymentMethod | string): PaymentMethodDetails 
     last4: method.card?.last4 ?? '',
     expMonth: method.card?.exp_month ?? 0,
     expYear: method.card?.exp_year ?? 0,
-  };
-}
-
-function failureOf(
-  error: { code?: string; decline_code?: string; message?: string } | null | undefined,
-  fallback: string,
-) {
-  return {
-    code: error?.code ?? fallback,
-    declineCode: error?.decline_code ?? null,
-    message: error?.message ?? 'The payment could not be completed.',
   };
 }

@@ -1,7 +1,8 @@
 import type Stripe from 'stripe';
 import { InvalidWebhookSignature } from '../payment.errors.js';
-import type { PaymentFailure, ProcessorEvent } from '../payment-processor.js';
+import type { ProcessorEvent } from '../payment-processor.js';
 import { fromStripeAmount } from './stripe-amounts.js';
+import { intentFailureOf } from './stripe-errors.js';
 import { stripeModule } from './stripe-module.js';
 
 /** How old a signed event may be (Stripe's default tolerance, against replays). */
@@ -59,19 +60,13 @@ export function processorEventOf(event: Stripe.Event): ProcessorEvent | null {
     }
     case 'payment_intent.payment_failed': {
       const intent = event.data.object;
-      const error = intent.last_payment_error;
-      const failure: PaymentFailure = {
-        code: error?.code ?? 'payment_failed',
-        declineCode: error?.decline_code ?? null,
-        message: error?.message ?? 'The payment failed.',
-      };
       return {
         type: 'charge.failed',
         eventId: event.id,
         chargeId: intent.id,
         amount: fromStripeAmount(intent.amount),
         currency: intent.currency,
-        failure,
+        failure: intentFailureOf(intent.last_payment_error, 'payment_failed', 'The payment failed.'),
         metadata: { ...intent.metadata },
       };
     }
@@ -80,7 +75,6 @@ export function processorEventOf(event: Stripe.Event): ProcessorEvent | null {
       const intent = event.data.object;
       const method = intent.payment_method;
       const methodId = typeof method === 'string' ? method : (method?.id ?? null);
-      const error = intent.last_setup_error;
       const succeeded = event.type === 'setup_intent.succeeded';
       return {
         type: succeeded ? 'setup.succeeded' : 'setup.failed',
@@ -89,11 +83,7 @@ export function processorEventOf(event: Stripe.Event): ProcessorEvent | null {
         paymentMethod: succeeded && methodId ? methodDetailsOf(method, methodId) : null,
         failure: succeeded
           ? null
-          : {
-              code: error?.code ?? 'setup_failed',
-              declineCode: error?.decline_code ?? null,
-              message: error?.message ?? 'The payment method could not be saved.',
-            },
+          : intentFailureOf(intent.last_setup_error, 'setup_failed', 'The payment method could not be saved.'),
         metadata: { ...intent.metadata },
       };
     }

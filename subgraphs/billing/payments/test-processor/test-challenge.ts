@@ -35,12 +35,6 @@ export class TestChallenges {
     return null;
   }
 
-  /** The id of the charge waiting behind this secret (null: none, or a card being saved). */
-  async chargeIdOf(clientSecret: string): Promise<string | null> {
-    const { charge } = await new TestProcessorRepository(this.em.fork()).byClientSecret(clientSecret, false);
-    return charge?.id ?? null;
-  }
-
   /** Completes (`succeed`) or fails the challenge; null when no challenge has this secret. */
   settle(clientSecret: string, succeed: boolean): Promise<{ challenge: TestChallenge; event: ProcessorEvent } | null> {
     return this.em.fork().transactional(async em => {

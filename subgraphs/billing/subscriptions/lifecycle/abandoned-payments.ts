@@ -4,7 +4,7 @@ import { idempotencyKey } from '../../payments/idempotency-key.js';
 import type { Payment } from '../../payments/payment.entity.js';
 import type { CancelOutcome, PaymentProcessor } from '../../payments/payment-processor.js';
 import type { Subscription } from '../subscription.entity.js';
-import { settleAttempt, type Stamp } from './renewal-billing.js';
+import { markPaid, type Stamp } from './renewal-billing.js';
 import { RenewalQueries } from './renewal.queries.js';
 
 /**
@@ -38,11 +38,7 @@ export async function giveUpAbandonedPayments(
     if (outcome.status === 'succeeded') {
       payment.status = 'succeeded';
       await em.flush();
-      const paid = {
-        ...outcome,
-        paymentMethod: { id: null, type: 'card' as const, brand: '', last4: '', expMonth: 0, expYear: 0 },
-      };
-      await settleAttempt(em, s, order, attemptOf(payment), paid, stamp, false);
+      await markPaid(em, s, order, stamp);
       return 'paid';
     }
     markAbandoned(payment);
@@ -55,9 +51,4 @@ function markAbandoned(payment: Payment): void {
   payment.status = 'failed';
   payment.declineReason = 'abandoned';
   payment.declineMessage = 'The customer did not complete the authentication in time.';
-}
-
-/** `charge:order:<id>:manual:<n>` → n. */
-function attemptOf(payment: Payment): number {
-  return Number(payment.idempotencyKey.slice(payment.idempotencyKey.lastIndexOf(':') + 1)) || 1;
 }

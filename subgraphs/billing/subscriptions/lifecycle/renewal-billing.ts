@@ -271,7 +271,7 @@ function automaticAttempts(em: EntityManager, order: Order): Promise<number> {
 }
 
 /** The order is paid; a past-due subscription is active again (`subscription.active`, Polar's reactivation). */
-async function markPaid(em: EntityManager, s: Subscription, order: Order, stamp: Stamp): Promise<void> {
+export async function markPaid(em: EntityManager, s: Subscription, order: Order, stamp: Stamp): Promise<void> {
   const now = stamp.at;
   order.status = 'paid';
   order.nextPaymentAttemptAt = null;
