@@ -73,7 +73,7 @@ const STATUS: Record<string, string> = {
 };
 
 function mailList(items: SandboxEmail[]): HtmlValue {
-  const intro = html`<p class="muted">The sandbox sends e-mail only to members of the organization (their <code>+alias</code> addresses too); every other message is kept here, not sent.</p>`;
+  const intro = html`<p class="muted">Every e-mail the sandbox wrote is listed here. It delivers only those addressed to members of the organization (their <code>+alias</code> addresses too); the others are kept here, not sent.</p>`;
   if (!items.length) return html`${intro}<p>No e-mail yet.</p>`;
   return html`${intro}${items.map(
     m => html`<div class="card"><p><strong>${m.subject}</strong></p>
