@@ -150,6 +150,7 @@ export class CheckoutType {
     const formRequired = paymentRequired || setupRequired;
     const url = checkoutUrl(context.publicUrl, k.clientSecret);
     const mode = (on: boolean) => (on ? 'required' : 'disabled');
+    const northAmerican = formRequired && ['US', 'CA'].includes(k.customerBillingAddress?.country?.toUpperCase() ?? '');
     return {
       id: k.id,
       createdAt: toDate(k.createdAt),
@@ -200,9 +201,10 @@ export class CheckoutType {
       paymentMethodType: formRequired ? 'card' : null,
       billingAddressFields: {
         country: mode(formRequired || k.requireBillingAddress),
-        state: mode(k.requireBillingAddress),
+        // Polar's: a US or Canadian address needs its state (and, to be taxed, its postal code).
+        state: mode(k.requireBillingAddress || northAmerican),
         city: mode(k.requireBillingAddress),
-        postalCode: mode(k.requireBillingAddress),
+        postalCode: mode(k.requireBillingAddress || northAmerican),
         line1: mode(k.requireBillingAddress),
         line2: k.requireBillingAddress ? 'optional' : 'disabled',
       },
