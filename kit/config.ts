@@ -229,6 +229,12 @@ const schema = z.object({
    */
   STRIPE_JS_URL: optionalUrl.transform(url => url ?? 'https://js.stripe.com/v3/'),
   /**
+   * Where EU VAT ids are checked (the European Commission's VIES REST API; subgraphs/billing/tax/
+   * vies-verifier.ts) and how long one check may take before it is inconclusive (docs/tax.md#vies).
+   */
+  VIES_URL: optionalUrl.transform(url => url ?? 'https://ec.europa.eu/taxation_customs/vies/rest-api'),
+  VIES_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  /**
    * GitHub's secret-scanning public keys, as `GET https://api.github.com/meta/public_keys/secret_scanning`
    * answers (`{"public_keys":[{"key_identifier","key","is_current"}]}`): inline JSON, and/or a file
    * holding it (both: the keys of both). Unset: POST /v1/integrations/github/secret-scanning answers 503.
