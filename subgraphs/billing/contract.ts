@@ -44,6 +44,7 @@ export { CustomerCancellationReason, MANUAL_REFUND_REASONS, SubscriptionStatus }
 
 // What a reverse-charged sale says (the hosted checkout page prints it as the invoices do).
 export { REVERSE_CHARGE_MENTION } from './invoices/invoice.document.js';
+export { isReverseCharged, taxLinesOf } from './invoices/invoice-tax.js';
 
 // Limits the edge validates before a request reaches billing.
 export { CUSTOMER_NAME_MAX_LENGTH } from './customers/customer.validation.js';

@@ -1,5 +1,5 @@
 import { formatMoney } from '../../../kit/money/format.js';
-import { REVERSE_CHARGE_MENTION } from '../../../subgraphs/billing/contract.js';
+import { isReverseCharged, REVERSE_CHARGE_MENTION, taxLinesOf } from '../../../subgraphs/billing/contract.js';
 import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
 import type { StripeJsSettings } from '../../web-kit/stripe-js.js';
@@ -78,23 +78,14 @@ ${taxed ? html`<tr><td>Net</td><td data-amount="net">${money(checkout.net_amount
 ${taxed ? taxRows(checkout).map(([label, amount]) => html`<tr><td>${label}</td><td data-amount="tax">${money(amount, currency)}</td></tr>`) : null}
 ${checkout.tax_amount == null ? html`<tr><td>Tax</td><td data-amount="tax" class="muted">with your billing address</td></tr>` : null}
 <tr class="total"><td>${checkout.active_trial_interval ? 'Due after the trial' : 'Total'}</td><td data-amount="total">${money(checkout.total_amount, currency)}${period}</td></tr>
-</tbody></table>${reverseCharged(checkout) ? html`<p class="muted" data-reverse-charge>${REVERSE_CHARGE_MENTION}</p>` : null}${trial}`;
+</tbody></table>${isReverseCharged(checkout.tax_breakdown ?? []) ? html`<p class="muted" data-reverse-charge>${REVERSE_CHARGE_MENTION}</p>` : null}${trial}`;
 }
-
-const reverseCharged = (checkout: PublicCheckout) =>
-  ((checkout.tax_breakdown ?? []) as Record<string, any>[]).some(i => i.taxability_reason === 'reverse_charge');
 
 /** The tax as rows: one per rate charged ("VAT 19 %"), or one "Tax" row when the rates do not say it all. */
 function taxRows(checkout: PublicCheckout): [string, number][] {
-  const items = ((checkout.tax_breakdown ?? []) as Record<string, any>[]).filter(
-    i => i.taxability_reason === 'standard_rated',
-  );
-  const sum = items.reduce((total, i) => total + Number(i.amount), 0);
-  if (!items.length || sum !== Number(checkout.tax_amount)) return [['Tax', Number(checkout.tax_amount)]];
-  return items.map(i => [
-    `${i.display_name}${i.rate_type === 'percentage' && i.rate != null ? ` ${Number(Number(i.rate).toFixed(4))} %` : ''}`,
-    Number(i.amount),
-  ]);
+  const tax = Number(checkout.tax_amount);
+  const lines = taxLinesOf(checkout.tax_breakdown ?? [], BigInt(tax));
+  return lines ? lines.map(line => [line.label, Number(line.amount)]) : [['Tax', tax]];
 }
 
 function input(

@@ -1,6 +1,6 @@
 import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
 import { parseTaxId } from '../../../kit/tax/tax-id.js';
-import { type SaleTax, taxAddressIssue } from '../orders/sale-tax.js';
+import { isUntaxable, type SaleTax, taxAddressIssue } from '../orders/sale-tax.js';
 import type { ProductPrice } from '../products/product-price.entity.js';
 import type { Product } from '../products/product.entity.js';
 import type { TaxBehaviorOption, TaxId } from '../tax/tax.contract.js';
@@ -55,7 +55,7 @@ export class CheckoutTax {
   constructor(private readonly sale: SaleTax | null) {}
 
   /** Sets the checkout's tax; answers why it cannot be computed yet (null: computed, or none owed). */
-  async apply(k: Checkout, priced: PricedCheckout, now: Date): Promise<string | null> {
+  async apply(k: Checkout, priced: PricedCheckout, now: Date): Promise<PolarRequestValidationError | null> {
     const taxable = BigInt(k.amount) - BigInt(k.discountAmount);
     const formRequired = taxable > 0n || (!!priced.product.recurringInterval && priced.price.amountType !== 'free');
     if (!this.sale || !formRequired) return this.set(k, { taxAmount: 0n });
@@ -68,13 +68,22 @@ export class CheckoutTax {
     const taxId = checkoutTaxId(k);
     const vatIdCheck = seller.profile.country ? await this.vatIdCheck(k, taxId, now) : null;
     const behavior = (priced.price.taxBehavior as TaxBehaviorOption | null) ?? seller.defaultTaxBehavior;
-    const { calculation, evidence } = await this.sale.calculate(
-      seller,
-      { address: k.customerBillingAddress, taxId, vatIdCheck },
-      k.currency,
-      [{ key: '0', amount: taxable, taxBehavior: behavior }],
-      now,
-    );
+    let computed: Awaited<ReturnType<SaleTax['calculate']>>;
+    try {
+      computed = await this.sale.calculate(
+        seller,
+        { address: k.customerBillingAddress, taxId, vatIdCheck },
+        k.currency,
+        [{ key: '0', amount: taxable, taxBehavior: behavior }],
+        now,
+      );
+    } catch (error) {
+      // Polar's: swallowed on an update (the buyer is still typing), refused at the confirm.
+      if (!isUntaxable(error)) throw error;
+      this.set(k, { taxAmount: null });
+      return error;
+    }
+    const { calculation, evidence } = computed;
     k.taxAmount = calculation.taxAmount;
     k.taxBehavior = calculation.taxBehavior;
     k.taxBreakdown = calculation.breakdown;
@@ -91,7 +100,7 @@ export class CheckoutTax {
   }
 
   private async vatIdCheck(k: Checkout, taxId: TaxId | null, now: Date) {
-    if (!taxId || taxId[1] !== 'eu_vat' || !this.sale) return null;
+    if (taxId?.[1] !== 'eu_vat' || !this.sale) return null;
     if (k.customerTaxIdCheck?.tax_id[0] === taxId[0]) return k.customerTaxIdCheck.check;
     const check = await this.sale.vatIds.check(taxId, now);
     if (check.result === 'invalid')
@@ -108,12 +117,7 @@ export class CheckoutTax {
   }
 }
 
-/** The confirm's refusal when tax cannot be computed: 422 at `customer_billing_address`. */
-export function taxAddressRequired(k: Checkout, issue: string): ValidationIssue {
-  return {
-    type: k.customerBillingAddress ? 'value_error' : 'missing',
-    loc: ['body', 'customer_billing_address'],
-    msg: issue,
-    input: k.customerBillingAddress ?? null,
-  };
+/** The confirm's refusal when tax cannot be computed: the calculator's items (422 at `customer_billing_address`…). */
+export function untaxableIssues(error: PolarRequestValidationError): ValidationIssue[] {
+  return (error.details as ValidationIssue[] | undefined) ?? [];
 }

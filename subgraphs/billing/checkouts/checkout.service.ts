@@ -42,7 +42,7 @@ import { assertTrialAvailable } from './trial-redemptions.js';
 import { awaitAction } from './checkout-action-settlement.js';
 import type { CheckoutDependencies, CheckoutListQuery } from './checkout.dependencies.js';
 import { CheckoutRepository } from './checkout.repository.js';
-import { CheckoutTax, taxAddressRequired, validateCustomerTaxId } from './checkout-tax.js';
+import { CheckoutTax, untaxableIssues, validateCustomerTaxId } from './checkout-tax.js';
 
 /**
  * Checkout sessions (docs/polar/resources.md#checkout): create, read, update (merchant and client), confirm. The
@@ -252,7 +252,7 @@ export class CheckoutService {
       const issues: ValidationIssue[] = [];
       if (!k.customerEmail && !k.customerId) issues.push(missing('customer_email'));
       // A seller that collects tax needs an address it can tax (docs/tax.md#checkouts).
-      if (taxIssue && current.isPaymentFormRequired) issues.push(taxAddressRequired(k, taxIssue));
+      if (taxIssue && current.isPaymentFormRequired) issues.push(...untaxableIssues(taxIssue));
       if (current.isPaymentFormRequired && !input.confirmationTokenId) issues.push(missing('confirmation_token_id'));
       if (issues.length) throw new PolarRequestValidationError(issues);
       if (current.trialEnd)

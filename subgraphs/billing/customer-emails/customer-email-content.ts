@@ -1,5 +1,6 @@
 import { formatMoney } from '../../../kit/money/format.js';
 import { REVERSE_CHARGE_MENTION } from '../invoices/invoice.document.js';
+import { isReverseCharged, taxLinesOf } from '../invoices/invoice-tax.js';
 import type { CustomerEmailKind } from './customer-email-policy.js';
 import type { PurchasedBenefits } from './purchased-benefits.repository.js';
 
@@ -188,20 +189,13 @@ function compose(f: EmailFacts): { subject: string; lines: Line[] } {
  * "Including VAT 19 %" when the prices included it), or one "Tax" line; none when no tax was owed.
  */
 function taxLines(p: Payload): Line[] {
-  const items = ((p.tax_breakdown ?? []) as Payload[]).filter(i => i.taxability_reason === 'standard_rated');
   if (!Number(p.tax_amount ?? 0)) return [];
   const prefix = p.tax_behavior === 'inclusive' ? 'Including ' : '';
-  const sum = items.reduce((total, i) => total + Number(i.amount ?? 0), 0);
-  if (!items.length || sum !== Number(p.tax_amount))
-    return [{ key: `${prefix}Tax`, value: money(p.tax_amount, p.currency) }];
-  return items.map(i => ({
-    key: `${prefix}${i.display_name}${i.rate_type === 'percentage' && i.rate != null ? ` ${Number(Number(i.rate).toFixed(4))} %` : ''}`,
-    value: money(i.amount, p.currency),
-  }));
+  const lines = taxLinesOf(p.tax_breakdown ?? [], BigInt(p.tax_amount)) ?? [{ label: 'Tax', amount: p.tax_amount }];
+  return lines.map(line => ({ key: `${prefix}${line.label}`, value: money(line.amount, p.currency) }));
 }
 
-const reverseCharged = (p: Payload) =>
-  ((p.tax_breakdown ?? []) as Payload[]).some(i => i.taxability_reason === 'reverse_charge');
+const reverseCharged = (p: Payload) => isReverseCharged(p.tax_breakdown ?? []);
 
 function amountOf(p: Payload): string {
   const interval = p.recurring_interval ? ` / ${p.recurring_interval}` : '';

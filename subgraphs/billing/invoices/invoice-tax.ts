@@ -1,35 +1,59 @@
-import type { OrderType, TaxBreakdownItemType } from '../orders/order.type.js';
+import type { OrderType } from '../orders/order.type.js';
 import type { InvoiceDocument } from './invoice.document.js';
 
-/** A rate as invoices print it: 19 → "19", 5.5 → "5.5". */
-const rateText = (rate: number) => String(Number(rate.toFixed(4)));
-
-/** "VAT 19 %"; a reverse charge names itself; a fixed or unknown rate prints the tax's name alone. */
-export function taxLineLabel(item: TaxBreakdownItemType): string {
-  if (item.taxabilityReason === 'reverse_charge') return `${item.displayName} (reverse charge)`;
-  return item.rateType === 'percentage' && item.rate != null
-    ? `${item.displayName} ${rateText(item.rate)} %`
-    : item.displayName;
+/** A breakdown item as the wire and the database hold it (Polar's TaxBreakdownItem). */
+export interface TaxLineSource {
+  display_name: string;
+  rate_type: string;
+  rate: number | null;
+  taxability_reason: string;
 }
 
 /**
- * An order's tax as its invoice prints it (docs/tax.md#invoices): one line per rate of its breakdown
- * (the rates that were charged, and a reverse charge), whether the prices included it, and whether
- * the reverse-charge mention applies. Without such a line, the invoice prints one "Tax" line.
+ * How a rate of the tax is named wherever amounts are shown (invoices, e-mails, the checkout page):
+ * its display name ("VAT 19 %"), with the rate added when the name does not say it ("Sales tax" →
+ * "Sales tax 7.25 %").
+ */
+export function taxLineLabel(item: TaxLineSource): string {
+  const rate = item.rate_type === 'percentage' && item.rate != null ? Number(item.rate.toFixed(4)) : null;
+  return rate === null || item.display_name.includes('%') ? item.display_name : `${item.display_name} ${rate} %`;
+}
+
+/** The lines a tax is shown as: one per rate charged, or null when those do not add up to `taxAmount`. */
+export function taxLinesOf(
+  breakdown: readonly (TaxLineSource & { amount: number | bigint })[],
+  taxAmount: bigint,
+): { label: string; amount: bigint }[] | null {
+  const lines = new Map<string, bigint>();
+  for (const item of breakdown) {
+    if (item.taxability_reason !== 'standard_rated') continue;
+    const label = taxLineLabel(item);
+    lines.set(label, (lines.get(label) ?? 0n) + BigInt(item.amount));
+  }
+  const out = [...lines].map(([label, amount]) => ({ label, amount }));
+  return out.reduce((sum, line) => sum + line.amount, 0n) === taxAmount ? out : null;
+}
+
+/** Whether the buyer accounts for the VAT (a reverse-charge item in the breakdown). */
+export const isReverseCharged = (breakdown: readonly { taxability_reason: string }[]) =>
+  breakdown.some(item => item.taxability_reason === 'reverse_charge');
+
+/**
+ * An order's tax as its invoice prints it (docs/tax.md#invoices): one line per rate charged, whether
+ * the prices included it, and whether the reverse-charge mention applies. Without such lines, the
+ * invoice prints one "Tax" line.
  */
 export function invoiceTaxOf(order: OrderType): Pick<InvoiceDocument, 'taxLines' | 'taxInclusive' | 'reverseCharge'> {
-  const lines = new Map<string, bigint>();
-  for (const item of order.taxBreakdown) {
-    if (item.taxabilityReason !== 'standard_rated' && item.taxabilityReason !== 'reverse_charge') continue;
-    const label = taxLineLabel(item);
-    lines.set(label, (lines.get(label) ?? 0n) + item.amount);
-  }
-  const taxLines = [...lines].map(([label, amount]) => ({ label, amount }));
-  const taxed = taxLines.reduce((sum, line) => sum + line.amount, 0n);
+  const breakdown = order.taxBreakdown.map(i => ({
+    display_name: i.displayName,
+    rate_type: i.rateType,
+    rate: i.rate,
+    taxability_reason: i.taxabilityReason,
+    amount: i.amount,
+  }));
   return {
-    // Lines that do not account for the whole tax would print a wrong sum: one "Tax" line instead.
-    taxLines: taxed === order.taxAmount ? taxLines : [],
+    taxLines: taxLinesOf(breakdown, order.taxAmount) ?? [],
     taxInclusive: order.taxBehavior === 'inclusive',
-    reverseCharge: order.taxBreakdown.some(item => item.taxabilityReason === 'reverse_charge'),
+    reverseCharge: isReverseCharged(breakdown),
   };
 }

@@ -1,4 +1,6 @@
+import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { Address } from '../customers/customer.entity.js';
+import { TaxAddressRequired } from '../tax/tax.errors.js';
 import type {
   BuyerTaxProfile,
   SellerTaxProfile,
@@ -80,16 +82,28 @@ export function taxAddressOf(address: Address | null): TaxAddress | null {
 }
 
 /**
- * Why the buyer's address cannot be taxed, or null when it can. A seller that collects needs the
- * buyer's country, and in the US and Canada also the state and postal code (Polar's required billing
- * address fields there); a seller that collects nothing needs no address.
+ * Why the buyer's address cannot be taxed yet, or null. A seller that collects needs the buyer's
+ * country, and in the US and Canada also the state and postal code (Polar's required billing address
+ * fields there); a seller that collects nothing needs no address. The calculator has its own needs
+ * (a postal code where special territories exist…) and throws the same error.
  */
-export function taxAddressIssue(seller: SellerTax, address: Address | null): string | null {
+export function taxAddressIssue(seller: SellerTax, address: Address | null): TaxAddressRequired | null {
   if (!seller.profile.country) return null;
-  if (!address?.country) return 'A billing address is required to compute tax.';
-  if (['US', 'CA'].includes(address.country.toUpperCase()) && (!address.state || !address.postal_code))
-    return 'State and postal code are required to compute tax for this country.';
+  if (!address?.country) return new TaxAddressRequired('address');
+  if (['US', 'CA'].includes(address.country.toUpperCase())) {
+    if (!address.state) return new TaxAddressRequired('state');
+    if (!address.postal_code) return new TaxAddressRequired('postal_code');
+  }
   return null;
+}
+
+/**
+ * A tax the buyer's details do not allow yet: an address it cannot place (TaxAddressRequired), or
+ * one Stripe Tax refused, or a tax id it refused (Polar's `TaxCalculationLogicalError`). Not a
+ * technical failure: those are the calculator's to fall back from.
+ */
+export function isUntaxable(error: unknown): error is PolarRequestValidationError {
+  return error instanceof PolarRequestValidationError;
 }
 
 /**
@@ -162,7 +176,7 @@ export class SaleTax {
   ): Promise<OrderTax> {
     const issue = taxAddressIssue(seller, buyer.address);
     if (issue) {
-      onUntaxable(issue);
+      onUntaxable(issue.message);
       return untaxed(lines.length);
     }
     const vatIdCheck =
@@ -172,8 +186,14 @@ export class SaleTax {
           ? await this.checkVatId(buyer.taxId, at)
           : null;
     const keyed = lines.map((line, index) => ({ key: String(index), ...line }));
-    const { calculation, evidence } = await this.calculate(seller, { ...buyer, vatIdCheck }, currency, keyed, at);
-    return orderTaxOf(calculation, evidence, lines.length);
+    try {
+      const { calculation, evidence } = await this.calculate(seller, { ...buyer, vatIdCheck }, currency, keyed, at);
+      return orderTaxOf(calculation, evidence, lines.length);
+    } catch (error) {
+      if (!isUntaxable(error)) throw error;
+      onUntaxable(error.message);
+      return untaxed(lines.length);
+    }
   }
 }
 
