@@ -91,6 +91,25 @@ export type OrganizationFields = {
   embedHosts: string[];
   embedHostsEnforced: boolean;
   country: string | null;
+  taxSettings: {
+    legalName: string | null;
+    legalAddress: {
+      line1: string | null;
+      line2: string | null;
+      postalCode: string | null;
+      city: string | null;
+      state: string | null;
+      country: string;
+    } | null;
+    taxId: string[] | null;
+    registrations: Array<{
+      country: string;
+      state: string | null;
+      rateBasisPoints: number;
+      displayName: string;
+    }>;
+    stripeTaxEnabled: boolean;
+  };
   accountId: string | null;
   payoutAccountId: string | null;
   capabilities: {

@@ -1,5 +1,9 @@
+import { isCountryCode } from '../../../kit/countries.js';
+import { TAX_SETTINGS_LIMITS as TAX } from '../../../kit/tax/tax-settings.js';
 import { SOCIAL_PLATFORMS, TAX_BEHAVIORS } from '../../../subgraphs/identity/contract.js';
+import { pydanticIssue } from '../validation.js';
 import { graphqlInt } from './common.js';
+import { addressResponse } from './customers.schemas.js';
 import { z } from 'zod';
 
 /** Wire shapes of organizations (docs/polar/resources.md#organization): request bodies and the response, for validation and OpenAPI. */
@@ -7,7 +11,17 @@ const url = z.url().min(1).max(2083);
 const platform = z.enum(SOCIAL_PLATFORMS);
 const socialLink = z.object({ platform, url });
 const currency = z.string().regex(/^[a-zA-Z]{3}$/, 'Input should be a three-letter ISO 4217 currency code');
-const country = z.string().regex(/^[A-Z]{2}$/, 'Input should be an ISO 3166-1 alpha-2 country code');
+/**
+ * Polar's CountryAlpha2: an assigned ISO 3166-1 alpha-2 code, upper case (kit/countries.ts). Checked
+ * against the list, but described by its pattern: the list written out as an enum at every place a
+ * country appears would be most of this document.
+ */
+const country = z
+  .string()
+  .superRefine((value, ctx) => {
+    if (!isCountryCode(value)) pydanticIssue(ctx, value, 'enum', 'Input should be an ISO 3166-1 alpha-2 country code');
+  })
+  .meta({ title: 'CountryAlpha2', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code.' });
 const taxBehavior = z.enum(TAX_BEHAVIORS);
 const prorationBehavior = z.enum(['invoice', 'prorate', 'next_period', 'reset']);
 
@@ -71,6 +85,57 @@ const customerPortalSettings = z.object({
   customer: z.object({ allow_email_change: z.boolean().optional() }).optional(),
 });
 
+/**
+ * Beyond Polar: the seller's tax settings (docs/tax.md). The subgraph checks what a shape cannot: the
+ * tax id against the organization's country, states only for US/CA, no duplicate registrations.
+ */
+const legalAddress = z.object({
+  line1: z.string().nullish(),
+  line2: z.string().nullish(),
+  postal_code: z.string().nullish(),
+  city: z.string().nullish(),
+  state: z.string().nullish(),
+  country,
+});
+
+const taxRegistration = z.object({
+  country,
+  state: z
+    .string()
+    .nullish()
+    .meta({ description: 'A US state or Canadian province (`CA` or `US-CA`); only for US and CA registrations.' }),
+  rate_basis_points: z
+    .number()
+    .int()
+    .gte(0)
+    .lte(TAX.rateBasisPointsMax)
+    .meta({ description: 'The rate in basis points (2000 = 20 %).' }),
+  display_name: z.string().min(1).max(TAX.displayNameMaxLength),
+});
+
+const taxSettingsInput = z
+  .object({
+    legal_name: z.string().max(TAX.legalNameMaxLength).nullish(),
+    legal_address: legalAddress.nullish(),
+    tax_id: z
+      .string()
+      .nullish()
+      .meta({ description: "The seller's own VAT/tax number, validated for the organization's `country`." }),
+    registrations: z
+      .array(taxRegistration)
+      .max(TAX.registrationsMax)
+      .optional()
+      .meta({ description: 'Where the seller is registered to collect tax outside the EU; replaces the list.' }),
+    stripe_tax_enabled: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Ask Stripe Tax instead of the built-in rules when Stripe is the processor.' }),
+  })
+  .meta({
+    description:
+      "Beyond Polar: the seller's tax settings. A partial update: a key left out keeps its value, null clears it.",
+  });
+
 const sharedFields = {
   avatar_url: url.nullish(),
   email: z.email().nullish(),
@@ -82,6 +147,7 @@ const sharedFields = {
   subscription_settings: subscriptionSettings.nullish(),
   customer_email_settings: customerEmailSettings.nullish(),
   customer_portal_settings: customerPortalSettings.nullish(),
+  tax_settings: taxSettingsInput.nullish(),
 };
 
 export const organizationCreateBody = z.object({
@@ -142,6 +208,25 @@ export const organizationResponse = z.object({
   embed_hosts: z.array(z.string()),
   embed_hosts_enforced: z.boolean(),
   country: z.string().nullable(),
+  tax_settings: z
+    .object({
+      legal_name: z.string().nullable(),
+      legal_address: addressResponse.nullable(),
+      tax_id: z
+        .tuple([z.string(), z.string()])
+        .nullable()
+        .meta({ description: '`[value, format]`, like a customer tax id.' }),
+      registrations: z.array(
+        z.object({
+          country: z.string(),
+          state: z.string().nullable(),
+          rate_basis_points: z.number().int(),
+          display_name: z.string(),
+        }),
+      ),
+      stripe_tax_enabled: z.boolean(),
+    })
+    .meta({ description: "Beyond Polar: the seller's legal identity and where it collects tax." }),
   account_id: z.uuid().nullable(),
   payout_account_id: z.uuid().nullable(),
   capabilities: z.record(z.string(), z.boolean()),

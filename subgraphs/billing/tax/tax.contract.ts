@@ -4,6 +4,11 @@
  * Amounts are integer minor units of the calculation's currency (kit/money).
  */
 
+import type { TaxAddress, TaxRegistration } from '../../../kit/tax/tax-settings.js';
+
+// The seller's settings are declared in kit (identity stores them and must not import billing).
+export type { TaxAddress, TaxRegistration };
+
 /** How a price's amount relates to tax (Polar's `TaxBehaviorOption`): `location` decides by the buyer's country. */
 export type TaxBehaviorOption = 'location' | 'inclusive' | 'exclusive';
 /** What `location` resolves to for one buyer: exclusive in the US, Canada and India, inclusive elsewhere. */
@@ -35,16 +40,6 @@ export interface TaxBreakdownItem {
   taxability_reason: TaxabilityReason;
 }
 
-/** A postal address as the service stores it (customers, checkouts, organizations). */
-export interface TaxAddress {
-  line1: string | null;
-  line2: string | null;
-  postal_code: string | null;
-  city: string | null;
-  state: string | null;
-  country: string;
-}
-
 /** A tax id as Polar shows it: `[value, format]`, e.g. `["FR61954506077", "eu_vat"]`. */
 export type TaxId = [string, string];
 
@@ -59,17 +54,6 @@ export interface VatIdCheck {
   reference: string | null;
   name: string | null;
   address: string | null;
-}
-
-/** A place where the seller declared it is registered to collect tax outside the EU (US state, UK, Australia…). */
-export interface TaxRegistration {
-  /** ISO 3166-1 alpha-2, upper case. */
-  country: string;
-  /** Subdivision without country prefix (US state), or null for the whole country. */
-  state: string | null;
-  /** The rate in basis points (2000 = 20 %). */
-  rate_basis_points: number;
-  display_name: string;
 }
 
 /** What the calculator needs of the seller (the organization's tax settings). */

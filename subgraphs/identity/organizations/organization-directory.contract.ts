@@ -1,12 +1,14 @@
 import type { NotifiedOwner } from '../../../kit/email/owner-mailbox.js';
 import type { RpcContract } from '../../../kit/http/signed-rpc.js';
+import type { SellerTaxSettings } from '../../../kit/tax/tax-settings.js';
 import type { CustomerEmailSettings, CustomerPortalSettings, ProrationBehavior } from './organization.settings.js';
 
 /**
  * What other parts of the service may learn about an organization without a principal: its public
  * profile (the seller a customer sees: name, slug, avatar), its customer portal settings and whom to
  * e-mail about it. Billing names the seller in e-mails, enforces the portal settings, applies the
- * subscription settings (grace period, trial abuse, proration) and addresses owner notifications with it; the portal pages find an organization by its slug. Plain JSON in and out: in-process when embedded, signed JSON RPC
+ * subscription settings (grace period, trial abuse, proration), taxes its sales as the seller's tax
+ * settings say and addresses owner notifications with it; the portal pages find an organization by its slug. Plain JSON in and out: in-process when embedded, signed JSON RPC
  * (`ORGANIZATION_DIRECTORY_RPC`, served by the identity process) when distributed.
  */
 export interface OrganizationProfile {
@@ -29,6 +31,8 @@ export interface OrganizationProfile {
     prorationBehaviorUpgrade: ProrationBehavior | null;
     prorationBehaviorDowngrade: ProrationBehavior | null;
   };
+  /** The seller's tax: its country (none: it collects no tax), default behaviour and tax settings (docs/tax-settings.md). */
+  tax: SellerTaxSettings;
 }
 
 export interface OrganizationDirectory {

@@ -6,6 +6,7 @@ import type { OrganizationDirectory, OrganizationProfile } from './organization-
 import { MANAGING_ROLES } from '../memberships/membership.entity.js';
 import { defaultCustomerEmailSettings, defaultCustomerPortalSettings } from './organization.settings.js';
 import { OrganizationDirectoryRepository } from './organization-directory.repository.js';
+import { type SellerTaxSettings, defaultTaxSettings } from '../../../kit/tax/tax-settings.js';
 
 /** The directory on identity's own tables (the identity process serves this object over signed RPC). */
 export class InProcessOrganizationDirectory implements OrganizationDirectory {
@@ -66,5 +67,19 @@ function profileOf(organization: Organization | null): OrganizationProfile | nul
       prorationBehaviorUpgrade: organization.subscriptionSettings?.proration_behavior_upgrade ?? null,
       prorationBehaviorDowngrade: organization.subscriptionSettings?.proration_behavior_downgrade ?? null,
     },
+    tax: taxOf(organization),
+  };
+}
+
+function taxOf(organization: Organization): SellerTaxSettings {
+  const settings = { ...defaultTaxSettings(), ...organization.taxSettings };
+  return {
+    country: organization.country ?? null,
+    defaultTaxBehavior: organization.defaultTaxBehavior ?? 'location',
+    legalName: settings.legal_name,
+    legalAddress: settings.legal_address,
+    taxId: settings.tax_id?.[0] ?? null,
+    registrations: settings.registrations,
+    stripeTaxEnabled: settings.stripe_tax_enabled === true,
   };
 }

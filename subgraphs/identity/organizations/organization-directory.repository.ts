@@ -40,7 +40,8 @@ export class OrganizationDirectoryRepository {
 
   private async row(where: string, value: string): Promise<Organization | null> {
     const [row] = await this.connection.execute<Record<string, unknown>[]>(
-      `select id, name, slug, avatar_url, customer_portal_settings, subscription_settings, customer_email_settings
+      `select id, name, slug, avatar_url, customer_portal_settings, subscription_settings, customer_email_settings,
+              country, default_tax_behavior, tax_settings
          from identity.organizations where ${where}`,
       [value],
     );
@@ -53,6 +54,9 @@ export class OrganizationDirectoryRepository {
           customerPortalSettings: row.customer_portal_settings,
           subscriptionSettings: row.subscription_settings,
           customerEmailSettings: row.customer_email_settings,
+          country: row.country ?? null,
+          defaultTaxBehavior: row.default_tax_behavior,
+          taxSettings: row.tax_settings,
         } as Organization)
       : null;
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { type OrganizationTaxSettings, defaultTaxSettings } from '../../../kit/tax/tax-settings.js';
 import {
   type CustomerEmailSettings,
   type CustomerPortalSettings,
@@ -46,6 +47,8 @@ export class Organization {
   @Property({ type: 'text', nullable: true }) country: string | null = null;
   @Property({ type: 'text' }) defaultPresentmentCurrency = 'usd';
   @Property({ type: 'text' }) defaultTaxBehavior: TaxBehavior = 'location';
+  /** Beyond Polar: the seller's legal identity and where it collects tax (docs/tax-settings.md). */
+  @Property({ type: 'json' }) taxSettings: OrganizationTaxSettings = defaultTaxSettings();
   @Property({ type: 'json' }) featureSettings: FeatureSettings = defaultFeatureSettings();
   @Property({ type: 'json' }) subscriptionSettings: SubscriptionSettings = defaultSubscriptionSettings();
   @Property({ type: 'json' }) customerEmailSettings: CustomerEmailSettings = defaultCustomerEmailSettings();

@@ -87,6 +87,39 @@ export class DisputeSettingsInput {
   @Field(() => Int, { nullable: true }) autoAcceptBelowAmount?: number | null;
 }
 
+@InputType('OrganizationAddressInput')
+export class OrganizationAddressInput {
+  @Field(() => String, { nullable: true }) line1?: string | null;
+  @Field(() => String, { nullable: true }) line2?: string | null;
+  @Field(() => String, { nullable: true }) postalCode?: string | null;
+  @Field(() => String, { nullable: true }) city?: string | null;
+  @Field(() => String, { nullable: true }) state?: string | null;
+  @Field() country!: string;
+}
+
+@InputType('OrganizationTaxRegistrationInput')
+export class TaxRegistrationInput {
+  @Field() country!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'US state or Canadian province (`CA` or `US-CA`); null elsewhere.',
+  })
+  state?: string | null;
+  @Field(() => Int, { description: 'The rate in basis points, 0..10000 (2000 = 20 %).' }) rateBasisPoints!: number;
+  @Field() displayName!: string;
+}
+
+/** Beyond Polar: a partial update; a key left out keeps its value, null clears it (docs/tax-settings.md). */
+@InputType('OrganizationTaxSettingsInput')
+export class TaxSettingsInput {
+  @Field(() => String, { nullable: true }) legalName?: string | null;
+  @Field(() => OrganizationAddressInput, { nullable: true }) legalAddress?: OrganizationAddressInput | null;
+  @Field(() => String, { nullable: true, description: "The seller's VAT/tax number, for the organization's country." })
+  taxId?: string | null;
+  @Field(() => [TaxRegistrationInput], { nullable: true }) registrations?: TaxRegistrationInput[] | null;
+  @Field(() => Boolean, { nullable: true }) stripeTaxEnabled?: boolean | null;
+}
+
 /** Fields both create and update accept. */
 @InputType()
 abstract class OrganizationSettingsFields {
@@ -104,6 +137,7 @@ abstract class OrganizationSettingsFields {
   customerPortalSettings?: CustomerPortalSettingsInput | null;
   @Field(() => String, { nullable: true }) defaultPresentmentCurrency?: string | null;
   @Field(() => String, { nullable: true }) defaultTaxBehavior?: string | null;
+  @Field(() => TaxSettingsInput, { nullable: true }) taxSettings?: TaxSettingsInput | null;
 }
 
 @InputType('CreateOrganizationInput')

@@ -16,6 +16,7 @@ import type {
   SubscriptionSettings,
 } from './organization.settings.js';
 import { organizationOrderBy } from './organization.sorting.js';
+import { mergeTaxSettings, taxSettingsIssues } from './organization.tax-settings.js';
 import type { OrganizationRow } from './organization.type.js';
 import { checkOrganizationFields } from './organization.validation.js';
 
@@ -68,14 +69,18 @@ export class OrganizationService {
     userId: string,
     input: CreateOrganizationInput,
   ): Promise<Organization> {
-    checkOrganizationFields({
-      name: input.name,
-      slug: input.slug,
-      defaultTaxBehavior: input.defaultTaxBehavior,
-      prorationBehavior: input.subscriptionSettings?.prorationBehavior,
-      prorationBehaviorUpgrade: input.subscriptionSettings?.prorationBehaviorUpgrade,
-      prorationBehaviorDowngrade: input.subscriptionSettings?.prorationBehaviorDowngrade,
-    });
+    checkOrganizationFields(
+      {
+        name: input.name,
+        slug: input.slug,
+        defaultTaxBehavior: input.defaultTaxBehavior,
+        country: input.country,
+        prorationBehavior: input.subscriptionSettings?.prorationBehavior,
+        prorationBehaviorUpgrade: input.subscriptionSettings?.prorationBehaviorUpgrade,
+        prorationBehaviorDowngrade: input.subscriptionSettings?.prorationBehaviorDowngrade,
+      },
+      taxSettingsIssues(input.taxSettings, input.country ?? null, { country: null, taxId: null }),
+    );
     const repository = new OrganizationRepository(ctx.em);
     if (await repository.findBySlug(input.slug)) throw new OrganizationSlugTaken(input.slug);
     const now = ctx.clock.now();
@@ -110,14 +115,22 @@ export class OrganizationService {
     const repository = new OrganizationRepository(ctx.em);
     const organization = await this.get(ctx, id);
     if (!(await repository.canManage(ctx.principal, organization.id))) throw new CannotManageOrganization();
-    checkOrganizationFields({
-      name: input.name,
-      defaultTaxBehavior: input.defaultTaxBehavior,
-      prorationBehavior: input.subscriptionSettings?.prorationBehavior,
-      prorationBehaviorUpgrade: input.subscriptionSettings?.prorationBehaviorUpgrade,
-      prorationBehaviorDowngrade: input.subscriptionSettings?.prorationBehaviorDowngrade,
-      resetProrationAllowed: organization.featureSettings.reset_proration_behavior_enabled,
-    });
+    const country = input.country !== undefined ? (input.country ?? null) : organization.country;
+    checkOrganizationFields(
+      {
+        name: input.name,
+        defaultTaxBehavior: input.defaultTaxBehavior,
+        country: input.country,
+        prorationBehavior: input.subscriptionSettings?.prorationBehavior,
+        prorationBehaviorUpgrade: input.subscriptionSettings?.prorationBehaviorUpgrade,
+        prorationBehaviorDowngrade: input.subscriptionSettings?.prorationBehaviorDowngrade,
+        resetProrationAllowed: organization.featureSettings.reset_proration_behavior_enabled,
+      },
+      taxSettingsIssues(input.taxSettings, country, {
+        country: organization.country,
+        taxId: organization.taxSettings.tax_id?.[0] ?? null,
+      }),
+    );
     if (input.name != null) organization.name = input.name.trim();
     applySettings(organization, input);
     if (input.disputeSettings != null)
@@ -190,6 +203,8 @@ function applySettings(organization: Organization, input: CreateOrganizationInpu
       ...snakeKeys<Partial<CustomerEmailSettings>>(withoutUndefined(input.customerEmailSettings)),
     };
   }
+  if (input.taxSettings != null)
+    organization.taxSettings = mergeTaxSettings(organization.taxSettings, input.taxSettings, organization.country);
   if (input.customerPortalSettings != null) {
     const current = camelKeys<Record<string, object>>(organization.customerPortalSettings);
     const next = input.customerPortalSettings;

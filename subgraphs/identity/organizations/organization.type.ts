@@ -3,6 +3,7 @@ import { GraphQLISODateTime } from 'type-graphql';
 import { camelKeys } from '../../../kit/case.js';
 import { toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
+import { defaultTaxSettings } from '../../../kit/tax/tax-settings.js';
 import type { Organization as OrganizationEntity } from './organization.entity.js';
 import { type CustomerPortalSettings, defaultCustomerPortalSettings } from './organization.settings.js';
 
@@ -128,6 +129,37 @@ export class CapabilitiesType {
   @Field() dashboardAccess!: boolean;
 }
 
+@ObjectType('OrganizationAddress', SIMPLE)
+export class OrganizationAddressType {
+  @Field(() => String, { nullable: true }) line1!: string | null;
+  @Field(() => String, { nullable: true }) line2!: string | null;
+  @Field(() => String, { nullable: true }) postalCode!: string | null;
+  @Field(() => String, { nullable: true }) city!: string | null;
+  @Field(() => String, { nullable: true }) state!: string | null;
+  @Field() country!: string;
+}
+
+@ObjectType('OrganizationTaxRegistration', SIMPLE)
+export class TaxRegistrationType {
+  @Field() country!: string;
+  @Field(() => String, { nullable: true }) state!: string | null;
+  @Field(() => Int) rateBasisPoints!: number;
+  @Field() displayName!: string;
+}
+
+@ObjectType('OrganizationTaxSettings', {
+  ...SIMPLE,
+  description: "Beyond Polar: the seller's legal identity and where it collects tax.",
+})
+export class TaxSettingsType {
+  @Field(() => String, { nullable: true }) legalName!: string | null;
+  @Field(() => OrganizationAddressType, { nullable: true }) legalAddress!: OrganizationAddressType | null;
+  @Field(() => [String], { nullable: true, description: '`[value, format]`, like a customer tax id.' })
+  taxId!: [string, string] | null;
+  @Field(() => [TaxRegistrationType]) registrations!: TaxRegistrationType[];
+  @Field() stripeTaxEnabled!: boolean;
+}
+
 /** The public Organization (docs/polar/resources.md#organization). Built from the entity by `fromEntity`, never the entity itself. */
 @ObjectType('Organization', SIMPLE)
 @Directive('@key(fields: "id")')
@@ -158,6 +190,7 @@ export class OrganizationType {
   @Field(() => [String]) embedHosts!: string[];
   @Field() embedHostsEnforced!: boolean;
   @Field(() => String, { nullable: true }) country!: string | null;
+  @Field(() => TaxSettingsType) taxSettings!: TaxSettingsType;
   @Field(() => ID, { nullable: true }) accountId!: string | null;
   @Field(() => ID, { nullable: true }) payoutAccountId!: string | null;
   @Field(() => CapabilitiesType) capabilities!: CapabilitiesType;
@@ -191,6 +224,7 @@ export class OrganizationType {
       embedHosts: o.embedHosts,
       embedHostsEnforced: o.embedHostsEnforced,
       country: o.country,
+      taxSettings: camelKeys({ ...defaultTaxSettings(), ...o.taxSettings }),
       accountId: null,
       payoutAccountId: null,
       // NOTE: a self-hosted instance has no platform review, so every capability is on.

@@ -1,3 +1,4 @@
+import { isCountryCode } from '../../../kit/countries.js';
 import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
 
 /**
@@ -20,17 +21,27 @@ export const SOCIAL_PLATFORMS = [
   'other',
 ] as const;
 
+/** A country that is not an assigned ISO 3166-1 alpha-2 code (kit/countries.ts), at `loc`. */
+export const countryIssue = (loc: (string | number)[], input: unknown): ValidationIssue => ({
+  type: 'enum',
+  loc,
+  msg: 'Input should be an ISO 3166-1 alpha-2 country code',
+  input,
+});
+
 export interface OrganizationFieldsToCheck {
   name?: string | null;
   slug?: string | null;
   defaultTaxBehavior?: string | null;
+  country?: string | null;
   prorationBehavior?: string | null;
   prorationBehaviorUpgrade?: string | null;
   prorationBehaviorDowngrade?: string | null;
   resetProrationAllowed?: boolean;
 }
 
-export function checkOrganizationFields(fields: OrganizationFieldsToCheck): void {
+/** Throws every issue of `fields`, with `more` (the tax settings' issues), as one 422. */
+export function checkOrganizationFields(fields: OrganizationFieldsToCheck, more: ValidationIssue[] = []): void {
   const issues: ValidationIssue[] = [];
   if (fields.name != null && fields.name.trim().length < 3) {
     issues.push({
@@ -66,6 +77,8 @@ export function checkOrganizationFields(fields: OrganizationFieldsToCheck): void
       input: fields.defaultTaxBehavior,
     });
   }
+  if (fields.country != null && !isCountryCode(fields.country))
+    issues.push(countryIssue(['body', 'country'], fields.country));
   const allowed = fields.resetProrationAllowed ? PRORATION_BEHAVIORS : PRORATION_BEHAVIORS.filter(p => p !== 'reset');
   const behaviors = [
     ['proration_behavior', fields.prorationBehavior],
@@ -82,5 +95,6 @@ export function checkOrganizationFields(fields: OrganizationFieldsToCheck): void
       });
     }
   }
+  issues.push(...more);
   if (issues.length) throw new PolarRequestValidationError(issues);
 }

@@ -46,6 +46,7 @@ export const ORGANIZATION_KEYS = [
   'embed_hosts',
   'embed_hosts_enforced',
   'country',
+  'tax_settings',
   'account_id',
   'payout_account_id',
   'capabilities',
