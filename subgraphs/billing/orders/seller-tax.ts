@@ -1,16 +1,5 @@
 import type { OrganizationDirectory, OrganizationProfile } from '../../identity/contract.js';
-import type { TaxAddress, TaxBehaviorOption, TaxRegistration } from '../tax/tax.contract.js';
 import { notCollecting, type SellerTax, type SellerTaxSource } from './sale-tax.js';
-
-interface SellerTaxSettingsShim {
-  country: string | null;
-  defaultTaxBehavior: TaxBehaviorOption;
-  legalName: string | null;
-  legalAddress: TaxAddress | null;
-  taxId: string | null;
-  registrations: TaxRegistration[];
-  stripeTaxEnabled: boolean;
-}
 
 /**
  * THE one turn of an organization's profile (identity's directory) into what billing taxes its sales
@@ -18,8 +7,7 @@ interface SellerTaxSettingsShim {
  * outside the EU, its VAT id, Stripe Tax, its default behaviour, and what its invoices print.
  */
 export function sellerTaxOf(organizationId: string, profile: OrganizationProfile | null): SellerTax {
-  // TEMPORARY until wt/tax-settings is merged: OrganizationProfile.tax.
-  const tax = (profile as (OrganizationProfile & { tax?: SellerTaxSettingsShim }) | null)?.tax;
+  const tax = profile?.tax;
   if (!tax) return notCollecting(organizationId);
   return {
     profile: {
