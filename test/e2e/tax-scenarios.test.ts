@@ -262,3 +262,135 @@ describe('evidence', () => {
     });
   });
 });
+
+describe('a subscription: plan change with a proration credit, then the renewal', () => {
+  it('taxes each proration line (the credit negatively), previews what it bills, and taxes the renewal with the stored address', async () => {
+    const subscriber = await createTenant(stack.sandbox);
+    const as = (method: string, path: string, body?: unknown) =>
+      call(base, method, path, { token: subscriber.oat, body });
+    await as('PATCH', `/v1/organizations/${subscriber.organizationId}`, { country: 'DE' });
+    const plan = async (name: string, price: number) =>
+      (
+        await as('POST', '/v1/products/', {
+          name,
+          recurring_interval: 'month',
+          prices: [{ amount_type: 'fixed', price_currency: 'eur', price_amount: price, tax_behavior: 'exclusive' }],
+        })
+      ).body.id as string;
+    const basic = await plan('Basic', 10000);
+    const premium = await plan('Premium', 20000);
+    const checkout = await as('POST', '/v1/checkouts/', {
+      products: [basic],
+      customer_email: email(),
+      customer_billing_address: DE,
+    });
+    await client('POST', checkout.body.client_secret, '/confirm', { confirmation_token_id: 'pm_card_visa' });
+    const first = (await as('GET', `/v1/orders/?checkout_id=${checkout.body.id}`)).body.items[0];
+    expect(first).toMatchObject({ tax_amount: 1900, total_amount: 11900, tax_behavior: 'exclusive' });
+    const subscriptionId = first.subscription_id as string;
+    await as('POST', '/v1/sandbox/clock/advance', { seconds: 86_400 });
+
+    const body = { product_id: premium, proration_behavior: 'invoice' };
+    const preview = await as('POST', `/v1/subscriptions/${subscriptionId}/update-preview`, body);
+    const [credit, debit] = preview.body.items as { amount: number; proration: boolean }[];
+    expect(credit.amount).toBeLessThan(0);
+    const tax = exclusiveTax(credit.amount, 1900) + exclusiveTax(debit.amount, 1900);
+    const subtotal = credit.amount + debit.amount;
+    expect(preview.body).toMatchObject({ subtotal_amount: subtotal, tax_amount: tax, total_amount: subtotal + tax });
+
+    expect((await as('PATCH', `/v1/subscriptions/${subscriptionId}`, body)).status).toBe(200);
+    const orders = await as('GET', `/v1/orders/?subscription_id=${subscriptionId}&billing_reason=subscription_update`);
+    const change = orders.body.items[0];
+    expect(change).toMatchObject({ subtotal_amount: subtotal, tax_amount: tax, total_amount: subtotal + tax });
+    expect(change.items.map((i: { tax_amount: number }) => i.tax_amount)).toEqual([
+      exclusiveTax(credit.amount, 1900),
+      exclusiveTax(debit.amount, 1900),
+    ]);
+    const payments = await as('GET', `/v1/payments/?order_id=${change.id}`);
+    expect(payments.body.items[0].amount).toBe(subtotal + tax);
+
+    const subscription = (await as('GET', `/v1/subscriptions/${subscriptionId}`)).body;
+    const now = new Date((await as('GET', '/v1/sandbox/clock')).body.now).getTime();
+    const seconds = Math.ceil((new Date(subscription.current_period_end).getTime() - now) / 1000) + 1;
+    await as('POST', '/v1/sandbox/clock/advance', { seconds });
+    const cycle = await as('GET', `/v1/orders/?subscription_id=${subscriptionId}&billing_reason=subscription_cycle`);
+    expect(cycle.body.items[0]).toMatchObject({
+      subtotal_amount: 20000,
+      tax_amount: exclusiveTax(20000, 1900),
+      total_amount: 20000 + exclusiveTax(20000, 1900),
+      tax_behavior: 'exclusive',
+      status: 'paid',
+    });
+  });
+});
+
+describe('bad input: 422 at the right place, and the checkout as it was', () => {
+  const open = async (details: Record<string, unknown> = {}) => {
+    const created = await api('POST', '/v1/checkouts/', { products: [await eur(PRICE)], ...details });
+    expect(created.status).toBe(201);
+    return created.body as { id: string; client_secret: string; tax_amount: number | null };
+  };
+  const refused = (res: { status: number; body: any }, loc: string[], msg: string) => {
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([expect.objectContaining({ loc, msg })]);
+  };
+  const unchanged = async (checkout: { id: string }, fields: Record<string, unknown>) => {
+    const now = await api('GET', `/v1/checkouts/${checkout.id}`);
+    expect(now.body).toMatchObject({ status: 'open', ...fields });
+  };
+
+  it('refuses an invalid tax id, an id of another country, and an id VIES says is not registered', async () => {
+    refused(
+      await api('POST', '/v1/checkouts/', {
+        products: [await eur(PRICE)],
+        customer_billing_address: FR,
+        customer_tax_id: 'FR11123456783',
+      }),
+      ['body', 'customer_tax_id'],
+      'Invalid tax ID.',
+    );
+    const checkout = await open({ customer_billing_address: FR });
+    refused(
+      await client('PATCH', checkout.client_secret, '', { customer_tax_id: 'DE123456788' }),
+      ['body', 'customer_tax_id'],
+      'Tax ID does not match the billing country.',
+    );
+    refused(
+      await client('PATCH', checkout.client_secret, '', {
+        customer_billing_address: { ...CANARY, postal_code: '28001', city: 'Madrid' },
+        customer_tax_id: 'ESB12345674',
+      }),
+      ['body', 'customer_tax_id'],
+      'This VAT number is not registered (VIES)',
+    );
+    await unchanged(checkout, {
+      customer_tax_id: null,
+      tax_amount: frTax,
+      customer_billing_address: { country: 'FR' },
+    });
+  });
+
+  it('needs an address it can tax at confirm: none, then one without a postal code', async () => {
+    const checkout = await open({ customer_email: email() });
+    expect(checkout.tax_amount).toBeNull();
+    const confirm = () => client('POST', checkout.client_secret, '/confirm', { confirmation_token_id: 'pm_card_visa' });
+    refused(await confirm(), ['body', 'customer_billing_address'], 'A billing address is required to compute tax.');
+    const partial = await client('PATCH', checkout.client_secret, '', { customer_billing_address: { country: 'FR' } });
+    expect(partial.body.tax_amount).toBeNull();
+    refused(
+      await confirm(),
+      ['body', 'customer_billing_address', 'postal_code'],
+      'A postal code is required to compute tax for this country.',
+    );
+    await unchanged(checkout, { tax_amount: null });
+    expect((await api('GET', `/v1/orders/?checkout_id=${checkout.id}`)).body.items).toEqual([]);
+  });
+
+  it('asks for the country before it validates a tax id', async () => {
+    refused(
+      await api('POST', '/v1/checkouts/', { products: [await eur(PRICE)], customer_tax_id: FR_VALID }),
+      ['body', 'customer_billing_address'],
+      'Country is required to validate tax ID.',
+    );
+  });
+});
