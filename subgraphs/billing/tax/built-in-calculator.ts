@@ -7,7 +7,7 @@ import type {
   TaxedLine,
 } from './tax.contract.js';
 import { type LineAmounts, taxLine, untaxedLine } from './tax-amounts.js';
-import { decideTax, percentOf, type TaxDecision } from './tax-jurisdiction.js';
+import { decideTax, fractionOf, type TaxDecision } from './tax-jurisdiction.js';
 
 export { resolveTaxBehavior };
 
@@ -53,7 +53,7 @@ function amountsOf(amount: bigint, decision: TaxDecision, behavior: 'inclusive' 
 function breakdownItem(decision: TaxDecision, amount: bigint): TaxBreakdownItem {
   return {
     rate_type: 'percentage',
-    rate: decision.basisPoints === null ? null : percentOf(decision.basisPoints),
+    rate: decision.basisPoints === null ? null : fractionOf(decision.basisPoints),
     display_name: decision.displayName,
     country: decision.country,
     state: decision.state,

@@ -41,11 +41,14 @@ export function calculationForm(request: TaxCalculationRequest, lines: StripeCal
   const form = new URLSearchParams();
   form.set('currency', request.currency.toLowerCase());
   const address = request.buyer.address!;
-  const fields = { line1: address.line1, line2: address.line2, city: address.city, state: address.state };
+  const country = address.country.toUpperCase();
+  // Stripe takes the subdivision without its country prefix: `US-CA` → `CA`.
+  const state = address.state?.toUpperCase().replace(new RegExp(`^${country}-`), '') ?? null;
+  const fields = { line1: address.line1, line2: address.line2, city: address.city, state };
   for (const [field, value] of Object.entries(fields))
     if (value) form.set(`customer_details[address][${field}]`, value);
   if (address.postal_code) form.set('customer_details[address][postal_code]', address.postal_code);
-  form.set('customer_details[address][country]', address.country.toUpperCase());
+  form.set('customer_details[address][country]', country);
   form.set('customer_details[address_source]', 'billing');
   if (request.buyer.taxId) {
     form.set('customer_details[tax_ids][0][type]', request.buyer.taxId[1]);
@@ -94,7 +97,8 @@ export function breakdownItemOf(
   const known = item.taxability_reason ? REASONS[item.taxability_reason] : undefined;
   return {
     rate_type: details.rate_type === 'flat_amount' ? 'fixed' : 'percentage',
-    rate: details.percentage_decimal != null ? Number(details.percentage_decimal) : null,
+    // Polar shows the fraction (0.19), Stripe the percentage ("19.0").
+    rate: details.percentage_decimal != null ? Number(details.percentage_decimal) / 100 : null,
     display_name: displayNameOf(details),
     country: details.country ?? null,
     state: details.state ?? null,

@@ -17,9 +17,14 @@ export interface TaxDecision {
 /** Member states with territories outside EU VAT: a buyer there needs a postal code to be placed. */
 const COUNTRIES_WITH_SPECIAL_TERRITORIES = new Set(['DE', 'ES', 'FI', 'FR', 'GR', 'IT']);
 
-/** `25.5` from 2550 basis points: the rate as Polar's breakdown shows it, in percent. */
+/** `25.5` from 2550 basis points: the rate in percent, as a display name says it. */
 export function percentOf(basisPoints: number): number {
   return basisPoints / 100;
+}
+
+/** `0.255` from 2550 basis points: the rate as Polar's breakdown shows it (Stripe's percentage ÷ 100). */
+export function fractionOf(basisPoints: number): number {
+  return basisPoints / 10_000;
 }
 
 /**

@@ -27,7 +27,7 @@ export type TaxabilityReason =
 /** One rate's share of an order or checkout (Polar's `tax_breakdown[]` item). */
 export interface TaxBreakdownItem {
   rate_type: 'percentage' | 'fixed';
-  /** Percentage rates: the rate in percent (19 for 19 %); fixed: the amount. Null when no rate applied. */
+  /** Percentage rates: the rate as a fraction, as Polar shows it (0.19 for 19 %); fixed: the amount. Null when no rate applied. */
   rate: number | null;
   display_name: string;
   /** ISO 3166-1 alpha-2, upper case. */

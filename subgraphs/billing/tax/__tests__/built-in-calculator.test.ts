@@ -55,8 +55,8 @@ describe('BuiltInTaxCalculator: amounts', () => {
     const after = await calculator.calculate(
       request(DE, tallinn, [10_000n], { behavior: 'exclusive', at: new Date('2025-07-01T00:00:00Z') }),
     );
-    expect([before.taxAmount, before.breakdown[0]!.rate]).toEqual([2200n, 22]);
-    expect([after.taxAmount, after.breakdown[0]!.rate]).toEqual([2400n, 24]);
+    expect([before.taxAmount, before.breakdown[0]!.rate]).toEqual([2200n, 0.22]);
+    expect([after.taxAmount, after.breakdown[0]!.rate]).toEqual([2400n, 0.24]);
   });
 });
 
@@ -89,7 +89,7 @@ describe('BuiltInTaxCalculator: sellers who do not collect, and registrations', 
     );
     expect(result).toMatchObject({ taxBehavior: 'exclusive', taxAmount: 725n, totalAmount: 10_725n });
     expect(result.breakdown[0]).toMatchObject({
-      rate: 7.25,
+      rate: 0.0725,
       display_name: 'Sales tax',
       country: 'US',
       state: 'CA',
@@ -121,7 +121,7 @@ describe('BuiltInTaxCalculator: sellers who do not collect, and registrations', 
   it("charges an EU seller's registration outside the EU", async () => {
     const withUk = seller('DE', [{ country: 'GB', state: null, rate_basis_points: 2000, display_name: 'UK VAT' }]);
     const result = await calculator.calculate(request(withUk, buyer(address('GB', 'SW1A 1AA')), [1200n]));
-    expect(result.breakdown[0]).toMatchObject({ display_name: 'UK VAT', rate: 20, amount: 200 });
+    expect(result.breakdown[0]).toMatchObject({ display_name: 'UK VAT', rate: 0.2, amount: 200 });
   });
 });
 

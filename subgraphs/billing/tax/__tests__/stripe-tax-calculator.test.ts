@@ -58,7 +58,7 @@ describe('StripeTaxCalculator against a fake Stripe Tax', () => {
     expect(result.breakdown).toEqual([
       {
         rate_type: 'percentage',
-        rate: 20,
+        rate: 0.2,
         display_name: 'VAT',
         country: 'FR',
         state: null,
@@ -77,9 +77,10 @@ describe('StripeTaxCalculator against a fake Stripe Tax', () => {
   });
 
   it('reads a US state rate, exclusive by location', async () => {
-    const result = await calculator().calculate(request(DE, buyer(address('US', '94103', 'CA')), [10_000n]));
+    const result = await calculator().calculate(request(DE, buyer(address('US', '94103', 'US-CA')), [10_000n]));
+    expect(stripe.requests[0]!.customer_details.address.state).toBe('CA');
     expect(result).toMatchObject({ taxBehavior: 'exclusive', taxAmount: 725n, totalAmount: 10_725n });
-    expect(result.breakdown[0]).toMatchObject({ rate: 7.25, display_name: 'Sales Tax', state: 'CA' });
+    expect(result.breakdown[0]).toMatchObject({ rate: 0.0725, display_name: 'Sales Tax', state: 'CA' });
   });
 
   it('asks for a credit on its magnitude and negates it', async () => {
