@@ -27,24 +27,107 @@ export function isCountryCode(value: unknown): value is string {
   return typeof value === 'string' && COUNTRIES.has(value);
 }
 
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+
+/** An English name of a country code (the code itself when the runtime knows none). */
+export function countryName(code: string): string {
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 /**
- * The subdivisions a tax registration may name (ISO 3166-2 without the country prefix): the US states
- * and the District of Columbia, and Canada's provinces and territories. Other countries are taxed as a
- * whole here.
+ * The subdivisions a tax registration and a tax report name (ISO 3166-2 without the country prefix, with
+ * their English names): the US states and the District of Columbia, and Canada's provinces and
+ * territories. Other countries are taxed as a whole here.
  */
-export const SUBDIVISION_CODES: Readonly<Record<string, readonly string[]>> = {
-  US: `AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH
-       OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC`.split(/\s+/),
-  CA: 'AB BC MB NB NL NS NT NU ON PE QC SK YT'.split(' '),
+const SUBDIVISIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  US: {
+    AL: 'Alabama',
+    AK: 'Alaska',
+    AZ: 'Arizona',
+    AR: 'Arkansas',
+    CA: 'California',
+    CO: 'Colorado',
+    CT: 'Connecticut',
+    DE: 'Delaware',
+    FL: 'Florida',
+    GA: 'Georgia',
+    HI: 'Hawaii',
+    ID: 'Idaho',
+    IL: 'Illinois',
+    IN: 'Indiana',
+    IA: 'Iowa',
+    KS: 'Kansas',
+    KY: 'Kentucky',
+    LA: 'Louisiana',
+    ME: 'Maine',
+    MD: 'Maryland',
+    MA: 'Massachusetts',
+    MI: 'Michigan',
+    MN: 'Minnesota',
+    MS: 'Mississippi',
+    MO: 'Missouri',
+    MT: 'Montana',
+    NE: 'Nebraska',
+    NV: 'Nevada',
+    NH: 'New Hampshire',
+    NJ: 'New Jersey',
+    NM: 'New Mexico',
+    NY: 'New York',
+    NC: 'North Carolina',
+    ND: 'North Dakota',
+    OH: 'Ohio',
+    OK: 'Oklahoma',
+    OR: 'Oregon',
+    PA: 'Pennsylvania',
+    RI: 'Rhode Island',
+    SC: 'South Carolina',
+    SD: 'South Dakota',
+    TN: 'Tennessee',
+    TX: 'Texas',
+    UT: 'Utah',
+    VT: 'Vermont',
+    VA: 'Virginia',
+    WA: 'Washington',
+    WV: 'West Virginia',
+    WI: 'Wisconsin',
+    WY: 'Wyoming',
+    DC: 'District of Columbia',
+  },
+  CA: {
+    AB: 'Alberta',
+    BC: 'British Columbia',
+    MB: 'Manitoba',
+    NB: 'New Brunswick',
+    NL: 'Newfoundland and Labrador',
+    NS: 'Nova Scotia',
+    NT: 'Northwest Territories',
+    NU: 'Nunavut',
+    ON: 'Ontario',
+    PE: 'Prince Edward Island',
+    QC: 'Quebec',
+    SK: 'Saskatchewan',
+    YT: 'Yukon',
+  },
 };
+
+/** Whether `country` is taxed by subdivision here (US, CA). */
+export const hasSubdivisions = (country: string): boolean => Object.hasOwn(SUBDIVISIONS, country);
 
 /**
  * `state` of `country` without its prefix (`US-CA` and `CA` → `CA`), or null when the country has no
  * subdivisions here or the code is not one of them.
  */
 export function subdivisionCode(country: string, state: string): string | null {
-  const codes = SUBDIVISION_CODES[country];
-  if (!codes) return null;
+  if (!hasSubdivisions(country)) return null;
   const code = state.startsWith(`${country}-`) ? state.slice(country.length + 1) : state;
-  return codes.includes(code) ? code : null;
+  return Object.hasOwn(SUBDIVISIONS[country], code) ? code : null;
+}
+
+/** The English name of a subdivision (`US`, `CA` → California), or the code when unknown. */
+export function subdivisionName(country: string, code: string): string {
+  return (hasSubdivisions(country) && SUBDIVISIONS[country][code]) || code;
 }

@@ -16,6 +16,7 @@ export {
   CHECKOUT_LINKS_WRITE,
 } from './checkout-links/checkout-link.access.js';
 export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
+export { TAXES_READ } from './tax-reports/tax-report.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
 export { REFUNDS_READ, REFUNDS_WRITE } from './refunds/refund.access.js';
 export { INVOICE_FILE } from './invoices/invoice.access.js';
@@ -65,6 +66,10 @@ export { PRODUCT_DEFAULT_SORTING, PRODUCT_SORT_KEYS } from './products/product.s
 export { CHECKOUT_DEFAULT_SORTING, CHECKOUT_SORT_KEYS } from './checkouts/checkout.sorting.js';
 export { CHECKOUT_LINK_DEFAULT_SORTING, CHECKOUT_LINK_SORT_KEYS } from './checkout-links/checkout-link.sorting.js';
 export { ORDER_DEFAULT_SORTING, ORDER_SORT_KEYS } from './orders/order.sorting.js';
+export {
+  TAX_JURISDICTION_DEFAULT_SORTING,
+  TAX_JURISDICTION_SORT_KEYS,
+} from './tax-reports/tax-report.sorting.js';
 export { PAYMENT_DEFAULT_SORTING, PAYMENT_SORT_KEYS } from './payments/payment.sorting.js';
 export { REFUND_DEFAULT_SORTING, REFUND_SORT_KEYS } from './refunds/refund.sorting.js';
 export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscriptions/subscription.sorting.js';

@@ -17,6 +17,7 @@ import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.re
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
+import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
 import { invoiceGenerationReference } from './invoices/invoice.reference.js';
 import { CustomerPortalPaymentMethodsResolver } from './payments/customer-portal-payment-methods.resolver.js';
@@ -62,6 +63,7 @@ export const billingResolvers: Function[] = [
   CustomerOrdersResolver,
   PaymentResolver,
   RefundResolver,
+  TaxReportResolver,
   InvoiceResolver,
   CustomerPortalOrdersResolver,
   LicenseKeyResolver,

@@ -22,6 +22,7 @@ import { InvoiceService } from './invoices/invoice.service.js';
 import { OrderService } from './orders/order.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
+import { TaxReportService } from './tax-reports/tax-report.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
 import { PaymentMethodService } from './payments/payment-method.service.js';
@@ -72,6 +73,8 @@ export interface BillingServices {
   checkoutLinks: CheckoutLinkService;
   orders: OrderService;
   refunds: RefundService;
+  /** `/v1/taxes/`: tax collected by jurisdiction and rate, from the orders' stored breakdowns. */
+  taxReports: TaxReportService;
   /** Order invoices: generation, signed links, the file. */
   invoices: InvoiceService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
@@ -175,6 +178,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     checkoutLinks: new CheckoutLinkService({ publicUrl: deps.publicUrl, checkouts }),
     orders: new OrderService(),
     refunds: new RefundService(payments),
+    taxReports: new TaxReportService(deps.organizations ?? null),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl), deps.tax ?? null),
     payments,
     processorOutcomes: new ProcessorOutcomeHandlers()

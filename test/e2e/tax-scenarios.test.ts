@@ -95,7 +95,7 @@ const ROWS: Row[] = [
       total: PRICE,
       taxBehavior: 'inclusive',
       reason: 'standard_rated',
-      rate: 19,
+      rate: 0.19,
     },
   },
   {
@@ -108,7 +108,7 @@ const ROWS: Row[] = [
       total: PRICE,
       taxBehavior: 'inclusive',
       reason: 'standard_rated',
-      rate: 20,
+      rate: 0.2,
     },
   },
   {
@@ -147,7 +147,7 @@ const ROWS: Row[] = [
       total: PRICE + exclusiveTax(PRICE, 1900),
       taxBehavior: 'exclusive',
       reason: 'standard_rated',
-      rate: 19,
+      rate: 0.19,
     },
   },
 ];

@@ -25,6 +25,7 @@ import type * as sandboxClock from './sandbox-clock.generated.js';
 import type * as sandboxEmails from './sandbox-emails.generated.js';
 import type * as sandboxPaymentChallenges from './sandbox-payment-challenges.generated.js';
 import type * as subscriptions from './subscriptions.generated.js';
+import type * as taxes from './taxes.generated.js';
 import type * as webhooks from './webhooks.generated.js';
 
 /** The `data` of each named operation the routes run, by the operation's name. */
@@ -145,6 +146,10 @@ export interface OperationResults {
   SubscriptionsRevoke: subscriptions.SubscriptionsRevokeResult;
   SubscriptionsUpdate: subscriptions.SubscriptionsUpdateResult;
   SubscriptionsUpdatePreview: subscriptions.SubscriptionsUpdatePreviewResult;
+  TaxJurisdictionsList: taxes.TaxJurisdictionsListResult;
+  TaxRatesExport: taxes.TaxRatesExportResult;
+  TaxRatesList: taxes.TaxRatesListResult;
+  TaxSummaryGet: taxes.TaxSummaryGetResult;
   UsersBenefitsGet: benefits.UsersBenefitsGetResult;
   UsersBenefitsList: benefits.UsersBenefitsListResult;
   WebhookDeliveriesList: webhooks.WebhookDeliveriesListResult;

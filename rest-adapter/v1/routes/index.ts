@@ -13,6 +13,7 @@ import { checkoutRoutes } from './checkouts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
+import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
@@ -45,6 +46,7 @@ export const routes: Route[] = [
   ...checkoutLinkRoutes,
   ...orderRoutes,
   ...refundRoutes,
+  ...taxRoutes,
   ...invoiceRoutes,
   ...customerPortalOrderRoutes,
   ...licenseKeyRoutes,

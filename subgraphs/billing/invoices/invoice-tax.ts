@@ -12,10 +12,10 @@ export interface TaxLineSource {
 /**
  * How a rate of the tax is named wherever amounts are shown (invoices, e-mails, the checkout page):
  * its display name ("VAT 19 %"), with the rate added when the name does not say it ("Sales tax" →
- * "Sales tax 7.25 %").
+ * "Sales tax 7.25 %"; a breakdown's rate is a fraction, 0.0725, as Polar's).
  */
 export function taxLineLabel(item: TaxLineSource): string {
-  const rate = item.rate_type === 'percentage' && item.rate != null ? Number(item.rate.toFixed(4)) : null;
+  const rate = item.rate_type === 'percentage' && item.rate != null ? Number((item.rate * 100).toFixed(4)) : null;
   return rate === null || item.display_name.includes('%') ? item.display_name : `${item.display_name} ${rate} %`;
 }
 

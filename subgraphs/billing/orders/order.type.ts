@@ -27,7 +27,7 @@ const SIMPLE = { simpleResolvers: true } as const;
 @ObjectType('TaxBreakdownItem', SIMPLE)
 export class TaxBreakdownItemType {
   @Field(() => String, { description: 'percentage | fixed' }) rateType!: string;
-  @Field(() => Float, { nullable: true, description: 'Percent (19 for 19 %) for a percentage rate.' })
+  @Field(() => Float, { nullable: true, description: 'A percentage rate as a fraction (0.19 for 19 %).' })
   rate!: number | null;
   @Field() displayName!: string;
   @Field(() => String, { nullable: true }) country!: string | null;

@@ -33,6 +33,7 @@ describe('OrganizationProfile.tax', () => {
       slug: 'seller-gmbh',
       country: 'DE',
       defaultTaxBehavior: 'exclusive',
+      defaultPresentmentCurrency: 'EUR',
       taxSettings: {
         legalName: 'Seller GmbH',
         legalAddress: { line1: 'Hauptstr. 1', postalCode: '80331', city: 'München', country: 'DE' },
@@ -42,6 +43,8 @@ describe('OrganizationProfile.tax', () => {
       },
     });
     const profile = await identity.organizations.profile(organization.id);
+    // The currency its tax summary answers in by default.
+    expect(profile?.defaultPresentmentCurrency).toBe('eur');
     expect(profile?.tax).toEqual({
       country: 'DE',
       defaultTaxBehavior: 'exclusive',
@@ -65,6 +68,7 @@ describe('OrganizationProfile.tax', () => {
 
   it('says an organization without a country collects nothing', async () => {
     const organization = await admin.createOrganization('seller@example.com', 'Plain Org', 'plain-org');
+    expect((await identity.organizations.profile(organization.id))?.defaultPresentmentCurrency).toBe('usd');
     expect((await identity.organizations.profile(organization.id))?.tax).toEqual({
       country: null,
       defaultTaxBehavior: 'location',

@@ -16,6 +16,8 @@ export interface OrganizationProfile {
   name: string;
   slug: string;
   avatarUrl: string | null;
+  /** Lower-case ISO 4217 (`default_presentment_currency`): the currency a tax summary answers in by default. */
+  defaultPresentmentCurrency: string;
   customerPortalSettings: CustomerPortalSettings;
   /** Which e-mails its customers get (`customer_email_settings`; a key never stored reads as on, as Polar). */
   customerEmailSettings: CustomerEmailSettings;

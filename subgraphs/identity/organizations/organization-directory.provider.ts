@@ -52,6 +52,7 @@ function profileOf(organization: Organization | null): OrganizationProfile | nul
     name: organization.name,
     slug: organization.slug,
     avatarUrl: organization.avatarUrl ?? null,
+    defaultPresentmentCurrency: organization.defaultPresentmentCurrency ?? 'usd',
     // Rows written before a key existed read as its default.
     customerPortalSettings: {
       usage: { ...defaults.usage, ...stored.usage },

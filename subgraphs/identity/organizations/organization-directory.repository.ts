@@ -41,7 +41,7 @@ export class OrganizationDirectoryRepository {
   private async row(where: string, value: string): Promise<Organization | null> {
     const [row] = await this.connection.execute<Record<string, unknown>[]>(
       `select id, name, slug, avatar_url, customer_portal_settings, subscription_settings, customer_email_settings,
-              country, default_tax_behavior, tax_settings
+              country, default_tax_behavior, tax_settings, default_presentment_currency
          from identity.organizations where ${where}`,
       [value],
     );
@@ -57,6 +57,7 @@ export class OrganizationDirectoryRepository {
           country: row.country ?? null,
           defaultTaxBehavior: row.default_tax_behavior,
           taxSettings: row.tax_settings,
+          defaultPresentmentCurrency: row.default_presentment_currency,
         } as Organization)
       : null;
   }
