@@ -5,7 +5,8 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
 /**
  * Where a taxed sale is shown (docs/tax.md#invoices): the invoice PDF of a German seller with its legal
  * name, address and VAT id, the buyer's VAT id, a line per rate and the reverse-charge mention; and the
- * hosted checkout page's net, tax and total. Through the REST API and the web page, in the sandbox.
+ * hosted checkout page's net, tax and total, and a known customer's details prefilled. Through the REST
+ * API and the web page, in the sandbox.
  */
 let stack: TestStack;
 let seller: Tenant;
@@ -106,5 +107,23 @@ describe('the hosted checkout page', () => {
     expect(business).toContain(REVERSE_CHARGE);
     const unknown = await page(await checkout({}));
     expect(unknown).toContain('with your billing address');
+  });
+
+  it("starts a known customer's checkout from their billing address and tax id (Polar's prefill)", async () => {
+    const customer = await api('POST', '/v1/customers/', {
+      email: 'returning@example.com',
+      billing_address: PARIS,
+      tax_id: 'FR11123456782',
+    });
+    expect(customer.status).toBe(201);
+    const k = await checkout({ customer_id: customer.body.id });
+    const shown = await api('GET', `/v1/checkouts/${k.id}`);
+    expect(shown.body).toMatchObject({
+      customer_billing_address: { country: 'FR', postal_code: '75001' },
+      customer_tax_id: 'FR11123456782',
+      tax_amount: 0,
+      total_amount: 10000,
+    });
+    expect(shown.body.tax_breakdown[0].taxability_reason).toBe('reverse_charge');
   });
 });

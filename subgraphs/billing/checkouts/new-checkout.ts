@@ -11,8 +11,9 @@ export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A new open checkout of `products` as the create (or a followed checkout link) asks for it, not yet
- * priced: its price, amounts and tax are set next (checkout-amounts.ts, checkout-tax.ts). It expires
- * 24 hours of the organization's clock after `now`.
+ * priced: its price, amounts and tax are set next (checkout-amounts.ts, checkout-tax.ts). A known
+ * customer's e-mail, name, billing details and tax id fill what the create leaves out, as Polar's. It
+ * expires 24 hours of the organization's clock after `now`.
  */
 export function newCheckout(
   em: EntityManager,
@@ -49,9 +50,13 @@ export function newCheckout(
     customerName: input.customerName ?? customer?.name ?? null,
     customerEmail: input.customerEmail ?? customer?.email ?? null,
     customerIpAddress: input.customerIpAddress ?? null,
-    customerBillingName: input.customerBillingName ?? null,
-    customerBillingAddress: input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null,
-    customerTaxId: input.customerTaxId ?? null,
+    // Polar's prefill from a known customer: what its renewals are taxed with is what this sale starts from.
+    customerBillingName: input.customerBillingName ?? customer?.billingName ?? null,
+    customerBillingAddress: input.customerBillingAddress
+      ? storedAddress(input.customerBillingAddress)
+      : (customer?.billingAddress ?? null),
+    // The customer's tax id goes with the customer's address only (it was parsed for that country).
+    customerTaxId: input.customerTaxId ?? (input.customerBillingAddress ? null : customer?.taxId?.[0]) ?? null,
     customerMetadata: (input.customerMetadata ?? {}) as Checkout['customerMetadata'],
     metadata: (input.metadata ?? {}) as Checkout['metadata'],
     customFieldData: input.customFieldData ?? {},
