@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer } from '../customers/customer.entity.js';
 import { storedAddress } from '../customers/customer.service.js';
+import { parseTaxId } from '../../../kit/tax/tax-id.js';
 import type { Product } from '../products/product.entity.js';
 import { Checkout } from './checkout.entity.js';
 import type { CheckoutCreateInput } from './checkout.inputs.js';
@@ -55,8 +56,7 @@ export function newCheckout(
     customerBillingAddress: input.customerBillingAddress
       ? storedAddress(input.customerBillingAddress)
       : (customer?.billingAddress ?? null),
-    // The customer's tax id goes with the customer's address only (it was parsed for that country).
-    customerTaxId: input.customerTaxId ?? (input.customerBillingAddress ? null : customer?.taxId?.[0]) ?? null,
+    customerTaxId: input.customerTaxId ?? (input.customerBillingAddress ? null : storedTaxId(customer)),
     customerMetadata: (input.customerMetadata ?? {}) as Checkout['customerMetadata'],
     metadata: (input.metadata ?? {}) as Checkout['metadata'],
     customFieldData: input.customFieldData ?? {},
@@ -68,4 +68,20 @@ export function newCheckout(
     expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
     createdAt: now,
   } as Checkout);
+}
+
+/**
+ * The customer's tax id to prefill: only with the customer's own address (it was parsed for that
+ * country), and only one the tax-id rules still accept, so a merchant naming a customer is never
+ * refused for what the customer has on file.
+ */
+function storedTaxId(customer: Customer | null): string | null {
+  const [value] = customer?.taxId ?? [];
+  const country = customer?.billingAddress?.country;
+  if (!value || !country) return null;
+  try {
+    return parseTaxId(value, country)[0];
+  } catch {
+    return null;
+  }
 }
