@@ -1,6 +1,8 @@
 // The selling part of `npm run bench`:
 //   (k) confirmed checkouts per second in the sandbox: create (POST /v1/checkouts/) and confirm with
 //       pm_card_visa (POST /v1/checkouts/client/{secret}/confirm), BENCH_CHECKOUT_CONCURRENCY (4) loops,
+//       taxed: the seller is in Germany and every buyer gives a French address (VAT on each checkout,
+//       its update and its confirm, docs/tax.md#checkouts),
 //       first with every customer e-mail switched off (what the service did before it sent any), then with
 //       all of them on (the order confirmation queued with each sale, docs/email.md);
 //   (o) GET /v1/orders/?limit=10 and (p) ?limit=100 (pages of about 450 KB) at 1,000 and 100,000 orders of
@@ -36,6 +38,8 @@ export async function benchCheckouts(o: {
     if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
     return json;
   };
+  // Tax is computed on every checkout (issue 24): a seller with a country, a buyer with an address.
+  await post(`/v1/organizations/${o.organizationId}`, { country: 'DE' }, true, 'PATCH');
   const product = await post('/v1/products/', {
     name: 'Bench checkout product',
     prices: [{ amount_type: 'fixed', price_amount: 1200 }],
@@ -46,6 +50,7 @@ export async function benchCheckouts(o: {
     const checkout = await post('/v1/checkouts/', {
       products: [product.id],
       customer_email: `bench-buyer-${n}@example.com`,
+      customer_billing_address: { line1: '10 Rue de Rivoli', postal_code: '75001', city: 'Paris', country: 'FR' },
     });
     const started = performance.now();
     await post(
@@ -111,7 +116,7 @@ export async function benchCheckouts(o: {
   }
   const report = [
     '',
-    `Checkouts in the sandbox (create + confirm with pm_card_visa, one-time product) · ${concurrency} loops · ${o.seconds} s`,
+    `Checkouts in the sandbox (create + confirm with pm_card_visa, one-time product, taxed: DE seller, FR buyer) · ${concurrency} loops · ${o.seconds} s`,
     '',
     table(['target', 'confirmed/s', 'confirm p50 ms', 'confirm p99 ms', 'confirmed', 'failed'], rows),
     '',

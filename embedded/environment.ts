@@ -76,6 +76,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     mailer: mailerFromConfig(options.config, options.logger.child({ environment: options.name })),
     organizations: identity.organizations,
     integrations: options.config,
+    tax: options.config,
   });
   // The e-mails identity owes (leaked tokens revoked) go to billing's outbox.
   identity.ownerNotices.start(billing.ownerMailbox);

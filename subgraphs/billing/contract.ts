@@ -45,6 +45,10 @@ export { LICENSE_KEY_CLIENT, LICENSE_KEYS_READ, LICENSE_KEYS_WRITE } from './lic
 export { BENEFIT_TYPES } from './benefits/benefit-types.js';
 export { CustomerCancellationReason, MANUAL_REFUND_REASONS, SubscriptionStatus } from './shared/enums.js';
 
+// What a reverse-charged sale says (the hosted checkout page prints it as the invoices do).
+export { REVERSE_CHARGE_MENTION } from './invoices/invoice.document.js';
+export { isReverseCharged, taxLinesOf } from './invoices/invoice-tax.js';
+
 // Limits the edge validates before a request reaches billing.
 export { CUSTOMER_NAME_MAX_LENGTH } from './customers/customer.validation.js';
 export { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH } from './shared/metadata.js';

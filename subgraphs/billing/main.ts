@@ -37,6 +37,7 @@ runMain(() =>
         publicUrl: publicUrl(config),
         payments: config,
         integrations: config,
+        tax: config,
         databaseWaits: databaseWaitsOf(config),
         sandboxClockWaitMs: config.SANDBOX_CLOCK_WAIT_MS,
         renewalRetryMs: config.RENEWAL_INTERVAL_MS,

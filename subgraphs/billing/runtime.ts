@@ -33,6 +33,9 @@ import { StripeWebhookReceiver } from './payments/stripe/stripe-webhook.receiver
 import type { BillingContext } from './context.js';
 import type { IntegrationSettings } from './benefits/benefit-integrations.config.js';
 import { openBillingOrm } from './orm.js';
+import { SaleTax } from './orders/sale-tax.js';
+import { sellerTaxFrom } from './orders/seller-tax.js';
+import { type TaxSettings, taxServices } from './tax/tax-setup.js';
 import { RenewalEngine } from './subscriptions/lifecycle/renewal-engine.js';
 import { RenewalScheduler } from './subscriptions/lifecycle/renewal-scheduler.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
@@ -117,6 +120,8 @@ export async function startBilling(options: {
   organizations?: OrganizationDirectory | null;
   /** The benefit integrations' vendor credentials (none: every integration reports "not configured"). */
   integrations?: IntegrationSettings;
+  /** Where VAT ids are checked and whether Stripe Tax can be asked (tax/tax-setup.ts); absent: the defaults. */
+  tax?: TaxSettings;
 }): Promise<BillingRuntime> {
   const orm = await openBillingOrm(options.databaseUrl, options.poolMax, options.databaseWaits);
   // The grace period and the proration choice are identity's settings: given, or read from its
@@ -166,6 +171,14 @@ export async function startBilling(options: {
     CHECKOUT_FULFILMENT_JOB,
     checkoutFulfilment({ orm, clock: options.clock, payments, publicUrl: options.publicUrl }),
   );
+  // Tax on every sale (docs/tax.md#how-billing-applies-it): one calculator and verifier per environment,
+  // the sellers' settings read through identity's directory at each sale.
+  const taxes = taxServices({
+    sandbox: options.environment === 'sandbox',
+    config: options.tax ?? {},
+    logger: options.logger,
+  });
+  const sale = new SaleTax(taxes.calculator, taxes.vatIds, sellerTaxFrom(directory));
   const services = createBillingServices({
     secret: options.secret,
     clock: options.clock,
@@ -179,6 +192,7 @@ export async function startBilling(options: {
     organizations: options.organizations ?? null,
     integrations: options.integrations,
     sandboxClockWaitMs: options.sandboxClockWaitMs,
+    tax: sale,
   });
   // Due work: an advance of the sandbox clock runs these runners at each instant it passes; the sweep
   // runs them on the wall clock.
@@ -187,7 +201,7 @@ export async function startBilling(options: {
   services.clocks.register(reminders);
   const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry, reminders], options.logger);
   // The recurring engine: the sandbox clock's advance runs it per organization, this loop by the wall clock.
-  const engine = new RenewalEngine({ orm, payments });
+  const engine = new RenewalEngine({ orm, payments, tax: sale, logger: options.logger });
   services.clocks.register(engine);
   const renewalRetryMs = options.renewalRetryMs ?? 10_000;
   const renewals = new RenewalScheduler(engine, options.clock, options.logger, renewalRetryMs);

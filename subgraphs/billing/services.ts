@@ -20,6 +20,7 @@ import type { JobRunner } from './jobs/job-queue.js';
 import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
 import { OrderService } from './orders/order.service.js';
+import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
 import { TaxReportService } from './tax-reports/tax-report.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
@@ -96,6 +97,8 @@ export interface BillingServices {
   /** Grants and revokes benefits as subscriptions and orders move (the `benefits.reconcile` job). */
   benefitEngine: BenefitGrantEngine;
   customerBenefitGrants: CustomerBenefitGrantService;
+  /** Tax on checkouts, orders, renewals and plan changes (null: none computed). */
+  tax: SaleTax | null;
 }
 
 export interface BillingServiceDependencies {
@@ -124,6 +127,11 @@ export interface BillingServiceDependencies {
   integrations?: IntegrationSettings;
   /** How long an advance of a sandbox clock waits for another of the same organization (organization-clocks.ts). */
   sandboxClockWaitMs?: number;
+  /**
+   * Tax on what billing sells (orders/sale-tax.ts: the calculator, the VAT-id verifier, the sellers'
+   * settings), built once per environment by the runtime; absent: no tax is computed.
+   */
+  tax?: SaleTax | null;
 }
 
 export function createBillingServices(deps: BillingServiceDependencies): BillingServices {
@@ -137,6 +145,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     jobs: deps.jobs ?? null,
     clocks,
     organizations: deps.organizations ?? null,
+    tax: deps.tax ?? null,
   });
   const benefitEngine = new BenefitGrantEngine(
     benefitTypeHandlers(integrationsFromSettings(deps.integrations)),
@@ -159,8 +168,9 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     customerPortalOrganizations: new CustomerPortalOrganizationService(deps.organizations ?? null),
     subscriptions: new SubscriptionService(),
     subscriptionUpdates: createSubscriptionUpdates({
-      charger: new PlanChangeCharger(payments),
+      charger: new PlanChangeCharger(payments, deps.tax ?? null),
       prorationSettings: deps.prorationSettings,
+      tax: deps.tax ?? null,
     }),
     clocks,
     sandboxClock: new SandboxClockService(clocks),
@@ -169,7 +179,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     orders: new OrderService(),
     refunds: new RefundService(payments),
     taxReports: new TaxReportService(deps.organizations ?? null),
-    invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl)),
+    invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl), deps.tax ?? null),
     payments,
     processorOutcomes: new ProcessorOutcomeHandlers()
       .onCharge(renewalChargeSettlement)
@@ -184,5 +194,6 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     benefitGrants: new BenefitGrantService(),
     customerBenefitGrants: new CustomerBenefitGrantService(deps.jobs ?? null),
     benefitEngine,
+    tax: deps.tax ?? null,
   };
 }

@@ -22,10 +22,20 @@ export type CheckoutFields = {
   maxSeats: number | null;
   discountAmount: number;
   netAmount: number;
-  taxAmount: number;
+  taxAmount: number | null;
   taxBehavior: string | null;
   totalAmount: number;
   currency: string;
+  taxBreakdown: Array<{
+    rateType: string;
+    rate: number | null;
+    displayName: string;
+    country: string | null;
+    state: string | null;
+    subdivision: string | null;
+    amount: number;
+    taxabilityReason: string;
+  }>;
   allowTrial: boolean | null;
   activeTrialInterval: string | null;
   activeTrialIntervalCount: number | null;

@@ -15,6 +15,17 @@ export type CustomerOrderFields = {
   netAmount: number;
   taxAmount: number;
   totalAmount: number;
+  taxBehavior: string | null;
+  taxBreakdown: Array<{
+    rateType: string;
+    rate: number | null;
+    displayName: string;
+    country: string | null;
+    state: string | null;
+    subdivision: string | null;
+    amount: number;
+    taxabilityReason: string;
+  }>;
   appliedBalanceAmount: number;
   dueAmount: number;
   refundedAmount: number;

@@ -9,6 +9,27 @@ const url = z.url().min(1).max(2083);
 const trialInterval = z.enum(['day', 'week', 'month', 'year']);
 const customFieldData = z.record(z.string(), z.union([z.string(), z.number().int(), z.boolean(), z.null()]));
 const seats = z.number().int().min(1).max(10000);
+const taxBehavior = z.enum(['inclusive', 'exclusive']);
+
+/** One rate's share of the tax (Polar's TaxBreakdownItem, docs/tax.md#orders). */
+export const taxBreakdownItem = z.object({
+  rate_type: z.enum(['percentage', 'fixed']),
+  rate: z.number().nullable(),
+  display_name: z.string(),
+  country: z.string().nullable(),
+  state: z.string().nullable(),
+  subdivision: z.string().nullable(),
+  amount: z.number().int(),
+  taxability_reason: z.enum([
+    'standard_rated',
+    'reverse_charge',
+    'not_collecting',
+    'not_subject_to_tax',
+    'customer_exempt',
+    'product_exempt',
+    'not_supported',
+  ]),
+});
 
 /** Fields of CheckoutUpdatePublic (the client's), shared by CheckoutUpdate and CheckoutConfirmStripe. */
 const clientFields = {
@@ -114,6 +135,8 @@ export const checkoutResponse = z.looseObject({
   discount_amount: z.number().int(),
   net_amount: z.number().int(),
   tax_amount: z.number().int().nullable(),
+  tax_behavior: taxBehavior.nullable(),
+  tax_breakdown: z.array(taxBreakdownItem),
   total_amount: z.number().int(),
   currency: z.string(),
   organization_id: z.uuid(),
@@ -145,6 +168,8 @@ export const orderResponse = z.looseObject({
   discount_amount: z.number().int(),
   net_amount: z.number().int(),
   tax_amount: z.number().int(),
+  tax_behavior: taxBehavior.nullable(),
+  tax_breakdown: z.array(taxBreakdownItem),
   total_amount: z.number().int(),
   applied_balance_amount: z.number().int(),
   due_amount: z.number().int(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE, customerOrderWire } from '../../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, toInput, toWire } from './common.js';
 import { addressInput } from './customers.schemas.js';
+import { taxBreakdownItem } from './checkouts.schemas.js';
 import type { Route } from './route.js';
 
 /** Customer sessions (`polar_cst_`) only: the customer's own orders (docs/polar/endpoints.md#customer-portal-api). */
@@ -17,6 +18,8 @@ const customerOrderResponse = z.looseObject({
   discount_amount: z.number().int(),
   net_amount: z.number().int(),
   tax_amount: z.number().int(),
+  tax_behavior: z.enum(['inclusive', 'exclusive']).nullable(),
+  tax_breakdown: z.array(taxBreakdownItem),
   total_amount: z.number().int(),
   currency: z.string(),
   billing_reason: z.string(),

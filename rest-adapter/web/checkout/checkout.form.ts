@@ -22,6 +22,7 @@ const FIELD_LABELS: Record<string, string> = {
   discount_code: 'Discount code',
   confirmation_token_id: 'Card',
   customer_billing_address: 'Billing address',
+  customer_tax_id: 'Tax ID',
   product_id: 'Product',
 };
 
@@ -38,6 +39,7 @@ export function formOf(req: Request): CheckoutForm {
     'postal_code',
     'line1',
     'line2',
+    'customer_tax_id',
   ];
   return Object.fromEntries(keys.map(k => [k, field(req, k).trim()])) as CheckoutForm;
 }
@@ -49,6 +51,7 @@ export function bodyOf(form: CheckoutForm, card: string | null): Record<string, 
   if (form.customer_name) body.customer_name = form.customer_name;
   if (form.discount_code) body.discount_code = form.discount_code;
   if (form.product_id) body.product_id = form.product_id;
+  if (form.customer_tax_id) body.customer_tax_id = form.customer_tax_id;
   const address = {
     line1: form.line1,
     line2: form.line2,

@@ -1,4 +1,5 @@
 import { formatMoney, formatRecurringPrice } from '../../../kit/money/format.js';
+import { isReverseCharged, REVERSE_CHARGE_MENTION, taxLinesOf } from '../../../subgraphs/billing/contract.js';
 import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
 import type { StripeJsSettings } from '../../web-kit/stripe-js.js';
@@ -34,6 +35,7 @@ export interface CheckoutForm {
   postal_code?: string;
   line1?: string;
   line2?: string;
+  customer_tax_id?: string;
 }
 
 const ADDRESS_FIELDS: { key: keyof CheckoutForm; wire: string; label: string; autocomplete: string }[] = [
@@ -68,12 +70,22 @@ function priceSummary(checkout: PublicCheckout): SafeHtml {
   const trial = checkout.active_trial_interval
     ? html`<p class="notice" role="status">Free for ${checkout.active_trial_interval_count} ${checkout.active_trial_interval}${checkout.active_trial_interval_count > 1 ? 's' : ''}, then ${recurringTotal(checkout)}. Your card is saved, not charged today.</p>`
     : null;
+  const taxed = Number(checkout.tax_amount ?? 0) !== 0;
   return html`<table class="lines"><tbody>
 <tr><td>Subtotal</td><td data-amount="subtotal">${money(checkout.amount, currency)}</td></tr>
 ${checkout.discount_amount > 0 ? html`<tr><td>Discount${checkout.discount ? html` (${checkout.discount.name})` : null}</td><td data-amount="discount">−${money(checkout.discount_amount, currency)}</td></tr>` : null}
-${checkout.tax_amount > 0 ? html`<tr><td>Tax</td><td>${money(checkout.tax_amount, currency)}</td></tr>` : null}
+${taxed ? html`<tr><td>Net</td><td data-amount="net">${money(checkout.net_amount, currency)}</td></tr>` : null}
+${taxed ? taxRows(checkout).map(([label, amount]) => html`<tr><td>${label}</td><td data-amount="tax">${money(amount, currency)}</td></tr>`) : null}
+${checkout.tax_amount == null ? html`<tr><td>Tax</td><td data-amount="tax" class="muted">with your billing address</td></tr>` : null}
 <tr class="total"><td>${checkout.active_trial_interval ? 'Due after the trial' : 'Total'}</td><td data-amount="total">${recurringTotal(checkout)}</td></tr>
-</tbody></table>${trial}`;
+</tbody></table>${isReverseCharged(checkout.tax_breakdown ?? []) ? html`<p class="muted" data-reverse-charge>${REVERSE_CHARGE_MENTION}</p>` : null}${trial}`;
+}
+
+/** The tax as rows: one per rate charged ("VAT 19 %"), or one "Tax" row when the rates do not say it all. */
+function taxRows(checkout: PublicCheckout): [string, number][] {
+  const tax = Number(checkout.tax_amount);
+  const lines = taxLinesOf(checkout.tax_breakdown ?? [], BigInt(tax));
+  return lines ? lines.map(line => [line.label, Number(line.amount)]) : [['Tax', tax]];
 }
 
 function input(
@@ -128,6 +140,7 @@ export function checkoutBody({ checkout, csrfToken, cardEntry, stripe, form, err
     customer_name: checkout.customer_name ?? '',
     discount_code: checkout.discount?.code ?? '',
     product_id: checkout.product_id,
+    customer_tax_id: checkout.customer_tax_id ?? '',
     ...Object.fromEntries(ADDRESS_FIELDS.map(a => [a.key, checkout.customer_billing_address?.[a.wire] ?? ''])),
   };
   const product = checkout.product as Record<string, any> | null;
@@ -153,7 +166,7 @@ ${csrfField(csrfToken)}
 ${choice}
 ${input('email', 'customer_email', 'E-mail', f.customer_email, { type: 'email', required: true, autocomplete: 'email' })}
 ${input('name', 'customer_name', 'Name', f.customer_name, { autocomplete: 'name', required: false })}
-${address.length ? html`<fieldset><legend>Billing address</legend><div class="stack">${address.map(a => input(`address-${a.key}`, a.key, a.label, f[a.key], { required: fields[a.wire] === 'required', autocomplete: a.autocomplete }))}</div></fieldset>` : null}
+${address.length ? html`<fieldset><legend>Billing address</legend><div class="stack">${address.map(a => input(`address-${a.key}`, a.key, a.label, f[a.key], { required: fields[a.wire] === 'required', autocomplete: a.autocomplete }))}${input('tax-id', 'customer_tax_id', 'Tax ID (VAT number, for a business)', f.customer_tax_id, { autocomplete: 'off' })}</div></fieldset>` : null}
 ${discount}
 ${cardField(checkout, cardEntry, stripe)}
 <div><button type="submit" name="action" value="pay" class="pay"${canTakeCard(checkout, cardEntry, stripe) ? null : html` disabled`}>${payLabel(checkout)}</button></div>

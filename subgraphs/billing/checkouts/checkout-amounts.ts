@@ -16,6 +16,7 @@ import {
 } from '../pricing/checkout-amounts.js';
 import { CheckoutRepository } from './checkout.repository.js';
 import { DiscountRepository } from '../discounts/discount.repository.js';
+import { type PricedCheckout, validateCustomerTaxId } from './checkout-tax.js';
 
 export const missing = (field: string): ValidationIssue => ({
   type: 'missing',
@@ -40,7 +41,7 @@ export async function applyClientChanges(
   input: CheckoutClientUpdateInput,
   now: Date,
   discountId?: string | null,
-): Promise<void> {
+): Promise<PricedCheckout> {
   if (input.customerName !== undefined) k.customerName = input.customerName;
   if (input.customerEmail !== undefined) k.customerEmail = input.customerEmail;
   if (input.customerBillingName !== undefined) k.customerBillingName = input.customerBillingName;
@@ -48,6 +49,14 @@ export async function applyClientChanges(
     k.customerBillingAddress = input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null;
   if (input.customerTaxId !== undefined) k.customerTaxId = input.customerTaxId;
   if (input.isBusinessCustomer != null) k.isBusinessCustomer = input.isBusinessCustomer;
+  // Polar's: no longer a business purchase, no tax id (a stale one would keep a reverse charge).
+  if (input.isBusinessCustomer === false) k.customerTaxId = null;
+  if (
+    input.customerTaxId !== undefined ||
+    input.customerBillingAddress !== undefined ||
+    input.isBusinessCustomer === false
+  )
+    validateCustomerTaxId(k);
   if (input.locale !== undefined) k.locale = input.locale;
   if (input.customFieldData != null) k.customFieldData = input.customFieldData;
   if (input.allowTrial === false) k.allowTrial = false;
@@ -89,7 +98,7 @@ export async function applyClientChanges(
       ]);
     discount = candidate.id;
   }
-  await priceCheckout(
+  return priceCheckout(
     em,
     k,
     product,
@@ -99,7 +108,7 @@ export async function applyClientChanges(
 }
 
 /**
- * Sets the price, the amount and the discount of `k` for `product`. A discount the caller names
+ * Sets the price, the amount and the discount of `k` for `product` (its tax follows: checkout-tax.ts). A discount the caller names
  * (`strict`) must apply (422 at `discount_id`); a discount kept from before is dropped when it no
  * longer applies (another product, its window closed).
  */
@@ -109,7 +118,7 @@ export async function priceCheckout(
   product: Product,
   requested: { amount: bigint | null; discountId: string | null | undefined; strict: boolean },
   now: Date,
-): Promise<void> {
+): Promise<PricedCheckout> {
   const prices = ((await new ProductRepository(em).pricesOf([product.id])).get(product.id) ?? []) as ProductPrice[];
   const live = prices.filter(p => !p.isArchived);
   const price =
@@ -142,6 +151,6 @@ export async function priceCheckout(
   const amounts = checkoutAmounts(amount, k.currency, discount);
   k.amount = amounts.amount;
   k.discountAmount = amounts.discountAmount;
-  k.taxAmount = amounts.taxAmount;
   k.discountId = discount?.id ?? null;
+  return { product, price };
 }

@@ -16,6 +16,7 @@ import type {
 } from '../payments/payment-processor.js';
 import type { Checkout } from './checkout.entity.js';
 import { CheckoutRepository } from './checkout.repository.js';
+import { checkoutTaxId } from './checkout-tax.js';
 
 /**
  * The money-and-customer side of a checkout's confirm, shared with its fulfilment job
@@ -59,7 +60,11 @@ export interface FulfilmentPayload {
   settled?: { paymentMethod: PaymentMethodDetails | null };
 }
 
-/** By `customer_id`, else `external_customer_id`, else the e-mail; otherwise a new customer (customer.created). */
+/**
+ * By `customer_id`, else `external_customer_id`, else the e-mail; otherwise a new customer
+ * (customer.created). The checkout's billing address and tax id become the customer's, as Polar's
+ * confirm does: renewals are taxed with them (docs/tax.md#renewals).
+ */
 export async function resolveCustomer(
   ctx: RequestContext,
   em: EntityManager,
@@ -72,8 +77,10 @@ export async function resolveCustomer(
     customer = await checkouts.findLiveCustomer(k.organizationId, { externalId: k.externalCustomerId });
   if (!customer && k.customerEmail)
     customer = await checkouts.findLiveCustomerByEmail(k.organizationId, k.customerEmail);
+  const taxId = checkoutTaxId(k);
   if (customer) {
-    if (!customer.billingAddress && k.customerBillingAddress) customer.billingAddress = k.customerBillingAddress;
+    if (k.customerBillingAddress) customer.billingAddress = k.customerBillingAddress;
+    if (taxId) customer.taxId = taxId;
     return customer;
   }
   customer = em.create(Customer, {
@@ -83,6 +90,7 @@ export async function resolveCustomer(
     name: k.customerName ?? k.customerBillingName,
     billingName: k.customerBillingName,
     billingAddress: k.customerBillingAddress,
+    taxId,
     metadata: k.customerMetadata ?? {},
     createdAt: now,
   } as Customer);

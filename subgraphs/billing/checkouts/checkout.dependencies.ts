@@ -4,6 +4,7 @@ import type { CustomerSessionService } from '../customer-sessions/customer-sessi
 import type { JobRunner } from '../jobs/job-queue.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
+import type { SaleTax } from '../orders/sale-tax.js';
 
 /** What the checkout service is built with (services.ts), and the filters of its list. */
 export interface CheckoutDependencies {
@@ -16,6 +17,8 @@ export interface CheckoutDependencies {
   clocks?: OrganizationClocks;
   /** Identity's organization settings (`prevent_trial_abuse`); absent: trials are not checked. */
   organizations?: OrganizationDirectory | null;
+  /** What checkouts are taxed with (docs/tax.md#checkouts); absent: no tax (0). */
+  tax?: SaleTax | null;
 }
 
 export interface CheckoutListQuery extends PageRequest {

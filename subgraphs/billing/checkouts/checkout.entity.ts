@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Address } from '../customers/customer.entity.js';
+import type { TaxBehavior, TaxBreakdownItem, TaxEvidence, TaxId, VatIdCheck } from '../tax/tax.contract.js';
 
 export type CheckoutStatus = 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed';
 
@@ -29,7 +30,13 @@ export class Checkout {
   @Property({ type: 'integer', nullable: true }) maxSeats: number | null = null;
   @Property({ type: 'text' }) currency = 'usd';
   @Property({ type: 'bigint' }) discountAmount: bigint = 0n;
-  @Property({ type: 'bigint' }) taxAmount: bigint = 0n;
+  /** Null until it can be computed: a seller who collects tax needs the buyer's address (docs/tax.md#checkouts). */
+  @Property({ type: 'bigint', nullable: true }) taxAmount: bigint | null = null;
+  /** What `location` resolved to (or the price's own behaviour); null until tax is computed. */
+  @Property({ type: 'text', nullable: true }) taxBehavior: TaxBehavior | null = null;
+  @Property({ type: 'json' }) taxBreakdown: TaxBreakdownItem[] = [];
+  /** The computation's evidence, copied to the order the checkout makes. */
+  @Property({ type: 'json', nullable: true }) taxEvidence: TaxEvidence | null = null;
   @Property({ type: 'boolean' }) allowTrial = true;
   @Property({ type: 'text', nullable: true }) trialInterval: string | null = null;
   @Property({ type: 'integer', nullable: true }) trialIntervalCount: number | null = null;
@@ -41,7 +48,10 @@ export class Checkout {
   @Property({ type: 'text', nullable: true }) customerIpAddress: string | null = null;
   @Property({ type: 'text', nullable: true }) customerBillingName: string | null = null;
   @Property({ type: 'json', nullable: true }) customerBillingAddress: Address | null = null;
+  /** The buyer's tax id, normalised (`FR61954506077`); its format follows the billing address country. */
   @Property({ type: 'text', nullable: true }) customerTaxId: string | null = null;
+  /** The VAT-id check of `customerTaxId` (VIES or the sandbox's test ids), kept so the confirm does not ask again. */
+  @Property({ type: 'json', nullable: true }) customerTaxIdCheck: { tax_id: TaxId; check: VatIdCheck } | null = null;
   @Property({ type: 'json' }) customerMetadata: Record<string, string | number | boolean> = {};
   @Property({ type: 'json' }) metadata: Record<string, string | number | boolean> = {};
   @Property({ type: 'json' }) customFieldData: Record<string, unknown> = {};

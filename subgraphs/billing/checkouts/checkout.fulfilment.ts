@@ -16,6 +16,24 @@ import { checkoutRead } from './checkout.read.js';
 import { type FulfilmentPayload, processorCall } from './checkout-confirm.js';
 import { CheckoutType } from './checkout.type.js';
 import { CheckoutRepository } from './checkout.repository.js';
+import type { Checkout } from './checkout.entity.js';
+import { type OrderTax, untaxed } from '../orders/sale-tax.js';
+
+/**
+ * The order's tax is the checkout's, as computed for the amount just charged (docs/tax.md#orders); a
+ * trial's first order is 0 and carries none.
+ */
+function checkoutOrderTax(k: Checkout, trialing: boolean): OrderTax {
+  if (trialing) return { ...untaxed(1), taxBehavior: k.taxBehavior };
+  const tax = k.taxAmount == null ? 0n : BigInt(k.taxAmount);
+  return {
+    taxAmount: tax,
+    taxBehavior: k.taxBehavior,
+    breakdown: k.taxBreakdown ?? [],
+    evidence: k.taxEvidence,
+    itemTaxes: [tax],
+  };
+}
 
 /** The crash test's point: the money has moved, the order is not committed yet. */
 export const AFTER_CHARGE_FAULT = 'checkout.after-charge';
@@ -155,6 +173,7 @@ export function checkoutFulfilment(deps: {
           seats: k.seats,
           metadata: k.metadata ?? {},
           customFieldData: k.customFieldData ?? {},
+          tax: checkoutOrderTax(k, trialing),
         },
         new Date(now.getTime() + subscriptionEvents.length),
         true,

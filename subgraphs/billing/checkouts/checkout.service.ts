@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { type EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import { Customer } from '../customers/customer.entity.js';
-import { storedAddress } from '../customers/customer.service.js';
+import type { Customer } from '../customers/customer.entity.js';
 import { checkoutEvent } from './checkout.events.js';
 import { runWrite } from '../events/run-write.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
@@ -38,14 +36,13 @@ import {
   resolveCustomer,
 } from './checkout-confirm.js';
 import { checkoutRead, type CheckoutReadFilters } from './checkout.read.js';
+import { newCheckout } from './new-checkout.js';
 import { CheckoutType } from './checkout.type.js';
 import { assertTrialAvailable } from './trial-redemptions.js';
 import { awaitAction } from './checkout-action-settlement.js';
 import type { CheckoutDependencies, CheckoutListQuery } from './checkout.dependencies.js';
 import { CheckoutRepository } from './checkout.repository.js';
-
-/** Polar's checkout lifetime. */
-export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
+import { CheckoutTax, untaxableIssues, validateCustomerTaxId } from './checkout-tax.js';
 
 /**
  * Checkout sessions (docs/polar/resources.md#checkout): create, read, update (merchant and client), confirm. The
@@ -54,7 +51,11 @@ export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
  * order and the subscription; the job runs right after that commit and again after a crash.
  */
 export class CheckoutService {
-  constructor(private readonly deps: CheckoutDependencies) {}
+  private readonly tax: CheckoutTax;
+
+  constructor(private readonly deps: CheckoutDependencies) {
+    this.tax = new CheckoutTax(deps.tax ?? null);
+  }
 
   shape(ctx: RequestContext, row: Record<string, unknown>): CheckoutType {
     return CheckoutType.fromRow(row, { now: ctx.clock.now(), publicUrl: this.deps.publicUrl });
@@ -167,50 +168,16 @@ export class CheckoutService {
     }
     // A create has no row to load: the new row, priced, and its event in the frame's transaction.
     return runWrite(ctx.em, async em => {
-      const checkout = em.create(Checkout, {
-        organizationId,
-        clientSecret: `polar_c_${randomBytes(24).toString('base64url')}`,
-        status: 'open',
-        productIds: products.map(p => p!.id),
-        productId: selected.id,
-        productPriceId: '00000000-0000-0000-0000-000000000000',
-        discountId: null,
-        allowDiscountCodes: input.allowDiscountCodes ?? true,
-        requireBillingAddress: input.requireBillingAddress ?? false,
-        seats: input.seats ?? null,
-        minSeats: input.minSeats ?? null,
-        maxSeats: input.maxSeats ?? null,
-        currency: (input.currency ?? 'usd').toLowerCase(),
-        allowTrial: input.allowTrial ?? true,
-        trialInterval: input.trialInterval ?? null,
-        trialIntervalCount: input.trialIntervalCount ?? null,
-        customerId: customer?.id ?? null,
-        externalCustomerId: input.externalCustomerId ?? null,
-        isBusinessCustomer: input.isBusinessCustomer ?? false,
-        customerName: input.customerName ?? customer?.name ?? null,
-        customerEmail: input.customerEmail ?? customer?.email ?? null,
-        customerIpAddress: input.customerIpAddress ?? null,
-        customerBillingName: input.customerBillingName ?? null,
-        customerBillingAddress: input.customerBillingAddress ? storedAddress(input.customerBillingAddress) : null,
-        customerTaxId: input.customerTaxId ?? null,
-        customerMetadata: (input.customerMetadata ?? {}) as Checkout['customerMetadata'],
-        metadata: (input.metadata ?? {}) as Checkout['metadata'],
-        customFieldData: input.customFieldData ?? {},
-        subscriptionId: input.subscriptionId ?? null,
-        successUrl: input.successUrl ?? null,
-        returnUrl: input.returnUrl ?? null,
-        embedOrigin: input.embedOrigin ?? null,
-        locale: input.locale ?? null,
-        expiresAt: new Date(now.getTime() + CHECKOUT_TTL_MS),
-        createdAt: now,
-      } as Checkout);
-      await priceCheckout(
+      const checkout = newCheckout(em, { organizationId, products, selected, customer, input, now });
+      const priced = await priceCheckout(
         em,
         checkout,
         selected,
         { amount: input.amount ?? null, discountId: input.discountId ?? null, strict },
         now,
       );
+      validateCustomerTaxId(checkout);
+      await this.tax.apply(checkout, priced, now);
       await em.flush();
       const shaped = await this.readIn(ctx, em, checkout);
       return { result: shaped, events: [checkoutEvent('checkout.created', organizationId, shaped, now)] };
@@ -244,7 +211,7 @@ export class CheckoutService {
         if (input.embedOrigin !== undefined) k.embedOrigin = input.embedOrigin;
         if (input.currency) k.currency = input.currency.toLowerCase();
         if (input.allowTrial != null) k.allowTrial = input.allowTrial;
-        await applyClientChanges(em, k, input, now, input.discountId);
+        await this.tax.apply(k, await applyClientChanges(em, k, input, now, input.discountId), now);
       },
     );
   }
@@ -255,7 +222,9 @@ export class CheckoutService {
     clientSecret: string,
     input: CheckoutClientUpdateInput,
   ): Promise<CheckoutType> {
-    return this.mutate(ctx, bySecret(clientSecret), (em, k, now) => applyClientChanges(em, k, input, now));
+    return this.mutate(ctx, bySecret(clientSecret), async (em, k, now) => {
+      await this.tax.apply(k, await applyClientChanges(em, k, input, now), now);
+    });
   }
 
   /**
@@ -277,11 +246,13 @@ export class CheckoutService {
     let awaitingAction = false;
     const result = await this.mutate(ctx, bySecret(clientSecret), async (em, k, now) => {
       checkoutId = k.id;
-      await applyClientChanges(em, k, input, now);
+      const taxIssue = await this.tax.apply(k, await applyClientChanges(em, k, input, now), now);
       await em.flush();
       const current = await this.readIn(ctx, em, k);
       const issues: ValidationIssue[] = [];
       if (!k.customerEmail && !k.customerId) issues.push(missing('customer_email'));
+      // A seller that collects tax needs an address it can tax (docs/tax.md#checkouts).
+      if (taxIssue && current.isPaymentFormRequired) issues.push(...untaxableIssues(taxIssue));
       if (current.isPaymentFormRequired && !input.confirmationTokenId) issues.push(missing('confirmation_token_id'));
       if (issues.length) throw new PolarRequestValidationError(issues);
       if (current.trialEnd)

@@ -6,6 +6,7 @@ import { AddressType } from '../customers/customer.type.js';
 import type { Discount as DiscountEntity } from '../discounts/discount.entity.js';
 import { DiscountType } from '../discounts/discount.type.js';
 import { OrganizationRef } from '../organizations/organization.type.js';
+import { TaxBreakdownItemType } from '../orders/order.type.js';
 import {
   ProductPriceType,
   ProductType,
@@ -65,8 +66,15 @@ export class CheckoutType {
   @Field(() => Int, { nullable: true }) maxSeats!: number | null;
   @Field(() => MinorUnits) discountAmount!: bigint;
   @Field(() => MinorUnits) netAmount!: bigint;
-  @Field(() => MinorUnits) taxAmount!: bigint;
-  @Field(() => String, { nullable: true }) taxBehavior!: string | null;
+  @Field(() => MinorUnits, {
+    nullable: true,
+    description: 'Null until it can be computed (a seller who collects tax needs the billing address).',
+  })
+  taxAmount!: bigint | null;
+  @Field(() => String, { nullable: true, description: 'inclusive | exclusive; null until tax is computed.' })
+  taxBehavior!: string | null;
+  @Field(() => [TaxBreakdownItemType], { description: 'Beyond Polar: the tax per rate (reverse charge shows here).' })
+  taxBreakdown!: TaxBreakdownItemType[];
   @Field(() => MinorUnits) totalAmount!: bigint;
   @Field() currency!: string;
   @Field(() => Boolean, { nullable: true }) allowTrial!: boolean | null;
@@ -126,9 +134,10 @@ export class CheckoutType {
     const price = row.price ? priceFromRow(row.price as Record<string, unknown>) : null;
     const amount = toBigInt(k.amount);
     const discountAmount = toBigInt(k.discountAmount);
-    const taxAmount = toBigInt(k.taxAmount);
-    const net = amount - discountAmount;
-    const total = net + taxAmount;
+    const taxAmount = k.taxAmount == null ? null : toBigInt(k.taxAmount);
+    // Polar's checkout amounts: an inclusive price's tax is inside `amount − discount`.
+    const net = amount - discountAmount - (k.taxBehavior === 'inclusive' ? (taxAmount ?? 0n) : 0n);
+    const total = net + (taxAmount ?? 0n);
     const free = price?.amountType === 'free';
     const recurring = !!product?.recurringInterval;
     const trialInterval = k.trialInterval ?? product?.trialInterval ?? null;
@@ -141,6 +150,7 @@ export class CheckoutType {
     const formRequired = paymentRequired || setupRequired;
     const url = checkoutUrl(context.publicUrl, k.clientSecret);
     const mode = (on: boolean) => (on ? 'required' : 'disabled');
+    const northAmerican = formRequired && ['US', 'CA'].includes(k.customerBillingAddress?.country?.toUpperCase() ?? '');
     return {
       id: k.id,
       createdAt: toDate(k.createdAt),
@@ -160,7 +170,8 @@ export class CheckoutType {
       discountAmount,
       netAmount: net,
       taxAmount,
-      taxBehavior: null,
+      taxBehavior: k.taxBehavior ?? null,
+      taxBreakdown: TaxBreakdownItemType.fromStored(k.taxBreakdown),
       totalAmount: total,
       currency: k.currency,
       allowTrial: k.allowTrial,
@@ -190,9 +201,10 @@ export class CheckoutType {
       paymentMethodType: formRequired ? 'card' : null,
       billingAddressFields: {
         country: mode(formRequired || k.requireBillingAddress),
-        state: mode(k.requireBillingAddress),
+        // Polar's: a US or Canadian address needs its state (and, to be taxed, its postal code).
+        state: mode(k.requireBillingAddress || northAmerican),
         city: mode(k.requireBillingAddress),
-        postalCode: mode(k.requireBillingAddress),
+        postalCode: mode(k.requireBillingAddress || northAmerican),
         line1: mode(k.requireBillingAddress),
         line2: k.requireBillingAddress ? 'optional' : 'disabled',
       },

@@ -1,4 +1,6 @@
 import { formatMoney } from '../../../kit/money/format.js';
+import { REVERSE_CHARGE_MENTION } from '../invoices/invoice.document.js';
+import { isReverseCharged, taxLinesOf } from '../invoices/invoice-tax.js';
 import type { CustomerEmailKind } from './customer-email-policy.js';
 import type { PurchasedBenefits } from './purchased-benefits.repository.js';
 
@@ -51,7 +53,11 @@ function compose(f: EmailFacts): { subject: string; lines: Line[] } {
   const portal: Line = { link: 'Manage your purchases in the customer portal', href: f.links.portal };
   const orderLines = (): Line[] => [
     ...((p.items ?? []) as Payload[]).map(i => ({ key: String(i.label), value: money(i.amount, p.currency) })),
+    ...(Number(p.discount_amount ?? 0) > 0 ? [{ key: 'Discount', value: money(-p.discount_amount, p.currency) }] : []),
+    ...(p.tax_behavior === 'inclusive' ? [] : taxLines(p)),
     { key: 'Total', value: money(p.total_amount, p.currency) },
+    ...(p.tax_behavior === 'inclusive' ? taxLines(p) : []),
+    ...(reverseCharged(p) ? [{ text: REVERSE_CHARGE_MENTION }] : []),
     ...(p.invoice_number ? [{ key: 'Invoice number', value: String(p.invoice_number) }] : []),
     ...(f.links.invoice ? [{ link: 'Download the invoice', href: f.links.invoice }] : []),
   ];
@@ -177,6 +183,19 @@ function compose(f: EmailFacts): { subject: string; lines: Line[] } {
     }
   }
 }
+
+/**
+ * The order's tax as its e-mail shows it (docs/tax.md#invoices): one line per rate charged ("VAT 19 %",
+ * "Including VAT 19 %" when the prices included it), or one "Tax" line; none when no tax was owed.
+ */
+function taxLines(p: Payload): Line[] {
+  if (!Number(p.tax_amount ?? 0)) return [];
+  const prefix = p.tax_behavior === 'inclusive' ? 'Including ' : '';
+  const lines = taxLinesOf(p.tax_breakdown ?? [], BigInt(p.tax_amount)) ?? [{ label: 'Tax', amount: p.tax_amount }];
+  return lines.map(line => ({ key: `${prefix}${line.label}`, value: money(line.amount, p.currency) }));
+}
+
+const reverseCharged = (p: Payload) => isReverseCharged(p.tax_breakdown ?? []);
 
 function amountOf(p: Payload): string {
   const interval = p.recurring_interval ? ` / ${p.recurring_interval}` : '';

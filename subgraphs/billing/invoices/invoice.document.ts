@@ -27,6 +27,15 @@ export interface InvoiceLine {
   proration: boolean;
 }
 
+export interface InvoiceTaxLine {
+  label: string;
+  amount: bigint;
+}
+
+/** The mention an invoice carries when the buyer accounts for the VAT (docs/tax.md#invoices). */
+export const REVERSE_CHARGE_MENTION =
+  'Reverse charge: VAT to be accounted for by the recipient (Article 196, Directive 2006/112/EC)';
+
 export interface InvoiceDocument {
   /** The order's `invoice_number` (per-organization sequence). */
   number: string;
@@ -41,6 +50,12 @@ export interface InvoiceDocument {
   /** e.g. the discount's name ("Launch 20%"). */
   discountLabel?: string | null;
   tax: bigint;
+  /** One line per rate of the order's tax breakdown ("VAT 19 %"); absent or empty: one "Tax" line. */
+  taxLines?: InvoiceTaxLine[];
+  /** The prices included the tax: the total is `subtotal − discount`, the tax lines say what it includes. */
+  taxInclusive?: boolean;
+  /** A line of the breakdown is a reverse charge: the invoice says the buyer accounts for the VAT. */
+  reverseCharge?: boolean;
   total: bigint;
   /** Customer balance used (negative: credit that paid part of the total), as `applied_balance_amount`. */
   appliedBalance?: bigint;
@@ -51,17 +66,23 @@ export interface InvoiceDocument {
 }
 
 /**
- * The identities of an order's amounts (docs/polar/resources.md#order): lines add up to the subtotal, and
- * `total = subtotal − discount + tax`. An invoice that breaks them is a bug upstream; it is refused
- * rather than printed.
+ * The identities of an order's amounts (docs/polar/resources.md#order, docs/tax.md#orders): lines add
+ * up to the subtotal, the tax lines to the tax, and `total = subtotal − discount + tax` (`subtotal −
+ * discount` when the prices included the tax). An invoice that breaks them is a bug upstream; it is
+ * refused rather than printed.
  */
 export function invoiceAmountIssues(invoice: InvoiceDocument): string[] {
   const issues: string[] = [];
   const sum = invoice.lines.reduce((total, line) => total + line.amount, 0n);
   if (sum !== invoice.subtotal) issues.push(`lines add up to ${sum}, not the subtotal ${invoice.subtotal}`);
-  if (invoice.subtotal - invoice.discount + invoice.tax !== invoice.total)
+  const taxLines = invoice.taxLines ?? [];
+  const taxSum = taxLines.reduce((total, line) => total + line.amount, 0n);
+  if (taxLines.length > 0 && taxSum !== invoice.tax)
+    issues.push(`tax lines add up to ${taxSum}, not the tax ${invoice.tax}`);
+  const expected = invoice.subtotal - invoice.discount + (invoice.taxInclusive ? 0n : invoice.tax);
+  if (expected !== invoice.total)
     issues.push(
-      `subtotal − discount + tax is ${invoice.subtotal - invoice.discount + invoice.tax}, not the total ${invoice.total}`,
+      `subtotal − discount${invoice.taxInclusive ? '' : ' + tax'} is ${expected}, not the total ${invoice.total}`,
     );
   return issues;
 }

@@ -1,5 +1,10 @@
 import { formatMoney } from '../../../kit/money/format.js';
-import { type InvoiceAddress, type InvoiceDocument, invoiceAmountIssues } from './invoice.document.js';
+import {
+  type InvoiceAddress,
+  type InvoiceDocument,
+  invoiceAmountIssues,
+  REVERSE_CHARGE_MENTION,
+} from './invoice.document.js';
 
 /**
  * Renders an invoice to PDF with pdfkit. The fonts are PDF's built-in Helvetica (nothing to ship),
@@ -71,11 +76,17 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
   row('Subtotal', money(invoice.subtotal));
   if (invoice.discount !== 0n)
     row(invoice.discountLabel ? `Discount (${invoice.discountLabel})` : 'Discount', money(-invoice.discount));
-  row('Tax', money(invoice.tax));
+  const taxLines = invoice.taxLines?.length ? invoice.taxLines : [{ label: 'Tax', amount: invoice.tax }];
+  if (!invoice.taxInclusive) for (const line of taxLines) row(line.label, money(line.amount));
   row('Total', money(invoice.total), true);
+  if (invoice.taxInclusive) for (const line of taxLines) row(`Including ${line.label}`, money(line.amount));
   if (invoice.appliedBalance !== undefined && invoice.appliedBalance !== 0n)
     row('Applied balance', money(invoice.appliedBalance));
   if (invoice.due !== undefined && invoice.due !== invoice.total) row('Amount due', money(invoice.due), true);
+  if (invoice.reverseCharge) {
+    doc.moveDown(1);
+    doc.font('Helvetica').text(REVERSE_CHARGE_MENTION, left, doc.y, { width });
+  }
 
   doc.end();
   return done;

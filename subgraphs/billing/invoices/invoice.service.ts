@@ -9,7 +9,9 @@ import { orderEventPayload, orderUpdated } from '../orders/order.events.js';
 import { orderRead } from '../orders/order.read.js';
 import { OrderType } from '../orders/order.type.js';
 import { organizationNow } from '../time/organization-clocks.js';
-import type { InvoiceDocument } from './invoice.document.js';
+import type { InvoiceDocument, InvoiceParty } from './invoice.document.js';
+import { invoiceTaxOf } from './invoice-tax.js';
+import type { SaleTax, SellerTax } from '../orders/sale-tax.js';
 import { OrderInvoice } from './invoice.entity.js';
 import {
   InvalidInvoiceLink,
@@ -22,7 +24,7 @@ import { renderInvoicePdf } from './invoice.pdf.js';
 import { InvoiceRepository } from './invoice.repository.js';
 
 /** Bumped when the rendering changes, so a regeneration renders again (Polar's INVOICE_TEMPLATE_VERSION). */
-const TEMPLATE_VERSION = 1;
+const TEMPLATE_VERSION = 2;
 
 /**
  * Invoices of orders (docs/interface.md#endpoints, docs/interface.md#versioning): never generated automatically, only by `POST …/invoice`
@@ -31,7 +33,11 @@ const TEMPLATE_VERSION = 1;
  * through a signed link that expires in an hour (invoice.link.ts).
  */
 export class InvoiceService {
-  constructor(private readonly links: InvoiceLinks) {}
+  constructor(
+    private readonly links: InvoiceLinks,
+    /** The seller's legal name, address and tax id (docs/tax.md#invoices); absent: the organization's name only. */
+    private readonly sale: SaleTax | null = null,
+  ) {}
 
   /**
    * What `POST …/invoice` checks before anything happens, in Polar's order: the order readable (404),
@@ -54,6 +60,8 @@ export class InvoiceService {
   async generate(ctx: RequestContext, orderId: string, sellerName: string): Promise<void> {
     const { organizationId } = await this.check(ctx, orderId);
     const now = await organizationNow(ctx, organizationId);
+    // Read once, before the lock: an organization PATCH since the last invoice changes the checksum.
+    const sellerTax = this.sale ? await this.sale.seller(organizationId) : null;
     await runWrite(ctx.em, async em => {
       const invoices = new InvoiceRepository(em);
       const entity = await loadForWrite(em, Order, orderId, tenantScope(ctx.principal, orderRead.definition.readers), {
@@ -63,10 +71,11 @@ export class InvoiceService {
       const [row] = await orderRead.byIdsIn(em, { organizationIds: [organizationId], customerId: null }, [orderId]);
       const order = OrderType.fromRow(row);
       eligible(order);
-      const checksum = invoiceChecksum(order, sellerName);
+      const document = invoiceDocument(order, sellerOf(sellerName, sellerTax), buyerTaxIdOf(row.r as Order, order));
+      const checksum = invoiceChecksum(order, document);
       const stored = await invoices.findOfOrder(orderId);
       if (stored?.checksum === checksum) return { result: undefined };
-      const pdf = await renderInvoicePdf(invoiceDocument(order, sellerName));
+      const pdf = await renderInvoicePdf(document);
       if (stored) Object.assign(stored, { pdf, checksum, generatedAt: now });
       else em.create(OrderInvoice, { orderId, organizationId, pdf, checksum, generatedAt: now });
       entity.isInvoiceGenerated = true;
@@ -104,21 +113,51 @@ function eligible(order: OrderType): void {
   if (!order.billingName || !order.billingAddress) throw new MissingInvoiceBillingDetails();
 }
 
-/** Over what the invoice prints that can change after the order: the billing details and the seller's name. */
-function invoiceChecksum(order: OrderType, sellerName: string): string {
+/** Over what the invoice prints that can change after the order: the billing details, the seller, the tax ids. */
+function invoiceChecksum(order: OrderType, document: InvoiceDocument): string {
   return createHash('sha256')
-    .update(JSON.stringify([TEMPLATE_VERSION, order.billingName, order.billingAddress, sellerName]))
+    .update(
+      JSON.stringify([
+        TEMPLATE_VERSION,
+        order.billingName,
+        order.billingAddress,
+        document.seller,
+        document.buyer.taxId ?? null,
+      ]),
+    )
     .digest('hex');
 }
 
-/** The order as an invoice: its number, date, items, amounts in its currency, the buyer's billing details. */
-export function invoiceDocument(order: OrderType, sellerName: string): InvoiceDocument {
+/** The seller as its invoices name it: its legal name and address when set, else the organization's name. */
+function sellerOf(organizationName: string, tax: SellerTax | null): InvoiceParty {
+  const address = tax?.legalAddress ?? null;
+  return {
+    name: tax?.legalName || organizationName,
+    address: address && {
+      line1: address.line1,
+      line2: address.line2,
+      postalCode: address.postal_code,
+      city: address.city,
+      state: address.state,
+      country: address.country,
+    },
+    taxId: tax?.profile.taxId ?? null,
+  };
+}
+
+/** The buyer's tax id the sale was taxed with (its evidence), else the customer's current one. */
+function buyerTaxIdOf(stored: Order, order: OrderType): string | null {
+  return stored.taxEvidence?.buyer_tax_id?.[0] ?? order.customer.taxId?.[0] ?? null;
+}
+
+/** The order as an invoice: its number, date, items, amounts and tax lines in its currency, both parties. */
+export function invoiceDocument(order: OrderType, seller: InvoiceParty, buyerTaxId: string | null): InvoiceDocument {
   const address = order.billingAddress!;
   return {
     number: order.invoiceNumber ?? order.id,
     date: order.createdAt,
     currency: order.currency,
-    seller: { name: sellerName, address: null },
+    seller,
     buyer: {
       name: order.billingName!,
       address: {
@@ -130,12 +169,14 @@ export function invoiceDocument(order: OrderType, sellerName: string): InvoiceDo
         country: address.country,
       },
       email: order.customer.email,
+      taxId: buyerTaxId,
     },
     lines: order.items.map(item => ({ label: item.label, amount: item.amount, proration: item.proration })),
     subtotal: order.subtotalAmount,
     discount: order.discountAmount,
     discountLabel: order.discount?.name ?? null,
     tax: order.taxAmount,
+    ...invoiceTaxOf(order),
     total: order.totalAmount,
     appliedBalance: order.appliedBalanceAmount,
     due: order.dueAmount,

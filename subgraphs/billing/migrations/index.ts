@@ -28,6 +28,7 @@ import { Migration20261128100000_three_d_secure } from './Migration2026112810000
 import { Migration20261128120000_cancel_abandoned_charge } from './Migration20261128120000_cancel_abandoned_charge.js';
 import { Migration20261128130000_setup_metadata } from './Migration20261128130000_setup_metadata.js';
 import { Migration20261128200000_order_tax } from './Migration20261128200000_order_tax.js';
+import { Migration20261128210000_checkout_tax } from './Migration20261128210000_checkout_tax.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -73,4 +74,5 @@ export const billingMigrations = [
   { name: 'Migration20261128120000_cancel_abandoned_charge', class: Migration20261128120000_cancel_abandoned_charge },
   { name: 'Migration20261128130000_setup_metadata', class: Migration20261128130000_setup_metadata },
   { name: 'Migration20261128200000_order_tax', class: Migration20261128200000_order_tax },
+  { name: 'Migration20261128210000_checkout_tax', class: Migration20261128210000_checkout_tax },
 ];

@@ -5,6 +5,7 @@ import { OrderItem } from './order-item.entity.js';
 import { Order, type OrderBillingReason } from './order.entity.js';
 import { orderEventPayload } from './order.events.js';
 import { OrderRepository } from './order.repository.js';
+import { type OrderTax, untaxed } from './sale-tax.js';
 
 export interface NewOrderItem {
   label: string;
@@ -38,6 +39,8 @@ export interface NewOrder {
   billingPeriodStart?: Date | null;
   /** When a pending order is charged (next): a renewal's first attempt, then dunning's retries. */
   nextPaymentAttemptAt?: Date | null;
+  /** Its tax (docs/tax.md#orders), one share per item; absent: none computed (tax 0, no behaviour). */
+  tax?: OrderTax;
 }
 
 /**
@@ -50,6 +53,7 @@ export interface NewOrder {
 export async function createOrder(em: EntityManager, input: NewOrder, now: Date, paid: boolean): Promise<Order> {
   if (!em.isInTransaction()) throw new Error('createOrder must run inside a transaction');
   const subtotal = input.items.reduce((sum, item) => sum + item.amount, 0n);
+  const tax = input.tax ?? untaxed(input.items.length);
   const order = em.create(Order, {
     ...(input.id ? { id: input.id } : {}),
     organizationId: input.organizationId,
@@ -64,6 +68,10 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
     currency: input.currency,
     subtotalAmount: subtotal,
     discountAmount: input.discountAmount,
+    taxAmount: tax.taxAmount,
+    taxBehavior: tax.taxBehavior,
+    taxBreakdown: tax.breakdown,
+    taxEvidence: tax.evidence,
     appliedBalanceAmount: input.appliedBalanceAmount ?? 0n,
     billingName: input.billingName,
     billingAddress: input.billingAddress,
@@ -82,6 +90,7 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
       orderId: order.id,
       label: item.label,
       amount: item.amount,
+      taxAmount: tax.itemTaxes[position] ?? 0n,
       productPriceId: item.productPriceId,
       proration: item.proration ?? false,
       position,

@@ -1,4 +1,4 @@
-import { Directive, Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import { Directive, Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { toBigInt, toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
@@ -16,10 +16,43 @@ import {
 } from '../products/product.type.js';
 import { Metadata, MinorUnits } from '../shared/scalars.js';
 import type { Subscription as SubscriptionEntity } from '../subscriptions/subscription.entity.js';
+import type { TaxBreakdownItem } from '../tax/tax.contract.js';
 import type { OrderItem } from './order-item.entity.js';
 import type { Order as OrderEntity } from './order.entity.js';
+import { orderAmounts } from './order-amounts.js';
 
 const SIMPLE = { simpleResolvers: true } as const;
+
+/** One rate's share of an order's or a checkout's tax (Polar's `TaxBreakdownItem`, docs/tax.md#orders). */
+@ObjectType('TaxBreakdownItem', SIMPLE)
+export class TaxBreakdownItemType {
+  @Field(() => String, { description: 'percentage | fixed' }) rateType!: string;
+  @Field(() => Float, { nullable: true, description: 'A percentage rate as a fraction (0.19 for 19 %).' })
+  rate!: number | null;
+  @Field() displayName!: string;
+  @Field(() => String, { nullable: true }) country!: string | null;
+  @Field(() => String, { nullable: true }) state!: string | null;
+  @Field(() => String, { nullable: true }) subdivision!: string | null;
+  @Field(() => MinorUnits) amount!: bigint;
+  @Field(() => String, {
+    description:
+      'standard_rated | reverse_charge | not_collecting | not_subject_to_tax | customer_exempt | product_exempt | not_supported',
+  })
+  taxabilityReason!: string;
+
+  static fromStored(items: readonly TaxBreakdownItem[] | null | undefined): TaxBreakdownItemType[] {
+    return (items ?? []).map(i => ({
+      rateType: i.rate_type,
+      rate: i.rate,
+      displayName: i.display_name,
+      country: i.country,
+      state: i.state,
+      subdivision: i.subdivision,
+      amount: BigInt(i.amount),
+      taxabilityReason: i.taxability_reason,
+    }));
+  }
+}
 
 @ObjectType('OrderItem', SIMPLE)
 export class OrderItemType {
@@ -107,8 +140,8 @@ export class OrderSubscriptionType {
 }
 
 /**
- * An order (docs/polar/resources.md#order). The amounts Polar derives are derived here, once:
- * `net = subtotal − discount`, `total = net + tax`, `due = max(0, total + applied balance)`,
+ * An order (docs/polar/resources.md#order). The amounts Polar derives are derived once, by
+ * `orderAmounts` (net, total, due: an inclusive price's tax is inside it), and here
  * `refundable = net + applied balance − refunded`. The embedded customer, product, price, discount,
  * subscription and items come in the read statement's row (order.read.ts).
  */
@@ -125,6 +158,12 @@ export class OrderType {
   @Field(() => MinorUnits) discountAmount!: bigint;
   @Field(() => MinorUnits) netAmount!: bigint;
   @Field(() => MinorUnits) taxAmount!: bigint;
+  @Field(() => String, {
+    nullable: true,
+    description: 'inclusive | exclusive: how the tax was computed; null on orders without computed tax.',
+  })
+  taxBehavior!: string | null;
+  @Field(() => [TaxBreakdownItemType]) taxBreakdown!: TaxBreakdownItemType[];
   @Field(() => MinorUnits) totalAmount!: bigint;
   @Field(() => MinorUnits) appliedBalanceAmount!: bigint;
   @Field(() => MinorUnits) dueAmount!: bigint;
@@ -174,9 +213,7 @@ export class OrderType {
     const balance = toBigInt(o.appliedBalanceAmount);
     const refunded = toBigInt(o.refundedAmount);
     const refundedTax = toBigInt(o.refundedTaxAmount);
-    const net = subtotal - discount;
-    const total = net + tax;
-    const due = total + balance;
+    const { net, total, due } = orderAmounts(o);
     const items = ((row.items as OrderItem[] | null) ?? []).map(OrderItemType.fromEntity);
     return {
       id: o.id,
@@ -188,9 +225,11 @@ export class OrderType {
       discountAmount: discount,
       netAmount: net,
       taxAmount: tax,
+      taxBehavior: o.taxBehavior ?? null,
+      taxBreakdown: TaxBreakdownItemType.fromStored(o.taxBreakdown),
       totalAmount: total,
       appliedBalanceAmount: balance,
-      dueAmount: due > 0n ? due : 0n,
+      dueAmount: due,
       refundedAmount: refunded,
       refundedTaxAmount: refundedTax,
       refundableAmount: net + balance - refunded,

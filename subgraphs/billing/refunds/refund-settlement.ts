@@ -2,12 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../events/record-event.js';
 import { orderEventPayload } from '../orders/order.events.js';
 import type { Order } from '../orders/order.entity.js';
+import { orderAmounts } from '../orders/order-amounts.js';
 import type { Refund } from './refund.entity.js';
 import { RefundRepository } from './refund.repository.js';
 
-/** What an order can still give back: its net with the balance applied (Polar's refundable base). */
+/** What an order can give back: its net (before tax) with the balance applied (Polar's refundable base). */
 export function refundableTotalOf(order: Order): bigint {
-  return order.subtotalAmount - order.discountAmount + order.appliedBalanceAmount;
+  return orderAmounts(order).net + BigInt(order.appliedBalanceAmount);
 }
 
 /** What the order's refunds still pending at the processor add up to (not yet in its refunded amounts). */

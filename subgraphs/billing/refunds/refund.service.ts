@@ -8,6 +8,7 @@ import { ResourceNotFound } from '../../../kit/errors.js';
 import { runWrite } from '../events/run-write.js';
 import { Order } from '../orders/order.entity.js';
 import { orderRead } from '../orders/order.read.js';
+import { orderAmounts } from '../orders/order-amounts.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
 import type { PaymentProcessor, RefundReason as ProcessorRefundReason } from '../payments/payment-processor.js';
 import { ChargeAlreadyRefunded } from '../payments/payment.errors.js';
@@ -143,14 +144,15 @@ export class RefundService {
 }
 
 /**
- * The tax given back with `amount` (Polar's `calculate_refunded_tax_from_subtotal`): what is left of
- * the tax when the rest of the order is refunded, else the order's tax rate applied to the amount
- * (rounded by the money kit's one rule), never more than what is left.
+ * The tax given back with `amount` (Polar's `calculate_refunded_tax_from_subtotal`, docs/tax.md#refunds):
+ * what is left of the tax when the rest of the order is refunded (so a full refund leaves no residue),
+ * else the order's tax × amount / its net (the net before tax, also for inclusive prices), rounded by
+ * the money kit's one rule, never more than what is left.
  */
 function refundedTax(order: Order, amount: bigint, refundable: bigint, pendingTax: bigint): bigint {
   const refundableTax = maxOf(0n, order.taxAmount - order.refundedTaxAmount - pendingTax);
   if (amount === refundable) return refundableTax;
-  const net = order.subtotalAmount - order.discountAmount;
+  const { net } = orderAmounts(order);
   if (order.taxAmount === 0n || net === 0n) return 0n;
   const tax = divideRounded(amount * order.taxAmount, net);
   return tax < refundableTax ? tax : refundableTax;

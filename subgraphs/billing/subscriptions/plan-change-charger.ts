@@ -6,6 +6,7 @@ import { idempotencyKey } from '../payments/idempotency-key.js';
 import { Payment } from '../payments/payment.entity.js';
 import type { ChargeOutcome, PaymentProcessor } from '../payments/payment-processor.js';
 import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
+import type { SaleTax } from '../orders/sale-tax.js';
 import { type PlanChangeQuote, quotePlanChange } from './plan-change-quote.js';
 import { ProrationItem } from './proration-item.entity.js';
 import type { PaidChange, SubscriptionCharger } from './subscription.charger.js';
@@ -31,10 +32,13 @@ import { restartPeriod } from './transitions/lifecycle.js';
  * - `next_period`: nothing (the pending update is stored by the transition).
  */
 export class PlanChangeCharger implements SubscriptionCharger {
-  constructor(private readonly payments: PaymentProcessor) {}
+  constructor(
+    private readonly payments: PaymentProcessor,
+    private readonly tax: SaleTax | null = null,
+  ) {}
 
   async chargeNow(change: PaidChange): Promise<void> {
-    const quote = await quotePlanChange(change);
+    const quote = await quotePlanChange(change, this.tax);
     if (quote.behavior === 'next_period') return;
     if (quote.behavior === 'prorate') {
       // The renewal will charge the new plan: a paid plan needs a card to charge (Polar's 402).
@@ -98,6 +102,7 @@ export class PlanChangeCharger implements SubscriptionCharger {
         seats: s.seats,
         metadata: {},
         appliedBalanceAmount: settlement.appliedBalanceAmount,
+        tax: quote.tax ?? undefined,
       },
       now,
       true,

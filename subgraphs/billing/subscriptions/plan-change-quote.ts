@@ -16,6 +16,8 @@ import {
 } from '../pricing/proration.js';
 import type { BilledTerms, PaidChange, ProrationBehavior } from './subscription.charger.js';
 import type { Subscription } from './subscription.entity.js';
+import type { OrderTax, SaleTax } from '../orders/sale-tax.js';
+import { taxPreview } from './plan-change-tax.js';
 
 /**
  * What a plan or seat change costs, computed once for both the preview
@@ -30,7 +32,10 @@ export interface PlanChangeQuote {
   /** The period restarts at the change (a reset, a change of interval). */
   resetsPeriod: boolean;
   billingReason: OrderBillingReason;
+  /** The order's amounts, tax included (plan-change-tax.ts). */
   preview: ChangePreview;
+  /** The tax of that order (null: no tax service wired). */
+  tax: OrderTax | null;
 }
 
 const sameInterval = (a: BilledTerms, b: BilledTerms) =>
@@ -133,7 +138,13 @@ function immediate(at: Date, currency: string, items: PreviewItem[], discount = 
  * The subscription's discount is taken off both sides of the proration lines, and off the renewal's
  * regular lines while it still applies then (`discount_amount`).
  */
-export async function quotePlanChange(change: PaidChange): Promise<PlanChangeQuote> {
+export async function quotePlanChange(change: PaidChange, sale?: SaleTax | null): Promise<PlanChangeQuote> {
+  const quote = await untaxedQuote(change);
+  const taxed = await taxPreview(change.em, change.subscription, quote.preview, sale);
+  return { ...quote, ...taxed };
+}
+
+async function untaxedQuote(change: PaidChange): Promise<Omit<PlanChangeQuote, 'tax'>> {
   const { subscription: s, from, to, now } = change;
   if (from.currency !== to.currency)
     throw new PolarRequestValidationError([

@@ -8,6 +8,7 @@ import { lockSubscription, waitForSubscriptionLock } from './subscription.lock.j
 import type { SubscriptionChangeRecorder } from './subscription.events.js';
 import type { TransitionResult } from './transitions/state.js';
 import { organizationNow } from '../time/organization-clocks.js';
+import type { SaleTax } from '../orders/sale-tax.js';
 
 /**
  * How a writer waits for a subscription's lock: a request gives up at once (`try`: 409
@@ -60,6 +61,8 @@ export interface SubscriptionMutationDependencies {
   /** The organization's proration behaviours (identity's settings, handed over at composition). */
   prorationSettings: ProrationSettingsSource;
   recordEvents: SubscriptionChangeRecorder;
+  /** What orders made by a change (a resume's renewal, a previewed plan change) are taxed with; none: no tax. */
+  tax?: SaleTax | null;
   /**
    * Runs inside the transaction once the change is applied, before anything is flushed: a preview
    * throws from it to roll everything back (update-subscription-preview.ts).

@@ -5,6 +5,7 @@ import { recordSubscriptionEvents, type SubscriptionChangeRecorder } from './sub
 import { UpdateSubscription } from './update-subscription.js';
 import { PreviewSubscriptionUpdate } from './update-subscription-preview.js';
 import type { ProrationSettingsSource } from './proration-settings.js';
+import type { SaleTax } from '../orders/sale-tax.js';
 
 /** The subscription write use cases, sharing one charger (the payments seam) and one event recorder. */
 export interface SubscriptionUpdates {
@@ -19,12 +20,14 @@ export function createSubscriptionUpdates(
     charger?: SubscriptionCharger;
     recordEvents?: SubscriptionChangeRecorder;
     prorationSettings?: ProrationSettingsSource;
+    tax?: SaleTax | null;
   } = {},
 ): SubscriptionUpdates {
   const deps = {
     charger: options.charger ?? new NoPaymentMethodCharger(),
     prorationSettings: options.prorationSettings ?? (async () => null),
     recordEvents: options.recordEvents ?? recordSubscriptionEvents,
+    tax: options.tax ?? null,
   };
   return {
     update: new UpdateSubscription(deps),

@@ -56,9 +56,10 @@ export class PreviewSubscriptionUpdate {
     write: (deps: SubscriptionMutationDependencies) => Promise<Subscription>,
   ): Promise<ChangePreview> {
     let quoted: ChangePreview | null = null;
+    const sale = this.deps.tax;
     const charger: SubscriptionCharger = {
       async chargeNow(change) {
-        quoted = (await quotePlanChange(change)).preview;
+        quoted = (await quotePlanChange(change, sale)).preview;
       },
     };
     const afterApply = (subscription: Subscription, now: Date) => {

@@ -124,7 +124,8 @@ export class UpdateSubscription {
     if (input.resume) {
       assertResumable(s);
       // The events of the resume are mutateSubscription's, at `now`; the order's follow them.
-      await resumeSubscription(em, s, new Stamp(now), async () => {});
+      const tax = this.deps.tax ? { sale: this.deps.tax } : null;
+      await resumeSubscription(em, s, new Stamp(now), async () => {}, tax);
       return { changed: true, events: ['subscription.resumed'] };
     }
     if (!input.pauseAtPeriodEnd) return cancelScheduledPause(s, now);

@@ -98,6 +98,37 @@ describe('renderInvoicePdf', () => {
     expect(text).toContain('Amount due $10.00');
   });
 
+  it('prints one line per tax rate, and the tax an inclusive price includes after the total', async () => {
+    const lines = [{ label: 'Pro plan', amount: 10000n, proration: false }];
+    const eur = { ...base, currency: 'eur', lines, subtotal: 10000n, discount: 0n, discountLabel: null };
+    const exclusive = await textOf(
+      await renderInvoicePdf({ ...eur, tax: 1900n, taxLines: [{ label: 'VAT 19 %', amount: 1900n }], total: 11900n }),
+    );
+    expect(exclusive).toContain('VAT 19 % €19.00');
+    expect(exclusive).toContain('Total €119.00');
+    const inclusive = await textOf(
+      await renderInvoicePdf({
+        ...eur,
+        tax: 1597n,
+        taxLines: [{ label: 'VAT 19 %', amount: 1597n }],
+        taxInclusive: true,
+        total: 10000n,
+      }),
+    );
+    expect(inclusive).toContain('Total €100.00');
+    expect(inclusive).toContain('Including VAT 19 % €15.97');
+  });
+
+  it('says the buyer accounts for the VAT on a reverse charge', async () => {
+    const text = await textOf(await renderInvoicePdf({ ...base, reverseCharge: true }));
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      'Reverse charge: VAT to be accounted for by the recipient (Article 196, Directive 2006/112/EC)',
+    );
+    await expect(
+      renderInvoicePdf({ ...base, tax: 10n, total: 1375n, taxLines: [{ label: 'VAT 19 %', amount: 9n }] }),
+    ).rejects.toThrow(/tax lines add up to 9/);
+  });
+
   it('refuses an invoice whose amounts do not add up', async () => {
     await expect(renderInvoicePdf({ ...base, total: 1366n })).rejects.toThrow(/does not add up/);
     await expect(renderInvoicePdf({ ...base, subtotal: 1518n, total: 1366n })).rejects.toThrow(/lines add up to 1517/);

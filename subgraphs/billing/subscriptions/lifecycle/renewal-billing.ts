@@ -6,6 +6,7 @@ import { recordEvent } from '../../events/record-event.js';
 import { createOrder, type NewOrderItem } from '../../orders/create-order.js';
 import { orderEventPayload } from '../../orders/order.events.js';
 import type { Order } from '../../orders/order.entity.js';
+import { orderAmounts } from '../../orders/order-amounts.js';
 import { idempotencyKey } from '../../payments/idempotency-key.js';
 import { Payment } from '../../payments/payment.entity.js';
 import type {
@@ -24,6 +25,7 @@ import { NO_PAYMENT_METHOD, paymentFieldsOf } from './charge-outcome.js';
 import { afterFailedAttempt } from './dunning.js';
 import { takeRenewalAdjustments } from './renewal-adjustments.js';
 import { RenewalQueries } from './renewal.queries.js';
+import { type RenewalTax, renewalOrderTax } from './renewal-tax.js';
 
 /**
  * The money side of a renewal, inside the caller's transaction (which holds the subscription's row
@@ -93,13 +95,16 @@ export async function billPeriod(
   s: Subscription,
   discount: Discount | null,
   stamp: Stamp,
+  tax?: RenewalTax | null,
 ): Promise<Order> {
   const start = s.currentPeriodStart;
   // The product's name and the customer's billing details in one statement (no entity loads).
-  const names = await new RenewalQueries(em).namesOf(s.productId, s.customerId);
+  const names = await new RenewalQueries(em).namesOf(s);
   if (!names) throw new Error(`subscription ${s.id}: its product or customer is gone`);
   const adjustments = await takeRenewalAdjustments(em, s, stamp.at);
-  const { items, subtotal, discountAmount: off } = priceRenewal(s, discount, names.product_name, adjustments.items);
+  const priced = priceRenewal(s, discount, names.product_name, adjustments.items);
+  const { items, discountAmount: off } = priced;
+  const orderTax = await renewalOrderTax(tax, s, names, priced, stamp.at);
   const order = await createOrder(
     em,
     {
@@ -121,13 +126,14 @@ export async function billPeriod(
       billingPeriodStart: start,
       // Charged right after this transaction commits (renewal-engine.ts), or by the next pass after a crash.
       nextPaymentAttemptAt: stamp.at,
+      tax: orderTax,
     },
     stamp.next(1),
     false,
   );
   // Marks the proration items taken and applies the customer's balance to the order (its
   // `applied_balance_amount`), which `dueAmount` then charges net of.
-  await adjustments.commit(order.id, subtotal - order.discountAmount);
+  await adjustments.commit(order.id, orderAmounts(order).total);
   return order;
 }
 
@@ -159,7 +165,7 @@ export function priceRenewal(
 
 /** What is left to pay of an order: net + tax + the balance applied (≤ 0 when the balance paid part, Polar's sign). */
 export function dueAmount(order: Order): bigint {
-  return order.subtotalAmount - order.discountAmount + order.taxAmount + order.appliedBalanceAmount;
+  return orderAmounts(order).total + BigInt(order.appliedBalanceAmount);
 }
 
 /** Declines no retry can fix: dunning jumps to its deadline (Polar's non-recoverable decline codes). */

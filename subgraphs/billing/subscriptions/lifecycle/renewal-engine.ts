@@ -18,6 +18,8 @@ import { attemptPayment, discountForPeriod, nextPeriod, Stamp } from './renewal-
 import { applyPendingUpdate } from './renewal-adjustments.js';
 import { billAndChargePeriod, RENEWAL_AFTER_CHARGE_FAULT, type RenewalEvents } from './renewal-first-charge.js';
 import { resumeSubscription } from './resume.js';
+import type { RenewalTax } from './renewal-tax.js';
+import type { SaleTax } from '../../orders/sale-tax.js';
 import { giveUpAbandonedPayments } from './abandoned-payments.js';
 import { type RenewalKind, RenewalQueries } from './renewal.queries.js';
 
@@ -39,6 +41,8 @@ export interface RenewalEngineOptions {
   /** How many subscriptions of a batch are cycled at once (each in its own transaction). */
   concurrency?: number;
   logger?: Logger;
+  /** What renewal orders are taxed with (docs/tax.md#renewals); absent: no tax. */
+  tax?: SaleTax | null;
 }
 
 type Kind = RenewalKind;
@@ -77,6 +81,10 @@ export class RenewalEngine implements DueWorkRunner {
   constructor(private readonly options: RenewalEngineOptions) {
     this.batchSize = options.batchSize ?? 100;
     this.concurrency = options.concurrency ?? 4;
+  }
+
+  private tax(): RenewalTax | null {
+    return this.options.tax ? { sale: this.options.tax, logger: this.options.logger } : null;
   }
 
   async nextDueAt(organizationId: string, _upTo: Date): Promise<Date | null> {
@@ -167,7 +175,7 @@ export class RenewalEngine implements DueWorkRunner {
     });
     if (!s) return null;
     // The period's order and its first charge, in this transaction (renewal-first-charge.ts).
-    if (renewal) await billAndChargePeriod(em, this.options.payments, s, discount, stamp, renewal);
+    if (renewal) await billAndChargePeriod(em, this.options.payments, s, discount, stamp, renewal, this.tax());
     return 'done';
   }
 
@@ -179,9 +187,15 @@ export class RenewalEngine implements DueWorkRunner {
       recordSubscriptionEvents(em, s, types, billed.eventsAt ?? at);
     const s = await inSubscriptionFrame(em, { lock: 'wait', now: () => at, recordEvents }, id, read, async (em, s) => {
       // The resume's events take the stamp's first instants, before its order's own.
-      billed.order = await resumeSubscription(em, s, stamp, async when => {
-        billed.eventsAt = when;
-      });
+      billed.order = await resumeSubscription(
+        em,
+        s,
+        stamp,
+        async when => {
+          billed.eventsAt = when;
+        },
+        this.tax(),
+      );
       return { changed: true, events: ['subscription.resumed'] };
     });
     return s && billed.order ? { orderId: billed.order.id, stamp } : null;

@@ -15,6 +15,8 @@ import { NO_PAYMENT_METHOD } from './charge-outcome.js';
 import { priceRenewal, type Stamp, settleAttempt } from './renewal-billing.js';
 import { adjustmentsOf } from './renewal-adjustments.js';
 import { RenewalQueries } from './renewal.queries.js';
+import { type RenewalTax, renewalOrderTax } from './renewal-tax.js';
+import { orderAmounts } from '../../orders/order-amounts.js';
 
 /** Crash test point: a renewal charged, its transaction not committed. */
 export const RENEWAL_AFTER_CHARGE_FAULT = 'renewal.after-charge';
@@ -50,12 +52,13 @@ export async function billAndChargePeriod(
   discount: Discount | null,
   stamp: Stamp,
   subscriptionEvents: RenewalEvents,
+  tax?: RenewalTax | null,
 ): Promise<void> {
   const at = stamp.at;
   const start = s.currentPeriodStart;
   // The product's name and the customer's billing details; the customer's row locked for its balance.
   const renewals = new RenewalQueries(em);
-  const names = await renewals.namesLockingCustomer(s.customerId, s.productId);
+  const names = await renewals.namesLockingCustomer(s);
   if (!names) throw new Error(`subscription ${s.id}: its product or customer is gone`);
   // The balance (a statement of its own after the lock: its snapshot sees entries committed by the
   // transaction the lock waited for), the card to charge (saved-payment-methods.ts' rule) and the
@@ -63,7 +66,15 @@ export async function billAndChargePeriod(
   const wallet = await renewals.walletOf(s, at);
   const adjustments = await adjustmentsOf(em, s, at, wallet.prorations);
   const priced = priceRenewal(s, discount, names.product_name, adjustments.items);
-  const settlement = settlementOf(priced.subtotal - priced.discountAmount, BigInt(wallet.balance));
+  const orderTax = await renewalOrderTax(tax, s, names, priced, at);
+  const { total } = orderAmounts({
+    subtotalAmount: priced.subtotal,
+    discountAmount: priced.discountAmount,
+    taxAmount: orderTax.taxAmount,
+    taxBehavior: orderTax.taxBehavior,
+    appliedBalanceAmount: 0n,
+  });
+  const settlement = settlementOf(total, BigInt(wallet.balance));
   const orderId = randomUUID();
   const key = idempotencyKey('charge', 'subscription', s.id, start.toISOString(), 1);
   let outcome: ChargeOutcome | null = null;
@@ -92,6 +103,7 @@ export async function billAndChargePeriod(
     appliedBalanceAmount: settlement.appliedBalanceAmount,
     billingName: names.billing_name ?? names.name,
     billingAddress: names.billing_address,
+    tax: orderTax,
     paid,
     createdAt,
     at,

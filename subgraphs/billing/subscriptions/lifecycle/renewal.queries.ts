@@ -8,6 +8,8 @@ import { CHARGEABLE_METHOD_OF_CUSTOMER } from '../../payments/saved-payment-meth
 import { SubscriptionStatus } from '../../shared/enums.js';
 import { ProrationItem } from '../proration-item.entity.js';
 import { Subscription } from '../subscription.entity.js';
+import type { OrderTax } from '../../orders/sale-tax.js';
+import type { TaxBehaviorOption, TaxId } from '../../tax/tax.contract.js';
 import { paymentFieldsOf } from './charge-outcome.js';
 import { abandonedBefore, PAYMENT_WAIT_MS } from './dunning.js';
 
@@ -34,13 +36,20 @@ const WAITING_PAYMENT = `exists (select 1 from billing.payments p
 /** What renewals, dunning retries and resumes work on next (one list per kind). */
 export type RenewalKind = 'cycle' | 'retry' | 'resume';
 
-/** The product's name and the customer's billing details a renewal order carries. */
+/** The product's name and the customer's billing details a renewal order carries, and what its tax reads. */
 export interface RenewalNames {
   product_name: string;
   name: string | null;
   billing_name: string | null;
   billing_address: Address | null;
+  tax_id: TaxId | null;
+  /** The subscription's price's own `tax_behavior` (null: the organization's default). */
+  price_tax_behavior: TaxBehaviorOption | null;
 }
+
+/** The columns of `RenewalNames` (parameter: the subscription's price id). */
+const NAMES = `p.name as product_name, c.name, c.billing_name, c.billing_address, c.tax_id,
+  (select pp.tax_behavior from billing.product_prices pp where pp.id = ?::uuid) as price_tax_behavior`;
 
 /** A renewal's customer balance, the card to charge and the proration items due (locked). */
 export interface RenewalWallet {
@@ -59,6 +68,7 @@ export interface RenewalOrderRow {
   appliedBalanceAmount: bigint;
   billingName: string | null;
   billingAddress: Address | null;
+  tax: OrderTax;
   paid: boolean;
   createdAt: Date;
   at: Date;
@@ -237,21 +247,19 @@ export class RenewalQueries {
   }
 
   /** The product's name and the customer's billing details in one statement (no entity loads). */
-  async namesOf(productId: string, customerId: string): Promise<RenewalNames | undefined> {
+  async namesOf(s: Subscription): Promise<RenewalNames | undefined> {
     const [names] = await this.em.execute<RenewalNames[]>(
-      `select p.name as product_name, c.name, c.billing_name, c.billing_address
-       from billing.products p, billing.customers c where p.id = ? and c.id = ?`,
-      [productId, customerId],
+      `select ${NAMES} from billing.products p, billing.customers c where p.id = ? and c.id = ?`,
+      [s.priceIds[0] ?? null, s.productId, s.customerId],
     );
     return names;
   }
 
   /** `namesOf`, with the customer's row locked for its balance. */
-  async namesLockingCustomer(customerId: string, productId: string): Promise<RenewalNames | undefined> {
+  async namesLockingCustomer(s: Subscription): Promise<RenewalNames | undefined> {
     const [names] = await this.em.execute<RenewalNames[]>(
-      `select p.name as product_name, c.name, c.billing_name, c.billing_address
-       from billing.customers c, billing.products p where c.id = ? and p.id = ? for update of c`,
-      [customerId, productId],
+      `select ${NAMES} from billing.customers c, billing.products p where c.id = ? and p.id = ? for update of c`,
+      [s.priceIds[0] ?? null, s.customerId, s.productId],
     );
     return names;
   }
@@ -299,7 +307,7 @@ export class RenewalQueries {
   async writeRenewalOrder(o: RenewalOrderRow): Promise<void> {
     const { s } = o;
     const subtotal = o.items.reduce((sum, item) => sum + item.amount, 0n);
-    const items = o.items.map(() => '(?::text, ?::bigint, ?::boolean, ?::uuid, ?::int)').join(', ');
+    const items = o.items.map(() => '(?::text, ?::bigint, ?::bigint, ?::boolean, ?::uuid, ?::int)').join(', ');
     const payment = o.payment ? paymentFieldsOf(o.payment.outcome) : null;
     await this.em.execute(
       `with o as (
@@ -307,15 +315,16 @@ export class RenewalQueries {
            checkout_id, discount_id, status, billing_reason, currency, subtotal_amount, discount_amount, tax_amount,
            applied_balance_amount, refunded_amount, refunded_tax_amount, platform_fee_amount, billing_name,
            billing_address, invoice_number, is_invoice_generated, seats, metadata, custom_field_data,
-           next_payment_attempt_at, billing_period_start, created_at, modified_at)
-         values (?, ?, ?, ?, ?, ?, null, ?, ?, 'subscription_cycle', ?, ?, ?, 0, ?, 0, 0, 0, ?, ?::jsonb,
-           null, false, ?, ?::jsonb, '{}', ?::timestamptz, ?, ?, ?::timestamptz)
+           next_payment_attempt_at, billing_period_start, created_at, modified_at, tax_behavior, tax_breakdown,
+           tax_evidence)
+         values (?, ?, ?, ?, ?, ?, null, ?, ?, 'subscription_cycle', ?, ?, ?, ?, ?, 0, 0, 0, ?, ?::jsonb,
+           null, false, ?, ?::jsonb, '{}', ?::timestamptz, ?, ?, ?::timestamptz, ?, ?::jsonb, ?::jsonb)
          returning id),
        i as (
          insert into billing.order_items (id, order_id, label, amount, tax_amount, proration, product_price_id,
            position, created_at, modified_at)
-         select gen_random_uuid(), o.id, v.label, v.amount, 0, v.proration, v.price, v.position, ?, null
-         from o, (values ${items}) as v(label, amount, proration, price, position))
+         select gen_random_uuid(), o.id, v.label, v.amount, v.tax, v.proration, v.price, v.position, ?, null
+         from o, (values ${items}) as v(label, amount, tax, proration, price, position))
        insert into billing.payments (id, organization_id, customer_id, checkout_id, order_id, processor,
          idempotency_key, status, amount, currency, method, method_metadata, processor_id, decline_reason,
          decline_message, processor_metadata, created_at, modified_at)
@@ -333,6 +342,7 @@ export class RenewalQueries {
         s.currency,
         String(subtotal),
         String(o.discountAmount),
+        String(o.tax.taxAmount),
         String(o.appliedBalanceAmount),
         o.billingName,
         o.billingAddress ? JSON.stringify(o.billingAddress) : null,
@@ -342,11 +352,15 @@ export class RenewalQueries {
         s.currentPeriodStart,
         o.createdAt,
         o.paid ? o.at : null,
+        o.tax.taxBehavior,
+        JSON.stringify(o.tax.breakdown),
+        o.tax.evidence ? JSON.stringify(o.tax.evidence) : null,
         // The items' created_at comes before their values in the statement's text.
         o.createdAt,
         ...o.items.flatMap((item, position) => [
           item.label,
           String(item.amount),
+          String(o.tax.itemTaxes[position] ?? 0n),
           item.proration ?? false,
           item.productPriceId,
           position,

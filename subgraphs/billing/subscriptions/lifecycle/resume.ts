@@ -3,6 +3,7 @@ import type { Order } from '../../orders/order.entity.js';
 import type { Subscription } from '../subscription.entity.js';
 import { dropEndedDiscount, resume } from '../transitions/lifecycle.js';
 import { billPeriod, discountForPeriod, type Stamp } from './renewal-billing.js';
+import type { RenewalTax } from './renewal-tax.js';
 
 /**
  * Polar's resume, shared by the engine (`resumes_at` has come) and `PATCH {"resume": true}`: the paused
@@ -17,6 +18,7 @@ export async function resumeSubscription(
   s: Subscription,
   stamp: Stamp,
   recordEvents: (at: Date) => Promise<void>,
+  tax?: RenewalTax | null,
 ): Promise<Order> {
   const at = stamp.at;
   resume(s, at);
@@ -25,5 +27,5 @@ export async function resumeSubscription(
   if (!discount) dropEndedDiscount(s);
   await em.flush();
   await recordEvents(stamp.next(2));
-  return billPeriod(em, s, discount, stamp);
+  return billPeriod(em, s, discount, stamp, tax);
 }
