@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../kit/money/format.js';
+import { formatMoney, formatRecurringPrice } from '../../../kit/money/format.js';
 import { REVERSE_CHARGE_MENTION } from '../invoices/invoice.document.js';
 import { isReverseCharged, taxLinesOf } from '../invoices/invoice-tax.js';
 import type { CustomerEmailKind } from './customer-email-policy.js';
@@ -197,9 +197,14 @@ function taxLines(p: Payload): Line[] {
 
 const reverseCharged = (p: Payload) => isReverseCharged(p.tax_breakdown ?? []);
 
+/** A subscription's price and period, as every page says it ("$49.00 / 3 months"): kit/money's one rule. */
 function amountOf(p: Payload): string {
-  const interval = p.recurring_interval ? ` / ${p.recurring_interval}` : '';
-  return `${money(p.amount, p.currency)}${interval}`;
+  return formatRecurringPrice(
+    BigInt(Number(p.amount ?? 0)),
+    String(p.currency),
+    p.recurring_interval as string | null,
+    p.recurring_interval_count as number | null,
+  );
 }
 
 export function renderCustomerEmail(f: EmailFacts): RenderedEmail {
