@@ -40,7 +40,7 @@ async function startServer(extra: Record<string, string> = {}) {
       DATABASE_URL: databases[0].url,
       SANDBOX_DATABASE_URL: sandboxUrl,
       SECRET: TEST_SECRET,
-      PORT: String(port + 1),
+      PORT: String(await freePort()),
       SANDBOX_PORT: String(port),
       LOG_LEVEL: 'silent',
       RENEWAL_INTERVAL_MS: '100',

@@ -229,7 +229,7 @@ describe('a process killed right after the revocation commits', () => {
     ).then(rows => rows.map(r => r.to_address));
 
   it('after restart its relay e-mails each owner and admin once', async () => {
-    const base = `http://127.0.0.1:${setup.port + 1}`;
+    const base = `http://127.0.0.1:${setup.productionPort}`;
     const env = { GITHUB_SECRET_SCANNING_KEYS: GITHUB_KEYS };
     const crashing = startServer(setup, { ...env, FAULT_INJECTION_EXIT_AT: LEAK_NOTICE_HANDOVER_FAULT });
     await within(crashing.ready, 60_000, 'the first start', crashing);

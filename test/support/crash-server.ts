@@ -42,7 +42,14 @@ export async function prepareServer(label: string): Promise<PreparedServer> {
     made.databases.push(production);
     const sandbox = await createTestDatabase(`${name}_sandbox`);
     made.databases.push(sandbox);
-    const setup = { buildDir, dataDir, productionUrl: production.url, sandboxUrl: sandbox.url, port: await freePort() };
+    const setup = {
+      buildDir,
+      dataDir,
+      productionUrl: production.url,
+      sandboxUrl: sandbox.url,
+      port: await freePort(),
+      productionPort: await freePort(),
+    };
     return { setup, remove };
   } catch (error) {
     await remove();

@@ -34,8 +34,9 @@ export interface ServerSetup {
   dataDir: string;
   productionUrl: string;
   sandboxUrl: string;
-  /** The sandbox's port; production listens on the next one. */
+  /** The sandbox's port. */
   port: number;
+  productionPort: number;
 }
 
 const spawned = new Set<ChildProcess>();
@@ -50,7 +51,7 @@ export function startServer(setup: ServerSetup, extra: Record<string, string> = 
       DATABASE_URL: setup.productionUrl,
       SANDBOX_DATABASE_URL: setup.sandboxUrl,
       SECRET: TEST_SECRET,
-      PORT: String(setup.port + 1),
+      PORT: String(setup.productionPort),
       SANDBOX_PORT: String(setup.port),
       LOG_LEVEL: 'silent',
       // Both environments' pools on a test database server that other test files share (`max_connections`).
