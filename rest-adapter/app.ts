@@ -6,8 +6,7 @@ import { requestIdOf } from '../kit/http/http-util.js';
 import type { Logger } from '../kit/logger.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './upstream/gateway-client.js';
-import { docsRouter, REVALIDATE } from './v1/openapi/docs-page.js';
-import { staticBody } from './web-kit/compressed.js';
+import { docsRouter } from './v1/openapi/docs-page.js';
 import type { RequestGuards } from './guards/request-guards.js';
 import { sameOriginWrites } from './guards/same-origin-writes.js';
 import { OperationDocuments } from './v1/operations.js';
@@ -15,6 +14,9 @@ import { type Route, shapeResult } from './v1/routes/route.js';
 import { decodablePath, parseOrThrow, queryObject } from './v1/validation.js';
 import { readCookie, sessionCookieName } from './web-kit/cookies.js';
 import { sendError, sendMethodNotAllowed, sendNotFound } from './v1/wire-errors.js';
+import { versionedOpenApiRouter } from './v1/versions/openapi-routes.js';
+import { shapeForVersion } from './v1/versions/shape-for-version.js';
+import { apiVersion, existsInVersion } from './v1/versions/version-middleware.js';
 
 export interface AppDependencies {
   /** Public base URL of the environment: an `Origin` equal to it is this site's (same-origin-writes.ts). */
@@ -46,10 +48,6 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** API versions this server speaks; the `Polar-Version` header picks one (absent: the oldest). */
-export const API_VERSIONS = ['2026-04', '2026-10'];
-export const DEFAULT_API_VERSION = '2026-04';
-
 const MAX_BODY = '1mb';
 /** The media types the API reads as JSON, as FastAPI does: `application/json` and `application/*+json`. */
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -62,6 +60,8 @@ export function createApp(deps: AppDependencies): express.Express {
   app.set('query parser', false); // we parse repeated and deep keys ourselves (validation.ts)
 
   app.use(requestContext(deps));
+  // Outermost after CORS, as Polar's: a bad version is a 404 on every path (docs/api-versions.md).
+  app.use(apiVersion);
   app.use((req: Request, _res: Response, next: NextFunction) => {
     req.url = decodablePath(req.url);
     next();
@@ -74,15 +74,9 @@ export function createApp(deps: AppDependencies): express.Express {
       .json({ status: ok ? 'ok' : 'unavailable', ...deps.guards?.readiness(), ...deps.announcements });
   });
   for (const guard of deps.guards?.early ?? []) app.use(guard);
-  // Compressed, with an ETag: the document is about 1 MB as JSON (docs/performance.md#the-docs-page).
-  const openapiBody = staticBody(() => JSON.stringify(deps.openapi()), {
-    type: 'application/json',
-    cacheControl: REVALIDATE,
-  });
-  app.get('/openapi.json', (req, res, next) => void openapiBody.send(req, res).catch(next));
+  app.use(versionedOpenApiRouter(deps.openapi));
   app.use(docsRouter(deps.docsPage, deps.openapi));
 
-  app.use(apiVersion);
   for (const router of deps.rawBodyRouters ?? []) app.use(router);
   // The documented API reads only JSON bodies (`application/json` or `application/*+json`, any charset
   // the parser knows): any other body is read as text and refused by the route that wants a body
@@ -114,7 +108,7 @@ export function createApp(deps: AppDependencies): express.Express {
 
   app.post('/graphql', graphqlHandler(deps));
   for (const route of deps.routes) {
-    app[route.method](expressPath(route.path), routeHandler(route, deps));
+    app[route.method](expressPath(route.path), existsInVersion(route), routeHandler(route, deps));
   }
   // The pages and OAuth endpoints come after the API routes: their paths never overlap, so an API
   // request need not walk their route layers first.
@@ -132,8 +126,14 @@ function requestContext(deps: AppDependencies) {
     res.set('Cache-Control', 'private, no-store');
     if (deps.environment === 'sandbox') res.set('X-Polar-Sandbox', '1');
     res.set('Access-Control-Allow-Origin', '*');
-    res.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Polar-Version, Idempotency-Key');
-    res.set('Access-Control-Expose-Headers', 'Polar-Version, Retry-After, Idempotent-Replayed');
+    res.set(
+      'Access-Control-Allow-Headers',
+      'Authorization, Content-Type, Polar-Version, Polar-Organization, Idempotency-Key',
+    );
+    res.set(
+      'Access-Control-Expose-Headers',
+      'Polar-Version, Polar-Supported-Versions, Retry-After, Idempotent-Replayed',
+    );
     if (req.method === 'OPTIONS') {
       res.set('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
       res.status(204).end();
@@ -154,17 +154,6 @@ function requestContext(deps: AppDependencies) {
     });
     next();
   };
-}
-
-function apiVersion(req: Request, res: Response, next: NextFunction): void {
-  const requested = req.get('polar-version');
-  const version = requested ?? DEFAULT_API_VERSION;
-  if (!API_VERSIONS.includes(version)) {
-    sendNotFound(res);
-    return;
-  }
-  res.set('Polar-Version', version);
-  next();
 }
 
 function resolvePrincipal(resolver: PrincipalResolver, cookieName: string, logger: Logger) {
@@ -219,7 +208,7 @@ function routeHandler(route: Route, deps: AppDependencies) {
       // and serialising it was half of what a big page costs. Under a burst of slow requests, the
       // ones that timed out would otherwise keep the process busy for the ones still waiting.
       if (req.socket.destroyed) return;
-      const payload = shapeResult(route, result.data);
+      const payload = shapeForVersion(req.apiVersion, route.operationId, shapeResult(route, result.data));
       res.status(route.status);
       if (payload === undefined) res.end();
       else if (route.contentType) res.type(route.contentType).send(payload);

@@ -1,4 +1,4 @@
-import { API_VERSIONS, DEFAULT_API_VERSION } from './app.js';
+import { API_VERSIONS, CURRENT_API_VERSION, DEFAULT_API_VERSION } from './v1/versions/api-versions.js';
 import { oauth2Paths, oauth2Schemas } from './oauth/oauth2.openapi.js';
 import { operationOf } from './v1/openapi/route-operations.js';
 import { securitySchemes } from './v1/openapi/security.js';
@@ -41,9 +41,13 @@ export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string
     openapi: '3.1.0',
     info: {
       title: 'Subscription billing API',
-      version: '0.1.0',
+      // The newest version's shape; v1/versions/versioned-openapi.ts derives each version's document.
+      version: CURRENT_API_VERSION,
       description:
         'Polar-compatible REST API. All API paths are under /v1; collection paths end with a slash. ' +
+        `API versions: ${API_VERSIONS.join(', ')}, picked with the \`Polar-Version\` header; without it, ` +
+        `${DEFAULT_API_VERSION}, the version of this document. Each version's document is at ` +
+        '`/<version>/openapi.json`; any other version answers 404 with `Polar-Supported-Versions`. ' +
         'Authenticate with `Authorization: Bearer <token>`. Two operations take no bearer: GitHub secret scanning ' +
         "reports leaked tokens to `POST /v1/integrations/github/secret-scanning`, signed with GitHub's key, and " +
         "Stripe sends its events to `POST /v1/integrations/stripe/webhook`, signed with the endpoint's secret.",

@@ -5,11 +5,17 @@ import { projectRoot } from '../kit/paths.js';
 import { buildOpenApi } from '../rest-adapter/openapi.js';
 import { documentRequestGuards } from '../rest-adapter/guards/request-guards-openapi.js';
 import { routes } from '../rest-adapter/v1/routes/index.js';
+import { DEFAULT_API_VERSION } from '../rest-adapter/v1/versions/api-versions.js';
+import { openApiForVersion } from '../rest-adapter/v1/versions/versioned-openapi.js';
 
 export const openApiFile = path.join(projectRoot(), 'schema', 'openapi.json');
 
-/** The committed OpenAPI document as the code produces it (route table, OAuth and service endpoints). */
-export const producedOpenApi = () => `${JSON.stringify(documentRequestGuards(buildOpenApi(routes)), null, 2)}\n`;
+/**
+ * The committed OpenAPI document as the code produces it (route table, OAuth and service endpoints):
+ * the default version's, which `/openapi.json` serves.
+ */
+export const producedOpenApi = () =>
+  `${JSON.stringify(openApiForVersion(documentRequestGuards(buildOpenApi(routes)), DEFAULT_API_VERSION), null, 2)}\n`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const produced = producedOpenApi();
