@@ -86,6 +86,7 @@ export { orderWire } from './orders/order.wire.js';
 export { refundWire } from './refunds/refund.wire.js';
 export { subscriptionWire } from './subscriptions/subscription.wire.js';
 export {
+  licenseKeyActivationCreatedWire,
   licenseKeyActivationWire,
   licenseKeyWire,
   licenseKeyWithActivationsWire,

@@ -28,6 +28,7 @@ import { subscriptionReference } from './subscriptions/subscription.reference.js
 import { SubscriptionUpdatesResolver } from './subscriptions/subscription-updates.resolver.js';
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
 import { FileResolver } from './files/file.resolver.js';
+import { LicenseKeyGrantedByResolver } from './license-keys/license-key.granted-by.js';
 import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
 import { SandboxClockResolver } from './time/sandbox-clock.resolver.js';
 import { SandboxChallengeResolver } from './payments/sandbox-challenge.resolver.js';
@@ -67,6 +68,7 @@ export const billingResolvers: Function[] = [
   InvoiceResolver,
   CustomerPortalOrdersResolver,
   LicenseKeyResolver,
+  LicenseKeyGrantedByResolver,
   FileResolver,
   CustomerPortalPaymentMethodsResolver,
   BenefitResolver,

@@ -1,3 +1,4 @@
+import { API_VERSIONS } from '../versions/api-versions.js';
 import { securityOf } from './security.js';
 import { type Json, jsonContent, polarVersionRef, refs, schemaRef } from './wire-schemas.js';
 
@@ -96,6 +97,27 @@ export const servicePaths: Record<string, Json> = {
           description: 'OpenAPI 3.1 document of everything this service serves',
           content: jsonContent({ type: 'object', additionalProperties: true }),
         },
+      },
+    },
+  },
+  '/{version}/openapi.json': {
+    get: {
+      operationId: 'service:openapi_version',
+      summary: "One API version's OpenAPI document",
+      description:
+        'The document of the version in the path: its routes, and each answer with the fields that version has ' +
+        "(`/openapi.json` is the default version's). Another version is a 404.",
+      tags: ['service'],
+      security: [],
+      parameters: [
+        { name: 'version', in: 'path', required: true, schema: { type: 'string', enum: [...API_VERSIONS] } },
+      ],
+      responses: {
+        200: {
+          description: 'OpenAPI 3.1 document of one API version',
+          content: jsonContent({ type: 'object', additionalProperties: true }),
+        },
+        ...refs([[404, 'NotFound']]),
       },
     },
   },

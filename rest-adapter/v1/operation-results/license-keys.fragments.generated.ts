@@ -55,3 +55,20 @@ export type LicenseKeyFields = {
   lastValidatedAt: string | null;
   expiresAt: string | null;
 };
+
+export type LicenseKeyGrantedByFields = {
+  grantingSubscription: {
+    id: string;
+    status: string;
+    currentPeriodStart: string;
+    currentPeriodEnd: string;
+    cancelAtPeriodEnd: boolean;
+    endsAt: string | null;
+  } | null;
+  grantingOrder: {
+    id: string;
+    createdAt: string;
+    status: string;
+    paid: boolean;
+  } | null;
+};

@@ -4,6 +4,7 @@ import {
   LICENSE_KEY_CLIENT,
   LICENSE_KEYS_READ,
   LICENSE_KEYS_WRITE,
+  licenseKeyActivationCreatedWire,
   licenseKeyActivationWire,
   licenseKeyWire,
   licenseKeyWithActivationsWire,
@@ -12,6 +13,7 @@ import {
 import { idParams, listOf, pageQuery, toInput, toWire } from './common.js';
 import {
   licenseKeyActivateBody,
+  licenseKeyActivationCreatedResponse,
   licenseKeyActivationResponse,
   licenseKeyDeactivateBody,
   licenseKeyResponse,
@@ -78,9 +80,9 @@ function keyChecks(core: boolean): Route[] {
       body: licenseKeyActivateBody,
       operation: `${name}Activate`,
       variables: ({ body }) => ({ input: input(body) }),
-      result: (data: ActivateResult) => licenseKeyActivationWire(activatedOf(data)),
+      result: (data: ActivateResult) => licenseKeyActivationCreatedWire(activatedOf(data)),
       status: 200,
-      response: licenseKeyActivationResponse,
+      response: licenseKeyActivationCreatedResponse,
       errors: [403, 404],
     },
     {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { graphqlInt, requestDateTime } from './common.js';
 import { addressResponse } from './customers.schemas.js';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
+import { subscriptionStatus } from './subscriptions.schemas.js';
 
 /** Wire shapes of license keys (docs/polar/resources.md#license-keys): request bodies and responses. */
 const dateTime = z.iso.datetime({ offset: true });
@@ -57,6 +58,31 @@ const licenseKeyCustomer = z.object({
   avatar_url: z.string(),
 });
 
+/** LicenseKeyMember (2026-10 on): the seat member holding a key. */
+const licenseKeyMember = z.object({ id: z.uuid(), email: z.string(), external_id: z.string().nullable() });
+
+/** LicenseKeySubscription (2027-01 on): the subscription that granted a key. */
+const licenseKeySubscription = z.object({
+  id: z.uuid(),
+  status: subscriptionStatus,
+  current_period_start: dateTime,
+  current_period_end: dateTime,
+  cancel_at_period_end: z.boolean(),
+  ends_at: dateTime.nullable(),
+});
+
+/** LicenseKeyOrder (2027-01 on): the one-time order that granted a key. */
+const licenseKeyOrder = z.object({
+  id: z.uuid(),
+  created_at: dateTime,
+  status: z.enum(['draft', 'pending', 'paid', 'refunded', 'partially_refunded', 'void']),
+  paid: z.boolean(),
+});
+
+/**
+ * The newest version's shapes: which fields an older version leaves out is declared in
+ * rest-adapter/v1/versions/api-versions.ts (docs/api-versions.md).
+ */
 export const licenseKeyResponse = z.object({
   id: z.uuid(),
   created_at: dateTime,
@@ -64,6 +90,8 @@ export const licenseKeyResponse = z.object({
   organization_id: z.uuid(),
   customer_id: z.uuid(),
   customer: licenseKeyCustomer,
+  member_id: z.uuid().nullable(),
+  member: licenseKeyMember.nullable(),
   benefit_id: z.uuid(),
   key: z.string(),
   display_key: z.string(),
@@ -88,9 +116,21 @@ export const licenseKeyActivationBaseResponse = z.object({
 export const licenseKeyWithActivationsResponse = licenseKeyResponse.extend({
   activations: z.array(licenseKeyActivationBaseResponse),
 });
+/** What granted a key: validate's and activate's answers. */
+const grantedBy = {
+  subscription_id: z.uuid().nullable(),
+  subscription: licenseKeySubscription.nullable(),
+  order_id: z.uuid().nullable(),
+  order: licenseKeyOrder.nullable(),
+};
 export const validatedLicenseKeyResponse = licenseKeyResponse.extend({
+  ...grantedBy,
   activation: licenseKeyActivationBaseResponse.nullable(),
 });
 export const licenseKeyActivationResponse = licenseKeyActivationBaseResponse.extend({
   license_key: licenseKeyResponse,
+});
+/** LicenseKeyActivationCreated (activate): the key is a GrantedLicenseKey. */
+export const licenseKeyActivationCreatedResponse = licenseKeyActivationBaseResponse.extend({
+  license_key: licenseKeyResponse.extend({ status: z.literal('granted'), ...grantedBy }),
 });

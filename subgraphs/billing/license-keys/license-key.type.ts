@@ -62,6 +62,8 @@ export class LicenseKeyType {
   activations!: LicenseKeyActivationType[];
   @Field(() => LicenseKeyActivationType, { nullable: true, description: 'The activation a validation named.' })
   activation!: LicenseKeyActivationType | null;
+  /** The benefit grant that issued the key: not a field, what `grantingSubscription`/`grantingOrder` read. */
+  grantId!: string;
 
   /** From a managed entity or a row of the read path (same property names). */
   static fromEntity(
@@ -77,6 +79,7 @@ export class LicenseKeyType {
       customerId: k.customerId,
       customer: CustomerType.fromEntity(customer),
       benefitId: k.benefitId,
+      grantId: k.grantId,
       key: k.key,
       displayKey: displayKey(k.key),
       status: k.status,

@@ -10,6 +10,8 @@ const READ_KEYS = [
   'organization_id',
   'customer_id',
   'customer',
+  'member_id',
+  'member',
   'benefit_id',
   'key',
   'display_key',
@@ -32,7 +34,12 @@ function customerWire(customer: Wire | null): Wire | null {
   return { ...rest, metadata: customer.metadata ?? {} };
 }
 
-/** LicenseKeyRead from a `LicenseKeyType` or the GraphQL result of schema/operations/license-keys.graphql. */
+/**
+ * LicenseKeyRead from a `LicenseKeyType` or the GraphQL result of schema/operations/license-keys.graphql,
+ * in the newest API version's shape (the edge leaves out what an older version lacks:
+ * docs/api-versions.md). `member_id`/`member` are null: keys are granted to customers, not to seat
+ * members.
+ */
 export function licenseKeyWire(data: unknown): Wire {
   const wire = snakeKeys<Wire>(plain(data));
   return { ...pick(wire, READ_KEYS), customer: customerWire(wire.customer) };
@@ -44,10 +51,21 @@ export function licenseKeyWithActivationsWire(data: unknown): Wire {
   return { ...licenseKeyWire(data), activations: (wire.activations ?? []).map(activationBaseWire) };
 }
 
-/** ValidatedLicenseKey: `activation` set when the validation named one. */
+/** What granted the key (`subscription_id`, `subscription`, `order_id`, `order`), when the operation selected it. */
+function grantedByWire(wire: Wire): Wire {
+  const subscription = wire.granting_subscription ?? null;
+  const order = wire.granting_order ?? null;
+  return { subscription_id: subscription?.id ?? null, subscription, order_id: order?.id ?? null, order };
+}
+
+/** ValidatedLicenseKey: `activation` set when the validation named one, and what granted the key. */
 export function validatedLicenseKeyWire(data: unknown): Wire {
   const wire = snakeKeys<Wire>(plain(data));
-  return { ...licenseKeyWire(data), activation: wire.activation ? activationBaseWire(wire.activation) : null };
+  return {
+    ...licenseKeyWire(data),
+    ...grantedByWire(wire),
+    activation: wire.activation ? activationBaseWire(wire.activation) : null,
+  };
 }
 
 /** LicenseKeyActivationBase (snake_case input). */
@@ -59,4 +77,11 @@ function activationBaseWire(activation: Wire): Wire {
 export function licenseKeyActivationWire(data: unknown): Wire {
   const wire = snakeKeys<Wire>(plain(data));
   return { ...activationBaseWire(wire), license_key: licenseKeyWire((data as { licenseKey: unknown }).licenseKey) };
+}
+
+/** LicenseKeyActivationCreated (activate): the activation with its key and what granted it (GrantedLicenseKey). */
+export function licenseKeyActivationCreatedWire(data: unknown): Wire {
+  const key = (data as { licenseKey: unknown }).licenseKey;
+  const activation = licenseKeyActivationWire(data);
+  return { ...activation, license_key: { ...activation.license_key, ...grantedByWire(snakeKeys<Wire>(plain(key))) } };
 }

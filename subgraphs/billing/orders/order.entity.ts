@@ -4,6 +4,10 @@ import type { Address } from '../customers/customer.entity.js';
 import type { TaxBehavior, TaxBreakdownItem, TaxEvidence } from '../tax/tax.contract.js';
 
 export type OrderStatus = 'draft' | 'pending' | 'paid' | 'refunded' | 'partially_refunded' | 'void';
+
+/** Polar's `paid`: the order was paid, whatever was refunded since. */
+export const isPaidOrderStatus = (status: string): boolean =>
+  status === 'paid' || status === 'refunded' || status === 'partially_refunded';
 export type OrderBillingReason =
   | 'purchase'
   | 'subscription_create'

@@ -18,7 +18,7 @@ import { Metadata, MinorUnits } from '../shared/scalars.js';
 import type { Subscription as SubscriptionEntity } from '../subscriptions/subscription.entity.js';
 import type { TaxBreakdownItem } from '../tax/tax.contract.js';
 import type { OrderItem } from './order-item.entity.js';
-import type { Order as OrderEntity } from './order.entity.js';
+import { isPaidOrderStatus, type Order as OrderEntity } from './order.entity.js';
 import { orderAmounts } from './order-amounts.js';
 
 const SIMPLE = { simpleResolvers: true } as const;
@@ -220,7 +220,7 @@ export class OrderType {
       createdAt: toDate(o.createdAt),
       modifiedAt: toDate(o.modifiedAt),
       status: o.status,
-      paid: o.status === 'paid' || o.status === 'refunded' || o.status === 'partially_refunded',
+      paid: isPaidOrderStatus(o.status),
       subtotalAmount: subtotal,
       discountAmount: discount,
       netAmount: net,
