@@ -46,7 +46,7 @@ export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string
       description:
         'Polar-compatible REST API. All API paths are under /v1; collection paths end with a slash. ' +
         `API versions: ${API_VERSIONS.join(', ')}, picked with the \`Polar-Version\` header; without it, ` +
-        `${DEFAULT_API_VERSION}, the version of this document. Each version's document is at ` +
+        `${DEFAULT_API_VERSION}, the version of \`/openapi.json\`. Each version's document is at ` +
         '`/<version>/openapi.json`; any other version answers 404 with `Polar-Supported-Versions`. ' +
         'Authenticate with `Authorization: Bearer <token>`. Two operations take no bearer: GitHub secret scanning ' +
         "reports leaked tokens to `POST /v1/integrations/github/secret-scanning`, signed with GitHub's key, and " +

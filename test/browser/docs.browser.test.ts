@@ -84,7 +84,11 @@ describe('the API reference at /docs', () => {
     expect(bundle.headers.get('cache-control')).toBe('public, max-age=3600');
     await bundle.arrayBuffer();
     // Sent compressed, with an ETag that answers a revisit with 304: the bundle, the document, a tag's document.
-    for (const path of ['/docs/assets/swagger-ui-bundle.js', '/openapi.json', '/docs/openapi/organizations.json']) {
+    for (const path of [
+      '/docs/assets/swagger-ui-bundle.js',
+      '/openapi.json',
+      '/docs/openapi/2027-01/organizations.json',
+    ]) {
       const first = await fetch(`${stack.base}${path}`, { headers: { 'accept-encoding': 'br, gzip' } });
       expect([path, first.status, first.headers.get('content-encoding')]).toEqual([path, 200, 'br']);
       expect(first.headers.get('vary')).toBe('Accept-Encoding');
@@ -97,11 +101,12 @@ describe('the API reference at /docs', () => {
     const whole = await fetch(`${stack.base}/openapi.json`, { headers: { 'accept-encoding': 'gzip' } });
     expect(whole.headers.get('content-encoding')).toBe('gzip');
     expect(whole.headers.get('cache-control')).toBe('no-cache');
-    const tagged = (await (await fetch(`${stack.base}/docs/openapi/organizations.json`)).json()) as {
+    const tagged = (await (await fetch(`${stack.base}/docs/openapi/2027-01/organizations.json`)).json()) as {
       paths: Record<string, Record<string, { tags?: string[] }>>;
     };
     expect(Object.keys(tagged.paths)).toEqual(['/v1/organizations/', '/v1/organizations/{id}']);
-    expect((await fetch(`${stack.base}/docs/openapi/no-such-tag.json`)).status).toBe(404);
+    expect((await fetch(`${stack.base}/docs/openapi/2027-01/no-such-tag.json`)).status).toBe(404);
+    expect((await fetch(`${stack.base}/docs/openapi/1999-01/organizations.json`)).status).toBe(404);
     // Only the files the page uses: not the rest of the package, nothing outside it.
     expect((await fetch(`${stack.base}/docs/assets/package.json`)).status).toBe(404);
     expect((await fetch(`${stack.base}/docs/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
@@ -226,6 +231,50 @@ describe('the API reference at /docs', () => {
       expect((await live.locator('.response-col_status').textContent())?.trim()).toBe('200');
       expect(await live.locator('.response-col_description').textContent()).toContain(owner.organizationId);
       expect(await list.locator('.curl').textContent()).toContain('Bearer polar_at_u_');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('picks the API version: the newest by default, another from the picker, each from its own document', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = problemsOf(page);
+    /** The properties of validate's answer in the document Swagger UI drew (a string: no DOM types here). */
+    const validateFields = () =>
+      page.evaluate<string[]>(
+        "Object.keys(window.ui.specSelectors.specJson().toJS().paths['/v1/license-keys/validate'].post" +
+          ".responses['200'].content['application/json'].schema.properties)",
+      );
+    try {
+      const newest = page.waitForResponse(r => r.url().endsWith('/docs/openapi/2027-01/license_keys.json'));
+      await page.goto(`${stack.base}/docs?tag=license_keys`);
+      expect((await newest).status()).toBe(200);
+      await operation(page, 'post', '/v1/license-keys/validate').waitFor();
+      expect(await page.locator('#docs-version').inputValue()).toBe('2027-01');
+      expect(await validateFields()).toEqual(expect.arrayContaining(['member_id', 'subscription', 'order']));
+      // The tag links keep the version picked.
+      expect(await page.locator('.docs-tags a[data-tag=all]').getAttribute('href')).toBe(
+        '/docs?tag=all&version=2027-01',
+      );
+
+      const oldest = page.waitForResponse(r => r.url().endsWith('/docs/openapi/2026-04/license_keys.json'));
+      await page.locator('#docs-version').selectOption('2026-04');
+      expect((await oldest).status()).toBe(200);
+      await page.waitForURL(/version=2026-04/);
+      await operation(page, 'post', '/v1/license-keys/validate').waitFor();
+      expect(await page.locator('#docs-version').inputValue()).toBe('2026-04');
+      const fields = await validateFields();
+      expect(fields).toContain('key');
+      for (const field of ['member_id', 'member', 'subscription_id', 'subscription', 'order_id', 'order'])
+        expect(fields).not.toContain(field);
+
+      // "all operations" is the version's whole document.
+      const whole = page.waitForResponse(r => r.url().endsWith('/2026-04/openapi.json'));
+      await page.locator('.docs-tags a[data-tag=all]').click();
+      expect((await whole).status()).toBe(200);
+      await page.screenshot({ path: '/tmp/docs-version-picker.png' });
       expect(problems).toEqual([]);
     } finally {
       await context.close();

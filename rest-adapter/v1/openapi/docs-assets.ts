@@ -32,12 +32,30 @@ export const DOCS_SCRIPT = `'use strict';
     return window.location.origin + parsed.pathname + parsed.search;
   }
 
-  // One tag at a time (the page's tag links; the first tag by default), or 'all': the whole document.
+  // The API version's document (the picker; the newest by default), one tag at a time (the page's tag
+  // links; the first tag by default), or 'all': the version's whole document.
+  var params = new URLSearchParams(window.location.search);
+  var picker = document.getElementById('docs-version');
+  var versions = picker ? Array.prototype.map.call(picker.options, function (o) { return o.value; }) : [];
+  var version = params.get('version');
+  if (versions.indexOf(version) < 0) version = picker ? picker.getAttribute('data-current') : '';
+  if (picker) {
+    picker.value = version;
+    picker.addEventListener('change', function () {
+      params.set('version', picker.value);
+      window.location.search = params.toString();
+    });
+  }
   var tags = document.querySelector('.docs-tags');
-  var tag = new URLSearchParams(window.location.search).get('tag') || (tags && tags.getAttribute('data-first-tag')) || 'all';
+  var tag = params.get('tag') || (tags && tags.getAttribute('data-first-tag')) || 'all';
+  if (tags) Array.prototype.forEach.call(tags.querySelectorAll('a[data-tag]'), function (link) {
+    link.href = '/docs?tag=' + encodeURIComponent(link.getAttribute('data-tag')) + '&version=' + encodeURIComponent(version);
+  });
   var current = tags && tags.querySelector('a[data-tag="' + CSS.escape(tag) + '"]');
   if (current) current.setAttribute('aria-current', 'page');
-  var source = tag === 'all' ? '/openapi.json' : '/docs/openapi/' + encodeURIComponent(tag) + '.json';
+  var source = tag === 'all'
+    ? '/' + encodeURIComponent(version) + '/openapi.json'
+    : '/docs/openapi/' + encodeURIComponent(version) + '/' + encodeURIComponent(tag) + '.json';
 
   fetch(source, { headers: { accept: 'application/json' } })
     .then(function (response) { return response.json(); })
@@ -84,6 +102,7 @@ export const DOCS_SCRIPT = `'use strict';
 export const DOCS_STYLESHEET = `body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#222}
 .docs-header{padding:.6rem 1.25rem;background:#1b1b1b;color:#eee;border-bottom:1px solid #ddd;display:flex;gap:1.5rem;align-items:baseline;flex-wrap:wrap}
 .docs-header a{color:#9cc3ff}
+.docs-header select{font:inherit;margin-left:.3rem}
 .docs-tags{padding:.5rem 1.25rem;border-bottom:1px solid #ddd;display:flex;gap:.4rem 1rem;flex-wrap:wrap;font-size:.9rem}
 .docs-tags a{color:#1b5fb4;text-decoration:none}
 .docs-tags a[aria-current=page]{font-weight:700;color:#222}

@@ -4,15 +4,19 @@ import path from 'node:path';
 import express, { type Response } from 'express';
 import { type StaticBody, staticBody } from '../../web-kit/compressed.js';
 import { escapeHtml } from '../../web-kit/html.js';
+import { API_VERSIONS, type ApiVersion, CURRENT_API_VERSION, isApiVersion } from '../versions/api-versions.js';
+import { openApiForVersion } from '../versions/versioned-openapi.js';
 import { DOCS_SCRIPT, DOCS_STYLESHEET } from './docs-assets.js';
 import { documentTags, tagDocument } from './docs-tags.js';
 
 /**
  * `/docs`: Swagger UI (the `swagger-ui-dist` package, served from this process: no CDN) over
- * /openapi.json, with search, schemas and "Try it out" with a token. Its own CSP allows scripts and
- * styles of this origin only; without JavaScript the page lists the operations. It draws one tag at a
- * time (`/docs?tag=…`, from `/docs/openapi/<tag>.json`; `all` is the whole document), and everything it
- * loads is sent compressed with an ETag (docs/performance.md#the-docs-page).
+ * the OpenAPI document of an API version (a picker, the newest version first: docs/api-versions.md),
+ * with search, schemas and "Try it out" with a token. Its own CSP allows scripts and styles of this
+ * origin only; without JavaScript the page lists the operations. It draws one tag at a time
+ * (`/docs?tag=…&version=…`, from `/docs/openapi/<version>/<tag>.json`; `all` is the version's whole
+ * document, `/<version>/openapi.json`), and everything it loads is sent compressed with an ETag
+ * (docs/performance.md#the-docs-page).
  */
 
 const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -65,6 +69,9 @@ export function renderDocsPage(document: Record<string, any>): string {
     `<a href="/docs?tag=all" data-tag="all">all operations <span>${rows.length}</span></a>`,
   ];
   const title = escapeHtml(document.info.title);
+  const versionOptions = API_VERSIONS.map(
+    v => `<option value="${v}"${v === CURRENT_API_VERSION ? ' selected' : ''}>${v}</option>`,
+  ).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -73,6 +80,7 @@ export function renderDocsPage(document: Record<string, any>): string {
 <link rel="stylesheet" href="/docs/assets/docs.css">
 </head><body>
 <nav class="docs-header"><strong>API reference</strong>
+<label>API version <select id="docs-version" data-current="${CURRENT_API_VERSION}">${versionOptions}</select></label>
 <a href="/openapi.json">OpenAPI document</a>
 <span>GraphQL: <code>POST /graphql</code> with the same token</span>
 <span>Tokens: <a href="/settings">settings</a></span></nav>
@@ -99,20 +107,21 @@ function pageHeaders(res: Response): void {
   });
 }
 
-/** One document per tag, encoded on first use. */
-function tagBodies(openapi: () => Record<string, any>): (tag: string) => StaticBody | null {
+/** One document per version and tag, encoded on first use. */
+function tagBodies(openapi: () => Record<string, any>): (version: ApiVersion, tag: string) => StaticBody | null {
   const bodies = new Map<string, StaticBody | null>();
-  return tag => {
-    if (!bodies.has(tag)) {
-      const document = tagDocument(openapi(), tag);
+  return (version, tag) => {
+    const key = `${version}/${tag}`;
+    if (!bodies.has(key)) {
+      const document = tagDocument(openApiForVersion(openapi(), version), tag);
       bodies.set(
-        tag,
+        key,
         document
           ? staticBody(() => JSON.stringify(document), { type: 'application/json', cacheControl: REVALIDATE })
           : null,
       );
     }
-    return bodies.get(tag)!;
+    return bodies.get(key)!;
   };
 }
 
@@ -121,7 +130,7 @@ export const REVALIDATE = 'no-cache';
 /** swagger-ui-dist's files and ours change only with a deploy; an hour saves the 1.5 MB bundle per visit. */
 const ASSET_CACHE = 'public, max-age=3600';
 
-/** GET /docs, /docs/openapi/<tag>.json and /docs/assets/<file>. */
+/** GET /docs, /docs/openapi/<version>/<tag>.json and /docs/assets/<file>. */
 export function docsRouter(page: () => string, openapi: () => Record<string, any>): express.Router {
   const router = express.Router();
   const pageBody = staticBody(page, { type: 'html', cacheControl: REVALIDATE });
@@ -145,9 +154,10 @@ export function docsRouter(page: () => string, openapi: () => Record<string, any
     pageHeaders(res);
     await pageBody.send(req, res);
   });
-  router.get('/docs/openapi/:file', async (req, res, next) => {
+  router.get('/docs/openapi/:version/:file', async (req, res, next) => {
     const match = /^(.+)\.json$/.exec(req.params.file);
-    const body = match ? tagBody(match[1]) : null;
+    const version = req.params.version;
+    const body = match && isApiVersion(version) ? tagBody(version, match[1]) : null;
     if (!body) return next();
     await body.send(req, res);
   });

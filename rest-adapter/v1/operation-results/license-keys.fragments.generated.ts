@@ -3,6 +3,23 @@
 
 import type { JsonObject } from './scalars.generated.js';
 
+export type GrantedKey = LicenseKeyFields & {
+  grantingSubscription: {
+    id: string;
+    status: string;
+    currentPeriodStart: string;
+    currentPeriodEnd: string;
+    cancelAtPeriodEnd: boolean;
+    endsAt: string | null;
+  } | null;
+  grantingOrder: {
+    id: string;
+    createdAt: string;
+    status: string;
+    paid: boolean;
+  } | null;
+};
+
 export type LicenseKeyActivationFields = {
   id: string;
   licenseKeyId: string;
@@ -54,21 +71,4 @@ export type LicenseKeyFields = {
   validations: number;
   lastValidatedAt: string | null;
   expiresAt: string | null;
-};
-
-export type LicenseKeyGrantedByFields = {
-  grantingSubscription: {
-    id: string;
-    status: string;
-    currentPeriodStart: string;
-    currentPeriodEnd: string;
-    cancelAtPeriodEnd: boolean;
-    endsAt: string | null;
-  } | null;
-  grantingOrder: {
-    id: string;
-    createdAt: string;
-    status: string;
-    paid: boolean;
-  } | null;
 };
