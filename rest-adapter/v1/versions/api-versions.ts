@@ -9,7 +9,7 @@
 export const API_VERSIONS = ['2026-04', '2026-10', '2027-01'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
-/** A request without `Polar-Version` gets the oldest version, as Polar's does (docs/api-versions.md#default). */
+/** A request without `Polar-Version` gets the oldest version, as Polar's does (docs/api-versions.md#the-header). */
 export const DEFAULT_API_VERSION: ApiVersion = '2026-04';
 /** The newest version: what the docs page shows first. */
 export const CURRENT_API_VERSION: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1];
