@@ -53,13 +53,13 @@ export function methodResultType(declarations: SdkDeclarations, method: string):
   const { checker } = declarations;
   let type: ts.Type | undefined = declarations.client;
   for (const part of method.split('.')) {
-    const property = type && checker.getPropertyOfType(type, part);
+    const property: ts.Symbol | undefined = type && checker.getPropertyOfType(type, part);
     type = property && checker.getTypeOfSymbol(property);
   }
   const signature = type?.getCallSignatures()[0];
   if (!signature) return undefined;
   const result = signature.getReturnType();
-  return checker.getPromisedTypeOfPromise(result) ?? result;
+  return checker.getAwaitedType(result) ?? result;
 }
 
 /** Every method path of the client (`products.list`, `customers.members.get`, ...), in declaration order. */
