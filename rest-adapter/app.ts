@@ -47,7 +47,7 @@ declare module 'express-serve-static-core' {
 }
 
 /** API versions this server speaks; the `Polar-Version` header picks one (absent: the oldest). */
-export const API_VERSIONS = ['2026-04', '2026-10'];
+export const API_VERSIONS = ['2026-04', '2026-10', '2027-01'];
 export const DEFAULT_API_VERSION = '2026-04';
 
 const MAX_BODY = '1mb';

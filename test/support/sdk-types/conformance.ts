@@ -91,7 +91,9 @@ function checkUnion(checker: ts.TypeChecker, type: ts.UnionType, value: unknown,
   if (results.some(result => result.found.length === 0)) return [];
   const discriminated = results.filter(result => matchesLiterals(checker, result.member, value));
   const candidates = discriminated.length > 0 ? discriminated : results;
-  const [best] = candidates.sort((a, b) => a.found.length - b.found.length);
+  // Members the value is at least the right kind for (object for an object type) come first.
+  const atSelf = (found: Mismatch[]) => (found.some(m => m.path === path) ? 1 : 0);
+  const [best] = candidates.sort((a, b) => atSelf(a.found) - atSelf(b.found) || a.found.length - b.found.length);
   // A value of the wrong kind for every member (a string where an object or null is wanted): one mismatch.
   if (best.found.some(m => m.path === path)) {
     return [{ path, expected: checker.typeToString(type), found: describeValue(value) }];
