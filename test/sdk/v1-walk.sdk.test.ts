@@ -15,7 +15,6 @@ import { startTestStack, type TestStack } from '../support/stack.js';
  */
 const NOT_YET_BUILT: Record<string, string> = {
   'benefits.files': 'benefit files listing (issue 25)',
-  'orders.invoice': 'order invoice GET: the service has POST/pdf only, not this read (issue 25)',
   'orders.receipt': 'order receipts (issue 25)',
   'disputes.list': 'disputes (issue 25)',
   'disputes.get': 'disputes (issue 25)',
@@ -39,7 +38,6 @@ const NOT_YET_BUILT: Record<string, string> = {
   'customerPortal.seats.listClaimedSubscriptions': 'portal seats (issue 25)',
   'customerPortal.customerSession.getAuthenticatedUser': 'portal members: the authenticated member (issue 25)',
   'customerPortal.members.listMembers': 'portal members (issue 25)',
-  'customerPortal.orders.invoice': 'portal order invoice read (issue 25)',
   'customerPortal.orders.receipt': 'order receipts, portal (issue 25)',
   'customerPortal.orders.getPaymentStatus': 'portal order payment status (issue 25)',
   'customerPortal.wallets.list': 'customer wallets (not in issue 25; Polar has them)',

@@ -51,6 +51,13 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   const order = await sell(oneTime, 'walker@example.com');
   await sell(monthly, 'walker@example.com');
   const customerId: string = order.customer_id;
+  // Invoices are made on request (docs/interface.md): the invoice reads need one.
+  await api('PATCH', `/v1/orders/${order.id}`, {
+    billing_name: 'Ada Walker',
+    billing_address: { country: 'US', line1: '1 Main St', city: 'Albany', postal_code: '12207', state: 'US-NY' },
+  });
+  const invoice = await call(base, 'POST', `/v1/orders/${order.id}/invoice`, { token: owner.oat });
+  if (invoice.status !== 202) throw new Error(`invoice: ${invoice.status} ${invoice.text}`);
   await api('PATCH', `/v1/customers/${customerId}`, { external_id: 'walk-ext' });
   const subscription = (await api('GET', `/v1/subscriptions/?customer_id=${customerId}`)).items[0];
   const refund = await api('POST', '/v1/refunds/', { order_id: order.id, reason: 'customer_request', amount: 1000 });
