@@ -79,14 +79,14 @@ export function actingFor(principal: Principal, organizationId: string): Princip
   if (principal.subject === 'organization') {
     if (principal.subjectId === organizationId) return principal;
     throw new NotPermitted(
-      `This organization access token acts for its own organization only, not ${organizationId} (Polar-Organization).`,
+      `This token acts for its own organization only, not ${organizationId} (Polar-Organization).`,
     );
   }
   if (principal.subject !== 'user') return principal;
   if (!principal.organizationIds.includes(organizationId)) {
     throw new NotPermitted(
       principal.credential === 'oauth2_token'
-        ? `This access token is not granted access to organization ${organizationId} (Polar-Organization).`
+        ? `This OAuth token cannot act for organization ${organizationId} (Polar-Organization): its user is not a member of it, or its grant does not cover it.`
         : `You are not a member of organization ${organizationId} (Polar-Organization).`,
     );
   }
