@@ -1,4 +1,5 @@
 import type { ApiVersion } from '../../../kit/api-versions.js';
+import { knowsEventType } from './event-versions.js';
 
 /** What an envelope is made of: the event as ingested. */
 export interface EnvelopeSource {
@@ -33,4 +34,15 @@ export function envelopeOf(source: EnvelopeSource, version: ApiVersion | null): 
  */
 function shapeForVersion(_type: string, data: Record<string, unknown>, _version: ApiVersion): Record<string, unknown> {
   return data;
+}
+
+/**
+ * A stored event (its unversioned envelope) as an endpoint of `version` receives it; `null` when that
+ * version does not know its type, so such an endpoint never gets it. For `cli listen --api-version`.
+ */
+export function envelopeSeenBy(event: { type: string; payload: string }, version: ApiVersion | null): string | null {
+  if (!knowsEventType(version, event.type)) return null;
+  if (version === null) return event.payload;
+  const stored = JSON.parse(event.payload) as { type: string; timestamp: string; data: Record<string, unknown> };
+  return envelopeOf({ type: stored.type, timestamp: new Date(stored.timestamp), data: stored.data }, version);
 }
