@@ -73,7 +73,10 @@ it('delivers a sale, a renewal and a cancellation in recorded order, each verifi
   // As the API allowed before versions: an unversioned endpoint subscribed to `subscription.cycled`.
   await stack.sandbox.environment.webhooks.orm.em
     .fork()
-    .execute('update webhooks.endpoints set events = ?::text[] where id = ?', [`{${EVENTS.join(',')}}`, endpoint.body.id]);
+    .execute('update webhooks.endpoints set events = ?::text[] where id = ?', [
+      `{${EVENTS.join(',')}}`,
+      endpoint.body.id,
+    ]);
   const versioned = await api('POST', '/v1/webhooks/endpoints', {
     url: receiver.url('/merchant-2026-10'),
     format: 'raw',

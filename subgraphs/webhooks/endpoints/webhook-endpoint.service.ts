@@ -161,7 +161,9 @@ export class WebhookEndpointService {
       issues.push({
         type: 'literal_error',
         loc: ['body', 'api_version'],
-        msg: `Input should be ${API_VERSIONS.map(v => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`,
+        msg: `Input should be ${API_VERSIONS.map(v => `'${v}'`)
+          .join(', ')
+          .replace(/, ([^,]*)$/, ' or $1')}`,
         input: input.apiVersion,
       });
     for (const [i, type] of (input.events ?? []).entries())
