@@ -194,19 +194,10 @@ const KNOWN_GAPS: Record<string, Outcome> = {
 };
 
 /**
- * Gaps another helper's branch closes: webhook endpoint `api_version`/`uses_standard_webhook_signature`
- * (H2, webhooks) and license-key `member_id`/`member` from 2026-10 (H1, versions). The merger drops these
- * lines once those branches land.
+ * Gaps the per-version answer layer closes: license-key `member_id`/`member` from 2026-10
+ * (docs/api-versions.md). Each line goes when its field lands.
  */
 const KNOWN_ELSEWHERE: Record<string, Outcome> = {
-  'webhooks.listWebhookEndpoints': [
-    '$.items[*].api_version: expected string, found missing',
-    '$.items[*].uses_standard_webhook_signature: expected boolean, found missing',
-  ],
-  'webhooks.getWebhookEndpoint': [
-    '$.api_version: expected string, found missing',
-    '$.uses_standard_webhook_signature: expected boolean, found missing',
-  ],
   '2026-10 licenseKeys.list': [
     '$.items[*].member: expected LicenseKeyMember | null, found missing',
     '$.items[*].member_id: expected string | null, found missing',
