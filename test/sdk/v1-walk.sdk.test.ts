@@ -195,7 +195,7 @@ const KNOWN_GAPS: Record<string, Outcome> = {
 
 /**
  * Gaps the per-version answer layer closes: license-key `member_id`/`member` from 2026-10
- * (docs/api-versions.md). Each line goes when its field lands.
+ * (docs/sdk-compatibility.md). Each line goes when its field lands.
  */
 const KNOWN_ELSEWHERE: Record<string, Outcome> = {
   '2026-10 licenseKeys.list': [
