@@ -22,6 +22,11 @@ export interface Principal {
   scopes: string[];
   /** Organizations the principal may act for. For users: their memberships (∩ token down-scope). */
   organizationIds: string[];
+  /**
+   * The one organization this request acts for, named by its `Polar-Organization` header; `organizationIds`
+   * is then narrowed to it (kit/database/tenant-scope.ts `actingFor`, docs/principals.md#polar-organization).
+   */
+  actingOrganizationId?: string | null;
   /** The token row behind the principal, so a revocation can drop it from caches. */
   tokenId: string | null;
   /** OAuth client the token was issued to, when the credential is an OAuth token. */

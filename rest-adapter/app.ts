@@ -10,6 +10,7 @@ import { docsRouter } from './v1/openapi/docs-page.js';
 import type { RequestGuards } from './guards/request-guards.js';
 import { sameOriginWrites } from './guards/same-origin-writes.js';
 import { OperationDocuments } from './v1/operations.js';
+import { POLAR_ORGANIZATION, principalOfRequest } from './v1/polar-organization.js';
 import { type Route, shapeResult } from './v1/routes/route.js';
 import { decodablePath, parseOrThrow, queryObject } from './v1/validation.js';
 import { readCookie, sessionCookieName } from './web-kit/cookies.js';
@@ -102,7 +103,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(
     express.text({ limit: MAX_BODY, type: req => !isJson(req as Request) && isRoutePath((req as Request).path) }),
   );
-  app.use(resolvePrincipal(deps.principals, sessionCookieName(deps.environment), deps.logger));
+  app.use(resolvePrincipal(deps.principals, sessionCookieName(deps.environment), deps.logger, isApiPath));
   app.use(sameOriginWrites({ publicUrl: deps.publicUrl, inScope: isApiPath }));
   for (const guard of deps.guards?.afterPrincipal(isApiPath) ?? []) app.use(guard);
 
@@ -156,11 +157,24 @@ function requestContext(deps: AppDependencies) {
   };
 }
 
-function resolvePrincipal(resolver: PrincipalResolver, cookieName: string, logger: Logger) {
+/**
+ * The request's principal: its credential resolved, then, on the API (the /v1 routes and /graphql), its
+ * `Polar-Organization` header applied (docs/principals.md#polar-organization), so every operation and
+ * every subgraph behind it sees the narrowed principal. The pages and OAuth endpoints do not read it.
+ */
+function resolvePrincipal(
+  resolver: PrincipalResolver,
+  cookieName: string,
+  logger: Logger,
+  isApiPath: (path: string) => boolean,
+) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       // A cookie value that does not decode (`%zz`) is no session, as an unknown one is: anonymous.
-      req.principal = await resolver.resolve(req.get('authorization'), readCookie(req, cookieName));
+      const principal = await resolver.resolve(req.get('authorization'), readCookie(req, cookieName));
+      const organization = req.get(POLAR_ORGANIZATION);
+      req.principal =
+        organization === undefined || !isApiPath(req.path) ? principal : principalOfRequest(principal, organization);
       next();
     } catch (error) {
       // An unknown bearer is a domain error; anything else (a database wait that ran out: 503) is logged.

@@ -9,7 +9,13 @@ import {
 import { secretScanningPaths, secretScanningSchemas } from './inbound/secret-scanning/secret-scanning.openapi.js';
 import { servicePaths, serviceSchemas } from './v1/openapi/service.openapi.js';
 import { storagePaths } from './inbound/storage/storage.openapi.js';
-import { errorResponses, errorSchemas, type Json, polarVersionParameter } from './v1/openapi/wire-schemas.js';
+import {
+  errorResponses,
+  errorSchemas,
+  type Json,
+  polarOrganizationParameter,
+  polarVersionParameter,
+} from './v1/openapi/wire-schemas.js';
 import type { Route } from './v1/routes/route.js';
 
 export { renderDocsPage } from './v1/openapi/docs-page.js';
@@ -57,7 +63,10 @@ export function buildOpenApi(routes: Route[], serverUrl?: string): Record<string
     paths,
     components: {
       securitySchemes: securitySchemes(serverUrl),
-      parameters: { PolarVersion: polarVersionParameter(API_VERSIONS, DEFAULT_API_VERSION) },
+      parameters: {
+        PolarVersion: polarVersionParameter(API_VERSIONS, DEFAULT_API_VERSION),
+        PolarOrganization: polarOrganizationParameter,
+      },
       responses: errorResponses,
       schemas: {
         ...errorSchemas,

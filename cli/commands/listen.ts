@@ -1,9 +1,11 @@
 import { ChannelListener } from '../../kit/database/channel-listener.js';
 import { WORK_CHANNEL } from '../../kit/database/work-signals.js';
-import { optionalString, requireId, requireString } from '../args.js';
+import { API_VERSIONS, type ApiVersion } from '../../kit/api-versions.js';
+import { oneOf, optionalString, requireId, requireString } from '../args.js';
 import { defineCommand } from '../command.js';
 import {
   DeliverySender,
+  envelopeSeenBy,
   EventStream,
   generateWebhookSecret,
   openWebhooksOrm,
@@ -25,19 +27,24 @@ const REMEMBERED_IDS = 10_000;
  * the organization's endpoints receive them (event-stream.ts), with a secret of its own (printed at
  * start, or `--secret`), so a local handler can verify with either library. It creates no endpoint
  * and changes nothing: real endpoints keep their deliveries, retries and order; a failed forward is
- * printed and not retried. Ctrl-C (or `--max-events N`) stops it.
+ * printed and not retried. Ctrl-C (or `--max-events N`) stops it. `--api-version` relays what an
+ * endpoint of that version receives (its event types, its envelope); without it, what an endpoint
+ * created without a version receives (docs/webhooks.md#api-versions).
  */
 export const listen = defineCommand({
   name: 'listen',
   summary: "Forward an organization's webhook events to a local URL, signed",
-  usage: '--forward-to URL --organization ID [--secret whsec_…] [--max-events N] [--env production|sandbox]',
+  usage:
+    '--forward-to URL --organization ID [--api-version 2026-10] [--secret whsec_…] [--max-events N] [--env production|sandbox]',
   notes: [
     'Prints the signing secret, then one line per event: type, webhook-id and the answer.',
     'Only events that happen after it starts are forwarded, each once, in the order endpoints receive them.',
+    `--api-version (${API_VERSIONS.join(', ')}): events as an endpoint of that version gets them; without it, as an endpoint without a version (the 0.4x SDKs' event types and envelope).`,
   ],
   options: {
     'forward-to': { type: 'string' },
     organization: { type: 'string' },
+    'api-version': { type: 'string' },
     secret: { type: 'string' },
     'max-events': { type: 'string' },
   },
@@ -48,6 +55,10 @@ export const listen = defineCommand({
     return {
       target,
       organizationId: requireId(values, 'organization'),
+      apiVersion:
+        values['api-version'] === undefined
+          ? null
+          : oneOf<ApiVersion>(values, 'api-version', API_VERSIONS, API_VERSIONS[0]),
       secret: optionalString(values, 'secret') ?? generateWebhookSecret(),
       maxEvents: max ? Number.parseInt(max, 10) : Number.POSITIVE_INFINITY,
     };
@@ -92,7 +103,9 @@ export const listen = defineCommand({
           position = event.position;
           // Exactly once, even should a read ever return an event again (the cursor only moves forward).
           if (!sent.add(event.id)) continue;
-          const body = Buffer.from(event.payload, 'utf8');
+          const envelope = envelopeSeenBy(event, input.apiVersion);
+          if (envelope === null) continue;
+          const body = Buffer.from(envelope, 'utf8');
           const timestamp = Math.floor(Date.now() / 1000);
           const result = await sender.send(
             input.target,

@@ -1,7 +1,18 @@
 import 'reflect-metadata';
 import { numbered } from '../database/read/read-model.js';
-import { CORE_READERS, narrowScope, PORTAL_READERS, tenantScope } from '../database/tenant-scope.js';
+import {
+  actingFor,
+  CORE_READERS,
+  downScope,
+  narrowScope,
+  PORTAL_READERS,
+  scopedOrganizationIds,
+  soleOrganization,
+  tenantScope,
+} from '../database/tenant-scope.js';
+import { NotPermitted } from '../errors.js';
 import { ANONYMOUS, type Principal } from '../principal.js';
+import { targetOrganization } from '../target-organization.js';
 
 const ORG_A = '2b1c1f0e-6a52-4d77-9a4e-3f8f2f0d9b11';
 const ORG_B = '7d0c4c55-37f8-4a4e-9b53-0a2f7e1c3d20';
@@ -53,6 +64,45 @@ describe('the tenant rule', () => {
     expect(narrowScope(scope, [ORG_B])).toEqual({ organizationIds: [ORG_B], customerId: null });
     expect(narrowScope(scope, ['00000000-0000-4000-8000-000000000000'])).toBeNull();
     expect(narrowScope(scope, undefined)).toBe(scope);
+  });
+});
+
+describe('Polar-Organization (docs/principals.md#polar-organization)', () => {
+  const USER = 'c0ffee00-0000-4000-8000-000000000001';
+  const member = { ...principal('user', [ORG_A, ORG_B], USER), credential: 'personal_access_token' as const };
+
+  it('narrows a user to the named organization: scope, sole organization, down-scope', () => {
+    const acting = actingFor(member, ORG_B);
+    expect(tenantScope(acting, CORE_READERS)).toEqual({ organizationIds: [ORG_B], customerId: null });
+    expect(scopedOrganizationIds(acting, CORE_READERS, [ORG_A])).toEqual([]);
+    expect(soleOrganization(acting)).toBe(ORG_B);
+    expect(downScope(acting)).toEqual([ORG_B]);
+    expect(soleOrganization(member)).toBeNull();
+    expect(downScope(member)).toBeNull();
+    expect(acting.scopes).toBe(member.scopes); // the expanded-scope cache is keyed by the array
+  });
+
+  it('refuses an organization the user cannot act for, and another organization for an organization token', () => {
+    expect(() => actingFor(member, CUSTOMER)).toThrow(NotPermitted);
+    const token = principal('organization', [ORG_A]);
+    expect(actingFor(token, ORG_A)).toBe(token);
+    expect(() => actingFor(token, ORG_B)).toThrow(NotPermitted);
+  });
+
+  it('leaves customer sessions and anonymous callers as they are', () => {
+    const customer = principal('customer', [ORG_A], CUSTOMER);
+    expect(actingFor(customer, ORG_B)).toBe(customer);
+    expect(actingFor(ANONYMOUS, ORG_B)).toBe(ANONYMOUS);
+  });
+
+  it('creates in the named organization, and refuses a body naming another', async () => {
+    const acting = actingFor(member, ORG_B);
+    await expect(targetOrganization(acting, null)).resolves.toBe(ORG_B);
+    await expect(targetOrganization(acting, ORG_B)).resolves.toBe(ORG_B);
+    await expect(targetOrganization(acting, ORG_A)).rejects.toMatchObject({
+      status: 422,
+      details: [{ loc: ['body', 'organization_id'], input: ORG_A }],
+    });
   });
 });
 

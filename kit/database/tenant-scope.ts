@@ -1,3 +1,4 @@
+import { NotPermitted } from '../errors.js';
 import type { Principal, SubjectKind } from '../principal.js';
 
 /**
@@ -65,12 +66,59 @@ export function actsForOrganization(principal: Principal, organizationId: string
 }
 
 /**
+ * The principal of a request whose `Polar-Organization` header names `organizationId`
+ * (docs/principals.md#polar-organization). A user (personal token, OAuth token, session) acts for that one
+ * organization only: its organizations are narrowed to it, so every read, load-for-write and create
+ * path, all of which ask this module, sees one organization. An organization token naming its own
+ * organization is unchanged. A principal that cannot act for it (not a member, an OAuth grant that does
+ * not cover it, another organization's token) is refused here, before any subgraph runs. Customer
+ * sessions and anonymous callers are not narrowed: the header is not theirs to use.
+ * @throws NotPermitted
+ */
+export function actingFor(principal: Principal, organizationId: string): Principal {
+  if (principal.subject === 'organization') {
+    if (principal.subjectId === organizationId) return principal;
+    throw new NotPermitted(
+      `This token acts for its own organization only, not ${organizationId} (Polar-Organization).`,
+    );
+  }
+  if (principal.subject !== 'user') return principal;
+  if (!principal.organizationIds.includes(organizationId)) {
+    throw new NotPermitted(
+      principal.credential === 'oauth2_token'
+        ? `This OAuth token cannot act for organization ${organizationId} (Polar-Organization): its user is not a member of it, or its grant does not cover it.`
+        : `You are not a member of organization ${organizationId} (Polar-Organization).`,
+    );
+  }
+  return { ...principal, organizationIds: [organizationId], actingOrganizationId: organizationId };
+}
+
+/**
+ * The organizations a user principal is narrowed to beyond its memberships (an OAuth grant, a
+ * `Polar-Organization` header), for the subgraph that owns the memberships and scopes by them itself
+ * (identity); `null` when the principal stands for all of its memberships.
+ */
+export function downScope(principal: Principal): readonly string[] | null {
+  if (principal.subject !== 'user') return null;
+  const narrowed =
+    principal.actingOrganizationId || (principal.credential === 'oauth2_token' && principal.organizationIds.length);
+  return narrowed ? principal.organizationIds : null;
+}
+
+/** The organization named by the request's `Polar-Organization` header, when it narrowed a user. */
+export function actingOrganization(principal: Principal): string | null {
+  return principal.actingOrganizationId ?? null;
+}
+
+/**
  * The one organization a principal stands for when a call names none: an organization token's own,
- * an OAuth token down-scoped to exactly one organization, a customer session's organization. `null`
- * when that is not decided by the principal alone (a user of several organizations).
+ * the one a `Polar-Organization` header names, an OAuth token down-scoped to exactly one organization,
+ * a customer session's organization. `null` when that is not decided by the principal alone (a user of
+ * several organizations).
  */
 export function soleOrganization(principal: Principal): string | null {
   if (principal.subject === 'organization') return principal.subjectId;
+  if (principal.actingOrganizationId) return principal.actingOrganizationId;
   if (principal.subject === 'customer') return principal.organizationIds[0] ?? null;
   if (principal.credential === 'oauth2_token' && principal.organizationIds.length === 1)
     return principal.organizationIds[0];

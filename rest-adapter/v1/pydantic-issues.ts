@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ValidationIssue } from '../../kit/errors.js';
 
-export type Location = 'body' | 'query' | 'path';
+export type Location = 'body' | 'query' | 'path' | 'header';
 
 type ZodIssue = z.core.$ZodIssue;
 type IssueOf<Code extends ZodIssue['code']> = Extract<ZodIssue, { code: Code }>;

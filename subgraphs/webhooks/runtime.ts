@@ -19,6 +19,7 @@ export { InProcessWebhookIngest } from './events/event-ingest.js';
 export { deliveryPolicyOf } from './worker/delivery-policy.js';
 export { DeliveryWorker } from './worker/delivery-worker.js';
 export { EventStream } from './events/event-stream.js';
+export { envelopeSeenBy } from './events/event-envelope.js';
 export { QUEUED_TOPIC as WEBHOOKS_QUEUED_TOPIC } from './worker/delivery-worker.js';
 export { generateWebhookSecret } from './endpoints/webhook-secret.js';
 export { openWebhooksOrm } from './orm.js';

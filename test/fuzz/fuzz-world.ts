@@ -173,6 +173,12 @@ export function credentialFor(own: TenantWorld, other: TenantWorld, kind: TokenK
       return bearer(other.customerToken);
     case 'foreign-session':
       return { cookie: other.sessionCookie };
+    case 'user-own-header':
+      return { ...bearer(own.tenant.pat), 'polar-organization': own.tenant.organizationId };
+    case 'user-foreign-header':
+      return { ...bearer(own.tenant.pat), 'polar-organization': other.tenant.organizationId };
+    case 'organization-foreign-header':
+      return { ...bearer(own.tenant.oat), 'polar-organization': other.tenant.organizationId };
     case 'broken-session':
       return { cookie: `${other.sessionCookie.split('=')[0]}=%zz%00` };
     default:

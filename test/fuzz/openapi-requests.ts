@@ -26,7 +26,10 @@ export interface Operation {
 /**
  * Whose credential a request carries: the caller's (an organization token, a member's personal token,
  * a customer session), none, a forged one, or another organization's (its token, a member's personal
- * token, a customer's session, a member's web session cookie) or a session cookie that does not decode.
+ * token, a customer's session, a member's web session cookie) or a session cookie that does not decode;
+ * or the caller's own token with a `Polar-Organization` header naming its own organization (a member's
+ * personal token) or another's (a member's personal token, an organization token), which must open
+ * nothing (docs/principals.md#polar-organization).
  */
 export type TokenKind =
   | 'organization'
@@ -38,7 +41,10 @@ export type TokenKind =
   | 'foreign-user'
   | 'foreign-customer'
   | 'foreign-session'
-  | 'broken-session';
+  | 'broken-session'
+  | 'user-own-header'
+  | 'user-foreign-header'
+  | 'organization-foreign-header';
 
 export interface RequestCase {
   operationId: string;
@@ -328,6 +334,11 @@ function tokenArbitrary(operation: Operation): fc.Arbitrary<TokenKind> {
     : [
         { weight: 7, arbitrary: fc.constant('organization') },
         { weight: 3, arbitrary: fc.constant('user') },
+        { weight: 1, arbitrary: fc.constant('user-own-header') },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom<TokenKind>('user-foreign-header', 'organization-foreign-header'),
+        },
       ];
   const foreign: fc.WeightedArbitrary<TokenKind>[] = operation.anonymous
     ? [

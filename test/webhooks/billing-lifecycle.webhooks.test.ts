@@ -1,4 +1,5 @@
 import { expect, it, jest } from '@jest/globals';
+import { webhooks } from '@polar-sh/sdk-1/2026-10';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
@@ -9,8 +10,10 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
  * checkout confirmed with pm_card_visa), of a renewal (the organization's clock moved a month) and of
  * a cancellation at period end (the clock moved past it), in the order they were recorded, each
  * verifiable by `standardwebhooks` and by the Polar SDK's `validateEvent`, which also parses every
- * payload with the SDK's own models (so each `data` has the public shape Polar's clients expect; the
- * SDK refuses only `subscription.cycled`, a type it does not know).
+ * payload with the SDK's own models (so each `data` has the public shape Polar's clients expect). That
+ * endpoint has no API version, so it never gets `subscription.cycled`, a type 0.48.1 throws on, even
+ * though it subscribed to it before versions existed; a 2026-10 endpoint gets it, and SDK 1.0.1 parses
+ * every event it receives (docs/webhooks.md#api-versions).
  */
 jest.setTimeout(180_000);
 
@@ -59,13 +62,28 @@ async function recordedTypes(): Promise<string[]> {
 }
 
 it('delivers a sale, a renewal and a cancellation in recorded order, each verified by both libraries', async () => {
+  const newer = ['subscription.cycled'];
   const endpoint = await api('POST', '/v1/webhooks/endpoints', {
     url: receiver.url('/merchant'),
     format: 'raw',
-    events: EVENTS,
+    events: EVENTS.filter(type => !newer.includes(type)),
   });
   expect(endpoint.status).toBe(201);
   const secret = endpoint.body.secret as string;
+  // As the API allowed before versions: an unversioned endpoint subscribed to `subscription.cycled`.
+  await stack.sandbox.environment.webhooks.orm.em
+    .fork()
+    .execute('update webhooks.endpoints set events = ?::text[] where id = ?', [
+      `{${EVENTS.join(',')}}`,
+      endpoint.body.id,
+    ]);
+  const versioned = await api('POST', '/v1/webhooks/endpoints', {
+    url: receiver.url('/merchant-2026-10'),
+    format: 'raw',
+    api_version: '2026-10',
+    events: EVENTS,
+  });
+  expect(versioned.status).toBe(201);
 
   // The sale.
   const product = await api('POST', '/v1/products/', {
@@ -111,12 +129,21 @@ it('delivers a sale, a renewal and a cancellation in recorded order, each verifi
   expect(ended.status).toBe(200);
   expect((await api('GET', `/v1/subscriptions/${subscription.id}`)).body).toMatchObject({ status: 'canceled' });
 
-  const expected = await recordedTypes();
+  const recorded = await recordedTypes();
   for (const type of ['subscription.cycled', 'order.paid', 'subscription.canceled', 'subscription.revoked'])
-    expect(expected).toContain(type);
+    expect(recorded).toContain(type);
+  const expected = recorded.filter(type => !newer.includes(type));
   await receiver.until(() => receiver.on('/merchant').length >= expected.length, `${expected.length} webhooks`);
+  await receiver.until(() => receiver.on('/merchant-2026-10').length >= recorded.length, 'versioned webhooks');
   const received = receiver.on('/merchant');
   expect(received.map(r => JSON.parse(r.body).type)).toEqual(expected);
+  const versionedEvents = await Promise.all(
+    receiver
+      .on('/merchant-2026-10')
+      .map(r => webhooks.validateEvent(r.body, r.headers as Record<string, string>, versioned.body.secret)),
+  );
+  expect(versionedEvents.map(e => e.type)).toEqual(recorded);
+  expect(new Set(versionedEvents.map(e => e.api_version))).toEqual(new Set(['2026-10']));
 
   for (const r of received) {
     const headers = {
@@ -126,10 +153,7 @@ it('delivers a sale, a renewal and a cancellation in recorded order, each verifi
     };
     const type = JSON.parse(r.body).type;
     expect(new Webhook(secret).verify(r.body, headers)).toMatchObject({ type });
-    // The SDK knows every type but `subscription.cycled`, which it refuses by name (docs/polar/webhooks.md).
-    if (type === 'subscription.cycled')
-      expect(() => validateEvent(r.body, headers, secret)).toThrow(/Unknown event type/);
-    else expect(validateEvent(r.body, headers, secret).type).toBe(type);
+    expect(validateEvent(r.body, headers, secret).type).toBe(type);
   }
   expect(new Set(received.map(r => r.headers['webhook-id'])).size).toBe(received.length);
   // The renewal's own events carry the instant it was due, not the time the clock was moved.

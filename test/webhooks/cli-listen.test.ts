@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { webhooks } from '@polar-sh/sdk-1/2026-10';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
@@ -118,6 +119,48 @@ it('forwards new events of one organization, signed, and stops after --max-event
     expect(validateEvent(r.body, r.headers as Record<string, string>, secret).type).toBe('customer.created');
   }
   expect(JSON.parse(output.stdout.trim().split('\n').pop()!)).toMatchObject({ forwarded: 2, secret });
+}, 60_000);
+
+it('relays events as an endpoint of --api-version sees them; without it, as an endpoint without a version', async () => {
+  const env = stack.sandbox;
+  const tenant = await createTenant(env);
+  const versioned = await startListen(tenant.organizationId, receiver.url('/listen-2026-10'), [
+    '--api-version',
+    '2026-10',
+    '--max-events',
+    '2',
+  ]);
+  const unversioned = await startListen(tenant.organizationId, receiver.url('/listen-unversioned'), [
+    '--max-events',
+    '1',
+  ]);
+  const discount = await call(env.baseUrl, 'POST', '/v1/discounts/', {
+    token: tenant.oat,
+    body: { name: 'Launch', type: 'percentage', basis_points: 1000, duration: 'once' },
+  });
+  expect(discount.status).toBe(201);
+  const customer = await call(env.baseUrl, 'POST', '/v1/customers/', {
+    token: tenant.oat,
+    body: { email: `listen-version-${Date.now()}@example.com` },
+  });
+  expect(customer.status).toBe(201);
+  expect([await versioned.exited, await unversioned.exited]).toEqual([0, 0]);
+
+  const seen = await Promise.all(
+    receiver
+      .on('/listen-2026-10')
+      .map(r => webhooks.validateEvent(r.body, r.headers as Record<string, string>, versioned.secret)),
+  );
+  expect(seen.map(e => [e.type, e.api_version])).toEqual([
+    ['discount.created', '2026-10'],
+    ['customer.created', '2026-10'],
+  ]);
+  // 0.48.1 throws on discount.* : the unversioned relay skips it.
+  const [only] = receiver.on('/listen-unversioned');
+  expect(validateEvent(only.body, only.headers as Record<string, string>, unversioned.secret).type).toBe(
+    'customer.created',
+  );
+  expect(receiver.on('/listen-unversioned')).toHaveLength(1);
 }, 60_000);
 
 it('forwards each event of checkouts confirmed at once exactly once, in the order endpoints receive them', async () => {

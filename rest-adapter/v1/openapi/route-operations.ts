@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { Route } from '../routes/route.js';
 import { securityOf } from './security.js';
-import { type ErrorResponseName, type Json, polarVersionRef, RESPONSE_OF_STATUS, refs } from './wire-schemas.js';
+import {
+  type ErrorResponseName,
+  type Json,
+  polarOrganizationRef,
+  polarVersionRef,
+  RESPONSE_OF_STATUS,
+  refs,
+} from './wire-schemas.js';
 
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
@@ -13,18 +20,20 @@ const subjectName = (subject: string) => subject[0].toUpperCase() + subject.slic
 
 /**
  * The errors any route can answer besides the ones it declares: 401 (no credential for it, or a bad
- * token), 403 when it needs a scope, 404 for an unsupported Polar-Version, 413 for a body over 1 MB,
- * 422 for invalid input (or a body that is not JSON), 503 when a bounded database wait ran out
+ * token), 403 (a missing scope, or a user's or organization's token with a `Polar-Organization` header
+ * naming an organization it cannot act for, refused before routing on every route), 404 for an
+ * unsupported Polar-Version, 413 for a body over 1 MB, 422 for invalid input (or a body that is not
+ * JSON, or a `Polar-Organization` that is not a UUID), 503 when a bounded database wait ran out
  * (docs/reliability.md#database-waits).
  */
 function errorResponsesOf(route: Route): Record<string, Json> {
   const statuses = new Map<number, ErrorResponseName>([
     [401, 'Unauthorized'],
+    [403, 'Forbidden'],
     [404, 'NotFound'],
     [422, 'ValidationError'],
     [503, 'ServiceUnavailable'],
   ]);
-  if (route.access.scopes.length) statuses.set(403, 'Forbidden');
   if (route.body) statuses.set(413, 'PayloadTooLarge');
   for (const status of route.errors ?? []) statuses.set(status, RESPONSE_OF_STATUS[status] ?? 'BadRequest');
   return refs([...statuses].sort(([a], [b]) => a - b));
@@ -48,7 +57,7 @@ export function operationOf(route: Route): Json {
       });
     }
   }
-  parameters.push(polarVersionRef);
+  parameters.push(polarVersionRef, polarOrganizationRef);
   const success =
     route.status === 204
       ? { description: 'Success, no content' }

@@ -1,6 +1,6 @@
 import { API_VERSIONS } from '../versions/api-versions.js';
 import { securityOf } from './security.js';
-import { type Json, jsonContent, polarVersionRef, refs, schemaRef } from './wire-schemas.js';
+import { type Json, jsonContent, polarOrganizationRef, polarVersionRef, refs, schemaRef } from './wire-schemas.js';
 
 /** The service's own endpoints (rest-adapter/app.ts): probes, this document and the GraphQL endpoint. */
 
@@ -130,7 +130,7 @@ export const servicePaths: Record<string, Json> = {
         'same access rules as the REST operations. Without a token, only what anonymous callers may read.',
       tags: ['service'],
       security: securityOf(['user', 'organization', 'customer', 'anonymous'], []),
-      parameters: [polarVersionRef],
+      parameters: [polarVersionRef, polarOrganizationRef],
       requestBody: { required: true, content: jsonContent(schemaRef('GraphQLRequest')) },
       responses: {
         200: {
@@ -143,8 +143,12 @@ export const servicePaths: Record<string, Json> = {
         },
         ...refs([
           [401, 'InvalidToken'],
+          // A Polar-Organization header the caller cannot act for, or that is not a UUID: answered
+          // before the document runs, in the REST shape (docs/principals.md#polar-organization).
+          [403, 'Forbidden'],
           [404, 'UnsupportedVersion'],
           [413, 'PayloadTooLarge'],
+          [422, 'ValidationError'],
         ]),
       },
     },

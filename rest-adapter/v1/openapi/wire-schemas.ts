@@ -73,8 +73,9 @@ export const errorResponses = {
   PaymentFailed: { description: 'The payment failed (PaymentFailed)', content: jsonContent(schemaRef('Error')) },
   Forbidden: {
     description:
-      'The token has none of the scopes (`{"error":"insufficient_scope"}`), or the caller may not do this ' +
-      '(NotPermitted, AlreadyCanceledSubscription, …)',
+      'The token has none of the scopes (`{"error":"insufficient_scope"}`), the caller may not do this ' +
+      '(NotPermitted, AlreadyCanceledSubscription, …), or it cannot act for the organization its ' +
+      '`Polar-Organization` header names (NotPermitted)',
     content: jsonContent({ anyOf: [schemaRef('Error'), schemaRef('OAuthError')] }),
   },
   NotFound: {
@@ -154,3 +155,20 @@ export function polarVersionParameter(versions: readonly string[], defaultVersio
     schema: { type: 'string', enum: [...versions], default: defaultVersion },
   };
 }
+
+/** The `Polar-Organization` request header (app.ts `resolvePrincipal`, docs/principals.md#polar-organization). */
+export const polarOrganizationRef: Json = { $ref: '#/components/parameters/PolarOrganization' };
+
+export const polarOrganizationParameter: Json = {
+  name: 'Polar-Organization',
+  in: 'header',
+  required: false,
+  description:
+    'Acts for this one organization. With a personal access token, an OAuth token or a web session: lists, ' +
+    'reads and creates see that organization only, and a create without `organization_id` lands in it (naming ' +
+    'another is a 422 at `organization_id`). A caller that is not a member of it, or whose OAuth grant does not ' +
+    'cover it, gets 403 NotPermitted. An organization access token may name its own organization only (another ' +
+    'is 403 NotPermitted). A value that is not a UUID is a 422 at `header.polar-organization`. Customer sessions ' +
+    'and anonymous callers: ignored.',
+  schema: { type: 'string', format: 'uuid' },
+};

@@ -7,9 +7,11 @@ export type WebhookEndpointFields = {
   modifiedAt: string | null;
   url: string;
   name: string | null;
+  apiVersion: string;
   format: string;
   secret: string;
   organizationId: string;
   events: string[];
   enabled: boolean;
+  usesStandardWebhookSignature: boolean;
 };

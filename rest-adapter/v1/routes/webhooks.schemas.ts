@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_VERSIONS } from '../../../kit/api-versions.js';
 import { HTTP_CODE_CLASSES, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '../../../subgraphs/webhooks/contract.js';
 import { pageQuery } from './common.js';
 import { queryBoolean, queryDateTime } from './subscriptions.schemas.js';
@@ -9,10 +10,15 @@ const eventType = z.enum(WEBHOOK_EVENT_TYPES);
 // `discord` and `slack` are Polar's formats and pass the edge; the service refuses them with a clear 422.
 const format = z.enum(WEBHOOK_FORMATS);
 const url = z.string().min(1).max(2083);
+const apiVersion = z.enum(API_VERSIONS).meta({
+  description:
+    "The API version of the event payloads (envelope `api_version`, `data` shaped for it) and the event types it may receive. Without one: the unversioned envelope and only the types Polar's 0.4x SDKs know (docs/webhooks.md#api-versions).",
+});
 
 export const webhookEndpointCreateBody = z.strictObject({
   url,
   name: z.string().nullish(),
+  api_version: apiVersion.optional(),
   format,
   events: z.array(eventType),
   organization_id: z.uuid().nullish(),
@@ -22,6 +28,7 @@ export const webhookEndpointCreateBody = z.strictObject({
 export const webhookEndpointUpdateBody = z.strictObject({
   url: url.nullish(),
   name: z.string().nullish(),
+  api_version: apiVersion.nullish(),
   format: format.nullish(),
   events: z.array(eventType).nullish(),
   enabled: z.boolean().nullish(),
@@ -34,11 +41,13 @@ export const webhookEndpointResponse = z.object({
   id: z.uuid(),
   url: z.string(),
   name: z.string().nullable(),
+  api_version: z.enum(API_VERSIONS),
   format,
   secret: z.string(),
   organization_id: z.uuid(),
   events: z.array(eventType),
   enabled: z.boolean(),
+  uses_standard_webhook_signature: z.boolean(),
 });
 
 export const webhookEventResponse = z.object({

@@ -1,16 +1,17 @@
 /**
- * The one declaration of the API versions (docs/api-versions.md): which versions the `Polar-Version`
- * header may name, which one a request without it gets, and which response fields and routes exist
+ * The REST edge's declaration of the API versions (docs/api-versions.md): the versions the `Polar-Version`
+ * header may name and the default (from kit/api-versions.ts), and which response fields and routes exist
  * from or until which version. The version middleware, the per-version response shaping and the
  * per-version OpenAPI documents all read this file; nothing else spells a version.
  */
 
-/** Oldest first: a version's place in this list is what `since`/`until` compare. */
-export const API_VERSIONS = ['2026-04', '2026-10', '2027-01'] as const;
-export type ApiVersion = (typeof API_VERSIONS)[number];
+import { API_VERSIONS, type ApiVersion } from '../../../kit/api-versions.js';
 
-/** A request without `Polar-Version` gets the oldest version, as Polar's does (docs/api-versions.md#the-header). */
-export const DEFAULT_API_VERSION: ApiVersion = '2026-04';
+// The bare list lives in kit/ so that subgraphs (a webhook endpoint's `api_version`) name the same
+// versions; oldest first, a version's place in it is what `since`/`until` compare. The default is
+// Polar's, the oldest (docs/api-versions.md#the-header).
+export { API_VERSIONS, type ApiVersion, DEFAULT_API_VERSION, isApiVersion } from '../../../kit/api-versions.js';
+
 /** The newest version: what the docs page shows first. */
 export const CURRENT_API_VERSION: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1];
 
@@ -82,10 +83,6 @@ export const VERSIONED_FIELDS: VersionedFields[] = [
  * exists in every version today.
  */
 export const VERSIONED_ROUTES: Record<string, VersionWindow> = {};
-
-export function isApiVersion(value: string): value is ApiVersion {
-  return (API_VERSIONS as readonly string[]).includes(value);
-}
 
 /** Whether `version` falls in the window. */
 export function inWindow(version: ApiVersion, window: VersionWindow): boolean {

@@ -1,4 +1,5 @@
 import { entityJson } from '../../../kit/database/read/entity-json.js';
+import { downScope } from '../../../kit/database/tenant-scope.js';
 import { type AccessRule, ReadModel, type SortCriterion } from '../../../kit/database/read/read-model.js';
 import type { Principal } from '../../../kit/principal.js';
 import { Organization } from './organization.entity.js';
@@ -7,7 +8,8 @@ import { Organization } from './organization.entity.js';
  * The organizations `principal` may read, as SQL over `column` (an organization id): the same rule as
  * `OrganizationRepository.readableFilter` (which the write path uses; organization-list.test.ts checks
  * that both agree). A user reads the organizations it is a member of *now* (the memberships table, not
- * the ids its principal carries), an OAuth token only those of its grant among them, an organization
+ * the ids its principal carries), an OAuth token only those of its grant among them, a request with a
+ * `Polar-Organization` header only that one (`downScope`), an organization
  * token its own organization, a customer session its customer's organization; anyone else nothing.
  */
 export function organizationAccess(principal: Principal, column: string): AccessRule | null {
@@ -19,11 +21,12 @@ export function organizationAccess(principal: Principal, column: string): Access
     case 'user': {
       if (!principal.subjectId) return null;
       const member = `${column} in (select m.organization_id from identity.memberships m where m.user_id = ?)`;
-      if (principal.credential === 'oauth2_token' && principal.organizationIds.length) {
+      const narrowed = downScope(principal);
+      if (narrowed) {
         return {
-          key: 'user-grant',
+          key: 'user-narrowed',
           where: [member, `${column} = any(?)`],
-          values: [principal.subjectId, [...principal.organizationIds]],
+          values: [principal.subjectId, [...narrowed]],
         };
       }
       return { key: 'user', where: [member], values: [principal.subjectId] };

@@ -1,13 +1,15 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { downScope } from '../../../kit/database/tenant-scope.js';
 import type { Principal } from '../../../kit/principal.js';
 import { MANAGING_ROLES, Membership, type MemberRole } from '../memberships/membership.entity.js';
 import { Organization } from './organization.entity.js';
 
 /**
  * Every read of organizations goes through here, scoped to what the principal may see: a user sees
- * the organizations they are a member of (intersected with any token down-scope), an organization
- * token sees its own organization, a customer session its customer's organization (by entity
- * reference only), anyone else sees nothing. Another tenant's id is "not found".
+ * the organizations they are a member of (intersected with any token down-scope or `Polar-Organization`
+ * header: `downScope`), an organization token sees its own organization, a customer session its
+ * customer's organization (by entity reference only), anyone else sees nothing. Another tenant's id is
+ * "not found".
  */
 export class OrganizationRepository {
   constructor(private readonly em: EntityManager) {}
@@ -26,9 +28,8 @@ export class OrganizationRepository {
           .select('m.organizationId')
           .where({ userId: principal.subjectId! });
         const filter = { id: { $in: memberOf } } as FilterQuery<Organization>;
-        return principal.credential === 'oauth2_token' && principal.organizationIds.length
-          ? { $and: [filter, { id: { $in: principal.organizationIds } }] }
-          : filter;
+        const narrowed = downScope(principal);
+        return narrowed ? { $and: [filter, { id: { $in: [...narrowed] } }] } : filter;
       }
       case 'customer':
         // NOTE: a customer session (billing's `polar_cst_`) reads its own organization only, so that the

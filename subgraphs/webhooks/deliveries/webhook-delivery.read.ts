@@ -37,6 +37,10 @@ export interface DeliveryReadFilters {
 const EVENT_OF_DELIVERY =
   'from webhooks.messages m join webhooks.events ev on ev.id = m.event_id where m.id = d.message_id';
 
+/** The bytes the message sends: its version's envelope, else the unversioned one (event-ingest.ts). */
+const SENT_BODY =
+  'coalesce((select b.body from webhooks.event_bodies b where b.event_id = m.event_id and b.api_version = m.api_version), ev.payload)';
+
 /**
  * The delivery log as `GET /v1/webhooks/deliveries` serves it: one row per attempt with its event,
  * within the organizations the tenant rule gives (docs/data-access.md). Newest first, the id breaking
@@ -58,7 +62,7 @@ export const webhookDeliveryRead = new ReadModel<DeliveryReadFilters>({
     duration_ms: 'd.duration_ms',
     error: 'd.error',
     endpoint_id: 'd.endpoint_id',
-    event: `(select json_build_object('id', m.id, 'createdAt', m.created_at, 'modifiedAt', m.modified_at, 'lastHttpCode', m.last_http_code, 'status', m.status, 'payload', ev.payload, 'type', ev.type) ${EVENT_OF_DELIVERY})`,
+    event: `(select json_build_object('id', m.id, 'createdAt', m.created_at, 'modifiedAt', m.modified_at, 'lastHttpCode', m.last_http_code, 'status', m.status, 'payload', ${SENT_BODY}, 'type', ev.type) ${EVENT_OF_DELIVERY})`,
   },
   filters: {
     endpointIds: { where: 'd.endpoint_id = any(?::uuid[])' },

@@ -14,6 +14,8 @@ export class WebhookEndpoint {
   @Property({ type: 'text' }) format = 'raw';
   @Property({ type: 'text' }) secret!: string;
   @Property({ type: 'text[]' }) events: string[] = [];
+  /** Its payloads' API version; null when created without one (docs/webhooks.md#api-versions). */
+  @Property({ type: 'text', nullable: true }) apiVersion: string | null = null;
   @Property({ type: 'boolean' }) enabled = true;
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;

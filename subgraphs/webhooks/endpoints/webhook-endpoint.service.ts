@@ -5,7 +5,9 @@ import { tenantScope } from '../../../kit/database/tenant-scope.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import { writeFrame } from '../../../kit/database/write/write-frame.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
+import { API_VERSIONS, type ApiVersion, isApiVersion } from '../../../kit/api-versions.js';
 import { SUPPORTED_WEBHOOK_FORMATS, WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
+import { knowsEventType } from '../events/event-versions.js';
 import { checkLiteralHost } from '../worker/target-policy.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WEBHOOK_ENDPOINT_ORDER, webhookEndpointFromRow, webhookEndpointRead } from './webhook-endpoint.read.js';
@@ -40,7 +42,14 @@ export class WebhookEndpointService {
   }
 
   async create(ctx: RequestContext, input: CreateWebhookEndpointInput): Promise<WebhookEndpointType> {
-    this.check({ url: input.url, format: input.format, events: input.events, secret: input.secret });
+    this.check({
+      url: input.url,
+      format: input.format,
+      events: input.events,
+      secret: input.secret,
+      apiVersion: input.apiVersion ?? undefined,
+      version: input.apiVersion ?? null,
+    });
     const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     // A create has no row to load: the frame's transaction holds the new row (no events: no outbox here).
     return runWrite(ctx.em, async em => {
@@ -51,6 +60,7 @@ export class WebhookEndpointService {
         format: input.format,
         secret: input.secret || generateWebhookSecret(),
         events: unique(input.events),
+        apiVersion: input.apiVersion ?? null,
         enabled: true,
         createdAt: ctx.clock.now(),
         modifiedAt: null,
@@ -67,11 +77,16 @@ export class WebhookEndpointService {
         format: input.format ?? undefined,
         events: input.events ?? undefined,
         secret: input.secret,
+        apiVersion: input.apiVersion ?? undefined,
+        // The events kept and the version set must agree: the endpoint's version after this change.
+        version: (input.apiVersion ?? endpoint.apiVersion) as ApiVersion | null,
+        keptEvents: input.events == null ? endpoint.events : undefined,
       });
       if (input.url != null) endpoint.url = input.url;
       if (input.name !== undefined) endpoint.name = input.name;
       if (input.format != null) endpoint.format = input.format;
       if (input.events != null) endpoint.events = unique(input.events);
+      if (input.apiVersion != null) endpoint.apiVersion = input.apiVersion;
       if (input.enabled != null) endpoint.enabled = input.enabled;
       if (input.secret) endpoint.secret = input.secret;
       endpoint.modifiedAt = ctx.clock.now();
@@ -117,7 +132,18 @@ export class WebhookEndpointService {
     });
   }
 
-  private check(input: { url?: string; format?: string; events?: string[]; secret?: string | null }): void {
+  private check(input: {
+    url?: string;
+    format?: string;
+    events?: string[];
+    secret?: string | null;
+    /** The `api_version` given, checked to be one of API_VERSIONS. */
+    apiVersion?: string;
+    /** The version the endpoint has after the change (null: none), which must know every event type. */
+    version: string | null;
+    /** The endpoint's current events, when an update leaves them as they are. */
+    keptEvents?: string[];
+  }): void {
     const issues: ValidationIssue[] = [];
     if (input.url !== undefined) {
       const problem = this.urlProblem(input.url);
@@ -130,6 +156,16 @@ export class WebhookEndpointService {
         msg: `Value error, the ${input.format} format is not supported by this server; use raw.`,
         input: input.format,
       });
+    const versionKnown = input.apiVersion === undefined || isApiVersion(input.apiVersion);
+    if (!versionKnown)
+      issues.push({
+        type: 'literal_error',
+        loc: ['body', 'api_version'],
+        msg: `Input should be ${API_VERSIONS.map(v => `'${v}'`)
+          .join(', ')
+          .replace(/, ([^,]*)$/, ' or $1')}`,
+        input: input.apiVersion,
+      });
     for (const [i, type] of (input.events ?? []).entries())
       if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type))
         issues.push({
@@ -138,6 +174,13 @@ export class WebhookEndpointService {
           msg: 'Input should be a webhook event type',
           input: type,
         });
+      else if (versionKnown && !knowsEventType(input.version as ApiVersion | null, type))
+        issues.push(unknownToVersion(['body', 'events', i], type, input.version));
+    // A version that lacks a type the endpoint keeps (none does today: each version knows more, not less).
+    if (versionKnown)
+      for (const type of input.keptEvents ?? [])
+        if (!knowsEventType(input.version as ApiVersion | null, type))
+          issues.push(unknownToVersion(['body', 'api_version'], type, input.version));
     if (input.secret && input.secret.length < 32)
       issues.push({
         type: 'string_too_short',
@@ -168,6 +211,22 @@ export class WebhookEndpointService {
 }
 
 const unique = (values: string[]) => [...new Set(values)];
+
+/**
+ * An event type the endpoint's version does not know: it would never be delivered, and an old SDK
+ * throws on it (docs/webhooks.md#api-versions).
+ */
+function unknownToVersion(loc: (string | number)[], type: string, version: string | null): ValidationIssue {
+  return {
+    type: 'value_error',
+    loc,
+    msg:
+      version === null
+        ? `Value error, ${type} is not sent to an endpoint without api_version (the 0.4x SDKs do not know it); set api_version.`
+        : `Value error, ${type} is not an event type of API version ${version}.`,
+    input: type,
+  };
+}
 
 /** The webhooks subgraph's write frame: its changes record no outbox events. */
 const runWrite = writeFrame(null);

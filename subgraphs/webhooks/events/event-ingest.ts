@@ -1,5 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SourceEvent, WebhookIngest } from './webhook-ingest.contract.js';
+import { envelopeOf } from './event-envelope.js';
+import { receiversOf } from './event-versions.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
 
 /**
@@ -13,9 +15,10 @@ import { WebhookEventRepository } from './webhook-event.repository.js';
 const INGEST_LOCK = 'webhooks:ingest';
 
 /**
- * The webhooks side of ingestion (see webhook-ingest.contract.ts). The envelope
- * `{"type","timestamp","data"}` is serialised here, once: those bytes are what every endpoint receives
- * and what a redelivery sends again. `sequence` numbers the events of one object (`data.id`) in the
+ * The webhooks side of ingestion (see webhook-ingest.contract.ts). The envelope is serialised here,
+ * once per API version among the endpoints it is queued for (event-envelope.ts): the unversioned
+ * `{"type","timestamp","data"}` in `events.payload`, each version's in `event_bodies`. Those bytes are
+ * what the endpoints of that version receive and what a redelivery sends again. `sequence` numbers the events of one object (`data.id`) in the
  * order they arrive, which is the producer's outbox order (its relay runs one batch at a time).
  */
 export class InProcessWebhookIngest implements WebhookIngest {
@@ -33,12 +36,12 @@ export class InProcessWebhookIngest implements WebhookIngest {
       let count = 0;
       for (const event of events) {
         const objectId = typeof event.payload?.id === 'string' ? event.payload.id : null;
-        const timestamp = new Date(event.createdAt);
-        const body = JSON.stringify({ type: event.type, timestamp: timestamp.toISOString(), data: event.payload });
-        const stored = await webhookEvents.insertEvent(event, objectId, timestamp, body);
+        const source = { type: event.type, timestamp: new Date(event.createdAt), data: event.payload };
+        const stored = await webhookEvents.insertEvent(event, objectId, source.timestamp, envelopeOf(source, null));
         if (!stored) continue;
         count++;
-        await webhookEvents.queueMessages(stored, event);
+        const versions = await webhookEvents.queueMessages(stored, event, receiversOf(event.type));
+        for (const version of versions) await webhookEvents.insertBody(stored.id, version, envelopeOf(source, version));
       }
       // The messages' trigger notifies every worker on the database at commit (an in-process one is woken below).
       return count;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type ApiVersion, isApiVersion } from '../../../kit/api-versions.js';
 import type { SourceEvent } from './webhook-ingest.contract.js';
 
 /** An event as the stream serves it (see event-stream.ts). */
@@ -41,15 +42,41 @@ export class WebhookEventRepository {
     return rows[0] ?? null;
   }
 
-  /** Queues the event for every enabled, live endpoint of its organization subscribed to its type. */
-  async queueMessages(stored: { id: string; position: string }, event: SourceEvent): Promise<void> {
-    await this.em.execute(
-      `insert into webhooks.messages (id, event_id, endpoint_id, organization_id, event_position, status, attempts, next_attempt_at, created_at)
-       select gen_random_uuid(), ?, e.id, e.organization_id, ?, 'pending', 0, now(), now()
+  /**
+   * Queues the event for every enabled, live endpoint of its organization subscribed to its type whose
+   * API version knows the type (`receivers`, event-versions.ts), each message with that version.
+   * Answers the versions queued for, whose envelopes the caller stores (`insertBody`).
+   */
+  async queueMessages(
+    stored: { id: string; position: string },
+    event: SourceEvent,
+    receivers: { unversioned: boolean; versions: readonly ApiVersion[] },
+  ): Promise<ApiVersion[]> {
+    const rows = await this.em.execute<{ api_version: string | null }[]>(
+      `insert into webhooks.messages (id, event_id, endpoint_id, organization_id, event_position, status, attempts, next_attempt_at, created_at, api_version)
+       select gen_random_uuid(), ?, e.id, e.organization_id, ?, 'pending', 0, now(), now(), e.api_version
        from webhooks.endpoints e
        where e.organization_id = ? and e.enabled and e.deleted_at is null and ? = any(e.events)
-       on conflict (event_id, endpoint_id) do nothing`,
-      [stored.id, stored.position, event.organizationId, event.type],
+         and case when e.api_version is null then ?::boolean else e.api_version = any(?::text[]) end
+       on conflict (event_id, endpoint_id) do nothing
+       returning api_version`,
+      [
+        stored.id,
+        stored.position,
+        event.organizationId,
+        event.type,
+        receivers.unversioned,
+        `{${receivers.versions.join(',')}}`,
+      ],
+    );
+    return [...new Set(rows.map(r => r.api_version))].filter(isApiVersion);
+  }
+
+  /** The event's envelope for the endpoints of `version`. */
+  async insertBody(eventId: string, version: ApiVersion, body: string): Promise<void> {
+    await this.em.execute(
+      'insert into webhooks.event_bodies (event_id, api_version, body) values (?, ?, ?) on conflict do nothing',
+      [eventId, version, body],
     );
   }
 

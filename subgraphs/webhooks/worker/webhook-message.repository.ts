@@ -32,7 +32,10 @@ export interface RecordedAttempt {
   delay_ms?: number;
 }
 
-const CLAIMED_COLUMNS = `m.id, m.event_id, m.endpoint_id, m.organization_id, m.event_position, m.attempts, ev.payload,
+// The body of the version the message was queued for (event-ingest.ts), else the unversioned envelope.
+const CLAIMED_COLUMNS = `m.id, m.event_id, m.endpoint_id, m.organization_id, m.event_position, m.attempts,
+                         coalesce((select b.body from webhooks.event_bodies b
+                                    where b.event_id = m.event_id and b.api_version = m.api_version), ev.payload) as payload,
                          ep.url, ep.secret, ep.enabled, ep.deleted_at`;
 
 /**

@@ -1,0 +1,116 @@
+// A rich organization for the SDK 1.0.1 walk (test/sdk/v1-walk.sdk.test.ts): one of every object the GET
+// methods read, made through the public API in the sandbox (test processor), so each read has a real row.
+import { benefitHelpers } from '../benefits.js';
+import { uploadFile } from '../portal-benefits.js';
+import { call, createTenant, type Tenant, type TestStack } from '../stack.js';
+
+export interface WalkWorld {
+  owner: Tenant;
+  /** Ids and secrets the walk's calls name, by what they are. */
+  ids: Record<string, string>;
+  /** The customer's session token (`polar_cst_...`), the portal methods' bearer. */
+  customerSession: string;
+}
+
+export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld> {
+  const owner = await createTenant(stack.sandbox);
+  const base = stack.sandbox.baseUrl;
+  const { benefit, product, sell } = benefitHelpers(() => ({ stack, owner, base }));
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await call(base, method, path, { token: owner.oat, body });
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+    return res.body;
+  };
+
+  const file = await uploadFile(stack.sandbox, owner, 'manual.txt', Buffer.from('the manual\n'));
+  const custom = await benefit({ type: 'custom', description: 'Priority support', properties: { note: 'Hi' } });
+  const licenseKeys = await benefit({
+    type: 'license_keys',
+    description: 'Licence',
+    properties: { prefix: 'WALK', activations: { limit: 3, enable_customer_admin: true }, limit_usage: 10 },
+  });
+  const downloadables = await benefit({
+    type: 'downloadables',
+    description: 'Manual',
+    properties: { files: [file.id] },
+  });
+  const oneTime = await product({ name: 'Lifetime', recurring_interval: null, prices: [fixed(5000)] });
+  await api('POST', `/v1/products/${oneTime}/benefits`, { benefits: [custom.id, licenseKeys.id, downloadables.id] });
+  const monthly = await product({ name: 'Pro monthly', prices: [fixed(1900)] });
+  const seats = await product({
+    name: 'Team seats',
+    prices: [
+      {
+        amount_type: 'seat_based',
+        price_currency: 'usd',
+        seat_tiers: { seat_tier_type: 'volume', tiers: [{ min_seats: 1, max_seats: null, price_per_seat: 1000 }] },
+      },
+    ],
+  });
+
+  const order = await sell(oneTime, 'walker@example.com');
+  await sell(monthly, 'walker@example.com');
+  const customerId: string = order.customer_id;
+  // Invoices are made on request (docs/interface.md): the invoice reads need one.
+  await api('PATCH', `/v1/orders/${order.id}`, {
+    billing_name: 'Ada Walker',
+    billing_address: { country: 'US', line1: '1 Main St', city: 'Albany', postal_code: '12207', state: 'US-NY' },
+  });
+  const invoice = await call(base, 'POST', `/v1/orders/${order.id}/invoice`, { token: owner.oat });
+  if (invoice.status !== 202) throw new Error(`invoice: ${invoice.status} ${invoice.text}`);
+  await api('PATCH', `/v1/customers/${customerId}`, { external_id: 'walk-ext' });
+  const subscription = (await api('GET', `/v1/subscriptions/?customer_id=${customerId}`)).items[0];
+  const refund = await api('POST', '/v1/refunds/', { order_id: order.id, reason: 'customer_request', amount: 1000 });
+  const discount = await api('POST', '/v1/discounts/', {
+    name: 'Walk ten',
+    type: 'percentage',
+    basis_points: 1000,
+    duration: 'once',
+  });
+  const link = await api('POST', '/v1/checkout-links/', { products: [monthly], payment_processor: 'stripe' });
+  const checkout = await api('POST', '/v1/checkouts/', { products: [monthly] });
+  const endpoint = await api('POST', '/v1/webhooks/endpoints', {
+    url: 'https://example.com/hook',
+    format: 'raw',
+    events: ['order.created'],
+  });
+  const key = (await api('GET', `/v1/license-keys/?benefit_id=${licenseKeys.id}`)).items[0];
+  const activation = await api('POST', '/v1/license-keys/activate', {
+    key: key.key,
+    organization_id: owner.organizationId,
+    label: 'laptop',
+  });
+  const grant = (await api('GET', `/v1/benefit-grants/?customer_id=${customerId}`)).items[0];
+  const payment = (await api('GET', `/v1/payments/?order_id=${order.id}`)).items[0];
+  const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
+  return {
+    owner,
+    customerSession: session.token,
+    ids: {
+      organization: owner.organizationId,
+      slug: owner.slug,
+      file: file.id,
+      benefit: licenseKeys.id,
+      downloadables: downloadables.id,
+      product: oneTime,
+      seatProduct: seats,
+      customer: customerId,
+      externalCustomer: 'walk-ext',
+      order: order.id,
+      subscription: subscription.id,
+      refund: refund.id,
+      discount: discount.id,
+      checkoutLink: link.id,
+      checkout: checkout.id,
+      clientSecret: checkout.client_secret,
+      webhookEndpoint: endpoint.id,
+      licenseKey: key.id,
+      licenseKeyValue: key.key,
+      activation: activation.id,
+      grant: grant.id,
+      payment: payment.id,
+    },
+  };
+}
+
+const fixed = (amount: number) => ({ amount_type: 'fixed', price_amount: amount, price_currency: 'usd' });
