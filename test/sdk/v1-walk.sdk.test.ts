@@ -147,9 +147,6 @@ const KNOWN_GAPS: Record<string, Outcome> = {
   'customerPortal.orders.list': [
     '$.items[*].items[*].end_timestamp: expected string | null, found missing',
     '$.items[*].items[*].start_timestamp: expected string | null, found missing',
-    '$.items[*].product.benefits[*].is_deleted: expected boolean, found missing',
-    '$.items[*].product.meter_interval: expected RecurringInterval | null, found missing',
-    '$.items[*].product.meter_interval_count: expected number | null, found missing',
     '$.items[*].subscription.current_meter_period_end: expected string | null, found missing',
     '$.items[*].subscription.current_meter_period_start: expected string | null, found missing',
     '$.items[*].subscription.pause_at_period_end: expected boolean, found missing',
@@ -161,26 +158,10 @@ const KNOWN_GAPS: Record<string, Outcome> = {
   'customerPortal.orders.get': [
     '$.items[*].end_timestamp: expected string | null, found missing',
     '$.items[*].start_timestamp: expected string | null, found missing',
-    '$.product.benefits[*].is_deleted: expected boolean, found missing',
-    '$.product.meter_interval: expected RecurringInterval | null, found missing',
-    '$.product.meter_interval_count: expected number | null, found missing',
     '$.units: expected number | null, found missing',
   ],
-  'customerPortal.organizations.get': [
-    '$.products[*].benefits[*].is_deleted: expected boolean, found missing',
-    '$.products[*].meter_interval: expected RecurringInterval | null, found missing',
-    '$.products[*].meter_interval_count: expected number | null, found missing',
-  ],
-  'customerPortal.subscriptions.list': [
-    '$.items[*].product.meter_interval: expected RecurringInterval | null, found missing',
-    '$.items[*].product.meter_interval_count: expected number | null, found missing',
-    '$.items[*].units: expected number | null, found missing',
-  ],
-  'customerPortal.subscriptions.get': [
-    '$.product.meter_interval: expected RecurringInterval | null, found missing',
-    '$.product.meter_interval_count: expected number | null, found missing',
-    '$.units: expected number | null, found missing',
-  ],
+  'customerPortal.subscriptions.list': ['$.items[*].units: expected number | null, found missing'],
+  'customerPortal.subscriptions.get': ['$.units: expected number | null, found missing'],
   'payments.list': ['$.items[*].trigger: expected PaymentTrigger | null, found missing'],
   'payments.get': ['$.trigger: expected PaymentTrigger | null, found missing'],
 };

@@ -75,6 +75,8 @@ export type CustomerOrderFields = {
     visibility: string;
     recurringInterval: string | null;
     recurringIntervalCount: number | null;
+    meterInterval: string | null;
+    meterIntervalCount: number | null;
     isRecurring: boolean;
     isArchived: boolean;
     organizationId: string;
@@ -87,6 +89,7 @@ export type CustomerOrderFields = {
       description: string;
       selectable: boolean;
       deletable: boolean;
+      isDeleted: boolean;
       organizationId: string;
     }>;
     medias: JsonObject[];

@@ -26,6 +26,8 @@ export type CustomerSubscriptionFields = SubscriptionOwnFields & {
     visibility: string;
     recurringInterval: string | null;
     recurringIntervalCount: number | null;
+    meterInterval: string | null;
+    meterIntervalCount: number | null;
     isRecurring: boolean;
     isArchived: boolean;
     organizationId: string;
@@ -38,6 +40,7 @@ export type CustomerSubscriptionFields = SubscriptionOwnFields & {
       description: string;
       selectable: boolean;
       deletable: boolean;
+      isDeleted: boolean;
       organizationId: string;
     }>;
     medias: JsonObject[];
