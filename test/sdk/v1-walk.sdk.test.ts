@@ -78,11 +78,6 @@ const KNOWN_GAPS: Record<string, Outcome> = {
   'orders.list': [
     '$.items[*].items[*].end_timestamp: expected string | null, found missing',
     '$.items[*].items[*].start_timestamp: expected string | null, found missing',
-    '$.items[*].subscription.current_meter_period_end: expected string | null, found missing',
-    '$.items[*].subscription.current_meter_period_start: expected string | null, found missing',
-    '$.items[*].subscription.pause_at_period_end: expected boolean, found missing',
-    '$.items[*].subscription.paused_at: expected string | null, found missing',
-    '$.items[*].subscription.resumes_at: expected string | null, found missing',
     '$.items[*].subscription.units: expected number | null, found missing',
     '$.items[*].units: expected number | null, found missing',
   ],
@@ -147,11 +142,6 @@ const KNOWN_GAPS: Record<string, Outcome> = {
   'customerPortal.orders.list': [
     '$.items[*].items[*].end_timestamp: expected string | null, found missing',
     '$.items[*].items[*].start_timestamp: expected string | null, found missing',
-    '$.items[*].subscription.current_meter_period_end: expected string | null, found missing',
-    '$.items[*].subscription.current_meter_period_start: expected string | null, found missing',
-    '$.items[*].subscription.pause_at_period_end: expected boolean, found missing',
-    '$.items[*].subscription.paused_at: expected string | null, found missing',
-    '$.items[*].subscription.resumes_at: expected string | null, found missing',
     '$.items[*].subscription.units: expected number | null, found missing',
     '$.items[*].units: expected number | null, found missing',
   ],

@@ -127,6 +127,8 @@ export type CustomerOrderFields = {
     status: string;
     currentPeriodStart: string;
     currentPeriodEnd: string;
+    currentMeterPeriodStart: string | null;
+    currentMeterPeriodEnd: string | null;
     trialStart: string | null;
     trialEnd: string | null;
     cancelAtPeriodEnd: boolean;
@@ -134,6 +136,10 @@ export type CustomerOrderFields = {
     startedAt: string | null;
     endsAt: string | null;
     endedAt: string | null;
+    pastDueAt: string | null;
+    pauseAtPeriodEnd: boolean;
+    pausedAt: string | null;
+    resumesAt: string | null;
     customerId: string;
     productId: string;
     discountId: string | null;

@@ -108,6 +108,8 @@ export type OrderFields = {
     status: string;
     currentPeriodStart: string;
     currentPeriodEnd: string;
+    currentMeterPeriodStart: string | null;
+    currentMeterPeriodEnd: string | null;
     trialStart: string | null;
     trialEnd: string | null;
     cancelAtPeriodEnd: boolean;
@@ -115,6 +117,10 @@ export type OrderFields = {
     startedAt: string | null;
     endsAt: string | null;
     endedAt: string | null;
+    pastDueAt: string | null;
+    pauseAtPeriodEnd: boolean;
+    pausedAt: string | null;
+    resumesAt: string | null;
     customerId: string;
     productId: string;
     discountId: string | null;

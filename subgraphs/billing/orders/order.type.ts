@@ -79,7 +79,10 @@ export class OrderItemType {
   }
 }
 
-/** Polar's OrderSubscription: the subscription's own fields, without what it embeds. */
+/**
+ * Polar's OrderSubscription: the subscription's own fields, without what it embeds. The meter period
+ * is null (meters do not exist here); the pause fields are the subscription's (pause-subscription.ts).
+ */
 @ObjectType('OrderSubscription', SIMPLE)
 export class OrderSubscriptionType {
   @Field(() => ID) id!: string;
@@ -92,6 +95,8 @@ export class OrderSubscriptionType {
   @Field() status!: string;
   @Field(() => GraphQLISODateTime) currentPeriodStart!: Date;
   @Field(() => GraphQLISODateTime) currentPeriodEnd!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) currentMeterPeriodStart!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) currentMeterPeriodEnd!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) trialStart!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) trialEnd!: Date | null;
   @Field() cancelAtPeriodEnd!: boolean;
@@ -99,6 +104,10 @@ export class OrderSubscriptionType {
   @Field(() => GraphQLISODateTime, { nullable: true }) startedAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) endsAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) endedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) pastDueAt!: Date | null;
+  @Field() pauseAtPeriodEnd!: boolean;
+  @Field(() => GraphQLISODateTime, { nullable: true }) pausedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) resumesAt!: Date | null;
   @Field(() => ID) customerId!: string;
   @Field(() => ID) productId!: string;
   @Field(() => ID, { nullable: true }) discountId!: string | null;
@@ -120,6 +129,8 @@ export class OrderSubscriptionType {
       status: s.status,
       currentPeriodStart: toDate(s.currentPeriodStart),
       currentPeriodEnd: toDate(s.currentPeriodEnd),
+      currentMeterPeriodStart: null,
+      currentMeterPeriodEnd: null,
       trialStart: toDate(s.trialStart),
       trialEnd: toDate(s.trialEnd),
       cancelAtPeriodEnd: s.cancelAtPeriodEnd,
@@ -127,6 +138,10 @@ export class OrderSubscriptionType {
       startedAt: toDate(s.startedAt),
       endsAt: toDate(s.endsAt),
       endedAt: toDate(s.endedAt),
+      pastDueAt: toDate(s.pastDueAt),
+      pauseAtPeriodEnd: s.pauseAtPeriodEnd,
+      pausedAt: toDate(s.pausedAt),
+      resumesAt: toDate(s.resumesAt),
       customerId: s.customerId,
       productId: s.productId,
       discountId: s.discountId,
