@@ -47,6 +47,7 @@ export type CustomerOrderFields = {
   isInvoiceGenerated: boolean;
   receiptNumber: string | null;
   seats: number | null;
+  units: number | null;
   customerId: string;
   productId: string | null;
   discountId: string | null;
@@ -145,6 +146,7 @@ export type CustomerOrderFields = {
     discountId: string | null;
     checkoutId: string | null;
     seats: number | null;
+    units: number | null;
     customerCancellationReason: string | null;
     customerCancellationComment: string | null;
   } | null;

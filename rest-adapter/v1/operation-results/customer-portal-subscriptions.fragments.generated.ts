@@ -14,6 +14,7 @@ export type CustomerSubscriptionFields = SubscriptionOwnFields & {
     appliesAt: string;
     productId: string | null;
     seats: number | null;
+    units: number | null;
   } | null;
   product: {
     id: string;

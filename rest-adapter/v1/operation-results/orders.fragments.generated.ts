@@ -50,6 +50,7 @@ export type OrderFields = {
   isInvoiceGenerated: boolean;
   receiptNumber: string | null;
   seats: number | null;
+  units: number | null;
   customerId: string;
   productId: string | null;
   productPriceId: string | null;
@@ -126,6 +127,7 @@ export type OrderFields = {
     discountId: string | null;
     checkoutId: string | null;
     seats: number | null;
+    units: number | null;
     customerCancellationReason: string | null;
     customerCancellationComment: string | null;
     metadata: JsonObject;

@@ -179,6 +179,7 @@ export const orderResponse = z.looseObject({
   currency: z.string(),
   billing_reason: z.string(),
   invoice_number: z.string().nullable(),
+  units: z.number().int().nullable(),
   customer_id: z.uuid(),
   customer: embedded('OrderCustomer'),
   items: z.array(

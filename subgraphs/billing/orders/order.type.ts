@@ -113,6 +113,8 @@ export class OrderSubscriptionType {
   @Field(() => ID, { nullable: true }) discountId!: string | null;
   @Field(() => ID, { nullable: true }) checkoutId!: string | null;
   @Field(() => Int, { nullable: true }) seats!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Units of a unit-based price: always null, no such prices here.' })
+  units!: number | null;
   @Field(() => String, { nullable: true }) customerCancellationReason!: string | null;
   @Field(() => String, { nullable: true }) customerCancellationComment!: string | null;
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
@@ -147,6 +149,7 @@ export class OrderSubscriptionType {
       discountId: s.discountId,
       checkoutId: s.checkoutId,
       seats: s.seats,
+      units: null,
       customerCancellationReason: s.customerCancellationReason,
       customerCancellationComment: s.customerCancellationComment,
       metadata: s.metadata ?? {},
@@ -196,6 +199,8 @@ export class OrderType {
   @Field() isInvoiceGenerated!: boolean;
   @Field(() => String, { nullable: true }) receiptNumber!: string | null;
   @Field(() => Int, { nullable: true }) seats!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Units of a unit-based price: always null, no such prices here.' })
+  units!: number | null;
   @Field(() => ID) customerId!: string;
   @Field(() => ID, { nullable: true }) productId!: string | null;
   @Field(() => ID, { nullable: true }) productPriceId!: string | null;
@@ -259,6 +264,7 @@ export class OrderType {
       isInvoiceGenerated: o.isInvoiceGenerated,
       receiptNumber: null,
       seats: o.seats,
+      units: null,
       customerId: o.customerId,
       productId: o.productId,
       productPriceId: o.productPriceId,
