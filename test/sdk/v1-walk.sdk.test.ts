@@ -96,18 +96,6 @@ const KNOWN_GAPS: Record<string, Outcome> = {
     '$.min_units: expected number | null, found missing',
     '$.units: expected number | null, found missing',
   ],
-  'licenseKeys.list': [
-    '$.items[*].customer.billing_name: expected string | null, found missing',
-    '$.items[*].customer.first_user_event_at: expected string | null, found missing',
-  ],
-  'licenseKeys.get': [
-    '$.customer.billing_name: expected string | null, found missing',
-    '$.customer.first_user_event_at: expected string | null, found missing',
-  ],
-  'licenseKeys.getActivation': [
-    '$.license_key.customer.billing_name: expected string | null, found missing',
-    '$.license_key.customer.first_user_event_at: expected string | null, found missing',
-  ],
   'checkoutLinks.list': [
     '$.items[*].seats: expected number | null, found missing',
     '$.items[*].units: expected number | null, found missing',
@@ -125,14 +113,6 @@ const KNOWN_GAPS: Record<string, Outcome> = {
     '$.active_subscriptions[*].seats: expected number | null, found missing',
     '$.active_subscriptions[*].status: expected Status, found "active"',
     '$.active_subscriptions[*].units: expected number | null, found missing',
-  ],
-  'customerPortal.licenseKeys.list': [
-    '$.items[*].customer.billing_name: expected string | null, found missing',
-    '$.items[*].customer.first_user_event_at: expected string | null, found missing',
-  ],
-  'customerPortal.licenseKeys.get': [
-    '$.customer.billing_name: expected string | null, found missing',
-    '$.customer.first_user_event_at: expected string | null, found missing',
   ],
   'customerPortal.orders.list': [
     '$.items[*].items[*].end_timestamp: expected string | null, found missing',

@@ -42,6 +42,7 @@ export type LicenseKeyFields = {
     organizationId: string;
     defaultPaymentMethodId: string | null;
     deletedAt: string | null;
+    firstUserEventAt: string | null;
     avatarUrl: string;
   };
   benefitId: string;
