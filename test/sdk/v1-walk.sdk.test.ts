@@ -81,29 +81,6 @@ const KNOWN_GAPS: Record<string, Outcome> = {
     '$.items[*].end_timestamp: expected string | null, found missing',
     '$.items[*].start_timestamp: expected string | null, found missing',
   ],
-  'checkouts.list': [
-    '$.items[*].max_units: expected number | null, found missing',
-    '$.items[*].min_units: expected number | null, found missing',
-    '$.items[*].units: expected number | null, found missing',
-  ],
-  'checkouts.get': [
-    '$.max_units: expected number | null, found missing',
-    '$.min_units: expected number | null, found missing',
-    '$.units: expected number | null, found missing',
-  ],
-  'checkouts.clientGet': [
-    '$.max_units: expected number | null, found missing',
-    '$.min_units: expected number | null, found missing',
-    '$.units: expected number | null, found missing',
-  ],
-  'checkoutLinks.list': [
-    '$.items[*].seats: expected number | null, found missing',
-    '$.items[*].units: expected number | null, found missing',
-  ],
-  'checkoutLinks.get': [
-    '$.seats: expected number | null, found missing',
-    '$.units: expected number | null, found missing',
-  ],
   'customers.getState': [
     '$.active_subscriptions[*].seats: expected number | null, found missing',
     '$.active_subscriptions[*].status: expected Status, found "active"',
