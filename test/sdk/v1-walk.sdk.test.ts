@@ -89,8 +89,6 @@ const KNOWN_GAPS: Record<string, Outcome> = {
     '$.items[*].end_timestamp: expected string | null, found missing',
     '$.items[*].start_timestamp: expected string | null, found missing',
   ],
-  'payments.list': ['$.items[*].trigger: expected PaymentTrigger | null, found missing'],
-  'payments.get': ['$.trigger: expected PaymentTrigger | null, found missing'],
 };
 
 /**

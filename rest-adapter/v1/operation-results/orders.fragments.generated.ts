@@ -140,6 +140,7 @@ export type PaymentFields = {
   modifiedAt: string | null;
   processor: string;
   status: string;
+  trigger: string | null;
   amount: number;
   currency: string;
   method: string;

@@ -206,6 +206,17 @@ export const paymentResponse = z.object({
   modified_at: dateTime.nullable(),
   processor: z.literal('stripe'),
   status: z.enum(['pending', 'succeeded', 'failed']),
+  trigger: z
+    .enum([
+      'purchase',
+      'subscription_cycle',
+      'retry_dunning',
+      'retry_customer',
+      'retry_payment_method_update',
+      'retry_admin',
+    ])
+    .nullable()
+    .describe('What started this payment attempt: the purchase, a renewal, or a retry.'),
   amount: z.number().int(),
   currency: z.string(),
   method: z.string(),
