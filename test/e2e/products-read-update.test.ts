@@ -75,6 +75,48 @@ describe('products:get, list and tenant isolation', () => {
   });
 });
 
+describe('is_deletable', () => {
+  const get = async (id: string) => (await call(base, 'GET', `/v1/products/${id}`, { token: alice.oat })).body;
+
+  it('is true until an order, a subscription or a live discount references the product', async () => {
+    const plan = await create(alice.oat, monthly('Free plan', { prices: [{ amount_type: 'free' }] }));
+    const restricted = await create(alice.oat, monthly('Restricted'));
+    expect(plan.is_deletable).toBe(true);
+    expect((await get(plan.id)).is_deletable).toBe(true);
+
+    const customer = await call(base, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { email: `deletable-${randomUUID()}@example.com` },
+    });
+    const subscription = await call(base, 'POST', '/v1/subscriptions/', {
+      token: alice.oat,
+      body: { product_id: plan.id, customer_id: customer.body.id },
+    });
+    expect(subscription.status).toBe(201);
+    expect(subscription.body.product.is_deletable).toBe(false);
+    expect((await get(plan.id)).is_deletable).toBe(false);
+
+    const discount = await call(base, 'POST', '/v1/discounts/', {
+      token: alice.oat,
+      body: {
+        name: 'Only restricted',
+        type: 'percentage',
+        duration: 'once',
+        basis_points: 1000,
+        products: [restricted.id],
+      },
+    });
+    expect(discount.status).toBe(201);
+    expect((await get(restricted.id)).is_deletable).toBe(false);
+    expect((await call(base, 'DELETE', `/v1/discounts/${discount.body.id}`, { token: alice.oat })).status).toBe(204);
+    const listed = await call(base, 'GET', `/v1/products/?id=${restricted.id}&id=${plan.id}`, { token: alice.oat });
+    expect(Object.fromEntries(listed.body.items.map((p: any) => [p.id, p.is_deletable]))).toEqual({
+      [restricted.id]: true,
+      [plan.id]: false,
+    });
+  });
+});
+
 describe('products:update', () => {
   it('updates fields, keeps, adds and archives prices, and archives the product', async () => {
     const product = await create(alice.oat, monthly('Updatable', { metadata: { a: '1' } }));

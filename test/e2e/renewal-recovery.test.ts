@@ -107,8 +107,9 @@ describe('a declined renewal recovered by a new default card', () => {
       total_amount: 4900,
       next_payment_attempt_at: '2028-04-12T08:00:00.002Z',
     });
-    expect((await payments(declined.id)).map(p => [p.status, p.amount, p.card])).toEqual([
-      ['failed', 4900, 'visa 0341'],
+    // What started each attempt (its `trigger`): the renewal, then dunning's retry.
+    expect((await payments(declined.id)).map(p => [p.status, p.amount, p.card, p.trigger])).toEqual([
+      ['failed', 4900, 'visa 0341', 'subscription_cycle'],
     ]);
 
     // The customer adds a Mastercard as the new default.
@@ -127,9 +128,9 @@ describe('a declined renewal recovered by a new default card', () => {
     expect(await payments(declined.id)).toHaveLength(1);
 
     await advance('2028-04-12T08:00:00.002Z');
-    expect((await payments(declined.id)).map(p => [p.status, p.amount, p.card, p.created_at])).toEqual([
-      ['failed', 4900, 'visa 0341', expect.any(String)],
-      ['succeeded', 4900, 'mastercard 4444', '2028-04-12T08:00:00.002Z'],
+    expect((await payments(declined.id)).map(p => [p.status, p.amount, p.card, p.created_at, p.trigger])).toEqual([
+      ['failed', 4900, 'visa 0341', expect.any(String), 'subscription_cycle'],
+      ['succeeded', 4900, 'mastercard 4444', '2028-04-12T08:00:00.002Z', 'retry_dunning'],
     ]);
     expect(await renewalOrder()).toMatchObject({ id: declined.id, status: 'paid', next_payment_attempt_at: null });
     expect((await api('GET', `/v1/subscriptions/${sub.id}`)).body).toMatchObject({

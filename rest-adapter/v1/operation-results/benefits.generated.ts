@@ -64,6 +64,8 @@ export type CustomersStateResult = {
       endsAt: string | null;
       productId: string;
       discountId: string | null;
+      seats: number | null;
+      units: number | null;
     }>;
     grantedBenefits: Array<{
       id: string;

@@ -19,6 +19,8 @@ export type CheckoutLinkFields = {
   discountId: string | null;
   trialInterval: string | null;
   trialIntervalCount: number | null;
+  seats: number | null;
+  units: number | null;
   organizationId: string;
   metadata: JsonObject;
   products: ProductFields[];

@@ -20,6 +20,9 @@ export type CheckoutFields = {
   seats: number | null;
   minSeats: number | null;
   maxSeats: number | null;
+  units: number | null;
+  minUnits: number | null;
+  maxUnits: number | null;
   discountAmount: number;
   netAmount: number;
   taxAmount: number | null;

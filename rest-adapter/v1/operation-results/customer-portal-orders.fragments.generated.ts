@@ -47,6 +47,7 @@ export type CustomerOrderFields = {
   isInvoiceGenerated: boolean;
   receiptNumber: string | null;
   seats: number | null;
+  units: number | null;
   customerId: string;
   productId: string | null;
   discountId: string | null;
@@ -75,6 +76,8 @@ export type CustomerOrderFields = {
     visibility: string;
     recurringInterval: string | null;
     recurringIntervalCount: number | null;
+    meterInterval: string | null;
+    meterIntervalCount: number | null;
     isRecurring: boolean;
     isArchived: boolean;
     organizationId: string;
@@ -87,6 +90,7 @@ export type CustomerOrderFields = {
       description: string;
       selectable: boolean;
       deletable: boolean;
+      isDeleted: boolean;
       organizationId: string;
     }>;
     medias: JsonObject[];
@@ -124,6 +128,8 @@ export type CustomerOrderFields = {
     status: string;
     currentPeriodStart: string;
     currentPeriodEnd: string;
+    currentMeterPeriodStart: string | null;
+    currentMeterPeriodEnd: string | null;
     trialStart: string | null;
     trialEnd: string | null;
     cancelAtPeriodEnd: boolean;
@@ -131,11 +137,16 @@ export type CustomerOrderFields = {
     startedAt: string | null;
     endsAt: string | null;
     endedAt: string | null;
+    pastDueAt: string | null;
+    pauseAtPeriodEnd: boolean;
+    pausedAt: string | null;
+    resumesAt: string | null;
     customerId: string;
     productId: string;
     discountId: string | null;
     checkoutId: string | null;
     seats: number | null;
+    units: number | null;
     customerCancellationReason: string | null;
     customerCancellationComment: string | null;
   } | null;

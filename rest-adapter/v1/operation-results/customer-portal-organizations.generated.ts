@@ -39,6 +39,8 @@ export type CustomerPortalOrganizationsGetResult = {
       visibility: string;
       recurringInterval: string | null;
       recurringIntervalCount: number | null;
+      meterInterval: string | null;
+      meterIntervalCount: number | null;
       isRecurring: boolean;
       isArchived: boolean;
       organizationId: string;
@@ -51,6 +53,7 @@ export type CustomerPortalOrganizationsGetResult = {
         description: string;
         selectable: boolean;
         deletable: boolean;
+        isDeleted: boolean;
         organizationId: string;
       }>;
       medias: JsonObject[];

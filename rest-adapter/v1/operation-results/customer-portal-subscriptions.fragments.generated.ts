@@ -14,6 +14,7 @@ export type CustomerSubscriptionFields = SubscriptionOwnFields & {
     appliesAt: string;
     productId: string | null;
     seats: number | null;
+    units: number | null;
   } | null;
   product: {
     id: string;
@@ -26,6 +27,8 @@ export type CustomerSubscriptionFields = SubscriptionOwnFields & {
     visibility: string;
     recurringInterval: string | null;
     recurringIntervalCount: number | null;
+    meterInterval: string | null;
+    meterIntervalCount: number | null;
     isRecurring: boolean;
     isArchived: boolean;
     organizationId: string;
@@ -38,6 +41,7 @@ export type CustomerSubscriptionFields = SubscriptionOwnFields & {
       description: string;
       selectable: boolean;
       deletable: boolean;
+      isDeleted: boolean;
       organizationId: string;
     }>;
     medias: JsonObject[];

@@ -59,6 +59,7 @@ export type LicenseKeyFields = {
     organizationId: string;
     defaultPaymentMethodId: string | null;
     deletedAt: string | null;
+    firstUserEventAt: string | null;
     avatarUrl: string;
   };
   benefitId: string;

@@ -50,6 +50,7 @@ export type OrderFields = {
   isInvoiceGenerated: boolean;
   receiptNumber: string | null;
   seats: number | null;
+  units: number | null;
   customerId: string;
   productId: string | null;
   productPriceId: string | null;
@@ -108,6 +109,8 @@ export type OrderFields = {
     status: string;
     currentPeriodStart: string;
     currentPeriodEnd: string;
+    currentMeterPeriodStart: string | null;
+    currentMeterPeriodEnd: string | null;
     trialStart: string | null;
     trialEnd: string | null;
     cancelAtPeriodEnd: boolean;
@@ -115,11 +118,16 @@ export type OrderFields = {
     startedAt: string | null;
     endsAt: string | null;
     endedAt: string | null;
+    pastDueAt: string | null;
+    pauseAtPeriodEnd: boolean;
+    pausedAt: string | null;
+    resumesAt: string | null;
     customerId: string;
     productId: string;
     discountId: string | null;
     checkoutId: string | null;
     seats: number | null;
+    units: number | null;
     customerCancellationReason: string | null;
     customerCancellationComment: string | null;
     metadata: JsonObject;
@@ -132,6 +140,7 @@ export type PaymentFields = {
   modifiedAt: string | null;
   processor: string;
   status: string;
+  trigger: string | null;
   amount: number;
   currency: string;
   method: string;

@@ -19,6 +19,7 @@ export type ProductFields = {
   meterIntervalCount: number | null;
   isRecurring: boolean;
   isArchived: boolean;
+  isDeletable: boolean;
   organizationId: string;
   metadata: JsonObject;
   prices: ProductPriceFields[];

@@ -16,6 +16,7 @@ export type SubscriptionFields = SubscriptionOwnFields & {
     appliesAt: string;
     productId: string | null;
     seats: number | null;
+    units: number | null;
   } | null;
   customer: CustomerFields;
   product: ProductFields;
@@ -75,6 +76,7 @@ export type SubscriptionOwnFields = {
   discountId: string | null;
   checkoutId: string | null;
   seats: number | null;
+  units: number | null;
   customerCancellationReason: string | null;
   customerCancellationComment: string | null;
 };

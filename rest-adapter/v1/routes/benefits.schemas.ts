@@ -143,6 +143,8 @@ export const customerStateResponse = (customerResponse as z.ZodObject<any>).exte
       ends_at: dateTime.nullable(),
       product_id: z.uuid(),
       discount_id: z.uuid().nullable(),
+      seats: z.number().int().nullable(),
+      units: z.number().int().nullable(),
       meters: z.array(z.record(z.string(), z.unknown())),
     }),
   ),

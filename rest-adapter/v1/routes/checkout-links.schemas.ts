@@ -70,6 +70,8 @@ export const checkoutLinkResponse = z.object({
   discount_id: z.uuid().nullable(),
   trial_interval: trialInterval.nullable(),
   trial_interval_count: z.number().int().nullable(),
+  seats: z.number().int().nullable().describe('Seats preset on the checkouts it opens: none here.'),
+  units: z.number().int().nullable().describe('Units preset on the checkouts it opens: no unit-based prices here.'),
   organization_id: z.uuid(),
   url: z.string().describe('Following it opens a fresh checkout and redirects to its page.'),
   products: z.array(embedded('CheckoutLinkProduct')),

@@ -132,6 +132,9 @@ export const checkoutResponse = z.looseObject({
   expires_at: dateTime,
   success_url: z.string(),
   amount: z.number().int(),
+  units: z.number().int().nullable(),
+  min_units: z.number().int().nullable(),
+  max_units: z.number().int().nullable(),
   discount_amount: z.number().int(),
   net_amount: z.number().int(),
   tax_amount: z.number().int().nullable(),
@@ -179,6 +182,7 @@ export const orderResponse = z.looseObject({
   currency: z.string(),
   billing_reason: z.string(),
   invoice_number: z.string().nullable(),
+  units: z.number().int().nullable(),
   customer_id: z.uuid(),
   customer: embedded('OrderCustomer'),
   items: z.array(
@@ -202,6 +206,17 @@ export const paymentResponse = z.object({
   modified_at: dateTime.nullable(),
   processor: z.literal('stripe'),
   status: z.enum(['pending', 'succeeded', 'failed']),
+  trigger: z
+    .enum([
+      'purchase',
+      'subscription_cycle',
+      'retry_dunning',
+      'retry_customer',
+      'retry_payment_method_update',
+      'retry_admin',
+    ])
+    .nullable()
+    .describe('What started this payment attempt: the purchase, a renewal, or a retry.'),
   amount: z.number().int(),
   currency: z.string(),
   method: z.string(),

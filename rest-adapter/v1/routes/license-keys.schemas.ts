@@ -49,12 +49,14 @@ const licenseKeyCustomer = z.object({
   email_verified: z.boolean(),
   type: z.enum(['individual', 'team']),
   name: z.string().nullable(),
+  billing_name: z.string().nullable(),
   billing_address: addressResponse.nullable(),
   tax_id: z.array(z.string()).nullable(),
   locale: z.string().nullable(),
   organization_id: z.uuid(),
   default_payment_method_id: z.uuid().nullable(),
   deleted_at: dateTime.nullable(),
+  first_user_event_at: dateTime.nullable(),
   avatar_url: z.string(),
 });
 

@@ -143,6 +143,7 @@ export const productBaseResponse = z.object({
 });
 
 export const productResponse = productBaseResponse.extend({
+  is_deletable: z.boolean(),
   prices: z.array(productPriceResponse),
   benefits: z.array(z.record(z.string(), z.unknown())),
   medias: z.array(z.record(z.string(), z.unknown())),

@@ -151,6 +151,7 @@ export const subscriptionResponse = z.object({
   discount_id: z.uuid().nullable(),
   checkout_id: z.uuid().nullable(),
   seats: z.number().int().nullable(),
+  units: z.number().int().nullable(),
   customer_cancellation_reason: cancellationReason.nullable(),
   customer_cancellation_comment: z.string().nullable(),
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
@@ -168,6 +169,7 @@ export const subscriptionResponse = z.object({
       applies_at: dateTime,
       product_id: z.uuid().nullable(),
       seats: z.number().int().nullable(),
+      units: z.number().int().nullable(),
     })
     .nullable(),
   price_id: z.uuid().meta({ deprecated: true, description: 'Deprecated: prices[0].id' }),

@@ -30,7 +30,7 @@ export async function loadCustomerState(
           'recurringInterval', s.recurring_interval, 'currentPeriodStart', s.current_period_start,
           'currentPeriodEnd', s.current_period_end, 'trialStart', s.trial_start, 'trialEnd', s.trial_end,
           'cancelAtPeriodEnd', s.cancel_at_period_end, 'canceledAt', s.canceled_at, 'startedAt', s.started_at,
-          'endsAt', s.ends_at, 'productId', s.product_id, 'discountId', s.discount_id) order by s.started_at, s.id), '[]'::json)
+          'endsAt', s.ends_at, 'productId', s.product_id, 'discountId', s.discount_id, 'seats', s.seats) order by s.started_at, s.id), '[]'::json)
         from billing.subscriptions s where s.customer_id = c.id and s.organization_id = c.organization_id
           and s.status in ('active', 'trialing')) as "subscriptions",
        (select coalesce(json_agg(json_build_object('id', g.id, 'createdAt', g.created_at, 'modifiedAt', g.modified_at,
@@ -60,6 +60,7 @@ export async function loadCustomerState(
       canceledAt: toDate(s.canceledAt as string | null),
       startedAt: toDate(s.startedAt as string | null),
       endsAt: toDate(s.endsAt as string | null),
+      units: null,
     })),
     grantedBenefits: (row.grants as Record<string, unknown>[]).map(g => ({
       ...(g as unknown as CustomerStateBenefitGrantType),

@@ -1,4 +1,4 @@
-import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import { CustomerType } from '../customers/customer.type.js';
 import { Metadata, MinorUnits } from '../shared/scalars.js';
 import { BenefitProperties } from './benefit.type.js';
@@ -25,6 +25,9 @@ export class CustomerStateSubscriptionType {
   @Field(() => GraphQLISODateTime, { nullable: true }) endsAt!: Date | null;
   @Field(() => ID) productId!: string;
   @Field(() => ID, { nullable: true }) discountId!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Seats of a seat-based subscription, null otherwise.' })
+  seats!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Always null: no unit-based prices here.' }) units!: number | null;
 }
 
 @ObjectType('CustomerStateBenefitGrant', SIMPLE)

@@ -31,6 +31,12 @@ export class CheckoutLinkType {
   @Field(() => ID, { nullable: true }) discountId!: string | null;
   @Field(() => String, { nullable: true }) trialInterval!: string | null;
   @Field(() => Int, { nullable: true }) trialIntervalCount!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Seats preset on the checkouts the link opens: always null, a link here presets none.',
+  })
+  seats!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Always null: no unit-based prices here.' }) units!: number | null;
   @Field(() => ID) organizationId!: string;
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
   @Field(() => [ProductType]) products!: ProductType[];
@@ -54,6 +60,8 @@ export class CheckoutLinkType {
       discountId: row.discount ? l.discountId : null,
       trialInterval: l.trialInterval,
       trialIntervalCount: l.trialIntervalCount,
+      seats: null,
+      units: null,
       organizationId: l.organizationId,
       metadata: l.metadata ?? {},
       products: ((row.products as ProductRow[] | null) ?? []).map(productFromRow),

@@ -117,6 +117,7 @@ export async function recordPayment(
     orderId: null,
     processor: 'stripe',
     idempotencyKey: processorKey(payload),
+    trigger: 'purchase',
     status: outcome.status === 'succeeded' ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'pending',
     amount: BigInt(payload.amount),
     currency: payload.currency,

@@ -64,6 +64,14 @@ export class CheckoutType {
   @Field(() => Int, { nullable: true }) seats!: number | null;
   @Field(() => Int, { nullable: true }) minSeats!: number | null;
   @Field(() => Int, { nullable: true }) maxSeats!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Units of a unit-based price: always null, no such prices here.' })
+  units!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Always null: no unit-based prices here.' }) minUnits!:
+    | number
+    | null;
+  @Field(() => Int, { nullable: true, description: 'Always null: no unit-based prices here.' }) maxUnits!:
+    | number
+    | null;
   @Field(() => MinorUnits) discountAmount!: bigint;
   @Field(() => MinorUnits) netAmount!: bigint;
   @Field(() => MinorUnits, {
@@ -167,6 +175,9 @@ export class CheckoutType {
       seats: k.seats,
       minSeats: k.minSeats,
       maxSeats: k.maxSeats,
+      units: null,
+      minUnits: null,
+      maxUnits: null,
       discountAmount,
       netAmount: net,
       taxAmount,

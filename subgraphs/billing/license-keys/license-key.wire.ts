@@ -27,11 +27,10 @@ const ACTIVATION_KEYS = ['id', 'license_key_id', 'label', 'meta', 'created_at', 
 
 const pick = (wire: Wire, keys: string[]): Wire => Object.fromEntries(keys.map(k => [k, wire[k] ?? null]));
 
-/** Polar's customer embedded in a key (LicenseKeyCustomer: CustomerBase's keys). */
+/** Polar's customer embedded in a key (LicenseKeyCustomer: CustomerBase's keys, `billing_name` and `first_user_event_at` included). */
 function customerWire(customer: Wire | null): Wire | null {
   if (!customer) return null;
-  const { first_user_event_at: _f, billing_name: _b, ...rest } = customer;
-  return { ...rest, metadata: customer.metadata ?? {} };
+  return { ...customer, metadata: customer.metadata ?? {} };
 }
 
 /**

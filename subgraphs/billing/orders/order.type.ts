@@ -79,7 +79,10 @@ export class OrderItemType {
   }
 }
 
-/** Polar's OrderSubscription: the subscription's own fields, without what it embeds. */
+/**
+ * Polar's OrderSubscription: the subscription's own fields, without what it embeds. The meter period
+ * is null (meters do not exist here); the pause fields are the subscription's (pause-subscription.ts).
+ */
 @ObjectType('OrderSubscription', SIMPLE)
 export class OrderSubscriptionType {
   @Field(() => ID) id!: string;
@@ -92,6 +95,8 @@ export class OrderSubscriptionType {
   @Field() status!: string;
   @Field(() => GraphQLISODateTime) currentPeriodStart!: Date;
   @Field(() => GraphQLISODateTime) currentPeriodEnd!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) currentMeterPeriodStart!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) currentMeterPeriodEnd!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) trialStart!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) trialEnd!: Date | null;
   @Field() cancelAtPeriodEnd!: boolean;
@@ -99,11 +104,17 @@ export class OrderSubscriptionType {
   @Field(() => GraphQLISODateTime, { nullable: true }) startedAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) endsAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) endedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) pastDueAt!: Date | null;
+  @Field() pauseAtPeriodEnd!: boolean;
+  @Field(() => GraphQLISODateTime, { nullable: true }) pausedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) resumesAt!: Date | null;
   @Field(() => ID) customerId!: string;
   @Field(() => ID) productId!: string;
   @Field(() => ID, { nullable: true }) discountId!: string | null;
   @Field(() => ID, { nullable: true }) checkoutId!: string | null;
   @Field(() => Int, { nullable: true }) seats!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Units of a unit-based price: always null, no such prices here.' })
+  units!: number | null;
   @Field(() => String, { nullable: true }) customerCancellationReason!: string | null;
   @Field(() => String, { nullable: true }) customerCancellationComment!: string | null;
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
@@ -120,6 +131,8 @@ export class OrderSubscriptionType {
       status: s.status,
       currentPeriodStart: toDate(s.currentPeriodStart),
       currentPeriodEnd: toDate(s.currentPeriodEnd),
+      currentMeterPeriodStart: null,
+      currentMeterPeriodEnd: null,
       trialStart: toDate(s.trialStart),
       trialEnd: toDate(s.trialEnd),
       cancelAtPeriodEnd: s.cancelAtPeriodEnd,
@@ -127,11 +140,16 @@ export class OrderSubscriptionType {
       startedAt: toDate(s.startedAt),
       endsAt: toDate(s.endsAt),
       endedAt: toDate(s.endedAt),
+      pastDueAt: toDate(s.pastDueAt),
+      pauseAtPeriodEnd: s.pauseAtPeriodEnd,
+      pausedAt: toDate(s.pausedAt),
+      resumesAt: toDate(s.resumesAt),
       customerId: s.customerId,
       productId: s.productId,
       discountId: s.discountId,
       checkoutId: s.checkoutId,
       seats: s.seats,
+      units: null,
       customerCancellationReason: s.customerCancellationReason,
       customerCancellationComment: s.customerCancellationComment,
       metadata: s.metadata ?? {},
@@ -181,6 +199,8 @@ export class OrderType {
   @Field() isInvoiceGenerated!: boolean;
   @Field(() => String, { nullable: true }) receiptNumber!: string | null;
   @Field(() => Int, { nullable: true }) seats!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Units of a unit-based price: always null, no such prices here.' })
+  units!: number | null;
   @Field(() => ID) customerId!: string;
   @Field(() => ID, { nullable: true }) productId!: string | null;
   @Field(() => ID, { nullable: true }) productPriceId!: string | null;
@@ -244,6 +264,7 @@ export class OrderType {
       isInvoiceGenerated: o.isInvoiceGenerated,
       receiptNumber: null,
       seats: o.seats,
+      units: null,
       customerId: o.customerId,
       productId: o.productId,
       productPriceId: o.productPriceId,

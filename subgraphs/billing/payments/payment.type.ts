@@ -13,6 +13,12 @@ export class PaymentType {
   @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
   @Field() processor!: string;
   @Field(() => String, { description: 'pending | succeeded | failed' }) status!: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'What started the attempt: purchase | subscription_cycle | retry_dunning | retry_customer | retry_payment_method_update | retry_admin',
+  })
+  trigger!: string | null;
   @Field(() => MinorUnits) amount!: bigint;
   @Field() currency!: string;
   @Field() method!: string;
@@ -32,6 +38,7 @@ export class PaymentType {
       modifiedAt: toDate(p.modifiedAt),
       processor: 'stripe',
       status: p.status,
+      trigger: p.trigger ?? null,
       amount: toBigInt(p.amount),
       currency: p.currency,
       method: p.method,

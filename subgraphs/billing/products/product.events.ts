@@ -5,8 +5,12 @@ import { ProductType } from './product.type.js';
 import { productWire } from './product.wire.js';
 
 /** The webhook `data` of a product event: the product with the prices it shows, on the wire. */
-export function productEventPayload(product: Product, prices: readonly ProductPrice[]): Record<string, unknown> {
-  return productWire(ProductType.fromEntity(product, [...prices]));
+export function productEventPayload(
+  product: Product,
+  prices: readonly ProductPrice[],
+  isDeletable = true,
+): Record<string, unknown> {
+  return productWire(ProductType.fromEntity(product, [...prices], [], isDeletable));
 }
 
 /** `product.created` / `product.updated` for the write frame (kit/database/write). */
@@ -15,6 +19,12 @@ export function productEvent(
   product: Product,
   prices: readonly ProductPrice[],
   at: Date,
+  isDeletable = true,
 ): OutboxEvent {
-  return { organizationId: product.organizationId, type, payload: productEventPayload(product, prices), at };
+  return {
+    organizationId: product.organizationId,
+    type,
+    payload: productEventPayload(product, prices, isDeletable),
+    at,
+  };
 }

@@ -11,8 +11,18 @@ export const priceJson = (alias: string, productAlias: string): LazySql =>
   entityJson(ProductPrice, alias, [`'productRecurringInterval', ${productAlias}.recurring_interval`]);
 
 /**
- * A product row as JSON with its live prices (oldest first) under `prices` and its live benefits under
- * `benefits`: `productFromRow` reads it.
+ * Whether the product `alias` is referenced by an order, a subscription (trials included: a trial is a
+ * subscription here) or a live discount's product restriction: such a product cannot be deleted
+ * (docs/sdk-compatibility.md#product-is_deletable). Each test is one indexed probe.
+ */
+export const productReferenced = (alias: string): string =>
+  `(exists (select 1 from billing.orders ro where ro.organization_id = ${alias}.organization_id and ro.product_id = ${alias}.id)` +
+  ` or exists (select 1 from billing.subscriptions rs where rs.product_id = ${alias}.id)` +
+  ` or exists (select 1 from billing.discounts rd where rd.organization_id = ${alias}.organization_id and rd.deleted_at is null and ${alias}.id::text = any(rd.product_ids::text[])))`;
+
+/**
+ * A product row as JSON with its live prices (oldest first) under `prices`, its live benefits under
+ * `benefits` and `isDeletable`: `productFromRow` reads it.
  */
 export const productJson =
   (alias: string): LazySql =>
@@ -20,6 +30,7 @@ export const productJson =
     entityJson(Product, alias, [
       `'prices', (select coalesce(json_agg(${priceJson('pp', alias)(em)} order by pp.created_at, pp.id), '[]'::json) from billing.product_prices pp where pp.product_id = ${alias}.id and pp.is_archived = false)`,
       `'benefits', ${embeddedProductBenefits(alias)(em)}`,
+      `'isDeletable', not ${productReferenced(alias)}`,
     ])(em);
 
 /** The product of the row `parent`, within its organization. */

@@ -3,6 +3,7 @@ import { CORE_READERS, tenantScope } from '../../../kit/database/tenant-scope.js
 import type { Principal } from '../../../kit/principal.js';
 import { ProductPrice } from './product-price.entity.js';
 import { Product } from './product.entity.js';
+import { productReferenced } from './product.read.js';
 
 export interface ProductFilters {
   ids?: string[] | null;
@@ -56,6 +57,15 @@ export class ProductRepository {
     const prices = await this.em.find(ProductPrice, where, { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
     for (const price of prices) byProduct.get(price.productId)?.push(price);
     return byProduct;
+  }
+
+  /** Whether `product` can be deleted, by the read path's rule (`productReferenced`). */
+  async isDeletable(product: Pick<Product, 'id' | 'organizationId'>): Promise<boolean> {
+    const [row] = await this.em.execute<{ referenced: boolean }[]>(
+      `select ${productReferenced('p')} as referenced from (select ?::uuid as id, ?::uuid as organization_id) p`,
+      [product.id, product.organizationId],
+    );
+    return !row?.referenced;
   }
 
   findPricesByIds(ids: readonly string[]): Promise<ProductPrice[]> {

@@ -232,7 +232,17 @@ export class ProductService {
       if (changed) product.modifiedAt = now;
       return {
         result: { product, prices },
-        events: changed ? [productEvent('product.updated', product, prices, now)] : [],
+        events: changed
+          ? [
+              productEvent(
+                'product.updated',
+                product,
+                prices,
+                now,
+                await new ProductRepository(em).isDeletable(product),
+              ),
+            ]
+          : [],
       };
     });
   }

@@ -106,6 +106,11 @@ export class ProductType {
   @Field(() => Int, { nullable: true }) meterIntervalCount!: number | null;
   @Field() isRecurring!: boolean;
   @Field() isArchived!: boolean;
+  @Field({
+    description:
+      'Whether the product can be permanently deleted: not referenced by an order, a subscription (trials included) or a discount.',
+  })
+  isDeletable!: boolean;
   @Field(() => ID) organizationId!: string;
   @Field(() => OrganizationRef, { description: 'The owning organization (resolved by the identity subgraph).' })
   organization!: OrganizationRef;
@@ -123,12 +128,14 @@ export class ProductType {
   /**
    * THE public shape of a product (GraphQL, REST through it, event payloads), from a managed entity or
    * a row of the read path. `prices`: the prices to show (its live ones, oldest first); `benefits`: its
-   * live benefits in order (the read path embeds them).
+   * live benefits in order (the read path embeds them); `isDeletable`: the read path computes it
+   * (`productReferenced`), a write says it (a product just created is referenced by nothing).
    */
   static fromEntity(
     product: ProductEntity,
     prices: readonly ProductPriceEntity[],
     benefits: readonly BenefitEntity[] = [],
+    isDeletable = true,
   ): ProductType {
     return {
       id: product.id,
@@ -145,6 +152,7 @@ export class ProductType {
       meterIntervalCount: null,
       isRecurring: product.recurringInterval !== null,
       isArchived: product.isArchived,
+      isDeletable,
       organizationId: product.organizationId,
       organization: { id: product.organizationId },
       metadata: product.metadata,
@@ -162,6 +170,7 @@ export function productFromRow(row: ProductRow): ProductType {
     row as unknown as ProductEntity,
     row.prices as unknown as ProductPriceEntity[],
     (row.benefits ?? []) as unknown as BenefitEntity[],
+    row.isDeletable !== false,
   );
 }
 

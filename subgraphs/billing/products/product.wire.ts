@@ -46,8 +46,15 @@ export function productWire(product: object): Record<string, unknown> {
   return wire;
 }
 
-/** `DiscountProduct`: a product without prices, benefits, medias and custom fields. */
+/** `DiscountProduct`: a product without prices, benefits, medias, custom fields and `is_deletable`. */
 export function discountProductWire(product: object): Record<string, unknown> {
-  const { prices: _p, benefits: _b, medias: _m, attached_custom_fields: _a, ...rest } = productWire(product);
+  const {
+    prices: _p,
+    benefits: _b,
+    medias: _m,
+    attached_custom_fields: _a,
+    is_deletable: _d,
+    ...rest
+  } = productWire(product);
   return rest;
 }

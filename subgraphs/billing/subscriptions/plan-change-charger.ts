@@ -117,6 +117,8 @@ export class PlanChangeCharger implements SubscriptionCharger {
         orderId: order.id,
         processor: 'stripe',
         idempotencyKey: charged.key,
+        // Polar bills a subscription update through its cycle path, with the cycle's trigger.
+        trigger: 'subscription_cycle',
         status: 'succeeded',
         amount: settlement.dueAmount,
         currency: preview.currency,

@@ -28,6 +28,7 @@ export class PendingSubscriptionUpdateType {
   @Field(() => GraphQLISODateTime) appliesAt!: Date;
   @Field(() => ID, { nullable: true }) productId!: string | null;
   @Field(() => Int, { nullable: true }) seats!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Always null: no unit-based prices here.' }) units!: number | null;
 
   static fromStored(p: PendingUpdate | null): PendingSubscriptionUpdateType | null {
     if (!p) return null;
@@ -38,6 +39,7 @@ export class PendingSubscriptionUpdateType {
       appliesAt: new Date(p.applies_at),
       productId: p.product_id,
       seats: p.seats,
+      units: null,
     };
   }
 }
@@ -87,6 +89,8 @@ export class BillingSubscriptionType {
   @Field(() => ID, { nullable: true }) discountId!: string | null;
   @Field(() => ID, { nullable: true }) checkoutId!: string | null;
   @Field(() => Int, { nullable: true }) seats!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Units of a unit-based price: always null, no such prices here.' })
+  units!: number | null;
   @Field(() => String, { nullable: true, description: 'CustomerCancellationReason' }) customerCancellationReason!:
     | string
     | null;
@@ -150,6 +154,7 @@ export class BillingSubscriptionType {
       discountId: s.discountId,
       checkoutId: s.checkoutId,
       seats: s.seats,
+      units: null,
       customerCancellationReason: s.customerCancellationReason,
       customerCancellationComment: s.customerCancellationComment,
       metadata: s.metadata ?? {},

@@ -34,6 +34,7 @@ export const PRODUCT_KEYS = [
   'meter_interval_count',
   'is_recurring',
   'is_archived',
+  'is_deletable',
   'organization_id',
   'metadata',
   'prices',

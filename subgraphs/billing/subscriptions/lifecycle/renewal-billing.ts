@@ -229,6 +229,7 @@ export async function attemptPayment(
     orderId: order.id,
     processor: 'stripe',
     idempotencyKey: key,
+    trigger: automatic ? (attempt === 1 ? 'subscription_cycle' : 'retry_dunning') : 'retry_customer',
     amount: due,
     currency: order.currency,
     method: 'card',

@@ -326,9 +326,10 @@ export class RenewalQueries {
          select gen_random_uuid(), o.id, v.label, v.amount, v.tax, v.proration, v.price, v.position, ?, null
          from o, (values ${items}) as v(label, amount, tax, proration, price, position))
        insert into billing.payments (id, organization_id, customer_id, checkout_id, order_id, processor,
-         idempotency_key, status, amount, currency, method, method_metadata, processor_id, decline_reason,
+         idempotency_key, trigger, status, amount, currency, method, method_metadata, processor_id, decline_reason,
          decline_message, processor_metadata, created_at, modified_at)
-       select gen_random_uuid(), ?, ?, null, o.id, 'stripe', ?, ?, ?, ?, 'card', ?::jsonb, ?, ?, ?, '{}', ?, null
+       select gen_random_uuid(), ?, ?, null, o.id, 'stripe', ?, 'subscription_cycle', ?, ?, ?, 'card', ?::jsonb, ?, ?, ?,
+         '{}', ?, null
        from o where ?::boolean`,
       [
         o.id,
