@@ -329,16 +329,23 @@ function arrayItem(context: SchemaContext, schema: JsonSchema): JsonSchema | und
  */
 function tokenArbitrary(operation: Operation): fc.Arbitrary<TokenKind> {
   const portal = operation.scopes.some(s => s.startsWith('customer_portal'));
-  const usual: fc.WeightedArbitrary<TokenKind>[] = portal
-    ? [{ weight: 10, arbitrary: fc.constant('customer') }]
-    : [
-        { weight: 7, arbitrary: fc.constant('organization') },
-        { weight: 3, arbitrary: fc.constant('user') },
+  // Only the API reads the header (the probes and OAuth discovery do not declare it, nor act on it).
+  const readsHeader = operation.parameters.some(p => p.in === 'header' && /^polar-organization$/i.test(p.name));
+  const withHeader: fc.WeightedArbitrary<TokenKind>[] = readsHeader
+    ? [
         { weight: 1, arbitrary: fc.constant('user-own-header') },
         {
           weight: 1,
           arbitrary: fc.constantFrom<TokenKind>('user-foreign-header', 'organization-foreign-header'),
         },
+      ]
+    : [];
+  const usual: fc.WeightedArbitrary<TokenKind>[] = portal
+    ? [{ weight: 10, arbitrary: fc.constant('customer') }]
+    : [
+        { weight: 7, arbitrary: fc.constant('organization') },
+        { weight: 3, arbitrary: fc.constant('user') },
+        ...withHeader,
       ];
   const foreign: fc.WeightedArbitrary<TokenKind>[] = operation.anonymous
     ? [

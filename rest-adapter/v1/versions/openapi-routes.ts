@@ -1,6 +1,7 @@
 import express from 'express';
 import { type StaticBody, staticBody } from '../../web-kit/compressed.js';
 import { REVALIDATE } from '../openapi/docs-page.js';
+import { sendNotFound } from '../wire-errors.js';
 import { API_VERSIONS, type ApiVersion, DEFAULT_API_VERSION, isApiVersion } from './api-versions.js';
 import { openApiForVersion } from './versioned-openapi.js';
 
@@ -24,7 +25,9 @@ export function versionedOpenApiRouter(openapi: () => Record<string, any>): expr
   router.get('/openapi.json', (req, res, next) => void bodies.get(DEFAULT_API_VERSION)!.send(req, res).catch(next));
   router.get('/:version/openapi.json', (req, res, next) => {
     const version = req.params.version;
-    if (!isApiVersion(version)) return next();
+    // Answered here, not passed on: past a matched route the body parsers' refusals would read as the
+    // route's own errors (a 500), and no other route ends in /openapi.json.
+    if (!isApiVersion(version)) return sendNotFound(res);
     bodies.get(version)!.send(req, res).catch(next);
   });
   return router;
