@@ -62,6 +62,7 @@ export interface OperationResults {
   CustomerPortalLicenseKeysDeactivate: licenseKeys.CustomerPortalLicenseKeysDeactivateResult;
   CustomerPortalLicenseKeysGet: licenseKeys.CustomerPortalLicenseKeysGetResult;
   CustomerPortalLicenseKeysList: licenseKeys.CustomerPortalLicenseKeysListResult;
+  CustomerPortalLicenseKeysRotate: licenseKeys.CustomerPortalLicenseKeysRotateResult;
   CustomerPortalLicenseKeysValidate: licenseKeys.CustomerPortalLicenseKeysValidateResult;
   CustomerPortalOrdersConfirmPayment: customerPortalOrders.CustomerPortalOrdersConfirmPaymentResult;
   CustomerPortalOrdersGenerateInvoice: invoices.CustomerPortalOrdersGenerateInvoiceResult;
@@ -109,6 +110,7 @@ export interface OperationResults {
   LicenseKeysGet: licenseKeys.LicenseKeysGetResult;
   LicenseKeysGetActivation: licenseKeys.LicenseKeysGetActivationResult;
   LicenseKeysList: licenseKeys.LicenseKeysListResult;
+  LicenseKeysRotate: licenseKeys.LicenseKeysRotateResult;
   LicenseKeysUpdate: licenseKeys.LicenseKeysUpdateResult;
   LicenseKeysValidate: licenseKeys.LicenseKeysValidateResult;
   OrdersExport: orders.OrdersExportResult;
