@@ -84,6 +84,7 @@ export interface OperationResults {
   CustomersCreate: customers.CustomersCreateResult;
   CustomersDelete: customers.CustomersDeleteResult;
   CustomersDeleteExternal: customers.CustomersDeleteExternalResult;
+  CustomersExport: customers.CustomersExportResult;
   CustomersGet: customers.CustomersGetResult;
   CustomersGetExternal: customers.CustomersGetExternalResult;
   CustomersList: customers.CustomersListResult;
