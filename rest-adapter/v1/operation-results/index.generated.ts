@@ -33,6 +33,7 @@ export interface OperationResults {
   BenefitGrantsList: benefits.BenefitGrantsListResult;
   BenefitsCreate: benefits.BenefitsCreateResult;
   BenefitsDelete: benefits.BenefitsDeleteResult;
+  BenefitsFiles: benefits.BenefitsFilesResult;
   BenefitsGet: benefits.BenefitsGetResult;
   BenefitsList: benefits.BenefitsListResult;
   BenefitsUpdate: benefits.BenefitsUpdateResult;
@@ -97,6 +98,7 @@ export interface OperationResults {
   DiscountsList: discounts.DiscountsListResult;
   DiscountsUpdate: discounts.DiscountsUpdateResult;
   FileStorageChunk: files.FileStorageChunkResult;
+  FileStorageCountDownload: files.FileStorageCountDownloadResult;
   FileStorageDownload: files.FileStorageDownloadResult;
   FileStorageSealPart: files.FileStorageSealPartResult;
   FileStorageStoreChunk: files.FileStorageStoreChunkResult;

@@ -29,6 +29,7 @@ import { Migration20261128120000_cancel_abandoned_charge } from './Migration2026
 import { Migration20261128130000_setup_metadata } from './Migration20261128130000_setup_metadata.js';
 import { Migration20261128200000_order_tax } from './Migration20261128200000_order_tax.js';
 import { Migration20261128210000_checkout_tax } from './Migration20261128210000_checkout_tax.js';
+import { Migration20261128220000_downloadable_downloads } from './Migration20261128220000_downloadable_downloads.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -75,4 +76,5 @@ export const billingMigrations = [
   { name: 'Migration20261128130000_setup_metadata', class: Migration20261128130000_setup_metadata },
   { name: 'Migration20261128200000_order_tax', class: Migration20261128200000_order_tax },
   { name: 'Migration20261128210000_checkout_tax', class: Migration20261128210000_checkout_tax },
+  { name: 'Migration20261128220000_downloadable_downloads', class: Migration20261128220000_downloadable_downloads },
 ];
