@@ -1,4 +1,4 @@
-import { csvField } from '../subscriptions/subscription.csv.js';
+import { csvField } from '../shared/csv.js';
 import type { CustomerType } from './customer.type.js';
 
 /** The header row of `GET /v1/customers/export`: Polar's column titles, in Polar's order. */
