@@ -81,15 +81,7 @@ export class LicenseKeyService {
     // A non-uuid id is not found rather than failing the uuid cast.
     if (!isUuid(id)) throw LicenseKeyErrors.notFound();
     await runWrite(ctx.em, async em => {
-      const key = await loadForWrite(
-        em,
-        LicenseKey,
-        id,
-        tenantScope(ctx.principal, licenseKeyRead.definition.readers),
-        {
-          tenant: { customer: 'customerId' },
-        },
-      );
+      const key = await lockReadableKey(ctx, em, id);
       if (input.status != null) key.status = input.status as LicenseKeyStatus;
       if (input.usage != null) key.usage = input.usage;
       if (input.limitActivations !== undefined) key.limitActivations = input.limitActivations;
@@ -111,15 +103,7 @@ export class LicenseKeyService {
   async rotate(ctx: RequestContext, id: string): Promise<LicenseKeyType> {
     if (!isUuid(id)) throw LicenseKeyErrors.notFound();
     await runWrite(ctx.em, async em => {
-      const key = await loadForWrite(
-        em,
-        LicenseKey,
-        id,
-        tenantScope(ctx.principal, licenseKeyRead.definition.readers),
-        {
-          tenant: { customer: 'customerId' },
-        },
-      );
+      const key = await lockReadableKey(ctx, em, id);
       if (!ROTATABLE_STATUSES.includes(key.status)) throw LicenseKeyErrors.rotateNotPermitted(key.status);
       const keys = new LicenseKeyRepository(em);
       key.key = generateLicenseKey(await keys.benefitPrefix(key.benefitId));
@@ -240,6 +224,16 @@ export class LicenseKeyService {
     if (!row) throw new ResourceNotFound();
     return LicenseKeyType.fromRow(row);
   }
+}
+
+/**
+ * The key, row-locked, in the read path's scope (the caller's organizations, or the portal's customer):
+ * 404 when absent or not readable.
+ */
+function lockReadableKey(ctx: RequestContext, em: EntityManager, id: string): Promise<LicenseKey> {
+  return loadForWrite(em, LicenseKey, id, tenantScope(ctx.principal, licenseKeyRead.definition.readers), {
+    tenant: { customer: 'customerId' },
+  });
 }
 
 async function liveActivation(em: EntityManager, key: LicenseKey, activationId: string): Promise<LicenseKeyActivation> {
