@@ -92,7 +92,7 @@ export {
   licenseKeyWithActivationsWire,
   validatedLicenseKeyWire,
 } from './license-keys/license-key.wire.js';
-export { downloadableWire, fileUploadWire, fileWire } from './files/file.wire.js';
+export { benefitDownloadableFileWire, downloadableWire, fileUploadWire, fileWire } from './files/file.wire.js';
 export {
   customerBenefitGrantWire,
   customerOrderWire,

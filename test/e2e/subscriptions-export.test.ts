@@ -1,4 +1,5 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
+import { parseCsv } from '../support/csv.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /** docs/interface.md#endpoints `subscriptions:export`: text/csv, a header row, one row per subscription, organization filter. */
@@ -7,39 +8,6 @@ let base: string;
 let alice: Tenant;
 let bob: Tenant;
 const rows: { id: string; email: string }[] = [];
-
-/** Minimal RFC 4180 reader for the assertions (quoted fields, doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const out: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      out.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field || row.length) {
-    row.push(field);
-    out.push(row);
-  }
-  return out;
-}
 
 beforeAll(async () => {
   stack = await startTestStack('subscriptions_export');

@@ -77,6 +77,8 @@ export function createStorageRouter(deps: StorageRouterDependencies): express.Ro
     try {
       const link = linkOf(req, 0);
       const { fileDownload: head } = await run(req, 'FileStorageDownload', { link });
+      // A customer's link (it names its grant) counts one download, before any byte is sent.
+      if (link.grantId) await run(req, 'FileStorageCountDownload', { link });
       res.status(200);
       res.type(head.mimeType || 'application/octet-stream');
       res.set('Content-Length', String(head.size));
@@ -106,7 +108,9 @@ function linkOf(req: Request, part: number) {
   const fileId = String(req.params.id);
   if (!/^[0-9a-f-]{36}$/i.test(fileId) || !Number.isSafeInteger(part) || part < 0 || part > 10_000)
     throw new ResourceNotFound();
-  return { fileId, part, expires: Number.isSafeInteger(expires) ? expires : 0, signature };
+  const grant = query.get('grant');
+  const grantId = grant && /^[0-9a-f-]{36}$/i.test(grant) ? grant : null;
+  return { fileId, part, expires: Number.isSafeInteger(expires) ? expires : 0, grantId, signature };
 }
 
 /** `attachment` with the name in ASCII and in full (RFC 6266 / 5987). */

@@ -24,6 +24,36 @@ export type BenefitsDeleteResult = {
   deleteBenefit: boolean;
 };
 
+export type BenefitsFilesResult = {
+  benefitFiles: {
+    items: Array<{
+      id: string;
+      organizationId: string;
+      name: string;
+      path: string;
+      mimeType: string;
+      size: number;
+      sizeReadable: string;
+      storageVersion: string | null;
+      checksumEtag: string | null;
+      checksumSha256Base64: string | null;
+      checksumSha256Hex: string | null;
+      lastModifiedAt: string | null;
+      version: string | null;
+      service: string;
+      isUploaded: boolean;
+      createdAt: string;
+      flaggedMaliciousAt: string | null;
+      downloaders: number;
+      downloads: number;
+    }>;
+    pagination: {
+      totalCount: number;
+      maxPage: number;
+    };
+  };
+};
+
 export type BenefitsGetResult = {
   benefit: BenefitFields;
 };

@@ -15,6 +15,10 @@ export type CustomersDeleteExternalResult = {
   deleteCustomerByExternalId: boolean;
 };
 
+export type CustomersExportResult = {
+  customersExport: string;
+};
+
 export type CustomersGetResult = {
   customer: CustomerFields;
 };

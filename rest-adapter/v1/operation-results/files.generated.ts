@@ -49,6 +49,10 @@ export type FileStorageChunkResult = {
   };
 };
 
+export type FileStorageCountDownloadResult = {
+  countFileDownload: boolean;
+};
+
 export type FileStorageDownloadResult = {
   fileDownload: {
     name: string;

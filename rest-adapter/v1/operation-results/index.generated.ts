@@ -33,6 +33,7 @@ export interface OperationResults {
   BenefitGrantsList: benefits.BenefitGrantsListResult;
   BenefitsCreate: benefits.BenefitsCreateResult;
   BenefitsDelete: benefits.BenefitsDeleteResult;
+  BenefitsFiles: benefits.BenefitsFilesResult;
   BenefitsGet: benefits.BenefitsGetResult;
   BenefitsList: benefits.BenefitsListResult;
   BenefitsUpdate: benefits.BenefitsUpdateResult;
@@ -62,6 +63,7 @@ export interface OperationResults {
   CustomerPortalLicenseKeysDeactivate: licenseKeys.CustomerPortalLicenseKeysDeactivateResult;
   CustomerPortalLicenseKeysGet: licenseKeys.CustomerPortalLicenseKeysGetResult;
   CustomerPortalLicenseKeysList: licenseKeys.CustomerPortalLicenseKeysListResult;
+  CustomerPortalLicenseKeysRotate: licenseKeys.CustomerPortalLicenseKeysRotateResult;
   CustomerPortalLicenseKeysValidate: licenseKeys.CustomerPortalLicenseKeysValidateResult;
   CustomerPortalOrdersConfirmPayment: customerPortalOrders.CustomerPortalOrdersConfirmPaymentResult;
   CustomerPortalOrdersGenerateInvoice: invoices.CustomerPortalOrdersGenerateInvoiceResult;
@@ -83,6 +85,7 @@ export interface OperationResults {
   CustomersCreate: customers.CustomersCreateResult;
   CustomersDelete: customers.CustomersDeleteResult;
   CustomersDeleteExternal: customers.CustomersDeleteExternalResult;
+  CustomersExport: customers.CustomersExportResult;
   CustomersGet: customers.CustomersGetResult;
   CustomersGetExternal: customers.CustomersGetExternalResult;
   CustomersList: customers.CustomersListResult;
@@ -95,6 +98,7 @@ export interface OperationResults {
   DiscountsList: discounts.DiscountsListResult;
   DiscountsUpdate: discounts.DiscountsUpdateResult;
   FileStorageChunk: files.FileStorageChunkResult;
+  FileStorageCountDownload: files.FileStorageCountDownloadResult;
   FileStorageDownload: files.FileStorageDownloadResult;
   FileStorageSealPart: files.FileStorageSealPartResult;
   FileStorageStoreChunk: files.FileStorageStoreChunkResult;
@@ -109,6 +113,7 @@ export interface OperationResults {
   LicenseKeysGet: licenseKeys.LicenseKeysGetResult;
   LicenseKeysGetActivation: licenseKeys.LicenseKeysGetActivationResult;
   LicenseKeysList: licenseKeys.LicenseKeysListResult;
+  LicenseKeysRotate: licenseKeys.LicenseKeysRotateResult;
   LicenseKeysUpdate: licenseKeys.LicenseKeysUpdateResult;
   LicenseKeysValidate: licenseKeys.LicenseKeysValidateResult;
   OrdersExport: orders.OrdersExportResult;

@@ -29,6 +29,10 @@ export type CustomerPortalLicenseKeysListResult = {
   };
 };
 
+export type CustomerPortalLicenseKeysRotateResult = {
+  customerPortalRotateLicenseKey: LicenseKeyFields;
+};
+
 export type CustomerPortalLicenseKeysValidateResult = {
   customerPortalValidateLicenseKey: GrantedKey & {
     activation: LicenseKeyActivationFields | null;
@@ -65,6 +69,10 @@ export type LicenseKeysListResult = {
       maxPage: number;
     };
   };
+};
+
+export type LicenseKeysRotateResult = {
+  rotateLicenseKey: LicenseKeyFields;
 };
 
 export type LicenseKeysUpdateResult = {

@@ -5,12 +5,14 @@ import {
   BENEFIT_TYPES,
   BENEFITS_READ,
   BENEFITS_WRITE,
+  benefitDownloadableFileWire,
   benefitWire,
   PRODUCTS_WRITE,
   productWire,
 } from '../../../subgraphs/billing/contract.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import { benefitCreateBody, benefitResponse, benefitUpdateBody, productBenefitsBody } from './benefits.schemas.js';
+import { benefitDownloadableFileResponse } from './files.schemas.js';
 import { productResponse } from './products.schemas.js';
 import type { Route } from './route.js';
 
@@ -85,6 +87,28 @@ export const benefitRoutes: Route[] = [
     result: data => benefitWire(data.benefit),
     status: 200,
     response: benefitResponse,
+    errors: [404],
+  },
+  {
+    operationId: 'benefits:files',
+    method: 'get',
+    path: '/v1/benefits/{id}/files',
+    summary: 'List the files of a downloadables benefit',
+    description:
+      'The active files of a downloadables benefit, in its order, with their download statistics: ' +
+      '`downloaders` (distinct customers) and `downloads`. Any other benefit type answers 404.',
+    tag: 'benefits',
+    access: BENEFITS_READ,
+    params: idParams,
+    query: z.object({ ...pageQuery }),
+    operation: 'BenefitsFiles',
+    variables: ({ params, query }) => ({ id: params.id, page: query.page, limit: query.limit }),
+    result: data => ({
+      items: data.benefitFiles.items.map(benefitDownloadableFileWire),
+      pagination: toWire(data.benefitFiles.pagination),
+    }),
+    status: 200,
+    response: listOf(benefitDownloadableFileResponse),
     errors: [404],
   },
   {

@@ -71,6 +71,22 @@ export const customerRoutes: Route[] = [
     status: 201,
     response: customerResponse,
   },
+  // Before `/v1/customers/{id}`, which would read `export` as an id (a 422).
+  {
+    operationId: 'customers:export',
+    method: 'get',
+    path: '/v1/customers/export',
+    summary: 'Export customers as CSV',
+    tag: 'customers',
+    access: CUSTOMERS_READ,
+    query: z.object({ organization_id: z.array(z.uuid()).optional() }),
+    operation: 'CustomersExport',
+    variables: ({ query }) => ({ organizationId: query.organization_id ?? null }),
+    result: data => data.customersExport,
+    status: 200,
+    contentType: 'text/csv',
+    response: z.string(),
+  },
   {
     operationId: 'customers:get',
     method: 'get',

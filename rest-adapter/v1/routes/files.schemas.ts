@@ -62,6 +62,12 @@ const fileBase = {
 
 export const fileResponse = z.object({ ...fileBase, created_at: dateTime, flagged_malicious_at: dateTime.nullable() });
 
+/** Polar's BenefitDownloadableFile: a file with its download statistics. */
+export const benefitDownloadableFileResponse = fileResponse.extend({
+  downloaders: z.number().int().describe('Distinct customers who downloaded the file.'),
+  downloads: z.number().int().describe('Downloads of the file, all customers together.'),
+});
+
 export const fileUploadResponse = z.object({
   ...fileBase,
   upload: z.object({

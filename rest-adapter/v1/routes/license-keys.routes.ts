@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CUSTOMER_PORTAL_READ,
+  CUSTOMER_PORTAL_WRITE,
   LICENSE_KEY_CLIENT,
   LICENSE_KEYS_READ,
   LICENSE_KEYS_WRITE,
@@ -103,6 +104,43 @@ function keyChecks(core: boolean): Route[] {
   ];
 }
 
+const ROTATE_NOTE =
+  'Generates a new key string for the same license key. The previous key string stops validating at once; ' +
+  'status, usage, limits, expiry and activations are kept. Only `granted` and `disabled` keys rotate ' +
+  '(400 `RotateNotPermitted` otherwise).';
+
+/** Rotate, on the Core API (the organization's keys) and the portal (the session customer's keys). */
+function rotateRoute(core: boolean): Route {
+  const shared = {
+    method: 'post',
+    path: core ? '/v1/license-keys/{id}/rotate' : '/v1/customer-portal/license-keys/{id}/rotate',
+    summary: 'Rotate a license key',
+    description: ROTATE_NOTE,
+    params: idParams,
+    variables: ({ params }) => ({ id: params.id }),
+    status: 200,
+    response: licenseKeyResponse,
+    errors: [400, 404],
+  } satisfies Partial<Route>;
+  return core
+    ? {
+        ...shared,
+        operationId: 'license_keys:rotate',
+        tag: 'license_keys',
+        access: LICENSE_KEYS_WRITE,
+        operation: 'LicenseKeysRotate',
+        result: data => licenseKeyWire(data.rotateLicenseKey),
+      }
+    : {
+        ...shared,
+        operationId: 'customer_portal:license_keys:rotate',
+        tag: 'customer_portal',
+        access: CUSTOMER_PORTAL_WRITE,
+        operation: 'CustomerPortalLicenseKeysRotate',
+        result: data => licenseKeyWire(data.customerPortalRotateLicenseKey),
+      };
+}
+
 export const licenseKeyRoutes: Route[] = [
   {
     operationId: 'license_keys:list',
@@ -178,6 +216,7 @@ export const licenseKeyRoutes: Route[] = [
     response: licenseKeyActivationResponse,
     errors: [404],
   },
+  rotateRoute(true),
   ...keyChecks(true),
   {
     operationId: 'customer_portal:license_keys:list',
@@ -211,5 +250,6 @@ export const licenseKeyRoutes: Route[] = [
     response: licenseKeyWithActivationsResponse,
     errors: [404],
   },
+  rotateRoute(false),
   ...keyChecks(false),
 ];

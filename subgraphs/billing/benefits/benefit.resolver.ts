@@ -1,4 +1,5 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { BenefitDownloadableFileList } from '../files/benefit-file.type.js';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { PRODUCTS_WRITE } from '../products/product.access.js';
@@ -37,6 +38,19 @@ export class BenefitResolver {
   async benefit(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<BenefitType> {
     authorize(ctx.principal, BENEFITS_READ);
     return ctx.services.benefits.get(ctx, id);
+  }
+
+  @Query(() => BenefitDownloadableFileList, {
+    description: "A downloadables benefit's files with their download statistics.",
+  })
+  async benefitFiles(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+  ): Promise<BenefitDownloadableFileList> {
+    authorize(ctx.principal, BENEFITS_READ);
+    return ctx.services.benefits.files(ctx, id, { page, limit });
   }
 
   @Mutation(() => BenefitType)

@@ -8,6 +8,9 @@ import { targetOrganization } from '../../../kit/target-organization.js';
 import { benefitEvent } from './benefit.events.js';
 import { runWrite } from '../events/run-write.js';
 import { downloadableFileIssues } from '../files/downloadable-files.js';
+import type { BenefitDownloadableFileList } from '../files/benefit-file.type.js';
+import { benefitFilesPage } from '../files/benefit-files.read.js';
+import { isUuid } from '../../../kit/uuid.js';
 import { enqueueJob } from '../jobs/job-queue.js';
 import { Product } from '../products/product.entity.js';
 import { productRead } from '../products/product.read.js';
@@ -56,6 +59,20 @@ export class BenefitService {
     const row = await benefitRead.byId(ctx.em, ctx.principal, id);
     if (!row) throw new ResourceNotFound();
     return benefitFromRow(row);
+  }
+
+  /**
+   * `GET /v1/benefits/{id}/files`: a downloadables benefit's active files with their download
+   * statistics (files/benefit-files.read.ts). Any other type, like an unreadable benefit, is Polar's 404.
+   */
+  async files(ctx: RequestContext, id: string, page: PageRequest): Promise<BenefitDownloadableFileList> {
+    const benefit = await this.get(ctx, id);
+    if (benefit.type !== 'downloadables') throw new ResourceNotFound();
+    const properties = benefit.properties as { files?: string[]; archived?: Record<string, boolean> };
+    const archived = properties.archived ?? {};
+    const active = [...new Set((properties.files ?? []).filter(fileId => !archived[fileId] && isUuid(fileId)))];
+    const { items, total } = await benefitFilesPage(ctx.em, benefit.id, active, pageWindow(page));
+    return { items, pagination: paginationOf(total, page.limit) };
   }
 
   async create(ctx: RequestContext, input: CreateBenefitInput): Promise<BenefitType> {

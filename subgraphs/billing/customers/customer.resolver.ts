@@ -25,6 +25,15 @@ export class CustomerResolver {
     return ctx.services.customers.list(ctx, { filter, page, limit, sorting });
   }
 
+  @Query(() => String, { description: "The customers as Polar's CSV (header row first)." })
+  async customersExport(
+    @Ctx() ctx: BillingContext,
+    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
+  ): Promise<string> {
+    authorize(ctx.principal, CUSTOMERS_READ);
+    return ctx.services.customers.export(ctx, organizationId);
+  }
+
   @Query(() => CustomerType)
   async customer(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<CustomerType> {
     authorize(ctx.principal, CUSTOMERS_READ);

@@ -10,6 +10,7 @@ import type { CustomerSessionService } from '../customer-sessions/customer-sessi
 import { runWrite } from '../events/run-write.js';
 import { CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
+import { customersCsv } from './customer.csv.js';
 import { customerEvent } from './customer.events.js';
 import type { Address } from './customer.entity.js';
 import { Customer } from './customer.entity.js';
@@ -77,6 +78,22 @@ export class CustomerService {
       items: rows.map(row => CustomerType.fromEntity(row.r as Customer)),
       pagination: paginationOf(total, query.limit),
     };
+  }
+
+  /**
+   * `GET /v1/customers/export`: every live customer of the readable organizations (narrowed to
+   * `organizationIds` when given; an unreadable one drops out) as Polar's CSV, newest first.
+   */
+  async export(ctx: RequestContext, organizationIds: string[] | null | undefined): Promise<string> {
+    const { rows } = await customerRead.page(
+      ctx.em,
+      ctx.principal,
+      {},
+      sortCriteria([], CUSTOMER_SORT_KEYS, CUSTOMER_DEFAULT_SORTING),
+      { limit: 1_000_000, offset: 0 },
+      { organizationIds: organizationIds?.length ? organizationIds : null },
+    );
+    return customersCsv(rows.map(row => CustomerType.fromEntity(row.r as Customer)));
   }
 
   /** The customer as served (read path). @throws ResourceNotFound when absent, deleted or not readable. */

@@ -17,7 +17,7 @@ export interface DownloadableReadFilters {
  */
 export const downloadableRead = new ReadModel<DownloadableReadFilters>({
   name: 'downloadables',
-  from: `(select f.*, g.customer_id, g.benefit_id, g.created_at as granted_created_at,
+  from: `(select f.*, g.id as grant_id, g.customer_id, g.benefit_id, g.created_at as granted_created_at,
       (select (substr(h, 1, 12) || '5' || substr(h, 14, 3) || '8' || substr(h, 18, 15))::uuid
         from md5(g.id::text || f.id::text) h) as downloadable_id
     from billing.benefit_grants g
@@ -29,7 +29,12 @@ export const downloadableRead = new ReadModel<DownloadableReadFilters>({
   alias: 'd',
   readers: PORTAL_READERS,
   tenant: { organization: 'd.organization_id', customer: 'd.customer_id' },
-  select: { r: entityJson(StoredFile, 'd'), downloadable_id: 'd.downloadable_id', benefit_id: 'd.benefit_id' },
+  select: {
+    r: entityJson(StoredFile, 'd'),
+    downloadable_id: 'd.downloadable_id',
+    benefit_id: 'd.benefit_id',
+    grant_id: 'd.grant_id',
+  },
   filters: { benefitId: { where: 'd.benefit_id = any(?::uuid[])' } },
   sorts: { created_at: { sql: 'd.granted_created_at' } },
   tieBreaker: 'downloadable_id',

@@ -30,6 +30,11 @@ export interface LinkClaim {
   part: number;
   /** Unix seconds. */
   expires: number;
+  /**
+   * The downloadables grant a customer's download link was handed out for (signed with the rest), so
+   * following it counts one download of the grant's file; absent on the merchant's and upload links.
+   */
+  grantId?: string | null;
   signature: string;
 }
 
@@ -45,12 +50,18 @@ function linkKey(secret: string): Buffer {
 
 function sign(secret: string, claim: Omit<LinkClaim, 'signature'>): string {
   return createHmac('sha256', linkKey(secret))
-    .update(`${claim.purpose}\n${claim.fileId}\n${claim.part}\n${claim.expires}`)
+    .update(
+      `${claim.purpose}\n${claim.fileId}\n${claim.part}\n${claim.expires}${claim.grantId ? `\n${claim.grantId}` : ''}`,
+    )
     .digest('base64url');
 }
 
 function link(signing: LinkSigning, path: string, claim: Omit<LinkClaim, 'signature'>): SignedLink {
-  const query = new URLSearchParams({ expires: String(claim.expires), signature: sign(signing.secret, claim) });
+  const query = new URLSearchParams({
+    expires: String(claim.expires),
+    ...(claim.grantId ? { grant: claim.grantId } : {}),
+    signature: sign(signing.secret, claim),
+  });
   return {
     url: `${signing.publicUrl.replace(/\/+$/, '')}${path}?${query.toString()}`,
     expiresAt: new Date(claim.expires * 1000),
@@ -78,13 +89,14 @@ export function signedUploadUrl(
  */
 export function signedDownloadUrl(
   fileId: string,
-  options: LinkSigning & { now: Date; ttlSeconds?: number },
+  options: LinkSigning & { now: Date; ttlSeconds?: number; grantId?: string },
 ): SignedLink {
   const claim = {
     purpose: 'download' as const,
     fileId,
     part: 0,
     expires: expiry(options.now, options.ttlSeconds ?? FILE_LINK_TTL_SECONDS),
+    grantId: options.grantId ?? null,
   };
   return link(options, `${STORAGE_PATH_PREFIX}/${fileId}`, claim);
 }

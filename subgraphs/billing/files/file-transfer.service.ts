@@ -102,6 +102,18 @@ export class FileTransferService {
     };
   }
 
+  /**
+   * A customer's download link was followed (it names its grant): one more download of the grant's file,
+   * for the benefit's download statistics (`GET /v1/benefits/{id}/files`). Counted once per download,
+   * before its bytes, by the storage route; a merchant's link (no grant) counts nothing.
+   */
+  async countDownload(ctx: RequestContext, link: FileLinkInput): Promise<boolean> {
+    const file = await this.linked(ctx, link, 'download');
+    if (!file.isUploaded || !link.grantId || !isUuid(link.grantId)) return false;
+    await new FileRepository(ctx.em).countDownload(link.grantId, file.id, ctx.clock.now());
+    return true;
+  }
+
   /** The stored slice at (part, seq) or the next one after it, and the cursor of the one after that. */
   async chunk(ctx: RequestContext, link: FileLinkInput, part: number, seq: number): Promise<FileChunkType> {
     const file = await this.linked(ctx, link, 'download');

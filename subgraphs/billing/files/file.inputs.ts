@@ -49,5 +49,7 @@ export class FileLinkInput {
   @Field(() => ID) fileId!: string;
   @Field(() => Int, { description: 'The part (upload links); 0 for a download link.' }) part!: number;
   @Field(() => Float) expires!: number;
+  @Field(() => ID, { nullable: true, description: "A customer's download link: the grant it counts for." })
+  grantId?: string | null;
   @Field() signature!: string;
 }

@@ -63,6 +63,16 @@ export class FileRepository {
     await this.em.nativeDelete(FilePart, { fileId });
   }
 
+  /** One more download of `fileId` through a link of `grantId` (docs/license-keys-and-files.md#download-statistics). */
+  async countDownload(grantId: string, fileId: string, at: Date): Promise<void> {
+    await this.em.execute(
+      `insert into billing.downloadable_downloads (grant_id, file_id, downloaded, last_downloaded_at) values (?, ?, 1, ?)
+       on conflict (grant_id, file_id) do update set downloaded = downloadable_downloads.downloaded + 1,
+       last_downloaded_at = excluded.last_downloaded_at`,
+      [grantId, fileId, at],
+    );
+  }
+
   /** The stored slice at (part, seq) or the next one after it, and the one after that (a download's cursor). */
   chunksFrom(fileId: string, part: number, seq: number): Promise<StoredSlice[]> {
     return this.em.execute<StoredSlice[]>(

@@ -102,6 +102,12 @@ export class FileResolver {
     return ctx.services.fileTransfers.downloadHead(ctx, link);
   }
 
+  @Mutation(() => Boolean, { description: "Counts a download through a customer's signed link (its grant)." })
+  async countFileDownload(@Ctx() ctx: BillingContext, @Arg('link') link: FileLinkInput): Promise<boolean> {
+    authorize(ctx.principal, FILE_LINK_HOLDER);
+    return ctx.services.fileTransfers.countDownload(ctx, link);
+  }
+
   @Query(() => FileChunkType, { description: 'A slice of a downloadable file (signed download link).' })
   async fileChunk(
     @Ctx() ctx: BillingContext,

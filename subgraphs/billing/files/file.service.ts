@@ -180,7 +180,7 @@ export class FileService {
     const now = ctx.clock.now();
     const items = rows.map(row => {
       const file = FileType.fromRow(row);
-      const link = this.downloadUrl(file.id, now);
+      const link = signedDownloadUrl(file.id, { ...this.signing, now, grantId: row.grant_id as string });
       return {
         id: row.downloadable_id as string,
         benefitId: row.benefit_id as string,

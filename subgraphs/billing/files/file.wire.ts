@@ -30,6 +30,12 @@ export function fileWire(data: unknown): Wire {
   return { ...pick(wire, FILE_KEYS), flagged_malicious_at: wire.flagged_malicious_at ?? null };
 }
 
+/** Polar's BenefitDownloadableFile: the file and its download statistics. */
+export function benefitDownloadableFileWire(data: unknown): Wire {
+  const wire = snakeKeys<Wire>(plain(data));
+  return { ...fileWire(data), downloaders: wire.downloaders ?? 0, downloads: wire.downloads ?? 0 };
+}
+
 /** Polar's FileUpload: the file (without `created_at`) and its upload plan. */
 export function fileUploadWire(data: unknown): Wire {
   const wire = snakeKeys<Wire>(plain(data));

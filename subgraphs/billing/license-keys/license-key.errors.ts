@@ -1,4 +1,4 @@
-import { BadRequest, NotPermitted, ResourceNotFound } from '../../../kit/errors.js';
+import { BadRequest, DomainError, NotPermitted, ResourceNotFound } from '../../../kit/errors.js';
 
 /**
  * Polar's answers to a key that cannot be used (server/polar/license_key/service.py), word for word:
@@ -22,4 +22,17 @@ export const LicenseKeyErrors = {
       'This license key does not support activations. Use the /validate endpoint instead to check license validity.',
     ),
   activationLimit: () => new NotPermitted('License key activation limit already reached'),
+  // rotate
+  rotateNotPermitted: (status: string) => new RotateNotPermitted(status),
 };
+
+/** 400: only `disabled` and `granted` keys rotate; Polar's words, its status included. */
+export class RotateNotPermitted extends DomainError {
+  constructor(status: string) {
+    super(
+      'RotateNotPermitted',
+      `License key cannot be rotated in its current status. Current status: ${status}. Allowed statuses: disabled, granted.`,
+      400,
+    );
+  }
+}

@@ -63,4 +63,22 @@ export class LicenseKeyRepository {
   findLiveActivation(id: string, licenseKeyId: string): Promise<LicenseKeyActivation | null> {
     return this.em.findOne(LicenseKeyActivation, { id, licenseKeyId, deletedAt: null });
   }
+
+  /** The benefit's current key prefix (its properties are the benefits folder's; read, never written). */
+  async benefitPrefix(benefitId: string): Promise<string | null> {
+    const [row] = await this.em.execute<{ prefix: string | null }[]>(
+      `select properties->>'prefix' as prefix from billing.benefits where id = ?`,
+      [benefitId],
+    );
+    return row?.prefix ?? null;
+  }
+
+  /** The grant keeps the key's `display_key` (benefit-type-handlers.ts); a rotated key updates it. */
+  async syncGrantDisplayKey(grantId: string, display: string, at: Date): Promise<void> {
+    await this.em.execute(
+      `update billing.benefit_grants set properties = properties || jsonb_build_object('display_key', ?::text),
+       modified_at = ? where id = ? and properties->>'license_key_id' is not null`,
+      [display, at, grantId],
+    );
+  }
 }

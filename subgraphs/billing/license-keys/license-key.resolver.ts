@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
-import { CUSTOMER_PORTAL_READ } from '../customers/customer.access.js';
+import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
 import { LICENSE_KEY_CLIENT, LICENSE_KEYS_READ, LICENSE_KEYS_WRITE } from './license-key.access.js';
 import {
   ActivateLicenseKeyInput,
@@ -57,6 +57,12 @@ export class LicenseKeyResolver {
   ): Promise<LicenseKeyType> {
     authorize(ctx.principal, LICENSE_KEYS_WRITE);
     return ctx.services.licenseKeys.update(ctx, id, input);
+  }
+
+  @Mutation(() => LicenseKeyType, { description: 'A new key text for the key; the old one stops validating.' })
+  async rotateLicenseKey(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<LicenseKeyType> {
+    authorize(ctx.principal, LICENSE_KEYS_WRITE);
+    return ctx.services.licenseKeys.rotate(ctx, id);
   }
 
   @Mutation(() => LicenseKeyType, { description: "Validates a key of the caller's organizations." })
@@ -130,5 +136,14 @@ export class LicenseKeyResolver {
   async customerPortalLicenseKey(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<LicenseKeyType> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
     return ctx.services.licenseKeys.get(ctx, id);
+  }
+
+  @Mutation(() => LicenseKeyType, { description: "Rotates one of the customer's keys (customer session token)." })
+  async customerPortalRotateLicenseKey(
+    @Ctx() ctx: BillingContext,
+    @Arg('id', () => ID) id: string,
+  ): Promise<LicenseKeyType> {
+    authorize(ctx.principal, CUSTOMER_PORTAL_WRITE);
+    return ctx.services.licenseKeys.rotate(ctx, id);
   }
 }

@@ -6,7 +6,8 @@ import type { RequestContext } from '../../../kit/request-context.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { throwIfAny } from '../shared/issues.js';
-import { LicenseKey, LicenseKeyActivation, LicenseKeyStatus } from './license-key.entity.js';
+import { displayKey, LicenseKey, LicenseKeyActivation, LicenseKeyStatus } from './license-key.entity.js';
+import { generateLicenseKey } from './license-key.grants.js';
 import { LicenseKeyErrors } from './license-key.errors.js';
 import type {
   ActivateLicenseKeyInput,
@@ -22,6 +23,9 @@ import { runWrite } from '../events/run-write.js';
 import { LicenseKeyRepository } from './license-key.repository.js';
 
 const INT32_MAX = 2_147_483_647;
+
+/** Polar's ROTATABLE_STATUSES: a revoked key comes back only with its grant. */
+const ROTATABLE_STATUSES: readonly LicenseKeyStatus[] = [LicenseKeyStatus.DISABLED, LicenseKeyStatus.GRANTED];
 
 export interface LicenseKeyListQuery extends PageRequest {
   organizationIds?: string[] | null;
@@ -77,21 +81,34 @@ export class LicenseKeyService {
     // A non-uuid id is not found rather than failing the uuid cast.
     if (!isUuid(id)) throw LicenseKeyErrors.notFound();
     await runWrite(ctx.em, async em => {
-      const key = await loadForWrite(
-        em,
-        LicenseKey,
-        id,
-        tenantScope(ctx.principal, licenseKeyRead.definition.readers),
-        {
-          tenant: { customer: 'customerId' },
-        },
-      );
+      const key = await lockReadableKey(ctx, em, id);
       if (input.status != null) key.status = input.status as LicenseKeyStatus;
       if (input.usage != null) key.usage = input.usage;
       if (input.limitActivations !== undefined) key.limitActivations = input.limitActivations;
       if (input.limitUsage !== undefined) key.limitUsage = input.limitUsage;
       if (input.expiresAt !== undefined) key.expiresAt = input.expiresAt;
       key.modifiedAt = await organizationNow(ctx, key.organizationId);
+      return { result: undefined };
+    });
+    return this.get(ctx, id);
+  }
+
+  /**
+   * Polar's rotate: a new key text for the same key (same id, status, usage, limits, expiry and
+   * activations), so the old text stops validating at once. Only `granted` and `disabled` keys rotate
+   * (a revoked key follows its grant; 400 `RotateNotPermitted`). The prefix is the benefit's current one,
+   * and the grant's `display_key` follows, in the same transaction. Polar records no event for it.
+   * The key is loaded in the read path's scope: the caller's organizations, or the portal's customer.
+   */
+  async rotate(ctx: RequestContext, id: string): Promise<LicenseKeyType> {
+    if (!isUuid(id)) throw LicenseKeyErrors.notFound();
+    await runWrite(ctx.em, async em => {
+      const key = await lockReadableKey(ctx, em, id);
+      if (!ROTATABLE_STATUSES.includes(key.status)) throw LicenseKeyErrors.rotateNotPermitted(key.status);
+      const keys = new LicenseKeyRepository(em);
+      key.key = generateLicenseKey(await keys.benefitPrefix(key.benefitId));
+      key.modifiedAt = await organizationNow(ctx, key.organizationId);
+      await keys.syncGrantDisplayKey(key.grantId, displayKey(key.key), key.modifiedAt);
       return { result: undefined };
     });
     return this.get(ctx, id);
@@ -207,6 +224,16 @@ export class LicenseKeyService {
     if (!row) throw new ResourceNotFound();
     return LicenseKeyType.fromRow(row);
   }
+}
+
+/**
+ * The key, row-locked, in the read path's scope (the caller's organizations, or the portal's customer):
+ * 404 when absent or not readable.
+ */
+function lockReadableKey(ctx: RequestContext, em: EntityManager, id: string): Promise<LicenseKey> {
+  return loadForWrite(em, LicenseKey, id, tenantScope(ctx.principal, licenseKeyRead.definition.readers), {
+    tenant: { customer: 'customerId' },
+  });
 }
 
 async function liveActivation(em: EntityManager, key: LicenseKey, activationId: string): Promise<LicenseKeyActivation> {

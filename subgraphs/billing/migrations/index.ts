@@ -30,6 +30,7 @@ import { Migration20261128130000_setup_metadata } from './Migration2026112813000
 import { Migration20261128200000_order_tax } from './Migration20261128200000_order_tax.js';
 import { Migration20261128210000_checkout_tax } from './Migration20261128210000_checkout_tax.js';
 import { Migration20261128220000_payment_trigger } from './Migration20261128220000_payment_trigger.js';
+import { Migration20261128221000_downloadable_downloads } from './Migration20261128221000_downloadable_downloads.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -77,4 +78,5 @@ export const billingMigrations = [
   { name: 'Migration20261128200000_order_tax', class: Migration20261128200000_order_tax },
   { name: 'Migration20261128210000_checkout_tax', class: Migration20261128210000_checkout_tax },
   { name: 'Migration20261128220000_payment_trigger', class: Migration20261128220000_payment_trigger },
+  { name: 'Migration20261128221000_downloadable_downloads', class: Migration20261128221000_downloadable_downloads },
 ];

@@ -1,4 +1,4 @@
-import { csvField } from '../subscriptions/subscription.csv.js';
+import { csvField } from '../shared/csv.js';
 import type { OrderType } from './order.type.js';
 
 /** The columns of `GET /v1/orders/export`, in order. */

@@ -1,3 +1,4 @@
+import { csvField } from '../shared/csv.js';
 import type { SubscriptionExportRow } from './subscription.repository.js';
 
 /** The columns of `GET /v1/subscriptions/export`, in order. */
@@ -24,13 +25,6 @@ export const SUBSCRIPTION_CSV_COLUMNS = [
   'discount_id',
   'created_at',
 ] as const;
-
-/** RFC 4180: a field with a comma, quote, CR or LF is quoted, and quotes inside are doubled. */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = value instanceof Date ? value.toISOString() : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 /** A header row and one row per subscription, CRLF-terminated (RFC 4180). */
 export function subscriptionsCsv(rows: readonly SubscriptionExportRow[]): string {

@@ -1,4 +1,4 @@
-import { csvField } from '../subscriptions/subscription.csv.js';
+import { csvField } from '../shared/csv.js';
 import type { RateRow } from './tax-report.js';
 
 /** The columns of `GET /v1/taxes/rates/export`, in order. */

@@ -1,6 +1,6 @@
 import { PolarRequestValidationError } from '../../../../kit/errors.js';
 import { PriceAmountType, RecurringInterval } from '../../shared/enums.js';
-import { csvField } from '../subscription.csv.js';
+import { csvField } from '../../shared/csv.js';
 import { normaliseFilters } from '../subscription.filters.js';
 import { addInterval, isFreePrice } from '../subscription.service.js';
 import { subscriptionOrder } from '../subscription.sorting.js';
