@@ -6,6 +6,7 @@ import { requestIdOf } from '../kit/http/http-util.js';
 import type { Logger } from '../kit/logger.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './upstream/gateway-client.js';
+import { graphqlExplorerRouter } from './graphql-explorer/explorer-page.js';
 import { docsRouter, REVALIDATE } from './v1/openapi/docs-page.js';
 import { staticBody } from './web-kit/compressed.js';
 import type { RequestGuards } from './guards/request-guards.js';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDependencies): express.Express {
   });
   app.get('/openapi.json', (req, res, next) => void openapiBody.send(req, res).catch(next));
   app.use(docsRouter(deps.docsPage, deps.openapi));
+  app.use(graphqlExplorerRouter(deps.environment));
 
   app.use(apiVersion);
   for (const router of deps.rawBodyRouters ?? []) app.use(router);
@@ -114,6 +116,8 @@ export function createApp(deps: AppDependencies): express.Express {
   for (const guard of deps.guards?.afterPrincipal(isApiPath) ?? []) app.use(guard);
 
   app.post('/graphql', graphqlHandler(deps));
+  // A browser got the explorer above; a program's GET is refused: queries are POSTed (docs/graphql.md#get-graphql).
+  app.get('/graphql', (_req, res) => void res.set('Allow', 'POST').status(405).json(GET_REFUSED));
   for (const route of deps.routes) {
     app[route.method](expressPath(route.path), routeHandler(route, deps));
   }
@@ -266,6 +270,15 @@ function refuseNonJsonBody(req: Request): unknown {
     },
   ]);
 }
+
+const GET_REFUSED = {
+  errors: [
+    {
+      message: 'Send GraphQL requests as POST /graphql with a JSON body; open /graphql in a browser for the explorer.',
+      extensions: { code: 'METHOD_NOT_ALLOWED' },
+    },
+  ],
+};
 
 function graphqlHandler(deps: AppDependencies) {
   return async (req: Request, res: Response) => {
