@@ -6,6 +6,7 @@ import { requestIdOf } from '../kit/http/http-util.js';
 import type { Logger } from '../kit/logger.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './upstream/gateway-client.js';
+import { graphqlExplorerRouter } from './graphql-explorer/explorer-page.js';
 import { docsRouter } from './v1/openapi/docs-page.js';
 import type { RequestGuards } from './guards/request-guards.js';
 import { sameOriginWrites } from './guards/same-origin-writes.js';
@@ -77,6 +78,7 @@ export function createApp(deps: AppDependencies): express.Express {
   for (const guard of deps.guards?.early ?? []) app.use(guard);
   app.use(versionedOpenApiRouter(deps.openapi));
   app.use(docsRouter(deps.docsPage, deps.openapi));
+  app.use(graphqlExplorerRouter(deps.environment));
 
   for (const router of deps.rawBodyRouters ?? []) app.use(router);
   // The documented API reads only JSON bodies (`application/json` or `application/*+json`, any charset
@@ -108,6 +110,8 @@ export function createApp(deps: AppDependencies): express.Express {
   for (const guard of deps.guards?.afterPrincipal(isApiPath) ?? []) app.use(guard);
 
   app.post('/graphql', graphqlHandler(deps));
+  // A browser got the explorer above; a program's GET is refused: queries are POSTed (docs/graphql.md#get-graphql).
+  app.get('/graphql', (_req, res) => void res.set('Allow', 'POST').status(405).json(GET_REFUSED));
   for (const route of deps.routes) {
     app[route.method](expressPath(route.path), existsInVersion(route), routeHandler(route, deps));
   }
@@ -252,6 +256,15 @@ function refuseNonJsonBody(req: Request): unknown {
     },
   ]);
 }
+
+const GET_REFUSED = {
+  errors: [
+    {
+      message: 'Send GraphQL requests as POST /graphql with a JSON body; open /graphql in a browser for the explorer.',
+      extensions: { code: 'METHOD_NOT_ALLOWED' },
+    },
+  ],
+};
 
 function graphqlHandler(deps: AppDependencies) {
   return async (req: Request, res: Response) => {

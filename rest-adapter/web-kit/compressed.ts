@@ -52,7 +52,8 @@ export function staticBody(body: () => string | Buffer, options: { type: string;
   return {
     async send(req, res) {
       const identityBody = raw();
-      res.set({ 'Cache-Control': options.cacheControl, ETag: etag!, Vary: 'Accept-Encoding' });
+      res.set({ 'Cache-Control': options.cacheControl, ETag: etag! });
+      res.vary('Accept-Encoding'); // added to what the caller varies on (the explorer: Accept)
       res.type(options.type);
       if (matches(req.get('if-none-match'), etag!)) {
         res.status(304).end();

@@ -39,6 +39,8 @@ const HTML_PAGES = [
   'GET /docs/assets/{file}',
   // The docs page's slices of a version's document, one tag each (the page draws one tag at a time).
   'GET /docs/openapi/{version}/{file}',
+  // The GraphQL explorer's files (GraphiQL, React, its own script): what `GET /graphql` loads in a browser.
+  'GET /graphql/assets/{file}',
   // The card pages' own scripts (rest-adapter/web/card-entry): files a page loads, not operations.
   'GET /assets/{file}',
   // The customer portal's entry (`customer_portal_url`); its pages under /portal/{slug}/ are a mounted

@@ -265,5 +265,12 @@ describe('service answers match the document', () => {
     });
     expect(badToken.status).toBe(401);
     expectDocumented('post', '/graphql', badToken);
+    // GET: the explorer for a browser, a 405 in the GraphQL shape for a program.
+    const page = await anonymous().get('/graphql', { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+    expect(page.status).toBe(200);
+    expectDocumented('get', '/graphql', page);
+    const program = await anonymous().get('/graphql', { accept: 'application/json' });
+    expect([program.status, program.headers.get('allow')]).toEqual([405, 'POST']);
+    expectDocumented('get', '/graphql', program);
   });
 });

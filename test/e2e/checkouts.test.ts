@@ -227,11 +227,11 @@ describe('the graph', () => {
       expect(statements).toHaveLength(1);
       statements.length = 0;
       const subscriptions = await gql(
-        '{ subscriptions(limit: 100) { items { id orders { id totalAmount billingReason } } } }',
+        '{ subscriptions(limit: 100) { items { id orders { items { id totalAmount billingReason } pagination { totalCount } } } } }',
       );
       expect(subscriptions.body.errors).toBeUndefined();
       const withOrders = subscriptions.body.data.subscriptions.items.filter(
-        (s: { orders: unknown[] }) => s.orders.length,
+        (s: { orders: { items: unknown[] } }) => s.orders.items.length,
       );
       expect(withOrders.length).toBeGreaterThan(2);
       expect(statements).toHaveLength(2);

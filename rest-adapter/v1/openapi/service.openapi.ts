@@ -122,6 +122,30 @@ export const servicePaths: Record<string, Json> = {
     },
   },
   '/graphql': {
+    get: {
+      operationId: 'graphql:explorer',
+      summary: 'The GraphQL explorer, for a browser',
+      description:
+        'A request that prefers `text/html` gets GraphiQL, served by this service, which posts to `POST /graphql` ' +
+        'with the token typed in its Headers tab. Any other GET is a 405: queries are sent with POST.',
+      tags: ['service'],
+      security: [],
+      responses: {
+        200: {
+          description: 'The explorer page (`Accept: text/html`)',
+          content: { 'text/html': { schema: { type: 'string' } } },
+        },
+        405: {
+          description: 'A GET that does not ask for HTML: send the query with POST',
+          content: jsonContent(schemaRef('GraphQLResponse')),
+        },
+        ...refs([
+          [401, 'InvalidToken'],
+          [403, 'Forbidden'],
+          [404, 'UnsupportedVersion'],
+        ]),
+      },
+    },
     post: {
       operationId: 'graphql',
       summary: 'The federated GraphQL API',

@@ -9,7 +9,7 @@ export type CheckoutFields = {
   createdAt: string;
   modifiedAt: string | null;
   paymentProcessor: string;
-  status: string;
+  status: 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed';
   clientSecret: string;
   url: string;
   expiresAt: string;

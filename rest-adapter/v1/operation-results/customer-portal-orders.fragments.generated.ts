@@ -8,7 +8,7 @@ export type CustomerOrderFields = {
   id: string;
   createdAt: string;
   modifiedAt: string | null;
-  status: string;
+  status: 'draft' | 'pending' | 'paid' | 'refunded' | 'partially_refunded' | 'void';
   paid: boolean;
   subtotalAmount: number;
   discountAmount: number;
@@ -125,7 +125,7 @@ export type CustomerOrderFields = {
     currency: string;
     recurringInterval: string;
     recurringIntervalCount: number;
-    status: string;
+    status: 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused';
     currentPeriodStart: string;
     currentPeriodEnd: string;
     currentMeterPeriodStart: string | null;

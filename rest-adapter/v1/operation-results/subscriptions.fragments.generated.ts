@@ -55,7 +55,7 @@ export type SubscriptionOwnFields = {
   currency: string;
   recurringInterval: string;
   recurringIntervalCount: number;
-  status: string;
+  status: 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused';
   currentPeriodStart: string;
   currentPeriodEnd: string;
   currentMeterPeriodStart: string | null;

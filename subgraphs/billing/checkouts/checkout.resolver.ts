@@ -8,6 +8,7 @@ import {
   CheckoutCreateInput,
   CheckoutUpdateInput,
 } from './checkout.inputs.js';
+import { CheckoutFilterInput, FILTER_REPLACES } from './checkout.filter.js';
 import { CheckoutList, CheckoutType } from './checkout.type.js';
 
 /** Checkouts: the merchant's (Core API) and the customer's by client secret. Thin. */
@@ -16,22 +17,24 @@ export class CheckoutResolver {
   @Query(() => CheckoutList)
   async checkouts(
     @Ctx() ctx: BillingContext,
-    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
-    @Arg('productId', () => [ID], { nullable: true }) productId: string[] | null,
-    @Arg('customerId', () => [ID], { nullable: true }) customerId: string[] | null,
-    @Arg('status', () => [String], { nullable: true }) status: string[] | null,
-    @Arg('query', () => String, { nullable: true }) query: string | null,
+    @Arg('filter', () => CheckoutFilterInput, { nullable: true }) filter: CheckoutFilterInput | null,
+    @Arg('organizationId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES })
+    organizationId: string[] | null,
+    @Arg('productId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) productId: string[] | null,
+    @Arg('customerId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) customerId: string[] | null,
+    @Arg('status', () => [String], { nullable: true, deprecationReason: FILTER_REPLACES }) status: string[] | null,
+    @Arg('query', () => String, { nullable: true, deprecationReason: FILTER_REPLACES }) query: string | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<CheckoutList> {
     authorize(ctx.principal, CHECKOUTS_READ);
     return ctx.services.checkouts.list(ctx, {
-      organizationId,
-      productId,
-      customerId,
-      status,
-      query,
+      organizationId: filter?.organizationId ?? organizationId,
+      productId: filter?.productId ?? productId,
+      customerId: filter?.customerId ?? customerId,
+      status: filter?.status ?? status,
+      query: filter?.query ?? query,
       page,
       limit,
       sorting,

@@ -1,3 +1,4 @@
+import { CheckoutStatusEnum } from '../shared/status-enums.js';
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { toBigInt, toDate } from '../../../kit/database/read/values.js';
@@ -53,7 +54,7 @@ export class CheckoutType {
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
   @Field() paymentProcessor!: string;
-  @Field(() => String, { description: 'open | expired | confirmed | succeeded | failed' }) status!: string;
+  @Field(() => CheckoutStatusEnum) status!: string;
   @Field() clientSecret!: string;
   @Field() url!: string;
   @Field(() => GraphQLISODateTime) expiresAt!: Date;

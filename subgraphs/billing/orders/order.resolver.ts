@@ -5,6 +5,7 @@ import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { CustomerType } from '../customers/customer.type.js';
 import { BillingSubscriptionType } from '../subscriptions/subscription.type.js';
+import { OrderStatusEnum } from '../shared/status-enums.js';
 import { ORDERS_READ, ORDERS_WRITE } from './order.access.js';
 import { OrderList, OrderType } from './order.type.js';
 
@@ -18,7 +19,7 @@ export class OrderFilterInput {
   @Field(() => [String], { nullable: true }) externalCustomerId?: string[] | null;
   @Field(() => [ID], { nullable: true }) checkoutId?: string[] | null;
   @Field(() => [ID], { nullable: true }) subscriptionId?: string[] | null;
-  @Field(() => [String], { nullable: true }) status?: string[] | null;
+  @Field(() => [OrderStatusEnum], { nullable: true }) status?: string[] | null;
   @Field(() => [String], { nullable: true }) billingReason?: string[] | null;
 }
 
@@ -83,13 +84,23 @@ export class OrderResolver {
   }
 }
 
-/** `BillingSubscription.orders`: one statement for every subscription of the page. */
+/**
+ * `BillingSubscription.orders`: a page, like every list of the graph (docs/graphql.md#nested-lists), with the
+ * orders list's filter and sorting, the subscription's own orders only; one statement for a page of subscriptions.
+ */
 @Resolver(() => BillingSubscriptionType)
 export class SubscriptionOrdersResolver {
-  @FieldResolver(() => [OrderType], { description: "The subscription's orders, newest first." })
-  async orders(@Root() s: BillingSubscriptionType, @Ctx() ctx: BillingContext): Promise<OrderType[]> {
+  @FieldResolver(() => OrderList, { description: "The subscription's orders, newest first by default." })
+  async orders(
+    @Root() s: BillingSubscriptionType,
+    @Ctx() ctx: BillingContext,
+    @Arg('filter', () => OrderFilterInput, { nullable: true }) filter: OrderFilterInput | null,
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+    @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
+  ): Promise<OrderList> {
     authorize(ctx.principal, ORDERS_READ);
-    return ctx.services.orders.ofSubscription(ctx, s.id);
+    return ctx.services.orders.ofSubscription(ctx, s.id, { ...clean(filter), page, limit, sorting });
   }
 }
 
@@ -103,8 +114,9 @@ export class CustomerOrdersResolver {
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
+    @Arg('filter', () => OrderFilterInput, { nullable: true }) filter: OrderFilterInput | null,
   ): Promise<OrderList> {
     authorize(ctx.principal, ORDERS_READ);
-    return ctx.services.orders.list(ctx, { customerId: [customer.id], page, limit, sorting });
+    return ctx.services.orders.list(ctx, { ...clean(filter), customerId: [customer.id], page, limit, sorting });
   }
 }

@@ -30,9 +30,12 @@ const FILTER_KEYS: (keyof OrderReadFilters)[] = [
   'billingReason',
 ];
 
+type OrderPage = { items: OrderType[]; pagination: Pagination };
+
 /** Order reads through the read path (one statement per page, one per get). */
 export class OrderService {
-  private readonly loaders = new WeakMap<RequestContext, DataLoader<string, OrderType[]>>();
+  /** Per request, one loader per argument set of `BillingSubscription.orders`. */
+  private readonly loaders = new WeakMap<RequestContext, Map<string, DataLoader<string, OrderPage>>>();
 
   async list(ctx: RequestContext, query: OrderListQuery): Promise<{ items: OrderType[]; pagination: Pagination }> {
     const filters: OrderReadFilters = {};
@@ -48,6 +51,40 @@ export class OrderService {
       },
     );
     return { items: rows.map(OrderType.fromRow), pagination: paginationOf(total, query.limit) };
+  }
+
+  /**
+   * A page of one subscription's orders (`BillingSubscription.orders`), for every subscription of a page
+   * of subscriptions in ONE statement (docs/graphql.md#nested-lists): the orders of all of them that pass
+   * the filter, at most 10,000, are read once and paged per subscription here.
+   */
+  ofSubscription(ctx: RequestContext, subscriptionId: string, query: OrderListQuery): Promise<OrderPage> {
+    const key = JSON.stringify(query);
+    let loaders = this.loaders.get(ctx);
+    if (!loaders) this.loaders.set(ctx, (loaders = new Map()));
+    let loader = loaders.get(key);
+    if (!loader) {
+      loader = new DataLoader(async ids => {
+        const filters: OrderReadFilters = {};
+        for (const name of FILTER_KEYS) if (query[name]?.length) filters[name] = query[name]!;
+        const { rows } = await orderRead.page(
+          ctx.em,
+          ctx.principal,
+          { ...filters, subscriptionId: [...ids] },
+          orderOrder(query.sorting),
+          { limit: 10_000, offset: 0 },
+          { organizationIds: query.organizationId?.length ? query.organizationId : null },
+        );
+        const orders = rows.map(OrderType.fromRow);
+        const { limit, offset } = pageWindow(query);
+        return ids.map(id => {
+          const own = orders.filter(o => o.subscriptionId === id);
+          return { items: own.slice(offset, offset + limit), pagination: paginationOf(own.length, query.limit) };
+        });
+      });
+      loaders.set(key, loader);
+    }
+    return loader.load(subscriptionId);
   }
 
   async get(ctx: RequestContext, id: string): Promise<OrderType> {
@@ -96,26 +133,6 @@ export class OrderService {
       },
     );
     return ordersCsv(rows.map(OrderType.fromRow));
-  }
-
-  /**
-   * The orders of many subscriptions in ONE statement per request (`BillingSubscription.orders` on a
-   * page of subscriptions), newest first.
-   */
-  ofSubscription(ctx: RequestContext, subscriptionId: string): Promise<OrderType[]> {
-    let loader = this.loaders.get(ctx);
-    if (!loader) {
-      loader = new DataLoader(async ids => {
-        const { rows } = await orderRead.page(ctx.em, ctx.principal, { subscriptionId: [...ids] }, orderOrder(null), {
-          limit: 10_000,
-          offset: 0,
-        });
-        const orders = rows.map(OrderType.fromRow);
-        return ids.map(id => orders.filter(o => o.subscriptionId === id));
-      });
-      this.loaders.set(ctx, loader);
-    }
-    return loader.load(subscriptionId);
   }
 }
 

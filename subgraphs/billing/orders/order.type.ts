@@ -1,3 +1,4 @@
+import { OrderStatusEnum, SubscriptionStatusEnum } from '../shared/status-enums.js';
 import { Directive, Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { toBigInt, toDate } from '../../../kit/database/read/values.js';
@@ -92,7 +93,7 @@ export class OrderSubscriptionType {
   @Field() currency!: string;
   @Field() recurringInterval!: string;
   @Field(() => Int) recurringIntervalCount!: number;
-  @Field() status!: string;
+  @Field(() => SubscriptionStatusEnum) status!: string;
   @Field(() => GraphQLISODateTime) currentPeriodStart!: Date;
   @Field(() => GraphQLISODateTime) currentPeriodEnd!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) currentMeterPeriodStart!: Date | null;
@@ -169,7 +170,7 @@ export class OrderType {
   @Field(() => ID) id!: string;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
-  @Field(() => String, { description: 'draft | pending | paid | refunded | partially_refunded | void' })
+  @Field(() => OrderStatusEnum)
   status!: string;
   @Field() paid!: boolean;
   @Field(() => MinorUnits) subtotalAmount!: bigint;

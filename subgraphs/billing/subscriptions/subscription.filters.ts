@@ -3,6 +3,7 @@ import { Field, GraphQLISODateTime, ID, InputType } from 'type-graphql';
 import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
 import { CustomerCancellationReason, SubscriptionStatus } from '../shared/enums.js';
 import { Metadata } from '../shared/scalars.js';
+import { SubscriptionStatusEnum } from '../shared/status-enums.js';
 
 /**
  * The filters of `subscriptions:list` (docs/interface.md#endpoints): every multi-value filter is a list (one value is
@@ -23,7 +24,7 @@ export class SubscriptionFilterInput {
     description: 'Deprecated: true = status trialing or active, false = any other status.',
   })
   active?: boolean | null;
-  @Field(() => [String], { nullable: true, description: 'SubscriptionStatus values.' }) status?: string[] | null;
+  @Field(() => [SubscriptionStatusEnum], { nullable: true }) status?: string[] | null;
   @Field(() => Boolean, { nullable: true }) cancelAtPeriodEnd?: boolean | null;
   @Field(() => [String], { nullable: true, description: 'CustomerCancellationReason values.' })
   customerCancellationReason?: string[] | null;

@@ -1,3 +1,4 @@
+import { SubscriptionStatusEnum } from '../shared/status-enums.js';
 import { Directive, Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { toBigInt, toDate } from '../../../kit/database/read/values.js';
@@ -68,7 +69,7 @@ export class BillingSubscriptionType {
   @Field() currency!: string;
   @Field(() => String, { description: 'day | week | month | year' }) recurringInterval!: string;
   @Field(() => Int) recurringIntervalCount!: number;
-  @Field(() => String, { description: 'SubscriptionStatus' }) status!: string;
+  @Field(() => SubscriptionStatusEnum) status!: string;
   @Field(() => GraphQLISODateTime) currentPeriodStart!: Date;
   @Field(() => GraphQLISODateTime) currentPeriodEnd!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) currentMeterPeriodStart!: Date | null;
