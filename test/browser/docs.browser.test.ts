@@ -1,4 +1,4 @@
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, pageProblems } from '../support/browser.js';
 import { jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import {
@@ -34,21 +34,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** Console errors and failed requests of a page: a CSP refusal shows up as both. */
-function problemsOf(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', message => {
-    // The sign-in pages have no icon: the browser's own /favicon.ico request is not the docs page's.
-    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
-      problems.push(`${message.text()} ${message.location().url}`);
-  });
-  page.on('pageerror', error => problems.push(error.message));
-  page.on('requestfailed', request => problems.push(`${request.url()} ${request.failure()?.errorText}`));
-  page.on('response', response => {
-    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-  });
-  return problems;
-}
+const problemsOf = (page: Page) => pageProblems(page, stack.base);
 
 const operation = (page: Page, method: string, path: string) =>
   page.locator(`.opblock-${method}`).filter({ has: page.locator(`[data-path="${path}"]`) });

@@ -1,4 +1,4 @@
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, pageProblems } from '../support/browser.js';
 import { jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import { createPerson, type OAuthStack, PASSWORD, type Person, startOAuthStack } from '../oauth/support.js';
@@ -27,25 +27,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** Console errors, failed requests and requests to any other origin: a CSP refusal or a CDN shows up here. */
-function problemsOf(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', message => {
-    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
-      problems.push(`${message.text()} ${message.location().url}`);
-  });
-  page.on('pageerror', error => problems.push(error.message));
-  page.on('requestfailed', request => problems.push(`${request.url()} ${request.failure()?.errorText}`));
-  page.on('request', request => {
-    if (!request.url().startsWith(stack.base) && !request.url().startsWith('data:'))
-      problems.push(`other origin: ${request.url()}`);
-  });
-  page.on('response', response => {
-    if (response.status() >= 400 && !response.url().endsWith('/favicon.ico'))
-      problems.push(`${response.status()} ${response.url()}`);
-  });
-  return problems;
-}
+const problemsOf = (page: Page) => pageProblems(page, stack.base);
 
 /** The text of GraphiQL's result pane (CodeMirror draws it as lines of text). */
 const resultOf = (page: Page) => page.locator('section.result-window');

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /**
  * Debian's headless Chromium for the browser tests (playwright-core drives it; no browser download):
@@ -21,6 +21,30 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * What went wrong on a page served from `origin`: console errors, page errors, failed requests, 4xx/5xx
+ * answers and any request to another origin (a CSP refusal or a CDN shows up here). The sign-in pages
+ * have no icon, so the browser's own /favicon.ico request is not counted.
+ */
+export function pageProblems(page: Page, origin: string): string[] {
+  const problems: string[] = [];
+  const isIcon = (url: string) => url.endsWith('/favicon.ico');
+  page.on('console', message => {
+    if (message.type() === 'error' && !isIcon(message.location().url))
+      problems.push(`${message.text()} ${message.location().url}`);
+  });
+  page.on('pageerror', error => problems.push(error.message));
+  page.on('requestfailed', request => problems.push(`${request.url()} ${request.failure()?.errorText}`));
+  page.on('request', request => {
+    if (!request.url().startsWith(origin) && !/^(data|blob):/.test(request.url()))
+      problems.push(`other origin: ${request.url()}`);
+  });
+  page.on('response', response => {
+    if (response.status() >= 400 && !isIcon(response.url())) problems.push(`${response.status()} ${response.url()}`);
+  });
+  return problems;
 }
 
 /** The merchant's site on loopback: every path answers "Thanks from the shop" and is recorded. */
