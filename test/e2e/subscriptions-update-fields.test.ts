@@ -64,6 +64,7 @@ describe('subscriptions:update — SubscriptionUpdateBase', () => {
       applies_at: new Date(s.currentPeriodEnd).toISOString(),
       product_id: paid.product.id,
       seats: null,
+      units: null,
     });
     const cleared = await patch(s.id, { pending_update: null });
     expect(cleared.status).toBe(200);

@@ -169,7 +169,7 @@ describe('subscriptions in the graph', () => {
     const res = await gql(
       alice.oat,
       `{
-      organizations { items { id subscriptions(limit: 5, filter: { status: ["canceled"] }) { items { id status } pagination { totalCount } } } }
+      organizations { items { id subscriptions(limit: 5, filter: { status: [canceled] }) { items { id status } pagination { totalCount } } } }
       customers(limit: 2, sorting: ["email"]) { items { email subscriptions { items { id customer { email } } pagination { totalCount } } } }
     }`,
     );
