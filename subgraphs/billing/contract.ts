@@ -15,6 +15,11 @@ export {
   CHECKOUT_LINKS_READ,
   CHECKOUT_LINKS_WRITE,
 } from './checkout-links/checkout-link.access.js';
+export {
+  CUSTOMER_SEAT_CLAIM,
+  CUSTOMER_SEATS_READ,
+  CUSTOMER_SEATS_WRITE,
+} from './customer-seats/customer-seat.access.js';
 export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { TAXES_READ } from './tax-reports/tax-report.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
@@ -82,6 +87,7 @@ export { benefitGrantWire, benefitPublicWire, benefitWire, customerStateWire } f
 export { priceWire, productWire } from './products/product.wire.js';
 export { checkoutPublicWire, checkoutWire } from './checkouts/checkout.wire.js';
 export { checkoutLinkWire } from './checkout-links/checkout-link.wire.js';
+export { customerSeatWire } from './customer-seats/customer-seat.wire.js';
 export { orderWire } from './orders/order.wire.js';
 export { refundWire } from './refunds/refund.wire.js';
 export { subscriptionWire } from './subscriptions/subscription.wire.js';

@@ -14,6 +14,7 @@ import { Product } from './products/product.entity.js';
 import { Subscription } from './subscriptions/subscription.entity.js';
 import { Checkout } from './checkouts/checkout.entity.js';
 import { CheckoutLink } from './checkout-links/checkout-link.entity.js';
+import { CustomerSeat } from './customer-seats/customer-seat.entity.js';
 import { Benefit, ProductBenefit } from './benefits/benefit.entity.js';
 import { BenefitGrant } from './benefits/benefit-grant.entity.js';
 import { OrderItem } from './orders/order-item.entity.js';
@@ -42,6 +43,7 @@ export const billingEntities = [
   DomainEvent,
   Checkout,
   CheckoutLink,
+  CustomerSeat,
   Order,
   OrderItem,
   Payment,

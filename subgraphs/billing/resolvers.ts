@@ -13,6 +13,7 @@ import { CustomerSessionCodeResolver } from './customer-sessions/customer-sessio
 import { CustomerPortalOrganizationResolver } from './customer-portal/customer-portal-organization.resolver.js';
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js';
+import { CustomerSeatResolver } from './customer-seats/customer-seat.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
@@ -59,6 +60,7 @@ export const billingResolvers: Function[] = [
   SandboxMailResolver,
   CheckoutResolver,
   CheckoutLinkResolver,
+  CustomerSeatResolver,
   OrderResolver,
   SubscriptionOrdersResolver,
   CustomerOrdersResolver,

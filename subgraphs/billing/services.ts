@@ -16,6 +16,7 @@ import type { SandboxChallengeService } from './payments/sandbox-challenge.js';
 import { CheckoutActionSettlement } from './checkouts/checkout-action-settlement.js';
 import { CheckoutService } from './checkouts/checkout.service.js';
 import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
+import { CustomerSeatService } from './customer-seats/customer-seat.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
@@ -71,6 +72,8 @@ export interface BillingServices {
   sandboxClock: SandboxClockService;
   checkouts: CheckoutService;
   checkoutLinks: CheckoutLinkService;
+  /** Seats of seat-based subscriptions and orders: assign, invite, claim, revoke. */
+  customerSeats: CustomerSeatService;
   orders: OrderService;
   refunds: RefundService;
   /** `/v1/taxes/`: tax collected by jurisdiction and rate, from the orders' stored breakdowns. */
@@ -176,6 +179,13 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     sandboxClock: new SandboxClockService(clocks),
     checkouts,
     checkoutLinks: new CheckoutLinkService({ publicUrl: deps.publicUrl, checkouts }),
+    customerSeats: new CustomerSeatService({
+      secret: deps.secret,
+      publicUrl: deps.publicUrl,
+      sessions: customerSessions,
+      organizations: deps.organizations ?? null,
+      jobs: deps.jobs ?? null,
+    }),
     orders: new OrderService(),
     refunds: new RefundService(payments),
     taxReports: new TaxReportService(deps.organizations ?? null),

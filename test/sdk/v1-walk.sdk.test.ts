@@ -41,8 +41,6 @@ const NOT_YET_BUILT: Record<string, string> = {
   'customerPortal.orders.getPaymentStatus': 'portal order payment status (issue 25)',
   'customerPortal.wallets.list': 'customer wallets (not in issue 25; Polar has them)',
   'customerPortal.wallets.get': 'customer wallets (not in issue 25; Polar has them)',
-  'customerSeats.listSeats': 'customer seats (issue 25)',
-  'customerSeats.getClaimInfo': 'customer seats (issue 25)',
   'events.list': 'events: own issue, out of scope',
   'events.listNames': 'events: own issue, out of scope',
   'events.get': 'events: own issue, out of scope',

@@ -108,6 +108,7 @@ export class BillingFixtures {
     reason?: CustomerCancellationReason | null;
     metadata?: Record<string, string | number | boolean>;
     currentPeriodEnd?: Date;
+    seats?: number | null;
   }): Promise<Subscription> {
     const em = this.em();
     const started = fields.startedAt ?? new Date();
@@ -131,6 +132,7 @@ export class BillingFixtures {
       endedAt: fields.endedAt ?? null,
       customerCancellationReason: fields.reason ?? null,
       metadata: fields.metadata ?? {},
+      seats: fields.seats ?? null,
       createdAt: started,
     } as Subscription);
     await em.flush();

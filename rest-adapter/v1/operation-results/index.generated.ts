@@ -10,6 +10,7 @@ import type * as customerPortalCustomers from './customer-portal-customers.gener
 import type * as customerPortalOrders from './customer-portal-orders.generated.js';
 import type * as customerPortalOrganizations from './customer-portal-organizations.generated.js';
 import type * as customerPortalSubscriptions from './customer-portal-subscriptions.generated.js';
+import type * as customerSeats from './customer-seats.generated.js';
 import type * as customerSessions from './customer-sessions.generated.js';
 import type * as customers from './customers.generated.js';
 import type * as discounts from './discounts.generated.js';
@@ -81,6 +82,12 @@ export interface OperationResults {
   CustomerPortalSubscriptionsList: customerPortalSubscriptions.CustomerPortalSubscriptionsListResult;
   CustomerPortalSubscriptionsUpdate: customerPortalSubscriptions.CustomerPortalSubscriptionsUpdateResult;
   CustomerPortalSubscriptionsUpdatePreview: customerPortalSubscriptions.CustomerPortalSubscriptionsUpdatePreviewResult;
+  CustomerSeatsAssign: customerSeats.CustomerSeatsAssignResult;
+  CustomerSeatsClaim: customerSeats.CustomerSeatsClaimResult;
+  CustomerSeatsClaimInfo: customerSeats.CustomerSeatsClaimInfoResult;
+  CustomerSeatsList: customerSeats.CustomerSeatsListResult;
+  CustomerSeatsResend: customerSeats.CustomerSeatsResendResult;
+  CustomerSeatsRevoke: customerSeats.CustomerSeatsRevokeResult;
   CustomerSessionsCreate: customerSessions.CustomerSessionsCreateResult;
   CustomersCreate: customers.CustomersCreateResult;
   CustomersDelete: customers.CustomersDeleteResult;

@@ -11,6 +11,7 @@ import { customerPortalOrganizationRoutes } from './customer-portal-organization
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links.routes.js';
+import { customerSeatRoutes } from './customer-seats.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { taxRoutes } from './taxes.routes.js';
@@ -44,6 +45,7 @@ export const routes: Route[] = [
   ...webhookRoutes,
   ...checkoutRoutes,
   ...checkoutLinkRoutes,
+  ...customerSeatRoutes,
   ...orderRoutes,
   ...refundRoutes,
   ...taxRoutes,

@@ -68,6 +68,10 @@ function profileOf(organization: Organization | null): OrganizationProfile | nul
       prorationBehaviorUpgrade: organization.subscriptionSettings?.proration_behavior_upgrade ?? null,
       prorationBehaviorDowngrade: organization.subscriptionSettings?.proration_behavior_downgrade ?? null,
     },
+    features: {
+      seatBasedPricingEnabled: organization.featureSettings?.seat_based_pricing_enabled === true,
+      memberModelEnabled: organization.featureSettings?.member_model_enabled === true,
+    },
     tax: taxOf(organization),
   };
 }

@@ -41,7 +41,7 @@ export class OrganizationDirectoryRepository {
   private async row(where: string, value: string): Promise<Organization | null> {
     const [row] = await this.connection.execute<Record<string, unknown>[]>(
       `select id, name, slug, avatar_url, customer_portal_settings, subscription_settings, customer_email_settings,
-              country, default_tax_behavior, tax_settings, default_presentment_currency
+              country, default_tax_behavior, tax_settings, default_presentment_currency, feature_settings
          from identity.organizations where ${where}`,
       [value],
     );
@@ -58,6 +58,7 @@ export class OrganizationDirectoryRepository {
           defaultTaxBehavior: row.default_tax_behavior,
           taxSettings: row.tax_settings,
           defaultPresentmentCurrency: row.default_presentment_currency,
+          featureSettings: row.feature_settings,
         } as Organization)
       : null;
   }

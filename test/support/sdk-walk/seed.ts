@@ -69,6 +69,23 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   });
   const link = await api('POST', '/v1/checkout-links/', { products: [monthly], payment_processor: 'stripe' });
   const checkout = await api('POST', '/v1/checkouts/', { products: [monthly] });
+  // A seat-based subscription with one pending seat: the seat reads need its list and its invitation
+  // (sold before the webhook endpoint exists, so its deliveries stay as they were).
+  await api('PATCH', `/v1/organizations/${owner.organizationId}`, {
+    feature_settings: { seat_based_pricing_enabled: true },
+  });
+  const teamOrder = await sell(seats, 'team-lead@example.com');
+  await api('POST', '/v1/customer-seats', {
+    subscription_id: teamOrder.subscription_id,
+    email: 'seat-holder@example.com',
+  });
+  const [invitation] = await stack.sandbox.environment.billing.orm.em
+    .fork()
+    .execute<{ text_body: string }[]>(
+      `select text_body from billing.outgoing_emails where kind = 'customer_seat_invitation' and organization_id = ?`,
+      [owner.organizationId],
+    );
+  const invitationToken = /Your invitation token: (\S+)/.exec(invitation?.text_body ?? '')?.[1] ?? 'missing';
   const endpoint = await api('POST', '/v1/webhooks/endpoints', {
     url: 'https://example.com/hook',
     format: 'raw',
@@ -94,6 +111,8 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       downloadables: downloadables.id,
       product: oneTime,
       seatProduct: seats,
+      seatSubscription: teamOrder.subscription_id,
+      seatInvitation: invitationToken,
       customer: customerId,
       externalCustomer: 'walk-ext',
       order: order.id,

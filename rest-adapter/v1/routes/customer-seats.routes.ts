@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import {
+  CUSTOMER_SEAT_CLAIM,
+  CUSTOMER_SEATS_READ,
+  CUSTOMER_SEATS_WRITE,
+  customerSeatWire,
+} from '../../../subgraphs/billing/contract.js';
+import {
+  customerSeatResponse,
+  seatAssignBody,
+  seatAssignInput,
+  seatClaimBody,
+  seatClaimInfoResponse,
+  seatClaimResponse,
+  seatsListResponse,
+} from './customer-seats.schemas.js';
+import { toWire } from './common.js';
+import type { Route } from './route.js';
+
+const seatParams = z.object({ seat_id: z.uuid() });
+
+/**
+ * Polar's customer seats API (`/v1/customer-seats/`, docs/customer-seats.md): the seats of a seat-based
+ * subscription or order, their invitations and the public claim of an invitation by its token.
+ */
+export const customerSeatRoutes: Route[] = [
+  {
+    operationId: 'customer-seats:list_seats',
+    method: 'get',
+    path: '/v1/customer-seats',
+    summary: 'List seats',
+    tag: 'customer-seats',
+    access: CUSTOMER_SEATS_READ,
+    query: z.object({ subscription_id: z.uuid().optional(), order_id: z.uuid().optional() }),
+    operation: 'CustomerSeatsList',
+    variables: ({ query }) => ({ subscriptionId: query.subscription_id ?? null, orderId: query.order_id ?? null }),
+    result: data => ({
+      seats: data.customerSeats.seats.map(customerSeatWire),
+      available_seats: data.customerSeats.availableSeats,
+      total_seats: data.customerSeats.totalSeats,
+    }),
+    status: 200,
+    response: seatsListResponse,
+    errors: [400, 403, 404],
+  },
+  {
+    operationId: 'customer-seats:assign_seat',
+    method: 'post',
+    path: '/v1/customer-seats',
+    summary: 'Assign seat',
+    description: 'Gives a seat to a customer (by e-mail, external id or id) and e-mails the invitation.',
+    tag: 'customer-seats',
+    access: CUSTOMER_SEATS_WRITE,
+    body: seatAssignBody,
+    operation: 'CustomerSeatsAssign',
+    variables: ({ body }) => ({ input: seatAssignInput(body) }),
+    result: data => customerSeatWire(data.assignCustomerSeat),
+    status: 200,
+    response: customerSeatResponse,
+    errors: [400, 403, 404],
+  },
+  {
+    operationId: 'customer-seats:revoke_seat',
+    method: 'delete',
+    path: '/v1/customer-seats/{seat_id}',
+    summary: 'Revoke seat',
+    tag: 'customer-seats',
+    access: CUSTOMER_SEATS_WRITE,
+    params: seatParams,
+    operation: 'CustomerSeatsRevoke',
+    variables: ({ params }) => ({ id: params.seat_id }),
+    result: data => customerSeatWire(data.revokeCustomerSeat),
+    status: 200,
+    response: customerSeatResponse,
+    errors: [403, 404],
+  },
+  {
+    operationId: 'customer-seats:resend_invitation',
+    method: 'post',
+    path: '/v1/customer-seats/{seat_id}/resend',
+    summary: 'Resend invitation',
+    description: 'A new invitation e-mail with a new token; the previous token stops working.',
+    tag: 'customer-seats',
+    access: CUSTOMER_SEATS_WRITE,
+    params: seatParams,
+    operation: 'CustomerSeatsResend',
+    variables: ({ params }) => ({ id: params.seat_id }),
+    result: data => customerSeatWire(data.resendCustomerSeatInvitation),
+    status: 200,
+    response: customerSeatResponse,
+    errors: [400, 403, 404],
+  },
+  {
+    operationId: 'customer-seats:get_claim_info',
+    method: 'get',
+    path: '/v1/customer-seats/claim/{invitation_token}',
+    summary: 'Get claim info',
+    tag: 'customer-seats',
+    access: CUSTOMER_SEAT_CLAIM,
+    params: z.object({ invitation_token: z.string() }),
+    operation: 'CustomerSeatsClaimInfo',
+    variables: ({ params }) => ({ invitationToken: params.invitation_token }),
+    result: data => toWire(data.customerSeatClaimInfo),
+    status: 200,
+    response: seatClaimInfoResponse,
+    errors: [400, 403, 404],
+  },
+  {
+    operationId: 'customer-seats:claim_seat',
+    method: 'post',
+    path: '/v1/customer-seats/claim',
+    summary: 'Claim seat',
+    tag: 'customer-seats',
+    access: CUSTOMER_SEAT_CLAIM,
+    body: seatClaimBody,
+    operation: 'CustomerSeatsClaim',
+    variables: ({ body }) => ({ invitationToken: body.invitation_token }),
+    result: data => ({
+      seat: customerSeatWire(data.claimCustomerSeat.seat),
+      customer_session_token: data.claimCustomerSeat.customerSessionToken,
+    }),
+    status: 200,
+    response: seatClaimResponse,
+    errors: [400, 403],
+  },
+];

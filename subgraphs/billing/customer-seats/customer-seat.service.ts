@@ -1,0 +1,370 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { snakeKeys } from '../../../kit/case.js';
+import { CORE_READERS, PORTAL_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
+import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
+import type { OutboxEvent } from '../../../kit/database/write/write-frame.js';
+import { BadRequest, ResourceNotFound } from '../../../kit/errors.js';
+import type { RequestContext } from '../../../kit/request-context.js';
+import { hashToken } from '../../../kit/tokens.js';
+import type { OrganizationDirectory, OrganizationProfile } from '../../identity/contract.js';
+import { Customer } from '../customers/customer.entity.js';
+import { customerEvent } from '../customers/customer.events.js';
+import { CustomerRepository } from '../customers/customer.repository.js';
+import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
+import { sendSoon } from '../emails/email-outbox.js';
+import { runWrite } from '../events/run-write.js';
+import type { JobRunner } from '../jobs/job-queue.js';
+import { organizationNow } from '../time/organization-clocks.js';
+import { CustomerSeat } from './customer-seat.entity.js';
+import {
+  CustomerNotFound,
+  FeatureNotEnabled,
+  InvalidInvitationToken,
+  InvalidSeatAssignmentRequest,
+  SeatAlreadyAssigned,
+  SeatNotAvailable,
+  SeatNotPending,
+} from './customer-seat.errors.js';
+import type { CustomerSeatAssignInput } from './customer-seat.inputs.js';
+import { queueSeatInvitation, SEAT_INVITATION_TTL_MS } from './customer-seat.invitation.js';
+import { customerSeatRead } from './customer-seat.read.js';
+import { type SeatContainer, type SeatContainerRef, CustomerSeatRepository } from './customer-seat.repository.js';
+import { CustomerSeatClaimType, CustomerSeatType, SeatClaimInfoType, SeatsListType } from './customer-seat.type.js';
+import { customerSeatWire } from './customer-seat.wire.js';
+
+/** Merchants (Core API) and the billing customer (its portal) manage the same seats. */
+const SEAT_READERS = [...CORE_READERS, ...PORTAL_READERS];
+/** Every seat of a container on one page: a container has at most 10,000 seats (and their revoked rows). */
+const ALL_SEATS = { limit: 100_000, offset: 0 };
+
+type SeatEventType = 'customer_seat.assigned' | 'customer_seat.claimed' | 'customer_seat.revoked';
+
+/**
+ * Seats of seat-based subscriptions and orders (Polar's customer_seat service; docs/customer-seats.md):
+ * the buyer (merchant API or its portal) assigns seats by e-mail, external id or customer id, up to the
+ * container's `seats`; the holder claims the seat with the e-mailed token and gets a portal session;
+ * a seat is revoked and its row reused by the next assignment. Each change records its
+ * `customer_seat.*` event in its own transaction.
+ */
+export class CustomerSeatService {
+  constructor(
+    private readonly deps: {
+      secret: string;
+      publicUrl: string;
+      sessions: CustomerSessionService;
+      organizations: OrganizationDirectory | null;
+      jobs: JobRunner | null;
+    },
+  ) {}
+
+  async list(
+    ctx: RequestContext,
+    ids: { subscriptionId?: string | null; orderId?: string | null },
+  ): Promise<SeatsListType> {
+    const ref = containerRef(ids);
+    if (!ref) throw new BadRequest('Either subscription_id or order_id must be provided');
+    const container = await new CustomerSeatRepository(ctx.em).findContainer(
+      tenantScope(ctx.principal, SEAT_READERS),
+      ref,
+    );
+    if (!container) throw notFound(ref);
+    await this.profileWithSeats(container.row.organizationId);
+    const filters =
+      container.kind === 'subscription' ? { subscriptionId: container.row.id } : { orderId: container.row.id };
+    const { rows } = await customerSeatRead.page(
+      ctx.em,
+      ctx.principal,
+      filters,
+      [{ key: 'created_at', direction: 'asc' }],
+      ALL_SEATS,
+    );
+    const seats = rows.map(CustomerSeatType.fromRow);
+    const occupied = seats.filter(s => s.status !== 'revoked').length;
+    const totalSeats = container.row.seats ?? 0;
+    return { seats, availableSeats: Math.max(0, totalSeats - occupied), totalSeats };
+  }
+
+  async assign(ctx: RequestContext, input: CustomerSeatAssignInput): Promise<CustomerSeatType> {
+    const ref = containerRef(input);
+    if (!ref) throw new BadRequest('Either subscription_id or order_id must be provided');
+    const scope = tenantScope(ctx.principal, SEAT_READERS);
+    // The organization's switches live in identity: asked before the transaction takes its locks.
+    const peek = await new CustomerSeatRepository(ctx.em.fork()).findContainer(scope, ref);
+    if (!peek) throw notFound(ref);
+    const profile = await this.profileWithSeats(peek.row.organizationId);
+    const now = await organizationNow(ctx, peek.row.organizationId);
+    const immediate = input.immediateClaim === true;
+    const token = immediate ? null : randomBytes(32).toString('base64url');
+    let emailKey: string | null = null;
+    const seat = await runWrite(ctx.em, async em => {
+      const seats = new CustomerSeatRepository(em);
+      // Locked as the seat count's update locks it: an assignment cannot slip past a lowered count.
+      const container = await seats.findContainer(scope, ref, { lock: true });
+      if (!container) throw notFound(ref);
+      const sourceId = container.row.id;
+      if (container.kind === 'order' && container.row.status === 'pending')
+        throw new SeatNotAvailable(sourceId, 'Order must be paid before assigning seats');
+      if ((container.row.seats ?? 0) - (await seats.countOccupied(container)) <= 0)
+        throw new SeatNotAvailable(sourceId);
+      const events: OutboxEvent[] = [];
+      const holder = await this.seatHolder(em, container, input, now, events);
+      if (await seats.findHeldBy(container, holder.id))
+        throw new SeatAlreadyAssigned(input.email ?? input.externalCustomerId ?? input.customerId ?? holder.id);
+      const seat = (await seats.findRevoked(container)) ?? em.create(CustomerSeat, newSeat(container, now));
+      Object.assign(seat, {
+        status: immediate ? 'claimed' : 'pending',
+        customerId: holder.id,
+        memberId: null,
+        email: null,
+        invitationTokenHash: token ? hashToken(token, this.deps.secret) : null,
+        invitationTokenExpiresAt: token ? new Date(now.getTime() + SEAT_INVITATION_TTL_MS) : null,
+        claimedAt: immediate ? now : null,
+        revokedAt: null,
+        seatMetadata: input.metadata ?? {},
+        modifiedAt: seat.createdAt === now ? null : now,
+      });
+      if (token && holder.email) {
+        const product = await seats.findProduct(container);
+        const buyer = await seats.findCustomer(container.row.customerId);
+        emailKey = await queueSeatInvitation(
+          em,
+          this.deps.publicUrl,
+          {
+            organizationId: container.row.organizationId,
+            organizationName: profile?.name ?? null,
+            organizationSlug: profile?.slug ?? null,
+            productName: product?.name ?? 'your purchase',
+            billingManager: buyer?.email ?? buyer?.name ?? 'Your team',
+            to: holder.email,
+            token,
+            expiresAt: seat.invitationTokenExpiresAt as Date,
+          },
+          now,
+        );
+      }
+      const type: SeatEventType = immediate ? 'customer_seat.claimed' : 'customer_seat.assigned';
+      return { result: seat, events: async tx => [...events, await seatEvent(tx, type, seat, now)] };
+    });
+    if (emailKey) sendSoon(this.deps.jobs, emailKey);
+    return this.readIn(ctx.em, seat);
+  }
+
+  async revoke(ctx: RequestContext, id: string): Promise<CustomerSeatType> {
+    const found = await this.readable(ctx, id);
+    await this.profileWithSeats(found.organizationId);
+    const now = await organizationNow(ctx, found.organizationId);
+    const seat = await runWrite(ctx.em, async em => {
+      const seat = await this.loadSeat(ctx, em, id);
+      // Revoking twice changes nothing and tells nobody again.
+      if (seat.status === 'revoked') return { result: seat };
+      Object.assign(seat, {
+        status: 'revoked',
+        revokedAt: now,
+        modifiedAt: now,
+        invitationTokenHash: null,
+        customerId: null,
+        memberId: null,
+        email: null,
+      });
+      return { result: seat, events: async tx => [await seatEvent(tx, 'customer_seat.revoked', seat, now)] };
+    });
+    return this.readIn(ctx.em, seat);
+  }
+
+  /**
+   * Sends a pending seat's invitation again. Only the token's HMAC is kept, so the new e-mail carries a
+   * new token (the old link stops working) with a new day to claim it.
+   */
+  async resendInvitation(ctx: RequestContext, id: string): Promise<CustomerSeatType> {
+    const found = await this.readable(ctx, id);
+    const profile = await this.profileWithSeats(found.organizationId);
+    const now = await organizationNow(ctx, found.organizationId);
+    const token = randomBytes(32).toString('base64url');
+    let emailKey: string | null = null;
+    const seat = await runWrite(ctx.em, async em => {
+      const seat = await this.loadSeat(ctx, em, id);
+      if (seat.status !== 'pending') throw new SeatNotPending();
+      if (!seat.invitationTokenHash) throw new InvalidInvitationToken();
+      const seats = new CustomerSeatRepository(em);
+      const holder = await seats.findCustomer(seat.customerId);
+      const to = seat.email ?? holder?.email;
+      if (!to) throw new InvalidInvitationToken();
+      const product = await seats.findProduct(await seats.containerOf(seat));
+      const buyer = await seats.findCustomer(seat.billingCustomerId);
+      seat.invitationTokenHash = hashToken(token, this.deps.secret);
+      seat.invitationTokenExpiresAt = new Date(now.getTime() + SEAT_INVITATION_TTL_MS);
+      seat.modifiedAt = now;
+      emailKey = await queueSeatInvitation(
+        em,
+        this.deps.publicUrl,
+        {
+          organizationId: seat.organizationId,
+          organizationName: profile?.name ?? null,
+          organizationSlug: profile?.slug ?? null,
+          productName: product?.name ?? 'your purchase',
+          billingManager: buyer?.email ?? buyer?.name ?? 'Your team',
+          to,
+          token,
+          expiresAt: seat.invitationTokenExpiresAt,
+        },
+        now,
+      );
+      return { result: seat };
+    });
+    if (emailKey) sendSoon(this.deps.jobs, emailKey);
+    return this.readIn(ctx.em, seat);
+  }
+
+  /** What an invitation shows (no side effect: link scanners may fetch it). 404 when it cannot be claimed. */
+  async claimInfo(ctx: RequestContext, token: string): Promise<SeatClaimInfoType> {
+    const repository = new CustomerSeatRepository(ctx.em);
+    const seat = await repository.findByTokenHash(hashToken(token, this.deps.secret));
+    if (!seat || !(await claimable(ctx, seat))) throw new ResourceNotFound('Invalid or expired invitation token');
+    const profile = await this.profileWithSeats(seat.organizationId);
+    const product = await repository.findProduct(await repository.containerOf(seat));
+    if (!product) throw new ResourceNotFound('Seat has no subscription or order');
+    const holder = await repository.findCustomer(seat.customerId);
+    return {
+      productName: product.name,
+      productId: product.id,
+      organizationName: profile?.name ?? '',
+      organizationSlug: profile?.slug ?? '',
+      customerEmail: seat.email ?? holder?.email ?? '',
+      canClaim: seat.status === 'pending',
+    };
+  }
+
+  /** Spends the token: the seat is claimed and its holder gets a portal session (`polar_cst_`). */
+  async claim(ctx: RequestContext, token: string): Promise<CustomerSeatClaimType> {
+    const tokenHash = hashToken(token, this.deps.secret);
+    const peek = await new CustomerSeatRepository(ctx.em.fork()).findByTokenHash(tokenHash);
+    if (!peek) throw new InvalidInvitationToken();
+    await this.profileWithSeats(peek.organizationId);
+    const now = await organizationNow(ctx, peek.organizationId);
+    const { seat, sessionToken } = await runWrite(ctx.em, async em => {
+      // Locked: of two claims of one token, the second finds it spent.
+      const seats = new CustomerSeatRepository(em);
+      const seat = await seats.findByTokenHash(tokenHash, { lock: true });
+      if (!seat || !(await claimable(ctx, seat, now))) throw new InvalidInvitationToken();
+      const holder = await seats.findCustomer(seat.customerId, { live: true });
+      if (!holder) throw new InvalidInvitationToken();
+      Object.assign(seat, { status: 'claimed', claimedAt: now, invitationTokenHash: null, modifiedAt: now });
+      const session = await this.deps.sessions.createFor(em, holder, now);
+      return {
+        result: { seat, sessionToken: session.token },
+        events: async tx => [await seatEvent(tx, 'customer_seat.claimed', seat, now)],
+      };
+    });
+    return { seat: await this.readIn(ctx.em, seat), customerSessionToken: sessionToken };
+  }
+
+  /**
+   * The organization's profile, refusing when its `seat_based_pricing_enabled` is off (403). Billing
+   * started without identity's directory (unit tests) has every feature on.
+   */
+  private async profileWithSeats(organizationId: string): Promise<OrganizationProfile | null> {
+    if (!this.deps.organizations) return null;
+    const profile = await this.deps.organizations.profile(organizationId);
+    if (!profile?.features.seatBasedPricingEnabled) throw new FeatureNotEnabled();
+    return profile;
+  }
+
+  /**
+   * Who gets the seat: exactly one of e-mail (the organization's customer with it, created when there is
+   * none, with its `customer.created`), external id or customer id (404 when not the organization's).
+   */
+  private async seatHolder(
+    em: EntityManager,
+    container: SeatContainer,
+    input: CustomerSeatAssignInput,
+    now: Date,
+    events: OutboxEvent[],
+  ): Promise<Customer> {
+    // Members are not built yet (docs/customer-seats.md): a member id names no one.
+    if (input.memberId != null || input.externalMemberId != null)
+      throw new InvalidSeatAssignmentRequest(
+        'Members are not supported: assign by email, external_customer_id or customer_id.',
+      );
+    const given = [input.email, input.externalCustomerId, input.customerId].filter(v => v != null);
+    if (given.length !== 1) throw new InvalidSeatAssignmentRequest();
+    const organizationId = container.row.organizationId;
+    const customers = new CustomerRepository(em);
+    if (input.customerId != null) {
+      const found = await new CustomerSeatRepository(em).findCustomer(input.customerId, { organizationId, live: true });
+      if (!found) throw new CustomerNotFound(input.customerId);
+      return found;
+    }
+    if (input.externalCustomerId != null) {
+      const found = await customers.findByExternalId(organizationId, input.externalCustomerId);
+      if (!found || found.deletedAt) throw new CustomerNotFound(input.externalCustomerId);
+      return found;
+    }
+    const email = input.email as string;
+    const existing = await customers.findByEmail(organizationId, email);
+    if (existing) return existing;
+    const created = em.create(Customer, { organizationId, email, metadata: {}, createdAt: now } as Customer);
+    events.push(customerEvent('customer.created', created, now));
+    return created;
+  }
+
+  /** The seat as the caller may read it (404 otherwise), before any lock. */
+  private async readable(ctx: RequestContext, id: string): Promise<CustomerSeat> {
+    const row = await customerSeatRead.byId(ctx.em, ctx.principal, id);
+    if (!row) throw new ResourceNotFound('Seat not found');
+    return row.r as CustomerSeat;
+  }
+
+  private loadSeat(ctx: RequestContext, em: EntityManager, id: string): Promise<CustomerSeat> {
+    return loadForWrite(em, CustomerSeat, id, tenantScope(ctx.principal, SEAT_READERS), {
+      tenant: { customer: 'billingCustomerId' },
+    });
+  }
+
+  private async readIn(em: EntityManager, seat: CustomerSeat): Promise<CustomerSeatType> {
+    const [row] = await customerSeatRead.byIdsIn(em, { organizationIds: [seat.organizationId], customerId: null }, [
+      seat.id,
+    ]);
+    if (!row) throw new ResourceNotFound('Seat not found');
+    return CustomerSeatType.fromRow(row);
+  }
+}
+
+function containerRef(input: { subscriptionId?: string | null; orderId?: string | null }): SeatContainerRef | null {
+  if (input.subscriptionId) return { subscriptionId: input.subscriptionId };
+  if (input.orderId) return { orderId: input.orderId };
+  return null;
+}
+
+function notFound(ref: SeatContainerRef): ResourceNotFound {
+  return new ResourceNotFound('subscriptionId' in ref ? 'Subscription not found' : 'Order not found');
+}
+
+function newSeat(container: SeatContainer, now: Date): CustomerSeat {
+  return {
+    organizationId: container.row.organizationId,
+    subscriptionId: container.kind === 'subscription' ? container.row.id : null,
+    orderId: container.kind === 'order' ? container.row.id : null,
+    billingCustomerId: container.row.customerId,
+    status: 'pending',
+    createdAt: now,
+  } as CustomerSeat;
+}
+
+/** Pending, and its invitation not expired (by the organization's clock). */
+async function claimable(ctx: RequestContext, seat: CustomerSeat, at?: Date): Promise<boolean> {
+  if (seat.status !== 'pending') return false;
+  const now = at ?? (await organizationNow(ctx, seat.organizationId));
+  return !seat.invitationTokenExpiresAt || seat.invitationTokenExpiresAt.getTime() >= now.getTime();
+}
+
+/** A seat event: the seat's wire body after the change, read as the REST API serves it. */
+async function seatEvent(em: EntityManager, type: SeatEventType, seat: CustomerSeat, at: Date): Promise<OutboxEvent> {
+  const [row] = await customerSeatRead.byIdsIn(em, { organizationIds: [seat.organizationId], customerId: null }, [
+    seat.id,
+  ]);
+  const payload = row
+    ? customerSeatWire(CustomerSeatType.fromRow(row))
+    : snakeKeys<Record<string, unknown>>({ id: seat.id });
+  return { organizationId: seat.organizationId, type, payload, at };
+}
