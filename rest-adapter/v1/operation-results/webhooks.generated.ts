@@ -21,6 +21,7 @@ export type WebhookDeliveriesListResult = {
         skipped: boolean;
         payload: string | null;
         type: string;
+        apiVersion: string;
         isArchived: boolean;
       };
     }>;

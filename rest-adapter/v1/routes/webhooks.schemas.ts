@@ -59,6 +59,7 @@ export const webhookEventResponse = z.object({
   skipped: z.boolean(),
   payload: z.string().nullable(),
   type: eventType,
+  api_version: z.string(),
   is_archived: z.boolean(),
 });
 

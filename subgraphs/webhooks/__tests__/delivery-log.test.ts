@@ -115,6 +115,8 @@ beforeAll(async () => {
               skipped: status === 'skipped',
               payload,
               type,
+              // Seeded without an endpoint version: the default's body.
+              apiVersion: '2026-04',
               isArchived: false,
             },
           },

@@ -1,3 +1,4 @@
+import { DEFAULT_API_VERSION } from '../../../kit/api-versions.js';
 import { containsPattern } from '../../../kit/database/read/values.js';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
@@ -62,7 +63,7 @@ export const webhookDeliveryRead = new ReadModel<DeliveryReadFilters>({
     duration_ms: 'd.duration_ms',
     error: 'd.error',
     endpoint_id: 'd.endpoint_id',
-    event: `(select json_build_object('id', m.id, 'createdAt', m.created_at, 'modifiedAt', m.modified_at, 'lastHttpCode', m.last_http_code, 'status', m.status, 'payload', ${SENT_BODY}, 'type', ev.type) ${EVENT_OF_DELIVERY})`,
+    event: `(select json_build_object('id', m.id, 'createdAt', m.created_at, 'modifiedAt', m.modified_at, 'lastHttpCode', m.last_http_code, 'status', m.status, 'payload', ${SENT_BODY}, 'type', ev.type, 'apiVersion', m.api_version) ${EVENT_OF_DELIVERY})`,
   },
   filters: {
     endpointIds: { where: 'd.endpoint_id = any(?::uuid[])' },
@@ -111,6 +112,8 @@ interface DeliveryEventJson {
   status: string;
   payload: string;
   type: string;
+  /** The version the body was rendered for; null for an unversioned endpoint's. */
+  apiVersion: string | null;
 }
 
 /**
@@ -139,6 +142,8 @@ export function webhookDeliveryFromRow(row: ReadRow): WebhookDeliveryType {
       skipped: event.status === 'skipped',
       payload: event.payload,
       type: event.type,
+      // An unversioned endpoint's body is the default version's, as its endpoint answers (docs/webhooks.md#api-versions).
+      apiVersion: event.apiVersion ?? DEFAULT_API_VERSION,
       isArchived: false,
     },
   };

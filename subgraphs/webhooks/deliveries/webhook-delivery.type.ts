@@ -17,6 +17,7 @@ export class WebhookEventType {
   @Field() skipped!: boolean;
   @Field(() => String, { nullable: true }) payload!: string | null;
   @Field() type!: string;
+  @Field({ description: 'The API version the payload was rendered for.' }) apiVersion!: string;
   @Field() isArchived!: boolean;
 }
 
