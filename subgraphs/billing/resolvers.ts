@@ -20,6 +20,8 @@ import { RefundResolver } from './refunds/refund.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
 import { invoiceGenerationReference } from './invoices/invoice.reference.js';
+import { ReceiptResolver } from './receipts/receipt.resolver.js';
+import { receiptFileReference } from './receipts/receipt.reference.js';
 import { CustomerPortalPaymentMethodsResolver } from './payments/customer-portal-payment-methods.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
@@ -66,6 +68,7 @@ export const billingResolvers: Function[] = [
   RefundResolver,
   TaxReportResolver,
   InvoiceResolver,
+  ReceiptResolver,
   CustomerPortalOrdersResolver,
   LicenseKeyResolver,
   LicenseKeyGrantedByResolver,
@@ -82,6 +85,7 @@ export const billingReferenceResolvers: ReferenceResolvers = {
   ...customerReference,
   ...subscriptionReference,
   ...invoiceGenerationReference,
+  ...receiptFileReference,
 };
 
 export const resolversForSchema = () => billingResolvers as unknown as NonEmptyArray<Function>;

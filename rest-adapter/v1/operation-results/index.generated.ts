@@ -20,6 +20,7 @@ import type * as orders from './orders.generated.js';
 import type * as organizationAccessTokens from './organization-access-tokens.generated.js';
 import type * as organizations from './organizations.generated.js';
 import type * as products from './products.generated.js';
+import type * as receipts from './receipts.generated.js';
 import type * as refunds from './refunds.generated.js';
 import type * as sandboxClock from './sandbox-clock.generated.js';
 import type * as sandboxEmails from './sandbox-emails.generated.js';
@@ -70,6 +71,8 @@ export interface OperationResults {
   CustomerPortalOrdersGet: customerPortalOrders.CustomerPortalOrdersGetResult;
   CustomerPortalOrdersInvoice: invoices.CustomerPortalOrdersInvoiceResult;
   CustomerPortalOrdersList: customerPortalOrders.CustomerPortalOrdersListResult;
+  CustomerPortalOrdersPaymentStatus: customerPortalOrders.CustomerPortalOrdersPaymentStatusResult;
+  CustomerPortalOrdersReceipt: receipts.CustomerPortalOrdersReceiptResult;
   CustomerPortalOrdersUpdate: customerPortalOrders.CustomerPortalOrdersUpdateResult;
   CustomerPortalOrganizationsGet: customerPortalOrganizations.CustomerPortalOrganizationsGetResult;
   CustomerPortalPaymentMethodsAdd: customerPortalCustomers.CustomerPortalPaymentMethodsAddResult;
@@ -121,6 +124,7 @@ export interface OperationResults {
   OrdersGet: orders.OrdersGetResult;
   OrdersInvoice: invoices.OrdersInvoiceResult;
   OrdersList: orders.OrdersListResult;
+  OrdersReceipt: receipts.OrdersReceiptResult;
   OrdersUpdate: orders.OrdersUpdateResult;
   OrganizationAccessTokensCreate: organizationAccessTokens.OrganizationAccessTokensCreateResult;
   OrganizationAccessTokensDelete: organizationAccessTokens.OrganizationAccessTokensDeleteResult;
@@ -137,6 +141,7 @@ export interface OperationResults {
   ProductsList: products.ProductsListResult;
   ProductsUpdate: products.ProductsUpdateResult;
   ProductsUpdateBenefits: benefits.ProductsUpdateBenefitsResult;
+  ReceiptFile: receipts.ReceiptFileResult;
   RefundsCreate: refunds.RefundsCreateResult;
   RefundsList: refunds.RefundsListResult;
   SandboxClockAdvance: sandboxClock.SandboxClockAdvanceResult;

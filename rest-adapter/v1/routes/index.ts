@@ -15,6 +15,7 @@ import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
+import { receiptRoutes } from './receipts.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
@@ -48,6 +49,7 @@ export const routes: Route[] = [
   ...refundRoutes,
   ...taxRoutes,
   ...invoiceRoutes,
+  ...receiptRoutes,
   ...customerPortalOrderRoutes,
   ...licenseKeyRoutes,
   ...fileRoutes,

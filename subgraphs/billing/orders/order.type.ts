@@ -1,4 +1,5 @@
 import { OrderStatusEnum, SubscriptionStatusEnum } from '../shared/status-enums.js';
+import { receiptNumberOf } from '../receipts/receipt-number.js';
 import { Directive, Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { toBigInt, toDate } from '../../../kit/database/read/values.js';
@@ -263,7 +264,7 @@ export class OrderType {
       billingAddress: AddressType.fromStored(o.billingAddress),
       invoiceNumber: o.invoiceNumber,
       isInvoiceGenerated: o.isInvoiceGenerated,
-      receiptNumber: null,
+      receiptNumber: receiptNumberOf({ id: o.id, status: o.status, invoiceNumber: o.invoiceNumber, dueAmount: due }),
       seats: o.seats,
       units: null,
       customerId: o.customerId,
@@ -297,4 +298,12 @@ export class CustomerOrderPaymentConfirmationType {
   @Field() status!: string;
   @Field(() => String, { nullable: true }) clientSecret!: string | null;
   @Field(() => String, { nullable: true }) error!: string | null;
+}
+
+/** Polar's CustomerOrderPaymentStatus: the order's latest payment attempt, as the portal polls it. */
+@ObjectType('CustomerOrderPaymentStatus')
+export class CustomerOrderPaymentStatusType {
+  @Field({ description: 'pending | succeeded | failed, or no_payment before any attempt.' }) status!: string;
+  @Field(() => String, { nullable: true, description: "The processor's decline message of a failed payment." })
+  error!: string | null;
 }
