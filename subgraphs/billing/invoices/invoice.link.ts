@@ -32,6 +32,8 @@ export class InvoiceLinks {
   }
 
   private sign(orderId: string, expires: number, checksum: string): string {
-    return createHmac('sha256', this.secret).update(`${this.document}:${orderId}:${expires}:${checksum}`).digest('base64url');
+    return createHmac('sha256', this.secret)
+      .update(`${this.document}:${orderId}:${expires}:${checksum}`)
+      .digest('base64url');
   }
 }
