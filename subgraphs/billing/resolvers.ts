@@ -23,6 +23,7 @@ import { invoiceGenerationReference } from './invoices/invoice.reference.js';
 import { ReceiptResolver } from './receipts/receipt.resolver.js';
 import { receiptFileReference } from './receipts/receipt.reference.js';
 import { CustomerPortalPaymentMethodsResolver } from './payments/customer-portal-payment-methods.resolver.js';
+import { CustomerPaymentMethodsResolver } from './payments/customer-payment-methods.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
@@ -74,6 +75,7 @@ export const billingResolvers: Function[] = [
   LicenseKeyGrantedByResolver,
   FileResolver,
   CustomerPortalPaymentMethodsResolver,
+  CustomerPaymentMethodsResolver,
   BenefitResolver,
   CustomerStateResolver,
   UserBenefitsResolver,

@@ -23,8 +23,6 @@ const NOT_YET_BUILT: Record<string, string> = {
   'metrics.getDashboard': 'metrics: own issue, out of scope',
   'customFields.list': 'custom fields (issue 25)',
   'customFields.get': 'custom fields (issue 25)',
-  'customers.listPaymentMethods': 'customer payment methods, merchant side (issue 25)',
-  'customers.listPaymentMethodsExternal': 'customer payment methods, merchant side (issue 25)',
   'customers.members.list': 'customer members (issue 25)',
   'customers.members.listExternal': 'customer members (issue 25)',
   'customers.members.get': 'customer members (issue 25)',

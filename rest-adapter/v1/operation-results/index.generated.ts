@@ -4,6 +4,7 @@
 import type * as benefits from './benefits.generated.js';
 import type * as checkoutLinks from './checkout-links.generated.js';
 import type * as checkouts from './checkouts.generated.js';
+import type * as customerPaymentMethods from './customer-payment-methods.generated.js';
 import type * as customerPortalBenefitGrants from './customer-portal-benefit-grants.generated.js';
 import type * as customerPortalCustomerSession from './customer-portal-customer-session.generated.js';
 import type * as customerPortalCustomers from './customer-portal-customers.generated.js';
@@ -51,6 +52,8 @@ export interface OperationResults {
   CheckoutsGet: checkouts.CheckoutsGetResult;
   CheckoutsList: checkouts.CheckoutsListResult;
   CheckoutsUpdate: checkouts.CheckoutsUpdateResult;
+  CustomerPaymentMethodsList: customerPaymentMethods.CustomerPaymentMethodsListResult;
+  CustomerPaymentMethodsListExternal: customerPaymentMethods.CustomerPaymentMethodsListExternalResult;
   CustomerPortalBenefitGrantsGet: customerPortalBenefitGrants.CustomerPortalBenefitGrantsGetResult;
   CustomerPortalBenefitGrantsList: customerPortalBenefitGrants.CustomerPortalBenefitGrantsListResult;
   CustomerPortalBenefitGrantsUpdate: customerPortalBenefitGrants.CustomerPortalBenefitGrantsUpdateResult;

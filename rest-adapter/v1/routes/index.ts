@@ -4,6 +4,7 @@ import type { Route } from './route.js';
 import { productRoutes } from './products.routes.js';
 import { discountRoutes } from './discounts.routes.js';
 import { customerRoutes } from './customers.routes.js';
+import { customerPaymentMethodRoutes } from './customer-payment-methods.routes.js';
 import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
 import { customerPortalCustomerSessionRoutes } from './customer-portal-customer-session.routes.js';
@@ -32,6 +33,7 @@ export const routes: Route[] = [
   ...organizationRoutes,
   ...organizationAccessTokenRoutes,
   ...customerRoutes,
+  ...customerPaymentMethodRoutes,
   ...customerSessionRoutes,
   ...customerPortalCustomerRoutes,
   ...customerPortalCustomerSessionRoutes,
