@@ -66,6 +66,10 @@ export class OrderItemType {
   @Field(() => MinorUnits) taxAmount!: bigint;
   @Field() proration!: boolean;
   @Field(() => ID, { nullable: true }) productPriceId!: string | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Start of the period the line covers.' })
+  startTimestamp!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'End of the period the line covers.' })
+  endTimestamp!: Date | null;
 
   static fromEntity(i: Readonly<OrderItem>): OrderItemType {
     return {
@@ -77,6 +81,8 @@ export class OrderItemType {
       taxAmount: toBigInt(i.taxAmount),
       proration: i.proration,
       productPriceId: i.productPriceId,
+      startTimestamp: toDate(i.startTimestamp),
+      endTimestamp: toDate(i.endTimestamp),
     };
   }
 }
