@@ -24,6 +24,7 @@ import { ReceiptResolver } from './receipts/receipt.resolver.js';
 import { receiptFileReference } from './receipts/receipt.reference.js';
 import { CustomerPortalPaymentMethodsResolver } from './payments/customer-portal-payment-methods.resolver.js';
 import { CustomerPaymentMethodsResolver } from './payments/customer-payment-methods.resolver.js';
+import { CustomerPortalOrderPaymentStatusResolver } from './payments/customer-portal-order-payment-status.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
@@ -76,6 +77,7 @@ export const billingResolvers: Function[] = [
   FileResolver,
   CustomerPortalPaymentMethodsResolver,
   CustomerPaymentMethodsResolver,
+  CustomerPortalOrderPaymentStatusResolver,
   BenefitResolver,
   CustomerStateResolver,
   UserBenefitsResolver,

@@ -8,13 +8,7 @@ import { retryOrderPayment } from '../subscriptions/lifecycle/retry-payment.js';
 import { storedAddress } from '../customers/customer.service.js';
 import { OrderUpdateInput } from './order.resolver.js';
 import { ProductType } from '../products/product.type.js';
-import { PaymentRepository } from '../payments/payment.repository.js';
-import {
-  CustomerOrderPaymentConfirmationType,
-  CustomerOrderPaymentStatusType,
-  OrderList,
-  OrderType,
-} from './order.type.js';
+import { CustomerOrderPaymentConfirmationType, OrderList, OrderType } from './order.type.js';
 
 /**
  * The authenticated customer's own orders (Polar's CustomerOrder): the read path narrows a customer
@@ -67,20 +61,6 @@ export class CustomerPortalOrdersResolver {
         : {}),
     });
     return portalView(ctx.principal, order);
-  }
-
-  @Query(() => CustomerOrderPaymentStatusType, {
-    description: "The status of the latest payment of the customer's order (`no_payment` before any).",
-  })
-  async customerPortalOrderPaymentStatus(
-    @Ctx() ctx: BillingContext,
-    @Arg('id', () => ID) id: string,
-  ): Promise<CustomerOrderPaymentStatusType> {
-    authorize(ctx.principal, CUSTOMER_PORTAL_READ);
-    // The read path narrows a customer session to its own orders: another customer's is 404.
-    await ctx.services.orders.get(ctx, id);
-    const payment = await new PaymentRepository(ctx.em.fork()).latestOfOrder(id);
-    return payment ? { status: payment.status, error: payment.declineMessage } : { status: 'no_payment', error: null };
   }
 
   @Mutation(() => CustomerOrderPaymentConfirmationType, {

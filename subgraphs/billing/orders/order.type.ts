@@ -1,5 +1,5 @@
 import { OrderStatusEnum, SubscriptionStatusEnum } from '../shared/status-enums.js';
-import { receiptNumberOf } from '../receipts/receipt-number.js';
+import { receiptNumberOf } from './receipt-number.js';
 import { Directive, Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { toBigInt, toDate } from '../../../kit/database/read/values.js';
@@ -304,12 +304,4 @@ export class CustomerOrderPaymentConfirmationType {
   @Field() status!: string;
   @Field(() => String, { nullable: true }) clientSecret!: string | null;
   @Field(() => String, { nullable: true }) error!: string | null;
-}
-
-/** Polar's CustomerOrderPaymentStatus: the order's latest payment attempt, as the portal polls it. */
-@ObjectType('CustomerOrderPaymentStatus')
-export class CustomerOrderPaymentStatusType {
-  @Field({ description: 'pending | succeeded | failed, or no_payment before any attempt.' }) status!: string;
-  @Field(() => String, { nullable: true, description: "The processor's decline message of a failed payment." })
-  error!: string | null;
 }

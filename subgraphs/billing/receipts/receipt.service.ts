@@ -4,7 +4,7 @@ import type { InvoiceLinks } from '../invoices/invoice.link.js';
 import { renderInvoicePdf } from '../invoices/invoice.pdf.js';
 import { sellerOf } from '../invoices/invoice.service.js';
 import type { SaleTax } from '../orders/sale-tax.js';
-import { Order } from '../orders/order.entity.js';
+import { OrderRepository } from '../orders/order.repository.js';
 import { orderRead } from '../orders/order.read.js';
 import { OrderType } from '../orders/order.type.js';
 import type { Payment } from '../payments/payment.entity.js';
@@ -42,9 +42,9 @@ export class ReceiptService {
     if (!this.links.verify(orderId, expires, signature, RECEIPT_TEMPLATE, ctx.clock.now()))
       throw new InvalidReceiptLink();
     // By primary key: the signature is the credential, as an S3 presigned link is.
-    const order = await ctx.em.fork().findOne(Order, { id: orderId }, { fields: ['organizationId'] });
-    if (!order) throw new InvalidReceiptLink();
-    return order.organizationId;
+    const organizationId = await new OrderRepository(ctx.em.fork()).organizationOf(orderId);
+    if (!organizationId) throw new InvalidReceiptLink();
+    return organizationId;
   }
 
   /** The receipt PDF, rendered now from the order, its latest successful payment and its refunds. */

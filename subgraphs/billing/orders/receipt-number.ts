@@ -1,7 +1,7 @@
-import { isPaidOrderStatus } from '../orders/order.entity.js';
+import { isPaidOrderStatus } from './order.entity.js';
 
 /**
- * An order's `receipt_number` (docs/receipts.md#numbers): an order has a receipt once money was taken for
+ * An order's `receipt_number` (docs/receipts.md#numbers; the receipt itself is receipts/): an order has a receipt once money was taken for
  * it, so a paid order with something due (a free order, or one the balance covered, has no payment and no
  * receipt), refunded since or not. Derived, not allocated: `RCPT-` and the order's invoice number, which
  * is already unique in its organization and never changes.
