@@ -21,7 +21,11 @@ import { RefundResolver } from './refunds/refund.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
 import { invoiceGenerationReference } from './invoices/invoice.reference.js';
+import { ReceiptResolver } from './receipts/receipt.resolver.js';
+import { receiptFileReference } from './receipts/receipt.reference.js';
 import { CustomerPortalPaymentMethodsResolver } from './payments/customer-portal-payment-methods.resolver.js';
+import { CustomerPaymentMethodsResolver } from './payments/customer-payment-methods.resolver.js';
+import { CustomerPortalOrderPaymentStatusResolver } from './payments/customer-portal-order-payment-status.resolver.js';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver.js';
 import { CustomerSubscriptionsResolver } from './subscriptions/customer-subscriptions.resolver.js';
 import { OrganizationSubscriptionsResolver } from './subscriptions/organization-subscriptions.resolver.js';
@@ -68,11 +72,14 @@ export const billingResolvers: Function[] = [
   RefundResolver,
   TaxReportResolver,
   InvoiceResolver,
+  ReceiptResolver,
   CustomerPortalOrdersResolver,
   LicenseKeyResolver,
   LicenseKeyGrantedByResolver,
   FileResolver,
   CustomerPortalPaymentMethodsResolver,
+  CustomerPaymentMethodsResolver,
+  CustomerPortalOrderPaymentStatusResolver,
   BenefitResolver,
   CustomerStateResolver,
   UserBenefitsResolver,
@@ -84,6 +91,7 @@ export const billingReferenceResolvers: ReferenceResolvers = {
   ...customerReference,
   ...subscriptionReference,
   ...invoiceGenerationReference,
+  ...receiptFileReference,
 };
 
 export const resolversForSchema = () => billingResolvers as unknown as NonEmptyArray<Function>;

@@ -20,6 +20,7 @@ import { CustomerSeatService } from './customer-seats/customer-seat.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
+import { ReceiptService } from './receipts/receipt.service.js';
 import { OrderService } from './orders/order.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
@@ -80,6 +81,8 @@ export interface BillingServices {
   taxReports: TaxReportService;
   /** Order invoices: generation, signed links, the file. */
   invoices: InvoiceService;
+  /** Order receipts: signed links and the PDF, rendered when opened. */
+  receipts: ReceiptService;
   /** The environment's payment processor (test in the sandbox; Stripe or none in production). */
   payments: PaymentProcessor;
   /**
@@ -190,6 +193,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     refunds: new RefundService(payments),
     taxReports: new TaxReportService(deps.organizations ?? null),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl), deps.tax ?? null),
+    receipts: new ReceiptService(new InvoiceLinks(deps.secret, deps.publicUrl, 'receipt'), deps.tax ?? null),
     payments,
     processorOutcomes: new ProcessorOutcomeHandlers()
       .onCharge(renewalChargeSettlement)

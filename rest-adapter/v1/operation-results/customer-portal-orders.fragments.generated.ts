@@ -64,6 +64,8 @@ export type CustomerOrderFields = {
     taxAmount: number;
     proration: boolean;
     productPriceId: string | null;
+    startTimestamp: string | null;
+    endTimestamp: string | null;
   }>;
   product: {
     id: string;

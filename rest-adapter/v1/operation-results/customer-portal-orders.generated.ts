@@ -25,6 +25,13 @@ export type CustomerPortalOrdersListResult = {
   };
 };
 
+export type CustomerPortalOrdersPaymentStatusResult = {
+  customerPortalOrderPaymentStatus: {
+    status: string;
+    error: string | null;
+  };
+};
+
 export type CustomerPortalOrdersUpdateResult = {
   customerPortalUpdateOrder: CustomerOrderFields;
 };

@@ -4,6 +4,7 @@
 import type * as benefits from './benefits.generated.js';
 import type * as checkoutLinks from './checkout-links.generated.js';
 import type * as checkouts from './checkouts.generated.js';
+import type * as customerPaymentMethods from './customer-payment-methods.generated.js';
 import type * as customerPortalBenefitGrants from './customer-portal-benefit-grants.generated.js';
 import type * as customerPortalCustomerSession from './customer-portal-customer-session.generated.js';
 import type * as customerPortalCustomers from './customer-portal-customers.generated.js';
@@ -21,6 +22,7 @@ import type * as orders from './orders.generated.js';
 import type * as organizationAccessTokens from './organization-access-tokens.generated.js';
 import type * as organizations from './organizations.generated.js';
 import type * as products from './products.generated.js';
+import type * as receipts from './receipts.generated.js';
 import type * as refunds from './refunds.generated.js';
 import type * as sandboxClock from './sandbox-clock.generated.js';
 import type * as sandboxEmails from './sandbox-emails.generated.js';
@@ -51,6 +53,8 @@ export interface OperationResults {
   CheckoutsGet: checkouts.CheckoutsGetResult;
   CheckoutsList: checkouts.CheckoutsListResult;
   CheckoutsUpdate: checkouts.CheckoutsUpdateResult;
+  CustomerPaymentMethodsList: customerPaymentMethods.CustomerPaymentMethodsListResult;
+  CustomerPaymentMethodsListExternal: customerPaymentMethods.CustomerPaymentMethodsListExternalResult;
   CustomerPortalBenefitGrantsGet: customerPortalBenefitGrants.CustomerPortalBenefitGrantsGetResult;
   CustomerPortalBenefitGrantsList: customerPortalBenefitGrants.CustomerPortalBenefitGrantsListResult;
   CustomerPortalBenefitGrantsUpdate: customerPortalBenefitGrants.CustomerPortalBenefitGrantsUpdateResult;
@@ -71,6 +75,8 @@ export interface OperationResults {
   CustomerPortalOrdersGet: customerPortalOrders.CustomerPortalOrdersGetResult;
   CustomerPortalOrdersInvoice: invoices.CustomerPortalOrdersInvoiceResult;
   CustomerPortalOrdersList: customerPortalOrders.CustomerPortalOrdersListResult;
+  CustomerPortalOrdersPaymentStatus: customerPortalOrders.CustomerPortalOrdersPaymentStatusResult;
+  CustomerPortalOrdersReceipt: receipts.CustomerPortalOrdersReceiptResult;
   CustomerPortalOrdersUpdate: customerPortalOrders.CustomerPortalOrdersUpdateResult;
   CustomerPortalOrganizationsGet: customerPortalOrganizations.CustomerPortalOrganizationsGetResult;
   CustomerPortalPaymentMethodsAdd: customerPortalCustomers.CustomerPortalPaymentMethodsAddResult;
@@ -128,6 +134,7 @@ export interface OperationResults {
   OrdersGet: orders.OrdersGetResult;
   OrdersInvoice: invoices.OrdersInvoiceResult;
   OrdersList: orders.OrdersListResult;
+  OrdersReceipt: receipts.OrdersReceiptResult;
   OrdersUpdate: orders.OrdersUpdateResult;
   OrganizationAccessTokensCreate: organizationAccessTokens.OrganizationAccessTokensCreateResult;
   OrganizationAccessTokensDelete: organizationAccessTokens.OrganizationAccessTokensDeleteResult;
@@ -144,6 +151,7 @@ export interface OperationResults {
   ProductsList: products.ProductsListResult;
   ProductsUpdate: products.ProductsUpdateResult;
   ProductsUpdateBenefits: benefits.ProductsUpdateBenefitsResult;
+  ReceiptFile: receipts.ReceiptFileResult;
   RefundsCreate: refunds.RefundsCreateResult;
   RefundsList: refunds.RefundsListResult;
   SandboxClockAdvance: sandboxClock.SandboxClockAdvanceResult;

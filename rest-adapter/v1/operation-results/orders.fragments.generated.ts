@@ -70,6 +70,8 @@ export type OrderFields = {
     taxAmount: number;
     proration: boolean;
     productPriceId: string | null;
+    startTimestamp: string | null;
+    endTimestamp: string | null;
   }>;
   customer: CustomerFields;
   product: ProductFields | null;

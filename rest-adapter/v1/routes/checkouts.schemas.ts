@@ -195,6 +195,8 @@ export const orderResponse = z.looseObject({
       tax_amount: z.number().int(),
       proration: z.boolean(),
       product_price_id: z.uuid().nullable(),
+      start_timestamp: dateTime.nullable().meta({ description: 'Start of the period the line covers.' }),
+      end_timestamp: dateTime.nullable().meta({ description: 'End of the period the line covers.' }),
     }),
   ),
   metadata: metadataOutput,

@@ -19,7 +19,8 @@ const customerPortalCustomerUpdate = z.object({
 /** The Customer Portal API: a customer session token (`polar_cst_`) and nothing else. */
 
 const dateTime = z.iso.datetime({ offset: true });
-const paymentMethodResponse = z.looseObject({
+/** Polar's CustomerPaymentMethod, served by the portal and by `/v1/customers/{id}/payment-methods`. */
+export const paymentMethodResponse = z.looseObject({
   id: z.uuid(),
   created_at: dateTime,
   modified_at: dateTime.nullable(),

@@ -109,6 +109,24 @@ export const customerPortalOrderRoutes: Route[] = [
     errors: [404, 422],
   },
   {
+    operationId: 'customer_portal:orders:get_payment_status',
+    method: 'get',
+    path: '/v1/customer-portal/orders/{id}/payment-status',
+    summary: "Get the payment status of one of the customer's orders",
+    description:
+      "The status of the order's latest payment attempt (`pending`, `succeeded`, `failed`, with the processor's " +
+      'decline message as `error`), or `no_payment` before any: what the portal polls after a confirm-payment.',
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_READ,
+    params: idParams,
+    operation: 'CustomerPortalOrdersPaymentStatus',
+    variables: ({ params }) => ({ id: params.id }),
+    result: data => toWire(data.customerPortalOrderPaymentStatus),
+    status: 200,
+    response: z.object({ status: z.string(), error: z.string().nullable() }),
+    errors: [404],
+  },
+  {
     operationId: 'customer_portal:orders:confirm_retry_payment',
     method: 'post',
     path: '/v1/customer-portal/orders/{id}/confirm-payment',

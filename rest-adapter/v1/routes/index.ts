@@ -4,6 +4,7 @@ import type { Route } from './route.js';
 import { productRoutes } from './products.routes.js';
 import { discountRoutes } from './discounts.routes.js';
 import { customerRoutes } from './customers.routes.js';
+import { customerPaymentMethodRoutes } from './customer-payment-methods.routes.js';
 import { customerSessionRoutes } from './customer-sessions.routes.js';
 import { customerPortalCustomerRoutes } from './customer-portal-customers.routes.js';
 import { customerPortalCustomerSessionRoutes } from './customer-portal-customer-session.routes.js';
@@ -16,6 +17,7 @@ import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
+import { receiptRoutes } from './receipts.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
@@ -32,6 +34,7 @@ export const routes: Route[] = [
   ...organizationRoutes,
   ...organizationAccessTokenRoutes,
   ...customerRoutes,
+  ...customerPaymentMethodRoutes,
   ...customerSessionRoutes,
   ...customerPortalCustomerRoutes,
   ...customerPortalCustomerSessionRoutes,
@@ -50,6 +53,7 @@ export const routes: Route[] = [
   ...refundRoutes,
   ...taxRoutes,
   ...invoiceRoutes,
+  ...receiptRoutes,
   ...customerPortalOrderRoutes,
   ...licenseKeyRoutes,
   ...fileRoutes,

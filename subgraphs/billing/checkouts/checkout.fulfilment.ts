@@ -165,6 +165,9 @@ export function checkoutFulfilment(deps: {
               label: trialing ? `${product.name} (trial)` : product.name,
               amount: trialing ? 0n : amount,
               productPriceId: k.productPriceId,
+              // A subscription's first order covers its first period (the trial, when there is one).
+              startTimestamp: subscription?.currentPeriodStart ?? null,
+              endTimestamp: subscription?.currentPeriodEnd ?? null,
             },
           ],
           discountAmount: trialing ? 0n : BigInt(k.discountAmount),

@@ -37,7 +37,9 @@ export const REVERSE_CHARGE_MENTION =
   'Reverse charge: VAT to be accounted for by the recipient (Article 196, Directive 2006/112/EC)';
 
 export interface InvoiceDocument {
-  /** The order's `invoice_number` (per-organization sequence). */
+  /** What the document is, as its heading says: `Invoice` (the default) or `Receipt`. */
+  title?: 'Invoice' | 'Receipt';
+  /** The order's `invoice_number` (per-organization sequence), or a receipt's `receipt_number`. */
   number: string;
   /** The order's date (when it was created). */
   date: Date;
@@ -61,6 +63,8 @@ export interface InvoiceDocument {
   appliedBalance?: bigint;
   /** What was left to pay: `max(0, total + appliedBalance)` (`due_amount`). */
   due?: bigint;
+  /** Lines after the totals saying how the order was settled (a receipt's payment and refunds). */
+  settlement?: InvoiceTaxLine[];
   /** Locale for dates and numbers, `en-US` by default. */
   locale?: string;
 }

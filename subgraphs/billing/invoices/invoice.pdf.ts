@@ -14,7 +14,8 @@ import {
  */
 export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
   const issues = invoiceAmountIssues(invoice);
-  if (issues.length > 0) throw new Error(`Invoice ${invoice.number} does not add up: ${issues.join('; ')}`);
+  const title = invoice.title ?? 'Invoice';
+  if (issues.length > 0) throw new Error(`${title} ${invoice.number} does not add up: ${issues.join('; ')}`);
   const locale = invoice.locale ?? 'en-US';
   const money = (amount: bigint) => printableMoney(amount, invoice.currency, locale);
   // Loaded on the first invoice, not at start-up: pdfkit and its font stack take 7 MB of heap.
@@ -23,7 +24,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
     size: 'A4',
     margin: 56,
     info: {
-      Title: `Invoice ${invoice.number}`,
+      Title: `${title} ${invoice.number}`,
       Author: invoice.seller.name,
       CreationDate: invoice.date,
     },
@@ -39,9 +40,9 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
   const amountWidth = 140;
 
-  doc.font('Helvetica-Bold').fontSize(22).text('Invoice', left, 56);
+  doc.font('Helvetica-Bold').fontSize(22).text(title, left, 56);
   doc.font('Helvetica').fontSize(10);
-  doc.text(`Invoice number: ${invoice.number}`);
+  doc.text(`${title} number: ${invoice.number}`);
   doc.text(`Date: ${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(invoice.date)}`);
   doc.moveDown(1.5);
 
@@ -83,6 +84,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
   if (invoice.appliedBalance !== undefined && invoice.appliedBalance !== 0n)
     row('Applied balance', money(invoice.appliedBalance));
   if (invoice.due !== undefined && invoice.due !== invoice.total) row('Amount due', money(invoice.due), true);
+  for (const line of invoice.settlement ?? []) row(line.label, money(line.amount));
   if (invoice.reverseCharge) {
     doc.moveDown(1);
     doc.font('Helvetica').text(REVERSE_CHARGE_MENTION, left, doc.y, { width });

@@ -129,7 +129,7 @@ function invoiceChecksum(order: OrderType, document: InvoiceDocument): string {
 }
 
 /** The seller as its invoices name it: its legal name and address when set, else the organization's name. */
-function sellerOf(organizationName: string, tax: SellerTax | null): InvoiceParty {
+export function sellerOf(organizationName: string, tax: SellerTax | null): InvoiceParty {
   const address = tax?.legalAddress ?? null;
   return {
     name: tax?.legalName || organizationName,
@@ -152,15 +152,16 @@ function buyerTaxIdOf(stored: Order, order: OrderType): string | null {
 
 /** The order as an invoice: its number, date, items, amounts and tax lines in its currency, both parties. */
 export function invoiceDocument(order: OrderType, seller: InvoiceParty, buyerTaxId: string | null): InvoiceDocument {
-  const address = order.billingAddress!;
+  // An invoice always has both (eligible() checks); a receipt prints what there is (docs/receipts.md).
+  const address = order.billingAddress;
   return {
     number: order.invoiceNumber ?? order.id,
     date: order.createdAt,
     currency: order.currency,
     seller,
     buyer: {
-      name: order.billingName!,
-      address: {
+      name: order.billingName ?? order.customer.name ?? order.customer.email ?? '',
+      address: address && {
         line1: address.line1,
         line2: address.line2,
         postalCode: address.postalCode,

@@ -31,6 +31,7 @@ import { Migration20261128200000_order_tax } from './Migration20261128200000_ord
 import { Migration20261128210000_checkout_tax } from './Migration20261128210000_checkout_tax.js';
 import { Migration20261128220000_payment_trigger } from './Migration20261128220000_payment_trigger.js';
 import { Migration20261128221000_downloadable_downloads } from './Migration20261128221000_downloadable_downloads.js';
+import { Migration20261128230000_order_item_periods } from './Migration20261128230000_order_item_periods.js';
 import { Migration20261128231000_customer_seats } from './Migration20261128231000_customer_seats.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
@@ -80,5 +81,6 @@ export const billingMigrations = [
   { name: 'Migration20261128210000_checkout_tax', class: Migration20261128210000_checkout_tax },
   { name: 'Migration20261128220000_payment_trigger', class: Migration20261128220000_payment_trigger },
   { name: 'Migration20261128221000_downloadable_downloads', class: Migration20261128221000_downloadable_downloads },
+  { name: 'Migration20261128230000_order_item_periods', class: Migration20261128230000_order_item_periods },
   { name: 'Migration20261128231000_customer_seats', class: Migration20261128231000_customer_seats },
 ];

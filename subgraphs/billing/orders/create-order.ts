@@ -12,6 +12,9 @@ export interface NewOrderItem {
   amount: bigint;
   productPriceId: string | null;
   proration?: boolean;
+  /** The period the line covers; absent or null for a one-time line. */
+  startTimestamp?: Date | null;
+  endTimestamp?: Date | null;
 }
 
 export interface NewOrder {
@@ -94,6 +97,8 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
       productPriceId: item.productPriceId,
       proration: item.proration ?? false,
       position,
+      startTimestamp: item.startTimestamp ?? null,
+      endTimestamp: item.endTimestamp ?? null,
       createdAt: now,
     } as OrderItem);
   }

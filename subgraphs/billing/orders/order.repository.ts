@@ -10,6 +10,12 @@ export class OrderRepository {
     return this.em.findOne(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }
 
+  /** The organization an order belongs to, by primary key (for a signed link, whose signature is the credential). */
+  async organizationOf(id: string): Promise<string | null> {
+    const order = await this.em.findOne(Order, { id }, { fields: ['organizationId'] });
+    return order?.organizationId ?? null;
+  }
+
   /**
    * The organization's next invoice number, taken from its counter row (created at 1, then
    * incremented) in the caller's transaction: the row stays locked until it ends.

@@ -1,4 +1,5 @@
 import { OrderStatusEnum, SubscriptionStatusEnum } from '../shared/status-enums.js';
+import { receiptNumberOf } from './receipt-number.js';
 import { Directive, Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { toBigInt, toDate } from '../../../kit/database/read/values.js';
@@ -65,6 +66,10 @@ export class OrderItemType {
   @Field(() => MinorUnits) taxAmount!: bigint;
   @Field() proration!: boolean;
   @Field(() => ID, { nullable: true }) productPriceId!: string | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Start of the period the line covers.' })
+  startTimestamp!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'End of the period the line covers.' })
+  endTimestamp!: Date | null;
 
   static fromEntity(i: Readonly<OrderItem>): OrderItemType {
     return {
@@ -76,6 +81,8 @@ export class OrderItemType {
       taxAmount: toBigInt(i.taxAmount),
       proration: i.proration,
       productPriceId: i.productPriceId,
+      startTimestamp: toDate(i.startTimestamp),
+      endTimestamp: toDate(i.endTimestamp),
     };
   }
 }
@@ -263,7 +270,7 @@ export class OrderType {
       billingAddress: AddressType.fromStored(o.billingAddress),
       invoiceNumber: o.invoiceNumber,
       isInvoiceGenerated: o.isInvoiceGenerated,
-      receiptNumber: null,
+      receiptNumber: receiptNumberOf({ id: o.id, status: o.status, invoiceNumber: o.invoiceNumber, dueAmount: due }),
       seats: o.seats,
       units: null,
       customerId: o.customerId,

@@ -16,7 +16,7 @@ import {
   PaymentMethodInUseByActiveSubscription,
   PaymentMethodSetupFailed,
 } from './payment.errors.js';
-import { paymentMethodRead } from './payment-method.read.js';
+import { customerPaymentMethodRead, paymentMethodRead } from './payment-method.read.js';
 import { CustomerPaymentMethodType, type CustomerPaymentMethodCreateResultType } from './payment-method.type.js';
 import type { PaymentMethodDetails, PaymentProcessor } from './payment-processor.js';
 import { SavedPaymentMethod } from './saved-payment-method.entity.js';
@@ -57,6 +57,22 @@ export class PaymentMethodService {
       ctx.em,
       ctx.principal,
       {},
+      [{ key: 'created_at', direction: 'desc' }],
+      pageWindow(query),
+    );
+    return { items: rows.map(CustomerPaymentMethodType.fromRow), pagination: paginationOf(total, query.limit) };
+  }
+
+  /** The merchant's view of one customer's saved methods; the customer was found readable by the caller. */
+  async listOfCustomer(
+    ctx: RequestContext,
+    customerId: string,
+    query: { page: number; limit: number },
+  ): Promise<{ items: CustomerPaymentMethodType[]; pagination: Pagination }> {
+    const { rows, total } = await customerPaymentMethodRead.page(
+      ctx.em,
+      ctx.principal,
+      { customerId: [customerId] },
       [{ key: 'created_at', direction: 'desc' }],
       pageWindow(query),
     );

@@ -10,6 +10,18 @@ export class PaymentRepository {
     return this.em.findOne(Payment, { processorId: chargeId }, { orderBy: { createdAt: 'desc' } });
   }
 
+  /**
+   * The order's newest payment, or its newest of one status: the portal's payment status and a
+   * receipt's "paid on" (docs/receipts.md). The order must already be known readable by the caller.
+   */
+  latestOfOrder(orderId: string, status?: Payment['status']): Promise<Payment | null> {
+    return this.em.findOne(
+      Payment,
+      { orderId, ...(status ? { status } : {}) },
+      { orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
+  }
+
   /** The payment, re-read and row-locked until the transaction ends. */
   lockFresh(id: string): Promise<Payment> {
     return this.em.findOneOrFail(Payment, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });

@@ -55,3 +55,11 @@ export class PaymentType {
 
 @ObjectType('PaymentList', { simpleResolvers: true })
 export class PaymentList extends ListResource(PaymentType) {}
+
+/** Polar's CustomerOrderPaymentStatus: the order's latest payment attempt, as the portal polls it. */
+@ObjectType('CustomerOrderPaymentStatus')
+export class CustomerOrderPaymentStatusType {
+  @Field({ description: 'pending | succeeded | failed, or no_payment before any attempt.' }) status!: string;
+  @Field(() => String, { nullable: true, description: "The processor's decline message of a failed payment." })
+  error!: string | null;
+}

@@ -73,6 +73,9 @@ export class PlanChangeCharger implements SubscriptionCharger {
       if (outcome.status !== 'succeeded') throw new PaymentFailed('card_error');
       charged = { outcome, key };
     }
+    // Proration lines cover the rest of the period the change happens in; a new price's line, the period
+    // the change starts when it resets the billing cycle.
+    const remaining = { startTimestamp: now, endTimestamp: s.currentPeriodEnd };
     if (quote.resetsPeriod) {
       restartPeriod(s, now);
     }
@@ -95,6 +98,7 @@ export class PlanChangeCharger implements SubscriptionCharger {
           amount: item.amount,
           productPriceId: null,
           proration: item.proration,
+          ...(item.proration ? remaining : { startTimestamp: s.currentPeriodStart, endTimestamp: s.currentPeriodEnd }),
         })),
         discountAmount: preview.discount_amount,
         billingName: customer.billingName ?? customer.name,
@@ -153,6 +157,8 @@ async function storeProrations(change: PaidChange, quote: PlanChangeQuote): Prom
       label: item.label,
       amount: item.amount,
       position,
+      startTimestamp: now,
+      endTimestamp: s.currentPeriodEnd,
       createdAt: now,
     });
   }

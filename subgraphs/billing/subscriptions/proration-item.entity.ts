@@ -16,6 +16,9 @@ export class ProrationItem {
   @Property({ type: 'text' }) label!: string;
   @Property({ type: 'bigint' }) amount: bigint = 0n;
   @Property({ type: 'integer' }) position = 0;
+  /** The rest of the period the change happened in: what the line credits or bills. */
+  @Property({ type: 'timestamptz', nullable: true }) startTimestamp: Date | null = null;
+  @Property({ type: 'timestamptz', nullable: true }) endTimestamp: Date | null = null;
   @Property({ type: 'uuid', nullable: true }) orderId: string | null = null;
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) takenAt: Date | null = null;

@@ -106,6 +106,8 @@ export async function adjustmentsOf(
       amount: BigInt(item.amount),
       productPriceId: null,
       proration: true,
+      startTimestamp: item.startTimestamp,
+      endTimestamp: item.endTimestamp,
     })),
     markTaken,
     async commit(orderId, totalBeforeBalance) {

@@ -158,7 +158,17 @@ export function priceRenewal(
         s.currency,
       )
     : 0n;
-  const items = [{ label: productName, amount: regular, productPriceId: s.priceIds[0] ?? null }, ...adjustments];
+  // The price's line covers the period the order bills (the subscription's current one).
+  const items = [
+    {
+      label: productName,
+      amount: regular,
+      productPriceId: s.priceIds[0] ?? null,
+      startTimestamp: s.currentPeriodStart,
+      endTimestamp: s.currentPeriodEnd,
+    },
+    ...adjustments,
+  ];
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0n);
   return { items, subtotal, discountAmount: off > subtotal ? (subtotal > 0n ? subtotal : 0n) : off };
 }

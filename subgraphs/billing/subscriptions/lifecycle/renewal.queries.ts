@@ -307,7 +307,9 @@ export class RenewalQueries {
   async writeRenewalOrder(o: RenewalOrderRow): Promise<void> {
     const { s } = o;
     const subtotal = o.items.reduce((sum, item) => sum + item.amount, 0n);
-    const items = o.items.map(() => '(?::text, ?::bigint, ?::bigint, ?::boolean, ?::uuid, ?::int)').join(', ');
+    const items = o.items
+      .map(() => '(?::text, ?::bigint, ?::bigint, ?::boolean, ?::uuid, ?::int, ?::timestamptz, ?::timestamptz)')
+      .join(', ');
     const payment = o.payment ? paymentFieldsOf(o.payment.outcome) : null;
     await this.em.execute(
       `with o as (
@@ -322,9 +324,10 @@ export class RenewalQueries {
          returning id),
        i as (
          insert into billing.order_items (id, order_id, label, amount, tax_amount, proration, product_price_id,
-           position, created_at, modified_at)
-         select gen_random_uuid(), o.id, v.label, v.amount, v.tax, v.proration, v.price, v.position, ?, null
-         from o, (values ${items}) as v(label, amount, tax, proration, price, position))
+           position, start_timestamp, end_timestamp, created_at, modified_at)
+         select gen_random_uuid(), o.id, v.label, v.amount, v.tax, v.proration, v.price, v.position, v.start_at,
+           v.end_at, ?, null
+         from o, (values ${items}) as v(label, amount, tax, proration, price, position, start_at, end_at))
        insert into billing.payments (id, organization_id, customer_id, checkout_id, order_id, processor,
          idempotency_key, trigger, status, amount, currency, method, method_metadata, processor_id, decline_reason,
          decline_message, processor_metadata, created_at, modified_at)
@@ -365,6 +368,8 @@ export class RenewalQueries {
           item.proration ?? false,
           item.productPriceId,
           position,
+          item.startTimestamp ?? null,
+          item.endTimestamp ?? null,
         ]),
         s.organizationId,
         s.customerId,
