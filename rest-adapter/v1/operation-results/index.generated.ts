@@ -133,6 +133,7 @@ export interface OperationResults {
   PaymentsGet: orders.PaymentsGetResult;
   PaymentsList: orders.PaymentsListResult;
   ProductsCreate: products.ProductsCreateResult;
+  ProductsDelete: products.ProductsDeleteResult;
   ProductsGet: products.ProductsGetResult;
   ProductsList: products.ProductsListResult;
   ProductsUpdate: products.ProductsUpdateResult;

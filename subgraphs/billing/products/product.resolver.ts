@@ -59,4 +59,13 @@ export class ProductResolver {
     // Read back through the read path: the answer carries the product's benefits.
     return ctx.services.products.read(ctx, id);
   }
+
+  @Mutation(() => Boolean, {
+    description: 'Deletes (soft) a product nothing uses (`isDeletable`); archive the others.',
+  })
+  async deleteProduct(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<boolean> {
+    authorize(ctx.principal, PRODUCTS_WRITE);
+    await ctx.services.products.delete(ctx, id);
+    return true;
+  }
 }
