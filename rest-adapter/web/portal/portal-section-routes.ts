@@ -76,6 +76,7 @@ export function billingRoutes(portal: express.Router, pages: PortalPages): void 
           csrfToken: ctx.csrfToken,
           email: me.email,
           form,
+          emailChange: ctx.organization.customerPortalSettings.customer.allow_email_change,
           error: messageOf(error),
         });
         return pages.show(ctx, 'Billing details', body, 'billing', 400);

@@ -32,6 +32,7 @@ import { Migration20261128210000_checkout_tax } from './Migration20261128210000_
 import { Migration20261128220000_payment_trigger } from './Migration20261128220000_payment_trigger.js';
 import { Migration20261128221000_downloadable_downloads } from './Migration20261128221000_downloadable_downloads.js';
 import { Migration20261128233000_product_deleted_at } from './Migration20261128233000_product_deleted_at.js';
+import { Migration20261128233100_customer_email_verifications } from './Migration20261128233100_customer_email_verifications.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -81,4 +82,8 @@ export const billingMigrations = [
   { name: 'Migration20261128220000_payment_trigger', class: Migration20261128220000_payment_trigger },
   { name: 'Migration20261128221000_downloadable_downloads', class: Migration20261128221000_downloadable_downloads },
   { name: 'Migration20261128233000_product_deleted_at', class: Migration20261128233000_product_deleted_at },
+  {
+    name: 'Migration20261128233100_customer_email_verifications',
+    class: Migration20261128233100_customer_email_verifications,
+  },
 ];
