@@ -1,4 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { Customer } from './customer.entity.js';
 
 export interface PendingEmailUpdate {
   customer_id: string;
@@ -44,5 +45,10 @@ export class CustomerEmailUpdateRepository {
       [tokenHash, now],
     );
     return row;
+  }
+
+  /** The customer a spent token names, locked for the change (the token is the proof: no tenant scope). */
+  lockLiveCustomer(id: string): Promise<Customer | null> {
+    return this.em.findOne(Customer, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   }
 }

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/postgresql';
 import { NotPermitted } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { hashToken } from '../../../kit/tokens.js';
@@ -11,7 +10,7 @@ import type { JobRunner } from '../jobs/job-queue.js';
 import { CustomerType } from '../shared/enums.js';
 import { CustomerEmailUpdateRepository } from './customer-email-update.repository.js';
 import { InvalidCustomerEmailUpdate, emailUpdateIssue } from './customer-email-update.errors.js';
-import { Customer } from './customer.entity.js';
+import type { Customer } from './customer.entity.js';
 import { customerEvent } from './customer.events.js';
 import { CustomerRepository } from './customer.repository.js';
 import { flushCustomer } from './customer.service.js';
@@ -113,11 +112,7 @@ export class CustomerEmailUpdateService {
       // One conditional DELETE spends the token: two concurrent verifies cannot both succeed.
       const pending = await new CustomerEmailUpdateRepository(em).spend(tokenHash, now);
       if (!pending) throw new InvalidCustomerEmailUpdate();
-      const customer = await em.findOne(
-        Customer,
-        { id: pending.customer_id, deletedAt: null },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
+      const customer = await new CustomerEmailUpdateRepository(em).lockLiveCustomer(pending.customer_id);
       if (!customer) throw new InvalidCustomerEmailUpdate();
       const other = await new CustomerRepository(em).findByEmail(customer.organizationId, pending.email);
       if (other && other.id !== customer.id)
