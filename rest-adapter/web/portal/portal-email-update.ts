@@ -7,11 +7,11 @@ import type { OrganizationDirectory, OrganizationProfile } from '../../../subgra
 import { issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
 import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox, sendPage } from '../../web-kit/layout.js';
-import { billingBody, billingFormOf } from './portal-account.js';
 import type { PortalApi } from './portal-api.js';
 import { field, FORM_EXPIRED, message, messageOf, queryParam } from './portal-http.js';
 import { renderPortalPage } from './portal-layout.js';
 import type { PortalPages } from './portal-pages.js';
+import { showBillingRefusal } from './portal-section-routes.js';
 import { portalBase, setPortalToken } from './portal-session.js';
 
 /**
@@ -33,16 +33,11 @@ export function emailChangeRequestRoute(portal: express.Router, pages: PortalPag
         });
       } catch (error) {
         if (!(error instanceof DomainError) || error.status >= 500) throw error;
-        const me = await ctx.call('customer_portal:customers:get');
-        const body = billingBody({
-          base: ctx.base,
-          csrfToken: ctx.csrfToken,
-          email: me.email,
-          form: billingFormOf(me),
-          emailChange: ctx.organization.customerPortalSettings.customer.allow_email_change,
-          error: error.status === 422 ? 'Enter a new, valid e-mail address.' : messageOf(error),
-        });
-        return pages.show(ctx, 'Billing details', body, 'billing', 400);
+        return showBillingRefusal(
+          pages,
+          ctx,
+          error.status === 422 ? 'Enter a new, valid e-mail address.' : messageOf(error),
+        );
       }
       res.redirect(303, `${ctx.base}/billing?done=email-sent`);
     }),
