@@ -28,6 +28,7 @@ export { INVOICE_FILE } from './invoices/invoice.access.js';
 export { CUSTOMER_SESSION_CODE, CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
 export { CUSTOMER_PORTAL_PUBLIC } from './customer-portal/customer-portal.access.js';
 export {
+  CUSTOMER_EMAIL_UPDATE_TOKEN,
   CUSTOMER_PORTAL_READ,
   CUSTOMER_PORTAL_WRITE,
   CUSTOMERS_READ,

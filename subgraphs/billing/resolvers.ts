@@ -10,6 +10,7 @@ import { customerReference } from './customers/customer.reference.js';
 import { OrganizationCustomersResolver } from './customers/organization-customers.resolver.js';
 import { CustomerSessionResolver } from './customer-sessions/customer-session.resolver.js';
 import { CustomerSessionCodeResolver } from './customer-sessions/customer-session-code.resolver.js';
+import { CustomerEmailUpdateResolver } from './customers/customer-email-update.resolver.js';
 import { CustomerPortalOrganizationResolver } from './customer-portal/customer-portal-organization.resolver.js';
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js';
@@ -52,6 +53,7 @@ export const billingResolvers: Function[] = [
   OrganizationCustomersResolver,
   CustomerSessionResolver,
   CustomerSessionCodeResolver,
+  CustomerEmailUpdateResolver,
   CustomerPortalOrganizationResolver,
   CustomerPortalCustomerResolver,
   SubscriptionResolver,

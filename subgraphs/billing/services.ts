@@ -9,6 +9,7 @@ import { ProductService } from './products/product.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { CustomerSessionService } from './customer-sessions/customer-session.service.js';
 import { CustomerSessionCodeService } from './customer-sessions/customer-session-code.service.js';
+import { CustomerEmailUpdateService } from './customers/customer-email-update.service.js';
 import type { OrganizationDirectory } from '../identity/contract.js';
 import { PortalSettingsPolicy } from './customer-portal/portal-settings.js';
 import { CustomerPortalOrganizationService } from './customer-portal/customer-portal-organization.service.js';
@@ -55,6 +56,7 @@ export interface BillingServices {
   customerSessions: CustomerSessionService;
   /** The customer portal's sign-in by e-mailed code. */
   customerSessionCodes: CustomerSessionCodeService;
+  customerEmailUpdates: CustomerEmailUpdateService;
   /** Identity's organization profiles and portal settings (null in tests that start billing alone). */
   organizations: OrganizationDirectory | null;
   /** What the organization lets its customers do in the portal (cancel, plan, seats), for the portal API. */
@@ -163,6 +165,13 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     customers: new CustomerService(undefined, customerSessions),
     customerSessions,
     customerSessionCodes: new CustomerSessionCodeService({
+      secret: deps.secret,
+      publicUrl: deps.publicUrl,
+      sessions: customerSessions,
+      organizations: deps.organizations ?? null,
+      jobs: deps.jobs ?? null,
+    }),
+    customerEmailUpdates: new CustomerEmailUpdateService({
       secret: deps.secret,
       publicUrl: deps.publicUrl,
       sessions: customerSessions,

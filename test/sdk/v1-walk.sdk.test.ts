@@ -27,7 +27,6 @@ const NOT_YET_BUILT: Record<string, string> = {
   'customers.members.listExternal': 'customer members (issue 25)',
   'customers.members.get': 'customer members (issue 25)',
   'customers.members.getExternal': 'customer members (issue 25)',
-  'customerPortal.customers.checkEmailUpdate': 'portal e-mail update (issue 25)',
   'customerPortal.customerMeters.list': 'customer meters: meters have their own issue',
   'customerPortal.customerMeters.get': 'customer meters: meters have their own issue',
   'customerPortal.seats.listSeats': 'portal seats (issue 25)',

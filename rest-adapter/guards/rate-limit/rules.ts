@@ -59,10 +59,11 @@ export const ZONES: readonly Zone[] = [
   },
   {
     // Password sign-in and sign-up pages, Polar's one-time-code and customer-session logins, and the
-    // customer portal pages' code forms (which call the latter in-process).
+    // customer portal pages' code forms (which call the latter in-process); the portal's e-mail change
+    // request and its portal form, which e-mail an address the caller chooses.
     name: 'sign_in',
     pattern:
-      /^(\/login|\/signup|\/v1\/login-code\/(request|authenticate)|\/v1\/customer-portal\/customer-session\/(request|authenticate)|\/portal\/[^/]+\/(request|authenticate))\/?$/,
+      /^(\/login|\/signup|\/v1\/login-code\/(request|authenticate)|\/v1\/customer-portal\/customer-session\/(request|authenticate)|\/v1\/customer-portal\/customers\/me\/email-update\/request|\/portal\/[^/]+\/(request|authenticate|email))\/?$/,
     methods: ['POST'],
     environments: PRODUCTION,
     blockSeconds: 900,

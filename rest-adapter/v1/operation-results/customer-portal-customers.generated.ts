@@ -4,6 +4,10 @@
 import type { CustomerPaymentMethodFields } from './customer-portal-customers.fragments.generated.js';
 import type { JsonObject } from './scalars.generated.js';
 
+export type CustomerPortalCustomersCheckEmailUpdateResult = {
+  customerEmailUpdateTokenValid: boolean;
+};
+
 export type CustomerPortalCustomersGetResult = {
   customerPortalMe: {
     createdAt: string;
@@ -28,6 +32,10 @@ export type CustomerPortalCustomersGetResult = {
   };
 };
 
+export type CustomerPortalCustomersRequestEmailUpdateResult = {
+  customerPortalRequestEmailUpdate: boolean;
+};
+
 export type CustomerPortalCustomersUpdateResult = {
   customerPortalUpdateMe: {
     createdAt: string;
@@ -49,6 +57,12 @@ export type CustomerPortalCustomersUpdateResult = {
     oauthAccounts: JsonObject;
     defaultPaymentMethodId: string | null;
     type: string | null;
+  };
+};
+
+export type CustomerPortalCustomersVerifyEmailUpdateResult = {
+  customerPortalVerifyEmailUpdate: {
+    token: string;
   };
 };
 

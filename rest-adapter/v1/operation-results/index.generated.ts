@@ -61,8 +61,11 @@ export interface OperationResults {
   CustomerPortalCustomerSessionAuthenticate: customerPortalCustomerSession.CustomerPortalCustomerSessionAuthenticateResult;
   CustomerPortalCustomerSessionIntrospect: customerPortalCustomerSession.CustomerPortalCustomerSessionIntrospectResult;
   CustomerPortalCustomerSessionRequest: customerPortalCustomerSession.CustomerPortalCustomerSessionRequestResult;
+  CustomerPortalCustomersCheckEmailUpdate: customerPortalCustomers.CustomerPortalCustomersCheckEmailUpdateResult;
   CustomerPortalCustomersGet: customerPortalCustomers.CustomerPortalCustomersGetResult;
+  CustomerPortalCustomersRequestEmailUpdate: customerPortalCustomers.CustomerPortalCustomersRequestEmailUpdateResult;
   CustomerPortalCustomersUpdate: customerPortalCustomers.CustomerPortalCustomersUpdateResult;
+  CustomerPortalCustomersVerifyEmailUpdate: customerPortalCustomers.CustomerPortalCustomersVerifyEmailUpdateResult;
   CustomerPortalDownloadablesList: files.CustomerPortalDownloadablesListResult;
   CustomerPortalLicenseKeysActivate: licenseKeys.CustomerPortalLicenseKeysActivateResult;
   CustomerPortalLicenseKeysDeactivate: licenseKeys.CustomerPortalLicenseKeysDeactivateResult;
@@ -147,6 +150,7 @@ export interface OperationResults {
   PaymentsGet: orders.PaymentsGetResult;
   PaymentsList: orders.PaymentsListResult;
   ProductsCreate: products.ProductsCreateResult;
+  ProductsDelete: products.ProductsDeleteResult;
   ProductsGet: products.ProductsGetResult;
   ProductsList: products.ProductsListResult;
   ProductsUpdate: products.ProductsUpdateResult;

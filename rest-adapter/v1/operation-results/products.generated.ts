@@ -7,6 +7,10 @@ export type ProductsCreateResult = {
   createProduct: ProductFields;
 };
 
+export type ProductsDeleteResult = {
+  deleteProduct: boolean;
+};
+
 export type ProductsGetResult = {
   product: ProductFields;
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CUSTOMER_EMAIL_UPDATE_TOKEN,
   CUSTOMER_NAME_MAX_LENGTH,
   CUSTOMER_PORTAL_READ,
   CUSTOMER_PORTAL_WRITE,
@@ -159,6 +160,54 @@ export const customerPortalCustomerRoutes: Route[] = [
     result: () => undefined,
     status: 204,
     errors: [400, 404],
+  },
+  {
+    operationId: 'customer_portal:customers:request_email_update',
+    method: 'post',
+    path: '/v1/customer-portal/customers/me/email-update/request',
+    summary: 'Request an e-mail change',
+    description:
+      'E-mails a verification link (30 minutes, once) to the new address; nothing changes until it is verified. 403 when the organization turned `customer_portal_settings.customer.allow_email_change` off; 422 for a team customer or the current address. In the `sign_in` rate-limit zone.',
+    tag: 'customer_portal',
+    access: CUSTOMER_PORTAL_WRITE,
+    body: z.object({ email: z.email().max(320) }),
+    operation: 'CustomerPortalCustomersRequestEmailUpdate',
+    variables: ({ body }) => ({ email: body.email }),
+    // Polar's 202 carries a JSON `null` (SDK 1.0.1 parses a body).
+    result: () => null,
+    status: 202,
+    errors: [403],
+  },
+  {
+    operationId: 'customer_portal:customers:check_email_update',
+    method: 'get',
+    path: '/v1/customer-portal/customers/me/email-update/check',
+    summary: 'Check an e-mail change token',
+    description:
+      'No credential: the token is the proof. 204 while it is valid (it is not spent); 401 `InvalidCustomerEmailUpdate` when unknown, used, replaced by a newer request or expired.',
+    tag: 'customer_portal',
+    access: CUSTOMER_EMAIL_UPDATE_TOKEN,
+    query: z.object({ token: z.string().max(128) }),
+    operation: 'CustomerPortalCustomersCheckEmailUpdate',
+    variables: ({ query }) => ({ token: query.token }),
+    result: () => undefined,
+    status: 204,
+  },
+  {
+    operationId: 'customer_portal:customers:verify_email_update',
+    method: 'post',
+    path: '/v1/customer-portal/customers/me/email-update/verify',
+    summary: 'Verify an e-mail change',
+    description:
+      "No credential: the token is the proof. Makes the change (the address is verified; `customer.updated`; the old address is told) and answers a new customer session token. 401 `InvalidCustomerEmailUpdate` for a token that is not valid; 422 at `token` when the address became another customer's.",
+    tag: 'customer_portal',
+    access: CUSTOMER_EMAIL_UPDATE_TOKEN,
+    body: z.object({ token: z.string().max(128) }),
+    operation: 'CustomerPortalCustomersVerifyEmailUpdate',
+    variables: ({ body }) => ({ token: body.token }),
+    result: data => ({ token: data.customerPortalVerifyEmailUpdate.token }),
+    status: 200,
+    response: z.object({ token: z.string() }),
   },
 ];
 

@@ -104,4 +104,22 @@ export const productRoutes: Route[] = [
     response: productResponse,
     errors: [403, 404],
   },
+  {
+    operationId: 'products:delete',
+    method: 'delete',
+    path: '/v1/products/{id}',
+    summary: 'Delete a product',
+    description:
+      'Only products without orders, subscriptions, trials or discounts can be deleted (`is_deletable`); ' +
+      'products in use can only be archived (409 ProductNotDeletable). Soft delete: the product leaves lists, ' +
+      'gets and new checkouts; checkouts that named it still show it.',
+    tag: 'products',
+    access: PRODUCTS_WRITE,
+    params: idParams,
+    operation: 'ProductsDelete',
+    variables: ({ params }) => ({ id: params.id }),
+    result: () => undefined,
+    status: 204,
+    errors: [403, 404, 409],
+  },
 ];

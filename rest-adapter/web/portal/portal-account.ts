@@ -73,6 +73,8 @@ export function billingBody(options: {
   csrfToken: string;
   email: string | null;
   form: BillingForm;
+  /** The organization lets its customers change their e-mail (`customer_portal_settings.customer`). */
+  emailChange?: boolean;
   notice?: string | null;
   error?: string | null;
 }): SafeHtml {
@@ -90,6 +92,18 @@ ${input('line2', 'Address (line 2)', form)}
 <div class="grid2">${input('state', 'State or region', form)}${input('country', 'Country (two-letter code, e.g. US)', form)}</div>
 ${input('tax_id', 'Tax ID', form)}
 <button type="submit">Save billing details</button>
+</form>
+</div>
+${options.emailChange ? emailChangeForm(options.base, options.csrfToken) : null}`;
+}
+
+/** Asks for a new address: a link to confirm it goes there (portal-email-update.ts). */
+function emailChangeForm(base: string, csrfToken: string): SafeHtml {
+  return html`<div class="card">
+<form class="stack" method="post" action="${base}/email">
+${csrfField(csrfToken)}
+<div class="field"><label for="portal-new-email">New e-mail address</label><input id="portal-new-email" type="email" name="email" autocomplete="email" required></div>
+<button type="submit">Change e-mail</button>
 </form>
 </div>`;
 }

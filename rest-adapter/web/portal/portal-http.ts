@@ -18,6 +18,8 @@ export const NOTICES: Record<string, string> = {
   changed: 'Your plan was changed.',
   seats: 'Your seats were changed.',
   billing: 'Your billing details were saved.',
+  'email-sent': 'A link to confirm your new address is on its way to it; the address changes once you follow it.',
+  email: 'Your e-mail address was changed.',
   deactivated: 'The activation was removed: the license key can be activated again in its place.',
   card: 'Your card was saved; renewals are charged to it.',
   paid: 'Thank you: your payment was sent. The order shows as paid once it is through.',

@@ -1,6 +1,7 @@
 import express from 'express';
 import { benefitRoutes } from './portal-benefit-routes.js';
 import { emailLinkRoute } from './portal-email-link.js';
+import { emailChangeRequestRoute, verifyEmailRoutes } from './portal-email-update.js';
 import { mountPortal, requireCustomer, sessionLinkRoute, signOutRoute } from './portal-entry-routes.js';
 import { field, message } from './portal-http.js';
 import { invoiceRoutes } from './portal-invoice-routes.js';
@@ -32,10 +33,12 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
   emailLinkRoute(router, pages, api, organizations);
   mountPortal(router, portal, pages, organizations);
   signInRoutes(portal, { page, locals, customerOf, api, organizations });
+  verifyEmailRoutes(portal, { page, locals, customerOf, api, organizations });
   requireCustomer(portal);
   signOutRoute(portal, pages);
   sectionRoutes(portal, pages);
   billingRoutes(portal, pages);
+  emailChangeRequestRoute(portal, pages);
   benefitRoutes(portal, pages);
   cardRoutes(portal, pages, {
     publicUrl: deps.publicUrl,

@@ -2,10 +2,10 @@ import type express from 'express';
 import type { Request } from 'express';
 import { DomainError } from '../../../kit/errors.js';
 import { verifyCsrf } from '../../web-kit/csrf.js';
-import { billingBody, type BillingForm } from './portal-account.js';
+import { billingBody, type BillingForm, billingFormOf } from './portal-account.js';
 import { field, FORM_EXPIRED, message, messageOf } from './portal-http.js';
 import type { PortalPages } from './portal-pages.js';
-import { portalSections } from './portal-views.js';
+import { type PortalContext, portalSections } from './portal-views.js';
 
 /** The portal's home (to its first section) and each section's page (`/portal/<slug>/<path>`). */
 export function sectionRoutes(portal: express.Router, pages: PortalPages): void {
@@ -70,17 +70,28 @@ export function billingRoutes(portal: express.Router, pages: PortalPages): void 
         await ctx.call('customer_portal:customers:update', { body: billingUpdate(form) });
       } catch (error) {
         if (!(error instanceof DomainError) || error.status >= 500) throw error;
-        const me = await ctx.call('customer_portal:customers:get');
-        const body = billingBody({
-          base: ctx.base,
-          csrfToken: ctx.csrfToken,
-          email: me.email,
-          form,
-          error: messageOf(error),
-        });
-        return pages.show(ctx, 'Billing details', body, 'billing', 400);
+        return showBillingRefusal(pages, ctx, messageOf(error), form);
       }
       res.redirect(303, `${ctx.base}/billing?done=billing`);
     }),
   );
+}
+
+/** The billing page again with an API's refusal of one of its forms (the billing form as sent, or as stored). */
+export async function showBillingRefusal(
+  pages: PortalPages,
+  ctx: PortalContext,
+  error: string,
+  form?: BillingForm,
+): Promise<void> {
+  const me = await ctx.call('customer_portal:customers:get');
+  const body = billingBody({
+    base: ctx.base,
+    csrfToken: ctx.csrfToken,
+    email: me.email,
+    form: form ?? billingFormOf(me),
+    emailChange: ctx.organization.customerPortalSettings.customer.allow_email_change,
+    error,
+  });
+  return pages.show(ctx, 'Billing details', body, 'billing', 400);
 }

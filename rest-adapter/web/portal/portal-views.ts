@@ -161,6 +161,7 @@ registerPortalSection({
       csrfToken: ctx.csrfToken,
       email: customer.email ?? null,
       form: billingFormOf(customer),
+      emailChange: ctx.organization.customerPortalSettings.customer.allow_email_change,
       notice: ctx.notice,
     });
   },

@@ -7,6 +7,9 @@ import { ProductType } from '../products/product.type.js';
 import { BENEFITS_READ, BENEFITS_WRITE } from './benefit.access.js';
 import { CreateBenefitInput, UpdateBenefitInput } from './benefit.inputs.js';
 import { BenefitGrantList, BenefitList, BenefitType } from './benefit.type.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { BenefitFilterInput } from './benefit.filter.js';
+import { BenefitGrantFilterInput } from './benefit-grant.filter.js';
 
 /** Thin: checks who may call and hands over to the services. */
 @Resolver(() => BenefitType)
@@ -14,15 +17,24 @@ export class BenefitResolver {
   @Query(() => BenefitList, { description: 'Benefits of the organizations the caller may act for.' })
   async benefits(
     @Ctx() ctx: BillingContext,
-    @Arg('id', () => [ID], { nullable: true }) id: string[] | null,
-    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
-    @Arg('type', () => [String], { nullable: true }) type: string[] | null,
-    @Arg('query', () => String, { nullable: true }) query: string | null,
+    @Arg('filter', () => BenefitFilterInput, { nullable: true }) filter: BenefitFilterInput | null,
+    @Arg('id', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) idArg: string[] | null,
+    @Arg('organizationId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) organizationIdArg:
+      | string[]
+      | null,
+    @Arg('type', () => [String], { nullable: true, deprecationReason: FILTER_REPLACES }) typeArg: string[] | null,
+    @Arg('query', () => String, { nullable: true, deprecationReason: FILTER_REPLACES }) queryArg: string | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<BenefitList> {
     authorize(ctx.principal, BENEFITS_READ);
+    const { id, organizationId, type, query } = mergeFilter(filter, {
+      id: idArg,
+      organizationId: organizationIdArg,
+      type: typeArg,
+      query: queryArg,
+    });
     return ctx.services.benefits.list(ctx, {
       ids: id ?? undefined,
       organizationIds: organizationId,
@@ -90,16 +102,31 @@ export class BenefitResolver {
   @Query(() => BenefitGrantList, { description: 'Grants of benefits, of the organizations the caller may act for.' })
   async benefitGrants(
     @Ctx() ctx: BillingContext,
-    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
-    @Arg('benefitId', () => ID, { nullable: true }) benefitId: string | null,
-    @Arg('customerId', () => [ID], { nullable: true }) customerId: string[] | null,
-    @Arg('externalCustomerId', () => [String], { nullable: true }) externalCustomerId: string[] | null,
-    @Arg('isGranted', () => Boolean, { nullable: true }) isGranted: boolean | null,
+    @Arg('filter', () => BenefitGrantFilterInput, { nullable: true }) filter: BenefitGrantFilterInput | null,
+    @Arg('organizationId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) organizationIdArg:
+      | string[]
+      | null,
+    @Arg('benefitId', () => ID, { nullable: true, deprecationReason: FILTER_REPLACES }) benefitIdArg: string | null,
+    @Arg('customerId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) customerIdArg:
+      | string[]
+      | null,
+    @Arg('externalCustomerId', () => [String], { nullable: true, deprecationReason: FILTER_REPLACES })
+    externalCustomerIdArg: string[] | null,
+    @Arg('isGranted', () => Boolean, { nullable: true, deprecationReason: FILTER_REPLACES }) isGrantedArg:
+      | boolean
+      | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<BenefitGrantList> {
     authorize(ctx.principal, BENEFITS_READ);
+    const { organizationId, benefitId, customerId, externalCustomerId, isGranted } = mergeFilter(filter, {
+      organizationId: organizationIdArg,
+      benefitId: benefitIdArg,
+      customerId: customerIdArg,
+      externalCustomerId: externalCustomerIdArg,
+      isGranted: isGrantedArg,
+    });
     const query = {
       organizationIds: organizationId,
       customerIds: customerId ?? undefined,

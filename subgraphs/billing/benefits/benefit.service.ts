@@ -164,7 +164,7 @@ export class BenefitService {
     // The product is loaded for write (its row locked: two replacements of its benefits take turns).
     const scope = tenantScope(ctx.principal, productRead.definition.readers);
     await runWrite(ctx.em, async em => {
-      const product = await loadForWrite(em, Product, productId, scope);
+      const product = await loadForWrite(em, Product, productId, scope, { where: { deletedAt: null } });
       const benefits = new BenefitRepository(em);
       const ids = [...new Set(benefitIds)];
       const found = new Set((await benefits.findLiveOfOrganization(ids, product.organizationId)).map(b => b.id));

@@ -7,6 +7,8 @@ import {
   CustomerBenefitGrantType,
   CustomerBenefitGrantUpdateInput,
 } from './customer-benefit-grant.type.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { CustomerBenefitGrantFilterInput } from './customer-benefit-grant.filter.js';
 
 /** The session customer's benefit grants (customer session token); thin, as every resolver. */
 @Resolver(() => CustomerBenefitGrantType)
@@ -14,19 +16,38 @@ export class CustomerBenefitGrantResolver {
   @Query(() => CustomerBenefitGrantList, { description: "The customer's benefit grants (customer session token)." })
   async customerPortalBenefitGrants(
     @Ctx() ctx: BillingContext,
-    @Arg('query', () => String, { nullable: true }) query: string | null,
-    @Arg('type', () => [String], { nullable: true }) type: string[] | null,
-    @Arg('benefitId', () => [ID], { nullable: true }) benefitId: string[] | null,
-    @Arg('checkoutId', () => [ID], { nullable: true }) checkoutId: string[] | null,
-    @Arg('orderId', () => [ID], { nullable: true }) orderId: string[] | null,
-    @Arg('subscriptionId', () => [ID], { nullable: true }) subscriptionId: string[] | null,
-    @Arg('memberId', () => [ID], { nullable: true, description: 'No members exist here: any id matches nothing.' })
-    memberId: string[] | null,
+    @Arg('filter', () => CustomerBenefitGrantFilterInput, { nullable: true })
+    filter: CustomerBenefitGrantFilterInput | null,
+    @Arg('query', () => String, { nullable: true, deprecationReason: FILTER_REPLACES }) queryArg: string | null,
+    @Arg('type', () => [String], { nullable: true, deprecationReason: FILTER_REPLACES }) typeArg: string[] | null,
+    @Arg('benefitId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) benefitIdArg: string[] | null,
+    @Arg('checkoutId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) checkoutIdArg:
+      | string[]
+      | null,
+    @Arg('orderId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) orderIdArg: string[] | null,
+    @Arg('subscriptionId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) subscriptionIdArg:
+      | string[]
+      | null,
+    @Arg('memberId', () => [ID], {
+      nullable: true,
+      description: 'No members exist here: any id matches nothing.',
+      deprecationReason: FILTER_REPLACES,
+    })
+    memberIdArg: string[] | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<CustomerBenefitGrantList> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    const { query, type, benefitId, checkoutId, orderId, subscriptionId, memberId } = mergeFilter(filter, {
+      query: queryArg,
+      type: typeArg,
+      benefitId: benefitIdArg,
+      checkoutId: checkoutIdArg,
+      orderId: orderIdArg,
+      subscriptionId: subscriptionIdArg,
+      memberId: memberIdArg,
+    });
     return ctx.services.customerBenefitGrants.list(ctx, {
       query: query ?? undefined,
       types: type ?? undefined,

@@ -24,7 +24,7 @@ export const checkoutLinkRead = new ReadModel<CheckoutLinkReadFilters>({
   select: {
     r: entityJson(CheckoutLink, 'l'),
     products: em =>
-      `(select coalesce(json_agg(${productJson('p')(em)} order by array_position(l.product_ids, p.id)), '[]'::json) from billing.products p where p.id = any(l.product_ids) and p.organization_id = l.organization_id)`,
+      `(select coalesce(json_agg(${productJson('p')(em)} order by array_position(l.product_ids, p.id)), '[]'::json) from billing.products p where p.id = any(l.product_ids) and p.organization_id = l.organization_id and p.deleted_at is null)`,
     discount: em =>
       `(select ${discountJson('d')(em)} from billing.discounts d where d.id = l.discount_id and d.organization_id = l.organization_id and d.deleted_at is null)`,
   },

@@ -5,6 +5,8 @@ import type { BillingContext } from '../context.js';
 import { CHECKOUT_LINK_OPEN, CHECKOUT_LINKS_READ, CHECKOUT_LINKS_WRITE } from './checkout-link.access.js';
 import { CheckoutLinkCreateInput, CheckoutLinkOpenInput, CheckoutLinkUpdateInput } from './checkout-link.inputs.js';
 import { CheckoutLinkList, CheckoutLinkType } from './checkout-link.type.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { CheckoutLinkFilterInput } from './checkout-link.filter.js';
 
 /** Checkout links: the merchant's CRUD, and following a link by its client secret. Thin. */
 @Resolver(() => CheckoutLinkType)
@@ -12,13 +14,20 @@ export class CheckoutLinkResolver {
   @Query(() => CheckoutLinkList)
   async checkoutLinks(
     @Ctx() ctx: BillingContext,
-    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
-    @Arg('productId', () => [ID], { nullable: true }) productId: string[] | null,
+    @Arg('filter', () => CheckoutLinkFilterInput, { nullable: true }) filter: CheckoutLinkFilterInput | null,
+    @Arg('organizationId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) organizationIdArg:
+      | string[]
+      | null,
+    @Arg('productId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) productIdArg: string[] | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<CheckoutLinkList> {
     authorize(ctx.principal, CHECKOUT_LINKS_READ);
+    const { organizationId, productId } = mergeFilter(filter, {
+      organizationId: organizationIdArg,
+      productId: productIdArg,
+    });
     return ctx.services.checkoutLinks.list(ctx, { organizationId, productId, page, limit, sorting });
   }
 

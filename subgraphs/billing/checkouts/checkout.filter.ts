@@ -10,6 +10,3 @@ export class CheckoutFilterInput {
   @Field(() => [CheckoutStatusEnum], { nullable: true }) status?: string[] | null;
   @Field(() => String, { nullable: true, description: 'Customer e-mail or name contains.' }) query?: string | null;
 }
-
-/** The arguments the list took before `filter`, still accepted; a filter's field wins over its old argument. */
-export const FILTER_REPLACES = 'Use filter.';

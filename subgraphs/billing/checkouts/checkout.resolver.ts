@@ -8,7 +8,8 @@ import {
   CheckoutCreateInput,
   CheckoutUpdateInput,
 } from './checkout.inputs.js';
-import { CheckoutFilterInput, FILTER_REPLACES } from './checkout.filter.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { CheckoutFilterInput } from './checkout.filter.js';
 import { CheckoutList, CheckoutType } from './checkout.type.js';
 
 /** Checkouts: the merchant's (Core API) and the customer's by client secret. Thin. */
@@ -30,11 +31,7 @@ export class CheckoutResolver {
   ): Promise<CheckoutList> {
     authorize(ctx.principal, CHECKOUTS_READ);
     return ctx.services.checkouts.list(ctx, {
-      organizationId: filter?.organizationId ?? organizationId,
-      productId: filter?.productId ?? productId,
-      customerId: filter?.customerId ?? customerId,
-      status: filter?.status ?? status,
-      query: filter?.query ?? query,
+      ...mergeFilter(filter, { organizationId, productId, customerId, status, query }),
       page,
       limit,
       sorting,

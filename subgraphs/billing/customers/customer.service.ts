@@ -308,7 +308,7 @@ function customerWriteScope(ctx: RequestContext) {
 }
 
 /** Flushes; the partial unique indexes decide races the checks before it lose (409 as those checks). */
-async function flushCustomer(em: EntityManager, customer: Customer): Promise<void> {
+export async function flushCustomer(em: EntityManager, customer: Customer): Promise<void> {
   try {
     await em.flush();
   } catch (error) {

@@ -4,6 +4,8 @@ import type { BillingContext } from '../context.js';
 import { CreateDiscountInput, UpdateDiscountInput } from './discount.inputs.js';
 import { DiscountList, DiscountType } from './discount.type.js';
 import { DISCOUNTS_READ, DISCOUNTS_WRITE } from './discount.access.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { DiscountFilterInput } from './discount.filter.js';
 
 /** Thin: checks who may call and hands over to the service. */
 @Resolver(() => DiscountType)
@@ -11,13 +13,17 @@ export class DiscountResolver {
   @Query(() => DiscountList, { description: 'Discounts of the organizations the caller may act for.' })
   async discounts(
     @Ctx() ctx: BillingContext,
-    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
-    @Arg('query', () => String, { nullable: true }) query: string | null,
+    @Arg('filter', () => DiscountFilterInput, { nullable: true }) filter: DiscountFilterInput | null,
+    @Arg('organizationId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) organizationIdArg:
+      | string[]
+      | null,
+    @Arg('query', () => String, { nullable: true, deprecationReason: FILTER_REPLACES }) queryArg: string | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<DiscountList> {
     authorize(ctx.principal, DISCOUNTS_READ);
+    const { organizationId, query } = mergeFilter(filter, { organizationId: organizationIdArg, query: queryArg });
     return ctx.services.discounts.list(ctx, { organizationIds: organizationId, query, page, limit, sorting });
   }
 

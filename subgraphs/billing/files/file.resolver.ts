@@ -13,6 +13,9 @@ import {
   FileType,
   FileUploadType,
 } from './file.type.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { FileFilterInput } from './file.filter.js';
+import { DownloadableFilterInput } from './downloadable.filter.js';
 
 /** Thin: checks who may call and hands over to the services. */
 @Resolver(() => FileType)
@@ -20,12 +23,16 @@ export class FileResolver {
   @Query(() => FileList, { description: 'Uploaded files of the organizations the caller may act for.' })
   async files(
     @Ctx() ctx: BillingContext,
-    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
-    @Arg('ids', () => [ID], { nullable: true }) ids: string[] | null,
+    @Arg('filter', () => FileFilterInput, { nullable: true }) filter: FileFilterInput | null,
+    @Arg('organizationId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) organizationIdArg:
+      | string[]
+      | null,
+    @Arg('ids', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) idsArg: string[] | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
   ): Promise<FileList> {
     authorize(ctx.principal, FILES_READ);
+    const { organizationId, ids } = mergeFilter(filter, { organizationId: organizationIdArg, ids: idsArg });
     return ctx.services.files.list(ctx, { organizationIds: organizationId, ids, page, limit });
   }
 
@@ -34,11 +41,13 @@ export class FileResolver {
   })
   async customerPortalDownloadables(
     @Ctx() ctx: BillingContext,
-    @Arg('benefitId', () => [ID], { nullable: true }) benefitId: string[] | null,
+    @Arg('filter', () => DownloadableFilterInput, { nullable: true }) filter: DownloadableFilterInput | null,
+    @Arg('benefitId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) benefitIdArg: string[] | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
   ): Promise<DownloadableList> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    const { benefitId } = mergeFilter(filter, { benefitId: benefitIdArg });
     return ctx.services.files.downloadables(ctx, { benefitIds: benefitId, page, limit });
   }
 

@@ -10,6 +10,9 @@ import {
   ValidateLicenseKeyInput,
 } from './license-key.inputs.js';
 import { LicenseKeyActivationType, LicenseKeyList, LicenseKeyType } from './license-key.type.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { LicenseKeyFilterInput } from './license-key.filter.js';
+import { CustomerLicenseKeyFilterInput } from './customer-license-key.filter.js';
 
 /** Thin: checks who may call and hands over to the service. */
 @Resolver(() => LicenseKeyType)
@@ -17,13 +20,21 @@ export class LicenseKeyResolver {
   @Query(() => LicenseKeyList, { description: 'License keys of the organizations the caller may act for.' })
   async licenseKeys(
     @Ctx() ctx: BillingContext,
-    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
-    @Arg('benefitId', () => [ID], { nullable: true }) benefitId: string[] | null,
-    @Arg('status', () => [String], { nullable: true }) status: string[] | null,
+    @Arg('filter', () => LicenseKeyFilterInput, { nullable: true }) filter: LicenseKeyFilterInput | null,
+    @Arg('organizationId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) organizationIdArg:
+      | string[]
+      | null,
+    @Arg('benefitId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) benefitIdArg: string[] | null,
+    @Arg('status', () => [String], { nullable: true, deprecationReason: FILTER_REPLACES }) statusArg: string[] | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
   ): Promise<LicenseKeyList> {
     authorize(ctx.principal, LICENSE_KEYS_READ);
+    const { organizationId, benefitId, status } = mergeFilter(filter, {
+      organizationId: organizationIdArg,
+      benefitId: benefitIdArg,
+      status: statusArg,
+    });
     return ctx.services.licenseKeys.list(ctx, {
       organizationIds: organizationId,
       benefitIds: benefitId,
@@ -124,11 +135,14 @@ export class LicenseKeyResolver {
   @Query(() => LicenseKeyList, { description: "The customer's license keys (customer session token)." })
   async customerPortalLicenseKeys(
     @Ctx() ctx: BillingContext,
-    @Arg('benefitId', () => ID, { nullable: true }) benefitId: string | null,
+    @Arg('filter', () => CustomerLicenseKeyFilterInput, { nullable: true })
+    filter: CustomerLicenseKeyFilterInput | null,
+    @Arg('benefitId', () => ID, { nullable: true, deprecationReason: FILTER_REPLACES }) benefitIdArg: string | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
   ): Promise<LicenseKeyList> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    const { benefitId } = mergeFilter(filter, { benefitId: benefitIdArg });
     return ctx.services.licenseKeys.list(ctx, { benefitIds: benefitId ? [benefitId] : null, page, limit });
   }
 

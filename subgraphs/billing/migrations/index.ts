@@ -33,6 +33,8 @@ import { Migration20261128220000_payment_trigger } from './Migration202611282200
 import { Migration20261128221000_downloadable_downloads } from './Migration20261128221000_downloadable_downloads.js';
 import { Migration20261128230000_order_item_periods } from './Migration20261128230000_order_item_periods.js';
 import { Migration20261128231000_customer_seats } from './Migration20261128231000_customer_seats.js';
+import { Migration20261128233000_product_deleted_at } from './Migration20261128233000_product_deleted_at.js';
+import { Migration20261128233100_customer_email_verifications } from './Migration20261128233100_customer_email_verifications.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -83,4 +85,9 @@ export const billingMigrations = [
   { name: 'Migration20261128221000_downloadable_downloads', class: Migration20261128221000_downloadable_downloads },
   { name: 'Migration20261128230000_order_item_periods', class: Migration20261128230000_order_item_periods },
   { name: 'Migration20261128231000_customer_seats', class: Migration20261128231000_customer_seats },
+  { name: 'Migration20261128233000_product_deleted_at', class: Migration20261128233000_product_deleted_at },
+  {
+    name: 'Migration20261128233100_customer_email_verifications',
+    class: Migration20261128233100_customer_email_verifications,
+  },
 ];

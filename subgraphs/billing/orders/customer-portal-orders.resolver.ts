@@ -9,6 +9,8 @@ import { storedAddress } from '../customers/customer.service.js';
 import { OrderUpdateInput } from './order.resolver.js';
 import { ProductType } from '../products/product.type.js';
 import { CustomerOrderPaymentConfirmationType, OrderList, OrderType } from './order.type.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { CustomerOrderFilterInput } from './customer-order.filter.js';
 
 /**
  * The authenticated customer's own orders (Polar's CustomerOrder): the read path narrows a customer
@@ -20,14 +22,23 @@ export class CustomerPortalOrdersResolver {
   @Query(() => OrderList, { description: "The customer's orders (customer session token)." })
   async customerPortalOrders(
     @Ctx() ctx: BillingContext,
-    @Arg('productId', () => [ID], { nullable: true }) productId: string[] | null,
-    @Arg('productBillingType', () => [String], { nullable: true }) productBillingType: string[] | null,
-    @Arg('subscriptionId', () => [ID], { nullable: true }) subscriptionId: string[] | null,
+    @Arg('filter', () => CustomerOrderFilterInput, { nullable: true }) filter: CustomerOrderFilterInput | null,
+    @Arg('productId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) productIdArg: string[] | null,
+    @Arg('productBillingType', () => [String], { nullable: true, deprecationReason: FILTER_REPLACES })
+    productBillingTypeArg: string[] | null,
+    @Arg('subscriptionId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) subscriptionIdArg:
+      | string[]
+      | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<OrderList> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    const { productId, productBillingType, subscriptionId } = mergeFilter(filter, {
+      productId: productIdArg,
+      productBillingType: productBillingTypeArg,
+      subscriptionId: subscriptionIdArg,
+    });
     const result = await ctx.services.orders.list(ctx, {
       ...(productId?.length ? { productId } : {}),
       ...(productBillingType?.length ? { productBillingType } : {}),

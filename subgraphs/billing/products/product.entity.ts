@@ -19,6 +19,8 @@ export class Product {
   @Property({ type: 'json' }) metadata: Record<string, string | number | boolean> = {};
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;
+  /** Set by the (soft) delete: the product is gone from lists, gets and new sales (docs/products.md#deleting-a-product). */
+  @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
 
   get isRecurring(): boolean {
     return this.recurringInterval !== null;

@@ -68,6 +68,8 @@ export const productRead = new ReadModel<ProductReadFilters>({
   readers: CORE_READERS,
   tenant: { organization: 'p.organization_id' },
   select: { product: productJson('p') },
+  // A deleted product is gone from lists and gets; rows that named it still embed it (docs/products.md#deleting-a-product).
+  visible: 'p.deleted_at is null',
   filters: {
     ids: { where: 'p.id = any(?::uuid[])' },
     query: { where: 'p.name ilike ?', values: text => [containsPattern(text)] },

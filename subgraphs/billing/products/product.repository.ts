@@ -21,10 +21,10 @@ export interface ProductFilters {
 export class ProductRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** The tenant rule (tenant-scope.ts): Core API readers only, their organizations' products. */
+  /** The tenant rule (tenant-scope.ts): Core API readers only, their organizations' live (not deleted) products. */
   readableFilter(principal: Principal): FilterQuery<Product> {
     const scope = tenantScope(principal, CORE_READERS);
-    return scope ? { organizationId: { $in: [...scope.organizationIds] } } : ({ id: null } as never);
+    return scope ? { organizationId: { $in: [...scope.organizationIds] }, deletedAt: null } : ({ id: null } as never);
   }
 
   findReadable(principal: Principal, id: string): Promise<Product | null> {
@@ -35,9 +35,9 @@ export class ProductRepository {
     return this.em.find(Product, { $and: [this.readableFilter(principal), { id: { $in: [...ids] } }] });
   }
 
-  /** Products of one organization among `ids` (for discount restrictions and subscription checks). */
+  /** Live products of one organization among `ids` (for discount restrictions and checkout links). */
   findInOrganization(organizationId: string, ids: readonly string[]): Promise<Product[]> {
-    return this.em.find(Product, { organizationId, id: { $in: [...ids] } });
+    return this.em.find(Product, { organizationId, id: { $in: [...ids] }, deletedAt: null });
   }
 
   /** Products by id, whatever their organization (the caller's rows already name them). */

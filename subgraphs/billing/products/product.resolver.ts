@@ -4,6 +4,8 @@ import type { BillingContext } from '../context.js';
 import { CreateProductInput, UpdateProductInput } from './product.inputs.js';
 import { ProductList, ProductType } from './product.type.js';
 import { PRODUCTS_READ, PRODUCTS_WRITE } from './product.access.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { ProductFilterInput } from './product.filter.js';
 
 /** Thin: checks who may call, hands over to the service, maps entities to the public type. */
 @Resolver(() => ProductType)
@@ -11,17 +13,34 @@ export class ProductResolver {
   @Query(() => ProductList, { description: 'Products of the organizations the caller may act for.' })
   async products(
     @Ctx() ctx: BillingContext,
-    @Arg('id', () => [ID], { nullable: true }) id: string[] | null,
-    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
-    @Arg('query', () => String, { nullable: true }) query: string | null,
-    @Arg('isArchived', () => Boolean, { nullable: true }) isArchived: boolean | null,
-    @Arg('isRecurring', () => Boolean, { nullable: true }) isRecurring: boolean | null,
-    @Arg('visibility', () => [String], { nullable: true }) visibility: string[] | null,
+    @Arg('filter', () => ProductFilterInput, { nullable: true }) filter: ProductFilterInput | null,
+    @Arg('id', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) idArg: string[] | null,
+    @Arg('organizationId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) organizationIdArg:
+      | string[]
+      | null,
+    @Arg('query', () => String, { nullable: true, deprecationReason: FILTER_REPLACES }) queryArg: string | null,
+    @Arg('isArchived', () => Boolean, { nullable: true, deprecationReason: FILTER_REPLACES }) isArchivedArg:
+      | boolean
+      | null,
+    @Arg('isRecurring', () => Boolean, { nullable: true, deprecationReason: FILTER_REPLACES }) isRecurringArg:
+      | boolean
+      | null,
+    @Arg('visibility', () => [String], { nullable: true, deprecationReason: FILTER_REPLACES }) visibilityArg:
+      | string[]
+      | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<ProductList> {
     authorize(ctx.principal, PRODUCTS_READ);
+    const { id, organizationId, query, isArchived, isRecurring, visibility } = mergeFilter(filter, {
+      id: idArg,
+      organizationId: organizationIdArg,
+      query: queryArg,
+      isArchived: isArchivedArg,
+      isRecurring: isRecurringArg,
+      visibility: visibilityArg,
+    });
     return ctx.services.products.list(ctx, {
       ids: id,
       organizationIds: organizationId,
@@ -58,5 +77,14 @@ export class ProductResolver {
     await ctx.services.products.update(ctx, id, input);
     // Read back through the read path: the answer carries the product's benefits.
     return ctx.services.products.read(ctx, id);
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'Deletes (soft) a product nothing uses (`isDeletable`); archive the others.',
+  })
+  async deleteProduct(@Ctx() ctx: BillingContext, @Arg('id', () => ID) id: string): Promise<boolean> {
+    authorize(ctx.principal, PRODUCTS_WRITE);
+    await ctx.services.products.delete(ctx, id);
+    return true;
   }
 }

@@ -6,6 +6,7 @@ import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { runWrite } from '../events/run-write.js';
+import { ProductNotDeletable } from './product.errors.js';
 import { productEvent } from './product.events.js';
 import { PriceAmountType, type ProductVisibility, type RecurringInterval } from '../shared/enums.js';
 import type { CreateProductInput, ProductPriceInput, UpdateProductInput } from './product.inputs.js';
@@ -112,7 +113,9 @@ export class ProductService {
   async update(ctx: RequestContext, id: string, input: UpdateProductInput): Promise<ProductWithPrices> {
     // One locking load in the read path's scope: concurrent updates of a product take turns.
     return runWrite(ctx.em, async em => {
-      const product = await loadForWrite(em, Product, id, tenantScope(ctx.principal, productRead.definition.readers));
+      const product = await loadForWrite(em, Product, id, tenantScope(ctx.principal, productRead.definition.readers), {
+        where: { deletedAt: null },
+      });
       const current = (await new ProductRepository(em).pricesOf([id])).get(id) ?? [];
       const issues: ValidationIssue[] = [...productFieldIssues({ ...input, name: input.name ?? undefined })];
       if (input.name === null)
@@ -244,6 +247,25 @@ export class ProductService {
             ]
           : [],
       };
+    });
+  }
+
+  /**
+   * `DELETE /v1/products/{id}`: a soft delete of a product nothing uses, by the one rule `is_deletable`
+   * shows (`ProductRepository.isDeletable`). The row is locked first, so two deletes take turns. No event:
+   * Polar has no `product.deleted` webhook (docs/products.md#deleting-a-product).
+   * @throws ResourceNotFound (absent, deleted already, not readable), ProductNotDeletable (409)
+   */
+  async delete(ctx: RequestContext, id: string): Promise<void> {
+    await runWrite(ctx.em, async em => {
+      const product = await loadForWrite(em, Product, id, tenantScope(ctx.principal, productRead.definition.readers), {
+        where: { deletedAt: null },
+      });
+      if (!(await new ProductRepository(em).isDeletable(product))) throw new ProductNotDeletable();
+      const now = ctx.clock.now();
+      product.deletedAt = now;
+      product.modifiedAt = now;
+      return { result: undefined, events: [] };
     });
   }
 

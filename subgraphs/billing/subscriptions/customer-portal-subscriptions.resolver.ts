@@ -8,6 +8,8 @@ import { CustomerSubscriptionCancelInput } from './subscription.inputs.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
 import { SubscriptionUpdatePreviewType } from './subscription-update-preview.type.js';
 import { CUSTOMER_PORTAL_READ, CUSTOMER_PORTAL_WRITE } from '../customers/customer.access.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { CustomerSubscriptionFilterInput } from './customer-subscription.filter.js';
 
 /**
  * The authenticated customer's own subscriptions. The results are `BillingSubscription`s; the portal
@@ -18,13 +20,16 @@ export class CustomerPortalSubscriptionsResolver {
   @Query(() => BillingSubscriptionList, { description: "The customer's subscriptions (customer session token)." })
   async customerPortalSubscriptions(
     @Ctx() ctx: BillingContext,
-    @Arg('productId', () => [ID], { nullable: true }) productId: string[] | null,
-    @Arg('active', () => Boolean, { nullable: true }) active: boolean | null,
+    @Arg('filter', () => CustomerSubscriptionFilterInput, { nullable: true })
+    filter: CustomerSubscriptionFilterInput | null,
+    @Arg('productId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) productIdArg: string[] | null,
+    @Arg('active', () => Boolean, { nullable: true, deprecationReason: FILTER_REPLACES }) activeArg: boolean | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<BillingSubscriptionList> {
     authorize(ctx.principal, CUSTOMER_PORTAL_READ);
+    const { productId, active } = mergeFilter(filter, { productId: productIdArg, active: activeArg });
     const result = await ctx.services.subscriptionUpdates.portal.list(ctx, { productId, active, page, limit, sorting });
     return { items: result.items.map(s => portalView(ctx.principal, s)), pagination: result.pagination };
   }

@@ -14,17 +14,24 @@ import {
   ORGANIZATION_ACCESS_TOKENS_READ,
   ORGANIZATION_ACCESS_TOKENS_WRITE,
 } from './organization-access-token.access.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { OrganizationAccessTokenFilterInput } from './organization-access-token.filter.js';
 
 @Resolver(() => OrganizationAccessTokenType)
 export class OrganizationAccessTokenResolver {
   @Query(() => OrganizationAccessTokenList)
   async organizationAccessTokens(
     @Ctx() ctx: IdentityContext,
-    @Arg('organizationId', () => ID, { nullable: true }) organizationId: string | null,
+    @Arg('filter', () => OrganizationAccessTokenFilterInput, { nullable: true })
+    filter: OrganizationAccessTokenFilterInput | null,
+    @Arg('organizationId', () => ID, { nullable: true, deprecationReason: FILTER_REPLACES }) organizationIdArg:
+      | string
+      | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
   ): Promise<OrganizationAccessTokenList> {
     authorize(ctx.principal, ORGANIZATION_ACCESS_TOKENS_READ);
+    const { organizationId } = mergeFilter(filter, { organizationId: organizationIdArg });
     const result = await ctx.services.organizationAccessTokens.list(ctx, { organizationId, page, limit });
     return result;
   }

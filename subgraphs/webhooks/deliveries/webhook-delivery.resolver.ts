@@ -3,6 +3,8 @@ import { authorize } from '../../../kit/graphql/authorize.js';
 import type { WebhooksContext } from '../context.js';
 import { WEBHOOKS_READ, WEBHOOKS_WRITE } from '../endpoints/webhook-endpoint.access.js';
 import { WebhookDeliveryList, WebhookDeliveryType, WebhookRedeliveryType } from './webhook-delivery.type.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { WebhookDeliveryFilterInput } from './webhook-delivery.filter.js';
 
 /** The delivery log and redelivery. Thin: checks who may call and hands over to the service. */
 @Resolver(() => WebhookDeliveryType)
@@ -10,17 +12,40 @@ export class WebhookDeliveryResolver {
   @Query(() => WebhookDeliveryList, { description: 'Delivery attempts, newest first.' })
   async webhookDeliveries(
     @Ctx() ctx: WebhooksContext,
-    @Arg('endpointId', () => [ID], { nullable: true }) endpointId: string[] | null,
-    @Arg('startTimestamp', () => GraphQLISODateTime, { nullable: true }) startTimestamp: Date | null,
-    @Arg('endTimestamp', () => GraphQLISODateTime, { nullable: true }) endTimestamp: Date | null,
-    @Arg('succeeded', () => Boolean, { nullable: true }) succeeded: boolean | null,
-    @Arg('query', () => String, { nullable: true }) query: string | null,
-    @Arg('httpCodeClass', () => String, { nullable: true }) httpCodeClass: string | null,
-    @Arg('eventType', () => [String], { nullable: true }) eventType: string[] | null,
+    @Arg('filter', () => WebhookDeliveryFilterInput, { nullable: true }) filter: WebhookDeliveryFilterInput | null,
+    @Arg('endpointId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) endpointIdArg:
+      | string[]
+      | null,
+    @Arg('startTimestamp', () => GraphQLISODateTime, { nullable: true, deprecationReason: FILTER_REPLACES })
+    startTimestampArg: Date | null,
+    @Arg('endTimestamp', () => GraphQLISODateTime, { nullable: true, deprecationReason: FILTER_REPLACES })
+    endTimestampArg: Date | null,
+    @Arg('succeeded', () => Boolean, { nullable: true, deprecationReason: FILTER_REPLACES }) succeededArg:
+      | boolean
+      | null,
+    @Arg('query', () => String, { nullable: true, deprecationReason: FILTER_REPLACES }) queryArg: string | null,
+    @Arg('httpCodeClass', () => String, { nullable: true, deprecationReason: FILTER_REPLACES }) httpCodeClassArg:
+      | string
+      | null,
+    @Arg('eventType', () => [String], { nullable: true, deprecationReason: FILTER_REPLACES }) eventTypeArg:
+      | string[]
+      | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
   ): Promise<WebhookDeliveryList> {
     authorize(ctx.principal, WEBHOOKS_READ);
+    const { endpointId, startTimestamp, endTimestamp, succeeded, query, httpCodeClass, eventType } = mergeFilter(
+      filter,
+      {
+        endpointId: endpointIdArg,
+        startTimestamp: startTimestampArg,
+        endTimestamp: endTimestampArg,
+        succeeded: succeededArg,
+        query: queryArg,
+        httpCodeClass: httpCodeClassArg,
+        eventType: eventTypeArg,
+      },
+    );
     return ctx.services.deliveries.list(ctx, {
       endpointIds: endpointId,
       start: startTimestamp,

@@ -4,6 +4,8 @@ import type { WebhooksContext } from '../context.js';
 import { WEBHOOKS_READ, WEBHOOKS_WRITE } from './webhook-endpoint.access.js';
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoint.inputs.js';
 import { WebhookEndpointList, WebhookEndpointType } from './webhook-endpoint.type.js';
+import { FILTER_REPLACES, mergeFilter } from '../../../kit/graphql/filter.js';
+import { WebhookEndpointFilterInput } from './webhook-endpoint.filter.js';
 
 /** Thin: checks who may call and hands over to the service. */
 @Resolver(() => WebhookEndpointType)
@@ -11,11 +13,15 @@ export class WebhookEndpointResolver {
   @Query(() => WebhookEndpointList, { description: 'Webhook endpoints of the organizations the caller may act for.' })
   async webhookEndpoints(
     @Ctx() ctx: WebhooksContext,
-    @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
+    @Arg('filter', () => WebhookEndpointFilterInput, { nullable: true }) filter: WebhookEndpointFilterInput | null,
+    @Arg('organizationId', () => [ID], { nullable: true, deprecationReason: FILTER_REPLACES }) organizationIdArg:
+      | string[]
+      | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
   ): Promise<WebhookEndpointList> {
     authorize(ctx.principal, WEBHOOKS_READ);
+    const { organizationId } = mergeFilter(filter, { organizationId: organizationIdArg });
     return ctx.services.endpoints.list(ctx, { organizationIds: organizationId, page, limit });
   }
 

@@ -79,7 +79,7 @@ export const GET_CALLS: Record<string, WalkCall> = {
   'customerPortal.benefitGrants.get': portal(id('grant')),
   'customerPortal.customers.get': portal(),
   'customerPortal.customers.listPaymentMethods': portal(),
-  'customerPortal.customers.checkEmailUpdate': portal(() => [{ token: 'nothing' }]),
+  'customerPortal.customers.checkEmailUpdate': portal(w => [{ token: w.ids.emailUpdateToken }]),
   'customerPortal.customerMeters.list': portal(),
   'customerPortal.customerMeters.get': portal(() => [NOWHERE]),
   'customerPortal.seats.listSeats': portal(),

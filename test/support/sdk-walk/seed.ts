@@ -100,6 +100,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   const grant = (await api('GET', `/v1/benefit-grants/?customer_id=${customerId}`)).items[0];
   const payment = (await api('GET', `/v1/payments/?order_id=${order.id}`)).items[0];
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
+  const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
   return {
     owner,
     customerSession: session.token,
@@ -128,8 +129,25 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       activation: activation.id,
       grant: grant.id,
       payment: payment.id,
+      emailUpdateToken,
     },
   };
+}
+
+/** A pending portal e-mail change of the session's customer: its token, read from the outbox as from the inbox. */
+async function pendingEmailUpdate(stack: TestStack, customerSession: string): Promise<string> {
+  const to = `walk-new-${Date.now()}@example.com`;
+  const res = await call(stack.sandbox.baseUrl, 'POST', '/v1/customer-portal/customers/me/email-update/request', {
+    token: customerSession,
+    body: { email: to },
+  });
+  if (res.status !== 202) throw new Error(`email update: ${res.status} ${res.text}`);
+  const [mail] = await stack.sandbox.environment.billing.orm.em
+    .fork()
+    .execute<{ text_body: string }[]>('select text_body from billing.outgoing_emails where to_address = ?', [to]);
+  const token = /verify-email\?token=([\w-]+)/.exec(mail?.text_body ?? '')?.[1];
+  if (!token) throw new Error('email update: no link in the outbox');
+  return token;
 }
 
 const fixed = (amount: number) => ({ amount_type: 'fixed', price_amount: amount, price_currency: 'usd' });
