@@ -20,6 +20,7 @@ import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
 import { Refund } from './refunds/refund.entity.js';
+import { Dispute } from './disputes/dispute.entity.js';
 import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
 import { LicenseKey, LicenseKeyActivation } from './license-keys/license-key.entity.js';
@@ -47,6 +48,7 @@ export const billingEntities = [
   Payment,
   SavedPaymentMethod,
   Refund,
+  Dispute,
   OrderInvoice,
   ProrationItem,
   CustomerBalanceEntry,

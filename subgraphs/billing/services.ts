@@ -22,6 +22,9 @@ import { InvoiceService } from './invoices/invoice.service.js';
 import { OrderService } from './orders/order.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
+import { DisputeService } from './disputes/dispute.service.js';
+import type { SandboxDisputeService } from './disputes/sandbox-disputes.js';
+import { disputeProcessorEvents } from './disputes/dispute-processor-events.js';
 import { TaxReportService } from './tax-reports/tax-report.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
@@ -73,6 +76,9 @@ export interface BillingServices {
   checkoutLinks: CheckoutLinkService;
   orders: OrderService;
   refunds: RefundService;
+  disputes: DisputeService;
+  /** The sandbox's rehearsal of disputes (runtime.ts fills it: it applies processor events); null elsewhere. */
+  sandboxDisputes: SandboxDisputeService | null;
   /** `/v1/taxes/`: tax collected by jurisdiction and rate, from the orders' stored breakdowns. */
   taxReports: TaxReportService;
   /** Order invoices: generation, signed links, the file. */
@@ -178,12 +184,15 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     checkoutLinks: new CheckoutLinkService({ publicUrl: deps.publicUrl, checkouts }),
     orders: new OrderService(),
     refunds: new RefundService(payments),
+    disputes: new DisputeService(payments),
+    sandboxDisputes: null,
     taxReports: new TaxReportService(deps.organizations ?? null),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl), deps.tax ?? null),
     payments,
     processorOutcomes: new ProcessorOutcomeHandlers()
       .onCharge(renewalChargeSettlement)
       .onRefund(refundProcessorEvents)
+      .onDispute(disputeProcessorEvents)
       .onCheckout(new CheckoutActionSettlement(deps.publicUrl)),
     paymentChallenges: null,
     licenseKeys: new LicenseKeyService(),

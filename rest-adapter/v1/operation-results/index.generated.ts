@@ -13,6 +13,7 @@ import type * as customerPortalSubscriptions from './customer-portal-subscriptio
 import type * as customerSessions from './customer-sessions.generated.js';
 import type * as customers from './customers.generated.js';
 import type * as discounts from './discounts.generated.js';
+import type * as disputes from './disputes.generated.js';
 import type * as files from './files.generated.js';
 import type * as invoices from './invoices.generated.js';
 import type * as licenseKeys from './license-keys.generated.js';
@@ -97,6 +98,9 @@ export interface OperationResults {
   DiscountsGet: discounts.DiscountsGetResult;
   DiscountsList: discounts.DiscountsListResult;
   DiscountsUpdate: discounts.DiscountsUpdateResult;
+  DisputesAccept: disputes.DisputesAcceptResult;
+  DisputesGet: disputes.DisputesGetResult;
+  DisputesList: disputes.DisputesListResult;
   FileStorageChunk: files.FileStorageChunkResult;
   FileStorageCountDownload: files.FileStorageCountDownloadResult;
   FileStorageDownload: files.FileStorageDownloadResult;
@@ -141,6 +145,8 @@ export interface OperationResults {
   RefundsList: refunds.RefundsListResult;
   SandboxClockAdvance: sandboxClock.SandboxClockAdvanceResult;
   SandboxClockGet: sandboxClock.SandboxClockGetResult;
+  SandboxDisputesOpen: disputes.SandboxDisputesOpenResult;
+  SandboxDisputesUpdate: disputes.SandboxDisputesUpdateResult;
   SandboxEmailsList: sandboxEmails.SandboxEmailsListResult;
   SandboxPaymentChallengeGet: sandboxPaymentChallenges.SandboxPaymentChallengeGetResult;
   SandboxPaymentChallengeSettle: sandboxPaymentChallenges.SandboxPaymentChallengeSettleResult;

@@ -13,6 +13,7 @@ import { checkoutRoutes } from './checkouts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
+import { disputeRoutes } from './disputes.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
@@ -46,6 +47,7 @@ export const routes: Route[] = [
   ...checkoutLinkRoutes,
   ...orderRoutes,
   ...refundRoutes,
+  ...disputeRoutes,
   ...taxRoutes,
   ...invoiceRoutes,
   ...customerPortalOrderRoutes,

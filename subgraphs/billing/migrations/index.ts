@@ -31,6 +31,7 @@ import { Migration20261128200000_order_tax } from './Migration20261128200000_ord
 import { Migration20261128210000_checkout_tax } from './Migration20261128210000_checkout_tax.js';
 import { Migration20261128220000_payment_trigger } from './Migration20261128220000_payment_trigger.js';
 import { Migration20261128221000_downloadable_downloads } from './Migration20261128221000_downloadable_downloads.js';
+import { Migration20261128232000_disputes } from './Migration20261128232000_disputes.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -79,4 +80,5 @@ export const billingMigrations = [
   { name: 'Migration20261128210000_checkout_tax', class: Migration20261128210000_checkout_tax },
   { name: 'Migration20261128220000_payment_trigger', class: Migration20261128220000_payment_trigger },
   { name: 'Migration20261128221000_downloadable_downloads', class: Migration20261128221000_downloadable_downloads },
+  { name: 'Migration20261128232000_disputes', class: Migration20261128232000_disputes },
 ];

@@ -44,7 +44,7 @@ export const GET_CALLS: Record<string, WalkCall> = {
   'orders.receipt': { args: id('order') },
   'refunds.list': { args: none },
   'disputes.list': { args: none },
-  'disputes.get': { args: () => [NOWHERE] },
+  'disputes.get': { args: id('dispute') },
   'checkouts.list': { args: none },
   'checkouts.get': { args: id('checkout') },
   'checkouts.clientGet': { args: id('clientSecret'), as: 'anonymous' },

@@ -82,6 +82,8 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   });
   const grant = (await api('GET', `/v1/benefit-grants/?customer_id=${customerId}`)).items[0];
   const payment = (await api('GET', `/v1/payments/?order_id=${order.id}`)).items[0];
+  // The sandbox's rehearsed chargeback (docs/disputes.md): the dispute reads need one.
+  const dispute = await api('POST', '/v1/sandbox/disputes/', { order_id: order.id });
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   return {
     owner,
@@ -109,6 +111,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       activation: activation.id,
       grant: grant.id,
       payment: payment.id,
+      dispute: dispute.id,
     },
   };
 }
