@@ -18,6 +18,7 @@ import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } fro
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
 import { DisputeResolver } from './disputes/dispute.resolver.js';
+import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
 import { invoiceGenerationReference } from './invoices/invoice.reference.js';
@@ -66,6 +67,7 @@ export const billingResolvers: Function[] = [
   PaymentResolver,
   RefundResolver,
   DisputeResolver,
+  CustomFieldResolver,
   TaxReportResolver,
   InvoiceResolver,
   CustomerPortalOrdersResolver,

@@ -23,6 +23,7 @@ import { OrderService } from './orders/order.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
 import { DisputeService } from './disputes/dispute.service.js';
+import { CustomFieldService } from './custom-fields/custom-field.service.js';
 import type { SandboxDisputeService } from './disputes/sandbox-disputes.js';
 import { disputeProcessorEvents } from './disputes/dispute-processor-events.js';
 import { TaxReportService } from './tax-reports/tax-report.service.js';
@@ -77,6 +78,7 @@ export interface BillingServices {
   orders: OrderService;
   refunds: RefundService;
   disputes: DisputeService;
+  customFields: CustomFieldService;
   /** The sandbox's rehearsal of disputes (runtime.ts fills it: it applies processor events); null elsewhere. */
   sandboxDisputes: SandboxDisputeService | null;
   /** `/v1/taxes/`: tax collected by jurisdiction and rate, from the orders' stored breakdowns. */
@@ -185,6 +187,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     orders: new OrderService(),
     refunds: new RefundService(payments),
     disputes: new DisputeService(payments),
+    customFields: new CustomFieldService(),
     sandboxDisputes: null,
     taxReports: new TaxReportService(deps.organizations ?? null),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl), deps.tax ?? null),

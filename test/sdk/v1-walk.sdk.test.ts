@@ -20,8 +20,6 @@ const NOT_YET_BUILT: Record<string, string> = {
   'metrics.limits': 'metrics: own issue, out of scope',
   'metrics.listDashboards': 'metrics: own issue, out of scope',
   'metrics.getDashboard': 'metrics: own issue, out of scope',
-  'customFields.list': 'custom fields (issue 25)',
-  'customFields.get': 'custom fields (issue 25)',
   'customers.listPaymentMethods': 'customer payment methods, merchant side (issue 25)',
   'customers.listPaymentMethodsExternal': 'customer payment methods, merchant side (issue 25)',
   'customers.members.list': 'customer members (issue 25)',

@@ -4,6 +4,7 @@
 import type * as benefits from './benefits.generated.js';
 import type * as checkoutLinks from './checkout-links.generated.js';
 import type * as checkouts from './checkouts.generated.js';
+import type * as customFields from './custom-fields.generated.js';
 import type * as customerPortalBenefitGrants from './customer-portal-benefit-grants.generated.js';
 import type * as customerPortalCustomerSession from './customer-portal-customer-session.generated.js';
 import type * as customerPortalCustomers from './customer-portal-customers.generated.js';
@@ -51,6 +52,11 @@ export interface OperationResults {
   CheckoutsGet: checkouts.CheckoutsGetResult;
   CheckoutsList: checkouts.CheckoutsListResult;
   CheckoutsUpdate: checkouts.CheckoutsUpdateResult;
+  CustomFieldsCreate: customFields.CustomFieldsCreateResult;
+  CustomFieldsDelete: customFields.CustomFieldsDeleteResult;
+  CustomFieldsGet: customFields.CustomFieldsGetResult;
+  CustomFieldsList: customFields.CustomFieldsListResult;
+  CustomFieldsUpdate: customFields.CustomFieldsUpdateResult;
   CustomerPortalBenefitGrantsGet: customerPortalBenefitGrants.CustomerPortalBenefitGrantsGetResult;
   CustomerPortalBenefitGrantsList: customerPortalBenefitGrants.CustomerPortalBenefitGrantsListResult;
   CustomerPortalBenefitGrantsUpdate: customerPortalBenefitGrants.CustomerPortalBenefitGrantsUpdateResult;

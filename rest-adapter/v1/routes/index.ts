@@ -14,6 +14,7 @@ import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { disputeRoutes } from './disputes.routes.js';
+import { customFieldRoutes } from './custom-fields.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
@@ -48,6 +49,7 @@ export const routes: Route[] = [
   ...orderRoutes,
   ...refundRoutes,
   ...disputeRoutes,
+  ...customFieldRoutes,
   ...taxRoutes,
   ...invoiceRoutes,
   ...customerPortalOrderRoutes,

@@ -32,6 +32,7 @@ import { Migration20261128210000_checkout_tax } from './Migration20261128210000_
 import { Migration20261128220000_payment_trigger } from './Migration20261128220000_payment_trigger.js';
 import { Migration20261128221000_downloadable_downloads } from './Migration20261128221000_downloadable_downloads.js';
 import { Migration20261128232000_disputes } from './Migration20261128232000_disputes.js';
+import { Migration20261128232001_custom_fields } from './Migration20261128232001_custom_fields.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -81,4 +82,5 @@ export const billingMigrations = [
   { name: 'Migration20261128220000_payment_trigger', class: Migration20261128220000_payment_trigger },
   { name: 'Migration20261128221000_downloadable_downloads', class: Migration20261128221000_downloadable_downloads },
   { name: 'Migration20261128232000_disputes', class: Migration20261128232000_disputes },
+  { name: 'Migration20261128232001_custom_fields', class: Migration20261128232001_custom_fields },
 ];

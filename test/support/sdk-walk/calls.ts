@@ -60,7 +60,7 @@ export const GET_CALLS: Record<string, WalkCall> = {
   'checkoutLinks.list': { args: none },
   'checkoutLinks.get': { args: id('checkoutLink') },
   'customFields.list': { args: none },
-  'customFields.get': { args: () => [NOWHERE] },
+  'customFields.get': { args: id('customField') },
   'discounts.list': { args: none },
   'discounts.get': { args: id('discount') },
   'customers.list': { args: none },

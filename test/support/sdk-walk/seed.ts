@@ -84,6 +84,12 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   const payment = (await api('GET', `/v1/payments/?order_id=${order.id}`)).items[0];
   // The sandbox's rehearsed chargeback (docs/disputes.md): the dispute reads need one.
   const dispute = await api('POST', '/v1/sandbox/disputes/', { order_id: order.id });
+  const customField = await api('POST', '/v1/custom-fields/', {
+    type: 'select',
+    slug: 'walk-size',
+    name: 'Size',
+    properties: { form_label: 'Size', options: [{ value: 's', label: 'Small' }] },
+  });
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   return {
     owner,
@@ -112,6 +118,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       grant: grant.id,
       payment: payment.id,
       dispute: dispute.id,
+      customField: customField.id,
     },
   };
 }
