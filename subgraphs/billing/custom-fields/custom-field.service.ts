@@ -13,19 +13,18 @@ import type { CustomFieldCreateInput, CustomFieldUpdateInput } from './custom-fi
 import { customFieldRead, type CustomFieldReadFilters } from './custom-field.read.js';
 import { CUSTOM_FIELD_DEFAULT_SORTING, CUSTOM_FIELD_SORT_KEYS } from './custom-field.sorting.js';
 import { CustomFieldType } from './custom-field.type.js';
+import { CustomFieldRepository } from './custom-field.repository.js';
 
 export interface CustomFieldListQuery extends PageRequest, CustomFieldReadFilters {
   organizationId?: string[] | null;
   sorting?: string[] | null;
 }
 
-/** The tables whose `custom_field_data` holds answers by slug (docs/custom-fields.md#answers). */
-const ANSWER_TABLES = ['billing.checkouts', 'billing.orders'] as const;
-
 /**
  * Custom fields (`/v1/custom-fields/`): reads through the read path; writes as Polar's service: a slug taken by a
  * live field of the organization is 422 at `slug`, the type never changes (422 at `type`), renaming a slug
- * renames the answers already given under it, and a delete is soft (answers already given stay). Polar sends no webhook for custom fields.
+ * renames the answers already given under it, and a delete is soft (the field leaves the products it was
+ * attached to; answers already given stay). Polar sends no webhook for custom fields.
  */
 export class CustomFieldService {
   async list(
@@ -97,7 +96,8 @@ export class CustomFieldService {
       if (input.metadata != null) field.metadata = input.metadata;
       field.modifiedAt = await organizationNow(ctx, field.organizationId);
       await em.flush();
-      if (field.slug !== previousSlug) await renameAnswers(em, field.organizationId, previousSlug, field.slug);
+      if (field.slug !== previousSlug)
+        await new CustomFieldRepository(em).renameAnswers(field.organizationId, previousSlug, field.slug);
       return { result: CustomFieldType.fromEntity(field) };
     });
   }
@@ -107,6 +107,8 @@ export class CustomFieldService {
       const field = await loadLive(ctx, em, id);
       field.deletedAt = await organizationNow(ctx, field.organizationId);
       await em.flush();
+      // It leaves the products that asked it (Polar's); answers already given stay.
+      await new CustomFieldRepository(em).detachEverywhere(field.id);
       return { result: undefined };
     });
   }
@@ -120,22 +122,11 @@ function loadLive(ctx: RequestContext, em: EntityManager, id: string): Promise<C
 }
 
 async function requireFreeSlug(em: EntityManager, organizationId: string, slug: string, self: string | null) {
-  const holder = await em.findOne(CustomField, { organizationId, slug, deletedAt: null });
+  const holder = await new CustomFieldRepository(em).findLiveBySlug(organizationId, slug);
   if (holder && holder.id !== self)
     throw new PolarRequestValidationError([
       { type: 'value_error', loc: ['body', 'slug'], msg: 'Custom field with this slug already exists.', input: slug },
     ]);
-}
-
-/** The answers given under the old slug move to the new one, as Polar does. */
-async function renameAnswers(em: EntityManager, organizationId: string, from: string, to: string): Promise<void> {
-  for (const table of ANSWER_TABLES)
-    await em
-      .getConnection()
-      .execute(
-        `update ${table} set custom_field_data = (custom_field_data - ?::text) || jsonb_build_object(?::text, custom_field_data -> ?::text) where organization_id = ? and jsonb_exists(custom_field_data, ?::text)`,
-        [from, to, from, organizationId, from],
-      );
 }
 
 function invalidType(type: string): PolarRequestValidationError {

@@ -33,6 +33,8 @@ import { Migration20261128220000_payment_trigger } from './Migration202611282200
 import { Migration20261128221000_downloadable_downloads } from './Migration20261128221000_downloadable_downloads.js';
 import { Migration20261128232000_disputes } from './Migration20261128232000_disputes.js';
 import { Migration20261128232001_custom_fields } from './Migration20261128232001_custom_fields.js';
+import { Migration20261128232002_product_custom_fields } from './Migration20261128232002_product_custom_fields.js';
+import { Migration20261128232003_subscription_custom_field_data } from './Migration20261128232003_subscription_custom_field_data.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -83,4 +85,12 @@ export const billingMigrations = [
   { name: 'Migration20261128221000_downloadable_downloads', class: Migration20261128221000_downloadable_downloads },
   { name: 'Migration20261128232000_disputes', class: Migration20261128232000_disputes },
   { name: 'Migration20261128232001_custom_fields', class: Migration20261128232001_custom_fields },
+  {
+    name: 'Migration20261128232002_product_custom_fields',
+    class: Migration20261128232002_product_custom_fields,
+  },
+  {
+    name: 'Migration20261128232003_subscription_custom_field_data',
+    class: Migration20261128232003_subscription_custom_field_data,
+  },
 ];

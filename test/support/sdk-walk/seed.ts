@@ -90,6 +90,10 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
     name: 'Size',
     properties: { form_label: 'Size', options: [{ value: 's', label: 'Small' }] },
   });
+  // A product that asks it: the walk reads AttachedCustomField through the product reads.
+  await api('PATCH', `/v1/products/${oneTime}`, {
+    attached_custom_fields: [{ custom_field_id: customField.id, required: false }],
+  });
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   return {
     owner,
