@@ -53,6 +53,7 @@ const SCALARS: Record<string, string> = {
   Metadata: 'JsonObject',
   JSONObject: 'JsonObject',
   BenefitProperties: 'JsonObject',
+  CustomFieldProperties: 'JsonObject',
 };
 
 const INDENT = '  ';

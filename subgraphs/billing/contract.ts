@@ -24,6 +24,10 @@ export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { TAXES_READ } from './tax-reports/tax-report.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
 export { REFUNDS_READ, REFUNDS_WRITE } from './refunds/refund.access.js';
+export { DISPUTES_READ, DISPUTES_WRITE } from './disputes/dispute.access.js';
+export { CUSTOM_FIELDS_READ, CUSTOM_FIELDS_WRITE } from './custom-fields/custom-field.access.js';
+export { CUSTOM_FIELD_DEFAULT_SORTING, CUSTOM_FIELD_SORT_KEYS } from './custom-fields/custom-field.sorting.js';
+export { CUSTOM_FIELD_KINDS } from './custom-fields/custom-field.entity.js';
 export { INVOICE_FILE } from './invoices/invoice.access.js';
 export { CUSTOMER_SESSION_CODE, CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
 export { CUSTOMER_PORTAL_PUBLIC } from './customer-portal/customer-portal.access.js';
@@ -80,6 +84,8 @@ export {
 } from './tax-reports/tax-report.sorting.js';
 export { PAYMENT_DEFAULT_SORTING, PAYMENT_SORT_KEYS } from './payments/payment.sorting.js';
 export { REFUND_DEFAULT_SORTING, REFUND_SORT_KEYS } from './refunds/refund.sorting.js';
+export { DISPUTE_DEFAULT_SORTING, DISPUTE_SORT_KEYS } from './disputes/dispute.sorting.js';
+export { DISPUTE_STATUSES } from './disputes/dispute.entity.js';
 export { SUBSCRIPTION_DEFAULT_SORTING, SUBSCRIPTION_SORT_KEYS } from './subscriptions/subscription.sorting.js';
 
 // Wire builders: a GraphQL result (camelCase) to the exact keys of Polar's variant.

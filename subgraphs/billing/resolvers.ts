@@ -19,6 +19,8 @@ import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.re
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
+import { DisputeResolver } from './disputes/dispute.resolver.js';
+import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
 import { invoiceGenerationReference } from './invoices/invoice.reference.js';
@@ -72,6 +74,8 @@ export const billingResolvers: Function[] = [
   CustomerOrdersResolver,
   PaymentResolver,
   RefundResolver,
+  DisputeResolver,
+  CustomFieldResolver,
   TaxReportResolver,
   InvoiceResolver,
   ReceiptResolver,

@@ -28,6 +28,7 @@ import { choosePaymentProcessor, createPaymentProcessor } from './payments/payme
 import { OwnerNoticeRelay } from '../../kit/email/owner-notices.js';
 import { SandboxChallengeService } from './payments/sandbox-challenge.js';
 import { ProcessorEventHandler } from './payments/processor-events.js';
+import { SandboxDisputeService } from './disputes/sandbox-disputes.js';
 import type { ProcessorWebhooks } from '../../kit/processor-webhooks.js';
 import { StripeWebhookReceiver } from './payments/stripe/stripe-webhook.receiver.js';
 import type { BillingContext } from './context.js';
@@ -249,6 +250,12 @@ export async function startBilling(options: {
     services.payments,
     processorEvents,
     checkoutId => jobs.runNow(fulfilmentJobKey(checkoutId)),
+  );
+  services.sandboxDisputes = new SandboxDisputeService(
+    options.environment === 'sandbox',
+    services.payments,
+    processorEvents,
+    services.disputes,
   );
   return {
     name: BILLING_SUBGRAPH,

@@ -25,6 +25,10 @@ import { ReceiptService } from './receipts/receipt.service.js';
 import { OrderService } from './orders/order.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
+import { DisputeService } from './disputes/dispute.service.js';
+import { CustomFieldService } from './custom-fields/custom-field.service.js';
+import type { SandboxDisputeService } from './disputes/sandbox-disputes.js';
+import { disputeProcessorEvents } from './disputes/dispute-processor-events.js';
 import { TaxReportService } from './tax-reports/tax-report.service.js';
 import { UnconfiguredPaymentProcessor } from './payments/payment-processor.selection.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
@@ -79,6 +83,10 @@ export interface BillingServices {
   customerSeats: CustomerSeatService;
   orders: OrderService;
   refunds: RefundService;
+  disputes: DisputeService;
+  customFields: CustomFieldService;
+  /** The sandbox's rehearsal of disputes (runtime.ts fills it: it applies processor events); null elsewhere. */
+  sandboxDisputes: SandboxDisputeService | null;
   /** `/v1/taxes/`: tax collected by jurisdiction and rate, from the orders' stored breakdowns. */
   taxReports: TaxReportService;
   /** Order invoices: generation, signed links, the file. */
@@ -200,6 +208,9 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     }),
     orders: new OrderService(),
     refunds: new RefundService(payments),
+    disputes: new DisputeService(payments),
+    customFields: new CustomFieldService(),
+    sandboxDisputes: null,
     taxReports: new TaxReportService(deps.organizations ?? null),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl), deps.tax ?? null),
     receipts: new ReceiptService(new InvoiceLinks(deps.secret, deps.publicUrl, 'receipt'), deps.tax ?? null),
@@ -207,6 +218,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     processorOutcomes: new ProcessorOutcomeHandlers()
       .onCharge(renewalChargeSettlement)
       .onRefund(refundProcessorEvents)
+      .onDispute(disputeProcessorEvents)
       .onCheckout(new CheckoutActionSettlement(deps.publicUrl)),
     paymentChallenges: null,
     licenseKeys: new LicenseKeyService(),

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { CARDS, type Card, cardError, generic } from './fake-stripe-cards.js';
 import { actionAnswer, cancelAnswer, requiresAuthentication, THREE_D_SECURE_CARDS } from './fake-stripe-3ds.js';
 import { stripeJsRequest } from './fake-stripe-confirmation-tokens.js';
+import { closeDisputeAnswer } from './fake-stripe-disputes.js';
 import { signedStripeEvent, stripeEvent } from './fake-stripe-events.js';
 import { expands, header, id, type Json, missing, notFound, now, parseForm, publicOf } from './fake-stripe-wire.js';
 
@@ -35,6 +36,8 @@ export class FakeStripe {
   readonly paymentMethods = new Map<string, Json>();
   readonly paymentIntents = new Map<string, Json>();
   readonly refunds = new Map<string, Json>();
+  /** Disputes a test opened (fake-stripe-disputes.ts), by id. */
+  readonly disputes = new Map<string, Json>();
   private readonly idempotent = new Map<string, Stored>();
   private dropNext = false;
   /** Answer ids where `expand[]` asked for objects (as an older API version or a proxy might). */
@@ -147,6 +150,8 @@ export class FakeStripe {
     // Canceling an abandoned 3-D Secure intent: fake-stripe-3ds.ts.
     const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
     if (cancel) return cancelAnswer(this.paymentIntents.get(cancel[1]), cancel[1], p);
+    const closed = closeDisputeAnswer(this.disputes, path);
+    if (closed) return closed;
     switch (path) {
       case '/v1/customers':
         return [200, this.createCustomer(p)];

@@ -4,6 +4,7 @@
 import type * as benefits from './benefits.generated.js';
 import type * as checkoutLinks from './checkout-links.generated.js';
 import type * as checkouts from './checkouts.generated.js';
+import type * as customFields from './custom-fields.generated.js';
 import type * as customerPaymentMethods from './customer-payment-methods.generated.js';
 import type * as customerPortalBenefitGrants from './customer-portal-benefit-grants.generated.js';
 import type * as customerPortalCustomerSession from './customer-portal-customer-session.generated.js';
@@ -15,6 +16,7 @@ import type * as customerSeats from './customer-seats.generated.js';
 import type * as customerSessions from './customer-sessions.generated.js';
 import type * as customers from './customers.generated.js';
 import type * as discounts from './discounts.generated.js';
+import type * as disputes from './disputes.generated.js';
 import type * as files from './files.generated.js';
 import type * as invoices from './invoices.generated.js';
 import type * as licenseKeys from './license-keys.generated.js';
@@ -53,6 +55,11 @@ export interface OperationResults {
   CheckoutsGet: checkouts.CheckoutsGetResult;
   CheckoutsList: checkouts.CheckoutsListResult;
   CheckoutsUpdate: checkouts.CheckoutsUpdateResult;
+  CustomFieldsCreate: customFields.CustomFieldsCreateResult;
+  CustomFieldsDelete: customFields.CustomFieldsDeleteResult;
+  CustomFieldsGet: customFields.CustomFieldsGetResult;
+  CustomFieldsList: customFields.CustomFieldsListResult;
+  CustomFieldsUpdate: customFields.CustomFieldsUpdateResult;
   CustomerPaymentMethodsList: customerPaymentMethods.CustomerPaymentMethodsListResult;
   CustomerPaymentMethodsListExternal: customerPaymentMethods.CustomerPaymentMethodsListExternalResult;
   CustomerPortalBenefitGrantsGet: customerPortalBenefitGrants.CustomerPortalBenefitGrantsGetResult;
@@ -113,6 +120,9 @@ export interface OperationResults {
   DiscountsGet: discounts.DiscountsGetResult;
   DiscountsList: discounts.DiscountsListResult;
   DiscountsUpdate: discounts.DiscountsUpdateResult;
+  DisputesAccept: disputes.DisputesAcceptResult;
+  DisputesGet: disputes.DisputesGetResult;
+  DisputesList: disputes.DisputesListResult;
   FileStorageChunk: files.FileStorageChunkResult;
   FileStorageCountDownload: files.FileStorageCountDownloadResult;
   FileStorageDownload: files.FileStorageDownloadResult;
@@ -160,6 +170,8 @@ export interface OperationResults {
   RefundsList: refunds.RefundsListResult;
   SandboxClockAdvance: sandboxClock.SandboxClockAdvanceResult;
   SandboxClockGet: sandboxClock.SandboxClockGetResult;
+  SandboxDisputesOpen: disputes.SandboxDisputesOpenResult;
+  SandboxDisputesUpdate: disputes.SandboxDisputesUpdateResult;
   SandboxEmailsList: sandboxEmails.SandboxEmailsListResult;
   SandboxPaymentChallengeGet: sandboxPaymentChallenges.SandboxPaymentChallengeGetResult;
   SandboxPaymentChallengeSettle: sandboxPaymentChallenges.SandboxPaymentChallengeSettleResult;

@@ -15,6 +15,8 @@ import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { customerSeatRoutes } from './customer-seats.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
+import { disputeRoutes } from './disputes.routes.js';
+import { customFieldRoutes } from './custom-fields.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
 import { receiptRoutes } from './receipts.routes.js';
@@ -51,6 +53,8 @@ export const routes: Route[] = [
   ...customerSeatRoutes,
   ...orderRoutes,
   ...refundRoutes,
+  ...disputeRoutes,
+  ...customFieldRoutes,
   ...taxRoutes,
   ...invoiceRoutes,
   ...receiptRoutes,

@@ -16,9 +16,9 @@ const bool = z
   .transform(v => v === 'true')
   .optional();
 
-/** Body fields Polar accepts that have nothing behind them yet (media files, custom fields). */
+/** Body fields Polar accepts that have nothing behind them yet (media files). */
 function withoutUnsupported(body: Record<string, unknown>): Record<string, unknown> {
-  const { medias: _medias, attached_custom_fields: _fields, ...rest } = body;
+  const { medias: _medias, ...rest } = body;
   return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
 }
 

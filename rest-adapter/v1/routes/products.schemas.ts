@@ -42,13 +42,16 @@ export const priceCreate = z.discriminatedUnion('amount_type', [
 
 const existingPrice = z.object({ id: z.uuid() });
 
+/** Polar's AttachedCustomFieldCreate (docs/custom-fields.md#on-products). */
+const attachedCustomFieldCreate = z.object({ custom_field_id: z.uuid(), required: z.boolean() });
+
 const productFields = {
   name: z.string().min(3).max(64),
   description: z.string().nullish(),
   visibility: visibility.default('public'),
   metadata: metadataInput.optional(),
   medias: z.array(z.uuid()).nullish(),
-  attached_custom_fields: z.array(z.unknown()).optional(),
+  attached_custom_fields: z.array(attachedCustomFieldCreate).optional(),
   trial_interval: interval.nullish(),
   trial_interval_count: z.number().int().gte(1).lte(1000).nullish(),
 };
@@ -68,7 +71,7 @@ export const productUpdateBody = z.object({
   visibility: visibility.nullish(),
   metadata: metadataInput.optional(),
   medias: z.array(z.uuid()).nullish(),
-  attached_custom_fields: z.array(z.unknown()).nullish(),
+  attached_custom_fields: z.array(attachedCustomFieldCreate).nullish(),
   trial_interval: interval.nullish(),
   trial_interval_count: z.number().int().gte(1).lte(1000).nullish(),
   recurring_interval: interval.nullish(),

@@ -15,6 +15,8 @@ import {
   seatBounds,
 } from '../pricing/checkout-amounts.js';
 import { CheckoutRepository } from './checkout.repository.js';
+import { checkCustomFieldData } from '../custom-fields/custom-field-data.js';
+import { attachedFieldsOf } from '../custom-fields/product-custom-fields.js';
 import { DiscountRepository } from '../discounts/discount.repository.js';
 import { type PricedCheckout, validateCustomerTaxId } from './checkout-tax.js';
 
@@ -58,7 +60,6 @@ export async function applyClientChanges(
   )
     validateCustomerTaxId(k);
   if (input.locale !== undefined) k.locale = input.locale;
-  if (input.customFieldData != null) k.customFieldData = input.customFieldData;
   if (input.allowTrial === false) k.allowTrial = false;
   if (input.seats != null) k.seats = input.seats;
   if (input.productId && input.productId !== k.productId) {
@@ -83,6 +84,14 @@ export async function applyClientChanges(
     k.productPriceId = price.id;
   }
   const product = await new CheckoutRepository(em).productOfOrganization(k.productId, k.organizationId);
+  // Answers to the (selected) product's custom fields, merged over the ones given before (docs/custom-fields.md).
+  if (input.customFieldData != null) {
+    const answers = checkCustomFieldData(await attachedFieldsOf(em, k.productId), input.customFieldData, {
+      required: false,
+    });
+    if (answers.issues.length) throw new PolarRequestValidationError(answers.issues);
+    k.customFieldData = { ...k.customFieldData, ...answers.data };
+  }
   let discount: string | null | undefined = discountId;
   if (input.discountCode) {
     if (!k.allowDiscountCodes)

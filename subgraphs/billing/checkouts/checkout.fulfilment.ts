@@ -139,6 +139,7 @@ export function checkoutFulfilment(deps: {
           trialEnd,
           seats: k.seats,
           metadata: k.metadata ?? {},
+          customFieldData: k.customFieldData ?? {},
           createdAt: now,
         } as Subscription);
         billingReason = 'subscription_create';

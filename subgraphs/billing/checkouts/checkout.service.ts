@@ -1,4 +1,6 @@
 import { type EntityManager } from '@mikro-orm/postgresql';
+import { checkCustomFieldData } from '../custom-fields/custom-field-data.js';
+import { attachedFieldsOf } from '../custom-fields/product-custom-fields.js';
 import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -169,6 +171,12 @@ export class CheckoutService {
     // A create has no row to load: the new row, priced, and its event in the frame's transaction.
     return runWrite(ctx.em, async em => {
       const checkout = newCheckout(em, { organizationId, products, selected, customer, input, now });
+      // Answers given at create are checked but none is required yet (Polar's); unknown slugs are dropped.
+      const answers = checkCustomFieldData(await attachedFieldsOf(em, selected.id), input.customFieldData ?? {}, {
+        required: false,
+      });
+      if (answers.issues.length) throw new PolarRequestValidationError(answers.issues);
+      checkout.customFieldData = answers.data;
       const priced = await priceCheckout(
         em,
         checkout,
@@ -254,6 +262,11 @@ export class CheckoutService {
       // A seller that collects tax needs an address it can tax (docs/tax.md#checkouts).
       if (taxIssue && current.isPaymentFormRequired) issues.push(...untaxableIssues(taxIssue));
       if (current.isPaymentFormRequired && !input.confirmationTokenId) issues.push(missing('confirmation_token_id'));
+      // The product's required custom fields must be answered by now (docs/custom-fields.md#answers).
+      const answers = checkCustomFieldData(await attachedFieldsOf(em, k.productId), k.customFieldData, {
+        required: true,
+      });
+      issues.push(...answers.issues);
       if (issues.length) throw new PolarRequestValidationError(issues);
       if (current.trialEnd)
         await assertTrialAvailable(em, this.deps.organizations ?? null, k.organizationId, k.customerEmail);

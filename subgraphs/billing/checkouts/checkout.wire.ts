@@ -32,7 +32,8 @@ export function checkoutPublicWire(data: unknown): Wire {
   wire.discount = source.discount ? discountBaseWire(source.discount) : null;
   wire.customer_metadata = source.customerMetadata ?? {};
   wire.subtotal_amount = wire.amount;
-  wire.attached_custom_fields = [];
+  // The selected product's custom fields: the questions this checkout asks (docs/custom-fields.md).
+  wire.attached_custom_fields = (wire.product?.attached_custom_fields as unknown[] | undefined) ?? [];
   wire.payment_processor_metadata = source.paymentProcessorMetadata ?? {};
   if (source.organization) wire.organization = snakeKeys(plain(source.organization));
   return wire;

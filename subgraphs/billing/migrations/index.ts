@@ -33,6 +33,10 @@ import { Migration20261128220000_payment_trigger } from './Migration202611282200
 import { Migration20261128221000_downloadable_downloads } from './Migration20261128221000_downloadable_downloads.js';
 import { Migration20261128230000_order_item_periods } from './Migration20261128230000_order_item_periods.js';
 import { Migration20261128231000_customer_seats } from './Migration20261128231000_customer_seats.js';
+import { Migration20261128232000_disputes } from './Migration20261128232000_disputes.js';
+import { Migration20261128232001_custom_fields } from './Migration20261128232001_custom_fields.js';
+import { Migration20261128232002_product_custom_fields } from './Migration20261128232002_product_custom_fields.js';
+import { Migration20261128232003_subscription_custom_field_data } from './Migration20261128232003_subscription_custom_field_data.js';
 import { Migration20261128233000_product_deleted_at } from './Migration20261128233000_product_deleted_at.js';
 import { Migration20261128233100_customer_email_verifications } from './Migration20261128233100_customer_email_verifications.js';
 
@@ -41,10 +45,7 @@ export const billingMigrations = [
   { name: 'Migration20261121130000_billing_initial', class: Migration20261121130000_billing_initial },
   { name: 'Migration20261121140000_subscription_indexes', class: Migration20261121140000_subscription_indexes },
   { name: 'Migration20261121150000_discount_codes', class: Migration20261121150000_discount_codes },
-  {
-    name: 'Migration20261123150000_test_payment_processor',
-    class: Migration20261123150000_test_payment_processor,
-  },
+  { name: 'Migration20261123150000_test_payment_processor', class: Migration20261123150000_test_payment_processor },
   { name: 'Migration20261123160000_read_path_indexes', class: Migration20261123160000_read_path_indexes },
   { name: 'Migration20261123170000_sandbox_clocks', class: Migration20261123170000_sandbox_clocks },
   { name: 'Migration20261123170000_selling', class: Migration20261123170000_selling },
@@ -53,19 +54,13 @@ export const billingMigrations = [
   { name: 'Migration20261124160000_license_keys', class: Migration20261124160000_license_keys },
   { name: 'Migration20261124160100_files', class: Migration20261124160100_files },
   { name: 'Migration20261124140000_plan_changes', class: Migration20261124140000_plan_changes },
-  {
-    name: 'Migration20261124120000_default_payment_method',
-    class: Migration20261124120000_default_payment_method,
-  },
+  { name: 'Migration20261124120000_default_payment_method', class: Migration20261124120000_default_payment_method },
   { name: 'Migration20261124120001_checkout_expiry', class: Migration20261124120001_checkout_expiry },
   { name: 'Migration20261124120002_discount_redemptions', class: Migration20261124120002_discount_redemptions },
-  { name: 'Migration20261124130000_renewals', class: Migration20261124130000_renewals },
   { name: 'Migration20261124150000_benefits', class: Migration20261124150000_benefits },
+  { name: 'Migration20261124130000_renewals', class: Migration20261124130000_renewals },
+  { name: 'Migration20261128100000_customer_emails', class: Migration20261128100000_customer_emails },
   { name: 'Migration20261124170000_outgoing_emails', class: Migration20261124170000_outgoing_emails },
-  {
-    name: 'Migration20261124180000_grant_user_provided_key',
-    class: Migration20261124180000_grant_user_provided_key,
-  },
   {
     name: 'Migration20261124190000_subscription_counts_on_change',
     class: Migration20261124190000_subscription_counts_on_change,
@@ -73,10 +68,10 @@ export const billingMigrations = [
   { name: 'Migration20261125100000_processor_events', class: Migration20261125100000_processor_events },
   { name: 'Migration20261125110000_owner_notices', class: Migration20261125110000_owner_notices },
   { name: 'Migration20261126100000_metadata_terms_index', class: Migration20261126100000_metadata_terms_index },
+  { name: 'Migration20261124180000_grant_user_provided_key', class: Migration20261124180000_grant_user_provided_key },
   { name: 'Migration20261127100000_sandbox_clock_lease', class: Migration20261127100000_sandbox_clock_lease },
   { name: 'Migration20261127100000_work_notifications', class: Migration20261127100000_work_notifications },
   { name: 'Migration20261128100000_three_d_secure', class: Migration20261128100000_three_d_secure },
-  { name: 'Migration20261128100000_customer_emails', class: Migration20261128100000_customer_emails },
   { name: 'Migration20261128120000_cancel_abandoned_charge', class: Migration20261128120000_cancel_abandoned_charge },
   { name: 'Migration20261128130000_setup_metadata', class: Migration20261128130000_setup_metadata },
   { name: 'Migration20261128200000_order_tax', class: Migration20261128200000_order_tax },
@@ -85,6 +80,13 @@ export const billingMigrations = [
   { name: 'Migration20261128221000_downloadable_downloads', class: Migration20261128221000_downloadable_downloads },
   { name: 'Migration20261128230000_order_item_periods', class: Migration20261128230000_order_item_periods },
   { name: 'Migration20261128231000_customer_seats', class: Migration20261128231000_customer_seats },
+  { name: 'Migration20261128232000_disputes', class: Migration20261128232000_disputes },
+  { name: 'Migration20261128232001_custom_fields', class: Migration20261128232001_custom_fields },
+  { name: 'Migration20261128232002_product_custom_fields', class: Migration20261128232002_product_custom_fields },
+  {
+    name: 'Migration20261128232003_subscription_custom_field_data',
+    class: Migration20261128232003_subscription_custom_field_data,
+  },
   { name: 'Migration20261128233000_product_deleted_at', class: Migration20261128233000_product_deleted_at },
   {
     name: 'Migration20261128233100_customer_email_verifications',

@@ -96,6 +96,9 @@ export class UnconfiguredPaymentProcessor implements PaymentProcessor {
   async findSetup(): Promise<never> {
     throw new PaymentProcessorNotConfigured();
   }
+  async closeDispute(): Promise<never> {
+    throw new PaymentProcessorNotConfigured();
+  }
 }
 
 /** What the start-up banner prints and `/readyz` reports about one environment's payments. */

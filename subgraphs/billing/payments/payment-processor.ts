@@ -26,6 +26,8 @@ export interface PaymentProcessor {
   cancel(input: CancelInput): Promise<CancelOutcome>;
   /** A setup as it is now (after the customer's 3-D Secure), or null when the processor knows no such setup. */
   findSetup(setupId: string): Promise<ProcessorSetup | null>;
+  /** Concedes a dispute (the merchant accepts the chargeback): the processor settles it as lost. */
+  closeDispute(disputeId: string): Promise<Pick<ProcessorDispute, 'disputeId' | 'status'>>;
 }
 
 /** `none`: production with no processor configured (every call is refused, see the selection). */
@@ -175,6 +177,20 @@ export type RefundOutcome =
   | { status: 'succeeded' | 'pending'; refundId: string; amount: bigint; currency: string }
   | { status: 'failed'; refundId: string; amount: bigint; currency: string; failure: PaymentFailure };
 
+/** A dispute as the processor reports it; `status` is already Polar's (docs/disputes.md#statuses). */
+export interface ProcessorDispute {
+  disputeId: string;
+  /** The disputed charge (`chargeId` of the payment). */
+  chargeId: string;
+  status: 'prevented' | 'early_warning' | 'needs_response' | 'under_review' | 'lost' | 'won';
+  /** Minor units, tax included: what the customer's bank took back. */
+  amount: bigint;
+  currency: string;
+  reason: string | null;
+  evidenceDueBy: Date | null;
+  pastDue: boolean;
+}
+
 /**
  * An asynchronous outcome reported by the processor (Stripe's webhooks), in processor-neutral
  * terms. `eventId` is the processor's, unique: consumers record it to handle each event once.
@@ -223,7 +239,12 @@ export type ProcessorEvent =
       status: 'pending' | 'succeeded' | 'failed' | 'canceled';
       /** The processor's reason when it failed (Stripe's `failure_reason`). */
       failureReason: string | null;
-    };
+    }
+  | ({
+      /** A dispute was opened, changed or closed (Stripe's `charge.dispute.*`). */
+      type: 'dispute.updated';
+      eventId: string;
+    } & ProcessorDispute);
 
 /** The field a payment method is reported at when the caller says nothing else. */
 export const DEFAULT_PAYMENT_METHOD_FIELD: FieldLocation = ['body', 'confirmation_token_id'];

@@ -27,7 +27,8 @@ type ChargeEvent = Extract<ProcessorEvent, { type: 'charge.succeeded' | 'charge.
  *   renewal or dunning order: paid and the subscription active again, or the decline handed to dunning);
  * - a checkout's charge or setup that waited for the customer's action (3-D Secure) is the checkouts'
  *   handler's (checkouts/checkout-action-settlement.ts): fulfilled as an immediate success, or reopened;
- * - a refund's outcome is the refunds' handler's (refunds/refund-processor-events.ts).
+ * - a refund's outcome is the refunds' handler's (refunds/refund-processor-events.ts);
+ * - a dispute opened or changed is the disputes' handler's (disputes/dispute-processor-events.ts).
  * `charge.refunded` is acknowledged only: refunds are settled by their own `refund.updated`, which names
  * the refund rather than a running total.
  */
@@ -79,6 +80,8 @@ export class ProcessorEventHandler {
       case 'setup.succeeded':
       case 'setup.failed':
         return this.handlers.settleSetup(em, event, this.clocks);
+      case 'dispute.updated':
+        return this.handlers.settleDispute(em, event, this.clocks);
       case 'charge.refunded':
         return Promise.resolve('ignored');
     }

@@ -26,6 +26,7 @@ export interface ChargeOutcomeHandler {
 }
 
 export type RefundEvent = Extract<ProcessorEvent, { type: 'refund.updated' }>;
+export type DisputeEvent = Extract<ProcessorEvent, { type: 'dispute.updated' }>;
 export type SetupEvent = Extract<ProcessorEvent, { type: 'setup.succeeded' | 'setup.failed' }>;
 
 /**
@@ -43,6 +44,11 @@ export interface RefundOutcomeHandler {
   settle(em: EntityManager, event: RefundEvent, clocks: OrganizationClocks): Promise<'handled' | 'ignored'>;
 }
 
+/** Records a dispute the processor opened or changed (the disputes register theirs, services.ts). */
+export interface DisputeOutcomeHandler {
+  settle(em: EntityManager, event: DisputeEvent, clocks: OrganizationClocks): Promise<'handled' | 'ignored'>;
+}
+
 /**
  * The registry the processor's events are handed to (processor-events.ts). Composition fills it; an
  * outcome nobody registered for is acknowledged and changes nothing beyond the payment.
@@ -51,6 +57,7 @@ export class ProcessorOutcomeHandlers {
   private readonly charges: ChargeOutcomeHandler[] = [];
   private refunds: RefundOutcomeHandler | null = null;
   private checkouts: CheckoutOutcomeHandler | null = null;
+  private disputes: DisputeOutcomeHandler | null = null;
 
   onCharge(handler: ChargeOutcomeHandler): this {
     this.charges.push(handler);
@@ -59,6 +66,11 @@ export class ProcessorOutcomeHandlers {
 
   onRefund(handler: RefundOutcomeHandler): this {
     this.refunds = handler;
+    return this;
+  }
+
+  onDispute(handler: DisputeOutcomeHandler): this {
+    this.disputes = handler;
     return this;
   }
 
@@ -88,5 +100,9 @@ export class ProcessorOutcomeHandlers {
 
   settleRefund(em: EntityManager, event: RefundEvent, clocks: OrganizationClocks): Promise<'handled' | 'ignored'> {
     return this.refunds ? this.refunds.settle(em, event, clocks) : Promise.resolve('ignored');
+  }
+
+  settleDispute(em: EntityManager, event: DisputeEvent, clocks: OrganizationClocks): Promise<'handled' | 'ignored'> {
+    return this.disputes ? this.disputes.settle(em, event, clocks) : Promise.resolve('ignored');
   }
 }

@@ -37,6 +37,13 @@ export class ProductPriceInput {
   @Field(() => SeatTiersInput, { nullable: true }) seatTiers?: SeatTiersInput | null;
 }
 
+/** Polar's AttachedCustomFieldCreate: a custom field the product's checkout asks. */
+@InputType('AttachedCustomFieldInput')
+export class AttachedCustomFieldInput {
+  @Field(() => ID) customFieldId!: string;
+  @Field() required!: boolean;
+}
+
 @InputType('CreateProductInput')
 export class CreateProductInput {
   @Field(() => ID, { nullable: true, description: 'Required for user tokens; forbidden for organization tokens.' })
@@ -54,6 +61,8 @@ export class CreateProductInput {
   @Field(() => Int, { nullable: true }) trialIntervalCount?: number | null;
   @Field(() => Metadata, { nullable: true }) metadata?: Record<string, string | number | boolean> | null;
   @Field(() => [ProductPriceInput]) prices!: ProductPriceInput[];
+  @Field(() => [AttachedCustomFieldInput], { nullable: true, description: 'In the order the checkout asks them.' })
+  attachedCustomFields?: AttachedCustomFieldInput[] | null;
 }
 
 /** Every field optional; absent fields are left as they are, explicit nulls clear nullable ones. */
@@ -73,4 +82,6 @@ export class UpdateProductInput {
     description: 'The complete new list: `{id}` keeps a price, new objects add one, omitted prices are archived.',
   })
   prices?: ProductPriceInput[] | null;
+  @Field(() => [AttachedCustomFieldInput], { nullable: true, description: 'The complete new list, in order.' })
+  attachedCustomFields?: AttachedCustomFieldInput[] | null;
 }

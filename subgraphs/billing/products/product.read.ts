@@ -2,6 +2,7 @@ import { entityJson, type LazySql } from '../../../kit/database/read/entity-json
 import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
 import { embeddedProductBenefits } from '../benefits/benefit.read.js';
+import { attachedCustomFieldsJson } from '../custom-fields/product-custom-fields.js';
 import { containsPattern } from '../../../kit/database/read/values.js';
 import { ProductPrice } from './product-price.entity.js';
 import { Product } from './product.entity.js';
@@ -31,6 +32,7 @@ export const productJson =
       `'prices', (select coalesce(json_agg(${priceJson('pp', alias)(em)} order by pp.created_at, pp.id), '[]'::json) from billing.product_prices pp where pp.product_id = ${alias}.id and pp.is_archived = false)`,
       `'benefits', ${embeddedProductBenefits(alias)(em)}`,
       `'isDeletable', not ${productReferenced(alias)}`,
+      `'attachedCustomFields', ${attachedCustomFieldsJson(alias)(em)}`,
     ])(em);
 
 /** The product of the row `parent`, within its organization. */

@@ -63,8 +63,8 @@ export class ProductResolver {
   @Mutation(() => ProductType)
   async createProduct(@Ctx() ctx: BillingContext, @Arg('input') input: CreateProductInput): Promise<ProductType> {
     authorize(ctx.principal, PRODUCTS_WRITE);
-    const { product, prices } = await ctx.services.products.create(ctx, input);
-    return ProductType.fromEntity(product, prices);
+    const { product, prices, attached } = await ctx.services.products.create(ctx, input);
+    return ProductType.fromEntity(product, prices, [], true, attached);
   }
 
   @Mutation(() => ProductType, { description: 'Updates a product; `isArchived: true` archives it.' })

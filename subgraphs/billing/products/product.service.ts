@@ -1,4 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  type AttachedCustomFieldView,
+  attachedViewsOf,
+  replaceAttachedCustomFields,
+} from '../custom-fields/product-custom-fields.js';
 import { tenantScope } from '../../../kit/database/tenant-scope.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
@@ -28,6 +33,8 @@ export interface ProductListQuery extends PageRequest, ProductFilters {
 export interface ProductWithPrices {
   product: Product;
   prices: ProductPrice[];
+  /** The custom fields a create attached (docs/custom-fields.md#on-products). */
+  attached?: AttachedCustomFieldView[];
 }
 
 /** Product use cases. Stateless: every call receives the request context. */
@@ -101,7 +108,16 @@ export class ProductService {
         modifiedAt: null,
       } as Product);
       const prices = input.prices.map(p => this.newPrice(em, product.id, p, now));
-      return { result: { product, prices }, events: [productEvent('product.created', product, prices, now)] };
+      const { issues: attachIssues, views: attached } = await replaceAttachedCustomFields(
+        em,
+        product,
+        input.attachedCustomFields ?? [],
+      );
+      throwIfAny(attachIssues);
+      return {
+        result: { product, prices, attached },
+        events: [productEvent('product.created', product, prices, now, true, attached)],
+      };
     });
   }
 
@@ -232,9 +248,16 @@ export class ProductService {
         if (added.length) changed = true;
         prices = [...current.filter(p => kept.has(p.id)), ...added];
       }
+      let attached: AttachedCustomFieldView[];
+      if (input.attachedCustomFields != null) {
+        const replaced = await replaceAttachedCustomFields(em, product, input.attachedCustomFields);
+        throwIfAny(replaced.issues);
+        attached = replaced.views;
+        changed = true;
+      } else attached = changed ? await attachedViewsOf(em, product.id) : [];
       if (changed) product.modifiedAt = now;
       return {
-        result: { product, prices },
+        result: { product, prices, attached },
         events: changed
           ? [
               productEvent(
@@ -243,6 +266,7 @@ export class ProductService {
                 prices,
                 now,
                 await new ProductRepository(em).isDeletable(product),
+                attached,
               ),
             ]
           : [],

@@ -1,4 +1,5 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import { type AttachedCustomFieldView, attachedFromRow } from '../custom-fields/product-custom-fields.js';
 import { toBigInt, toDate } from '../../../kit/database/read/values.js';
 import { ListResource } from '../../../kit/graphql/pagination.js';
 import { OrganizationRef } from '../organizations/organization.type.js';
@@ -122,7 +123,9 @@ export class ProductType {
     string,
     unknown
   >[];
-  @Field(() => [Metadata], { description: 'Always empty: custom fields are not implemented.' })
+  @Field(() => [Metadata], {
+    description: "Polar's AttachedCustomField objects: `customFieldId`, `customField`, `order`, `required`.",
+  })
   attachedCustomFields!: Record<string, unknown>[];
 
   /**
@@ -136,6 +139,7 @@ export class ProductType {
     prices: readonly ProductPriceEntity[],
     benefits: readonly BenefitEntity[] = [],
     isDeletable = true,
+    attached: readonly AttachedCustomFieldView[] = [],
   ): ProductType {
     return {
       id: product.id,
@@ -159,7 +163,7 @@ export class ProductType {
       prices: prices.map(p => ProductPriceType.fromEntity(p, product)),
       benefits: benefits.map(BenefitType.fromEntity),
       medias: [],
-      attachedCustomFields: [],
+      attachedCustomFields: attached as unknown as Record<string, unknown>[],
     };
   }
 }
@@ -171,6 +175,7 @@ export function productFromRow(row: ProductRow): ProductType {
     row.prices as unknown as ProductPriceEntity[],
     (row.benefits ?? []) as unknown as BenefitEntity[],
     row.isDeletable !== false,
+    attachedFromRow(row.attachedCustomFields),
   );
 }
 

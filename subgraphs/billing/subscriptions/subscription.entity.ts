@@ -51,6 +51,8 @@ export class Subscription {
   customerCancellationReason: CustomerCancellationReason | null = null;
   @Property({ type: 'text', nullable: true }) customerCancellationComment: string | null = null;
   @Property({ type: 'json' }) metadata: Record<string, string | number | boolean> = {};
+  /** The answers its checkout gave to the product's custom fields (docs/custom-fields.md). */
+  @Property({ type: 'json' }) customFieldData: Record<string, unknown> = {};
   @Property({ type: 'json', nullable: true }) pendingUpdate: PendingUpdate | null = null;
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;

@@ -97,10 +97,8 @@ export class BillingSubscriptionType {
     | null;
   @Field(() => String, { nullable: true }) customerCancellationComment!: string | null;
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
-  @Field(() => Metadata, { description: 'Always empty: custom fields are not implemented.' }) customFieldData!: Record<
-    string,
-    unknown
-  >;
+  @Field(() => Metadata, { description: "Its checkout's answers to the product's custom fields." })
+  customFieldData!: Record<string, unknown>;
   @Field(() => [Metadata], { description: 'Always empty: meters are not implemented.' }) meters!: Record<
     string,
     unknown
@@ -159,7 +157,7 @@ export class BillingSubscriptionType {
       customerCancellationReason: s.customerCancellationReason,
       customerCancellationComment: s.customerCancellationComment,
       metadata: s.metadata ?? {},
-      customFieldData: {},
+      customFieldData: s.customFieldData ?? {},
       meters: [],
       pendingUpdate: PendingSubscriptionUpdateType.fromStored(s.pendingUpdate),
       organizationId: s.organizationId,

@@ -99,6 +99,18 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   });
   const grant = (await api('GET', `/v1/benefit-grants/?customer_id=${customerId}`)).items[0];
   const payment = (await api('GET', `/v1/payments/?order_id=${order.id}`)).items[0];
+  // The sandbox's rehearsed chargeback (docs/disputes.md): the dispute reads need one.
+  const dispute = await api('POST', '/v1/sandbox/disputes/', { order_id: order.id });
+  const customField = await api('POST', '/v1/custom-fields/', {
+    type: 'select',
+    slug: 'walk-size',
+    name: 'Size',
+    properties: { form_label: 'Size', options: [{ value: 's', label: 'Small' }] },
+  });
+  // A product that asks it: the walk reads AttachedCustomField through the product reads.
+  await api('PATCH', `/v1/products/${oneTime}`, {
+    attached_custom_fields: [{ custom_field_id: customField.id, required: false }],
+  });
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
   return {
@@ -130,6 +142,8 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       grant: grant.id,
       payment: payment.id,
       emailUpdateToken,
+      dispute: dispute.id,
+      customField: customField.id,
     },
   };
 }

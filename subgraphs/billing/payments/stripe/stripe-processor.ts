@@ -16,9 +16,11 @@ import type {
   SavePaymentMethodInput,
   SavedPaymentMethod,
   SetupOutcome,
+  ProcessorDispute,
 } from '../payment-processor.js';
 import { fromStripeAmount, toStripeAmount } from './stripe-amounts.js';
 import { declineOf, intentFailureOf, translateStripeError } from './stripe-errors.js';
+import { disputeStatusOf } from './stripe-webhooks.js';
 
 /**
  * Payments through Stripe with the official client: Customers, SetupIntents (save a method),
@@ -179,6 +181,15 @@ export class StripePaymentProcessor implements PaymentProcessor {
   }
 
   /** The SetupIntent as it is now (the portal's confirm after 3-D Secure); an unknown id is null. */
+  async closeDispute(disputeId: string): Promise<Pick<ProcessorDispute, 'disputeId' | 'status'>> {
+    try {
+      const dispute = await this.stripe.disputes.close(disputeId);
+      return { disputeId: dispute.id, status: disputeStatusOf(dispute.status) };
+    } catch (error) {
+      throw translateStripeError(error, null);
+    }
+  }
+
   async findSetup(setupId: string): Promise<ProcessorSetup | null> {
     try {
       const intent = await this.stripe.setupIntents.retrieve(setupId, { expand: ['payment_method'] });

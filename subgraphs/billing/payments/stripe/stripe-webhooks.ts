@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { InvalidWebhookSignature } from '../payment.errors.js';
-import type { ProcessorEvent } from '../payment-processor.js';
+import type { ProcessorDispute, ProcessorEvent } from '../payment-processor.js';
 import { fromStripeAmount } from './stripe-amounts.js';
 import { intentFailureOf } from './stripe-errors.js';
 import { stripeModule } from './stripe-module.js';
@@ -15,7 +15,8 @@ export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
  * `payment_intent.succeeded` → `charge.succeeded`, `payment_intent.payment_failed` → `charge.failed`,
  * `setup_intent.succeeded` / `setup_intent.setup_failed` → `setup.succeeded` / `setup.failed` (a card saved
  * after 3-D Secure), `charge.refunded` → `charge.refunded`, and a refund's own `refund.updated` / `refund.failed` (and the
- * older `charge.refund.updated`) → `refund.updated`. Other verified events are `null` (acknowledge and
+ * older `charge.refund.updated`) → `refund.updated`, `charge.dispute.created/updated/closed` →
+ * `dispute.updated` (docs/disputes.md). Other verified events are `null` (acknowledge and
  * ignore).
  * `rawBody` must be the bytes as received: a re-serialized JSON body does not verify.
  */
@@ -111,8 +112,49 @@ export function processorEventOf(event: Stripe.Event): ProcessorEvent | null {
         failureReason: refund.failure_reason ?? null,
       };
     }
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.closed': {
+      const dispute = event.data.object;
+      const intent = dispute.payment_intent;
+      if (!intent) return null; // a charge made outside PaymentIntents is none of ours
+      const dueBy = dispute.evidence_details?.due_by;
+      return {
+        type: 'dispute.updated',
+        eventId: event.id,
+        disputeId: dispute.id,
+        chargeId: typeof intent === 'string' ? intent : intent.id,
+        status: disputeStatusOf(dispute.status),
+        amount: fromStripeAmount(dispute.amount),
+        currency: dispute.currency,
+        reason: dispute.reason ?? null,
+        evidenceDueBy: dueBy ? new Date(dueBy * 1000) : null,
+        pastDue: dispute.evidence_details?.past_due ?? false,
+      };
+    }
     default:
       return null;
+  }
+}
+
+/**
+ * Stripe's dispute statuses in Polar's (docs/disputes.md#statuses): an inquiry (`warning_…`) counts as the
+ * dispute it may become, and a closed inquiry or a prevented dispute as `prevented`.
+ */
+export function disputeStatusOf(status: Stripe.Dispute.Status): ProcessorDispute['status'] {
+  switch (status) {
+    case 'lost':
+      return 'lost';
+    case 'won':
+      return 'won';
+    case 'needs_response':
+    case 'warning_needs_response':
+      return 'needs_response';
+    case 'under_review':
+    case 'warning_under_review':
+      return 'under_review';
+    default:
+      return 'prevented';
   }
 }
 

@@ -17,6 +17,7 @@ import type {
   RefundOutcome,
   SavePaymentMethodInput,
   SetupOutcome,
+  ProcessorDispute,
 } from '../payment-processor.js';
 import { TestProcessorCharge } from './test-charge.entity.js';
 import { cancelCharge, TestChallenges } from './test-challenge.js';
@@ -247,6 +248,14 @@ export class TestPaymentProcessor implements PaymentProcessor {
   }
 
   /** A setup of this ledger (`seti_<pm id>`) as it is now. */
+  /**
+   * The test processor keeps no dispute of its own (the sandbox opens them, disputes/sandbox-disputes.ts):
+   * conceding one settles it as lost, as Stripe does.
+   */
+  async closeDispute(disputeId: string): Promise<Pick<ProcessorDispute, 'disputeId' | 'status'>> {
+    return { disputeId, status: 'lost' };
+  }
+
   async findSetup(setupId: string): Promise<ProcessorSetup | null> {
     if (!setupId.startsWith('seti_')) return null;
     const row = await new TestProcessorRepository(this.em.fork()).findMethod(setupId.slice('seti_'.length));
