@@ -47,6 +47,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     principal: Principal;
     requestId: string;
+    /** Set once the body parsers are past: an error before that is the body's (errorHandler). */
+    bodyRead?: boolean;
   }
 }
 
@@ -105,6 +107,10 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(
     express.text({ limit: MAX_BODY, type: req => !isJson(req as Request) && isRoutePath((req as Request).path) }),
   );
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    req.bodyRead = true;
+    next();
+  });
   app.use(resolvePrincipal(deps.principals, sessionCookieName(deps.environment), deps.logger, isApiPath));
   app.use(sameOriginWrites({ publicUrl: deps.publicUrl, inScope: isApiPath }));
   for (const guard of deps.guards?.afterPrincipal(isApiPath) ?? []) app.use(guard);
@@ -333,8 +339,10 @@ function errorHandler(logger: Logger) {
     // Any other body the parsers refuse before routing (unknown Content-Encoding or charset, a gzip
     // body that does not inflate, an aborted upload: http-errors with a 4xx status) is a body that
     // cannot be read as JSON, and gets the same answers.
+    // Raised before the parsers were past, it is the body's; `req.route` cannot tell, as a router that
+    // passed the request on (the explorer's GET /graphql, /<version>/openapi.json) has set it.
     const unreadableBody =
-      !req.route &&
+      !req.bodyRead &&
       error?.type !== 'entity.too.large' &&
       error?.expose === true &&
       error.status >= 400 &&

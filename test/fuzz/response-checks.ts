@@ -39,7 +39,7 @@ export function errorShapeProblems(operation: Operation, reply: Reply): string[]
     const invalidToken = oauthShaped && body.error === 'invalid_token' && isString(body.error_description);
     const unauthorized = polarShaped && body.error === 'Unauthorized' && body.detail === 'Unauthorized';
     const oauthEndpoint = operation.path.includes('/oauth2/') && oauthShaped && isString(body.error);
-    // Polar's 401 classes that are not about the bearer (a spent or expired sign-in code).
+    // Polar's 401 classes that are not about the bearer (a spent or expired sign-in code or e-mail change).
     const domain = polarShaped && isString(body.detail) && DOMAIN_401.has(body.error);
     if (!invalidToken && !unauthorized && !oauthEndpoint && !domain) problems.push(`401 body ${JSON.stringify(body)}`);
     if (!reply.headers['www-authenticate'] && !oauthEndpoint) problems.push('401 without WWW-Authenticate');
@@ -53,7 +53,7 @@ export function errorShapeProblems(operation: Operation, reply: Reply): string[]
   return [`${status} body ${JSON.stringify(body).slice(0, 300)} has none of the documented shapes`];
 }
 
-const DOMAIN_401 = new Set(['CustomerSessionCodeInvalidOrExpired']);
+const DOMAIN_401 = new Set(['CustomerSessionCodeInvalidOrExpired', 'InvalidCustomerEmailUpdate']);
 
 /** One 422 item: pydantic's `type`, `loc`, `msg`, `input` (and an optional object `ctx`), nothing else. */
 export function validationItemProblems(item: any): string[] {
