@@ -17,6 +17,7 @@ export const NOTICES: Record<string, string> = {
   uncanceled: 'Your subscription will continue.',
   changed: 'Your plan was changed.',
   seats: 'Your seats were changed.',
+  claimed: 'Your seat is claimed: you are signed in to the portal.',
   billing: 'Your billing details were saved.',
   deactivated: 'The activation was removed: the license key can be activated again in its place.',
   card: 'Your card was saved; renewals are charged to it.',
