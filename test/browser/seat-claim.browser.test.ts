@@ -5,7 +5,7 @@ import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
- * The seat invitation's claim page (docs/customer-seats.md#the-claim-page) in headless Chromium with
+ * The seat invitation's claim page (docs/customer-seats.md#the-rules) in headless Chromium with
  * JavaScript off, in the sandbox: the link of the invitation e-mail (read from the sandbox's outgoing mail,
  * as the merchant would) shows the seat, "Claim my seat" claims it and signs the holder in to the portal;
  * the spent link, an unknown token and a post without the form's CSRF token change nothing.

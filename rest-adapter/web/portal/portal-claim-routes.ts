@@ -27,7 +27,7 @@ type ClaimInfo = {
 
 /**
  * The page a seat invitation e-mail links to (`/portal/<slug>/claim?invitation_token=…`,
- * docs/customer-seats.md#the-claim-page). It needs no sign-in: the token is the proof. GET shows what the
+ * docs/customer-seats.md#the-rules). It needs no sign-in: the token is the proof. GET shows what the
  * token claims (Polar's claim info) and a "Claim my seat" form; the POST spends the token through
  * `POST /v1/customer-seats/claim` and keeps the customer session it answers in the portal's cookie, as the
  * portal's own sign-in does. A token that cannot be claimed is a message page that changes nothing.
