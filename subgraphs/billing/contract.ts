@@ -16,6 +16,8 @@ export {
   CHECKOUT_LINKS_WRITE,
 } from './checkout-links/checkout-link.access.js';
 export {
+  CUSTOMER_PORTAL_SEATS_READ,
+  CUSTOMER_PORTAL_SEATS_WRITE,
   CUSTOMER_SEAT_CLAIM,
   CUSTOMER_SEATS_READ,
   CUSTOMER_SEATS_WRITE,

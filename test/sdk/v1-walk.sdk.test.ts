@@ -25,8 +25,6 @@ const NOT_YET_BUILT: Record<string, string> = {
   'customers.members.getExternal': 'customer members (issue 25)',
   'customerPortal.customerMeters.list': 'customer meters: meters have their own issue',
   'customerPortal.customerMeters.get': 'customer meters: meters have their own issue',
-  'customerPortal.seats.listSeats': 'portal seats (issue 25)',
-  'customerPortal.seats.listClaimedSubscriptions': 'portal seats (issue 25)',
   'customerPortal.customerSession.getAuthenticatedUser': 'portal members: the authenticated member (issue 25)',
   'customerPortal.members.listMembers': 'portal members (issue 25)',
   'customerPortal.wallets.list': 'customer wallets (not in issue 25; Polar has them)',

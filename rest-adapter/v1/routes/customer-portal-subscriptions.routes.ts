@@ -28,7 +28,7 @@ function customerUpdateInput(body: Wire) {
 }
 
 const dateTime = z.iso.datetime({ offset: true });
-const customerSubscriptionResponse = z.object({
+export const customerSubscriptionResponse = z.object({
   id: z.uuid(),
   created_at: dateTime,
   modified_at: dateTime.nullable(),

@@ -16,80 +16,103 @@ import {
 } from './customer-seats.schemas.js';
 import { toWire } from './common.js';
 import type { Route } from './route.js';
+import type { AccessRule } from '../../../kit/graphql/authorize.js';
 
 const seatParams = z.object({ seat_id: z.uuid() });
+
+/**
+ * The seats' list, assign, revoke and resend, as the Core API (`/v1/customer-seats`) and the buyer's portal
+ * (`/v1/customer-portal/seats`) serve them: the same operations under each one's names and access rule.
+ */
+export function seatManagementRoutes(o: {
+  prefix: string;
+  path: string;
+  tag: string;
+  read: AccessRule;
+  write: AccessRule;
+}): Route[] {
+  return [
+    {
+      operationId: `${o.prefix}:list_seats`,
+      method: 'get',
+      path: o.path,
+      summary: 'List seats',
+      tag: o.tag,
+      access: o.read,
+      query: z.object({ subscription_id: z.uuid().optional(), order_id: z.uuid().optional() }),
+      operation: 'CustomerSeatsList',
+      variables: ({ query }) => ({ subscriptionId: query.subscription_id ?? null, orderId: query.order_id ?? null }),
+      result: data => ({
+        seats: data.customerSeats.seats.map(customerSeatWire),
+        available_seats: data.customerSeats.availableSeats,
+        total_seats: data.customerSeats.totalSeats,
+      }),
+      status: 200,
+      response: seatsListResponse,
+      errors: [400, 403, 404],
+    },
+    {
+      operationId: `${o.prefix}:assign_seat`,
+      method: 'post',
+      path: o.path,
+      summary: 'Assign seat',
+      description: 'Gives a seat to a customer (by e-mail, external id or id) and e-mails the invitation.',
+      tag: o.tag,
+      access: o.write,
+      body: seatAssignBody,
+      operation: 'CustomerSeatsAssign',
+      variables: ({ body }) => ({ input: seatAssignInput(body) }),
+      result: data => customerSeatWire(data.assignCustomerSeat),
+      status: 200,
+      response: customerSeatResponse,
+      errors: [400, 403, 404],
+    },
+    {
+      operationId: `${o.prefix}:revoke_seat`,
+      method: 'delete',
+      path: `${o.path}/{seat_id}`,
+      summary: 'Revoke seat',
+      tag: o.tag,
+      access: o.write,
+      params: seatParams,
+      operation: 'CustomerSeatsRevoke',
+      variables: ({ params }) => ({ id: params.seat_id }),
+      result: data => customerSeatWire(data.revokeCustomerSeat),
+      status: 200,
+      response: customerSeatResponse,
+      errors: [403, 404],
+    },
+    {
+      operationId: `${o.prefix}:resend_invitation`,
+      method: 'post',
+      path: `${o.path}/{seat_id}/resend`,
+      summary: 'Resend invitation',
+      description: 'A new invitation e-mail with a new token; the previous token stops working.',
+      tag: o.tag,
+      access: o.write,
+      params: seatParams,
+      operation: 'CustomerSeatsResend',
+      variables: ({ params }) => ({ id: params.seat_id }),
+      result: data => customerSeatWire(data.resendCustomerSeatInvitation),
+      status: 200,
+      response: customerSeatResponse,
+      errors: [400, 403, 404],
+    },
+  ];
+}
 
 /**
  * Polar's customer seats API (`/v1/customer-seats/`, docs/customer-seats.md): the seats of a seat-based
  * subscription or order, their invitations and the public claim of an invitation by its token.
  */
 export const customerSeatRoutes: Route[] = [
-  {
-    operationId: 'customer-seats:list_seats',
-    method: 'get',
+  ...seatManagementRoutes({
+    prefix: 'customer-seats',
     path: '/v1/customer-seats',
-    summary: 'List seats',
     tag: 'customer-seats',
-    access: CUSTOMER_SEATS_READ,
-    query: z.object({ subscription_id: z.uuid().optional(), order_id: z.uuid().optional() }),
-    operation: 'CustomerSeatsList',
-    variables: ({ query }) => ({ subscriptionId: query.subscription_id ?? null, orderId: query.order_id ?? null }),
-    result: data => ({
-      seats: data.customerSeats.seats.map(customerSeatWire),
-      available_seats: data.customerSeats.availableSeats,
-      total_seats: data.customerSeats.totalSeats,
-    }),
-    status: 200,
-    response: seatsListResponse,
-    errors: [400, 403, 404],
-  },
-  {
-    operationId: 'customer-seats:assign_seat',
-    method: 'post',
-    path: '/v1/customer-seats',
-    summary: 'Assign seat',
-    description: 'Gives a seat to a customer (by e-mail, external id or id) and e-mails the invitation.',
-    tag: 'customer-seats',
-    access: CUSTOMER_SEATS_WRITE,
-    body: seatAssignBody,
-    operation: 'CustomerSeatsAssign',
-    variables: ({ body }) => ({ input: seatAssignInput(body) }),
-    result: data => customerSeatWire(data.assignCustomerSeat),
-    status: 200,
-    response: customerSeatResponse,
-    errors: [400, 403, 404],
-  },
-  {
-    operationId: 'customer-seats:revoke_seat',
-    method: 'delete',
-    path: '/v1/customer-seats/{seat_id}',
-    summary: 'Revoke seat',
-    tag: 'customer-seats',
-    access: CUSTOMER_SEATS_WRITE,
-    params: seatParams,
-    operation: 'CustomerSeatsRevoke',
-    variables: ({ params }) => ({ id: params.seat_id }),
-    result: data => customerSeatWire(data.revokeCustomerSeat),
-    status: 200,
-    response: customerSeatResponse,
-    errors: [403, 404],
-  },
-  {
-    operationId: 'customer-seats:resend_invitation',
-    method: 'post',
-    path: '/v1/customer-seats/{seat_id}/resend',
-    summary: 'Resend invitation',
-    description: 'A new invitation e-mail with a new token; the previous token stops working.',
-    tag: 'customer-seats',
-    access: CUSTOMER_SEATS_WRITE,
-    params: seatParams,
-    operation: 'CustomerSeatsResend',
-    variables: ({ params }) => ({ id: params.seat_id }),
-    result: data => customerSeatWire(data.resendCustomerSeatInvitation),
-    status: 200,
-    response: customerSeatResponse,
-    errors: [400, 403, 404],
-  },
+    read: CUSTOMER_SEATS_READ,
+    write: CUSTOMER_SEATS_WRITE,
+  }),
   {
     operationId: 'customer-seats:get_claim_info',
     method: 'get',

@@ -13,6 +13,7 @@ import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { customerSeatRoutes } from './customer-seats.routes.js';
+import { customerPortalSeatRoutes } from './customer-portal-seats.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { disputeRoutes } from './disputes.routes.js';
@@ -51,6 +52,7 @@ export const routes: Route[] = [
   ...checkoutRoutes,
   ...checkoutLinkRoutes,
   ...customerSeatRoutes,
+  ...customerPortalSeatRoutes,
   ...orderRoutes,
   ...refundRoutes,
   ...disputeRoutes,

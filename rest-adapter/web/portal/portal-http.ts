@@ -17,6 +17,7 @@ export const NOTICES: Record<string, string> = {
   uncanceled: 'Your subscription will continue.',
   changed: 'Your plan was changed.',
   seats: 'Your seats were changed.',
+  claimed: 'Your seat is claimed: you are signed in to the portal.',
   billing: 'Your billing details were saved.',
   'email-sent': 'A link to confirm your new address is on its way to it; the address changes once you follow it.',
   email: 'Your e-mail address was changed.',

@@ -1,5 +1,6 @@
 import express from 'express';
 import { benefitRoutes } from './portal-benefit-routes.js';
+import { claimRoutes } from './portal-claim-routes.js';
 import { emailLinkRoute } from './portal-email-link.js';
 import { emailChangeRequestRoute, verifyEmailRoutes } from './portal-email-update.js';
 import { mountPortal, requireCustomer, sessionLinkRoute, signOutRoute } from './portal-entry-routes.js';
@@ -34,6 +35,8 @@ export function createPortalRouter(deps: PortalDependencies): express.Router {
   mountPortal(router, portal, pages, organizations);
   signInRoutes(portal, { page, locals, customerOf, api, organizations });
   verifyEmailRoutes(portal, { page, locals, customerOf, api, organizations });
+  // The seat invitation's page: the token is its own proof, so it comes before the sign-in gate.
+  claimRoutes(portal, pages, api);
   requireCustomer(portal);
   signOutRoute(portal, pages);
   sectionRoutes(portal, pages);

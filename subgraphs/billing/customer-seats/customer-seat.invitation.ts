@@ -19,8 +19,8 @@ export interface SeatInvitation {
 /**
  * Queues the invitation e-mail in the caller's transaction (docs/email.md): the seat and its message
  * commit together. The message carries the token, so its bodies are blanked when the token expires.
- * The link goes to the portal's claim address with the token; `POST /v1/customer-seats/claim` is what
- * claims it.
+ * The link goes to the portal's claim page with the token (docs/customer-seats.md#the-rules), which
+ * claims it through `POST /v1/customer-seats/claim`.
  */
 export function queueSeatInvitation(
   em: EntityManager,

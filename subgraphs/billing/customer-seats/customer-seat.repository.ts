@@ -97,4 +97,29 @@ export class CustomerSeatRepository {
       ...(where.live ? { deletedAt: null } : {}),
     });
   }
+
+  /**
+   * One page of the subscriptions in which the scope's customer holds a claimed seat (newest start
+   * first), and how many there are. Only the ids: the subscriptions are read by the read model.
+   */
+  async claimedSubscriptionIds(
+    scope: TenantScope,
+    window: { limit: number; offset: number },
+  ): Promise<{ ids: string[]; total: number }> {
+    if (!scope.customerId || !scope.organizationIds.length) return { ids: [], total: 0 };
+    const from = `from billing.customer_seats cs join billing.subscriptions s
+      on s.id = cs.subscription_id and s.organization_id = cs.organization_id
+      where cs.organization_id in (?) and cs.customer_id = ? and cs.status = 'claimed'`;
+    const values = [[...scope.organizationIds], scope.customerId];
+    const connection = this.em.getConnection();
+    const [rows, [count]] = await Promise.all([
+      connection.execute(`select s.id ${from} order by s.started_at desc nulls last, s.id limit ? offset ?`, [
+        ...values,
+        window.limit,
+        window.offset,
+      ]),
+      connection.execute(`select count(*)::int as total ${from}`, values),
+    ]);
+    return { ids: rows.map(r => String(r.id)), total: Number(count?.total ?? 0) };
+  }
 }

@@ -6,6 +6,9 @@ import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import type { OutboxEvent } from '../../../kit/database/write/write-frame.js';
 import { BadRequest, ResourceNotFound } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
+import { type PageRequest, type Pagination, pageWindow, paginationOf } from '../../../kit/graphql/pagination.js';
+import { subscriptionRead } from '../subscriptions/subscription.read.js';
+import { BillingSubscriptionType } from '../subscriptions/subscription.type.js';
 import { hashToken } from '../../../kit/tokens.js';
 import type { OrganizationDirectory, OrganizationProfile } from '../../identity/contract.js';
 import { Customer } from '../customers/customer.entity.js';
@@ -257,6 +260,28 @@ export class CustomerSeatService {
       };
     });
     return { seat: await this.readIn(ctx.em, seat), customerSessionToken: sessionToken };
+  }
+
+  /**
+   * The subscriptions in which the signed-in customer holds a claimed seat (Polar's portal
+   * `seats/subscriptions`): found through the seats, then read within their organizations, since the
+   * holder is not their customer.
+   */
+  async claimedSubscriptions(
+    ctx: RequestContext,
+    page: PageRequest,
+  ): Promise<{ items: BillingSubscriptionType[]; pagination: Pagination }> {
+    const scope = tenantScope(ctx.principal, PORTAL_READERS);
+    const window = pageWindow(page);
+    const { ids, total } = scope
+      ? await new CustomerSeatRepository(ctx.em).claimedSubscriptionIds(scope, window)
+      : { ids: [], total: 0 };
+    const rows = ids.length
+      ? await subscriptionRead.byIdsIn(ctx.em, { organizationIds: scope?.organizationIds ?? [], customerId: null }, ids)
+      : [];
+    const byId = new Map(rows.map(row => [(row.r as { id: string }).id, row]));
+    const items = ids.flatMap(id => (byId.has(id) ? [BillingSubscriptionType.fromRow(byId.get(id)!)] : []));
+    return { items, pagination: paginationOf(total, window.limit) };
   }
 
   /**

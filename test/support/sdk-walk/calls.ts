@@ -82,7 +82,8 @@ export const GET_CALLS: Record<string, WalkCall> = {
   'customerPortal.customers.checkEmailUpdate': portal(w => [{ token: w.ids.emailUpdateToken }]),
   'customerPortal.customerMeters.list': portal(),
   'customerPortal.customerMeters.get': portal(() => [NOWHERE]),
-  'customerPortal.seats.listSeats': portal(),
+  // The portal customer's own subscription (not seat-based: an empty list of its seats).
+  'customerPortal.seats.listSeats': portal(w => [{ subscription_id: w.ids.subscription }]),
   'customerPortal.seats.listClaimedSubscriptions': portal(),
   'customerPortal.customerSession.introspect': portal(),
   'customerPortal.customerSession.getAuthenticatedUser': portal(),
