@@ -68,6 +68,8 @@ describe('DirectOperations', () => {
       'CustomerPortalSubscriptionsGet',
       'CustomerPortalSubscriptionsList',
       'CustomerPortalSubscriptionsUpdate',
+      // The subscriptions a seat holder claimed are the portal's subscriptions: identity again.
+      'CustomerPortalSeatsClaimedSubscriptions',
       // The checkout client endpoints embed CheckoutOrganization, the portal's orders their product's
       // CustomerOrganization: identity again.
       'CheckoutsClientConfirm',
@@ -79,6 +81,8 @@ describe('DirectOperations', () => {
       // An invoice names its seller: billing `@requires` the organization's name from identity.
       'OrdersGenerateInvoice',
       'CustomerPortalOrdersGenerateInvoice',
+      // A receipt names its seller the same way.
+      'ReceiptFile',
       // The public seller profile with its products: identity's organization, billing's products.
       'CustomerPortalOrganizationsGet',
       // A portal grant's benefit names its seller (BenefitSubscriberOrganization), from identity.
