@@ -25,8 +25,7 @@ export function versionedOpenApiRouter(openapi: () => Record<string, any>): expr
   router.get('/openapi.json', (req, res, next) => void bodies.get(DEFAULT_API_VERSION)!.send(req, res).catch(next));
   router.get('/:version/openapi.json', (req, res, next) => {
     const version = req.params.version;
-    // Answered here, not passed on: past a matched route the body parsers' refusals would read as the
-    // route's own errors (a 500), and no other route ends in /openapi.json.
+    // Answered here: no other route ends in /openapi.json.
     if (!isApiVersion(version)) return sendNotFound(res);
     bodies.get(version)!.send(req, res).catch(next);
   });

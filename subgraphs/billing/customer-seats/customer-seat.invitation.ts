@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OrganizationProfile } from '../../identity/contract.js';
 import { queueEmail } from '../emails/email-outbox.js';
+import type { CustomerSeatRepository, SeatContainer } from './customer-seat.repository.js';
 
 /** How long an invitation can be claimed (Polar: one day). */
 export const SEAT_INVITATION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -51,6 +53,38 @@ export function queueSeatInvitation(
         `Your invitation token: ${invitation.token}`,
         `It works once and expires on ${invitation.expiresAt.toISOString()}.`,
       ].join('\n'),
+    },
+    now,
+  );
+}
+
+/**
+ * The invitation of a seat of `container`, named after its product and whoever manages its seats (the
+ * buyer), queued in the caller's transaction; answers the e-mail's outbox key. Assign and resend share it.
+ */
+export async function inviteToSeat(
+  em: EntityManager,
+  publicUrl: string,
+  seats: CustomerSeatRepository,
+  container: SeatContainer | null,
+  profile: OrganizationProfile | null,
+  now: Date,
+  {
+    buyerId,
+    ...invitation
+  }: { organizationId: string; buyerId: string | null; to: string; token: string; expiresAt: Date },
+): Promise<string> {
+  const product = await seats.findProduct(container);
+  const buyer = await seats.findCustomer(buyerId);
+  return queueSeatInvitation(
+    em,
+    publicUrl,
+    {
+      organizationName: profile?.name ?? null,
+      organizationSlug: profile?.slug ?? null,
+      productName: product?.name ?? 'your purchase',
+      billingManager: buyer?.email ?? buyer?.name ?? 'Your team',
+      ...invitation,
     },
     now,
   );

@@ -30,7 +30,7 @@ import {
   SeatNotPending,
 } from './customer-seat.errors.js';
 import type { CustomerSeatAssignInput } from './customer-seat.inputs.js';
-import { queueSeatInvitation, SEAT_INVITATION_TTL_MS } from './customer-seat.invitation.js';
+import { inviteToSeat, SEAT_INVITATION_TTL_MS } from './customer-seat.invitation.js';
 import { customerSeatRead } from './customer-seat.read.js';
 import { type SeatContainer, type SeatContainerRef, CustomerSeatRepository } from './customer-seat.repository.js';
 import { CustomerSeatClaimType, CustomerSeatType, SeatClaimInfoType, SeatsListType } from './customer-seat.type.js';
@@ -128,23 +128,13 @@ export class CustomerSeatService {
         modifiedAt: seat.createdAt === now ? null : now,
       });
       if (token && holder.email) {
-        const product = await seats.findProduct(container);
-        const buyer = await seats.findCustomer(container.row.customerId);
-        emailKey = await queueSeatInvitation(
-          em,
-          this.deps.publicUrl,
-          {
-            organizationId: container.row.organizationId,
-            organizationName: profile?.name ?? null,
-            organizationSlug: profile?.slug ?? null,
-            productName: product?.name ?? 'your purchase',
-            billingManager: buyer?.email ?? buyer?.name ?? 'Your team',
-            to: holder.email,
-            token,
-            expiresAt: seat.invitationTokenExpiresAt as Date,
-          },
-          now,
-        );
+        emailKey = await inviteToSeat(em, this.deps.publicUrl, seats, container, profile, now, {
+          organizationId: container.row.organizationId,
+          buyerId: container.row.customerId,
+          to: holder.email,
+          token,
+          expiresAt: seat.invitationTokenExpiresAt as Date,
+        });
       }
       const type: SeatEventType = immediate ? 'customer_seat.claimed' : 'customer_seat.assigned';
       return { result: seat, events: async tx => [...events, await seatEvent(tx, type, seat, now)] };
@@ -193,26 +183,16 @@ export class CustomerSeatService {
       const holder = await seats.findCustomer(seat.customerId);
       const to = seat.email ?? holder?.email;
       if (!to) throw new InvalidInvitationToken();
-      const product = await seats.findProduct(await seats.containerOf(seat));
-      const buyer = await seats.findCustomer(seat.billingCustomerId);
       seat.invitationTokenHash = hashToken(token, this.deps.secret);
       seat.invitationTokenExpiresAt = new Date(now.getTime() + SEAT_INVITATION_TTL_MS);
       seat.modifiedAt = now;
-      emailKey = await queueSeatInvitation(
-        em,
-        this.deps.publicUrl,
-        {
-          organizationId: seat.organizationId,
-          organizationName: profile?.name ?? null,
-          organizationSlug: profile?.slug ?? null,
-          productName: product?.name ?? 'your purchase',
-          billingManager: buyer?.email ?? buyer?.name ?? 'Your team',
-          to,
-          token,
-          expiresAt: seat.invitationTokenExpiresAt,
-        },
-        now,
-      );
+      emailKey = await inviteToSeat(em, this.deps.publicUrl, seats, await seats.containerOf(seat), profile, now, {
+        organizationId: seat.organizationId,
+        buyerId: seat.billingCustomerId,
+        to,
+        token,
+        expiresAt: seat.invitationTokenExpiresAt,
+      });
       return { result: seat };
     });
     if (emailKey) sendSoon(this.deps.jobs, emailKey);
