@@ -18,6 +18,7 @@ import { CheckoutActionSettlement } from './checkouts/checkout-action-settlement
 import { CheckoutService } from './checkouts/checkout.service.js';
 import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import { CustomerSeatService } from './customer-seats/customer-seat.service.js';
+import { MemberService } from './members/member.service.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
@@ -81,6 +82,7 @@ export interface BillingServices {
   checkoutLinks: CheckoutLinkService;
   /** Seats of seat-based subscriptions and orders: assign, invite, claim, revoke. */
   customerSeats: CustomerSeatService;
+  members: MemberService;
   orders: OrderService;
   refunds: RefundService;
   disputes: DisputeService;
@@ -206,6 +208,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       organizations: deps.organizations ?? null,
       jobs: deps.jobs ?? null,
     }),
+    members: new MemberService(deps.organizations ?? null),
     orders: new OrderService(),
     refunds: new RefundService(payments),
     disputes: new DisputeService(payments),

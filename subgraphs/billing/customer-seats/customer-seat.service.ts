@@ -17,6 +17,7 @@ import { CustomerRepository } from '../customers/customer.repository.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { sendSoon } from '../emails/email-outbox.js';
 import { runWrite } from '../events/run-write.js';
+import { addOwnerMember } from '../members/owner-member.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { CustomerSeat } from './customer-seat.entity.js';
@@ -310,6 +311,7 @@ export class CustomerSeatService {
     if (existing) return existing;
     const created = em.create(Customer, { organizationId, email, metadata: {}, createdAt: now } as Customer);
     events.push(customerEvent('customer.created', created, now));
+    addOwnerMember(em, created, now);
     return created;
   }
 

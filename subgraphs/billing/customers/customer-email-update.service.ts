@@ -6,6 +6,7 @@ import type { OrganizationDirectory, OrganizationProfile } from '../../identity/
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { queueEmail, sendSoon } from '../emails/email-outbox.js';
 import { runWrite } from '../events/run-write.js';
+import { ensureOwnerMember } from '../members/owner-member.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { CustomerType } from '../shared/enums.js';
 import { CustomerEmailUpdateRepository } from './customer-email-update.repository.js';
@@ -122,6 +123,7 @@ export class CustomerEmailUpdateService {
       customer.emailVerified = true;
       customer.modifiedAt = now;
       await flushCustomer(em, customer);
+      await ensureOwnerMember(em, customer, now);
       const notice = oldEmail ? await this.tellOldAddress(em, customer, oldEmail, profile, now) : null;
       return {
         result: { session: await this.deps.sessions.createFor(em, customer, now), notice },

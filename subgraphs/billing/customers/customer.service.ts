@@ -8,6 +8,7 @@ import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { runWrite } from '../events/run-write.js';
+import { addOwnerMember, ensureOwnerMember } from '../members/owner-member.js';
 import { CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
 import { customersCsv } from './customer.csv.js';
@@ -149,6 +150,7 @@ export class CustomerService {
       } as Customer);
       const created = customerEvent('customer.created', customer, ctx.clock.now());
       await flushCustomer(em, customer);
+      addOwnerMember(em, customer, customer.createdAt);
       return { result: customer, events: [created] };
     });
   }
@@ -298,6 +300,7 @@ export class CustomerService {
     customer.modifiedAt = ctx.clock.now();
     // Flushed here so a lost uniqueness race answers as the checks above would (the frame's flush is then a no-op).
     await flushCustomer(ctx.em, customer);
+    if (input.email !== undefined) await ensureOwnerMember(ctx.em, customer, customer.modifiedAt);
     return { result: customer, events: [customerEvent('customer.updated', customer, ctx.clock.now())] };
   }
 }
