@@ -19,6 +19,7 @@ import { CheckoutService } from './checkouts/checkout.service.js';
 import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import { CustomerSeatService } from './customer-seats/customer-seat.service.js';
 import { MemberService } from './members/member.service.js';
+import { ownerMembers } from './members/owner-member.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
@@ -172,7 +173,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
-    customers: new CustomerService(undefined, customerSessions),
+    customers: new CustomerService(undefined, customerSessions, ownerMembers),
     customerSessions,
     customerSessionCodes: new CustomerSessionCodeService({
       secret: deps.secret,
@@ -187,6 +188,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       sessions: customerSessions,
       organizations: deps.organizations ?? null,
       jobs: deps.jobs ?? null,
+      owners: ownerMembers,
     }),
     organizations: deps.organizations ?? null,
     portalSettings: new PortalSettingsPolicy(deps.organizations ?? null),

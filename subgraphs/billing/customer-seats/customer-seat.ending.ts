@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../events/record-event.js';
-import { CustomerSeat } from './customer-seat.entity.js';
+import { CustomerSeatRepository } from './customer-seat.repository.js';
 import { seatEvent } from './customer-seat.events.js';
 
 /**
@@ -9,7 +9,7 @@ import { seatEvent } from './customer-seat.events.js';
  * in the caller's transaction (the benefits reconcile, which then revokes the holders' grants).
  */
 export async function endSeatsOfSubscription(em: EntityManager, subscriptionId: string, at: Date): Promise<void> {
-  const seats = await em.find(CustomerSeat, { subscriptionId, status: { $in: ['pending', 'claimed'] } });
+  const seats = await new CustomerSeatRepository(em).liveOfSubscription(subscriptionId);
   if (!seats.length) return;
   for (const seat of seats)
     Object.assign(seat, {

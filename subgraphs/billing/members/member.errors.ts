@@ -1,6 +1,6 @@
 import { NotPermitted, PolarRequestValidationError } from '../../../kit/errors.js';
 
-/** Polar's member rules, with its texts (docs/members.md#rules). */
+/** Polar's member rules, with its texts (docs/members.md#merchant-api). */
 
 /** 403: neither `member_model_enabled` nor `seat_based_pricing_enabled` is on. */
 export const membersNotEnabled = () => new NotPermitted('Member management is not enabled for this organization');

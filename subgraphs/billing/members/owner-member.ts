@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer } from '../customers/customer.entity.js';
+import type { CustomerOwners } from '../customers/customer-owners.js';
 import { CustomerType } from '../shared/enums.js';
 import { Member } from './member.entity.js';
 import { MemberRepository } from './member.repository.js';
@@ -37,3 +38,6 @@ export function addOwnerMember(em: EntityManager, customer: Customer, at: Date):
     createdAt: customer.createdAt ?? at,
   } as Member);
 }
+
+/** The customer services' hook (customers/customer-owners.ts). */
+export const ownerMembers: CustomerOwners = { added: addOwnerMember, emailChanged: ensureOwnerMember };
