@@ -22,6 +22,13 @@ export {
   CUSTOMER_SEATS_READ,
   CUSTOMER_SEATS_WRITE,
 } from './customer-seats/customer-seat.access.js';
+export {
+  CUSTOMER_PORTAL_MEMBERS,
+  CUSTOMER_PORTAL_USER,
+  MEMBERS_READ,
+  MEMBERS_WRITE,
+} from './members/member.access.js';
+export { MEMBER_DEFAULT_SORTING, MEMBER_SORT_KEYS } from './members/member.read.js';
 export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { TAXES_READ } from './tax-reports/tax-report.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';

@@ -15,6 +15,7 @@ import { Subscription } from './subscriptions/subscription.entity.js';
 import { Checkout } from './checkouts/checkout.entity.js';
 import { CheckoutLink } from './checkout-links/checkout-link.entity.js';
 import { CustomerSeat } from './customer-seats/customer-seat.entity.js';
+import { Member } from './members/member.entity.js';
 import { Benefit, ProductBenefit } from './benefits/benefit.entity.js';
 import { BenefitGrant } from './benefits/benefit-grant.entity.js';
 import { OrderItem } from './orders/order-item.entity.js';
@@ -46,6 +47,7 @@ export const billingEntities = [
   Checkout,
   CheckoutLink,
   CustomerSeat,
+  Member,
   Order,
   OrderItem,
   Payment,

@@ -15,6 +15,7 @@ import { CustomerPortalOrganizationResolver } from './customer-portal/customer-p
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js';
 import { CustomerSeatResolver } from './customer-seats/customer-seat.resolver.js';
+import { MemberResolver } from './members/member.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
@@ -69,6 +70,7 @@ export const billingResolvers: Function[] = [
   CheckoutResolver,
   CheckoutLinkResolver,
   CustomerSeatResolver,
+  MemberResolver,
   OrderResolver,
   SubscriptionOrdersResolver,
   CustomerOrdersResolver,

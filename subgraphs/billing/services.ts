@@ -18,6 +18,8 @@ import { CheckoutActionSettlement } from './checkouts/checkout-action-settlement
 import { CheckoutService } from './checkouts/checkout.service.js';
 import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import { CustomerSeatService } from './customer-seats/customer-seat.service.js';
+import { MemberService } from './members/member.service.js';
+import { ownerMembers } from './members/owner-member.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
@@ -81,6 +83,7 @@ export interface BillingServices {
   checkoutLinks: CheckoutLinkService;
   /** Seats of seat-based subscriptions and orders: assign, invite, claim, revoke. */
   customerSeats: CustomerSeatService;
+  members: MemberService;
   orders: OrderService;
   refunds: RefundService;
   disputes: DisputeService;
@@ -170,7 +173,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
-    customers: new CustomerService(undefined, customerSessions),
+    customers: new CustomerService(undefined, customerSessions, ownerMembers),
     customerSessions,
     customerSessionCodes: new CustomerSessionCodeService({
       secret: deps.secret,
@@ -185,6 +188,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       sessions: customerSessions,
       organizations: deps.organizations ?? null,
       jobs: deps.jobs ?? null,
+      owners: ownerMembers,
     }),
     organizations: deps.organizations ?? null,
     portalSettings: new PortalSettingsPolicy(deps.organizations ?? null),
@@ -206,6 +210,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       organizations: deps.organizations ?? null,
       jobs: deps.jobs ?? null,
     }),
+    members: new MemberService(deps.organizations ?? null),
     orders: new OrderService(),
     refunds: new RefundService(payments),
     disputes: new DisputeService(payments),

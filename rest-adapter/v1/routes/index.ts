@@ -13,6 +13,8 @@ import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { customerSeatRoutes } from './customer-seats.routes.js';
+import { customerMemberRoutes } from './customer-members.routes.js';
+import { customerPortalMemberRoutes } from './customer-portal-members.routes.js';
 import { customerPortalSeatRoutes } from './customer-portal-seats.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
@@ -52,6 +54,8 @@ export const routes: Route[] = [
   ...checkoutRoutes,
   ...checkoutLinkRoutes,
   ...customerSeatRoutes,
+  ...customerMemberRoutes,
+  ...customerPortalMemberRoutes,
   ...customerPortalSeatRoutes,
   ...orderRoutes,
   ...refundRoutes,

@@ -8,6 +8,7 @@ import { targetOrganization } from '../../../kit/target-organization.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { runWrite } from '../events/run-write.js';
+import type { CustomerOwners } from './customer-owners.js';
 import { CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
 import { customersCsv } from './customer.csv.js';
@@ -53,6 +54,7 @@ export class CustomerService {
   constructor(
     private readonly recordSubscriptionChanges: SubscriptionChangeRecorder = recordSubscriptionEvents,
     private readonly sessions?: Pick<CustomerSessionService, 'endAllFor'>,
+    private readonly owners?: CustomerOwners,
   ) {}
 
   /** One page through the read path (one statement, plus the count when the page cannot tell it). */
@@ -149,6 +151,7 @@ export class CustomerService {
       } as Customer);
       const created = customerEvent('customer.created', customer, ctx.clock.now());
       await flushCustomer(em, customer);
+      this.owners?.added(em, customer, customer.createdAt);
       return { result: customer, events: [created] };
     });
   }
@@ -298,6 +301,7 @@ export class CustomerService {
     customer.modifiedAt = ctx.clock.now();
     // Flushed here so a lost uniqueness race answers as the checks above would (the frame's flush is then a no-op).
     await flushCustomer(ctx.em, customer);
+    if (input.email !== undefined) await this.owners?.emailChanged(ctx.em, customer, customer.modifiedAt);
     return { result: customer, events: [customerEvent('customer.updated', customer, ctx.clock.now())] };
   }
 }

@@ -113,6 +113,13 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   });
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
+  // The walk customer then becomes a team (its e-mail change is asked first: a team's cannot be) with a second member: the member reads (by external ids too) and the
+  // portal's team (team customers only) need one.
+  await api('PATCH', `/v1/customers/${customerId}`, { type: 'team' });
+  const member = await api('POST', `/v1/customers/${customerId}/members`, {
+    email: 'walk-member@example.com',
+    external_id: 'walk-member',
+  });
   return {
     owner,
     customerSession: session.token,
@@ -128,6 +135,8 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       seatInvitation: invitationToken,
       customer: customerId,
       externalCustomer: 'walk-ext',
+      member: member.id,
+      externalMember: 'walk-member',
       order: order.id,
       subscription: subscription.id,
       refund: refund.id,
