@@ -5,6 +5,7 @@ import type { ChangeOutcome } from '../../../kit/database/write/write-frame.js';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
+import { metadataFilter } from '../shared/metadata-filter.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { runWrite } from '../events/run-write.js';
@@ -331,10 +332,3 @@ export function storedAddress(a: AddressInput): Address {
   };
 }
 
-/** `{ plan: ["pro", "team"], vip: true }` → `{ plan: ["pro", "team"], vip: ["true"] }`. */
-function metadataFilter(metadata: Record<string, unknown> | null | undefined): Record<string, string[]> | null {
-  if (!metadata) return null;
-  return Object.fromEntries(
-    Object.entries(metadata).map(([key, value]) => [key, (Array.isArray(value) ? value : [value]).map(String)]),
-  );
-}

@@ -155,7 +155,10 @@ describe('aggregations', () => {
 
 async function quantities(query: Partial<Parameters<typeof quantitiesSql>[0]> & { aggregation: Aggregation }) {
   const sql = quantitiesSql({
-    meter: { filter: { conjunction: 'and', clauses: [clause('name', 'eq', 'api.call')] }, aggregation: query.aggregation },
+    meter: {
+      filter: { conjunction: 'and', clauses: [clause('name', 'eq', 'api.call')] },
+      aggregation: query.aggregation,
+    },
     table: 'events',
     organizationId: ORG,
     start: new Date('2026-03-01T00:00:00Z'),
