@@ -331,4 +331,3 @@ export function storedAddress(a: AddressInput): Address {
     country: a.country,
   };
 }
-

@@ -52,7 +52,7 @@ function filterIssues(value: unknown, loc: (string | number)[], depth = 0): Vali
     issues.push(issue([...loc, 'conjunction'], "Input should be 'and' or 'or'", value.conjunction, 'enum'));
   if (!Array.isArray(value.clauses))
     issues.push(issue([...loc, 'clauses'], 'Input should be a valid list', value.clauses, 'list_type'));
-  else value.clauses.forEach((c, i) => issues.push(...clauseIssues(c, [...loc, 'clauses', i], depth)));
+  else for (const [i, c] of value.clauses.entries()) issues.push(...clauseIssues(c, [...loc, 'clauses', i], depth));
   return issues;
 }
 

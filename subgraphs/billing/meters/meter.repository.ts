@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../shared/sql.js';
 import { type QuantitiesQuery, quantitiesSql } from './meter-sql.js';
 
 export interface QuantityRow {
@@ -15,8 +16,8 @@ export class MeterRepository {
   constructor(private readonly em: EntityManager) {}
 
   quantities(query: Omit<QuantitiesQuery, 'table'>): Promise<QuantityRow[]> {
-    const sql = quantitiesSql({ ...query, table: 'billing.usage_events' });
-    return this.em.execute<QuantityRow[]>(sql.sql, sql.values);
+    const statement = quantitiesSql({ ...query, table: 'billing.usage_events' });
+    return sql<QuantityRow>(this.em, statement.sql, statement.values);
   }
 
   /**
@@ -25,7 +26,8 @@ export class MeterRepository {
    * aggregation are frozen (Polar's 422 `forbidden`), since changing them would change what was already charged.
    */
   async hasBilledEvents(meterId: string): Promise<boolean> {
-    const [row] = await this.em.execute<{ billed: boolean }[]>(
+    const [row] = await sql<{ billed: boolean }>(
+      this.em,
       'select exists(select 1 from billing.billing_entries where meter_id = ?::uuid) as billed',
       [meterId],
     );
@@ -38,7 +40,8 @@ export class MeterRepository {
    * billing work, see docs/meters.md) or a live `meter_credit` benefit naming it.
    */
   async usedBy(meterId: string): Promise<'price' | 'benefit' | null> {
-    const [row] = await this.em.execute<{ benefit: boolean }[]>(
+    const [row] = await sql<{ benefit: boolean }>(
+      this.em,
       `select exists(select 1 from billing.benefits b where b.type = 'meter_credit' and b.deleted_at is null
          and b.properties ->> 'meter_id' = ?::text) as benefit`,
       [meterId],

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../shared/sql.js';
 import { containsPattern } from '../../../kit/database/read/values.js';
 import type { SortCriterion } from '../shared/sorting.js';
 import { eventCustomerCondition } from './usage-event.conditions.js';
@@ -69,7 +70,8 @@ export class EventNameRepository {
     const text = query.query ? 'where (s.name ilike ? or t.label ilike ?)' : '';
     if (query.query) values.push(containsPattern(query.query), containsPattern(query.query));
     const orderBy = [...order.map(o => `${SORTS[o.key]} ${o.direction}`), 's.name asc', 's.source asc'].join(', ');
-    const rows = await this.em.execute<EventNameRow[]>(
+    const rows = await sql<EventNameRow>(
+      this.em,
       `with s as (
         select e.organization_id, e.name, e.source, count(*)::int as occurrences, min(e.timestamp) as first_seen,
           max(e.timestamp) as last_seen

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../shared/sql.js';
 
 /** One event as the ingest statement takes it (snake_case: the keys of `json_to_recordset`). */
 export interface EventRow {
@@ -38,7 +39,7 @@ export class UsageEventQueries {
     if (!known) knownMonths.set(driver, (known = new Set()));
     const months = [...new Set(instants.map(d => d.toISOString().slice(0, 7)))].filter(m => !known.has(m));
     if (!months.length) return;
-    await this.em.execute('select billing.ensure_usage_event_partition(m) from unnest(?::timestamptz[]) m', [
+    await sql(this.em, 'select billing.ensure_usage_event_partition(m) from unnest(?::timestamptz[]) m', [
       months.map(m => `${m}-01T00:00:00Z`),
     ]);
     for (const m of months) known.add(m);
@@ -47,7 +48,8 @@ export class UsageEventQueries {
   /** The live customers among `ids` in these organizations. */
   async liveCustomers(organizationIds: readonly string[], ids: readonly string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const rows = await this.em.execute<{ id: string }[]>(
+    const rows = await sql<{ id: string }>(
+      this.em,
       `select id from billing.customers where id = any(?::uuid[]) and organization_id = any(?::uuid[]) and deleted_at is null`,
       [[...ids], [...organizationIds]],
     );
@@ -63,7 +65,8 @@ export class UsageEventQueries {
    * Answers how many were inserted.
    */
   async insertBatch(rows: readonly EventRow[]): Promise<number> {
-    const [result] = await this.em.execute<{ inserted: number }[]>(
+    const [result] = await sql<{ inserted: number }>(
+      this.em,
       `with input as (
         select * from json_to_recordset(?::json) as x(id uuid, organization_id uuid, name text, source text,
           timestamp timestamptz, ingested_at timestamptz, customer_id uuid, external_customer_id text, member_id uuid,
