@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../shared/sql.js';
+import { sql } from '../shared/sql.queries.js';
 import { type QuantitiesQuery, quantitiesSql } from './meter-sql.js';
 
 export interface QuantityRow {

@@ -15,7 +15,7 @@ import type { MeterCreateInput, MeterQuantitiesInput, MeterUpdateInput } from '.
 import { parseAggregation, parseFilter } from './meter-input.js';
 import { meterRead, type MeterReadFilters } from './meter.read.js';
 import { MeterRepository } from './meter.repository.js';
-import { eventCustomerCondition, eventMetadataCondition } from '../usage-events/usage-event.conditions.js';
+import { eventCustomerCondition, eventMetadataCondition } from './event-conditions.js';
 import { type AggregationFunction, isUnderLimits, type TimeInterval } from './meter-sql.js';
 import { METER_DEFAULT_SORTING, METER_SORT_KEYS } from './meter.sorting.js';
 import { MeterQuantitiesType, MeterType } from './meter.type.js';

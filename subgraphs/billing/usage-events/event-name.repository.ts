@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../shared/sql.js';
+import { sql } from '../shared/sql.queries.js';
 import { containsPattern } from '../../../kit/database/read/values.js';
 import type { SortCriterion } from '../shared/sorting.js';
-import { eventCustomerCondition } from './usage-event.conditions.js';
+import { eventCustomerCondition } from '../meters/event-conditions.js';
 
 export interface EventNameQuery {
   organizationIds: readonly string[];

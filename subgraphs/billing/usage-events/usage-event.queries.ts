@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../shared/sql.js';
+import { sql } from '../shared/sql.queries.js';
 
 /** One event as the ingest statement takes it (snake_case: the keys of `json_to_recordset`). */
 export interface EventRow {

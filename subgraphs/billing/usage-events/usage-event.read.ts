@@ -3,7 +3,7 @@ import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS } from '../../../kit/database/tenant-scope.js';
 import { customerJson } from '../customers/customer.read.js';
 import type { Sql } from '../meters/meter-sql.js';
-import { eventCustomerCondition, eventMetadataCondition, eventTreeCondition } from './usage-event.conditions.js';
+import { eventCustomerCondition, eventMetadataCondition, eventTreeCondition } from '../meters/event-conditions.js';
 import { UsageEvent } from './usage-event.entity.js';
 
 export interface UsageEventReadFilters {

@@ -1,4 +1,4 @@
-import type { Sql } from '../meters/meter-sql.js';
+import type { Sql } from './meter-sql.js';
 
 /**
  * The events `e` of customers named by id or by external id, as Polar matches them: an event names its customer
