@@ -50,7 +50,7 @@ describe('ingest', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ inserted: 2, duplicates: 0 });
 
-    const list = await api('GET', '/v1/events/?customer_id=' + ada.id);
+    const list = await api('GET', `/v1/events/?customer_id=${ada.id}&source=user`);
     expect(list.status).toBe(200);
     expect(list.body.pagination.total_count).toBe(2);
     const [call, llm] = list.body.items;
@@ -157,7 +157,7 @@ describe('ingest', () => {
     expect(event).toMatchObject({ external_customer_id: 'user-bob', customer_id: null, customer: null });
     const bob = (await api('POST', '/v1/customers/', { email: 'bob@example.com', external_id: 'user-bob' })).body;
     expect((await api('GET', `/v1/events/${event.id}`)).body.customer).toMatchObject({ id: bob.id });
-    expect(await count(`&customer_id=${bob.id}`)).toBe(1);
+    expect(await count(`&customer_id=${bob.id}&source=user`)).toBe(1);
   });
 
   it('links children to a parent named by external id, in the same batch or an earlier one', async () => {
@@ -184,10 +184,30 @@ describe('ingest', () => {
     const res = await api('GET', `/v1/events/?filter=${encodeURIComponent(filter)}`);
     expect(res.body.items.map((e: { name: string }) => e.name)).toEqual(['api.call']);
     expect(await count('&metadata[route]=/chat')).toBe(1);
-    expect(await count('&source=system')).toBe(0);
+    expect(await count('&source=system&name=benefit.granted')).toBe(0);
     const bad = await api('GET', `/v1/events/?filter=${encodeURIComponent('{"conjunction":"xor","clauses":[]}')}`);
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['query', 'filter', 'conjunction']);
+  });
+});
+
+describe('system events', () => {
+  it("a customer's creation is in the stream, recorded with the customer (Polar's customer.created)", async () => {
+    const res = await api('GET', `/v1/events/?source=system&customer_id=${ada.id}`);
+    expect(res.body.items).toEqual([
+      expect.objectContaining({
+        name: 'customer.created',
+        source: 'system',
+        label: 'Customer Created',
+        customer_id: ada.id,
+        metadata: {
+          customer_id: ada.id,
+          customer_email: 'ada@example.com',
+          customer_name: null,
+          customer_external_id: 'user-ada',
+        },
+      }),
+    ]);
   });
 });
 

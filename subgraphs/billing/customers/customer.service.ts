@@ -6,6 +6,7 @@ import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/erro
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { metadataFilter } from '../shared/metadata-filter.js';
+import { recordSystemEvent } from '../usage-events/system-events.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { runWrite } from '../events/run-write.js';
@@ -150,6 +151,18 @@ export class CustomerService {
       } as Customer);
       const created = customerEvent('customer.created', customer, ctx.clock.now());
       await flushCustomer(em, customer);
+      await recordSystemEvent(em, {
+        organizationId,
+        customerId: customer.id,
+        name: 'customer.created',
+        metadata: {
+          customer_id: customer.id,
+          customer_email: customer.email,
+          customer_name: customer.name,
+          customer_external_id: customer.externalId,
+        },
+        at: customer.createdAt,
+      });
       return { result: customer, events: [created] };
     });
   }
