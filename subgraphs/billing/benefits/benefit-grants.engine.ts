@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer } from '../customers/customer.entity.js';
-import { recordSystemEvent, type SystemEventName } from '../usage-events/system-events.js';
+import { recordSystemEvent, type SystemEventName } from '../system-events/system-events.js';
 import type { Benefit, BenefitKind } from './benefit.entity.js';
 import { BenefitRepository } from './benefit.repository.js';
 import { BenefitGrant } from './benefit-grant.entity.js';

@@ -6,7 +6,7 @@ import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/erro
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import { metadataFilter } from '../shared/metadata-filter.js';
-import { recordSystemEvent } from '../usage-events/system-events.js';
+import { recordSystemEvent } from '../system-events/system-events.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { runWrite } from '../events/run-write.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UsageEventQueries } from './usage-event.queries.js';
-import { UsageEvent } from './usage-event.entity.js';
+import { UsageEventQueries } from '../usage-events/usage-event.queries.js';
+import { UsageEvent } from '../usage-events/usage-event.entity.js';
 
 /** The system events recorded today (docs/usage-events.md#system-events), with Polar's metadata. */
 export type SystemEventName =
