@@ -23,6 +23,9 @@ import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
 import { Refund } from './refunds/refund.entity.js';
 import { Dispute } from './disputes/dispute.entity.js';
+import { Meter } from './meters/meter.entity.js';
+import { EventType } from './usage-events/event-type.entity.js';
+import { UsageEvent } from './usage-events/usage-event.entity.js';
 import { CustomField } from './custom-fields/custom-field.entity.js';
 import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
@@ -54,6 +57,9 @@ export const billingEntities = [
   SavedPaymentMethod,
   Refund,
   Dispute,
+  UsageEvent,
+  EventType,
+  Meter,
   CustomField,
   OrderInvoice,
   ProrationItem,

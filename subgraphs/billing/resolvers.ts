@@ -21,6 +21,8 @@ import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } fro
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
 import { DisputeResolver } from './disputes/dispute.resolver.js';
+import { MeterResolver } from './meters/meter.resolver.js';
+import { UsageEventResolver } from './usage-events/usage-event.resolver.js';
 import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
@@ -77,6 +79,8 @@ export const billingResolvers: Function[] = [
   PaymentResolver,
   RefundResolver,
   DisputeResolver,
+  UsageEventResolver,
+  MeterResolver,
   CustomFieldResolver,
   TaxReportResolver,
   InvoiceResolver,

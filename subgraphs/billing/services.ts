@@ -28,6 +28,9 @@ import { OrderService } from './orders/order.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
 import { DisputeService } from './disputes/dispute.service.js';
+import { MeterService } from './meters/meter.service.js';
+import { EventTypeService } from './usage-events/event-type.service.js';
+import { UsageEventService } from './usage-events/usage-event.service.js';
 import { CustomFieldService } from './custom-fields/custom-field.service.js';
 import type { SandboxDisputeService } from './disputes/sandbox-disputes.js';
 import { disputeProcessorEvents } from './disputes/dispute-processor-events.js';
@@ -87,6 +90,11 @@ export interface BillingServices {
   orders: OrderService;
   refunds: RefundService;
   disputes: DisputeService;
+  /** Usage events: the ingest, lists, names (docs/usage-events.md). */
+  usageEvents: UsageEventService;
+  eventTypes: EventTypeService;
+  /** Meters and their quantities (docs/meters.md). */
+  meters: MeterService;
   customFields: CustomFieldService;
   /** The sandbox's rehearsal of disputes (runtime.ts fills it: it applies processor events); null elsewhere. */
   sandboxDisputes: SandboxDisputeService | null;
@@ -214,6 +222,9 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     orders: new OrderService(),
     refunds: new RefundService(payments),
     disputes: new DisputeService(payments),
+    usageEvents: new UsageEventService(),
+    eventTypes: new EventTypeService(),
+    meters: new MeterService(),
     customFields: new CustomFieldService(),
     sandboxDisputes: null,
     taxReports: new TaxReportService(deps.organizations ?? null),

@@ -23,13 +23,6 @@ const NOT_YET_BUILT: Record<string, string> = {
   'customerPortal.customerMeters.get': 'customer meters: meters have their own issue',
   'customerPortal.wallets.list': 'customer wallets (not in issue 25; Polar has them)',
   'customerPortal.wallets.get': 'customer wallets (not in issue 25; Polar has them)',
-  'events.list': 'events: own issue, out of scope',
-  'events.listNames': 'events: own issue, out of scope',
-  'events.get': 'events: own issue, out of scope',
-  'eventTypes.list': 'events: own issue, out of scope',
-  'meters.list': 'meters: own issue, out of scope',
-  'meters.get': 'meters: own issue, out of scope',
-  'meters.quantities': 'meters: own issue, out of scope',
   'customerMeters.list': 'customer meters: meters have their own issue',
   'customerMeters.get': 'customer meters: meters have their own issue',
 };

@@ -32,6 +32,7 @@ import type * as sandboxEmails from './sandbox-emails.generated.js';
 import type * as sandboxPaymentChallenges from './sandbox-payment-challenges.generated.js';
 import type * as subscriptions from './subscriptions.generated.js';
 import type * as taxes from './taxes.generated.js';
+import type * as usage from './usage.generated.js';
 import type * as webhooks from './webhooks.generated.js';
 
 /** The `data` of each named operation the routes run, by the operation's name. */
@@ -135,6 +136,12 @@ export interface OperationResults {
   DisputesAccept: disputes.DisputesAcceptResult;
   DisputesGet: disputes.DisputesGetResult;
   DisputesList: disputes.DisputesListResult;
+  EventTypesList: usage.EventTypesListResult;
+  EventTypesUpdate: usage.EventTypesUpdateResult;
+  EventsGet: usage.EventsGetResult;
+  EventsIngest: usage.EventsIngestResult;
+  EventsList: usage.EventsListResult;
+  EventsListNames: usage.EventsListNamesResult;
   FileStorageChunk: files.FileStorageChunkResult;
   FileStorageCountDownload: files.FileStorageCountDownloadResult;
   FileStorageDownload: files.FileStorageDownloadResult;
@@ -154,6 +161,11 @@ export interface OperationResults {
   LicenseKeysRotate: licenseKeys.LicenseKeysRotateResult;
   LicenseKeysUpdate: licenseKeys.LicenseKeysUpdateResult;
   LicenseKeysValidate: licenseKeys.LicenseKeysValidateResult;
+  MetersCreate: usage.MetersCreateResult;
+  MetersGet: usage.MetersGetResult;
+  MetersList: usage.MetersListResult;
+  MetersQuantities: usage.MetersQuantitiesResult;
+  MetersUpdate: usage.MetersUpdateResult;
   OrdersExport: orders.OrdersExportResult;
   OrdersGenerateInvoice: invoices.OrdersGenerateInvoiceResult;
   OrdersGet: orders.OrdersGetResult;

@@ -19,6 +19,8 @@ import { customerPortalSeatRoutes } from './customer-portal-seats.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { disputeRoutes } from './disputes.routes.js';
+import { eventRoutes, eventTypeRoutes } from './events.routes.js';
+import { meterRoutes } from './meters.routes.js';
 import { customFieldRoutes } from './custom-fields.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
@@ -60,6 +62,9 @@ export const routes: Route[] = [
   ...orderRoutes,
   ...refundRoutes,
   ...disputeRoutes,
+  ...eventRoutes,
+  ...eventTypeRoutes,
+  ...meterRoutes,
   ...customFieldRoutes,
   ...taxRoutes,
   ...invoiceRoutes,

@@ -5,6 +5,8 @@ import type { ChangeOutcome } from '../../../kit/database/write/write-frame.js';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
+import { metadataFilter } from '../shared/metadata-filter.js';
+import { recordSystemEvent } from '../system-events/system-events.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { runWrite } from '../events/run-write.js';
@@ -152,6 +154,18 @@ export class CustomerService {
       const created = customerEvent('customer.created', customer, ctx.clock.now());
       await flushCustomer(em, customer);
       this.owners?.added(em, customer, customer.createdAt);
+      await recordSystemEvent(em, {
+        organizationId,
+        customerId: customer.id,
+        name: 'customer.created',
+        metadata: {
+          customer_id: customer.id,
+          customer_email: customer.email,
+          customer_name: customer.name,
+          customer_external_id: customer.externalId,
+        },
+        at: customer.createdAt,
+      });
       return { result: customer, events: [created] };
     });
   }
@@ -333,12 +347,4 @@ export function storedAddress(a: AddressInput): Address {
     state: a.state ?? null,
     country: a.country,
   };
-}
-
-/** `{ plan: ["pro", "team"], vip: true }` → `{ plan: ["pro", "team"], vip: ["true"] }`. */
-function metadataFilter(metadata: Record<string, unknown> | null | undefined): Record<string, string[]> | null {
-  if (!metadata) return null;
-  return Object.fromEntries(
-    Object.entries(metadata).map(([key, value]) => [key, (Array.isArray(value) ? value : [value]).map(String)]),
-  );
 }

@@ -105,13 +105,13 @@ export const GET_CALLS: Record<string, WalkCall> = {
   'customerSeats.getClaimInfo': { args: w => [w.ids.seatInvitation], as: 'anonymous' },
   'events.list': { args: none },
   'events.listNames': { args: none },
-  'events.get': { args: () => [NOWHERE] },
+  'events.get': { args: id('event') },
   'eventTypes.list': { args: none },
   'meters.list': { args: none },
-  'meters.get': { args: () => [NOWHERE] },
+  'meters.get': { args: id('meter') },
   'meters.quantities': {
-    args: () => [
-      NOWHERE,
+    args: w => [
+      w.ids.meter,
       { start_timestamp: '2026-01-01T00:00:00Z', end_timestamp: '2026-01-31T00:00:00Z', interval: 'day' },
     ],
   },

@@ -111,6 +111,27 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   await api('PATCH', `/v1/products/${oneTime}`, {
     attached_custom_fields: [{ custom_field_id: customField.id, required: false }],
   });
+  // Usage (docs/usage-events.md): an event of the customer with Polar's typed metadata, and a meter counting it.
+  await api('POST', '/v1/events/ingest', {
+    events: [
+      {
+        name: 'walk.completion',
+        customer_id: customerId,
+        external_id: 'walk-event-1',
+        metadata: {
+          route: '/chat',
+          _llm: { vendor: 'openai', model: 'gpt-4o', input_tokens: 3, output_tokens: 4, total_tokens: 7 },
+          _cost: { amount: '0.25', currency: 'usd' },
+        },
+      },
+    ],
+  });
+  const event = (await api('GET', '/v1/events/?name=walk.completion')).items[0];
+  const meter = await api('POST', '/v1/meters/', {
+    name: 'Walk tokens',
+    filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'walk.completion' }] },
+    aggregation: { func: 'sum', property: '_llm.total_tokens' },
+  });
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
   // The walk customer then becomes a team (its e-mail change is asked first: a team's cannot be) with a second member: the member reads (by external ids too) and the
@@ -153,6 +174,8 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       emailUpdateToken,
       dispute: dispute.id,
       customField: customField.id,
+      event: event.id,
+      meter: meter.id,
     },
   };
 }
