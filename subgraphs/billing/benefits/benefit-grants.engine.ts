@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer } from '../customers/customer.entity.js';
-import { recordSystemEvent, type SystemEventName } from '../system-events/system-events.js';
 import type { Benefit, BenefitKind } from './benefit.entity.js';
 import { BenefitRepository } from './benefit.repository.js';
 import { BenefitGrant } from './benefit-grant.entity.js';
@@ -8,19 +7,8 @@ import { BenefitGrantRepository, type Holder } from './benefit-grant.repository.
 import { endSeatsOfSubscription } from '../customer-seats/customer-seat.ending.js';
 import { isRetriable } from './benefit-integration.errors.js';
 import type { BenefitTypeHandler } from './benefit-type-handlers.js';
-import {
-  recordBenefitGrantEvent,
-  recordBenefitGrantUpdated,
-  recordCustomerStateChanged,
-} from './benefit-grant.events.js';
+import { recordBenefitGrantUpdated, recordCustomerStateChanged, recordGrantChange } from './benefit-grant.events.js';
 import { loadCustomerState } from './customer-state.read.js';
-
-/** Polar's system event in the usage stream for each grant webhook event. */
-const SYSTEM_EVENT_OF: Record<string, SystemEventName> = {
-  'benefit_grant.created': 'benefit.granted',
-  'benefit_grant.cycled': 'benefit.cycled',
-  'benefit_grant.revoked': 'benefit.revoked',
-};
 
 /** Where an organization's `benefit_revocation_grace_period` (days) comes from; identity owns it. */
 export type GracePeriodSource = (organizationId: string) => Promise<number>;
@@ -214,7 +202,7 @@ export class BenefitGrantEngine {
       let grant = grants.find(g => g.benefitId === benefitId);
       if (grant?.revokedAt && holder.orderId) continue;
       if (grant?.grantedAt && !grant.revokedAt) {
-        if (cycled) await this.record(em, 'benefit_grant.cycled', grant, benefit, customer, at);
+        if (cycled) await recordGrantChange(em, 'benefit_grant.cycled', grant, benefit, customer, at);
         continue;
       }
       if (!grant) {
@@ -323,7 +311,7 @@ export class BenefitGrantEngine {
       grant.revokedAt = null;
       grant.error = null;
       grant.modifiedAt = at;
-      await this.record(em, 'benefit_grant.created', grant, benefit, customer, at);
+      await recordGrantChange(em, 'benefit_grant.created', grant, benefit, customer, at);
       return { granted: true, retry: null };
     } catch (error) {
       keepProperties(grant, error);
@@ -367,27 +355,8 @@ export class BenefitGrantEngine {
     }
     grant.revokedAt = at;
     grant.modifiedAt = at;
-    await this.record(em, 'benefit_grant.revoked', grant, benefit, customer, at);
+    await recordGrantChange(em, 'benefit_grant.revoked', grant, benefit, customer, at);
     return null;
-  }
-
-  /** The webhook event, and Polar's system event in the usage stream (`benefit.granted`, `.cycled`, `.revoked`). */
-  private async record(
-    em: EntityManager,
-    type: 'benefit_grant.created' | 'benefit_grant.revoked' | 'benefit_grant.cycled',
-    grant: BenefitGrant,
-    benefit: Benefit,
-    customer: Customer,
-    at: Date,
-  ): Promise<void> {
-    recordBenefitGrantEvent(em, type, grant, benefit, customer, at);
-    await recordSystemEvent(em, {
-      organizationId: grant.organizationId,
-      customerId: customer.id,
-      name: SYSTEM_EVENT_OF[type],
-      metadata: { benefit_id: benefit.id, benefit_grant_id: grant.id, benefit_type: benefit.type },
-      at,
-    });
   }
 
   /** `customer.state_changed` with the state as the change leaves it (read inside the transaction). */
