@@ -23,6 +23,7 @@ import { Payment } from './payments/payment.entity.js';
 import { Refund } from './refunds/refund.entity.js';
 import { Dispute } from './disputes/dispute.entity.js';
 import { CustomField } from './custom-fields/custom-field.entity.js';
+import { MetricDashboard } from './metrics/metric-dashboard.entity.js';
 import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
 import { LicenseKey, LicenseKeyActivation } from './license-keys/license-key.entity.js';
@@ -53,6 +54,7 @@ export const billingEntities = [
   Refund,
   Dispute,
   CustomField,
+  MetricDashboard,
   OrderInvoice,
   ProrationItem,
   CustomerBalanceEntry,

@@ -21,6 +21,7 @@ import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
 import { DisputeResolver } from './disputes/dispute.resolver.js';
 import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
+import { MetricsResolver } from './metrics/metrics.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
 import { invoiceGenerationReference } from './invoices/invoice.reference.js';
@@ -76,6 +77,7 @@ export const billingResolvers: Function[] = [
   RefundResolver,
   DisputeResolver,
   CustomFieldResolver,
+  MetricsResolver,
   TaxReportResolver,
   InvoiceResolver,
   ReceiptResolver,

@@ -27,6 +27,8 @@ import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
 import { DisputeService } from './disputes/dispute.service.js';
 import { CustomFieldService } from './custom-fields/custom-field.service.js';
+import { MetricDashboardService } from './metrics/metric-dashboard.service.js';
+import { MetricsService } from './metrics/metrics.service.js';
 import type { SandboxDisputeService } from './disputes/sandbox-disputes.js';
 import { disputeProcessorEvents } from './disputes/dispute-processor-events.js';
 import { TaxReportService } from './tax-reports/tax-report.service.js';
@@ -85,6 +87,9 @@ export interface BillingServices {
   refunds: RefundService;
   disputes: DisputeService;
   customFields: CustomFieldService;
+  /** `/v1/metrics/`: the numbers per period (docs/metrics.md). */
+  metrics: MetricsService;
+  metricDashboards: MetricDashboardService;
   /** The sandbox's rehearsal of disputes (runtime.ts fills it: it applies processor events); null elsewhere. */
   sandboxDisputes: SandboxDisputeService | null;
   /** `/v1/taxes/`: tax collected by jurisdiction and rate, from the orders' stored breakdowns. */
@@ -210,6 +215,8 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     refunds: new RefundService(payments),
     disputes: new DisputeService(payments),
     customFields: new CustomFieldService(),
+    metrics: new MetricsService(),
+    metricDashboards: new MetricDashboardService(),
     sandboxDisputes: null,
     taxReports: new TaxReportService(deps.organizations ?? null),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl), deps.tax ?? null),

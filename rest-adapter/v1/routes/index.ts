@@ -17,6 +17,7 @@ import { customerPortalSeatRoutes } from './customer-portal-seats.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { disputeRoutes } from './disputes.routes.js';
+import { metricRoutes } from './metrics.routes.js';
 import { customFieldRoutes } from './custom-fields.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
@@ -56,6 +57,7 @@ export const routes: Route[] = [
   ...orderRoutes,
   ...refundRoutes,
   ...disputeRoutes,
+  ...metricRoutes,
   ...customFieldRoutes,
   ...taxRoutes,
   ...invoiceRoutes,
