@@ -111,6 +111,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   await api('PATCH', `/v1/products/${oneTime}`, {
     attached_custom_fields: [{ custom_field_id: customField.id, required: false }],
   });
+  const dashboard = await api('POST', '/v1/metrics/dashboards', { name: 'Walk', metrics: ['revenue', 'orders'] });
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
   return {
@@ -144,6 +145,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       emailUpdateToken,
       dispute: dispute.id,
       customField: customField.id,
+      metricDashboard: dashboard.id,
     },
   };
 }
