@@ -503,3 +503,40 @@ describe('dashboards', () => {
     expect((await api('GET', `/v1/metrics/dashboards/${id}`)).status).toBe(404);
   });
 });
+
+describe('seats', () => {
+  it('count a seat-based subscription’s seats, pending until claimed, and its billing customer as new', async () => {
+    await api('PATCH', `/v1/organizations/${owner.organizationId}`, {
+      feature_settings: { seat_based_pricing_enabled: true },
+    });
+    const team = await product({
+      name: 'Team',
+      recurring_interval: 'month',
+      prices: [
+        {
+          amount_type: 'seat_based',
+          price_currency: 'usd',
+          seat_tiers: { seat_tier_type: 'volume', tiers: [{ min_seats: 1, max_seats: null, price_per_seat: 1000 }] },
+        },
+      ],
+    });
+    const sub = await subscriptionOf(await buy({ products: [team], seats: 3 }));
+    for (const email of ['one@example.com', 'two@example.com'])
+      expect((await api('POST', '/v1/customer-seats', { subscription_id: sub, email })).status).toBe(200);
+    const seats = (await api('GET', `/v1/customer-seats?subscription_id=${sub}`)).body.seats as Row[];
+    const res = await metrics('start_date=2029-01-04&end_date=2029-01-05&interval=day');
+    const [before, today] = res.body.periods as Row[];
+    expect(before).toMatchObject({ seats_total: 0, seat_customers: 0, new_seat_customers: 0 });
+    expect(today).toMatchObject({
+      seats_total: seats.length,
+      seats_claimed: seats.filter(s => s.claimed_at).length,
+      seats_pending: seats.filter(s => !s.claimed_at).length,
+      seat_customers: 1,
+      new_seat_customers: 1,
+      churned_seat_customers: 0,
+      average_seats_per_customer: seats.length,
+      seat_utilization_rate: 0,
+    });
+    expect(seats.length).toBe(2);
+  });
+});
