@@ -23,6 +23,8 @@
 //   (s) GET /v1/subscriptions/ with filters and the same operation through POST /graphql, at 1,000 and then
 //       100,000 subscriptions of the tenant's organization (bench/subscriptions.ts, seeded by
 //       bench/seed-subscriptions.ts); BENCH_SUBSCRIPTION_SIZES=1000,100000 changes the sizes.
+//   (m) GET /v1/metrics/ for a year at a daily interval over 1,000,000 orders and 100,000 subscriptions,
+//       against the same statements sent straight to PostgreSQL (bench/metrics.ts, seeded by bench/seed-metrics.ts).
 //   (k) checkouts confirmed per second in the sandbox, (o) GET /v1/orders/?limit=10 by order count, (p) the same
 //       with pages of 100 orders (about 450 KB each) beside their baseline, then a burst of
 //       BENCH_BURST_CONNECTIONS (300) connections for BENCH_BURST_SECONDS (10) that the service must come
@@ -43,6 +45,7 @@ import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchIdle } from './idle.js';
+import { benchMetrics } from './metrics.js';
 import { organizationsQuery, startFlags } from './service-inputs.js';
 import {
   type Child,
@@ -78,7 +81,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/performance.md).
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,r').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,r,m').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -340,6 +343,25 @@ async function main(): Promise<void> {
         process.stdout.write(burst.report);
         goals.push(...burst.goals);
       }
+    }
+    // (m) GET /v1/metrics/ for a year, daily, against its statements straight to PostgreSQL (bench/metrics.ts),
+    // in an organization of its own so its sizes are exactly what it seeds.
+    if (only.has('m')) {
+      const own = await bootstrap(log, env, databaseUrl, secret);
+      const result = await benchMetrics({
+        baseUrl,
+        databaseUrl,
+        organizationId: own.organizationId,
+        token: own.oat,
+        seconds,
+        warmupSeconds,
+        orders: Number(process.env.BENCH_METRICS_ORDERS ?? (quick ? 100_000 : 1_000_000)),
+        subscriptions: Number(process.env.BENCH_METRICS_SUBSCRIPTIONS ?? (quick ? 10_000 : 100_000)),
+        checkouts: Number(process.env.BENCH_METRICS_CHECKOUTS ?? (quick ? 10_000 : 100_000)),
+        log,
+      });
+      process.stdout.write(result.report);
+      goals.push(...result.goals);
     }
     if (only.has('k')) {
       const { oat, organizationId } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');

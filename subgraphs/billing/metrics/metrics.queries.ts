@@ -9,7 +9,7 @@ import { subscriptionsFamilySql } from './metric-family.subscriptions.js';
 import { type MetricFilters, MetricSql } from './metric-sql.js';
 import type { MetricWindow } from './metric-window.js';
 
-type ComputedFamily = Exclude<MetricFamily, 'derived'>;
+export type ComputedFamily = Exclude<MetricFamily, 'derived'>;
 
 const FAMILY_SQL: Readonly<Record<ComputedFamily, (q: MetricSql) => string>> = {
   subscriptions: subscriptionsFamilySql,
@@ -24,6 +24,17 @@ function seriesSql(q: MetricSql): string {
   return `with ${q.seriesCte()} select ${q.periodColumns('t')} from series order by t`;
 }
 
+/** The statement of one family for a request's window and filters: its text and its `$n` values. */
+export function familyStatement(
+  family: ComputedFamily | 'series',
+  window: MetricWindow,
+  filters: MetricFilters,
+): { text: string; values: unknown[] } {
+  const q = new MetricSql(window, filters);
+  const text = family === 'series' ? seriesSql(q) : FAMILY_SQL[family](q);
+  return { text, values: q.values };
+}
+
 /**
  * The metrics' statements (docs/metrics.md): one per family, each one row per period (`period`, `instant`, then
  * the family's metrics by slug), run on the read path's connections (prepared once per shape).
@@ -32,8 +43,7 @@ export class MetricsQueries {
   constructor(private readonly em: EntityManager) {}
 
   family(family: ComputedFamily | 'series', window: MetricWindow, filters: MetricFilters): Promise<ReadRow[]> {
-    const q = new MetricSql(window, filters);
-    const text = family === 'series' ? seriesSql(q) : FAMILY_SQL[family](q);
-    return runRead(this.em, text, q.values);
+    const { text, values } = familyStatement(family, window, filters);
+    return runRead(this.em, text, values);
   }
 }
