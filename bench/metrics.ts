@@ -83,7 +83,9 @@ export async function benchMetrics(o: {
     const mrr = Number(rows[0].rows.at(-1)?.monthly_recurring_revenue ?? 0);
     if (answer.totals.orders !== orders || answer.totals.monthly_recurring_revenue !== mrr)
       o.log(`WARNING: (m) service totals differ from the baseline's (orders ${orders}, MRR ${mrr})`);
-    o.log(`(m) ${answer.periods.length} periods, ${answer.totals.orders} orders, MRR ${answer.totals.monthly_recurring_revenue}`);
+    o.log(
+      `(m) ${answer.periods.length} periods, ${answer.totals.orders} orders, MRR ${answer.totals.monthly_recurring_revenue}`,
+    );
 
     if (o.warmupSeconds > 0) {
       await loops(o.warmupSeconds, concurrency, async () => void (await service()));
@@ -93,7 +95,13 @@ export async function benchMetrics(o: {
     const measuredService = await loops(o.seconds, concurrency, async () => void (await service()));
     o.log('(m) the same statements straight to PostgreSQL…');
     const measuredBaseline = await loops(o.seconds, concurrency, async () => void (await baseline()));
-    const row = (label: string, r: Run) => [label, r.perSecond.toFixed(2), r.p50.toFixed(0), r.p99.toFixed(0), String(r.count)];
+    const row = (label: string, r: Run) => [
+      label,
+      r.perSecond.toFixed(2),
+      r.p50.toFixed(0),
+      r.p99.toFixed(0),
+      String(r.count),
+    ];
     const size = `${o.orders.toLocaleString('en')} orders, ${o.subscriptions.toLocaleString('en')} subscriptions, ${o.checkouts.toLocaleString('en')} checkouts`;
     const ratio = measuredService.perSecond / measuredBaseline.perSecond;
     const report = [

@@ -49,10 +49,9 @@ export async function seedMetrics(options: {
       [org, tag],
     );
     await client.query('create temporary table bench_metric_subs (n int primary key, id uuid not null)');
-    await client.query(
-      'insert into bench_metric_subs select g, gen_random_uuid() from generate_series(0, $1 - 1) g',
-      [options.subscriptions],
-    );
+    await client.query('insert into bench_metric_subs select g, gen_random_uuid() from generate_series(0, $1 - 1) g', [
+      options.subscriptions,
+    ]);
     const subStep = YEAR_SECONDS / Math.max(1, options.subscriptions);
     for (let from = 0; from < options.subscriptions; from += BATCH) {
       const to = Math.min(options.subscriptions, from + BATCH);
