@@ -13,17 +13,16 @@ import type { MetricSql } from './metric-sql.js';
  * them (docs/metrics.md#currencies).
  */
 export function ordersFamilySql(q: MetricSql): string {
+  const scope = q.scope({ organization: 'o.organization_id', product: 'o.product_id', customer: 'o.customer_id' });
+  const paid = "o.status in ('paid', 'refunded', 'partially_refunded')";
   return `with ${q.seriesCte()},
 paid as (
   select ${q.bucket('o.created_at')} as b, ${q.bucket('sub.started_at')} as sb, o.subscription_id,
-    o.created_at < ${q.boundStart} as before,
     (o.subtotal_amount - o.discount_amount) as revenue,
     (o.subtotal_amount - o.discount_amount - o.platform_fee_amount - o.refunded_amount) as net
   from billing.orders o
   left join billing.subscriptions sub on sub.id = o.subscription_id
-  where ${q.scope({ organization: 'o.organization_id', product: 'o.product_id', customer: 'o.customer_id' })}
-    and o.status in ('paid', 'refunded', 'partially_refunded')
-    and o.created_at <= ${q.boundEnd}
+  where ${scope} and ${paid} and o.created_at >= ${q.boundStart} and o.created_at <= ${q.boundEnd}
 ),
 periods as (
   select b as t, count(*) as orders, sum(revenue) as revenue, sum(net) as net,
@@ -35,10 +34,13 @@ periods as (
     count(*) filter (where subscription_id is not null and sb <> b) as renewed,
     coalesce(sum(revenue) filter (where subscription_id is not null and sb <> b), 0) as renewed_revenue,
     coalesce(sum(net) filter (where subscription_id is not null and sb <> b), 0) as renewed_net
-  from paid where not before group by b
+  from paid group by b
 ),
 baseline as (
-  select coalesce(sum(revenue), 0) as revenue, coalesce(sum(net), 0) as net from paid where before
+  select coalesce(sum(o.subtotal_amount - o.discount_amount), 0) as revenue,
+    coalesce(sum(o.subtotal_amount - o.discount_amount - o.platform_fee_amount - o.refunded_amount), 0) as net
+  from billing.orders o
+  where ${scope} and ${paid} and o.created_at < ${q.boundStart}
 )
 select ${q.periodColumns('s.t')},
   coalesce(p.orders, 0) as orders,

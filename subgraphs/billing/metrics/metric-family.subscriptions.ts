@@ -47,12 +47,16 @@ live as (
   from subs where a < e
 ),
 changes as (
-  select v.* from live, lateral (values
-    (a, 1, o, 0::bigint, 0::bigint, tm, tm * o, 0),
-    (m, 0, 0, case when m < e then mrr else 0 end, case when m < e then mrr * o else 0 end, 0::bigint, 0::bigint, 0),
-    (te, 0, 0, 0::bigint, 0::bigint, -tm, -tm * o, 0),
-    (e, -1, -o, case when m < e then -mrr else 0 end, case when m < e then -mrr * o else 0 end, 0::bigint, 0::bigint, 0)
-  ) v(at, active, committed, mrr, committed_mrr, trial_mrr, trial_committed_mrr, customers)
+  select a as at, count(*) as active, sum(o) as committed, 0::numeric as mrr, 0::numeric as committed_mrr,
+    sum(tm) as trial_mrr, sum(tm * o) as trial_committed_mrr
+  from live group by a
+  union all
+  select m, 0, 0, sum(mrr), sum(mrr * o), 0, 0 from live where m < e group by m
+  union all
+  select te, 0, 0, 0, 0, -sum(tm), -sum(tm * o) from live where tm <> 0 group by te
+  union all
+  select e, -count(*), -sum(o), -sum(mrr) filter (where m < e), coalesce(-sum(mrr * o) filter (where m < e), 0), 0, 0
+  from live group by e
 ),
 reach as (
   select customer_id, a, e,
@@ -67,16 +71,18 @@ islands as (
 ),
 spans as (select min(a) as a, max(e) as e from islands group by customer_id, island),
 customer_changes as (
-  select v.* from spans, lateral (values (a, 1), (e, -1)) v(at, customers)
+  select a as at, count(*) as customers from spans group by a
+  union all
+  select e, -count(*) from spans group by e
 ),
 deltas as (
   select greatest(at, ${q.seriesStart}) as t, sum(active) as active, sum(committed) as committed, sum(mrr) as mrr,
     sum(committed_mrr) as committed_mrr, sum(trial_mrr) as trial_mrr, sum(trial_committed_mrr) as trial_committed_mrr,
     sum(customers) as customers
   from (
-    select * from changes
+    select *, 0 as customers from changes
     union all
-    select at, 0, 0, 0::bigint, 0::bigint, 0::bigint, 0::bigint, customers from customer_changes
+    select at, 0, 0, 0, 0, 0, 0, customers from customer_changes
   ) x
   where at <= ${q.seriesEnd}
   group by 1

@@ -40,6 +40,7 @@ import { Migration20261128232003_subscription_custom_field_data } from './Migrat
 import { Migration20261128233000_product_deleted_at } from './Migration20261128233000_product_deleted_at.js';
 import { Migration20261128233100_customer_email_verifications } from './Migration20261128233100_customer_email_verifications.js';
 import { Migration20261129050000_metric_dashboards } from './Migration20261129050000_metric_dashboards.js';
+import { Migration20261129050001_metric_indexes } from './Migration20261129050001_metric_indexes.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -94,4 +95,5 @@ export const billingMigrations = [
     class: Migration20261128233100_customer_email_verifications,
   },
   { name: 'Migration20261129050000_metric_dashboards', class: Migration20261129050000_metric_dashboards },
+  { name: 'Migration20261129050001_metric_indexes', class: Migration20261129050001_metric_indexes },
 ];
