@@ -67,6 +67,8 @@ export async function benchMetrics(o: {
   const window = metricWindow(startDate, endDate, 'day', 'UTC');
   const statements = FAMILIES.map(f => familyStatement(f, window, { organizationIds: [o.organizationId] }));
   const pool = new pg.Pool({ connectionString: o.databaseUrl, max: concurrency * FAMILIES.length });
+  // As the service sends them: with JIT off (subgraphs/billing/metrics/metrics.queries.ts).
+  pool.on('connect', client => void client.query('set jit = off'));
   try {
     const service = async () => {
       const res = await fetch(url, { headers });
