@@ -69,9 +69,12 @@ export async function benchMetrics(o: {
   const headers = { authorization: `Bearer ${o.tenant.oat}` };
   const window = metricWindow(startDate, endDate, 'day', 'UTC');
   const statements = FAMILIES.map(f => familyStatement(f, window, { organizationIds: [organizationId] }));
-  const pool = new pg.Pool({ connectionString: o.databaseUrl, max: concurrency * FAMILIES.length });
   // As the service sends them: with JIT off (subgraphs/billing/metrics/metrics.queries.ts).
-  pool.on('connect', client => void client.query('set jit = off'));
+  const pool = new pg.Pool({
+    connectionString: o.databaseUrl,
+    max: concurrency * FAMILIES.length,
+    options: '-c jit=off',
+  });
   try {
     const service = async () => {
       const res = await fetch(url, { headers });
