@@ -60,6 +60,8 @@ export {
 export { CUSTOM_FIELDS_READ, CUSTOM_FIELDS_WRITE } from './custom-fields/custom-field.access.js';
 export { CUSTOM_FIELD_DEFAULT_SORTING, CUSTOM_FIELD_SORT_KEYS } from './custom-fields/custom-field.sorting.js';
 export { CUSTOM_FIELD_KINDS } from './custom-fields/custom-field.entity.js';
+export { METRICS_READ, METRICS_WRITE } from './metrics/metrics.access.js';
+export { METRIC_INTERVALS, isTimeZone } from './metrics/metric-window.js';
 export { INVOICE_FILE } from './invoices/invoice.access.js';
 export { CUSTOMER_SESSION_CODE, CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
 export { CUSTOMER_PORTAL_PUBLIC } from './customer-portal/customer-portal.access.js';

@@ -27,6 +27,7 @@ import { Meter } from './meters/meter.entity.js';
 import { EventType } from './usage-events/event-type.entity.js';
 import { UsageEvent } from './usage-events/usage-event.entity.js';
 import { CustomField } from './custom-fields/custom-field.entity.js';
+import { MetricDashboard } from './metrics/metric-dashboard.entity.js';
 import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
 import { LicenseKey, LicenseKeyActivation } from './license-keys/license-key.entity.js';
@@ -61,6 +62,7 @@ export const billingEntities = [
   EventType,
   Meter,
   CustomField,
+  MetricDashboard,
   OrderInvoice,
   ProrationItem,
   CustomerBalanceEntry,

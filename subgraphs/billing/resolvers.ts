@@ -24,6 +24,7 @@ import { DisputeResolver } from './disputes/dispute.resolver.js';
 import { MeterResolver } from './meters/meter.resolver.js';
 import { UsageEventResolver } from './usage-events/usage-event.resolver.js';
 import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
+import { MetricsResolver } from './metrics/metrics.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
 import { invoiceGenerationReference } from './invoices/invoice.reference.js';
@@ -82,6 +83,7 @@ export const billingResolvers: Function[] = [
   UsageEventResolver,
   MeterResolver,
   CustomFieldResolver,
+  MetricsResolver,
   TaxReportResolver,
   InvoiceResolver,
   ReceiptResolver,

@@ -59,6 +59,8 @@ export { BillingSubscriptionType } from './subscriptions/subscription.type.js';
 export { subscriptionWireOf } from './subscriptions/subscription.events.js';
 export { orderRead } from './orders/order.read.js';
 export { OrderType } from './orders/order.type.js';
+export { familyStatement } from './metrics/metrics.queries.js';
+export { metricWindow } from './metrics/metric-window.js';
 
 export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   orm: MikroORM;

@@ -32,6 +32,8 @@ import { MeterService } from './meters/meter.service.js';
 import { EventTypeService } from './usage-events/event-type.service.js';
 import { UsageEventService } from './usage-events/usage-event.service.js';
 import { CustomFieldService } from './custom-fields/custom-field.service.js';
+import { MetricDashboardService } from './metrics/metric-dashboard.service.js';
+import { MetricsService } from './metrics/metrics.service.js';
 import type { SandboxDisputeService } from './disputes/sandbox-disputes.js';
 import { disputeProcessorEvents } from './disputes/dispute-processor-events.js';
 import { TaxReportService } from './tax-reports/tax-report.service.js';
@@ -96,6 +98,9 @@ export interface BillingServices {
   /** Meters and their quantities (docs/meters.md). */
   meters: MeterService;
   customFields: CustomFieldService;
+  /** `/v1/metrics/`: the numbers per period (docs/metrics.md). */
+  metrics: MetricsService;
+  metricDashboards: MetricDashboardService;
   /** The sandbox's rehearsal of disputes (runtime.ts fills it: it applies processor events); null elsewhere. */
   sandboxDisputes: SandboxDisputeService | null;
   /** `/v1/taxes/`: tax collected by jurisdiction and rate, from the orders' stored breakdowns. */
@@ -226,6 +231,8 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     eventTypes: new EventTypeService(),
     meters: new MeterService(),
     customFields: new CustomFieldService(),
+    metrics: new MetricsService(),
+    metricDashboards: new MetricDashboardService(),
     sandboxDisputes: null,
     taxReports: new TaxReportService(deps.organizations ?? null),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl), deps.tax ?? null),

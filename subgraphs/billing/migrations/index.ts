@@ -42,6 +42,8 @@ import { Migration20261128233100_customer_email_verifications } from './Migratio
 import { Migration20261129010000_members } from './Migration20261129010000_members.js';
 import { Migration20261129010001_seat_holder_grants } from './Migration20261129010001_seat_holder_grants.js';
 import { Migration20261129040000_usage_events } from './Migration20261129040000_usage_events.js';
+import { Migration20261129050000_metric_dashboards } from './Migration20261129050000_metric_dashboards.js';
+import { Migration20261129050001_metric_indexes } from './Migration20261129050001_metric_indexes.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -98,4 +100,6 @@ export const billingMigrations = [
   { name: 'Migration20261129010000_members', class: Migration20261129010000_members },
   { name: 'Migration20261129010001_seat_holder_grants', class: Migration20261129010001_seat_holder_grants },
   { name: 'Migration20261129040000_usage_events', class: Migration20261129040000_usage_events },
+  { name: 'Migration20261129050000_metric_dashboards', class: Migration20261129050000_metric_dashboards },
+  { name: 'Migration20261129050001_metric_indexes', class: Migration20261129050001_metric_indexes },
 ];

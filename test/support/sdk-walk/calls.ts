@@ -53,7 +53,7 @@ export const GET_CALLS: Record<string, WalkCall> = {
   'metrics.export': { args: () => [{ start_date: '2026-01-01', end_date: '2026-01-31', interval: 'day' }] },
   'metrics.limits': { args: none },
   'metrics.listDashboards': { args: none },
-  'metrics.getDashboard': { args: () => [NOWHERE] },
+  'metrics.getDashboard': { args: id('metricDashboard') },
   'licenseKeys.list': { args: none },
   'licenseKeys.get': { args: id('licenseKey') },
   'licenseKeys.getActivation': { args: w => [w.ids.licenseKey, w.ids.activation] },

@@ -132,6 +132,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
     filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'walk.completion' }] },
     aggregation: { func: 'sum', property: '_llm.total_tokens' },
   });
+  const dashboard = await api('POST', '/v1/metrics/dashboards', { name: 'Walk', metrics: ['revenue', 'orders'] });
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
   // The walk customer then becomes a team (its e-mail change is asked first: a team's cannot be) with a second member: the member reads (by external ids too) and the
@@ -176,6 +177,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       customField: customField.id,
       event: event.id,
       meter: meter.id,
+      metricDashboard: dashboard.id,
     },
   };
 }
