@@ -16,6 +16,7 @@ import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js';
 import { CustomerSeatResolver } from './customer-seats/customer-seat.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
+import { CustomerPortalWalletsResolver } from './wallets/customer-portal-wallets.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
@@ -80,6 +81,7 @@ export const billingResolvers: Function[] = [
   InvoiceResolver,
   ReceiptResolver,
   CustomerPortalOrdersResolver,
+  CustomerPortalWalletsResolver,
   LicenseKeyResolver,
   LicenseKeyGrantedByResolver,
   FileResolver,

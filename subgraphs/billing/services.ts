@@ -23,6 +23,7 @@ import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
 import { ReceiptService } from './receipts/receipt.service.js';
 import { OrderService } from './orders/order.service.js';
+import { WalletService } from './wallets/wallet.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
 import { DisputeService } from './disputes/dispute.service.js';
@@ -82,6 +83,8 @@ export interface BillingServices {
   /** Seats of seat-based subscriptions and orders: assign, invite, claim, revoke. */
   customerSeats: CustomerSeatService;
   orders: OrderService;
+  /** Customers' wallets: the balance ledger per currency (docs/wallets.md). */
+  wallets: WalletService;
   refunds: RefundService;
   disputes: DisputeService;
   customFields: CustomFieldService;
@@ -207,6 +210,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       jobs: deps.jobs ?? null,
     }),
     orders: new OrderService(),
+    wallets: new WalletService(),
     refunds: new RefundService(payments),
     disputes: new DisputeService(payments),
     customFields: new CustomFieldService(),

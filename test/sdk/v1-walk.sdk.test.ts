@@ -27,8 +27,6 @@ const NOT_YET_BUILT: Record<string, string> = {
   'customerPortal.customerMeters.get': 'customer meters: meters have their own issue',
   'customerPortal.customerSession.getAuthenticatedUser': 'portal members: the authenticated member (issue 25)',
   'customerPortal.members.listMembers': 'portal members (issue 25)',
-  'customerPortal.wallets.list': 'customer wallets (not in issue 25; Polar has them)',
-  'customerPortal.wallets.get': 'customer wallets (not in issue 25; Polar has them)',
   'events.list': 'events: own issue, out of scope',
   'events.listNames': 'events: own issue, out of scope',
   'events.get': 'events: own issue, out of scope',

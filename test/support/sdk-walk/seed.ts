@@ -111,6 +111,16 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   await api('PATCH', `/v1/products/${oneTime}`, {
     attached_custom_fields: [{ custom_field_id: customField.id, required: false }],
   });
+  // A balance the seller owes the customer (what a downgrade's larger credit leaves, docs/wallets.md):
+  // the wallet reads need one. Written to the ledger directly, as the plan-change tests' set-up does.
+  await stack.sandbox.environment.billing.orm.em.fork().execute(
+    `insert into billing.customer_balance_entries (id, organization_id, customer_id, currency, amount, reason, created_at)
+       values (gen_random_uuid(), ?, ?, 'usd', 700, 'proration_credit', now())`,
+    [owner.organizationId, customerId],
+  );
+  const [wallet] = await stack.sandbox.environment.billing.orm.em
+    .fork()
+    .execute<{ id: string }[]>('select id from billing.customer_wallets where customer_id = ?', [customerId]);
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
   return {
@@ -144,6 +154,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       emailUpdateToken,
       dispute: dispute.id,
       customField: customField.id,
+      wallet: wallet.id,
     },
   };
 }
