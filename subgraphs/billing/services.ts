@@ -23,6 +23,7 @@ import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
 import { ReceiptService } from './receipts/receipt.service.js';
 import { OrderService } from './orders/order.service.js';
+import { DraftOrderService } from './orders/draft-order.service.js';
 import { WalletService } from './wallets/wallet.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
@@ -83,6 +84,8 @@ export interface BillingServices {
   /** Seats of seat-based subscriptions and orders: assign, invite, claim, revoke. */
   customerSeats: CustomerSeatService;
   orders: OrderService;
+  /** `POST /v1/orders` and its finalize: drafts charged off-session (docs/selling.md#draft-orders). */
+  draftOrders: DraftOrderService;
   /** Customers' wallets: the balance ledger per currency (docs/wallets.md). */
   wallets: WalletService;
   refunds: RefundService;
@@ -210,6 +213,11 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       jobs: deps.jobs ?? null,
     }),
     orders: new OrderService(),
+    draftOrders: new DraftOrderService({
+      organizations: deps.organizations ?? null,
+      tax: deps.tax ?? null,
+      jobs: deps.jobs ?? null,
+    }),
     wallets: new WalletService(),
     refunds: new RefundService(payments),
     disputes: new DisputeService(payments),

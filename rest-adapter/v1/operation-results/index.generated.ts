@@ -146,7 +146,9 @@ export interface OperationResults {
   LicenseKeysRotate: licenseKeys.LicenseKeysRotateResult;
   LicenseKeysUpdate: licenseKeys.LicenseKeysUpdateResult;
   LicenseKeysValidate: licenseKeys.LicenseKeysValidateResult;
+  OrdersCreate: orders.OrdersCreateResult;
   OrdersExport: orders.OrdersExportResult;
+  OrdersFinalize: orders.OrdersFinalizeResult;
   OrdersGenerateInvoice: invoices.OrdersGenerateInvoiceResult;
   OrdersGet: orders.OrdersGetResult;
   OrdersInvoice: invoices.OrdersInvoiceResult;
