@@ -143,7 +143,7 @@ export function orderFinalizeJob(deps: {
     const payload = raw as unknown as FinalizePayload;
     await deps.orm.em.fork().transactional(async em => {
       const order = await new OrderRepository(em).lockFresh(payload.orderId);
-      if (!order || order.status !== 'pending') return;
+      if (order?.status !== 'pending') return;
       const stamp = new Stamp((await deps.clocks.clockIn(em, order.organizationId)).now());
       const due = orderAmounts(order).due;
       if (due <= 0n) return markPaid(em, order, stamp);
