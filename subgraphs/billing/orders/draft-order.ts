@@ -151,29 +151,17 @@ async function chargeableProduct(
   return { id: product.id, name: product.name, prices };
 }
 
-/** A positive custom amount must be chargeable (0 is a free order). */
+/** A positive custom amount must be chargeable (0 is a free order): Polar's bound items at `amount`. */
 function checkAmount(amount: number | null | undefined): void {
   if (amount == null || amount === 0) return;
-  if (amount < MINIMUM_CHARGE_AMOUNT)
-    throw new PolarRequestValidationError([
-      {
-        type: 'greater_than_equal',
-        loc: ['body', 'amount'],
-        msg: `Amount must be at least ${MINIMUM_CHARGE_AMOUNT}.`,
-        input: amount,
-        ctx: { ge: MINIMUM_CHARGE_AMOUNT },
-      },
-    ]);
-  if (amount > MAXIMUM_CHARGE_AMOUNT)
-    throw new PolarRequestValidationError([
-      {
-        type: 'less_than_equal',
-        loc: ['body', 'amount'],
-        msg: `Amount must be at most ${MAXIMUM_CHARGE_AMOUNT}.`,
-        input: amount,
-        ctx: { le: MAXIMUM_CHARGE_AMOUNT },
-      },
-    ]);
+  const below = amount < MINIMUM_CHARGE_AMOUNT;
+  if (!below && amount <= MAXIMUM_CHARGE_AMOUNT) return;
+  const [type, bound, word, key] = below
+    ? (['greater_than_equal', MINIMUM_CHARGE_AMOUNT, 'least', 'ge'] as const)
+    : (['less_than_equal', MAXIMUM_CHARGE_AMOUNT, 'most', 'le'] as const);
+  throw new PolarRequestValidationError([
+    { type, loc: ['body', 'amount'], msg: `Amount must be at ${word} ${bound}.`, input: amount, ctx: { [key]: bound } },
+  ]);
 }
 
 /**

@@ -12,7 +12,7 @@ import { Payment } from '../payments/payment.entity.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { SavedPaymentMethodRepository } from '../payments/saved-payment-method.repository.js';
 import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
-import { paymentFieldsOf } from '../subscriptions/lifecycle/charge-outcome.js';
+import { recordOrderCharge } from '../subscriptions/lifecycle/charge-outcome.js';
 import { Stamp } from '../subscriptions/lifecycle/renewal-billing.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
 import { organizationNow } from '../time/organization-clocks.js';
@@ -157,20 +157,7 @@ export function orderFinalizeJob(deps: {
         offSession: true,
         metadata: { order_id: order.id },
       });
-      em.create(Payment, {
-        organizationId: order.organizationId,
-        customerId: order.customerId,
-        checkoutId: null,
-        orderId: order.id,
-        processor: 'stripe',
-        idempotencyKey: key,
-        trigger: 'purchase',
-        amount: due,
-        currency: order.currency,
-        method: 'card',
-        ...paymentFieldsOf(outcome),
-        createdAt: stamp.next(),
-      } as Payment);
+      recordOrderCharge(em, order, { key, trigger: 'purchase', amount: due, outcome, at: stamp.next() });
       if (outcome.status === 'succeeded') return markPaid(em, order, stamp);
       if (outcome.status === 'pending') return;
       // Declined, or a card that wants the customer (off-session nobody can answer): a draft again.
