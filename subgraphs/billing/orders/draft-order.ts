@@ -3,12 +3,12 @@ import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
 import type { OrganizationDirectory } from '../../identity/organizations/organization-directory.contract.js';
-import { Customer } from '../customers/customer.entity.js';
+import type { Customer } from '../customers/customer.entity.js';
+import { CustomerRepository } from '../customers/customer.repository.js';
 import { checkCustomFieldData } from '../custom-fields/custom-field-data.js';
 import { attachedFieldsOf } from '../custom-fields/product-custom-fields.js';
 import { runWrite } from '../events/run-write.js';
 import type { ProductPrice } from '../products/product-price.entity.js';
-import { Product } from '../products/product.entity.js';
 import { ProductRepository } from '../products/product.repository.js';
 import { PriceAmountType } from '../shared/enums.js';
 import type { TaxBehaviorOption } from '../tax/tax.contract.js';
@@ -58,7 +58,7 @@ export async function createDraftOrder(
   const now = await organizationNow(ctx, organizationId);
   return runWrite(ctx.em, async em => {
     const product = await chargeableProduct(em, organizationId, input);
-    const customer = await em.findOne(Customer, { id: input.customerId, organizationId, deletedAt: null });
+    const customer = await new CustomerRepository(em).findLiveInOrganization(organizationId, input.customerId);
     if (!customer) throw invalid('customer_id', 'Customer does not exist.', input.customerId);
     const currency = input.currency?.toLowerCase() ?? profile?.defaultPresentmentCurrency ?? 'usd';
     const prices = product.prices.filter(p => p.priceCurrency === currency);
@@ -125,7 +125,8 @@ async function chargeableProduct(
   organizationId: string,
   input: DraftOrderInput,
 ): Promise<{ id: string; name: string; prices: ProductPrice[] }> {
-  const product = await em.findOne(Product, { id: input.productId, organizationId, deletedAt: null });
+  const products = new ProductRepository(em);
+  const [product] = await products.findInOrganization(organizationId, [input.productId]);
   if (!product) throw invalid('product_id', 'Product does not exist.', input.productId);
   if (product.recurringInterval)
     throw invalid(
@@ -133,9 +134,7 @@ async function chargeableProduct(
       'Subscription products are not supported by the off-session charge API. Use a one-time product.',
       input.productId,
     );
-  const prices = ((await new ProductRepository(em).pricesOf([product.id])).get(product.id) ?? []).filter(
-    p => p.source === 'catalog',
-  );
+  const prices = ((await products.pricesOf([product.id])).get(product.id) ?? []).filter(p => p.source === 'catalog');
   if (prices.some(p => p.amountType === PriceAmountType.SEAT_BASED))
     throw invalid(
       'product_id',

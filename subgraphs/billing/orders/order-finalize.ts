@@ -8,7 +8,7 @@ import { recordEvent } from '../events/record-event.js';
 import { runWrite } from '../events/run-write.js';
 import { enqueueJob, type JobHandler, type JobRunner } from '../jobs/job-queue.js';
 import { idempotencyKey } from '../payments/idempotency-key.js';
-import { Payment } from '../payments/payment.entity.js';
+import { PaymentRepository } from '../payments/payment.repository.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { SavedPaymentMethodRepository } from '../payments/saved-payment-method.repository.js';
 import { chargeablePaymentMethodFor } from '../payments/saved-payment-methods.js';
@@ -106,20 +106,19 @@ async function methodToCharge(em: EntityManager, customerId: string, paymentMeth
 }
 
 /** The finalize attempts of an order so far: each charge job that ran left one payment row. */
-async function finalizeAttempts(em: EntityManager, orderId: string): Promise<number> {
-  const [row] = await em.execute<{ n: number }[]>(
-    'select count(*)::int as n from billing.payments where order_id = ? and idempotency_key like ?',
-    [orderId, `${idempotencyKey('charge', 'order', orderId, 'finalize')}:%`],
+function finalizeAttempts(em: EntityManager, orderId: string): Promise<number> {
+  return new PaymentRepository(em).countOfOrderByKeyPrefix(
+    orderId,
+    `${idempotencyKey('charge', 'order', orderId, 'finalize')}:`,
   );
-  return row?.n ?? 0;
 }
 
 /** Why the attempt of `jobKey` left the order a draft: its payment's decline. */
 async function failureOf(em: EntityManager, jobKey: string): Promise<Error> {
   const [orderId, attempt] = jobKey.slice(ORDER_FINALIZE_JOB.length + 1).split(':');
-  const payment = await em
-    .fork()
-    .findOne(Payment, { idempotencyKey: idempotencyKey('charge', 'order', orderId, 'finalize', Number(attempt)) });
+  const payment = await new PaymentRepository(em.fork()).findByKey(
+    idempotencyKey('charge', 'order', orderId, 'finalize', Number(attempt)),
+  );
   // A card that asks for 3-D Secure: declined off-session (the test processor), or waiting for the customer (Stripe).
   if (payment?.declineReason === 'authentication_required' || payment?.status === 'pending')
     return new PaymentActionRequired(orderId);
