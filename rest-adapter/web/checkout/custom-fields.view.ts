@@ -1,5 +1,4 @@
 import { html, type SafeHtml } from '../../web-kit/html.js';
-import type { PublicCheckout } from './checkout.views.js';
 
 // The hosted checkout's questions: the selected product's custom fields (docs/custom-fields.md), one form
 // control per field, named `cf:<slug>` with a hidden `cf_type:<slug>` telling the form reader its type.
@@ -12,7 +11,7 @@ export interface AttachedField {
 }
 
 /** The checkout's questions, in the product's order. */
-export function attachedFieldsOf(checkout: PublicCheckout): AttachedField[] {
+export function attachedFieldsOf(checkout: { attached_custom_fields?: unknown }): AttachedField[] {
   const attached = (checkout.attached_custom_fields ?? []) as AttachedField[];
   return [...attached].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
 }

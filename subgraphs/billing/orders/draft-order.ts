@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
-import type { OrganizationDirectory } from '../../identity/organizations/organization-directory.contract.js';
+import type { OrganizationDirectory } from '../../identity/contract.js';
 import type { Customer } from '../customers/customer.entity.js';
 import { CustomerRepository } from '../customers/customer.repository.js';
 import { checkCustomFieldData } from '../custom-fields/custom-field-data.js';

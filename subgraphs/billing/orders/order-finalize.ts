@@ -3,7 +3,7 @@ import { ResourceNotFound } from '../../../kit/errors.js';
 import { tenantScope } from '../../../kit/database/tenant-scope.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import type { RequestContext } from '../../../kit/request-context.js';
-import type { OrganizationDirectory } from '../../identity/organizations/organization-directory.contract.js';
+import type { OrganizationDirectory } from '../../identity/contract.js';
 import { recordEvent } from '../events/record-event.js';
 import { runWrite } from '../events/run-write.js';
 import { enqueueJob, type JobHandler, type JobRunner } from '../jobs/job-queue.js';
