@@ -17,6 +17,7 @@ import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js
 import { CustomerSeatResolver } from './customer-seats/customer-seat.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
 import { CustomerPortalWalletsResolver } from './wallets/customer-portal-wallets.resolver.js';
+import { DraftOrderResolver } from './draft-orders/draft-order.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
@@ -82,6 +83,7 @@ export const billingResolvers: Function[] = [
   ReceiptResolver,
   CustomerPortalOrdersResolver,
   CustomerPortalWalletsResolver,
+  DraftOrderResolver,
   LicenseKeyResolver,
   LicenseKeyGrantedByResolver,
   FileResolver,

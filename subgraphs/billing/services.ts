@@ -23,7 +23,7 @@ import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
 import { ReceiptService } from './receipts/receipt.service.js';
 import { OrderService } from './orders/order.service.js';
-import { DraftOrderService } from './orders/draft-order.service.js';
+import { DraftOrderService } from './draft-orders/draft-order.service.js';
 import { WalletService } from './wallets/wallet.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';

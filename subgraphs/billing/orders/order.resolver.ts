@@ -8,7 +8,6 @@ import { BillingSubscriptionType } from '../subscriptions/subscription.type.js';
 import { OrderStatusEnum } from '../shared/status-enums.js';
 import { ORDERS_READ, ORDERS_WRITE } from './order.access.js';
 import { OrderList, OrderType } from './order.type.js';
-import { OrderCreateInput } from './order.inputs.js';
 
 @InputType('OrderFilter')
 export class OrderFilterInput {
@@ -76,30 +75,6 @@ export class OrderResolver {
         ? { billingAddress: billingAddress ? storedAddress(billingAddress) : null }
         : {}),
     });
-  }
-
-  @Mutation(() => OrderType, { description: 'A draft order for an off-session charge (finalize charges it).' })
-  async createOrder(@Ctx() ctx: BillingContext, @Arg('input') input: OrderCreateInput): Promise<OrderType> {
-    authorize(ctx.principal, ORDERS_WRITE);
-    const { amount, metadata, customFieldData, ...rest } = input;
-    return ctx.services.draftOrders.create(ctx, {
-      ...rest,
-      amount: amount == null ? null : Number(amount),
-      metadata: metadata ?? {},
-      customFieldData: customFieldData ?? {},
-    });
-  }
-
-  @Mutation(() => OrderType, {
-    description: "Charges a draft order off-session (the payment method named, else the customer's default).",
-  })
-  async finalizeOrder(
-    @Ctx() ctx: BillingContext,
-    @Arg('id', () => ID) id: string,
-    @Arg('paymentMethodId', () => ID, { nullable: true }) paymentMethodId: string | null,
-  ): Promise<OrderType> {
-    authorize(ctx.principal, ORDERS_WRITE);
-    return ctx.services.draftOrders.finalize(ctx, id, paymentMethodId);
   }
 
   @Query(() => OrderType)

@@ -16,15 +16,15 @@ import { recordOrderCharge } from '../subscriptions/lifecycle/charge-outcome.js'
 import { Stamp } from '../subscriptions/lifecycle/renewal-billing.js';
 import type { OrganizationClocks } from '../time/organization-clocks.js';
 import { organizationNow } from '../time/organization-clocks.js';
-import { nextInvoiceNumber } from './create-order.js';
+import { nextInvoiceNumber } from '../orders/create-order.js';
 import { requireOffSessionCharges } from './draft-order.js';
-import { orderAmounts } from './order-amounts.js';
-import { Order } from './order.entity.js';
-import { OrderNotDraft, OrderPaymentFailed, PaymentActionRequired } from './order.errors.js';
-import { orderEventPayload } from './order.events.js';
-import { orderRead } from './order.read.js';
-import { OrderRepository } from './order.repository.js';
-import { OrderType } from './order.type.js';
+import { orderAmounts } from '../orders/order-amounts.js';
+import { Order } from '../orders/order.entity.js';
+import { OrderNotDraft, OrderPaymentFailed, PaymentActionRequired } from './draft-order.errors.js';
+import { orderEventPayload } from '../orders/order.events.js';
+import { orderRead } from '../orders/order.read.js';
+import { OrderRepository } from '../orders/order.repository.js';
+import { OrderType } from '../orders/order.type.js';
 
 /** The durable job that charges a claimed draft (docs/selling.md#draft-orders). */
 export const ORDER_FINALIZE_JOB = 'order.finalize';

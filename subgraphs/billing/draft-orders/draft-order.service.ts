@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../../kit/request-context.js';
 import { createDraftOrder, type DraftOrderDeps, type DraftOrderInput } from './draft-order.js';
-import { finalizeOrder, type OrderFinalizeDeps } from './order-finalize.js';
-import type { OrderType } from './order.type.js';
+import { finalizeOrder, type OrderFinalizeDeps } from './draft-order-finalize.js';
+import type { OrderType } from '../orders/order.type.js';
 
 /** A merchant's draft orders: create, then finalize (charge off-session) (docs/selling.md#draft-orders). */
 export class DraftOrderService {

@@ -13,11 +13,11 @@ import { ProductRepository } from '../products/product.repository.js';
 import { PriceAmountType } from '../shared/enums.js';
 import type { TaxBehaviorOption } from '../tax/tax.contract.js';
 import { organizationNow } from '../time/organization-clocks.js';
-import { createOrder } from './create-order.js';
-import { readOrderBack } from './order.events.js';
-import { OffSessionChargesNotEnabled } from './order.errors.js';
-import type { OrderType } from './order.type.js';
-import { type OrderTax, type SaleTax, untaxed } from './sale-tax.js';
+import { createOrder } from '../orders/create-order.js';
+import { readOrderBack } from '../orders/order.events.js';
+import { OffSessionChargesNotEnabled } from './draft-order.errors.js';
+import type { OrderType } from '../orders/order.type.js';
+import { type OrderTax, type SaleTax, untaxed } from '../orders/sale-tax.js';
 
 /** The smallest positive amount a draft order may charge, in minor units (docs/selling.md#draft-orders). */
 export const MINIMUM_CHARGE_AMOUNT = 50;
