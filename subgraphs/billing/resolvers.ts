@@ -17,6 +17,8 @@ import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js
 import { CustomerSeatResolver } from './customer-seats/customer-seat.resolver.js';
 import { MemberResolver } from './members/member.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
+import { CustomerPortalWalletsResolver } from './wallets/customer-portal-wallets.resolver.js';
+import { DraftOrderResolver } from './draft-orders/draft-order.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
@@ -88,6 +90,8 @@ export const billingResolvers: Function[] = [
   InvoiceResolver,
   ReceiptResolver,
   CustomerPortalOrdersResolver,
+  CustomerPortalWalletsResolver,
+  DraftOrderResolver,
   LicenseKeyResolver,
   LicenseKeyGrantedByResolver,
   FileResolver,

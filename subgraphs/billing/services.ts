@@ -25,6 +25,8 @@ import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
 import { ReceiptService } from './receipts/receipt.service.js';
 import { OrderService } from './orders/order.service.js';
+import { DraftOrderService } from './draft-orders/draft-order.service.js';
+import { WalletService } from './wallets/wallet.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
 import { DisputeService } from './disputes/dispute.service.js';
@@ -90,6 +92,10 @@ export interface BillingServices {
   customerSeats: CustomerSeatService;
   members: MemberService;
   orders: OrderService;
+  /** `POST /v1/orders` and its finalize: drafts charged off-session (docs/selling.md#draft-orders). */
+  draftOrders: DraftOrderService;
+  /** Customers' wallets: the balance ledger per currency (docs/wallets.md). */
+  wallets: WalletService;
   refunds: RefundService;
   disputes: DisputeService;
   /** Usage events: the ingest, lists, names (docs/usage-events.md). */
@@ -225,6 +231,12 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
     }),
     members: new MemberService(deps.organizations ?? null),
     orders: new OrderService(),
+    draftOrders: new DraftOrderService({
+      organizations: deps.organizations ?? null,
+      tax: deps.tax ?? null,
+      jobs: deps.jobs ?? null,
+    }),
+    wallets: new WalletService(),
     refunds: new RefundService(payments),
     disputes: new DisputeService(payments),
     usageEvents: new UsageEventService(),

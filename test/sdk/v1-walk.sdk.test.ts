@@ -16,8 +16,6 @@ import { startTestStack, type TestStack } from '../support/stack.js';
 const NOT_YET_BUILT: Record<string, string> = {
   'customerPortal.customerMeters.list': 'customer meters: meters have their own issue',
   'customerPortal.customerMeters.get': 'customer meters: meters have their own issue',
-  'customerPortal.wallets.list': 'customer wallets (not in issue 25; Polar has them)',
-  'customerPortal.wallets.get': 'customer wallets (not in issue 25; Polar has them)',
   'customerMeters.list': 'customer meters: meters have their own issue',
   'customerMeters.get': 'customer meters: meters have their own issue',
 };

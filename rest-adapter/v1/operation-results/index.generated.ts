@@ -12,6 +12,7 @@ import type * as customerPortalCustomers from './customer-portal-customers.gener
 import type * as customerPortalOrders from './customer-portal-orders.generated.js';
 import type * as customerPortalOrganizations from './customer-portal-organizations.generated.js';
 import type * as customerPortalSubscriptions from './customer-portal-subscriptions.generated.js';
+import type * as customerPortalWallets from './customer-portal-wallets.generated.js';
 import type * as customerSeats from './customer-seats.generated.js';
 import type * as customerSessions from './customer-sessions.generated.js';
 import type * as customers from './customers.generated.js';
@@ -112,6 +113,8 @@ export interface OperationResults {
   CustomerPortalSubscriptionsList: customerPortalSubscriptions.CustomerPortalSubscriptionsListResult;
   CustomerPortalSubscriptionsUpdate: customerPortalSubscriptions.CustomerPortalSubscriptionsUpdateResult;
   CustomerPortalSubscriptionsUpdatePreview: customerPortalSubscriptions.CustomerPortalSubscriptionsUpdatePreviewResult;
+  CustomerPortalWalletsGet: customerPortalWallets.CustomerPortalWalletsGetResult;
+  CustomerPortalWalletsList: customerPortalWallets.CustomerPortalWalletsListResult;
   CustomerSeatsAssign: customerSeats.CustomerSeatsAssignResult;
   CustomerSeatsClaim: customerSeats.CustomerSeatsClaimResult;
   CustomerSeatsClaimInfo: customerSeats.CustomerSeatsClaimInfoResult;
@@ -175,7 +178,9 @@ export interface OperationResults {
   MetricsExport: metrics.MetricsExportResult;
   MetricsGet: metrics.MetricsGetResult;
   MetricsLimits: metrics.MetricsLimitsResult;
+  OrdersCreate: orders.OrdersCreateResult;
   OrdersExport: orders.OrdersExportResult;
+  OrdersFinalize: orders.OrdersFinalizeResult;
   OrdersGenerateInvoice: invoices.OrdersGenerateInvoiceResult;
   OrdersGet: orders.OrdersGetResult;
   OrdersInvoice: invoices.OrdersInvoiceResult;

@@ -27,6 +27,7 @@ import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
 import { receiptRoutes } from './receipts.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
+import { customerPortalWalletRoutes } from './customer-portal-wallets.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 import { sandboxEmailsRoutes } from './sandbox-emails.routes.js';
@@ -72,6 +73,7 @@ export const routes: Route[] = [
   ...invoiceRoutes,
   ...receiptRoutes,
   ...customerPortalOrderRoutes,
+  ...customerPortalWalletRoutes,
   ...licenseKeyRoutes,
   ...fileRoutes,
   ...benefitRoutes,

@@ -44,6 +44,7 @@ import { Migration20261129010001_seat_holder_grants } from './Migration202611290
 import { Migration20261129040000_usage_events } from './Migration20261129040000_usage_events.js';
 import { Migration20261129050000_metric_dashboards } from './Migration20261129050000_metric_dashboards.js';
 import { Migration20261129050001_metric_indexes } from './Migration20261129050001_metric_indexes.js';
+import { Migration20261129020000_customer_wallets } from './Migration20261129020000_customer_wallets.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -102,4 +103,5 @@ export const billingMigrations = [
   { name: 'Migration20261129040000_usage_events', class: Migration20261129040000_usage_events },
   { name: 'Migration20261129050000_metric_dashboards', class: Migration20261129050000_metric_dashboards },
   { name: 'Migration20261129050001_metric_indexes', class: Migration20261129050001_metric_indexes },
+  { name: 'Migration20261129020000_customer_wallets', class: Migration20261129020000_customer_wallets },
 ];

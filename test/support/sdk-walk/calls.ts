@@ -100,7 +100,7 @@ export const GET_CALLS: Record<string, WalkCall> = {
   'customerPortal.subscriptions.list': portal(),
   'customerPortal.subscriptions.get': portal(id('subscription')),
   'customerPortal.wallets.list': portal(),
-  'customerPortal.wallets.get': portal(() => [NOWHERE]),
+  'customerPortal.wallets.get': portal(id('wallet')),
   'customerSeats.listSeats': { args: w => [{ subscription_id: w.ids.seatSubscription }] },
   'customerSeats.getClaimInfo': { args: w => [w.ids.seatInvitation], as: 'anonymous' },
   'events.list': { args: none },

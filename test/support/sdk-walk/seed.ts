@@ -133,6 +133,16 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
     aggregation: { func: 'sum', property: '_llm.total_tokens' },
   });
   const dashboard = await api('POST', '/v1/metrics/dashboards', { name: 'Walk', metrics: ['revenue', 'orders'] });
+  // A balance the seller owes the customer (what a downgrade's larger credit leaves, docs/wallets.md):
+  // the wallet reads need one. Written to the ledger directly, as the plan-change tests' set-up does.
+  await stack.sandbox.environment.billing.orm.em.fork().execute(
+    `insert into billing.customer_balance_entries (id, organization_id, customer_id, currency, amount, reason, created_at)
+       values (gen_random_uuid(), ?, ?, 'usd', 700, 'proration_credit', now())`,
+    [owner.organizationId, customerId],
+  );
+  const [wallet] = await stack.sandbox.environment.billing.orm.em
+    .fork()
+    .execute<{ id: string }[]>('select id from billing.customer_wallets where customer_id = ?', [customerId]);
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
   // The walk customer then becomes a team (its e-mail change is asked first: a team's cannot be) with a second member: the member reads (by external ids too) and the
@@ -178,6 +188,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       event: event.id,
       meter: meter.id,
       metricDashboard: dashboard.id,
+      wallet: wallet.id,
     },
   };
 }
