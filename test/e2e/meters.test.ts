@@ -185,6 +185,7 @@ describe('every aggregation', () => {
   it('per customer, by external id, and across customers', async () => {
     const m = await meter('Per customer', { func: 'sum', property: 'tokens' });
     expect((await quantities(m.id, `${march}&external_customer_id=b`)).total).toBe(5);
+    expect((await quantities(m.id, `${march}&metadata[model]=gpt-4`)).total).toBe(40);
     const max = await quantities(m.id, `${march}&customer_aggregation_function=max`);
     expect(max.quantities.map((x: { quantity: number }) => x.quantity)).toEqual([40, 5, 0]);
     expect(max.total).toBe(40);
