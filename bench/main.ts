@@ -12,24 +12,7 @@
 // DATABASE_URL set, a dedicated bench database is created on that server and dropped afterwards;
 // otherwise the service runs its embedded PostgreSQL in a temporary DATA_DIR.
 //
-// Knobs (environment): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (20),
-// BENCH_LOG_LEVEL (the service's LOG_LEVEL, default warn), BENCH_CPU_PROF=<dir> (run the service with
-// --cpu-prof into that folder), BENCH_SERVICE_FLAGS (node flags for the service; default the ones
-// `npm start` uses, read from package.json), BENCH_ONLY=a,c (run only those targets), BENCH_KEEP=1 (keep the temporary DATA_DIR).
-//
-//   (i) the idle service: CPU of its process tree and PostgreSQL transactions over BENCH_IDLE_SECONDS (60;
-//       30 with --quick) after BENCH_IDLE_SETTLE_SECONDS (5), before any load (bench/idle.ts).
-//
-//   (s) GET /v1/subscriptions/ with filters and the same operation through POST /graphql, at 1,000 and then
-//       100,000 subscriptions of the tenant's organization (bench/subscriptions.ts, seeded by
-//       bench/seed-subscriptions.ts); BENCH_SUBSCRIPTION_SIZES=1000,100000 changes the sizes.
-//   (u) POST /v1/events/ingest in batches of 100 beside a bare Node + pg server doing the same INSERT, and a
-//       meter's quantities over BENCH_USAGE_EVENTS events beside hand-written SQL (bench/usage.ts).
-//   (m) GET /v1/metrics/, a year by day at 1M orders, vs its statements straight to PostgreSQL (bench/metrics.ts).
-//   (k) checkouts confirmed per second in the sandbox, (o) GET /v1/orders/?limit=10 by order count, (p) the same
-//       with pages of 100 orders (about 450 KB each) beside their baseline, then a burst of
-//       BENCH_BURST_CONNECTIONS (300) connections for BENCH_BURST_SECONDS (10) that the service must come
-//       through alive under its heap limit (bench/orders.ts).
+// Its targets (letters for BENCH_ONLY) and knobs: docs/performance.md#the-benchs-targets-and-knobs.
 // No assertion on timing: it prints numbers and the targets they are read against.
 import { bootstrap } from './tenant.js';
 import { randomBytes } from 'node:crypto';
