@@ -155,7 +155,7 @@ export const WRITE_CALLS: Record<string, WriteCall> = {
     },
   },
 
-  'orders.create': { args: (w, m) => [{ product_id: w.ids.product, customer_id: w.ids.customer }] },
+  'orders.create': { args: w => [{ product_id: w.ids.product, customer_id: w.ids.customer }] },
   'orders.update': {
     args: w => [w.ids.order, { billing_name: 'Ada W. Walker' }],
     bad: { args: w => [w.ids.order, { billing_name: 5 }] },
