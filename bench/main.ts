@@ -27,6 +27,8 @@
 //       with pages of 100 orders (about 450 KB each) beside their baseline, then a burst of
 //       BENCH_BURST_CONNECTIONS (300) connections for BENCH_BURST_SECONDS (10) that the service must come
 //       through alive under its heap limit (bench/orders.ts).
+//   (q) one subscription's orders (BENCH_SUBSCRIPTION_ORDERS, 20,000), first and last page, through POST
+//       /graphql (`BillingSubscription.orders`) and GET /v1/orders/?subscription_id= (bench/subscription-orders.ts).
 // No assertion on timing: it prints numbers and the targets they are read against.
 import { bootstrap } from './tenant.js';
 import { randomBytes } from 'node:crypto';
@@ -39,6 +41,7 @@ import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
 import { profileSummary } from './profile.js';
 import { benchCheckouts, benchOrders, burstOrders } from './orders.js';
+import { benchSubscriptionOrders } from './subscription-orders.js';
 import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
@@ -78,7 +81,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/performance.md).
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,r').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,q,r').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -340,6 +343,19 @@ async function main(): Promise<void> {
         process.stdout.write(burst.report);
         goals.push(...burst.goals);
       }
+    }
+    if (only.has('q')) {
+      const result = await benchSubscriptionOrders({
+        baseUrl,
+        databaseUrl,
+        organizationId: tenant.organizationId,
+        token: tenant.oat,
+        load,
+        servicePid: service.process.pid,
+        log,
+      });
+      process.stdout.write(result.report);
+      goals.push(...result.goals);
     }
     if (only.has('k')) {
       const { oat, organizationId } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');
