@@ -55,12 +55,14 @@ export async function benchSubscriptionOrders(o: {
     const text = await check.text();
     if (check.status !== 200 || text.includes('"errors"'))
       throw new Error(`(q) ${label}: ${check.status} ${text.slice(0, 300)}`);
-    const total = /"total_?[cC]ount":(\d+)/.exec(text)?.[1];
-    if (Number(total) !== count) throw new Error(`(q) ${label}: total ${total}, expected ${count}`);
+    // Printed, not thrown: a build that caps what it reads answers a wrong total, and that is a finding.
+    const total = Number(/"total_?[cC]ount":(\d+)/.exec(text)?.[1]);
+    const items = (text.match(/"id":/g) ?? []).length;
     o.log(`(q) ${label}…`);
     const r = await measure({ ...o.load, ...request, serverPid: o.servicePid });
     rows.push([
       label,
+      `${items}${total === count ? '' : ` (total ${total}: WRONG)`}`,
       r.requestsPerSecond.toFixed(0),
       r.p50.toFixed(1),
       r.p99.toFixed(1),
@@ -72,7 +74,7 @@ export async function benchSubscriptionOrders(o: {
     '',
     `One subscription's orders (${count.toLocaleString('en')} orders, ${LIMIT} a page)`,
     '',
-    table(['target', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'server CPU µs/req'], rows),
+    table(['target', 'items', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'server CPU µs/req'], rows),
     '',
   ].join('\n');
   return { report, goals: [] };
