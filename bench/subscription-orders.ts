@@ -2,13 +2,18 @@
 // 20,000, seeded in SQL), its first page and a deep page (the last full page), of 10 orders each:
 //   - `BillingSubscription.orders` through POST /graphql (OrderService.ofSubscription: the page in SQL);
 //   - GET /v1/orders/?subscription_id=… (the orders list filtered by that subscription).
-// No goal of its own: it prints requests/s, p50, p99 and the service's CPU per request, to compare builds.
+// Loaded with BENCH_Q_CONNECTIONS (4) connections. No goal of its own: it prints requests/s, p50, p99 and the service's CPU per request, to compare builds.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Goal } from './subscriptions.js';
 import { type LoadOptions, measure, table } from './support.js';
 
 const LIMIT = 10;
+/**
+ * Fewer connections than the service's database pool: a GraphQL error (a 503 for want of a connection)
+ * is an HTTP 200 that autocannon would count as a fast answer. BENCH_Q_CONNECTIONS changes it.
+ */
+const CONNECTIONS = Number(process.env.BENCH_Q_CONNECTIONS ?? 4);
 
 export async function benchSubscriptionOrders(o: {
   baseUrl: string;
@@ -47,19 +52,24 @@ export async function benchSubscriptionOrders(o: {
   ];
   const rows: string[][] = [];
   for (const [label, request] of targets) {
-    const check = await fetch(request.url, {
-      method: request.method ?? 'GET',
-      headers: request.headers,
-      body: request.body,
-    });
-    const text = await check.text();
-    if (check.status !== 200 || text.includes('"errors"'))
-      throw new Error(`(q) ${label}: ${check.status} ${text.slice(0, 300)}`);
+    // The previous target's backlog may still hold the database connections: a few tries, a second apart.
+    let text = '';
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const check = await fetch(request.url, {
+        method: request.method ?? 'GET',
+        headers: request.headers,
+        body: request.body,
+      });
+      text = await check.text();
+      if (check.status === 200 && !text.includes('"errors"')) break;
+      if (attempt === 29) throw new Error(`(q) ${label}: ${check.status} ${text.slice(0, 300)}`);
+      await new Promise(resolve => setTimeout(resolve, 1000));
+    }
     // Printed, not thrown: a build that caps what it reads answers a wrong total, and that is a finding.
     const total = Number(/"total_?[cC]ount":(\d+)/.exec(text)?.[1]);
     const items = (text.match(/"id":/g) ?? []).length;
     o.log(`(q) ${label}…`);
-    const r = await measure({ ...o.load, ...request, serverPid: o.servicePid });
+    const r = await measure({ ...o.load, connections: CONNECTIONS, ...request, serverPid: o.servicePid });
     rows.push([
       label,
       `${items}${total === count ? '' : ` (total ${total}: WRONG)`}`,
@@ -72,7 +82,7 @@ export async function benchSubscriptionOrders(o: {
   }
   const report = [
     '',
-    `One subscription's orders (${count.toLocaleString('en')} orders, ${LIMIT} a page)`,
+    `One subscription's orders (${count.toLocaleString('en')} orders, ${LIMIT} a page, ${CONNECTIONS} connections)`,
     '',
     table(['target', 'items', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'server CPU µs/req'], rows),
     '',
