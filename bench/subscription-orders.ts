@@ -66,8 +66,10 @@ export async function benchSubscriptionOrders(o: {
       await new Promise(resolve => setTimeout(resolve, 1000));
     }
     // Printed, not thrown: a build that caps what it reads answers a wrong total, and that is a finding.
-    const total = Number(/"total_?[cC]ount":(\d+)/.exec(text)?.[1]);
-    const items = (text.match(/"id":/g) ?? []).length;
+    const body = JSON.parse(text);
+    const list = body.data?.subscription.orders ?? body;
+    const total = Number(list.pagination.totalCount ?? list.pagination.total_count);
+    const items = list.items.length;
     o.log(`(q) ${label}…`);
     const r = await measure({ ...o.load, connections: CONNECTIONS, ...request, serverPid: o.servicePid });
     rows.push([
