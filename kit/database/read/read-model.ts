@@ -92,6 +92,16 @@ export interface PageResult {
 interface PageShape {
   sql: string;
   countSql: string;
+  /** The conditions and the ordering, for the statements built on the same shape (`pagesPerKey`). */
+  where: string;
+  orderBy: string;
+  joins: string;
+}
+
+/** `pagesPerKey`'s statements for one shape and key column. */
+interface KeyedShape {
+  sql: string;
+  countSql: string;
 }
 
 const MAX_SHAPES = 500;
@@ -105,6 +115,7 @@ const MAX_SHAPES = 500;
  */
 export class ReadModel<F extends object> {
   private readonly shapes = new Map<string, PageShape>();
+  private readonly keyedShapes = new Map<string, KeyedShape>();
   private selectSql: string | undefined;
   private readonly byIdSql = new Map<string, string>();
 
@@ -139,6 +150,68 @@ export class ReadModel<F extends object> {
       let total = totalFromPage(rows.length, window);
       if (total === undefined) total = await this.count(read, scope, filters, shape, values);
       return { rows, total };
+    });
+  }
+
+  /**
+   * One page per key of `column` (e.g. the orders of each subscription of a page of subscriptions),
+   * with each page's exact total, in at most two statements whatever the number of keys: the pages
+   * (a lateral page per key: the model's index order, limit and offset within each key, so a deep page
+   * reads its window, not every row before it) and, only for the keys whose page cannot tell it, their
+   * counts grouped by key. `column` is a column of the model's alias holding a uuid.
+   */
+  async pagesPerKey(
+    em: EntityManager,
+    principal: Principal,
+    column: string,
+    keys: readonly string[],
+    filters: F,
+    order: readonly SortCriterion[],
+    window: { limit: number; offset: number },
+    options: { organizationIds?: readonly string[] | null } = {},
+  ): Promise<Map<string, PageResult>> {
+    const pages = new Map<string, PageResult>(keys.map(key => [key, { rows: [], total: 0 }]));
+    const scoped = this.scoped(principal, options.organizationIds);
+    if (!scoped || keys.length === 0) return pages;
+    const { scope, rule } = scoped;
+    const present = (Object.keys(filters) as (keyof F & string)[]).filter(k => filters[k] !== undefined);
+    const page = this.pageShape(em, rule, scope, filters, present, order);
+    const shapeKey = `${column}|${page.sql}`;
+    let shape = this.keyedShapes.get(shapeKey);
+    if (!shape) {
+      const d = this.definition;
+      const own = `${d.alias}.${column}`;
+      const inner = `select ${d.alias}.* from ${d.from} ${page.joins} where ${page.where} and ${own} = k.key order by ${page.orderBy} limit ? offset ?`;
+      shape = {
+        sql: numbered(
+          `select k.key::text as "__key", ${this.selectList(em)} from unnest(?::uuid[]) as k(key) cross join lateral (${inner}) ${d.alias}`,
+        ),
+        countSql: numbered(
+          `select ${own}::text as "__key", count(*) as n from ${d.from} where ${page.where} and ${own} = any(?::uuid[]) group by ${own}`,
+        ),
+      };
+      if (this.keyedShapes.size >= MAX_SHAPES) this.keyedShapes.clear();
+      this.keyedShapes.set(shapeKey, shape);
+    }
+    const keyed = shape;
+    const values = this.values(rule, scope, filters, present);
+    const unique = [...new Set(keys)];
+    return withReads(em, async read => {
+      for (const row of await read(keyed.sql, [unique, ...values, window.limit, window.offset])) {
+        const { __key, ...rest } = row as ReadRow & { __key: string };
+        pages.get(__key)?.rows.push(rest as ReadRow);
+      }
+      const uncounted: string[] = [];
+      for (const key of unique) {
+        const result = pages.get(key)!;
+        const total = totalFromPage(result.rows.length, window);
+        if (total === undefined) uncounted.push(key);
+        else result.total = total;
+      }
+      if (uncounted.length > 0)
+        for (const row of await read(keyed.countSql, [...values, uncounted]))
+          pages.get(row.__key as string)!.total = Number(row.n);
+      return pages;
     });
   }
 
@@ -302,6 +375,9 @@ export class ReadModel<F extends object> {
     shape = {
       sql: numbered(`select ${this.selectList(em)} from (${inner}) ${d.alias}`),
       countSql: numbered(`select count(*) as n from ${d.from} where ${where}`),
+      where,
+      orderBy,
+      joins: joins.join(' '),
     };
     if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
     this.shapes.set(key, shape);

@@ -39,6 +39,7 @@ import { Migration20261128232002_product_custom_fields } from './Migration202611
 import { Migration20261128232003_subscription_custom_field_data } from './Migration20261128232003_subscription_custom_field_data.js';
 import { Migration20261128233000_product_deleted_at } from './Migration20261128233000_product_deleted_at.js';
 import { Migration20261128233100_customer_email_verifications } from './Migration20261128233100_customer_email_verifications.js';
+import { Migration20261129030000_review_read_indexes } from './Migration20261129030000_review_read_indexes.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -92,4 +93,5 @@ export const billingMigrations = [
     name: 'Migration20261128233100_customer_email_verifications',
     class: Migration20261128233100_customer_email_verifications,
   },
+  { name: 'Migration20261129030000_review_read_indexes', class: Migration20261129030000_review_read_indexes },
 ];
