@@ -41,15 +41,13 @@ const NOT_YET_BUILT: Record<string, string> = {
 /**
  * Methods that exist but cannot be walked here: their answer is pinned so a change shows. SDK 1.0.1's
  * `requestToken`, `revokeToken` and `introspectToken` send no body at all (the generator dropped their
- * form bodies), so any server, Polar's too, answers 400 `invalid_request`. Confirming a payment method
- * needs a card that asked for 3-D Secure (a setup intent waiting for the customer); a retried payment
- * needs an order whose payment failed: both answer their documented refusal instead.
+ * form bodies), so any server, Polar's too, answers 400 `invalid_request`. A retried payment needs an
+ * order whose payment failed: it answers its documented refusal instead.
  */
 const NOT_WALKED: Record<string, Outcome> = {
   'oauth2.requestToken': ['HTTP 400 PolarClientError'],
   'oauth2.revokeToken': ['HTTP 400 PolarClientError'],
   'oauth2.introspectToken': ['HTTP 400 PolarClientError'],
-  'customerPortal.customers.confirmPaymentMethod': ['HTTP 422 HTTPValidationError', 'bad: HTTPValidationError'],
   'customerPortal.orders.confirmRetryPayment': ['HTTP 422 OrderNotEligibleForRetry'],
 };
 

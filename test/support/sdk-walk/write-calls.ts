@@ -4,6 +4,7 @@
 // SDK maps (HTTPValidationError for a 422 unless `error` names another). Methods of routes the service
 // lacks are called with plausible arguments, to see their 404.
 import { createHash } from 'node:crypto';
+import { call } from '../stack.js';
 import { NOWHERE } from './calls.js';
 import { eventually, type WriteWorld } from './write-seed.js';
 
@@ -244,9 +245,21 @@ export const WRITE_CALLS: Record<string, WriteCall> = {
     args: () => [{ confirmation_token_id: 'pm_card_visa', set_default: false, return_url: 'https://example.com/done' }],
     bad: { args: () => [{ confirmation_token_id: 5, set_default: false, return_url: 'https://example.com/done' }] },
   },
+  // A card that asks for 3-D Secure: its setup waits for the customer, and the confirm says so.
   'customerPortal.customers.confirmPaymentMethod': {
     as: 'portal',
-    args: () => [{ setup_intent_id: 'seti_walk', set_default: false }],
+    args: async w => {
+      const added = await call(w.baseUrl, 'POST', '/v1/customer-portal/customers/me/payment-methods', {
+        token: w.customerSession,
+        body: {
+          confirmation_token_id: '4000 0027 6000 3184',
+          set_default: false,
+          return_url: 'https://example.com/back',
+        },
+      });
+      const secret = String(added.body?.client_secret ?? 'seti_none_secret_');
+      return [{ setup_intent_id: secret.slice(0, secret.indexOf('_secret_')), set_default: false }];
+    },
     bad: { args: () => [{ setup_intent_id: 5, set_default: false }] },
   },
   'customerPortal.customers.deletePaymentMethod': {
