@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Goal } from './subscriptions.js';
-import { type LoadOptions, measure, table } from './support.js';
+import { type Child, type LoadOptions, measure, table } from './support.js';
 
 const LIMIT = 10;
 /**
@@ -18,18 +18,17 @@ const CONNECTIONS = Number(process.env.BENCH_Q_CONNECTIONS ?? 4);
 export async function benchSubscriptionOrders(o: {
   baseUrl: string;
   databaseUrl: string;
-  organizationId: string;
-  token: string;
+  tenant: { organizationId: string; oat: string };
   load: Omit<LoadOptions, 'url' | 'method' | 'headers' | 'body'>;
-  servicePid?: number;
+  service: Child;
   log: (line: string) => void;
 }): Promise<{ report: string; goals: Goal[] }> {
   const count = Number(process.env.BENCH_SUBSCRIPTION_ORDERS ?? 20_000);
   const started = Date.now();
-  const subscriptionId = await seedSubscriptionOrders(o.databaseUrl, o.organizationId, count);
+  const subscriptionId = await seedSubscriptionOrders(o.databaseUrl, o.tenant.organizationId, count);
   o.log(`(q) seeded one subscription with ${count} orders in ${Date.now() - started} ms`);
   const deep = Math.floor(count / LIMIT);
-  const auth = { authorization: `Bearer ${o.token}` };
+  const auth = { authorization: `Bearer ${o.tenant.oat}` };
   const graphql = (page: number) => ({
     url: `${o.baseUrl}/graphql`,
     method: 'POST' as const,
@@ -71,7 +70,7 @@ export async function benchSubscriptionOrders(o: {
     const total = Number(list.pagination.totalCount ?? list.pagination.total_count);
     const items = list.items.length;
     o.log(`(q) ${label}…`);
-    const r = await measure({ ...o.load, connections: CONNECTIONS, ...request, serverPid: o.servicePid });
+    const r = await measure({ ...o.load, connections: CONNECTIONS, ...request, serverPid: o.service.process.pid });
     rows.push([
       label,
       `${items}${total === count ? '' : ` (total ${total}: WRONG)`}`,

@@ -3,6 +3,7 @@ import { totalFromPage } from '../../graphql/pagination.js';
 import type { Principal, SubjectKind } from '../../principal.js';
 import type { LazySql } from './entity-json.js';
 import { type Read, type ReadRow, runRead, withReads } from './execute.js';
+import { type KeyedShape, keyedStatements, numbered, type PageResult, readKeyedPages } from './keyed-pages.js';
 import { narrowScope, type TenantScope, tenantScope } from '../tenant-scope.js';
 
 /**
@@ -84,11 +85,6 @@ export interface ReadModelDefinition<F extends object> {
   access?: (principal: Principal) => AccessRule | null;
 }
 
-export interface PageResult {
-  rows: ReadRow[];
-  total: number;
-}
-
 interface PageShape {
   sql: string;
   countSql: string;
@@ -96,12 +92,6 @@ interface PageShape {
   where: string;
   orderBy: string;
   joins: string;
-}
-
-/** `pagesPerKey`'s statements for one shape and key column. */
-interface KeyedShape {
-  sql: string;
-  countSql: string;
 }
 
 const MAX_SHAPES = 500;
@@ -155,10 +145,8 @@ export class ReadModel<F extends object> {
 
   /**
    * One page per key of `column` (e.g. the orders of each subscription of a page of subscriptions),
-   * with each page's exact total, in at most two statements whatever the number of keys: the pages
-   * (a lateral page per key: the model's index order, limit and offset within each key, so a deep page
-   * reads its window, not every row before it) and, only for the keys whose page cannot tell it, their
-   * counts grouped by key. `column` is a column of the model's alias holding a uuid.
+   * with each page's exact total, in at most two statements whatever the number of keys (keyed-pages.ts).
+   * `column` is a column of the model's alias holding a uuid.
    */
   async pagesPerKey(
     em: EntityManager,
@@ -170,49 +158,18 @@ export class ReadModel<F extends object> {
     window: { limit: number; offset: number },
     options: { organizationIds?: readonly string[] | null } = {},
   ): Promise<Map<string, PageResult>> {
-    const pages = new Map<string, PageResult>(keys.map(key => [key, { rows: [], total: 0 }]));
     const scoped = this.scoped(principal, options.organizationIds);
-    if (!scoped || keys.length === 0) return pages;
+    if (!scoped || keys.length === 0) return new Map(keys.map(key => [key, { rows: [], total: 0 }]));
     const { scope, rule } = scoped;
     const present = (Object.keys(filters) as (keyof F & string)[]).filter(k => filters[k] !== undefined);
     const page = this.pageShape(em, rule, scope, filters, present, order);
-    const shapeKey = `${column}|${page.sql}`;
-    let shape = this.keyedShapes.get(shapeKey);
+    let shape = this.keyedShapes.get(`${column}|${page.sql}`);
     if (!shape) {
-      const d = this.definition;
-      const own = `${d.alias}.${column}`;
-      const inner = `select ${d.alias}.* from ${d.from} ${page.joins} where ${page.where} and ${own} = k.key order by ${page.orderBy} limit ? offset ?`;
-      shape = {
-        sql: numbered(
-          `select k.key::text as "__key", ${this.selectList(em)} from unnest(?::uuid[]) as k(key) cross join lateral (${inner}) ${d.alias}`,
-        ),
-        countSql: numbered(
-          `select ${own}::text as "__key", count(*) as n from ${d.from} where ${page.where} and ${own} = any(?::uuid[]) group by ${own}`,
-        ),
-      };
+      shape = keyedStatements(this.definition, this.selectList(em), page, column);
       if (this.keyedShapes.size >= MAX_SHAPES) this.keyedShapes.clear();
-      this.keyedShapes.set(shapeKey, shape);
+      this.keyedShapes.set(`${column}|${page.sql}`, shape);
     }
-    const keyed = shape;
-    const values = this.values(rule, scope, filters, present);
-    const unique = [...new Set(keys)];
-    return withReads(em, async read => {
-      for (const row of await read(keyed.sql, [unique, ...values, window.limit, window.offset])) {
-        const { __key, ...rest } = row as ReadRow & { __key: string };
-        pages.get(__key)?.rows.push(rest as ReadRow);
-      }
-      const uncounted: string[] = [];
-      for (const key of unique) {
-        const result = pages.get(key)!;
-        const total = totalFromPage(result.rows.length, window);
-        if (total === undefined) uncounted.push(key);
-        else result.total = total;
-      }
-      if (uncounted.length > 0)
-        for (const row of await read(keyed.countSql, [...values, uncounted]))
-          pages.get(row.__key as string)!.total = Number(row.n);
-      return pages;
-    });
+    return readKeyedPages(em, shape, keys, this.values(rule, scope, filters, present), window);
   }
 
   /**
@@ -413,8 +370,4 @@ export class ReadModel<F extends object> {
   }
 }
 
-/** `?` → `$1, $2, …` in order (the texts here never contain a `?` operator). */
-export function numbered(sql: string): string {
-  let i = 0;
-  return sql.replace(/\?/g, () => `$${++i}`);
-}
+export { numbered, type PageResult };
