@@ -23,6 +23,9 @@
 //   (s) GET /v1/subscriptions/ with filters and the same operation through POST /graphql, at 1,000 and then
 //       100,000 subscriptions of the tenant's organization (bench/subscriptions.ts, seeded by
 //       bench/seed-subscriptions.ts); BENCH_SUBSCRIPTION_SIZES=1000,100000 changes the sizes.
+//   (u) POST /v1/events/ingest in batches of 100 beside a bare Node + pg server doing the same INSERT, and a
+//       meter's quantities over BENCH_USAGE_EVENTS events beside hand-written SQL (bench/usage.ts).
+//   (m) GET /v1/metrics/, a year by day at 1M orders, vs its statements straight to PostgreSQL (bench/metrics.ts).
 //   (k) checkouts confirmed per second in the sandbox, (o) GET /v1/orders/?limit=10 by order count, (p) the same
 //       with pages of 100 orders (about 450 KB each) beside their baseline, then a burst of
 //       BENCH_BURST_CONNECTIONS (300) connections for BENCH_BURST_SECONDS (10) that the service must come
@@ -45,7 +48,9 @@ import { benchSubscriptionOrders } from './subscription-orders.js';
 import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
+import { benchUsage } from './usage.js';
 import { benchIdle } from './idle.js';
+import { benchMetrics } from './metrics.js';
 import { organizationsQuery, startFlags } from './service-inputs.js';
 import {
   type Child,
@@ -81,7 +86,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/performance.md).
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,q,r').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,q,r,u,m').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -290,6 +295,11 @@ async function main(): Promise<void> {
       });
     // (w) webhook deliveries per second against a bare HTTP client: bench/webhooks.ts.
     if (only.has('w')) process.stdout.write(await benchWebhooks({ databaseUrl, log }));
+    // (u) usage ingest against a bare Node + pg server, and meter quantities against hand-written SQL.
+    if (only.has('u'))
+      process.stdout.write(
+        await benchUsage({ baseUrl, servicePid: service.process.pid!, databaseUrl, tenant, load, log }),
+      );
     // (r) renewals per second against the same writes by pgbench: bench/renewals.ts.
     if (only.has('r')) {
       const count = Number(process.env.BENCH_RENEWALS ?? (quick ? 2_000 : 100_000));
@@ -348,6 +358,13 @@ async function main(): Promise<void> {
       process.stdout.write(
         (await benchSubscriptionOrders({ baseUrl, databaseUrl, tenant, load, service, log })).report,
       );
+    // (m) GET /v1/metrics/ for a year, daily, vs its statements (bench/metrics.ts), in an organization of its own.
+    if (only.has('m')) {
+      const own = await bootstrap(log, env, databaseUrl, secret);
+      const result = await benchMetrics({ baseUrl, databaseUrl, tenant: own, seconds, warmupSeconds, quick, log });
+      process.stdout.write(result.report);
+      goals.push(...result.goals);
+    }
     if (only.has('k')) {
       const { oat, organizationId } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');
       const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;

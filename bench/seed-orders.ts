@@ -9,7 +9,7 @@
 // discount; the plan has two prices and a benefit), the others are one-time purchases; each has a
 // billing name and address and metadata, and its customer an address and metadata too.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { seedTransaction } from './seed-transaction.js';
 
 const BATCH = 50_000;
 
@@ -18,14 +18,10 @@ export async function seedOrders(options: {
   organizationId: string;
   count: number;
 }): Promise<{ ms: number }> {
-  const started = Date.now();
-  const client = new pg.Client({ connectionString: options.databaseUrl });
-  await client.connect();
-  try {
+  return seedTransaction(options.databaseUrl, ['billing.orders', 'billing.order_items'], async client => {
     const org = options.organizationId;
     const tag = randomUUID().slice(0, 8);
     const [oneTime, oneTimePrice, plan, planPrice, planEuroPrice, discount] = Array.from({ length: 6 }, randomUUID);
-    await client.query('begin');
     const product = `insert into billing.products (id, organization_id, name, description, recurring_interval, recurring_interval_count, metadata, created_at)
        values ($1, $2, $3, $4, $5, 1, $6, now())`;
     await client.query(product, [
@@ -115,14 +111,5 @@ export async function seedOrders(options: {
         [org, oneTime, plan, oneTimePrice, planPrice, discount, tag, from, to, customers],
       );
     }
-    await client.query('commit');
-    await client.query('analyze billing.orders');
-    await client.query('analyze billing.order_items');
-    return { ms: Date.now() - started };
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
+  });
 }

@@ -1,6 +1,6 @@
 import { operationFromDocument, Supergraph } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
-import { type DocumentNode, type ExecutionResult, execute, parse, validate } from 'graphql';
+import { type DocumentNode, type ExecutionResult, execute, type GraphQLSchema, parse, validate } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { toGraphQLError } from '../kit/graphql/format-error.js';
 import { refusedInput } from '../kit/graphql/input-guards.js';
@@ -34,8 +34,8 @@ type RunCompiled = (
 
 /**
  * The embedded topology's shortcut for the REST adapter's fixed operations. For each named operation
- * the gateway's own query planner is asked, once at start-up, how it would run it; when the plan is
- * one fetch from one in-process subgraph (no entity jumps, no `@requires`, no rewrites), running the
+ * the gateway's own query planner is asked, once, on the operation's first use, how it would run it;
+ * when the plan is one fetch from one in-process subgraph (no entity jumps, no `@requires`, no rewrites), running the
  * operation through Apollo Server and the gateway only re-parses it into the planner's model,
  * forwards it and re-shapes the result, which together cost more than the subgraph execution itself
  * (docs/performance.md). Those operations are executed on the subgraph's
@@ -50,38 +50,27 @@ type RunCompiled = (
  * function does the same coercion, resolution, null checks and leaf serialisation in straight-line code.
  */
 export class DirectOperations {
-  private readonly entries = new Map<string, Entry>();
+  /** The operations that may run directly, by source text, until each is first asked for. */
+  private readonly candidates = new Map<string, string>();
+  /** Each candidate's verdict once made: its entry, or null when it must go through the gateway. */
+  private readonly verdicts = new Map<string, Entry | null>();
+  private planning?: {
+    apiSchema: ReturnType<Supergraph['apiSchema']>;
+    apiGraphQLSchema: GraphQLSchema;
+    planner: QueryPlanner;
+  };
 
   constructor(
-    supergraphSdl: string,
-    runtimes: readonly SubgraphRuntime[],
+    private readonly supergraphSdl: string,
+    private readonly runtimes: readonly SubgraphRuntime[],
     operations: Iterable<DirectOperationSource>,
   ) {
-    const supergraph = Supergraph.build(supergraphSdl);
-    const apiSchema = supergraph.apiSchema();
-    const apiGraphQLSchema = apiSchema.toGraphQLJSSchema();
-    const planner = new QueryPlanner(supergraph);
-    for (const { source, operationName } of operations) {
-      // NOTE: without source locations, graphql-jit's code passes `[]` instead of a `[{line, column}]`
-      // literal to every leaf it serialises, allocated per call: a 100-order page has some 19,000 leaves,
-      // and it allocates about 13% less (6.2 -> 5.4 MB). The REST adapter never shows an error's
-      // locations, and the errors of resolvers are rebuilt without them anyway (toGraphQLError).
-      const document = parse(source, { noLocation: true });
-      // Invalid against the public graph: leave it to the gateway, which reports it.
-      if (validate(apiGraphQLSchema, document).length) continue;
-      const plan = planner.buildQueryPlan(operationFromDocument(apiSchema, document, { operationName }));
-      const node = plan.node;
-      if (node?.kind !== 'Fetch' || node.requires?.length || node.hasDefers) continue;
-      if (node.inputRewrites?.length || node.outputRewrites?.length || node.contextRewrites?.length) continue;
-      const runtime = runtimes.find(r => r.name === node.serviceName);
-      if (!runtime || validate(runtime.schema, document).length) continue;
-      this.entries.set(source, { runtime, document, operationName });
-    }
+    for (const { source, operationName } of operations) this.candidates.set(source, operationName);
   }
 
-  /** Names of the operations that run directly (for logs and tests). */
+  /** Names of the operations that run directly (for logs and tests); plans every candidate. */
   names(): string[] {
-    return [...this.entries.values()].map(e => e.operationName);
+    return [...this.candidates.keys()].flatMap(source => this.entryFor(source)?.operationName ?? []);
   }
 
   /** Runs `source` directly when it is one of the single-subgraph operations; undefined otherwise. */
@@ -91,9 +80,52 @@ export class DirectOperations {
     principal: Principal,
     requestId: string,
   ): Promise<DirectResult> | undefined {
-    const entry = this.entries.get(source);
+    const entry = this.entryFor(source);
     if (!entry) return undefined;
     return this.run(entry, variables, principal, requestId);
+  }
+
+  /**
+   * The operation's entry, planned on first use: asking the planner about all ~160 operations at start-up
+   * took about a second per environment, most of a test stack's start and of `npm start`'s, while a process
+   * runs a handful of them (docs/performance.md).
+   */
+  private entryFor(source: string): Entry | undefined {
+    const known = this.verdicts.get(source);
+    if (known !== undefined) return known ?? undefined;
+    const operationName = this.candidates.get(source);
+    if (operationName === undefined) return undefined;
+    const entry = this.plan(source, operationName);
+    this.verdicts.set(source, entry);
+    return entry ?? undefined;
+  }
+
+  /** The entry when the gateway's plan is one plain fetch from one in-process subgraph; null otherwise. */
+  private plan(source: string, operationName: string): Entry | null {
+    if (!this.planning) {
+      const supergraph = Supergraph.build(this.supergraphSdl);
+      const apiSchema = supergraph.apiSchema();
+      this.planning = {
+        apiSchema,
+        apiGraphQLSchema: apiSchema.toGraphQLJSSchema(),
+        planner: new QueryPlanner(supergraph),
+      };
+    }
+    const { apiSchema, apiGraphQLSchema, planner } = this.planning;
+    // NOTE: without source locations, graphql-jit's code passes `[]` instead of a `[{line, column}]`
+    // literal to every leaf it serialises, allocated per call: a 100-order page has some 19,000 leaves,
+    // and it allocates about 13% less (6.2 -> 5.4 MB). The REST adapter never shows an error's
+    // locations, and the errors of resolvers are rebuilt without them anyway (toGraphQLError).
+    const document = parse(source, { noLocation: true });
+    // Invalid against the public graph: leave it to the gateway, which reports it.
+    if (validate(apiGraphQLSchema, document).length) return null;
+    const plan = planner.buildQueryPlan(operationFromDocument(apiSchema, document, { operationName }));
+    const node = plan.node;
+    if (node?.kind !== 'Fetch' || node.requires?.length || node.hasDefers) return null;
+    if (node.inputRewrites?.length || node.outputRewrites?.length || node.contextRewrites?.length) return null;
+    const runtime = this.runtimes.find(r => r.name === node.serviceName);
+    if (!runtime || validate(runtime.schema, document).length) return null;
+    return { runtime, document, operationName };
   }
 
   private async run(

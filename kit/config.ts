@@ -34,7 +34,14 @@ const rateLimits = z.string().transform((text, ctx): RateLimit[] => {
   return limits;
 });
 /** The rate-limit rules that configuration may change (rest-adapter/guards/rate-limit/rules.ts has their defaults). */
-export const RATE_LIMIT_RULE_NAMES = ['principal', 'ip', 'license_keys', 'checkout_confirm', 'sign_in'] as const;
+export const RATE_LIMIT_RULE_NAMES = [
+  'principal',
+  'ip',
+  'license_keys',
+  'checkout_confirm',
+  'sign_in',
+  'event_ingest',
+] as const;
 export type RateLimitRuleName = (typeof RATE_LIMIT_RULE_NAMES)[number];
 /** `name=limit,name=limit`, e.g. `principal=600/min,ip=200/s`. */
 const rateLimitRules = z

@@ -235,8 +235,11 @@ function routeHandler(route: Route, deps: AppDependencies) {
       const payload = shapeForVersion(req.apiVersion, route.operationId, shapeResult(route, result.data));
       res.status(route.status);
       if (payload === undefined) res.end();
-      else if (route.contentType) res.type(route.contentType).send(payload);
-      else res.json(payload);
+      else if (route.contentType) {
+        // A fixed ASCII name, quoted as Polar quotes it.
+        if (route.attachment) res.set('Content-Disposition', `attachment; filename="${route.attachment}"`);
+        res.type(route.contentType).send(payload);
+      } else res.json(payload);
     } catch (error) {
       if (!(error instanceof Error) || !('status' in error))
         deps.logger.error({ err: error, requestId: req.requestId }, 'route failed');

@@ -54,6 +54,7 @@ const SCALARS: Record<string, string> = {
   JSONObject: 'JsonObject',
   BenefitProperties: 'JsonObject',
   CustomFieldProperties: 'JsonObject',
+  MetricValues: 'JsonObject',
 };
 
 const INDENT = '  ';

@@ -61,6 +61,7 @@ button.danger{background:transparent;border-color:var(--danger);color:var(--dang
 button.link{background:none;border:none;padding:0;color:var(--accent);font-weight:400;text-decoration:underline}
 form.inline{display:inline}
 .error{border:1px solid var(--danger);color:var(--danger);border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem;overflow-wrap:anywhere}
+.field-error{color:var(--danger);font-size:.9rem}
 .notice{border:1px solid var(--ok-line);background:var(--ok-bg);border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem;overflow-wrap:anywhere}
 .warning{border:1px solid var(--warn-line);background:var(--warn-bg);border-radius:6px;padding:.6rem .8rem;margin:0 0 1rem;overflow-wrap:anywhere}
 .payment-element{min-height:2.5rem}

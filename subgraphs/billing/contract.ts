@@ -22,14 +22,46 @@ export {
   CUSTOMER_SEATS_READ,
   CUSTOMER_SEATS_WRITE,
 } from './customer-seats/customer-seat.access.js';
+export {
+  CUSTOMER_PORTAL_MEMBERS,
+  CUSTOMER_PORTAL_USER,
+  MEMBERS_READ,
+  MEMBERS_WRITE,
+} from './members/member.access.js';
+export { MEMBER_DEFAULT_SORTING, MEMBER_SORT_KEYS } from './members/member.read.js';
 export { ORDERS_READ, ORDERS_WRITE } from './orders/order.access.js';
 export { TAXES_READ } from './tax-reports/tax-report.access.js';
 export { PAYMENTS_READ } from './payments/payment.access.js';
 export { REFUNDS_READ, REFUNDS_WRITE } from './refunds/refund.access.js';
 export { DISPUTES_READ, DISPUTES_WRITE } from './disputes/dispute.access.js';
+export { EVENTS_READ, EVENTS_WRITE } from './usage-events/usage-event.access.js';
+export { METERS_READ, METERS_WRITE } from './meters/meter.access.js';
+export {
+  EVENT_DEFAULT_SORTING,
+  EVENT_NAME_DEFAULT_SORTING,
+  EVENT_NAME_SORT_KEYS,
+  EVENT_SORT_KEYS,
+  EVENT_TYPE_DEFAULT_SORTING,
+  EVENT_TYPE_SORT_KEYS,
+} from './usage-events/usage-event.sorting.js';
+export { EVENT_SOURCES } from './usage-events/usage-event.entity.js';
+export { MAX_EVENT_NAME_LENGTH, MAX_INGEST_BATCH } from './usage-events/usage-event.validation.js';
+export { METER_DEFAULT_SORTING, METER_SORT_KEYS } from './meters/meter.sorting.js';
+export { METER_UNITS } from './meters/meter.entity.js';
+export {
+  AGGREGATION_FUNCTIONS,
+  FILTER_CONJUNCTIONS,
+  FILTER_OPERATORS,
+  MAX_FILTER_DEPTH,
+  MAX_FILTER_STRING_LENGTH,
+  MIN_QUANTITIES_START,
+  TIME_INTERVALS,
+} from './meters/meter-sql.js';
 export { CUSTOM_FIELDS_READ, CUSTOM_FIELDS_WRITE } from './custom-fields/custom-field.access.js';
 export { CUSTOM_FIELD_DEFAULT_SORTING, CUSTOM_FIELD_SORT_KEYS } from './custom-fields/custom-field.sorting.js';
 export { CUSTOM_FIELD_KINDS } from './custom-fields/custom-field.entity.js';
+export { METRICS_READ, METRICS_WRITE } from './metrics/metrics.access.js';
+export { METRIC_INTERVALS, isTimeZone } from './metrics/metric-window.js';
 export { INVOICE_FILE } from './invoices/invoice.access.js';
 export { CUSTOMER_SESSION_CODE, CUSTOMER_SESSIONS_WRITE } from './customer-sessions/customer-session.access.js';
 export { CUSTOMER_PORTAL_PUBLIC } from './customer-portal/customer-portal.access.js';

@@ -15,6 +15,7 @@ import { Subscription } from './subscriptions/subscription.entity.js';
 import { Checkout } from './checkouts/checkout.entity.js';
 import { CheckoutLink } from './checkout-links/checkout-link.entity.js';
 import { CustomerSeat } from './customer-seats/customer-seat.entity.js';
+import { Member } from './members/member.entity.js';
 import { Benefit, ProductBenefit } from './benefits/benefit.entity.js';
 import { BenefitGrant } from './benefits/benefit-grant.entity.js';
 import { OrderItem } from './orders/order-item.entity.js';
@@ -22,7 +23,11 @@ import { Order } from './orders/order.entity.js';
 import { Payment } from './payments/payment.entity.js';
 import { Refund } from './refunds/refund.entity.js';
 import { Dispute } from './disputes/dispute.entity.js';
+import { Meter } from './meters/meter.entity.js';
+import { EventType } from './usage-events/event-type.entity.js';
+import { UsageEvent } from './usage-events/usage-event.entity.js';
 import { CustomField } from './custom-fields/custom-field.entity.js';
+import { MetricDashboard } from './metrics/metric-dashboard.entity.js';
 import { OrderInvoice } from './invoices/invoice.entity.js';
 import { SavedPaymentMethod } from './payments/saved-payment-method.entity.js';
 import { LicenseKey, LicenseKeyActivation } from './license-keys/license-key.entity.js';
@@ -46,13 +51,18 @@ export const billingEntities = [
   Checkout,
   CheckoutLink,
   CustomerSeat,
+  Member,
   Order,
   OrderItem,
   Payment,
   SavedPaymentMethod,
   Refund,
   Dispute,
+  UsageEvent,
+  EventType,
+  Meter,
   CustomField,
+  MetricDashboard,
   OrderInvoice,
   ProrationItem,
   CustomerBalanceEntry,

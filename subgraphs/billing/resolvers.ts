@@ -15,12 +15,18 @@ import { CustomerPortalOrganizationResolver } from './customer-portal/customer-p
 import { CheckoutResolver } from './checkouts/checkout.resolver.js';
 import { CheckoutLinkResolver } from './checkout-links/checkout-link.resolver.js';
 import { CustomerSeatResolver } from './customer-seats/customer-seat.resolver.js';
+import { MemberResolver } from './members/member.resolver.js';
 import { CustomerPortalOrdersResolver } from './orders/customer-portal-orders.resolver.js';
+import { CustomerPortalWalletsResolver } from './wallets/customer-portal-wallets.resolver.js';
+import { DraftOrderResolver } from './draft-orders/draft-order.resolver.js';
 import { CustomerOrdersResolver, OrderResolver, SubscriptionOrdersResolver } from './orders/order.resolver.js';
 import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
 import { DisputeResolver } from './disputes/dispute.resolver.js';
+import { MeterResolver } from './meters/meter.resolver.js';
+import { UsageEventResolver } from './usage-events/usage-event.resolver.js';
 import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
+import { MetricsResolver } from './metrics/metrics.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
 import { InvoiceResolver } from './invoices/invoice.resolver.js';
 import { invoiceGenerationReference } from './invoices/invoice.reference.js';
@@ -70,17 +76,23 @@ export const billingResolvers: Function[] = [
   CheckoutResolver,
   CheckoutLinkResolver,
   CustomerSeatResolver,
+  MemberResolver,
   OrderResolver,
   SubscriptionOrdersResolver,
   CustomerOrdersResolver,
   PaymentResolver,
   RefundResolver,
   DisputeResolver,
+  UsageEventResolver,
+  MeterResolver,
   CustomFieldResolver,
+  MetricsResolver,
   TaxReportResolver,
   InvoiceResolver,
   ReceiptResolver,
   CustomerPortalOrdersResolver,
+  CustomerPortalWalletsResolver,
+  DraftOrderResolver,
   LicenseKeyResolver,
   LicenseKeyGrantedByResolver,
   ProductDeletableResolver,

@@ -8,6 +8,7 @@ import { PrincipalCache } from '../../kit/principal-cache.js';
 import type { Config, DatabaseWaits, EnvironmentName } from '../../kit/config.js';
 import { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 import { CHECKOUT_FULFILMENT_JOB, fulfilmentJobKey } from './checkouts/checkout-confirm.js';
+import { ORDER_FINALIZE_JOB, orderFinalizeJob } from './draft-orders/draft-order-finalize.js';
 import { checkoutFulfilment } from './checkouts/checkout.fulfilment.js';
 import { openTestProcessorLedger } from './payments/test-processor/test-processor-ledger.js';
 import { CheckoutExpiry } from './checkouts/checkout-expiry.js';
@@ -59,6 +60,8 @@ export { BillingSubscriptionType } from './subscriptions/subscription.type.js';
 export { subscriptionWireOf } from './subscriptions/subscription.events.js';
 export { orderRead } from './orders/order.read.js';
 export { OrderType } from './orders/order.type.js';
+export { familyStatement } from './metrics/metrics.queries.js';
+export { metricWindow } from './metrics/metric-window.js';
 
 export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   orm: MikroORM;
@@ -217,6 +220,7 @@ export async function startBilling(options: {
         directory,
       }),
     );
+  jobs.register(ORDER_FINALIZE_JOB, orderFinalizeJob({ orm, clocks: services.clocks, payments }));
   jobs.register(
     BENEFITS_RECONCILE_JOB,
     benefitReconcileJob({ orm, clock: options.clock, clocks: services.clocks, engine: services.benefitEngine }),

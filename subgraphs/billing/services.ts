@@ -18,15 +18,24 @@ import { CheckoutActionSettlement } from './checkouts/checkout-action-settlement
 import { CheckoutService } from './checkouts/checkout.service.js';
 import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import { CustomerSeatService } from './customer-seats/customer-seat.service.js';
+import { MemberService } from './members/member.service.js';
+import { ownerMembers } from './members/owner-member.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
 import { ReceiptService } from './receipts/receipt.service.js';
 import { OrderService } from './orders/order.service.js';
+import { DraftOrderService } from './draft-orders/draft-order.service.js';
+import { WalletService } from './wallets/wallet.service.js';
 import type { SaleTax } from './orders/sale-tax.js';
 import { RefundService } from './refunds/refund.service.js';
 import { DisputeService } from './disputes/dispute.service.js';
+import { MeterService } from './meters/meter.service.js';
+import { EventTypeService } from './usage-events/event-type.service.js';
+import { UsageEventService } from './usage-events/usage-event.service.js';
 import { CustomFieldService } from './custom-fields/custom-field.service.js';
+import { MetricDashboardService } from './metrics/metric-dashboard.service.js';
+import { MetricsService } from './metrics/metrics.service.js';
 import type { SandboxDisputeService } from './disputes/sandbox-disputes.js';
 import { disputeProcessorEvents } from './disputes/dispute-processor-events.js';
 import { TaxReportService } from './tax-reports/tax-report.service.js';
@@ -81,10 +90,23 @@ export interface BillingServices {
   checkoutLinks: CheckoutLinkService;
   /** Seats of seat-based subscriptions and orders: assign, invite, claim, revoke. */
   customerSeats: CustomerSeatService;
+  members: MemberService;
   orders: OrderService;
+  /** `POST /v1/orders` and its finalize: drafts charged off-session (docs/selling.md#draft-orders). */
+  draftOrders: DraftOrderService;
+  /** Customers' wallets: the balance ledger per currency (docs/wallets.md). */
+  wallets: WalletService;
   refunds: RefundService;
   disputes: DisputeService;
+  /** Usage events: the ingest, lists, names (docs/usage-events.md). */
+  usageEvents: UsageEventService;
+  eventTypes: EventTypeService;
+  /** Meters and their quantities (docs/meters.md). */
+  meters: MeterService;
   customFields: CustomFieldService;
+  /** `/v1/metrics/`: the numbers per period (docs/metrics.md). */
+  metrics: MetricsService;
+  metricDashboards: MetricDashboardService;
   /** The sandbox's rehearsal of disputes (runtime.ts fills it: it applies processor events); null elsewhere. */
   sandboxDisputes: SandboxDisputeService | null;
   /** `/v1/taxes/`: tax collected by jurisdiction and rate, from the orders' stored breakdowns. */
@@ -170,7 +192,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
   return {
     products: new ProductService(),
     discounts: new DiscountService(),
-    customers: new CustomerService(undefined, customerSessions),
+    customers: new CustomerService(undefined, customerSessions, ownerMembers),
     customerSessions,
     customerSessionCodes: new CustomerSessionCodeService({
       secret: deps.secret,
@@ -185,6 +207,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       sessions: customerSessions,
       organizations: deps.organizations ?? null,
       jobs: deps.jobs ?? null,
+      owners: ownerMembers,
     }),
     organizations: deps.organizations ?? null,
     portalSettings: new PortalSettingsPolicy(deps.organizations ?? null),
@@ -206,10 +229,22 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       organizations: deps.organizations ?? null,
       jobs: deps.jobs ?? null,
     }),
+    members: new MemberService(deps.organizations ?? null),
     orders: new OrderService(),
+    draftOrders: new DraftOrderService({
+      organizations: deps.organizations ?? null,
+      tax: deps.tax ?? null,
+      jobs: deps.jobs ?? null,
+    }),
+    wallets: new WalletService(),
     refunds: new RefundService(payments),
     disputes: new DisputeService(payments),
+    usageEvents: new UsageEventService(),
+    eventTypes: new EventTypeService(),
+    meters: new MeterService(),
     customFields: new CustomFieldService(),
+    metrics: new MetricsService(),
+    metricDashboards: new MetricDashboardService(),
     sandboxDisputes: null,
     taxReports: new TaxReportService(deps.organizations ?? null),
     invoices: new InvoiceService(new InvoiceLinks(deps.secret, deps.publicUrl), deps.tax ?? null),

@@ -119,12 +119,16 @@ describe.each(LISTS)('GET %s', (path, stringFilter) => {
 });
 
 describe('map-typed query parameters (deepObject)', () => {
-  /** Every operation of /openapi.json with a deepObject query parameter (`metadata` filters). */
+  /**
+   * Every list of /openapi.json with a deepObject query parameter (`metadata` filters). Routes with a path
+   * parameter need a real id and answer no list: the meter quantities' `metadata` is tested in meters.test.ts.
+   */
   const deepObjectRoutes = async () => {
     const doc = (await call(base, 'GET', '/openapi.json')).body;
     const found: [path: string, name: string][] = [];
     for (const [path, item] of Object.entries<any>(doc.paths))
-      for (const p of item.get?.parameters ?? []) if (p.style === 'deepObject') found.push([path, p.name]);
+      for (const p of item.get?.parameters ?? [])
+        if (p.style === 'deepObject' && !path.includes('{')) found.push([path, p.name]);
     return found;
   };
 

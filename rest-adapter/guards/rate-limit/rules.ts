@@ -37,9 +37,12 @@ export const DEFAULT_LIMITS: Record<RateLimitRuleName, readonly RateLimit[]> = {
     { points: 6, seconds: 60 },
     { points: 12, seconds: 3600 },
   ],
+  // Batches of up to 1,000 events: 50 a second is 5,000-50,000 events/s per caller (docs/limits.md).
+  event_ingest: [{ points: 50, seconds: 1 }],
 };
 
 const PRODUCTION: readonly EnvironmentName[] = ['production'];
+const BOTH: readonly EnvironmentName[] = ['production', 'sandbox'];
 
 export const ZONES: readonly Zone[] = [
   {
@@ -67,6 +70,16 @@ export const ZONES: readonly Zone[] = [
     methods: ['POST'],
     environments: PRODUCTION,
     blockSeconds: 900,
+  },
+  {
+    // The usage ingest (docs/usage-events.md): the hot path, counted apart from the caller's 300/min so a
+    // metered product can send usage without spending its API budget, and in the sandbox too (merchants rehearse
+    // usage there at production rates). No block: a client that slows down is served again next second.
+    name: 'event_ingest',
+    pattern: /^\/v1\/events\/ingest\/?$/,
+    methods: ['POST'],
+    environments: BOTH,
+    blockSeconds: 0,
   },
 ];
 

@@ -89,6 +89,10 @@ export const errorResponses = {
   },
   Conflict: { description: 'Conflict (SubscriptionLocked, …)', content: jsonContent(schemaRef('Error')) },
   Gone: { description: 'No longer available (ResourceUnavailable)', content: jsonContent(schemaRef('Error')) },
+  PreconditionFailed: {
+    description: 'The resource is not in the state the operation needs (OrderNotDraft)',
+    content: jsonContent(schemaRef('Error')),
+  },
   PayloadTooLarge: { description: 'The body is larger than 1 MB', content: jsonContent(schemaRef('RoutingError')) },
   ServiceUnavailable: {
     description:
@@ -133,6 +137,7 @@ export const RESPONSE_OF_STATUS: Record<number, ErrorResponseName> = {
   404: 'NotFound',
   409: 'Conflict',
   410: 'Gone',
+  412: 'PreconditionFailed',
   413: 'PayloadTooLarge',
   422: 'ValidationError',
   503: 'ServiceUnavailable',

@@ -3,8 +3,16 @@
 
 import type { OrderFields, PaymentFields } from './orders.fragments.generated.js';
 
+export type OrdersCreateResult = {
+  createOrder: OrderFields;
+};
+
 export type OrdersExportResult = {
   ordersExport: string;
+};
+
+export type OrdersFinalizeResult = {
+  finalizeOrder: OrderFields;
 };
 
 export type OrdersGetResult = {

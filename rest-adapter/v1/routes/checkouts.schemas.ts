@@ -7,7 +7,7 @@ import { priceCreate } from './products.schemas.js';
 const dateTime = z.iso.datetime({ offset: true });
 const url = z.url().min(1).max(2083);
 const trialInterval = z.enum(['day', 'week', 'month', 'year']);
-const customFieldData = z.record(z.string(), z.union([z.string(), z.number().int(), z.boolean(), z.null()]));
+export const customFieldData = z.record(z.string(), z.union([z.string(), z.number().int(), z.boolean(), z.null()]));
 const seats = z.number().int().min(1).max(10000);
 const taxBehavior = z.enum(['inclusive', 'exclusive']);
 

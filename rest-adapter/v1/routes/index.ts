@@ -13,15 +13,21 @@ import { subscriptionRoutes } from './subscriptions.routes.js';
 import { checkoutRoutes } from './checkouts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links.routes.js';
 import { customerSeatRoutes } from './customer-seats.routes.js';
+import { customerMemberRoutes } from './customer-members.routes.js';
+import { customerPortalMemberRoutes } from './customer-portal-members.routes.js';
 import { customerPortalSeatRoutes } from './customer-portal-seats.routes.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { disputeRoutes } from './disputes.routes.js';
+import { eventRoutes, eventTypeRoutes } from './events.routes.js';
+import { meterRoutes } from './meters.routes.js';
+import { metricRoutes } from './metrics.routes.js';
 import { customFieldRoutes } from './custom-fields.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
 import { receiptRoutes } from './receipts.routes.js';
 import { customerPortalOrderRoutes } from './customer-portal-orders.routes.js';
+import { customerPortalWalletRoutes } from './customer-portal-wallets.routes.js';
 import { customerPortalSubscriptionRoutes } from './customer-portal-subscriptions.routes.js';
 import { sandboxClockRoutes } from './sandbox-clock.routes.js';
 import { sandboxEmailsRoutes } from './sandbox-emails.routes.js';
@@ -52,15 +58,22 @@ export const routes: Route[] = [
   ...checkoutRoutes,
   ...checkoutLinkRoutes,
   ...customerSeatRoutes,
+  ...customerMemberRoutes,
+  ...customerPortalMemberRoutes,
   ...customerPortalSeatRoutes,
   ...orderRoutes,
   ...refundRoutes,
   ...disputeRoutes,
+  ...eventRoutes,
+  ...eventTypeRoutes,
+  ...meterRoutes,
+  ...metricRoutes,
   ...customFieldRoutes,
   ...taxRoutes,
   ...invoiceRoutes,
   ...receiptRoutes,
   ...customerPortalOrderRoutes,
+  ...customerPortalWalletRoutes,
   ...licenseKeyRoutes,
   ...fileRoutes,
   ...benefitRoutes,

@@ -9,7 +9,8 @@ import {
   PAYMENT_SORT_KEYS,
   PAYMENTS_READ,
 } from '../../../subgraphs/billing/contract.js';
-import { orderResponse, paymentResponse } from './checkouts.schemas.js';
+import { customFieldData, orderResponse, paymentResponse } from './checkouts.schemas.js';
+import { metadataInput } from './metadata.schemas.js';
 import { addressInput } from './customers.schemas.js';
 import { idParams, listOf, pageQuery, sortingQuery, toInput, toWire } from './common.js';
 import type { Route } from './route.js';
@@ -78,6 +79,65 @@ export const orderRoutes: Route[] = [
     status: 200,
     response: orderResponse,
     errors: [404],
+  },
+  {
+    operationId: 'orders:create',
+    method: 'post',
+    path: '/v1/orders/',
+    summary: 'Create a draft order',
+    description:
+      'A draft order of a one-time product for a customer, to be charged off-session against a saved payment method by `POST /v1/orders/{id}/finalize`: `status` `draft`, no invoice number, its tax computed now. The organization must have `feature_settings.off_session_charges_enabled`.',
+    tag: 'orders',
+    access: ORDERS_WRITE,
+    body: z.object({
+      organization_id: z.uuid().nullish(),
+      customer_id: z.uuid(),
+      product_id: z.uuid(),
+      currency: z.string().length(3).nullish(),
+      amount: z.number().int().min(0).nullish(),
+      units: z.number().int().min(1).nullish(),
+      description: z.string().max(500).nullish(),
+      metadata: metadataInput.optional(),
+      custom_field_data: customFieldData.optional(),
+    }),
+    operation: 'OrdersCreate',
+    variables: ({ body }) => ({
+      input: {
+        organizationId: body.organization_id ?? null,
+        customerId: body.customer_id,
+        productId: body.product_id,
+        currency: body.currency ?? null,
+        amount: body.amount ?? null,
+        units: body.units ?? null,
+        description: body.description ?? null,
+        metadata: body.metadata ?? {},
+        // Keys are the fields' slugs, passed as given (toInput would camel-case them).
+        customFieldData: body.custom_field_data ?? {},
+      },
+    }),
+    result: data => orderWire(data.createOrder),
+    status: 201,
+    response: orderResponse,
+    errors: [403],
+  },
+  {
+    operationId: 'orders:finalize',
+    method: 'post',
+    path: '/v1/orders/{id}/finalize',
+    summary: 'Finalize a draft order',
+    description:
+      "Charges a draft order off-session: the payment method named (the customer's), else the customer's default. Paid: the order is `paid` with its invoice number. Declined, no payment method, or a card that asks for authentication: 402, and the order is a draft again. Not a draft: 412.",
+    tag: 'orders',
+    access: ORDERS_WRITE,
+    params: idParams,
+    body: z.object({ payment_method_id: z.uuid().nullish() }),
+    bodyOptional: true,
+    operation: 'OrdersFinalize',
+    variables: ({ params, body }) => ({ id: params.id, paymentMethodId: body?.payment_method_id ?? null }),
+    result: data => orderWire(data.finalizeOrder),
+    status: 200,
+    response: orderResponse,
+    errors: [402, 403, 404, 412],
   },
   {
     operationId: 'orders:get',

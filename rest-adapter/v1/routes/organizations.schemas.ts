@@ -41,6 +41,8 @@ const details = z.object({
 const featureSettingsUpdate = z.object({
   seat_based_pricing_enabled: z.boolean().optional(),
   member_model_enabled: z.boolean().optional(),
+  /** Beyond Polar, where support switches it on: the seller does here (docs/selling.md#draft-orders). */
+  off_session_charges_enabled: z.boolean().optional(),
   checkout_localization_enabled: z.boolean().optional(),
   overview_metrics: z.array(z.string()).nullish(),
 });

@@ -37,6 +37,8 @@ interface RouteFields {
   errors?: number[];
   /** Response content type when not JSON. */
   contentType?: string;
+  /** Served as a download under this file name (`Content-Disposition: attachment`). */
+  attachment?: string;
 }
 
 /** A route that runs the operation `Op`: `result` gets that operation's `data`, typed as generated. */

@@ -41,7 +41,46 @@ export function formOf(req: Request): CheckoutForm {
     'line2',
     'customer_tax_id',
   ];
-  return Object.fromEntries(keys.map(k => [k, field(req, k).trim()])) as CheckoutForm;
+  const form = Object.fromEntries(keys.map(k => [k, field(req, k).trim()])) as CheckoutForm;
+  // The questions the page asked: each announced by its hidden `cf_type:<slug>` (custom-fields.view.ts).
+  form.custom_fields = {};
+  form.custom_field_types = {};
+  for (const name of Object.keys((req.body as Record<string, unknown> | undefined) ?? {})) {
+    if (!name.startsWith('cf_type:')) continue;
+    const slug = name.slice('cf_type:'.length);
+    form.custom_field_types[slug] = field(req, name);
+    form.custom_fields[slug] = field(req, `cf:${slug}`).trim();
+  }
+  return form;
+}
+
+/**
+ * The answers as `custom_field_data` (docs/custom-fields.md#answers): a checkbox is true or false, a whole
+ * number a number, anything else as typed; an empty answer is left out, so a required one is the
+ * confirm's `missing` at its slug. A value of the wrong shape goes as typed and the confirm's 422 says why.
+ */
+function customFieldData(form: CheckoutForm): Record<string, string | number | boolean> | null {
+  const types = form.custom_field_types ?? {};
+  const data: Record<string, string | number | boolean> = {};
+  for (const [slug, type] of Object.entries(types)) {
+    const value = form.custom_fields?.[slug] ?? '';
+    if (type === 'checkbox') data[slug] = value === 'true';
+    else if (!value) continue;
+    else if (type === 'number' && /^-?\d{1,15}$/.test(value)) data[slug] = Number(value);
+    else data[slug] = value;
+  }
+  return Object.keys(types).length ? data : null;
+}
+
+/** The confirm's refusals of custom field answers, by slug, in words for beside the field. */
+export function customFieldErrorsOf(error: OperationFailed | DomainError): Record<string, string> {
+  const issues =
+    error instanceof OperationFailed ? error.issues : ((error.details as ValidationIssue[] | undefined) ?? []);
+  const errors: Record<string, string> = {};
+  for (const issue of issues)
+    if (issue.loc[1] === 'custom_field_data' && issue.loc[2] != null)
+      errors[String(issue.loc[2])] = issue.msg === 'Field required' ? 'This field is required.' : issue.msg;
+  return errors;
 }
 
 /** The client endpoints' body for the form: empty fields are left out (unchanged), the address only when given. */
@@ -64,6 +103,8 @@ export function bodyOf(form: CheckoutForm, card: string | null): Record<string, 
       country: (form.country ?? '').toUpperCase(),
       ...Object.fromEntries(Object.entries(address).map(([k, v]) => [k, v || null])),
     };
+  const answers = customFieldData(form);
+  if (answers) body.custom_field_data = answers;
   if (card !== null) body.confirmation_token_id = card || null;
   return body;
 }

@@ -11,7 +11,7 @@ import { FORM_EXPIRED, issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js'
 import { renderPage, sendPage } from '../../web-kit/layout.js';
 import { type StripeJsSettings, stripeJsCsp } from '../../web-kit/stripe-js.js';
 import { cardFormScripts } from '../card-entry/card-entry.view.js';
-import { bodyOf, explain, field, formOf, OperationFailed } from './checkout.form.js';
+import { bodyOf, customFieldErrorsOf, explain, field, formOf, OperationFailed } from './checkout.form.js';
 import { sendToBankAction } from './bank-action.js';
 import {
   CANNOT_TAKE_PAYMENTS,
@@ -133,6 +133,7 @@ class CheckoutPages {
     status = 200,
     form?: CheckoutForm,
     error?: string,
+    fieldErrors?: Record<string, string>,
   ) {
     const { cardEntry } = this.deps;
     // Stripe.js only where a card is typed: the CSP of every other page still allows no script.
@@ -144,7 +145,15 @@ class CheckoutPages {
         narrow: true,
         brand: checkout.organization?.name,
         scripts: stripe ? cardFormScripts(stripe) : undefined,
-        body: checkoutBody({ checkout, csrfToken: issueCsrfToken(req, res), cardEntry, stripe, form, error }),
+        body: checkoutBody({
+          checkout,
+          csrfToken: issueCsrfToken(req, res),
+          cardEntry,
+          stripe,
+          form,
+          error,
+          fieldErrors,
+        }),
       }),
       status,
       stripe ? stripeJsCsp(stripe.stripeJsUrl) : undefined,
@@ -192,9 +201,9 @@ class CheckoutPages {
   readonly submitCheckout = async (req: Request, res: Response): Promise<void> => {
     const secret = secretOf(req);
     const form = formOf(req);
-    const again = async (status: number, error: string) => {
+    const again = async (status: number, error: string, fieldErrors?: Record<string, string>) => {
       const checkout = await this.client('checkouts:client_get', secret, req);
-      if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout, status, form, error);
+      if (!this.notOpen(req, res, checkout)) this.showForm(req, res, checkout, status, form, error, fieldErrors);
     };
     if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
     const pay = field(req, 'action') !== 'update';
@@ -207,7 +216,8 @@ class CheckoutPages {
       // A paid checkout this page cannot take a card for: the buyer learns that, not the missing settings.
       const cardless = this.deps.cardEntry === 'none' || (this.deps.cardEntry === 'stripe' && !this.deps.stripe);
       if (refused && pay && cardless) return again(400, CANNOT_TAKE_PAYMENTS);
-      if (refused && (refused.status === 400 || refused.status === 422)) return again(refused.status, explain(refused));
+      if (refused && (refused.status === 400 || refused.status === 422))
+        return again(refused.status, explain(refused), customFieldErrorsOf(refused));
       if (refused?.status === 403) return void res.redirect(303, `/checkout/${encodeURIComponent(secret)}`);
       throw error;
     }

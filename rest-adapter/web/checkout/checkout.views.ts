@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
 import type { StripeJsSettings } from '../../web-kit/stripe-js.js';
 import { elementsModeOf, stripeCardField } from '../card-entry/card-entry.view.js';
+import { attachedFieldsOf, customFieldsFieldset, shownAnswer } from './custom-fields.view.js';
 
 /** A checkout as the client endpoints answer it (Polar's CheckoutPublic, snake_case). */
 export type PublicCheckout = Record<string, any>;
@@ -36,9 +37,17 @@ export interface CheckoutForm {
   line1?: string;
   line2?: string;
   customer_tax_id?: string;
+  /** The custom field answers as typed, by slug, and each field's type (custom-fields.view.ts). */
+  custom_fields?: Record<string, string>;
+  custom_field_types?: Record<string, string>;
 }
 
-const ADDRESS_FIELDS: { key: keyof CheckoutForm; wire: string; label: string; autocomplete: string }[] = [
+const ADDRESS_FIELDS: {
+  key: Exclude<keyof CheckoutForm, 'custom_fields' | 'custom_field_types'>;
+  wire: string;
+  label: string;
+  autocomplete: string;
+}[] = [
   { key: 'line1', wire: 'line1', label: 'Address', autocomplete: 'address-line1' },
   { key: 'line2', wire: 'line2', label: 'Address line 2', autocomplete: 'address-line2' },
   { key: 'postal_code', wire: 'postal_code', label: 'Postal code', autocomplete: 'postal-code' },
@@ -131,10 +140,20 @@ export interface CheckoutBodyOptions {
   stripe?: StripeJsSettings | null;
   form?: CheckoutForm;
   error?: string | null;
+  /** The confirm's refusal of a custom field answer, by slug, shown beside the field. */
+  fieldErrors?: Record<string, string>;
 }
 
 /** The hosted checkout's form: one POST, `action=pay` (the main button) or `action=update` (apply a code, change product). */
-export function checkoutBody({ checkout, csrfToken, cardEntry, stripe, form, error }: CheckoutBodyOptions): SafeHtml {
+export function checkoutBody({
+  checkout,
+  csrfToken,
+  cardEntry,
+  stripe,
+  form,
+  error,
+  fieldErrors,
+}: CheckoutBodyOptions): SafeHtml {
   const f: CheckoutForm = form ?? {
     customer_email: checkout.customer_email ?? '',
     customer_name: checkout.customer_name ?? '',
@@ -143,6 +162,13 @@ export function checkoutBody({ checkout, csrfToken, cardEntry, stripe, form, err
     customer_tax_id: checkout.customer_tax_id ?? '',
     ...Object.fromEntries(ADDRESS_FIELDS.map(a => [a.key, checkout.customer_billing_address?.[a.wire] ?? ''])),
   };
+  const questions = attachedFieldsOf(checkout);
+  const held = (checkout.custom_field_data ?? {}) as Record<string, unknown>;
+  const answers =
+    form?.custom_fields ??
+    Object.fromEntries(
+      questions.map(q => [q.custom_field.slug, shownAnswer(q.custom_field.type, held[q.custom_field.slug])]),
+    );
   const product = checkout.product as Record<string, any> | null;
   const products = (checkout.products ?? []) as Record<string, any>[];
   const action = `/checkout/${checkout.client_secret}`;
@@ -167,6 +193,7 @@ ${choice}
 ${input('email', 'customer_email', 'E-mail', f.customer_email, { type: 'email', required: true, autocomplete: 'email' })}
 ${input('name', 'customer_name', 'Name', f.customer_name, { autocomplete: 'name', required: false })}
 ${address.length ? html`<fieldset><legend>Billing address</legend><div class="stack">${address.map(a => input(`address-${a.key}`, a.key, a.label, f[a.key], { required: fields[a.wire] === 'required', autocomplete: a.autocomplete }))}${input('tax-id', 'customer_tax_id', 'Tax ID (VAT number, for a business)', f.customer_tax_id, { autocomplete: 'off' })}</div></fieldset>` : null}
+${customFieldsFieldset(questions, answers, fieldErrors ?? {})}
 ${discount}
 ${cardField(checkout, cardEntry, stripe)}
 <div><button type="submit" name="action" value="pay" class="pay"${canTakeCard(checkout, cardEntry, stripe) ? null : html` disabled`}>${payLabel(checkout)}</button></div>

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer } from '../customers/customer.entity.js';
 import { recordEvent } from '../events/record-event.js';
+import { recordSystemEvent, type SystemEventName } from '../system-events/system-events.js';
 import type { Benefit } from './benefit.entity.js';
 import type { BenefitGrant } from './benefit-grant.entity.js';
 import { BenefitGrantType } from './benefit.type.js';
@@ -54,4 +55,30 @@ export function recordCustomerStateChanged(
   at: Date,
 ): void {
   recordEvent(em, organizationId, 'customer.state_changed', customerStateWire(state), at);
+}
+
+/** Polar's system event in the usage stream for each grant webhook event. */
+const SYSTEM_EVENT_OF: Record<string, SystemEventName> = {
+  'benefit_grant.created': 'benefit.granted',
+  'benefit_grant.cycled': 'benefit.cycled',
+  'benefit_grant.revoked': 'benefit.revoked',
+};
+
+/** A grant's change: the webhook event, and Polar's system event in the usage stream (`benefit.granted`, …). */
+export async function recordGrantChange(
+  em: EntityManager,
+  type: 'benefit_grant.created' | 'benefit_grant.revoked' | 'benefit_grant.cycled',
+  grant: BenefitGrant,
+  benefit: Benefit,
+  customer: Customer,
+  at: Date,
+): Promise<void> {
+  recordBenefitGrantEvent(em, type, grant, benefit, customer, at);
+  await recordSystemEvent(em, {
+    organizationId: grant.organizationId,
+    customerId: customer.id,
+    name: SYSTEM_EVENT_OF[type],
+    metadata: { benefit_id: benefit.id, benefit_grant_id: grant.id, benefit_type: benefit.type },
+    at,
+  });
 }

@@ -2,7 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Customer } from '../customers/customer.entity.js';
 import { Order } from '../orders/order.entity.js';
 import { Subscription } from '../subscriptions/subscription.entity.js';
+import { CustomerSeat } from '../customer-seats/customer-seat.entity.js';
 import { BenefitGrant } from './benefit-grant.entity.js';
+
+/** What holds grants: a subscription, or a one-time order. */
+export type Holder = { subscriptionId: string; orderId: null } | { subscriptionId: null; orderId: string };
+
+const holderWhere = (holder: Holder) =>
+  holder.subscriptionId ? { subscriptionId: holder.subscriptionId } : { orderId: holder.orderId as string };
 
 /** What holds a grant: its subscription, or its one-time order (`subscription_id` null). */
 export interface GrantHolderRow {
@@ -49,12 +56,25 @@ export class BenefitGrantRepository {
     return this.em.find(BenefitGrant, { benefitId, revokedAt: null, grantedAt: { $ne: null } });
   }
 
-  /** Every grant (revoked ones too) of one subscription or one-time order. */
-  ofHolder(holder: { subscriptionId: string; orderId: null } | { subscriptionId: null; orderId: string }) {
-    return this.em.find(
-      BenefitGrant,
-      holder.subscriptionId ? { subscriptionId: holder.subscriptionId } : { orderId: holder.orderId },
+  /** Every grant (revoked ones too) of one subscription or one-time order, of one customer when given. */
+  ofHolder(holder: Holder, customerId?: string) {
+    return this.em.find(BenefitGrant, { ...holderWhere(holder), ...(customerId ? { customerId } : {}) });
+  }
+
+  /** The customers holding grants (revoked ones too) of one subscription or one-time order. */
+  async customersOfHolder(holder: Holder): Promise<string[]> {
+    const grants = await this.em.find(BenefitGrant, holderWhere(holder), { fields: ['customerId'] });
+    return [...new Set(grants.map(g => g.customerId))];
+  }
+
+  /** The holders of the claimed seats of a seat-based subscription or order (docs/customer-seats.md#benefits). */
+  async claimedSeatHolders(holder: Holder): Promise<string[]> {
+    const seats = await this.em.find(
+      CustomerSeat,
+      { ...holderWhere(holder), status: 'claimed', customerId: { $ne: null } },
+      { orderBy: { createdAt: 'asc' } },
     );
+    return seats.map(seat => seat.customerId as string);
   }
 
   /** The grant's holder id (its subscription, else its order), or undefined when there is no such grant. */

@@ -3,14 +3,11 @@ import type { Customer } from '../customers/customer.entity.js';
 import type { Benefit, BenefitKind } from './benefit.entity.js';
 import { BenefitRepository } from './benefit.repository.js';
 import { BenefitGrant } from './benefit-grant.entity.js';
-import { BenefitGrantRepository } from './benefit-grant.repository.js';
+import { BenefitGrantRepository, type Holder } from './benefit-grant.repository.js';
+import { endSeatsOfSubscription } from '../customer-seats/customer-seat.ending.js';
 import { isRetriable } from './benefit-integration.errors.js';
 import type { BenefitTypeHandler } from './benefit-type-handlers.js';
-import {
-  recordBenefitGrantEvent,
-  recordBenefitGrantUpdated,
-  recordCustomerStateChanged,
-} from './benefit-grant.events.js';
+import { recordBenefitGrantUpdated, recordCustomerStateChanged, recordGrantChange } from './benefit-grant.events.js';
 import { loadCustomerState } from './customer-state.read.js';
 
 /** Where an organization's `benefit_revocation_grace_period` (days) comes from; identity owns it. */
@@ -18,9 +15,6 @@ export type GracePeriodSource = (organizationId: string) => Promise<number>;
 
 /** The organization's clock (the sandbox clock in the sandbox): grants are stamped with its time. */
 export type OrganizationNow = (organizationId: string) => Promise<Date>;
-
-/** What holds the grants: a subscription, or a one-time order. */
-type Holder = { subscriptionId: string; orderId: null } | { subscriptionId: null; orderId: string };
 
 export interface ReconcileOutcome {
   /** Run again at this instant (a past-due subscription's grace period ends then), on the organization's clock. */
@@ -35,6 +29,9 @@ export interface ReconcileOutcome {
 }
 
 const DAY_MS = 86_400_000;
+
+/** Statuses a subscription does not come back from: a seat-based one's seats end with it. */
+const ENDED = new Set<string>(['canceled', 'unpaid', 'incomplete_expired']);
 
 /**
  * Brings the grants of one subscription or one-time order in line with its state (Polar's timing,
@@ -74,13 +71,13 @@ export class BenefitGrantEngine {
         recheckAt = ends;
       }
     }
-    const retry = await this.apply(
+    const seatBased = subscription.seats != null;
+    // An ended seat-based subscription ends its seats (their holders then lose the benefits below).
+    if (seatBased && ENDED.has(subscription.status)) await endSeatsOfSubscription(em, subscriptionId, at);
+    const retry = await this.applyAll(
       em,
-      {
-        organizationId: subscription.organizationId,
-        customerId: subscription.customerId,
-        productId: wanted ? subscription.productId : null,
-      },
+      { organizationId: subscription.organizationId, buyerId: subscription.customerId, seatBased },
+      wanted ? subscription.productId : null,
       { subscriptionId, orderId: null },
       at,
       options.cycled === true,
@@ -101,17 +98,41 @@ export class BenefitGrantEngine {
     if (!order || order.subscriptionId) return null;
     const at = await now(order.organizationId);
     const paid = order.status === 'paid' || order.status === 'partially_refunded' || order.status === 'refunded';
-    return this.apply(
+    return this.applyAll(
       em,
-      {
-        organizationId: order.organizationId,
-        customerId: order.customerId,
-        productId: paid && !revoke ? order.productId : null,
-      },
+      { organizationId: order.organizationId, buyerId: order.customerId, seatBased: order.seats != null },
+      paid && !revoke ? order.productId : null,
       { subscriptionId: null, orderId },
       at,
       false,
     );
+  }
+
+  /**
+   * Who holds the product's benefits through this subscription or order: its customer; for a seat-based
+   * one, each holder of a claimed seat instead, as Polar grants them (docs/customer-seats.md#benefits).
+   * Every other customer with grants of it (a revoked seat's holder) holds none.
+   */
+  private async applyAll(
+    em: EntityManager,
+    container: { organizationId: string; buyerId: string; seatBased: boolean },
+    productId: string | null,
+    holder: Holder,
+    at: Date,
+    cycled: boolean,
+  ): Promise<string | null> {
+    const grants = new BenefitGrantRepository(em);
+    const targets = new Map<string, string | null>();
+    for (const customerId of await grants.customersOfHolder(holder)) targets.set(customerId, null);
+    const holders = container.seatBased ? await grants.claimedSeatHolders(holder) : [container.buyerId];
+    for (const customerId of holders) targets.set(customerId, productId);
+    let retry: string | null = null;
+    for (const [customerId, wanted] of targets) {
+      const target = { organizationId: container.organizationId, customerId, productId: wanted };
+      const failed = await this.apply(em, target, holder, at, cycled);
+      retry ??= failed;
+    }
+    return retry;
   }
 
   /** A deleted benefit: every grant of it is revoked now. */
@@ -167,7 +188,7 @@ export class BenefitGrantEngine {
     const benefitRepository = new BenefitRepository(em);
     const grantRepository = new BenefitGrantRepository(em);
     const links = target.productId ? await benefitRepository.linksOfProduct(target.productId) : [];
-    const grants = await grantRepository.ofHolder(holder);
+    const grants = await grantRepository.ofHolder(holder, target.customerId);
     const benefitIds = [...new Set([...links.map(l => l.benefitId), ...grants.map(g => g.benefitId)])];
     const benefits = new Map(
       (benefitIds.length ? await benefitRepository.findMany(benefitIds) : []).map(b => [b.id, b]),
@@ -181,7 +202,7 @@ export class BenefitGrantEngine {
       let grant = grants.find(g => g.benefitId === benefitId);
       if (grant?.revokedAt && holder.orderId) continue;
       if (grant?.grantedAt && !grant.revokedAt) {
-        if (cycled) this.record(em, 'benefit_grant.cycled', grant, benefit, customer, at);
+        if (cycled) await recordGrantChange(em, 'benefit_grant.cycled', grant, benefit, customer, at);
         continue;
       }
       if (!grant) {
@@ -290,7 +311,7 @@ export class BenefitGrantEngine {
       grant.revokedAt = null;
       grant.error = null;
       grant.modifiedAt = at;
-      this.record(em, 'benefit_grant.created', grant, benefit, customer, at);
+      await recordGrantChange(em, 'benefit_grant.created', grant, benefit, customer, at);
       return { granted: true, retry: null };
     } catch (error) {
       keepProperties(grant, error);
@@ -334,19 +355,8 @@ export class BenefitGrantEngine {
     }
     grant.revokedAt = at;
     grant.modifiedAt = at;
-    this.record(em, 'benefit_grant.revoked', grant, benefit, customer, at);
+    await recordGrantChange(em, 'benefit_grant.revoked', grant, benefit, customer, at);
     return null;
-  }
-
-  private record(
-    em: EntityManager,
-    type: string,
-    grant: BenefitGrant,
-    benefit: Benefit,
-    customer: Customer,
-    at: Date,
-  ): void {
-    recordBenefitGrantEvent(em, type, grant, benefit, customer, at);
   }
 
   /** `customer.state_changed` with the state as the change leaves it (read inside the transaction). */

@@ -16,6 +16,7 @@ import type {
 } from '../payments/payment-processor.js';
 import type { Checkout } from './checkout.entity.js';
 import { CheckoutRepository } from './checkout.repository.js';
+import { addOwnerMember } from '../members/owner-member.js';
 import { checkoutTaxId } from './checkout-tax.js';
 
 /**
@@ -95,6 +96,7 @@ export async function resolveCustomer(
     createdAt: now,
   } as Customer);
   recordCustomerEvent({ ...ctx, em }, 'customer.created', customer);
+  addOwnerMember(em, customer, now);
   return customer;
 }
 

@@ -45,6 +45,11 @@ export class CustomerSeatRepository {
     return this.em.count(CustomerSeat, { ...containerWhere(container), status: { $in: ['pending', 'claimed'] } });
   }
 
+  /** The pending and claimed seats of a subscription (its end revokes them: customer-seat.ending.ts). */
+  liveOfSubscription(subscriptionId: string): Promise<CustomerSeat[]> {
+    return this.em.find(CustomerSeat, { subscriptionId, status: { $in: ['pending', 'claimed'] } });
+  }
+
   /** A revoked seat the next assignment reuses (Polar keeps one row per seat). */
   findRevoked(container: SeatContainer): Promise<CustomerSeat | null> {
     return this.em.findOne(

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { snakeKeys } from '../../../kit/case.js';
 import { CORE_READERS, PORTAL_READERS, tenantScope } from '../../../kit/database/tenant-scope.js';
 import { loadForWrite } from '../../../kit/database/write/load-for-write.js';
 import type { OutboxEvent } from '../../../kit/database/write/write-frame.js';
@@ -17,9 +16,11 @@ import { CustomerRepository } from '../customers/customer.repository.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { sendSoon } from '../emails/email-outbox.js';
 import { runWrite } from '../events/run-write.js';
+import { addOwnerMember } from '../members/owner-member.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { CustomerSeat } from './customer-seat.entity.js';
+import { enqueueSeatBenefits, type SeatEventType, seatEvent } from './customer-seat.events.js';
 import {
   CustomerNotFound,
   FeatureNotEnabled,
@@ -34,14 +35,11 @@ import { inviteToSeat, SEAT_INVITATION_TTL_MS } from './customer-seat.invitation
 import { customerSeatRead } from './customer-seat.read.js';
 import { type SeatContainer, type SeatContainerRef, CustomerSeatRepository } from './customer-seat.repository.js';
 import { CustomerSeatClaimType, CustomerSeatType, SeatClaimInfoType, SeatsListType } from './customer-seat.type.js';
-import { customerSeatWire } from './customer-seat.wire.js';
 
 /** Merchants (Core API) and the billing customer (its portal) manage the same seats. */
 const SEAT_READERS = [...CORE_READERS, ...PORTAL_READERS];
 /** Every seat of a container on one page: a container has at most 10,000 seats (and their revoked rows). */
 const ALL_SEATS = { limit: 100_000, offset: 0 };
-
-type SeatEventType = 'customer_seat.assigned' | 'customer_seat.claimed' | 'customer_seat.revoked';
 
 /**
  * Seats of seat-based subscriptions and orders (Polar's customer_seat service; docs/customer-seats.md):
@@ -137,6 +135,10 @@ export class CustomerSeatService {
         });
       }
       const type: SeatEventType = immediate ? 'customer_seat.claimed' : 'customer_seat.assigned';
+      if (immediate) {
+        await em.flush();
+        await enqueueSeatBenefits(em, seat, ctx.clock.now());
+      }
       return { result: seat, events: async tx => [...events, await seatEvent(tx, type, seat, now)] };
     });
     if (emailKey) sendSoon(this.deps.jobs, emailKey);
@@ -160,6 +162,7 @@ export class CustomerSeatService {
         memberId: null,
         email: null,
       });
+      await enqueueSeatBenefits(em, seat, ctx.clock.now());
       return { result: seat, events: async tx => [await seatEvent(tx, 'customer_seat.revoked', seat, now)] };
     });
     return this.readIn(ctx.em, seat);
@@ -234,6 +237,7 @@ export class CustomerSeatService {
       if (!holder) throw new InvalidInvitationToken();
       Object.assign(seat, { status: 'claimed', claimedAt: now, invitationTokenHash: null, modifiedAt: now });
       const session = await this.deps.sessions.createFor(em, holder, now);
+      await enqueueSeatBenefits(em, seat, ctx.clock.now());
       return {
         result: { seat, sessionToken: session.token },
         events: async tx => [await seatEvent(tx, 'customer_seat.claimed', seat, now)],
@@ -310,6 +314,7 @@ export class CustomerSeatService {
     if (existing) return existing;
     const created = em.create(Customer, { organizationId, email, metadata: {}, createdAt: now } as Customer);
     events.push(customerEvent('customer.created', created, now));
+    addOwnerMember(em, created, now);
     return created;
   }
 
@@ -361,15 +366,4 @@ async function claimable(ctx: RequestContext, seat: CustomerSeat, at?: Date): Pr
   if (seat.status !== 'pending') return false;
   const now = at ?? (await organizationNow(ctx, seat.organizationId));
   return !seat.invitationTokenExpiresAt || seat.invitationTokenExpiresAt.getTime() >= now.getTime();
-}
-
-/** A seat event: the seat's wire body after the change, read as the REST API serves it. */
-async function seatEvent(em: EntityManager, type: SeatEventType, seat: CustomerSeat, at: Date): Promise<OutboxEvent> {
-  const [row] = await customerSeatRead.byIdsIn(em, { organizationIds: [seat.organizationId], customerId: null }, [
-    seat.id,
-  ]);
-  const payload = row
-    ? customerSeatWire(CustomerSeatType.fromRow(row))
-    : snakeKeys<Record<string, unknown>>({ id: seat.id });
-  return { organizationId: seat.organizationId, type, payload, at };
 }

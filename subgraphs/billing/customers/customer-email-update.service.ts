@@ -6,6 +6,7 @@ import type { OrganizationDirectory, OrganizationProfile } from '../../identity/
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { queueEmail, sendSoon } from '../emails/email-outbox.js';
 import { runWrite } from '../events/run-write.js';
+import type { CustomerOwners } from './customer-owners.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { CustomerType } from '../shared/enums.js';
 import { CustomerEmailUpdateRepository } from './customer-email-update.repository.js';
@@ -34,6 +35,7 @@ export class CustomerEmailUpdateService {
       /** The organization's switch (`customer_portal_settings.customer.allow_email_change`) and name. */
       organizations: OrganizationDirectory | null;
       jobs: JobRunner | null;
+      owners?: CustomerOwners;
     },
   ) {}
 
@@ -122,6 +124,7 @@ export class CustomerEmailUpdateService {
       customer.emailVerified = true;
       customer.modifiedAt = now;
       await flushCustomer(em, customer);
+      await this.deps.owners?.emailChanged(em, customer, now);
       const notice = oldEmail ? await this.tellOldAddress(em, customer, oldEmail, profile, now) : null;
       return {
         result: { session: await this.deps.sessions.createFor(em, customer, now), notice },

@@ -58,6 +58,11 @@ export class CustomerRepository {
     return this.em.findOneOrFail(Customer, { id });
   }
 
+  /** The organization's live customer with this id, or null (another organization's, deleted, unknown). */
+  findLiveInOrganization(organizationId: string, id: string): Promise<Customer | null> {
+    return this.em.findOne(Customer, { id, organizationId, deletedAt: null });
+  }
+
   /** Live customers of one organization with this e-mail (case-insensitive), for the uniqueness rule. */
   findByEmail(organizationId: string, email: string): Promise<Customer | null> {
     return this.em.findOne(Customer, {

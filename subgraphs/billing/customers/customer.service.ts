@@ -5,9 +5,12 @@ import type { ChangeOutcome } from '../../../kit/database/write/write-frame.js';
 import { PolarRequestValidationError, ResourceNotFound } from '../../../kit/errors.js';
 import { pageWindow, paginationOf, type Pagination, type PageRequest } from '../../../kit/graphql/pagination.js';
 import { targetOrganization } from '../../../kit/target-organization.js';
+import { metadataFilter } from '../shared/metadata-filter.js';
+import { recordSystemEvent } from '../system-events/system-events.js';
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { runWrite } from '../events/run-write.js';
+import type { CustomerOwners } from './customer-owners.js';
 import { CustomerType as CustomerKind } from '../shared/enums.js';
 import { CustomerType } from './customer.type.js';
 import { customersCsv } from './customer.csv.js';
@@ -53,6 +56,7 @@ export class CustomerService {
   constructor(
     private readonly recordSubscriptionChanges: SubscriptionChangeRecorder = recordSubscriptionEvents,
     private readonly sessions?: Pick<CustomerSessionService, 'endAllFor'>,
+    private readonly owners?: CustomerOwners,
   ) {}
 
   /** One page through the read path (one statement, plus the count when the page cannot tell it). */
@@ -149,6 +153,19 @@ export class CustomerService {
       } as Customer);
       const created = customerEvent('customer.created', customer, ctx.clock.now());
       await flushCustomer(em, customer);
+      this.owners?.added(em, customer, customer.createdAt);
+      await recordSystemEvent(em, {
+        organizationId,
+        customerId: customer.id,
+        name: 'customer.created',
+        metadata: {
+          customer_id: customer.id,
+          customer_email: customer.email,
+          customer_name: customer.name,
+          customer_external_id: customer.externalId,
+        },
+        at: customer.createdAt,
+      });
       return { result: customer, events: [created] };
     });
   }
@@ -298,6 +315,7 @@ export class CustomerService {
     customer.modifiedAt = ctx.clock.now();
     // Flushed here so a lost uniqueness race answers as the checks above would (the frame's flush is then a no-op).
     await flushCustomer(ctx.em, customer);
+    if (input.email !== undefined) await this.owners?.emailChanged(ctx.em, customer, customer.modifiedAt);
     return { result: customer, events: [customerEvent('customer.updated', customer, ctx.clock.now())] };
   }
 }
@@ -329,12 +347,4 @@ export function storedAddress(a: AddressInput): Address {
     state: a.state ?? null,
     country: a.country,
   };
-}
-
-/** `{ plan: ["pro", "team"], vip: true }` → `{ plan: ["pro", "team"], vip: ["true"] }`. */
-function metadataFilter(metadata: Record<string, unknown> | null | undefined): Record<string, string[]> | null {
-  if (!metadata) return null;
-  return Object.fromEntries(
-    Object.entries(metadata).map(([key, value]) => [key, (Array.isArray(value) ? value : [value]).map(String)]),
-  );
 }

@@ -39,6 +39,12 @@ import { Migration20261128232002_product_custom_fields } from './Migration202611
 import { Migration20261128232003_subscription_custom_field_data } from './Migration20261128232003_subscription_custom_field_data.js';
 import { Migration20261128233000_product_deleted_at } from './Migration20261128233000_product_deleted_at.js';
 import { Migration20261128233100_customer_email_verifications } from './Migration20261128233100_customer_email_verifications.js';
+import { Migration20261129010000_members } from './Migration20261129010000_members.js';
+import { Migration20261129010001_seat_holder_grants } from './Migration20261129010001_seat_holder_grants.js';
+import { Migration20261129040000_usage_events } from './Migration20261129040000_usage_events.js';
+import { Migration20261129050000_metric_dashboards } from './Migration20261129050000_metric_dashboards.js';
+import { Migration20261129050001_metric_indexes } from './Migration20261129050001_metric_indexes.js';
+import { Migration20261129020000_customer_wallets } from './Migration20261129020000_customer_wallets.js';
 import { Migration20261129030000_review_read_indexes } from './Migration20261129030000_review_read_indexes.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
@@ -93,5 +99,11 @@ export const billingMigrations = [
     name: 'Migration20261128233100_customer_email_verifications',
     class: Migration20261128233100_customer_email_verifications,
   },
+  { name: 'Migration20261129010000_members', class: Migration20261129010000_members },
+  { name: 'Migration20261129010001_seat_holder_grants', class: Migration20261129010001_seat_holder_grants },
+  { name: 'Migration20261129040000_usage_events', class: Migration20261129040000_usage_events },
+  { name: 'Migration20261129050000_metric_dashboards', class: Migration20261129050000_metric_dashboards },
+  { name: 'Migration20261129050001_metric_indexes', class: Migration20261129050001_metric_indexes },
+  { name: 'Migration20261129020000_customer_wallets', class: Migration20261129020000_customer_wallets },
   { name: 'Migration20261129030000_review_read_indexes', class: Migration20261129030000_review_read_indexes },
 ];

@@ -44,6 +44,11 @@ export interface NewOrder {
   nextPaymentAttemptAt?: Date | null;
   /** Its tax (docs/tax.md#orders), one share per item; absent: none computed (tax 0, no behaviour). */
   tax?: OrderTax;
+  /**
+   * A merchant's draft (`POST /v1/orders`, docs/selling.md#draft-orders): written as `draft` with no
+   * invoice number (its finalize takes one once paid, so a failed charge burns none).
+   */
+  draft?: boolean;
 }
 
 /**
@@ -66,7 +71,7 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
     subscriptionId: input.subscriptionId,
     checkoutId: input.checkoutId,
     discountId: input.discountId,
-    status: 'pending',
+    status: input.draft ? 'draft' : 'pending',
     billingReason: input.billingReason,
     currency: input.currency,
     subtotalAmount: subtotal,
@@ -78,7 +83,7 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
     appliedBalanceAmount: input.appliedBalanceAmount ?? 0n,
     billingName: input.billingName,
     billingAddress: input.billingAddress,
-    invoiceNumber: await nextInvoiceNumber(em, input.organizationId),
+    invoiceNumber: input.draft ? null : await nextInvoiceNumber(em, input.organizationId),
     seats: input.seats,
     metadata: input.metadata,
     customFieldData: input.customFieldData ?? {},
@@ -104,7 +109,7 @@ export async function createOrder(em: EntityManager, input: NewOrder, now: Date,
   }
   await em.flush();
   recordEvent(em, order.organizationId, 'order.created', await orderEventPayload(em, order), now);
-  if (paid) {
+  if (paid && !input.draft) {
     order.status = 'paid';
     order.modifiedAt = now;
     await em.flush();

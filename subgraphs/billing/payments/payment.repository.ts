@@ -22,6 +22,16 @@ export class PaymentRepository {
     );
   }
 
+  /** The payment recorded under this processor key, or null. */
+  findByKey(idempotencyKey: string): Promise<Payment | null> {
+    return this.em.findOne(Payment, { idempotencyKey });
+  }
+
+  /** How many payments of the order were recorded under keys starting with `keyPrefix` (its attempts so far). */
+  countOfOrderByKeyPrefix(orderId: string, keyPrefix: string): Promise<number> {
+    return this.em.count(Payment, { orderId, idempotencyKey: { $like: `${keyPrefix}%` } });
+  }
+
   /** The payment, re-read and row-locked until the transaction ends. */
   lockFresh(id: string): Promise<Payment> {
     return this.em.findOneOrFail(Payment, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });

@@ -33,8 +33,11 @@ export interface OrganizationProfile {
     prorationBehaviorUpgrade: ProrationBehavior | null;
     prorationBehaviorDowngrade: ProrationBehavior | null;
   };
-  /** The feature switches billing enforces (`feature_settings`): seats (docs/customer-seats.md). */
-  features: { seatBasedPricingEnabled: boolean; memberModelEnabled: boolean };
+  /**
+   * The feature switches billing enforces (`feature_settings`): seats (docs/customer-seats.md), draft
+   * orders charged off-session (docs/selling.md#draft-orders).
+   */
+  features: { seatBasedPricingEnabled: boolean; memberModelEnabled: boolean; offSessionChargesEnabled: boolean };
   /** The seller's tax: its country (none: it collects no tax), default behaviour and tax settings (docs/tax-settings.md). */
   tax: SellerTaxSettings;
 }

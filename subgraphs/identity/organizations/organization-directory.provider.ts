@@ -71,6 +71,7 @@ function profileOf(organization: Organization | null): OrganizationProfile | nul
     features: {
       seatBasedPricingEnabled: organization.featureSettings?.seat_based_pricing_enabled === true,
       memberModelEnabled: organization.featureSettings?.member_model_enabled === true,
+      offSessionChargesEnabled: organization.featureSettings?.off_session_charges_enabled === true,
     },
     tax: taxOf(organization),
   };

@@ -24,6 +24,11 @@ export class DetailsInput {
 export class FeatureSettingsInput {
   @Field(() => Boolean, { nullable: true }) seatBasedPricingEnabled?: boolean;
   @Field(() => Boolean, { nullable: true }) memberModelEnabled?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Beyond Polar (where support switches it on): draft orders charged off-session (POST /v1/orders).',
+  })
+  offSessionChargesEnabled?: boolean;
   @Field(() => Boolean, { nullable: true }) checkoutLocalizationEnabled?: boolean;
   @Field(() => [String], { nullable: true }) overviewMetrics?: string[] | null;
 }

@@ -111,8 +111,47 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   await api('PATCH', `/v1/products/${oneTime}`, {
     attached_custom_fields: [{ custom_field_id: customField.id, required: false }],
   });
+  // Usage (docs/usage-events.md): an event of the customer with Polar's typed metadata, and a meter counting it.
+  await api('POST', '/v1/events/ingest', {
+    events: [
+      {
+        name: 'walk.completion',
+        customer_id: customerId,
+        external_id: 'walk-event-1',
+        metadata: {
+          route: '/chat',
+          _llm: { vendor: 'openai', model: 'gpt-4o', input_tokens: 3, output_tokens: 4, total_tokens: 7 },
+          _cost: { amount: '0.25', currency: 'usd' },
+        },
+      },
+    ],
+  });
+  const event = (await api('GET', '/v1/events/?name=walk.completion')).items[0];
+  const meter = await api('POST', '/v1/meters/', {
+    name: 'Walk tokens',
+    filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'walk.completion' }] },
+    aggregation: { func: 'sum', property: '_llm.total_tokens' },
+  });
+  const dashboard = await api('POST', '/v1/metrics/dashboards', { name: 'Walk', metrics: ['revenue', 'orders'] });
+  // A balance the seller owes the customer (what a downgrade's larger credit leaves, docs/wallets.md):
+  // the wallet reads need one. Written to the ledger directly, as the plan-change tests' set-up does.
+  await stack.sandbox.environment.billing.orm.em.fork().execute(
+    `insert into billing.customer_balance_entries (id, organization_id, customer_id, currency, amount, reason, created_at)
+       values (gen_random_uuid(), ?, ?, 'usd', 700, 'proration_credit', now())`,
+    [owner.organizationId, customerId],
+  );
+  const [wallet] = await stack.sandbox.environment.billing.orm.em
+    .fork()
+    .execute<{ id: string }[]>('select id from billing.customer_wallets where customer_id = ?', [customerId]);
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
+  // The walk customer then becomes a team (its e-mail change is asked first: a team's cannot be) with a second member: the member reads (by external ids too) and the
+  // portal's team (team customers only) need one.
+  await api('PATCH', `/v1/customers/${customerId}`, { type: 'team' });
+  const member = await api('POST', `/v1/customers/${customerId}/members`, {
+    email: 'walk-member@example.com',
+    external_id: 'walk-member',
+  });
   return {
     owner,
     customerSession: session.token,
@@ -128,6 +167,8 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       seatInvitation: invitationToken,
       customer: customerId,
       externalCustomer: 'walk-ext',
+      member: member.id,
+      externalMember: 'walk-member',
       order: order.id,
       subscription: subscription.id,
       refund: refund.id,
@@ -144,6 +185,10 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       emailUpdateToken,
       dispute: dispute.id,
       customField: customField.id,
+      event: event.id,
+      meter: meter.id,
+      metricDashboard: dashboard.id,
+      wallet: wallet.id,
     },
   };
 }

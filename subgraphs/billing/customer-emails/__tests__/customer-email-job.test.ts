@@ -39,7 +39,7 @@ class Directory implements OrganizationDirectory {
       customerPortalSettings: {} as OrganizationProfile['customerPortalSettings'],
       customerEmailSettings: this.switches as OrganizationProfile['customerEmailSettings'],
       billing: {} as OrganizationProfile['billing'],
-      features: { seatBasedPricingEnabled: false, memberModelEnabled: false },
+      features: { seatBasedPricingEnabled: false, memberModelEnabled: false, offSessionChargesEnabled: false },
       defaultPresentmentCurrency: 'usd',
       tax: {
         country: null,

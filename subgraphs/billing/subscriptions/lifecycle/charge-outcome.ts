@@ -1,3 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Order } from '../../orders/order.entity.js';
+import { Payment, type PaymentTrigger } from '../../payments/payment.entity.js';
 import type { ChargeOutcome } from '../../payments/payment-processor.js';
 
 /** No card to charge: a failed attempt all the same (recorded, so dunning counts it), nothing sent. */
@@ -32,4 +35,29 @@ export function paymentFieldsOf(outcome: ChargeOutcome): {
     declineReason: outcome.status === 'failed' ? (outcome.failure.declineCode ?? outcome.failure.code) : null,
     declineMessage: outcome.status === 'failed' ? outcome.failure.message : null,
   };
+}
+
+/**
+ * The payment row of one off-session charge attempt of an order (a renewal, a dunning retry, a customer's
+ * retry, a draft order's finalize), whatever its outcome, under the processor key it was sent with.
+ */
+export function recordOrderCharge(
+  em: EntityManager,
+  order: Pick<Order, 'id' | 'organizationId' | 'customerId' | 'currency'>,
+  charge: { key: string; trigger: PaymentTrigger; amount: bigint; outcome: ChargeOutcome; at: Date },
+): void {
+  em.create(Payment, {
+    organizationId: order.organizationId,
+    customerId: order.customerId,
+    checkoutId: null,
+    orderId: order.id,
+    processor: 'stripe',
+    idempotencyKey: charge.key,
+    trigger: charge.trigger,
+    amount: charge.amount,
+    currency: order.currency,
+    method: 'card',
+    ...paymentFieldsOf(charge.outcome),
+    createdAt: charge.at,
+  } as Payment);
 }

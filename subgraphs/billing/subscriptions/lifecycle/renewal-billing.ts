@@ -8,7 +8,6 @@ import { orderEventPayload } from '../../orders/order.events.js';
 import type { Order } from '../../orders/order.entity.js';
 import { orderAmounts } from '../../orders/order-amounts.js';
 import { idempotencyKey } from '../../payments/idempotency-key.js';
-import { Payment } from '../../payments/payment.entity.js';
 import type {
   ChargeOutcome,
   NewPaymentMethod,
@@ -21,7 +20,7 @@ import { recordSubscriptionEvents } from '../subscription.events.js';
 import { endAfterDunning, markPastDue, recoverFromDunning } from '../transitions/lifecycle.js';
 import { type BillingCadence, nextPeriodEndAfter, nthPeriodEnd, periodIndexAt } from '../../time/calendar.js';
 import { type DiscountDuration, discountAppliesTo } from '../../pricing/discount-duration.js';
-import { NO_PAYMENT_METHOD, paymentFieldsOf } from './charge-outcome.js';
+import { NO_PAYMENT_METHOD, recordOrderCharge } from './charge-outcome.js';
 import { afterFailedAttempt } from './dunning.js';
 import { takeRenewalAdjustments } from './renewal-adjustments.js';
 import { RenewalQueries } from './renewal.queries.js';
@@ -232,20 +231,13 @@ export async function attemptPayment(
         metadata: { order_id: order.id, subscription_id: s.id },
       })
     : NO_PAYMENT_METHOD;
-  em.create(Payment, {
-    organizationId: order.organizationId,
-    customerId: order.customerId,
-    checkoutId: null,
-    orderId: order.id,
-    processor: 'stripe',
-    idempotencyKey: key,
+  recordOrderCharge(em, order, {
+    key,
     trigger: automatic ? (attempt === 1 ? 'subscription_cycle' : 'retry_dunning') : 'retry_customer',
     amount: due,
-    currency: order.currency,
-    method: 'card',
-    ...paymentFieldsOf(outcome),
-    createdAt: stamp.next(1),
-  } as Payment);
+    outcome,
+    at: stamp.next(1),
+  });
   return settleAttempt(em, s, order, attempt, outcome, stamp, automatic);
 }
 

@@ -1,0 +1,51 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../shared/sql.queries.js';
+import { type QuantitiesQuery, quantitiesSql } from './meter-sql.js';
+
+export interface QuantityRow {
+  timestamp: Date;
+  quantity: number;
+  total: number;
+}
+
+/**
+ * Meters' own statements: the quantities (one statement, compiled by meter-sql.ts) and the two seams billing
+ * fills in (docs/meters.md#seams-for-billing). Runs on the entity manager it is given, so inside its transaction.
+ */
+export class MeterRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  quantities(query: Omit<QuantitiesQuery, 'table'>): Promise<QuantityRow[]> {
+    const statement = quantitiesSql({ ...query, table: 'billing.usage_events' });
+    return sql<QuantityRow>(this.em, statement.sql, statement.values);
+  }
+
+  /**
+   * SEAM for billing: whether any of the meter's events has been billed. Today that is a row in
+   * `billing.billing_entries` for the meter; the billing job writes those. When true, the meter's filter and
+   * aggregation are frozen (Polar's 422 `forbidden`), since changing them would change what was already charged.
+   */
+  async hasBilledEvents(meterId: string): Promise<boolean> {
+    const [row] = await sql<{ billed: boolean }>(
+      this.em,
+      'select exists(select 1 from billing.billing_entries where meter_id = ?::uuid) as billed',
+      [meterId],
+    );
+    return row.billed;
+  }
+
+  /**
+   * SEAM for billing: what keeps the meter from being archived, as Polar: a live metered price of a live
+   * product (none exist until metered prices do: the clause is written against `product_prices.meter_id` by the
+   * billing work, see docs/meters.md) or a live `meter_credit` benefit naming it.
+   */
+  async usedBy(meterId: string): Promise<'price' | 'benefit' | null> {
+    const [row] = await sql<{ benefit: boolean }>(
+      this.em,
+      `select exists(select 1 from billing.benefits b where b.type = 'meter_credit' and b.deleted_at is null
+         and b.properties ->> 'meter_id' = ?::text) as benefit`,
+      [meterId],
+    );
+    return row.benefit ? 'benefit' : null;
+  }
+}

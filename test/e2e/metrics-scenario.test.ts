@@ -1,0 +1,542 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { ManualClock } from '../../kit/clock.js';
+import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+
+/**
+ * `GET /v1/metrics/` against a year a merchant lives in the sandbox (docs/metrics.md): subscriptions sold through
+ * checkouts over 2028 (monthly, yearly, a trial, one with a 10 % discount), an upgrade, a cancellation with a
+ * reason, a revoked subscription, a partial refund, one-time orders in dollars and euros and a checkout never
+ * paid; then the clock moved to 2029 so every renewal happened. Each metric of each period is then compared with
+ * the same definition computed here, independently, from the orders, subscriptions and checkouts the API lists.
+ */
+jest.setTimeout(300_000);
+const START = new Date('2028-01-03T10:00:00.000Z');
+const wall = new ManualClock(START);
+let stack: TestStack;
+let base: string;
+let owner: Tenant;
+let other: Tenant;
+
+const api = (method: string, path: string, body?: unknown, token = owner.oat) =>
+  call(base, method, path, { token, body });
+
+async function product(body: Record<string, unknown>): Promise<string> {
+  const res = await api('POST', '/v1/products/', { name: 'Plan', ...body });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+async function buy(body: Record<string, unknown>): Promise<string> {
+  const checkout = await api('POST', '/v1/checkouts/', { customer_email: `${Math.random()}@example.com`, ...body });
+  expect(checkout.status).toBe(201);
+  const confirmed = await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+    body: { confirmation_token_id: 'pm_card_visa' },
+  });
+  expect(confirmed.status).toBe(200);
+  return checkout.body.id;
+}
+
+async function subscriptionOf(checkoutId: string): Promise<string> {
+  const subs = await listAll('/v1/subscriptions/');
+  return subs.find(s => s.checkout_id === checkoutId)!.id;
+}
+
+async function advance(to: string) {
+  const res = await api('POST', '/v1/sandbox/clock/advance', { to });
+  expect(res.status).toBe(200);
+}
+
+async function listAll(path: string, token = owner.oat): Promise<Record<string, any>[]> {
+  const items: Record<string, any>[] = [];
+  for (let page = 1; ; page += 1) {
+    const res = await api('GET', `${path}?limit=100&page=${page}`, undefined, token);
+    expect(res.status).toBe(200);
+    items.push(...res.body.items);
+    if (page >= res.body.pagination.max_page) return items;
+  }
+}
+
+beforeAll(async () => {
+  stack = await startTestStack('metrics_scenario', wall);
+  base = stack.sandbox.baseUrl;
+  owner = await createTenant(stack.sandbox);
+  other = await createTenant(stack.sandbox);
+
+  const basic = await product({ recurring_interval: 'month', prices: [{ amount_type: 'fixed', price_amount: 1000 }] });
+  const pro = await product({ recurring_interval: 'month', prices: [{ amount_type: 'fixed', price_amount: 3000 }] });
+  const yearly = await product({ recurring_interval: 'year', prices: [{ amount_type: 'fixed', price_amount: 10000 }] });
+  const trial = await product({
+    recurring_interval: 'month',
+    prices: [{ amount_type: 'fixed', price_amount: 2000 }],
+    trial_interval: 'day',
+    trial_interval_count: 14,
+  });
+  const ebook = await product({ prices: [{ amount_type: 'fixed', price_amount: 5000 }] });
+  const euroBook = await product({ prices: [{ amount_type: 'fixed', price_currency: 'eur', price_amount: 4000 }] });
+  const tenOff = await api('POST', '/v1/discounts/', {
+    name: 'Ten off',
+    type: 'percentage',
+    basis_points: 1000,
+    duration: 'forever',
+  });
+  expect(tenOff.status).toBe(201);
+
+  // 3 January: monthly, yearly, a 14-day trial, a one-time order; a checkout left unpaid.
+  const a = await subscriptionOf(await buy({ products: [basic] }));
+  await buy({ products: [yearly] });
+  await buy({ products: [trial] });
+  const ebookCheckout = await buy({ products: [ebook] });
+  expect((await api('POST', '/v1/checkouts/', { products: [basic] })).status).toBe(201);
+
+  // 10 February: a monthly subscription with 10 % off forever.
+  await advance('2028-02-10T12:00:00.000Z');
+  const e = await subscriptionOf(await buy({ products: [basic], discount_id: tenOff.body.id }));
+
+  // 15 March: A upgrades to Pro, invoiced now.
+  await advance('2028-03-15T12:00:00.000Z');
+  const upgraded = await api('PATCH', `/v1/subscriptions/${a}`, { product_id: pro, proration_behavior: 'invoice' });
+  expect(upgraded.status).toBe(200);
+
+  // 20 April: E cancels at the end of its period (too expensive); the one-time order is refunded in part.
+  await advance('2028-04-20T12:00:00.000Z');
+  const canceled = await api('PATCH', `/v1/subscriptions/${e}`, {
+    cancel_at_period_end: true,
+    customer_cancellation_reason: 'too_expensive',
+  });
+  expect(canceled.status).toBe(200);
+  const ebookOrder = (await listAll('/v1/orders/')).find(o => o.checkout_id === ebookCheckout)!;
+  const refund = await api('POST', '/v1/refunds/', {
+    order_id: ebookOrder.id,
+    reason: 'customer_request',
+    amount: 2000,
+  });
+  expect(refund.status).toBe(201);
+
+  // 5 May: a one-time order in euros. 1 June: a subscription revoked on 1 August.
+  await advance('2028-05-05T12:00:00.000Z');
+  await buy({ products: [euroBook] });
+  await advance('2028-06-01T12:00:00.000Z');
+  const g = await subscriptionOf(await buy({ products: [basic] }));
+  await advance('2028-08-01T12:00:00.000Z');
+  expect((await api('DELETE', `/v1/subscriptions/${g}`)).status).toBe(200);
+
+  // The rest of the year: every renewal.
+  await advance('2029-01-05T12:00:00.000Z');
+}, 300_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+type Row = Record<string, any>;
+type Bucket = (iso: string) => string;
+
+/** The wall-clock day (or month) of an instant in a time zone, as `YYYY-MM-DD` (`YYYY-MM`). */
+function bucketing(timezone: string, width: 'day' | 'month'): Bucket {
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+  return iso => format.format(new Date(iso)).slice(0, width === 'day' ? 10 : 7);
+}
+
+/** The independent computation: Polar's definitions (docs/metrics.md) over what the API lists. */
+function expected(data: { orders: Row[]; subscriptions: Row[]; checkouts: Row[] }, keys: string[], bucket: Bucket) {
+  const first = keys[0];
+  const last = keys[keys.length - 1];
+  const within = (iso: string | null) => iso !== null && bucket(iso) >= first && bucket(iso) <= last;
+  const started = new Map(data.subscriptions.map(s => [s.id, s.started_at as string]));
+  const paid = data.orders.filter(o => ['paid', 'refunded', 'partially_refunded'].includes(o.status));
+  const net = (o: Row) => o.net_amount - o.refunded_amount; // this service takes no platform fee
+  const monthly = (s: Row) => {
+    const off = s.discount?.type === 'percentage' ? Math.round((s.amount * s.discount.basis_points) / 10000) : 0;
+    const amount = s.amount - off;
+    return s.recurring_interval === 'year' ? Math.round(amount / 12) : amount;
+  };
+  const end = (s: Row): string | null => s.ended_at ?? s.ends_at;
+  const series: Record<string, number[]> = {};
+  const put = (slug: string, value: number) => {
+    series[slug] ??= [];
+    series[slug].push(value);
+  };
+  let cumulative = 0;
+  let netCumulative = 0;
+  for (const t of keys) {
+    const orders = paid.filter(o => bucket(o.created_at) === t);
+    const sum = (list: Row[], f: (o: Row) => number) => list.reduce((acc, o) => acc + f(o), 0);
+    const revenue = sum(orders, o => o.net_amount);
+    const netRevenue = sum(orders, net);
+    cumulative += revenue;
+    netCumulative += netRevenue;
+    const oneTime = orders.filter(o => o.subscription_id === null);
+    const isNew = (o: Row) => o.subscription_id !== null && bucket(started.get(o.subscription_id)!) === t;
+    const renewed = orders.filter(o => o.subscription_id !== null && !isNew(o));
+    put('orders', orders.length);
+    put('revenue', revenue);
+    put('net_revenue', netRevenue);
+    put('cumulative_revenue', cumulative);
+    put('net_cumulative_revenue', netCumulative);
+    put('average_order_value', orders.length ? Math.ceil(revenue / orders.length) : 0);
+    put('net_average_order_value', orders.length ? Math.ceil(netRevenue / orders.length) : 0);
+    put('one_time_products', oneTime.length);
+    put(
+      'one_time_products_revenue',
+      sum(oneTime, o => o.net_amount),
+    );
+    put('one_time_products_net_revenue', sum(oneTime, net));
+    put(
+      'new_subscriptions_revenue',
+      sum(orders.filter(isNew), o => o.net_amount),
+    );
+    put('new_subscriptions_net_revenue', sum(orders.filter(isNew), net));
+    put('renewed_subscriptions', renewed.length);
+    put(
+      'renewed_subscriptions_revenue',
+      sum(renewed, o => o.net_amount),
+    );
+    put('renewed_subscriptions_net_revenue', sum(renewed, net));
+
+    const active = data.subscriptions.filter(
+      s =>
+        (!s.started_at || bucket(s.started_at) <= t) &&
+        (!end(s) || bucket(end(s)!) > t) &&
+        (!s.started_at || bucket(s.started_at) <= last) &&
+        (!end(s) || bucket(end(s)!) >= first),
+    );
+    const paying = active.filter(s => !s.trial_end || bucket(s.trial_end) <= t);
+    const trialing = active.filter(s => s.trial_end && bucket(s.trial_end) > t);
+    const mrr = paying.reduce((acc, s) => acc + monthly(s), 0);
+    const customers = new Set(active.map(s => s.customer_id)).size;
+    put('active_subscriptions', active.length);
+    put('committed_subscriptions', active.filter(s => !end(s)).length);
+    put('monthly_recurring_revenue', mrr);
+    put(
+      'committed_monthly_recurring_revenue',
+      paying.filter(s => !end(s)).reduce((acc, s) => acc + monthly(s), 0),
+    );
+    put(
+      'trial_monthly_recurring_revenue',
+      trialing.reduce((acc, s) => acc + monthly(s), 0),
+    );
+    put(
+      'trial_committed_monthly_recurring_revenue',
+      trialing.filter(s => !end(s)).reduce((acc, s) => acc + monthly(s), 0),
+    );
+    put('average_revenue_per_user', customers ? Math.round(mrr / customers) : 0);
+    put('annual_recurring_revenue', mrr * 12);
+    put('new_subscriptions', data.subscriptions.filter(s => within(s.created_at) && bucket(s.created_at) === t).length);
+    put('churned_subscriptions', data.subscriptions.filter(s => within(end(s)) && bucket(end(s)!) === t).length);
+    const canceledHere = data.subscriptions.filter(s => within(s.canceled_at) && bucket(s.canceled_at) === t);
+    put('canceled_subscriptions', canceledHere.length);
+    put(
+      'canceled_subscriptions_too_expensive',
+      canceledHere.filter(s => s.customer_cancellation_reason === 'too_expensive').length,
+    );
+    put('canceled_subscriptions_other', canceledHere.filter(s => s.customer_cancellation_reason === 'other').length);
+    const checkouts = data.checkouts.filter(c => within(c.created_at) && bucket(c.created_at) === t);
+    const succeeded = checkouts.filter(c => c.status === 'succeeded').length;
+    put('checkouts', checkouts.length);
+    put('succeeded_checkouts', succeeded);
+    put('checkouts_conversion', checkouts.length ? succeeded / checkouts.length : 0);
+  }
+  return series;
+}
+
+/** Polar's churn rate for a UTC day `t`: canceled in the 30 days before it over active 30 days before it. */
+function churnRate(subscriptions: Row[], day: string): number {
+  const windowEnd = Date.parse(`${day}T00:00:00Z`);
+  const windowStart = windowEnd - 30 * 86_400_000;
+  const at = (iso: string | null) => (iso ? Date.parse(iso) : null);
+  const activeAtStart = subscriptions.filter(s => {
+    const started = at(s.started_at);
+    const ended = at(s.ended_at ?? s.ends_at);
+    return (started === null || started <= windowStart) && (ended === null || ended > windowStart);
+  }).length;
+  const canceled = subscriptions.filter(s => {
+    const c = at(s.canceled_at);
+    return c !== null && c >= windowStart && c < windowEnd;
+  }).length;
+  return activeAtStart > 0 ? canceled / activeAtStart : 0;
+}
+
+async function listed() {
+  return {
+    orders: await listAll('/v1/orders/'),
+    subscriptions: await listAll('/v1/subscriptions/'),
+    checkouts: await listAll('/v1/checkouts/'),
+  };
+}
+
+const metrics = (query: string, token = owner.oat) => api('GET', `/v1/metrics/?${query}`, undefined, token);
+
+describe('a year of 2028, day by day in UTC', () => {
+  it('answers every period and total as the independent computation from the listed orders, subscriptions and checkouts', async () => {
+    const data = await listed();
+    // The scenario is what it says: an upgrade's invoice, a refund, euros, a trial, a revocation, an unpaid checkout.
+    expect(data.orders.some(o => o.billing_reason === 'subscription_update')).toBe(true);
+    expect(data.orders.some(o => o.status === 'partially_refunded')).toBe(true);
+    expect(data.orders.some(o => o.currency === 'eur')).toBe(true);
+    expect(data.subscriptions.some(s => s.trial_end)).toBe(true);
+    expect(data.subscriptions.some(s => s.ended_at)).toBe(true);
+    expect(data.checkouts.some(c => c.status !== 'succeeded')).toBe(true);
+
+    const res = await metrics('start_date=2028-01-01&end_date=2028-12-31&interval=day');
+    expect(res.status).toBe(200);
+    const periods = res.body.periods as Row[];
+    expect(periods).toHaveLength(366);
+    expect(periods[0].timestamp).toBe('2028-01-01T00:00:00Z');
+    expect(periods[365].timestamp).toBe('2028-12-31T00:00:00Z');
+    const keys = periods.map(p => p.timestamp.slice(0, 10));
+    const want = expected(data, keys, bucketing('UTC', 'day'));
+    for (const [slug, values] of Object.entries(want))
+      expect([slug, periods.map(p => p[slug])]).toEqual([slug, values]);
+    expect(periods.map(p => p.churn_rate)).toEqual(keys.map(day => churnRate(data.subscriptions, day)));
+    const ltv = periods.map(p =>
+      p.churn_rate ? Math.max(0, Math.trunc(p.average_revenue_per_user / p.churn_rate)) : 0,
+    );
+    expect(periods.map(p => p.ltv)).toEqual(ltv);
+
+    // The numbers are not trivially zero: money moved, subscriptions came and went.
+    expect(res.body.totals.revenue).toBeGreaterThan(50_000);
+    expect(Math.max(...want.active_subscriptions)).toBe(4);
+    expect(want.trial_monthly_recurring_revenue.some(v => v > 0)).toBe(true);
+
+    const sum = (slug: string) => want[slug].reduce((a, b) => a + b, 0);
+    const lastOf = (slug: string) => want[slug][365];
+    expect(res.body.totals).toMatchObject({
+      orders: sum('orders'),
+      revenue: sum('revenue'),
+      net_revenue: sum('net_revenue'),
+      cumulative_revenue: lastOf('cumulative_revenue'),
+      monthly_recurring_revenue: lastOf('monthly_recurring_revenue'),
+      active_subscriptions: lastOf('active_subscriptions'),
+      canceled_subscriptions: 2, // E's, and G's revocation
+      canceled_subscriptions_too_expensive: 1,
+      checkouts: sum('checkouts'),
+      average_order_value: sum('revenue') / sum('orders'),
+      checkouts_conversion: sum('succeeded_checkouts') / sum('checkouts'),
+    });
+    expect(res.body.metrics.monthly_recurring_revenue).toEqual({
+      slug: 'monthly_recurring_revenue',
+      display_name: 'Monthly Recurring Revenue',
+      type: 'currency',
+    });
+  });
+
+  it('groups by month and by the wall clock of another time zone the same way', async () => {
+    const data = await listed();
+    const monthly = await metrics('start_date=2028-01-01&end_date=2028-12-31&interval=month');
+    expect(monthly.status).toBe(200);
+    const months = monthly.body.periods as Row[];
+    expect(months.map(p => p.timestamp)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `2028-${String(i + 1).padStart(2, '0')}-01T00:00:00Z`),
+    );
+    const byMonth = expected(
+      data,
+      months.map(p => p.timestamp.slice(0, 7)),
+      bucketing('UTC', 'month'),
+    );
+    for (const slug of [
+      'orders',
+      'revenue',
+      'net_revenue',
+      'monthly_recurring_revenue',
+      'active_subscriptions',
+      'checkouts',
+    ])
+      expect([slug, months.map(p => p[slug])]).toEqual([slug, byMonth[slug]]);
+
+    const tz = 'Pacific/Auckland';
+    const local = await metrics(`start_date=2028-01-01&end_date=2028-12-31&interval=day&timezone=${tz}`);
+    expect(local.status).toBe(200);
+    const days = local.body.periods as Row[];
+    expect(days[0].timestamp).toBe('2028-01-01T00:00:00+13:00');
+    expect(days[200].timestamp).toBe('2028-07-19T00:00:00+12:00');
+    const byLocalDay = expected(
+      data,
+      days.map(p => p.timestamp.slice(0, 10)),
+      bucketing(tz, 'day'),
+    );
+    for (const slug of ['orders', 'revenue', 'one_time_products', 'active_subscriptions', 'monthly_recurring_revenue'])
+      expect([slug, days.map(p => p[slug])]).toEqual([slug, byLocalDay[slug]]);
+  });
+
+  it('narrows to a product, a billing type and a customer', async () => {
+    const data = await listed();
+    const euro = data.orders.find(o => o.currency === 'eur')!;
+    const oneTime = await metrics('start_date=2028-01-01&end_date=2028-12-31&interval=month&billing_type=one_time');
+    expect(oneTime.body.totals.orders).toBe(2);
+    expect(oneTime.body.totals.active_subscriptions).toBe(0);
+    const byProduct = await metrics(
+      `start_date=2028-01-01&end_date=2028-12-31&interval=month&product_id=${euro.product_id}`,
+    );
+    expect([byProduct.body.totals.orders, byProduct.body.totals.revenue]).toEqual([1, euro.net_amount]);
+    const byCustomer = await metrics(
+      `start_date=2028-01-01&end_date=2028-12-31&interval=month&customer_id=${euro.customer_id}`,
+    );
+    expect(byCustomer.body.totals.orders).toBe(1);
+  });
+});
+
+describe('what a request may ask', () => {
+  it('answers only the metrics named, and leaves out those it cannot compute (costs) rather than answer 0', async () => {
+    const res = await metrics(
+      'start_date=2028-03-01&end_date=2028-03-03&interval=day&metrics=revenue&metrics=costs&metrics=ltv',
+    );
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.metrics)).toEqual(['revenue', 'ltv']);
+    expect(Object.keys(res.body.totals)).toEqual(['revenue', 'ltv']);
+    expect(Object.keys(res.body.periods[0])).toEqual(['timestamp', 'revenue', 'ltv']);
+    const all = await metrics('start_date=2028-03-01&end_date=2028-03-03&interval=day');
+    expect(all.body.metrics.costs).toBeUndefined();
+    expect(all.body.periods[0]).not.toHaveProperty('gross_margin');
+  });
+
+  it('is 422 for an unknown slug, an unknown time zone and a range over the interval’s limit', async () => {
+    const slug = await metrics('start_date=2028-03-01&end_date=2028-03-03&interval=day&metrics=revenue&metrics=bogus');
+    expect([slug.status, slug.body.detail[0]]).toEqual([
+      422,
+      expect.objectContaining({ loc: ['query', 'metrics'], msg: 'Invalid metric slugs: bogus' }),
+    ]);
+    const zone = await metrics('start_date=2028-03-01&end_date=2028-03-03&interval=day&timezone=Mars/Olympus');
+    expect([zone.status, zone.body.detail[0].loc]).toEqual([422, ['query', 'timezone']]);
+    const range = await metrics('start_date=2028-01-01&end_date=2029-01-02&interval=day');
+    expect([range.status, range.body.detail[0].loc, range.body.detail[0].msg]).toEqual([
+      422,
+      ['query'],
+      'The interval is too small for the given date range. Use a larger interval or reduce the date range.',
+    ]);
+    const hours = await metrics('start_date=2028-03-01&end_date=2028-03-08&interval=hour');
+    expect(hours.status).toBe(200);
+    expect(hours.body.periods).toHaveLength(8 * 24);
+  });
+
+  it('answers Polar’s limits table', async () => {
+    const res = await api('GET', '/v1/metrics/limits');
+    expect([res.status, res.body]).toEqual([
+      200,
+      {
+        min_date: '2023-01-01',
+        intervals: {
+          hour: { min_days: 0, max_days: 7 },
+          day: { min_days: 0, max_days: 366 },
+          week: { min_days: 14, max_days: 371 },
+          month: { min_days: 60, max_days: 1460 },
+          year: { min_days: 366, max_days: 3650 },
+        },
+      },
+    ]);
+  });
+
+  it('exports the same numbers as CSV, one column per metric under its display name', async () => {
+    const query = 'start_date=2028-04-19&end_date=2028-04-21&interval=day&metrics=orders&metrics=checkouts_conversion';
+    const json = await metrics(query);
+    const res = await call(base, 'GET', `/v1/metrics/export?${query}`, { token: owner.oat });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="polar-metrics.csv"');
+    const lines = res.text.split('\r\n');
+    expect(lines[0]).toBe('Timestamp,Orders,Checkouts Conversion Rate');
+    expect(lines.slice(1, 4)).toEqual(
+      json.body.periods.map(
+        (p: Row) =>
+          `${p.timestamp.replace('Z', '+00:00')},${p.orders},${Number.isInteger(p.checkouts_conversion) ? `${p.checkouts_conversion}.0` : p.checkouts_conversion}`,
+      ),
+    );
+  });
+});
+
+describe("another organization's numbers", () => {
+  it('never show: its token sees its own (zeros), naming the other organization narrows to nothing', async () => {
+    const theirs = await metrics('start_date=2028-01-01&end_date=2028-12-31&interval=month', other.oat);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.totals).toMatchObject({ orders: 0, revenue: 0, active_subscriptions: 0, checkouts: 0 });
+    const named = await metrics(
+      `start_date=2028-01-01&end_date=2028-12-31&interval=month&organization_id=${owner.organizationId}`,
+      other.oat,
+    );
+    expect(named.body.totals).toMatchObject({ orders: 0, revenue: 0, monthly_recurring_revenue: 0 });
+    const foreignUser = await metrics(
+      `start_date=2028-01-01&end_date=2028-12-31&interval=month&organization_id=${owner.organizationId}`,
+      other.pat,
+    );
+    expect(foreignUser.body.totals).toMatchObject({ orders: 0, revenue: 0 });
+    const ownUser = await metrics(
+      `start_date=2028-01-01&end_date=2028-12-31&interval=month&organization_id=${owner.organizationId}`,
+      owner.pat,
+    );
+    expect(ownUser.body.totals.orders).toBeGreaterThan(0);
+  });
+});
+
+describe('dashboards', () => {
+  it('are created, read, listed, updated and deleted per organization; another organization gets 404', async () => {
+    const created = await api('POST', '/v1/metrics/dashboards', { name: 'Growth', metrics: ['revenue', 'mrr'] });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      created_at: '2029-01-05T12:00:00.000Z',
+      modified_at: null,
+      name: 'Growth',
+      metrics: ['revenue', 'mrr'],
+      organization_id: owner.organizationId,
+    });
+    const id = created.body.id;
+    expect((await api('GET', `/v1/metrics/dashboards/${id}`)).body).toEqual(created.body);
+    expect((await api('GET', '/v1/metrics/dashboards')).body).toEqual([created.body]);
+    const updated = await api('PATCH', `/v1/metrics/dashboards/${id}`, { metrics: ['orders'] });
+    expect([updated.status, updated.body.name, updated.body.metrics]).toEqual([200, 'Growth', ['orders']]);
+
+    for (const [method, body] of [['GET'], ['PATCH', { name: 'Mine' }], ['DELETE']] as const) {
+      const res = await api(method, `/v1/metrics/dashboards/${id}`, body, other.oat);
+      expect([method, res.status]).toEqual([method, 404]);
+    }
+    expect((await api('GET', '/v1/metrics/dashboards', undefined, other.oat)).body).toEqual([]);
+
+    const tooMany = await api('POST', '/v1/metrics/dashboards', { name: 'x', metrics: Array(11).fill('revenue') });
+    expect([tooMany.status, tooMany.body.detail[0].loc]).toEqual([422, ['body', 'metrics']]);
+    const unnamed = await api('POST', '/v1/metrics/dashboards', { name: '' });
+    expect([unnamed.status, unnamed.body.detail[0].loc]).toEqual([422, ['body', 'name']]);
+
+    expect((await api('DELETE', `/v1/metrics/dashboards/${id}`)).status).toBe(204);
+    expect((await api('GET', `/v1/metrics/dashboards/${id}`)).status).toBe(404);
+  });
+});
+
+describe('seats', () => {
+  it('count a seat-based subscription’s seats, pending until claimed, and its billing customer as new', async () => {
+    await api('PATCH', `/v1/organizations/${owner.organizationId}`, {
+      feature_settings: { seat_based_pricing_enabled: true },
+    });
+    const team = await product({
+      name: 'Team',
+      recurring_interval: 'month',
+      prices: [
+        {
+          amount_type: 'seat_based',
+          price_currency: 'usd',
+          seat_tiers: { seat_tier_type: 'volume', tiers: [{ min_seats: 1, max_seats: null, price_per_seat: 1000 }] },
+        },
+      ],
+    });
+    const sub = await subscriptionOf(await buy({ products: [team], seats: 3 }));
+    for (const email of ['one@example.com', 'two@example.com'])
+      expect((await api('POST', '/v1/customer-seats', { subscription_id: sub, email })).status).toBe(200);
+    const seats = (await api('GET', `/v1/customer-seats?subscription_id=${sub}`)).body.seats as Row[];
+    const res = await metrics('start_date=2029-01-04&end_date=2029-01-05&interval=day');
+    const [before, today] = res.body.periods as Row[];
+    expect(before).toMatchObject({ seats_total: 0, seat_customers: 0, new_seat_customers: 0 });
+    expect(today).toMatchObject({
+      seats_total: seats.length,
+      seats_claimed: seats.filter(s => s.claimed_at).length,
+      seats_pending: seats.filter(s => !s.claimed_at).length,
+      seat_customers: 1,
+      new_seat_customers: 1,
+      churned_seat_customers: 0,
+      average_seats_per_customer: seats.length,
+      seat_utilization_rate: 0,
+    });
+    expect(seats.length).toBe(2);
+  });
+});
