@@ -1,34 +1,15 @@
 // How the write walk calls each POST/PATCH/PUT/DELETE method of SDK 1.0.1 (test/sdk/v1-write-walk.sdk.test.ts):
 // in this order (a later call may use what an earlier one made, `made[method]`), with a valid body built
 // from the seeded organization, and `bad`, arguments the service must refuse with the error class the
-// SDK maps (HTTPValidationError for a 422 unless `error` names another). Methods of routes the service
-// lacks are called with plausible arguments, to see their 404.
+// SDK maps (HTTPValidationError for a 422 unless `error` names another). Members, usage and metrics
+// dashboards are in write-calls-teams-usage.ts; what a call is, in write-call.ts.
 import { createHash } from 'node:crypto';
 import { call } from '../stack.js';
 import { NOWHERE } from './calls.js';
+import { badId, id, type Made, NOT_A_UUID, type WriteCall } from './write-call.js';
+import { TEAM_AND_USAGE_CALLS } from './write-calls-teams-usage.js';
 import { eventually, type WriteWorld } from './write-seed.js';
 
-/** The bearer: the organization token, the walker's or the seat buyer's session, none, or the user's PAT. */
-export type WriteCaller = 'organization' | 'portal' | 'seatPortal' | 'anonymous' | 'user';
-
-/** Answers of the calls made so far, by method. */
-export type Made = Record<string, any>;
-
-type Args = (world: WriteWorld, made: Made) => unknown[] | Promise<unknown[]>;
-
-export interface WriteCall {
-  args: Args;
-  as?: WriteCaller;
-  /** A bearer made by an earlier call (an OAuth client's registration token), instead of `as`. */
-  token?: (made: Made) => string;
-  /** Arguments to refuse, and the SDK's error class for the refusal (default `HTTPValidationError`). */
-  bad?: { args: Args; error?: string };
-}
-
-/** A path id that is not a UUID: FastAPI's (and this service's) 422 `uuid_parsing`. */
-const NOT_A_UUID = 'not-a-uuid';
-const badId: WriteCall['bad'] = { args: () => [NOT_A_UUID] };
-const id = (method: string) => (made: Made) => made[method]?.id ?? NOWHERE;
 const FILE = Buffer.from('write walk\n');
 const licenseKey = (world: WriteWorld) => ({ key: world.ids.licenseKeyValue, organization_id: world.ids.organization });
 
@@ -156,12 +137,19 @@ export const WRITE_CALLS: Record<string, WriteCall> = {
     },
   },
 
-  'orders.create': { args: w => [{ product_id: w.ids.product, customer_id: w.ids.customer }] },
+  // A draft order (off-session charges are on), finalized below against the customer's saved card.
+  'orders.create': {
+    args: w => [{ product_id: w.ids.product, customer_id: w.ids.customer, description: 'Walk extra' }],
+    bad: { args: w => [{ product_id: NOT_A_UUID, customer_id: w.ids.customer }] },
+  },
   'orders.update': {
     args: w => [w.ids.order, { billing_name: 'Ada W. Walker' }],
     bad: { args: w => [w.ids.order, { billing_name: 5 }] },
   },
-  'orders.finalize': { args: () => [NOWHERE, {}] },
+  'orders.finalize': {
+    args: (_, m) => [id('orders.create')(m), {}],
+    bad: { args: (_, m) => [id('orders.create')(m), { payment_method_id: NOT_A_UUID }] },
+  },
   // An order without a billing address cannot have an invoice: the SDK's 422 of this method.
   'orders.generateInvoice': {
     args: w => [w.ids.order],
@@ -290,14 +278,15 @@ export const WRITE_CALLS: Record<string, WriteCall> = {
     as: 'portal',
     args: w => [w.ids.order, { confirmation_token_id: 'pm_card_visa' }],
   },
+  // A team's e-mail cannot change (docs/members.md): an individual customer asks.
   'customerPortal.customers.requestEmailUpdate': {
-    as: 'portal',
+    as: 'individualPortal',
     args: () => [{ email: 'write-walker-new@example.com' }],
     bad: { args: () => [{ email: 5 }] },
   },
   // Last of the portal's: the customer's e-mail changes.
   'customerPortal.customers.verifyEmailUpdate': {
-    as: 'portal',
+    as: 'individualPortal',
     args: async w => [{ token: await emailUpdateTokenTo(w, 'write-walker-new@example.com') }],
     bad: { args: () => [{ token: 5 }], error: 'CustomerPortalCustomersVerifyEmailUpdate422Error' },
   },
@@ -366,25 +355,7 @@ export const WRITE_CALLS: Record<string, WriteCall> = {
 
   'products.delete': { args: (_, m) => [id('products.create')(m)], bad: badId },
 
-  // Not built yet (NOT_YET_BUILT in the test): plausible arguments, answered 404.
-  'customers.members.create': { args: w => [w.ids.customer, { email: 'member@example.com' }] },
-  'customers.members.createExternal': { args: w => [w.ids.externalCustomer, { email: 'member@example.com' }] },
-  'customers.members.update': { args: w => [w.ids.customer, NOWHERE, { name: 'M' }] },
-  'customers.members.updateExternal': { args: w => [w.ids.externalCustomer, 'member-ext', { name: 'M' }] },
-  'customers.members.delete': { args: w => [w.ids.customer, NOWHERE] },
-  'customers.members.deleteExternal': { args: w => [w.ids.externalCustomer, 'member-ext'] },
-  'customerPortal.members.addMember': { as: 'portal', args: () => [{ email: 'member@example.com' }] },
-  'customerPortal.members.updateMember': { as: 'portal', args: () => [NOWHERE, { role: 'member' }] },
-  'customerPortal.members.removeMember': { as: 'portal', args: () => [NOWHERE] },
-  'meters.create': {
-    args: () => [{ name: 'Walk meter', filter: { conjunction: 'and', clauses: [] }, aggregation: { func: 'count' } }],
-  },
-  'meters.update': { args: () => [NOWHERE, { name: 'Walk meter' }] },
-  'metrics.createDashboard': { args: () => [{ name: 'Walk', metrics: [] }] },
-  'metrics.updateDashboard': { args: () => [NOWHERE, { name: 'Walk' }] },
-  'metrics.deleteDashboard': { args: () => [NOWHERE] },
-  'events.ingest': { args: w => [{ events: [{ name: 'walk', customer_id: w.ids.customer }] }] },
-  'eventTypes.update': { args: () => [NOWHERE, { label: 'Walk' }] },
+  ...TEAM_AND_USAGE_CALLS,
 
   // OAuth (NOT_WALKED in the test): a browser's authorization code, an OAuth token or a registered client.
   // A client registered without a session is managed with its registration token (RFC 7592).

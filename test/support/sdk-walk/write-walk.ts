@@ -3,7 +3,7 @@
 // must be the error class the SDK maps with a body of that class's declared type.
 import { errorBodyType, methodResultType, type SdkDeclarations } from '../sdk-types/declarations.js';
 import { mismatchLines, type Outcome, resolve } from './walk.js';
-import type { Made, WriteCall, WriteCaller } from './write-calls.js';
+import type { Made, WriteCall, WriteCaller } from './write-call.js';
 import type { WriteWorld } from './write-seed.js';
 
 type Client = Record<string, unknown>;
