@@ -43,7 +43,7 @@ import { fileURLToPath } from 'node:url';
 import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
 import { profileSummary } from './profile.js';
-import { benchCheckouts, benchOrders, burstOrders } from './orders.js';
+import { benchCheckouts, benchOrderTargets } from './orders.js';
 import { benchSubscriptionOrders } from './subscription-orders.js';
 import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
@@ -322,37 +322,10 @@ async function main(): Promise<void> {
       process.stdout.write(result.report);
       goals.push(...result.goals);
     }
+    // (o) and (p): bench/orders.ts.
     if (only.has('o') || only.has('p')) {
-      const sizes = process.env.BENCH_ORDER_SIZES?.split(',').map(Number) ?? (quick ? [1_000] : [1_000, 100_000]);
-      const result = await benchOrders({
-        baseUrl,
-        baselineUrl,
-        databaseUrl,
-        organizationId: tenant.organizationId,
-        token: tenant.oat,
-        load,
-        sizes,
-        limits: [...(only.has('o') ? [10] : []), ...(only.has('p') ? [100] : [])],
-        servicePid: service.process.pid,
-        baselinePid: baseline.process.pid,
-        log,
-      });
-      process.stdout.write(result.report);
-      goals.push(...result.goals);
-      if (only.has('p')) {
-        const burst = await burstOrders({
-          baseUrl,
-          baselineUrl,
-          token: tenant.oat,
-          service,
-          baseline,
-          connections: Number(process.env.BENCH_BURST_CONNECTIONS ?? 300),
-          seconds: Number(process.env.BENCH_BURST_SECONDS ?? (quick ? 6 : 10)),
-          log,
-        });
-        process.stdout.write(burst.report);
-        goals.push(...burst.goals);
-      }
+      const targets = { only, quick, baseUrl, baselineUrl, databaseUrl, tenant, load, service, baseline, log };
+      goals.push(...(await benchOrderTargets(targets)));
     }
     if (only.has('q'))
       process.stdout.write(
