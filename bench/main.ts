@@ -24,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { dropDatabase, withDatabase } from '../kit/database/databases.js';
 import { EMBEDDED_DATABASE_NAMES } from '../kit/database/environment-databases.js';
 import { profileSummary } from './profile.js';
-import { benchCheckouts, benchOrders, burstOrders } from './orders.js';
+import { benchCheckouts, benchOrderTargets } from './orders.js';
+import { benchSubscriptionOrders } from './subscription-orders.js';
 import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
@@ -66,7 +67,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/performance.md).
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,r,u,m').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,q,r,u,m').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -302,38 +303,15 @@ async function main(): Promise<void> {
       process.stdout.write(result.report);
       goals.push(...result.goals);
     }
+    // (o) and (p): bench/orders.ts.
     if (only.has('o') || only.has('p')) {
-      const sizes = process.env.BENCH_ORDER_SIZES?.split(',').map(Number) ?? (quick ? [1_000] : [1_000, 100_000]);
-      const result = await benchOrders({
-        baseUrl,
-        baselineUrl,
-        databaseUrl,
-        organizationId: tenant.organizationId,
-        token: tenant.oat,
-        load,
-        sizes,
-        limits: [...(only.has('o') ? [10] : []), ...(only.has('p') ? [100] : [])],
-        servicePid: service.process.pid,
-        baselinePid: baseline.process.pid,
-        log,
-      });
-      process.stdout.write(result.report);
-      goals.push(...result.goals);
-      if (only.has('p')) {
-        const burst = await burstOrders({
-          baseUrl,
-          baselineUrl,
-          token: tenant.oat,
-          service,
-          baseline,
-          connections: Number(process.env.BENCH_BURST_CONNECTIONS ?? 300),
-          seconds: Number(process.env.BENCH_BURST_SECONDS ?? (quick ? 6 : 10)),
-          log,
-        });
-        process.stdout.write(burst.report);
-        goals.push(...burst.goals);
-      }
+      const targets = { only, quick, baseUrl, baselineUrl, databaseUrl, tenant, load, service, baseline, log };
+      goals.push(...(await benchOrderTargets(targets)));
     }
+    if (only.has('q'))
+      process.stdout.write(
+        (await benchSubscriptionOrders({ baseUrl, databaseUrl, tenant, load, service, log })).report,
+      );
     // (m) GET /v1/metrics/ for a year, daily, vs its statements (bench/metrics.ts), in an organization of its own.
     if (only.has('m')) {
       const own = await bootstrap(log, env, databaseUrl, secret);

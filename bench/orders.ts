@@ -128,6 +128,46 @@ export async function benchCheckouts(o: {
   };
 }
 
+/**
+ * (o) GET /v1/orders/?limit=10 and (p) the same with pages of 100 by order count (BENCH_ORDER_SIZES), then,
+ * with (p), the burst below: what bench/main.ts runs for either letter. Each report is printed as soon as it
+ * is made (the pages' numbers stay on screen if the burst ends the service); the goals are returned.
+ */
+export async function benchOrderTargets(o: {
+  only: Set<string>;
+  quick: boolean;
+  baseUrl: string;
+  baselineUrl: string;
+  databaseUrl: string;
+  tenant: { organizationId: string; oat: string };
+  load: Omit<LoadOptions, 'url' | 'method' | 'headers' | 'body'>;
+  service: Child;
+  baseline: Child;
+  log: (line: string) => void;
+}): Promise<Goal[]> {
+  const { only, quick, tenant } = o;
+  const sizes = process.env.BENCH_ORDER_SIZES?.split(',').map(Number) ?? (quick ? [1_000] : [1_000, 100_000]);
+  const result = await benchOrders({
+    ...o,
+    organizationId: tenant.organizationId,
+    token: tenant.oat,
+    sizes,
+    limits: [...(only.has('o') ? [10] : []), ...(only.has('p') ? [100] : [])],
+    servicePid: o.service.process.pid,
+    baselinePid: o.baseline.process.pid,
+  });
+  process.stdout.write(result.report);
+  if (!only.has('p')) return result.goals;
+  const burst = await burstOrders({
+    ...o,
+    token: tenant.oat,
+    connections: Number(process.env.BENCH_BURST_CONNECTIONS ?? 300),
+    seconds: Number(process.env.BENCH_BURST_SECONDS ?? (quick ? 6 : 10)),
+  });
+  process.stdout.write(burst.report);
+  return [...result.goals, ...burst.goals];
+}
+
 export async function benchOrders(o: {
   baseUrl: string;
   baselineUrl: string;

@@ -43,6 +43,7 @@ import { SubscriptionUpdatesResolver } from './subscriptions/subscription-update
 import { CustomerPortalSubscriptionsResolver } from './subscriptions/customer-portal-subscriptions.resolver.js';
 import { FileResolver } from './files/file.resolver.js';
 import { LicenseKeyGrantedByResolver } from './license-keys/license-key.granted-by.js';
+import { ProductDeletableResolver } from './products/product-deletable.resolver.js';
 import { LicenseKeyResolver } from './license-keys/license-key.resolver.js';
 import { SandboxClockResolver } from './time/sandbox-clock.resolver.js';
 import { SandboxChallengeResolver } from './payments/sandbox-challenge.resolver.js';
@@ -94,6 +95,7 @@ export const billingResolvers: Function[] = [
   DraftOrderResolver,
   LicenseKeyResolver,
   LicenseKeyGrantedByResolver,
+  ProductDeletableResolver,
   FileResolver,
   CustomerPortalPaymentMethodsResolver,
   CustomerPaymentMethodsResolver,

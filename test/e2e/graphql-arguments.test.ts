@@ -46,6 +46,34 @@ beforeAll(async () => {
     } as Order);
     ids[`order${day}`] = order.id;
   }
+  // A long-lived subscription with 12 orders, and one with none: pages of several subscriptions at once
+  // (statuses the filter tests above do not count).
+  for (const [name, count] of [
+    ['long', 12],
+    ['empty', 0],
+  ] as const) {
+    const other = await fx.subscription({
+      organizationId: tenant.organizationId,
+      customerId: (await fx.customer(tenant.organizationId)).id,
+      productId: product.id,
+      priceIds: [price.id],
+      status: SubscriptionStatus.UNPAID,
+    });
+    ids[name] = other.id;
+    for (let month = 0; month < count; month++) {
+      const order = em.create(Order, {
+        organizationId: tenant.organizationId,
+        customerId: other.customerId,
+        productId: product.id,
+        subscriptionId: other.id,
+        status: 'partially_refunded',
+        billingReason: month === 0 ? 'subscription_create' : 'subscription_cycle',
+        subtotalAmount: 1000n,
+        createdAt: new Date(Date.UTC(2025, month, 15)),
+      } as Order);
+      ids[`${name}${month}`] = order.id;
+    }
+  }
   await em.flush();
   const checkout = await call(stack.production.baseUrl, 'POST', '/v1/checkouts/', {
     token: tenant.oat,
@@ -144,10 +172,45 @@ describe("a subscription's orders are a page", () => {
     expect(s.paid.items).toEqual([{ id: ids.order1 }, { id: ids.order2 }]);
   });
 
-  it("through a page of subscriptions, each one's own orders only", async () => {
-    const res = await gql('{ subscriptions { items { id orders { pagination { totalCount } } } } }');
-    expect(res.body.data.subscriptions.items).toEqual([
-      { id: ids.subscription, orders: { pagination: { totalCount: 3 } } },
-    ]);
+  it("through a page of subscriptions, each one's own orders only, each page and total its own", async () => {
+    const res = await gql(
+      `{ subscriptions { items { id
+          orders(limit: 5, page: 2) { items { id } pagination { totalCount maxPage } } } } }`,
+    );
+    expect(res.body.errors).toBeUndefined();
+    const pages = Object.fromEntries(
+      res.body.data.subscriptions.items.map((s: { id: string; orders: unknown }) => [s.id, s.orders]),
+    );
+    expect(pages).toEqual({
+      [ids.subscription]: { items: [], pagination: { totalCount: 3, maxPage: 1 } },
+      // Newest first: the second page of five is months 6 down to 2.
+      [ids.long]: {
+        items: [6, 5, 4, 3, 2].map(month => ({ id: ids[`long${month}`] })),
+        pagination: { totalCount: 12, maxPage: 3 },
+      },
+      [ids.empty]: { items: [], pagination: { totalCount: 0, maxPage: 0 } },
+    });
+  });
+
+  it('answers a deep page, the last partial page and a page past the end with the exact total', async () => {
+    const res = await gql(
+      `query($id: ID!) { subscription(id: $id) {
+        deep: orders(limit: 3, page: 3, sorting: ["created_at"]) { items { id } pagination { totalCount } }
+        last: orders(limit: 5, page: 3) { items { id } pagination { totalCount } }
+        past: orders(limit: 5, page: 9) { items { id } pagination { totalCount maxPage } }
+      } }`,
+      { id: ids.long },
+    );
+    expect(res.body.errors).toBeUndefined();
+    const s = res.body.data.subscription;
+    expect(s.deep).toEqual({
+      items: [6, 7, 8].map(month => ({ id: ids[`long${month}`] })),
+      pagination: { totalCount: 12 },
+    });
+    expect(s.last).toEqual({
+      items: [1, 0].map(month => ({ id: ids[`long${month}`] })),
+      pagination: { totalCount: 12 },
+    });
+    expect(s.past).toEqual({ items: [], pagination: { totalCount: 12, maxPage: 3 } });
   });
 });

@@ -84,7 +84,9 @@ describe('products:create', () => {
       prices: [{ amount_type: 'free' }],
     });
     expect(free).toMatchObject({ recurring_interval: 'year', recurring_interval_count: 2 });
-    expect(Object.keys(free.prices[0]).sort()).toEqual([...PRICE_KEYS].sort());
+    // Polar has no `free` price type any more: it reads as a fixed price of 0 (docs/polar/resources.md).
+    expect(Object.keys(free.prices[0]).sort()).toEqual([...PRICE_KEYS, 'price_amount'].sort());
+    expect(free.prices[0]).toMatchObject({ amount_type: 'fixed', price_amount: 0 });
 
     const seats = await create(alice.oat, {
       name: 'Team',

@@ -107,7 +107,8 @@ describe('subscriptions:create', () => {
       recurring_interval_count: 2,
       current_period_end: '2026-02-14T10:00:00.000Z',
     });
-    expect(res.body.prices[0].amount_type).toBe('free');
+    // A free price reads as a fixed price of 0, as Polar's (docs/polar/resources.md).
+    expect(res.body.prices[0]).toMatchObject({ amount_type: 'fixed', price_amount: 0 });
   });
 
   it('refuses a paid product with 422 body.product_id', async () => {

@@ -58,7 +58,8 @@ describe('products through the SDK', () => {
     const free = await ok(
       asOrganization.products.create({ name: 'SDK free', recurringInterval: 'year', prices: [{ amountType: 'free' }] }),
     );
-    expect(free.prices[0]).toMatchObject({ amountType: 'free' });
+    // Polar has no `free` price type any more: a free price reads as a fixed price of 0 (docs/polar/resources.md).
+    expect(free.prices[0]).toMatchObject({ amountType: 'fixed', priceAmount: 0 });
 
     const seats = await ok(
       asOrganization.products.create({

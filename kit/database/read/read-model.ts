@@ -3,6 +3,7 @@ import { totalFromPage } from '../../graphql/pagination.js';
 import type { Principal, SubjectKind } from '../../principal.js';
 import type { LazySql } from './entity-json.js';
 import { type Read, type ReadRow, runRead, withReads } from './execute.js';
+import { type KeyedShape, keyedStatements, numbered, type PageResult, readKeyedPages } from './keyed-pages.js';
 import { narrowScope, type TenantScope, tenantScope } from '../tenant-scope.js';
 
 /**
@@ -84,14 +85,13 @@ export interface ReadModelDefinition<F extends object> {
   access?: (principal: Principal) => AccessRule | null;
 }
 
-export interface PageResult {
-  rows: ReadRow[];
-  total: number;
-}
-
 interface PageShape {
   sql: string;
   countSql: string;
+  /** The conditions and the ordering, for the statements built on the same shape (`pagesPerKey`). */
+  where: string;
+  orderBy: string;
+  joins: string;
 }
 
 const MAX_SHAPES = 500;
@@ -105,6 +105,7 @@ const MAX_SHAPES = 500;
  */
 export class ReadModel<F extends object> {
   private readonly shapes = new Map<string, PageShape>();
+  private readonly keyedShapes = new Map<string, KeyedShape>();
   private selectSql: string | undefined;
   private readonly byIdSql = new Map<string, string>();
 
@@ -140,6 +141,35 @@ export class ReadModel<F extends object> {
       if (total === undefined) total = await this.count(read, scope, filters, shape, values);
       return { rows, total };
     });
+  }
+
+  /**
+   * One page per key of `column` (e.g. the orders of each subscription of a page of subscriptions),
+   * with each page's exact total, in at most two statements whatever the number of keys (keyed-pages.ts).
+   * `column` is a column of the model's alias holding a uuid.
+   */
+  async pagesPerKey(
+    em: EntityManager,
+    principal: Principal,
+    column: string,
+    keys: readonly string[],
+    filters: F,
+    order: readonly SortCriterion[],
+    window: { limit: number; offset: number },
+    options: { organizationIds?: readonly string[] | null } = {},
+  ): Promise<Map<string, PageResult>> {
+    const scoped = this.scoped(principal, options.organizationIds);
+    if (!scoped || keys.length === 0) return new Map(keys.map(key => [key, { rows: [], total: 0 }]));
+    const { scope, rule } = scoped;
+    const present = (Object.keys(filters) as (keyof F & string)[]).filter(k => filters[k] !== undefined);
+    const page = this.pageShape(em, rule, scope, filters, present, order);
+    let shape = this.keyedShapes.get(`${column}|${page.sql}`);
+    if (!shape) {
+      shape = keyedStatements(this.definition, this.selectList(em), page, column);
+      if (this.keyedShapes.size >= MAX_SHAPES) this.keyedShapes.clear();
+      this.keyedShapes.set(`${column}|${page.sql}`, shape);
+    }
+    return readKeyedPages(em, shape, keys, this.values(rule, scope, filters, present), window);
   }
 
   /**
@@ -302,6 +332,9 @@ export class ReadModel<F extends object> {
     shape = {
       sql: numbered(`select ${this.selectList(em)} from (${inner}) ${d.alias}`),
       countSql: numbered(`select count(*) as n from ${d.from} where ${where}`),
+      where,
+      orderBy,
+      joins: joins.join(' '),
     };
     if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
     this.shapes.set(key, shape);
@@ -337,8 +370,4 @@ export class ReadModel<F extends object> {
   }
 }
 
-/** `?` → `$1, $2, …` in order (the texts here never contain a `?` operator). */
-export function numbered(sql: string): string {
-  let i = 0;
-  return sql.replace(/\?/g, () => `$${++i}`);
-}
+export { numbered, type PageResult };

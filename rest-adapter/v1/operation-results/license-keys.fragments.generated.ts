@@ -6,7 +6,7 @@ import type { JsonObject } from './scalars.generated.js';
 export type GrantedKey = LicenseKeyFields & {
   grantingSubscription: {
     id: string;
-    status: string;
+    status: 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused';
     currentPeriodStart: string;
     currentPeriodEnd: string;
     cancelAtPeriodEnd: boolean;

@@ -29,12 +29,14 @@ export function formatProductPrice(product: Wire): string {
   if (!price) return '';
   const interval = product.recurring_interval ?? price.recurring_interval;
   const count = product.recurring_interval_count ?? 1;
-  if (price.price_amount != null && price.price_currency)
+  // A free price is on the wire as a fixed price of 0 (docs/polar/resources.md#product-and-prices).
+  const free = price.amount_type === 'free' || (price.amount_type === 'fixed' && Number(price.price_amount) === 0);
+  if (!free && price.price_amount != null && price.price_currency)
     return formatRecurringPrice(BigInt(price.price_amount), price.price_currency, interval, count);
   const perSeat = price.seat_tiers?.tiers?.[0]?.price_per_seat;
   if (perSeat != null && price.price_currency)
     return `${formatMoney(BigInt(perSeat), price.price_currency)} per seat ${formatInterval(interval, count)}`.trim();
-  const words = price.amount_type === 'free' ? 'Free' : price.amount_type === 'custom' ? 'Pay what you want' : '';
+  const words = free ? 'Free' : price.amount_type === 'custom' ? 'Pay what you want' : '';
   const period = formatInterval(interval, count);
   return words && period ? `${words} ${period}` : words;
 }

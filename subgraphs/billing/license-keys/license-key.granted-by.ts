@@ -3,6 +3,8 @@ import { toDate } from '../../../kit/database/read/values.js';
 import { readerOf } from '../../../kit/request-context.js';
 import type { BillingContext } from '../context.js';
 import { isPaidOrderStatus } from '../orders/order.entity.js';
+import type { SubscriptionStatus } from '../shared/enums.js';
+import { SubscriptionStatusEnum } from '../shared/status-enums.js';
 import { LicenseKeyType } from './license-key.type.js';
 
 const SIMPLE = { simpleResolvers: true } as const;
@@ -11,7 +13,7 @@ const SIMPLE = { simpleResolvers: true } as const;
 @ObjectType('LicenseKeySubscription', SIMPLE)
 export class LicenseKeySubscriptionType {
   @Field(() => ID) id!: string;
-  @Field() status!: string;
+  @Field(() => SubscriptionStatusEnum) status!: SubscriptionStatus;
   @Field(() => GraphQLISODateTime) currentPeriodStart!: Date;
   @Field(() => GraphQLISODateTime) currentPeriodEnd!: Date;
   @Field() cancelAtPeriodEnd!: boolean;

@@ -45,6 +45,7 @@ import { Migration20261129040000_usage_events } from './Migration20261129040000_
 import { Migration20261129050000_metric_dashboards } from './Migration20261129050000_metric_dashboards.js';
 import { Migration20261129050001_metric_indexes } from './Migration20261129050001_metric_indexes.js';
 import { Migration20261129020000_customer_wallets } from './Migration20261129020000_customer_wallets.js';
+import { Migration20261129030000_review_read_indexes } from './Migration20261129030000_review_read_indexes.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -104,4 +105,5 @@ export const billingMigrations = [
   { name: 'Migration20261129050000_metric_dashboards', class: Migration20261129050000_metric_dashboards },
   { name: 'Migration20261129050001_metric_indexes', class: Migration20261129050001_metric_indexes },
   { name: 'Migration20261129020000_customer_wallets', class: Migration20261129020000_customer_wallets },
+  { name: 'Migration20261129030000_review_read_indexes', class: Migration20261129030000_review_read_indexes },
 ];

@@ -55,8 +55,9 @@ export class OrderService {
 
   /**
    * A page of one subscription's orders (`BillingSubscription.orders`), for every subscription of a page
-   * of subscriptions in ONE statement (docs/graphql.md#nested-lists): the orders of all of them that pass
-   * the filter, at most 10,000, are read once and paged per subscription here.
+   * of subscriptions in one statement, and their exact totals in one more when a page cannot tell
+   * them (docs/graphql.md#nested-lists): each subscription's page is read in SQL (`pagesPerKey`), so a
+   * deep page of a subscription with many orders reads its window, and the totals are counts.
    */
   ofSubscription(ctx: RequestContext, subscriptionId: string, query: OrderListQuery): Promise<OrderPage> {
     const key = JSON.stringify(query);
@@ -67,19 +68,19 @@ export class OrderService {
       loader = new DataLoader(async ids => {
         const filters: OrderReadFilters = {};
         for (const name of FILTER_KEYS) if (query[name]?.length) filters[name] = query[name]!;
-        const { rows } = await orderRead.page(
+        const pages = await orderRead.pagesPerKey(
           ctx.em,
           ctx.principal,
-          { ...filters, subscriptionId: [...ids] },
+          'subscription_id',
+          ids,
+          filters,
           orderOrder(query.sorting),
-          { limit: 10_000, offset: 0 },
+          pageWindow(query),
           { organizationIds: query.organizationId?.length ? query.organizationId : null },
         );
-        const orders = rows.map(OrderType.fromRow);
-        const { limit, offset } = pageWindow(query);
         return ids.map(id => {
-          const own = orders.filter(o => o.subscriptionId === id);
-          return { items: own.slice(offset, offset + limit), pagination: paginationOf(own.length, query.limit) };
+          const { rows, total } = pages.get(id)!;
+          return { items: rows.map(OrderType.fromRow), pagination: paginationOf(total, query.limit) };
         });
       });
       loaders.set(key, loader);

@@ -14,32 +14,42 @@ export const priceJson = (alias: string, productAlias: string): LazySql =>
 /**
  * Whether the product `alias` is referenced by an order, a subscription (trials included: a trial is a
  * subscription here) or a live discount's product restriction: such a product cannot be deleted
- * (docs/sdk-compatibility.md#product-is_deletable). Each test is one indexed probe.
+ * (docs/sdk-compatibility.md#product-is_deletable). Each test is one index probe: orders
+ * `(organization_id, product_id)`, subscriptions `(product_id)`, live discounts' `product_ids` (GIN).
  */
 export const productReferenced = (alias: string): string =>
   `(exists (select 1 from billing.orders ro where ro.organization_id = ${alias}.organization_id and ro.product_id = ${alias}.id)` +
   ` or exists (select 1 from billing.subscriptions rs where rs.product_id = ${alias}.id)` +
-  ` or exists (select 1 from billing.discounts rd where rd.organization_id = ${alias}.organization_id and rd.deleted_at is null and ${alias}.id::text = any(rd.product_ids::text[])))`;
+  ` or exists (select 1 from billing.discounts rd where rd.product_ids @> array[${alias}.id::text] and rd.deleted_at is null and rd.organization_id = ${alias}.organization_id))`;
+
+/**
+ * How a product row says `isDeletable`: `probe`, computed (the product lists and gets); `referenced`,
+ * false without a probe (the product of an order or a subscription: that row references it); `unset`,
+ * left to `ProductDeletableResolver`, which reads it only if a query selects it.
+ */
+export type DeletableFrom = 'probe' | 'referenced' | 'unset';
 
 /**
  * A product row as JSON with its live prices (oldest first) under `prices`, its live benefits under
- * `benefits` and `isDeletable`: `productFromRow` reads it.
+ * `benefits`, its custom fields and `isDeletable` (see `DeletableFrom`): `productFromRow` reads it.
  */
 export const productJson =
-  (alias: string): LazySql =>
+  (alias: string, deletable: DeletableFrom = 'unset'): LazySql =>
   em =>
     entityJson(Product, alias, [
       `'prices', (select coalesce(json_agg(${priceJson('pp', alias)(em)} order by pp.created_at, pp.id), '[]'::json) from billing.product_prices pp where pp.product_id = ${alias}.id and pp.is_archived = false)`,
       `'benefits', ${embeddedProductBenefits(alias)(em)}`,
-      `'isDeletable', not ${productReferenced(alias)}`,
+      ...(deletable === 'unset'
+        ? []
+        : [`'isDeletable', ${deletable === 'probe' ? `not ${productReferenced(alias)}` : 'false'}`]),
       `'attachedCustomFields', ${attachedCustomFieldsJson(alias)(em)}`,
     ])(em);
 
-/** The product of the row `parent`, within its organization. */
+/** The product of the row `parent` (an order, a subscription: it references the product), within its organization. */
 export const embeddedProduct =
   (parent: string): LazySql =>
   em =>
-    `(select ${productJson('p')(em)} from billing.products p where p.id = ${parent}.product_id and p.organization_id = ${parent}.organization_id)`;
+    `(select ${productJson('p', 'referenced')(em)} from billing.products p where p.id = ${parent}.product_id and p.organization_id = ${parent}.organization_id)`;
 
 /**
  * The prices `parent` bills, in the order of its `price_ids` (archived ones included: a subscription
@@ -69,7 +79,7 @@ export const productRead = new ReadModel<ProductReadFilters>({
   alias: 'p',
   readers: CORE_READERS,
   tenant: { organization: 'p.organization_id' },
-  select: { product: productJson('p') },
+  select: { product: productJson('p', 'probe') },
   // A deleted product is gone from lists and gets; rows that named it still embed it (docs/products.md#deleting-a-product).
   visible: 'p.deleted_at is null',
   filters: {

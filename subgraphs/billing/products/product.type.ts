@@ -90,6 +90,9 @@ export class ProductPriceType {
   }
 }
 
+export const PRODUCT_IS_DELETABLE =
+  'Whether the product can be permanently deleted: not referenced by an order, a subscription (trials included) or a discount.';
+
 /** The public Product (docs/polar/resources.md#product-and-prices). Medias and custom fields do not exist here yet: always empty. */
 @ObjectType('Product', SIMPLE)
 export class ProductType {
@@ -107,11 +110,9 @@ export class ProductType {
   @Field(() => Int, { nullable: true }) meterIntervalCount!: number | null;
   @Field() isRecurring!: boolean;
   @Field() isArchived!: boolean;
-  @Field({
-    description:
-      'Whether the product can be permanently deleted: not referenced by an order, a subscription (trials included) or a discount.',
-  })
-  isDeletable!: boolean;
+  /** Unset on a product embedded where no answer shows it: `ProductDeletableResolver` reads it when selected. */
+  @Field(() => Boolean, { description: PRODUCT_IS_DELETABLE })
+  isDeletable?: boolean;
   @Field(() => ID) organizationId!: string;
   @Field(() => OrganizationRef, { description: 'The owning organization (resolved by the identity subgraph).' })
   organization!: OrganizationRef;
@@ -170,13 +171,16 @@ export class ProductType {
 
 /** A product row of the read path (product.read.ts): the product's JSON with its live prices under `prices`. */
 export function productFromRow(row: ProductRow): ProductType {
-  return ProductType.fromEntity(
+  const product = ProductType.fromEntity(
     row as unknown as ProductEntity,
     row.prices as unknown as ProductPriceEntity[],
     (row.benefits ?? []) as unknown as BenefitEntity[],
-    row.isDeletable !== false,
+    true,
     attachedFromRow(row.attachedCustomFields),
   );
+  // The read says it (`probe`, `referenced`) or leaves it to the field's resolver (product.read.ts).
+  product.isDeletable = typeof row.isDeletable === 'boolean' ? row.isDeletable : undefined;
+  return product;
 }
 
 export type ProductRow = Record<string, unknown> & { prices: Record<string, unknown>[] };

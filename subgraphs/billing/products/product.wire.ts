@@ -24,11 +24,16 @@ const VARIANT_KEYS: Record<string, string[]> = {
   fixed: ['price_amount'],
   custom: ['minimum_amount', 'maximum_amount', 'preset_amount'],
   seat_based: ['seat_tiers', 'price_per_seat'],
-  free: [],
 };
 
+/**
+ * A price as Polar answers it. A stored `free` price goes out as a `fixed` price of 0: Polar has no `free`
+ * type any more (docs/polar/resources.md#product-and-prices), and SDK 1.0.1's price unions have no
+ * member for it. It is still accepted on input.
+ */
 export function priceWire(price: object): Record<string, unknown> {
   const wire = wireOf(price) as Record<string, unknown>;
+  if (wire.amount_type === 'free') Object.assign(wire, { amount_type: 'fixed', price_amount: 0 });
   const keys = [...COMMON_PRICE_KEYS, ...(VARIANT_KEYS[wire.amount_type as string] ?? [])];
   const out: Record<string, unknown> = {};
   for (const key of keys) out[key] = wire[key] ?? null;

@@ -12,6 +12,8 @@ export interface SdkDeclarations {
   checker: ts.TypeChecker;
   /** `ReturnType<typeof createPolar>`: the client's services and methods. */
   client: ts.Type;
+  /** The dated entry's `errors` namespace: the error classes the client throws. */
+  errors: ts.Symbol | undefined;
 }
 
 // The package exports no package.json, so its folder is found from the project's root.
@@ -40,7 +42,8 @@ export function sdkDeclarations(version: SdkVersion): SdkDeclarations {
   if (!createPolar) throw new Error(`${entry} exports no createPolar`);
   const factory = checker.getTypeOfSymbol(checker.getAliasedSymbol(createPolar));
   const client = factory.getCallSignatures()[0].getReturnType();
-  const declarations = { checker, client };
+  const errors = checker.getExportsOfModule(moduleSymbol).find(symbol => symbol.name === 'errors');
+  const declarations = { checker, client, errors: errors && checker.getAliasedSymbol(errors) };
   loaded.set(version, declarations);
   return declarations;
 }
@@ -72,4 +75,17 @@ export function clientMethods(declarations: SdkDeclarations): string[] {
       return value.getCallSignatures().length > 0 ? [path] : walk(value, `${path}.`);
     });
   return walk(declarations.client, '');
+}
+
+/**
+ * The body type an SDK error class carries (`HTTPValidationError` → its `error` property's type), or
+ * undefined when this version has no such class.
+ */
+export function errorBodyType(declarations: SdkDeclarations, className: string): ts.Type | undefined {
+  const { checker, errors } = declarations;
+  const symbol = errors && checker.getExportsOfModule(errors).find(s => s.name === className);
+  if (!symbol) return undefined;
+  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  const error = checker.getPropertyOfType(checker.getDeclaredTypeOfSymbol(target), 'error');
+  return error && checker.getTypeOfSymbol(error);
 }
