@@ -1,4 +1,4 @@
-import { Field, InputType } from 'type-graphql';
+import { Field, ID, InputType } from 'type-graphql';
 
 /** MemberCreateFromCustomer / CustomerPortalMemberCreate (the portal gives no external id). */
 @InputType('MemberCreateInput')
@@ -15,4 +15,12 @@ export class MemberUpdateInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) email?: string | null;
   @Field(() => String, { nullable: true }) role?: string | null;
+}
+
+/** Which members a list shows: the customer's (by id or external id), optionally of one role. */
+@InputType('MemberFilterInput')
+export class MemberFilterInput {
+  @Field(() => ID, { nullable: true }) customerId?: string | null;
+  @Field(() => String, { nullable: true }) customerExternalId?: string | null;
+  @Field(() => String, { nullable: true, description: 'owner, billing_manager or member.' }) role?: string | null;
 }

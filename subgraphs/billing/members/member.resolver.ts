@@ -2,7 +2,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { CUSTOMER_PORTAL_MEMBERS, CUSTOMER_PORTAL_USER, MEMBERS_READ, MEMBERS_WRITE } from './member.access.js';
-import { MemberCreateInput, MemberUpdateInput } from './member.inputs.js';
+import { MemberCreateInput, MemberFilterInput, MemberUpdateInput } from './member.inputs.js';
 import type { Ref } from './member.repository.js';
 import { MemberList, MemberType, PortalAuthenticatedUserType } from './member.type.js';
 
@@ -20,16 +20,19 @@ export class MemberResolver {
   @Query(() => MemberList, { description: "A customer's members (give the customer's id or external id)." })
   async customerMembers(
     @Ctx() ctx: BillingContext,
-    @Arg('customerId', () => ID, { nullable: true }) customerId: string | null,
-    @Arg('customerExternalId', () => String, { nullable: true }) customerExternalId: string | null,
-    @Arg('role', () => String, { nullable: true }) role: string | null,
+    @Arg('filter', () => MemberFilterInput, { nullable: true }) filter: MemberFilterInput | null,
+    @Arg('customerId', () => ID, { nullable: true, deprecationReason: 'Use filter.' }) customerId: string | null,
+    @Arg('customerExternalId', () => String, { nullable: true, deprecationReason: 'Use filter.' })
+    customerExternalId: string | null,
+    @Arg('role', () => String, { nullable: true, deprecationReason: 'Use filter.' }) role: string | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true, description: 'created_at; `-` = descending.' })
     sorting: string[] | null,
   ): Promise<MemberList> {
     authorize(ctx.principal, MEMBERS_READ);
-    return ctx.services.members.list(ctx, ref(customerId, customerExternalId), { role, page, limit, sorting });
+    const owner = ref(filter?.customerId ?? customerId, filter?.customerExternalId ?? customerExternalId);
+    return ctx.services.members.list(ctx, owner, { role: filter?.role ?? role, page, limit, sorting });
   }
 
   @Query(() => MemberType)
