@@ -7,6 +7,9 @@ import { type Config, databaseWaitsOf, type EnvironmentName, publicUrlOf } from 
 import { poolsReady } from '../kit/database/pool-readiness.js';
 import type { GatewayContext, SubgraphRuntime } from '../kit/graphql/subgraph-runtime.js';
 import type { Logger } from '../kit/logger.js';
+import { watchPool, watchQueues } from '../kit/metrics/scrape-sources.js';
+import { BILLING_QUEUE_DEPTH_SQL } from '../subgraphs/billing/jobs/queue-depth.queries.js';
+import { WEBHOOKS_QUEUE_DEPTH_SQL } from '../subgraphs/webhooks/worker/queue-depth.queries.js';
 import { createGateway, readSupergraph } from '../gateway/gateway.js';
 import { DirectOperations } from '../gateway/direct-operations.js';
 import { CachedLocalDataSource } from '../gateway/local-data-source.js';
@@ -87,6 +90,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     allowPrivateTargets: options.name === 'sandbox' || options.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     policy: deliveryPolicyOf(options.config),
     runWorker: options.config.WEBHOOK_WORKER,
+    environment: options.name,
     poolMax: options.config.DATABASE_POOL_SIZE,
     databaseWaits: databaseWaitsOf(options.config),
     ownerMailbox: billing.ownerMailbox,
@@ -157,6 +161,14 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     },
     processorWebhooks: billing.processorWebhooks,
   });
+  // Read on each metrics scrape (docs/observability.md): the three pools, and the queues in this database.
+  const unwatch = [
+    watchPool(options.name, identity.name, identity.orm),
+    watchPool(options.name, billing.name, billing.orm),
+    watchPool(options.name, webhooks.name, webhooks.orm),
+    watchQueues(options.name, billing.orm, BILLING_QUEUE_DEPTH_SQL),
+    watchQueues(options.name, webhooks.orm, WEBHOOKS_QUEUE_DEPTH_SQL),
+  ];
   return {
     name: options.name,
     payments,
@@ -167,6 +179,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     relay,
     gateway,
     close: async () => {
+      for (const stop of unwatch) stop();
       await guards.close();
       await gateway.stop();
       await relay.stop();

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
-import type { DatabaseWaits } from '../../kit/config.js';
+import type { DatabaseWaits, EnvironmentName } from '../../kit/config.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import type { OwnerMailbox } from '../../kit/email/owner-mailbox.js';
 import type { Logger } from '../../kit/logger.js';
@@ -42,6 +42,8 @@ export interface WebhooksOptions {
   databaseUrl: string;
   clock: Clock;
   logger: Logger;
+  /** The `environment` label of its metrics (docs/observability.md). */
+  environment: EnvironmentName;
   /** The sandbox, or WEBHOOK_ALLOW_PRIVATE_TARGETS: loopback and private targets are allowed. */
   allowPrivateTargets: boolean;
   policy: DeliveryPolicy;
@@ -102,7 +104,7 @@ export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksR
 
 export function createDeliveryWorker(
   orm: MikroORM,
-  options: Pick<WebhooksOptions, 'allowPrivateTargets' | 'policy' | 'logger'>,
+  options: Pick<WebhooksOptions, 'allowPrivateTargets' | 'policy' | 'logger' | 'environment'>,
   onEndpointDisabled?: () => void,
 ): DeliveryWorker {
   return new DeliveryWorker(
@@ -110,6 +112,7 @@ export function createDeliveryWorker(
     new DeliverySender(options.allowPrivateTargets),
     options.policy,
     options.logger,
+    options.environment,
     onEndpointDisabled,
   );
 }
