@@ -69,5 +69,5 @@ runMain(async () => {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   worker.start();
   if (mailbox) notifications?.start(mailbox);
-  logger.info({ pid: process.pid }, 'webhook worker started');
+  logger.info({ pid: process.pid, ...(metrics ? { metricsPort: metrics.port } : {}) }, 'webhook worker started');
 });
