@@ -17,7 +17,13 @@ export function httpMetrics(environment: string) {
       const path = (req.route as { path?: unknown } | undefined)?.path;
       const endpoint = typeof path === 'string' ? path : path === undefined ? UNMATCHED : 'pattern';
       const status_class = statusClassOf(res.statusCode);
-      httpRequests.inc({ environment, endpoint, method: req.method, status_code: String(res.statusCode), status_class });
+      httpRequests.inc({
+        environment,
+        endpoint,
+        method: req.method,
+        status_code: String(res.statusCode),
+        status_class,
+      });
       httpRequestDuration.observe(
         { environment, endpoint, method: req.method, status_class },
         (performance.now() - started) / 1000,

@@ -209,7 +209,13 @@ export async function startBilling(options: {
   services.clocks.register(reminders);
   const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry, reminders], options.logger);
   // The recurring engine: the sandbox clock's advance runs it per organization, this loop by the wall clock.
-  const engine = new RenewalEngine({ orm, payments, tax: sale, logger: options.logger, environment: options.environment });
+  const engine = new RenewalEngine({
+    orm,
+    payments,
+    tax: sale,
+    logger: options.logger,
+    environment: options.environment,
+  });
   services.clocks.register(engine);
   const renewalRetryMs = options.renewalRetryMs ?? 10_000;
   const renewals = new RenewalScheduler(engine, options.clock, options.logger, renewalRetryMs);

@@ -26,7 +26,9 @@ describe('metrics of each distributed process', () => {
   });
 
   it('the REST adapter counts its requests by route template; the public port has no /metrics', async () => {
-    expect((await call(rest.url, 'GET', `/v1/organizations/${alice.organizationId}`, { token: alice.oat })).status).toBe(200);
+    expect(
+      (await call(rest.url, 'GET', `/v1/organizations/${alice.organizationId}`, { token: alice.oat })).status,
+    ).toBe(200);
     expect((await call(rest.url, 'GET', '/metrics')).status).toBe(404);
     const text = await scrape('rest-adapter');
     expect(text).toMatch(
@@ -36,7 +38,9 @@ describe('metrics of each distributed process', () => {
   });
 
   it('subgraphs report their pool, billing and webhooks their queues', async () => {
-    expect(await scrape('identity')).toMatch(/polar_db_pool_connections\{environment="production",pool="identity",state="max"\} \d+/);
+    expect(await scrape('identity')).toMatch(
+      /polar_db_pool_connections\{environment="production",pool="identity",state="max"\} \d+/,
+    );
     const billing = await scrape('billing');
     expect(billing).toMatch(/polar_queue_size\{environment="production",queue="billing\.jobs"\} \d+/);
     expect(billing).toMatch(/polar_queue_size\{environment="production",queue="billing\.outbox"\} \d+/);

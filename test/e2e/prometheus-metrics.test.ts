@@ -66,7 +66,8 @@ describe('the metrics endpoint', () => {
   });
 
   it('is not on the public port, and answers only GET /metrics on its own', async () => {
-    for (const env of [stack.production, stack.sandbox]) expect((await call(env.baseUrl, 'GET', '/metrics')).status).toBe(404);
+    for (const env of [stack.production, stack.sandbox])
+      expect((await call(env.baseUrl, 'GET', '/metrics')).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${metrics.port}/`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${metrics.port}/metrics`, { method: 'POST' })).status).toBe(404);
   });
@@ -107,37 +108,79 @@ describe('the metrics endpoint', () => {
     expect(advanced.status).toBe(200);
 
     const sandbox = { environment: 'sandbox' };
-    const text = await scrapeUntil(t => sample(t, 'polar_webhook_deliveries_total', { ...sandbox, outcome: 'succeeded' }) > 0);
+    const text = await scrapeUntil(
+      t => sample(t, 'polar_webhook_deliveries_total', { ...sandbox, outcome: 'succeeded' }) > 0,
+    );
 
     // HTTP by route template and status.
-    const customer = { ...sandbox, endpoint: '/v1/customers/:id', method: 'GET', status_code: '404', status_class: '4xx' };
+    const customer = {
+      ...sandbox,
+      endpoint: '/v1/customers/:id',
+      method: 'GET',
+      status_code: '404',
+      status_class: '4xx',
+    };
     expect(sample(text, 'polar_http_request_total', customer)).toBe(1);
-    expect(sample(text, 'polar_http_request_total', { ...sandbox, endpoint: '/v1/customers/', status_code: '200' })).toBe(1);
-    expect(sample(text, 'polar_http_request_total', { ...sandbox, endpoint: 'unmatched', status_code: '404' })).toBeGreaterThanOrEqual(1);
     expect(
-      sample(text, 'polar_http_request_total', { environment: 'production', endpoint: '/v1/organizations/:id', status_code: '401' }),
+      sample(text, 'polar_http_request_total', { ...sandbox, endpoint: '/v1/customers/', status_code: '200' }),
     ).toBe(1);
-    expect(sample(text, 'polar_http_request_duration_seconds_count', { ...sandbox, endpoint: '/v1/customers/:id' })).toBe(1);
-    expect(sample(text, 'polar_http_request_duration_seconds_bucket', { ...sandbox, endpoint: '/v1/customers/:id', le: '+Inf' })).toBe(1);
+    expect(
+      sample(text, 'polar_http_request_total', { ...sandbox, endpoint: 'unmatched', status_code: '404' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'polar_http_request_total', {
+        environment: 'production',
+        endpoint: '/v1/organizations/:id',
+        status_code: '401',
+      }),
+    ).toBe(1);
+    expect(
+      sample(text, 'polar_http_request_duration_seconds_count', { ...sandbox, endpoint: '/v1/customers/:id' }),
+    ).toBe(1);
+    expect(
+      sample(text, 'polar_http_request_duration_seconds_bucket', {
+        ...sandbox,
+        endpoint: '/v1/customers/:id',
+        le: '+Inf',
+      }),
+    ).toBe(1);
     // The checkout's fulfilment ran as a job; its charge and the renewal's succeeded.
     const job = { ...sandbox, queue: 'billing.jobs', status: 'success' };
     expect(sample(text, 'polar_task_executions_total', job)).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'polar_task_duration_seconds_count', { ...sandbox, queue: 'billing.jobs' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'polar_task_duration_seconds_count', { ...sandbox, queue: 'billing.jobs' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'polar_charges_total', { ...sandbox, outcome: 'succeeded' })).toBeGreaterThanOrEqual(2);
     expect(sample(text, 'polar_renewals_total', { ...sandbox, kind: 'cycle', outcome: 'done' })).toBe(1);
-    expect(sample(text, 'polar_webhook_deliveries_total', { ...sandbox, outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'polar_webhook_deliveries_total', { ...sandbox, outcome: 'succeeded' })).toBeGreaterThanOrEqual(
+      1,
+    );
     // Read on the scrape: queues, pools; and Node's own.
     for (const queue of ['billing.jobs', 'billing.outbox', 'webhooks.delivery'])
-      expect(text).toMatch(new RegExp(`polar_queue_size\\{environment="sandbox",queue="${queue.replace('.', '\\.')}"\\} \\d+`));
-    expect(text).toMatch(/polar_queue_oldest_message_age_seconds\{environment="production",queue="billing\.jobs"\} [\d.]+/);
-    expect(sample(text, 'polar_db_pool_connections', { environment: 'production', pool: 'billing', state: 'max' })).toBeGreaterThan(0);
+      expect(text).toMatch(
+        new RegExp(`polar_queue_size\\{environment="sandbox",queue="${queue.replace('.', '\\.')}"\\} \\d+`),
+      );
+    expect(text).toMatch(
+      /polar_queue_oldest_message_age_seconds\{environment="production",queue="billing\.jobs"\} [\d.]+/,
+    );
+    expect(
+      sample(text, 'polar_db_pool_connections', { environment: 'production', pool: 'billing', state: 'max' }),
+    ).toBeGreaterThan(0);
     expect(text).toMatch(/polar_db_pool_waiting_requests\{environment="sandbox",pool="identity"\} \d+/);
     expect(text).toContain('process_cpu_seconds_total');
     expect(text).toContain('nodejs_eventloop_lag_seconds');
 
     // No label carries what the requests carried.
-    for (const secret of [strangerId, secretEmail, encodeURIComponent(secretEmail), owner.oat, owner.pat, owner.organizationId])
+    for (const secret of [
+      strangerId,
+      secretEmail,
+      encodeURIComponent(secretEmail),
+      owner.oat,
+      owner.pat,
+      owner.organizationId,
+    ])
       expect(text).not.toContain(secret);
-    for (const id of [checkout.body.id, product.body.id, endpoint.body.id, list.body.items[0].id]) expect(text).not.toContain(id);
+    for (const id of [checkout.body.id, product.body.id, endpoint.body.id, list.body.items[0].id])
+      expect(text).not.toContain(id);
   });
 });
