@@ -8,8 +8,6 @@ import { poolsReady } from '../kit/database/pool-readiness.js';
 import type { GatewayContext, SubgraphRuntime } from '../kit/graphql/subgraph-runtime.js';
 import type { Logger } from '../kit/logger.js';
 import { watchPool, watchQueues } from '../kit/metrics/scrape-sources.js';
-import { BILLING_QUEUE_DEPTH_SQL } from '../subgraphs/billing/jobs/queue-depth.queries.js';
-import { WEBHOOKS_QUEUE_DEPTH_SQL } from '../subgraphs/webhooks/worker/queue-depth.queries.js';
 import { createGateway, readSupergraph } from '../gateway/gateway.js';
 import { DirectOperations } from '../gateway/direct-operations.js';
 import { CachedLocalDataSource } from '../gateway/local-data-source.js';
@@ -18,8 +16,18 @@ import { InProcessGatewayClient } from '../rest-adapter/upstream/gateway-client.
 import { OperationDocuments } from '../rest-adapter/v1/operations.js';
 import { loadGitHubPublicKeys } from '../rest-adapter/inbound/secret-scanning/github-keys.js';
 import { createRequestGuards } from '../rest-adapter/guards/request-guards.js';
-import { type BillingRuntime, OutboxRelay, startBilling } from '../subgraphs/billing/runtime.js';
-import { deliveryPolicyOf, startWebhooks, type WebhooksRuntime } from '../subgraphs/webhooks/runtime.js';
+import {
+  BILLING_QUEUE_DEPTH_SQL,
+  type BillingRuntime,
+  OutboxRelay,
+  startBilling,
+} from '../subgraphs/billing/runtime.js';
+import {
+  deliveryPolicyOf,
+  startWebhooks,
+  WEBHOOKS_QUEUE_DEPTH_SQL,
+  type WebhooksRuntime,
+} from '../subgraphs/webhooks/runtime.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import { mailerFromConfig } from '../kit/email/mailer.js';

@@ -48,6 +48,7 @@ import { type ProrationSettingsSource, prorationSettingsFrom } from './subscript
 // What a composition root (embedded/) wires around the runtime, so that it imports nothing else of billing.
 export { CustomerSessionPrincipalResolver } from './auth/customer-principal-resolver.js';
 export { OutboxRelay } from './events/outbox-relay.js';
+export { BILLING_QUEUE_DEPTH_SQL } from './jobs/queue-depth.queries.js';
 
 // For the bench's one-hop baseline (bench/baseline-server.ts, a composition root), which answers
 // GET /v1/subscriptions/ and /v1/orders/ with billing's own read statements and shaping, minus the

@@ -17,6 +17,7 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
 // What a composition root (embedded/, cli/) wires around the runtime.
 export { InProcessWebhookIngest } from './events/event-ingest.js';
 export { deliveryPolicyOf } from './worker/delivery-policy.js';
+export { WEBHOOKS_QUEUE_DEPTH_SQL } from './worker/queue-depth.queries.js';
 export { DeliveryWorker } from './worker/delivery-worker.js';
 export { EventStream } from './events/event-stream.js';
 export { envelopeSeenBy } from './events/event-envelope.js';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../kit/config.js';
 import { type MetricsServer, startMetricsServer } from '../../kit/metrics/metrics-server.js';
