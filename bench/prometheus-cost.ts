@@ -9,6 +9,7 @@ import {
   freePort,
   type LoadOptions,
   type LoadResult,
+  loadCells,
   measure,
   spawnNode,
   table,
@@ -83,14 +84,7 @@ export async function benchPrometheusCost(options: PrometheusCostOptions): Promi
     const best = (list: LoadResult[]) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
     const [bestOn, bestOff] = [best(results.on), best(results.off)];
     const ratio = bestOn.requestsPerSecond / bestOff.requestsPerSecond;
-    const row = (label: string, r: LoadResult) => [
-      label,
-      r.requestsPerSecond.toFixed(0),
-      r.p50.toFixed(1),
-      r.p99.toFixed(1),
-      String(r.errors + r.non2xx),
-      r.serverCpuUsPerRequest.toFixed(0),
-    ];
+    const row = (label: string, r: LoadResult) => [label, ...loadCells(r)];
     const report = [
       '',
       `Prometheus endpoint cost: GET /v1/organizations/ · ${options.load.connections} connections · best of ${ROUNDS} · ${scrapes} scrapes`,
