@@ -32,6 +32,7 @@ import { benchWebhooks } from './webhooks.js';
 import { benchUsage } from './usage.js';
 import { benchIdle } from './idle.js';
 import { benchMetrics } from './metrics.js';
+import { benchPrometheusCost } from './prometheus-cost.js';
 import { organizationsQuery, startFlags } from './service-inputs.js';
 import {
   type Child,
@@ -67,7 +68,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/performance.md).
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,q,r,u,m').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,x,s,w,k,o,p,q,r,u,m').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -274,6 +275,12 @@ async function main(): Promise<void> {
         goal: `≥ ${RATIO_TARGET}`,
         met: ratio >= RATIO_TARGET,
       });
+    // (x) target a with the Prometheus endpoint on against off, on two fresh services: bench/prometheus-cost.ts.
+    if (only.has('x')) {
+      const x = await benchPrometheusCost({ service: SERVICE, env, nodeArgs, databaseUrl, headers: auth, load, log });
+      process.stdout.write(x.report);
+      goals.push(...x.goals);
+    }
     // (w) webhook deliveries per second against a bare HTTP client: bench/webhooks.ts.
     if (only.has('w')) process.stdout.write(await benchWebhooks({ databaseUrl, log }));
     // (u) usage ingest against a bare Node + pg server, and meter quantities against hand-written SQL.

@@ -12,7 +12,16 @@
 import { seedOrders } from './seed-orders.js';
 import type { Goal } from './subscriptions.js';
 import autocannon from 'autocannon';
-import { type Child, type LoadOptions, type LoadResult, measure, memoryOf, sameJson, table } from './support.js';
+import {
+  type Child,
+  type LoadOptions,
+  type LoadResult,
+  loadCells,
+  measure,
+  memoryOf,
+  sameJson,
+  table,
+} from './support.js';
 
 // Issue 10 asks for the checkout rate and the orders p99 to be printed, with no goal of their own; a list
 // endpoint's goal is the read path's (issue 9): at least half its one-hop baseline's rate.
@@ -221,16 +230,7 @@ export async function benchOrders(o: {
           await measure({ ...o.load, url: baselineUrl, headers: auth, serverPid: o.baselinePid }),
         ],
       ];
-      for (const [label, r] of measured)
-        rows.push([
-          `${label} @ ${size.toLocaleString('en')}`,
-          kb,
-          r.requestsPerSecond.toFixed(0),
-          r.p50.toFixed(1),
-          r.p99.toFixed(1),
-          String(r.errors + r.non2xx),
-          r.serverCpuUsPerRequest.toFixed(0),
-        ]);
+      for (const [label, r] of measured) rows.push([`${label} @ ${size.toLocaleString('en')}`, kb, ...loadCells(r)]);
       const [service_, baseline_] = [measured[0][1], measured[1][1]];
       const ratio = service_.requestsPerSecond / baseline_.requestsPerSecond;
       goals.push({

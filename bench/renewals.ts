@@ -46,7 +46,7 @@ export async function benchRenewals(options: RenewalBenchOptions): Promise<strin
       { processor: 'test', because: 'sandbox' },
       { em: orm.em.fork(), clock: fixedClock(due) },
     );
-    const engine = new RenewalEngine({ orm, payments, batchSize: 500, concurrency: LANES });
+    const engine = new RenewalEngine({ orm, payments, environment: 'production', batchSize: 500, concurrency: LANES });
     log(`(r) renewing with ${LANES} lanes…`);
     const started = process.hrtime.bigint();
     // The engine's own CPU (this process) per renewal: the wall clock is noisy on a shared machine.

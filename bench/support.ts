@@ -151,6 +151,17 @@ export function processCpuMs(pid: number | undefined): number {
   }
 }
 
+/** A load result's cells: req/s, p50 ms, p99 ms, failed, server CPU µs/req. */
+export function loadCells(r: LoadResult): string[] {
+  return [
+    r.requestsPerSecond.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    String(r.errors + r.non2xx),
+    r.serverCpuUsPerRequest.toFixed(0),
+  ];
+}
+
 /** Plain-text table with right-aligned numeric columns. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)));

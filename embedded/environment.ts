@@ -7,6 +7,7 @@ import { type Config, databaseWaitsOf, type EnvironmentName, publicUrlOf } from 
 import { poolsReady } from '../kit/database/pool-readiness.js';
 import type { GatewayContext, SubgraphRuntime } from '../kit/graphql/subgraph-runtime.js';
 import type { Logger } from '../kit/logger.js';
+import { watchPool, watchQueues } from '../kit/metrics/scrape-sources.js';
 import { createGateway, readSupergraph } from '../gateway/gateway.js';
 import { DirectOperations } from '../gateway/direct-operations.js';
 import { CachedLocalDataSource } from '../gateway/local-data-source.js';
@@ -15,8 +16,18 @@ import { InProcessGatewayClient } from '../rest-adapter/upstream/gateway-client.
 import { OperationDocuments } from '../rest-adapter/v1/operations.js';
 import { loadGitHubPublicKeys } from '../rest-adapter/inbound/secret-scanning/github-keys.js';
 import { createRequestGuards } from '../rest-adapter/guards/request-guards.js';
-import { type BillingRuntime, OutboxRelay, startBilling } from '../subgraphs/billing/runtime.js';
-import { deliveryPolicyOf, startWebhooks, type WebhooksRuntime } from '../subgraphs/webhooks/runtime.js';
+import {
+  BILLING_QUEUE_DEPTH_SQL,
+  type BillingRuntime,
+  OutboxRelay,
+  startBilling,
+} from '../subgraphs/billing/runtime.js';
+import {
+  deliveryPolicyOf,
+  startWebhooks,
+  WEBHOOKS_QUEUE_DEPTH_SQL,
+  type WebhooksRuntime,
+} from '../subgraphs/webhooks/runtime.js';
 import { CompositePrincipalResolver } from '../kit/composite-principal-resolver.js';
 import { TOKEN_PREFIXES } from '../kit/tokens.js';
 import { mailerFromConfig } from '../kit/email/mailer.js';
@@ -87,6 +98,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     allowPrivateTargets: options.name === 'sandbox' || options.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     policy: deliveryPolicyOf(options.config),
     runWorker: options.config.WEBHOOK_WORKER,
+    environment: options.name,
     poolMax: options.config.DATABASE_POOL_SIZE,
     databaseWaits: databaseWaitsOf(options.config),
     ownerMailbox: billing.ownerMailbox,
@@ -157,6 +169,14 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     },
     processorWebhooks: billing.processorWebhooks,
   });
+  // Read on each metrics scrape (docs/observability.md): the three pools, and the queues in this database.
+  const unwatch = [
+    watchPool(options.name, identity.name, identity.orm),
+    watchPool(options.name, billing.name, billing.orm),
+    watchPool(options.name, webhooks.name, webhooks.orm),
+    watchQueues(options.name, billing.orm, BILLING_QUEUE_DEPTH_SQL),
+    watchQueues(options.name, webhooks.orm, WEBHOOKS_QUEUE_DEPTH_SQL),
+  ];
   return {
     name: options.name,
     payments,
@@ -167,6 +187,7 @@ export async function startEnvironment(options: EnvironmentOptions): Promise<Env
     relay,
     gateway,
     close: async () => {
+      for (const stop of unwatch) stop();
       await guards.close();
       await gateway.stop();
       await relay.stop();

@@ -5,6 +5,7 @@ import { keepIdleSocketsLonger } from '../kit/http/idle-sockets.js';
 import { ConfigError, type EnvironmentName, loadConfig, publicUrlOf } from '../kit/config.js';
 import { openEnvironmentDatabases } from '../kit/database/environment-databases.js';
 import { createLogger } from '../kit/logger.js';
+import { type MetricsServer, startMetricsServer } from '../kit/metrics/metrics-server.js';
 import { portInUseMessage } from '../kit/process/port-in-use.js';
 import { loadSecrets } from '../kit/secrets.js';
 import { type Environment, startEnvironment } from './environment.js';
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
 
   const environments: Environment[] = [];
   const servers: Server[] = [];
+  let metrics: MetricsServer | null = null;
   let stopping = false;
   const shutdown = async (signal: string, exitCode = 0) => {
     if (stopping) return;
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
           }),
       ),
     );
+    await metrics?.close();
     await Promise.all(environments.map(e => e.close().catch(error => logger.error({ err: error }, 'close failed'))));
     await databases.close();
     clearTimeout(timer);
@@ -47,6 +50,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
+    // Both environments' metrics on one endpoint, labelled `environment` (docs/observability.md).
+    metrics = await startMetricsServer(config);
     for (const name of ['production', 'sandbox'] as EnvironmentName[]) {
       const environment = await startEnvironment({
         name,
@@ -82,7 +87,7 @@ async function main(): Promise<void> {
   }
   const production = publicUrlOf(config, 'production');
   const sandbox = publicUrlOf(config, 'sandbox');
-  logger.info({ production, sandbox }, 'serving');
+  logger.info({ production, sandbox, ...(metrics ? { metricsPort: metrics.port } : {}) }, 'serving');
   // Which processor takes the money is part of the banner, so nobody takes simulated payments unaware.
   const payments = environments.map(
     e => `${e.name === 'production' ? 'Production' : 'Sandbox   '} ${e.payments.summary}`,

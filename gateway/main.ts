@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     logger,
     host: config.HOST,
     port: config.PORT,
+    metrics: config,
     start: async onClose => {
       const gateway = await createGateway({
         supergraphSdl: readSupergraph(),

@@ -110,6 +110,13 @@ const schema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: port.default(8000),
   SANDBOX_PORT: port.default(8001),
+  /**
+   * Port of the Prometheus endpoint `GET /metrics` (docs/observability.md), a listener of its own,
+   * never the public port. Unset, the default: no endpoint, and nothing is counted.
+   */
+  METRICS_PORT: z.preprocess(v => (typeof v === 'string' && v.trim() === '' ? undefined : v), port.optional()),
+  /** Address the metrics endpoint binds to: loopback unless told otherwise (a scraper on another host). */
+  METRICS_HOST: z.string().default('127.0.0.1'),
   /** Public address of production (OIDC issuer, portal links); defaults to http://HOST:PORT. */
   PUBLIC_URL: optionalUrl,
   SANDBOX_PUBLIC_URL: optionalUrl,

@@ -4,6 +4,7 @@ import { authorize } from '../kit/graphql/authorize.js';
 import { graphQLRequestOf } from '../kit/http/graphql-http.js';
 import { requestIdOf } from '../kit/http/http-util.js';
 import type { Logger } from '../kit/logger.js';
+import { httpMetrics } from '../kit/metrics/http-metrics.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
 import type { GatewayClient } from './upstream/gateway-client.js';
 import { graphqlExplorerRouter } from './graphql-explorer/explorer-page.js';
@@ -63,6 +64,8 @@ export function createApp(deps: AppDependencies): express.Express {
   app.set('etag', false);
   app.set('query parser', false); // we parse repeated and deep keys ourselves (validation.ts)
 
+  // First, so that every answer is counted, the guards' and the 404s' too (docs/observability.md).
+  app.use(httpMetrics(deps.environment));
   app.use(requestContext(deps));
   // Outermost after CORS, as Polar's: a bad version is a 404 on every path (docs/api-versions.md).
   app.use(apiVersion);

@@ -89,6 +89,7 @@ async function main(): Promise<void> {
     logger,
     host: config.HOST,
     port: config.PORT,
+    metrics: config,
     // What Express's app.listen does, so the shared listen and shutdown apply.
     start: async onClose => {
       if (invalidations) onClose(() => invalidations.close());

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
+import { type MetricsListen, type MetricsServer, startMetricsServer } from '../metrics/metrics-server.js';
 
 /** A shutdown still running after this long exits with 1 anyway. */
 const SHUTDOWN_TIMEOUT_MS = 25_000;
@@ -21,6 +22,8 @@ export interface ServiceOptions {
    * Builds the service. `onClose` registers what shutdown closes, in order, once the server has
    * stopped: register each resource as soon as it exists, so a start that fails later still closes it.
    */
+  /** The metrics endpoint's METRICS_PORT and METRICS_HOST (docs/observability.md); none: no endpoint. */
+  metrics?: MetricsListen;
   start: (onClose: (close: () => Promise<unknown>) => void) => Promise<StartedService>;
 }
 
@@ -34,6 +37,7 @@ export async function runService(options: ServiceOptions): Promise<void> {
   const { logger } = options;
   const closers: (() => Promise<unknown>)[] = [];
   let server: Server | undefined;
+  let metrics: MetricsServer | null = null;
   let stopping = false;
   const shutdown = async (signal: string, code = 0) => {
     if (stopping) return;
@@ -45,6 +49,7 @@ export async function runService(options: ServiceOptions): Promise<void> {
       server.closeIdleConnections();
       await closed;
     }
+    await metrics?.close();
     for (const close of closers) await close().catch(error => logger.error({ err: error }, 'close failed'));
     clearTimeout(timer);
     process.exit(code);
@@ -56,13 +61,14 @@ export async function runService(options: ServiceOptions): Promise<void> {
   try {
     ({ server, details } = await options.start(close => closers.push(close)));
     await listen(server, options.port, options.host);
+    if (options.metrics) metrics = await startMetricsServer(options.metrics);
   } catch (error) {
     logger.fatal({ err: error }, 'start failed');
     await shutdown('start-failure', 1);
     return;
   }
   const { port } = server.address() as AddressInfo;
-  logger.info({ host: options.host, port, ...details }, 'listening');
+  logger.info({ host: options.host, port, ...(metrics ? { metricsPort: metrics.port } : {}), ...details }, 'listening');
 }
 
 /** Resolves once `server` listens, rejects when listening fails (port taken, bad host). */

@@ -5,6 +5,7 @@ import type { SubgraphRuntime } from '../graphql/subgraph-runtime.js';
 import { createSubgraphHttpServer } from '../http/subgraph-server.js';
 import type { Routes } from '../http/router.js';
 import { createLogger, type Logger } from '../logger.js';
+import { watchPool, watchQueues } from '../metrics/scrape-sources.js';
 import type { PrincipalResolver } from '../principal.js';
 import { type ConfigWith, requireConfig } from './require-config.js';
 import { runService } from './run-service.js';
@@ -20,6 +21,8 @@ export interface SubgraphProcessOptions<R extends SubgraphRuntime & { close(): P
   principals: (runtime: R, config: SubgraphConfig) => PrincipalResolver;
   /** The contracts the subgraph publishes to the REST adapter (signed JSON RPC, kit/http/signed-rpc.ts). */
   internalRoutes?: (runtime: R, config: SubgraphConfig, logger: Logger) => Routes;
+  /** The subgraph's queue-depth statement, read on each metrics scrape (kit/metrics/scrape-sources.ts). */
+  queueDepthSql?: string;
 }
 
 /**
@@ -43,9 +46,12 @@ export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise
     logger,
     host: config.HOST,
     port: config.PORT,
+    metrics: config,
     start: async onClose => {
       const runtime = await options.start(required);
       onClose(() => runtime.close());
+      watchPool(config.ENVIRONMENT, options.service, runtime.orm);
+      if (options.queueDepthSql) watchQueues(config.ENVIRONMENT, runtime.orm, options.queueDepthSql);
       const server = createSubgraphHttpServer({
         runtime,
         principals: options.principals(runtime, required),

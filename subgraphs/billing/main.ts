@@ -7,6 +7,7 @@ import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
 import { createLogger } from '../../kit/logger.js';
 import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
+import { BILLING_QUEUE_DEPTH_SQL } from './jobs/queue-depth.queries.js';
 import { WEBHOOK_INGEST_RPC } from '../webhooks/contract.js';
 import { ORGANIZATION_DIRECTORY_RPC } from '../identity/contract.js';
 import { mailerFromConfig } from '../../kit/email/mailer.js';
@@ -28,6 +29,7 @@ const publicUrl = (config: Config) => deploymentPublicUrl(config, 8000);
 runMain(() =>
   runSubgraph({
     service: 'billing',
+    queueDepthSql: BILLING_QUEUE_DEPTH_SQL,
     start: async config => {
       const runtime = await startBilling({
         databaseUrl: config.DATABASE_URL,

@@ -41,6 +41,7 @@ import { type TaxSettings, taxServices } from './tax/tax-setup.js';
 import { RenewalEngine } from './subscriptions/lifecycle/renewal-engine.js';
 import { RenewalScheduler } from './subscriptions/lifecycle/renewal-scheduler.js';
 import { BILLING_SUBGRAPH, buildBillingSchema } from './schema.js';
+import { countingCharges } from './payments/counted-charges.js';
 import { type BillingServices, createBillingServices } from './services.js';
 import { type ProrationSettingsSource, prorationSettingsFrom } from './subscriptions/proration-settings.js';
 
@@ -49,6 +50,7 @@ export { CustomerSessionPrincipalResolver } from './auth/customer-principal-reso
 export { OutboxRelay } from './events/outbox-relay.js';
 // The schema migrations alone, for the migration step of a deployment (cli/migrate.ts).
 export { openBillingOrm } from './orm.js';
+export { BILLING_QUEUE_DEPTH_SQL } from './jobs/queue-depth.queries.js';
 
 // For the bench's one-hop baseline (bench/baseline-server.ts, a composition root), which answers
 // GET /v1/subscriptions/ and /v1/orders/ with billing's own read statements and shaping, minus the
@@ -152,8 +154,11 @@ export async function startBilling(options: {
   const choice = choosePaymentProcessor(options.payments ?? {}, options.environment);
   const ledger =
     choice.processor === 'test' ? await openTestProcessorLedger(options.databaseUrl, options.databaseWaits) : null;
-  const payments = createPaymentProcessor(choice, { em: (ledger ?? orm).em.fork(), clock: options.clock });
-  const jobs = new JobRunner(orm, options.clock, options.logger);
+  const payments = countingCharges(
+    createPaymentProcessor(choice, { em: (ledger ?? orm).em.fork(), clock: options.clock }),
+    options.environment,
+  );
+  const jobs = new JobRunner(orm, options.clock, options.environment, options.logger);
   jobs.register(
     EMAIL_SEND_JOB,
     emailSender({
@@ -207,7 +212,13 @@ export async function startBilling(options: {
   services.clocks.register(reminders);
   const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry, reminders], options.logger);
   // The recurring engine: the sandbox clock's advance runs it per organization, this loop by the wall clock.
-  const engine = new RenewalEngine({ orm, payments, tax: sale, logger: options.logger });
+  const engine = new RenewalEngine({
+    orm,
+    payments,
+    tax: sale,
+    logger: options.logger,
+    environment: options.environment,
+  });
   services.clocks.register(engine);
   const renewalRetryMs = options.renewalRetryMs ?? 10_000;
   const renewals = new RenewalScheduler(engine, options.clock, options.logger, renewalRetryMs);

@@ -9,6 +9,7 @@ import { runMain } from '../../kit/process/run-service.js';
 import { runSubgraph } from '../../kit/process/run-subgraph.js';
 import { WEBHOOK_INGEST_RPC } from './events/webhook-ingest.contract.js';
 import { startWebhooks } from './runtime.js';
+import { WEBHOOKS_QUEUE_DEPTH_SQL } from './worker/queue-depth.queries.js';
 import { deliveryPolicyOf } from './worker/delivery-policy.js';
 
 /**
@@ -23,6 +24,7 @@ import { deliveryPolicyOf } from './worker/delivery-policy.js';
 runMain(() =>
   runSubgraph({
     service: 'webhooks',
+    queueDepthSql: WEBHOOKS_QUEUE_DEPTH_SQL,
     start: config =>
       startWebhooks({
         databaseUrl: config.DATABASE_URL,
@@ -32,6 +34,7 @@ runMain(() =>
         allowPrivateTargets: config.ENVIRONMENT === 'sandbox' || config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
         policy: deliveryPolicyOf(config),
         runWorker: config.WEBHOOK_WORKER,
+        environment: config.ENVIRONMENT,
         // Disabled endpoints are e-mailed to their owners through billing's outbox (BILLING_URL); without
         // it the e-mails wait in webhooks.owner_notices.
         ownerMailbox: config.BILLING_URL

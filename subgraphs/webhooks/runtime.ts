@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
-import type { DatabaseWaits } from '../../kit/config.js';
+import type { DatabaseWaits, EnvironmentName } from '../../kit/config.js';
 import type { SubgraphRuntime } from '../../kit/graphql/subgraph-runtime.js';
 import type { OwnerMailbox } from '../../kit/email/owner-mailbox.js';
 import type { Logger } from '../../kit/logger.js';
@@ -17,6 +17,7 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
 // What a composition root (embedded/, cli/) wires around the runtime.
 export { InProcessWebhookIngest } from './events/event-ingest.js';
 export { deliveryPolicyOf } from './worker/delivery-policy.js';
+export { WEBHOOKS_QUEUE_DEPTH_SQL } from './worker/queue-depth.queries.js';
 export { DeliveryWorker } from './worker/delivery-worker.js';
 export { EventStream } from './events/event-stream.js';
 export { envelopeSeenBy } from './events/event-envelope.js';
@@ -42,6 +43,8 @@ export interface WebhooksOptions {
   databaseUrl: string;
   clock: Clock;
   logger: Logger;
+  /** The `environment` label of its metrics (docs/observability.md). */
+  environment: EnvironmentName;
   /** The sandbox, or WEBHOOK_ALLOW_PRIVATE_TARGETS: loopback and private targets are allowed. */
   allowPrivateTargets: boolean;
   policy: DeliveryPolicy;
@@ -102,7 +105,7 @@ export async function startWebhooks(options: WebhooksOptions): Promise<WebhooksR
 
 export function createDeliveryWorker(
   orm: MikroORM,
-  options: Pick<WebhooksOptions, 'allowPrivateTargets' | 'policy' | 'logger'>,
+  options: Pick<WebhooksOptions, 'allowPrivateTargets' | 'policy' | 'logger' | 'environment'>,
   onEndpointDisabled?: () => void,
 ): DeliveryWorker {
   return new DeliveryWorker(
@@ -110,6 +113,7 @@ export function createDeliveryWorker(
     new DeliverySender(options.allowPrivateTargets),
     options.policy,
     options.logger,
+    options.environment,
     onEndpointDisabled,
   );
 }

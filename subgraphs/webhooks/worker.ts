@@ -5,6 +5,9 @@ import { signedRpcClient } from '../../kit/http/signed-rpc.js';
 import { createLogger } from '../../kit/logger.js';
 import { requireConfig } from '../../kit/process/require-config.js';
 import { runMain } from '../../kit/process/run-service.js';
+import { startMetricsServer } from '../../kit/metrics/metrics-server.js';
+import { watchPool, watchQueues } from '../../kit/metrics/scrape-sources.js';
+import { WEBHOOKS_QUEUE_DEPTH_SQL } from './worker/queue-depth.queries.js';
 import { OwnerNoticeRelay } from '../../kit/email/owner-notices.js';
 import { openWebhooksOrm } from './orm.js';
 import { createDeliveryWorker } from './runtime.js';
@@ -40,6 +43,7 @@ runMain(async () => {
       allowPrivateTargets: config.ENVIRONMENT === 'sandbox' || config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       policy: deliveryPolicyOf(config),
       logger,
+      environment: config.ENVIRONMENT,
     },
     () => notifications?.wake(),
   );
@@ -47,11 +51,15 @@ runMain(async () => {
   // at commit, and notices written by any process wake the relay (triggers notify, kit/database/work-signals.ts).
   await worker.listen(required.DATABASE_URL);
   await notifications?.listen(required.DATABASE_URL);
+  watchPool(config.ENVIRONMENT, 'webhooks-worker', orm);
+  watchQueues(config.ENVIRONMENT, orm, WEBHOOKS_QUEUE_DEPTH_SQL);
+  const metrics = await startMetricsServer(config);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    await metrics?.close();
     await worker.stop();
     await notifications?.stop();
     await orm.close();
@@ -61,5 +69,5 @@ runMain(async () => {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   worker.start();
   if (mailbox) notifications?.start(mailbox);
-  logger.info({ pid: process.pid }, 'webhook worker started');
+  logger.info({ pid: process.pid, ...(metrics ? { metricsPort: metrics.port } : {}) }, 'webhook worker started');
 });

@@ -35,6 +35,8 @@ export interface Part {
   name: string;
   child: ChildProcess;
   url: string;
+  /** Its Prometheus endpoint (every part runs one, on a port of its own: METRICS_PORT=0). */
+  metricsUrl: string;
   output: string[];
   exit: Promise<number | null>;
 }
@@ -80,6 +82,7 @@ export function startPart(
       ENVIRONMENT: 'production',
       INTERNAL_KEY,
       DATA_DIR: path.join(buildDir, 'data'),
+      METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,11 +103,12 @@ export function startPart(
         pending = pending.slice(newline + 1);
         output.push(line);
         try {
-          const entry = JSON.parse(line) as { msg?: string; port?: number };
+          const entry = JSON.parse(line) as { msg?: string; port?: number; metricsPort?: number };
           if ((entry.msg === 'listening' && entry.port) || (readyMessage && entry.msg === readyMessage)) {
             clearTimeout(timer);
             const url = entry.port ? `http://127.0.0.1:${entry.port}` : '';
-            const part = { name, child, url, output, exit };
+            const metricsUrl = `http://127.0.0.1:${entry.metricsPort}/metrics`;
+            const part = { name, child, url, metricsUrl, output, exit };
             parts.push(part);
             resolve(part);
           }

@@ -35,7 +35,7 @@ function engine(orm: MikroORM, payments?: PaymentProcessor): RenewalEngine {
   const processor =
     payments ??
     createPaymentProcessor({ processor: 'test', because: 'sandbox' }, { em: orm.em.fork(), clock: fixedClock(DUE) });
-  return new RenewalEngine({ orm, payments: processor, batchSize: 200, concurrency: 4 });
+  return new RenewalEngine({ orm, payments: processor, environment: 'sandbox', batchSize: 200, concurrency: 4 });
 }
 
 async function perSubscription(organizationId: string) {

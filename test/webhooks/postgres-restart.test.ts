@@ -60,6 +60,7 @@ beforeAll(async () => {
     allowPrivateTargets: true,
     policy: { ...POLAR_DELIVERY_POLICY, retryBaseMs: 20, retryMaxMs: 200, leaseMs: 1500 },
     runWorker: true,
+    environment: 'production',
   });
   relay = new OutboxRelay(billing.orm, webhooks.ingest, logger);
   receiver = await new WebhookReceiver(() => 200).start();

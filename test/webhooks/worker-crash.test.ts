@@ -66,6 +66,7 @@ beforeAll(async () => {
     policy: POLAR_DELIVERY_POLICY,
     runWorker: false,
     poolMax: 2,
+    environment: 'production',
   });
   // While `holding`, the receiver keeps every request open (the worker waits for an answer).
   receiver = await new WebhookReceiver(() => 200).start();

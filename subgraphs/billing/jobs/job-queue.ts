@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
+import { metricsOn, taskDuration, taskExecutions, taskRetries } from '../../../kit/metrics/metrics.js';
 import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
 import { insertJob, type JobRow, JobQueries, type NewJob } from './job.queries.js';
 
@@ -45,6 +46,8 @@ export class JobRunner {
   constructor(
     orm: MikroORM,
     private readonly clock: Clock,
+    /** The `environment` label of its metrics (docs/observability.md). */
+    private readonly environment: string,
     private readonly logger?: Logger,
   ) {
     this.queries = new JobQueries(orm);
@@ -133,13 +136,25 @@ export class JobRunner {
     );
   }
 
+  /** Job metrics, labelled by the job's kind (a fixed name, never its payload or key). */
+  private count(job: JobRow, status: 'success' | 'failure', started: number, retried = false): void {
+    if (!metricsOn()) return;
+    const labels = { environment: this.environment, queue: JOBS_TOPIC, task_name: job.kind };
+    taskExecutions.inc({ ...labels, status });
+    taskDuration.observe(labels, (performance.now() - started) / 1000);
+    if (retried) taskRetries.inc(labels);
+  }
+
   private async execute(job: JobRow): Promise<void> {
     const handler = this.handlers.get(job.kind);
+    const started = performance.now();
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(job.payload, job);
       await this.queries.markDone(job.id, this.clock.now());
+      this.count(job, 'success', started);
     } catch (error) {
+      this.count(job, 'failure', started, job.attempts < job.max_attempts);
       const message = error instanceof Error ? error.message : String(error);
       this.logger?.warn({ err: error, job: job.idempotency_key }, 'job failed; it will be retried');
       const exhausted = job.attempts >= job.max_attempts;

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { backgroundWork, type Enrolment, type WorkPass } from '../../../kit/background/background-work.js';
 import type { Logger } from '../../../kit/logger.js';
+import { metricsOn, webhookDeliveries } from '../../../kit/metrics/metrics.js';
 import type { DeliveryPolicy } from './delivery-policy.js';
 import { type ClaimedMessage, DeliveryQueue, type Outcome } from './delivery-queue.js';
 import { type DeliverySender, WEBHOOK_USER_AGENT } from './delivery-sender.js';
@@ -57,6 +58,8 @@ export class DeliveryWorker {
     private readonly sender: DeliverySender,
     private readonly policy: DeliveryPolicy,
     private readonly logger: Logger,
+    /** The `environment` label of its delivery counts. */
+    private readonly environment: string,
     /** After this worker disabled an endpoint (wakes the notification relay when it runs in-process). */
     onEndpointDisabled?: () => void,
   ) {
@@ -162,6 +165,12 @@ export class DeliveryWorker {
 
   private finish(outcomes: Outcome[]): void {
     this.finished.push(...outcomes);
+    if (metricsOn())
+      for (const outcome of outcomes)
+        webhookDeliveries.inc({
+          environment: this.environment,
+          outcome: 'result' in outcome ? (outcome.result.succeeded ? 'succeeded' : 'failed') : 'released',
+        });
     for (const outcome of outcomes)
       if ('result' in outcome && !outcome.result.succeeded)
         this.logger.debug(

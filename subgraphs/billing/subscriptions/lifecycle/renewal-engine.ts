@@ -1,6 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { faultPoint } from '../../../../kit/fault-injection.js';
 import type { Logger } from '../../../../kit/logger.js';
+import { metricsOn, renewals } from '../../../../kit/metrics/metrics.js';
 import type { Order } from '../../orders/order.entity.js';
 import type { PaymentProcessor } from '../../payments/payment-processor.js';
 import { SubscriptionStatus } from '../../shared/enums.js';
@@ -36,6 +37,8 @@ export interface RenewalScope {
 export interface RenewalEngineOptions {
   orm: MikroORM;
   payments: PaymentProcessor;
+  /** The `environment` label of its metrics (docs/observability.md). */
+  environment: string;
   /** How many due rows one claim query returns. */
   batchSize?: number;
   /** How many subscriptions of a batch are cycled at once (each in its own transaction). */
@@ -111,8 +114,12 @@ export class RenewalEngine implements DueWorkRunner {
         let progressed = 0;
         await pool(ids, this.concurrency, async id => {
           try {
-            if (await this.runOne(kind, id, scope.at)) progressed += 1;
+            if (await this.runOne(kind, id, scope.at)) {
+              progressed += 1;
+              this.count(kind, 'done');
+            }
           } catch (error) {
+            this.count(kind, 'failed');
             // Left for the next run (a processor that could not be reached retries with the same key).
             failed.add(id);
             this.options.logger?.error({ err: error, kind, id }, 'renewal work failed');
@@ -124,6 +131,10 @@ export class RenewalEngine implements DueWorkRunner {
       }
     }
     return done;
+  }
+
+  private count(kind: Kind, outcome: 'done' | 'failed'): void {
+    if (metricsOn()) renewals.inc({ environment: this.options.environment, kind, outcome });
   }
 
   private candidates(kind: Kind, scope: RenewalScope, exclude: string[]): Promise<string[]> {
