@@ -5,6 +5,7 @@ import { pageWindow, paginationOf, type PageRequest } from '../../../kit/graphql
 import type { RequestContext } from '../../../kit/request-context.js';
 import type { OrganizationDirectory } from '../../identity/contract.js';
 import type { Customer } from '../customers/customer.entity.js';
+import { revokeSeatsOfMember } from '../customer-seats/customer-seat.ending.js';
 import { runWrite } from '../events/run-write.js';
 import { CustomerType } from '../shared/enums.js';
 import { sortCriteria } from '../shared/sorting.js';
@@ -241,6 +242,7 @@ export class MemberService {
       const now = await organizationNow({ ...ctx, em }, customer.organizationId);
       member.deletedAt = now;
       member.modifiedAt = now;
+      await revokeSeatsOfMember(em, member.id, now, ctx.clock.now());
       return { result: undefined, events: [memberEvent('member.deleted', member, now)] };
     });
   }
