@@ -20,6 +20,7 @@ import { CheckoutLinkService } from './checkout-links/checkout-link.service.js';
 import { CustomerSeatService } from './customer-seats/customer-seat.service.js';
 import { MemberService } from './members/member.service.js';
 import { ownerMembers } from './members/owner-member.js';
+import { revokeSeatsOfMember } from './customer-seats/customer-seat.ending.js';
 import type { JobRunner } from './jobs/job-queue.js';
 import { InvoiceLinks } from './invoices/invoice.link.js';
 import { InvoiceService } from './invoices/invoice.service.js';
@@ -229,7 +230,7 @@ export function createBillingServices(deps: BillingServiceDependencies): Billing
       organizations: deps.organizations ?? null,
       jobs: deps.jobs ?? null,
     }),
-    members: new MemberService(deps.organizations ?? null),
+    members: new MemberService(deps.organizations ?? null, { revokeSeats: revokeSeatsOfMember }),
     orders: new OrderService(),
     draftOrders: new DraftOrderService({
       organizations: deps.organizations ?? null,

@@ -179,6 +179,82 @@ describe('/v1/customer-seats', () => {
     expect((await call(base, 'GET', `/v1/customer-seats/claim/${newToken}`)).status).toBe(200);
   });
 
+  it('assigns by member_id: a member of the buyer, served with the seat, with Polar’s 400/404/422', async () => {
+    const team = await call(base, 'POST', '/v1/customers/', {
+      token: alice.oat,
+      body: { type: 'team', email: `team-${Date.now()}@example.com` },
+    });
+    expect(team.status).toBe(201);
+    const email = `member-${Date.now()}@example.com`;
+    const member = await call(base, 'POST', `/v1/customers/${team.body.id}/members`, {
+      token: alice.oat,
+      body: { email, name: 'Mem', external_id: 'mem-1' },
+    });
+    expect(member.status).toBe(201);
+    const sub = await fixtures.subscription({
+      organizationId: alice.organizationId,
+      customerId: team.body.id,
+      productId: plan.product.id,
+      priceIds: [plan.price.id],
+      seats: 2,
+    });
+    const seat = await assign({ subscription_id: sub.id, member_id: member.body.id });
+    expect(seat.status).toBe(200);
+    expect(seat.body).toMatchObject({
+      status: 'pending',
+      member_id: member.body.id,
+      email,
+      customer_email: email,
+      member: {
+        id: member.body.id,
+        customer_id: team.body.id,
+        email,
+        name: 'Mem',
+        external_id: 'mem-1',
+        role: 'member',
+        created_at: member.body.created_at,
+        modified_at: null,
+      },
+    });
+    // The invitation went to the member, and the seat holder is the customer with its e-mail.
+    expect(await tokenSentTo(email)).toEqual(expect.any(String));
+    const holder = await call(base, 'GET', `/v1/customers/${seat.body.customer_id}`, { token: alice.oat });
+    expect(holder.body.email).toBe(email);
+    const listed = await call(base, 'GET', `/v1/customer-seats?subscription_id=${sub.id}`, { token: alice.oat });
+    expect(listed.body.seats[0].member).toEqual(seat.body.member);
+    expect((await seatEvents(seat.body.id))[0].payload.member).toMatchObject({ id: member.body.id, email });
+
+    const twice = await assign({ subscription_id: sub.id, member_id: member.body.id });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toEqual({ error: 'SeatAlreadyAssigned', detail: `Seat already assigned to customer ${email}` });
+    // Another customer's member is not the buyer's.
+    const [holderOwner] = (await call(base, 'GET', `/v1/customers/${holder.body.id}/members`, { token: alice.oat }))
+      .body.items;
+    const foreign = await assign({ subscription_id: sub.id, member_id: holderOwner.id });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ error: 'MemberNotFound', detail: `Member not found: ${holderOwner.id}` });
+    const withEmail = await assign({ subscription_id: sub.id, member_id: member.body.id, email });
+    expect(withEmail.status).toBe(422);
+    expect(withEmail.body.detail[0].msg).toBe('Value error, Cannot combine member_id with email');
+    const notUuid = await assign({ subscription_id: sub.id, member_id: 'nope' });
+    expect([notUuid.status, notUuid.body.detail[0].loc]).toEqual([422, ['body', 'member_id']]);
+    const listedAfter = await call(base, 'GET', `/v1/customer-seats?subscription_id=${sub.id}`, { token: alice.oat });
+    expect(listedAfter.body.available_seats).toBe(1);
+
+    // Deleting the member revokes its seat, with its customer_seat.revoked.
+    const gone = await call(base, 'DELETE', `/v1/customers/${team.body.id}/members/${member.body.id}`, {
+      token: alice.oat,
+    });
+    expect(gone.status).toBe(204);
+    const after = await call(base, 'GET', `/v1/customer-seats?subscription_id=${sub.id}`, { token: alice.oat });
+    expect(after.body.seats[0]).toMatchObject({ status: 'revoked', member: null, member_id: null, email: null });
+    expect((await seatEvents(seat.body.id)).map((e: any) => e.type)).toEqual([
+      'customer_seat.assigned',
+      'customer_seat.revoked',
+    ]);
+    expect((await call(base, 'GET', `/v1/customer-seats/claim/${await tokenSentTo(email)}`)).status).toBe(404);
+  });
+
   it('keeps tenants apart, checks scopes, and refuses bad bodies while changing nothing', async () => {
     const sub = await seatSubscription(2);
     await enableSeats(bob);

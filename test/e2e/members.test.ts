@@ -123,6 +123,50 @@ describe('/v1/customers/{id}/members', () => {
     ]);
   });
 
+  it('honours `owner` in the customer’s create: its e-mail, name and external id, blanks the customer’s', async () => {
+    const team = await customer({
+      type: 'team',
+      email: 'office@example.com',
+      name: 'Office',
+      external_id: 'office',
+      owner: { email: 'chief@example.com', name: 'Chief', external_id: 'chief-1' },
+    });
+    const [owner] = (await api('GET', `/v1/customers/${team.id}/members`)).body.items;
+    expect(owner).toMatchObject({ email: 'chief@example.com', name: 'Chief', external_id: 'chief-1', role: 'owner' });
+    // A team without an e-mail gets the owner it names; blank fields fall back to the customer's.
+    const bare = await customer({ type: 'team', name: 'Bare', owner: { email: 'lead@bare.example.com', name: '' } });
+    const members = (await api('GET', `/v1/customers/${bare.id}/members`)).body.items;
+    expect(members).toEqual([expect.objectContaining({ email: 'lead@bare.example.com', name: 'Bare', role: 'owner' })]);
+    const bad = await api('POST', '/v1/customers/', { email: 'x1@example.com', owner: { email: 'nope' } });
+    expect([bad.status, bad.body.detail[0].loc]).toEqual([422, ['body', 'owner', 'email']]);
+    expect((await api('GET', '/v1/customers/?email=x1@example.com')).body.items).toEqual([]);
+  });
+
+  it('answers 409 when a user token reaches two customers with the external id, 200 with the organization’s token', async () => {
+    const second = await stack.production.admin.createOrganization(alice.email, 'Alice Two', `alice-two-${Date.now()}`);
+    for (const organizationId of [alice.organizationId, second.id]) {
+      const res = await api(
+        'POST',
+        '/v1/customers/',
+        { email: 'twin@example.com', external_id: 'twin', organization_id: organizationId },
+        alice.pat,
+      );
+      expect(res.status).toBe(201);
+    }
+    for (const [method, path, body] of [
+      ['GET', '/v1/customers/external/twin/members'],
+      ['POST', '/v1/customers/external/twin/members', { email: 'm@example.com' }],
+      ['GET', '/v1/customers/external/twin/members/twin'],
+      ['PATCH', '/v1/customers/external/twin/members/twin', { name: 'x' }],
+      ['DELETE', '/v1/customers/external/twin/members/twin'],
+    ] as const) {
+      const res = await api(method, path, body, alice.pat);
+      expect([method, path, res.status, res.body.error]).toEqual([method, path, 409, 'AmbiguousExternalCustomerID']);
+    }
+    const scoped = await api('GET', '/v1/customers/external/twin/members/twin');
+    expect([scoped.status, scoped.body.email, scoped.body.name]).toEqual([200, 'twin@example.com', null]);
+  });
+
   it('answers 422 at the field for bad input and changes nothing', async () => {
     const team = await customer({ type: 'team', email: 'bad@example.com' });
     const before = await api('GET', `/v1/customers/${team.id}/members`);

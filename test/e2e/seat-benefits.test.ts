@@ -116,4 +116,30 @@ describe('seat holders and the benefits of their seats', () => {
     expect(await grantEvents(first.customer_id)).toEqual(['benefit_grant.created', 'benefit_grant.revoked']);
     expect(await grantEvents(second.customer_id)).toEqual(['benefit_grant.created', 'benefit_grant.revoked']);
   });
+
+  it('revokes a deleted member’s seats and, through the reconcile, its holder’s grants', async () => {
+    const sub = await seatSubscription();
+    const member = await api('POST', `/v1/customers/${buyerId}/members`, { email: 'leaver@example.com' });
+    expect(member.status).toBe(201);
+    const seat = await api('POST', '/v1/customer-seats', {
+      subscription_id: sub.id,
+      member_id: member.body.id,
+      immediate_claim: true,
+    });
+    expect(seat.status).toBe(200);
+    expect(seat.body).toMatchObject({ status: 'claimed', member_id: member.body.id, email: 'leaver@example.com' });
+    await granted(seat.body.customer_id);
+
+    expect((await api('DELETE', `/v1/customers/${buyerId}/members/${member.body.id}`)).status).toBe(204);
+    expect((await revoked(seat.body.customer_id)).body.granted_benefits).toEqual([]);
+    const seats = await api('GET', `/v1/customer-seats?subscription_id=${sub.id}`);
+    expect(seats.body.seats).toEqual([
+      expect.objectContaining({ id: seat.body.id, status: 'revoked', member_id: null, member: null }),
+    ]);
+    const events = await sql(`select type from billing.events where payload->>'id' = ? order by created_at, id`, [
+      seat.body.id,
+    ]);
+    expect(events.map(r => r.type)).toEqual(['customer_seat.claimed', 'customer_seat.revoked']);
+    expect(await grantEvents(seat.body.customer_id)).toEqual(['benefit_grant.created', 'benefit_grant.revoked']);
+  });
 });

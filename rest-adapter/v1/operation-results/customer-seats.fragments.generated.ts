@@ -18,4 +18,14 @@ export type CustomerSeatFields = {
   claimedAt: string | null;
   revokedAt: string | null;
   seatMetadata: JsonObject | null;
+  member: {
+    id: string;
+    createdAt: string;
+    modifiedAt: string | null;
+    customerId: string;
+    email: string;
+    name: string | null;
+    externalId: string | null;
+    role: string;
+  } | null;
 };

@@ -20,6 +20,8 @@ const VARIANTS = [
     customerVars: (p: Record<string, string>) => ({ customerId: p.id, customerExternalId: null }),
     memberVars: (p: Record<string, string>) => ({ memberId: p.member_id, memberExternalId: null }),
     noun: '',
+    /** Polar's 409 `AmbiguousExternalCustomerID` answers only where the customer is named by external id. */
+    ambiguous: [] as number[],
   },
   {
     suffix: '_external',
@@ -30,6 +32,7 @@ const VARIANTS = [
     customerVars: (p: Record<string, string>) => ({ customerId: null, customerExternalId: p.external_id }),
     memberVars: (p: Record<string, string>) => ({ memberId: null, memberExternalId: p.member_external_id }),
     noun: ' by external ids',
+    ambiguous: [409],
   },
 ];
 
@@ -68,7 +71,7 @@ function teamRoutes(v: Variant): Route[] {
       result: data => toWire(data.customerMembers),
       status: 200,
       response: listOf(memberResponse),
-      errors: [404],
+      errors: [404, ...v.ambiguous],
     },
     {
       operationId: `customers:members:create${v.suffix}`,
@@ -89,7 +92,7 @@ function teamRoutes(v: Variant): Route[] {
       result: data => toWire(data.createCustomerMember),
       status: 201,
       response: memberResponse,
-      errors: [403, 404],
+      errors: [403, 404, ...v.ambiguous],
     },
   ];
 }
@@ -110,7 +113,7 @@ function memberRoutes(v: Variant): Route[] {
       result: data => toWire(data.customerMember),
       status: 200,
       response: memberResponse,
-      errors: [404],
+      errors: [404, ...v.ambiguous],
     },
     {
       operationId: `customers:members:update${v.suffix}`,
@@ -132,7 +135,7 @@ function memberRoutes(v: Variant): Route[] {
       result: data => toWire(data.updateCustomerMember),
       status: 200,
       response: memberResponse,
-      errors: [404],
+      errors: [404, ...v.ambiguous],
     },
     {
       operationId: `customers:members:delete${v.suffix}`,
@@ -147,7 +150,7 @@ function memberRoutes(v: Variant): Route[] {
       variables: ({ params }) => ({ ...v.customerVars(params), ...v.memberVars(params) }),
       result: () => undefined,
       status: 204,
-      errors: [404],
+      errors: [404, ...v.ambiguous],
     },
   ];
 }

@@ -56,7 +56,8 @@ export function seatManagementRoutes(o: {
       method: 'post',
       path: o.path,
       summary: 'Assign seat',
-      description: 'Gives a seat to a customer (by e-mail, external id or id) and e-mails the invitation.',
+      description:
+        'Gives a seat to a customer (by e-mail, external id or id) or a member of the buyer, and e-mails the invitation.',
       tag: o.tag,
       access: o.write,
       body: seatAssignBody,

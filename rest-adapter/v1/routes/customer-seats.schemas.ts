@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memberResponse } from './members.schemas.js';
 
 /** Wire shapes of seats (Polar's SeatAssign, SeatClaim, CustomerSeat, SeatsList, SeatClaimInfo). */
 const dateTime = z.iso.datetime({ offset: true });
@@ -37,7 +38,10 @@ export const seatAssignBody = z
       );
     if (legacy > 0 && members > 0)
       return message('Cannot combine external_customer_id/customer_id with external_member_id/member_id');
-    if (members > 1) message('Cannot provide both external_member_id and member_id');
+    if (members > 1) return message('Cannot provide both external_member_id and member_id');
+    if (legacy > 0 && legacy + (body.email != null ? 1 : 0) !== 1)
+      return message('Exactly one of email, external_customer_id, or customer_id must be provided');
+    if (body.member_id != null && body.email != null) message('Cannot combine member_id with email');
   });
 
 export const seatAssignInput = (body: z.infer<typeof seatAssignBody>) => ({
@@ -63,7 +67,7 @@ export const customerSeatResponse = z.object({
   status: z.enum(['pending', 'claimed', 'revoked']),
   customer_id: z.uuid().nullable(),
   member_id: z.uuid().nullable(),
-  member: z.null(),
+  member: memberResponse.nullable(),
   email: z.string().nullable(),
   customer_email: z.string().nullable(),
   invitation_token_expires_at: dateTime.nullable(),

@@ -63,10 +63,7 @@ export const customerRoutes: Route[] = [
     access: CUSTOMERS_WRITE,
     body: customerCreateBody,
     operation: 'CustomersCreate',
-    variables: ({ body }) => {
-      const { owner: _owner, ...fields } = body as z.output<typeof customerCreateBody>;
-      return { input: toInput(dropUndefined(fields)) };
-    },
+    variables: ({ body }) => ({ input: toInput(dropUndefined(body as z.output<typeof customerCreateBody>)) }),
     result: data => toWire(data.createCustomer),
     status: 201,
     response: customerResponse,

@@ -5,6 +5,7 @@ import {
   METADATA_MAX_KEYS,
   METADATA_VALUE_MAX_LENGTH,
 } from '../../../subgraphs/billing/contract.js';
+import { memberOwnerCreate } from './members.schemas.js';
 
 /** Wire shapes of customers (docs/polar/resources.md#customer): request bodies and responses, for validation and OpenAPI. */
 const dateTime = z.iso.datetime({ offset: true });
@@ -82,7 +83,7 @@ export const customerCreateBody = z
     ...sharedFields,
     external_id: z.string().nullish(),
     organization_id: z.uuid().nullish(),
-    owner: z.object({ email: z.email(), name: z.string().nullish(), external_id: z.string().nullish() }).nullish(),
+    owner: memberOwnerCreate.nullish(),
     type: z.enum(['individual', 'team']).default('individual'),
   })
   .superRefine((body, ctx) => {

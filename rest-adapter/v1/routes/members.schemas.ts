@@ -30,6 +30,9 @@ export const memberCreateBody = z.object({
   role: z.enum(['member', 'billing_manager']).default('member'),
 });
 
+/** MemberOwnerCreate: `owner` of a customer's create; a blank field falls back to the customer's. */
+export const memberOwnerCreate = memberCreateBody.omit({ role: true });
+
 export const memberUpdateBody = z.object({
   name: memberName.nullish(),
   email: z.email().nullish(),

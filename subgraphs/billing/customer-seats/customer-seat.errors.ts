@@ -50,3 +50,10 @@ export class CustomerNotFound extends DomainError {
     super('CustomerNotFound', `Customer not found: ${identifier}`, 404);
   }
 }
+
+/** 404: `member_id` names no live member of the seat's billing customer. */
+export class MemberNotFound extends DomainError {
+  constructor(identifier: string) {
+    super('MemberNotFound', `Member not found: ${identifier}`, 404);
+  }
+}

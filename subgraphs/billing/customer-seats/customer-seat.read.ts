@@ -1,6 +1,7 @@
 import { entityJson } from '../../../kit/database/read/entity-json.js';
 import { ReadModel } from '../../../kit/database/read/read-model.js';
 import { CORE_READERS, PORTAL_READERS } from '../../../kit/database/tenant-scope.js';
+import { Member } from '../members/member.entity.js';
 import { CustomerSeat } from './customer-seat.entity.js';
 
 export interface CustomerSeatReadFilters {
@@ -9,7 +10,8 @@ export interface CustomerSeatReadFilters {
 }
 
 /**
- * Seats as lists serve them: one statement, each row the seat and its holder's e-mail. A merchant reads
+ * Seats as lists serve them: one statement, each row the seat, its holder's e-mail and its member (null
+ * when none). A merchant reads
  * its organizations' seats; a customer session the seats of what it bought (the billing customer).
  */
 export const customerSeatRead = new ReadModel<CustomerSeatReadFilters>({
@@ -21,6 +23,7 @@ export const customerSeatRead = new ReadModel<CustomerSeatReadFilters>({
   select: {
     r: entityJson(CustomerSeat, 's'),
     customer_email: `(select c.email from billing.customers c where c.id = s.customer_id)`,
+    member: em => `(select ${entityJson(Member, 'm')(em)} from billing.members m where m.id = s.member_id)`,
   },
   filters: {
     subscriptionId: { where: 's.subscription_id = ?' },

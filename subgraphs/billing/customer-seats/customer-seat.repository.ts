@@ -50,6 +50,15 @@ export class CustomerSeatRepository {
     return this.em.find(CustomerSeat, { subscriptionId, status: { $in: ['pending', 'claimed'] } });
   }
 
+  /** A member's pending and claimed seats, locked: its deletion revokes them. */
+  liveOfMember(memberId: string): Promise<CustomerSeat[]> {
+    return this.em.find(
+      CustomerSeat,
+      { memberId, status: { $in: ['pending', 'claimed'] } },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+  }
+
   /** A revoked seat the next assignment reuses (Polar keeps one row per seat). */
   findRevoked(container: SeatContainer): Promise<CustomerSeat | null> {
     return this.em.findOne(

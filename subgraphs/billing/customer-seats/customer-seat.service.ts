@@ -16,16 +16,20 @@ import { CustomerRepository } from '../customers/customer.repository.js';
 import type { CustomerSessionService } from '../customer-sessions/customer-session.service.js';
 import { sendSoon } from '../emails/email-outbox.js';
 import { runWrite } from '../events/run-write.js';
+import type { Member } from '../members/member.entity.js';
+import { MemberRepository } from '../members/member.repository.js';
 import { addOwnerMember } from '../members/owner-member.js';
 import type { JobRunner } from '../jobs/job-queue.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { CustomerSeat } from './customer-seat.entity.js';
+import { revokedSeatFields } from './customer-seat.ending.js';
 import { enqueueSeatBenefits, type SeatEventType, seatEvent } from './customer-seat.events.js';
 import {
   CustomerNotFound,
   FeatureNotEnabled,
   InvalidInvitationToken,
   InvalidSeatAssignmentRequest,
+  MemberNotFound,
   SeatAlreadyAssigned,
   SeatNotAvailable,
   SeatNotPending,
@@ -109,15 +113,18 @@ export class CustomerSeatService {
       if ((container.row.seats ?? 0) - (await seats.countOccupied(container)) <= 0)
         throw new SeatNotAvailable(sourceId);
       const events: OutboxEvent[] = [];
-      const holder = await this.seatHolder(em, container, input, now, events);
+      const member = input.memberId != null ? await seatMember(em, container, input.memberId) : null;
+      const holder = await this.seatHolder(em, container, member ? { email: member.email } : input, now, events);
       if (await seats.findHeldBy(container, holder.id))
-        throw new SeatAlreadyAssigned(input.email ?? input.externalCustomerId ?? input.customerId ?? holder.id);
+        throw new SeatAlreadyAssigned(
+          member?.email ?? input.email ?? input.externalCustomerId ?? input.customerId ?? holder.id,
+        );
       const seat = (await seats.findRevoked(container)) ?? em.create(CustomerSeat, newSeat(container, now));
       Object.assign(seat, {
         status: immediate ? 'claimed' : 'pending',
         customerId: holder.id,
-        memberId: null,
-        email: null,
+        memberId: member?.id ?? null,
+        email: member?.email ?? null,
         invitationTokenHash: token ? hashToken(token, this.deps.secret) : null,
         invitationTokenExpiresAt: token ? new Date(now.getTime() + SEAT_INVITATION_TTL_MS) : null,
         claimedAt: immediate ? now : null,
@@ -153,15 +160,7 @@ export class CustomerSeatService {
       const seat = await this.loadSeat(ctx, em, id);
       // Revoking twice changes nothing and tells nobody again.
       if (seat.status === 'revoked') return { result: seat };
-      Object.assign(seat, {
-        status: 'revoked',
-        revokedAt: now,
-        modifiedAt: now,
-        invitationTokenHash: null,
-        customerId: null,
-        memberId: null,
-        email: null,
-      });
+      Object.assign(seat, revokedSeatFields(now));
       await enqueueSeatBenefits(em, seat, ctx.clock.now());
       return { result: seat, events: async tx => [await seatEvent(tx, 'customer_seat.revoked', seat, now)] };
     });
@@ -281,19 +280,19 @@ export class CustomerSeatService {
 
   /**
    * Who gets the seat: exactly one of e-mail (the organization's customer with it, created when there is
-   * none, with its `customer.created`), external id or customer id (404 when not the organization's).
+   * none, with its `customer.created`), external id or customer id (404 when not the organization's). A
+   * seat given to a member goes to the customer with the member's e-mail (docs/customer-seats.md#members).
    */
   private async seatHolder(
     em: EntityManager,
     container: SeatContainer,
-    input: CustomerSeatAssignInput,
+    input: Pick<CustomerSeatAssignInput, 'email' | 'externalCustomerId' | 'customerId' | 'externalMemberId'>,
     now: Date,
     events: OutboxEvent[],
   ): Promise<Customer> {
-    // Members are not built yet (docs/customer-seats.md): a member id names no one.
-    if (input.memberId != null || input.externalMemberId != null)
+    if (input.externalMemberId != null)
       throw new InvalidSeatAssignmentRequest(
-        'Members are not supported: assign by email, external_customer_id or customer_id.',
+        'external_member_id is not supported: assign by member_id, email, external_customer_id or customer_id.',
       );
     const given = [input.email, input.externalCustomerId, input.customerId].filter(v => v != null);
     if (given.length !== 1) throw new InvalidSeatAssignmentRequest();
@@ -348,6 +347,13 @@ function containerRef(input: { subscriptionId?: string | null; orderId?: string 
 
 function notFound(ref: SeatContainerRef): ResourceNotFound {
   return new ResourceNotFound('subscriptionId' in ref ? 'Subscription not found' : 'Order not found');
+}
+
+/** The billing customer's live member named by `member_id` (Polar's rule), else 404 `MemberNotFound`. */
+async function seatMember(em: EntityManager, container: SeatContainer, memberId: string): Promise<Member> {
+  const member = await new MemberRepository(em).findMember(container.row.customerId, { id: memberId });
+  if (!member) throw new MemberNotFound(memberId);
+  return member;
 }
 
 function newSeat(container: SeatContainer, now: Date): CustomerSeat {

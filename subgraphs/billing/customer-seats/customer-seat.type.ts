@@ -2,11 +2,13 @@ import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import type { ReadRow } from '../../../kit/database/read/execute.js';
 import { toDate } from '../../../kit/database/read/values.js';
 import { Metadata } from '../shared/scalars.js';
+import type { Member } from '../members/member.entity.js';
+import { MemberType } from '../members/member.type.js';
 import type { CustomerSeat, SeatStatus } from './customer-seat.entity.js';
 
 const SIMPLE = { simpleResolvers: true } as const;
 
-/** A seat as Polar serves it (CustomerSeat). `member` stays null until members exist (docs/customer-seats.md). */
+/** A seat as Polar serves it (CustomerSeat), with its member when it has one (docs/customer-seats.md). */
 @ObjectType('CustomerSeat', SIMPLE)
 export class CustomerSeatType {
   @Field(() => ID) id!: string;
@@ -17,6 +19,8 @@ export class CustomerSeatType {
   @Field(() => String, { description: 'pending, claimed or revoked.' }) status!: SeatStatus;
   @Field(() => ID, { nullable: true, description: "The seat holder's customer." }) customerId!: string | null;
   @Field(() => ID, { nullable: true }) memberId!: string | null;
+  @Field(() => MemberType, { nullable: true, description: 'The member the seat was given to.' })
+  member!: MemberType | null;
   @Field(() => String, { nullable: true }) email!: string | null;
   @Field(() => String, { nullable: true, description: "The seat holder's e-mail." }) customerEmail!: string | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) invitationTokenExpiresAt!: Date | null;
@@ -24,7 +28,7 @@ export class CustomerSeatType {
   @Field(() => GraphQLISODateTime, { nullable: true }) revokedAt!: Date | null;
   @Field(() => Metadata, { nullable: true }) seatMetadata!: Record<string, unknown> | null;
 
-  /** THE public shape of a seat, from a row of `customerSeatRead` (`r` the seat, `customer_email`). */
+  /** THE public shape of a seat, from a row of `customerSeatRead` (`r` the seat, `customer_email`, `member`). */
   static fromRow(row: ReadRow): CustomerSeatType {
     const s = row.r as CustomerSeat;
     return {
@@ -36,6 +40,7 @@ export class CustomerSeatType {
       status: s.status,
       customerId: s.customerId,
       memberId: s.memberId,
+      member: row.member ? MemberType.fromEntity(row.member as Member) : null,
       email: s.email,
       customerEmail: (row.customer_email as string | null) ?? null,
       invitationTokenExpiresAt: toDate(s.invitationTokenExpiresAt),

@@ -24,12 +24,21 @@ abstract class CustomerFields {
   @Field(() => String, { nullable: true }) locale?: string | null;
 }
 
+/** MemberOwnerCreate: the new customer's owner member, each field defaulting to the customer's own. */
+@InputType('CustomerOwnerInput')
+export class CustomerOwnerInput {
+  @Field() email!: string;
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true }) externalId?: string | null;
+}
+
 /** CustomerIndividualCreate | CustomerTeamCreate (docs/polar/resources.md#customer); `type` defaults to individual. */
 @InputType('CreateCustomerInput')
 export class CreateCustomerInput extends CustomerFields {
   @Field(() => String, { nullable: true }) type?: string | null;
   @Field(() => String, { nullable: true }) externalId?: string | null;
   @Field(() => ID, { nullable: true }) organizationId?: string | null;
+  @Field(() => CustomerOwnerInput, { nullable: true }) owner?: CustomerOwnerInput | null;
 }
 
 /** CustomerUpdate: `external_id` may be set once; `type` may go from individual to team. */

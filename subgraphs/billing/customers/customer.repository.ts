@@ -44,6 +44,14 @@ export class CustomerRepository {
   }
 
   /**
+   * Up to `limit` readable customers with this external id: one per organization, so a user token
+   * reaching several organizations may find more than one (Polar's ambiguous external id).
+   */
+  findAllReadableByExternalId(principal: Principal, externalId: string, limit: number): Promise<Customer[]> {
+    return this.em.find(Customer, this.where(principal, { externalId }), { limit, orderBy: { id: 'asc' } });
+  }
+
+  /**
    * Customers by id for embedding and `_entities`, deleted ones included (a subscription of a deleted
    * customer still shows it, with `deleted_at`), but never another tenant's.
    */

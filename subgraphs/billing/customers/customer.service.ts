@@ -153,7 +153,7 @@ export class CustomerService {
       } as Customer);
       const created = customerEvent('customer.created', customer, ctx.clock.now());
       await flushCustomer(em, customer);
-      this.owners?.added(em, customer, customer.createdAt);
+      this.owners?.added(em, customer, customer.createdAt, input.owner);
       await recordSystemEvent(em, {
         organizationId,
         customerId: customer.id,

@@ -1,4 +1,4 @@
-import { NotPermitted, PolarRequestValidationError } from '../../../kit/errors.js';
+import { DomainError, NotPermitted, PolarRequestValidationError } from '../../../kit/errors.js';
 
 /** Polar's member rules, with its texts (docs/members.md#merchant-api). */
 
@@ -21,3 +21,12 @@ export const teamCustomersOnly = () =>
 export function memberRuleBroken(loc: (string | number)[], msg: string, input: unknown): PolarRequestValidationError {
   return new PolarRequestValidationError([{ type: 'value_error', loc, msg, input }]);
 }
+
+/** 409: the external customer id names customers of several of the caller's organizations (a user token). */
+export const ambiguousExternalCustomerId = () =>
+  new DomainError(
+    'AmbiguousExternalCustomerID',
+    'Several customers across your organizations share this external customer ID. Use an organization-scoped ' +
+      'token, the Polar customer ID, or a unique external ID to disambiguate.',
+    409,
+  );

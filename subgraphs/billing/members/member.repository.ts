@@ -5,6 +5,7 @@ import type { Principal } from '../../../kit/principal.js';
 import { Customer } from '../customers/customer.entity.js';
 import { CustomerRepository } from '../customers/customer.repository.js';
 import { Member } from './member.entity.js';
+import { ambiguousExternalCustomerId } from './member.errors.js';
 
 /** How a route names a customer, or a member of it: by id or by the merchant's external id. */
 export type Ref = { id: string } | { externalId: string };
@@ -13,12 +14,16 @@ export type Ref = { id: string } | { externalId: string };
 export class MemberRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** The live customer the caller may read, by id or external id, or null. */
-  findCustomer(principal: Principal, ref: Ref): Promise<Customer | null> {
+  /**
+   * The live customer the caller may read, by id or external id, or null. An external id that names
+   * customers of several of the caller's organizations is Polar's 409 (docs/members.md#merchant-api).
+   */
+  async findCustomer(principal: Principal, ref: Ref): Promise<Customer | null> {
     const customers = new CustomerRepository(this.em);
-    return 'id' in ref
-      ? customers.findReadable(principal, ref.id)
-      : customers.findReadableByExternalId(principal, ref.externalId);
+    if ('id' in ref) return customers.findReadable(principal, ref.id);
+    const found = await customers.findAllReadableByExternalId(principal, ref.externalId, 2);
+    if (found.length > 1) throw ambiguousExternalCustomerId();
+    return found[0] ?? null;
   }
 
   /**

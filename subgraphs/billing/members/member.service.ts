@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { CORE_READERS, PORTAL_READERS, type TenantScope, tenantScope } from '../../../kit/database/tenant-scope.js';
 import type { OutboxEvent } from '../../../kit/database/write/write-frame.js';
 import { ResourceNotFound } from '../../../kit/errors.js';
@@ -22,6 +23,14 @@ export interface MemberListQuery extends PageRequest {
   sorting?: string[] | null;
 }
 
+/**
+ * What a member's deletion ends elsewhere, in the deletion's transaction: its seats (implemented by the
+ * seats domain, customer-seats/customer-seat.ending.ts, and given here so members need not import it).
+ */
+export interface MemberLeaving {
+  revokeSeats(em: EntityManager, memberId: string, at: Date, runAt: Date): Promise<void>;
+}
+
 /** Who changes a team: the merchant (Core API) or the customer's own portal session, which acts as its owner. */
 type Actor = { kind: 'merchant' } | { kind: 'portal' };
 
@@ -33,7 +42,10 @@ type Actor = { kind: 'merchant' } | { kind: 'portal' };
  * locks the customer's row and records its `member.*` event in its own transaction.
  */
 export class MemberService {
-  constructor(private readonly organizations: OrganizationDirectory | null) {}
+  constructor(
+    private readonly organizations: OrganizationDirectory | null,
+    private readonly leaving: MemberLeaving | null = null,
+  ) {}
 
   async list(ctx: RequestContext, customer: Ref, query: MemberListQuery): Promise<MemberList> {
     const found = await this.customer(ctx, customer);
@@ -241,6 +253,7 @@ export class MemberService {
       const now = await organizationNow({ ...ctx, em }, customer.organizationId);
       member.deletedAt = now;
       member.modifiedAt = now;
+      await this.leaving?.revokeSeats(em, member.id, now, ctx.clock.now());
       return { result: undefined, events: [memberEvent('member.deleted', member, now)] };
     });
   }

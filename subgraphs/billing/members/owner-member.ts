@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer } from '../customers/customer.entity.js';
-import type { CustomerOwners } from '../customers/customer-owners.js';
+import type { CustomerOwners, OwnerFields } from '../customers/customer-owners.js';
 import { CustomerType } from '../shared/enums.js';
 import { Member } from './member.entity.js';
 import { MemberRepository } from './member.repository.js';
@@ -25,15 +25,19 @@ export async function ensureOwnerMember(em: EntityManager, customer: Customer, a
   }
 }
 
-/** A new customer's owner, with no query (the customer may not be written yet): the creating paths call it. */
-export function addOwnerMember(em: EntityManager, customer: Customer, at: Date): void {
-  if (!customer.email) return;
+/**
+ * A new customer's owner, with no query (the customer may not be written yet): the creating paths call it.
+ * `owner` (the create's `owner`) gives its e-mail, name and external id, each blank one the customer's.
+ */
+export function addOwnerMember(em: EntityManager, customer: Customer, at: Date, owner?: OwnerFields | null): void {
+  const email = owner?.email.trim() || customer.email;
+  if (!email) return;
   em.create(Member, {
     organizationId: customer.organizationId,
     customerId: customer.id,
-    email: customer.email,
-    name: customer.name,
-    externalId: customer.externalId,
+    email,
+    name: owner?.name || customer.name,
+    externalId: owner?.externalId || customer.externalId,
     role: 'owner',
     createdAt: customer.createdAt ?? at,
   } as Member);
