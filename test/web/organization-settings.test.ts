@@ -83,9 +83,12 @@ describe('organization settings', () => {
     expect(page.text).toContain('<h4>Products</h4>');
     expect(page.text).toContain('value="products:read"');
     expect(page.text).not.toContain('value="organization_access_tokens:write"');
-    // Only scopes of what the service serves: none for meters, payouts, metrics, OpenID Connect…
-    for (const absent of ['meters:read', 'payouts:read', 'metrics:read', 'wallets:write', 'openid', 'user:read'])
+    // Only scopes of what the service serves: meters and metrics, but none for payouts, OpenID Connect…
+    for (const absent of ['payouts:read', 'wallets:write', 'openid', 'user:read'])
       expect(page.text).not.toContain(`value="${absent}"`);
+    expect(page.text).toContain('<h3>Usage and analytics</h3>');
+    for (const served of ['meters:read', 'events:write', 'metrics:read'])
+      expect(page.text).toContain(`value="${served}"`);
     expect(page.text).toMatch(/data-environment="production"><strong>Production\.<\/strong>/);
     for (const option of ['No expiry', '7 days', '30 days', '90 days', '1 year'])
       expect(page.text).toContain(`>${option}</option>`);
@@ -142,13 +145,13 @@ describe('organization settings', () => {
     expect(badExpiry.status).toBe(400);
     // The form offers fewer scopes than the API takes: a scope it leaves out is still valid when posted.
     const unlisted = await client.post(`${orgPage}/tokens`, {
-      comment: 'meters',
-      scopes: 'meters:read',
+      comment: 'payouts',
+      scopes: 'payouts:read',
       expires_in: '',
       csrf_token: csrfTokenOf(list.text),
     });
     expect(unlisted.status).toBe(200);
-    expect(unlisted.text).toContain('meters:read');
+    expect(unlisted.text).toContain('payouts:read');
   });
 
   it('says on every settings page, visibly, that the sandbox is the sandbox', async () => {

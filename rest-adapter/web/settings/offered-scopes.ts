@@ -4,7 +4,7 @@ import type { Route } from '../../v1/routes/route.js';
 /**
  * The scopes the token form offers: of the grantable scopes, those of the resources some served
  * operation asks for (`products:read` and `products:write` when any route takes either). Scopes of
- * features this service does not have yet (meters, payouts, metrics…) would grant nothing, so the form
+ * features this service does not have yet (payouts, wallets…) would grant nothing, so the form
  * leaves them out; a token created through the API or the CLI may still carry any of Polar's scopes.
  */
 export function offeredScopes(routes: readonly Route[]): string[] {
@@ -15,9 +15,13 @@ export function offeredScopes(routes: readonly Route[]): string[] {
 /** The form's sections, each a few resources, in this order; a resource not named here goes under "Other". */
 const SECTIONS: readonly { label: string; resources: readonly string[] }[] = [
   { label: 'Organization', resources: ['organizations', 'webhooks'] },
-  { label: 'Catalogue', resources: ['products', 'benefits', 'files', 'discounts', 'license_keys'] },
-  { label: 'Selling', resources: ['checkouts', 'checkout_links', 'orders', 'refunds', 'payments', 'subscriptions'] },
-  { label: 'Customers', resources: ['customers', 'customer_sessions', 'customer_portal'] },
+  { label: 'Catalogue', resources: ['products', 'benefits', 'files', 'discounts', 'license_keys', 'custom_fields'] },
+  {
+    label: 'Selling',
+    resources: ['checkouts', 'checkout_links', 'orders', 'refunds', 'payments', 'subscriptions', 'disputes'],
+  },
+  { label: 'Customers', resources: ['customers', 'members', 'customer_seats', 'customer_sessions', 'customer_portal'] },
+  { label: 'Usage and analytics', resources: ['events', 'meters', 'customer_meters', 'metrics'] },
 ];
 
 export interface ScopeSection {
