@@ -35,17 +35,19 @@ export class MeterRepository {
   }
 
   /**
-   * SEAM for billing: what keeps the meter from being archived, as Polar: a live metered price of a live
-   * product (none exist until metered prices do: the clause is written against `product_prices.meter_id` by the
-   * billing work, see docs/meters.md) or a live `meter_credit` benefit naming it.
+   * What keeps the meter from being archived, as Polar: a live metered price of a live product
+   * (docs/usage-billing.md) or a live `meter_credit` benefit naming it.
    */
   async usedBy(meterId: string): Promise<'price' | 'benefit' | null> {
-    const [row] = await sql<{ benefit: boolean }>(
+    const [row] = await sql<{ price: boolean; benefit: boolean }>(
       this.em,
-      `select exists(select 1 from billing.benefits b where b.type = 'meter_credit' and b.deleted_at is null
+      `select exists(select 1 from billing.product_prices pp join billing.products p on p.id = pp.product_id
+         where pp.meter_id = ? and pp.amount_type = 'metered_unit' and pp.is_archived = false
+           and p.is_archived = false and p.deleted_at is null) as price,
+       exists(select 1 from billing.benefits b where b.type = 'meter_credit' and b.deleted_at is null
          and b.properties ->> 'meter_id' = ?::text) as benefit`,
-      [meterId],
+      [meterId, meterId],
     );
-    return row.benefit ? 'benefit' : null;
+    return row.price ? 'price' : row.benefit ? 'benefit' : null;
   }
 }

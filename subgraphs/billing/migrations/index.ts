@@ -42,6 +42,7 @@ import { Migration20261128233100_customer_email_verifications } from './Migratio
 import { Migration20261129010000_members } from './Migration20261129010000_members.js';
 import { Migration20261129010001_seat_holder_grants } from './Migration20261129010001_seat_holder_grants.js';
 import { Migration20261129040000_usage_events } from './Migration20261129040000_usage_events.js';
+import { Migration20261129060000_metered_prices } from './Migration20261129060000_metered_prices.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -98,4 +99,5 @@ export const billingMigrations = [
   { name: 'Migration20261129010000_members', class: Migration20261129010000_members },
   { name: 'Migration20261129010001_seat_holder_grants', class: Migration20261129010001_seat_holder_grants },
   { name: 'Migration20261129040000_usage_events', class: Migration20261129040000_usage_events },
+  { name: 'Migration20261129060000_metered_prices', class: Migration20261129060000_metered_prices },
 ];

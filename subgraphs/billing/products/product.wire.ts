@@ -25,6 +25,7 @@ const VARIANT_KEYS: Record<string, string[]> = {
   custom: ['minimum_amount', 'maximum_amount', 'preset_amount'],
   seat_based: ['seat_tiers', 'price_per_seat'],
   free: [],
+  metered_unit: ['cap_amount', 'meter_id', 'meter', 'unit_amount'],
 };
 
 export function priceWire(price: object): Record<string, unknown> {
