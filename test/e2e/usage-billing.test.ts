@@ -66,7 +66,8 @@ describe('metered prices', () => {
       unit_amount: '0.500000000000',
     });
     const read = await api('GET', `/v1/products/${res.body.id}`);
-    expect(read.body.prices).toEqual(res.body.prices);
+    const byId = (prices: any[]) => [...prices].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId(read.body.prices)).toEqual(byId(res.body.prices));
     // A meter a live price bills cannot be archived.
     const archive = await api('PATCH', `/v1/meters/${m.id}`, { is_archived: true });
     expect(archive.status).toBe(422);
@@ -147,5 +148,157 @@ describe('metered prices', () => {
     const sub = subs.body.items.find((s: any) => s.checkout_id === checkout.body.id);
     expect(sub.amount).toBe(900);
     expect(sub.prices.map((p: any) => p.amount_type)).toEqual(['fixed', 'metered_unit']);
+  });
+});
+
+/** A tenant of its own per scenario: its clock starts at the wall clock. */
+async function merchant() {
+  const owner = await createTenant(stack.sandbox);
+  const req = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
+  const meterOf = async (name: string, aggregation: unknown = { func: 'count' }) => {
+    const res = await req('POST', '/v1/meters/', { name, filter: calls, aggregation });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  const product = async (body: Record<string, unknown>) => {
+    const res = await req('POST', '/v1/products/', { recurring_interval: 'month', name: 'Plan', ...body });
+    if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
+    return res.body.id as string;
+  };
+  const subscribe = async (productId: string) => {
+    const checkout = await req('POST', '/v1/checkouts/', {
+      customer_email: 'buyer@example.com',
+      products: [productId],
+    });
+    expect(checkout.status).toBe(201);
+    const confirmed = await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+      body: { confirmation_token_id: 'pm_card_visa' },
+    });
+    expect(confirmed.status).toBe(200);
+    const list = await req('GET', '/v1/subscriptions/?limit=100');
+    const sub = list.body.items.find((x: any) => x.checkout_id === checkout.body.id) as Record<string, any>;
+    // The test's wall clock stands still and a sale is stamped 2 ms after its confirm: usage comes a minute later.
+    const later = new Date(new Date(sub.started_at).getTime() + 60_000).toISOString();
+    expect((await req('POST', '/v1/sandbox/clock/advance', { to: later })).status).toBe(200);
+    return sub;
+  };
+  const ingest = async (customerId: string, events: Record<string, unknown>[]) => {
+    for (let i = 0; i < events.length; i += 500) {
+      const res = await req('POST', '/v1/events/ingest', {
+        events: events.slice(i, i + 500).map(e => ({ name: 'api.call', customer_id: customerId, ...e })),
+      });
+      expect(res.status).toBe(200);
+    }
+  };
+  const advance = async (to: string) => {
+    const res = await req('POST', '/v1/sandbox/clock/advance', { to });
+    expect(res.status).toBe(200);
+  };
+  const cycleOrders = async (subscriptionId: string) => {
+    const res = await req('GET', `/v1/orders/?subscription_id=${subscriptionId}&limit=100&sorting=created_at`);
+    return (res.body.items as Record<string, any>[]).filter(o => o.billing_reason === 'subscription_cycle');
+  };
+  return { owner, req, meterOf, product, subscribe, ingest, advance, cycleOrders };
+}
+const lines = (order: Record<string, any>) => order.items.map((i: any) => [i.label, i.amount]);
+const times = (n: number, extra: Record<string, unknown> = {}) => Array.from({ length: n }, () => ({ ...extra }));
+
+describe('usage on the renewal order', () => {
+  it('1,001 units at "0.5" bill 501 (half away from zero) on the next renewal, with Polar\'s label', async () => {
+    const m = await merchant();
+    const meterId = await m.meterOf('Calls');
+    const plan = await m.product({
+      prices: [
+        { amount_type: 'fixed', price_amount: 1000 },
+        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '0.5' },
+      ],
+    });
+    const sub = await m.subscribe(plan);
+    await m.ingest(sub.customer_id, times(1001));
+    // A back-dated event (its timestamp long before the subscription) lands in the period it was ingested in.
+    await m.ingest(sub.customer_id, [{ timestamp: '2027-06-01T00:00:00Z' }]);
+    await m.advance('2028-02-29T09:30:00.002Z');
+    const [order] = await m.cycleOrders(sub.id);
+    expect(lines(order)).toEqual([
+      ['Plan', 1000],
+      ['Calls — (1,002 consumed units) × $0.005', 501],
+    ]);
+    expect(order).toMatchObject({ subtotal_amount: 1501, total_amount: 1501, status: 'paid' });
+    // Usage of the next period goes on the next order, and what was billed is not billed again.
+    await m.ingest(sub.customer_id, times(10));
+    await m.advance('2028-03-31T09:30:00.002Z');
+    const [, second] = await m.cycleOrders(sub.id);
+    expect(lines(second)).toEqual([
+      ['Plan', 1000],
+      ['Calls — (10 consumed units) × $0.005', 5],
+    ]);
+  });
+
+  it('caps the line at cap_amount, and says so', async () => {
+    const m = await merchant();
+    const meterId = await m.meterOf('Calls');
+    const plan = await m.product({
+      prices: [{ amount_type: 'metered_unit', meter_id: meterId, unit_amount: '0.5', cap_amount: 300 }],
+    });
+    const sub = await m.subscribe(plan);
+    await m.ingest(sub.customer_id, times(1001));
+    await m.advance('2028-02-29T09:30:00.002Z');
+    const [order] = await m.cycleOrders(sub.id);
+    expect(lines(order)).toContainEqual(['Calls — (1,001 consumed units) × $0.005 — Capped at $3.00', 300]);
+    expect(order.total_amount).toBe(300);
+  });
+
+  it('bills every aggregation over the period: count, sum, max, min, avg and unique', async () => {
+    const m = await merchant();
+    const aggregations = {
+      Count: { func: 'count' },
+      Sum: { func: 'sum', property: 'tokens' },
+      Max: { func: 'max', property: 'tokens' },
+      Min: { func: 'min', property: 'tokens' },
+      Avg: { func: 'avg', property: 'tokens' },
+      Unique: { func: 'unique', property: 'model' },
+    };
+    const prices = [];
+    for (const [name, aggregation] of Object.entries(aggregations))
+      prices.push({ amount_type: 'metered_unit', meter_id: await m.meterOf(name, aggregation), unit_amount: '100' });
+    const sub = await m.subscribe(await m.product({ prices }));
+    await m.ingest(sub.customer_id, [
+      { metadata: { tokens: 10, model: 'a' } },
+      { metadata: { tokens: 30, model: 'b' } },
+      { metadata: { tokens: 5, model: 'a' } },
+    ]);
+    await m.advance('2028-02-29T09:30:00.002Z');
+    const [order] = await m.cycleOrders(sub.id);
+    // The lines follow the subscription's prices, made in one create (same instant): compare them sorted.
+    expect(lines(order).slice(1).sort()).toEqual([
+      ['Avg — (15 consumed units) × $1.00', 1500],
+      ['Count — (3 consumed units) × $1.00', 300],
+      ['Max — (30 consumed units) × $1.00', 3000],
+      ['Min — (5 consumed units) × $1.00', 500],
+      ['Sum — (45 consumed units) × $1.00', 4500],
+      ['Unique — (2 consumed units) × $1.00', 200],
+    ]);
+  });
+
+  it('does not bill usage ingested during a trial', async () => {
+    const m = await merchant();
+    const meterId = await m.meterOf('Calls');
+    const plan = await m.product({
+      trial_interval: 'day',
+      trial_interval_count: 7,
+      prices: [
+        { amount_type: 'fixed', price_amount: 1000 },
+        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '1' },
+      ],
+    });
+    const sub = await m.subscribe(plan);
+    expect(sub.status).toBe('trialing');
+    await m.ingest(sub.customer_id, times(50));
+    await m.advance('2028-02-08T00:00:00.000Z');
+    await m.ingest(sub.customer_id, times(3));
+    await m.advance('2028-03-08T00:00:00.000Z');
+    const orders = await m.cycleOrders(sub.id);
+    const usage = orders.flatMap(o => o.items).filter((i: any) => i.label.startsWith('Calls'));
+    expect(usage.map((i: any) => [i.label, i.amount])).toEqual([['Calls — (3 consumed units) × $0.01', 3]]);
   });
 });
