@@ -22,6 +22,7 @@ import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
 import { DisputeResolver } from './disputes/dispute.resolver.js';
 import { MeterResolver } from './meters/meter.resolver.js';
+import { SubscriptionMetersResolver } from './usage-billing/subscription-meters.resolver.js';
 import { UsageEventResolver } from './usage-events/usage-event.resolver.js';
 import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';
@@ -81,6 +82,7 @@ export const billingResolvers: Function[] = [
   DisputeResolver,
   UsageEventResolver,
   MeterResolver,
+  SubscriptionMetersResolver,
   CustomFieldResolver,
   TaxReportResolver,
   InvoiceResolver,

@@ -217,6 +217,13 @@ describe('usage on the renewal order', () => {
     await m.ingest(sub.customer_id, times(1001));
     // A back-dated event (its timestamp long before the subscription) lands in the period it was ingested in.
     await m.ingest(sub.customer_id, [{ timestamp: '2027-06-01T00:00:00Z' }]);
+    // The clock's advance runs the billing job: the subscription shows the usage so far and its estimated charge.
+    await m.advance('2028-02-01T00:00:00.000Z');
+    const estimated = (await m.req('GET', `/v1/subscriptions/${sub.id}`)).body.meters;
+    expect(estimated).toEqual([
+      expect.objectContaining({ consumed_units: 1002, credited_units: 0, amount: 501, meter_id: meterId }),
+    ]);
+    expect(estimated[0].meter).toMatchObject({ id: meterId, name: 'Calls', aggregation: { func: 'count' } });
     await m.advance('2028-02-29T09:30:00.002Z');
     const [order] = await m.cycleOrders(sub.id);
     expect(lines(order)).toEqual([
@@ -228,6 +235,7 @@ describe('usage on the renewal order', () => {
     await m.ingest(sub.customer_id, times(10));
     await m.advance('2028-03-31T09:30:00.002Z');
     const [, second] = await m.cycleOrders(sub.id);
+    expect((await m.req('GET', `/v1/subscriptions/${sub.id}`)).body.meters[0]).toMatchObject({ amount: 0 });
     expect(lines(second)).toEqual([
       ['Plan', 1000],
       ['Calls — (10 consumed units) × $0.005', 5],

@@ -48,7 +48,11 @@ export function meteredTermsOf(em: EntityManager, s: Pick<Subscription, 'priceId
  * per price), credited units Polar's non-negative running sum of the pending credits, and the amount
  * `round_half_away(unit_amount × max(0, consumed − credited))` capped at `cap_amount`.
  */
-export async function meteredUsage(em: EntityManager, s: Subscription, cutoff: Date): Promise<MeteredUsage[]> {
+export async function meteredUsage(
+  em: EntityManager,
+  s: Pick<Subscription, 'id' | 'priceIds' | 'organizationId'>,
+  cutoff: Date,
+): Promise<MeteredUsage[]> {
   const queries = new BillingEntryQueries(em);
   const usage: MeteredUsage[] = [];
   for (const terms of await meteredTermsOf(em, s)) {
