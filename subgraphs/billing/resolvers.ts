@@ -22,6 +22,7 @@ import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
 import { DisputeResolver } from './disputes/dispute.resolver.js';
 import { MeterResolver } from './meters/meter.resolver.js';
+import { CustomerMeterResolver } from './customer-meters/customer-meter.resolver.js';
 import { SubscriptionMetersResolver } from './usage-billing/subscription-meters.resolver.js';
 import { UsageEventResolver } from './usage-events/usage-event.resolver.js';
 import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
@@ -83,6 +84,7 @@ export const billingResolvers: Function[] = [
   UsageEventResolver,
   MeterResolver,
   SubscriptionMetersResolver,
+  CustomerMeterResolver,
   CustomFieldResolver,
   TaxReportResolver,
   InvoiceResolver,

@@ -19,12 +19,8 @@ const NOT_YET_BUILT: Record<string, string> = {
   'metrics.limits': 'metrics: own issue, out of scope',
   'metrics.listDashboards': 'metrics: own issue, out of scope',
   'metrics.getDashboard': 'metrics: own issue, out of scope',
-  'customerPortal.customerMeters.list': 'customer meters: meters have their own issue',
-  'customerPortal.customerMeters.get': 'customer meters: meters have their own issue',
   'customerPortal.wallets.list': 'customer wallets (not in issue 25; Polar has them)',
   'customerPortal.wallets.get': 'customer wallets (not in issue 25; Polar has them)',
-  'customerMeters.list': 'customer meters: meters have their own issue',
-  'customerMeters.get': 'customer meters: meters have their own issue',
 };
 
 /**

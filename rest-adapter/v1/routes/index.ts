@@ -21,6 +21,7 @@ import { refundRoutes } from './refunds.routes.js';
 import { disputeRoutes } from './disputes.routes.js';
 import { eventRoutes, eventTypeRoutes } from './events.routes.js';
 import { meterRoutes } from './meters.routes.js';
+import { customerMeterRoutes } from './customer-meters.routes.js';
 import { customFieldRoutes } from './custom-fields.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
@@ -65,6 +66,7 @@ export const routes: Route[] = [
   ...eventRoutes,
   ...eventTypeRoutes,
   ...meterRoutes,
+  ...customerMeterRoutes,
   ...customFieldRoutes,
   ...taxRoutes,
   ...invoiceRoutes,

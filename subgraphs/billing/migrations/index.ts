@@ -44,6 +44,7 @@ import { Migration20261129010001_seat_holder_grants } from './Migration202611290
 import { Migration20261129040000_usage_events } from './Migration20261129040000_usage_events.js';
 import { Migration20261129060000_metered_prices } from './Migration20261129060000_metered_prices.js';
 import { Migration20261129060001_billing_entries } from './Migration20261129060001_billing_entries.js';
+import { Migration20261129060002_customer_meters } from './Migration20261129060002_customer_meters.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -102,4 +103,5 @@ export const billingMigrations = [
   { name: 'Migration20261129040000_usage_events', class: Migration20261129040000_usage_events },
   { name: 'Migration20261129060000_metered_prices', class: Migration20261129060000_metered_prices },
   { name: 'Migration20261129060001_billing_entries', class: Migration20261129060001_billing_entries },
+  { name: 'Migration20261129060002_customer_meters', class: Migration20261129060002_customer_meters },
 ];

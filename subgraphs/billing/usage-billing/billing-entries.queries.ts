@@ -96,7 +96,48 @@ export class BillingEntryQueries {
         organizationId,
       ],
     );
+    if (row.seen > 0) await this.pairCustomerMeters(organizationId, cursor, upTo, limit, now);
     return { seen: row.seen, billed: row.billed };
+  }
+
+  /**
+   * The step's events name the customer meters that exist (docs/usage-billing.md#customer-meters): each
+   * (customer, meter) with an event the meter counts, or a credit of it, gets its row, and its `modified_at`.
+   */
+  private async pairCustomerMeters(
+    organizationId: string,
+    cursor: { ingested_at: Date | string; event_id: string },
+    upTo: Date,
+    limit: number,
+    now: Date,
+  ): Promise<void> {
+    const meters = await sql<MeterInUse>(
+      this.em,
+      `select id as meter_id, filter, aggregation from billing.meters where organization_id = ? and archived_at is null`,
+      [organizationId],
+    );
+    if (!meters.length) return;
+    const counted = meters.map(m => {
+      const where = meterWhereSql(m, eventColumns('e'));
+      return { sql: `(m.id = ?::uuid and e.source = 'user' and ${where.sql})`, values: [m.meter_id, ...where.values] };
+    });
+    const credit = `(e.source = 'system' and e.name = '${METER_CREDITED}' and e.metadata ->> 'meter_id' = m.id::text)`;
+    await sql(
+      this.em,
+      `with batch as (
+         select e.* from billing.usage_events e
+         where e.organization_id = ? and (e.ingested_at, e.id) > (?::timestamptz, ?::uuid) and e.ingested_at <= ?
+         order by e.ingested_at, e.id limit ?)
+       insert into billing.customer_meters (id, organization_id, customer_id, meter_id, created_at)
+       select distinct on (c.id, m.id) gen_random_uuid(), e.organization_id, c.id, m.id, ?
+       from batch e
+       join billing.customers c on c.organization_id = e.organization_id
+         and (c.id = e.customer_id or (e.customer_id is null and c.external_id = e.external_customer_id))
+       join billing.meters m on m.organization_id = e.organization_id and m.archived_at is null
+       where ${[...counted.map(c => c.sql), credit].join(' or ')}
+       on conflict (customer_id, meter_id) do update set modified_at = excluded.created_at`,
+      [organizationId, cursor.ingested_at, cursor.event_id, upTo, limit, now, ...counted.flatMap(c => c.values)],
+    );
   }
 
   /** The meters the organization's live subscriptions bill through a metered price. */
@@ -125,14 +166,12 @@ export class BillingEntryQueries {
     return row?.at ? new Date(row.at) : null;
   }
 
-  /** Organizations with a metered subscription and events past their cursor (the wall clock's sweep). */
+  /** Organizations with a live meter and events past their cursor (the wall clock's sweep). */
   async organizationsDue(now: Date, limit: number): Promise<string[]> {
     const rows = await sql<{ organization_id: string }>(
       this.em,
       `select o.organization_id from (
-         select distinct s.organization_id from billing.subscriptions s
-         join billing.product_prices pp on pp.id = any(s.price_ids::uuid[]) and pp.amount_type = 'metered_unit'
-         where s.status not in ('incomplete', 'incomplete_expired', 'canceled')) o
+         select distinct organization_id from billing.meters where archived_at is null) o
        left join billing.usage_billing_cursors c on c.organization_id = o.organization_id
        where exists (select 1 from billing.usage_events e where e.organization_id = o.organization_id
          and e.ingested_at <= ? and (e.ingested_at, e.id) > (coalesce(c.ingested_at, '-infinity'), coalesce(c.event_id, ?::uuid)))

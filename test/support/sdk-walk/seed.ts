@@ -132,6 +132,19 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
     filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'walk.completion' }] },
     aggregation: { func: 'sum', property: '_llm.total_tokens' },
   });
+  // A use of the meter once it exists, billed by the job the clock's advance runs: the customer's meter
+  // (docs/usage-billing.md#customer-meters).
+  await api('POST', '/v1/events/ingest', {
+    events: [
+      {
+        name: 'walk.completion',
+        customer_id: customerId,
+        metadata: { _llm: { vendor: 'openai', model: 'gpt-4o', input_tokens: 2, output_tokens: 3, total_tokens: 5 } },
+      },
+    ],
+  });
+  await api('POST', '/v1/sandbox/clock/advance', { seconds: 1 });
+  const customerMeter = (await api('GET', `/v1/customer-meters/?meter_id=${meter.id}`)).items[0];
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
   // The walk customer then becomes a team (its e-mail change is asked first: a team's cannot be) with a second member: the member reads (by external ids too) and the
@@ -176,6 +189,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       customField: customField.id,
       event: event.id,
       meter: meter.id,
+      customerMeter: customerMeter.id,
     },
   };
 }
