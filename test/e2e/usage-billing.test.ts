@@ -310,3 +310,101 @@ describe('usage on the renewal order', () => {
     expect(usage.map((i: any) => [i.label, i.amount])).toEqual([['Calls — (3 consumed units) × $0.01', 3]]);
   });
 });
+
+describe('meter credits and customer meters', () => {
+  async function creditPlan(m: Awaited<ReturnType<typeof merchant>>, units: number, rollover: boolean, cap?: number) {
+    const meterId = await m.meterOf('Calls');
+    const benefit = await m.req('POST', '/v1/benefits/', {
+      type: 'meter_credit',
+      description: 'Included calls',
+      properties: { units, rollover, meter_id: meterId },
+    });
+    expect(benefit.status).toBe(201);
+    const plan = await m.product({
+      prices: [
+        { amount_type: 'fixed', price_amount: 1000 },
+        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '0.5', ...(cap ? { cap_amount: cap } : {}) },
+      ],
+    });
+    expect((await m.req('POST', `/v1/products/${plan}/benefits`, { benefits: [benefit.body.id] })).status).toBe(200);
+    return { meterId, plan };
+  }
+  const customerMeter = async (m: Awaited<ReturnType<typeof merchant>>, customerId: string, meterId: string) => {
+    const res = await m.req('GET', `/v1/customer-meters/?customer_id=${customerId}&meter_id=${meterId}`);
+    expect(res.status).toBe(200);
+    return res.body.items[0] as Record<string, any>;
+  };
+
+  it('1,001 units at "0.5" with 100 credited bill 451; the customer meter shows consumed, credited, balance', async () => {
+    const m = await merchant();
+    const { meterId, plan } = await creditPlan(m, 100, false);
+    const sub = await m.subscribe(plan);
+    await m.ingest(sub.customer_id, times(1001));
+    await m.advance('2028-02-01T00:00:00.000Z');
+    const meter = await customerMeter(m, sub.customer_id, meterId);
+    expect(meter).toMatchObject({ consumed_units: 1001, credited_units: 100, balance: -901, meter_id: meterId });
+    expect(meter.customer.id).toBe(sub.customer_id);
+    expect((await m.req('GET', `/v1/customer-meters/${meter.id}`)).body).toEqual(meter);
+    // Credits are recorded in the usage stream as system events.
+    const credited = await m.req('GET', '/v1/events/?name=meter.credited');
+    expect(credited.body.items[0]).toMatchObject({ source: 'system', metadata: { meter_id: meterId, units: 100 } });
+    // Another organization never sees it.
+    const theirs = await call(base, 'GET', `/v1/customer-meters/${meter.id}`, { token: other.oat });
+    expect(theirs.status).toBe(404);
+    const theirList = await call(base, 'GET', '/v1/customer-meters/', { token: other.oat });
+    expect(theirList.body.items).toEqual([]);
+    // The customer's portal shows the same meter.
+    const session = await m.req('POST', '/v1/customer-sessions/', { customer_id: sub.customer_id });
+    const portal = await call(base, 'GET', '/v1/customer-portal/meters/', { token: session.body.token });
+    expect(portal.body.items.map((i: any) => [i.id, i.balance])).toEqual([[meter.id, -901]]);
+
+    await m.advance('2028-02-29T09:30:00.002Z');
+    const [order] = await m.cycleOrders(sub.id);
+    expect(lines(order)).toEqual([
+      ['Plan', 1000],
+      ['Calls — (901 consumed units) × $0.005', 451],
+    ]);
+  });
+
+  it('with cap_amount 300 the same usage bills 300', async () => {
+    const m = await merchant();
+    const { plan } = await creditPlan(m, 100, false, 300);
+    const sub = await m.subscribe(plan);
+    await m.ingest(sub.customer_id, times(1001));
+    await m.advance('2028-02-29T09:30:00.002Z');
+    const [order] = await m.cycleOrders(sub.id);
+    expect(lines(order)[1]).toEqual(['Calls — (901 consumed units) × $0.005 — Capped at $3.00', 300]);
+  });
+
+  it('rolls unused credits over at the renewal, then credits the period again', async () => {
+    const m = await merchant();
+    const { meterId, plan } = await creditPlan(m, 100, true);
+    const sub = await m.subscribe(plan);
+    await m.ingest(sub.customer_id, times(30));
+    await m.advance('2028-02-29T09:30:00.002Z');
+    const [order] = await m.cycleOrders(sub.id);
+    expect(lines(order)[1]).toEqual(['Calls — (0 consumed units) × $0.005', 0]);
+    await m.advance('2028-03-01T00:00:00.000Z');
+    expect(await customerMeter(m, sub.customer_id, meterId)).toMatchObject({
+      consumed_units: 0,
+      credited_units: 170,
+      balance: 170,
+    });
+  });
+
+  it('debits the credit when the benefit is revoked', async () => {
+    const m = await merchant();
+    const { meterId, plan } = await creditPlan(m, 100, false);
+    const sub = await m.subscribe(plan);
+    await m.ingest(sub.customer_id, times(10));
+    expect((await m.req('DELETE', `/v1/subscriptions/${sub.id}`)).status).toBe(200);
+    await m.advance('2028-02-01T00:00:00.000Z');
+    expect(await customerMeter(m, sub.customer_id, meterId)).toMatchObject({
+      consumed_units: 10,
+      credited_units: 0,
+      balance: -10,
+    });
+    const credits = await m.req('GET', '/v1/events/?name=meter.credited&sorting=timestamp');
+    expect(credits.body.items.map((e: any) => e.metadata.units).sort()).toEqual([-100, 100]);
+  });
+});

@@ -214,7 +214,14 @@ export class BenefitGrantEngine {
       let grant = grants.find(g => g.benefitId === benefitId);
       if (grant?.revokedAt && holder.orderId) continue;
       if (grant?.grantedAt && !grant.revokedAt) {
-        if (cycled) await this.record(em, 'benefit_grant.cycled', grant, benefit, customer, at);
+        if (cycled) {
+          const cycle = this.handlers[benefit.type].cycle;
+          if (cycle) {
+            grant.properties = await cycle(em, { benefit, grant, customerEmail: customer.email, customer, at });
+            grant.modifiedAt = at;
+          }
+          await this.record(em, 'benefit_grant.cycled', grant, benefit, customer, at);
+        }
         continue;
       }
       if (!grant) {

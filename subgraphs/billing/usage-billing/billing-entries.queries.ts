@@ -73,9 +73,12 @@ export class BillingEntryQueries {
            and (c.id = e.customer_id or (e.customer_id is null and c.external_id = e.external_customer_id))
          join billing.subscriptions s on s.organization_id = e.organization_id and s.customer_id = c.id
          join billing.product_prices pp on pp.id = any(s.price_ids::uuid[]) and pp.amount_type = 'metered_unit'
-         where s.status not in ('incomplete', 'incomplete_expired') and s.started_at <= e.ingested_at
-           and (s.trial_end is null or s.trial_end <= e.ingested_at)
+         where s.status not in ('incomplete', 'incomplete_expired')
            and (s.ended_at is null or e.ingested_at < s.ended_at)
+           -- Usage counts once the subscription bills (started, past its trial); a credit counts whenever it came
+           -- (a grant at the sale lands in the instant before the subscription's own stamp).
+           and (e.source = 'system' or (s.started_at <= e.ingested_at
+             and (s.trial_end is null or s.trial_end <= e.ingested_at)))
            and ${matches}
          on conflict do nothing returning 1),
        last as (select ingested_at, id from batch order by ingested_at desc, id desc limit 1),

@@ -6,6 +6,7 @@ import { sql } from '../shared/sql.queries.js';
 import type { Subscription } from '../subscriptions/subscription.entity.js';
 import { BillingEntryQueries } from './billing-entries.queries.js';
 import { billUsageIn } from './usage-billing.job.js';
+import { resetMeter } from './meter-credits.js';
 
 /** A metered price of a subscription with its meter, as the usage lines need them. */
 export interface MeteredTerms {
@@ -97,6 +98,9 @@ export async function usageLinesAt(
     markBilled: async orderId => {
       const queries = new BillingEntryQueries(em);
       for (const u of usage) await queries.markBilled(s.id, u.terms.meter_id, cutoff, orderId);
+      // Polar resets the subscription's meters at each cycle, carrying over what rolls over.
+      for (const meterId of new Set(metered.map(t => t.meter_id)))
+        await resetMeter(em, { organizationId: s.organizationId, customerId: s.customerId, meterId, at: cutoff });
     },
   };
 }
