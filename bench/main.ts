@@ -45,6 +45,7 @@ import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchUsage } from './usage.js';
+import { benchUsageBilling } from './usage-billing.js';
 import { benchIdle } from './idle.js';
 import { organizationsQuery, startFlags } from './service-inputs.js';
 import {
@@ -81,7 +82,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/performance.md).
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,r,u').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,s,w,k,o,p,r,u,e').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -295,6 +296,11 @@ async function main(): Promise<void> {
       process.stdout.write(
         await benchUsage({ baseUrl, servicePid: service.process.pid!, databaseUrl, tenant, load, log }),
       );
+    // (e) the billing job: usage events turned into billing entries per second (bench/usage-billing.ts).
+    if (only.has('e')) {
+      const count = Number(process.env.BENCH_BILLING_EVENTS ?? (quick ? 20_000 : 200_000));
+      process.stdout.write(await benchUsageBilling({ databaseUrl, count, log }));
+    }
     // (r) renewals per second against the same writes by pgbench: bench/renewals.ts.
     if (only.has('r')) {
       const count = Number(process.env.BENCH_RENEWALS ?? (quick ? 2_000 : 100_000));

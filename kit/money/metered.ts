@@ -54,6 +54,16 @@ export function meteredLabel(
   return label;
 }
 
+/** Polar's `non_negative_running_sum` of decimal strings: credits add up, a debit never takes the sum below zero. */
+export function nonNegativeRunningSum(values: readonly (string | null)[]): string {
+  let sum = '0';
+  for (const value of values) {
+    sum = subtractDecimal(sum, subtractDecimal('0', value ?? '0'));
+    if (sum.startsWith('-')) sum = '0';
+  }
+  return sum;
+}
+
 interface Scaled {
   value: bigint;
   scale: number;

@@ -1,5 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
+import { BillingEntryQueries } from '../../subgraphs/billing/usage-billing/billing-entries.queries.js';
+import { billUsage } from '../../subgraphs/billing/usage-billing/usage-billing.job.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
@@ -406,5 +408,46 @@ describe('meter credits and customer meters', () => {
     });
     const credits = await m.req('GET', '/v1/events/?name=meter.credited&sorting=timestamp');
     expect(credits.body.items.map((e: any) => e.metadata.units).sort()).toEqual([-100, 100]);
+  });
+});
+
+describe('the billing job killed mid-run', () => {
+  it('bills each event exactly once: a step whose session dies rolls back, and concurrent re-runs write nothing twice', async () => {
+    const m = await merchant();
+    const meterId = await m.meterOf('Calls');
+    const sub = await m.subscribe(
+      await m.product({ prices: [{ amount_type: 'metered_unit', meter_id: meterId, unit_amount: '1' }] }),
+    );
+    await m.ingest(sub.customer_id, times(2500));
+    const orm = stack.sandbox.environment.billing.orm;
+    const db = orm.em.fork().getConnection();
+    const org = m.owner.organizationId;
+    // Whatever the job did already is undone, so the killed step has the whole backlog in front of it.
+    await db.execute('delete from billing.billing_entries where organization_id = ?', [org]);
+    await db.execute('delete from billing.usage_billing_cursors where organization_id = ?', [org]);
+    const far = new Date('2100-01-01T00:00:00Z');
+    // The step writes its entries and moves the cursor, then its database session is killed before the commit.
+    await expect(
+      orm.em.fork().transactional(async tx => {
+        const step = await new BillingEntryQueries(tx).step(org, far, 1000, new Date());
+        expect(step.billed).toBe(1000);
+        await tx.getConnection().execute('select pg_terminate_backend(pg_backend_pid())');
+      }),
+    ).rejects.toThrow();
+    const [left] = await db.execute(
+      'select count(*)::int as n from billing.billing_entries where organization_id = ?',
+      [org],
+    );
+    expect(left.n).toBe(0);
+    // Three runs at once (and the service's own sweep, woken by the ingest) finish the work.
+    await Promise.all([billUsage(orm.em, org, far), billUsage(orm.em, org, far), billUsage(orm.em, org, far)]);
+    const [entries] = await db.execute(
+      'select count(*)::int as n, count(distinct event_id)::int as events from billing.billing_entries where organization_id = ?',
+      [org],
+    );
+    expect(entries).toEqual({ n: 2500, events: 2500 });
+    await m.advance('2028-02-29T09:30:00.002Z');
+    const [order] = await m.cycleOrders(sub.id);
+    expect(lines(order)[1]).toEqual(['Calls — (2,500 consumed units) × $0.01', 2500]);
   });
 });

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { subtractDecimal } from '../../../kit/money/metered.js';
+import { nonNegativeRunningSum, subtractDecimal } from '../../../kit/money/metered.js';
 import { type Aggregation, aggregationSql, eventColumns, type Filter, meterWhereSql } from '../meters/meter-sql.js';
 import { sql } from '../shared/sql.queries.js';
 import { METER_CREDITED } from '../usage-billing/billing-entries.queries.js';
-import { nonNegativeRunningSum } from '../usage-billing/usage-lines.js';
 
 export const METER_RESET = 'meter.reset';
 

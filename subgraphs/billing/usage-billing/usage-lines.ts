@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { meteredAmount, meteredLabel, subtractDecimal } from '../../../kit/money/metered.js';
+import { meteredAmount, meteredLabel, nonNegativeRunningSum, subtractDecimal } from '../../../kit/money/metered.js';
 import type { Aggregation } from '../meters/meter-sql.js';
 import type { NewOrderItem } from '../orders/create-order.js';
 import { sql } from '../shared/sql.queries.js';
@@ -103,14 +103,4 @@ export async function usageLinesAt(
         await resetMeter(em, { organizationId: s.organizationId, customerId: s.customerId, meterId, at: cutoff });
     },
   };
-}
-
-/** Polar's `non_negative_running_sum`: credits add up, a debit never takes the sum below zero. */
-export function nonNegativeRunningSum(values: readonly (string | null)[]): string {
-  let sum = '0';
-  for (const value of values) {
-    sum = subtractDecimal(sum, subtractDecimal('0', value ?? '0'));
-    if (sum.startsWith('-')) sum = '0';
-  }
-  return sum;
 }
