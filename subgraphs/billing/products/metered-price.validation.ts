@@ -58,36 +58,19 @@ export function unitAmountIssues(
   const fraction = (match[2] ?? match[3] ?? '').replace(/0+$/, '');
   if (text.startsWith('-') || !/[1-9]/.test(integer + fraction))
     return [{ type: 'greater_than', loc, msg: 'Input should be greater than 0', input: value, ctx: { gt: '0' } }];
+  const issue = (type: string, msg: string, ctx: Record<string, number>): ValidationIssue[] => [
+    { type, loc, msg, input: value, ctx },
+  ];
   if (fraction.length > 12)
-    return [
-      {
-        type: 'decimal_max_places',
-        loc,
-        msg: 'Decimal input should have no more than 12 decimal places',
-        input: value,
-        ctx: { decimal_places: 12 },
-      },
-    ];
+    return issue('decimal_max_places', 'Decimal input should have no more than 12 decimal places', {
+      decimal_places: 12,
+    });
   if (integer.length > 5)
-    return [
-      {
-        type: 'decimal_whole_digits',
-        loc,
-        msg: 'Decimal input should have no more than 5 digits before the decimal point',
-        input: value,
-        ctx: { whole_digits: 5 },
-      },
-    ];
+    return issue('decimal_whole_digits', 'Decimal input should have no more than 5 digits before the decimal point', {
+      whole_digits: 5,
+    });
   if (integer.length + fraction.length > 17)
-    return [
-      {
-        type: 'decimal_max_digits',
-        loc,
-        msg: 'Decimal input should have no more than 17 digits in total',
-        input: value,
-        ctx: { max_digits: 17 },
-      },
-    ];
+    return issue('decimal_max_digits', 'Decimal input should have no more than 17 digits in total', { max_digits: 17 });
   return [];
 }
 
