@@ -23,7 +23,7 @@ import { RefundResolver } from './refunds/refund.resolver.js';
 import { DisputeResolver } from './disputes/dispute.resolver.js';
 import { MeterResolver } from './meters/meter.resolver.js';
 import { CustomerMeterResolver } from './customer-meters/customer-meter.resolver.js';
-import { SubscriptionMetersResolver } from './usage-billing/subscription-meters.resolver.js';
+import { SubscriptionMetersResolver } from './subscriptions/subscription-meters.resolver.js';
 import { UsageEventResolver } from './usage-events/usage-event.resolver.js';
 import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
 import { TaxReportResolver } from './tax-reports/tax-report.resolver.js';

@@ -7,7 +7,7 @@ import { BenefitGrant } from './benefit-grant.entity.js';
 import { BenefitGrantRepository, type Holder } from './benefit-grant.repository.js';
 import { endSeatsOfSubscription } from '../customer-seats/customer-seat.ending.js';
 import { isRetriable } from './benefit-integration.errors.js';
-import type { BenefitTypeHandler } from './benefit-type-handlers.js';
+import { cycleGrant, type BenefitTypeHandler } from './benefit-type-handlers.js';
 import {
   recordBenefitGrantEvent,
   recordBenefitGrantUpdated,
@@ -214,14 +214,8 @@ export class BenefitGrantEngine {
       let grant = grants.find(g => g.benefitId === benefitId);
       if (grant?.revokedAt && holder.orderId) continue;
       if (grant?.grantedAt && !grant.revokedAt) {
-        if (cycled) {
-          const cycle = this.handlers[benefit.type].cycle;
-          if (cycle) {
-            grant.properties = await cycle(em, { benefit, grant, customerEmail: customer.email, customer, at });
-            grant.modifiedAt = at;
-          }
-          await this.record(em, 'benefit_grant.cycled', grant, benefit, customer, at);
-        }
+        if (cycled) await cycleGrant(em, this.handlers[benefit.type], { benefit, grant, customer, at });
+        if (cycled) await this.record(em, 'benefit_grant.cycled', grant, benefit, customer, at);
         continue;
       }
       if (!grant) {

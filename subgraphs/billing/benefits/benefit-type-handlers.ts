@@ -35,6 +35,17 @@ export interface BenefitTypeHandler {
   cycle?(em: EntityManager, ctx: BenefitGrantContext): Promise<Record<string, unknown>>;
 }
 
+/** A renewal of a live grant: the handler's `cycle` (meter credits), its new properties kept on the grant. */
+export async function cycleGrant(
+  em: EntityManager,
+  handler: BenefitTypeHandler,
+  ctx: { benefit: Benefit; grant: BenefitGrant; customer: Customer; at: Date },
+): Promise<void> {
+  if (!handler.cycle) return;
+  ctx.grant.properties = await handler.cycle(em, { ...ctx, customerEmail: ctx.customer.email });
+  ctx.grant.modifiedAt = ctx.at;
+}
+
 /** Nothing happens outside: the grant itself is the benefit (custom notes, feature flags). */
 const recordOnly: BenefitTypeHandler = {
   async grant() {

@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { nonNegativeRunningSum, subtractDecimal } from '../../../kit/money/metered.js';
 import { type Aggregation, aggregationSql, eventColumns, type Filter, meterWhereSql } from '../meters/meter-sql.js';
 import { sql } from '../shared/sql.queries.js';
-import { METER_CREDITED } from '../usage-billing/billing-entries.queries.js';
 
+/** The system events of meter credits and resets (docs/usage-billing.md#credits). */
+export const METER_CREDITED = 'meter.credited';
 export const METER_RESET = 'meter.reset';
 
 export interface MeterUnits {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../shared/sql.queries.js';
+import { Meter } from './meter.entity.js';
 import { type QuantitiesQuery, quantitiesSql } from './meter-sql.js';
 
 export interface QuantityRow {
@@ -49,5 +50,20 @@ export class MeterRepository {
       [meterId, meterId],
     );
     return row.price ? 'price' : row.benefit ? 'benefit' : null;
+  }
+
+  /** The meter if it is the organization's (null otherwise). */
+  findOfOrganization(id: string, organizationId: string): Promise<Meter | null> {
+    return this.em.findOne(Meter, { id, organizationId });
+  }
+
+  /** The organization's meters among `ids`. */
+  findManyOfOrganization(ids: readonly string[], organizationId: string): Promise<Meter[]> {
+    return this.em.find(Meter, { id: { $in: [...ids] }, organizationId });
+  }
+
+  /** Meters by id, whichever organization (the caller has scoped the ids). */
+  findMany(ids: readonly string[]): Promise<Meter[]> {
+    return this.em.find(Meter, { id: { $in: [...ids] } });
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ValidationIssue } from '../../../kit/errors.js';
-import { Meter } from '../meters/meter.entity.js';
+import { MeterRepository } from '../meters/meter.repository.js';
 import { PriceAmountType } from '../shared/enums.js';
 import type { ProductPriceInput } from './product.inputs.js';
 
@@ -92,7 +92,7 @@ export async function meteredPriceContextIssues(
   if (!metered.length) return [];
   const issues: ValidationIssue[] = [];
   const ids = [...new Set(metered.map(m => m.price.meterId!))];
-  const found = await em.find(Meter, { id: { $in: ids }, organizationId }, { fields: ['id'] as never });
+  const found = await new MeterRepository(em).findManyOfOrganization(ids, organizationId);
   const known = new Set(found.map(m => m.id));
   const used = new Set(keptMeters.filter(k => k.meterId).map(k => `${k.priceCurrency}:${k.meterId}`));
   for (const { price, index } of metered) {
@@ -136,7 +136,7 @@ export async function embedMeters(em: EntityManager, prices: readonly object[]):
   const metered = prices as { meterId?: string | null; meter?: unknown }[];
   const ids = [...new Set(metered.map(p => p.meterId).filter((id): id is string => !!id))];
   if (!ids.length) return;
-  const meters = new Map((await em.find(Meter, { id: { $in: ids } })).map(m => [m.id, m]));
+  const meters = new Map((await new MeterRepository(em).findMany(ids)).map(m => [m.id, m]));
   for (const price of metered) {
     const meter = price.meterId ? meters.get(price.meterId) : undefined;
     if (meter)

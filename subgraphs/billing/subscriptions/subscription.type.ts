@@ -99,7 +99,7 @@ export class BillingSubscriptionType {
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
   @Field(() => Metadata, { description: "Its checkout's answers to the product's custom fields." })
   customFieldData!: Record<string, unknown>;
-  /** Resolved by usage-billing/subscription-meters.resolver.ts. */
+  /** Resolved by subscription-meters.resolver.ts. */
   meters?: Record<string, unknown>[];
   @Field(() => PendingSubscriptionUpdateType, { nullable: true }) pendingUpdate!: PendingSubscriptionUpdateType | null;
   @Field(() => ID) organizationId!: string;

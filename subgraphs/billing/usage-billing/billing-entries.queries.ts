@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Aggregation, aggregationSql, eventColumns, type Filter, meterWhereSql } from '../meters/meter-sql.js';
+import { METER_CREDITED } from '../customer-meters/customer-meter.units.js';
 import { sql } from '../shared/sql.queries.js';
 
-/** The system event a meter credit is recorded as (docs/usage-billing.md#credits). */
-export const METER_CREDITED = 'meter.credited';
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 
 interface MeterInUse {

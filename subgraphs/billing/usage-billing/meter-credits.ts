@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type MeterUnits, meterUnits, METER_RESET } from '../customer-meters/customer-meter.units.js';
-import { Meter } from '../meters/meter.entity.js';
+import { METER_CREDITED, METER_RESET, type MeterUnits, meterUnits } from '../customer-meters/customer-meter.units.js';
+import type { Meter } from '../meters/meter.entity.js';
+import { MeterRepository } from '../meters/meter.repository.js';
 import { sql } from '../shared/sql.queries.js';
 import { recordSystemEvent } from '../system-events/system-events.js';
-import { METER_CREDITED } from './billing-entries.queries.js';
 
 /**
  * Meter credits and resets (docs/usage-billing.md#credits), as Polar records them: `meter.credited`
@@ -38,7 +38,7 @@ export async function resetMeter(
   em: EntityManager,
   r: { organizationId: string; customerId: string; meterId: string; at: Date },
 ): Promise<void> {
-  const meter = await em.findOne(Meter, { id: r.meterId, organizationId: r.organizationId });
+  const meter = await new MeterRepository(em).findOfOrganization(r.meterId, r.organizationId);
   if (!meter) return;
   await em.flush();
   const units = await meterUnitsWithRollover(em, r.organizationId, r.customerId, meter);

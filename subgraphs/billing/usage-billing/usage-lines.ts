@@ -3,10 +3,17 @@ import { meteredAmount, meteredLabel, nonNegativeRunningSum, subtractDecimal } f
 import type { Aggregation } from '../meters/meter-sql.js';
 import type { NewOrderItem } from '../orders/create-order.js';
 import { sql } from '../shared/sql.queries.js';
-import type { Subscription } from '../subscriptions/subscription.entity.js';
 import { BillingEntryQueries } from './billing-entries.queries.js';
 import { billUsageIn } from './usage-billing.job.js';
 import { resetMeter } from './meter-credits.js';
+
+/** What usage billing reads of a subscription. */
+export interface MeteredSubscription {
+  id: string;
+  organizationId: string;
+  customerId: string;
+  priceIds: string[];
+}
 
 /** A metered price of a subscription with its meter, as the usage lines need them. */
 export interface MeteredTerms {
@@ -31,7 +38,7 @@ export interface MeteredUsage {
 }
 
 /** The subscription's metered prices (each with its meter), in the subscription's order. */
-export function meteredTermsOf(em: EntityManager, s: Pick<Subscription, 'priceIds' | 'organizationId'>) {
+export function meteredTermsOf(em: EntityManager, s: Pick<MeteredSubscription, 'priceIds' | 'organizationId'>) {
   return sql<MeteredTerms>(
     em,
     `select pp.id as price_id, pp.unit_amount::text as unit_amount, pp.cap_amount::text as cap_amount,
@@ -51,7 +58,7 @@ export function meteredTermsOf(em: EntityManager, s: Pick<Subscription, 'priceId
  */
 export async function meteredUsage(
   em: EntityManager,
-  s: Pick<Subscription, 'id' | 'priceIds' | 'organizationId'>,
+  s: Pick<MeteredSubscription, 'id' | 'priceIds' | 'organizationId'>,
   cutoff: Date,
 ): Promise<MeteredUsage[]> {
   const queries = new BillingEntryQueries(em);
@@ -80,7 +87,7 @@ export async function meteredUsage(
  */
 export async function usageLinesAt(
   em: EntityManager,
-  s: Subscription,
+  s: MeteredSubscription,
   cutoff: Date,
 ): Promise<{ items: NewOrderItem[]; markBilled: (orderId: string) => Promise<void> }> {
   const metered = await meteredTermsOf(em, s);

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { BillingContext } from '../context.js';
-import { Meter } from '../meters/meter.entity.js';
+import { MeterRepository } from '../meters/meter.repository.js';
 import { MeterType } from '../meters/meter.type.js';
 import { Metadata } from '../shared/scalars.js';
 import { wireOf } from '../shared/wire.js';
-import { BillingSubscriptionType } from '../subscriptions/subscription.type.js';
-import { meteredUsage } from './usage-lines.js';
+import { BillingSubscriptionType } from './subscription.type.js';
+import { meteredUsage } from '../usage-billing/usage-lines.js';
 
 /** A stable id for a (subscription, meter) pair: Polar's SubscriptionMeter is a row; here it is computed. */
 const pairId = (subscriptionId: string, meterId: string): string => {
@@ -30,7 +30,7 @@ export class SubscriptionMetersResolver {
     const subscription = { id: s.id, organizationId: s.organizationId, priceIds: metered.map(p => p.id) };
     const usage = await meteredUsage(ctx.em, subscription, new Date(8.64e15));
     const meters = new Map(
-      (await ctx.em.find(Meter, { id: { $in: usage.map(u => u.terms.meter_id) } })).map(m => [m.id, m]),
+      (await new MeterRepository(ctx.em).findMany(usage.map(u => u.terms.meter_id))).map(m => [m.id, m]),
     );
     return usage.map(u => ({
       created_at: s.createdAt.toISOString(),
