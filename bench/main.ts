@@ -45,6 +45,7 @@ import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchUsage } from './usage.js';
+import { benchUsageBilling } from './usage-billing.js';
 import { benchIdle } from './idle.js';
 import { organizationsQuery, startFlags } from './service-inputs.js';
 import {
@@ -296,9 +297,7 @@ async function main(): Promise<void> {
         await benchUsage({ baseUrl, servicePid: service.process.pid!, databaseUrl, tenant, load, log }),
       );
     // (e) the billing job's events → entries per second (bench/usage-billing.ts).
-    const events = Number(process.env.BENCH_BILLING_EVENTS ?? (quick ? 20_000 : 200_000));
-    const { benchUsageBilling } = await import('./usage-billing.js');
-    if (only.has('e')) process.stdout.write(await benchUsageBilling({ databaseUrl, count: events, log }));
+    if (only.has('e')) process.stdout.write(await benchUsageBilling({ databaseUrl, quick, log }));
     // (r) renewals per second against the same writes by pgbench: bench/renewals.ts.
     if (only.has('r')) {
       const count = Number(process.env.BENCH_RENEWALS ?? (quick ? 2_000 : 100_000));

@@ -8,9 +8,12 @@ import { seedDueRenewals } from './seed-renewals.js';
 
 export async function benchUsageBilling(options: {
   databaseUrl: string;
-  count: number;
+  /** BENCH_BILLING_EVENTS, else 20,000 quick and 200,000 in full. */
+  count?: number;
+  quick?: boolean;
   log: (line: string) => void;
 }): Promise<string> {
+  const count = options.count ?? Number(process.env.BENCH_BILLING_EVENTS ?? (options.quick ? 20_000 : 200_000));
   const { openBillingOrm } = await import('../subgraphs/billing/orm.js');
   const { billUsage } = await import('../subgraphs/billing/usage-billing/usage-billing.job.js');
   const organizationId = randomUUID();
@@ -48,10 +51,10 @@ export async function benchUsageBilling(options: {
       `insert into billing.usage_events (id, organization_id, name, source, timestamp, ingested_at, customer_id, metadata)
        select gen_random_uuid(), $1, 'api.call', 'user', $2, $2::timestamptz + (g || ' microseconds')::interval, c.ids[1 + g % 100], '{}'
        from generate_series(1, $3::int) g, (select array_agg(id) as ids from billing.customers where organization_id = $1) c`,
-      [organizationId, at, options.count],
+      [organizationId, at, count],
     );
     await client.query('analyze billing.usage_events');
-    options.log(`usage billing: ${options.count} events seeded in ${Date.now() - seeded} ms`);
+    options.log(`usage billing: ${count} events seeded in ${Date.now() - seeded} ms`);
   } finally {
     await client.end();
   }
@@ -60,10 +63,10 @@ export async function benchUsageBilling(options: {
     const started = process.hrtime.bigint();
     const billed = await billUsage(orm.em.fork(), organizationId, new Date(at.getTime() + 86_400_000));
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const rate = Math.round(options.count / seconds);
+    const rate = Math.round(count / seconds);
     return (
       '\n## Usage billing (target e)\n\n| measure | value |\n|---|---|\n' +
-      `| events | ${options.count} |\n| entries written | ${billed} |\n| seconds | ${seconds.toFixed(2)} |\n` +
+      `| events | ${count} |\n| entries written | ${billed} |\n| seconds | ${seconds.toFixed(2)} |\n` +
       `| events → entries per second | ${rate} |\n`
     );
   } finally {
