@@ -296,9 +296,8 @@ async function main(): Promise<void> {
       process.stdout.write(
         await benchUsage({ baseUrl, servicePid: service.process.pid!, databaseUrl, tenant, load, log }),
       );
-    // (e) the billing job's events → entries per second (bench/usage-billing.ts).
+    // (e) the billing job's events → entries per second (bench/usage-billing.ts); (r) renewals: bench/renewals.ts.
     if (only.has('e')) process.stdout.write(await benchUsageBilling({ databaseUrl, quick, log }));
-    // (r) renewals per second against the same writes by pgbench: bench/renewals.ts.
     if (only.has('r')) {
       const count = Number(process.env.BENCH_RENEWALS ?? (quick ? 2_000 : 100_000));
       process.stdout.write(await benchRenewals({ databaseUrl, count, log }));
