@@ -30,6 +30,7 @@ import { benchSubscriptions, type Goal } from './subscriptions.js';
 import { benchRenewals } from './renewals.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchUsage } from './usage.js';
+import { benchUsageBilling } from './usage-billing.js';
 import { benchIdle } from './idle.js';
 import { benchMetrics } from './metrics.js';
 import { benchPrometheusCost } from './prometheus-cost.js';
@@ -68,7 +69,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/performance.md).
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,x,s,w,k,o,p,q,r,u,m').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,x,s,w,k,o,p,q,r,u,m,e').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -288,7 +289,8 @@ async function main(): Promise<void> {
       process.stdout.write(
         await benchUsage({ baseUrl, servicePid: service.process.pid!, databaseUrl, tenant, load, log }),
       );
-    // (r) renewals per second against the same writes by pgbench: bench/renewals.ts.
+    // (e) the billing job's events → entries per second (bench/usage-billing.ts); (r) renewals: bench/renewals.ts.
+    if (only.has('e')) process.stdout.write(await benchUsageBilling({ databaseUrl, quick, log }));
     if (only.has('r')) {
       const count = Number(process.env.BENCH_RENEWALS ?? (quick ? 2_000 : 100_000));
       process.stdout.write(await benchRenewals({ databaseUrl, count, log }));

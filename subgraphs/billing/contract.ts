@@ -154,3 +154,5 @@ export { CHUNK_BYTES as FILE_CHUNK_BYTES, MAX_PART_BYTES as FILE_MAX_PART_BYTES 
 
 // Which payment processor takes the money in an environment, for the start-up banner and /readyz.
 export { describePaymentProcessor, type PaymentProcessorDescription } from './payments/payment-processor.selection.js';
+export { CUSTOMER_METERS_READ, CUSTOMER_PORTAL_METERS_READ } from './customer-meters/customer-meter.access.js';
+export { CUSTOMER_METER_DEFAULT_SORTING, CUSTOMER_METER_SORT_KEYS } from './customer-meters/customer-meter.sorting.js';

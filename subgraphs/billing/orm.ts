@@ -1,3 +1,4 @@
+import { CustomerMeter } from './customer-meters/customer-meter.entity.js';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
@@ -61,6 +62,7 @@ export const billingEntities = [
   UsageEvent,
   EventType,
   Meter,
+  CustomerMeter,
   CustomField,
   MetricDashboard,
   OrderInvoice,

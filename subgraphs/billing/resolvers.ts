@@ -24,6 +24,8 @@ import { PaymentResolver } from './payments/payment.resolver.js';
 import { RefundResolver } from './refunds/refund.resolver.js';
 import { DisputeResolver } from './disputes/dispute.resolver.js';
 import { MeterResolver } from './meters/meter.resolver.js';
+import { CustomerMeterResolver } from './customer-meters/customer-meter.resolver.js';
+import { SubscriptionMetersResolver } from './subscriptions/subscription-meters.resolver.js';
 import { UsageEventResolver } from './usage-events/usage-event.resolver.js';
 import { CustomFieldResolver } from './custom-fields/custom-field.resolver.js';
 import { MetricsResolver } from './metrics/metrics.resolver.js';
@@ -85,6 +87,8 @@ export const billingResolvers: Function[] = [
   DisputeResolver,
   UsageEventResolver,
   MeterResolver,
+  SubscriptionMetersResolver,
+  CustomerMeterResolver,
   CustomFieldResolver,
   MetricsResolver,
   TaxReportResolver,

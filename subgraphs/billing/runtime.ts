@@ -1,3 +1,4 @@
+import { UsageBillingJob } from './usage-billing/usage-billing.job.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
@@ -210,7 +211,16 @@ export async function startBilling(options: {
   const checkoutExpiry = new CheckoutExpiry(orm, options.publicUrl);
   services.clocks.register(checkoutExpiry);
   services.clocks.register(reminders);
-  const dueWork = new DueWorkSweep(orm, options.clock, services.clocks, [checkoutExpiry, reminders], options.logger);
+  // The billing job: usage events into billing entries (docs/usage-billing.md#billing-entries).
+  const usageBilling = new UsageBillingJob(orm);
+  services.clocks.register(usageBilling);
+  const dueWork = new DueWorkSweep(
+    orm,
+    options.clock,
+    services.clocks,
+    [checkoutExpiry, reminders, usageBilling],
+    options.logger,
+  );
   // The recurring engine: the sandbox clock's advance runs it per organization, this loop by the wall clock.
   const engine = new RenewalEngine({
     orm,

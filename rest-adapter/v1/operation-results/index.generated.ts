@@ -5,6 +5,7 @@ import type * as benefits from './benefits.generated.js';
 import type * as checkoutLinks from './checkout-links.generated.js';
 import type * as checkouts from './checkouts.generated.js';
 import type * as customFields from './custom-fields.generated.js';
+import type * as customerMeters from './customer-meters.generated.js';
 import type * as customerPaymentMethods from './customer-payment-methods.generated.js';
 import type * as customerPortalBenefitGrants from './customer-portal-benefit-grants.generated.js';
 import type * as customerPortalCustomerSession from './customer-portal-customer-session.generated.js';
@@ -69,6 +70,8 @@ export interface OperationResults {
   CustomerMembersGet: members.CustomerMembersGetResult;
   CustomerMembersList: members.CustomerMembersListResult;
   CustomerMembersUpdate: members.CustomerMembersUpdateResult;
+  CustomerMetersGet: customerMeters.CustomerMetersGetResult;
+  CustomerMetersList: customerMeters.CustomerMetersListResult;
   CustomerPaymentMethodsList: customerPaymentMethods.CustomerPaymentMethodsListResult;
   CustomerPaymentMethodsListExternal: customerPaymentMethods.CustomerPaymentMethodsListExternalResult;
   CustomerPortalAuthenticatedUser: members.CustomerPortalAuthenticatedUserResult;
@@ -94,6 +97,8 @@ export interface OperationResults {
   CustomerPortalMembersList: members.CustomerPortalMembersListResult;
   CustomerPortalMembersRemove: members.CustomerPortalMembersRemoveResult;
   CustomerPortalMembersUpdate: members.CustomerPortalMembersUpdateResult;
+  CustomerPortalMetersGet: customerMeters.CustomerPortalMetersGetResult;
+  CustomerPortalMetersList: customerMeters.CustomerPortalMetersListResult;
   CustomerPortalOrdersConfirmPayment: customerPortalOrders.CustomerPortalOrdersConfirmPaymentResult;
   CustomerPortalOrdersGenerateInvoice: invoices.CustomerPortalOrdersGenerateInvoiceResult;
   CustomerPortalOrdersGet: customerPortalOrders.CustomerPortalOrdersGetResult;

@@ -53,6 +53,16 @@ export type ProductPriceFields = {
     maximumSeats: number | null;
   } | null;
   pricePerSeat: number | null;
+  meterId: string | null;
+  meter: {
+    id: string;
+    name: string;
+    unit: string;
+    customLabel: string | null;
+    customMultiplier: number | null;
+  } | null;
+  unitAmount: string | null;
+  capAmount: number | null;
   type: string;
   recurringInterval: string | null;
 };

@@ -22,6 +22,7 @@ import { disputeRoutes } from './disputes.routes.js';
 import { eventRoutes, eventTypeRoutes } from './events.routes.js';
 import { meterRoutes } from './meters.routes.js';
 import { metricRoutes } from './metrics.routes.js';
+import { customerMeterRoutes } from './customer-meters.routes.js';
 import { customFieldRoutes } from './custom-fields.routes.js';
 import { taxRoutes } from './taxes.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
@@ -68,6 +69,7 @@ export const routes: Route[] = [
   ...eventTypeRoutes,
   ...meterRoutes,
   ...metricRoutes,
+  ...customerMeterRoutes,
   ...customFieldRoutes,
   ...taxRoutes,
   ...invoiceRoutes,

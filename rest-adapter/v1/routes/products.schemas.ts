@@ -36,6 +36,15 @@ export const priceCreate = z.discriminatedUnion('amount_type', [
         .min(1),
     }),
   }),
+  // Polar's ProductPriceMeteredUnitCreate; `unit_amount` (number or string) goes on as its exact text, and the
+  // subgraph checks it as Polar's Decimal (docs/usage-billing.md#metered-prices).
+  z.object({
+    amount_type: z.literal('metered_unit'),
+    ...commonPriceCreate,
+    meter_id: z.uuid(),
+    unit_amount: z.union([z.number(), z.string()]).transform(v => String(v)),
+    cap_amount: z.number().int().gte(0).lte(2147483647).nullish(),
+  }),
   // Removed from Polar in 2026-06 (a $0 price is now `fixed` 0); the Speakeasy SDK 0.48.1 still sends it.
   z.object({ amount_type: z.literal('free'), ...commonPriceCreate }),
 ]);
@@ -123,6 +132,20 @@ export const productPriceResponse = z.discriminatedUnion('amount_type', [
     price_per_seat: z.number().int(),
   }),
   z.object({ ...commonPrice, amount_type: z.literal('free') }),
+  z.object({
+    ...commonPrice,
+    amount_type: z.literal('metered_unit'),
+    cap_amount: z.number().int().nullable(),
+    meter_id: z.uuid(),
+    meter: z.object({
+      id: z.uuid(),
+      name: z.string(),
+      unit: z.enum(['scalar', 'token', 'custom']),
+      custom_label: z.string().nullable(),
+      custom_multiplier: z.number().int().nullable(),
+    }),
+    unit_amount: z.string(),
+  }),
 ]);
 
 /** Product fields without prices, benefits, medias and custom fields (`DiscountProduct` reuses them). */

@@ -6,7 +6,7 @@ import { BenefitGrant } from './benefit-grant.entity.js';
 import { BenefitGrantRepository, type Holder } from './benefit-grant.repository.js';
 import { endSeatsOfSubscription } from '../customer-seats/customer-seat.ending.js';
 import { isRetriable } from './benefit-integration.errors.js';
-import type { BenefitTypeHandler } from './benefit-type-handlers.js';
+import { cycleGrant, type BenefitTypeHandler } from './benefit-type-handlers.js';
 import { recordBenefitGrantUpdated, recordCustomerStateChanged, recordGrantChange } from './benefit-grant.events.js';
 import { loadCustomerState } from './customer-state.read.js';
 
@@ -202,6 +202,7 @@ export class BenefitGrantEngine {
       let grant = grants.find(g => g.benefitId === benefitId);
       if (grant?.revokedAt && holder.orderId) continue;
       if (grant?.grantedAt && !grant.revokedAt) {
+        if (cycled) await cycleGrant(em, this.handlers[benefit.type], { benefit, grant, customer, at });
         if (cycled) await recordGrantChange(em, 'benefit_grant.cycled', grant, benefit, customer, at);
         continue;
       }

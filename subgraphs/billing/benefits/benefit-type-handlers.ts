@@ -1,3 +1,4 @@
+import { creditMeter, lastResetAt, resetMeter } from '../usage-billing/meter-credits.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   issueLicenseKey,
@@ -30,6 +31,19 @@ export interface BenefitGrantContext {
 export interface BenefitTypeHandler {
   grant(em: EntityManager, ctx: BenefitGrantContext): Promise<Record<string, unknown>>;
   revoke(em: EntityManager, ctx: BenefitGrantContext): Promise<Record<string, unknown> | void>;
+  /** A renewal of the grant's subscription (Polar's `cycle`); answers the grant's new properties. */
+  cycle?(em: EntityManager, ctx: BenefitGrantContext): Promise<Record<string, unknown>>;
+}
+
+/** A renewal of a live grant: the handler's `cycle` (meter credits), its new properties kept on the grant. */
+export async function cycleGrant(
+  em: EntityManager,
+  handler: BenefitTypeHandler,
+  ctx: { benefit: Benefit; grant: BenefitGrant; customer: Customer; at: Date },
+): Promise<void> {
+  if (!handler.cycle) return;
+  ctx.grant.properties = await handler.cycle(em, { ...ctx, customerEmail: ctx.customer.email });
+  ctx.grant.modifiedAt = ctx.at;
 }
 
 /** Nothing happens outside: the grant itself is the benefit (custom notes, feature flags). */
@@ -40,16 +54,46 @@ const recordOnly: BenefitTypeHandler = {
   async revoke() {},
 };
 
-/** Meter credits are recorded; meters do not exist yet, so nothing is credited. */
+/**
+ * Polar's meter credit (docs/usage-billing.md#credits): `units` credited at grant and at every cycle (after a reset
+ * with what rolls over, unless the subscription's renewal reset the meter since the last credit), the last
+ * credit debited on revoke.
+ */
 const meterCredit: BenefitTypeHandler = {
-  async grant(_em, { benefit, at }) {
-    return {
-      last_credited_meter_id: benefit.properties.meter_id ?? null,
-      last_credited_units: benefit.properties.units ?? null,
-      last_credited_at: at.toISOString(),
-    };
+  async grant(em, { benefit, grant, at }) {
+    const meterId = String(benefit.properties.meter_id);
+    const units = Number(benefit.properties.units ?? 0);
+    const rollover = benefit.properties.rollover === true;
+    const target = { organizationId: grant.organizationId, customerId: grant.customerId, meterId };
+    await creditMeter(em, { ...target, units, rollover, at });
+    return { last_credited_meter_id: meterId, last_credited_units: units, last_credited_at: at.toISOString() };
   },
-  async revoke() {},
+  async cycle(em, { benefit, grant, at }) {
+    const meterId = String(benefit.properties.meter_id);
+    const units = Number(benefit.properties.units ?? 0);
+    const rollover = benefit.properties.rollover === true;
+    const target = { organizationId: grant.organizationId, customerId: grant.customerId, meterId };
+    const lastCredited = grant.properties.last_credited_at ? new Date(String(grant.properties.last_credited_at)) : null;
+    const reset = await lastResetAt(em, target.organizationId, target.customerId, meterId);
+    if (!reset || (lastCredited && reset < lastCredited)) await resetMeter(em, { ...target, at });
+    const creditAt = new Date(at.getTime() + 2);
+    await creditMeter(em, { ...target, units, rollover, at: creditAt });
+    return { last_credited_meter_id: meterId, last_credited_units: units, last_credited_at: creditAt.toISOString() };
+  },
+  async revoke(em, { benefit, grant, at }) {
+    const meterId = grant.properties.last_credited_meter_id;
+    if (meterId == null) return grant.properties;
+    const units = -Number(grant.properties.last_credited_units ?? benefit.properties.units ?? 0);
+    await creditMeter(em, {
+      organizationId: grant.organizationId,
+      customerId: grant.customerId,
+      meterId: String(meterId),
+      units,
+      rollover: benefit.properties.rollover === true,
+      at,
+    });
+    return grant.properties;
+  },
 };
 
 /** The grant names the files the customer may download; the files domain serves them. */

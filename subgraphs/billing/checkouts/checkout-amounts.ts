@@ -1,3 +1,4 @@
+import { PriceAmountType } from '../shared/enums.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolarRequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
 import { storedAddress } from '../customers/customer.service.js';
@@ -130,8 +131,13 @@ export async function priceCheckout(
 ): Promise<PricedCheckout> {
   const prices = ((await new ProductRepository(em).pricesOf([product.id])).get(product.id) ?? []) as ProductPrice[];
   const live = prices.filter(p => !p.isArchived);
+  // The checkout's price is the static one; a metered price is picked only when the product has nothing else
+  // (it charges 0 up front, its usage comes with the renewals: docs/usage-billing.md#checkouts).
+  const metered = (p: ProductPrice) => p.amountType === PriceAmountType.METERED_UNIT;
   const price =
     live.find(p => p.id === k.productPriceId) ??
+    live.find(p => p.priceCurrency.toLowerCase() === k.currency && !metered(p)) ??
+    live.find(p => !metered(p)) ??
     live.find(p => p.priceCurrency.toLowerCase() === k.currency) ??
     live[0];
   if (!price) throw new PolarRequestValidationError([invalid('products', 'Product has no price.', product.id)]);

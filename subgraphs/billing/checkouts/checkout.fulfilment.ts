@@ -1,3 +1,4 @@
+import { subscriptionPriceIds } from '../usage-billing/subscription-prices.js';
 import { type MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import { faultPoint } from '../../../kit/fault-injection.js';
@@ -126,7 +127,7 @@ export function checkoutFulfilment(deps: {
           productId: product.id,
           discountId: k.discountId,
           checkoutId: k.id,
-          priceIds: [k.productPriceId],
+          priceIds: await subscriptionPriceIds(em, product.id, k.productPriceId, k.currency),
           amount,
           currency: k.currency,
           recurringInterval: interval,

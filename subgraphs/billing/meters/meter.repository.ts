@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../shared/sql.queries.js';
+import { Meter } from './meter.entity.js';
 import { type QuantitiesQuery, quantitiesSql } from './meter-sql.js';
 
 export interface QuantityRow {
@@ -35,17 +36,34 @@ export class MeterRepository {
   }
 
   /**
-   * SEAM for billing: what keeps the meter from being archived, as Polar: a live metered price of a live
-   * product (none exist until metered prices do: the clause is written against `product_prices.meter_id` by the
-   * billing work, see docs/meters.md) or a live `meter_credit` benefit naming it.
+   * What keeps the meter from being archived, as Polar: a live metered price of a live product
+   * (docs/usage-billing.md) or a live `meter_credit` benefit naming it.
    */
   async usedBy(meterId: string): Promise<'price' | 'benefit' | null> {
-    const [row] = await sql<{ benefit: boolean }>(
+    const [row] = await sql<{ price: boolean; benefit: boolean }>(
       this.em,
-      `select exists(select 1 from billing.benefits b where b.type = 'meter_credit' and b.deleted_at is null
+      `select exists(select 1 from billing.product_prices pp join billing.products p on p.id = pp.product_id
+         where pp.meter_id = ? and pp.amount_type = 'metered_unit' and pp.is_archived = false
+           and p.is_archived = false and p.deleted_at is null) as price,
+       exists(select 1 from billing.benefits b where b.type = 'meter_credit' and b.deleted_at is null
          and b.properties ->> 'meter_id' = ?::text) as benefit`,
-      [meterId],
+      [meterId, meterId],
     );
-    return row.benefit ? 'benefit' : null;
+    return row.price ? 'price' : row.benefit ? 'benefit' : null;
+  }
+
+  /** The meter if it is the organization's (null otherwise). */
+  findOfOrganization(id: string, organizationId: string): Promise<Meter | null> {
+    return this.em.findOne(Meter, { id, organizationId });
+  }
+
+  /** The organization's meters among `ids`. */
+  findManyOfOrganization(ids: readonly string[], organizationId: string): Promise<Meter[]> {
+    return this.em.find(Meter, { id: { $in: [...ids] }, organizationId });
+  }
+
+  /** Meters by id, whichever organization (the caller has scoped the ids). */
+  findMany(ids: readonly string[]): Promise<Meter[]> {
+    return this.em.find(Meter, { id: { $in: [...ids] } });
   }
 }

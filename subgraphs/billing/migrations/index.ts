@@ -46,6 +46,9 @@ import { Migration20261129050000_metric_dashboards } from './Migration2026112905
 import { Migration20261129050001_metric_indexes } from './Migration20261129050001_metric_indexes.js';
 import { Migration20261129020000_customer_wallets } from './Migration20261129020000_customer_wallets.js';
 import { Migration20261129030000_review_read_indexes } from './Migration20261129030000_review_read_indexes.js';
+import { Migration20261129060000_metered_prices } from './Migration20261129060000_metered_prices.js';
+import { Migration20261129060001_billing_entries } from './Migration20261129060001_billing_entries.js';
+import { Migration20261129060002_customer_meters } from './Migration20261129060002_customer_meters.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -106,4 +109,7 @@ export const billingMigrations = [
   { name: 'Migration20261129050001_metric_indexes', class: Migration20261129050001_metric_indexes },
   { name: 'Migration20261129020000_customer_wallets', class: Migration20261129020000_customer_wallets },
   { name: 'Migration20261129030000_review_read_indexes', class: Migration20261129030000_review_read_indexes },
+  { name: 'Migration20261129060000_metered_prices', class: Migration20261129060000_metered_prices },
+  { name: 'Migration20261129060001_billing_entries', class: Migration20261129060001_billing_entries },
+  { name: 'Migration20261129060002_customer_meters', class: Migration20261129060002_customer_meters },
 ];

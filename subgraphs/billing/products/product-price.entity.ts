@@ -33,6 +33,12 @@ export class ProductPrice {
   @Property({ type: 'bigint', nullable: true }) maximumAmount: bigint | null = null;
   @Property({ type: 'bigint', nullable: true }) presetAmount: bigint | null = null;
   @Property({ type: 'json', nullable: true }) seatTiers: SeatTiers | null = null;
+  /** metered_unit: the meter it bills (docs/usage-billing.md). */
+  @Property({ type: 'uuid', nullable: true }) meterId: string | null = null;
+  /** metered_unit: minor units per unit, an exact decimal string (numeric(17, 12)); never a float. */
+  @Property({ type: 'decimal', precision: 17, scale: 12, nullable: true }) unitAmount: string | null = null;
+  /** metered_unit: the most one period's usage of this price may charge. */
+  @Property({ type: 'bigint', nullable: true }) capAmount: bigint | null = null;
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;
 }

@@ -16,7 +16,7 @@ export class SeatTiersInput {
 
 /**
  * One entry of a product's `prices`: either `{ id }` (keep an existing price; update only) or a new
- * price of `amountType` fixed | custom | seat_based | free with that kind's amounts.
+ * price of `amountType` fixed | custom | seat_based | free | metered_unit with that kind's amounts.
  */
 @InputType('ProductPriceInput')
 export class ProductPriceInput {
@@ -35,6 +35,14 @@ export class ProductPriceInput {
   @Field(() => MinorUnits, { nullable: true }) maximumAmount?: bigint | null;
   @Field(() => MinorUnits, { nullable: true }) presetAmount?: bigint | null;
   @Field(() => SeatTiersInput, { nullable: true }) seatTiers?: SeatTiersInput | null;
+  @Field(() => ID, { nullable: true, description: 'metered_unit: the meter it bills.' }) meterId?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'metered_unit: minor units per unit, a decimal with at most 12 decimals (a string: never a float).',
+  })
+  unitAmount?: string | null;
+  @Field(() => MinorUnits, { nullable: true, description: "metered_unit: the most a period's usage charges." })
+  capAmount?: bigint | null;
 }
 
 /** Polar's AttachedCustomFieldCreate: a custom field the product's checkout asks. */

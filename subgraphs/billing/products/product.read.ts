@@ -9,7 +9,12 @@ import { Product } from './product.entity.js';
 
 /** A price row as JSON, with its product's recurring interval (the price's hidden `type` needs it). */
 export const priceJson = (alias: string, productAlias: string): LazySql =>
-  entityJson(ProductPrice, alias, [`'productRecurringInterval', ${productAlias}.recurring_interval`]);
+  entityJson(ProductPrice, alias, [
+    `'productRecurringInterval', ${productAlias}.recurring_interval`,
+    // numeric as text (the later key wins): a JSON number would go through a float.
+    `'unitAmount', ${alias}.unit_amount::text`,
+    `'meter', (select json_build_object('id', pm.id, 'name', pm.name, 'unit', pm.unit, 'customLabel', pm.custom_label, 'customMultiplier', pm.custom_multiplier) from billing.meters pm where pm.id = ${alias}.meter_id and pm.organization_id = ${productAlias}.organization_id)`,
+  ]);
 
 /**
  * Whether the product `alias` is referenced by an order, a subscription (trials included: a trial is a

@@ -24,6 +24,7 @@ import { sortCriteria } from '../shared/sorting.js';
 import { ProductType, productFromRow, type ProductRow } from './product.type.js';
 import { throwIfAny } from '../shared/issues.js';
 import { DEFAULT_CUSTOM_MINIMUM, priceIssues, productFieldIssues } from './product.validation.js';
+import { embedMeters, meteredPriceContextIssues } from './metered-price.validation.js';
 
 export interface ProductListQuery extends PageRequest, ProductFilters {
   sorting?: string[] | null;
@@ -93,6 +94,7 @@ export class ProductService {
     const organizationId = await targetOrganization(ctx.principal, input.organizationId);
     const now = ctx.clock.now();
     return runWrite(ctx.em, async em => {
+      throwIfAny(await meteredPriceContextIssues(em, organizationId, recurring, input.prices));
       const product = em.create(Product, {
         organizationId,
         name: input.name.trim(),
@@ -108,6 +110,7 @@ export class ProductService {
         modifiedAt: null,
       } as Product);
       const prices = input.prices.map(p => this.newPrice(em, product.id, p, now));
+      await embedMeters(em, prices);
       const { issues: attachIssues, views: attached } = await replaceAttachedCustomFields(
         em,
         product,
@@ -196,10 +199,20 @@ export class ProductService {
             });
           kept.add(price.id);
         });
+        const isStatic = (p: { amountType?: string | null }) => p.amountType !== PriceAmountType.METERED_UNIT;
         const currencies = [
-          ...current.filter(p => kept.has(p.id)).map(p => p.priceCurrency),
-          ...input.prices.filter(p => p.id == null).map(p => (p.priceCurrency ?? 'usd').toLowerCase()),
+          ...current.filter(p => kept.has(p.id) && isStatic(p)).map(p => p.priceCurrency),
+          ...input.prices.filter(p => p.id == null && isStatic(p)).map(p => (p.priceCurrency ?? 'usd').toLowerCase()),
         ];
+        issues.push(
+          ...(await meteredPriceContextIssues(
+            em,
+            product.organizationId,
+            product.isRecurring,
+            input.prices,
+            current.filter(p => kept.has(p.id)),
+          )),
+        );
         if (
           new Set(currencies).size !== currencies.length &&
           !issues.some(i => i.msg.startsWith('Only one static price'))
@@ -248,6 +261,7 @@ export class ProductService {
         if (added.length) changed = true;
         prices = [...current.filter(p => kept.has(p.id)), ...added];
       }
+      await embedMeters(em, prices);
       let attached: AttachedCustomFieldView[];
       if (input.attachedCustomFields != null) {
         const replaced = await replaceAttachedCustomFields(em, product, input.attachedCustomFields);
@@ -317,6 +331,9 @@ export class ProductService {
               })),
             }
           : null,
+      meterId: amountType === PriceAmountType.METERED_UNIT ? input.meterId! : null,
+      unitAmount: amountType === PriceAmountType.METERED_UNIT ? input.unitAmount!.trim() : null,
+      capAmount: amountType === PriceAmountType.METERED_UNIT ? (input.capAmount ?? null) : null,
       createdAt: now,
       modifiedAt: null,
     } as ProductPrice);

@@ -26,6 +26,16 @@ export class SeatTiersType {
   @Field(() => Int, { nullable: true }) maximumSeats!: number | null;
 }
 
+/** Polar's ProductPriceMeter: the meter a metered price bills, as prices embed it. */
+@ObjectType('ProductPriceMeter', SIMPLE)
+export class ProductPriceMeterType {
+  @Field(() => ID) id!: string;
+  @Field() name!: string;
+  @Field() unit!: string;
+  @Field(() => String, { nullable: true }) customLabel!: string | null;
+  @Field(() => Int, { nullable: true }) customMultiplier!: number | null;
+}
+
 /**
  * One price of a product (docs/polar/resources.md#product-and-prices). One GraphQL type for every `amountType` (`fixed`,
  * `custom`, `seat_based`, `free`): the amount fields that do not apply to a kind are null, and the REST
@@ -50,6 +60,12 @@ export class ProductPriceType {
   @Field(() => SeatTiersType, { nullable: true, description: 'seat_based' }) seatTiers!: SeatTiersType | null;
   @Field(() => MinorUnits, { nullable: true, description: 'seat_based: the first tier price (Polar hidden field)' })
   pricePerSeat!: bigint | null;
+  @Field(() => ID, { nullable: true, description: 'metered_unit' }) meterId!: string | null;
+  @Field(() => ProductPriceMeterType, { nullable: true, description: 'metered_unit' })
+  meter!: ProductPriceMeterType | null;
+  @Field(() => String, { nullable: true, description: 'metered_unit: minor units per unit, exact decimal' })
+  unitAmount!: string | null;
+  @Field(() => MinorUnits, { nullable: true, description: 'metered_unit' }) capAmount!: bigint | null;
   @Field(() => String, { description: 'one_time | recurring, from the product (Polar hidden field)' }) type!: string;
   @Field(() => String, { nullable: true, description: 'from the product (Polar hidden field)' }) recurringInterval!:
     | string
@@ -84,6 +100,10 @@ export class ProductPriceType {
           }
         : null,
       pricePerSeat: tiers.length ? BigInt(tiers[0].price_per_seat) : null,
+      meterId: price.meterId ?? null,
+      meter: meterOf(price),
+      unitAmount: price.unitAmount == null ? null : fixedScale(String(price.unitAmount)),
+      capAmount: toBigInt(price.capAmount ?? null),
       type: product.recurringInterval ? 'recurring' : 'one_time',
       recurringInterval: product.recurringInterval,
     };
@@ -92,6 +112,24 @@ export class ProductPriceType {
 
 export const PRODUCT_IS_DELETABLE =
   'Whether the product can be permanently deleted: not referenced by an order, a subscription (trials included) or a discount.';
+/** The embedded meter of a read-path price row (`priceJson` adds it as `meter`); absent on write results. */
+function meterOf(price: ProductPriceEntity): ProductPriceMeterType | null {
+  const meter = (price as unknown as { meter?: Record<string, unknown> | null }).meter;
+  if (!meter) return null;
+  return {
+    id: meter.id as string,
+    name: meter.name as string,
+    unit: meter.unit as string,
+    customLabel: (meter.customLabel ?? null) as string | null,
+    customMultiplier: meter.customMultiplier == null ? null : Number(meter.customMultiplier),
+  };
+}
+
+/** numeric(17, 12) as PostgreSQL prints it (12 decimals), which is what Polar answers for `unit_amount`. */
+function fixedScale(decimal: string): string {
+  const [whole, fraction = ''] = decimal.split('.');
+  return `${whole}.${fraction.padEnd(12, '0').slice(0, 12)}`;
+}
 
 /** The public Product (docs/polar/resources.md#product-and-prices). Medias and custom fields do not exist here yet: always empty. */
 @ObjectType('Product', SIMPLE)

@@ -1,6 +1,7 @@
 import type { ValidationIssue } from '../../../kit/errors.js';
 import { metadataIssues } from '../shared/metadata.js';
 import { PriceAmountType, ProductVisibility, RecurringInterval } from '../shared/enums.js';
+import { meteredPriceIssues } from './metered-price.validation.js';
 import type { ProductPriceInput } from './product.inputs.js';
 
 /**
@@ -142,6 +143,11 @@ export function priceIssues(prices: readonly ProductPriceInput[], allowExisting:
       });
     if (price.taxBehavior != null && !TAX_BEHAVIORS.includes(price.taxBehavior))
       issues.push(enumIssue([...loc, 'tax_behavior'], TAX_BEHAVIORS, price.taxBehavior));
+    // Metered prices sit beside the static one, any number of them (one per meter).
+    if (price.amountType === PriceAmountType.METERED_UNIT) {
+      issues.push(...meteredPriceIssues(price, loc));
+      return;
+    }
     if (staticCurrencies.has(currency)) {
       issues.push({
         type: 'value_error',

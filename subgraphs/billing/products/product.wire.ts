@@ -24,6 +24,7 @@ const VARIANT_KEYS: Record<string, string[]> = {
   fixed: ['price_amount'],
   custom: ['minimum_amount', 'maximum_amount', 'preset_amount'],
   seat_based: ['seat_tiers', 'price_per_seat'],
+  metered_unit: ['cap_amount', 'meter_id', 'meter', 'unit_amount'],
 };
 
 /**

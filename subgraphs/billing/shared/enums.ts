@@ -15,6 +15,7 @@ export enum PriceAmountType {
   CUSTOM = 'custom',
   SEAT_BASED = 'seat_based',
   FREE = 'free',
+  METERED_UNIT = 'metered_unit',
 }
 export enum CustomerType {
   INDIVIDUAL = 'individual',

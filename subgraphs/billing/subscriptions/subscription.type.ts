@@ -99,10 +99,8 @@ export class BillingSubscriptionType {
   @Field(() => Metadata) metadata!: Record<string, string | number | boolean>;
   @Field(() => Metadata, { description: "Its checkout's answers to the product's custom fields." })
   customFieldData!: Record<string, unknown>;
-  @Field(() => [Metadata], { description: 'Always empty: meters are not implemented.' }) meters!: Record<
-    string,
-    unknown
-  >[];
+  /** Resolved by subscription-meters.resolver.ts. */
+  meters?: Record<string, unknown>[];
   @Field(() => PendingSubscriptionUpdateType, { nullable: true }) pendingUpdate!: PendingSubscriptionUpdateType | null;
   @Field(() => ID) organizationId!: string;
   @Field(() => CustomerType) customer!: CustomerType;

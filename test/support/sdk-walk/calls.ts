@@ -80,8 +80,6 @@ export const GET_CALLS: Record<string, WalkCall> = {
   'customerPortal.customers.get': portal(),
   'customerPortal.customers.listPaymentMethods': portal(),
   'customerPortal.customers.checkEmailUpdate': portal(w => [{ token: w.ids.emailUpdateToken }]),
-  'customerPortal.customerMeters.list': portal(),
-  'customerPortal.customerMeters.get': portal(() => [NOWHERE]),
   // The portal customer's own subscription (not seat-based: an empty list of its seats).
   'customerPortal.seats.listSeats': portal(w => [{ subscription_id: w.ids.subscription }]),
   'customerPortal.seats.listClaimedSubscriptions': portal(),
@@ -107,6 +105,10 @@ export const GET_CALLS: Record<string, WalkCall> = {
   'events.listNames': { args: none },
   'events.get': { args: id('event') },
   'eventTypes.list': { args: none },
+  'customerMeters.list': { args: none },
+  'customerMeters.get': { args: id('customerMeter') },
+  'customerPortal.customerMeters.list': portal(),
+  'customerPortal.customerMeters.get': portal(id('customerMeter')),
   'meters.list': { args: none },
   'meters.get': { args: id('meter') },
   'meters.quantities': {
@@ -115,8 +117,6 @@ export const GET_CALLS: Record<string, WalkCall> = {
       { start_timestamp: '2026-01-01T00:00:00Z', end_timestamp: '2026-01-31T00:00:00Z', interval: 'day' },
     ],
   },
-  'customerMeters.list': { args: none },
-  'customerMeters.get': { args: () => [NOWHERE] },
   'payments.list': { args: none },
   'payments.get': { args: id('payment') },
 };

@@ -143,6 +143,19 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
   const [wallet] = await stack.sandbox.environment.billing.orm.em
     .fork()
     .execute<{ id: string }[]>('select id from billing.customer_wallets where customer_id = ?', [customerId]);
+  // A use of the meter once it exists, billed by the job the clock's advance runs: the customer's meter
+  // (docs/usage-billing.md#customer-meters).
+  await api('POST', '/v1/events/ingest', {
+    events: [
+      {
+        name: 'walk.completion',
+        customer_id: customerId,
+        metadata: { _llm: { vendor: 'openai', model: 'gpt-4o', input_tokens: 2, output_tokens: 3, total_tokens: 5 } },
+      },
+    ],
+  });
+  await api('POST', '/v1/sandbox/clock/advance', { seconds: 1 });
+  const customerMeter = (await api('GET', `/v1/customer-meters/?meter_id=${meter.id}`)).items[0];
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   const emailUpdateToken = await pendingEmailUpdate(stack, session.token);
   // The walk customer then becomes a team (its e-mail change is asked first: a team's cannot be) with a second member: the member reads (by external ids too) and the
@@ -189,6 +202,7 @@ export async function seedWalkOrganization(stack: TestStack): Promise<WalkWorld>
       meter: meter.id,
       metricDashboard: dashboard.id,
       wallet: wallet.id,
+      customerMeter: customerMeter.id,
     },
   };
 }

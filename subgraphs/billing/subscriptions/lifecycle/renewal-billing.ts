@@ -24,6 +24,7 @@ import { NO_PAYMENT_METHOD, recordOrderCharge } from './charge-outcome.js';
 import { afterFailedAttempt } from './dunning.js';
 import { takeRenewalAdjustments } from './renewal-adjustments.js';
 import { RenewalQueries } from './renewal.queries.js';
+import { usageLinesAt } from '../../usage-billing/usage-lines.js';
 import { type RenewalTax, renewalOrderTax } from './renewal-tax.js';
 
 /**
@@ -101,7 +102,8 @@ export async function billPeriod(
   const names = await new RenewalQueries(em).namesOf(s);
   if (!names) throw new Error(`subscription ${s.id}: its product or customer is gone`);
   const adjustments = await takeRenewalAdjustments(em, s, stamp.at);
-  const priced = priceRenewal(s, discount, names.product_name, adjustments.items);
+  const usage = await usageLinesAt(em, s, stamp.at);
+  const priced = priceRenewal(s, discount, names.product_name, adjustments.items, usage.items);
   const { items, discountAmount: off } = priced;
   const orderTax = await renewalOrderTax(tax, s, names, priced, stamp.at);
   const order = await createOrder(
@@ -133,6 +135,7 @@ export async function billPeriod(
   // Marks the proration items taken and applies the customer's balance to the order (its
   // `applied_balance_amount`), which `dueAmount` then charges net of.
   await adjustments.commit(order.id, orderAmounts(order).total);
+  await usage.markBilled(order.id);
   return order;
 }
 
@@ -145,15 +148,18 @@ export function priceRenewal(
   discount: Discount | null,
   productName: string,
   adjustments: NewOrderItem[],
+  usage: NewOrderItem[] = [],
 ): { items: NewOrderItem[]; subtotal: bigint; discountAmount: bigint } {
   // A row re-read with `em.refresh` (the PATCH's resume) hydrates the bigint column as a string.
   const regular = BigInt(s.amount);
+  // Polar's rule: the discount applies to the cycle's price and its usage lines, not to proration lines.
+  const discountable = usage.reduce((sum, item) => sum + item.amount, regular);
   const off = discount
     ? discountAmount(
         discount.type === 'fixed'
           ? { type: 'fixed', amounts: { [discount.currency ?? s.currency]: BigInt(discount.amount ?? 0n) } }
           : { type: 'percentage', basisPoints: discount.basisPoints ?? 0 },
-        regular,
+        discountable,
         s.currency,
       )
     : 0n;
@@ -166,6 +172,7 @@ export function priceRenewal(
       startTimestamp: s.currentPeriodStart,
       endTimestamp: s.currentPeriodEnd,
     },
+    ...usage,
     ...adjustments,
   ];
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0n);

@@ -12,6 +12,7 @@ import { idempotencyKey } from '../../payments/idempotency-key.js';
 import type { ChargeOutcome, PaymentProcessor } from '../../payments/payment-processor.js';
 import type { Subscription } from '../subscription.entity.js';
 import { NO_PAYMENT_METHOD } from './charge-outcome.js';
+import { usageLinesAt } from '../../usage-billing/usage-lines.js';
 import { priceRenewal, type Stamp, settleAttempt } from './renewal-billing.js';
 import { adjustmentsOf } from './renewal-adjustments.js';
 import { RenewalQueries } from './renewal.queries.js';
@@ -65,7 +66,9 @@ export async function billAndChargePeriod(
   // proration items due, locked (renewal.queries.ts, taken by renewal-adjustments.ts).
   const wallet = await renewals.walletOf(s, at);
   const adjustments = await adjustmentsOf(em, s, at, wallet.prorations);
-  const priced = priceRenewal(s, discount, names.product_name, adjustments.items);
+  // Usage of the period that ended (docs/usage-billing.md): billed in arrears on this order.
+  const usage = await usageLinesAt(em, s, at);
+  const priced = priceRenewal(s, discount, names.product_name, adjustments.items, usage.items);
   const orderTax = await renewalOrderTax(tax, s, names, priced, at);
   const { total } = orderAmounts({
     subtotalAmount: priced.subtotal,
@@ -110,6 +113,7 @@ export async function billAndChargePeriod(
     payment: outcome && { key, amount: settlement.dueAmount, outcome, createdAt: stamp.next(1) },
   });
   if (adjustments.items.length > 0) await adjustments.markTaken(orderId);
+  await usage.markBilled(orderId);
   if (settlement.used > 0n || settlement.credited > 0n)
     recordBalanceEntries(
       em,

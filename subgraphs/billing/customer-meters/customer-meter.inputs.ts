@@ -1,0 +1,9 @@
+import { Field, ID, InputType } from 'type-graphql';
+
+@InputType('CustomerMeterFilter')
+export class CustomerMeterFilterInput {
+  @Field(() => [ID], { nullable: true }) organizationId?: string[] | null;
+  @Field(() => [ID], { nullable: true }) customerId?: string[] | null;
+  @Field(() => [String], { nullable: true }) externalCustomerId?: string[] | null;
+  @Field(() => [ID], { nullable: true }) meterId?: string[] | null;
+}
