@@ -7,3 +7,9 @@ export class CustomerMeterFilterInput {
   @Field(() => [String], { nullable: true }) externalCustomerId?: string[] | null;
   @Field(() => [ID], { nullable: true }) meterId?: string[] | null;
 }
+
+/** Which of the customer session's own meters a portal list shows. */
+@InputType('CustomerPortalMeterFilterInput')
+export class CustomerPortalMeterFilterInput {
+  @Field(() => [ID], { nullable: true }) meterId?: string[] | null;
+}

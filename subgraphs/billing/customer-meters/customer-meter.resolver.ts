@@ -2,7 +2,7 @@ import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import { authorize } from '../../../kit/graphql/authorize.js';
 import type { BillingContext } from '../context.js';
 import { CUSTOMER_METERS_READ, CUSTOMER_PORTAL_METERS_READ } from './customer-meter.access.js';
-import { CustomerMeterFilterInput } from './customer-meter.inputs.js';
+import { CustomerMeterFilterInput, CustomerPortalMeterFilterInput } from './customer-meter.inputs.js';
 import { CustomerMeterList, CustomerMeterType } from './customer-meter.type.js';
 import { CustomerMeterService } from './customer-meter.service.js';
 
@@ -32,13 +32,14 @@ export class CustomerMeterResolver {
   @Query(() => CustomerMeterList, { description: "The customer session's own meters." })
   async customerPortalMeters(
     @Ctx() ctx: BillingContext,
-    @Arg('meterId', () => [ID], { nullable: true }) meterId: string[] | null,
+    @Arg('filter', () => CustomerPortalMeterFilterInput, { nullable: true })
+    filter: CustomerPortalMeterFilterInput | null,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<CustomerMeterList> {
     authorize(ctx.principal, CUSTOMER_PORTAL_METERS_READ);
-    return service.list(ctx, { meterId }, page, limit, sorting);
+    return service.list(ctx, { meterId: filter?.meterId ?? null }, page, limit, sorting);
   }
 
   @Query(() => CustomerMeterType)
