@@ -129,3 +129,14 @@ export async function call(
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
+
+/** Every item of a paginated `/v1` list, page by page (100 a page), with `token`. */
+export async function everyPage(baseUrl: string, path: string, token: string): Promise<Record<string, any>[]> {
+  const items: Record<string, any>[] = [];
+  for (let page = 1; ; page += 1) {
+    const res = await call(baseUrl, 'GET', `${path}?limit=100&page=${page}`, { token });
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${res.text}`);
+    items.push(...res.body.items);
+    if (page >= res.body.pagination.max_page) return items;
+  }
+}
