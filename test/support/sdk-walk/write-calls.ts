@@ -1,12 +1,13 @@
 // How the write walk calls each POST/PATCH/PUT/DELETE method of SDK 1.0.1 (test/sdk/v1-write-walk.sdk.test.ts):
 // in this order (a later call may use what an earlier one made, `made[method]`), with a valid body built
 // from the seeded organization, and `bad`, arguments the service must refuse with the error class the
-// SDK maps (HTTPValidationError for a 422 unless `error` names another). Members, usage and metrics
-// dashboards are in write-calls-teams-usage.ts; what a call is, in write-call.ts.
+// SDK maps (HTTPValidationError for a 422 unless `error` names another). Seats are in write-calls-seats.ts;
+// members, usage and metrics dashboards in write-calls-teams-usage.ts; what a call is, in write-call.ts.
 import { createHash } from 'node:crypto';
 import { call } from '../stack.js';
 import { NOWHERE } from './calls.js';
 import { badId, id, type Made, NOT_A_UUID, type WriteCall } from './write-call.js';
+import { SEAT_CALLS } from './write-calls-seats.js';
 import { TEAM_AND_USAGE_CALLS } from './write-calls-teams-usage.js';
 import { eventually, type WriteWorld } from './write-seed.js';
 
@@ -291,36 +292,7 @@ export const WRITE_CALLS: Record<string, WriteCall> = {
     bad: { args: () => [{ token: 5 }], error: 'CustomerPortalCustomersVerifyEmailUpdate422Error' },
   },
 
-  // The seeded pending seat: resent and revoked, which frees a seat for the next assignments.
-  'customerSeats.resendInvitation': {
-    args: async w => [(await seatsOf(w)).find(seat => seat.status === 'pending')?.id ?? NOWHERE],
-    bad: badId,
-  },
-  'customerSeats.revokeSeat': { args: (_, m) => [id('customerSeats.resendInvitation')(m)], bad: badId },
-  'customerSeats.assignSeat': {
-    args: w => [{ subscription_id: w.ids.seatSubscription, email: 'write-seat@example.com' }],
-    bad: { args: w => [{ subscription_id: w.ids.seatSubscription, email: 5 }] },
-  },
-  'customerPortal.seats.resendInvitation': {
-    as: 'seatPortal',
-    args: (_, m) => [id('customerSeats.assignSeat')(m)],
-    bad: badId,
-  },
-  'customerPortal.seats.revokeSeat': {
-    as: 'seatPortal',
-    args: (_, m) => [id('customerSeats.assignSeat')(m)],
-    bad: badId,
-  },
-  'customerPortal.seats.assignSeat': {
-    as: 'seatPortal',
-    args: w => [{ subscription_id: w.ids.seatSubscription, email: 'write-portal-seat@example.com' }],
-    bad: { args: w => [{ subscription_id: w.ids.seatSubscription, email: 5 }] },
-  },
-  'customerSeats.claimSeat': {
-    as: 'anonymous',
-    args: async w => [{ invitation_token: await invitationTo(w, 'write-portal-seat@example.com') }],
-    bad: { args: () => [{ invitation_token: 5 }] },
-  },
+  ...SEAT_CALLS,
 
   'webhooks.createWebhookEndpoint': {
     args: () => [{ url: 'https://example.com/write-hook', format: 'raw', events: ['customer.created'] }],
@@ -384,10 +356,6 @@ function clientCredentials(made: Made): { client_id: string } {
   return { client_id: made['oauth2.clients.oauth2.createClient']?.client_id ?? 'none' };
 }
 
-async function seatsOf(w: WriteWorld): Promise<{ id: string; status: string }[]> {
-  return (await w.api('GET', `/v1/customer-seats?subscription_id=${w.ids.seatSubscription}`)).seats;
-}
-
 /** The e-mail change token sent to `email` (the newest request replaces the seeded one). */
 async function emailUpdateTokenTo(w: WriteWorld, email: string): Promise<string> {
   return eventually(async () => {
@@ -397,18 +365,5 @@ async function emailUpdateTokenTo(w: WriteWorld, email: string): Promise<string>
       [email],
     );
     return /verify-email\?token=([\w-]+)/.exec(mail?.text_body ?? '')?.[1];
-  });
-}
-
-/** The invitation token e-mailed to `email`, read from the outbox as from the inbox. */
-async function invitationTo(w: WriteWorld, email: string): Promise<string> {
-  return eventually(async () => {
-    const [mail] = await w.sql<{ text_body: string }>(
-      'billing',
-      `select text_body from billing.outgoing_emails where kind = 'customer_seat_invitation' and to_address = ?
-        order by created_at desc limit 1`,
-      [email],
-    );
-    return /Your invitation token: (\S+)/.exec(mail?.text_body ?? '')?.[1];
   });
 }
