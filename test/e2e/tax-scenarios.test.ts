@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, startTestStack, type TestStack } from '../support/stack.js';
+import { CANARY, DE, div, email, exclusiveTax, FR, inclusiveTax, TaxMerchant, US } from '../support/tax-sales.js';
 
 /**
  * Issue 24's table of tax scenarios, to the cent, through the public REST API on the real stack in the
@@ -8,66 +9,23 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
  * the rates (DE 19 %, FR 20 %), never by the service's own code.
  */
 let stack: TestStack;
-let seller: Tenant;
-let base: string;
+let seller: TaxMerchant;
+let api: TaxMerchant['api'];
+let client: TaxMerchant['client'];
 
-const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: seller.oat, body });
-const client = (method: string, secret: string, suffix = '', body?: unknown) =>
-  call(base, method, `/v1/checkouts/client/${secret}${suffix}`, { body });
-
-/** `n / d` rounded to the nearest integer, halves up (n, d > 0). */
-const div = (n: bigint, d: bigint) => Number((2n * n + d) / (2n * d));
-/** An inclusive price's tax at `bp` basis points: the price less its net, the net rounded. */
-const inclusiveTax = (price: number, bp: number) => price - div(BigInt(price) * 10000n, BigInt(10000 + bp));
-/** An exclusive amount's tax (a credit's is the mirror of the same debit). */
-const exclusiveTax = (amount: number, bp: number) =>
-  Math.sign(amount) * div(BigInt(Math.abs(amount)) * BigInt(bp), 10000n);
-
-const DE = { line1: 'Unter den Linden 1', postal_code: '10117', city: 'Berlin', country: 'DE' };
-const FR = { line1: '10 Rue de Rivoli', postal_code: '75001', city: 'Paris', country: 'FR' };
-const US = { line1: '1 Market Street', postal_code: '94105', city: 'San Francisco', state: 'CA', country: 'US' };
-const CANARY = { line1: 'Calle Mayor 1', postal_code: '35001', city: 'Las Palmas', country: 'ES' };
 /** Sandbox test ids: valid without VIES; any other well-formed id is inconclusive (VIES not reached). */
 const FR_VALID = 'FR11123456782';
 const FR_UNCHECKED = 'FR44732829320';
 
-let n = 0;
-const email = () => `buyer-${++n}@example.com`;
-
-async function product(body: Record<string, unknown>): Promise<string> {
-  const res = await api('POST', '/v1/products/', body);
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
-async function eur(price: number, taxBehavior: string | null = null, recurring: string | null = null) {
-  return product({
-    name: `Product ${price} ${taxBehavior ?? 'location'}`,
-    recurring_interval: recurring,
-    prices: [{ amount_type: 'fixed', price_currency: 'eur', price_amount: price, tax_behavior: taxBehavior }],
-  });
-}
-
-/** A checkout for `products` with the buyer's details, confirmed with a test card, and its order. */
-async function buy(productId: string, details: Record<string, unknown>) {
-  const created = await api('POST', '/v1/checkouts/', { products: [productId], customer_email: email(), ...details });
-  expect(created.status).toBe(201);
-  const confirmed = await client('POST', created.body.client_secret, '/confirm', {
-    confirmation_token_id: 'pm_card_visa',
-  });
-  expect(confirmed.status).toBe(200);
-  const orders = await api('GET', `/v1/orders/?checkout_id=${created.body.id}`);
-  const order = orders.body.items[0];
-  const payments = await api('GET', `/v1/payments/?order_id=${order.id}`);
-  return { checkout: confirmed.body, order, charged: payments.body.items[0].amount as number };
-}
+const product = (body: Record<string, unknown>) => seller.product(body);
+const eur = (price: number, taxBehavior: string | null = null) => seller.price(price, taxBehavior);
+const buy = (productId: string, details: Record<string, unknown>) => seller.buy(productId, details);
 
 beforeAll(async () => {
   stack = await startTestStack('tax_scenarios');
-  base = stack.sandbox.baseUrl;
-  seller = await createTenant(stack.sandbox);
-  const res = await api('PATCH', `/v1/organizations/${seller.organizationId}`, { country: 'DE' });
-  expect(res.status).toBe(200);
+  seller = new TaxMerchant(stack.sandbox.baseUrl, await createTenant(stack.sandbox));
+  ({ api, client } = seller);
+  await seller.settings({ country: 'DE' });
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
@@ -79,6 +37,8 @@ interface Row {
   taxId?: string;
   behavior: string | null;
   expect: { tax: number; net: number; total: number; taxBehavior: string; reason: string; rate: number | null };
+  /** The breakdown item's display name and country. */
+  item: [string, string];
 }
 
 const PRICE = 10000;
@@ -97,6 +57,7 @@ const ROWS: Row[] = [
       reason: 'standard_rated',
       rate: 0.19,
     },
+    item: ['VAT 19 %', 'DE'],
   },
   {
     name: 'a FR consumer pays French VAT (the buyer’s country)',
@@ -110,6 +71,7 @@ const ROWS: Row[] = [
       reason: 'standard_rated',
       rate: 0.2,
     },
+    item: ['VAT 20 %', 'FR'],
   },
   {
     name: 'a FR business with a valid VAT id: reverse charge, 0',
@@ -117,6 +79,7 @@ const ROWS: Row[] = [
     taxId: FR_VALID,
     behavior: null,
     expect: { tax: 0, net: PRICE, total: PRICE, taxBehavior: 'inclusive', reason: 'reverse_charge', rate: 0 },
+    item: ['VAT reverse charge', 'FR'],
   },
   {
     name: 'a FR business whose id VIES cannot check: reverse charge, the check recorded as inconclusive',
@@ -124,18 +87,21 @@ const ROWS: Row[] = [
     taxId: FR_UNCHECKED,
     behavior: null,
     expect: { tax: 0, net: PRICE, total: PRICE, taxBehavior: 'inclusive', reason: 'reverse_charge', rate: 0 },
+    item: ['VAT reverse charge', 'FR'],
   },
   {
     name: 'a US buyer: outside EU VAT, prices before tax (location → exclusive)',
     address: US,
     behavior: null,
     expect: { tax: 0, net: PRICE, total: PRICE, taxBehavior: 'exclusive', reason: 'not_subject_to_tax', rate: null },
+    item: ['VAT', 'US'],
   },
   {
     name: 'a Canary Islands address (ES 35001): outside EU VAT',
     address: CANARY,
     behavior: null,
     expect: { tax: 0, net: PRICE, total: PRICE, taxBehavior: 'inclusive', reason: 'not_subject_to_tax', rate: null },
+    item: ['VAT', 'ES'],
   },
   {
     name: 'an exclusive price: German VAT on top',
@@ -149,6 +115,7 @@ const ROWS: Row[] = [
       reason: 'standard_rated',
       rate: 0.19,
     },
+    item: ['VAT 19 %', 'DE'],
   },
 ];
 
@@ -174,8 +141,18 @@ describe('a DE seller sells a 100.00 EUR product', () => {
       tax_behavior: e.taxBehavior,
     });
     expect(order.items[0].tax_amount).toBe(e.tax);
+    const [displayName, country] = row.item;
     expect(order.tax_breakdown).toEqual([
-      expect.objectContaining({ amount: e.tax, taxability_reason: e.reason, rate: e.rate }),
+      {
+        rate_type: 'percentage',
+        rate: e.rate,
+        display_name: displayName,
+        country,
+        state: null,
+        subdivision: null,
+        amount: e.tax,
+        taxability_reason: e.reason,
+      },
     ]);
     expect(charged).toBe(e.total);
   });
@@ -267,7 +244,7 @@ describe('a subscription: plan change with a proration credit, then the renewal'
   it('taxes each proration line (the credit negatively), previews what it bills, and taxes the renewal with the stored address', async () => {
     const subscriber = await createTenant(stack.sandbox);
     const as = (method: string, path: string, body?: unknown) =>
-      call(base, method, path, { token: subscriber.oat, body });
+      call(seller.base, method, path, { token: subscriber.oat, body });
     await as('PATCH', `/v1/organizations/${subscriber.organizationId}`, { country: 'DE' });
     const plan = async (name: string, price: number) =>
       (
