@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Json, parseForm } from './fake-stripe-wire.js';
 
@@ -29,32 +29,38 @@ export class FakeStripeTax {
   origin = 'DE';
   outage: number | null = null;
   delayMs = 0;
-  private server!: Server;
+  private server: Server | null = null;
 
   constructor(readonly secretKey = 'sk_test_fake_tax') {}
 
   /** Starts on 127.0.0.1 and answers the base URL to configure as `STRIPE_API_URL`. */
   async start(): Promise<string> {
-    this.server = createServer((req, res) => {
+    const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', c => chunks.push(c));
-      req.on('end', () => {
-        const send = ([status, body]: [number, Json]) => {
-          if (res.destroyed) return;
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(body));
-        };
-        const answer = this.answer(req.method, req.url, req.headers.authorization, Buffer.concat(chunks).toString());
-        setTimeout(() => send(answer), this.delayMs);
-      });
+      req.on('end', () => this.respond(req, res, Buffer.concat(chunks).toString()));
     });
-    await new Promise<void>(resolve => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.server = server;
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** Answers one request already read (`raw`: its body); fake-stripe.ts hands it `/v1/tax/calculations`. */
+  respond(req: IncomingMessage, res: ServerResponse, raw: string): void {
+    const send = ([status, body]: [number, Json]) => {
+      if (res.destroyed) return;
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const answer = this.answer(req.method, req.url, req.headers.authorization, raw);
+    setTimeout(() => send(answer), this.delayMs);
   }
 
   async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>(resolve => this.server.close(() => resolve()));
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>(resolve => server.close(() => resolve()));
   }
 
   private answer(method?: string, url?: string, authorization?: string, raw = ''): [number, Json] {

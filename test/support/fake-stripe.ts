@@ -6,6 +6,7 @@ import { actionAnswer, cancelAnswer, requiresAuthentication, THREE_D_SECURE_CARD
 import { stripeJsRequest } from './fake-stripe-confirmation-tokens.js';
 import { closeDisputeAnswer } from './fake-stripe-disputes.js';
 import { signedStripeEvent, stripeEvent } from './fake-stripe-events.js';
+import type { FakeStripeTax } from './fake-stripe-tax.js';
 import { expands, header, id, type Json, missing, notFound, now, parseForm, publicOf } from './fake-stripe-wire.js';
 
 /**
@@ -47,6 +48,8 @@ export class FakeStripe {
   /** `pending`: refunds are answered pending (as bank refunds are), settled later by a webhook. */
   refundStatus: 'succeeded' | 'pending' = 'succeeded';
   private server: http.Server | null = null;
+  /** Stripe Tax's calculations, when a test sets it: `/v1/tax/calculations` is handed to it. */
+  tax: FakeStripeTax | null = null;
   /** While set, payment intents are answered only once it resolves (a charge still at the bank). */
   private chargeGate: Promise<void> | null = null;
 
@@ -101,8 +104,9 @@ export class FakeStripe {
       void gate.then(() => this.handle(req, res, raw));
       return;
     }
-    const params = parseForm(raw);
     const path = (req.url ?? '').split('?')[0];
+    if (this.tax && path === '/v1/tax/calculations') return this.tax.respond(req, res, raw);
+    const params = parseForm(raw);
     const key = header(req, 'idempotency-key');
     this.requests.push({ method: req.method ?? '', path, idempotencyKey: key, params });
     const send = (status: number, body: Json, extra: Record<string, string> = {}) => {

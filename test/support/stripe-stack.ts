@@ -19,12 +19,14 @@ export class StripeStack {
     private readonly wall: ManualClock,
   ) {}
 
-  async start(label: string): Promise<this> {
+  /** Starts the fake and the stack; `env` adds to the service's configuration. */
+  async start(label: string, env: Record<string, string> = {}): Promise<this> {
     const { host, port } = await this.stripe.start();
     this.stack = await startTestStack(label, this.wall, {
       STRIPE_SECRET_KEY: this.stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: this.webhookSecret,
       STRIPE_API_URL: `http://${host}:${port}`,
+      ...env,
     });
     this.base = this.stack.production.baseUrl;
     this.owner = await createTenant(this.stack.production);
