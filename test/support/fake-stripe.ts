@@ -105,7 +105,10 @@ export class FakeStripe {
       return;
     }
     const path = (req.url ?? '').split('?')[0];
-    if (this.tax && path === '/v1/tax/calculations') return this.tax.respond(req, res, raw);
+    if (this.tax && path === '/v1/tax/calculations') {
+      this.tax.respond(req, res, raw);
+      return;
+    }
     const params = parseForm(raw);
     const key = header(req, 'idempotency-key');
     this.requests.push({ method: req.method ?? '', path, idempotencyKey: key, params });
