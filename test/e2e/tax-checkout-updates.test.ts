@@ -104,6 +104,25 @@ describe("a checkout's amounts follow every PATCH (a DE seller, 100.00 EUR, loca
   });
 });
 
+describe("the price's tax_behavior, else the organization's default_tax_behavior", () => {
+  it('applies the default to prices without one, and a price of its own overrides it', async () => {
+    const seller = await merchant({ country: 'DE', default_tax_behavior: 'exclusive' });
+    const onTop = exclusiveTax(PRICE, 1900);
+    const byDefault = await seller.buy(await seller.price(PRICE), { customer_billing_address: DE });
+    expect(byDefault.order).toMatchObject({
+      tax_behavior: 'exclusive',
+      tax_amount: onTop,
+      total_amount: PRICE + onTop,
+    });
+    const inside = inclusiveTax(PRICE, 1900);
+    const own = await seller.buy(await seller.price(PRICE, 'inclusive'), { customer_billing_address: DE });
+    expect(own.order).toMatchObject({ tax_behavior: 'inclusive', tax_amount: inside, total_amount: PRICE });
+    await seller.settings({ default_tax_behavior: 'location' });
+    const located = await seller.buy(await seller.price(PRICE), { customer_billing_address: DE });
+    expect(located.order).toMatchObject({ tax_behavior: 'inclusive', tax_amount: inside, total_amount: PRICE });
+  });
+});
+
 describe('an organization without a country collects nothing', () => {
   it('answers tax 0, not_collecting, with or without an address, as before tax existed', async () => {
     const seller = await merchant(null);
