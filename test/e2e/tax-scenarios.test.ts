@@ -60,6 +60,21 @@ const ROWS: Row[] = [
     item: ['VAT 19 %', 'DE'],
   },
   {
+    name: 'a DE business with a valid VAT id still pays German VAT (the seller’s own country)',
+    address: DE,
+    taxId: 'DE123456788',
+    behavior: null,
+    expect: {
+      tax: deTax,
+      net: PRICE - deTax,
+      total: PRICE,
+      taxBehavior: 'inclusive',
+      reason: 'standard_rated',
+      rate: 0.19,
+    },
+    item: ['VAT 19 %', 'DE'],
+  },
+  {
     name: 'a FR consumer pays French VAT (the buyer’s country)',
     address: FR,
     behavior: null,
@@ -317,15 +332,17 @@ describe('bad input: 422 at the right place, and the checkout as it was', () => 
   };
 
   it('refuses an invalid tax id, an id of another country, and an id VIES says is not registered', async () => {
+    const productId = await eur(PRICE);
     refused(
       await api('POST', '/v1/checkouts/', {
-        products: [await eur(PRICE)],
+        products: [productId],
         customer_billing_address: FR,
         customer_tax_id: 'FR11123456783',
       }),
       ['body', 'customer_tax_id'],
       'Invalid tax ID.',
     );
+    expect((await api('GET', `/v1/checkouts/?product_id=${productId}`)).body.items).toEqual([]);
     const checkout = await open({ customer_billing_address: FR });
     refused(
       await client('PATCH', checkout.client_secret, '', { customer_tax_id: 'DE123456788' }),
