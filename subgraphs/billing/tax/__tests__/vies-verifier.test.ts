@@ -139,4 +139,13 @@ describe('SandboxVatIdVerifier: documented test ids, no VIES', () => {
       expect(parseTaxId(value, country)).toEqual([value, 'eu_vat']);
     }
   });
+
+  it('are the ids docs/tax.md documents, with the same answers', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { SANDBOX_VAT_IDS } = await import('../sandbox-vat-id-verifier.js');
+    const docs = await readFile(new URL('../../../../docs/tax.md', import.meta.url), 'utf8');
+    const section = docs.slice(docs.indexOf('## Sandbox test ids'), docs.indexOf('## Stripe Tax'));
+    const documented = [...section.matchAll(/^\| `(\w+)` \| `(\w+)` \|$/gm)].map(([, id, result]) => [id, result]);
+    expect(Object.fromEntries(documented)).toEqual(SANDBOX_VAT_IDS);
+  });
 });
