@@ -100,6 +100,10 @@ describe("the portal's pay-this-order page with Stripe.js", () => {
     const page = await context.newPage();
     try {
       await portalOrders(page, customerId);
+      // Where the past-due e-mail's link lands: the subscription says so and leads to the payment.
+      await page.goto(`${base}/portal/${owner.slug}/subscriptions/${subscriptionId}`);
+      const note = page.getByRole('note').filter({ hasText: 'The last payment for this subscription failed.' });
+      await note.getByRole('link', { name: 'Pay it now' }).click();
       await page.getByRole('note').getByText('Monthly Plan is waiting for payment.').waitFor();
       await page.getByRole('link', { name: 'Pay now' }).click();
       await page.getByRole('heading', { name: 'Pay $12.00' }).waitFor();
