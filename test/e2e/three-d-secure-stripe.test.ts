@@ -192,6 +192,38 @@ describe('a trial whose card needs 3-D Secure to be saved', () => {
   });
 });
 
+describe('a trial whose card fails its 3-D Secure when saved', () => {
+  it('setup_intent.setup_failed reopens the checkout: no subscription, no card kept', async () => {
+    const productId = await product({
+      recurring_interval: 'month',
+      trial_interval: 'day',
+      trial_interval_count: 7,
+      prices: [{ amount_type: 'fixed', price_amount: 900 }],
+    });
+    const { checkout } = await confirmWith3ds(
+      { products: [productId], customer_email: 'no-setup@example.com' },
+      'pm_card_authenticationRequired',
+    );
+    const intent = {
+      id: await setupIntentIdOf(checkout.id),
+      object: 'setup_intent',
+      status: 'requires_payment_method',
+      payment_method: null,
+      metadata: {},
+      last_setup_error: { code: 'setup_intent_authentication_failure', message: 'We are unable to authenticate.' },
+    };
+    expect((await deliver(FakeStripe.event('setup_intent.setup_failed', intent))).body).toEqual({
+      received: true,
+      result: 'handled',
+    });
+    const reopened = (await api('GET', `/v1/checkouts/${checkout.id}`)).body;
+    expect(reopened).toMatchObject({ status: 'open', payment_processor_metadata: {} });
+    const customerId = reopened.customer_id;
+    expect((await api('GET', `/v1/subscriptions/?customer_id=${customerId}`)).body.items).toEqual([]);
+    expect((await api('GET', `/v1/customers/${customerId}`)).body.default_payment_method_id).toBeNull();
+  });
+});
+
 /** The SetupIntent the checkout waits for (the fake answers it with a fresh id each time). */
 async function setupIntentIdOf(checkoutId: string): Promise<string> {
   const [row] = await stack.production.environment.billing.orm.em
