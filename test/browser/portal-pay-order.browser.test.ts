@@ -2,9 +2,10 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../kit/clock.js';
 import { launchChromium } from '../support/browser.js';
-import { FakeStripe } from '../support/fake-stripe.js';
-import { FakeStripeJs } from '../support/fake-stripe-js.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import type { FakeStripe } from '../support/fake-stripe.js';
+import type { FakeStripeJs } from '../support/fake-stripe-js.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { type StripeJsStack, startStripeJsStack } from '../support/stripe-stack.js';
 
 /**
  * The portal's "pay this order" page in production, in headless Chromium with JavaScript on: Stripe is
@@ -20,40 +21,24 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
  */
 jest.setTimeout(120_000);
 
-const stripe = new FakeStripe();
 const wall = new ManualClock(new Date());
+let stripe: FakeStripe;
 let stripeJs: FakeStripeJs;
+let world: StripeJsStack;
 let stack: TestStack;
 let base: string;
 let owner: Tenant;
 let browser: Browser;
 
 beforeAll(async () => {
-  const { host, port } = await stripe.start();
-  const apiUrl = `http://${host}:${port}`;
-  stripeJs = new FakeStripeJs(stripe, apiUrl);
-  await stripeJs.start();
-  stack = await startTestStack('portal_pay_browser', wall, {
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_PUBLISHABLE_KEY: stripeJs.publishableKey,
-    STRIPE_WEBHOOK_SECRET: 'whsec_portal_pay',
-    STRIPE_API_URL: apiUrl,
-    STRIPE_JS_URL: stripeJs.url,
-  });
-  base = stack.production.baseUrl;
-  stripe.webhookEndpoint = {
-    url: `${base}/v1/integrations/stripe/webhook`,
-    secret: 'whsec_portal_pay',
-    clock: () => wall.now(),
-  };
+  world = await startStripeJsStack('portal_pay_browser', 'whsec_portal_pay', wall);
+  ({ stripe, stripeJs, stack, base } = world);
   owner = await createTenant(stack.production, { name: 'Renewal Shop' });
   browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await stack?.close();
-  await stripeJs?.stop();
-  await stripe.stop();
+  await world?.close();
 });
 
 const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
