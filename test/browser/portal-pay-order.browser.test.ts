@@ -2,9 +2,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../kit/clock.js';
 import { launchChromium } from '../support/browser.js';
-import type { FakeStripe } from '../support/fake-stripe.js';
-import type { FakeStripeJs } from '../support/fake-stripe-js.js';
-import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant } from '../support/stack.js';
 import { type StripeJsStack, startStripeJsStack } from '../support/stripe-stack.js';
 
 /**
@@ -22,18 +20,13 @@ import { type StripeJsStack, startStripeJsStack } from '../support/stripe-stack.
 jest.setTimeout(120_000);
 
 const wall = new ManualClock(new Date());
-let stripe: FakeStripe;
-let stripeJs: FakeStripeJs;
 let world: StripeJsStack;
-let stack: TestStack;
-let base: string;
 let owner: Tenant;
 let browser: Browser;
 
 beforeAll(async () => {
   world = await startStripeJsStack('portal_pay_browser', 'whsec_portal_pay', wall);
-  ({ stripe, stripeJs, stack, base } = world);
-  owner = await createTenant(stack.production, { name: 'Renewal Shop' });
+  owner = await createTenant(world.stack.production, { name: 'Renewal Shop' });
   browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
@@ -41,7 +34,8 @@ afterAll(async () => {
   await world?.close();
 });
 
-const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
+const api = (method: string, path: string, body?: unknown) =>
+  call(world.base, method, path, { token: owner.oat, body });
 
 /** A 3-day trial of a 12.00 USD monthly plan, bought with a card every charge of which is declined, renewed. */
 async function pastDueRenewal(email: string): Promise<{ subscriptionId: string; orderId: string; customerId: string }> {
@@ -54,7 +48,7 @@ async function pastDueRenewal(email: string): Promise<{ subscriptionId: string; 
   });
   expect(product.status).toBe(201);
   const checkout = await api('POST', '/v1/checkouts/', { products: [product.body.id], customer_email: email });
-  const confirmed = await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+  const confirmed = await call(world.base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
     body: { confirmation_token_id: 'pm_card_chargeCustomerFail' },
   });
   expect([confirmed.status, confirmed.body.status]).toEqual([200, 'confirmed']);
@@ -62,7 +56,7 @@ async function pastDueRenewal(email: string): Promise<{ subscriptionId: string; 
   const [sub] = (await api('GET', `/v1/subscriptions/?customer_id=${customerId}`)).body.items;
   expect(sub.status).toBe('trialing');
   wall.set(new Date(new Date(sub.current_period_end).getTime() + 1000));
-  expect(await stack.production.environment.billing.renewals.tick()).toBeGreaterThan(0);
+  expect(await world.stack.production.environment.billing.renewals.tick()).toBeGreaterThan(0);
   expect((await api('GET', `/v1/subscriptions/${sub.id}`)).body.status).toBe('past_due');
   const orders = (await api('GET', `/v1/orders/?subscription_id=${sub.id}`)).body.items;
   const order = orders.find((o: any) => o.billing_reason === 'subscription_cycle');
@@ -74,7 +68,7 @@ async function pastDueRenewal(email: string): Promise<{ subscriptionId: string; 
 async function portalOrders(page: Page, customerId: string): Promise<void> {
   const session = await api('POST', '/v1/customer-sessions/', { customer_id: customerId });
   expect(session.status).toBe(201);
-  await page.goto(session.body.customer_portal_url.replace(/^https?:\/\/[^/]+/, base));
+  await page.goto(session.body.customer_portal_url.replace(/^https?:\/\/[^/]+/, world.base));
   await page.getByRole('link', { name: 'Orders' }).click();
 }
 
@@ -86,7 +80,7 @@ describe("the portal's pay-this-order page with Stripe.js", () => {
     try {
       await portalOrders(page, customerId);
       // Where the past-due e-mail's link lands: the subscription says so and leads to the payment.
-      await page.goto(`${base}/portal/${owner.slug}/subscriptions/${subscriptionId}`);
+      await page.goto(`${world.base}/portal/${owner.slug}/subscriptions/${subscriptionId}`);
       const note = page.getByRole('note').filter({ hasText: 'The last payment for this subscription failed.' });
       await note.getByRole('link', { name: 'Pay it now' }).click();
       await page.getByRole('note').getByText('Monthly Plan is waiting for payment.').waitFor();
@@ -107,8 +101,8 @@ describe("the portal's pay-this-order page with Stripe.js", () => {
     } finally {
       await context.close();
     }
-    expect(stripeJs.elementsOptions.at(-1)).toMatchObject({ mode: 'payment', currency: 'usd', amount: 1200 });
-    const charge = stripe.requests.filter(r => r.path === '/v1/payment_intents').at(-1);
+    expect(world.stripeJs.elementsOptions.at(-1)).toMatchObject({ mode: 'payment', currency: 'usd', amount: 1200 });
+    const charge = world.stripe.requests.filter(r => r.path === '/v1/payment_intents').at(-1);
     expect(charge?.params).toMatchObject({ amount: '1200', confirmation_token: expect.stringMatching(/^ctoken_/) });
     expect((await api('GET', `/v1/orders/${orderId}`)).body).toMatchObject({ status: 'paid', paid: true });
     expect((await api('GET', `/v1/subscriptions/${subscriptionId}`)).body.status).toBe('active');
