@@ -61,7 +61,8 @@ export async function scheduleReminders(em: EntityManager, organizationId: strin
   ];
   const methods = new SavedPaymentMethodRepository(em);
   const customerId = String(p.customer_id);
-  const card = await methods.findChargeableOf(customerId);
+  // A free subscription's change says nothing of the card (a row it leaves behind is checked when due).
+  const card = paid ? await methods.findChargeableOf(customerId) : null;
   if (card)
     plans.push([
       CARD_REMINDER,
