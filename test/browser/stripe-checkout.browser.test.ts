@@ -1,9 +1,10 @@
 import { launchChromium, type Shop, startShop } from '../support/browser.js';
 import { describe, expect, it, jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
-import { FakeStripe } from '../support/fake-stripe.js';
-import { FakeStripeJs } from '../support/fake-stripe-js.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import type { FakeStripe } from '../support/fake-stripe.js';
+import type { FakeStripeJs } from '../support/fake-stripe-js.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { type StripeJsStack, startStripeJsStack } from '../support/stripe-stack.js';
 
 /**
  * The production checkout page in headless Chromium with JavaScript on: Stripe is configured
@@ -15,8 +16,9 @@ import { call, createTenant, startTestStack, type Tenant, type TestStack } from 
  */
 jest.setTimeout(120_000);
 
-const stripe = new FakeStripe();
+let stripe: FakeStripe;
 let stripeJs: FakeStripeJs;
+let world: StripeJsStack;
 let stack: TestStack;
 let base: string;
 let owner: Tenant;
@@ -25,19 +27,8 @@ let shop: Shop;
 let shopUrl: string;
 
 beforeAll(async () => {
-  const { host, port } = await stripe.start();
-  const apiUrl = `http://${host}:${port}`;
-  stripeJs = new FakeStripeJs(stripe, apiUrl);
-  await stripeJs.start();
-  stack = await startTestStack('stripe_checkout_browser', undefined, {
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_PUBLISHABLE_KEY: stripeJs.publishableKey,
-    STRIPE_WEBHOOK_SECRET: 'whsec_browser',
-    STRIPE_API_URL: apiUrl,
-    STRIPE_JS_URL: stripeJs.url,
-  });
-  base = stack.production.baseUrl;
-  stripe.webhookEndpoint = { url: `${base}/v1/integrations/stripe/webhook`, secret: 'whsec_browser' };
+  world = await startStripeJsStack('stripe_checkout_browser', 'whsec_browser');
+  ({ stripe, stripeJs, stack, base } = world);
   owner = await createTenant(stack.production, { name: 'Card Shop' });
   shop = await startShop();
   shopUrl = shop.url;
@@ -46,9 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await shop?.close();
-  await stack?.close();
-  await stripeJs?.stop();
-  await stripe.stop();
+  await world?.close();
 });
 
 const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });

@@ -135,21 +135,31 @@ describe('reminders', () => {
     expect((await world.outbox(buyer)).filter(r => r.kind === 'subscription_renewal_reminder')).toHaveLength(1);
   });
 
-  it('a card that expires soon is named by brand and last four digits only', async () => {
+  it('a card that expires soon is named by brand and last four digits only, once for all it pays for', async () => {
     const m = await seller();
     const plan = await m.product({
       name: 'Plan C',
       recurring_interval: 'month',
       prices: [{ amount_type: 'fixed', price_amount: 700 }],
     });
+    const other = await m.product({
+      name: 'Plan D',
+      recurring_interval: 'month',
+      prices: [{ amount_type: 'fixed', price_amount: 300 }],
+    });
     const buyer = m.alias('card');
     await m.subscriptionOf(await m.buy(buyer, plan));
-    // 12/2034 begins on 1 December: reminded 20 days before.
+    await m.subscriptionOf(await m.buy(buyer, other));
+    // 12/2034 begins on 1 December: reminded 20 days before, per card (Polar's), naming both plans.
     await m.advance('2034-11-12T00:00:00.000Z');
     const reminder = await world.mail(buyer, 'Your card ending in 4242 expires soon');
-    expect(reminder.text).toContain('visa ending in 4242 expires at the end of 12/2034');
+    expect(reminder.text).toContain(
+      'visa ending in 4242 expires at the end of 12/2034. It pays for your subscriptions to Plan C and Plan D.',
+    );
     expect(reminder.text).toMatch(/Update payment method: \S+\/payment-methods\?login_token=/);
     expect(reminder.text).not.toMatch(/4242 4242|424242/);
+    await m.advance('2034-11-20T00:00:00.000Z');
+    expect((await world.outbox(buyer)).filter(r => r.kind === 'payment_method_expiration_reminder')).toHaveLength(1);
   });
 
   it('a kind switched off sends nothing', async () => {

@@ -9,7 +9,8 @@ import { StripeStack } from '../support/stripe-stack.js';
  * (or a trial's SetupIntent) Stripe answers `requires_action` is 200 `confirmed` with Polar's
  * `intent_status` / `intent_client_secret` and no order; the signed `payment_intent.succeeded` fulfils
  * it once (a replay is a duplicate), `payment_intent.payment_failed` reopens it with nothing charged
- * and its discount given back; `setup_intent.succeeded` starts the trial.
+ * and its discount given back; `setup_intent.succeeded` starts the trial. A charge Stripe answers
+ * `processing` is confirmed the same way (Polar's `intent_status` is the intent's) and settled alike.
  */
 jest.setTimeout(120_000);
 const SECRET = 'whsec_3ds_secret';
@@ -118,6 +119,43 @@ describe('a charge that needs 3-D Secure', () => {
   });
 });
 
+describe('a charge Stripe answers processing', () => {
+  it("is confirmed as Polar's confirm is (intent_status processing), then payment_intent.succeeded fulfils it", async () => {
+    const productId = await product({ prices: [{ amount_type: 'fixed', price_amount: 1800 }] });
+    const checkout = await api('POST', '/v1/checkouts/', { products: [productId], customer_email: 'p@example.com' });
+    stripe.chargeStatus = 'processing';
+    let confirmed: Awaited<ReturnType<typeof call>>;
+    try {
+      confirmed = await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+        body: { confirmation_token_id: 'ctoken_pm_card_visa' },
+      });
+    } finally {
+      stripe.chargeStatus = 'succeeded';
+    }
+    expect([confirmed.status, confirmed.body.status]).toEqual([200, 'confirmed']);
+    const intent = [...stripe.paymentIntents.values()].at(-1)!;
+    expect(confirmed.body.payment_processor_metadata).toEqual({
+      intent_status: 'processing',
+      intent_client_secret: intent.client_secret,
+    });
+    expect((await api('GET', `/v1/orders/?checkout_id=${checkout.body.id}`)).body.items).toEqual([]);
+    expect((await api('GET', `/v1/payments/?checkout_id=${checkout.body.id}`)).body.items).toEqual([
+      expect.objectContaining({ status: 'pending', amount: 1800 }),
+    ]);
+
+    const event = FakeStripe.event('payment_intent.succeeded', {
+      ...intent,
+      status: 'succeeded',
+      amount_received: 1800,
+    });
+    expect((await deliver(event)).body).toEqual({ received: true, result: 'handled' });
+    await settledCheckout(checkout.body.id, 'succeeded');
+    expect((await api('GET', `/v1/orders/?checkout_id=${checkout.body.id}`)).body.items).toEqual([
+      expect.objectContaining({ status: 'paid', total_amount: 1800 }),
+    ]);
+  });
+});
+
 describe('a trial whose card needs 3-D Secure to be saved', () => {
   it('answers requires_action; setup_intent.succeeded starts the trial with the card kept', async () => {
     const productId = await product({
@@ -151,6 +189,38 @@ describe('a trial whose card needs 3-D Secure to be saved', () => {
     expect(subscriptions.body.items).toEqual([expect.objectContaining({ status: 'trialing' })]);
     const customer = await api('GET', `/v1/customers/${customerId}`);
     expect(customer.body.default_payment_method_id).toEqual(expect.any(String));
+  });
+});
+
+describe('a trial whose card fails its 3-D Secure when saved', () => {
+  it('setup_intent.setup_failed reopens the checkout: no subscription, no card kept', async () => {
+    const productId = await product({
+      recurring_interval: 'month',
+      trial_interval: 'day',
+      trial_interval_count: 7,
+      prices: [{ amount_type: 'fixed', price_amount: 900 }],
+    });
+    const { checkout } = await confirmWith3ds(
+      { products: [productId], customer_email: 'no-setup@example.com' },
+      'pm_card_authenticationRequired',
+    );
+    const intent = {
+      id: await setupIntentIdOf(checkout.id),
+      object: 'setup_intent',
+      status: 'requires_payment_method',
+      payment_method: null,
+      metadata: {},
+      last_setup_error: { code: 'setup_intent_authentication_failure', message: 'We are unable to authenticate.' },
+    };
+    expect((await deliver(FakeStripe.event('setup_intent.setup_failed', intent))).body).toEqual({
+      received: true,
+      result: 'handled',
+    });
+    const reopened = (await api('GET', `/v1/checkouts/${checkout.id}`)).body;
+    expect(reopened).toMatchObject({ status: 'open', payment_processor_metadata: {} });
+    const customerId = reopened.customer_id;
+    expect((await api('GET', `/v1/subscriptions/?customer_id=${customerId}`)).body.items).toEqual([]);
+    expect((await api('GET', `/v1/customers/${customerId}`)).body.default_payment_method_id).toBeNull();
   });
 });
 

@@ -78,10 +78,14 @@ export function settleNextAction(intent: Json, succeed: boolean): { type: string
   return { type: 'payment_intent.payment_failed', object: intent };
 }
 
-/** Where the fake Stripe delivers the events of next actions, signed with `secret`. */
+/**
+ * Where the fake Stripe delivers the events of next actions, signed with `secret` at `clock`'s time
+ * (default the real time; a service on a manual clock checks the signature's age by that clock).
+ */
 export interface WebhookEndpoint {
   url: string;
   secret: string;
+  clock?: () => Date;
 }
 
 /**
@@ -106,7 +110,11 @@ export function stripeJsRequest(
 }
 
 async function deliver(endpoint: WebhookEndpoint, type: string, object: Json): Promise<void> {
-  const { payload, header } = signedStripeEvent(stripeEvent(type, object), endpoint.secret, new Date());
+  const { payload, header } = signedStripeEvent(
+    stripeEvent(type, object),
+    endpoint.secret,
+    endpoint.clock?.() ?? new Date(),
+  );
   await fetch(endpoint.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'stripe-signature': header },

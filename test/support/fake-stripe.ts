@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CARDS, type Card, cardError, generic } from './fake-stripe-cards.js';
 import { actionAnswer, cancelAnswer, requiresAuthentication, THREE_D_SECURE_CARDS } from './fake-stripe-3ds.js';
-import { stripeJsRequest } from './fake-stripe-confirmation-tokens.js';
+import { stripeJsRequest, type WebhookEndpoint } from './fake-stripe-confirmation-tokens.js';
 import { closeDisputeAnswer } from './fake-stripe-disputes.js';
 import { signedStripeEvent, stripeEvent } from './fake-stripe-events.js';
 import type { FakeStripeTax } from './fake-stripe-tax.js';
@@ -371,7 +371,7 @@ export class FakeStripe {
   /** `ctoken_…` minted for the fake Payment Element → the test method it stands for. */
   readonly confirmationTokens = new Map<string, string>();
   /** Where the events of a completed or failed next action go, signed as Stripe signs (null: nowhere). */
-  webhookEndpoint: { url: string; secret: string } | null = null;
+  webhookEndpoint: WebhookEndpoint | null = null;
 
   private testNameOf(value: string): string {
     return this.confirmationTokens.get(value) ?? value.replace(/^ctoken_/, '');

@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
-import type { ManualClock } from '../../kit/clock.js';
+import type { Clock, ManualClock } from '../../kit/clock.js';
 import { FakeStripe } from './fake-stripe.js';
+import { FakeStripeJs } from './fake-stripe-js.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from './stack.js';
 
 /**
@@ -57,4 +58,46 @@ export class StripeStack {
     expect(res.status).toBe(201);
     return res.body.id;
   };
+}
+
+/** A stack taking cards through Stripe.js: the fakes' handles, the production base URL, and its closing. */
+export interface StripeJsStack {
+  stripe: FakeStripe;
+  stripeJs: FakeStripeJs;
+  stack: TestStack;
+  base: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A test stack whose production environment takes cards as a merchant's does with every Stripe setting:
+ * the fake Stripe API (`STRIPE_API_URL`) and the fake Stripe.js (`STRIPE_JS_URL`, fake-stripe-js.ts) on
+ * loopback, the fake sending the webhooks of completed or failed next actions to the service, signed with
+ * `webhookSecret` at `clock`'s time (the real time without one).
+ */
+export async function startStripeJsStack(label: string, webhookSecret: string, clock?: Clock): Promise<StripeJsStack> {
+  const stripe = new FakeStripe();
+  const { host, port } = await stripe.start();
+  const apiUrl = `http://${host}:${port}`;
+  const stripeJs = new FakeStripeJs(stripe, apiUrl);
+  await stripeJs.start();
+  const stack = await startTestStack(label, clock, {
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_PUBLISHABLE_KEY: stripeJs.publishableKey,
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_API_URL: apiUrl,
+    STRIPE_JS_URL: stripeJs.url,
+  });
+  const base = stack.production.baseUrl;
+  stripe.webhookEndpoint = {
+    url: `${base}/v1/integrations/stripe/webhook`,
+    secret: webhookSecret,
+    ...(clock ? { clock: () => clock.now() } : {}),
+  };
+  const close = async () => {
+    await stack.close();
+    await stripeJs.stop();
+    await stripe.stop();
+  };
+  return { stripe, stripeJs, stack, base, close };
 }

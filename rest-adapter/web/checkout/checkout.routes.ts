@@ -258,7 +258,7 @@ class CheckoutPages {
           refreshSeconds: 1,
           body: checkoutMessageBody(
             'Processing…',
-            'Your payment was accepted; we are completing your order. This page refreshes by itself.',
+            'We are waiting for the payment to be confirmed, then completing your order. This page refreshes by itself.',
           ),
         }),
       );

@@ -63,6 +63,12 @@ export function subscriptionBody(
   return html`<p><a href="${options.base}/subscriptions">← Subscriptions</a></p>
 <h1>${s.product?.name ?? 'Subscription'}</h1>
 ${noticeBox(options.notice)}${errorBox(options.error)}
+${
+  // Where the past-due e-mail's "Update payment" lands: the ways to pay are on other tabs.
+  s.status === 'past_due'
+    ? html`<p class="warning" role="note">The last payment for this subscription failed. <a href="${options.base}/orders">Pay it now</a> or <a href="${options.base}/payment-methods/new">add a payment method</a>: a card you add becomes the one charged from then on.</p>`
+    : null
+}
 <div class="card">
 <dl class="facts">
 <dt>Status</dt><dd>${stateBadge(s)}</dd>

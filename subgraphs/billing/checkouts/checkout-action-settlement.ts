@@ -13,22 +13,23 @@ import { enqueueFulfilment, type FulfilmentPayload, releaseDiscount } from './ch
 const INTENT_KEYS = ['intent_status', 'intent_client_secret'];
 
 /**
- * A confirm whose charge (or a trial's setup) answered `requires_action` (3-D Secure): the checkout is
- * committed `confirmed` with Polar's `intent_status` / `intent_client_secret`, the intent it waits for
- * and the fulfilment payload to run once it is settled.
+ * A confirm whose charge (or a trial's setup) the processor did not settle at once: `requires_action`
+ * (3-D Secure) or, for a charge, `processing` (the processor's `pending`). As Polar's confirm, the
+ * checkout is committed `confirmed` with the intent's `intent_status` / `intent_client_secret`, the
+ * intent it waits for and the fulfilment payload to run once the processor's event settles it.
  */
-export function awaitAction(
+export function awaitSettlement(
   k: Checkout,
   payload: FulfilmentPayload,
-  outcome: Extract<ChargeOutcome | SetupOutcome, { status: 'requires_action' }>,
+  outcome: Extract<ChargeOutcome | SetupOutcome, { status: 'requires_action' | 'pending' }>,
 ): void {
   k.paymentProcessorMetadata = {
     ...k.paymentProcessorMetadata,
-    intent_status: 'requires_action',
-    intent_client_secret: outcome.clientSecret,
+    intent_status: outcome.status === 'pending' ? 'processing' : 'requires_action',
+    ...(outcome.clientSecret ? { intent_client_secret: outcome.clientSecret } : {}),
   };
   k.pendingIntentId = 'chargeId' in outcome ? outcome.chargeId : outcome.setupId;
-  const method = 'paymentMethod' in outcome ? outcome.paymentMethod : null;
+  const method = 'paymentMethod' in outcome ? (outcome.paymentMethod ?? null) : null;
   k.pendingFulfilment = { ...payload, settled: { paymentMethod: method } };
 }
 

@@ -41,7 +41,7 @@ import { checkoutRead, type CheckoutReadFilters } from './checkout.read.js';
 import { newCheckout } from './new-checkout.js';
 import { CheckoutType } from './checkout.type.js';
 import { assertTrialAvailable } from './trial-redemptions.js';
-import { awaitAction } from './checkout-action-settlement.js';
+import { awaitSettlement } from './checkout-action-settlement.js';
 import type { CheckoutDependencies, CheckoutListQuery } from './checkout.dependencies.js';
 import { CheckoutRepository } from './checkout.repository.js';
 import { CheckoutTax, untaxableIssues, validateCustomerTaxId } from './checkout-tax.js';
@@ -241,8 +241,9 @@ export class CheckoutService {
    * and answered 400 `PaymentError`, the checkout staying open. Success commits `confirmed`, the
    * payment, the customer and the fulfilment job together, runs the job, and answers the checkout as
    * confirmed with a customer session token for the success page. A payment that needs the customer's
-   * action (3-D Secure) commits `confirmed` with the payment pending and no job, and answers 200 with
-   * `payment_processor_metadata` naming it; the processor's event settles it later.
+   * action (3-D Secure) or that the processor is still processing commits `confirmed` with the payment
+   * pending and no job, and answers 200 with `payment_processor_metadata` naming it; the processor's
+   * event settles it later.
    */
   async confirm(ctx: RequestContext, clientSecret: string, input: CheckoutConfirmInput): Promise<CheckoutType> {
     // The processor is called while the checkout row is locked: a second confirm waits, then finds it
@@ -302,8 +303,6 @@ export class CheckoutService {
           declined = outcome.failure.message;
           return;
         }
-        if (outcome.status === 'pending')
-          throw new PaymentError('The payment requires an action this checkout does not support.');
       }
       const customer = await resolveCustomer(ctx, em, k, now);
       await em.flush();
@@ -311,11 +310,12 @@ export class CheckoutService {
       k.status = 'confirmed';
       if (outcome) await recordPayment(em, k, payload, outcome, now);
       token = (await this.deps.sessions.createFor(em, customer, now)).token;
-      if (outcome?.status === 'requires_action') {
-        // 3-D Secure: confirmed, the payment pending, no order yet; the processor's event settles it
-        // (checkout-action-settlement.ts). Polar's answer: the intent's status and client secret.
+      if (outcome?.status === 'requires_action' || outcome?.status === 'pending') {
+        // 3-D Secure, or a charge still processing: confirmed, the payment pending, no order yet; the
+        // processor's event settles it (checkout-action-settlement.ts). Polar's answer: the intent's
+        // status and client secret.
         awaitingAction = true;
-        awaitAction(k, payload, outcome);
+        awaitSettlement(k, payload, outcome);
         return;
       }
       // Run below, after the commit, before the answer: no other runner takes it meanwhile.

@@ -170,13 +170,15 @@ function compose(f: EmailFacts): { subject: string; lines: Line[] } {
       };
     case 'payment_method_expiration_reminder': {
       const card = f.card!;
+      const products: string[] = p.products ?? [product];
+      const subscriptions = products.length > 1 ? 'subscriptions' : 'subscription';
       return {
         subject: `Your card ending in ${card.last4 ?? ''} expires soon`,
         lines: [
           {
-            text: `Your ${card.brand ?? 'card'} ending in ${card.last4 ?? ''} expires at the end of ${String(card.expMonth).padStart(2, '0')}/${card.expYear}. It pays for your subscription to ${product}.`,
+            text: `Your ${card.brand ?? 'card'} ending in ${card.last4 ?? ''} expires at the end of ${String(card.expMonth).padStart(2, '0')}/${card.expYear}. It pays for your ${subscriptions} to ${listOf(products)}.`,
           },
-          { text: 'Add a new payment method to keep your subscription running.' },
+          { text: `Add a new payment method to keep your ${subscriptions} running.` },
           { link: 'Update payment method', href: f.links.portal },
         ],
       };
@@ -232,4 +234,9 @@ export function renderCustomerEmail(f: EmailFacts): RenderedEmail {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, c => ESCAPES[c]);
+}
+
+/** "A", "A and B", "A, B and C". */
+function listOf(names: string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
 }

@@ -16,10 +16,12 @@ type Plan = { anchor: Date; dueAt: Date } | null;
  *   ≥ 180 days), an active paid subscription that is neither canceling nor pausing at its period end;
  * - trial conversion: 3 days before the trial ends (a trial of 3 days or more), 1 day before (1–3
  *   days), none for a shorter trial; trialing, paid, not canceling;
- * - card expiration: 20 days before the month the card expires in begins, while it pays for a paid
- *   subscription that goes on.
+ * - card expiration: per card, as Polar's (one e-mail per card and expiry, naming every subscription it
+ *   pays for): 20 days before the month the card expires in begins, while it pays for a subscription
+ *   that requires a payment method.
  */
 const LONG_CYCLE: Record<string, number> = { year: 1, month: 6, week: 25, day: 180 };
+const CARD_REMINDER: CustomerEmailKind = 'payment_method_expiration_reminder';
 
 function renewalPlan(p: Payload): Plan {
   const long = Number(p.recurring_interval_count ?? 1) >= (LONG_CYCLE[p.recurring_interval] ?? Infinity);
@@ -37,9 +39,8 @@ function trialPlan(p: Payload): Plan {
   return { anchor, dueAt: new Date(anchor.getTime() - (length >= 3 * DAY_MS ? 3 : 1) * DAY_MS) };
 }
 
-function cardPlan(p: Payload, card: { expMonth: number | null; expYear: number | null } | null): Plan {
-  const goesOn = ['active', 'trialing', 'past_due'].includes(p.status) && !p.cancel_at_period_end;
-  if (!goesOn || !card?.expMonth || !card.expYear) return null;
+function cardPlan(card: { expMonth: number | null; expYear: number | null }): Plan {
+  if (!card.expMonth || !card.expYear) return null;
   const anchor = new Date(Date.UTC(card.expYear, card.expMonth - 1, 1));
   return { anchor, dueAt: new Date(anchor.getTime() - 20 * DAY_MS) };
 }
@@ -47,31 +48,39 @@ function cardPlan(p: Payload, card: { expMonth: number | null; expYear: number |
 /**
  * Moves a subscription's reminders to its state after a change (called by the customer-email recorder
  * for each of its events, in the change's transaction): each kind is kept at its anchor, or dropped when
- * the subscription no longer calls for it. A reminder already sent for an anchor is not sent again.
+ * the subscription no longer calls for it. The card reminder's subject is the customer's chargeable card:
+ * kept while any of the customer's subscriptions requires a payment method. A reminder already sent for
+ * an anchor is not sent again.
  */
 export async function scheduleReminders(em: EntityManager, organizationId: string, p: Payload, at: Date) {
   const reminders = new CustomerEmailReminderRepository(em);
   const paid = Number(p.amount ?? 0) > 0;
-  const card = paid ? await new SavedPaymentMethodRepository(em).findChargeableOf(String(p.customer_id)) : null;
-  const plans: [CustomerEmailKind, Plan, Payload][] = [
-    ['subscription_renewal_reminder', paid ? renewalPlan(p) : null, p],
-    ['subscription_trial_conversion_reminder', paid ? trialPlan(p) : null, p],
-    [
-      'payment_method_expiration_reminder',
-      cardPlan(p, card),
-      { ...p, card: card && { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear } },
-    ],
+  const plans: [CustomerEmailKind, string, Plan][] = [
+    ['subscription_renewal_reminder', String(p.id), paid ? renewalPlan(p) : null],
+    ['subscription_trial_conversion_reminder', String(p.id), paid ? trialPlan(p) : null],
   ];
-  for (const [kind, plan, payload] of plans) {
-    if (!plan || plan.anchor.getTime() <= at.getTime()) await reminders.drop(kind, String(p.id));
+  const methods = new SavedPaymentMethodRepository(em);
+  const customerId = String(p.customer_id);
+  // A free subscription's change says nothing of the card (a row it leaves behind is checked when due).
+  const card = paid ? await methods.findChargeableOf(customerId) : null;
+  if (card)
+    plans.push([
+      CARD_REMINDER,
+      card.id,
+      (await methods.hasSubscriptionRequiringPaymentMethod(customerId)) ? cardPlan(card) : null,
+    ]);
+  // The card's reminder says only who the customer is: what the card pays for is read when it is sent.
+  const cardPayload = { customer_id: p.customer_id, customer: p.customer };
+  for (const [kind, subjectId, plan] of plans) {
+    if (!plan || plan.anchor.getTime() <= at.getTime()) await reminders.drop(kind, subjectId);
     else
       await reminders.upsert({
         kind,
-        subject_id: String(p.id),
+        subject_id: subjectId,
         organization_id: organizationId,
         anchor: plan.anchor,
         due_at: plan.dueAt,
-        payload: JSON.stringify(payload),
+        payload: JSON.stringify(kind === CARD_REMINDER ? cardPayload : p),
       });
   }
 }
@@ -133,13 +142,23 @@ export class CustomerEmailReminders implements SweepableDueWorkRunner {
     const kind = row.kind as CustomerEmailKind;
     // A reminder whose moment passed unseen (a sandbox clock moved past it) is late news: not sent.
     if (!kindIsOn(organization.customerEmailSettings, kind) || new Date(row.anchor).getTime() <= at.getTime()) return;
-    const { card, ...payload } = row.payload;
+    const key = `reminder:${kind}:${row.subject_id}:${new Date(row.anchor).toISOString()}`;
+    if (kind !== CARD_REMINDER) {
+      await queueCustomerEmail(em, this.sender, { kind, key, organization, payload: row.payload, at });
+      return;
+    }
+    // As Polar's: the card as it is now, and what it pays for now; nothing to say when it no longer pays
+    // for anything, was removed or replaced as the one charged.
+    const methods = new SavedPaymentMethodRepository(em);
+    const card = await methods.findChargeableOf(String(row.payload.customer_id));
+    const products = card?.id === row.subject_id ? await methods.productsRequiringPaymentMethod(card.customerId) : [];
+    if (!card?.expMonth || !card.expYear || !products.length) return;
     await queueCustomerEmail(em, this.sender, {
       kind,
-      key: `reminder:${kind}:${row.subject_id}:${new Date(row.anchor).toISOString()}`,
+      key,
       organization,
-      payload,
-      card: card ?? undefined,
+      payload: { ...row.payload, products },
+      card: { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear },
       at,
     });
   }

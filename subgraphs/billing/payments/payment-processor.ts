@@ -131,8 +131,11 @@ export type ChargeOutcome =
       paymentMethod: PaymentMethodDetails;
     }
   | { status: 'failed'; chargeId: string | null; failure: PaymentFailure; paymentMethod: PaymentMethodDetails | null }
-  /** Still in flight (bank debits): a processor event settles it later. */
-  | { status: 'pending'; chargeId: string; clientSecret: string | null }
+  /**
+   * Still in flight (Stripe's `processing`: bank debits, some cards): a processor event settles it later.
+   * `paymentMethod`: what the processor said of the method, kept for when it settles.
+   */
+  | { status: 'pending'; chargeId: string; clientSecret: string | null; paymentMethod?: PaymentMethodDetails | null }
   /**
    * The customer must act first (3-D Secure) — only ever on-session; off-session the same charge is a
    * failure with code `authentication_required`. The page completes it with `clientSecret` (Stripe.js

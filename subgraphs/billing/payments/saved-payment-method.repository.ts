@@ -70,12 +70,24 @@ export class SavedPaymentMethodRepository {
    */
   async hasSubscriptionRequiringPaymentMethod(customerId: string): Promise<boolean> {
     const rows = await this.em.execute<{ n: number }[]>(
-      `select count(*)::int as n from billing.subscriptions s
-       where s.customer_id = ? and s.ended_at is null and s.amount > 0
-         and ((s.status in ('active', 'trialing', 'past_due') and not s.cancel_at_period_end)
-              or (s.status = 'paused' and s.resumes_at is not null))`,
+      `select count(*)::int as n from billing.subscriptions s where s.customer_id = ? and ${REQUIRES_PAYMENT_METHOD}`,
       [customerId],
     );
     return (rows[0]?.n ?? 0) > 0;
   }
+
+  /** The names of the products of the customer's subscriptions that require a payment method, sorted. */
+  async productsRequiringPaymentMethod(customerId: string): Promise<string[]> {
+    const rows = await this.em.execute<{ name: string }[]>(
+      `select distinct p.name from billing.subscriptions s join billing.products p on p.id = s.product_id
+        where s.customer_id = ? and ${REQUIRES_PAYMENT_METHOD} order by p.name`,
+      [customerId],
+    );
+    return rows.map(r => r.name);
+  }
 }
+
+/** Polar's `Subscription.requires_payment_method` over `billing.subscriptions s`. */
+const REQUIRES_PAYMENT_METHOD = `s.ended_at is null and s.amount > 0
+  and ((s.status in ('active', 'trialing', 'past_due') and not s.cancel_at_period_end)
+       or (s.status = 'paused' and s.resumes_at is not null))`;

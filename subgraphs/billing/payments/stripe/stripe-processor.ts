@@ -121,7 +121,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
           paymentMethod: paymentMethod ?? { ...detailsOf(''), id: null },
         };
       if (intent.status === 'processing')
-        return { status: 'pending', chargeId: intent.id, clientSecret: intent.client_secret };
+        return { status: 'pending', chargeId: intent.id, clientSecret: intent.client_secret, paymentMethod };
       // On-session only: the customer is there to authenticate. Off-session Stripe declines with
       // `authentication_required` (a 402, above); an intent left waiting is the same failure (below).
       if (intent.status === 'requires_action' && !input.offSession && intent.client_secret)
