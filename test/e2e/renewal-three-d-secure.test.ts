@@ -82,9 +82,24 @@ async function pastDueWithAuthentication() {
   const order = await m.renewalOrder(sub.id);
   expect(order).toMatchObject({ status: 'pending', next_payment_attempt_at: '2028-03-02T09:30:00.002Z' });
   expect(await m.payments(order.id)).toEqual([['failed', 'authentication_required']]);
+  await pastDueMailTo('buyer@example.com', m.api);
   const confirmPayment = (body: unknown = {}) =>
     portal('POST', `/v1/customer-portal/orders/${order.id}/confirm-payment`, body);
   return { m, sub, order, portal, confirmPayment };
+}
+
+/**
+ * The customer is told, as after any failed renewal: the past-due e-mail (docs/email.md), read from the
+ * sandbox's outgoing mail once its job has run after the renewal's commit.
+ */
+async function pastDueMailTo(to: string, api: (method: string, path: string) => Promise<{ body: any }>) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const mail = await api('GET', '/v1/sandbox/emails/?limit=100');
+    const message = mail.body.items.find((m: any) => m.kind === 'subscription_past_due' && m.to === to);
+    if (message) return message;
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
+  throw new Error(`no subscription_past_due e-mail to ${to} within 30 s`);
 }
 
 describe('a renewal that needs 3-D Secure', () => {
