@@ -258,4 +258,31 @@ describe('usage on the renewal order', () => {
     const usage = orders.flatMap(o => o.items).filter((i: any) => i.label.startsWith('Calls'));
     expect(usage.map((i: any) => [i.label, i.amount])).toEqual([['Calls — (3 consumed units) × $0.01', 3]]);
   });
+
+  it('a cancellation at period end still bills the last period: a final order with the usage only', async () => {
+    const m = await usageMerchant(stack);
+    const meterId = await m.meterOf('Calls');
+    const plan = await m.product({
+      prices: [
+        { amount_type: 'fixed', price_amount: 1000 },
+        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '2' },
+      ],
+    });
+    const sub = await m.subscribe(plan);
+    const quiet = await m.subscribe(plan);
+    for (const id of [sub.id, quiet.id])
+      expect((await m.req('PATCH', `/v1/subscriptions/${id}`, { cancel_at_period_end: true })).status).toBe(200);
+    await m.ingest(sub.customer_id, times(7));
+    await m.advance('2028-02-29T09:30:00.002Z');
+    expect((await m.req('GET', `/v1/subscriptions/${sub.id}`)).body).toMatchObject({ status: 'canceled' });
+    const [order, ...more] = await m.cycleOrders(sub.id);
+    expect(more).toEqual([]);
+    expect(lines(order)).toEqual([['Calls — (7 consumed units) × $0.02', 14]]);
+    expect(order).toMatchObject({ subtotal_amount: 14, total_amount: 14, status: 'paid' });
+    // Nothing pending, no order (Polar's); and nothing is billed after the end.
+    expect(await m.cycleOrders(quiet.id)).toEqual([]);
+    await m.ingest(sub.customer_id, times(3));
+    await m.advance('2028-03-31T09:30:00.002Z');
+    expect(await m.cycleOrders(sub.id)).toHaveLength(1);
+  });
 });
