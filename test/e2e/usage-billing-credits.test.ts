@@ -73,6 +73,19 @@ describe('meter credits and customer meters', () => {
     const session = await m.req('POST', '/v1/customer-sessions/', { customer_id: sub.customer_id });
     const portal = await call(base, 'GET', '/v1/customer-portal/meters/', { token: session.body.token });
     expect(portal.body.items.map((i: any) => [i.id, i.balance])).toEqual([[meter.id, -901]]);
+    // Customer state lists it as Polar's active meter.
+    const state = await m.req('GET', `/v1/customers/${sub.customer_id}/state`);
+    expect(state.body.active_meters).toEqual([
+      {
+        id: meter.id,
+        created_at: meter.created_at,
+        modified_at: meter.modified_at,
+        meter_id: meterId,
+        consumed_units: 1001,
+        credited_units: 100,
+        balance: -901,
+      },
+    ]);
 
     await m.advance('2028-02-29T09:30:00.002Z');
     const [order] = await m.cycleOrders(sub.id);
@@ -228,5 +241,32 @@ describe('an ingest that commits after a later one was billed past', () => {
     await m.advance('2028-02-29T09:30:00.002Z');
     const [order] = await m.cycleOrders(sub.id);
     expect(lines(order)[1]).toEqual(['Calls — (4 consumed units) × $0.01', 4]);
+  });
+});
+
+describe("customers' first_user_event_at", () => {
+  it('is the earliest user event, moved earlier only; system events do not count; a later external id finds its events', async () => {
+    const m = await usageMerchant(stack);
+    const created = await m.req('POST', '/v1/customers/', { email: 'first@example.com' });
+    expect(created.body.first_user_event_at).toBeNull();
+    await m.ingest(created.body.id, [
+      { timestamp: '2028-01-20T00:00:00.000Z' },
+      { timestamp: '2028-01-10T00:00:00.000Z' },
+    ]);
+    await m.ingest(created.body.id, [{ timestamp: '2028-01-25T00:00:00.000Z' }]);
+    await m.advance('2028-02-01T00:00:00.000Z');
+    const read = await m.req('GET', `/v1/customers/${created.body.id}`);
+    expect(read.body.first_user_event_at).toBe('2028-01-10T00:00:00.000Z');
+    // Events that name an external id before its customer exists.
+    const events = [{ timestamp: '2028-01-15T00:00:00.000Z' }].map(e => ({
+      ...e,
+      name: 'api.call',
+      external_customer_id: 'late-1',
+    }));
+    expect((await m.req('POST', '/v1/events/ingest', { events })).status).toBe(200);
+    const later = await m.req('POST', '/v1/customers/', { email: 'late@example.com', external_id: 'late-1' });
+    expect(later.body.first_user_event_at).toBe('2028-01-15T00:00:00.000Z');
+    const state = await m.req('GET', '/v1/customers/external/late-1/state');
+    expect(state.body.first_user_event_at).toBe('2028-01-15T00:00:00.000Z');
   });
 });
