@@ -1,4 +1,5 @@
 import { UsageBillingJob } from './usage-billing/usage-billing.job.js';
+import { UsageEventPartitions } from './usage-events/usage-event-partitions.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
 import { listenForPrincipalInvalidations } from '../../kit/database/principal-invalidations.js';
@@ -214,6 +215,8 @@ export async function startBilling(options: {
   // The billing job: usage events into billing entries (docs/usage-billing.md#billing-entries).
   const usageBilling = new UsageBillingJob(orm);
   services.clocks.register(usageBilling);
+  // The usage events' partitions of this month and the next ones, made ahead (docs/usage-events.md#partitions).
+  const partitions = new UsageEventPartitions(orm, options.clock, options.logger);
   const dueWork = new DueWorkSweep(
     orm,
     options.clock,
@@ -260,11 +263,14 @@ export async function startBilling(options: {
   const ownerNotices = new OwnerNoticeRelay(orm, 'billing', options.logger);
   try {
     if (runJobs) await jobs.start(options.databaseUrl);
-    if (options.sweepDueWork ?? runJobs) await dueWork.start(options.databaseUrl);
+    if (options.sweepDueWork ?? runJobs) {
+      await dueWork.start(options.databaseUrl);
+      await partitions.start();
+    }
     if (renewalRetryMs > 0) await renewals.start(options.databaseUrl);
     await ownerNotices.listen(options.databaseUrl);
   } catch (error) {
-    await Promise.all([jobs.stop(), dueWork.stop(), renewals.stop(), ownerNotices.stop()]);
+    await Promise.all([jobs.stop(), dueWork.stop(), partitions.stop(), renewals.stop(), ownerNotices.stop()]);
     await invalidations.close();
     await ledger?.close();
     await orm.close();
@@ -315,6 +321,7 @@ export async function startBilling(options: {
       await ownerNotices.stop();
       await renewals.stop();
       await dueWork.stop();
+      await partitions.stop();
       await jobs.stop();
       await invalidations.close();
       await ledger?.close();

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { BillingEntryQueries } from '../../subgraphs/billing/usage-billing/billing-entries.queries.js';
 import { billUsage } from '../../subgraphs/billing/usage-billing/usage-billing.job.js';
+import { UsageEventQueries } from '../../subgraphs/billing/usage-events/usage-event.queries.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { lines, times, type UsageMerchant, usageMerchant } from '../support/usage-billing.js';
 
@@ -71,6 +73,19 @@ describe('meter credits and customer meters', () => {
     const session = await m.req('POST', '/v1/customer-sessions/', { customer_id: sub.customer_id });
     const portal = await call(base, 'GET', '/v1/customer-portal/meters/', { token: session.body.token });
     expect(portal.body.items.map((i: any) => [i.id, i.balance])).toEqual([[meter.id, -901]]);
+    // Customer state lists it as Polar's active meter.
+    const state = await m.req('GET', `/v1/customers/${sub.customer_id}/state`);
+    expect(state.body.active_meters).toEqual([
+      {
+        id: meter.id,
+        created_at: meter.created_at,
+        modified_at: meter.modified_at,
+        meter_id: meterId,
+        consumed_units: 1001,
+        credited_units: 100,
+        balance: -901,
+      },
+    ]);
 
     await m.advance('2028-02-29T09:30:00.002Z');
     const [order] = await m.cycleOrders(sub.id);
@@ -161,5 +176,97 @@ describe('the billing job killed mid-run', () => {
     await m.advance('2028-02-29T09:30:00.002Z');
     const [order] = await m.cycleOrders(sub.id);
     expect(lines(order)[1]).toEqual(['Calls — (2,500 consumed units) × $0.01', 2500]);
+  });
+});
+
+describe('an ingest that commits after a later one was billed past', () => {
+  it('is billed all the same: the next step looks again at what the last one could not see', async () => {
+    const m = await usageMerchant(stack);
+    const meterId = await m.meterOf('Calls');
+    const sub = await m.subscribe(
+      await m.product({ prices: [{ amount_type: 'metered_unit', meter_id: meterId, unit_amount: '1' }] }),
+    );
+    // One event first, so its event type exists (the held statement would otherwise hold its name's row).
+    await m.ingest(sub.customer_id, times(1));
+    const orm = stack.sandbox.environment.billing.orm;
+    const org = m.owner.organizationId;
+    const far = new Date('2100-01-01T00:00:00Z');
+    let release!: () => void;
+    const held = new Promise<void>(resolve => {
+      release = resolve;
+    });
+    let inserted!: () => void;
+    const insertedYet = new Promise<void>(resolve => {
+      inserted = resolve;
+    });
+    // The ingest statement of an earlier instant, its transaction held open.
+    const early = new Date(new Date(sub.started_at).getTime() + 30_000).toISOString();
+    const slow = orm.em.fork().transactional(async tx => {
+      await new UsageEventQueries(tx).insertBatch([
+        {
+          id: randomUUID(),
+          organization_id: org,
+          name: 'api.call',
+          source: 'user',
+          timestamp: early,
+          ingested_at: early,
+          customer_id: sub.customer_id,
+          external_customer_id: null,
+          member_id: null,
+          external_member_id: null,
+          external_id: null,
+          parent: null,
+          metadata: {},
+        },
+      ]);
+      inserted();
+      await held;
+    });
+    await insertedYet;
+    // A later ingest commits first and is billed: the cursor moves past the held event's instant.
+    await m.ingest(sub.customer_id, times(2));
+    await billUsage(orm.em, org, far);
+    const entries = async () => {
+      const [row] = await orm.em
+        .fork()
+        .getConnection()
+        .execute('select count(*)::int as n from billing.billing_entries where organization_id = ?', [org]);
+      return row.n;
+    };
+    expect(await entries()).toBe(3);
+    release();
+    await slow;
+    await billUsage(orm.em, org, far);
+    expect(await entries()).toBe(4);
+    await m.advance('2028-02-29T09:30:00.002Z');
+    const [order] = await m.cycleOrders(sub.id);
+    expect(lines(order)[1]).toEqual(['Calls — (4 consumed units) × $0.01', 4]);
+  });
+});
+
+describe("customers' first_user_event_at", () => {
+  it('is the earliest user event, moved earlier only; system events do not count; a later external id finds its events', async () => {
+    const m = await usageMerchant(stack);
+    const created = await m.req('POST', '/v1/customers/', { email: 'first@example.com' });
+    expect(created.body.first_user_event_at).toBeNull();
+    await m.ingest(created.body.id, [
+      { timestamp: '2028-01-20T00:00:00.000Z' },
+      { timestamp: '2028-01-10T00:00:00.000Z' },
+    ]);
+    await m.ingest(created.body.id, [{ timestamp: '2028-01-25T00:00:00.000Z' }]);
+    await m.advance('2028-02-01T00:00:00.000Z');
+    const read = await m.req('GET', `/v1/customers/${created.body.id}`);
+    expect(read.body.first_user_event_at).toBe('2028-01-10T00:00:00.000Z');
+    // Events that name an external id before its customer exists.
+    const events = [{ timestamp: '2028-01-15T00:00:00.000Z' }].map(e => ({
+      ...e,
+      name: 'api.call',
+      external_customer_id: 'late-1',
+    }));
+    expect((await m.req('POST', '/v1/events/ingest', { events })).status).toBe(200);
+    const later = await m.req('POST', '/v1/customers/', { email: 'late@example.com', external_id: 'late-1' });
+    expect(later.body.first_user_event_at).toBe('2028-01-15T00:00:00.000Z');
+    const state = await m.req('GET', '/v1/customers/external/late-1/state');
+    expect(state.body.first_user_event_at).toBe('2028-01-15T00:00:00.000Z');
   });
 });

@@ -120,6 +120,31 @@ describe('metered prices', () => {
       ],
     });
     expect([oneTime.status, oneTime.body.detail?.[0]?.loc]).toEqual([422, ['body', 'prices', 1]]);
+    // A separate meter cycle: Polar's `meter_cycling_enabled` flag is off, so it is refused (null is fine).
+    const cycled = await api('POST', '/v1/products/', {
+      name: 'Bad plan',
+      recurring_interval: 'year',
+      meter_interval: 'month',
+      prices: [{ ...metered, unit_amount: '1' }],
+    });
+    expect([cycled.status, cycled.body.detail]).toEqual([
+      422,
+      [
+        {
+          type: 'value_error',
+          loc: ['body', 'meter_interval'],
+          msg: 'Separate meter cycling is not enabled for this organization.',
+          input: 'month',
+        },
+      ],
+    ]);
+    const plain = await api('POST', '/v1/products/', {
+      name: 'Yearly plan',
+      recurring_interval: 'year',
+      meter_interval: null,
+      prices: [{ ...metered, unit_amount: '1' }],
+    });
+    expect([plain.status, plain.body.meter_interval]).toEqual([201, null]);
     const list = await api('GET', '/v1/products/?limit=100');
     expect(list.body.items.map((p: any) => p.name)).not.toContain('Bad plan');
   });
@@ -237,6 +262,33 @@ describe('usage on the renewal order', () => {
     ]);
   });
 
+  it("a discount applies to the price and the usage lines (Polar's discountable items)", async () => {
+    const m = await usageMerchant(stack);
+    const meterId = await m.meterOf('Calls');
+    const plan = await m.product({
+      prices: [
+        { amount_type: 'fixed', price_amount: 1000 },
+        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '2' },
+      ],
+    });
+    const discount = await m.req('POST', '/v1/discounts/', {
+      name: 'Tenth off',
+      type: 'percentage',
+      basis_points: 1000,
+      duration: 'forever',
+    });
+    expect(discount.status).toBe(201);
+    const sub = await m.subscribe(plan, { discount_id: discount.body.id });
+    await m.ingest(sub.customer_id, times(10));
+    await m.advance('2028-02-29T09:30:00.002Z');
+    const [order] = await m.cycleOrders(sub.id);
+    expect(lines(order)).toEqual([
+      ['Plan', 1000],
+      ['Calls — (10 consumed units) × $0.02', 20],
+    ]);
+    expect(order).toMatchObject({ subtotal_amount: 1020, discount_amount: 102, total_amount: 918 });
+  });
+
   it('does not bill usage ingested during a trial', async () => {
     const m = await usageMerchant(stack);
     const meterId = await m.meterOf('Calls');
@@ -257,5 +309,32 @@ describe('usage on the renewal order', () => {
     const orders = await m.cycleOrders(sub.id);
     const usage = orders.flatMap(o => o.items).filter((i: any) => i.label.startsWith('Calls'));
     expect(usage.map((i: any) => [i.label, i.amount])).toEqual([['Calls — (3 consumed units) × $0.01', 3]]);
+  });
+
+  it('a cancellation at period end still bills the last period: a final order with the usage only', async () => {
+    const m = await usageMerchant(stack);
+    const meterId = await m.meterOf('Calls');
+    const plan = await m.product({
+      prices: [
+        { amount_type: 'fixed', price_amount: 1000 },
+        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '2' },
+      ],
+    });
+    const sub = await m.subscribe(plan);
+    const quiet = await m.subscribe(plan);
+    for (const id of [sub.id, quiet.id])
+      expect((await m.req('PATCH', `/v1/subscriptions/${id}`, { cancel_at_period_end: true })).status).toBe(200);
+    await m.ingest(sub.customer_id, times(7));
+    await m.advance('2028-02-29T09:30:00.002Z');
+    expect((await m.req('GET', `/v1/subscriptions/${sub.id}`)).body).toMatchObject({ status: 'canceled' });
+    const [order, ...more] = await m.cycleOrders(sub.id);
+    expect(more).toEqual([]);
+    expect(lines(order)).toEqual([['Calls — (7 consumed units) × $0.02', 14]]);
+    expect(order).toMatchObject({ subtotal_amount: 14, total_amount: 14, status: 'paid' });
+    // Nothing pending, no order (Polar's); and nothing is billed after the end.
+    expect(await m.cycleOrders(quiet.id)).toEqual([]);
+    await m.ingest(sub.customer_id, times(3));
+    await m.advance('2028-03-31T09:30:00.002Z');
+    expect(await m.cycleOrders(sub.id)).toHaveLength(1);
   });
 });

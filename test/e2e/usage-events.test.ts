@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
+import { eventually } from '../support/sdk-walk/write-seed.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
@@ -258,5 +259,21 @@ describe('another organization', () => {
     // An organization token may not name one.
     const named = await ingest([{ name: 'x', external_customer_id: 'y', organization_id: shop.organizationId }]);
     expect(named.body.detail[0].type).toBe('organization_token');
+  });
+});
+
+describe('partitions made ahead', () => {
+  it("makes this month's partition and the next two by the clock, and the new ones when a month turns", async () => {
+    const db = stack.production.environment.billing.orm.em.fork().getConnection();
+    const exists = async (month: string) => {
+      const [row] = await db.execute(`select to_regclass(?) is not null as made`, [`billing.usage_events_${month}`]);
+      return row.made as boolean;
+    };
+    // Made at start, before any event of those months.
+    expect([await exists('2028_04'), await exists('2028_05'), await exists('2028_06')]).toEqual([true, true, true]);
+    expect(await exists('2028_08')).toBe(false);
+    wall.set(new Date('2028-06-15T00:00:00.000Z'));
+    await eventually(async () => ((await exists('2028_08')) ? true : undefined));
+    expect(await exists('2028_07')).toBe(true);
   });
 });

@@ -21,10 +21,11 @@ export async function usageMerchant(stack: TestStack) {
     if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
     return res.body.id as string;
   };
-  const subscribe = async (productId: string) => {
+  const subscribe = async (productId: string, extra: Record<string, unknown> = {}) => {
     const checkout = await req('POST', '/v1/checkouts/', {
       customer_email: 'buyer@example.com',
       products: [productId],
+      ...extra,
     });
     expect(checkout.status).toBe(201);
     const confirmed = await call(base, 'POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {

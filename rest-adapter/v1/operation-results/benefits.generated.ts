@@ -107,7 +107,15 @@ export type CustomersStateResult = {
       benefitMetadata: JsonObject;
       properties: JsonObject;
     }>;
-    activeMeters: JsonObject[];
+    activeMeters: Array<{
+      id: string;
+      createdAt: string;
+      modifiedAt: string | null;
+      meterId: string;
+      consumedUnits: number;
+      creditedUnits: number;
+      balance: number;
+    }>;
   };
 };
 

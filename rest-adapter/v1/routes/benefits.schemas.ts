@@ -160,5 +160,15 @@ export const customerStateResponse = (customerResponse as z.ZodObject<any>).exte
       properties: z.record(z.string(), z.unknown()),
     }),
   ),
-  active_meters: z.array(z.record(z.string(), z.unknown())),
+  active_meters: z.array(
+    z.object({
+      id: z.uuid(),
+      created_at: dateTime,
+      modified_at: dateTime.nullable(),
+      meter_id: z.uuid(),
+      consumed_units: z.number(),
+      credited_units: z.number(),
+      balance: z.number(),
+    }),
+  ),
 });

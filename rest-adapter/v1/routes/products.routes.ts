@@ -16,9 +16,12 @@ const bool = z
   .transform(v => v === 'true')
   .optional();
 
-/** Body fields Polar accepts that have nothing behind them yet (media files). */
+/**
+ * Body fields Polar accepts that have nothing behind them: media files, and the meter cycle (only null passes
+ * validation: Polar's flag for it is off).
+ */
 function withoutUnsupported(body: Record<string, unknown>): Record<string, unknown> {
-  const { medias: _medias, ...rest } = body;
+  const { medias: _medias, meter_interval: _meterInterval, meter_interval_count: _meterIntervalCount, ...rest } = body;
   return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
 }
 

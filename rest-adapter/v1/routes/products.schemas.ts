@@ -1,6 +1,7 @@
 import { graphqlInt } from './common.js';
 import { z } from 'zod';
 import { metadataInput, metadataOutput } from './metadata.schemas.js';
+import { pydanticIssue } from '../validation.js';
 
 /** Wire shapes of products (docs/polar/resources.md#product-and-prices): request bodies and the response, for validation and OpenAPI. */
 const interval = z.enum(['day', 'week', 'month', 'year']);
@@ -71,6 +72,13 @@ export const productCreateBody = z.object({
   organization_id: z.uuid().nullish(),
   recurring_interval: interval.nullish(),
   recurring_interval_count: z.number().int().gte(1).lte(999).nullish(),
+  // A separate meter cycle is behind Polar's `meter_cycling_enabled` flag, off by default: refused as Polar does
+  // (docs/usage-billing.md#metered-prices).
+  meter_interval: interval.nullish().superRefine((value, ctx) => {
+    if (value != null)
+      pydanticIssue(ctx, value, 'value_error', 'Separate meter cycling is not enabled for this organization.');
+  }),
+  meter_interval_count: z.number().int().gte(1).nullish(),
   prices: z.array(priceCreate).min(1),
 });
 

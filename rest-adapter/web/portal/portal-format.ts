@@ -8,6 +8,12 @@ export function formatDate(value: string | null | undefined): string {
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(value));
 }
 
+/** Meter units as a person reads them: `1,001`, `2.5`. */
+export function formatUnits(units: number | null | undefined): string {
+  if (units == null) return '—';
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 }).format(units);
+}
+
 export function formatAmount(amount: number | null | undefined, currency: string | null | undefined): string {
   if (amount == null || !currency) return '—';
   return formatMoney(BigInt(amount), currency);

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
-import { formatDate, formatRecurring, subscriptionState } from './portal-format.js';
+import { formatAmount, formatDate, formatRecurring, formatUnits, subscriptionState } from './portal-format.js';
 import { noticeBox } from './portal-layout.js';
 
 type Wire = Record<string, any>;
@@ -22,10 +22,44 @@ function stateBadge(subscription: Wire): SafeHtml {
   return html`<span class="badge ${tone}">${label}</span>`;
 }
 
-/** The subscriptions view: each with its plan, price, state and a link to manage it. */
-export function subscriptionsBody(items: Wire[], base: string, notice?: string | null): SafeHtml {
+/**
+ * A subscription's usage this period (docs/usage-billing.md#estimated-charges): per metered price, the units
+ * consumed and credited so far and what they would charge now (`meters[]` of the API's subscription).
+ */
+function usageCard(s: Wire): SafeHtml | null {
+  const meters: Wire[] = s.meters ?? [];
+  if (!meters.length) return null;
+  const total = meters.reduce((sum, m) => sum + Number(m.amount ?? 0), 0);
+  return html`<div class="card">
+<h2>Usage this period</h2>
+<table>
+<thead><tr><th>Meter</th><th>Consumed</th><th>Credited</th><th>Estimated charge</th></tr></thead>
+<tbody>${meters.map(
+    m =>
+      html`<tr><td>${m.meter?.name ?? ''}</td><td>${formatUnits(m.consumed_units)}</td><td>${formatUnits(m.credited_units)}</td><td>${formatAmount(m.amount, s.currency)}</td></tr>`,
+  )}</tbody>
+</table>
+<p>Estimated usage charges: <strong>${formatAmount(total, s.currency)}</strong>, billed at the end of the period (${formatDate(s.current_period_end)}).</p>
+</div>`;
+}
+
+/** The customer's meters (`GET /v1/customer-portal/meters/`): units since the last reset and the balance. */
+function metersTable(meters: Wire[]): SafeHtml | null {
+  if (!meters.length) return null;
+  return html`<h2>Usage</h2>
+<table>
+<thead><tr><th>Meter</th><th>Consumed</th><th>Credited</th><th>Balance</th></tr></thead>
+<tbody>${meters.map(
+    m =>
+      html`<tr><td>${m.meter?.name ?? ''}</td><td>${formatUnits(m.consumed_units)}</td><td>${formatUnits(m.credited_units)}</td><td>${formatUnits(m.balance)}</td></tr>`,
+  )}</tbody>
+</table>`;
+}
+
+/** The subscriptions view: each with its plan, price, state and a link to manage it; then the customer's meters. */
+export function subscriptionsBody(items: Wire[], base: string, notice?: string | null, meters: Wire[] = []): SafeHtml {
   if (!items.length)
-    return html`<h1>Subscriptions</h1>${noticeBox(notice)}<p class="muted">You have no subscriptions.</p>`;
+    return html`<h1>Subscriptions</h1>${noticeBox(notice)}<p class="muted">You have no subscriptions.</p>${metersTable(meters)}`;
   return html`<h1>Subscriptions</h1>${noticeBox(notice)}
 <table>
 <thead><tr><th>Plan</th><th>Price</th><th>Status</th><th>Current period ends</th><th></th></tr></thead>
@@ -33,7 +67,7 @@ export function subscriptionsBody(items: Wire[], base: string, notice?: string |
     s =>
       html`<tr><td>${s.product?.name ?? ''}</td><td>${formatRecurring(s)}</td><td>${stateBadge(s)}</td><td><time datetime="${s.current_period_end}">${formatDate(s.current_period_end)}</time></td><td><a href="${base}/subscriptions/${s.id}">Manage</a></td></tr>`,
   )}</tbody>
-</table>`;
+</table>${metersTable(meters)}`;
 }
 
 export interface SubscriptionActions {
@@ -89,7 +123,8 @@ ${
     : null
 }
 </div>
-</div>`;
+</div>
+${usageCard(s)}`;
 }
 
 /** The confirmation before canceling at period end (reason and comment, as Polar's portal asks). */

@@ -72,6 +72,10 @@ registerPortalSection({
       items(await ctx.call('customer_portal:subscriptions:list', { query: { limit: '100' } })),
       ctx.base,
       ctx.notice,
+      // The customer's meters, where the API serves them (docs/usage-billing.md#customer-meters).
+      ctx.api.has('customer_portal:customer_meters:list')
+        ? items(await ctx.call('customer_portal:customer_meters:list', { query: { limit: '100' } }))
+        : [],
     ),
 });
 

@@ -71,6 +71,6 @@ export function customerStateWire(state: object): Record<string, unknown> {
       benefit_metadata: benefitMetadata ?? {},
       properties: properties ?? {},
     })),
-    active_meters: s.activeMeters ?? [],
+    active_meters: (s.activeMeters ?? []).map(m => snakeKeys<Record<string, unknown>>(plain(m))),
   };
 }

@@ -5,6 +5,8 @@ import { toBigInt, toDate } from '../../../kit/database/read/values.js';
 import type { Customer } from '../customers/customer.entity.js';
 import { customerJson } from '../customers/customer.read.js';
 import { CustomerType } from '../customers/customer.type.js';
+import { meterUnits } from '../customer-meters/customer-meter.units.js';
+import type { Aggregation, Filter } from '../meters/meter-sql.js';
 import type {
   CustomerStateBenefitGrantType,
   CustomerStateSubscriptionType,
@@ -38,7 +40,12 @@ export async function loadCustomerState(
           'properties', g.properties) order by g.granted_at, g.id), '[]'::json)
         from billing.benefit_grants g join billing.benefits b on b.id = g.benefit_id
         where g.customer_id = c.id and g.organization_id = c.organization_id
-          and g.granted_at is not null and g.revoked_at is null) as "grants"
+          and g.granted_at is not null and g.revoked_at is null) as "grants",
+       (select coalesce(json_agg(json_build_object('id', cm.id, 'createdAt', cm.created_at,
+          'modifiedAt', cm.modified_at, 'meterId', m.id, 'filter', m.filter, 'aggregation', m.aggregation)
+          order by cm.created_at, cm.id), '[]'::json)
+        from billing.customer_meters cm join billing.meters m on m.id = cm.meter_id and m.organization_id = cm.organization_id
+        where cm.customer_id = c.id and cm.organization_id = c.organization_id) as "meters"
      from billing.customers c
      where ${condition} and c.organization_id = any(?::uuid[]) and c.deleted_at is null
      limit 1`),
@@ -70,6 +77,37 @@ export async function loadCustomerState(
       benefitMetadata: (g.benefitMetadata ?? {}) as Record<string, string | number | boolean>,
       properties: (g.properties ?? {}) as Record<string, unknown>,
     })),
-    activeMeters: [],
+    activeMeters: await activeMeters(em, row.customer as Customer, row.meters as PairRow[]),
   };
+}
+
+interface PairRow {
+  id: string;
+  createdAt: string;
+  modifiedAt: string | null;
+  meterId: string;
+  filter: Filter;
+  aggregation: Aggregation;
+}
+
+/** Polar's `active_meters`: the customer's meters (oldest first), each with its units (customer-meter.units.ts). */
+async function activeMeters(em: EntityManager, customer: Customer, pairs: PairRow[]) {
+  const meters: CustomerStateType['activeMeters'] = [];
+  for (const pair of pairs) {
+    const units = await meterUnits(em, customer.organizationId, customer.id, {
+      id: pair.meterId,
+      filter: pair.filter,
+      aggregation: pair.aggregation,
+    });
+    meters.push({
+      id: pair.id,
+      createdAt: toDate(pair.createdAt),
+      modifiedAt: toDate(pair.modifiedAt),
+      meterId: pair.meterId,
+      consumedUnits: Number(units.consumed),
+      creditedUnits: Number(units.credited),
+      balance: Number(units.balance),
+    });
+  }
+  return meters;
 }

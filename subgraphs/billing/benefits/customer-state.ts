@@ -1,4 +1,4 @@
-import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import { CustomerType } from '../customers/customer.type.js';
 import { Metadata, MinorUnits } from '../shared/scalars.js';
 import { BenefitProperties } from './benefit.type.js';
@@ -42,15 +42,26 @@ export class CustomerStateBenefitGrantType {
   @Field(() => BenefitProperties) properties!: Record<string, unknown>;
 }
 
+/** Polar's CustomerStateMeter: one of the customer's meters with its units since the last reset. */
+@ObjectType('CustomerStateMeter', SIMPLE)
+export class CustomerStateMeterType {
+  @Field(() => ID) id!: string;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) modifiedAt!: Date | null;
+  @Field(() => ID) meterId!: string;
+  @Field(() => Float) consumedUnits!: number;
+  @Field(() => Float) creditedUnits!: number;
+  @Field(() => Float, { description: 'credited − consumed; negative once usage passes the credits.' }) balance!: number;
+}
+
 /**
  * What a customer has right now (docs/polar/resources.md#customer-state): the customer, its active and trialing
- * subscriptions, the benefits it holds with their metadata, and its meters (none: meters come later).
+ * subscriptions, the benefits it holds with their metadata, and its meters (docs/usage-billing.md#customer-meters).
  */
 @ObjectType('CustomerState', SIMPLE)
 export class CustomerStateType {
   @Field(() => CustomerType) customer!: CustomerType;
   @Field(() => [CustomerStateSubscriptionType]) activeSubscriptions!: CustomerStateSubscriptionType[];
   @Field(() => [CustomerStateBenefitGrantType]) grantedBenefits!: CustomerStateBenefitGrantType[];
-  @Field(() => [BenefitProperties], { description: 'Always empty: meters are not implemented.' })
-  activeMeters!: Record<string, unknown>[];
+  @Field(() => [CustomerStateMeterType]) activeMeters!: CustomerStateMeterType[];
 }

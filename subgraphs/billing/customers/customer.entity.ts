@@ -36,4 +36,6 @@ export class Customer {
   @Property({ type: 'timestamptz' }) createdAt!: Date;
   @Property({ type: 'timestamptz', nullable: true }) modifiedAt: Date | null = null;
   @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
+  /** Polar's: the timestamp of the customer's first user event; set by the billing job, moved earlier only. */
+  @Property({ type: 'timestamptz', nullable: true }) firstUserEventAt: Date | null = null;
 }

@@ -84,4 +84,17 @@ export class CustomerRepository {
   findByExternalId(organizationId: string, externalId: string): Promise<Customer | null> {
     return this.em.findOne(Customer, { organizationId, externalId });
   }
+
+  /**
+   * The earliest user event naming this external customer id (Polar's `first_user_event_at` for a customer created,
+   * or given its external id, after its events came: docs/usage-events.md#first-user-event).
+   */
+  async firstUserEventAt(organizationId: string, externalId: string): Promise<Date | null> {
+    const [row] = await this.em.execute<{ at: Date | string | null }[]>(
+      `select min(timestamp) as at from billing.usage_events
+       where organization_id = ? and external_customer_id = ? and source = 'user'`,
+      [organizationId, externalId],
+    );
+    return row?.at ? new Date(row.at) : null;
+  }
 }

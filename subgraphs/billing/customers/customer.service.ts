@@ -151,6 +151,9 @@ export class CustomerService {
         metadata: (input.metadata ?? {}) as Customer['metadata'],
         createdAt: ctx.clock.now(),
       } as Customer);
+      // Events may have named the external id before the customer existed (Polar resolves it at creation too).
+      if (customer.externalId)
+        customer.firstUserEventAt = await repository.firstUserEventAt(organizationId, customer.externalId);
       const created = customerEvent('customer.created', customer, ctx.clock.now());
       await flushCustomer(em, customer);
       this.owners?.added(em, customer, customer.createdAt, input.owner);
@@ -293,6 +296,8 @@ export class CustomerService {
       if (await repository.findByExternalId(customer.organizationId, change.externalId))
         throw new CustomerExternalIdTaken(change.externalId);
       customer.externalId = change.externalId;
+      const first = await repository.firstUserEventAt(customer.organizationId, change.externalId);
+      if (first && (!customer.firstUserEventAt || first < customer.firstUserEventAt)) customer.firstUserEventAt = first;
     }
     if (input.email !== undefined && (input.email ?? '').toLowerCase() !== (customer.email ?? '').toLowerCase()) {
       if (input.email) {

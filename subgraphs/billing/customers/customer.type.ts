@@ -93,7 +93,7 @@ export class CustomerType {
       organizationId: c.organizationId,
       defaultPaymentMethodId: c.defaultPaymentMethodId ?? null,
       deletedAt: toDate(c.deletedAt),
-      firstUserEventAt: null,
+      firstUserEventAt: toDate(c.firstUserEventAt ?? null),
       avatarUrl: customerAvatarUrl(c.email),
     };
   }

@@ -50,6 +50,7 @@ import { Migration20261129060000_metered_prices } from './Migration2026112906000
 import { Migration20261129060001_billing_entries } from './Migration20261129060001_billing_entries.js';
 import { Migration20261129060002_customer_meters } from './Migration20261129060002_customer_meters.js';
 import { Migration20261129050500_card_reminders_per_card } from './Migration20261129050500_card_reminders_per_card.js';
+import { Migration20261129060100_usage_billing_visibility } from './Migration20261129060100_usage_billing_visibility.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -114,4 +115,8 @@ export const billingMigrations = [
   { name: 'Migration20261129060001_billing_entries', class: Migration20261129060001_billing_entries },
   { name: 'Migration20261129060002_customer_meters', class: Migration20261129060002_customer_meters },
   { name: 'Migration20261129050500_card_reminders_per_card', class: Migration20261129050500_card_reminders_per_card },
+  {
+    name: 'Migration20261129060100_usage_billing_visibility',
+    class: Migration20261129060100_usage_billing_visibility,
+  },
 ];

@@ -9,6 +9,10 @@ interface MeterInUse {
   meter_id: string;
   filter: Filter;
   aggregation: Aggregation;
+  /** Not archived: its customers are paired with it. */
+  live: boolean;
+  /** A metered price of one of the organization's subscriptions bills it. */
+  billed: boolean;
 }
 
 /** What one step of the billing job did. */
@@ -31,8 +35,11 @@ export class BillingEntryQueries {
   constructor(private readonly em: EntityManager) {}
 
   /**
-   * One step, inside the caller's transaction: locks the organization's cursor (concurrent jobs take turns),
-   * bills up to `limit` events ingested at or before `upTo`, and moves the cursor past them.
+   * One step, inside the caller's transaction: locks the organization's cursor (concurrent jobs take turns), then
+   * ONE statement reads the step's events once and, from them, writes the entries, pairs customers with meters,
+   * moves customers' `first_user_event_at` earlier and moves the cursor. The events are the next `limit` ingested
+   * at or before `upTo` past the cursor, and every event behind the cursor that the previous step's snapshot could
+   * not see (an ingest that committed after a later one was billed past: docs/usage-billing.md#billing-entries).
    */
   async step(organizationId: string, upTo: Date, limit: number, now: Date): Promise<BillingStep> {
     await sql(
@@ -41,118 +48,116 @@ export class BillingEntryQueries {
        values (?, '-infinity', ?, ?) on conflict do nothing`,
       [organizationId, ZERO_UUID, now],
     );
-    const [cursor] = await sql<{ ingested_at: Date | string; event_id: string }>(
+    const [cursor] = await sql<{ ingested_at: Date | string; event_id: string; snapshot: string | null }>(
       this.em,
-      `select ingested_at, event_id from billing.usage_billing_cursors where organization_id = ? for update`,
+      `select ingested_at, event_id, snapshot::text as snapshot from billing.usage_billing_cursors
+       where organization_id = ? for update`,
       [organizationId],
     );
-    const meters = await this.metersInUse(organizationId);
+    const meters = await this.meters(organizationId);
+    const rows = meters.length
+      ? meters.map(() => '(?::uuid, ?::boolean, ?::boolean)').join(', ')
+      : '(null::uuid, false, false)';
     const counted = meters.map(m => {
       const where = meterWhereSql(m, eventColumns('e'));
-      return {
-        sql: `(pp.meter_id = ?::uuid and e.source = 'user' and ${where.sql})`,
-        values: [m.meter_id, ...where.values],
-      };
+      return { sql: `(m.id = ?::uuid and e.source = 'user' and ${where.sql})`, values: [m.meter_id, ...where.values] };
     });
-    // A credit of the meter for this customer is billed as an entry too: it is what the usage line subtracts.
-    const credit = `(e.source = 'system' and e.name = '${METER_CREDITED}' and e.metadata ->> 'meter_id' = pp.meter_id::text)`;
-    const matches = counted.length ? `(${[...counted.map(c => c.sql), credit].join(' or ')})` : 'false';
-    const [row] = await sql<{ seen: number; billed: number; last_at: Date | string | null; last_id: string | null }>(
+    // A credit of the meter is billed and paired too: it is what the usage line and the balance subtract.
+    const credit = `(e.source = 'system' and e.name = '${METER_CREDITED}' and e.metadata ->> 'meter_id' = m.id::text)`;
+    const matches = meters.length ? [...counted.map(c => c.sql), credit].join(' or ') : 'false';
+    // Behind the cursor: the events of transactions the last step's snapshot did not see (none before a first one).
+    const late = cursor.snapshot
+      ? `union all select e.* from billing.usage_events e
+         where e.organization_id = ? and e.xid >= pg_snapshot_xmin(?::pg_snapshot)::text::bigint
+           and (e.ingested_at, e.id) <= (?::timestamptz, ?::uuid)
+           and not pg_visible_in_snapshot(e.xid::text::xid8, ?::pg_snapshot)`
+      : '';
+    const lateValues = cursor.snapshot
+      ? [organizationId, cursor.snapshot, cursor.ingested_at, cursor.event_id, cursor.snapshot]
+      : [];
+    const [row] = await sql<{ seen: number; billed: number }>(
       this.em,
-      `with batch as (
+      `with ahead as (
          select e.* from billing.usage_events e
          where e.organization_id = ? and (e.ingested_at, e.id) > (?::timestamptz, ?::uuid) and e.ingested_at <= ?
          order by e.ingested_at, e.id limit ?),
+       batch as (select * from ahead ${late}),
+       -- Each event with its customer (by id, or by external id when it names no id).
+       e as (
+         select b.*, c.id as cid from batch b
+         join billing.customers c on c.organization_id = b.organization_id
+           and (c.id = b.customer_id or (b.customer_id is null and c.external_id = b.external_customer_id))),
+       matched as (
+         select e.id as event_id, e.organization_id, e.ingested_at, e.source, e.cid, m.id as meter_id, m.billed, m.live
+         from e cross join (values ${rows}) as m(id, billed, live)
+         where ${matches}),
        written as (
          insert into billing.billing_entries (id, organization_id, meter_id, event_id, created_at, customer_id,
            subscription_id, product_price_id, ingested_at)
-         select gen_random_uuid(), e.organization_id, pp.meter_id, e.id, ?, s.customer_id, s.id, pp.id, e.ingested_at
-         from batch e
-         join billing.customers c on c.organization_id = e.organization_id
-           and (c.id = e.customer_id or (e.customer_id is null and c.external_id = e.external_customer_id))
-         join billing.subscriptions s on s.organization_id = e.organization_id and s.customer_id = c.id
+         select gen_random_uuid(), x.organization_id, pp.meter_id, x.event_id, ?, s.customer_id, s.id, pp.id, x.ingested_at
+         from matched x
+         join billing.subscriptions s on s.organization_id = x.organization_id and s.customer_id = x.cid
          join billing.product_prices pp on pp.id = any(s.price_ids::uuid[]) and pp.amount_type = 'metered_unit'
-         where s.status not in ('incomplete', 'incomplete_expired')
-           and (s.ended_at is null or e.ingested_at < s.ended_at)
+           and pp.meter_id = x.meter_id
+         where x.billed and s.status not in ('incomplete', 'incomplete_expired')
+           and (s.ended_at is null or x.ingested_at < s.ended_at)
            -- Usage counts once the subscription bills (started, past its trial); a credit counts whenever it came
            -- (a grant at the sale lands in the instant before the subscription's own stamp).
-           and (e.source = 'system' or (s.started_at <= e.ingested_at
-             and (s.trial_end is null or s.trial_end <= e.ingested_at)))
-           and ${matches}
+           and (x.source = 'system' or (s.started_at <= x.ingested_at
+             and (s.trial_end is null or s.trial_end <= x.ingested_at)))
          on conflict do nothing returning 1),
-       last as (select ingested_at, id from batch order by ingested_at desc, id desc limit 1),
+       paired as (
+         insert into billing.customer_meters (id, organization_id, customer_id, meter_id, created_at)
+         select distinct on (x.cid, x.meter_id) gen_random_uuid(), x.organization_id, x.cid, x.meter_id, ?
+         from matched x where x.live
+         on conflict (customer_id, meter_id) do update set modified_at = excluded.created_at returning 1),
+       -- Polar's first_user_event_at: the earliest user event's timestamp, moved earlier only.
+       firsts as (
+         update billing.customers c set first_user_event_at = f.at
+         from (select cid, min(timestamp) as at from e where source = 'user' group by cid) f
+         where c.id = f.cid and (c.first_user_event_at is null or c.first_user_event_at > f.at) returning 1),
+       last as (select ingested_at, id from ahead order by ingested_at desc, id desc limit 1),
        moved as (
-         update billing.usage_billing_cursors set ingested_at = last.ingested_at, event_id = last.id, updated_at = ?
-         from last where organization_id = ? returning 1)
-       select (select count(*) from batch)::int as seen, (select count(*) from written)::int as billed,
-         (select count(*) from moved)::int as moved, null as last_at, null as last_id`,
+         update billing.usage_billing_cursors u set
+           ingested_at = coalesce((select ingested_at from last), u.ingested_at),
+           event_id = coalesce((select id from last), u.event_id), snapshot = pg_current_snapshot(), updated_at = ?
+         where u.organization_id = ? returning 1)
+       select (select count(*) from ahead)::int as seen, (select count(*) from written)::int as billed,
+         (select count(*) from paired)::int as paired, (select count(*) from firsts)::int as firsts,
+         (select count(*) from moved)::int as moved`,
       [
         organizationId,
         cursor.ingested_at,
         cursor.event_id,
         upTo,
         limit,
-        now,
+        ...lateValues,
+        ...meters.flatMap(m => [m.meter_id, m.billed, m.live]),
         ...counted.flatMap(c => c.values),
+        now,
+        now,
         now,
         organizationId,
       ],
     );
-    if (row.seen > 0) await this.pairCustomerMeters(organizationId, cursor, upTo, limit, now);
     return { seen: row.seen, billed: row.billed };
   }
 
   /**
-   * The step's events name the customer meters that exist (docs/usage-billing.md#customer-meters): each
-   * (customer, meter) with an event the meter counts, or a credit of it, gets its row, and its `modified_at`.
+   * The organization's meters the step matches, read once per step: live ones (customer meters), and those a
+   * metered price of one of its subscriptions bills (entries).
    */
-  private async pairCustomerMeters(
-    organizationId: string,
-    cursor: { ingested_at: Date | string; event_id: string },
-    upTo: Date,
-    limit: number,
-    now: Date,
-  ): Promise<void> {
-    const meters = await sql<MeterInUse>(
-      this.em,
-      `select id as meter_id, filter, aggregation from billing.meters where organization_id = ? and archived_at is null`,
-      [organizationId],
-    );
-    if (!meters.length) return;
-    const counted = meters.map(m => {
-      const where = meterWhereSql(m, eventColumns('e'));
-      return { sql: `(m.id = ?::uuid and e.source = 'user' and ${where.sql})`, values: [m.meter_id, ...where.values] };
-    });
-    const credit = `(e.source = 'system' and e.name = '${METER_CREDITED}' and e.metadata ->> 'meter_id' = m.id::text)`;
-    await sql(
-      this.em,
-      `with batch as (
-         select e.* from billing.usage_events e
-         where e.organization_id = ? and (e.ingested_at, e.id) > (?::timestamptz, ?::uuid) and e.ingested_at <= ?
-         order by e.ingested_at, e.id limit ?)
-       insert into billing.customer_meters (id, organization_id, customer_id, meter_id, created_at)
-       select distinct on (c.id, m.id) gen_random_uuid(), e.organization_id, c.id, m.id, ?
-       from batch e
-       join billing.customers c on c.organization_id = e.organization_id
-         and (c.id = e.customer_id or (e.customer_id is null and c.external_id = e.external_customer_id))
-       join billing.meters m on m.organization_id = e.organization_id and m.archived_at is null
-       where ${[...counted.map(c => c.sql), credit].join(' or ')}
-       on conflict (customer_id, meter_id) do update set modified_at = excluded.created_at`,
-      [organizationId, cursor.ingested_at, cursor.event_id, upTo, limit, now, ...counted.flatMap(c => c.values)],
-    );
-  }
-
-  /** The meters the organization's live subscriptions bill through a metered price. */
-  private metersInUse(organizationId: string): Promise<MeterInUse[]> {
+  private meters(organizationId: string): Promise<MeterInUse[]> {
     return sql<MeterInUse>(
       this.em,
-      `select distinct on (m.id) m.id as meter_id, m.filter, m.aggregation
-       from billing.subscriptions s
-       join billing.product_prices pp on pp.id = any(s.price_ids::uuid[]) and pp.amount_type = 'metered_unit'
-       join billing.meters m on m.id = pp.meter_id and m.organization_id = s.organization_id
-       where s.organization_id = ? and s.status not in ('incomplete', 'incomplete_expired')`,
+      `select m.id as meter_id, m.filter, m.aggregation, m.archived_at is null as live,
+         exists (select 1 from billing.subscriptions s
+           join billing.product_prices pp on pp.id = any(s.price_ids::uuid[]) and pp.amount_type = 'metered_unit'
+           where s.organization_id = m.organization_id and pp.meter_id = m.id
+             and s.status not in ('incomplete', 'incomplete_expired')) as billed
+       from billing.meters m where m.organization_id = ?`,
       [organizationId],
-    );
+    ).then(rows => rows.filter(m => m.live || m.billed));
   }
 
   /** The earliest ingestion instant of an event past the cursor, at or before `upTo` (null: nothing to bill). */
@@ -168,7 +173,10 @@ export class BillingEntryQueries {
     return row?.at ? new Date(row.at) : null;
   }
 
-  /** Organizations with a live meter and events past their cursor (the wall clock's sweep). */
+  /**
+   * Organizations with events past their cursor (the wall clock's sweep): those with a live meter or an event type
+   * (every user event has one), so customers' `first_user_event_at` is set without meters too.
+   */
   async organizationsDue(now: Date, limit: number): Promise<string[]> {
     const rows = await sql<{ organization_id: string }>(
       this.em,

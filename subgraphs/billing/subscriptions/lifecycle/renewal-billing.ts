@@ -149,9 +149,11 @@ export function priceRenewal(
   productName: string,
   adjustments: NewOrderItem[],
   usage: NewOrderItem[] = [],
+  withPrice = true,
 ): { items: NewOrderItem[]; subtotal: bigint; discountAmount: bigint } {
-  // A row re-read with `em.refresh` (the PATCH's resume) hydrates the bigint column as a string.
-  const regular = BigInt(s.amount);
+  // A row re-read with `em.refresh` (the PATCH's resume) hydrates the bigint column as a string. A final usage
+  // order (a cancellation at period end) has no price line: no period follows.
+  const regular = withPrice ? BigInt(s.amount) : 0n;
   // Polar's rule: the discount applies to the cycle's price and its usage lines, not to proration lines.
   const discountable = usage.reduce((sum, item) => sum + item.amount, regular);
   const off = discount
@@ -164,17 +166,14 @@ export function priceRenewal(
       )
     : 0n;
   // The price's line covers the period the order bills (the subscription's current one).
-  const items = [
-    {
-      label: productName,
-      amount: regular,
-      productPriceId: s.priceIds[0] ?? null,
-      startTimestamp: s.currentPeriodStart,
-      endTimestamp: s.currentPeriodEnd,
-    },
-    ...usage,
-    ...adjustments,
-  ];
+  const price = {
+    label: productName,
+    amount: regular,
+    productPriceId: s.priceIds[0] ?? null,
+    startTimestamp: s.currentPeriodStart,
+    endTimestamp: s.currentPeriodEnd,
+  };
+  const items = [...(withPrice ? [price] : []), ...usage, ...adjustments];
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0n);
   return { items, subtotal, discountAmount: off > subtotal ? (subtotal > 0n ? subtotal : 0n) : off };
 }

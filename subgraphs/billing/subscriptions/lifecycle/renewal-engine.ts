@@ -161,7 +161,8 @@ export class RenewalEngine implements DueWorkRunner {
 
   /**
    * The end of a period: cancel at period end ends it (`subscription.revoked`; `.canceled` was sent when
-   * it was asked for), pause at period end pauses it (no order), else a new period and its order.
+   * it was asked for) and bills the ended period's usage on a final order, pause at period end pauses it (no
+   * order), else a new period and its order.
    */
   private async cycle(em: EntityManager, id: string, read: DueRead, at: Date): Promise<'done' | null> {
     const stamp = new Stamp(at);
@@ -173,8 +174,14 @@ export class RenewalEngine implements DueWorkRunner {
         renewal = { types, payload: await subscriptionEventPayload(em, s), at: stamp.next(types.length) };
       else await recordSubscriptionEvents(em, s, types, stamp.next(types.length));
     };
+    let ended = false;
     const s = await inSubscriptionFrame(em, { lock: 'wait', now: () => at, recordEvents }, id, read, async (em, s) => {
-      if (s.cancelAtPeriodEnd) return endAtPeriodEnd(s, at);
+      if (s.cancelAtPeriodEnd) {
+        // The ended period's usage is still billed (final order below), with the period's discount.
+        discount = await discountForPeriod(em, s, s.currentPeriodStart);
+        ended = true;
+        return endAtPeriodEnd(s, at);
+      }
       if (s.pauseAtPeriodEnd) return pauseAtEnd(s, at);
       await applyPendingUpdate(em, s, at);
       const period = nextPeriod(s);
@@ -187,6 +194,10 @@ export class RenewalEngine implements DueWorkRunner {
     if (!s) return null;
     // The period's order and its first charge, in this transaction (renewal-first-charge.ts).
     if (renewal) await billAndChargePeriod(em, this.options.payments, s, discount, stamp, renewal, this.tax());
+    else if (ended) {
+      const none: RenewalEvents = { types: [], payload: {}, at };
+      await billAndChargePeriod(em, this.options.payments, s, discount, stamp, none, this.tax(), true);
+    }
     return 'done';
   }
 

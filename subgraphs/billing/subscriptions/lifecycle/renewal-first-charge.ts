@@ -45,6 +45,10 @@ export interface RenewalEvents {
  * the subscription is still due, and the next pass replays the key and gets the first outcome back.
  * A declined or in-flight charge leaves the order `pending` and hands it to dunning
  * (`settleAttempt`), as a later retry would.
+ *
+ * `final`: the last order of a subscription canceled at its period's end (docs/usage-billing.md#the-usage-line):
+ * Polar bills the ended period's usage (and any proration lines left) without a price line; nothing pending, no
+ * order. The subscription has ended, so a declined charge leaves the order pending and is not retried.
  */
 export async function billAndChargePeriod(
   em: EntityManager,
@@ -54,9 +58,12 @@ export async function billAndChargePeriod(
   stamp: Stamp,
   subscriptionEvents: RenewalEvents,
   tax?: RenewalTax | null,
+  final = false,
 ): Promise<void> {
   const at = stamp.at;
-  const start = s.currentPeriodStart;
+  // A final usage order is the one order of the period that would have followed (unique per subscription and
+  // period start, like a renewal's).
+  const start = final ? s.currentPeriodEnd : s.currentPeriodStart;
   // The product's name and the customer's billing details; the customer's row locked for its balance.
   const renewals = new RenewalQueries(em);
   const names = await renewals.namesLockingCustomer(s);
@@ -68,7 +75,9 @@ export async function billAndChargePeriod(
   const adjustments = await adjustmentsOf(em, s, at, wallet.prorations);
   // Usage of the period that ended (docs/usage-billing.md): billed in arrears on this order.
   const usage = await usageLinesAt(em, s, at);
-  const priced = priceRenewal(s, discount, names.product_name, adjustments.items, usage.items);
+  // Polar makes no final order when nothing is pending.
+  if (final && usage.items.length === 0 && adjustments.items.length === 0) return;
+  const priced = priceRenewal(s, discount, names.product_name, adjustments.items, usage.items, !final);
   const orderTax = await renewalOrderTax(tax, s, names, priced, at);
   const { total } = orderAmounts({
     subtotalAmount: priced.subtotal,
@@ -111,6 +120,9 @@ export async function billAndChargePeriod(
     createdAt,
     at,
     payment: outcome && { key, amount: settlement.dueAmount, outcome, createdAt: stamp.next(1) },
+    periodStart: start,
+    // The subscription has ended: a final order's failed charge is not retried (Polar's dunning skips it).
+    nextAttemptAt: final ? null : at,
   });
   if (adjustments.items.length > 0) await adjustments.markTaken(orderId);
   await usage.markBilled(orderId);
@@ -128,7 +140,7 @@ export async function billAndChargePeriod(
     at: new Date(subscriptionEvents.at.getTime() + i),
   }));
   // `order.created` tells of the order as it was before its charge: pending, due now.
-  const pending = { status: 'pending', paid: false, modified_at: null, next_payment_attempt_at: at };
+  const pending = { status: 'pending', paid: false, modified_at: null, next_payment_attempt_at: final ? null : at };
   events.push({ type: 'order.created', payload: 1, patch: paid ? pending : undefined, at: createdAt });
   if (paid)
     events.push(
@@ -144,7 +156,7 @@ export async function billAndChargePeriod(
   if (!paid && outcome) {
     // Declined or in flight: what any later attempt's outcome does (dunning), on the order as an entity.
     const order = await renewals.orderById(orderId);
-    await settleAttempt(em, s, order, 1, outcome, stamp);
+    await settleAttempt(em, s, order, 1, outcome, stamp, !final);
   }
   // Balance entries (a rare plan-change credit) go with the unit of work.
   await em.flush();

@@ -73,6 +73,10 @@ export interface RenewalOrderRow {
   createdAt: Date;
   at: Date;
   payment: { key: string; amount: bigint; outcome: ChargeOutcome; createdAt: Date } | null;
+  /** The period the order is unique for (the current period's start; a final usage order's: its end). */
+  periodStart: Date;
+  /** When an unpaid order is tried again (null: never, as a final usage order). */
+  nextAttemptAt: Date | null;
 }
 
 /**
@@ -352,8 +356,8 @@ export class RenewalQueries {
         o.billingAddress ? JSON.stringify(o.billingAddress) : null,
         s.seats,
         JSON.stringify(s.metadata ?? {}),
-        o.paid ? null : o.at,
-        s.currentPeriodStart,
+        o.paid ? null : o.nextAttemptAt,
+        o.periodStart,
         o.createdAt,
         o.paid ? o.at : null,
         o.tax.taxBehavior,
