@@ -3,6 +3,7 @@ import { DomainError, RequestValidationError } from '../kit/errors.js';
 import { authorize } from '../kit/graphql/authorize.js';
 import { graphQLRequestOf } from '../kit/http/graphql-http.js';
 import { requestIdOf } from '../kit/http/http-util.js';
+import { withRequestId } from '../kit/request-scope.js';
 import type { Logger } from '../kit/logger.js';
 import { httpMetrics } from '../kit/metrics/http-metrics.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
@@ -166,7 +167,8 @@ function requestContext(deps: AppDependencies) {
         'request',
       );
     });
-    next();
+    // Everything the request does from here, awaits included, logs and forwards this id (docs/observability.md#request-ids).
+    withRequestId(req.requestId, next);
   };
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
+import { requestIdHeader } from '../request-scope.js';
 import { headerOf, parseJson, readBody, sendJson } from './http-util.js';
 import {
   INTERNAL_SIGNATURE_HEADER,
@@ -124,7 +125,11 @@ export function signedRpcClient<T extends object>(contract: RpcContract<T>, base
       try {
         response = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...signInternalRequest('POST', path, body, internalKey) },
+          headers: {
+            'content-type': 'application/json',
+            ...requestIdHeader(),
+            ...signInternalRequest('POST', path, body, internalKey),
+          },
           body,
           signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         });
