@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import { withRequestId } from '../request-scope.js';
+import { serveTraced } from '../tracing/tracing.js';
 import { BodyTooLarge, requestIdOf, sendJson } from './http-util.js';
 import { keepIdleSocketsLonger } from './idle-sockets.js';
 
@@ -30,11 +31,16 @@ export function router(
     res.setHeader('x-request-id', requestId);
     const path = (req.url ?? '/').split('?')[0];
     const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ requestId, method: req.method, path, status: res.statusCode, ms }, 'request');
+    const method = req.method ?? 'GET';
+    const attributes = { 'http.request.method': method, 'url.path': path, 'billing.request_id': requestId };
+    return serveTraced(`${method} ${path}`, req.headers, attributes, finish => {
+      res.once('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.info({ requestId, method, path, status: res.statusCode, ms }, 'request');
+        finish(res.statusCode);
+      });
+      return withRequestId(requestId, () => serve(req, res, requestId, path));
     });
-    return withRequestId(requestId, () => serve(req, res, requestId, path));
   };
 
   async function serve(req: IncomingMessage, res: ServerResponse, requestId: string, path: string): Promise<void> {

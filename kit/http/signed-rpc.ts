@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
-import { requestIdHeader } from '../request-scope.js';
 import { headerOf, parseJson, readBody, sendJson } from './http-util.js';
 import {
   INTERNAL_SIGNATURE_HEADER,
@@ -9,6 +8,7 @@ import {
   verifyInternalRequest,
   type WireDomainError,
 } from './internal-auth.js';
+import { onwardHeaders } from './onward-headers.js';
 import { joinUrl } from './peers.js';
 import type { Routes } from './router.js';
 import { fromWireDomainError, toWireDomainError } from './wire-domain-error.js';
@@ -127,7 +127,7 @@ export function signedRpcClient<T extends object>(contract: RpcContract<T>, base
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            ...requestIdHeader(),
+            ...onwardHeaders(),
             ...signInternalRequest('POST', path, body, internalKey),
           },
           body,
