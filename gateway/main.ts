@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   const subgraphs = subgraphUrls(required);
 
   await runService({
+    service: 'gateway',
     logger,
     host: config.HOST,
     port: config.PORT,

@@ -1,6 +1,7 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { PRINCIPAL_HEADER, signPrincipal } from '../kit/principal.js';
 import type { GatewayContext } from '../kit/graphql/subgraph-runtime.js';
+import { traceHeaders } from '../kit/tracing/tracing.js';
 
 /**
  * Distributed topology: calls a subgraph over HTTP with the caller's principal signed by the
@@ -22,5 +23,6 @@ export class SigningDataSource extends RemoteGraphQLDataSource<GatewayContext & 
     if (!context?.principal) return;
     request.http?.headers.set(PRINCIPAL_HEADER, signPrincipal(context.principal, this.internalKey));
     request.http?.headers.set('x-request-id', context.requestId);
+    for (const [name, value] of Object.entries(traceHeaders())) request.http?.headers.set(name, value);
   }
 }

@@ -3,6 +3,8 @@ import { DomainError, RequestValidationError } from '../kit/errors.js';
 import { authorize } from '../kit/graphql/authorize.js';
 import { graphQLRequestOf } from '../kit/http/graphql-http.js';
 import { requestIdOf } from '../kit/http/http-util.js';
+import { withRequestId } from '../kit/request-scope.js';
+import { serveTraced } from '../kit/tracing/tracing.js';
 import type { Logger } from '../kit/logger.js';
 import { httpMetrics } from '../kit/metrics/http-metrics.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
@@ -154,19 +156,25 @@ function requestContext(deps: AppDependencies) {
       return;
     }
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      deps.logger.info(
-        {
-          requestId: req.requestId,
-          method: req.method,
-          path: req.path,
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-        },
-        'request',
-      );
+    const attributes = { 'http.request.method': req.method, 'billing.request_id': req.requestId };
+    // Everything the request does from here, awaits included, logs and forwards this id, and runs in
+    // its trace when tracing is on (docs/observability.md#request-ids).
+    serveTraced(req.method, req.headers, attributes, finish => {
+      res.on('finish', () => {
+        deps.logger.info(
+          {
+            requestId: req.requestId,
+            method: req.method,
+            path: req.path,
+            status: res.statusCode,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          },
+          'request',
+        );
+        finish(res.statusCode, req.route ? `${req.baseUrl}${req.route.path}` : 'unmatched');
+      });
+      withRequestId(req.requestId, next);
     });
-    next();
   };
 }
 

@@ -86,6 +86,7 @@ async function main(): Promise<void> {
   });
 
   await runService({
+    service: 'rest-adapter',
     logger,
     host: config.HOST,
     port: config.PORT,

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { listenForWork, type WorkSubscription } from '../database/work-signals.js';
+import { outsideRequest } from '../request-scope.js';
 
 /**
  * The longest a worker waits without a wake-up. Writers notify at commit and a listener that reconnects
@@ -202,8 +203,15 @@ export class BackgroundWork {
     });
   }
 
-  /** Starts a pass of every started worker that is due and idle, then sets the one timer for the rest. */
+  /**
+   * Starts a pass of every started worker that is due and idle, then sets the one timer for the rest.
+   * Outside any request: a request that woke a worker must not lend it its id (kit/request-scope.ts).
+   */
   private pump(): void {
+    outsideRequest(() => this.pumpNow());
+  }
+
+  private pumpNow(): void {
     const now = performance.now();
     let earliest = Number.POSITIVE_INFINITY;
     for (const entry of this.entries) {

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
+import { withRequestId } from '../request-scope.js';
+import { serveTraced } from '../tracing/tracing.js';
 import { BodyTooLarge, requestIdOf, sendJson } from './http-util.js';
 import { keepIdleSocketsLonger } from './idle-sockets.js';
 
@@ -14,6 +16,8 @@ export const GRAPHQL_INTERNAL_ERROR = {
 
 /**
  * The request listener of a bare node:http server. Echoes a plausible x-request-id (or assigns one),
+ * serves the request under it (every log line carries it, calls onwards send it:
+ * docs/observability.md#request-ids) and logs a `request` line when the answer is sent;
  * answers 404, 405 (with Allow), 413 for a body over readBody's limit, and 500 for a route that throws:
  * logged, with `internalError(path)` as the body, or the socket destroyed when the answer had begun.
  */
@@ -22,10 +26,24 @@ export function router(
   logger: Logger,
   internalError: (path: string) => unknown = () => GRAPHQL_INTERNAL_ERROR,
 ) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
     const path = (req.url ?? '/').split('?')[0];
+    const started = process.hrtime.bigint();
+    const method = req.method ?? 'GET';
+    const attributes = { 'http.request.method': method, 'url.path': path, 'billing.request_id': requestId };
+    return serveTraced(`${method} ${path}`, req.headers, attributes, finish => {
+      res.once('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.info({ requestId, method, path, status: res.statusCode, ms }, 'request');
+        finish(res.statusCode);
+      });
+      return withRequestId(requestId, () => serve(req, res, requestId, path));
+    });
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse, requestId: string, path: string): Promise<void> {
     const methods = routes[path];
     const route = methods?.[req.method ?? 'GET'];
     try {
@@ -40,7 +58,7 @@ export function router(
       if (res.headersSent) res.destroy();
       else sendJson(res, 500, internalError(path));
     }
-  };
+  }
 }
 
 /**

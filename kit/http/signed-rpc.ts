@@ -8,6 +8,7 @@ import {
   verifyInternalRequest,
   type WireDomainError,
 } from './internal-auth.js';
+import { onwardHeaders } from './onward-headers.js';
 import { joinUrl } from './peers.js';
 import type { Routes } from './router.js';
 import { fromWireDomainError, toWireDomainError } from './wire-domain-error.js';
@@ -124,7 +125,11 @@ export function signedRpcClient<T extends object>(contract: RpcContract<T>, base
       try {
         response = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...signInternalRequest('POST', path, body, internalKey) },
+          headers: {
+            'content-type': 'application/json',
+            ...onwardHeaders(),
+            ...signInternalRequest('POST', path, body, internalKey),
+          },
           body,
           signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         });

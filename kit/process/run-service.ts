@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
 import { type MetricsListen, type MetricsServer, startMetricsServer } from '../metrics/metrics-server.js';
+import { startTracing } from '../tracing/tracing.js';
 
 /** A shutdown still running after this long exits with 1 anyway. */
 const SHUTDOWN_TIMEOUT_MS = 25_000;
@@ -15,6 +16,8 @@ export interface StartedService {
 }
 
 export interface ServiceOptions {
+  /** The process's name: its traces' `service.name` (docs/observability.md#traces). */
+  service: string;
   logger: Logger;
   host: string;
   port: number;
@@ -39,6 +42,7 @@ export async function runService(options: ServiceOptions): Promise<void> {
   let server: Server | undefined;
   let metrics: MetricsServer | null = null;
   let stopping = false;
+  let tracingStop: (() => Promise<void>) | undefined;
   const shutdown = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
@@ -51,6 +55,7 @@ export async function runService(options: ServiceOptions): Promise<void> {
     }
     await metrics?.close();
     for (const close of closers) await close().catch(error => logger.error({ err: error }, 'close failed'));
+    await tracingStop?.().catch(error => logger.error({ err: error }, 'trace export failed'));
     clearTimeout(timer);
     process.exit(code);
   };
@@ -59,6 +64,8 @@ export async function runService(options: ServiceOptions): Promise<void> {
 
   let details: Record<string, unknown> | undefined;
   try {
+    // Stopped last at shutdown: the spans of the requests that drained are exported before the exit.
+    tracingStop = (await startTracing(options.service)) ?? undefined;
     ({ server, details } = await options.start(close => closers.push(close)));
     await listen(server, options.port, options.host);
     if (options.metrics) metrics = await startMetricsServer(options.metrics);

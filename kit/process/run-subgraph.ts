@@ -43,6 +43,7 @@ export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise
   );
 
   await runService({
+    service: options.service,
     logger,
     host: config.HOST,
     port: config.PORT,

@@ -3,6 +3,7 @@ import type { DirectOperations } from '../../gateway/direct-operations.js';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../../kit/principal.js';
 import type { GatewayContext } from '../../kit/graphql/subgraph-runtime.js';
 import type { GraphQLRequest } from '../../kit/http/graphql-http.js';
+import { traceHeaders } from '../../kit/tracing/tracing.js';
 
 /** A GraphQL error as it comes back from the gateway. */
 export interface GraphQLErrorLike {
@@ -53,6 +54,7 @@ export class HttpGatewayClient implements GatewayClient {
       headers: {
         'content-type': 'application/json',
         'apollo-require-preflight': 'true',
+        ...traceHeaders(),
         'x-request-id': requestId,
         [PRINCIPAL_HEADER]: signPrincipal(principal, this.internalKey),
       },

@@ -9,6 +9,7 @@ import {
   type WireDomainError,
 } from '../../kit/http/internal-auth.js';
 import { fromWireDomainError } from '../../kit/http/wire-domain-error.js';
+import { onwardHeaders } from '../../kit/http/onward-headers.js';
 
 const REQUEST_TIMEOUT_MS = 5_000;
 
@@ -57,6 +58,7 @@ export class HttpPrincipalResolver implements PrincipalResolver {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
+          ...onwardHeaders(),
           ...signInternalRequest('POST', INTERNAL_PRINCIPAL_PATH, body, this.internalKey, this.now()),
         },
         body,

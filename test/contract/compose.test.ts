@@ -15,6 +15,7 @@ const require = createRequire(import.meta.url);
 
 interface ComposeService {
   command?: string[] | string;
+  ports?: (string | { target?: number | string; published?: number | string })[];
   environment?: Record<string, string | number | boolean | null>;
   depends_on?: Record<string, { condition: string }> | string[];
 }
@@ -178,5 +179,24 @@ describe('docker-compose.yml', () => {
         });
       }
     }
+  });
+
+  it('gives every process a Prometheus endpoint (METRICS_PORT) that no service publishes', () => {
+    const metricsPort = /^\$\{METRICS_PORT:-(\d+)\}$/;
+    for (const { service } of readmeEntryPoints()) {
+      const environment = compose.services[service].environment ?? {};
+      expect({ service, port: String(environment.METRICS_PORT) }).toEqual({
+        service,
+        port: expect.stringMatching(metricsPort),
+      });
+    }
+    const defaultPort = metricsPort.exec(String(compose.services.identity.environment?.METRICS_PORT))?.[1];
+    // Only the REST adapter publishes anything, and only its public port.
+    const published = Object.entries(compose.services).flatMap(([name, service]) =>
+      (service.ports ?? []).map(port => ({ name, port: typeof port === 'string' ? port : JSON.stringify(port) })),
+    );
+    expect(published.map(({ name }) => name)).toEqual(['rest-adapter']);
+    expect(published[0].port.endsWith(`:${compose.services['rest-adapter'].environment?.PORT}`)).toBe(true);
+    expect(published.some(({ port }) => port.includes('METRICS') || port.includes(String(defaultPort)))).toBe(false);
   });
 });

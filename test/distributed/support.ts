@@ -50,6 +50,8 @@ export let gateway: Part;
 export let rest: Part;
 export let alice: Tenant;
 export let bob: Tenant;
+/** Settings every part of this file's stack gets on top of its own (`useDistributedStack`'s argument). */
+let extraEnv: () => Record<string, string> = () => ({});
 
 /** Builds once into a private folder (a concurrent `npm start` or build cannot delete files under us). */
 export function build(): string {
@@ -83,6 +85,7 @@ export function startPart(
       INTERNAL_KEY,
       DATA_DIR: path.join(buildDir, 'data'),
       METRICS_PORT: '0',
+      ...extraEnv(),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -156,9 +159,13 @@ export function logsOf(part: Part): string {
   return `--- ${part.name} ---\n${part.output.slice(-40).join('\n')}`;
 }
 
-/** Registers this suite's setup and teardown; call it once at the top of each test file. */
-export function useDistributedStack(): void {
+/**
+ * Registers this suite's setup and teardown; call it once at the top of each test file. `env`, read when
+ * the stack starts (after the file's own earlier `beforeAll`s), adds settings to every part.
+ */
+export function useDistributedStack(partEnv: () => Record<string, string> = () => ({})): void {
   beforeAll(async () => {
+    extraEnv = partEnv;
     buildDir = build();
     database = await createTestDatabase('distributed');
     // Identity e-mails the owners of revoked tokens through billing, which starts after it: billing's

@@ -25,12 +25,14 @@ export interface TestStack {
 
 /**
  * Both environments as `npm start` builds them (subgraphs, gateway, REST adapter in one process),
- * each on its own fresh database, listening on a random loopback port.
+ * each on its own fresh database, listening on a random loopback port. With `databases`, on those
+ * instead (a restored backup): they are migrated like any start and left in place on close.
  */
 export async function startTestStack(
   label: string,
   clock: Clock = systemClock,
   env: Record<string, string> = {},
+  databases?: Record<EnvironmentName, string>,
 ): Promise<TestStack> {
   // No renewal scheduler on the wall clock: a test that moves its clock would see renewals at random moments
   // (the sandbox clock's advance runs them deterministically; RENEWAL_INTERVAL_MS in `env` turns it on).
@@ -38,7 +40,9 @@ export async function startTestStack(
   const logger = createLogger('silent');
   const started: { env: RunningEnvironment; server: Server; drop: () => Promise<void> }[] = [];
   for (const name of ['production', 'sandbox'] as EnvironmentName[]) {
-    const database = await createMigratedTestDatabase(`${label}_${name}`);
+    const database = databases
+      ? { url: databases[name], drop: async () => undefined }
+      : await createMigratedTestDatabase(`${label}_${name}`);
     const environment = await startEnvironment({
       name,
       config,
