@@ -8,10 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { systemClock } from '../../kit/clock.js';
 import { type EnvironmentName, loadConfig } from '../../kit/config.js';
-import { dropDatabase, ensureDatabase, withDatabase } from '../../kit/database/databases.js';
+import { dropDatabase, withDatabase } from '../../kit/database/databases.js';
 import { createLogger } from '../../kit/logger.js';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
-import { createTestDatabase, testServerUrl } from '../support/database.js';
+import { createMigratedTestDatabase, testServerUrl } from '../support/database.js';
+import { createMigratedDatabase } from '../support/database-template.js';
 import { TEST_SECRET } from '../support/stack.js';
 
 /**
@@ -112,10 +113,12 @@ export function useCliStack(): void {
 
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-cli-'));
     await chmod(dataDir, 0o755);
-    database = await createTestDatabase('cli');
+    // Copies of the migrated template (test/support/database-template.ts): the environments started below
+    // and every CLI process find nothing to migrate, as on a server that has run before.
+    database = await createMigratedTestDatabase('cli');
     // What the CLI (and `npm start`) use for the sandbox when only DATABASE_URL is given.
     sandboxName = `${new URL(database.url).pathname.slice(1)}_sandbox`;
-    await ensureDatabase(testServerUrl(), sandboxName);
+    await createMigratedDatabase(testServerUrl(), sandboxName);
 
     childEnv = {
       PATH: process.env.PATH,
