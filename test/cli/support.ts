@@ -105,7 +105,9 @@ export const slug = (label: string) => `${label}-${randomBytes(3).toString('hex'
 
 /** Registers this suite's setup and teardown; call it once at the top of each test file. */
 export function useCliStack(): void {
-  jest.setTimeout(120_000);
+  // Each CLI call is a new Node process loading the CLI: 1-2 s of CPU, which a loaded machine stretches
+  // past a minute for a test of six calls (slower, not wrong).
+  jest.setTimeout(300_000);
   beforeAll(async () => {
     // A private build: a concurrent `npm start` or build elsewhere in the tree cannot delete files under us.
     buildDir = path.join(ROOT, '.build', `cli-${process.pid}-${randomBytes(3).toString('hex')}`);
