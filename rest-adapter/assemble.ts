@@ -86,7 +86,7 @@ const cardEntryOf = (options: RestAppOptions): CardEntry =>
 export function assembleRestApp(options: RestAppOptions): Express {
   const routes = routesFor(options.environment);
   // Built on the first request that needs them (every body made from them is cached on first use too):
-  // generating the document from the routes' zod schemas was a third of an environment's start, paid by
+  // generating the document from the routes' zod schemas cost about as much as building the gateway, paid by
   // every start and test stack whether or not anyone reads it (docs/performance.md#the-test-suites-budget).
   let openapi: Record<string, unknown> | undefined;
   const document = () => (openapi ??= documentRequestGuards(buildOpenApi(routes, options.publicUrl)));
