@@ -85,8 +85,12 @@ const cardEntryOf = (options: RestAppOptions): CardEntry =>
  */
 export function assembleRestApp(options: RestAppOptions): Express {
   const routes = routesFor(options.environment);
-  const openapi = documentRequestGuards(buildOpenApi(routes, options.publicUrl));
-  const docs = renderDocsPage(openapi);
+  // Built on the first request that needs them (every body made from them is cached on first use too):
+  // generating the document from the routes' zod schemas cost about as much as building the gateway, paid by
+  // every start and test stack whether or not anyone reads it (docs/performance.md#the-test-suites-budget).
+  let openapi: Record<string, unknown> | undefined;
+  const document = () => (openapi ??= documentRequestGuards(buildOpenApi(routes, options.publicUrl)));
+  let docs: string | undefined;
   const logger = options.logger.child({ environment: options.environment });
   const operations = options.operations ?? new OperationDocuments();
   const portal =
@@ -111,8 +115,8 @@ export function assembleRestApp(options: RestAppOptions): Express {
     logger,
     ready: options.ready,
     announcements: options.announcements,
-    openapi: () => openapi,
-    docsPage: () => docs,
+    openapi: document,
+    docsPage: () => (docs ??= renderDocsPage(document())),
     guards: options.guards,
     rawBodyRouters: [
       createStorageRouter({ gateway: options.gateway, operations, logger }),

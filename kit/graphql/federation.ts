@@ -29,3 +29,21 @@ export async function buildFederatedSchema(
   }
   return buildSubgraphSchema({ typeDefs, resolvers });
 }
+
+/**
+ * A subgraph's schema, built on the first call and shared by every later one in the process: both
+ * environments of `npm start` (and of each test stack) run the same schema, which holds no I/O and no
+ * per-environment state (each request's context brings the database and the clock), and building it
+ * is the costliest step of starting a subgraph (docs/performance.md#the-test-suites-budget). A build
+ * that failed is not kept.
+ */
+export function builtOnce(build: () => Promise<GraphQLSchema>): () => Promise<GraphQLSchema> {
+  let built: Promise<GraphQLSchema> | undefined;
+  return () => {
+    built ??= build().catch(error => {
+      built = undefined;
+      throw error;
+    });
+    return built;
+  };
+}

@@ -8,10 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { systemClock } from '../../kit/clock.js';
 import { type EnvironmentName, loadConfig } from '../../kit/config.js';
-import { dropDatabase, ensureDatabase, withDatabase } from '../../kit/database/databases.js';
+import { dropDatabase, withDatabase } from '../../kit/database/databases.js';
 import { createLogger } from '../../kit/logger.js';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
-import { createTestDatabase, testServerUrl } from '../support/database.js';
+import { createMigratedTestDatabase, testServerUrl } from '../support/database.js';
+import { createMigratedDatabase } from '../support/database-template.js';
 import { TEST_SECRET } from '../support/stack.js';
 
 /**
@@ -104,7 +105,9 @@ export const slug = (label: string) => `${label}-${randomBytes(3).toString('hex'
 
 /** Registers this suite's setup and teardown; call it once at the top of each test file. */
 export function useCliStack(): void {
-  jest.setTimeout(120_000);
+  // Each CLI call is a new Node process loading the CLI: 1-2 s of CPU, which a loaded machine stretches
+  // past a minute for a test of six calls (slower, not wrong).
+  jest.setTimeout(300_000);
   beforeAll(async () => {
     // A private build: a concurrent `npm start` or build elsewhere in the tree cannot delete files under us.
     buildDir = path.join(ROOT, '.build', `cli-${process.pid}-${randomBytes(3).toString('hex')}`);
@@ -112,10 +115,12 @@ export function useCliStack(): void {
 
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-cli-'));
     await chmod(dataDir, 0o755);
-    database = await createTestDatabase('cli');
+    // Copies of the migrated template (test/support/database-template.ts): the environments started below
+    // and every CLI process find nothing to migrate, as on a server that has run before.
+    database = await createMigratedTestDatabase('cli');
     // What the CLI (and `npm start`) use for the sandbox when only DATABASE_URL is given.
     sandboxName = `${new URL(database.url).pathname.slice(1)}_sandbox`;
-    await ensureDatabase(testServerUrl(), sandboxName);
+    await createMigratedDatabase(testServerUrl(), sandboxName);
 
     childEnv = {
       PATH: process.env.PATH,
