@@ -44,7 +44,8 @@ nav.sections a[aria-current=page]{color:var(--fg);border-bottom-color:var(--acce
 .kpi{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.8rem 1rem}
 .kpi strong{display:block;font-size:1.3rem}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(24rem,1fr));gap:1rem;margin:1rem 0}
-.chart{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem;min-height:1rem}
+.chart{margin:0;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem;min-height:1rem}
+.chart figcaption{font-weight:500;margin-bottom:.25rem}
 .filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end;margin:0 0 1rem}
 .filters .field{min-width:9rem}
 .pager{display:flex;gap:1rem;align-items:center;margin:.75rem 0}
