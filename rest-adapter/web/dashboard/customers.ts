@@ -1,8 +1,8 @@
 import { html } from '../../web-kit/html.js';
 import { csrfField } from '../../web-kit/layout.js';
 import { formatDate } from '../portal/portal-format.js';
-import { type DashboardContext, type DashboardRoute, ofThisOrganization, sendDashboard } from './dashboard-context.js';
-import { heading, pageNumber, pager } from './dashboard-frame.js';
+import { type DashboardContext, type DashboardRoute, ofThisOrganization } from './dashboard-context.js';
+import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
 import { ordersTable } from './orders.js';
 import { subscriptionsTable } from './subscriptions.js';
 

@@ -4,12 +4,9 @@ import { DomainError, ResourceNotFound } from '../../../kit/errors.js';
 import type { OrganizationSummary } from '../../../subgraphs/identity/contract.js';
 import { requireSignIn } from '../../web-kit/auth.js';
 import { issueCsrfToken, verifyCsrf } from '../../web-kit/csrf.js';
-import type { HtmlValue } from '../../web-kit/html.js';
-import { type PageUser, renderPage, sendPage } from '../../web-kit/layout.js';
-import type { CspAllowance } from '../../web-kit/stripe-js.js';
+import type { PageUser } from '../../web-kit/layout.js';
 import { FORM_EXPIRED, forbidden, messageOf, page, pageUser, type WebDependencies } from '../account-pages.js';
 import type { PortalApi, PortalCall } from '../portal/portal-api.js';
-import { dashboardFrame, type SectionKey } from './dashboard-frame.js';
 
 /** What the dashboard's pages need: the pages' identity contract, the API's own route objects, the environment. */
 export interface DashboardDependencies extends WebDependencies {
@@ -72,28 +69,6 @@ export function dashboardPage(deps: DashboardDependencies, handler: DashboardHan
       query: name => url.searchParams.get(name),
     });
   });
-}
-
-export interface DashboardPage {
-  section: SectionKey;
-  title: string;
-  body: HtmlValue;
-  status?: number;
-  /** Our own scripts (the overview's charts): the page is sent with a CSP allowing this origin's scripts only. */
-  scripts?: string[];
-}
-
-const OWN_SCRIPTS_ONLY: CspAllowance = { script: [], frame: ["'none'"], connect: ["'none'"] };
-
-export function sendDashboard(ctx: DashboardContext, { section, title, body, status, scripts }: DashboardPage): void {
-  const document = renderPage({
-    title: `${title} · ${ctx.organization.name}`,
-    user: ctx.user,
-    wide: true,
-    scripts,
-    body: dashboardFrame(ctx, section, body),
-  });
-  sendPage(ctx.res, document, status ?? 200, scripts?.length ? OWN_SCRIPTS_ONLY : undefined);
 }
 
 /** A 303 to a page of this organization's dashboard, with one of the page's fixed notices. */

@@ -1,7 +1,8 @@
 import type { EnvironmentName } from '../../../kit/config.js';
 import type { OrganizationSummary } from '../../../subgraphs/identity/contract.js';
 import { html, type HtmlValue, rawHtml, type SafeHtml } from '../../web-kit/html.js';
-import { errorBox } from '../../web-kit/layout.js';
+import { errorBox, renderPage, sendPage } from '../../web-kit/layout.js';
+import type { CspAllowance } from '../../web-kit/stripe-js.js';
 import type { DashboardContext } from './dashboard-context.js';
 
 /** The sections of the nav, in its order; each is a path under `/dashboard/<organization id>`. */
@@ -121,4 +122,26 @@ export function pageNumber(ctx: DashboardContext): number {
 /** A section's heading with an optional error box (the API's refusal). */
 export function heading(title: string, error?: string | null): SafeHtml {
   return html`<h1>${title}</h1>${errorBox(error)}`;
+}
+
+export interface DashboardPage {
+  section: SectionKey;
+  title: string;
+  body: HtmlValue;
+  status?: number;
+  /** Our own scripts (the overview's charts): the page is sent with a CSP allowing this origin's scripts only. */
+  scripts?: string[];
+}
+
+const OWN_SCRIPTS_ONLY: CspAllowance = { script: [], frame: ["'none'"], connect: ["'none'"] };
+
+export function sendDashboard(ctx: DashboardContext, { section, title, body, status, scripts }: DashboardPage): void {
+  const document = renderPage({
+    title: `${title} · ${ctx.organization.name}`,
+    user: ctx.user,
+    wide: true,
+    scripts,
+    body: dashboardFrame(ctx, section, body),
+  });
+  sendPage(ctx.res, document, status ?? 200, scripts?.length ? OWN_SCRIPTS_ONLY : undefined);
 }

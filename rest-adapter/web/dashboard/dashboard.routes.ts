@@ -43,8 +43,10 @@ export function dashboardRoutes(deps: DashboardDependencies): express.Router {
       sendPage(res, renderPage({ title: 'Dashboard', user: await pageUser(deps, req, res), body }));
     }),
   );
-  router.get('/dashboard/:organizationId', dashboardPage(deps, showOverview));
-  for (const route of SECTION_ROUTES)
-    router[route.method](`/dashboard/:organizationId${route.path}`, dashboardPage(deps, route.handler));
+  // The sections are one router mounted under the organization's path (its id read with mergeParams).
+  const sections = express.Router({ mergeParams: true });
+  sections.get('/', dashboardPage(deps, showOverview));
+  for (const route of SECTION_ROUTES) sections[route.method](route.path, dashboardPage(deps, route.handler));
+  router.use('/dashboard/:organizationId', sections);
   return router;
 }

@@ -1,9 +1,9 @@
 import { minorUnitsPerMajor } from '../../../kit/money/currency.js';
 import { formatMoney } from '../../../kit/money/format.js';
 import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { type DashboardContext, sendDashboard, whenRefused } from './dashboard-context.js';
+import { type DashboardContext, whenRefused } from './dashboard-context.js';
 import { DASHBOARD_SCRIPTS, uplotStylesheet } from './dashboard-assets.js';
-import { heading } from './dashboard-frame.js';
+import { heading, sendDashboard } from './dashboard-frame.js';
 
 /** The overview's metrics, Polar's slugs, in the order of the cards, the table's columns and the charts. */
 export const OVERVIEW_METRICS = [

@@ -8,10 +8,9 @@ import {
   formField,
   ofThisOrganization,
   redirectTo,
-  sendDashboard,
   whenRefused,
 } from './dashboard-context.js';
-import { heading, pageNumber, pager } from './dashboard-frame.js';
+import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
 
 type Wire = Record<string, any>;
 const PAGE_SIZE = '20';

@@ -1,15 +1,8 @@
 import { ResourceNotFound } from '../../../kit/errors.js';
 import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
-import {
-  type DashboardContext,
-  type DashboardRoute,
-  formField,
-  redirectTo,
-  sendDashboard,
-  whenRefused,
-} from './dashboard-context.js';
-import { heading } from './dashboard-frame.js';
+import { type DashboardContext, type DashboardRoute, formField, redirectTo, whenRefused } from './dashboard-context.js';
+import { heading, sendDashboard } from './dashboard-frame.js';
 
 /** Polar's customer e-mail kinds (`OrganizationCustomerEmailSettings`), as the form names them (docs/email.md). */
 const EMAIL_KINDS: readonly [string, string][] = [

@@ -2,14 +2,8 @@ import { SubscriptionStatus } from '../../../subgraphs/billing/contract.js';
 import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
 import { csrfField } from '../../web-kit/layout.js';
 import { formatDate, formatRecurring, subscriptionState } from '../portal/portal-format.js';
-import {
-  type DashboardContext,
-  type DashboardRoute,
-  redirectTo,
-  sendDashboard,
-  whenRefused,
-} from './dashboard-context.js';
-import { heading, pageNumber, pager } from './dashboard-frame.js';
+import { type DashboardContext, type DashboardRoute, redirectTo, whenRefused } from './dashboard-context.js';
+import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
 
 type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
