@@ -47,6 +47,7 @@ export function dashboardRoutes(deps: DashboardDependencies): express.Router {
   const sections = express.Router({ mergeParams: true });
   sections.get('/', dashboardPage(deps, showOverview));
   for (const route of SECTION_ROUTES) sections[route.method](route.path, dashboardPage(deps, route.handler));
-  router.use('/dashboard/:organizationId', sections);
+  // Handed on as the portal's sections are (portal-entry-routes.ts): one mount, whose unknown paths fall through.
+  router.use('/dashboard/:organizationId', (req, res, next) => sections(req, res, next));
   return router;
 }
