@@ -124,6 +124,34 @@ describe('the merchant dashboard in a browser', () => {
       await page.getByText('The refund was made.').waitFor();
       await page.locator('[data-total]', { hasText: '$5.00 refunded' }).waitFor();
 
+      // The invoice PDF, once the order has the billing details an invoice needs (in a page of its own:
+      // the PDF is a download, which the problem watcher would count as an aborted request).
+      const orderId = page.url().split('/orders/')[1].split('?')[0];
+      const bought = await call(base, 'GET', `/v1/orders/${orderId}`, { token: owner.oat });
+      const details = await call(base, 'PATCH', `/v1/orders/${orderId}`, {
+        token: owner.oat,
+        body: {
+          billing_name: 'Dana Buyer GmbH',
+          billing_address: {
+            ...bought.body.billing_address,
+            line1: '1 Main Street',
+            city: 'Austin',
+            postal_code: '73301',
+          },
+        },
+      });
+      expect(details.status).toBe(200);
+      const invoicePage = await context.newPage();
+      await invoicePage.goto(`${dash}/orders/${orderId}`);
+      await invoicePage.getByRole('link', { name: 'Invoice (PDF)' }).click();
+      const [pdf] = await Promise.all([
+        invoicePage.waitForResponse(r => r.url().includes(`/v1/orders/${orderId}/invoice/pdf`)),
+        invoicePage.getByRole('button', { name: 'Prepare and download the invoice' }).click(),
+      ]);
+      expect(pdf.status()).toBe(200);
+      expect(pdf.headers()['content-type']).toBe('application/pdf');
+      await invoicePage.close();
+
       // Advances the sandbox clock a month: the renewal is a second order of $19.00.
       await page.goto(`${dash}/settings`);
       await page.getByLabel('Advance by').selectOption({ label: '31 days' });
