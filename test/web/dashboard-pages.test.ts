@@ -1,4 +1,5 @@
 import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
+import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
 
@@ -165,5 +166,55 @@ describe('dashboard actions', () => {
     expect(page.text).toContain('data-environment="sandbox"');
     expect(page.text).toContain('Sandbox clock');
     expect(page.text).toContain(`href="/sandbox/emails?organization_id=${tenant.organizationId}"`);
+  });
+
+  it('cancels and revokes subscriptions, edits and archives a product, and makes a portal link, through the API', async () => {
+    const fixtures = new BillingFixtures(stack.production);
+    const plan = await fixtures.product(owner.organizationId, { name: 'Team plan', amount: 1500 });
+    const customer = await fixtures.customer(owner.organizationId, { name: 'Sam Subscriber' });
+    const subscribe = () =>
+      fixtures.subscription({
+        organizationId: owner.organizationId,
+        customerId: customer.id,
+        productId: plan.product.id,
+        priceIds: [plan.price.id],
+      });
+    const [first, second] = [await subscribe(), await subscribe()];
+    const client = await signedIn(owner.email);
+    const dash = `/dashboard/${owner.organizationId}`;
+    const csrf = csrfTokenOf((await client.get(`${dash}/subscriptions?status=active`)).text);
+    const subscription = async (id: string) =>
+      (await call(base, 'GET', `/v1/subscriptions/${id}`, { token: owner.oat })).body;
+
+    const canceled = await client.post(`${dash}/subscriptions/${first.id}/cancel`, { csrf_token: csrf });
+    expect(canceled.location).toBe(`${dash}/subscriptions?notice=canceled`);
+    expect(await subscription(first.id)).toMatchObject({ status: 'active', cancel_at_period_end: true });
+    const revoked = await client.post(`${dash}/subscriptions/${second.id}/revoke`, { csrf_token: csrf });
+    expect(revoked.location).toBe(`${dash}/subscriptions?notice=revoked`);
+    expect(await subscription(second.id)).toMatchObject({ status: 'canceled' });
+    // Revoking it again is the API's refusal, shown on the list at the API's status.
+    const again = await client.post(`${dash}/subscriptions/${second.id}/revoke`, { csrf_token: csrf });
+    expect(again.status).toBe(403);
+    expect(again.text).toContain('role="alert"');
+    const filtered = await client.get(`${dash}/subscriptions?status=canceled`);
+    expect(filtered.text).toContain(`data-subscription="${second.id}"`);
+    expect(filtered.text).not.toContain(`data-subscription="${first.id}"`);
+
+    const product = `${dash}/products/${plan.product.id}`;
+    const saved = await client.post(product, { csrf_token: csrf, name: 'Team plan (2027)', description: 'Seats' });
+    expect(saved.location).toBe(`${product}?notice=saved`);
+    const archived = await client.post(`${product}/archive`, { csrf_token: csrf });
+    expect(archived.location).toBe(`${product}?notice=archived`);
+    const read = await call(base, 'GET', `/v1/products/${plan.product.id}`, { token: owner.oat });
+    expect(read.body).toMatchObject({ name: 'Team plan (2027)', description: 'Seats', is_archived: true });
+    expect((await client.get(`${dash}/products?archived=true`)).text).toContain('Team plan (2027)');
+
+    const portal = await client.post(`${dash}/customers/${customer.id}/portal`, { csrf_token: csrf });
+    expect(portal.status).toBe(200);
+    expect(portal.text).toMatch(/id="portal-link">[^<]*\/portal\?customer_session_token=polar_cst_/);
+    expect(portal.text).toContain('Sam Subscriber');
+    // Another organization's customer is not found on this organization's pages.
+    const elsewhere = await new BillingFixtures(stack.production).customer(other.organizationId);
+    expect((await client.get(`${dash}/customers/${elsewhere.id}`)).status).toBe(404);
   });
 });
