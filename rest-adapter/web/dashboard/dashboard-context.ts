@@ -53,7 +53,10 @@ export function dashboardPage(deps: DashboardDependencies, handler: DashboardHan
   return page(deps, async (_deps, req, res) => {
     if (!requireSignIn(req, res)) return;
     if (req.method === 'POST' && !verifyCsrf(req)) return forbidden(deps, req, res, FORM_EXPIRED);
-    const organizations = await deps.identity.organizations(req.principal);
+    const [organizations, user] = await Promise.all([
+      deps.identity.organizations(req.principal),
+      pageUser(deps, req, res),
+    ]);
     const organization = organizations.find(o => o.id === req.params.organizationId);
     if (!organization) throw new ResourceNotFound();
     const url = new URL(req.originalUrl, 'http://local');
@@ -64,7 +67,7 @@ export function dashboardPage(deps: DashboardDependencies, handler: DashboardHan
       organization,
       organizations,
       csrfToken: issueCsrfToken(req, res),
-      user: await pageUser(deps, req, res),
+      user,
       call: (operationId, input = {}) => deps.api.call(operationId, input, req.principal, req.requestId),
       query: name => url.searchParams.get(name),
     });

@@ -54,10 +54,10 @@ async function chosenRange(ctx: DashboardContext): Promise<Range> {
 
 /** `GET /dashboard/:organizationId`: the metrics of the range as cards, a table, and (with scripts) charts. */
 export async function showOverview(ctx: DashboardContext): Promise<void> {
-  const range = await chosenRange(ctx);
-  const organization = await ctx.call<{ default_presentment_currency: string }>('organizations:get', {
-    params: { id: ctx.organization.id },
-  });
+  const [range, organization] = await Promise.all([
+    chosenRange(ctx),
+    ctx.call<{ default_presentment_currency: string }>('organizations:get', { params: { id: ctx.organization.id } }),
+  ]);
   const currency = organization.default_presentment_currency || 'usd';
   await whenRefused(
     async () => {
@@ -98,8 +98,9 @@ function shown(value: number | undefined, type: string, currency: string): strin
   if (value == null) return '—';
   if (type === 'currency' || type === 'currency_sub_cent') return formatMoney(BigInt(Math.round(value)), currency);
   if (type === 'percentage') return `${(value * 100).toFixed(1)}%`;
-  return new Intl.NumberFormat('en-US').format(value);
+  return COUNT.format(value);
 }
+const COUNT = new Intl.NumberFormat('en-US');
 
 /** The metrics the answer has (one the service cannot compute is absent from the answer, so from the page). */
 const answered = (answer: MetricsAnswer) => OVERVIEW_METRICS.filter(slug => answer.metrics[slug]);
