@@ -24,6 +24,7 @@ import type { WebDependencies } from './web/account-pages.js';
 import { offeredScopes } from './web/settings/offered-scopes.js';
 import { settingsRoutes } from './web/settings/settings.routes.js';
 import { sandboxMailRoutes } from './web/sandbox-mail/sandbox-mail.routes.js';
+import { dashboardRoutes } from './web/dashboard/dashboard.routes.js';
 import { signInRoutes } from './web/sign-in/sign-in.routes.js';
 import { PortalApi } from './web/portal/portal-api.js';
 import { createPortalRouter } from './web/portal/portal-router.js';
@@ -143,7 +144,7 @@ export function assembleRestApp(options: RestAppOptions): Express {
 
 /**
  * The server-rendered pages beside the API, when the environment serves them: sign-in, the organization
- * settings, the sandbox's mail, then the hosted checkout with its card scripts and the sandbox's bank
+ * settings, the sandbox's mail, the merchant dashboard, then the hosted checkout with its card scripts and the sandbox's bank
  * page (their paths never overlap).
  */
 function webPages(
@@ -164,6 +165,13 @@ function webPages(
       logger,
       api: new PortalApi(routes, options.gateway, operations),
       sandbox: options.environment === 'sandbox',
+    }),
+    dashboardRoutes({
+      identity: options.web.identity,
+      logger,
+      api: new PortalApi(routes, options.gateway, operations),
+      environment: options.environment,
+      publicUrl: options.publicUrl,
     }),
     createCheckoutRouter({
       gateway: options.gateway,

@@ -29,16 +29,32 @@ export interface FormatMoneyOptions {
  */
 export function formatMoney(amount: bigint, currency: string, options: FormatMoneyOptions = {}): string {
   const code = normalizeCurrency(currency);
-  const digits = currencyExponent(code);
-  const formatter = new Intl.NumberFormat(options.locale ?? 'en-US', {
-    style: 'currency',
-    currency: code.toUpperCase(),
-    currencyDisplay: options.currencyDisplay ?? 'symbol',
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
   // Intl.NumberFormat formats decimal strings exactly (ES2023, "Intl.NumberFormat v3").
-  return formatter.format(toDecimalString(amount, code) as unknown as number);
+  return moneyFormatter(code, options).format(toDecimalString(amount, code) as unknown as number);
+}
+
+/**
+ * Building an Intl.NumberFormat costs far more than formatting with one (a table of a year of days formats
+ * hundreds of amounts), so each locale, currency and display is built once. Few combinations exist.
+ */
+const formatters = new Map<string, Intl.NumberFormat>();
+function moneyFormatter(code: string, options: FormatMoneyOptions): Intl.NumberFormat {
+  const locale = options.locale ?? 'en-US';
+  const display = options.currencyDisplay ?? 'symbol';
+  const key = `${locale} ${code} ${display}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    const digits = currencyExponent(code);
+    formatter = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: code.toUpperCase(),
+      currencyDisplay: display,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    formatters.set(key, formatter);
+  }
+  return formatter;
 }
 
 /**

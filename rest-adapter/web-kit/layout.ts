@@ -16,6 +16,8 @@ export interface PageOptions {
   user?: PageUser | null;
   /** A narrow column (forms such as sign-in and consent) instead of the wide one. */
   narrow?: boolean;
+  /** A wider column still (the dashboard's tables and charts). */
+  wide?: boolean;
   /**
    * The header's name instead of the service's "Billing" link to settings: the hosted checkout shows the
    * seller's name, since its visitors are buyers, not users of the service.
@@ -44,6 +46,7 @@ header.top .brand{font-weight:600;color:var(--fg);text-decoration:none}
 header.top .who{display:flex;align-items:center;gap:.75rem;color:var(--muted);font-size:.9rem}
 main{max-width:56rem;margin:2rem auto;padding:0 1.5rem}
 main.narrow{max-width:26rem}
+main.wide{max-width:80rem}
 h1{font-size:1.5rem;margin:0 0 1rem}
 h2{font-size:1.15rem;margin:2rem 0 .75rem}
 h3{font-size:.95rem;margin:1rem 0 .5rem;color:var(--muted)}
@@ -93,7 +96,7 @@ ul.plain li:last-child{border-bottom:none}
   .replace(/\n/g, '');
 
 /** A complete HTML document in the shared style. Every value is escaped unless it is SafeHtml. */
-export function renderPage({ title, body, user, narrow, brand, refreshSeconds, scripts }: PageOptions): string {
+export function renderPage({ title, body, user, narrow, wide, brand, refreshSeconds, scripts }: PageOptions): string {
   const who = user
     ? html`<div class="who"><span>Signed in as <strong>${user.email}</strong></span>${
         user.csrfToken
@@ -120,7 +123,7 @@ ${(scripts ?? []).map(
 )}</head>
 <body>
 <header class="top">${brand ? html`<span class="brand">${brand}</span>` : html`<a class="brand" href="/settings">Billing</a>`}${who}</header>
-<main${narrow ? rawHtml(' class="narrow"') : null}>
+<main${narrow ? rawHtml(' class="narrow"') : wide ? rawHtml(' class="wide"') : null}>
 ${toHtml(body)}
 </main>
 </body>

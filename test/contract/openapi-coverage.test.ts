@@ -48,6 +48,10 @@ const HTML_PAGES = [
   'GET /portal',
   // The sandbox's mail page (docs/email.md#sandbox), the HTML view of `GET /v1/sandbox/emails/`.
   'GET /sandbox/emails',
+  // The merchant dashboard's organization picker and its chart files (docs/dashboard.md); its sections under
+  // /dashboard/{organizationId}/ are a mounted router of HTML pages and form posts, which this walk does not enter.
+  'GET /dashboard',
+  'GET /dashboard/assets/{file}',
 ];
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];

@@ -56,6 +56,7 @@ export function settingsBody(options: {
     : html`<p class="muted">You are not a member of any organization yet.</p>`;
   return html`<h1>Settings</h1>
 ${environmentBanner(options.environment)}
+<p><a href="/dashboard">Open the dashboard</a></p>
 <h2>Organizations</h2>
 <div class="card">${list}</div>
 <h2>New organization</h2>
