@@ -7,7 +7,7 @@ import { type EnvironmentName, loadConfig } from '../../kit/config.js';
 import { listenConnectionPid } from '../../kit/database/database-listeners.js';
 import { openEnvironmentDatabases } from '../../kit/database/environment-databases.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { createMigratedTestDatabase, testServerUrl } from '../support/database.js';
+import { createMigratedTestDatabase, createTestDatabase, testServerUrl } from '../support/database.js';
 import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { keepIdleSocketsLonger } from '../../kit/http/idle-sockets.js';
@@ -23,7 +23,7 @@ import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './pgb
  * prepared statement executed on another server connection, a LISTEN whose session serves others,
  * settings sent at connection start (which PgBouncer refuses). The sale, its webhooks (outbox relay and
  * delivery worker, both woken by NOTIFY), the renewal of a sandbox clock advance (locks, jobs) and an
- * idempotency key all run through it.
+ * idempotency key all run through it; production's empty database is migrated through it at start.
  */
 jest.setTimeout(180_000);
 
@@ -40,6 +40,7 @@ let sandbox: RunningEnvironment;
 let tenant: Tenant;
 let receiver: WebhookReceiver;
 let pooledSandboxUrl: string;
+let directProductionUrl: string;
 /** What the stack logged at level error or above: a failure retried in the background shows only here. */
 const errors: string[] = [];
 const logger = pino({ level: 'error' }, { write: (line: string) => errors.push(line) });
@@ -48,7 +49,8 @@ beforeAll(async () => {
   if (!installed) return;
   bouncer = await startPgBouncer(testServerUrl());
   const direct = {
-    production: await createMigratedTestDatabase('pgbouncer_production'),
+    // Empty: its schemas are migrated at start, through PgBouncer, under the lock taken on the direct URL.
+    production: await createTestDatabase('pgbouncer_production'),
     sandbox: await createMigratedTestDatabase('pgbouncer_sandbox'),
   };
   const config = loadConfig({
@@ -63,6 +65,7 @@ beforeAll(async () => {
   const secrets = { secret: TEST_SECRET, internalKey: TEST_SECRET, embeddedDatabasePassword: '' };
   const databases = await openEnvironmentDatabases(config, secrets, 'server');
   pooledSandboxUrl = databases.urls.sandbox;
+  directProductionUrl = direct.production.url;
   for (const name of ['production', 'sandbox'] as EnvironmentName[]) {
     const environment: Environment = await startEnvironment({
       name,
@@ -99,8 +102,8 @@ const api = (method: string, path: string, body?: unknown, headers?: Record<stri
   call(sandbox.baseUrl, method, path, { token: tenant.oat, body, headers });
 
 /** A statement straight to PostgreSQL, not through PgBouncer. */
-async function direct<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: testServerUrl() });
+async function direct<T>(sql: string, values: unknown[] = [], url = testServerUrl()): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return (await client.query(sql, values)).rows as T[];
@@ -108,6 +111,15 @@ async function direct<T>(sql: string, values: unknown[] = []): Promise<T[]> {
     await client.end();
   }
 }
+
+maybe('migrated the empty database through PgBouncer', async () => {
+  const [row] = await direct<{ schemas: string[] }>(
+    `select array_agg(nspname::text order by nspname) as schemas from pg_namespace where nspname in ('billing', 'identity', 'webhooks')`,
+    [],
+    directProductionUrl,
+  );
+  expect(row.schemas).toEqual(['billing', 'identity', 'webhooks']);
+});
 
 maybe('LISTENs on the direct connection, not through PgBouncer', async () => {
   // Through PgBouncer the backend pid a client sees is PgBouncer's invention; the listen connection's is a real one.
