@@ -1,5 +1,4 @@
 import { expect, it, jest } from '@jest/globals';
-import pg from 'pg';
 import { pino } from 'pino';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
 import { systemClock } from '../../kit/clock.js';
@@ -8,6 +7,7 @@ import { listenConnectionPid } from '../../kit/database/database-listeners.js';
 import { openEnvironmentDatabases } from '../../kit/database/environment-databases.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { createMigratedTestDatabase, createTestDatabase, testServerUrl } from '../support/database.js';
+import { query } from '../support/embedded-server.js';
 import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { keepIdleSocketsLonger } from '../../kit/http/idle-sockets.js';
@@ -101,16 +101,8 @@ afterAll(async () => {
 const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
   call(sandbox.baseUrl, method, path, { token: tenant.oat, body, headers });
 
-/** A statement straight to PostgreSQL, not through PgBouncer. */
-async function direct<T>(sql: string, values: unknown[] = [], url = testServerUrl()): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+/** A statement straight to PostgreSQL (the test server's own database unless `url`), not through PgBouncer. */
+const direct = <T>(sql: string, values: unknown[] = [], url = testServerUrl()) => query<T>(url, sql, values);
 
 maybe('migrated the empty database through PgBouncer', async () => {
   const [row] = await direct<{ schemas: string[] }>(
