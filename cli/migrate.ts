@@ -6,6 +6,7 @@ import { runMain } from '../kit/process/run-service.js';
 import { openBillingOrm } from '../subgraphs/billing/runtime.js';
 import { openIdentityOrm } from '../subgraphs/identity/runtime.js';
 import { openWebhooksOrm } from '../subgraphs/webhooks/runtime.js';
+import { declareDirectDatabase } from '../kit/database/direct-urls.js';
 
 /**
  * The schema migrations of every subgraph on DATABASE_URL, then exit (`node dist/cli/migrate.js`): the
@@ -22,6 +23,7 @@ const OPENERS: Record<string, (url: string, waits: DatabaseWaits) => Promise<{ c
 
 runMain(async () => {
   const config = loadConfig();
+  declareDirectDatabase(config);
   const logger = createLogger(config.LOG_LEVEL, { service: 'migrate', environment: config.ENVIRONMENT });
   const { DATABASE_URL } = requireConfig(config, ['DATABASE_URL'], 'the migrations');
   for (const [schema, open] of Object.entries(OPENERS)) {

@@ -122,6 +122,14 @@ const schema = z.object({
   SANDBOX_PUBLIC_URL: optionalUrl,
   DATABASE_URL: optionalUrl,
   SANDBOX_DATABASE_URL: optionalUrl,
+  /**
+   * The same database as DATABASE_URL without a connection pooler in between, when DATABASE_URL goes
+   * through PgBouncer in transaction pooling mode (docs/pgbouncer.md): LISTEN and the migrations' lock
+   * use it, and DATABASE_URL is then used with nothing held in a session. Unset: DATABASE_URL.
+   */
+  DATABASE_DIRECT_URL: optionalUrl,
+  /** The sandbox's, as DATABASE_DIRECT_URL is production's. Unset: DATABASE_DIRECT_URL's server, database name + `_sandbox`. */
+  SANDBOX_DATABASE_DIRECT_URL: optionalUrl,
   /** Rate-limit counters (and the distributed adapter's idempotency keys) live there when set. */
   REDIS_URL: optionalUrl,
   /** Prefix of every Redis key this service writes, so deployments (and test runs) can share a Redis. */

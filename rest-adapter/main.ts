@@ -19,6 +19,7 @@ import { LEAKED_TOKEN_RPC } from '../kit/leaked-tokens.js';
 import { PROCESSOR_WEBHOOKS_RPC } from '../kit/processor-webhooks.js';
 import { loadGitHubPublicKeys } from './inbound/secret-scanning/github-keys.js';
 import { PrincipalCache } from '../kit/principal-cache.js';
+import { declareDirectDatabase } from '../kit/database/direct-urls.js';
 
 /**
  * The REST adapter as its own process (distributed topology, `node dist/rest-adapter/main.js`): the
@@ -32,6 +33,7 @@ import { PrincipalCache } from '../kit/principal-cache.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  declareDirectDatabase(config);
   const logger = createLogger(config.LOG_LEVEL, { service: 'rest-adapter', environment: config.ENVIRONMENT });
   const required = requireConfig(
     config,

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { DEFAULT_DATABASE_WAITS } from '../config.js';
+import { directUrlOf } from './direct-urls.js';
 
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
@@ -83,7 +84,8 @@ export class ChannelListener {
 
   private async connect(): Promise<void> {
     const client = new pg.Client({
-      connectionString: this.databaseUrl,
+      // A pooler in transaction mode would hand the LISTEN's session to others: the direct URL, if any.
+      connectionString: directUrlOf(this.databaseUrl),
       application_name: this.applicationName,
       keepAlive: true,
       // Opening the connection is bounded (a reconnect is scheduled when it fails); it only LISTENs.

@@ -1,6 +1,7 @@
 import type { Config, EnvironmentName } from '../config.js';
 import type { Secrets } from '../secrets.js';
 import { ensureDatabase, withDatabase } from './databases.js';
+import { declareDirectUrl, directUrlOf } from './direct-urls.js';
 import { type EmbeddedCluster, openEmbeddedCluster } from './embedded-cluster.js';
 
 export interface EnvironmentDatabases {
@@ -16,8 +17,9 @@ export const EMBEDDED_DATABASE_NAMES: Record<EnvironmentName, string> = {
 
 /**
  * Where each environment's data lives. With DATABASE_URL, that database is production and
- * SANDBOX_DATABASE_URL (default: the same server, database name + `_sandbox`) is the sandbox.
- * Without it, both live in the embedded PostgreSQL under DATA_DIR.
+ * SANDBOX_DATABASE_URL (default: the same server, database name + `_sandbox`) is the sandbox; with
+ * DATABASE_DIRECT_URL (and SANDBOX_DATABASE_DIRECT_URL, defaulted the same way) they go through a pooler
+ * (kit/database/direct-urls.ts). Without it, both live in the embedded PostgreSQL under DATA_DIR.
  */
 export async function openEnvironmentDatabases(
   config: Config,
@@ -32,6 +34,12 @@ export async function openEnvironmentDatabases(
     const productionName = new URL(production).pathname.slice(1) || 'postgres';
     const sandbox = config.SANDBOX_DATABASE_URL ?? withDatabase(production, `${productionName}_sandbox`);
     urls = { production, sandbox };
+    const direct = config.DATABASE_DIRECT_URL;
+    if (direct) {
+      declareDirectUrl(production, direct);
+      const directName = new URL(direct).pathname.slice(1) || 'postgres';
+      declareDirectUrl(sandbox, config.SANDBOX_DATABASE_DIRECT_URL ?? withDatabase(direct, `${directName}_sandbox`));
+    }
   } else {
     embedded = await openEmbeddedCluster(config, secrets, role, onLog);
     urls = {
@@ -39,7 +47,7 @@ export async function openEnvironmentDatabases(
       sandbox: withDatabase(embedded.serverUrl, EMBEDDED_DATABASE_NAMES.sandbox),
     };
   }
-  for (const url of Object.values(urls)) {
+  for (const url of Object.values(urls).map(directUrlOf)) {
     const parsed = new URL(url);
     await ensureDatabase(withDatabase(url, 'postgres'), parsed.pathname.slice(1)).catch(error => {
       // Without CREATEDB the database must already exist; the connection below says so if it doesn't.

@@ -2,6 +2,7 @@ import type { Migration } from '@mikro-orm/migrations';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { DatabaseWaits } from '../config.js';
+import { directUrlOf } from './direct-urls.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -9,7 +10,9 @@ type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => 
  * Brings a subgraph's schema up to date (idempotent). A session-level advisory lock, held on a
  * connection of its own, serialises migrations when the server, the CLI and the tests start against
  * the same database at the same moment; that wait is a start-up's, not a request's, so it is not
- * bounded (a replica waits for another one's long index build).
+ * bounded (a replica waits for another one's long index build). That connection is the direct URL's
+ * (kit/database/direct-urls.ts): behind a pooler in transaction mode, a session lock would stay on a
+ * server connection other clients get, and its unlock would go to another one.
  *
  * Consecutive transactional migrations run in one transaction on the ORM's pool, whose sessions carry
  * the request bounds (kit/database/waits.ts): `SET LOCAL` gives this transaction the migrations' own
@@ -18,6 +21,8 @@ type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => 
  * A migration whose `isTransactional()` is false (`CREATE INDEX CONCURRENTLY`, which PostgreSQL refuses
  * inside a transaction: docs/operations.md#migrations-that-keep-serving) runs on the lock's own
  * connection, with the same timeout, and is logged once its statements succeeded.
+ * Each transaction holds nothing past its end, so it may go through a pooler in transaction mode; the
+ * non-transactional ones use the lock's direct connection.
  */
 export async function migrateSchema(
   orm: MikroORM,
@@ -26,7 +31,10 @@ export async function migrateSchema(
   lockKey: number,
   waits: DatabaseWaits,
 ): Promise<void> {
-  const lock = new pg.Client({ connectionString: clientUrl, connectionTimeoutMillis: waits.acquireTimeoutMs });
+  const lock = new pg.Client({
+    connectionString: directUrlOf(clientUrl),
+    connectionTimeoutMillis: waits.acquireTimeoutMs,
+  });
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [lockKey]);

@@ -1,5 +1,6 @@
 import type { DatabaseWaits } from '../config.js';
 import { ServiceUnavailable } from '../errors.js';
+import { isPooledUrl } from './direct-urls.js';
 
 /**
  * Bounded waits on the database (docs/reliability.md#database-waits). Without them one request
@@ -12,9 +13,15 @@ import { ServiceUnavailable } from '../errors.js';
  * bounds taking a connection from the pool (pg-pool applies it to queued requests too) and opening
  * one; the three others are PostgreSQL settings sent at connection start, so they hold for every
  * statement of the session. A setting of 0 is left out (the server's default, normally none).
+ *
+ * Through a pooler (`clientUrl` declared pooled, kit/database/direct-urls.ts) only the first is given:
+ * PgBouncer refuses a connection that sends other settings at start, and a session setting would not
+ * follow the client from one server connection to the next anyway. The server bounds come from the
+ * database role there (docs/pgbouncer.md).
  */
-export function pooledConnectionSettings(waits: DatabaseWaits): Record<string, number> {
+export function pooledConnectionSettings(waits: DatabaseWaits, clientUrl: string): Record<string, number> {
   const settings: Record<string, number> = { connectionTimeoutMillis: waits.acquireTimeoutMs };
+  if (isPooledUrl(clientUrl)) return settings;
   if (waits.statementTimeoutMs > 0) settings.statement_timeout = waits.statementTimeoutMs;
   if (waits.lockTimeoutMs > 0) settings.lock_timeout = waits.lockTimeoutMs;
   if (waits.idleInTransactionTimeoutMs > 0)

@@ -91,7 +91,7 @@ export function billingOrmOptions(
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     // Every wait of a pooled connection is bounded (kit/database/waits.ts).
-    driverOptions: { application_name: 'billing-billing', ...pooledConnectionSettings(waits) },
+    driverOptions: { application_name: 'billing-billing', ...pooledConnectionSettings(waits, clientUrl) },
     migrations: {
       migrationsList: billingMigrations,
       tableName: 'mikro_orm_migrations',

@@ -47,7 +47,7 @@ export function identityOrmOptions(
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     // Every wait of a pooled connection is bounded (kit/database/waits.ts).
-    driverOptions: { application_name: 'billing-identity', ...pooledConnectionSettings(waits) },
+    driverOptions: { application_name: 'billing-identity', ...pooledConnectionSettings(waits, clientUrl) },
     migrations: {
       migrationsList: identityMigrations,
       tableName: 'mikro_orm_migrations',

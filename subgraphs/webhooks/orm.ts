@@ -3,6 +3,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../kit/config.js';
 import { migrateSchema } from '../../kit/database/migrate.js';
+import { isPooledUrl } from '../../kit/database/direct-urls.js';
 import { pooledConnectionSettings } from '../../kit/database/waits.js';
 import { WebhookEndpoint } from './endpoints/webhook-endpoint.entity.js';
 import { webhooksMigrations } from './migrations/index.js';
@@ -20,7 +21,9 @@ export interface WebhooksOrmTuning {
    * a PostgreSQL crash may forget the last few hundred milliseconds of commits. Used only by the
    * delivery worker, whose every write is safe to lose: a forgotten claim is claimed again, a forgotten
    * attempt record leaves the message leased, so it is sent again with the same webhook-id
-   * (at-least-once, as always). It saves a WAL flush per claim and per recorded batch.
+   * (at-least-once, as always). It saves a WAL flush per claim and per recorded batch. Not through a
+   * pooler (kit/database/direct-urls.ts), which refuses settings at connection start: commits are then
+   * synchronous, which costs time, not correctness.
    */
   asynchronousCommit?: boolean;
   /** The bounds of every wait of a pooled connection (kit/database/waits.ts); the defaults when absent. */
@@ -36,8 +39,8 @@ export function webhooksOrmOptions(clientUrl: string, poolMax = 10, tuning: Webh
     pool: { min: 0, max: poolMax },
     driverOptions: {
       application_name: tuning.asynchronousCommit ? 'billing-webhooks-worker' : 'billing-webhooks',
-      ...pooledConnectionSettings(tuning.waits ?? DEFAULT_DATABASE_WAITS),
-      ...(tuning.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
+      ...pooledConnectionSettings(tuning.waits ?? DEFAULT_DATABASE_WAITS, clientUrl),
+      ...(tuning.asynchronousCommit && !isPooledUrl(clientUrl) ? { options: '-c synchronous_commit=off' } : {}),
     },
     migrations: {
       migrationsList: webhooksMigrations,

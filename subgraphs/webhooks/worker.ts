@@ -12,6 +12,7 @@ import { OwnerNoticeRelay } from '../../kit/email/owner-notices.js';
 import { openWebhooksOrm } from './orm.js';
 import { createDeliveryWorker } from './runtime.js';
 import { deliveryPolicyOf } from './worker/delivery-policy.js';
+import { declareDirectDatabase } from '../../kit/database/direct-urls.js';
 
 /**
  * The webhook delivery worker as its own process (`node dist/subgraphs/webhooks/worker.js`): one
@@ -23,6 +24,7 @@ import { deliveryPolicyOf } from './worker/delivery-policy.js';
  */
 runMain(async () => {
   const config = loadConfig();
+  declareDirectDatabase(config);
   const logger = createLogger(config.LOG_LEVEL, { service: 'webhooks-worker', environment: config.ENVIRONMENT });
   const required = requireConfig(config, ['DATABASE_URL'], 'the webhook delivery worker');
   const orm = await openWebhooksOrm(required.DATABASE_URL, 4, {

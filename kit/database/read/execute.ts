@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
+import { statementNameOn } from '../direct-urls.js';
 
 /** A row of a read statement: column name → value as `pg` parses it (json columns already parsed). */
 export type ReadRow = Record<string, unknown>;
@@ -15,14 +16,17 @@ interface NativePool extends NativeClient {
 
 const names = new Map<string, string>();
 
-/** A stable prepared-statement name per SQL text (`pg` prepares it once per connection). */
-function statementName(sql: string): string {
+/**
+ * A stable prepared-statement name per SQL text (`pg` prepares it once per connection), or none through a
+ * pooler in transaction mode (kit/database/direct-urls.ts).
+ */
+function statementName(em: EntityManager, sql: string): string | undefined {
   let name = names.get(sql);
   if (!name) {
     name = `read_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
     if (names.size < 5000) names.set(sql, name);
   }
-  return name;
+  return statementNameOn(em.config.get('clientUrl'), name);
 }
 
 /** Runs one read statement of a `withReads` session (see there). */
@@ -42,7 +46,7 @@ export async function runRead(em: EntityManager, sql: string, params: readonly u
   if (transaction) return inTransaction(connection, transaction, sql, params);
   const pool = await connection.getNativeClient();
   return logged(connection, sql, params, () =>
-    pool.query({ name: statementName(sql), text: sql, values: [...params] }),
+    pool.query({ name: statementName(em, sql), text: sql, values: [...params] }),
   );
 }
 
@@ -65,7 +69,7 @@ export async function withReads<T>(em: EntityManager, work: (read: Read) => Prom
   try {
     return await work((sql, params) =>
       logged(connection, sql, params, () =>
-        client.query({ name: statementName(sql), text: sql, values: [...params] }).catch((error: Error) => {
+        client.query({ name: statementName(em, sql), text: sql, values: [...params] }).catch((error: Error) => {
           failure = error;
           throw error;
         }),

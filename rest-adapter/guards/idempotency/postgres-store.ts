@@ -80,7 +80,11 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     sweepTimes: SweepTimes = DEFAULT_SWEEP_TIMES,
   ): Promise<PostgresIdempotencyStore> {
     // Its waits are bounded like the subgraphs' pools' (kit/database/waits.ts).
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, ...pooledConnectionSettings(waits) });
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 4,
+      ...pooledConnectionSettings(waits, databaseUrl),
+    });
     pool.on('error', () => undefined); // an idle client's broken connection is replaced on next use
     const client = await pool.connect();
     try {

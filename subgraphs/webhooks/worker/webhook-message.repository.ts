@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
+import { statementNameOn } from '../../../kit/database/direct-urls.js';
 
 /** A message leased to a worker, with what sending it needs. */
 export interface ClaimedMessage {
@@ -52,11 +53,16 @@ export class WebhookMessageRepository {
    * Runs one of the hot statements (claim, record) as a named prepared statement on the ORM's `pg` pool:
    * each connection parses it once and PostgreSQL can reuse its plan, instead of the ORM inlining the
    * parameters into a new SQL text that is parsed and planned on every call. Per delivery, that was
-   * most of the worker's SQL cost (bench/webhooks.ts).
+   * most of the worker's SQL cost (bench/webhooks.ts). Through a pooler in transaction mode they go
+   * unnamed (kit/database/direct-urls.ts).
    */
   private async prepared<Row>(name: string, text: string, values: unknown[]): Promise<Row[]> {
     this.pool ??= this.orm.em.getConnection().getNativeClient();
-    const result = await (await this.pool).query<Row & object>({ name, text, values });
+    const result = await (await this.pool).query<Row & object>({
+      name: statementNameOn(this.orm.config.get('clientUrl'), name),
+      text,
+      values,
+    });
     return result.rows;
   }
 

@@ -24,7 +24,7 @@ export async function openTestProcessorLedger(
     entities: testProcessorEntities,
     metadataProvider: ReflectMetadataProvider,
     pool: { min: 0, max: LEDGER_POOL_SIZE },
-    driverOptions: { application_name: 'billing-test-processor', ...pooledConnectionSettings(waits) },
+    driverOptions: { application_name: 'billing-test-processor', ...pooledConnectionSettings(waits, clientUrl) },
     debug: false,
     allowGlobalContext: false,
   });
