@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { RequestValidationError, type ValidationIssue } from '../../../kit/errors.js';
+import { isRealDate } from '../../../kit/real-date.js';
+
+/** Polar's limit on an event's name. */
+export const MAX_EVENT_NAME_LENGTH = 128;
+/** Batches of at most this many events (Polar sets none; a bound keeps one statement's parameter small). */
+export const MAX_INGEST_BATCH = 1000;
+
+/**
+ * One event of an ingest batch as it arrives, read and checked: Polar's EventCreateCustomer |
+ * EventCreateExternalCustomer with its wire (snake_case) names, `timestamp` as a canonical instant.
+ */
+export interface IngestEvent {
+  timestamp?: string;
+  name: string;
+  organization_id?: string | null;
+  external_id?: string | null;
+  parent_id?: string | null;
+  metadata?: Record<string, unknown>;
+  customer_id?: string;
+  member_id?: string | null;
+  external_customer_id?: string;
+  external_member_id?: string | null;
+}
+
+type Loc = (string | number)[];
+type Check = (value: unknown, loc: Loc, issues: ValidationIssue[]) => unknown;
+
+// The edge's own patterns (zod's, which its documented schema uses), so both accept the same strings.
+const UUID = z.regexes.uuid();
+const DATE_TIME = z.regexes.datetime({ offset: true });
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const typeIssue = (loc: Loc, kind: string, input: unknown): ValidationIssue => ({
+  type: `${kind}_type`,
+  loc,
+  msg: `Input should be a valid ${kind}`,
+  input,
+});
+
+const text: Check = (value, loc, issues) => {
+  if (typeof value !== 'string') issues.push(typeIssue(loc, 'string', value));
+  return value;
+};
+
+const uuid: Check = (value, loc, issues) => {
+  if (typeof value !== 'string') issues.push(typeIssue(loc, 'string', value));
+  else if (!UUID.test(value))
+    issues.push({ type: 'uuid_parsing', loc, msg: 'Input should be a valid UUID', input: value });
+  return value;
+};
+
+/** An ISO 8601 date-time with an offset, on a real day; read as the canonical instant the service stores. */
+const dateTime: Check = (value, loc, issues) => {
+  if (typeof value !== 'string') issues.push(typeIssue(loc, 'string', value));
+  else if (!DATE_TIME.test(value))
+    issues.push({ type: 'datetime_from_date_parsing', loc, msg: 'Input should be a valid datetime', input: value });
+  else if (!isRealDate(value))
+    issues.push({
+      type: 'datetime_parsing',
+      loc,
+      msg: 'Input should be a valid datetime, day value is outside expected range',
+      input: value,
+    });
+  else return new Date(value).toISOString();
+  return value;
+};
+
+const name: Check = (value, loc, issues) => {
+  if (typeof value !== 'string') issues.push(typeIssue(loc, 'string', value));
+  else if (value.length < 1)
+    issues.push({
+      type: 'string_too_short',
+      loc,
+      msg: 'String should have at least 1 character',
+      input: value,
+      ctx: { min_length: 1 },
+    });
+  else if (value.length > MAX_EVENT_NAME_LENGTH)
+    issues.push({
+      type: 'string_too_long',
+      loc,
+      msg: `String should have at most ${MAX_EVENT_NAME_LENGTH} characters`,
+      input: value,
+      ctx: { max_length: MAX_EVENT_NAME_LENGTH },
+    });
+  return value;
+};
+
+/** Metadata's shape only: a JSON object. Its values are the service's (usage-event.validation.ts). */
+const record: Check = (value, loc, issues) => {
+  if (!isObject(value)) issues.push(typeIssue(loc, 'record', value));
+  return value;
+};
+
+/**
+ * An event's fields in the order the edge's documented schema lists them (rest-adapter/v1/routes/usage.schemas.ts),
+ * which is the order of the issues: `null` allowed or not, and whether the field may be absent.
+ */
+const FIELDS: [key: keyof IngestEvent, check: Check, nullable: boolean, required?: true][] = [
+  ['timestamp', dateTime, false],
+  ['name', name, false, true],
+  ['organization_id', uuid, true],
+  ['external_id', text, true],
+  ['parent_id', text, true],
+  ['metadata', record, false],
+  ['customer_id', uuid, false],
+  ['member_id', uuid, true],
+  ['external_customer_id', text, false],
+  ['external_member_id', text, true],
+];
+const KNOWN = new Set<string>(FIELDS.map(([key]) => key));
+
+function readEvent(value: unknown, loc: Loc, issues: ValidationIssue[]): IngestEvent {
+  if (!isObject(value)) {
+    issues.push(typeIssue(loc, 'object', value));
+    return value as never;
+  }
+  let event: Record<string, unknown> = value;
+  for (const [key, check, nullable, required] of FIELDS) {
+    const field = value[key];
+    if (field === undefined) {
+      if (required) issues.push({ type: 'missing', loc: [...loc, key], msg: 'Field required', input: value });
+      continue;
+    }
+    if (field === null && nullable) continue;
+    const read = check(field, [...loc, key], issues);
+    // Only a timestamp is read into another form; the caller's object is not changed.
+    if (read !== field) event = { ...event, [key]: read };
+  }
+  for (const key in value)
+    if (!KNOWN.has(key)) {
+      issues.push({
+        type: 'extra_forbidden',
+        loc: [...loc, key],
+        msg: 'Extra inputs are not permitted',
+        input: value[key],
+      });
+      break;
+    }
+  return event as unknown as IngestEvent;
+}
+
+/**
+ * The body of an ingest, `{"events": [...]}`, read in one pass: the events, or a 422 with every problem of its
+ * shape, each at its `loc` (`body.events.3.customer_id`), in the words and order the edge's documented schema
+ * gives. The edge does not check this body's shape itself, so it is checked once, here, for REST and GraphQL
+ * callers alike (docs/usage-events.md#ingest).
+ */
+export function readIngestBody(body: unknown): IngestEvent[] {
+  const issues: ValidationIssue[] = [];
+  if (!isObject(body)) throw new RequestValidationError([typeIssue(['body'], 'object', body ?? null)]);
+  const events = body.events;
+  const loc: Loc = ['body', 'events'];
+  let read: IngestEvent[] = [];
+  if (events === undefined) issues.push({ type: 'missing', loc, msg: 'Field required', input: body });
+  else if (!Array.isArray(events)) issues.push(typeIssue(loc, 'array', events));
+  else if (events.length > MAX_INGEST_BATCH)
+    issues.push({
+      type: 'too_long',
+      loc,
+      msg: `List should have at most ${MAX_INGEST_BATCH} items`,
+      input: events,
+      ctx: { max_length: MAX_INGEST_BATCH },
+    });
+  else read = events.map((event, index) => readEvent(event, [...loc, index], issues));
+  for (const key in body)
+    if (key !== 'events') {
+      issues.push({
+        type: 'extra_forbidden',
+        loc: ['body', key],
+        msg: 'Extra inputs are not permitted',
+        input: body[key],
+      });
+      break;
+    }
+  if (issues.length) throw new RequestValidationError(issues);
+  return read;
+}
