@@ -67,26 +67,73 @@ const dateTime: Check = (value, loc, issues) => {
   return value;
 };
 
+/** A name: a string of 1 to 128 characters. */
 const name: Check = (value, loc, issues) => {
   if (typeof value !== 'string') issues.push(typeIssue(loc, 'string', value));
-  else if (value.length < 1)
-    issues.push({
-      type: 'string_too_short',
-      loc,
-      msg: 'String should have at least 1 character',
-      input: value,
-      ctx: { min_length: 1 },
-    });
-  else if (value.length > MAX_EVENT_NAME_LENGTH)
-    issues.push({
-      type: 'string_too_long',
-      loc,
-      msg: `String should have at most ${MAX_EVENT_NAME_LENGTH} characters`,
-      input: value,
-      ctx: { max_length: MAX_EVENT_NAME_LENGTH },
-    });
+  lengthBounds(value, loc, 1, MAX_EVENT_NAME_LENGTH, issues);
   return value;
 };
+
+/**
+ * Length bounds as the documented schema checks them: strings counted in code points (as pydantic counts
+ * characters), and, like that schema, also any value of another type that has a `length`, each bound a further item.
+ */
+function lengthBounds(value: unknown, loc: Loc, min: number | null, max: number, issues: ValidationIssue[]): void {
+  const units = value == null ? undefined : (value as { length?: unknown }).length;
+  if (units === undefined) return;
+  const text = typeof value === 'string';
+  const kind = text ? 'string' : Array.isArray(value) ? 'array' : undefined;
+  const codePoints = () => [...(value as string)].length;
+  if (min !== null) {
+    const length = text && (units as number) >= min && (units as number) < min * 2 ? codePoints() : units;
+    if (!((length as number) >= min)) issues.push(lengthIssue(loc, kind, 'min', min, value));
+  }
+  const length = text && (units as number) > max ? codePoints() : units;
+  if (!((length as number) <= max)) issues.push(lengthIssue(loc, kind, 'max', max, value));
+}
+
+/** pydantic's words for a length bound missed by a string, a list, or another value with a `length`. */
+function lengthIssue(
+  loc: Loc,
+  kind: 'string' | 'array' | undefined,
+  bound: 'min' | 'max',
+  limit: number,
+  input: unknown,
+) {
+  const words = kind === 'string' ? { noun: 'String', unit: 'character' } : { noun: 'List', unit: 'item' };
+  const units = `${limit} ${words.unit}${limit === 1 ? '' : 's'}`;
+  if (bound === 'min')
+    return kind
+      ? {
+          type: kind === 'string' ? 'string_too_short' : 'too_short',
+          loc,
+          msg: `${words.noun} should have at least ${units}`,
+          input,
+          ctx: { min_length: limit },
+        }
+      : {
+          type: 'greater_than_equal',
+          loc,
+          msg: `Input should be greater than or equal to ${limit}`,
+          input,
+          ctx: { ge: limit },
+        };
+  return kind
+    ? {
+        type: kind === 'string' ? 'string_too_long' : 'too_long',
+        loc,
+        msg: `${words.noun} should have at most ${limit} ${words.unit}s`,
+        input,
+        ctx: { max_length: limit },
+      }
+    : {
+        type: 'less_than_equal',
+        loc,
+        msg: `Input should be less than or equal to ${limit}`,
+        input,
+        ctx: { le: limit },
+      };
+}
 
 /** Metadata's shape only: a JSON object. Its values are the service's (usage-event.validation.ts). */
 const record: Check = (value, loc, issues) => {
@@ -155,16 +202,14 @@ export function readIngestBody(body: unknown): IngestEvent[] {
   const loc: Loc = ['body', 'events'];
   let read: IngestEvent[] = [];
   if (events === undefined) issues.push({ type: 'missing', loc, msg: 'Field required', input: body });
-  else if (!Array.isArray(events)) issues.push(typeIssue(loc, 'array', events));
-  else if (events.length > MAX_INGEST_BATCH)
-    issues.push({
-      type: 'too_long',
-      loc,
-      msg: `List should have at most ${MAX_INGEST_BATCH} items`,
-      input: events,
-      ctx: { max_length: MAX_INGEST_BATCH },
-    });
-  else read = events.map((event, index) => readEvent(event, [...loc, index], issues));
+  else {
+    // As the documented schema: a list too long is that one item, without its events' own.
+    if (!Array.isArray(events)) issues.push(typeIssue(loc, 'array', events));
+    const before = issues.length;
+    lengthBounds(events, loc, null, MAX_INGEST_BATCH, issues);
+    if (Array.isArray(events) && issues.length === before)
+      read = events.map((event, index) => readEvent(event, [...loc, index], issues));
+  }
   for (const key in body)
     if (key !== 'events') {
       issues.push({
