@@ -1,24 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runRead } from '../../../kit/database/read/execute.js';
 import { sql } from '../shared/sql.queries.js';
+import type { IngestEvent } from './ingest-body.validation.js';
 
 /**
- * One user event as the ingest statement takes it (snake_case: the keys of `json_to_recordset`). Absent optional
- * fields are left out rather than sent as null: the batch is the statement's one parameter, and smaller is cheaper
- * to write and to read.
+ * One user event as the ingest statement takes it: the event as the caller sent it (usage-event.service.ts reads
+ * and checks it), plus, when it differs from the batch's, its organization and ingestion time. The statement gives
+ * each its id and fills in the rest; absent keys read as null.
  */
-export interface EventRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  timestamp: string;
-  ingested_at: string;
-  customer_id?: string;
-  external_customer_id?: string;
-  member_id?: string;
-  external_member_id?: string;
-  external_id?: string;
-  parent?: string;
-  metadata: Record<string, unknown>;
+export type IngestRow = IngestEvent & { ingested_at?: string };
+
+/** What an event of the batch that does not say otherwise is: its organization and when it was taken. */
+export interface BatchDefaults {
+  organizationId: string;
+  ingestedAt: string;
 }
 
 /** The month (`YYYY-MM`, UTC) of an instant, as its partition is named. */
@@ -36,10 +31,16 @@ const knownMonths = new WeakMap<object, Set<string>>();
 const knownTypes = new WeakMap<object, Set<string>>();
 const KNOWN_TYPES_MAX = 10_000;
 
-const INPUT = `input as (
-        select * from json_to_recordset(?::json) as x(id uuid, organization_id uuid, name text,
-          timestamp timestamptz, ingested_at timestamptz, customer_id uuid, external_customer_id text, member_id uuid,
-          external_member_id text, external_id text, parent text, metadata jsonb))`;
+// The batch ($1) read once (materialized: each event gets ONE id), with the batch's organization ($2) and ingestion
+// time ($3) where an event carries neither; an event without a timestamp happened when it was taken.
+const INPUT = `input as materialized (
+        select gen_random_uuid() as id, coalesce(x.organization_id, $2::uuid) as organization_id, x.name,
+          coalesce(x.timestamp, x.ingested_at, $3::timestamptz) as timestamp,
+          coalesce(x.ingested_at, $3::timestamptz) as ingested_at, x.customer_id, x.external_customer_id, x.member_id,
+          x.external_member_id, x.external_id, x.parent_id as parent, coalesce(x.metadata, '{}') as metadata
+        from json_to_recordset($1::json) as x(organization_id uuid, name text, timestamp timestamptz,
+          ingested_at timestamptz, customer_id uuid, external_customer_id text, member_id uuid, external_member_id text,
+          external_id text, parent_id text, metadata jsonb))`;
 
 const TYPES = `types as (
         insert into billing.event_types (id, organization_id, name, label, created_at)
@@ -115,20 +116,22 @@ export class UsageEventQueries {
    * id of the organization, an external id already claimed, or an external id in the same batch; one that cannot
    * be found is left null. Answers how many were inserted.
    */
-  async insertBatch(rows: readonly EventRow[]): Promise<number> {
+  async insertBatch(rows: readonly IngestRow[], defaults: BatchDefaults): Promise<number> {
     const driver = this.em.getDriver();
     let known = knownTypes.get(driver);
     if (!known) knownTypes.set(driver, (known = new Set()));
     const types = new Set<string>();
     for (const row of rows) {
-      const key = `${row.organization_id} ${row.name}`;
+      const key = `${row.organization_id ?? defaults.organizationId} ${row.name}`;
       if (!known.has(key)) types.add(key);
     }
-    const [result] = await sql<{ inserted: number }>(this.em, types.size ? WITH_TYPES : WITHOUT_TYPES, [
+    const [result] = await runRead(this.em, types.size ? WITH_TYPES : WITHOUT_TYPES, [
       JSON.stringify(rows),
+      defaults.organizationId,
+      defaults.ingestedAt,
     ]);
     if (known.size + types.size > KNOWN_TYPES_MAX) known.clear();
     for (const key of types) known.add(key);
-    return result.inserted;
+    return result.inserted as number;
   }
 }

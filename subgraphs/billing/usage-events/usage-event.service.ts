@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { actsForOrganization, scopedOrganizationIds, soleOrganization } from '../../../kit/database/tenant-scope.js';
 import { pageWindow, paginationOf, type PageRequest, type Pagination } from '../../../kit/graphql/pagination.js';
@@ -15,7 +14,7 @@ import { EventNameRepository } from './event-name.repository.js';
 import { eventNameLabel } from './event-type.type.js';
 import { type IngestEvent, readIngestBody } from './ingest-body.validation.js';
 import type { EventListFilterInput, EventNameFilterInput } from './usage-event.inputs.js';
-import { type EventRow, UsageEventQueries } from './usage-event.queries.js';
+import { type BatchDefaults, type IngestRow, UsageEventQueries } from './usage-event.queries.js';
 import { usageEventRead, type UsageEventReadFilters } from './usage-event.read.js';
 import {
   EVENT_DEFAULT_SORTING,
@@ -28,22 +27,15 @@ import { eventIssues, storedMetadata } from './usage-event.validation.js';
 
 const at = (index: number, field: string): (string | number)[] => ['body', 'events', index, field];
 
-/** An event as the ingest statement takes it; null fields are left out (`json_to_recordset` reads them as null). */
-function eventRow(organizationId: string, timestamp: string, now: Date, event: IngestEvent): EventRow {
-  const row: EventRow = {
-    id: randomUUID(),
-    organization_id: organizationId,
-    name: event.name,
-    timestamp,
-    ingested_at: now.toISOString(),
-    metadata: storedMetadata(event.metadata),
-  };
-  if (event.customer_id != null) row.customer_id = event.customer_id;
-  if (event.external_customer_id != null) row.external_customer_id = event.external_customer_id;
-  if (event.member_id != null) row.member_id = event.member_id;
-  if (event.external_member_id != null) row.external_member_id = event.external_member_id;
-  if (event.external_id != null) row.external_id = event.external_id;
-  if (event.parent_id != null) row.parent = event.parent_id;
+/**
+ * An event as the ingest statement takes it: as sent, unless its metadata holds `_cost` or its organization is not the
+ * batch's (then with that organization and its ingestion time). Most events are passed on without a copy.
+ */
+function ingestRow(event: IngestEvent, organizationId: string, ingestedAt: string, defaults: BatchDefaults): IngestRow {
+  let row: IngestRow = event;
+  if (event.metadata?._cost !== undefined) row = { ...row, metadata: storedMetadata(event.metadata) };
+  if (organizationId !== defaults.organizationId)
+    row = { ...row, organization_id: organizationId, ingested_at: ingestedAt };
   return row;
 }
 
@@ -65,7 +57,10 @@ export class UsageEventService {
     const queries = new UsageEventQueries(ctx.em);
     const customerIds = events.flatMap(e => (e.customer_id === undefined ? [] : [e.customer_id]));
     const live = await queries.liveCustomers(named, customerIds);
-    const rows: EventRow[] = [];
+    // Every event's ingestion instant, by its organization's clock (`ingested_at`; the timestamp when it has none).
+    const taken = new Map([...clocks].map(([o, now]) => [o, now.toISOString()]));
+    const defaults: BatchDefaults = { organizationId: named[0], ingestedAt: taken.get(named[0])! };
+    const rows: IngestRow[] = [];
     const months = new Set<string>();
     for (let index = 0; index < events.length; index++) {
       const event = events[index];
@@ -81,14 +76,14 @@ export class UsageEventService {
         });
       if (own.length) issues.push(...own);
       if (own.length || !organizationId || issues.length) continue;
-      const timestamp = event.timestamp ?? now.toISOString();
-      months.add(timestamp.slice(0, 7));
-      rows.push(eventRow(organizationId, timestamp, now, event));
+      const ingestedAt = taken.get(organizationId)!;
+      months.add((event.timestamp ?? ingestedAt).slice(0, 7));
+      rows.push(ingestRow(event, organizationId, ingestedAt, defaults));
     }
     throwIfAny(issues);
     if (!rows.length) return { inserted: 0, duplicates: 0 };
     await queries.ensurePartitions(months);
-    const inserted = await queries.insertBatch(rows);
+    const inserted = await queries.insertBatch(rows, defaults);
     return { inserted, duplicates: rows.length - inserted };
   }
 
