@@ -15,9 +15,30 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, location: Location,
  * JSON no deeper than any body of this API, without a NUL in any string or key. Answers the input unchanged.
  */
 export function checkJson(location: Location, input: unknown): unknown {
-  refuseTooDeep(location, input);
-  refuseNul(location, input);
+  // One walk for both: a batch is thousands of values, and each walk over it cost as much as parsing it.
+  const found = scan(input, 0);
+  if (found & TOO_DEEP) refuseTooDeep(location, input);
+  if (found & HAS_NUL) throw new RequestValidationError(nulIssues(location, input));
   return input;
+}
+
+const TOO_DEEP = 1;
+const HAS_NUL = 2;
+
+/** `TOO_DEEP` (the walk stops there) and `HAS_NUL` of `value`, a JSON value `depth` levels down. */
+function scan(value: unknown, depth: number): number {
+  if (typeof value === 'string') return value.includes('\u0000') ? HAS_NUL : 0;
+  if (value === null || typeof value !== 'object') return 0;
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  let found = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) if ((found |= scan(item, depth + 1)) & TOO_DEEP) return found;
+  } else
+    for (const key in value) {
+      if (key.includes('\u0000')) found |= HAS_NUL;
+      if ((found |= scan((value as Record<string, unknown>)[key], depth + 1)) & TOO_DEEP) return found;
+    }
+  return found;
 }
 
 function refuseTooDeep(location: Location, input: unknown): void {

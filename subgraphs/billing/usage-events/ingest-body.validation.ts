@@ -25,12 +25,17 @@ export interface IngestEvent {
 }
 
 type Loc = (string | number)[];
-type Check = (value: unknown, loc: Loc, issues: ValidationIssue[]) => unknown;
+/**
+ * A field's check: pushes its issues (at `body.events.<index>.<key>`, built only when there is one: most batches
+ * have none) and answers the value as the service takes it.
+ */
+type Check = (value: unknown, index: number, key: string, issues: ValidationIssue[]) => unknown;
 
 // The edge's own patterns (zod's, which its documented schema uses), so both accept the same strings.
 const UUID = z.regexes.uuid();
 const DATE_TIME = z.regexes.datetime({ offset: true });
 
+const at = (index: number, key: string): Loc => ['body', 'events', index, key];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const typeIssue = (loc: Loc, kind: string, input: unknown): ValidationIssue => ({
   type: `${kind}_type`,
@@ -39,27 +44,32 @@ const typeIssue = (loc: Loc, kind: string, input: unknown): ValidationIssue => (
   input,
 });
 
-const text: Check = (value, loc, issues) => {
-  if (typeof value !== 'string') issues.push(typeIssue(loc, 'string', value));
+const text: Check = (value, index, key, issues) => {
+  if (typeof value !== 'string') issues.push(typeIssue(at(index, key), 'string', value));
   return value;
 };
 
-const uuid: Check = (value, loc, issues) => {
-  if (typeof value !== 'string') issues.push(typeIssue(loc, 'string', value));
+const uuid: Check = (value, index, key, issues) => {
+  if (typeof value !== 'string') issues.push(typeIssue(at(index, key), 'string', value));
   else if (!UUID.test(value))
-    issues.push({ type: 'uuid_parsing', loc, msg: 'Input should be a valid UUID', input: value });
+    issues.push({ type: 'uuid_parsing', loc: at(index, key), msg: 'Input should be a valid UUID', input: value });
   return value;
 };
 
 /** An ISO 8601 date-time with an offset, on a real day; read as the canonical instant the service stores. */
-const dateTime: Check = (value, loc, issues) => {
-  if (typeof value !== 'string') issues.push(typeIssue(loc, 'string', value));
+const dateTime: Check = (value, index, key, issues) => {
+  if (typeof value !== 'string') issues.push(typeIssue(at(index, key), 'string', value));
   else if (!DATE_TIME.test(value))
-    issues.push({ type: 'datetime_from_date_parsing', loc, msg: 'Input should be a valid datetime', input: value });
+    issues.push({
+      type: 'datetime_from_date_parsing',
+      loc: at(index, key),
+      msg: 'Input should be a valid datetime',
+      input: value,
+    });
   else if (!isRealDate(value))
     issues.push({
       type: 'datetime_parsing',
-      loc,
+      loc: at(index, key),
       msg: 'Input should be a valid datetime, day value is outside expected range',
       input: value,
     });
@@ -67,10 +77,11 @@ const dateTime: Check = (value, loc, issues) => {
   return value;
 };
 
-/** A name: a string of 1 to 128 characters. */
-const name: Check = (value, loc, issues) => {
-  if (typeof value !== 'string') issues.push(typeIssue(loc, 'string', value));
-  lengthBounds(value, loc, 1, MAX_EVENT_NAME_LENGTH, issues);
+/** A name: a string of 1 to 128 characters (at most 128 UTF-16 units is at most 128 characters). */
+const name: Check = (value, index, key, issues) => {
+  if (typeof value === 'string' && value.length >= 1 && value.length <= MAX_EVENT_NAME_LENGTH) return value;
+  if (typeof value !== 'string') issues.push(typeIssue(at(index, key), 'string', value));
+  lengthBounds(value, at(index, key), 1, MAX_EVENT_NAME_LENGTH, issues);
   return value;
 };
 
@@ -136,8 +147,8 @@ function lengthIssue(
 }
 
 /** Metadata's shape only: a JSON object. Its values are the service's (usage-event.validation.ts). */
-const record: Check = (value, loc, issues) => {
-  if (!isObject(value)) issues.push(typeIssue(loc, 'record', value));
+const record: Check = (value, index, key, issues) => {
+  if (!isObject(value)) issues.push(typeIssue(at(index, key), 'record', value));
   return value;
 };
 
@@ -145,34 +156,34 @@ const record: Check = (value, loc, issues) => {
  * An event's fields in the order the edge's documented schema lists them (rest-adapter/v1/routes/usage.schemas.ts),
  * which is the order of the issues: `null` allowed or not, and whether the field may be absent.
  */
-const FIELDS: [key: keyof IngestEvent, check: Check, nullable: boolean, required?: true][] = [
-  ['timestamp', dateTime, false],
-  ['name', name, false, true],
-  ['organization_id', uuid, true],
-  ['external_id', text, true],
-  ['parent_id', text, true],
-  ['metadata', record, false],
-  ['customer_id', uuid, false],
-  ['member_id', uuid, true],
-  ['external_customer_id', text, false],
-  ['external_member_id', text, true],
+const FIELDS: { key: keyof IngestEvent; check: Check; nullable: boolean; required: boolean }[] = [
+  { key: 'timestamp', check: dateTime, nullable: false, required: false },
+  { key: 'name', check: name, nullable: false, required: true },
+  { key: 'organization_id', check: uuid, nullable: true, required: false },
+  { key: 'external_id', check: text, nullable: true, required: false },
+  { key: 'parent_id', check: text, nullable: true, required: false },
+  { key: 'metadata', check: record, nullable: false, required: false },
+  { key: 'customer_id', check: uuid, nullable: false, required: false },
+  { key: 'member_id', check: uuid, nullable: true, required: false },
+  { key: 'external_customer_id', check: text, nullable: false, required: false },
+  { key: 'external_member_id', check: text, nullable: true, required: false },
 ];
-const KNOWN = new Set<string>(FIELDS.map(([key]) => key));
+const KNOWN = new Set<string>(FIELDS.map(field => field.key));
 
-function readEvent(value: unknown, loc: Loc, issues: ValidationIssue[]): IngestEvent {
+function readEvent(value: unknown, index: number, issues: ValidationIssue[]): IngestEvent {
   if (!isObject(value)) {
-    issues.push(typeIssue(loc, 'object', value));
+    issues.push(typeIssue(['body', 'events', index], 'object', value));
     return value as never;
   }
   let event: Record<string, unknown> = value;
-  for (const [key, check, nullable, required] of FIELDS) {
+  for (const { key, check, nullable, required } of FIELDS) {
     const field = value[key];
     if (field === undefined) {
-      if (required) issues.push({ type: 'missing', loc: [...loc, key], msg: 'Field required', input: value });
+      if (required) issues.push({ type: 'missing', loc: at(index, key), msg: 'Field required', input: value });
       continue;
     }
     if (field === null && nullable) continue;
-    const read = check(field, [...loc, key], issues);
+    const read = check(field, index, key, issues);
     // Only a timestamp is read into another form; the caller's object is not changed.
     if (read !== field) event = { ...event, [key]: read };
   }
@@ -180,7 +191,7 @@ function readEvent(value: unknown, loc: Loc, issues: ValidationIssue[]): IngestE
     if (!KNOWN.has(key)) {
       issues.push({
         type: 'extra_forbidden',
-        loc: [...loc, key],
+        loc: at(index, key),
         msg: 'Extra inputs are not permitted',
         input: value[key],
       });
@@ -208,7 +219,7 @@ export function readIngestBody(body: unknown): IngestEvent[] {
     const before = issues.length;
     lengthBounds(events, loc, null, MAX_INGEST_BATCH, issues);
     if (Array.isArray(events) && issues.length === before)
-      read = events.map((event, index) => readEvent(event, [...loc, index], issues));
+      read = events.map((event, index) => readEvent(event, index, issues));
   }
   for (const key in body)
     if (key !== 'events') {
