@@ -16,7 +16,7 @@ import { sameOriginWrites } from './guards/same-origin-writes.js';
 import { OperationDocuments } from './v1/operations.js';
 import { POLAR_ORGANIZATION, principalOfRequest } from './v1/polar-organization.js';
 import { type Route, shapeResult } from './v1/routes/route.js';
-import { decodablePath, parseOrThrow, queryObject } from './v1/validation.js';
+import { checkJson, decodablePath, parseOrThrow, queryObject } from './v1/validation.js';
 import { readCookie, sessionCookieName } from './web-kit/cookies.js';
 import { sendError, sendMethodNotAllowed, sendNotFound } from './v1/wire-errors.js';
 import { versionedOpenApiRouter } from './v1/versions/openapi-routes.js';
@@ -224,7 +224,7 @@ function routeHandler(route: Route, deps: AppDependencies) {
         if (raw === undefined && route.bodyOptional) body = {};
         else if (raw === undefined)
           throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
-        else body = parseOrThrow(route.body, 'body', raw);
+        else body = route.bodyShapeCheckedBySubgraph ? checkJson('body', raw) : parseOrThrow(route.body, 'body', raw);
       }
       const result = await deps.gateway.execute(
         { query: source, operationName: route.operation, variables: route.variables({ params, query, body }) },

@@ -21,10 +21,30 @@ export function nulInputError(document: DocumentNode, variables?: Record<string,
     });
     literalChecks.set(document, inLiterals);
   }
-  const variable = variables ? nulPath(variables) : undefined;
+  // Most variables hold no NUL: one walk that builds no paths first, the path only for variables that have one.
+  const variable = variables && holdsNul(variables) ? nulPath(variables) : undefined;
   if (!inLiterals && variable === undefined) return undefined;
   const where = variable === undefined ? 'A string argument' : `Variable "$${variable}"`;
   return new GraphQLError(`${where}: ${MESSAGE}`, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+}
+
+/** Whether a string or key anywhere in `root` holds a NUL, iteratively (variables can be deep). */
+function holdsNul(root: Record<string, unknown>): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const key in value) {
+        if (key.includes('\u0000')) return true;
+        stack.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
 }
 
 /** The dotted path of the first string (or key) holding a NUL, iteratively (variables can be deep). */

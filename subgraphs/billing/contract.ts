@@ -45,7 +45,7 @@ export {
   EVENT_TYPE_SORT_KEYS,
 } from './usage-events/usage-event.sorting.js';
 export { EVENT_SOURCES } from './usage-events/usage-event.entity.js';
-export { MAX_EVENT_NAME_LENGTH, MAX_INGEST_BATCH } from './usage-events/usage-event.validation.js';
+export { MAX_EVENT_NAME_LENGTH, MAX_INGEST_BATCH } from './usage-events/ingest-body.validation.js';
 export { METER_DEFAULT_SORTING, METER_SORT_KEYS } from './meters/meter.sorting.js';
 export { METER_UNITS } from './meters/meter.entity.js';
 export {

@@ -233,6 +233,40 @@ describe('names and event types', () => {
   });
 });
 
+describe('GraphQL', () => {
+  it('ingestEvents takes the body as one `batch`, and the deprecated typed `events`, read the same way', async () => {
+    const mutation = `mutation($batch: EventBatch, $events: [EventCreateInput!]) {
+      ingestEvents(batch: $batch, events: $events) { inserted duplicates } }`;
+    const gql = (variables: Record<string, unknown>) =>
+      call(base, 'POST', '/graphql', { token: shop.oat, body: { query: mutation, variables } });
+    const batch = await gql({ batch: { events: [{ name: 'gql.batch', external_customer_id: 'user-ada' }] } });
+    expect(batch.body).toEqual({ data: { ingestEvents: { inserted: 1, duplicates: 0 } } });
+    const typed = await gql({
+      events: [
+        { name: 'gql.typed', externalCustomerId: 'user-ada', customerId: null, timestamp: '2028-03-01T00:00:00Z' },
+      ],
+    });
+    expect(typed.body.data).toEqual({ ingestEvents: { inserted: 1, duplicates: 0 } });
+    const [event] = (await api('GET', '/v1/events/?name=gql.typed')).body.items;
+    expect(event).toMatchObject({ external_customer_id: 'user-ada', timestamp: '2028-03-01T00:00:00.000Z' });
+    // The same items as the REST route's 422, and nothing inserted.
+    const before = await count();
+    const bad = await gql({
+      batch: {
+        events: [
+          { name: 'ok', external_customer_id: 'x' },
+          { name: 'x', colour: 1 },
+        ],
+      },
+    });
+    expect(bad.body.errors[0].extensions).toMatchObject({
+      code: 'RequestValidationError',
+      details: [{ type: 'extra_forbidden', loc: ['body', 'events', 1, 'colour'] }],
+    });
+    expect(await count()).toBe(before);
+  });
+});
+
 describe('another organization', () => {
   it('never sees, names or writes into the events', async () => {
     const [event] = (await api('GET', '/v1/events/?name=api.call')).body.items;

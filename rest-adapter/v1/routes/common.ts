@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { camelKeys, snakeKeys } from '../../../kit/case.js';
 import { GRAPHQL_INT_MAX, MAX_PAGE, MAX_PAGE_SIZE } from '../../../kit/graphql/page-limits.js';
+import { isRealDate } from '../../../kit/real-date.js';
 import { pydanticIssue } from '../validation.js';
 
 /**
@@ -56,22 +57,7 @@ export const pageQuery = {
 
 export const idParams = z.object({ id: z.uuid() });
 
-/**
- * Whether an ISO date or date-time names a real day of the years 1-9999. zod's pattern accepts
- * 2023-02-30 and year 0000, which PostgreSQL refuses (a 500 if they got that far); pydantic does not.
- * Offsets beyond ±15:59 are not a concern here: the value reaches the database as an instant.
- */
-export function isRealDate(value: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (!match) return false;
-  const [year, month, day] = match.slice(1).map(Number);
-  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate()))
-    return false;
-  // Its offset must not carry the instant out of those years either (9999-12-31T23:00-05:00).
-  const instant = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-  const utcYear = instant.getUTCFullYear();
-  return !Number.isNaN(instant.getTime()) && utcYear >= 1 && utcYear <= 9999;
-}
+export { isRealDate };
 
 /**
  * A checked date-time string as one canonical instant (`2026-01-01T05:00:00.000Z`): the subgraphs'

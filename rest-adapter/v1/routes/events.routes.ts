@@ -77,8 +77,10 @@ export const eventRoutes: Route[] = [
     tag: 'events',
     access: EVENTS_WRITE,
     body: eventsIngestBody,
+    // Billing reads the batch's shape itself, once, with the same 422 items (docs/usage-events.md#ingest).
+    bodyShapeCheckedBySubgraph: true,
     operation: 'EventsIngest',
-    variables: ({ body }) => ({ events: toInput(body.events) }),
+    variables: ({ body }) => ({ batch: body }),
     result: data => toWire(data.ingestEvents),
     status: 200,
     response: eventsIngestResponse,

@@ -29,6 +29,12 @@ interface RouteFields {
   body?: z.ZodType;
   /** Whether the body may be omitted entirely. */
   bodyOptional?: boolean;
+  /**
+   * Set when the subgraph reads the body's shape itself, with the same 422 items `body` would give: the edge then
+   * only checks that it is JSON within the limits (depth, NUL) and sends it on as one value, and `body` documents
+   * it. For a batch, where checking every item twice was a large part of the request (docs/usage-events.md#ingest).
+   */
+  bodyShapeCheckedBySubgraph?: boolean;
   variables(input: RouteInput): Record<string, unknown>;
   status: number;
   /** Success response schema, for the OpenAPI document. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UsageEventQueries } from '../usage-events/usage-event.queries.js';
+import { monthOf, UsageEventQueries } from '../usage-events/usage-event.queries.js';
 import { UsageEvent } from '../usage-events/usage-event.entity.js';
 
 /** The system events recorded today (docs/usage-events.md#system-events), with Polar's metadata. */
@@ -27,7 +27,7 @@ export async function recordSystemEvent(
     at: Date;
   },
 ): Promise<void> {
-  await new UsageEventQueries(em).ensurePartitions([event.at]);
+  await new UsageEventQueries(em).ensurePartitions([monthOf(event.at)]);
   em.create(UsageEvent, {
     id: randomUUID(),
     organizationId: event.organizationId,

@@ -1,7 +1,23 @@
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLScalarType } from 'graphql';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, InputType, Int } from 'type-graphql';
+import { snakeKeys } from '../../../kit/case.js';
 
-/** One event of an ingest batch: Polar's EventCreateCustomer or EventCreateExternalCustomer. */
+/**
+ * A batch to ingest as one value: the body of `POST /v1/events/ingest` as Polar's wire has it. GraphQL passes it on
+ * untouched and the service reads and checks it once (docs/usage-events.md#ingest), instead of coercing every
+ * event as an input object.
+ */
+export const EventBatch = new GraphQLScalarType({
+  ...GraphQLJSON.toConfig(),
+  name: 'EventBatch',
+  description:
+    '`{"events": [...]}`, at most 1,000 events with Polar\'s snake_case keys (`name`, `timestamp`, `customer_id` or ' +
+    '`external_customer_id`, `external_id`, `parent_id`, `metadata`, `member_id`, `external_member_id`, ' +
+    "`organization_id`). Checked whole: a problem is a 422 at the event's `loc`.",
+});
+
+/** One event of an ingest batch: Polar's EventCreateCustomer or EventCreateExternalCustomer (deprecated: EventBatch). */
 @InputType('EventCreateInput')
 export class EventCreateInput {
   @Field(() => GraphQLISODateTime, { nullable: true, description: "Now (the organization's clock) when absent." })
@@ -16,6 +32,18 @@ export class EventCreateInput {
   @Field(() => ID, { nullable: true }) memberId?: string | null;
   @Field(() => String, { nullable: true }) externalCustomerId?: string | null;
   @Field(() => String, { nullable: true }) externalMemberId?: string | null;
+}
+
+/** The typed events of the deprecated `ingestEvents(events:)` as the body `EventBatch` carries (null = absent). */
+export function ingestBodyOf(events: readonly EventCreateInput[]): { events: Record<string, unknown>[] } {
+  return {
+    events: events.map(event => {
+      const wire: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(snakeKeys<Record<string, unknown>>({ ...event })))
+        if (value != null) wire[key] = value instanceof Date ? value.toISOString() : value;
+      return wire;
+    }),
+  };
 }
 
 @InputType('EventListFilter')

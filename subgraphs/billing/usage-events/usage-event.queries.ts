@@ -1,25 +1,77 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runRead } from '../../../kit/database/read/execute.js';
 import { sql } from '../shared/sql.queries.js';
+import type { IngestEvent } from './ingest-body.validation.js';
 
-/** One event as the ingest statement takes it (snake_case: the keys of `json_to_recordset`). */
-export interface EventRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  source: 'user' | 'system';
-  timestamp: string;
-  ingested_at: string;
-  customer_id: string | null;
-  external_customer_id: string | null;
-  member_id: string | null;
-  external_member_id: string | null;
-  external_id: string | null;
-  parent: string | null;
-  metadata: Record<string, unknown>;
+/**
+ * One user event as the ingest statement takes it: the event as the caller sent it (usage-event.service.ts reads
+ * and checks it), plus, when it differs from the batch's, its organization and ingestion time. The statement gives
+ * each its id and fills in the rest; absent keys read as null.
+ */
+export type IngestRow = IngestEvent & { ingested_at?: string };
+
+/** What an event of the batch that does not say otherwise is: its organization and when it was taken. */
+export interface BatchDefaults {
+  organizationId: string;
+  ingestedAt: string;
 }
+
+/** The month (`YYYY-MM`, UTC) of an instant, as its partition is named. */
+export const monthOf = (instant: Date | string): string =>
+  (typeof instant === 'string' ? instant : instant.toISOString()).slice(0, 7);
 
 /** Months whose partition this process has seen made, per database (driver): docs/usage-events.md#partitions. */
 const knownMonths = new WeakMap<object, Set<string>>();
+
+/**
+ * Event types (organization and name) this process has seen exist, per database (driver). Event types are never
+ * deleted, so a batch whose names are all here skips the statement's event-type insert (docs/usage-events.md).
+ * Bounded: forgotten when full, which only costs the insert again.
+ */
+const knownTypes = new WeakMap<object, Set<string>>();
+const KNOWN_TYPES_MAX = 10_000;
+
+// The batch ($1) read once (materialized: each event gets ONE id), with the batch's organization ($2) and ingestion
+// time ($3) where an event carries neither; an event without a timestamp happened when it was taken.
+const INPUT = `input as materialized (
+        select gen_random_uuid() as id, coalesce(x.organization_id, $2::uuid) as organization_id, x.name,
+          coalesce(x.timestamp, x.ingested_at, $3::timestamptz) as timestamp,
+          coalesce(x.ingested_at, $3::timestamptz) as ingested_at, x.customer_id, x.external_customer_id, x.member_id,
+          x.external_member_id, x.external_id, x.parent_id as parent, coalesce(x.metadata, '{}') as metadata
+        from json_to_recordset($1::json) as x(organization_id uuid, name text, timestamp timestamptz,
+          ingested_at timestamptz, customer_id uuid, external_customer_id text, member_id uuid, external_member_id text,
+          external_id text, parent_id text, metadata jsonb))`;
+
+const TYPES = `types as (
+        insert into billing.event_types (id, organization_id, name, label, created_at)
+        select distinct on (organization_id, name) gen_random_uuid(), organization_id, name, name, ingested_at
+        from input on conflict (organization_id, name) do nothing),`;
+
+/** The ingest statement after its input and, when a batch names new event types, their insert. */
+const CLAIM_AND_INSERT = `
+      claimed as (
+        insert into billing.usage_event_external_ids (organization_id, external_id, event_id)
+        select organization_id, external_id, id from input where external_id is not null
+        on conflict do nothing returning event_id),
+      inserted as (
+        insert into billing.usage_events (id, organization_id, name, source, timestamp, ingested_at, customer_id,
+          external_customer_id, member_id, external_member_id, external_id, parent_id, metadata)
+        select i.id, i.organization_id, i.name, 'user', i.timestamp, i.ingested_at, i.customer_id,
+          i.external_customer_id, i.member_id, i.external_member_id, i.external_id,
+          case when i.parent is null then null else coalesce(
+            (select b.id from input b where b.organization_id = i.organization_id and b.external_id = i.parent limit 1),
+            (select x.event_id from billing.usage_event_external_ids x
+              where x.organization_id = i.organization_id and x.external_id = i.parent),
+            (select p.id from billing.usage_events p where p.organization_id = i.organization_id
+              and i.parent ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' and p.id = i.parent::uuid limit 1))
+          end,
+          i.metadata
+        from input i where i.external_id is null or i.id in (select event_id from claimed)
+        returning 1)
+      select count(*)::int as inserted from inserted`;
+
+const WITH_TYPES = `with ${INPUT},\n      ${TYPES}${CLAIM_AND_INSERT}`;
+const WITHOUT_TYPES = `with ${INPUT},${CLAIM_AND_INSERT}`;
 
 /**
  * The usage events' statements (docs/usage-events.md): the ingest, which is ONE statement whatever the batch, and
@@ -29,20 +81,20 @@ export class UsageEventQueries {
   constructor(private readonly em: EntityManager) {}
 
   /**
-   * The monthly partitions of these instants, made when missing. A process asks the database once per month it
-   * has not seen (the check is `to_regclass`, then an advisory lock so two processes do not race), outside the
-   * insert's statement: partition DDL locks the parent table, which must not be held for a whole transaction.
+   * The monthly partitions of these months (`YYYY-MM`), made when missing. A process asks the database once per
+   * month it has not seen (the check is `to_regclass`, then an advisory lock so two processes do not race), outside
+   * the insert's statement: partition DDL locks the parent table, which must not be held for a whole transaction.
    */
-  async ensurePartitions(instants: readonly Date[]): Promise<void> {
+  async ensurePartitions(months: Iterable<string>): Promise<void> {
     const driver = this.em.getDriver();
     let known = knownMonths.get(driver);
     if (!known) knownMonths.set(driver, (known = new Set()));
-    const months = [...new Set(instants.map(d => d.toISOString().slice(0, 7)))].filter(m => !known.has(m));
-    if (!months.length) return;
+    const missing = [...months].filter(m => !known.has(m));
+    if (!missing.length) return;
     await sql(this.em, 'select billing.ensure_usage_event_partition(m) from unnest(?::timestamptz[]) m', [
-      months.map(m => `${m}-01T00:00:00Z`),
+      missing.map(m => `${m}-01T00:00:00Z`),
     ]);
-    for (const m of months) known.add(m);
+    for (const m of missing) known.add(m);
   }
 
   /** The live customers among `ids` in these organizations. */
@@ -57,46 +109,29 @@ export class UsageEventQueries {
   }
 
   /**
-   * The batch, in ONE statement: new event names become event types; each `external_id` is claimed in
-   * `usage_event_external_ids` with ON CONFLICT DO NOTHING (the dedupe across batches and concurrent requests: a
-   * concurrent claim of the same key waits for the first to commit, then does nothing); the events without an
-   * external id or whose claim won are inserted. A parent is resolved from a Polar id of the organization, an
-   * external id already claimed, or an external id in the same batch; one that cannot be found is left null.
-   * Answers how many were inserted.
+   * The batch, in ONE statement: new event names become event types (left out when this process knows them all);
+   * each `external_id` is claimed in `usage_event_external_ids` with ON CONFLICT DO NOTHING (the dedupe across
+   * batches and concurrent requests: a concurrent claim of the same key waits for the first to commit, then does
+   * nothing); the events without an external id or whose claim won are inserted. A parent is resolved from a Polar
+   * id of the organization, an external id already claimed, or an external id in the same batch; one that cannot
+   * be found is left null. Answers how many were inserted.
    */
-  async insertBatch(rows: readonly EventRow[]): Promise<number> {
-    const [result] = await sql<{ inserted: number }>(
-      this.em,
-      `with input as (
-        select * from json_to_recordset(?::json) as x(id uuid, organization_id uuid, name text, source text,
-          timestamp timestamptz, ingested_at timestamptz, customer_id uuid, external_customer_id text, member_id uuid,
-          external_member_id text, external_id text, parent text, metadata jsonb)),
-      types as (
-        insert into billing.event_types (id, organization_id, name, label, created_at)
-        select distinct on (organization_id, name) gen_random_uuid(), organization_id, name, name, ingested_at
-        from input where source = 'user' on conflict (organization_id, name) do nothing),
-      claimed as (
-        insert into billing.usage_event_external_ids (organization_id, external_id, event_id)
-        select organization_id, external_id, id from input where external_id is not null
-        on conflict do nothing returning event_id),
-      inserted as (
-        insert into billing.usage_events (id, organization_id, name, source, timestamp, ingested_at, customer_id,
-          external_customer_id, member_id, external_member_id, external_id, parent_id, metadata)
-        select i.id, i.organization_id, i.name, i.source, i.timestamp, i.ingested_at, i.customer_id,
-          i.external_customer_id, i.member_id, i.external_member_id, i.external_id,
-          case when i.parent is null then null else coalesce(
-            (select b.id from input b where b.organization_id = i.organization_id and b.external_id = i.parent limit 1),
-            (select x.event_id from billing.usage_event_external_ids x
-              where x.organization_id = i.organization_id and x.external_id = i.parent),
-            (select p.id from billing.usage_events p where p.organization_id = i.organization_id
-              and i.parent ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' and p.id = i.parent::uuid limit 1))
-          end,
-          i.metadata
-        from input i where i.external_id is null or i.id in (select event_id from claimed)
-        returning 1)
-      select count(*)::int as inserted from inserted`,
-      [JSON.stringify(rows)],
-    );
-    return result.inserted;
+  async insertBatch(rows: readonly IngestRow[], defaults: BatchDefaults): Promise<number> {
+    const driver = this.em.getDriver();
+    let known = knownTypes.get(driver);
+    if (!known) knownTypes.set(driver, (known = new Set()));
+    const types = new Set<string>();
+    for (const row of rows) {
+      const key = `${row.organization_id ?? defaults.organizationId} ${row.name}`;
+      if (!known.has(key)) types.add(key);
+    }
+    const [result] = await runRead(this.em, types.size ? WITH_TYPES : WITHOUT_TYPES, [
+      JSON.stringify(rows),
+      defaults.organizationId,
+      defaults.ingestedAt,
+    ]);
+    if (known.size + types.size > KNOWN_TYPES_MAX) known.clear();
+    for (const key of types) known.add(key);
+    return result.inserted as number;
   }
 }

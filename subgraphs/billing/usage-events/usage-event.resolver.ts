@@ -4,7 +4,13 @@ import type { BillingContext } from '../context.js';
 import { EventTypeFilterInput, EventTypeUpdateInput } from './event-type.inputs.js';
 import { EventTypeList, EventTypeType } from './event-type.type.js';
 import { EVENTS_READ, EVENTS_WRITE } from './usage-event.access.js';
-import { EventCreateInput, EventListFilterInput, EventNameFilterInput } from './usage-event.inputs.js';
+import {
+  EventBatch,
+  EventCreateInput,
+  EventListFilterInput,
+  EventNameFilterInput,
+  ingestBodyOf,
+} from './usage-event.inputs.js';
 import { EventNameList, EventsIngestResult, UsageEventList, UsageEventType } from './usage-event.type.js';
 
 /** `/v1/events/` and `/v1/event-types/`: ingest, list, names, get; event types and their labels. */
@@ -13,10 +19,12 @@ export class UsageEventResolver {
   @Mutation(() => EventsIngestResult, { description: 'Ingests a batch of events: all of them, or none (422).' })
   async ingestEvents(
     @Ctx() ctx: BillingContext,
-    @Arg('events', () => [EventCreateInput]) events: EventCreateInput[],
+    @Arg('batch', () => EventBatch, { nullable: true }) batch: unknown,
+    @Arg('events', () => [EventCreateInput], { nullable: true, deprecationReason: 'Use batch.' })
+    events: EventCreateInput[] | null,
   ): Promise<EventsIngestResult> {
     authorize(ctx.principal, EVENTS_WRITE);
-    return ctx.services.usageEvents.ingest(ctx, events);
+    return ctx.services.usageEvents.ingest(ctx, batch ?? (events ? ingestBodyOf(events) : undefined));
   }
 
   @Query(() => UsageEventList, { description: 'Events of the organizations the caller may act for.' })

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { PolarRequestValidationError, ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
+import { ResourceNotFound, type ValidationIssue } from '../../../kit/errors.js';
 import { actsForOrganization, scopedOrganizationIds, soleOrganization } from '../../../kit/database/tenant-scope.js';
 import { pageWindow, paginationOf, type PageRequest, type Pagination } from '../../../kit/graphql/pagination.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -13,8 +12,9 @@ import { sortCriteria } from '../shared/sorting.js';
 import { organizationNow } from '../time/organization-clocks.js';
 import { EventNameRepository } from './event-name.repository.js';
 import { eventNameLabel } from './event-type.type.js';
-import type { EventCreateInput, EventListFilterInput, EventNameFilterInput } from './usage-event.inputs.js';
-import { type EventRow, UsageEventQueries } from './usage-event.queries.js';
+import { type IngestEvent, readIngestBody } from './ingest-body.validation.js';
+import type { EventListFilterInput, EventNameFilterInput } from './usage-event.inputs.js';
+import { type BatchDefaults, type IngestRow, UsageEventQueries } from './usage-event.queries.js';
 import { usageEventRead, type UsageEventReadFilters } from './usage-event.read.js';
 import {
   EVENT_DEFAULT_SORTING,
@@ -23,85 +23,86 @@ import {
   EVENT_SORT_KEYS,
 } from './usage-event.sorting.js';
 import { type EventNameType, EventsIngestResult, UsageEventType } from './usage-event.type.js';
-import { eventIssues, MAX_INGEST_BATCH, storedMetadata } from './usage-event.validation.js';
+import { eventIssues, storedMetadata } from './usage-event.validation.js';
 
 const at = (index: number, field: string): (string | number)[] => ['body', 'events', index, field];
+
+/**
+ * An event as the ingest statement takes it: as sent, unless its metadata holds `_cost` or its organization is not the
+ * batch's (then with that organization and its ingestion time). Most events are passed on without a copy.
+ */
+function ingestRow(event: IngestEvent, organizationId: string, ingestedAt: string, defaults: BatchDefaults): IngestRow {
+  let row: IngestRow = event;
+  if (event.metadata?._cost !== undefined) row = { ...row, metadata: storedMetadata(event.metadata) };
+  if (organizationId !== defaults.organizationId)
+    row = { ...row, organization_id: organizationId, ingested_at: ingestedAt };
+  return row;
+}
 
 /**
  * Usage events (`/v1/events/`, docs/usage-events.md): the ingest (validated whole, then ONE statement), the list
  * and get through the read path, and the names with their counts.
  */
 export class UsageEventService {
-  async ingest(ctx: RequestContext, events: EventCreateInput[]): Promise<EventsIngestResult> {
-    if (events.length > MAX_INGEST_BATCH)
-      throw new PolarRequestValidationError([
-        {
-          type: 'too_long',
-          loc: ['body', 'events'],
-          msg: `List should have at most ${MAX_INGEST_BATCH} items`,
-          input: events.length,
-        },
-      ]);
+  /**
+   * `body` is the request's `{"events": [...]}` as sent (REST and GraphQL alike): its shape is read and checked
+   * here, once, then each event's rules; any problem is one 422 and nothing is inserted.
+   */
+  async ingest(ctx: RequestContext, body: unknown): Promise<EventsIngestResult> {
+    const events = readIngestBody(body);
     const issues: ValidationIssue[] = [];
     const organizations = events.map((e, i) => this.organizationOf(ctx, e, i, issues));
     const named = [...new Set(organizations.filter((o): o is string => o !== null))];
     const clocks = new Map(await Promise.all(named.map(async o => [o, await organizationNow(ctx, o)] as const)));
     const queries = new UsageEventQueries(ctx.em);
-    const customerIds = events.map(e => e.customerId).filter((id): id is string => !!id);
+    const customerIds = events.flatMap(e => (e.customer_id === undefined ? [] : [e.customer_id]));
     const live = await queries.liveCustomers(named, customerIds);
-    const rows: EventRow[] = [];
-    events.forEach((event, index) => {
+    // Every event's ingestion instant, by its organization's clock (`ingested_at`; the timestamp when it has none).
+    const taken = new Map([...clocks].map(([o, now]) => [o, now.toISOString()]));
+    const defaults: BatchDefaults = { organizationId: named[0], ingestedAt: taken.get(named[0])! };
+    const rows: IngestRow[] = [];
+    const months = new Set<string>();
+    for (let index = 0; index < events.length; index++) {
+      const event = events[index];
       const organizationId = organizations[index];
       const now = organizationId ? clocks.get(organizationId)! : new Date();
       const own = eventIssues(event, index, now);
-      if (event.customerId && organizationId && !live.has(event.customerId))
+      if (event.customer_id !== undefined && organizationId && !live.has(event.customer_id))
         own.push({
           type: 'customer_id',
           loc: at(index, 'customer_id'),
           msg: 'Customer not found.',
-          input: event.customerId,
+          input: event.customer_id,
         });
-      issues.push(...own);
-      if (own.length || !organizationId) return;
-      rows.push({
-        id: randomUUID(),
-        organization_id: organizationId,
-        name: event.name,
-        source: 'user',
-        timestamp: (event.timestamp ?? now).toISOString(),
-        ingested_at: now.toISOString(),
-        customer_id: event.customerId ?? null,
-        external_customer_id: event.externalCustomerId ?? null,
-        member_id: event.memberId ?? null,
-        external_member_id: event.externalMemberId ?? null,
-        external_id: event.externalId ?? null,
-        parent: event.parentId ?? null,
-        metadata: storedMetadata(event.metadata),
-      });
-    });
+      if (own.length) issues.push(...own);
+      if (own.length || !organizationId || issues.length) continue;
+      const ingestedAt = taken.get(organizationId)!;
+      months.add((event.timestamp ?? ingestedAt).slice(0, 7));
+      rows.push(ingestRow(event, organizationId, ingestedAt, defaults));
+    }
     throwIfAny(issues);
     if (!rows.length) return { inserted: 0, duplicates: 0 };
-    await queries.ensurePartitions(rows.map(r => new Date(r.timestamp)));
-    const inserted = await queries.insertBatch(rows);
+    await queries.ensurePartitions(months);
+    const inserted = await queries.insertBatch(rows, defaults);
     return { inserted, duplicates: rows.length - inserted };
   }
 
   /** The organization an event is ingested for: the token's own, or `organization_id` for a user (Polar's rule). */
-  private organizationOf(ctx: RequestContext, event: EventCreateInput, index: number, issues: ValidationIssue[]) {
+  private organizationOf(ctx: RequestContext, event: IngestEvent, index: number, issues: ValidationIssue[]) {
     const principal = ctx.principal;
     if (principal.subject === 'organization') {
-      if (event.organizationId) {
+      if (event.organization_id) {
         issues.push({
           type: 'organization_token',
           loc: at(index, 'organization_id'),
           msg: 'Setting organization_id is disallowed when using an organization token.',
-          input: event.organizationId,
+          input: event.organization_id,
         });
         return null;
       }
       return principal.subjectId!;
     }
-    const organizationId = event.organizationId ?? soleOrganization(principal);
+    const organizationId = event.organization_id ?? soleOrganization(principal);
     if (!organizationId) {
       issues.push({
         type: 'missing',

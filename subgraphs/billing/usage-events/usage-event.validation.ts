@@ -1,10 +1,5 @@
 import type { ValidationIssue } from '../../../kit/errors.js';
-import type { EventCreateInput } from './usage-event.inputs.js';
-
-/** Polar's limit on an event's name. */
-export const MAX_EVENT_NAME_LENGTH = 128;
-/** Batches of at most this many events (Polar sets none; a bound keeps one statement's parameter small). */
-export const MAX_INGEST_BATCH = 1000;
+import type { IngestEvent } from './ingest-body.validation.js';
 
 type Loc = (string | number)[];
 const issue = (loc: Loc, type: string, msg: string, input: unknown): ValidationIssue => ({ type, loc, msg, input });
@@ -101,54 +96,41 @@ export function eventMetadataIssues(metadata: unknown, loc: Loc): ValidationIssu
   return issues;
 }
 
-/** One event's own issues (the organization and the customer's existence are the service's). */
-export function eventIssues(event: EventCreateInput, index: number, now: Date): ValidationIssue[] {
+/**
+ * One event's own issues beyond its shape (read by `readIngestBody`): the timestamp not in the future, one way of
+ * naming the customer, members that go with it, the metadata's values. The organization and the customer's
+ * existence are the service's.
+ */
+export function eventIssues(event: IngestEvent, index: number, now: Date): ValidationIssue[] {
   const loc: Loc = ['body', 'events', index];
   const issues: ValidationIssue[] = [];
-  if (typeof event.name !== 'string' || event.name.length === 0)
-    issues.push(issue([...loc, 'name'], 'missing', 'Field required', event.name));
-  else if (event.name.length > MAX_EVENT_NAME_LENGTH)
-    issues.push({
-      ...issue(
-        [...loc, 'name'],
-        'string_too_long',
-        `String should have at most ${MAX_EVENT_NAME_LENGTH} characters`,
-        event.name,
-      ),
-      ctx: { max_length: MAX_EVENT_NAME_LENGTH },
-    });
-  if (event.timestamp && event.timestamp.getTime() > now.getTime())
+  if (event.timestamp !== undefined && Date.parse(event.timestamp) > now.getTime())
     issues.push(
-      issue(
-        [...loc, 'timestamp'],
-        'value_error',
-        'Value error, Timestamp must be in the past.',
-        event.timestamp.toISOString(),
-      ),
+      issue([...loc, 'timestamp'], 'value_error', 'Value error, Timestamp must be in the past.', event.timestamp),
     );
-  const byId = event.customerId != null;
-  const byExternal = event.externalCustomerId != null;
+  const byId = event.customer_id !== undefined;
+  const byExternal = event.external_customer_id !== undefined;
   if (byId === byExternal)
     issues.push(
       issue(
         [...loc, byId ? 'external_customer_id' : 'customer_id'],
         byId ? 'extra_forbidden' : 'missing',
         byId ? 'Name the customer by customer_id or by external_customer_id, not both' : 'Field required',
-        byId ? event.externalCustomerId : null,
+        byId ? event.external_customer_id : null,
       ),
     );
-  if (event.memberId != null && !byId)
-    issues.push(issue([...loc, 'member_id'], 'extra_forbidden', 'member_id goes with customer_id', event.memberId));
-  if (event.externalMemberId != null && !byExternal)
+  if (event.member_id != null && !byId)
+    issues.push(issue([...loc, 'member_id'], 'extra_forbidden', 'member_id goes with customer_id', event.member_id));
+  if (event.external_member_id != null && !byExternal)
     issues.push(
       issue(
         [...loc, 'external_member_id'],
         'extra_forbidden',
         'external_member_id goes with external_customer_id',
-        event.externalMemberId,
+        event.external_member_id,
       ),
     );
-  issues.push(...eventMetadataIssues(event.metadata, [...loc, 'metadata']));
+  if (event.metadata !== undefined) issues.push(...eventMetadataIssues(event.metadata, [...loc, 'metadata']));
   return issues;
 }
 
