@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { BillingEntryQueries } from '../../subgraphs/billing/usage-billing/billing-entries.queries.js';
@@ -202,23 +201,18 @@ describe('an ingest that commits after a later one was billed past', () => {
     // The ingest statement of an earlier instant, its transaction held open.
     const early = new Date(new Date(sub.started_at).getTime() + 30_000).toISOString();
     const slow = orm.em.fork().transactional(async tx => {
-      await new UsageEventQueries(tx).insertBatch([
-        {
-          id: randomUUID(),
-          organization_id: org,
-          name: 'api.call',
-          source: 'user',
-          timestamp: early,
-          ingested_at: early,
-          customer_id: sub.customer_id,
-          external_customer_id: null,
-          member_id: null,
-          external_member_id: null,
-          external_id: null,
-          parent: null,
-          metadata: {},
-        },
-      ]);
+      await new UsageEventQueries(tx).insertBatch(
+        [
+          {
+            organization_id: org,
+            name: 'api.call',
+            timestamp: early,
+            ingested_at: early,
+            customer_id: sub.customer_id,
+          },
+        ],
+        { organizationId: org, ingestedAt: early },
+      );
       inserted();
       await held;
     });

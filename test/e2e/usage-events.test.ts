@@ -310,4 +310,21 @@ describe('partitions made ahead', () => {
     await eventually(async () => ((await exists('2028_08')) ? true : undefined));
     expect(await exists('2028_07')).toBe(true);
   });
+
+  it("gives every partition the xid index, built concurrently, so the parent's index is valid", async () => {
+    const db = stack.production.environment.billing.orm.em.fork().getConnection();
+    const valid = async () => {
+      const [row] = await db.execute(
+        `select indisvalid as valid from pg_index where indexrelid = 'billing.usage_events_xid'::regclass`,
+      );
+      return row.valid ? true : undefined;
+    };
+    expect(await eventually(valid)).toBe(true);
+    const [unindexed] = await db.execute(
+      `select count(*)::int as n from pg_inherits i where i.inhparent = 'billing.usage_events'::regclass
+       and not exists (select 1 from pg_inherits a join pg_index x on x.indexrelid = a.inhrelid
+                       where a.inhparent = 'billing.usage_events_xid'::regclass and x.indrelid = i.inhrelid)`,
+    );
+    expect(unindexed.n).toBe(0);
+  });
 });

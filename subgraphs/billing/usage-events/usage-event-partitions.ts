@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
-import { UsageEventQueries } from './usage-event.queries.js';
+import { monthOf, UsageEventQueries } from './usage-event.queries.js';
 
 /** How many months after the current one have their partition made ahead. */
 export const PARTITION_MONTHS_AHEAD = 2;
@@ -22,6 +22,8 @@ function monthStart(at: Date, n: number): Date {
  */
 export class UsageEventPartitions {
   private readonly loop: Enrolment;
+  /** Whether this process has checked every partition has the `xid` index (once: later ones get it at creation). */
+  private indexed = false;
 
   constructor(
     private readonly orm: MikroORM,
@@ -34,6 +36,7 @@ export class UsageEventPartitions {
       runDue: async () => {
         const now = this.clock.now();
         await this.ensureAhead(now);
+        if (!this.indexed) this.indexed = (await this.ensureIndexes()) >= 0;
         return { worked: false, nextDueInMs: monthStart(now, 1).getTime() - now.getTime() };
       },
       failed: error => this.logger?.error({ err: error }, 'usage event partitions pass failed'),
@@ -46,7 +49,12 @@ export class UsageEventPartitions {
   /** The partitions of the month of `now` and the next ones, made when missing. */
   ensureAhead(now: Date): Promise<void> {
     const months = Array.from({ length: PARTITION_MONTHS_AHEAD + 1 }, (_, n) => monthStart(now, n));
-    return new UsageEventQueries(this.orm.em.fork()).ensurePartitions(months);
+    return new UsageEventQueries(this.orm.em.fork()).ensurePartitions(months.map(monthOf));
+  }
+
+  /** The partitions' `xid` indexes, built where missing (outside any transaction); answers how many were built. */
+  ensureIndexes(): Promise<number> {
+    return new UsageEventQueries(this.orm.em.fork()).ensureXidIndexes();
   }
 
   /** Starts the loop (woken by time and clock jumps only). */

@@ -97,6 +97,36 @@ export class UsageEventQueries {
     for (const m of missing) known.add(m);
   }
 
+  /**
+   * Builds the `xid` BRIN index (docs/usage-events.md#partitions) on every partition that lacks it, each
+   * `CONCURRENTLY` (inserts go on), then attaches it to the parent's index. The migration made that parent index
+   * `ON ONLY` the partitioned table, which builds nothing; a partition made later gets its own at creation, so this
+   * finds work only after that migration, for the partitions that existed then. An index left invalid by a failed
+   * build is dropped and built again. Runs outside any transaction (CONCURRENTLY requires it).
+   */
+  async ensureXidIndexes(): Promise<number> {
+    const missing = await sql<{ partition: string; index: string | null; valid: boolean | null }>(
+      this.em,
+      `select c.relname as partition, ix.relname as index, x.indisvalid as valid
+       from pg_inherits i
+       join pg_class c on c.oid = i.inhrelid
+       left join pg_class ix on ix.relname = c.relname || '_xid' and ix.relnamespace = c.relnamespace
+       left join pg_index x on x.indexrelid = ix.oid
+       where i.inhparent = 'billing.usage_events'::regclass
+         and not exists (select 1 from pg_inherits a join pg_index pi on pi.indexrelid = a.inhrelid
+                         where a.inhparent = 'billing.usage_events_xid'::regclass and pi.indrelid = c.oid)`,
+      [],
+    );
+    for (const { partition, index, valid } of missing) {
+      const table = `billing.${identifier(partition)}`;
+      const name = identifier(`${partition}_xid`);
+      if (index && !valid) await sql(this.em, `drop index concurrently if exists billing.${name}`, []);
+      await sql(this.em, `create index concurrently if not exists ${name} on ${table} using brin (xid)`, []);
+      await sql(this.em, `alter index billing.usage_events_xid attach partition billing.${name}`, []);
+    }
+    return missing.length;
+  }
+
   /** The live customers among `ids` in these organizations. */
   async liveCustomers(organizationIds: readonly string[], ids: readonly string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
@@ -134,4 +164,9 @@ export class UsageEventQueries {
     for (const key of types) known.add(key);
     return result.inserted as number;
   }
+}
+
+/** A catalogue name as an SQL identifier (quoted: partition names come from the catalogue, not from a caller). */
+function identifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
 }
