@@ -24,7 +24,8 @@ export interface RunningPgBouncer {
 
 /**
  * A PgBouncer of its own in front of `serverUrl`'s PostgreSQL, in transaction pooling mode, on a free
- * loopback port: a generated ini, trust authentication of the users in a generated userlist, every
+ * loopback port: a generated ini, trust authentication of the users in a generated userlist (with the
+ * server's password, which PgBouncer logs in with), every
  * database forwarded (`* =`). A small pool, so that one client's transactions land on different server
  * connections, which is what breaks session state. Resolves once it accepts connections.
  */
@@ -57,7 +58,10 @@ export async function startPgBouncer(
     'log_disconnections = 0',
   ].join('\n');
   await writeFile(path.join(dir, 'pgbouncer.ini'), `${ini}\n`, { mode: 0o644 });
-  await writeFile(path.join(dir, 'userlist.txt'), `"${user}" ""\n`, { mode: 0o644 });
+  // Clients are trusted; the password is the one PgBouncer logs in to the server with (the embedded
+  // PostgreSQL asks for one, the machine's may not).
+  const password = decodeURIComponent(server.password).replace(/"/g, '""');
+  await writeFile(path.join(dir, 'userlist.txt'), `"${user}" "${password}"\n`, { mode: 0o644 });
   const asRoot = process.getuid?.() === 0;
   const args = [...(asRoot ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')];
   const output: string[] = [];
