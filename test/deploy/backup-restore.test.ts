@@ -6,7 +6,8 @@ import path from 'node:path';
 import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import type { EnvironmentName } from '../../kit/config.js';
-import { createMigratedTestDatabase, createTestDatabase } from '../support/database.js';
+import pg from 'pg';
+import { createMigratedTestDatabase, createTestDatabase, testServerUrl } from '../support/database.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
@@ -27,6 +28,27 @@ function pgTool(name: 'pg_dump' | 'pg_restore'): string {
   return existsSync(debian) ? debian : name;
 }
 
+/** The major version of the test server and of the machine's pg_dump (pg_dump refuses a newer server). */
+async function majors(): Promise<{ server: number; tool: number }> {
+  const client = new pg.Client({ connectionString: testServerUrl() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ v: string }>("select current_setting('server_version_num') as v");
+    const tool = /(\d+)\.\d+/.exec(execFileSync(pgTool('pg_dump'), ['--version']).toString())?.[1];
+    return { server: Math.floor(Number(rows[0].v) / 10000), tool: Number(tool) };
+  } finally {
+    await client.end();
+  }
+}
+const version = await majors();
+// CI's server is the machine's PostgreSQL 15, whose pg_dump this is; the embedded PostgreSQL (18) needs a
+// pg_dump 18, which Debian 12 does not ship: skipped there, and said so.
+const runnable = version.tool >= version.server;
+if (!runnable)
+  console.warn(
+    `SKIPPED test/deploy/backup-restore: pg_dump ${version.tool} cannot dump PostgreSQL ${version.server} (docs/operations.md#backup-and-restore)`,
+  );
+
 let folder: string;
 let original: Record<EnvironmentName, { url: string; drop: () => Promise<void> }>;
 let restored: Record<EnvironmentName, { url: string; drop: () => Promise<void> }>;
@@ -38,6 +60,7 @@ let productId: string;
 let subscriptionId: string;
 
 beforeAll(async () => {
+  if (!runnable) return;
   folder = await mkdtemp(path.join(os.tmpdir(), 'billing-backup-'));
   original = {
     production: await createMigratedTestDatabase('backup_production'),
@@ -118,7 +141,7 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-describe('a restored backup', () => {
+(runnable ? describe : describe.skip)('a restored backup', () => {
   it('serves: a token issued before the backup reads what was written before it', async () => {
     const res = await call(after!.production.baseUrl, 'GET', `/v1/products/${productId}`, { token: seller.oat });
     expect([res.status, res.body.name, res.body.prices[0].price_amount]).toEqual([200, 'Backed up', 2500]);
