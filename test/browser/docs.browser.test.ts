@@ -54,9 +54,14 @@ describe('the API reference at /docs', () => {
     try {
       for (const visit of ['cold cache', 'warm cache']) {
         const started = Date.now();
-        await page.goto(`${stack.base}/docs`);
+        await page.goto(`${stack.base}/docs`, { waitUntil: 'commit' });
+        await page.locator('#no-script tr').first().waitFor({ timeout: 60_000 });
+        const listed = Date.now() - started;
         await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
-        console.log(`/docs: first operation drawn ${Date.now() - started} ms after the request (${visit})`);
+        const drawn = Date.now() - started;
+        console.log(
+          `/docs: first operation on screen ${listed} ms after the request, Swagger UI's drawn at ${drawn} ms (${visit})`,
+        );
       }
     } finally {
       await context.close();

@@ -70,9 +70,11 @@ export const DOCS_SCRIPT = `'use strict';
           });
         });
       });
+      // The server-drawn list of operations stays until Swagger UI has drawn its own: the first operation
+      // is on screen as soon as the HTML is, however long Swagger UI takes to read the document.
       var fallback = document.getElementById('no-script');
-      if (fallback) fallback.remove();
       window.ui = SwaggerUIBundle({
+        onComplete: function () { if (fallback) fallback.remove(); },
         spec: spec,
         dom_id: '#swagger-ui',
         layout: 'BaseLayout',

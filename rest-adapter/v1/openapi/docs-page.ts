@@ -13,7 +13,8 @@ import { documentTags, tagDocument } from './docs-tags.js';
  * `/docs`: Swagger UI (the `swagger-ui-dist` package, served from this process: no CDN) over
  * the OpenAPI document of an API version (a picker, the newest version first: docs/api-versions.md),
  * with search, schemas and "Try it out" with a token. Its own CSP allows scripts and styles of this
- * origin only; without JavaScript the page lists the operations. It draws one tag at a time
+ * origin only; the page itself lists the operations, shown until Swagger UI has drawn its own (and for good
+ * without JavaScript). It draws one tag at a time
  * (`/docs?tag=…&version=…`, from `/docs/openapi/<version>/<tag>.json`; `all` is the version's whole
  * document, `/<version>/openapi.json`), and everything it loads is sent compressed with an ETag
  * (docs/performance.md#the-docs-page).
@@ -86,8 +87,8 @@ export function renderDocsPage(document: Record<string, any>): string {
 <span>Tokens: <a href="/settings">settings</a></span></nav>
 <nav class="docs-tags" aria-label="Tags" data-first-tag="${escapeHtml(tags[0]?.name ?? 'all')}">${tagLinks.join('')}</nav>
 <div id="no-script"><h1>${title}</h1><p>${markdownCode(document.info.description ?? '')}</p>
-<p>Without JavaScript, here is the list of operations; their parameters, bodies and responses are in
-<a href="/openapi.json">/openapi.json</a>.</p>
+<p>The operations of this version. Their parameters, bodies and responses are in
+<a href="/openapi.json">/openapi.json</a>; with JavaScript on, the interactive reference replaces this list once it is drawn.</p>
 <table><tbody>
 ${rows.join('\n')}
 </tbody></table></div>
