@@ -4,6 +4,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../kit/config.js';
 import { migrateSchema } from '../../kit/database/migrate.js';
+import { forgetEndedSessions } from '../../kit/database/ended-sessions.js';
 import { pooledConnectionSettings } from '../../kit/database/waits.js';
 import { CustomerSession } from './customer-sessions/customer-session.entity.js';
 import { Customer } from './customers/customer.entity.js';
@@ -91,7 +92,11 @@ export function billingOrmOptions(
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     // Every wait of a pooled connection is bounded (kit/database/waits.ts).
-    driverOptions: { application_name: 'billing-billing', ...pooledConnectionSettings(waits, clientUrl) },
+    driverOptions: {
+      application_name: 'billing-billing',
+      ...pooledConnectionSettings(waits, clientUrl),
+      onPoolCreated: forgetEndedSessions,
+    },
     migrations: {
       migrationsList: billingMigrations,
       tableName: 'mikro_orm_migrations',

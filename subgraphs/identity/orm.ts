@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../kit/config.js';
 import { migrateSchema } from '../../kit/database/migrate.js';
+import { forgetEndedSessions } from '../../kit/database/ended-sessions.js';
 import { pooledConnectionSettings } from '../../kit/database/waits.js';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
@@ -47,7 +48,11 @@ export function identityOrmOptions(
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     // Every wait of a pooled connection is bounded (kit/database/waits.ts).
-    driverOptions: { application_name: 'billing-identity', ...pooledConnectionSettings(waits, clientUrl) },
+    driverOptions: {
+      application_name: 'billing-identity',
+      ...pooledConnectionSettings(waits, clientUrl),
+      onPoolCreated: forgetEndedSessions,
+    },
     migrations: {
       migrationsList: identityMigrations,
       tableName: 'mikro_orm_migrations',

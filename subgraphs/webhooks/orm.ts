@@ -4,6 +4,7 @@ import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../kit/config.js';
 import { migrateSchema } from '../../kit/database/migrate.js';
 import { isPooledUrl } from '../../kit/database/direct-urls.js';
+import { forgetEndedSessions } from '../../kit/database/ended-sessions.js';
 import { pooledConnectionSettings } from '../../kit/database/waits.js';
 import { WebhookEndpoint } from './endpoints/webhook-endpoint.entity.js';
 import { webhooksMigrations } from './migrations/index.js';
@@ -40,6 +41,7 @@ export function webhooksOrmOptions(clientUrl: string, poolMax = 10, tuning: Webh
     driverOptions: {
       application_name: tuning.asynchronousCommit ? 'billing-webhooks-worker' : 'billing-webhooks',
       ...pooledConnectionSettings(tuning.waits ?? DEFAULT_DATABASE_WAITS, clientUrl),
+      onPoolCreated: forgetEndedSessions,
       ...(tuning.asynchronousCommit && !isPooledUrl(clientUrl) ? { options: '-c synchronous_commit=off' } : {}),
     },
     migrations: {

@@ -157,7 +157,7 @@ describe('the billing job killed mid-run', () => {
       orm.em.fork().transactional(async tx => {
         const step = await new BillingEntryQueries(tx).step(org, far, 1000, new Date());
         expect(step.billed).toBe(1000);
-        await tx.getConnection().execute('select pg_terminate_backend(pg_backend_pid())');
+        await tx.execute('select pg_terminate_backend(pg_backend_pid())');
       }),
     ).rejects.toThrow();
     const [left] = await db.execute(

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../../kit/config.js';
+import { forgetEndedSessions } from '../../../kit/database/ended-sessions.js';
 import { pooledConnectionSettings } from '../../../kit/database/waits.js';
 import {
   backgroundWork,
@@ -86,6 +87,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       ...pooledConnectionSettings(waits, databaseUrl),
     });
     pool.on('error', () => undefined); // an idle client's broken connection is replaced on next use
+    forgetEndedSessions(pool);
     const client = await pool.connect();
     try {
       await client.query('begin');

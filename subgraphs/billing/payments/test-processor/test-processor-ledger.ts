@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../../../kit/config.js';
+import { forgetEndedSessions } from '../../../../kit/database/ended-sessions.js';
 import { pooledConnectionSettings } from '../../../../kit/database/waits.js';
 import { testProcessorEntities } from './test-processor.entities.js';
 
@@ -24,7 +25,11 @@ export async function openTestProcessorLedger(
     entities: testProcessorEntities,
     metadataProvider: ReflectMetadataProvider,
     pool: { min: 0, max: LEDGER_POOL_SIZE },
-    driverOptions: { application_name: 'billing-test-processor', ...pooledConnectionSettings(waits, clientUrl) },
+    driverOptions: {
+      application_name: 'billing-test-processor',
+      ...pooledConnectionSettings(waits, clientUrl),
+      onPoolCreated: forgetEndedSessions,
+    },
     debug: false,
     allowGlobalContext: false,
   });
