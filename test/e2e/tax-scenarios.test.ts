@@ -44,35 +44,31 @@ interface Row {
 const PRICE = 10000;
 const deTax = inclusiveTax(PRICE, 1900);
 const frTax = inclusiveTax(PRICE, 2000);
+/** German VAT inside the price: what every buyer the seller must charge its own country's rate sees. */
+const GERMAN_VAT: Pick<Row, 'expect' | 'item'> = {
+  expect: {
+    tax: deTax,
+    net: PRICE - deTax,
+    total: PRICE,
+    taxBehavior: 'inclusive',
+    reason: 'standard_rated',
+    rate: 0.19,
+  },
+  item: ['VAT 19 %', 'DE'],
+};
 const ROWS: Row[] = [
   {
     name: 'a DE consumer pays German VAT inside the price (location → inclusive)',
     address: DE,
     behavior: null,
-    expect: {
-      tax: deTax,
-      net: PRICE - deTax,
-      total: PRICE,
-      taxBehavior: 'inclusive',
-      reason: 'standard_rated',
-      rate: 0.19,
-    },
-    item: ['VAT 19 %', 'DE'],
+    ...GERMAN_VAT,
   },
   {
     name: 'a DE business with a valid VAT id still pays German VAT (the seller’s own country)',
     address: DE,
     taxId: 'DE123456788',
     behavior: null,
-    expect: {
-      tax: deTax,
-      net: PRICE - deTax,
-      total: PRICE,
-      taxBehavior: 'inclusive',
-      reason: 'standard_rated',
-      rate: 0.19,
-    },
-    item: ['VAT 19 %', 'DE'],
+    ...GERMAN_VAT,
   },
   {
     name: 'a FR consumer pays French VAT (the buyer’s country)',

@@ -158,16 +158,7 @@ describe('a charge Stripe answers processing', () => {
 
 describe('a trial whose card needs 3-D Secure to be saved', () => {
   it('answers requires_action; setup_intent.succeeded starts the trial with the card kept', async () => {
-    const productId = await product({
-      recurring_interval: 'month',
-      trial_interval: 'day',
-      trial_interval_count: 7,
-      prices: [{ amount_type: 'fixed', price_amount: 900 }],
-    });
-    const { checkout } = await confirmWith3ds(
-      { products: [productId], customer_email: 't@example.com' },
-      'pm_card_authenticationRequired',
-    );
+    const checkout = await trialCheckoutNeeding3ds('t@example.com');
     const setups = stripe.requests.filter(r => r.path === '/v1/setup_intents');
     expect(setups).toHaveLength(1);
     const card = [...stripe.paymentMethods.values()].at(-1)!;
@@ -194,16 +185,7 @@ describe('a trial whose card needs 3-D Secure to be saved', () => {
 
 describe('a trial whose card fails its 3-D Secure when saved', () => {
   it('setup_intent.setup_failed reopens the checkout: no subscription, no card kept', async () => {
-    const productId = await product({
-      recurring_interval: 'month',
-      trial_interval: 'day',
-      trial_interval_count: 7,
-      prices: [{ amount_type: 'fixed', price_amount: 900 }],
-    });
-    const { checkout } = await confirmWith3ds(
-      { products: [productId], customer_email: 'no-setup@example.com' },
-      'pm_card_authenticationRequired',
-    );
+    const checkout = await trialCheckoutNeeding3ds('no-setup@example.com');
     const intent = {
       id: await setupIntentIdOf(checkout.id),
       object: 'setup_intent',
@@ -224,6 +206,21 @@ describe('a trial whose card fails its 3-D Secure when saved', () => {
   });
 });
 
+/** A 7-day trial confirmed with a card whose saving needs 3-D Secure: the checkout waits on a SetupIntent. */
+async function trialCheckoutNeeding3ds(email: string) {
+  const productId = await product({
+    recurring_interval: 'month',
+    trial_interval: 'day',
+    trial_interval_count: 7,
+    prices: [{ amount_type: 'fixed', price_amount: 900 }],
+  });
+  const { checkout } = await confirmWith3ds(
+    { products: [productId], customer_email: email },
+    'pm_card_authenticationRequired',
+  );
+  return checkout;
+}
+
 /** The SetupIntent the checkout waits for (the fake answers it with a fresh id each time). */
 async function setupIntentIdOf(checkoutId: string): Promise<string> {
   const [row] = await stack.production.environment.billing.orm.em
@@ -238,16 +235,7 @@ async function setupIntentIdOf(checkoutId: string): Promise<string> {
 // Last: it moves the clock past a trial, then a renewal.
 describe('a renewal that needs 3-D Secure', () => {
   it('goes past_due; the portal confirm-payment answers requires_action; payment_intent.succeeded pays it once', async () => {
-    const productId = await product({
-      recurring_interval: 'month',
-      trial_interval: 'day',
-      trial_interval_count: 7,
-      prices: [{ amount_type: 'fixed', price_amount: 900 }],
-    });
-    const { checkout } = await confirmWith3ds(
-      { products: [productId], customer_email: 'renewal-3ds@example.com' },
-      'pm_card_authenticationRequired',
-    );
+    const checkout = await trialCheckoutNeeding3ds('renewal-3ds@example.com');
     const card = [...stripe.paymentMethods.values()].at(-1)!;
     const setup = { id: await setupIntentIdOf(checkout.id), object: 'setup_intent', status: 'succeeded' };
     await deliver(FakeStripe.event('setup_intent.succeeded', { ...setup, payment_method: card.id, metadata: {} }));

@@ -180,13 +180,7 @@ describe('metered prices', () => {
 describe('usage on the renewal order', () => {
   it('1,001 units at "0.5" bill 501 (half away from zero) on the next renewal, with Polar\'s label', async () => {
     const m = await usageMerchant(stack);
-    const meterId = await m.meterOf('Calls');
-    const plan = await m.product({
-      prices: [
-        { amount_type: 'fixed', price_amount: 1000 },
-        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '0.5' },
-      ],
-    });
+    const { meterId, plan } = await m.meteredPlan('0.5');
     const sub = await m.subscribe(plan);
     await m.ingest(sub.customer_id, times(1001));
     // A back-dated event (its timestamp long before the subscription) lands in the period it was ingested in.
@@ -264,13 +258,7 @@ describe('usage on the renewal order', () => {
 
   it("a discount applies to the price and the usage lines (Polar's discountable items)", async () => {
     const m = await usageMerchant(stack);
-    const meterId = await m.meterOf('Calls');
-    const plan = await m.product({
-      prices: [
-        { amount_type: 'fixed', price_amount: 1000 },
-        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '2' },
-      ],
-    });
+    const { plan } = await m.meteredPlan('2');
     const discount = await m.req('POST', '/v1/discounts/', {
       name: 'Tenth off',
       type: 'percentage',
@@ -291,15 +279,7 @@ describe('usage on the renewal order', () => {
 
   it('does not bill usage ingested during a trial', async () => {
     const m = await usageMerchant(stack);
-    const meterId = await m.meterOf('Calls');
-    const plan = await m.product({
-      trial_interval: 'day',
-      trial_interval_count: 7,
-      prices: [
-        { amount_type: 'fixed', price_amount: 1000 },
-        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '1' },
-      ],
-    });
+    const { plan } = await m.meteredPlan('1', { trial_interval: 'day', trial_interval_count: 7 });
     const sub = await m.subscribe(plan);
     expect(sub.status).toBe('trialing');
     await m.ingest(sub.customer_id, times(50));
@@ -313,13 +293,7 @@ describe('usage on the renewal order', () => {
 
   it('a cancellation at period end still bills the last period: a final order with the usage only', async () => {
     const m = await usageMerchant(stack);
-    const meterId = await m.meterOf('Calls');
-    const plan = await m.product({
-      prices: [
-        { amount_type: 'fixed', price_amount: 1000 },
-        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: '2' },
-      ],
-    });
+    const { plan } = await m.meteredPlan('2');
     const sub = await m.subscribe(plan);
     const quiet = await m.subscribe(plan);
     for (const id of [sub.id, quiet.id])

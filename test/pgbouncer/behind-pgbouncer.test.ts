@@ -9,6 +9,7 @@ import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { createMigratedTestDatabase, createTestDatabase, testServerUrl } from '../support/database.js';
 import { query } from '../support/embedded-server.js';
 import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { sellAndRenewOnce } from '../support/monthly-sale.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { keepIdleSocketsLonger } from '../../kit/http/idle-sockets.js';
 import { createServer, type Server } from 'node:http';
@@ -148,42 +149,14 @@ maybe(
     const lists = await Promise.all(Array.from({ length: 24 }, () => api('GET', '/v1/products/?limit=10')));
     expect(lists.map(r => r.status)).toEqual(lists.map(() => 200));
 
-    // The sale.
-    const checkout = await api('POST', '/v1/checkouts/', {
-      products: [product.body.id],
-      customer_email: 'b@example.com',
-    });
-    expect(checkout.status).toBe(201);
-    const confirmed = await call(
-      sandbox.baseUrl,
-      'POST',
-      `/v1/checkouts/client/${checkout.body.client_secret}/confirm`,
-      {
-        body: { confirmation_token_id: 'pm_card_visa' },
-      },
-    );
-    expect(confirmed.status).toBe(200);
-    let subscription: any;
-    for (let i = 0; i < 100 && !subscription; i++) {
-      subscription = (await api('GET', '/v1/subscriptions/?limit=10')).body.items[0];
-      if (!subscription) await new Promise(r => setTimeout(r, 100));
-    }
-    expect(subscription).toMatchObject({ status: 'active', amount: 1500 });
-
-    // The renewal: a month later by the organization's clock.
-    const renewed = await api('POST', '/v1/sandbox/clock/advance', { to: subscription.current_period_end });
-    expect(renewed.status).toBe(200);
-    const orders = await api('GET', `/v1/orders/?subscription_id=${subscription.id}&sorting=created_at`);
-    expect(orders.body.items.map((o: any) => [o.billing_reason, o.status, o.total_amount])).toEqual([
-      ['subscription_create', 'paid', 1500],
-      ['subscription_cycle', 'paid', 1500],
-    ]);
+    // The sale and its renewal.
+    const { orders } = await sellAndRenewOnce(sandbox.baseUrl, api, product.body.id, 1500);
 
     // The webhooks of both orders, each once.
     const paid = () => receiver.on('/merchant').filter(r => JSON.parse(r.body).type === 'order.paid');
     await receiver.until(() => paid().length >= 2, 'two order.paid webhooks');
     const orderIds = paid().map(r => JSON.parse(r.body).data.id);
-    expect(new Set(orderIds)).toEqual(new Set(orders.body.items.map((o: any) => o.id)));
+    expect(new Set(orderIds)).toEqual(new Set(orders.map(o => o.id)));
     expect(orderIds).toHaveLength(2);
     expect(errors).toEqual([]);
   },

@@ -21,6 +21,18 @@ export async function usageMerchant(stack: TestStack) {
     if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
     return res.body.id as string;
   };
+  /** A monthly plan at $10.00 plus `unitAmount` per unit of a new meter "Calls". */
+  const meteredPlan = async (unitAmount: string, extra: Record<string, unknown> = {}) => {
+    const meterId = await meterOf('Calls');
+    const plan = await product({
+      ...extra,
+      prices: [
+        { amount_type: 'fixed', price_amount: 1000 },
+        { amount_type: 'metered_unit', meter_id: meterId, unit_amount: unitAmount },
+      ],
+    });
+    return { meterId, plan };
+  };
   const subscribe = async (productId: string, extra: Record<string, unknown> = {}) => {
     const checkout = await req('POST', '/v1/checkouts/', {
       customer_email: 'buyer@example.com',
@@ -55,7 +67,7 @@ export async function usageMerchant(stack: TestStack) {
     const res = await req('GET', `/v1/orders/?subscription_id=${subscriptionId}&limit=100&sorting=created_at`);
     return (res.body.items as Record<string, any>[]).filter(o => o.billing_reason === 'subscription_cycle');
   };
-  return { owner, req, meterOf, product, subscribe, ingest, advance, cycleOrders };
+  return { owner, req, meterOf, product, meteredPlan, subscribe, ingest, advance, cycleOrders };
 }
 /** An order's lines as [label, amount]. */
 export const lines = (order: Record<string, any>) => order.items.map((i: any) => [i.label, i.amount]);

@@ -3,6 +3,7 @@ import { webhooks } from '@polar-sh/sdk-1/2026-10';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { sellAndRenewOnce } from '../support/monthly-sale.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -92,34 +93,7 @@ it('delivers a sale, a renewal and a cancellation in recorded order, each verifi
     prices: [{ amount_type: 'fixed', price_amount: 1500, price_currency: 'usd' }],
   });
   expect(product.status).toBe(201);
-  const checkout = await api('POST', '/v1/checkouts/', {
-    products: [product.body.id],
-    customer_email: 'b@example.com',
-  });
-  expect(checkout.status).toBe(201);
-  const confirmed = await call(
-    stack.sandbox.baseUrl,
-    'POST',
-    `/v1/checkouts/client/${checkout.body.client_secret}/confirm`,
-    { body: { confirmation_token_id: 'pm_card_visa' } },
-  );
-  expect(confirmed.status).toBe(200);
-  let subscription: any;
-  for (let i = 0; i < 100 && !subscription; i++) {
-    const list = await api('GET', '/v1/subscriptions/?limit=10');
-    subscription = list.body.items[0];
-    if (!subscription) await new Promise(r => setTimeout(r, 100));
-  }
-  expect(subscription).toMatchObject({ status: 'active', amount: 1500 });
-
-  // The renewal: a month later by the organization's clock.
-  const renewed = await api('POST', '/v1/sandbox/clock/advance', { to: subscription.current_period_end });
-  expect(renewed.status).toBe(200);
-  const orders = await api('GET', `/v1/orders/?subscription_id=${subscription.id}&sorting=created_at`);
-  expect(orders.body.items.map((o: any) => [o.billing_reason, o.status, o.total_amount])).toEqual([
-    ['subscription_create', 'paid', 1500],
-    ['subscription_cycle', 'paid', 1500],
-  ]);
+  const { subscription } = await sellAndRenewOnce(stack.sandbox.baseUrl, api, product.body.id, 1500);
 
   // The cancellation at period end, then the end.
   const canceled = await api('PATCH', `/v1/subscriptions/${subscription.id}`, { cancel_at_period_end: true });

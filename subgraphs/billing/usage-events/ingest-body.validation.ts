@@ -103,6 +103,28 @@ function lengthBounds(value: unknown, loc: Loc, min: number | null, max: number,
   if (!((length as number) <= max)) issues.push(lengthIssue(loc, kind, 'max', max, value));
 }
 
+/** pydantic's error types and words for each bound: of a length (a string's, a list's) or of a number. */
+const BOUNDS = {
+  min: {
+    string: 'string_too_short',
+    list: 'too_short',
+    words: 'at least',
+    length: 'min_length',
+    number: 'greater_than_equal',
+    compare: 'greater than or equal to',
+    ctx: 'ge',
+  },
+  max: {
+    string: 'string_too_long',
+    list: 'too_long',
+    words: 'at most',
+    length: 'max_length',
+    number: 'less_than_equal',
+    compare: 'less than or equal to',
+    ctx: 'le',
+  },
+} as const;
+
 /** pydantic's words for a length bound missed by a string, a list, or another value with a `length`. */
 function lengthIssue(
   loc: Loc,
@@ -111,39 +133,17 @@ function lengthIssue(
   limit: number,
   input: unknown,
 ) {
-  const words = kind === 'string' ? { noun: 'String', unit: 'character' } : { noun: 'List', unit: 'item' };
-  const units = `${limit} ${words.unit}${limit === 1 ? '' : 's'}`;
-  if (bound === 'min')
-    return kind
-      ? {
-          type: kind === 'string' ? 'string_too_short' : 'too_short',
-          loc,
-          msg: `${words.noun} should have at least ${units}`,
-          input,
-          ctx: { min_length: limit },
-        }
-      : {
-          type: 'greater_than_equal',
-          loc,
-          msg: `Input should be greater than or equal to ${limit}`,
-          input,
-          ctx: { ge: limit },
-        };
-  return kind
-    ? {
-        type: kind === 'string' ? 'string_too_long' : 'too_long',
-        loc,
-        msg: `${words.noun} should have at most ${limit} ${words.unit}s`,
-        input,
-        ctx: { max_length: limit },
-      }
-    : {
-        type: 'less_than_equal',
-        loc,
-        msg: `Input should be less than or equal to ${limit}`,
-        input,
-        ctx: { le: limit },
-      };
+  const b = BOUNDS[bound];
+  if (!kind)
+    return { type: b.number, loc, msg: `Input should be ${b.compare} ${limit}`, input, ctx: { [b.ctx]: limit } };
+  const [noun, unit] = kind === 'string' ? ['String', 'character'] : ['List', 'item'];
+  return {
+    type: kind === 'string' ? b.string : b.list,
+    loc,
+    msg: `${noun} should have ${b.words} ${limit} ${unit}${limit === 1 ? '' : 's'}`,
+    input,
+    ctx: { [b.length]: limit },
+  };
 }
 
 /** Metadata's shape only: a JSON object. Its values are the service's (usage-event.validation.ts). */
