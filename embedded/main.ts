@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { systemClock } from '../kit/clock.js';
 import { keepIdleSocketsLonger } from '../kit/http/idle-sockets.js';
-import { ConfigError, type EnvironmentName, loadConfig, publicUrlOf } from '../kit/config.js';
+import { ConfigError, databaseWaitsOf, type EnvironmentName, loadConfig, publicUrlOf } from '../kit/config.js';
 import { openEnvironmentDatabases } from '../kit/database/environment-databases.js';
+import { unboundedWaitsBehindPooler } from '../kit/database/pooled-waits.js';
 import { createLogger } from '../kit/logger.js';
 import { type MetricsServer, startMetricsServer } from '../kit/metrics/metrics-server.js';
 import { portInUseMessage } from '../kit/process/port-in-use.js';
@@ -92,8 +93,11 @@ async function main(): Promise<void> {
   const payments = environments.map(
     e => `${e.name === 'production' ? 'Production' : 'Sandbox   '} ${e.payments.summary}`,
   );
-  const warnings = environments.flatMap(e =>
-    e.payments.warning ? [`WARNING (${e.name}): ${e.payments.warning}`] : [],
+  const waitsUnbounded = await Promise.all(
+    environments.map(e => unboundedWaitsBehindPooler(databases.urls[e.name], databaseWaitsOf(config))),
+  );
+  const warnings = environments.flatMap((e, i) =>
+    [e.payments.warning, waitsUnbounded[i]].flatMap(warning => (warning ? [`WARNING (${e.name}): ${warning}`] : [])),
   );
   for (const warning of warnings) logger.warn(warning);
   process.stdout.write(

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.js';
+import { databaseWaitsOf, loadConfig } from '../config.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { poolsReady } from '../database/pool-readiness.js';
 import type { SubgraphRuntime } from '../graphql/subgraph-runtime.js';
@@ -10,6 +10,7 @@ import type { PrincipalResolver } from '../principal.js';
 import { type ConfigWith, requireConfig } from './require-config.js';
 import { runService } from './run-service.js';
 import { declareDirectDatabase } from '../database/direct-urls.js';
+import { unboundedWaitsBehindPooler } from '../database/pooled-waits.js';
 
 type SubgraphConfig = ConfigWith<'DATABASE_URL' | 'SECRET' | 'INTERNAL_KEY'>;
 
@@ -54,6 +55,8 @@ export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise
       const runtime = await options.start(required);
       onClose(() => runtime.close());
       watchPool(config.ENVIRONMENT, options.service, runtime.orm);
+      const unbounded = await unboundedWaitsBehindPooler(required.DATABASE_URL, databaseWaitsOf(config));
+      if (unbounded) logger.warn(unbounded);
       if (options.queueDepthSql) watchQueues(config.ENVIRONMENT, runtime.orm, options.queueDepthSql);
       const server = createSubgraphHttpServer({
         runtime,
