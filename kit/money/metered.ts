@@ -38,20 +38,27 @@ export function meteredLabel(
 ): string {
   const shown = scaled(units).value < 0n ? '0' : units;
   const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(shown as unknown as number);
+  let label = `(${count} consumed units) × ${formatUnitAmount(unitAmount, currency)}`;
+  if (capped && cap !== null) label += ` — Capped at ${formatMoney(cap, normalizeCurrency(currency))}`;
+  return label;
+}
+
+/**
+ * A metered price's `unit_amount` (a decimal string of minor units, `"0.5"` USD) in major units with every
+ * decimal it has, at least the currency's: `$0.005`, `$1.00`. Exact: the amount goes to Intl as a decimal string.
+ */
+export function formatUnitAmount(unitAmount: string, currency: string): string {
   const code = normalizeCurrency(currency);
   const exponent = currencyExponent(code);
   const price = scaled(unitAmount);
   const major = unscaled(price.value, price.scale + exponent);
   const decimals = Math.max(exponent, (major.split('.')[1] ?? '').length);
-  const unitPrice = new Intl.NumberFormat('en-US', {
+  return new Intl.NumberFormat('en-US', {
     style: 'currency',
     currency: code.toUpperCase(),
     minimumFractionDigits: decimals,
     maximumFractionDigits: decimals,
   }).format(major as unknown as number);
-  let label = `(${count} consumed units) × ${unitPrice}`;
-  if (capped && cap !== null) label += ` — Capped at ${formatMoney(cap, code)}`;
-  return label;
 }
 
 /** Polar's `non_negative_running_sum` of decimal strings: credits add up, a debit never takes the sum below zero. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { meteredAmount, meteredLabel, subtractDecimal } from '../metered.js';
+import { formatUnitAmount, meteredAmount, meteredLabel, subtractDecimal } from '../metered.js';
 
 describe('meteredAmount: exact decimals, the one rounding rule, the cap', () => {
   it.each([
@@ -31,5 +31,13 @@ describe("meteredLabel: Polar's label", () => {
     expect(meteredLabel('0.5', '1001', null, 'usd', false)).toBe('(1,001 consumed units) × $0.005');
     expect(meteredLabel('0.5', '901', 300n, 'usd', true)).toBe('(901 consumed units) × $0.005 — Capped at $3.00');
     expect(meteredLabel('250', '-2', null, 'usd', false)).toBe('(0 consumed units) × $2.50');
+  });
+});
+
+describe('formatUnitAmount: a unit price in major units', () => {
+  it("keeps every decimal of the price, at least the currency's", () => {
+    expect(formatUnitAmount('0.5', 'usd')).toBe('$0.005');
+    expect(formatUnitAmount('100', 'usd')).toBe('$1.00');
+    expect(formatUnitAmount('0.25', 'jpy')).toBe('¥0.25');
   });
 });

@@ -14,6 +14,8 @@ export const SECTIONS = [
   { key: 'products', label: 'Products', path: '/products' },
   { key: 'webhooks', label: 'Webhooks', path: '/webhooks' },
   { key: 'settings', label: 'Settings', path: '/settings' },
+  { key: 'discounts', label: 'Discounts', path: '/discounts' },
+  { key: 'checkout-links', label: 'Checkout links', path: '/checkout-links' },
 ] as const;
 export type SectionKey = (typeof SECTIONS)[number]['key'];
 
@@ -30,6 +32,13 @@ const NOTICES: Record<string, string> = {
   archived: 'The product was archived.',
   redelivered: 'The event was queued for delivery again.',
   advanced: 'The clock moved; the work that fell due ran.',
+  'price-changed': 'The new price was set; the old one is archived.',
+  'price-removed': 'The price was archived.',
+  'benefits-saved': "The product's benefits were saved.",
+  'discount-created': 'The discount was created.',
+  'discount-deleted': 'The discount was deleted.',
+  'link-created': 'The checkout link was created.',
+  'link-deleted': 'The checkout link was deleted.',
 };
 
 const DASHBOARD_STYLE = `

@@ -1,4 +1,3 @@
-import { parseMajorUnits } from '../../../kit/money/format.js';
 import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
 import { formatProductPrice } from '../portal/portal-format.js';
@@ -11,6 +10,15 @@ import {
   whenRefused,
 } from './dashboard-context.js';
 import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
+import { benefitsAfter, benefitsSection, organizationBenefits } from './product-benefits.js';
+import {
+  priceCurrency,
+  priceFields,
+  priceFromForm,
+  pricesSection,
+  replacingPrice,
+  withoutPrice,
+} from './product-prices.js';
 
 type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
@@ -21,14 +29,14 @@ interface FormState {
   status?: number;
 }
 
-/** The create form: name, description, a fixed price (or free) in the organization's currency, one-time or recurring. */
+/** The create form: name, description, a fixed, pay-what-you-want or free price in the organization's currency, one-time or recurring. */
 function createForm(ctx: DashboardContext, currency: string, error?: string): HtmlValue {
   const billing = formField(ctx, 'recurring_interval');
   return html`<h2>New product</h2><div class="card">${errorBox(error)}<form class="stack" method="post" action="/dashboard/${ctx.organization.id}/products">${csrfField(ctx.csrfToken)}
 <div class="field"><label for="product-name">Name</label><input id="product-name" type="text" name="name" value="${formField(ctx, 'name')}" required></div>
 <div class="field"><label for="product-description">Description</label><input id="product-description" type="text" name="description" value="${formField(ctx, 'description')}"></div>
-<div class="row"><div class="field"><label for="product-price">Price (${currency.toUpperCase()}; 0 for free)</label><input id="product-price" type="text" inputmode="decimal" name="price" value="${formField(ctx, 'price')}" required></div>
-<div class="field"><label for="product-billing">Billing</label><select id="product-billing" name="recurring_interval"><option value="">One-time</option>${INTERVALS.map(
+${priceFields(ctx, currency)}
+<div class="row"><div class="field"><label for="product-billing">Billing</label><select id="product-billing" name="recurring_interval"><option value="">One-time</option>${INTERVALS.map(
     i => html`<option value="${i}"${i === billing ? rawHtml(' selected') : null}>Every ${i}</option>`,
   )}</select></div></div>
 <div><button type="submit">Create product</button></div></form></div>`;
@@ -72,12 +80,11 @@ async function listProducts(ctx: DashboardContext, form: FormState = {}): Promis
   });
 }
 
-/** `POST …/products`: `POST /v1/products/` with one fixed (or free) price. */
+/** `POST …/products`: `POST /v1/products/` with one fixed, pay-what-you-want or free price. */
 async function createProduct(ctx: DashboardContext): Promise<void> {
   const currency = await organizationCurrency(ctx);
-  const amount = parseMajorUnits(formField(ctx, 'price'), currency);
-  if (amount === null || amount < 0n)
-    return listProducts(ctx, { error: 'Give the price as a number, such as 19.00 (0 for free).', status: 422 });
+  const price = priceFromForm(ctx, currency);
+  if (typeof price === 'string') return listProducts(ctx, { error: price, status: 422 });
   const interval = formField(ctx, 'recurring_interval');
   const description = formField(ctx, 'description').trim();
   await whenRefused(
@@ -88,8 +95,7 @@ async function createProduct(ctx: DashboardContext): Promise<void> {
           name: formField(ctx, 'name'),
           description: description || null,
           recurring_interval: interval || null,
-          // A free price is a fixed price of 0 on the wire (docs/sdk-compatibility.md).
-          prices: [{ amount_type: 'fixed', price_amount: Number(amount), price_currency: currency }],
+          prices: [price],
         },
       });
       redirectTo(ctx, `/products/${product.id}`, 'created');
@@ -98,12 +104,14 @@ async function createProduct(ctx: DashboardContext): Promise<void> {
   );
 }
 
-/** `GET …/products/:id`: the edit form (name, description) and the archive button. */
+/** `GET …/products/:id`: the edit form (name, description), its prices, its benefits and the archive button. */
 async function showProduct(ctx: DashboardContext, form: FormState = {}): Promise<void> {
-  const product: Wire = ofThisOrganization(
-    ctx,
-    await ctx.call('products:get', { params: { id: ctx.req.params.id as string } }),
-  );
+  const [found, currency, benefits] = await Promise.all([
+    ctx.call('products:get', { params: { id: ctx.req.params.id as string } }),
+    organizationCurrency(ctx),
+    organizationBenefits(ctx),
+  ]);
+  const product: Wire = ofThisOrganization(ctx, found);
   const base = `/dashboard/${ctx.organization.id}/products/${product.id}`;
   const posted = ctx.req.method === 'POST';
   sendDashboard(ctx, {
@@ -116,6 +124,7 @@ ${errorBox(form.error)}<form class="stack" method="post" action="${base}">${csrf
 <div class="field"><label for="product-name">Name</label><input id="product-name" type="text" name="name" value="${posted ? formField(ctx, 'name') : product.name}" required></div>
 <div class="field"><label for="product-description">Description</label><input id="product-description" type="text" name="description" value="${posted ? formField(ctx, 'description') : (product.description ?? '')}"></div>
 <div><button type="submit">Save</button></div></form></div>
+${pricesSection(ctx, product, priceCurrency(product, currency))}${benefitsSection(ctx, product, benefits)}
 ${
   product.is_archived
     ? null
@@ -124,15 +133,26 @@ ${
   });
 }
 
-/** A `PATCH /v1/products/{id}` from a form of the product's page; a refusal is shown there. */
+/**
+ * The body of a change from a form of the product's page, made from the product as the API answers it; a
+ * string is the form's own error (422, nothing sent).
+ */
+type ProductChange = (ctx: DashboardContext, product: Wire) => Promise<Record<string, unknown> | string>;
+
+/**
+ * A `PATCH /v1/products/{id}` (or another operation on the product, such as its benefits) from a form of the
+ * product's page; a refusal is shown there.
+ */
 const updateProduct =
-  (body: (ctx: DashboardContext) => Record<string, unknown>, notice: string) =>
+  (change: ProductChange, notice: string, operationId = 'products:update') =>
   async (ctx: DashboardContext): Promise<void> => {
     const id = ctx.req.params.id as string;
-    ofThisOrganization(ctx, await ctx.call('products:get', { params: { id } }));
+    const product: Wire = ofThisOrganization(ctx, await ctx.call('products:get', { params: { id } }));
+    const body = await change(ctx, product);
+    if (typeof body === 'string') return showProduct(ctx, { error: body, status: 422 });
     await whenRefused(
       async () => {
-        await ctx.call('products:update', { params: { id }, body: body(ctx) });
+        await ctx.call(operationId, { params: { id }, body });
         redirectTo(ctx, `/products/${id}`, notice);
       },
       (error, status) => showProduct(ctx, { error, status }),
@@ -147,9 +167,47 @@ export const productRoutes: DashboardRoute[] = [
     method: 'post',
     path: '/products/:id',
     handler: updateProduct(
-      ctx => ({ name: formField(ctx, 'name'), description: formField(ctx, 'description').trim() || null }),
+      async ctx => ({ name: formField(ctx, 'name'), description: formField(ctx, 'description').trim() || null }),
       'saved',
     ),
   },
-  { method: 'post', path: '/products/:id/archive', handler: updateProduct(() => ({ is_archived: true }), 'archived') },
+  {
+    method: 'post',
+    path: '/products/:id/archive',
+    handler: updateProduct(async () => ({ is_archived: true }), 'archived'),
+  },
+  {
+    method: 'post',
+    path: '/products/:id/prices',
+    handler: updateProduct(async (ctx, product) => {
+      const price = priceFromForm(ctx, priceCurrency(product, await organizationCurrency(ctx)));
+      return typeof price === 'string' ? price : { prices: replacingPrice(product, price) };
+    }, 'price-changed'),
+  },
+  {
+    method: 'post',
+    path: '/products/:id/prices/:priceId/remove',
+    handler: updateProduct(
+      async (ctx, product) => ({ prices: withoutPrice(product, ctx.req.params.priceId as string) }),
+      'price-removed',
+    ),
+  },
+  {
+    method: 'post',
+    path: '/products/:id/benefits/attach',
+    handler: updateProduct(
+      async (ctx, product) => ({ benefits: benefitsAfter(product, { attached: formField(ctx, 'benefit_id') }) }),
+      'benefits-saved',
+      'products:update_benefits',
+    ),
+  },
+  {
+    method: 'post',
+    path: '/products/:id/benefits/detach',
+    handler: updateProduct(
+      async (ctx, product) => ({ benefits: benefitsAfter(product, { detached: formField(ctx, 'benefit_id') }) }),
+      'benefits-saved',
+      'products:update_benefits',
+    ),
+  },
 ];
