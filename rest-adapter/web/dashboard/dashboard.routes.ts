@@ -12,6 +12,8 @@ import { productRoutes } from './products.js';
 import { settingsRoutes } from './settings.js';
 import { webhookRoutes } from './webhooks.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { subscriptionPlanRoutes } from './subscription-plan.js';
+import { memberRoutes } from './members.js';
 
 /** Every section's pages and actions (the overview is the organization's own path). */
 const SECTION_ROUTES: DashboardRoute[] = [
@@ -21,6 +23,8 @@ const SECTION_ROUTES: DashboardRoute[] = [
   ...productRoutes,
   ...webhookRoutes,
   ...settingsRoutes,
+  ...subscriptionPlanRoutes,
+  ...memberRoutes,
 ];
 
 /**
