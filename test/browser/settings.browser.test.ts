@@ -83,7 +83,7 @@ describe('organization settings in a browser', () => {
       await page.getByRole('button', { name: 'Log out' }).click();
       await page.waitForURL(`${base}/login`);
       await page.goto(`${base}/settings`);
-      await page.waitForURL(`${base}/login`);
+      await page.waitForURL(`${base}/login?return_to=%2Fsettings`);
     } finally {
       await context.close();
     }
