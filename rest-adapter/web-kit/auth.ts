@@ -18,7 +18,7 @@ export function currentUser(req: Request): SignedInUser | null {
 
 /**
  * True when someone is signed in. Otherwise answers with a 303 to `/login?return_to=<this page>`
- * (for a GET; other methods return to `/settings`, as the form that posted is gone) and returns false.
+ * (for a GET; other methods return to `/dashboard`, as the form that posted is gone) and returns false.
  */
 export function requireSignIn(req: Request, res: Response): boolean {
   if (currentUser(req)) return true;
@@ -27,7 +27,8 @@ export function requireSignIn(req: Request, res: Response): boolean {
   return false;
 }
 
-export const DEFAULT_RETURN_TO = '/settings';
+/** Where a sign-in without `return_to` lands: the merchant dashboard (docs/dashboard.md#reaching-it). */
+export const DEFAULT_RETURN_TO = '/dashboard';
 
 /** `/login`, carrying where to go afterwards when that is not the default. */
 export function loginUrl(returnTo: string = DEFAULT_RETURN_TO): string {

@@ -8,7 +8,7 @@
  *   issueCsrfToken(req, res) / verifyCsrf(req)  → the hidden `csrf_token` input and its check
  *   currentUser(req) / requireSignIn(req, res)  → the signed-in user (polar_session; polar_sandbox_session
  *                                                 in the sandbox: sessionCookieName) or a 303 to /login
- *   safeReturnTo(value)                         → a same-origin path, or /settings
+ *   safeReturnTo(value)                         → a same-origin path, or /dashboard
  *
  * The request helpers read their settings from the app (`configureWebKit`, done by assemble.ts).
  */

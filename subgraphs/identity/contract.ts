@@ -51,7 +51,14 @@ export { OAUTH2_PROVIDER_RPC } from './oauth2/oauth2.contract.js';
 
 // What the sign-in and settings pages need from identity: plain JSON, in-process or over signed RPC.
 export { WEB_IDENTITY_RPC } from './web/web.contract.js';
-export type { OrganizationPage, OrganizationSummary, TokenRow, WebIdentity, WebSession } from './web/web.contract.js';
+export type {
+  MemberRow,
+  OrganizationPage,
+  OrganizationSummary,
+  TokenRow,
+  WebIdentity,
+  WebSession,
+} from './web/web.contract.js';
 
 // An organization's public profile and customer portal settings, for billing and the portal pages.
 export { ORGANIZATION_DIRECTORY_RPC } from './organizations/organization-directory.contract.js';

@@ -201,7 +201,7 @@ describe('the API reference at /docs', () => {
       await page.getByLabel('Email').fill(owner.email);
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Log in' }).click();
-      await page.waitForURL(`${stack.base}/settings`);
+      await page.waitForURL(url => url.pathname.startsWith('/dashboard'));
 
       await page.goto(`${stack.base}/docs`);
       await page.locator('.auth-wrapper .authorize').click();

@@ -39,7 +39,9 @@ describe('organization settings in a browser', () => {
 
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Log in' }).click();
-      await page.waitForURL(`${base}/settings`);
+      // Sign-in lands on the dashboard (their only organization); the tokens are on /settings.
+      await page.waitForURL(`${base}/dashboard/${owner.organizationId}`);
+      await page.goto(`${base}/settings`);
       const cookies = await context.cookies(base);
       const session = cookies.find(c => c.name === 'polar_session')!;
       expect(session.value).toMatch(/^polar_us_/);
@@ -81,7 +83,7 @@ describe('organization settings in a browser', () => {
       await page.getByRole('button', { name: 'Log out' }).click();
       await page.waitForURL(`${base}/login`);
       await page.goto(`${base}/settings`);
-      await page.waitForURL(`${base}/login`);
+      await page.waitForURL(`${base}/login?return_to=%2Fsettings`);
     } finally {
       await context.close();
     }

@@ -32,7 +32,7 @@ describe('sign-in and settings pages through the public REST adapter', () => {
     const browser = new WebClient(rest.url);
     const login = await browser.logIn(alice.email, PASSWORD);
     if (login.status !== 303) throw new Error(`${login.status} ${login.text}\n${parts.map(logsOf).join('\n')}`);
-    expect(login.location).toBe('/settings');
+    expect(login.location).toBe('/dashboard');
     expect(browser.cookies.has('polar_session')).toBe(true);
 
     const settings = await browser.get('/settings');
@@ -114,7 +114,7 @@ describe('sign-in and settings pages through the public REST adapter', () => {
     expect(browser.cookies.has('polar_session')).toBe(false);
     const after = await browser.get('/settings');
     expect(after.status).toBe(303);
-    expect(after.location).toBe('/login');
+    expect(after.location).toBe('/login?return_to=%2Fsettings');
   });
 });
 

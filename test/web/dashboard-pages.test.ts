@@ -40,7 +40,7 @@ describe('the dashboard frame', () => {
   it('sends a signed-out visitor to the sign-in, and a member of one organization straight to it', async () => {
     const anonymous = await new WebClient(base).get('/dashboard');
     expect(anonymous.status).toBe(303);
-    expect(anonymous.location).toBe('/login?return_to=%2Fdashboard');
+    expect(anonymous.location).toBe('/login');
 
     const client = await signedIn(owner.email);
     const picked = await client.get('/dashboard');

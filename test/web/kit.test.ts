@@ -62,7 +62,7 @@ describe('safeReturnTo', () => {
     ['/settings'],
     `/${'a'.repeat(3000)}`,
   ])('refuses %p', value => {
-    expect(safeReturnTo(value)).toBe('/settings');
+    expect(safeReturnTo(value)).toBe('/dashboard');
   });
 });
 

@@ -42,11 +42,11 @@ describe('login page', () => {
     expect(client.cookies.has('polar_session')).toBe(false);
   });
 
-  it('signs in: an HttpOnly, SameSite=Lax session cookie (stored hashed) and a 303 to /settings', async () => {
+  it('signs in: an HttpOnly, SameSite=Lax session cookie (stored hashed) and a 303 to /dashboard', async () => {
     const client = new WebClient(base);
     const res = await client.logIn(owner.email.toUpperCase(), PASSWORD);
     expect(res.status).toBe(303);
-    expect(res.location).toBe('/settings');
+    expect(res.location).toBe('/dashboard');
     const line = cookieLine(res, 'polar_session')!;
     expect(line).toMatch(/^polar_session=polar_us_[0-9A-Za-z]{43};/);
     expect(line).toMatch(/HttpOnly/i);
@@ -93,14 +93,14 @@ describe('login page', () => {
       'evil.example',
       '/%5C%5Cevil.example/../',
     ]) {
-      // Every one of these either falls back to /settings or stays a path of this origin.
+      // Every one of these either falls back to /dashboard or stays a path of this origin.
       const other = new WebClient(base);
       const form = await other.get(`/login?return_to=${encodeURIComponent(evil)}`);
       const kept = /name="return_to" value="([^"]*)"/.exec(form.text)![1];
-      expect(kept === '/settings' || (kept.startsWith('/') && !kept.startsWith('//') && !kept.includes('\\'))).toBe(
+      expect(kept === '/dashboard' || (kept.startsWith('/') && !kept.startsWith('//') && !kept.includes('\\'))).toBe(
         true,
       );
-      if (!evil.startsWith('/%5C')) expect(kept).toBe('/settings');
+      if (!evil.startsWith('/%5C')) expect(kept).toBe('/dashboard');
       const res = await other.post('/login', {
         email: owner.email,
         password: PASSWORD,
@@ -121,7 +121,7 @@ describe('login page', () => {
     expect(res.location).toBe(
       `/login?return_to=${encodeURIComponent(`/settings/organizations/${owner.organizationId}`)}`,
     );
-    expect((await client.get('/settings')).location).toBe('/login');
+    expect((await client.get('/settings')).location).toBe('/login?return_to=%2Fsettings');
   });
 });
 

@@ -40,7 +40,7 @@ describe('sign-up', () => {
       csrf_token: csrf,
     });
     expect(res.status).toBe(303);
-    expect(res.location).toBe('/settings');
+    expect(res.location).toBe('/dashboard');
     expect(cookieLine(res, 'polar_session')).toMatch(/^polar_session=polar_us_/);
     const rows = await query('select id, password_hash from identity.users where email = $1', [email]);
     expect(rows).toHaveLength(1);

@@ -16,6 +16,7 @@ export const SECTIONS = [
   { key: 'settings', label: 'Settings', path: '/settings' },
   { key: 'discounts', label: 'Discounts', path: '/discounts' },
   { key: 'checkout-links', label: 'Checkout links', path: '/checkout-links' },
+  { key: 'members', label: 'Members', path: '/members' },
 ] as const;
 export type SectionKey = (typeof SECTIONS)[number]['key'];
 
@@ -39,6 +40,8 @@ const NOTICES: Record<string, string> = {
   'discount-deleted': 'The discount was deleted.',
   'link-created': 'The checkout link was created.',
   'link-deleted': 'The checkout link was deleted.',
+  plan_changed: 'The plan was changed.',
+  pending_cleared: 'The pending change was dropped.',
 };
 
 const DASHBOARD_STYLE = `
@@ -61,6 +64,8 @@ nav.sections a[aria-current=page]{color:var(--fg);border-bottom-color:var(--acce
 .pager{display:flex;gap:1rem;align-items:center;margin:.75rem 0}
 td.num,th.num{text-align:right;white-space:nowrap}
 pre.body{white-space:pre-wrap;overflow-wrap:anywhere;max-height:20rem;overflow:auto;background:var(--bg);padding:.5rem;border-radius:6px}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}
+dl.facts dd{margin:0}
 `
   .trim()
   .replace(/\n/g, '');

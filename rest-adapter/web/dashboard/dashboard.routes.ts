@@ -14,6 +14,8 @@ import { webhookRoutes } from './webhooks.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { discountRoutes } from './discounts.js';
 import { checkoutLinkRoutes } from './checkout-links.js';
+import { subscriptionPlanRoutes } from './subscription-plan.js';
+import { memberRoutes } from './members.js';
 
 /** Every section's pages and actions (the overview is the organization's own path). */
 const SECTION_ROUTES: DashboardRoute[] = [
@@ -25,6 +27,8 @@ const SECTION_ROUTES: DashboardRoute[] = [
   ...settingsRoutes,
   ...discountRoutes,
   ...checkoutLinkRoutes,
+  ...subscriptionPlanRoutes,
+  ...memberRoutes,
 ];
 
 /**

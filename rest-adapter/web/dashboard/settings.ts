@@ -3,6 +3,14 @@ import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
 import { csrfField, errorBox } from '../../web-kit/layout.js';
 import { type DashboardContext, type DashboardRoute, formField, redirectTo, whenRefused } from './dashboard-context.js';
 import { heading, sendDashboard } from './dashboard-frame.js';
+import {
+  organizationBody,
+  organizationForm,
+  portalSettingsBody,
+  portalSettingsForm,
+  subscriptionSettingsBody,
+  subscriptionSettingsForm,
+} from './settings-forms.js';
 
 /** Polar's customer e-mail kinds (`OrganizationCustomerEmailSettings`), as the form names them (docs/email.md). */
 const EMAIL_KINDS: readonly [string, string][] = [
@@ -35,6 +43,10 @@ interface FormState {
   status?: number;
 }
 
+/** The forms of the page; a refused save shows its error in its own form. */
+type FormName = 'organization' | 'subscriptions' | 'portal' | 'emails' | 'clock';
+type FormStates = Partial<Record<FormName, FormState>>;
+
 function emailForm(ctx: DashboardContext, settings: Record<string, boolean>, error?: string): HtmlValue {
   return html`<h2>Customer e-mails</h2><div class="card">${errorBox(error)}<form class="stack" method="post" action="/dashboard/${ctx.organization.id}/settings/emails">${csrfField(ctx.csrfToken)}
 <fieldset><legend>Send these e-mails to customers</legend><div class="scopes">${EMAIL_KINDS.map(
@@ -57,14 +69,20 @@ async function sandboxPanel(ctx: DashboardContext, error?: string): Promise<Html
 <p><a href="/sandbox/emails?organization_id=${ctx.organization.id}">Outgoing e-mails of the sandbox</a></p></div>`;
 }
 
-/** `GET …/settings`: customer e-mail switches, the sandbox's clock and mail, and links to tokens. */
-async function showSettings(ctx: DashboardContext, forms: { emails?: FormState; clock?: FormState } = {}) {
+/**
+ * `GET …/settings`: the organization's details, subscription and portal settings, the customer e-mail
+ * switches, the sandbox's clock and mail, and links to tokens.
+ */
+async function showSettings(ctx: DashboardContext, forms: FormStates = {}) {
   const organization = await ctx.call('organizations:get', { params: { id: ctx.organization.id } });
   sendDashboard(ctx, {
     section: 'settings',
     title: 'Settings',
-    status: forms.emails?.status ?? forms.clock?.status,
-    body: html`${heading('Settings')}${emailForm(ctx, organization.customer_email_settings ?? {}, forms.emails?.error)}
+    status: Object.values(forms).find(form => form?.status)?.status,
+    body: html`${heading('Settings')}${organizationForm(ctx, organization, forms.organization?.error)}
+${subscriptionSettingsForm(ctx, organization.subscription_settings ?? {}, forms.subscriptions?.error)}
+${portalSettingsForm(ctx, organization.customer_portal_settings ?? {}, forms.portal?.error)}
+${emailForm(ctx, organization.customer_email_settings ?? {}, forms.emails?.error)}
 ${await sandboxPanel(ctx, forms.clock?.error)}
 <h2>Access tokens</h2><div class="card"><p><a href="/settings/organizations/${ctx.organization.id}">Organization access tokens</a></p></div>`,
   });
@@ -88,6 +106,24 @@ async function saveEmails(ctx: DashboardContext): Promise<void> {
   );
 }
 
+/**
+ * `POST …/settings/<form>`: one `PATCH /v1/organizations/{id}` with the form's whole sub-objects. Only
+ * owners and admins may change the organization: another member sees the API's refusal, nothing changed.
+ */
+const saveOrganization =
+  (form: FormName, bodyOf: (field: (name: string) => string) => Record<string, unknown> | null, invalid?: string) =>
+  async (ctx: DashboardContext): Promise<void> => {
+    const body = bodyOf(name => formField(ctx, name));
+    if (!body) return showSettings(ctx, { [form]: { error: invalid, status: 422 } });
+    await whenRefused(
+      async () => {
+        await ctx.call('organizations:update', { params: { id: ctx.organization.id }, body });
+        redirectTo(ctx, '/settings', 'saved');
+      },
+      (error, status) => showSettings(ctx, { [form]: { error, status } }),
+    );
+  };
+
 /** `POST …/settings/clock`: `POST /v1/sandbox/clock/advance` (the sandbox's route table only). */
 async function advanceClock(ctx: DashboardContext): Promise<void> {
   if (!ctx.deps.api.has('sandbox:clock_advance')) throw new ResourceNotFound();
@@ -106,4 +142,15 @@ export const settingsRoutes: DashboardRoute[] = [
   { method: 'get', path: '/settings', handler: ctx => showSettings(ctx) },
   { method: 'post', path: '/settings/emails', handler: saveEmails },
   { method: 'post', path: '/settings/clock', handler: advanceClock },
+  { method: 'post', path: '/settings/organization', handler: saveOrganization('organization', organizationBody) },
+  {
+    method: 'post',
+    path: '/settings/subscriptions',
+    handler: saveOrganization(
+      'subscriptions',
+      subscriptionSettingsBody,
+      'Give the grace period as a whole number of days, such as 7 (0 revokes benefits at once).',
+    ),
+  },
+  { method: 'post', path: '/settings/portal', handler: saveOrganization('portal', portalSettingsBody) },
 ];

@@ -15,7 +15,7 @@ export function subscriptionsTable(ctx: DashboardContext, subscriptions: Wire[])
   const base = `/dashboard/${ctx.organization.id}/subscriptions`;
   const ended = (s: Wire) => s.status === 'canceled' || s.status === 'incomplete_expired';
   return html`<table><thead><tr><th>Customer</th><th>Product</th><th>Status</th><th>Price</th><th>Period ends</th><th>Actions</th></tr></thead><tbody>${subscriptions.map(
-    s => html`<tr data-subscription="${s.id}"><td>${s.customer?.email ?? ''}</td><td>${s.product?.name ?? ''}</td>
+    s => html`<tr data-subscription="${s.id}"><td>${s.customer?.email ?? ''}</td><td><a href="${base}/${s.id}">${s.product?.name ?? 'Subscription'}</a></td>
 <td>${subscriptionState(s).label}${s.cancel_at_period_end && !ended(s) ? html` <span class="muted">(ends at period end)</span>` : null}</td>
 <td>${formatRecurring(s)}</td><td>${formatDate(s.current_period_end)}</td>
 <td>${

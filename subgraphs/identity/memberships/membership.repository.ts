@@ -30,3 +30,17 @@ export async function userFacts(
   );
   return { organizationIds: rows[0]?.organization_ids ?? [], email: rows[0]?.email ?? null };
 }
+
+/** An organization's members with their e-mail and role, oldest first (the dashboard's Members page). */
+export async function membersOf(
+  em: EntityManager,
+  organizationId: string,
+): Promise<{ email: string; role: string; since: string }[]> {
+  const rows = await em.execute<{ email: string; role: string; created_at: Date }[]>(
+    `select u.email, m.role, m.created_at from identity.memberships m
+       join identity.users u on u.id = m.user_id
+      where m.organization_id = ? order by m.created_at, u.email`,
+    [organizationId],
+  );
+  return rows.map(r => ({ email: r.email, role: r.role, since: new Date(r.created_at).toISOString() }));
+}

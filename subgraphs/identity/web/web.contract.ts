@@ -39,6 +39,11 @@ export interface WebIdentity {
   ): Promise<{ raw: string; token: TokenRow }>;
   /** @throws ResourceNotFound (not a live token of that organization), NotPermitted */
   revokeOrganizationAccessToken(principal: Principal, organizationId: string, tokenId: string): Promise<void>;
+  /**
+   * The organization's members with their roles, for any member of it (the `/v1` API has no such list:
+   * docs/dashboard.md#the-sections). @throws ResourceNotFound (not a member)
+   */
+  members(principal: Principal, organizationId: string): Promise<MemberRow[]>;
 }
 
 /** A web session: the raw `polar_us_` token for the cookie and how long it lives (by the server's clock). */
@@ -58,6 +63,14 @@ export interface OrganizationSummary {
 export interface OrganizationPage {
   organization: OrganizationSummary & { canManage: boolean };
   tokens: TokenRow[];
+}
+
+export interface MemberRow {
+  email: string;
+  /** owner, admin or member. */
+  role: string;
+  /** When they joined (ISO 8601). */
+  since: string;
 }
 
 export interface TokenRow {
@@ -83,5 +96,6 @@ export const WEB_IDENTITY_RPC: RpcContract<WebIdentity> = {
     organization: true,
     createOrganizationAccessToken: true,
     revokeOrganizationAccessToken: true,
+    members: true,
   },
 };

@@ -6,13 +6,20 @@ import { PolarRequestValidationError, ResourceNotFound, Unauthorized } from '../
 import type { Principal } from '../../../kit/principal.js';
 import type { IdentityContext } from '../context.js';
 import { MANAGING_ROLES, MemberRole } from '../memberships/membership.entity.js';
-import { memberRolesOf } from '../memberships/membership.repository.js';
+import { memberRolesOf, membersOf } from '../memberships/membership.repository.js';
 import { OrganizationRepository } from '../organizations/organization.repository.js';
 import type { IdentityServices } from '../services.js';
 import type { OrganizationAccessToken } from '../tokens/organization-access-token.entity.js';
 import { OrganizationAccessTokenRepository } from '../tokens/organization-access-token.repository.js';
 import { UserRepository } from '../users/user.repository.js';
-import type { OrganizationPage, OrganizationSummary, TokenRow, WebIdentity, WebSession } from './web.contract.js';
+import type {
+  MemberRow,
+  OrganizationPage,
+  OrganizationSummary,
+  TokenRow,
+  WebIdentity,
+  WebSession,
+} from './web.contract.js';
 
 /** The pages show one page of organizations and of tokens. */
 const PAGE = 100;
@@ -127,6 +134,12 @@ export class InProcessWebIdentity implements WebIdentity {
       : null;
     if (!token) throw new ResourceNotFound();
     await this.services.organizationAccessTokens.delete(ctx, token.id);
+  }
+
+  async members(principal: Principal, organizationId: string): Promise<MemberRow[]> {
+    const ctx = this.context(principal);
+    await this.organizationOf(ctx, organizationId);
+    return membersOf(ctx.em, organizationId);
   }
 
   /** The organization as the user sees it, with their role; ResourceNotFound for non-members. */
