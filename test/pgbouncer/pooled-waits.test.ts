@@ -38,7 +38,9 @@ maybe('names each unbounded wait and its fix, then says nothing once the databas
   const pooled = bouncer!.pooled(database.url);
   declareDirectUrl(pooled, database.url);
   const warning = await unboundedWaitsBehindPooler(pooled, DEFAULT_DATABASE_WAITS);
-  expect(warning).toContain('its sessions have no statement_timeout, lock_timeout, idle_in_transaction_session_timeout');
+  expect(warning).toContain(
+    'its sessions have no statement_timeout, lock_timeout, idle_in_transaction_session_timeout',
+  );
   expect(warning).toContain("set statement_timeout = '30000ms';");
   expect(warning).toContain("set idle_in_transaction_session_timeout = '120000ms';");
   expect(warning).toContain('docs/pgbouncer.md');
