@@ -130,6 +130,14 @@ const schema = z.object({
   DATABASE_DIRECT_URL: optionalUrl,
   /** The sandbox's, as DATABASE_DIRECT_URL is production's. Unset: DATABASE_DIRECT_URL's server, database name + `_sandbox`. */
   SANDBOX_DATABASE_DIRECT_URL: optionalUrl,
+  /**
+   * A streaming replica of DATABASE_URL's database (docs/read-replicas.md): the metrics, the exports and
+   * the large lists read there; everything else, and every read after a write, reads DATABASE_URL.
+   * Unset: everything reads DATABASE_URL, and no replica pool is opened.
+   */
+  DATABASE_READ_URL: optionalUrl,
+  /** The sandbox's, as DATABASE_READ_URL is production's. Unset: DATABASE_READ_URL's server, database name + `_sandbox`. */
+  SANDBOX_DATABASE_READ_URL: optionalUrl,
   /** Rate-limit counters (and the distributed adapter's idempotency keys) live there when set. */
   REDIS_URL: optionalUrl,
   /** Prefix of every Redis key this service writes, so deployments (and test runs) can share a Redis. */

@@ -3,6 +3,7 @@ import type { Secrets } from '../secrets.js';
 import { ensureDatabase, withDatabase } from './databases.js';
 import { declareDirectUrl, directUrlOf } from './direct-urls.js';
 import { type EmbeddedCluster, openEmbeddedCluster } from './embedded-cluster.js';
+import { declareReadUrl } from './read-replicas.js';
 
 export interface EnvironmentDatabases {
   urls: Record<EnvironmentName, string>;
@@ -19,7 +20,9 @@ export const EMBEDDED_DATABASE_NAMES: Record<EnvironmentName, string> = {
  * Where each environment's data lives. With DATABASE_URL, that database is production and
  * SANDBOX_DATABASE_URL (default: the same server, database name + `_sandbox`) is the sandbox; with
  * DATABASE_DIRECT_URL (and SANDBOX_DATABASE_DIRECT_URL, defaulted the same way) they go through a pooler
- * (kit/database/direct-urls.ts). Without it, both live in the embedded PostgreSQL under DATA_DIR.
+ * (kit/database/direct-urls.ts); with DATABASE_READ_URL (and SANDBOX_DATABASE_READ_URL, defaulted the same
+ * way) their heavy reads go to a replica (kit/database/read-replicas.ts). Without it, both live in the
+ * embedded PostgreSQL under DATA_DIR.
  */
 export async function openEnvironmentDatabases(
   config: Config,
@@ -39,6 +42,13 @@ export async function openEnvironmentDatabases(
       declareDirectUrl(production, direct);
       const directName = new URL(direct).pathname.slice(1) || 'postgres';
       declareDirectUrl(sandbox, config.SANDBOX_DATABASE_DIRECT_URL ?? withDatabase(direct, `${directName}_sandbox`));
+    }
+    const read = config.DATABASE_READ_URL;
+    if (read) {
+      // The heavy reads' replicas (kit/database/read-replicas.ts); the sandbox's defaults as its primary does.
+      const readName = new URL(read).pathname.slice(1) || 'postgres';
+      declareReadUrl(production, read);
+      declareReadUrl(sandbox, config.SANDBOX_DATABASE_READ_URL ?? withDatabase(read, `${readName}_sandbox`));
     }
   } else {
     embedded = await openEmbeddedCluster(config, secrets, role, onLog);

@@ -10,6 +10,7 @@ import type { PrincipalResolver } from '../principal.js';
 import { type ConfigWith, requireConfig } from './require-config.js';
 import { runService } from './run-service.js';
 import { declareDirectDatabase } from '../database/direct-urls.js';
+import { declareReadDatabase } from '../database/read-replicas.js';
 import { unboundedWaitsBehindPooler } from '../database/pooled-waits.js';
 
 type SubgraphConfig = ConfigWith<'DATABASE_URL' | 'SECRET' | 'INTERNAL_KEY'>;
@@ -36,6 +37,7 @@ export async function runSubgraph<R extends SubgraphRuntime & { close(): Promise
 ): Promise<void> {
   const config = loadConfig();
   declareDirectDatabase(config);
+  declareReadDatabase(config);
   const logger = createLogger(config.LOG_LEVEL, { service: options.service, environment: config.ENVIRONMENT });
   // NOTE: no generated fallbacks here (kit/secrets.ts would invent per-process keys): every process of
   // a distributed deployment must share SECRET and INTERNAL_KEY, so they are required.

@@ -6,6 +6,7 @@ import { DEFAULT_DATABASE_WAITS, type DatabaseWaits } from '../../kit/config.js'
 import { migrateSchema } from '../../kit/database/migrate.js';
 import { forgetEndedSessions } from '../../kit/database/ended-sessions.js';
 import { pooledConnectionSettings } from '../../kit/database/waits.js';
+import { readReplicaOptions } from '../../kit/database/read-replicas.js';
 import { CustomerSession } from './customer-sessions/customer-session.entity.js';
 import { Customer } from './customers/customer.entity.js';
 import { Discount } from './discounts/discount.entity.js';
@@ -97,6 +98,8 @@ export function billingOrmOptions(
       ...pooledConnectionSettings(waits, clientUrl),
       onPoolCreated: forgetEndedSessions,
     },
+    // The heavy reads' replica when DATABASE_READ_URL is set (docs/read-replicas.md); none otherwise.
+    ...readReplicaOptions(clientUrl, waits, 'billing-billing-read'),
     migrations: {
       migrationsList: billingMigrations,
       tableName: 'mikro_orm_migrations',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import { statementNameOn } from '../direct-urls.js';
+import { connectionTypeOf, onConnectionOf, readUrlOf } from '../read-replicas.js';
 
 /** A row of a read statement: column name → value as `pg` parses it (json columns already parsed). */
 export type ReadRow = Record<string, unknown>;
@@ -26,7 +27,9 @@ function statementName(em: EntityManager, sql: string): string | undefined {
     name = `read_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
     if (names.size < 5000) names.set(sql, name);
   }
-  return statementNameOn(em.config.get('clientUrl'), name);
+  const primaryUrl = em.config.get('clientUrl') as string;
+  const url = connectionTypeOf(em) === 'read' ? (readUrlOf(primaryUrl) ?? primaryUrl) : primaryUrl;
+  return statementNameOn(url, name);
 }
 
 /** Runs one read statement of a `withReads` session (see there). */
@@ -44,9 +47,24 @@ export type Read = (sql: string, params: readonly unknown[]) => Promise<ReadRow[
 export async function runRead(em: EntityManager, sql: string, params: readonly unknown[]): Promise<ReadRow[]> {
   const { connection, transaction } = sessionOf(em);
   if (transaction) return inTransaction(connection, transaction, sql, params);
-  const pool = await connection.getNativeClient();
-  return logged(connection, sql, params, () =>
-    pool.query({ name: statementName(em, sql), text: sql, values: [...params] }),
+  return onConnectionOf(em, async () => {
+    const pool = await connection.getNativeClient();
+    return logged(connection, sql, params, () =>
+      pool.query({ name: statementName(em, sql), text: sql, values: [...params] }),
+    );
+  });
+}
+
+/**
+ * Runs `work` in a short transaction of its own (for a `set local` its statements need), on the
+ * EntityManager's connection: the replica's for an `onReadReplica` context (kit/database/read-replicas.ts),
+ * which a unit of work's `transactional` would not use. Inside a running transaction, in that one.
+ */
+export async function inReadTransaction<T>(em: EntityManager, work: (read: Read) => Promise<T>): Promise<T> {
+  const { connection, transaction } = sessionOf(em);
+  if (transaction) return work((sql, params) => inTransaction(connection, transaction, sql, params));
+  return onConnectionOf(em, () =>
+    connection.transactional(trx => work((sql, params) => inTransaction(connection, trx, sql, params))),
   );
 }
 
@@ -63,6 +81,14 @@ export async function runRead(em: EntityManager, sql: string, params: readonly u
 export async function withReads<T>(em: EntityManager, work: (read: Read) => Promise<T>): Promise<T> {
   const { connection, transaction } = sessionOf(em);
   if (transaction) return work((sql, params) => inTransaction(connection, transaction, sql, params));
+  return onConnectionOf(em, () => withPooledClient(em, connection, work));
+}
+
+async function withPooledClient<T>(
+  em: EntityManager,
+  connection: OrmConnection,
+  work: (read: Read) => Promise<T>,
+): Promise<T> {
   const pool = await connection.getNativeClient();
   const client = await pool.connect();
   let failure: Error | undefined;
@@ -84,13 +110,15 @@ export async function withReads<T>(em: EntityManager, work: (read: Read) => Prom
 interface OrmConnection {
   executeQuery<T>(query: string, cb: () => Promise<T>, context?: object): Promise<T>;
   getNativeClient(): Promise<NativePool>;
+  transactional<T>(cb: (trx: Transaction) => Promise<T>): Promise<T>;
 }
 
 type Transaction = { executeQuery(q: CompiledQuery): Promise<{ rows: ReadRow[] }> };
 
+/** The connection `em`'s reads use: its transaction's (the primary), else the replica's when `em` reads there. */
 function sessionOf(em: EntityManager): { connection: OrmConnection; transaction: Transaction | undefined } {
   return {
-    connection: em.getConnection() as unknown as OrmConnection,
+    connection: em.getConnection(connectionTypeOf(em)) as unknown as OrmConnection,
     transaction: em.getTransactionContext<Transaction>(),
   };
 }
