@@ -9,6 +9,7 @@ import {
 } from './customer.inputs.js';
 import { CustomerList, CustomerType } from './customer.type.js';
 import { CUSTOMERS_READ, CUSTOMERS_WRITE } from './customer.access.js';
+import { onReadReplica } from '../../../kit/database/read-replicas.js';
 
 /** Thin: checks who may call, hands over to the service, maps entities to the public type. */
 @Resolver(() => CustomerType)
@@ -22,7 +23,7 @@ export class CustomerResolver {
     @Arg('sorting', () => [String], { nullable: true }) sorting: string[] | null,
   ): Promise<CustomerList> {
     authorize(ctx.principal, CUSTOMERS_READ);
-    return ctx.services.customers.list(ctx, { filter, page, limit, sorting });
+    return ctx.services.customers.list(onReadReplica(ctx), { filter, page, limit, sorting });
   }
 
   @Query(() => String, { description: "The customers as Polar's CSV (header row first)." })
@@ -31,7 +32,7 @@ export class CustomerResolver {
     @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
   ): Promise<string> {
     authorize(ctx.principal, CUSTOMERS_READ);
-    return ctx.services.customers.export(ctx, organizationId);
+    return ctx.services.customers.export(onReadReplica(ctx), organizationId);
   }
 
   @Query(() => CustomerType)

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type ReadRow, runRead } from '../../../kit/database/read/execute.js';
+import { inReadTransaction, type ReadRow } from '../../../kit/database/read/execute.js';
 import type { MetricFamily } from './metric.catalogue.js';
 import { checkoutsFamilySql } from './metric-family.checkouts.js';
 import { ordersFamilySql } from './metric-family.orders.js';
@@ -46,9 +46,11 @@ export class MetricsQueries {
     const { text, values } = familyStatement(family, window, filters);
     // JIT off for the statement: a family's estimate (one group per row before grouping by period) passes the
     // JIT thresholds, and compiling took seconds at 1M orders where running took a fraction (docs/metrics.md#cost).
-    return this.em.fork().transactional(async em => {
-      await em.execute('set local jit = off');
-      return runRead(em, text, values);
+    // Its own transaction on the EntityManager's connection: the replica's when the resolver asked for it
+    // (kit/database/read-replicas.ts), which `em.transactional` (always the primary) would not use.
+    return inReadTransaction(this.em, async read => {
+      await read('set local jit = off', []);
+      return read(text, values);
     });
   }
 }

@@ -14,6 +14,7 @@ import { metricsCsv } from './metrics.csv.js';
 import { MetricsQueryInput } from './metrics.inputs.js';
 import type { MetricsRequest } from './metrics.service.js';
 import { MetricsLimitsType, MetricsResponseType } from './metrics.type.js';
+import { onReadReplica } from '../../../kit/database/read-replicas.js';
 
 /** `/v1/metrics/`: the numbers, their CSV, the limits table, and the dashboards (docs/metrics.md). */
 @Resolver()
@@ -21,13 +22,13 @@ export class MetricsResolver {
   @Query(() => MetricsResponseType, { description: "Metrics of the caller's organizations, per period." })
   async metrics(@Ctx() ctx: BillingContext, @Arg('query') query: MetricsQueryInput): Promise<MetricsResponseType> {
     authorize(ctx.principal, METRICS_READ);
-    return ctx.services.metrics.get(ctx, metricsRequest(query));
+    return ctx.services.metrics.get(onReadReplica(ctx), metricsRequest(query));
   }
 
   @Query(() => String, { description: 'The same metrics as CSV: a Timestamp column, then one per metric.' })
   async metricsExport(@Ctx() ctx: BillingContext, @Arg('query') query: MetricsQueryInput): Promise<string> {
     authorize(ctx.principal, METRICS_READ);
-    return metricsCsv(await ctx.services.metrics.get(ctx, metricsRequest(query)));
+    return metricsCsv(await ctx.services.metrics.get(onReadReplica(ctx), metricsRequest(query)));
   }
 
   @Query(() => MetricsLimitsType, { description: "Polar's limits: the first date, each interval's range in days." })

@@ -8,6 +8,7 @@ import { BillingSubscriptionType } from '../subscriptions/subscription.type.js';
 import { OrderStatusEnum } from '../shared/status-enums.js';
 import { ORDERS_READ, ORDERS_WRITE } from './order.access.js';
 import { OrderList, OrderType } from './order.type.js';
+import { onReadReplica } from '../../../kit/database/read-replicas.js';
 
 @InputType('OrderFilter')
 export class OrderFilterInput {
@@ -49,7 +50,7 @@ export class OrderResolver {
     sorting: string[] | null,
   ): Promise<OrderList> {
     authorize(ctx.principal, ORDERS_READ);
-    return ctx.services.orders.list(ctx, { ...clean(filter), page, limit, sorting });
+    return ctx.services.orders.list(onReadReplica(ctx), { ...clean(filter), page, limit, sorting });
   }
 
   @Query(() => String, { description: 'The orders as CSV (RFC 4180, header row first).' })
@@ -58,7 +59,7 @@ export class OrderResolver {
     @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
   ): Promise<string> {
     authorize(ctx.principal, ORDERS_READ);
-    return ctx.services.orders.export(ctx, organizationId);
+    return ctx.services.orders.export(onReadReplica(ctx), organizationId);
   }
 
   @Mutation(() => OrderType, { description: "Sets the order's billing name and address." })

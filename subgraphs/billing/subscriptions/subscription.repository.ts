@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import type { Principal } from '../../../kit/principal.js';
+import { onConnectionOf } from '../../../kit/database/read-replicas.js';
 import { Subscription } from './subscription.entity.js';
 
 /** One row of the CSV export: the subscription and the names its columns show. */
@@ -79,6 +80,11 @@ export class SubscriptionRepository {
   }
 
   private execute(sql: string, params: unknown[]): Promise<unknown[]> {
-    return this.em.getConnection().execute(sql, params, 'all', this.em.getTransactionContext()) as Promise<unknown[]>;
+    // The export's statement runs on the replica when its resolver asked for it (kit/database/read-replicas.ts).
+    return onConnectionOf(
+      this.em,
+      type =>
+        this.em.getConnection(type).execute(sql, params, 'all', this.em.getTransactionContext()) as Promise<unknown[]>,
+    );
   }
 }

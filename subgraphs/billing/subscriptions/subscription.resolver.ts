@@ -9,6 +9,7 @@ import { CreateSubscriptionInput } from './subscription-create.inputs.js';
 import { SubscriptionFilterInput } from './subscription.filters.js';
 import { BillingSubscriptionList, BillingSubscriptionType } from './subscription.type.js';
 import { SUBSCRIPTIONS_READ, SUBSCRIPTIONS_WRITE } from './subscription.access.js';
+import { onReadReplica } from '../../../kit/database/read-replicas.js';
 
 /**
  * Thin: checks who may call, hands over to the service. Reads return plain objects from the read
@@ -34,7 +35,7 @@ export class SubscriptionResolver {
     sorting: string[] | null,
   ): Promise<BillingSubscriptionList> {
     authorize(ctx.principal, SUBSCRIPTIONS_READ);
-    return ctx.services.subscriptions.list(ctx, { filter, page, limit, sorting });
+    return ctx.services.subscriptions.list(onReadReplica(ctx), { filter, page, limit, sorting });
   }
 
   @Query(() => BillingSubscriptionType)
@@ -49,7 +50,7 @@ export class SubscriptionResolver {
     @Arg('organizationId', () => [ID], { nullable: true }) organizationId: string[] | null,
   ): Promise<string> {
     authorize(ctx.principal, SUBSCRIPTIONS_READ);
-    return ctx.services.subscriptions.export(ctx, organizationId);
+    return ctx.services.subscriptions.export(onReadReplica(ctx), organizationId);
   }
 
   @Mutation(() => BillingSubscriptionType, {

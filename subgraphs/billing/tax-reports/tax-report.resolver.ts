@@ -5,6 +5,7 @@ import type { BillingContext } from '../context.js';
 import { TAXES_READ } from './tax-report.access.js';
 import { TaxReportFilterInput } from './tax-report.filter.js';
 import { TaxJurisdictionList, TaxRateReportList, TaxSummaryType } from './tax-report.type.js';
+import { onReadReplica } from '../../../kit/database/read-replicas.js';
 
 const organizationArg = { nullable: true, description: 'Only these organizations (of those the caller may read).' };
 const startArg = { nullable: true, description: 'Orders on or after this UTC day (YYYY-MM-DD).' };
@@ -31,7 +32,7 @@ export class TaxReportResolver {
     sorting: string[] | null,
   ): Promise<TaxJurisdictionList> {
     authorize(ctx.principal, TAXES_READ);
-    return ctx.services.taxReports.jurisdictions(ctx, {
+    return ctx.services.taxReports.jurisdictions(onReadReplica(ctx), {
       ...mergeFilter(filter, { organizationId, startDate, endDate }),
       page,
       limit,
@@ -49,7 +50,7 @@ export class TaxReportResolver {
     currency: string | null,
   ): Promise<TaxSummaryType> {
     authorize(ctx.principal, TAXES_READ);
-    return ctx.services.taxReports.summary(ctx, { organizationId, startDate, endDate, currency });
+    return ctx.services.taxReports.summary(onReadReplica(ctx), { organizationId, startDate, endDate, currency });
   }
 
   @Query(() => TaxRateReportList, { description: 'Beyond Polar: net and tax per country, state, rate and currency.' })
@@ -63,7 +64,7 @@ export class TaxReportResolver {
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
   ): Promise<TaxRateReportList> {
     authorize(ctx.principal, TAXES_READ);
-    return ctx.services.taxReports.rates(ctx, {
+    return ctx.services.taxReports.rates(onReadReplica(ctx), {
       ...mergeFilter(filter, { organizationId, startDate, endDate }),
       page,
       limit,
@@ -78,6 +79,6 @@ export class TaxReportResolver {
     @Arg('endDate', () => String, endArg) endDate: string | null,
   ): Promise<string> {
     authorize(ctx.principal, TAXES_READ);
-    return ctx.services.taxReports.ratesCsv(ctx, { organizationId, startDate, endDate });
+    return ctx.services.taxReports.ratesCsv(onReadReplica(ctx), { organizationId, startDate, endDate });
   }
 }
