@@ -56,7 +56,7 @@ form.stack,div.stack{display:flex;flex-direction:column;gap:1rem}
 .field{display:flex;flex-direction:column;gap:.35rem}
 .field label{font-weight:500}
 label.check{display:flex;align-items:center;gap:.4rem;font-weight:400}
-input[type=email],input[type=password],input[type=text],input[type=number],select{font:inherit;color:inherit;background:var(--bg);padding:.55rem .7rem;border:1px solid var(--line);border-radius:6px;width:100%}
+input[type=email],input[type=password],input[type=text],input[type=number],input[type=url],select{font:inherit;color:inherit;background:var(--bg);padding:.55rem .7rem;border:1px solid var(--line);border-radius:6px;width:100%}
 input:focus,select:focus,button:focus{outline:2px solid var(--accent);outline-offset:1px}
 button{font:inherit;cursor:pointer;border-radius:6px;padding:.55rem 1rem;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);font-weight:600}
 button.secondary{background:transparent;color:var(--accent)}

@@ -9,7 +9,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
  * The merchant dashboard in headless Chromium, in the sandbox, scripts on (the overview's charts): a
  * merchant signs in, creates a product, a buyer buys it through the hosted checkout, the merchant sees the
  * order and the revenue on the overview, refunds part of it, advances the clock and sees the renewal,
- * redelivers a webhook and turns an e-mail kind off. With DASHBOARD_SCREENSHOTS=1 it saves each page at
+ * redelivers a webhook (to an endpoint added on the Webhooks page) and turns an e-mail kind off. With DASHBOARD_SCREENSHOTS=1 it saves each page at
  * 1280×800 under docs/dashboard/.
  */
 jest.setTimeout(180_000);
@@ -69,11 +69,6 @@ async function buy(productId: string, email: string): Promise<void> {
 
 describe('the merchant dashboard in a browser', () => {
   it('sells, refunds, renews, redelivers and switches an e-mail off, all from the dashboard', async () => {
-    const endpoint = await call(base, 'POST', '/v1/webhooks/endpoints', {
-      token: owner.oat,
-      body: { url: receiver.url('/hooks'), format: 'raw', events: ['order.paid', 'subscription.created'] },
-    });
-    expect(endpoint.status).toBe(201);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const problems = pageProblems(page, base);
@@ -86,6 +81,26 @@ describe('the merchant dashboard in a browser', () => {
       await page.getByRole('button', { name: 'Log in' }).click();
       await page.waitForURL(dash);
       await page.locator('[data-environment="sandbox"]').first().waitFor();
+
+      // Adds a webhook endpoint for the sale's events (its page shows the signing secret).
+      await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByLabel('URL').fill(receiver.url('/hooks'));
+      await page.getByLabel('API version of the payloads').selectOption('2026-10');
+      await page.getByRole('checkbox', { name: 'order.paid', exact: true }).check();
+      await page.getByRole('checkbox', { name: 'subscription.created', exact: true }).check();
+      await page.getByRole('button', { name: 'Create endpoint' }).click();
+      await page.getByText('The endpoint was created.').waitFor();
+      await page.locator('[data-state="enabled"]').waitFor();
+      await snap(page, 'webhook-endpoint');
+      const endpoints = await call(base, 'GET', `/v1/webhooks/endpoints?organization_id=${owner.organizationId}`, {
+        token: owner.oat,
+      });
+      expect(endpoints.body.items).toHaveLength(1);
+      expect(endpoints.body.items[0]).toMatchObject({
+        url: receiver.url('/hooks'),
+        events: ['order.paid', 'subscription.created'],
+        enabled: true,
+      });
 
       // Creates a product.
       await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Products' }).click();
@@ -175,14 +190,11 @@ describe('the merchant dashboard in a browser', () => {
       await receiver.until(() => receiver.on('/hooks').length >= 2, 'the first deliveries');
       const before = receiver.on('/hooks').length;
       await page.goto(`${dash}/webhooks`);
-      await page.getByRole('row').filter({ hasText: 'order.paid' }).first().getByText('Show').click();
+      // A delivery's row (the endpoints' table above names the event types too).
+      const delivery = page.locator('tr[data-delivery]').filter({ hasText: 'order.paid' }).first();
+      await delivery.getByText('Show').click();
       await snap(page, 'webhooks');
-      await page
-        .getByRole('row')
-        .filter({ hasText: 'order.paid' })
-        .first()
-        .getByRole('button', { name: 'Redeliver' })
-        .click();
+      await delivery.getByRole('button', { name: 'Redeliver' }).click();
       await page.getByText('The event was queued for delivery again.').waitFor();
       await receiver.until(() => receiver.on('/hooks').length > before, 'the redelivery');
       const again = receiver.on('/hooks').at(-1)!;
@@ -201,11 +213,24 @@ describe('the merchant dashboard in a browser', () => {
         subscription_confirmation: true,
       });
 
-      // A customer's page with the subscription and the orders.
+      // A customer's page with the subscription, the orders, the benefits and the meters.
       await page.goto(`${dash}/customers?query=dana`);
       await page.getByRole('link', { name: 'dana@example.com' }).click();
       await page.getByRole('heading', { name: 'Orders' }).waitFor();
+      await page.getByRole('heading', { name: 'Meters' }).waitFor();
       await snap(page, 'customer');
+
+      // The remaining sections, drawn without a problem (and saved for the docs).
+      for (const [label, name] of [
+        ['Customers', 'customers'],
+        ['Discounts', 'discounts'],
+        ['Checkout links', 'checkout-links'],
+        ['Members', 'members'],
+      ] as const) {
+        await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: label }).click();
+        await page.getByRole('heading', { level: 1, name: label }).waitFor();
+        await snap(page, name);
+      }
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -5,6 +5,7 @@ import {
   type DashboardContext,
   type DashboardRoute,
   formField,
+  formValues,
   ofThisOrganization,
   redirectTo,
   whenRefused,
@@ -19,13 +20,6 @@ const PRODUCTS_LISTED = '100';
 interface FormState {
   error?: string;
   status?: number;
-}
-
-/** Every value of a posted field that may repeat (checkboxes): the form parser gives one as a string, several as a list. */
-function formValues(ctx: DashboardContext, name: string): string[] {
-  const value = (ctx.req.body as Record<string, unknown> | undefined)?.[name];
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 function createForm(ctx: DashboardContext, products: Wire[], error?: string): HtmlValue {
@@ -62,7 +56,7 @@ async function listLinks(ctx: DashboardContext, form: FormState = {}): Promise<v
   const rows = items.length
     ? html`<table><thead><tr><th>Label</th><th>Products</th><th>Link to share</th><th></th></tr></thead><tbody>${items.map(
         (l: Wire) =>
-          html`<tr data-checkout-link="${l.id}"><td>${l.label ?? html`<span class="muted">no label</span>`}</td><td>${(l.products ?? []).map((p: Wire) => p.name).join(', ')}</td><td><input type="text" readonly aria-label="Link to share" value="${safeExternalUrl(l.url) ?? ''}" data-url></td><td class="num"><form class="inline" method="post" action="${base}/${l.id}/delete">${csrfField(ctx.csrfToken)}<button type="submit" class="danger">Delete</button></form></td></tr>`,
+          html`<tr data-checkout-link="${l.id}"><td><a href="${base}/${l.id}">${l.label ?? 'no label'}</a></td><td>${(l.products ?? []).map((p: Wire) => p.name).join(', ')}</td><td><input type="text" readonly aria-label="Link to share" value="${safeExternalUrl(l.url) ?? ''}" data-url></td><td class="num"><form class="inline" method="post" action="${base}/${l.id}/delete">${csrfField(ctx.csrfToken)}<button type="submit" class="danger">Delete</button></form></td></tr>`,
       )}</tbody></table>`
     : html`<p class="muted">No checkout links.</p>`;
   sendDashboard(ctx, {

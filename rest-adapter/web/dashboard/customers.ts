@@ -1,6 +1,6 @@
-import { html } from '../../web-kit/html.js';
+import { html, type HtmlValue } from '../../web-kit/html.js';
 import { csrfField } from '../../web-kit/layout.js';
-import { formatDate } from '../portal/portal-format.js';
+import { formatDate, formatUnits } from '../portal/portal-format.js';
 import { type DashboardContext, type DashboardRoute, ofThisOrganization } from './dashboard-context.js';
 import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
 import { ordersTable } from './orders.js';
@@ -8,6 +8,8 @@ import { subscriptionsTable } from './subscriptions.js';
 
 type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
+/** The most grants and meters a customer's page lists (the API's page limit); the rest are read through the API. */
+const HOLDINGS_LISTED = '100';
 
 /** `GET …/customers?query=`: `GET /v1/customers/` of the organization, searched by e-mail or name. */
 async function listCustomers(ctx: DashboardContext): Promise<void> {
@@ -35,14 +37,46 @@ async function listCustomers(ctx: DashboardContext): Promise<void> {
   });
 }
 
-/** `GET …/customers/:id`: the customer with their subscriptions and orders (first pages), and a portal link. */
+/** The customer's benefit grants, granted or revoked (`benefit-grants:list`), with the benefit's description. */
+function benefitsTable(grants: Wire[]): HtmlValue {
+  if (!grants.length) return html`<p class="muted">No benefits granted.</p>`;
+  return html`<table><thead><tr><th>Benefit</th><th>Type</th><th>State</th><th>Since</th></tr></thead><tbody>${grants.map(
+    g =>
+      html`<tr data-grant="${g.id}"><td>${g.benefit?.description ?? ''}</td><td>${g.benefit?.type ?? ''}</td><td>${
+        g.is_revoked
+          ? `Revoked ${formatDate(g.revoked_at)}`
+          : g.is_granted
+            ? 'Granted'
+            : g.error
+              ? html`<strong>Failed</strong>: ${g.error.message}`
+              : 'Pending'
+      }</td><td>${formatDate(g.granted_at ?? g.created_at)}</td></tr>`,
+  )}</tbody></table>`;
+}
+
+/** The customer's meters (`customer_meters:list`): units consumed and credited since the last reset, and the balance. */
+function metersTable(meters: Wire[]): HtmlValue {
+  if (!meters.length) return html`<p class="muted">No usage or credits recorded.</p>`;
+  return html`<table><thead><tr><th>Meter</th><th class="num">Consumed</th><th class="num">Credited</th><th class="num">Balance</th></tr></thead><tbody>${meters.map(
+    m =>
+      html`<tr data-customer-meter="${m.id}"><td>${m.meter?.name ?? ''}</td><td class="num" data-consumed="${m.consumed_units}">${formatUnits(m.consumed_units)}</td><td class="num" data-credited="${m.credited_units}">${formatUnits(m.credited_units)}</td><td class="num" data-balance="${m.balance}">${formatUnits(m.balance)}</td></tr>`,
+  )}</tbody></table>`;
+}
+
+/**
+ * `GET …/customers/:id`: the customer with their subscriptions, orders (first pages), benefits and meters,
+ * and a portal link.
+ */
 async function showCustomer(ctx: DashboardContext, portalUrl?: string | null): Promise<void> {
   const id = ctx.req.params.id as string;
   const customer: Wire = ofThisOrganization(ctx, await ctx.call('customers:get', { params: { id } }));
   const scope = { organization_id: ctx.organization.id, customer_id: id, limit: '20' };
-  const [subscriptions, orders] = await Promise.all([
+  const holdings = { organization_id: ctx.organization.id, customer_id: id, limit: HOLDINGS_LISTED };
+  const [subscriptions, orders, grants, meters] = await Promise.all([
     ctx.call('subscriptions:list', { query: scope }),
     ctx.call('orders:list', { query: scope }),
+    ctx.call('benefit-grants:list', { query: holdings }),
+    ctx.call('customer_meters:list', { query: holdings }),
   ]);
   const base = `/dashboard/${ctx.organization.id}/customers`;
   const portal = portalUrl
@@ -54,7 +88,9 @@ async function showCustomer(ctx: DashboardContext, portalUrl?: string | null): P
     body: html`<p><a href="${base}">← Customers</a></p>${heading(customer.name || customer.email)}
 <div class="card"><p>${customer.email} · customer since ${formatDate(customer.created_at)}${customer.external_id ? html` · external id <code>${customer.external_id}</code>` : null}</p>${portal}</div>
 <h2>Subscriptions</h2>${subscriptionsTable(ctx, subscriptions.items)}
-<h2>Orders</h2>${ordersTable(ctx, orders.items)}`,
+<h2>Orders</h2>${ordersTable(ctx, orders.items)}
+<h2>Benefits</h2>${benefitsTable(grants.items)}
+<h2>Meters</h2>${metersTable(meters.items)}`,
   });
 }
 

@@ -102,6 +102,13 @@ export function formField(ctx: DashboardContext, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** Every value of a posted field that may repeat (checkboxes): the form parser gives one as a string, several as a list. */
+export function formValues(ctx: DashboardContext, name: string): string[] {
+  const value = (ctx.req.body as Record<string, unknown> | undefined)?.[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
 /**
  * `resource` when it belongs to the page's organization. The API answers the user's resources of every
  * organization they belong to; a page of one organization shows only that one's (another's is not found).

@@ -40,6 +40,10 @@ const NOTICES: Record<string, string> = {
   'discount-deleted': 'The discount was deleted.',
   'link-created': 'The checkout link was created.',
   'link-deleted': 'The checkout link was deleted.',
+  'discount-saved': 'The discount was saved.',
+  'link-saved': 'The checkout link was saved.',
+  'endpoint-created': 'The endpoint was created. Its receiver verifies events with the signing secret below.',
+  'endpoint-deleted': 'The endpoint was deleted.',
   plan_changed: 'The plan was changed.',
   pending_cleared: 'The pending change was dropped.',
 };
@@ -66,6 +70,7 @@ td.num,th.num{text-align:right;white-space:nowrap}
 pre.body{white-space:pre-wrap;overflow-wrap:anywhere;max-height:20rem;overflow:auto;background:var(--bg);padding:.5rem;border-radius:6px}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}
 dl.facts dd{margin:0}
+.events{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.2rem .75rem}
 `
   .trim()
   .replace(/\n/g, '');

@@ -16,6 +16,9 @@ import { discountRoutes } from './discounts.js';
 import { checkoutLinkRoutes } from './checkout-links.js';
 import { subscriptionPlanRoutes } from './subscription-plan.js';
 import { memberRoutes } from './members.js';
+import { discountEditRoutes } from './discount-edit.js';
+import { checkoutLinkEditRoutes } from './checkout-link-edit.js';
+import { endpointRoutes } from './webhook-endpoints.js';
 
 /** Every section's pages and actions (the overview is the organization's own path). */
 const SECTION_ROUTES: DashboardRoute[] = [
@@ -24,9 +27,12 @@ const SECTION_ROUTES: DashboardRoute[] = [
   ...customerRoutes,
   ...productRoutes,
   ...webhookRoutes,
+  ...endpointRoutes,
   ...settingsRoutes,
   ...discountRoutes,
+  ...discountEditRoutes,
   ...checkoutLinkRoutes,
+  ...checkoutLinkEditRoutes,
   ...subscriptionPlanRoutes,
   ...memberRoutes,
 ];

@@ -32,12 +32,12 @@ function basisPoints(text: string): number | null {
 }
 
 /** What a discount takes off: `25%`, `12.5%`, `$5.00`. */
-function discountValue(discount: Wire): string {
+export function discountValue(discount: Wire): string {
   if (discount.type === 'percentage') return `${discount.basis_points / 100}%`;
   return formatMoney(BigInt(discount.amount), discount.currency);
 }
 
-function discountDuration(discount: Wire): string {
+export function discountDuration(discount: Wire): string {
   if (discount.duration === 'repeating')
     return `${discount.duration_in_months} month${discount.duration_in_months === 1 ? '' : 's'}`;
   return discount.duration === 'once' ? 'Once' : 'Forever';
@@ -77,7 +77,7 @@ async function listDiscounts(ctx: DashboardContext, form: FormState = {}): Promi
   const rows = items.length
     ? html`<table><thead><tr><th>Name</th><th>Code</th><th>Off</th><th>Duration</th><th class="num">Redeemed</th><th></th></tr></thead><tbody>${items.map(
         (d: Wire) =>
-          html`<tr data-discount="${d.id}"><td>${d.name}</td><td>${d.code ? html`<code>${d.code}</code>` : html`<span class="muted">none</span>`}</td><td>${discountValue(d)}</td><td>${discountDuration(d)}</td><td class="num">${d.redemptions_count}${d.max_redemptions != null ? ` of ${d.max_redemptions}` : ''}</td><td class="num"><form class="inline" method="post" action="${base}/${d.id}/delete">${csrfField(ctx.csrfToken)}<button type="submit" class="danger">Delete</button></form></td></tr>`,
+          html`<tr data-discount="${d.id}"><td><a href="${base}/${d.id}">${d.name}</a></td><td>${d.code ? html`<code>${d.code}</code>` : html`<span class="muted">none</span>`}</td><td>${discountValue(d)}</td><td>${discountDuration(d)}</td><td class="num">${d.redemptions_count}${d.max_redemptions != null ? ` of ${d.max_redemptions}` : ''}</td><td class="num"><form class="inline" method="post" action="${base}/${d.id}/delete">${csrfField(ctx.csrfToken)}<button type="submit" class="danger">Delete</button></form></td></tr>`,
       )}</tbody></table>`
     : html`<p class="muted">No discounts.</p>`;
   sendDashboard(ctx, {

@@ -1,7 +1,15 @@
 import { html, type HtmlValue } from '../../web-kit/html.js';
 import { csrfField } from '../../web-kit/layout.js';
-import { type DashboardContext, type DashboardRoute, redirectTo, whenRefused } from './dashboard-context.js';
+import {
+  type DashboardContext,
+  type DashboardRoute,
+  formField,
+  formValues,
+  redirectTo,
+  whenRefused,
+} from './dashboard-context.js';
 import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
+import { createEndpointForm, endpointsTable } from './webhook-endpoint-forms.js';
 
 type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
@@ -22,15 +30,6 @@ function shownBody(value: unknown): string {
   }
 }
 
-function endpointsTable(endpoints: Wire[]): HtmlValue {
-  if (!endpoints.length)
-    return html`<p class="muted">No endpoints. Create one with <code>POST /v1/webhooks/endpoints</code>.</p>`;
-  return html`<table><thead><tr><th>URL</th><th>Format</th><th>Events</th><th>State</th></tr></thead><tbody>${endpoints.map(
-    e =>
-      html`<tr data-endpoint="${e.id}"><td><code>${e.url}</code>${e.name ? html`<br><span class="muted">${e.name}</span>` : null}</td><td>${e.format}</td><td>${(e.events ?? []).length} kinds</td><td>${e.enabled ? 'Enabled' : html`<strong>Disabled</strong>`}</td></tr>`,
-  )}</tbody></table>`;
-}
-
 function deliveriesList(ctx: DashboardContext, deliveries: Wire[]): HtmlValue {
   if (!deliveries.length) return html`<p class="muted">No deliveries yet.</p>`;
   const base = `/dashboard/${ctx.organization.id}/webhooks`;
@@ -46,8 +45,11 @@ function deliveriesList(ctx: DashboardContext, deliveries: Wire[]): HtmlValue {
   )}</tbody></table>`;
 }
 
-/** `GET …/webhooks`: the organization's endpoints and their deliveries, newest first. */
-async function showWebhooks(ctx: DashboardContext, form: { error?: string; status?: number } = {}): Promise<void> {
+/** `GET …/webhooks`: the organization's endpoints, their deliveries (newest first), and the new endpoint's form. */
+async function showWebhooks(
+  ctx: DashboardContext,
+  form: { error?: string; status?: number; createError?: string } = {},
+): Promise<void> {
   const page = pageNumber(ctx);
   const endpoints = await ctx.call('webhooks:list_webhook_endpoints', {
     query: { organization_id: ctx.organization.id, limit: '100' },
@@ -63,8 +65,9 @@ async function showWebhooks(ctx: DashboardContext, form: { error?: string; statu
     section: 'webhooks',
     title: 'Webhooks',
     status: form.status,
-    body: html`${heading('Webhooks', form.error)}<h2>Endpoints</h2>${endpointsTable(endpoints.items)}
-<h2>Deliveries</h2>${deliveriesList(ctx, deliveries.items)}${pager(ctx, deliveries.pagination, page)}`,
+    body: html`${heading('Webhooks', form.error)}<h2>Endpoints</h2>${endpointsTable(ctx, endpoints.items)}
+<h2>Deliveries</h2>${deliveriesList(ctx, deliveries.items)}${pager(ctx, deliveries.pagination, page)}
+${createEndpointForm(ctx, form.createError)}`,
   });
 }
 
@@ -79,7 +82,34 @@ async function redeliver(ctx: DashboardContext): Promise<void> {
   );
 }
 
+/**
+ * `POST …/webhooks/endpoints`: `POST /v1/webhooks/endpoints` for this organization; its page (with the
+ * signing secret) comes next.
+ */
+async function createEndpoint(ctx: DashboardContext): Promise<void> {
+  const name = formField(ctx, 'name').trim();
+  const apiVersion = formField(ctx, 'api_version');
+  await whenRefused(
+    async () => {
+      const endpoint = await ctx.call('webhooks:create_webhook_endpoint', {
+        body: {
+          organization_id: ctx.organization.id,
+          url: formField(ctx, 'url').trim(),
+          format: formField(ctx, 'format') || 'raw',
+          events: formValues(ctx, 'events'),
+          ...(name ? { name } : {}),
+          // Without one the endpoint gets the unversioned envelope (docs/webhooks.md#api-versions).
+          ...(apiVersion ? { api_version: apiVersion } : {}),
+        },
+      });
+      redirectTo(ctx, `/webhooks/endpoints/${endpoint.id}`, 'endpoint-created');
+    },
+    (error, status) => showWebhooks(ctx, { createError: error, status }),
+  );
+}
+
 export const webhookRoutes: DashboardRoute[] = [
   { method: 'get', path: '/webhooks', handler: ctx => showWebhooks(ctx) },
   { method: 'post', path: '/webhooks/events/:id/redeliver', handler: redeliver },
+  { method: 'post', path: '/webhooks/endpoints', handler: createEndpoint },
 ];
