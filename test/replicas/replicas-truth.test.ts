@@ -1,0 +1,286 @@
+import { expect, it, jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { systemClock } from '../../kit/clock.js';
+import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
+import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
+import { burst, countKeys, deleteKeys, MACHINE_REDIS, tally, uniquePrefix } from '../limits/support.js';
+import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
+import { createMigratedTestDatabase, testServerUrl } from '../support/database.js';
+import {
+  buildServer,
+  freePort,
+  killServers,
+  type ServerProcess,
+  startServer,
+  stopServer,
+  within,
+} from '../support/embedded-server.js';
+import { call, createTenant, everyPage, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+
+/**
+ * Two built `npm start` replicas on one pair of databases, behind the test's PgBouncer in transaction
+ * pooling mode when it is installed, both counting rate limits in the machine's Redis under a key prefix
+ * of this run (docs/pgbouncer.md#many-replicas). Then: a token revoked through A is refused by B,
+ * which had just cached its principal; a caller's limit is one counter for both replicas; and A killed
+ * (SIGKILL) in the middle of a stream of creates loses none that it acknowledged, and doubles none.
+ * Without Redis the file is skipped and says so.
+ */
+jest.setTimeout(300_000);
+
+async function redisAnswers(url: string): Promise<boolean> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const redisUp = await redisAnswers(MACHINE_REDIS);
+if (!redisUp)
+  console.log(`replicas-truth: skipped, Redis does not answer at ${MACHINE_REDIS} (apt-get install redis-server)`);
+const maybe = redisUp ? it : it.skip;
+
+/** The per-caller limit of the two rate-limited organizations (`RATE_LIMIT_OVERRIDES`, per minute). */
+const SEQUENTIAL_LIMIT = 6;
+const BURST_LIMIT = 10;
+const prefix = uniquePrefix('replicas-truth');
+let buildDir: string;
+let dataDir: string;
+let bouncer: RunningPgBouncer | undefined;
+const databases: { url: string; drop: () => Promise<void> }[] = [];
+let identity: IdentityRuntime;
+const replicas: { server: ServerProcess; baseUrl: string }[] = [];
+let tenant: Tenant;
+let limited: Tenant;
+let burstLimited: Tenant;
+
+beforeAll(async () => {
+  if (!redisUp) return;
+  buildDir = buildServer('replicas-truth');
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-replicas-truth-'));
+  await chmod(dataDir, 0o755);
+  databases.push(await createMigratedTestDatabase('replicas_truth_production'));
+  databases.push(await createMigratedTestDatabase('replicas_truth_sandbox'));
+  const [production, sandbox] = databases.map(d => d.url);
+  // The tenants first (as the CLI makes them: identity's admin on the sandbox database), so the
+  // replicas can be started with two organizations' own low limits.
+  identity = await startIdentity({ databaseUrl: sandbox, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
+  const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, TEST_SECRET);
+  const env = { admin } as unknown as RunningEnvironment;
+  tenant = await createTenant(env);
+  limited = await createTenant(env);
+  burstLimited = await createTenant(env);
+  // 16 server connections, as test/replicas/two-replicas.test.ts found two replicas need (docs/pgbouncer.md).
+  if (pgbouncerInstalled()) bouncer = await startPgBouncer(testServerUrl(), { poolSize: 16 });
+  const urls: Record<string, string> = bouncer
+    ? {
+        DATABASE_URL: bouncer.pooled(production),
+        SANDBOX_DATABASE_URL: bouncer.pooled(sandbox),
+        DATABASE_DIRECT_URL: production,
+        SANDBOX_DATABASE_DIRECT_URL: sandbox,
+      }
+    : { DATABASE_URL: production, SANDBOX_DATABASE_URL: sandbox };
+  const settings = {
+    ...urls,
+    LOG_LEVEL: 'error',
+    REDIS_URL: MACHINE_REDIS,
+    REDIS_KEY_PREFIX: prefix,
+    RATE_LIMITS: 'on',
+    // Every request of this file comes from 127.0.0.1: the address and default caller limits are
+    // raised out of the way, and two organizations get limits low enough to count to.
+    SANDBOX_RATE_LIMIT_RULES: 'ip=100000/min,principal=100000/min',
+    RATE_LIMIT_OVERRIDES: `${limited.organizationId}=${SEQUENTIAL_LIMIT},${burstLimited.organizationId}=${BURST_LIMIT}`,
+  };
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort();
+    const setup = {
+      buildDir,
+      dataDir,
+      productionUrl: production,
+      sandboxUrl: sandbox,
+      port,
+      productionPort: await freePort(),
+    };
+    replicas.push({ server: startServer(setup, settings), baseUrl: `http://127.0.0.1:${port}` });
+  }
+  for (const { server } of replicas) await within(server.ready, 120_000, 'replica start', server);
+  // Both count in Redis, not in their own memory (the limiter's fallback), before anything is counted.
+  for (const { server, baseUrl } of replicas) {
+    const ready = await within(redisReady(baseUrl), 10_000, 'redis: "ok" on /readyz', server);
+    expect(ready).toMatchObject({ redis: 'ok' });
+  }
+});
+
+afterAll(async () => {
+  for (const { server } of replicas) await stopServer(server).catch(() => undefined);
+  killServers();
+  await identity?.close();
+  await bouncer?.stop();
+  for (const database of databases) await database.drop().catch(() => undefined);
+  if (redisUp) await deleteKeys(MACHINE_REDIS, prefix);
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  if (buildDir) await rm(buildDir, { recursive: true, force: true });
+});
+
+/** /readyz's body once it says `redis: "ok"` (the connection is made a moment after the port opens). */
+async function redisReady(baseUrl: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const ready = await call(baseUrl, 'GET', '/readyz');
+    if (ready.body?.redis === 'ok') return ready.body;
+    await new Promise(r => setTimeout(r, 50));
+  }
+}
+
+const A = 0;
+const B = 1;
+const on = (replica: number, method: string, path: string, token: string, body?: unknown) =>
+  call(replicas[replica].baseUrl, method, path, { token, body, timeoutMs: 30_000 });
+
+maybe('a token revoked through one replica is refused by the other, which had cached it', async () => {
+  const created = await on(A, 'POST', '/v1/organization-access-tokens/', tenant.pat, {
+    organization_id: tenant.organizationId,
+    comment: 'replica',
+    scopes: ['organizations:read'],
+  });
+  expect(created.status).toBe(201);
+  const { id } = created.body.organization_access_token;
+  const token = created.body.token as string;
+  // B resolves it and keeps the principal in its cache (5 s, kit/principal-cache.ts).
+  for (let i = 0; i < 2; i++) expect((await on(B, 'GET', '/v1/organizations/', token)).status).toBe(200);
+
+  expect((await on(A, 'DELETE', `/v1/organization-access-tokens/${id}`, tenant.pat)).status).toBe(204);
+  const revokedAt = Date.now();
+
+  // LISTEN-based (docs/principals.md#revocation-reaches-every-process-at-once): A answers once its own
+  // listener has the NOTIFY; B's listener reads the same NOTIFY from PostgreSQL on its own connection,
+  // which nothing orders against B's next request. So B is polled, for at most 2 s: well under the
+  // cache's 5 s, so a B that kept serving its cached principal fails here.
+  const attempts: number[] = [];
+  for (;;) {
+    const onB = await on(B, 'GET', '/v1/organizations/', token);
+    attempts.push(onB.status);
+    if (onB.status !== 200) {
+      expect(onB.status).toBe(401);
+      expect(onB.body.error).toBe('invalid_token');
+      break;
+    }
+    if (Date.now() - revokedAt > 2000) throw new Error(`B still served the revoked token: ${attempts.join(',')}`);
+    await new Promise(r => setTimeout(r, 20));
+  }
+  console.log(
+    `replicas-truth: B answered ${attempts.join(', ')} within ${Date.now() - revokedAt} ms of the revocation`,
+  );
+  // And it stays refused on both, whichever replica is asked.
+  for (const replica of [A, B, A, B]) expect((await on(replica, 'GET', '/v1/organizations/', token)).status).toBe(401);
+  // The tenant's own token still works on both: the eviction named one token, not everything.
+  for (const replica of [A, B]) expect((await on(replica, 'GET', '/v1/organizations/', tenant.oat)).status).toBe(200);
+});
+
+maybe("a caller's rate limit is one counter for both replicas", async () => {
+  // Alternating replicas: each sees half. Counted apart, neither would refuse before its own sixth.
+  const statuses: number[] = [];
+  const retryAfter: (string | null)[] = [];
+  for (let i = 0; i < SEQUENTIAL_LIMIT + 2; i++) {
+    const res = await on(i % 2 === 0 ? A : B, 'GET', '/v1/organizations/', limited.oat);
+    statuses.push(res.status);
+    retryAfter.push(res.headers.get('retry-after'));
+  }
+  // The (limit+1)-th goes to A and the next to B: both refuse.
+  expect(statuses).toEqual([...Array(SEQUENTIAL_LIMIT).fill(200), 429, 429]);
+  for (const seconds of retryAfter.slice(SEQUENTIAL_LIMIT)) {
+    expect(Number(seconds)).toBeGreaterThanOrEqual(1);
+    expect(Number(seconds)).toBeLessThanOrEqual(60);
+  }
+
+  // Concurrently: three times the limit, spread over both, ten in flight; exactly the limit pass.
+  const concurrent = await burst(BURST_LIMIT * 3, 10, index =>
+    on(index % 2 === 0 ? A : B, 'GET', '/v1/organizations/', burstLimited.oat),
+  );
+  expect(tally(concurrent)).toEqual({ 200: BURST_LIMIT, 429: BURST_LIMIT * 2 });
+  // The counters are Redis keys under this run's prefix (docs/limits.md), not each process's memory.
+  expect(await countKeys(MACHINE_REDIS, prefix)).toBeGreaterThan(0);
+});
+
+interface Create {
+  name: string;
+  replica: number;
+  /** The status, or `error` when no answer came (the replica died with the request in flight). */
+  outcome: number | 'error';
+  id?: string;
+}
+
+maybe('killing one replica mid-load loses no acknowledged write and doubles none', async () => {
+  const run = randomUUID().slice(0, 8);
+  const creates: Create[] = [];
+  let sequence = 0;
+  let killed = false;
+  const acknowledged = (replica: number, afterKill: boolean) =>
+    creates.filter(c => c.replica === replica && c.outcome === 201 && afterKill === c.name.endsWith('-after')).length;
+
+  const create = async (replica: number): Promise<void> => {
+    const name = `load-${run}-${sequence++}-${killed ? 'after' : 'before'}`;
+    const entry: Create = { name, replica, outcome: 'error' };
+    creates.push(entry);
+    try {
+      const res = await on(replica, 'POST', '/v1/products/', tenant.oat, {
+        name,
+        recurring_interval: 'month',
+        prices: [{ amount_type: 'fixed', price_amount: 1200, price_currency: 'usd' }],
+      });
+      entry.outcome = res.status;
+      entry.id = res.body?.id;
+    } catch {
+      // No answer: A died with it in flight. It may or may not exist; it must not exist twice.
+    }
+  };
+
+  // Eight clients, four on each replica; once A is dead, every client goes on against B. The kill comes
+  // after A has acknowledged 40 creates (while its clients have requests in flight), and the stream
+  // ends when B has acknowledged 80 after it: counts, not clocks.
+  const done = () => killed && acknowledged(B, true) >= 80;
+  const clients = Array.from({ length: 8 }, async (_, index) => {
+    while (!done()) await create(killed ? B : index % 2 === 0 ? A : B);
+  });
+  const killer = (async () => {
+    while (acknowledged(A, false) < 40) await new Promise(r => setTimeout(r, 5));
+    killed = true;
+    replicas[A].server.child.kill('SIGKILL');
+    await replicas[A].server.exited;
+  })();
+  await Promise.all([...clients, killer]);
+
+  const answered = creates.filter(c => c.outcome === 201);
+  expect(acknowledged(A, false)).toBeGreaterThanOrEqual(40);
+  expect(acknowledged(B, true)).toBeGreaterThanOrEqual(80);
+  // Anything but 201 or no answer is a failure of its own (a 5xx from B, say), not a casualty of the kill.
+  const unexpected = creates.filter(c => c.outcome !== 201 && c.outcome !== 'error');
+  expect(unexpected).toEqual([]);
+
+  // Read through B, the survivor: every acknowledged create is there with its id, nothing twice.
+  const listed = (await everyPage(replicas[B].baseUrl, '/v1/products/', tenant.oat)).filter(p =>
+    String(p.name).startsWith(`load-${run}-`),
+  );
+  const byName = new Map<string, string[]>();
+  for (const product of listed) byName.set(product.name, [...(byName.get(product.name) ?? []), product.id]);
+  const doubled = [...byName].filter(([, ids]) => ids.length > 1);
+  expect(doubled).toEqual([]);
+  const missing = answered.filter(c => byName.get(c.name)?.[0] !== c.id);
+  expect(missing).toEqual([]);
+  // Unanswered ones either exist once or not at all; nothing listed that nobody asked for.
+  const asked = new Set(creates.map(c => c.name));
+  expect(listed.filter(p => !asked.has(p.name))).toEqual([]);
+  console.log(
+    `replicas-truth: ${creates.length} creates, ${answered.length} acknowledged, ` +
+      `${creates.filter(c => c.outcome === 'error').length} unanswered (of which ` +
+      `${creates.filter(c => c.outcome === 'error' && byName.has(c.name)).length} committed)`,
+  );
+});
