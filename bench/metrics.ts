@@ -13,14 +13,15 @@ import { table } from './support.js';
 const RATIO_GOAL = 0.5;
 const FAMILIES = ['subscriptions', 'subscription-events', 'orders', 'checkouts', 'seats'] as const;
 
-interface Run {
+export interface Run {
   perSecond: number;
   p50: number;
   p99: number;
   count: number;
 }
 
-async function loops(seconds: number, concurrency: number, once: () => Promise<void>): Promise<Run> {
+/** `concurrency` loops calling `once` for `seconds`; the rate and the latency quantiles of the calls. */
+export async function loops(seconds: number, concurrency: number, once: () => Promise<void>): Promise<Run> {
   const until = performance.now() + seconds * 1000;
   const latencies: number[] = [];
   await Promise.all(

@@ -11,6 +11,9 @@ const CLI = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 export interface Tenant {
   organizationId: string;
   oat: string;
+  /** The owner's sign-in (the bench's dashboard target signs in as them). */
+  email: string;
+  password: string;
 }
 
 export /** With the CLI when it is built (what an operator does), else directly with IdentityAdmin. */
@@ -22,6 +25,8 @@ async function bootstrap(
   environment: 'production' | 'sandbox' = 'production',
 ): Promise<Tenant> {
   const tag = randomBytes(3).toString('hex');
+  const email = `bench-${tag}@example.com`;
+  const password = 'bench password 123';
   if (environment === 'sandbox' && !existsSync(CLI)) throw new Error('a sandbox tenant needs the CLI (npm run build)');
   if (existsSync(CLI)) {
     try {
@@ -30,9 +35,9 @@ async function bootstrap(
         [
           'bootstrap',
           '--email',
-          `bench-${tag}@example.com`,
+          email,
           '--password',
-          'bench password 123',
+          password,
           '--org-name',
           `Bench ${tag}`,
           '--org-slug',
@@ -48,7 +53,7 @@ async function bootstrap(
         organization_access_token: string;
       };
       log(`${environment} tenant bootstrapped with the CLI`);
-      return { organizationId: json.organization_id, oat: json.organization_access_token };
+      return { organizationId: json.organization_id, oat: json.organization_access_token, email, password };
     } catch (error) {
       if (environment === 'sandbox') throw error;
       log(`CLI bootstrap failed, using IdentityAdmin directly: ${(error as Error).message.split('\n')[0]}`);
@@ -62,12 +67,11 @@ async function bootstrap(
   const identity = await startIdentity({ databaseUrl, secret, clock: systemClock, poolMax: 2 });
   try {
     const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, secret);
-    const email = `bench-${tag}@example.com`;
-    await admin.createUser(email, 'bench password 123');
+    await admin.createUser(email, password);
     const organization = await admin.createOrganization(email, `Bench ${tag}`, `bench-${tag}`);
     const oat = await admin.createOrganizationAccessToken(organization.id, [...ALL_SCOPES]);
     log('tenant bootstrapped with IdentityAdmin');
-    return { organizationId: organization.id, oat };
+    return { organizationId: organization.id, oat, email, password };
   } finally {
     await identity.close();
   }
