@@ -46,6 +46,7 @@ const NOTICES: Record<string, string> = {
   'endpoint-deleted': 'The endpoint was deleted.',
   plan_changed: 'The plan was changed.',
   pending_cleared: 'The pending change was dropped.',
+  seats_changed: 'The seats were changed.',
 };
 
 const DASHBOARD_STYLE = `
