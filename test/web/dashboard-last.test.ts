@@ -177,3 +177,46 @@ describe("a subscription's seats", () => {
     expect((await api('GET', `/v1/subscriptions/${s.id}`)).body.pending_update).toMatchObject({ seats: 3 });
   });
 });
+
+describe('saved metric dashboards', () => {
+  it('saves the ticked metrics as a dashboard, shows only them, and deletes it, read back through the API', async () => {
+    const { client, csrf } = await signedIn(owner.email, '');
+    const ticked = await client.get(`${dash}?metrics=revenue&metrics=active_subscriptions`);
+    expect(ticked.status).toBe(200);
+    const columns = (text: string) => [...text.matchAll(/<th class="num" data-slug="([a-z_]+)"/g)].map(m => m[1]);
+    expect(columns(ticked.text)).toEqual(['revenue', 'active_subscriptions']);
+
+    const saved = await client.post(`${dash}/metric-dashboards`, {
+      csrf_token: csrf,
+      name: `Money ${EVIL}`,
+      metrics: ['revenue', 'active_subscriptions'],
+    });
+    expect(saved.status).toBe(303);
+    const listed = (await api('GET', `/v1/metrics/dashboards?organization_id=${owner.organizationId}`)).body;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ name: `Money ${EVIL}`, metrics: ['revenue', 'active_subscriptions'] });
+    expect(saved.location).toBe(`${dash}?dashboard=${listed[0].id}&notice=dashboard-saved`);
+
+    const shown = await client.get(saved.location!);
+    expect(shown.text).toContain('The dashboard was saved.');
+    expect(columns(shown.text)).toEqual(['revenue', 'active_subscriptions']);
+    expect(shown.text).toContain(`data-saved-dashboard="${listed[0].id}"`);
+    expect(shown.text).toContain('Money &lt;img src=x onerror=alert(1)&gt;');
+    expect(shown.text).not.toContain('<img src=x');
+    // The overview without a dashboard is the six metrics again.
+    expect(columns((await client.get(dash)).text)).toHaveLength(6);
+
+    // An empty name is the API's 422 on the page, nothing saved.
+    const bad = await client.post(`${dash}/metric-dashboards`, { csrf_token: csrf, name: '', metrics: 'revenue' });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('role="alert"');
+    expect((await api('GET', `/v1/metrics/dashboards?organization_id=${owner.organizationId}`)).body).toHaveLength(1);
+    // Without the CSRF token nothing is deleted.
+    expect((await client.post(`${dash}/metric-dashboards/${listed[0].id}/delete`, {})).status).toBe(403);
+    expect((await api('GET', `/v1/metrics/dashboards/${listed[0].id}`)).status).toBe(200);
+
+    const deleted = await client.post(`${dash}/metric-dashboards/${listed[0].id}/delete`, { csrf_token: csrf });
+    expect(deleted.location).toBe(`${dash}?notice=dashboard-deleted`);
+    expect((await api('GET', `/v1/metrics/dashboards/${listed[0].id}`)).status).toBe(404);
+  });
+});

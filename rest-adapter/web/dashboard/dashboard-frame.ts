@@ -47,6 +47,8 @@ const NOTICES: Record<string, string> = {
   plan_changed: 'The plan was changed.',
   pending_cleared: 'The pending change was dropped.',
   seats_changed: 'The seats were changed.',
+  'dashboard-saved': 'The dashboard was saved.',
+  'dashboard-deleted': 'The dashboard was deleted.',
 };
 
 const DASHBOARD_STYLE = `
