@@ -220,3 +220,82 @@ describe('saved metric dashboards', () => {
     expect((await api('GET', `/v1/metrics/dashboards/${listed[0].id}`)).status).toBe(404);
   });
 });
+
+describe('members: add, change role, remove', () => {
+  const roles = async (client: WebClient) => {
+    const text = (await client.get(`${dash}/members`)).text;
+    return Object.fromEntries(
+      [...text.matchAll(/<tr data-member-role="(\w+)"><td>([^<]*)<\/td>/g)].map(m => [m[2], m[1]]),
+    );
+  };
+
+  it('adds an existing user, changes their role and removes them; refuses a stranger, a member and the last owner', async () => {
+    const { client, csrf } = await signedIn(owner.email, '/members');
+    const page = await client.get(`${dash}/members`);
+    expect(page.text).toContain('Add member');
+    const before = await roles(client);
+
+    // No account: refused with what to do, no invitation pretended; the typed e-mail shown again, escaped.
+    const stranger = await client.post(`${dash}/members`, {
+      csrf_token: csrf,
+      email: `nobody${EVIL}@example.com`,
+      role: 'member',
+    });
+    expect(stranger.status).toBe(422);
+    expect(stranger.text).toContain('They must sign up first at /signup');
+    expect(stranger.text).toContain('value="nobody&lt;img src=x onerror=alert(1)&gt;&quot;&#39;@example.com"');
+    expect(stranger.text).not.toContain('<img src=x');
+    expect(await roles(client)).toEqual(before);
+
+    const adminEmail = `last-admin-${process.pid}-${Date.now()}@example.com`;
+    await stack.production.admin.createUser(adminEmail, PASSWORD);
+    // Without the CSRF token nothing is added.
+    expect((await client.post(`${dash}/members`, { email: adminEmail, role: 'admin' })).status).toBe(403);
+    expect(await roles(client)).toEqual(before);
+
+    const added = await client.post(`${dash}/members`, { csrf_token: csrf, email: adminEmail, role: 'admin' });
+    expect(added.location).toBe(`${dash}/members?notice=member-added`);
+    const shown = await client.get(added.location!);
+    expect(shown.text).toContain('The member was added.');
+    expect(await roles(client)).toEqual({ ...before, [adminEmail]: 'admin' });
+    // The new admin reaches the organization's dashboard.
+    const admin = new WebClient(base);
+    expect((await admin.logIn(adminEmail, PASSWORD)).status).toBe(303);
+    expect((await admin.get(dash)).status).toBe(200);
+
+    // A member is refused with the rule's own words, nothing changed.
+    const { client: member, csrf: memberCsrf } = await signedIn(memberEmail, '/members');
+    expect((await member.get(`${dash}/members`)).text).not.toContain('Add member');
+    const byMember = await member.post(`${dash}/members/remove`, { csrf_token: memberCsrf, email: adminEmail });
+    expect(byMember.status).toBe(403);
+    expect(byMember.text).toContain('You don&#39;t have permission to manage the organization');
+    expect(await roles(client)).toEqual({ ...before, [adminEmail]: 'admin' });
+
+    // The last owner can be neither demoted nor removed, even by themselves.
+    const demote = await client.post(`${dash}/members/role`, { csrf_token: csrf, email: owner.email, role: 'admin' });
+    expect(demote.status).toBe(422);
+    expect(demote.text).toContain('last owner cannot be given another role');
+    const removeOwner = await client.post(`${dash}/members/remove`, { csrf_token: csrf, email: owner.email });
+    expect(removeOwner.status).toBe(422);
+    expect(removeOwner.text).toContain('last owner cannot be removed');
+    // An admin cannot make an owner.
+    const { csrf: adminCsrf } = { csrf: csrfTokenOf((await admin.get(`${dash}/members`)).text) };
+    const promote = await admin.post(`${dash}/members/role`, {
+      csrf_token: adminCsrf,
+      email: adminEmail,
+      role: 'owner',
+    });
+    expect(promote.status).toBe(422);
+    expect(await roles(client)).toEqual({ ...before, [adminEmail]: 'admin' });
+
+    const changed = await client.post(`${dash}/members/role`, { csrf_token: csrf, email: adminEmail, role: 'member' });
+    expect(changed.location).toBe(`${dash}/members?notice=member-role-changed`);
+    expect(await roles(client)).toEqual({ ...before, [adminEmail]: 'member' });
+
+    const removed = await client.post(`${dash}/members/remove`, { csrf_token: csrf, email: adminEmail });
+    expect(removed.location).toBe(`${dash}/members?notice=member-removed`);
+    expect(await roles(client)).toEqual(before);
+    // Gone from the organization: its dashboard is the stranger's 404.
+    expect((await admin.get(dash)).status).toBe(404);
+  });
+});

@@ -49,6 +49,9 @@ const NOTICES: Record<string, string> = {
   seats_changed: 'The seats were changed.',
   'dashboard-saved': 'The dashboard was saved.',
   'dashboard-deleted': 'The dashboard was deleted.',
+  'member-added': 'The member was added.',
+  'member-role-changed': "The member's role was changed.",
+  'member-removed': 'The member was removed.',
 };
 
 const DASHBOARD_STYLE = `

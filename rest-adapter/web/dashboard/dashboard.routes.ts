@@ -36,7 +36,7 @@ const SECTION_ROUTES: DashboardRoute[] = [
   ...checkoutLinkEditRoutes,
   ...subscriptionPlanRoutes,
   ...memberRoutes,
-  ...metricDashboardRoutes,
+  ...metricDashboardRoutes(showOverview),
 ];
 
 /**

@@ -9,7 +9,6 @@ import {
   redirectTo,
   whenRefused,
 } from './dashboard-context.js';
-import { showOverview } from './overview.js';
 
 type Wire = Record<string, any>;
 
@@ -76,7 +75,7 @@ export function dashboardsPanel(ctx: DashboardContext, selection: MetricSelectio
  * `POST …/metric-dashboards`: `POST /v1/metrics/dashboards` of the name and the metrics shown; the new
  * dashboard is shown. A refusal (an empty name, more than ten metrics) is the API's, on the overview.
  */
-async function saveDashboard(ctx: DashboardContext): Promise<void> {
+async function saveDashboard(ctx: DashboardContext, show: ShowOverview): Promise<void> {
   await whenRefused(
     async () => {
       const created = await ctx.call<Wire>('metrics:create_dashboard', {
@@ -88,12 +87,12 @@ async function saveDashboard(ctx: DashboardContext): Promise<void> {
       });
       redirectTo(ctx, `?dashboard=${created.id}`, 'dashboard-saved');
     },
-    (error, status) => showOverview(ctx, { error, status }),
+    (error, status) => show(ctx, { error, status }),
   );
 }
 
 /** `POST …/metric-dashboards/:id/delete`: `DELETE /v1/metrics/dashboards/{id}` of this organization's dashboard. */
-async function deleteDashboard(ctx: DashboardContext): Promise<void> {
+async function deleteDashboard(ctx: DashboardContext, show: ShowOverview): Promise<void> {
   const id = ctx.req.params.id as string;
   ofThisOrganization(ctx, await ctx.call<Wire>('metrics:get_dashboard', { params: { id } }));
   await whenRefused(
@@ -101,11 +100,14 @@ async function deleteDashboard(ctx: DashboardContext): Promise<void> {
       await ctx.call('metrics:delete_dashboard', { params: { id } });
       redirectTo(ctx, '', 'dashboard-deleted');
     },
-    (error, status) => showOverview(ctx, { error, status }),
+    (error, status) => show(ctx, { error, status }),
   );
 }
 
-export const metricDashboardRoutes: DashboardRoute[] = [
-  { method: 'post', path: '/metric-dashboards', handler: saveDashboard },
-  { method: 'post', path: '/metric-dashboards/:id/delete', handler: deleteDashboard },
+/** The overview, shown again with a refusal's message and status (passed in: the overview imports this file). */
+type ShowOverview = (ctx: DashboardContext, refusal: { error: string; status: number }) => Promise<void>;
+
+export const metricDashboardRoutes = (show: ShowOverview): DashboardRoute[] => [
+  { method: 'post', path: '/metric-dashboards', handler: ctx => saveDashboard(ctx, show) },
+  { method: 'post', path: '/metric-dashboards/:id/delete', handler: ctx => deleteDashboard(ctx, show) },
 ];
