@@ -50,7 +50,7 @@ export async function chosenMetrics(ctx: DashboardContext): Promise<MetricSelect
 export function metricBoxes(selection: MetricSelection): HtmlValue {
   const chosen = new Set(selection.metrics);
   const all = [...new Set<string>([...OVERVIEW_METRICS, ...selection.metrics])];
-  return html`<fieldset class="field"><legend>Metrics</legend>${all.map(
+  return html`<fieldset class="field metrics"><legend>Metrics</legend>${all.map(
     slug =>
       html`<label class="check"><input type="checkbox" name="metrics" value="${slug}"${chosen.has(slug) ? rawHtml(' checked') : null}> ${slug}</label> `,
   )}</fieldset>`;
