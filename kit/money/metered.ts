@@ -61,6 +61,18 @@ export function formatUnitAmount(unitAmount: string, currency: string): string {
   }).format(major as unknown as number);
 }
 
+/**
+ * What a person typed as a metered price's unit amount, in major units (`"0.005"` USD), to the wire's decimal
+ * string of minor units (`"0.5"`), exactly; anything that is not a plain non-negative decimal is `null`.
+ */
+export function parseUnitAmount(text: string, currency: string): string | null {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) return null;
+  const [, whole, fraction = ''] = match;
+  const exponent = currencyExponent(normalizeCurrency(currency));
+  return unscaled(BigInt(whole + fraction) * 10n ** BigInt(exponent), fraction.length);
+}
+
 /** Polar's `non_negative_running_sum` of decimal strings: credits add up, a debit never takes the sum below zero. */
 export function nonNegativeRunningSum(values: readonly (string | null)[]): string {
   let sum = '0';

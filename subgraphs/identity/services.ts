@@ -1,4 +1,5 @@
 import type { PrincipalCache } from '../../kit/principal-cache.js';
+import { MembershipService } from './memberships/membership.service.js';
 import { OAuth2Service } from './oauth2/oauth2.service.js';
 import { OrganizationService } from './organizations/organization.service.js';
 import { OrganizationAccessTokenService } from './tokens/organization-access-token.service.js';
@@ -10,6 +11,7 @@ import { UserService } from './users/user.service.js';
 export interface IdentityServices {
   users: UserService;
   organizations: OrganizationService;
+  memberships: MembershipService;
   organizationAccessTokens: OrganizationAccessTokenService;
   personalAccessTokens: PersonalAccessTokenService;
   sessions: UserSessionService;
@@ -21,6 +23,7 @@ export function createIdentityServices(secret: string, cache: PrincipalCache): I
   return {
     users: new UserService(),
     organizations: new OrganizationService(cache),
+    memberships: new MembershipService(cache),
     organizationAccessTokens: new OrganizationAccessTokenService(secret, cache),
     personalAccessTokens: new PersonalAccessTokenService(secret, cache),
     sessions,

@@ -46,6 +46,12 @@ const NOTICES: Record<string, string> = {
   'endpoint-deleted': 'The endpoint was deleted.',
   plan_changed: 'The plan was changed.',
   pending_cleared: 'The pending change was dropped.',
+  seats_changed: 'The seats were changed.',
+  'dashboard-saved': 'The dashboard was saved.',
+  'dashboard-deleted': 'The dashboard was deleted.',
+  'member-added': 'The member was added.',
+  'member-role-changed': "The member's role was changed.",
+  'member-removed': 'The member was removed.',
 };
 
 const DASHBOARD_STYLE = `
@@ -65,6 +71,10 @@ nav.sections a[aria-current=page]{color:var(--fg);border-bottom-color:var(--acce
 .chart figcaption{font-weight:500;margin-bottom:.25rem}
 .filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end;margin:0 0 1rem}
 .filters .field{min-width:9rem}
+fieldset.metrics{flex-basis:100%;display:flex;flex-direction:row;flex-wrap:wrap;gap:.25rem 1rem}
+fieldset.metrics label.check{display:inline-flex}
+fieldset.metrics legend{width:100%}
+td form.inline select{width:auto}
 .pager{display:flex;gap:1rem;align-items:center;margin:.75rem 0}
 td.num,th.num{text-align:right;white-space:nowrap}
 pre.body{white-space:pre-wrap;overflow-wrap:anywhere;max-height:20rem;overflow:auto;background:var(--bg);padding:.5rem;border-radius:6px}

@@ -19,6 +19,7 @@ import { memberRoutes } from './members.js';
 import { discountEditRoutes } from './discount-edit.js';
 import { checkoutLinkEditRoutes } from './checkout-link-edit.js';
 import { endpointRoutes } from './webhook-endpoints.js';
+import { metricDashboardRoutes } from './metric-dashboards.js';
 
 /** Every section's pages and actions (the overview is the organization's own path). */
 const SECTION_ROUTES: DashboardRoute[] = [
@@ -35,6 +36,7 @@ const SECTION_ROUTES: DashboardRoute[] = [
   ...checkoutLinkEditRoutes,
   ...subscriptionPlanRoutes,
   ...memberRoutes,
+  ...metricDashboardRoutes(showOverview),
 ];
 
 /**

@@ -4,16 +4,7 @@ import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
 import { type DashboardContext, whenRefused } from './dashboard-context.js';
 import { DASHBOARD_SCRIPTS, uplotStylesheet } from './dashboard-assets.js';
 import { heading, sendDashboard } from './dashboard-frame.js';
-
-/** The overview's metrics, Polar's slugs, in the order of the cards, the table's columns and the charts. */
-export const OVERVIEW_METRICS = [
-  'revenue',
-  'monthly_recurring_revenue',
-  'active_subscriptions',
-  'new_subscriptions',
-  'churned_subscriptions',
-  'checkouts_conversion',
-] as const;
+import { chosenMetrics, dashboardsPanel, type MetricSelection, metricBoxes } from './metric-dashboards.js';
 
 const INTERVALS = ['hour', 'day', 'week', 'month', 'year'] as const;
 const DEFAULT_DAYS = 30;
@@ -52,39 +43,54 @@ async function chosenRange(ctx: DashboardContext): Promise<Range> {
   };
 }
 
-/** `GET /dashboard/:organizationId`: the metrics of the range as cards, a table, and (with scripts) charts. */
-export async function showOverview(ctx: DashboardContext): Promise<void> {
-  const [range, organization] = await Promise.all([
+/**
+ * `GET /dashboard/:organizationId`: the metrics of the range as cards, a table, and (with scripts) charts; the
+ * metrics are the overview's six, those ticked, or a saved dashboard's (metric-dashboards.ts). `refusal` is an
+ * action of the page the API refused (saving or deleting a dashboard): its message and status.
+ */
+export async function showOverview(
+  ctx: DashboardContext,
+  refusal: { error?: string; status?: number } = {},
+): Promise<void> {
+  const [range, organization, selection] = await Promise.all([
     chosenRange(ctx),
     ctx.call<{ default_presentment_currency: string }>('organizations:get', { params: { id: ctx.organization.id } }),
+    chosenMetrics(ctx),
   ]);
   const currency = organization.default_presentment_currency || 'usd';
+  const title = selection.dashboard?.name ?? 'Overview';
   await whenRefused(
     async () => {
       const answer = await ctx.call<MetricsAnswer>('metrics:get', {
-        query: { ...range, organization_id: ctx.organization.id, metrics: [...OVERVIEW_METRICS] },
+        query: { ...range, organization_id: ctx.organization.id, metrics: selection.metrics },
       });
       sendDashboard(ctx, {
         section: 'overview',
-        title: 'Overview',
+        title,
+        status: refusal.status,
         scripts: DASHBOARD_SCRIPTS,
-        body: html`<style>${rawHtml(uplotStylesheet())}</style>${heading('Overview')}${rangeForm(range)}${cards(answer, currency)}
+        body: html`<style>${rawHtml(uplotStylesheet())}</style>${heading(title, refusal.error)}${rangeForm(range, selection)}${cards(answer, currency, selection)}
 <div id="charts" class="charts" hidden></div>
-<h2>Per period</h2>${table(answer, currency)}`,
+<h2>Per period</h2>${table(answer, currency, selection)}${dashboardsPanel(ctx, selection)}`,
       });
     },
     async (error, status) =>
       sendDashboard(ctx, {
         section: 'overview',
-        title: 'Overview',
+        title,
         status,
-        body: html`${heading('Overview', error)}${rangeForm(range)}`,
+        body: html`${heading(title, error)}${rangeForm(range, selection)}${dashboardsPanel(ctx, selection)}`,
       }),
   );
 }
 
-function rangeForm(range: Range): HtmlValue {
-  return html`<form class="filters" method="get">
+/** The range, and the metrics to tick (or, for a saved dashboard, its id: it keeps its own metrics). */
+function rangeForm(range: Range, selection: MetricSelection): HtmlValue {
+  return html`<form class="filters" method="get">${
+    selection.dashboard
+      ? html`<input type="hidden" name="dashboard" value="${selection.dashboard.id}">`
+      : metricBoxes(selection)
+  }
 <div class="field"><label for="start_date">From</label><input id="start_date" type="date" name="start_date" value="${range.start_date}" required></div>
 <div class="field"><label for="end_date">To</label><input id="end_date" type="date" name="end_date" value="${range.end_date}" required></div>
 <div class="field"><label for="interval">Interval</label><select id="interval" name="interval">${INTERVALS.map(
@@ -103,17 +109,18 @@ function shown(value: number | undefined, type: string, currency: string): strin
 const COUNT = new Intl.NumberFormat('en-US');
 
 /** The metrics the answer has (one the service cannot compute is absent from the answer, so from the page). */
-const answered = (answer: MetricsAnswer) => OVERVIEW_METRICS.filter(slug => answer.metrics[slug]);
+const answered = (answer: MetricsAnswer, selection: MetricSelection) =>
+  selection.metrics.filter(slug => answer.metrics[slug]);
 
-function cards(answer: MetricsAnswer, currency: string): HtmlValue {
-  return html`<div class="kpis">${answered(answer).map(slug => {
+function cards(answer: MetricsAnswer, currency: string, selection: MetricSelection): HtmlValue {
+  return html`<div class="kpis">${answered(answer, selection).map(slug => {
     const info = answer.metrics[slug];
     return html`<div class="kpi" data-metric="${slug}"><span class="muted">${info.display_name}</span><strong>${shown(answer.totals[slug], info.type, currency)}</strong></div>`;
   })}</div>`;
 }
 
-function table(answer: MetricsAnswer, currency: string): HtmlValue {
-  const slugs = answered(answer);
+function table(answer: MetricsAnswer, currency: string, selection: MetricSelection): HtmlValue {
+  const slugs = answered(answer, selection);
   const perMajor = minorUnitsPerMajor(currency).toString();
   return html`<table data-metrics><thead><tr><th>Period</th>${slugs.map(slug => {
     const info = answer.metrics[slug];

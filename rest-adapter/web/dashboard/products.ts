@@ -12,6 +12,7 @@ import {
 import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
 import { benefitsAfter, benefitsSection, organizationBenefits } from './product-benefits.js';
 import {
+  organizationMeters,
   priceCurrency,
   priceFields,
   priceFromForm,
@@ -29,13 +30,16 @@ interface FormState {
   status?: number;
 }
 
-/** The create form: name, description, a fixed, pay-what-you-want or free price in the organization's currency, one-time or recurring. */
-function createForm(ctx: DashboardContext, currency: string, error?: string): HtmlValue {
+/**
+ * The create form: name, description, a fixed, pay-what-you-want, free, per-seat or metered price in the
+ * organization's currency, one-time or recurring.
+ */
+function createForm(ctx: DashboardContext, currency: string, meters: Wire[], error?: string): HtmlValue {
   const billing = formField(ctx, 'recurring_interval');
   return html`<h2>New product</h2><div class="card">${errorBox(error)}<form class="stack" method="post" action="/dashboard/${ctx.organization.id}/products">${csrfField(ctx.csrfToken)}
 <div class="field"><label for="product-name">Name</label><input id="product-name" type="text" name="name" value="${formField(ctx, 'name')}" required></div>
 <div class="field"><label for="product-description">Description</label><input id="product-description" type="text" name="description" value="${formField(ctx, 'description')}"></div>
-${priceFields(ctx, currency)}
+${priceFields(ctx, currency, meters)}
 <div class="row"><div class="field"><label for="product-billing">Billing</label><select id="product-billing" name="recurring_interval"><option value="">One-time</option>${INTERVALS.map(
     i => html`<option value="${i}"${i === billing ? rawHtml(' selected') : null}>Every ${i}</option>`,
   )}</select></div></div>
@@ -51,7 +55,7 @@ async function organizationCurrency(ctx: DashboardContext): Promise<string> {
 async function listProducts(ctx: DashboardContext, form: FormState = {}): Promise<void> {
   const page = pageNumber(ctx);
   const archived = ctx.query('archived') === 'true';
-  const [{ items, pagination }, currency] = await Promise.all([
+  const [{ items, pagination }, currency, meters] = await Promise.all([
     ctx.call('products:list', {
       query: {
         organization_id: ctx.organization.id,
@@ -61,6 +65,7 @@ async function listProducts(ctx: DashboardContext, form: FormState = {}): Promis
       },
     }),
     organizationCurrency(ctx),
+    archived ? [] : organizationMeters(ctx),
   ]);
   const base = `/dashboard/${ctx.organization.id}/products`;
   const rows = items.length
@@ -76,11 +81,11 @@ async function listProducts(ctx: DashboardContext, form: FormState = {}): Promis
     section: 'products',
     title: 'Products',
     status: form.status,
-    body: html`${heading('Products')}${rows}${pager(ctx, pagination, page)}${toggle}${archived ? null : createForm(ctx, currency, form.error)}`,
+    body: html`${heading('Products')}${rows}${pager(ctx, pagination, page)}${toggle}${archived ? null : createForm(ctx, currency, meters, form.error)}`,
   });
 }
 
-/** `POST …/products`: `POST /v1/products/` with one fixed, pay-what-you-want or free price. */
+/** `POST …/products`: `POST /v1/products/` with one fixed, pay-what-you-want, free, per-seat or metered price. */
 async function createProduct(ctx: DashboardContext): Promise<void> {
   const currency = await organizationCurrency(ctx);
   const price = priceFromForm(ctx, currency);
@@ -106,10 +111,11 @@ async function createProduct(ctx: DashboardContext): Promise<void> {
 
 /** `GET …/products/:id`: the edit form (name, description), its prices, its benefits and the archive button. */
 async function showProduct(ctx: DashboardContext, form: FormState = {}): Promise<void> {
-  const [found, currency, benefits] = await Promise.all([
+  const [found, currency, benefits, meters] = await Promise.all([
     ctx.call('products:get', { params: { id: ctx.req.params.id as string } }),
     organizationCurrency(ctx),
     organizationBenefits(ctx),
+    organizationMeters(ctx),
   ]);
   const product: Wire = ofThisOrganization(ctx, found);
   const base = `/dashboard/${ctx.organization.id}/products/${product.id}`;
@@ -124,7 +130,7 @@ ${errorBox(form.error)}<form class="stack" method="post" action="${base}">${csrf
 <div class="field"><label for="product-name">Name</label><input id="product-name" type="text" name="name" value="${posted ? formField(ctx, 'name') : product.name}" required></div>
 <div class="field"><label for="product-description">Description</label><input id="product-description" type="text" name="description" value="${posted ? formField(ctx, 'description') : (product.description ?? '')}"></div>
 <div><button type="submit">Save</button></div></form></div>
-${pricesSection(ctx, product, priceCurrency(product, currency))}${benefitsSection(ctx, product, benefits)}
+${pricesSection(ctx, product, priceCurrency(product, currency), meters)}${benefitsSection(ctx, product, benefits)}
 ${
   product.is_archived
     ? null

@@ -39,8 +39,33 @@ function choice(ctx: DashboardContext, from: 'query' | 'body'): { product_id: st
   return { product_id: read('product_id'), ...(proration ? { proration_behavior: proration } : {}) };
 }
 
-/** The preview's order lines and totals, formatted by kit/money, and the confirming "Change plan" form. */
-function previewCard(ctx: DashboardContext, s: Wire, preview: Wire, chosen: ReturnType<typeof choice>): HtmlValue {
+/**
+ * The chosen seats and proration of the seats form, as `SubscriptionUpdateSeats` takes them (its own
+ * alternative: seats never travel with a product). Digits go as a number; anything else goes as typed, so the
+ * API's 422 says what is wrong. Null when no seats were given.
+ */
+function seatsChoice(ctx: DashboardContext, from: 'query' | 'body'): Record<string, unknown> | null {
+  const read = (name: string) => (from === 'query' ? (ctx.query(name) ?? '') : formField(ctx, name));
+  const typed = read('seats').trim();
+  if (!typed) return null;
+  const proration = read('proration_behavior');
+  return {
+    seats: /^\d+$/.test(typed) ? Number(typed) : typed,
+    ...(proration ? { proration_behavior: proration } : {}),
+  };
+}
+
+/** Whether the subscription is billed per seat (its seats are set, or one of its prices is a seat price). */
+const perSeat = (s: Wire) => s.seats != null || (s.prices ?? []).some((p: Wire) => p.amount_type === 'seat_based');
+
+/** The preview's order lines and totals, formatted by kit/money, and the confirming form (plan or seats). */
+function previewCard(
+  ctx: DashboardContext,
+  s: Wire,
+  preview: Wire,
+  chosen: Record<string, unknown>,
+  confirm: { action: 'change-plan' | 'change-seats'; label: string },
+): HtmlValue {
   const money = (amount: number) => formatAmount(amount, preview.currency);
   const lines: Wire[] = preview.items ?? [];
   return html`<h2>Preview</h2><div class="card" data-preview><table class="lines"><tbody>${
@@ -56,7 +81,11 @@ ${preview.discount_amount ? html`<tr><td>Discount</td><td class="num">−${money
 ${preview.tax_amount ? html`<tr><td>Tax</td><td class="num">${money(preview.tax_amount)}</td></tr>` : null}
 <tr class="total"><td>Total</td><td class="num" data-total="${preview.total_amount}">${money(preview.total_amount)}</td></tr>
 </tbody></table><p class="muted">Applies on <time datetime="${preview.applies_at}" data-applies-at>${formatDate(preview.applies_at)}</time>.</p>
-<form method="post" action="/dashboard/${ctx.organization.id}/subscriptions/${s.id}/change-plan">${csrfField(ctx.csrfToken)}<input type="hidden" name="product_id" value="${chosen.product_id}"><input type="hidden" name="proration_behavior" value="${chosen.proration_behavior ?? ''}"><button type="submit">Change plan</button></form></div>`;
+<form method="post" action="/dashboard/${ctx.organization.id}/subscriptions/${s.id}/${confirm.action}">${csrfField(ctx.csrfToken)}${Object.entries(
+    { proration_behavior: '', ...chosen },
+  ).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${String(value)}">`,
+  )}<button type="submit">${confirm.label}</button></form></div>`;
 }
 
 /** What is scheduled: a pending plan or seat change (`pending_update`), a cancellation or a pause at the period end. */
@@ -94,15 +123,22 @@ async function showSubscription(ctx: DashboardContext, form: PlanForm = {}): Pro
     }),
   ]);
   const s: Wire = ofThisOrganization(ctx, subscription);
-  const chosen = choice(ctx, ctx.req.method === 'POST' ? 'body' : 'query');
+  const from = ctx.req.method === 'POST' ? 'body' : 'query';
+  const chosen = choice(ctx, from);
+  const seats = seatsChoice(ctx, from);
   let error = form.error;
   let status = form.status;
   let preview: HtmlValue = null;
-  if (ctx.req.method === 'GET' && chosen.product_id)
+  const asked: [Record<string, unknown>, Parameters<typeof previewCard>[4]] | null = seats
+    ? [seats, { action: 'change-seats', label: 'Change seats' }]
+    : chosen.product_id
+      ? [chosen, { action: 'change-plan', label: 'Change plan' }]
+      : null;
+  if (ctx.req.method === 'GET' && asked)
     await whenRefused(
       async () => {
-        const answer = await ctx.call('subscriptions:update_preview', { params: { id }, body: chosen });
-        preview = previewCard(ctx, s, answer, chosen);
+        const answer = await ctx.call('subscriptions:update_preview', { params: { id }, body: asked[0] });
+        preview = previewCard(ctx, s, answer, asked[0], asked[1]);
       },
       async (message, code) => {
         error = message;
@@ -124,7 +160,7 @@ async function showSubscription(ctx: DashboardContext, form: PlanForm = {}): Pro
                 html`<option value="${key}"${key === chosen.proration_behavior ? rawHtml(' selected') : null}>${label}</option>`,
             )}</select></div></div><div><button type="submit" class="secondary">Preview</button></div></form>`
           : html`<p class="muted">The organization has no other recurring product.</p>`
-      }</div>${preview}`;
+      }${perSeat(s) ? seatsForm(ctx, s, seats) : null}</div>${preview}`;
   sendDashboard(ctx, {
     section: 'subscriptions',
     title: s.product?.name ?? 'Subscription',
@@ -136,6 +172,15 @@ async function showSubscription(ctx: DashboardContext, form: PlanForm = {}): Pro
 <dt>Period</dt><dd>${formatDate(s.current_period_start)} – ${formatDate(s.current_period_end)}</dd></dl>
 <h3>Scheduled</h3>${pendingCard(ctx, s, products.items)}</div>${planForm}`,
   });
+}
+
+/** The seats form of a per-seat subscription: a GET, previewed as the plan change is, then "Change seats". */
+function seatsForm(ctx: DashboardContext, s: Wire, seats: Record<string, unknown> | null): HtmlValue {
+  const typed = seats ? String(seats.seats) : String(s.seats ?? '');
+  return html`<form class="stack" method="get" action="/dashboard/${ctx.organization.id}/subscriptions/${s.id}" data-seats-form><div class="row"><div class="field"><label for="plan-seats">Seats (now ${s.seats ?? '—'})</label><input id="plan-seats" type="number" min="1" name="seats" value="${typed}" required></div><div class="field"><label for="seats-proration">Proration</label><select id="seats-proration" name="proration_behavior"><option value="">The organization's setting</option>${PRORATION_BEHAVIORS.map(
+    ([key, label]) =>
+      html`<option value="${key}"${key === seats?.proration_behavior ? rawHtml(' selected') : null}>${label}</option>`,
+  )}</select></div></div><div><button type="submit" class="secondary">Preview seats</button></div></form>`;
 }
 
 /** A `PATCH /v1/subscriptions/{id}` from the subscription's page; a refusal is shown there with the API's words. */
@@ -159,6 +204,11 @@ export const subscriptionPlanRoutes: DashboardRoute[] = [
     method: 'post',
     path: '/subscriptions/:id/change-plan',
     handler: updateSubscription(ctx => choice(ctx, 'body'), 'plan_changed'),
+  },
+  {
+    method: 'post',
+    path: '/subscriptions/:id/change-seats',
+    handler: updateSubscription(ctx => seatsChoice(ctx, 'body') ?? { seats: '' }, 'seats_changed'),
   },
   {
     method: 'post',

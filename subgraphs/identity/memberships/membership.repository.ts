@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { Membership } from './membership.entity.js';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { Membership, MemberRole } from './membership.entity.js';
 
 /** The ids of the organizations a user is a member of (principal resolution, OAuth grants and tokens). */
 export async function memberOrganizationIds(em: EntityManager, userId: string): Promise<string[]> {
@@ -43,4 +43,17 @@ export async function membersOf(
     [organizationId],
   );
   return rows.map(r => ({ email: r.email, role: r.role, since: new Date(r.created_at).toISOString() }));
+}
+
+/** A user's membership of an organization, or null. */
+export function membershipOf(em: EntityManager, userId: string, organizationId: string): Promise<Membership | null> {
+  return em.findOne(Membership, { userId, organizationId });
+}
+
+/**
+ * The organization's owners, their rows locked until the transaction ends (`em` is a transaction's): the
+ * last-owner rule reads them so two changes at once cannot both leave the other as the last owner and then go.
+ */
+export function lockedOwners(em: EntityManager, organizationId: string): Promise<Membership[]> {
+  return em.find(Membership, { organizationId, role: MemberRole.OWNER }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }

@@ -44,6 +44,16 @@ export interface WebIdentity {
    * docs/dashboard.md#the-sections). @throws ResourceNotFound (not a member)
    */
   members(principal: Principal, organizationId: string): Promise<MemberRow[]>;
+  /**
+   * Adds an existing user (by e-mail) with a role; no invitation is sent, a person without an account signs up
+   * first. For owners and admins, as `organizations:update`; only an owner makes an owner.
+   * @throws ResourceNotFound (not a member), NotPermitted, PolarRequestValidationError (no such user, a member already)
+   */
+  addMember(principal: Principal, organizationId: string, email: string, role: string): Promise<void>;
+  /** @throws ResourceNotFound, NotPermitted, PolarRequestValidationError (the last owner, a bad role) */
+  changeMemberRole(principal: Principal, organizationId: string, email: string, role: string): Promise<void>;
+  /** @throws ResourceNotFound, NotPermitted, PolarRequestValidationError (the last owner) */
+  removeMember(principal: Principal, organizationId: string, email: string): Promise<void>;
 }
 
 /** A web session: the raw `polar_us_` token for the cookie and how long it lives (by the server's clock). */
@@ -97,5 +107,8 @@ export const WEB_IDENTITY_RPC: RpcContract<WebIdentity> = {
     createOrganizationAccessToken: true,
     revokeOrganizationAccessToken: true,
     members: true,
+    addMember: true,
+    changeMemberRole: true,
+    removeMember: true,
   },
 };

@@ -142,6 +142,24 @@ export class InProcessWebIdentity implements WebIdentity {
     return membersOf(ctx.em, organizationId);
   }
 
+  async addMember(principal: Principal, organizationId: string, email: string, role: string): Promise<void> {
+    const ctx = this.context(principal);
+    await this.organizationOf(ctx, organizationId);
+    await this.services.memberships.add(ctx, organizationId, email, role);
+  }
+
+  async changeMemberRole(principal: Principal, organizationId: string, email: string, role: string): Promise<void> {
+    const ctx = this.context(principal);
+    await this.organizationOf(ctx, organizationId);
+    await this.services.memberships.changeRole(ctx, organizationId, email, role);
+  }
+
+  async removeMember(principal: Principal, organizationId: string, email: string): Promise<void> {
+    const ctx = this.context(principal);
+    await this.organizationOf(ctx, organizationId);
+    await this.services.memberships.remove(ctx, organizationId, email);
+  }
+
   /** The organization as the user sees it, with their role; ResourceNotFound for non-members. */
   private async organizationOf(
     ctx: IdentityContext & { userId: string },
