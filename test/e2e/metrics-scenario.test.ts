@@ -248,6 +248,41 @@ describe('what a request may ask', () => {
     expect(all.body.periods[0]).not.toHaveProperty('gross_margin');
   });
 
+  it('gives a subset of metrics the same numbers as all of them, though its statements leave parts out', async () => {
+    // Each subset leaves out a different costly part (docs/metrics.md#cost): ARPU's customer spans, the orders
+    // before the window, the churn rate's timeline; or keeps one of them and drops the others.
+    const subsets = [
+      ['revenue', 'monthly_recurring_revenue', 'active_subscriptions', 'new_subscriptions', 'churned_subscriptions'],
+      ['cumulative_revenue', 'committed_subscriptions'],
+      ['net_cumulative_revenue', 'average_revenue_per_user', 'canceled_subscriptions_too_expensive'],
+      ['ltv', 'orders'],
+      ['churn_rate', 'trial_monthly_recurring_revenue', 'checkouts_conversion'],
+    ];
+    for (const query of [
+      'start_date=2028-01-01&end_date=2028-12-31&interval=day',
+      'start_date=2028-03-01&end_date=2028-09-30&interval=week&timezone=Pacific/Auckland',
+    ]) {
+      const all = await metrics(query);
+      expect(all.status).toBe(200);
+      for (const subset of subsets) {
+        const res = await metrics(`${query}&${subset.map(slug => `metrics=${slug}`).join('&')}`);
+        expect(res.status).toBe(200);
+        const pick = (values: Record<string, unknown>) =>
+          Object.fromEntries(Object.keys(res.body.totals).map(slug => [slug, values[slug]]));
+        expect(Object.keys(res.body.totals).sort()).toEqual([...subset].sort());
+        expect([subset, res.body.totals]).toEqual([subset, pick(all.body.totals)]);
+        expect([subset, res.body.periods]).toEqual([
+          subset,
+          all.body.periods.map((p: Row) => ({ timestamp: p.timestamp, ...pick(p) })),
+        ]);
+      }
+    }
+    // Not trivially equal: the subsets' numbers moved over the year.
+    const all = await metrics('start_date=2028-01-01&end_date=2028-12-31&interval=day');
+    for (const slug of ['cumulative_revenue', 'average_revenue_per_user', 'churn_rate'])
+      expect([slug, all.body.periods.some((p: Row) => p[slug] > 0)]).toEqual([slug, true]);
+  });
+
   it('is 422 for an unknown slug, an unknown time zone and a range over the interval’s limit', async () => {
     const slug = await metrics('start_date=2028-03-01&end_date=2028-03-03&interval=day&metrics=revenue&metrics=bogus');
     expect([slug.status, slug.body.detail[0]]).toEqual([

@@ -11,10 +11,24 @@ import type { MetricSql } from './metric-sql.js';
  * the same period) and renewed_subscriptions* (orders of a subscription started in an earlier one: their count is
  * of orders). Amounts of every currency are added as they are, Polar's rate when it has no exchange rate for
  * them (docs/metrics.md#currencies).
+ *
+ * The cumulative metrics alone read every paid order before the window (`baseline`, most of the statement's time
+ * on a long history): without either of them it is left out (docs/metrics.md#cost).
  */
 export function ordersFamilySql(q: MetricSql): string {
   const scope = q.scope({ organization: 'o.organization_id', product: 'o.product_id', customer: 'o.customer_id' });
   const paid = "o.status in ('paid', 'refunded', 'partially_refunded')";
+  const cumulative = q.asks('cumulative_revenue', 'net_cumulative_revenue');
+  const baseline = () => `,
+baseline as (
+  select coalesce(sum(o.subtotal_amount - o.discount_amount), 0) as revenue,
+    coalesce(sum(o.subtotal_amount - o.discount_amount - o.platform_fee_amount - o.refunded_amount), 0) as net
+  from billing.orders o
+  where ${scope} and ${paid} and o.created_at < ${q.boundStart}
+)`;
+  const cumulativeColumns = `
+  bl.revenue + coalesce(sum(p.revenue) over w, 0) as cumulative_revenue,
+  bl.net + coalesce(sum(p.net) over w, 0) as net_cumulative_revenue,`;
   return `with ${q.seriesCte()},
 paid as (
   select ${q.bucket('o.created_at')} as b, ${q.bucket('sub.started_at')} as sb, o.subscription_id,
@@ -35,19 +49,11 @@ periods as (
     coalesce(sum(revenue) filter (where subscription_id is not null and sb <> b), 0) as renewed_revenue,
     coalesce(sum(net) filter (where subscription_id is not null and sb <> b), 0) as renewed_net
   from paid group by b
-),
-baseline as (
-  select coalesce(sum(o.subtotal_amount - o.discount_amount), 0) as revenue,
-    coalesce(sum(o.subtotal_amount - o.discount_amount - o.platform_fee_amount - o.refunded_amount), 0) as net
-  from billing.orders o
-  where ${scope} and ${paid} and o.created_at < ${q.boundStart}
-)
+)${cumulative ? baseline() : ''}
 select ${q.periodColumns('s.t')},
   coalesce(p.orders, 0) as orders,
   coalesce(p.revenue, 0) as revenue,
-  coalesce(p.net, 0) as net_revenue,
-  bl.revenue + coalesce(sum(p.revenue) over w, 0) as cumulative_revenue,
-  bl.net + coalesce(sum(p.net) over w, 0) as net_cumulative_revenue,
+  coalesce(p.net, 0) as net_revenue,${cumulative ? cumulativeColumns : ''}
   case when coalesce(p.orders, 0) > 0 then ceil(p.revenue::numeric / p.orders) else 0 end as average_order_value,
   case when coalesce(p.orders, 0) > 0 then ceil(p.net::numeric / p.orders) else 0 end as net_average_order_value,
   coalesce(p.one_time, 0) as one_time_products,
@@ -59,8 +65,6 @@ select ${q.periodColumns('s.t')},
   coalesce(p.renewed_revenue, 0) as renewed_subscriptions_revenue,
   coalesce(p.renewed_net, 0) as renewed_subscriptions_net_revenue
 from series s
-left join periods p on p.t = s.t
-cross join baseline bl
-window w as (order by s.t)
+left join periods p on p.t = s.t${cumulative ? '\ncross join baseline bl\nwindow w as (order by s.t)' : ''}
 order by s.t`;
 }

@@ -19,7 +19,9 @@ export const CANCELLATION_REASONS = [
  * it) over those active at that window's start.
  *
  * The churn rate's counts at each window edge are running counts over one ordered timeline of starts, ends,
- * cancellations and window edges, rather than a scan of every subscription for every period.
+ * cancellations and window edges, rather than a scan of every subscription for every period; that timeline
+ * (a sort of every start, end and cancellation) is the churn rate's alone, left out without it
+ * (docs/metrics.md#cost).
  */
 export function subscriptionEventsFamilySql(q: MetricSql): string {
   const within = (column: string) => `${column} >= ${q.boundStart} and ${column} <= ${q.boundEnd}`;
@@ -34,19 +36,8 @@ export function subscriptionEventsFamilySql(q: MetricSql): string {
     q.window.interval === 'year'
       ? `(t at time zone ${tz}) as ws, ((t + interval '1 year') at time zone ${tz}) as we`
       : `((t - interval '30 days') at time zone ${tz}) as ws, (t at time zone ${tz}) as we`;
-  return `with ${q.seriesCte()},
-subs as (
-  select s.created_at, s.started_at, coalesce(s.ended_at, s.ends_at) as ended, s.canceled_at,
-    s.customer_cancellation_reason as reason
-  from billing.subscriptions s
-  where ${q.scope({ organization: 's.organization_id', product: 's.product_id', customer: 's.customer_id' })}
-),
-created as (select ${q.bucket('created_at')} as t, count(*) as n from subs where ${within('created_at')} group by 1),
-churned as (select ${q.bucket('ended')} as t, count(*) as n from subs where ${within('ended')} group by 1),
-canceled as (
-  select ${q.bucket('canceled_at')} as t, count(*) as n, ${perReason}
-  from subs where ${within('canceled_at')} group by 1
-),
+  const churn = q.asks('churn_rate');
+  const rateCtes = () => `,
 edges as (select t, ${window} from series),
 timeline as (
   select started_at as at, 0 as ord, 's' as kind, null::timestamp as t from subs where started_at is not null
@@ -69,16 +60,29 @@ rates as (
     we.canceled - ws.canceled as canceled_in_window
   from counted ws join counted we on we.kind = 'we' and we.t = ws.t
   where ws.kind = 'ws'
-)
+)`;
+  const churnColumn = `,
+  case when r.active_at_start > 0 then r.canceled_in_window::numeric / r.active_at_start else 0 end as churn_rate`;
+  return `with ${q.seriesCte()},
+subs as (
+  select s.created_at, s.started_at, coalesce(s.ended_at, s.ends_at) as ended, s.canceled_at,
+    s.customer_cancellation_reason as reason
+  from billing.subscriptions s
+  where ${q.scope({ organization: 's.organization_id', product: 's.product_id', customer: 's.customer_id' })}
+),
+created as (select ${q.bucket('created_at')} as t, count(*) as n from subs where ${within('created_at')} group by 1),
+churned as (select ${q.bucket('ended')} as t, count(*) as n from subs where ${within('ended')} group by 1),
+canceled as (
+  select ${q.bucket('canceled_at')} as t, count(*) as n, ${perReason}
+  from subs where ${within('canceled_at')} group by 1
+)${churn ? rateCtes() : ''}
 select ${q.periodColumns('s.t')},
   coalesce(c.n, 0) as new_subscriptions,
   coalesce(ch.n, 0) as churned_subscriptions,
-  coalesce(k.n, 0) as canceled_subscriptions, ${reasonColumns},
-  case when r.active_at_start > 0 then r.canceled_in_window::numeric / r.active_at_start else 0 end as churn_rate
+  coalesce(k.n, 0) as canceled_subscriptions, ${reasonColumns}${churn ? churnColumn : ''}
 from series s
 left join created c on c.t = s.t
 left join churned ch on ch.t = s.t
-left join canceled k on k.t = s.t
-left join rates r on r.t = s.t
+left join canceled k on k.t = s.t${churn ? '\nleft join rates r on r.t = s.t' : ''}
 order by s.t`;
 }

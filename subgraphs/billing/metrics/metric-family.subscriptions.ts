@@ -8,6 +8,33 @@ const NET_AMOUNT = `(s.amount - case
   when lower(d.currency) = lower(s.currency) then least(s.amount, d.amount)
   else 0 end)`;
 
+/** Each customer's live subscriptions merged into spans of time, and where each span starts and stops (ARPU's). */
+const CUSTOMER_SPANS = `reach as (
+  select customer_id, a, e,
+    max(e) over (partition by customer_id order by a, e rows between unbounded preceding and 1 preceding) as r
+  from live
+),
+islands as (
+  select customer_id, a, e,
+    sum(case when r is not null and a <= r then 0 else 1 end)
+      over (partition by customer_id order by a, e rows unbounded preceding) as island
+  from reach
+),
+spans as (select min(a) as a, max(e) as e from islands group by customer_id, island),
+customer_changes as (
+  select a as at, count(*) as customers from spans group by a
+  union all
+  select e, -count(*) from spans group by e
+),
+`;
+
+/** The changes of the counts and the sums, with the customers' changes beside them. */
+const CHANGES_AND_CUSTOMERS = `(
+    select *, 0 as customers from changes
+    union all
+    select at, 0, 0, 0, 0, 0, 0, customers from customer_changes
+  ) x`;
+
 /**
  * Active subscriptions and recurring revenue per period (docs/metrics.md#subscriptions): active_subscriptions,
  * committed_subscriptions, monthly_recurring_revenue and its committed and trial variants, average_revenue_per_user.
@@ -21,10 +48,12 @@ const NET_AMOUNT = `(s.amount - case
  * Rather than joining every period to every subscription (periods × subscriptions rows), each subscription is
  * turned into the periods where its contributions start and stop, and each period's value is the running sum
  * of those changes: one pass over the subscriptions. A customer's subscriptions are first merged into spans of
- * time, so a customer is counted once per period.
+ * time, so a customer is counted once per period: for ARPU alone, and the costliest part (a sort of every live
+ * subscription by customer), so it is left out when ARPU is not needed (docs/metrics.md#cost).
  */
 export function subscriptionsFamilySql(q: MetricSql): string {
   const ends = 'coalesce(s.ended_at, s.ends_at)';
+  const arpu = q.asks('average_revenue_per_user');
   return `with ${q.seriesCte()},
 subs as (
   select s.customer_id,
@@ -58,32 +87,11 @@ changes as (
   select e, -count(*), -sum(o), -sum(mrr) filter (where m < e), coalesce(-sum(mrr * o) filter (where m < e), 0), 0, 0
   from live group by e
 ),
-reach as (
-  select customer_id, a, e,
-    max(e) over (partition by customer_id order by a, e rows between unbounded preceding and 1 preceding) as r
-  from live
-),
-islands as (
-  select customer_id, a, e,
-    sum(case when r is not null and a <= r then 0 else 1 end)
-      over (partition by customer_id order by a, e rows unbounded preceding) as island
-  from reach
-),
-spans as (select min(a) as a, max(e) as e from islands group by customer_id, island),
-customer_changes as (
-  select a as at, count(*) as customers from spans group by a
-  union all
-  select e, -count(*) from spans group by e
-),
-deltas as (
+${arpu ? CUSTOMER_SPANS : ''}deltas as (
   select greatest(at, ${q.seriesStart}) as t, sum(active) as active, sum(committed) as committed, sum(mrr) as mrr,
     sum(committed_mrr) as committed_mrr, sum(trial_mrr) as trial_mrr, sum(trial_committed_mrr) as trial_committed_mrr,
     sum(customers) as customers
-  from (
-    select *, 0 as customers from changes
-    union all
-    select at, 0, 0, 0, 0, 0, 0, customers from customer_changes
-  ) x
+  from ${arpu ? CHANGES_AND_CUSTOMERS : '(select *, 0 as customers from changes) x'}
   where at <= ${q.seriesEnd}
   group by 1
 ),
@@ -92,8 +100,7 @@ running as (
     coalesce(sum(d.active) over w, 0) as active, coalesce(sum(d.committed) over w, 0) as committed,
     coalesce(sum(d.mrr) over w, 0) as mrr, coalesce(sum(d.committed_mrr) over w, 0) as committed_mrr,
     coalesce(sum(d.trial_mrr) over w, 0) as trial_mrr,
-    coalesce(sum(d.trial_committed_mrr) over w, 0) as trial_committed_mrr,
-    coalesce(sum(d.customers) over w, 0) as customers
+    coalesce(sum(d.trial_committed_mrr) over w, 0) as trial_committed_mrr${arpu ? ',\n    coalesce(sum(d.customers) over w, 0) as customers' : ''}
   from series s left join deltas d on d.t = s.t
   window w as (order by s.t)
 )
@@ -103,7 +110,6 @@ select ${q.periodColumns('t')},
   mrr as monthly_recurring_revenue,
   committed_mrr as committed_monthly_recurring_revenue,
   trial_mrr as trial_monthly_recurring_revenue,
-  trial_committed_mrr as trial_committed_monthly_recurring_revenue,
-  case when customers = 0 then 0 else round(mrr / customers) end as average_revenue_per_user
+  trial_committed_mrr as trial_committed_monthly_recurring_revenue${arpu ? ',\n  case when customers = 0 then 0 else round(mrr / customers) end as average_revenue_per_user' : ''}
 from running order by t`;
 }

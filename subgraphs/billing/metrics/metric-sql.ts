@@ -21,17 +21,28 @@ export interface ScopedColumns {
 /**
  * Builds one family's statement: `$n` parameters bound by PostgreSQL (each value once, however often the text
  * uses it), periods as wall-clock times of the request's time zone (`series`), and the filters as conditions.
- * The text depends only on the request's shape (interval, which filters, one organization or several), so it is
- * prepared once per shape (kit/database/read/execute.ts).
+ * The text depends only on the request's shape (interval, which filters, one organization or several, and which of
+ * the family's costly parts its metrics need: `asks`), so it is prepared once per shape
+ * (kit/database/read/execute.ts): a few variants per family, never one per request.
  */
 export class MetricSql {
   readonly values: unknown[] = [];
   private readonly slots = new Map<string, string>();
 
+  /** `metrics`: the slugs the request needs of this family; absent, every metric of it. */
   constructor(
     readonly window: MetricWindow,
     readonly filters: MetricFilters,
+    private readonly metrics?: ReadonlySet<string>,
   ) {}
+
+  /**
+   * Whether any of these metrics is needed: a family leaves out the part (CTE, window, join) only they need
+   * when none is (docs/metrics.md#cost), and its statement then has no column for them.
+   */
+  asks(...slugs: string[]): boolean {
+    return !this.metrics || slugs.some(slug => this.metrics!.has(slug));
+  }
 
   private param(key: string, value: unknown, cast: string): string {
     let slot = this.slots.get(key);

@@ -24,13 +24,17 @@ function seriesSql(q: MetricSql): string {
   return `with ${q.seriesCte()} select ${q.periodColumns('t')} from series order by t`;
 }
 
-/** The statement of one family for a request's window and filters: its text and its `$n` values. */
+/**
+ * The statement of one family for a request's window and filters: its text and its `$n` values. `metrics`, the
+ * slugs needed of the family, lets it leave out the parts only other metrics need; absent, it computes them all.
+ */
 export function familyStatement(
   family: ComputedFamily | 'series',
   window: MetricWindow,
   filters: MetricFilters,
+  metrics?: ReadonlySet<string>,
 ): { text: string; values: unknown[] } {
-  const q = new MetricSql(window, filters);
+  const q = new MetricSql(window, filters, metrics);
   const text = family === 'series' ? seriesSql(q) : FAMILY_SQL[family](q);
   return { text, values: q.values };
 }
@@ -42,8 +46,13 @@ export function familyStatement(
 export class MetricsQueries {
   constructor(private readonly em: EntityManager) {}
 
-  family(family: ComputedFamily | 'series', window: MetricWindow, filters: MetricFilters): Promise<ReadRow[]> {
-    const { text, values } = familyStatement(family, window, filters);
+  family(
+    family: ComputedFamily | 'series',
+    window: MetricWindow,
+    filters: MetricFilters,
+    metrics?: ReadonlySet<string>,
+  ): Promise<ReadRow[]> {
+    const { text, values } = familyStatement(family, window, filters, metrics);
     // JIT off for the statement: a family's estimate (one group per row before grouping by period) passes the
     // JIT thresholds, and compiling took seconds at 1M orders where running took a fraction (docs/metrics.md#cost).
     // Its own transaction on the EntityManager's connection: the replica's when the resolver asked for it

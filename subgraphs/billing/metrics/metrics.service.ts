@@ -45,8 +45,13 @@ export class MetricsService {
     validate(request, timezone);
     const answered = answeredMetrics(request.metrics);
     const required = requiredMetrics(answered);
-    const families = new Set<Exclude<MetricFamily, 'derived'>>();
-    for (const m of required) if (m.family !== 'derived') families.add(m.family);
+    // Each family's needed slugs: its statement leaves out what only the others need (docs/metrics.md#cost).
+    const families = new Map<Exclude<MetricFamily, 'derived'>, Set<string>>();
+    for (const m of required) {
+      if (m.family === 'derived') continue;
+      const slugs = families.get(m.family) ?? new Set<string>();
+      families.set(m.family, slugs.add(m.slug));
+    }
     const window = metricWindow(request.startDate, request.endDate, request.interval, timezone);
     const filters = {
       organizationIds: scopedOrganizationIds(ctx.principal, CORE_READERS, request.organizationId),
@@ -56,7 +61,9 @@ export class MetricsService {
     };
     const queries = new MetricsQueries(ctx.em);
     const results = await Promise.all(
-      (families.size ? [...families] : (['series'] as const)).map(family => queries.family(family, window, filters)),
+      families.size
+        ? [...families].map(([family, slugs]) => queries.family(family, window, filters, slugs))
+        : [queries.family('series', window, filters)],
     );
     const periods = new Map<string, { instant: Date; values: PeriodValues }>();
     for (const rows of results) {
