@@ -4,9 +4,9 @@ import { safeExternalUrl } from '../portal/portal-format.js';
 import {
   type DashboardContext,
   type DashboardRoute,
+  deleteOfThisOrganization,
   formField,
   formValues,
-  ofThisOrganization,
   redirectTo,
   whenRefused,
 } from './dashboard-context.js';
@@ -91,17 +91,11 @@ async function createLink(ctx: DashboardContext): Promise<void> {
 }
 
 /** `POST …/checkout-links/:id/delete`: `DELETE /v1/checkout-links/{id}` of a link of this organization. */
-async function deleteLink(ctx: DashboardContext): Promise<void> {
-  const id = ctx.req.params.id as string;
-  ofThisOrganization(ctx, await ctx.call('checkout-links:get', { params: { id } }));
-  await whenRefused(
-    async () => {
-      await ctx.call('checkout-links:delete', { params: { id } });
-      redirectTo(ctx, '/checkout-links', 'link-deleted');
-    },
-    (error, status) => listLinks(ctx, { error, status }),
-  );
-}
+const deleteLink = deleteOfThisOrganization(
+  { get: 'checkout-links:get', remove: 'checkout-links:delete' },
+  { path: '/checkout-links', notice: 'link-deleted' },
+  listLinks,
+);
 
 export const checkoutLinkRoutes: DashboardRoute[] = [
   { method: 'get', path: '/checkout-links', handler: ctx => listLinks(ctx) },

@@ -121,3 +121,25 @@ export function ofThisOrganization<T extends Record<string, any>>(
   if (organizationId !== ctx.organization.id) throw new ResourceNotFound();
   return resource;
 }
+
+/**
+ * `POST …/:id/delete` of a resource: read first through `get` (another organization's is not found), then
+ * deleted through `remove`, back to `path` with `notice`; a refusal is shown by `show` with the API's message.
+ */
+export function deleteOfThisOrganization(
+  operations: { get: string; remove: string },
+  back: { path: string; notice: string },
+  show: (ctx: DashboardContext, refusal: { error: string; status: number }) => Promise<void>,
+): DashboardHandler {
+  return async ctx => {
+    const id = ctx.req.params.id as string;
+    ofThisOrganization(ctx, await ctx.call<Record<string, any>>(operations.get, { params: { id } }));
+    await whenRefused(
+      async () => {
+        await ctx.call(operations.remove, { params: { id } });
+        redirectTo(ctx, back.path, back.notice);
+      },
+      (error, status) => show(ctx, { error, status }),
+    );
+  };
+}

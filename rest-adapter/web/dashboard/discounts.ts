@@ -4,8 +4,8 @@ import { csrfField, errorBox } from '../../web-kit/layout.js';
 import {
   type DashboardContext,
   type DashboardRoute,
+  deleteOfThisOrganization,
   formField,
-  ofThisOrganization,
   redirectTo,
   whenRefused,
 } from './dashboard-context.js';
@@ -133,17 +133,11 @@ async function createDiscount(ctx: DashboardContext): Promise<void> {
 }
 
 /** `POST …/discounts/:id/delete`: `DELETE /v1/discounts/{id}` of a discount of this organization. */
-async function deleteDiscount(ctx: DashboardContext): Promise<void> {
-  const id = ctx.req.params.id as string;
-  ofThisOrganization(ctx, await ctx.call('discounts:get', { params: { id } }));
-  await whenRefused(
-    async () => {
-      await ctx.call('discounts:delete', { params: { id } });
-      redirectTo(ctx, '/discounts', 'discount-deleted');
-    },
-    (error, status) => listDiscounts(ctx, { error, status }),
-  );
-}
+const deleteDiscount = deleteOfThisOrganization(
+  { get: 'discounts:get', remove: 'discounts:delete' },
+  { path: '/discounts', notice: 'discount-deleted' },
+  listDiscounts,
+);
 
 export const discountRoutes: DashboardRoute[] = [
   { method: 'get', path: '/discounts', handler: ctx => listDiscounts(ctx) },

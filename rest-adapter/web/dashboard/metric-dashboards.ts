@@ -3,6 +3,7 @@ import { csrfField } from '../../web-kit/layout.js';
 import {
   type DashboardContext,
   type DashboardRoute,
+  deleteOfThisOrganization,
   formField,
   formValues,
   ofThisOrganization,
@@ -92,22 +93,17 @@ async function saveDashboard(ctx: DashboardContext, show: ShowOverview): Promise
 }
 
 /** `POST …/metric-dashboards/:id/delete`: `DELETE /v1/metrics/dashboards/{id}` of this organization's dashboard. */
-async function deleteDashboard(ctx: DashboardContext, show: ShowOverview): Promise<void> {
-  const id = ctx.req.params.id as string;
-  ofThisOrganization(ctx, await ctx.call<Wire>('metrics:get_dashboard', { params: { id } }));
-  await whenRefused(
-    async () => {
-      await ctx.call('metrics:delete_dashboard', { params: { id } });
-      redirectTo(ctx, '', 'dashboard-deleted');
-    },
-    (error, status) => show(ctx, { error, status }),
+const deleteDashboard = (show: ShowOverview) =>
+  deleteOfThisOrganization(
+    { get: 'metrics:get_dashboard', remove: 'metrics:delete_dashboard' },
+    { path: '', notice: 'dashboard-deleted' },
+    show,
   );
-}
 
 /** The overview, shown again with a refusal's message and status (passed in: the overview imports this file). */
 type ShowOverview = (ctx: DashboardContext, refusal: { error: string; status: number }) => Promise<void>;
 
 export const metricDashboardRoutes = (show: ShowOverview): DashboardRoute[] => [
   { method: 'post', path: '/metric-dashboards', handler: ctx => saveDashboard(ctx, show) },
-  { method: 'post', path: '/metric-dashboards/:id/delete', handler: ctx => deleteDashboard(ctx, show) },
+  { method: 'post', path: '/metric-dashboards/:id/delete', handler: deleteDashboard(show) },
 ];
