@@ -17,6 +17,11 @@ export interface EmbeddedPostgresOptions {
   dataDir: string;
   port: number;
   password: string;
+  /**
+   * Server settings passed as `-c name=value` on top of the service's own. Only the test suite's server
+   * uses it (durability off: docs/performance.md#the-test-suites-budget); the service's never does.
+   */
+  settings?: Record<string, string>;
   onLog?: (line: string) => void;
 }
 
@@ -127,6 +132,7 @@ export class EmbeddedPostgres {
         'unix_socket_directories=',
         '-c',
         'max_connections=200',
+        ...Object.entries(this.options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
       ],
       { ...user, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
     );

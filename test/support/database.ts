@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dropDatabase, ensureDatabase, withDatabase } from '../../kit/database/databases.js';
-import { createMigratedDatabase } from './database-template.js';
+import { commitWithoutFlush, createMigratedDatabase, onServer } from './database-template.js';
 
 /** The PostgreSQL server every test file uses (set up by global-setup.ts). */
 export function testServerUrl(): string {
@@ -14,6 +14,7 @@ export async function createTestDatabase(label: string): Promise<{ url: string; 
   const name = `test_${label.replace(/\W/g, '_').slice(0, 30)}_${randomBytes(4).toString('hex')}`;
   const server = testServerUrl();
   await ensureDatabase(server, name);
+  await onServer(server, client => commitWithoutFlush(client, name));
   return { url: withDatabase(server, name), drop: () => dropDatabase(server, name) };
 }
 
