@@ -19,6 +19,8 @@ export default {
   maxWorkers: Math.max(1, Math.min(2, availableParallelism())),
   // The run's wall time and its ten slowest files, printed at the end (docs/performance.md).
   reporters: ['default', '<rootDir>/test/support/budget-reporter.mjs'],
+  // The longest files first, from the recorded durations when Jest's cache has none (a fresh clone).
+  testSequencer: '<rootDir>/test/support/test-sequencer.mjs',
   // A worker that has run many stacks grows; it is replaced past this size instead of running out of memory.
   workerIdleMemoryLimit: '1GB',
 };

@@ -1,6 +1,8 @@
 // The test suite's budget (docs/performance.md#the-test-suites-budget): at the end of a run, its wall
 // time and the ten slowest test files, so a file that grows heavy is seen before CI's 90 minutes are.
 // Plain ESM: Jest loads reporters outside its transformer.
+import { writeFileSync } from 'node:fs';
+
 export default class BudgetReporter {
   constructor() {
     this.started = Date.now();
@@ -41,6 +43,15 @@ export default class BudgetReporter {
       '',
     ];
     process.stderr.write(`${lines.join('\n')}\n`);
+    // `TEST_DURATIONS_FILE=test/support/test-durations.json` records every file's time for the sequencer
+    // (test/support/test-sequencer.mjs), which runs the longest files first on a clone with no Jest cache.
+    const out = process.env.TEST_DURATIONS_FILE;
+    if (out) {
+      const durations = Object.fromEntries(
+        [...this.files].sort((a, b) => a.path.localeCompare(b.path)).map(f => [f.path, Math.round(f.seconds)]),
+      );
+      writeFileSync(out, `${JSON.stringify(durations, null, 2)}\n`);
+    }
   }
 }
 
