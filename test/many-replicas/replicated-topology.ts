@@ -66,8 +66,8 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
     buildDir = build();
     database = await createTestDatabase('many_replicas');
     topology.databaseUrl = database.url;
-    // Two pools per subgraph process at most in use at once, eight processes with pools: 24 server
-    // connections leave room (docs/pgbouncer.md).
+    // 24 server connections for the eight processes with pools (DATABASE_POOL_SIZE 3 each): a
+    // transaction that waits for another pool's connection must find one free (docs/pgbouncer.md).
     if (pgbouncerInstalled()) bouncer = await startPgBouncer(testServerUrl(), { poolSize: 24 });
     const databaseEnv: Record<string, string> = bouncer
       ? { DATABASE_URL: bouncer.pooled(database.url), DATABASE_DIRECT_URL: database.url }
@@ -86,6 +86,9 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
         WEBHOOKS_URL: proxies.webhooks.url,
         IDENTITY_URL: proxies.identity.url,
         RENEWAL_INTERVAL_MS: '100',
+        // Of two advances of one sandbox clock at once, the second waits for the first (409
+        // SandboxClockBusy after 5 s by default, which a loaded machine reaches).
+        SANDBOX_CLOCK_WAIT_MS: '60000',
       },
       gateway: {
         ENVIRONMENT: 'sandbox',
