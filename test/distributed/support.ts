@@ -66,14 +66,16 @@ export function build(): string {
 /**
  * Starts `<build>/<entry>` with PORT=0 and resolves once it logs the port it listens on, or, for a part
  * that serves nothing (the webhook worker), once it logs `readyMessage` (its `url` is then empty).
+ * `dir`: the build to run, when not this file's stack's (test/many-replicas builds its own).
  */
 export function startPart(
   name: string,
   entry: string,
   env: Record<string, string>,
   readyMessage?: string,
+  dir = buildDir,
 ): Promise<Part> {
-  const child = spawn(process.execPath, [path.join(buildDir, entry)], {
+  const child = spawn(process.execPath, [path.join(dir, entry)], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -83,7 +85,7 @@ export function startPart(
       PORT: '0',
       ENVIRONMENT: 'production',
       INTERNAL_KEY,
-      DATA_DIR: path.join(buildDir, 'data'),
+      DATA_DIR: path.join(dir, 'data'),
       METRICS_PORT: '0',
       ...extraEnv(),
       ...env,

@@ -1,32 +1,22 @@
 import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import { systemClock } from '../../kit/clock.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
 import { burst, countKeys, deleteKeys, MACHINE_REDIS, tally, uniquePrefix } from '../limits/support.js';
-import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
-import { createMigratedTestDatabase, testServerUrl } from '../support/database.js';
-import {
-  buildServer,
-  freePort,
-  killServers,
-  type ServerProcess,
-  startServer,
-  stopServer,
-  within,
-} from '../support/embedded-server.js';
+import { within } from '../support/embedded-server.js';
 import { call, createTenant, everyPage, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { untilRefused } from '../support/revocation.js';
+import { ReplicaPair } from './replica-pair.js';
 
 /**
  * Two built `npm start` replicas on one pair of databases, behind the test's PgBouncer in transaction
- * pooling mode when it is installed, both counting rate limits in the machine's Redis under a key prefix
- * of this run (docs/pgbouncer.md#many-replicas). Then: a token revoked through A is refused by B,
- * which had just cached its principal; a caller's limit is one counter for both replicas; and A killed
- * (SIGKILL) in the middle of a stream of creates loses none that it acknowledged, and doubles none.
+ * pooling mode when it is installed (test/replicas/replica-pair.ts), both counting rate limits in the
+ * machine's Redis under a key prefix of this run (docs/pgbouncer.md#many-replicas). Then: a token
+ * revoked through A is refused by B, which had just cached its principal; a caller's limit is one
+ * counter for both replicas; and A killed (SIGKILL) in the middle of a stream of creates loses none that
+ * it acknowledged, and doubles none.
  * Without Redis the file is skipped and says so.
  */
 jest.setTimeout(300_000);
@@ -53,66 +43,38 @@ const maybe = redisUp ? it : it.skip;
 const SEQUENTIAL_LIMIT = 6;
 const BURST_LIMIT = 10;
 const prefix = uniquePrefix('replicas-truth');
-let buildDir: string;
-let dataDir: string;
-let bouncer: RunningPgBouncer | undefined;
-const databases: { url: string; drop: () => Promise<void> }[] = [];
+const pair = new ReplicaPair();
+const { replicas } = pair;
 let identity: IdentityRuntime;
-const replicas: { server: ServerProcess; baseUrl: string }[] = [];
 let tenant: Tenant;
 let limited: Tenant;
 let burstLimited: Tenant;
 
 beforeAll(async () => {
   if (!redisUp) return;
-  buildDir = buildServer('replicas-truth');
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-replicas-truth-'));
-  await chmod(dataDir, 0o755);
-  databases.push(await createMigratedTestDatabase('replicas_truth_production'));
-  databases.push(await createMigratedTestDatabase('replicas_truth_sandbox'));
-  const [production, sandbox] = databases.map(d => d.url);
-  // The tenants first (as the CLI makes them: identity's admin on the sandbox database), so the
-  // replicas can be started with two organizations' own low limits.
-  identity = await startIdentity({ databaseUrl: sandbox, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
-  const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, TEST_SECRET);
-  const env = { admin } as unknown as RunningEnvironment;
-  tenant = await createTenant(env);
-  limited = await createTenant(env);
-  burstLimited = await createTenant(env);
-  // 16 server connections, as test/replicas/two-replicas.test.ts found two replicas need (docs/pgbouncer.md).
-  if (pgbouncerInstalled()) bouncer = await startPgBouncer(testServerUrl(), { poolSize: 16 });
-  const urls: Record<string, string> = bouncer
-    ? {
-        DATABASE_URL: bouncer.pooled(production),
-        SANDBOX_DATABASE_URL: bouncer.pooled(sandbox),
-        DATABASE_DIRECT_URL: production,
-        SANDBOX_DATABASE_DIRECT_URL: sandbox,
-      }
-    : { DATABASE_URL: production, SANDBOX_DATABASE_URL: sandbox };
-  const settings = {
-    ...urls,
-    LOG_LEVEL: 'error',
-    REDIS_URL: MACHINE_REDIS,
-    REDIS_KEY_PREFIX: prefix,
-    RATE_LIMITS: 'on',
-    // Every request of this file comes from 127.0.0.1: the address and default caller limits are
-    // raised out of the way, and two organizations get limits low enough to count to.
-    SANDBOX_RATE_LIMIT_RULES: 'ip=100000/min,principal=100000/min',
-    RATE_LIMIT_OVERRIDES: `${limited.organizationId}=${SEQUENTIAL_LIMIT},${burstLimited.organizationId}=${BURST_LIMIT}`,
-  };
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const setup = {
-      buildDir,
-      dataDir,
-      productionUrl: production,
-      sandboxUrl: sandbox,
-      port,
-      productionPort: await freePort(),
-    };
-    replicas.push({ server: startServer(setup, settings), baseUrl: `http://127.0.0.1:${port}` });
-  }
-  for (const { server } of replicas) await within(server.ready, 120_000, 'replica start', server);
+  await pair.start({
+    label: 'replicas-truth',
+    // The tenants first (as the CLI makes them: identity's admin on the sandbox database), so the
+    // replicas can be started with two organizations' own low limits.
+    prepare: async ({ sandbox }) => {
+      identity = await startIdentity({ databaseUrl: sandbox, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
+      const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, TEST_SECRET);
+      const env = { admin } as unknown as RunningEnvironment;
+      tenant = await createTenant(env);
+      limited = await createTenant(env);
+      burstLimited = await createTenant(env);
+    },
+    settings: () => ({
+      LOG_LEVEL: 'error',
+      REDIS_URL: MACHINE_REDIS,
+      REDIS_KEY_PREFIX: prefix,
+      RATE_LIMITS: 'on',
+      // Every request of this file comes from 127.0.0.1: the address and default caller limits are
+      // raised out of the way, and two organizations get limits low enough to count to.
+      SANDBOX_RATE_LIMIT_RULES: 'ip=100000/min,principal=100000/min',
+      RATE_LIMIT_OVERRIDES: `${limited.organizationId}=${SEQUENTIAL_LIMIT},${burstLimited.organizationId}=${BURST_LIMIT}`,
+    }),
+  });
   // Both count in Redis, not in their own memory (the limiter's fallback), before anything is counted.
   for (const { server, baseUrl } of replicas) {
     const ready = await within(redisReady(baseUrl), 10_000, 'redis: "ok" on /readyz', server);
@@ -121,14 +83,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const { server } of replicas) await stopServer(server).catch(() => undefined);
-  killServers();
   await identity?.close();
-  await bouncer?.stop();
-  for (const database of databases) await database.drop().catch(() => undefined);
+  await pair.stop();
   if (redisUp) await deleteKeys(MACHINE_REDIS, prefix);
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  if (buildDir) await rm(buildDir, { recursive: true, force: true });
 });
 
 /** /readyz's body once it says `redis: "ok"` (the connection is made a moment after the port opens). */
@@ -160,25 +117,10 @@ maybe('a token revoked through one replica is refused by the other, which had ca
   expect((await on(A, 'DELETE', `/v1/organization-access-tokens/${id}`, tenant.pat)).status).toBe(204);
   const revokedAt = Date.now();
 
-  // LISTEN-based (docs/principals.md#revocation-reaches-every-process-at-once): A answers once its own
-  // listener has the NOTIFY; B's listener reads the same NOTIFY from PostgreSQL on its own connection,
-  // which nothing orders against B's next request. So B is polled, for at most 2 s: well under the
-  // cache's 5 s, so a B that kept serving its cached principal fails here.
-  const attempts: number[] = [];
-  for (;;) {
-    const onB = await on(B, 'GET', '/v1/organizations/', token);
-    attempts.push(onB.status);
-    if (onB.status !== 200) {
-      expect(onB.status).toBe(401);
-      expect(onB.body.error).toBe('invalid_token');
-      break;
-    }
-    if (Date.now() - revokedAt > 2000) throw new Error(`B still served the revoked token: ${attempts.join(',')}`);
-    await new Promise(r => setTimeout(r, 20));
-  }
-  console.log(
-    `replicas-truth: B answered ${attempts.join(', ')} within ${Date.now() - revokedAt} ms of the revocation`,
-  );
+  const { refusal, statuses, ms } = await untilRefused(() => on(B, 'GET', '/v1/organizations/', token), revokedAt);
+  expect(refusal.status).toBe(401);
+  expect(refusal.body.error).toBe('invalid_token');
+  console.log(`replicas-truth: B answered ${statuses.join(', ')} within ${ms} ms of the revocation`);
   // And it stays refused on both, whichever replica is asked.
   for (const replica of [A, B, A, B]) expect((await on(replica, 'GET', '/v1/organizations/', token)).status).toBe(401);
   // The tenant's own token still works on both: the eviction named one token, not everything.

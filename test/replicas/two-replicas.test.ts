@@ -1,102 +1,57 @@
 import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { seedDueRenewals } from '../../bench/seed-renewals.js';
 import { systemClock } from '../../kit/clock.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
-import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
-import { createMigratedTestDatabase, testServerUrl } from '../support/database.js';
-import {
-  buildServer,
-  freePort,
-  killServers,
-  query,
-  type ServerProcess,
-  startServer,
-  stopServer,
-  within,
-} from '../support/embedded-server.js';
+import { query } from '../support/embedded-server.js';
 import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { ReplicaPair } from './replica-pair.js';
 
 /**
  * Two replicas of the service on one database (docs/pgbouncer.md#many-replicas): two built `npm start`
  * processes (`<build>/embedded/main.js`), each with every worker on (renewal scheduler every 100 ms, jobs,
  * outbox relay, webhook delivery), behind the PgBouncer of test/pgbouncer in transaction pooling mode
- * when its binary is installed (straight to PostgreSQL otherwise). Then: 60 due subscriptions are renewed
- * once each (one order, one payment, one processor charge per period) with both schedulers racing; an
- * idempotency key sent to one replica and then the other creates one product; a sale made on one
- * replica is delivered to the merchant once, whichever replica's worker claims it.
+ * when its binary is installed (straight to PostgreSQL otherwise; test/replicas/replica-pair.ts). Then:
+ * 60 due subscriptions are renewed once each (one order, one payment, one processor charge per period)
+ * with both schedulers racing; an idempotency key sent to one replica and then the other creates one
+ * product; a sale made on one replica is delivered to the merchant once, whichever replica's worker
+ * claims it.
  */
 jest.setTimeout(300_000);
 
 const COUNT = 60;
-let buildDir: string;
-let dataDir: string;
-let bouncer: RunningPgBouncer | undefined;
-const databases: { url: string; drop: () => Promise<void> }[] = [];
+const pair = new ReplicaPair();
+const { replicas } = pair;
 let identity: IdentityRuntime;
-const replicas: { server: ServerProcess; baseUrl: string }[] = [];
 let tenant: Tenant;
 let receiver: WebhookReceiver;
 const renewingOrganization = randomUUID();
 
 beforeAll(async () => {
-  buildDir = buildServer('two-replicas');
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-replicas-'));
-  await chmod(dataDir, 0o755);
-  databases.push(await createMigratedTestDatabase('replicas_production'));
-  databases.push(await createMigratedTestDatabase('replicas_sandbox'));
-  const [production, sandbox] = databases.map(d => d.url);
-  await seedDueRenewals({
-    databaseUrl: sandbox,
-    organizationId: renewingOrganization,
-    count: COUNT,
-    periodEnd: new Date(Date.now() - 60_000),
+  await pair.start({
+    label: 'two-replicas',
+    prepare: ({ sandbox }) =>
+      seedDueRenewals({
+        databaseUrl: sandbox,
+        organizationId: renewingOrganization,
+        count: COUNT,
+        periodEnd: new Date(Date.now() - 60_000),
+      }),
+    settings: () => ({ RENEWAL_INTERVAL_MS: '100', LOG_LEVEL: 'error' }),
   });
-  // 16 server connections: two processes, each with pools whose transactions may wait for another pool (docs/pgbouncer.md).
-  if (pgbouncerInstalled()) bouncer = await startPgBouncer(testServerUrl(), { poolSize: 16 });
-  const urls: Record<string, string> = bouncer
-    ? {
-        DATABASE_URL: bouncer.pooled(production),
-        SANDBOX_DATABASE_URL: bouncer.pooled(sandbox),
-        DATABASE_DIRECT_URL: production,
-        SANDBOX_DATABASE_DIRECT_URL: sandbox,
-      }
-    : { DATABASE_URL: production, SANDBOX_DATABASE_URL: sandbox };
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const setup = {
-      buildDir,
-      dataDir,
-      productionUrl: production,
-      sandboxUrl: sandbox,
-      port,
-      productionPort: await freePort(),
-    };
-    const server = startServer(setup, { ...urls, RENEWAL_INTERVAL_MS: '100', LOG_LEVEL: 'error' });
-    replicas.push({ server, baseUrl: `http://127.0.0.1:${port}` });
-  }
-  for (const { server } of replicas) await within(server.ready, 120_000, 'replica start', server);
   // The tenant is made as the CLI makes it: identity's admin on the sandbox database.
-  identity = await startIdentity({ databaseUrl: sandbox, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
+  identity = await startIdentity({ databaseUrl: pair.sandbox, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
   const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, TEST_SECRET);
   tenant = await createTenant({ admin, baseUrl: replicas[0].baseUrl } as unknown as RunningEnvironment);
   receiver = await new WebhookReceiver().start();
 });
 
 afterAll(async () => {
-  for (const { server } of replicas) await stopServer(server).catch(() => undefined);
-  killServers();
   await identity?.close();
   await receiver?.close();
-  await bouncer?.stop();
-  for (const database of databases) await database.drop().catch(() => undefined);
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  if (buildDir) await rm(buildDir, { recursive: true, force: true });
+  await pair.stop();
 });
 
 const on = (replica: number, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
@@ -104,7 +59,7 @@ const on = (replica: number, method: string, path: string, body?: unknown, heade
 
 async function renewals(): Promise<Record<string, number>> {
   const [row] = await query<Record<string, string>>(
-    databases[1].url,
+    pair.sandbox,
     `select
        (select count(*) from billing.orders o where o.organization_id = $1 and o.billing_reason = 'subscription_cycle' and o.status = 'paid') as paid,
        (select count(*) from (select 1 from billing.orders o where o.organization_id = $1 and o.billing_reason = 'subscription_cycle'
