@@ -1,15 +1,13 @@
-import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, type Tenant, type TestStack } from '../support/stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
+import { dashboardTenant, EVIL, PASSWORD, signInWithCsrf } from './dashboard-support.js';
 
 /**
  * The dashboard's last sections over real HTTP (docs/dashboard.md): seat and metered prices on the product
  * forms, a subscription's seats, saved metric dashboards and the members' management, each change read back
  * through the API (or the members page); CSRF, a member's rights, and escaping of names.
  */
-const PASSWORD = 'correct horse battery';
-const EVIL = '<img src=x onerror=alert(1)>"\'';
 let stack: TestStack;
 let base: string;
 let owner: Tenant;
@@ -17,23 +15,16 @@ let memberEmail: string;
 let dash: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('dashboard_last');
-  base = stack.production.baseUrl;
-  owner = await createTenant(stack.production, { name: 'Last Shop' });
-  memberEmail = `last-member-${process.pid}-${Date.now()}@example.com`;
-  await stack.production.admin.createUser(memberEmail, PASSWORD);
-  await stack.production.admin.addMember(owner.organizationId, memberEmail, MemberRole.MEMBER);
-  dash = `/dashboard/${owner.organizationId}`;
+  ({ stack, base, owner, memberEmail, dash } = await dashboardTenant('dashboard_last', {
+    ownerName: 'Last Shop',
+    memberPrefix: 'last-member',
+  }));
 });
 afterAll(async () => {
   await stack?.close();
 });
 
-async function signedIn(email: string, path = '/products'): Promise<{ client: WebClient; csrf: string }> {
-  const client = new WebClient(base);
-  expect((await client.logIn(email, PASSWORD)).status).toBe(303);
-  return { client, csrf: csrfTokenOf((await client.get(`${dash}${path}`)).text) };
-}
+const signedIn = (email: string, path = '/products') => signInWithCsrf(base, email, `${dash}${path}`);
 
 const api = async (method: string, path: string, body?: unknown) =>
   call(base, method, path, { token: owner.oat, ...(body ? { body } : {}) });
