@@ -1,17 +1,22 @@
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField } from '../../web-kit/layout.js';
 import { formatDate } from '../portal/portal-format.js';
-import { type DashboardContext, type DashboardRoute, formField, redirectTo, whenRefused } from './dashboard-context.js';
-import { heading, sendDashboard } from './dashboard-frame.js';
+import {
+  csrfField,
+  type DashboardContext,
+  type DashboardRoute,
+  formField,
+  type FormState,
+  heading,
+  html,
+  type HtmlValue,
+  rawHtml,
+  redirectTo,
+  sendDashboard,
+  whenRefused,
+} from './section.js';
 
 const ROLES = ['member', 'admin', 'owner'] as const;
 /** The roles that may manage the organization, as `organizations:update` allows (docs/dashboard.md#members). */
 const MANAGERS = new Set(['owner', 'admin']);
-
-interface MembersForm {
-  error?: string;
-  status?: number;
-}
 
 function roleSelect(id: string, chosen: string, label: string): HtmlValue {
   return html`<select id="${id}" name="role" aria-label="${label}">${ROLES.map(
@@ -25,7 +30,7 @@ function roleSelect(id: string, chosen: string, label: string): HtmlValue {
  * either), so the page reads and changes them through identity's web contract, as `/settings` does the access
  * tokens. Owners and admins see the forms; identity checks the right again on every change.
  */
-async function listMembers(ctx: DashboardContext, form: MembersForm = {}): Promise<void> {
+async function listMembers(ctx: DashboardContext, form: FormState = {}): Promise<void> {
   const members = await ctx.deps.identity.members(ctx.req.principal, ctx.organization.id);
   const manages = MANAGERS.has(ctx.organization.role);
   const base = `/dashboard/${ctx.organization.id}/members`;
