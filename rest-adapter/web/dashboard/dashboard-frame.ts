@@ -48,6 +48,7 @@ const NOTICES: Record<string, string> = {
   pending_cleared: 'The pending change was dropped.',
   seats_changed: 'The seats were changed.',
   'dashboard-saved': 'The dashboard was saved.',
+  'dashboard-renamed': 'The dashboard was renamed.',
   'dashboard-deleted': 'The dashboard was deleted.',
   'member-added': 'The member was added.',
   'member-role-changed': "The member's role was changed.",
