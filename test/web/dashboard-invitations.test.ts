@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { call, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { WebClient } from './client.js';
 import { dashboardTenant, PASSWORD, signInWithCsrf } from './dashboard-support.js';
 
@@ -177,5 +177,21 @@ describe('member invitations', () => {
     expect((await call(base, 'GET', `/v1/organizations/${owner.organizationId}`, { token: owner.oat })).status).toBe(
       200,
     );
+  });
+
+  it("lists the sandbox's invitation e-mail in the outgoing mail, kept there for an address that is no member yet", async () => {
+    const tenant = await createTenant(stack.sandbox, { name: 'Sandbox Invites' });
+    const sandboxDash = `/dashboard/${tenant.organizationId}`;
+    const { client, csrf } = await signInWithCsrf(stack.sandbox.baseUrl, tenant.email, `${sandboxDash}/members`);
+    const invitee = `sandbox-invitee-${process.pid}-${Date.now()}@example.com`;
+    const invited = await client.post(`${sandboxDash}/members`, { csrf_token: csrf, email: invitee, role: 'member' });
+    expect(invited.location).toBe(`${sandboxDash}/members?notice=member-invited`);
+    let mail = '';
+    for (let i = 0; i < 600 && !mail.includes(invitee); i++) {
+      mail = (await client.get(`/sandbox/emails?organization_id=${tenant.organizationId}`)).text;
+      if (!mail.includes(invitee)) await new Promise(resolve => setTimeout(resolve, 50));
+    }
+    expect(mail).toContain('You&#39;ve been invited to Sandbox Invites');
+    expect(mail).toContain(`To ${invitee}`);
   });
 });
