@@ -1,7 +1,7 @@
 import { createBenefit } from '../support/portal-benefits.js';
 import { call, type Tenant, type TestStack } from '../support/stack.js';
 import { WebClient } from './client.js';
-import { dashboardTenant, EVIL, signInWithCsrf } from './dashboard-support.js';
+import { useDashboardTenant, EVIL, signInWithCsrf } from './dashboard-support.js';
 
 /**
  * The dashboard's catalog over real HTTP (rest-adapter/web/dashboard, docs/dashboard.md): product prices and
@@ -14,14 +14,15 @@ let owner: Tenant;
 let memberEmail: string;
 let dash: string;
 
-beforeAll(async () => {
-  ({ stack, base, owner, memberEmail, dash } = await dashboardTenant('dashboard_catalog', {
+useDashboardTenant(
+  'dashboard_catalog',
+  {
     memberPrefix: 'catalog-member',
-  }));
-});
-afterAll(async () => {
-  await stack?.close();
-});
+  },
+  tenant => {
+    ({ stack, base, owner, memberEmail, dash } = tenant);
+  },
+);
 
 const signedIn = (email: string) => signInWithCsrf(base, email, `${dash}/products`);
 

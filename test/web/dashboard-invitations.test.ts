@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { WebClient } from './client.js';
-import { dashboardTenant, PASSWORD, signInWithCsrf } from './dashboard-support.js';
+import { useDashboardTenant, PASSWORD, signInWithCsrf } from './dashboard-support.js';
 
 /**
  * Inviting members from the dashboard over real HTTP (docs/dashboard.md#members), as Polar's `members/invite`:
@@ -15,15 +15,16 @@ let owner: Tenant;
 let memberEmail: string;
 let dash: string;
 
-beforeAll(async () => {
-  ({ stack, base, owner, memberEmail, dash } = await dashboardTenant('dashboard_invitations', {
+useDashboardTenant(
+  'dashboard_invitations',
+  {
     ownerName: 'Invite Shop',
     memberPrefix: 'invite-member',
-  }));
-});
-afterAll(async () => {
-  await stack?.close();
-});
+  },
+  tenant => {
+    ({ stack, base, owner, memberEmail, dash } = tenant);
+  },
+);
 
 async function query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
   const clientUrl = stack.production.environment.identity.orm.config.get('clientUrl') as string;

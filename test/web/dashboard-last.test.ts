@@ -1,7 +1,7 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, type Tenant, type TestStack } from '../support/stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
-import { dashboardTenant, EVIL, PASSWORD, signInWithCsrf } from './dashboard-support.js';
+import { useDashboardTenant, EVIL, PASSWORD, signInWithCsrf } from './dashboard-support.js';
 
 /**
  * The dashboard's last sections over real HTTP (docs/dashboard.md): seat and metered prices on the product
@@ -14,15 +14,16 @@ let owner: Tenant;
 let memberEmail: string;
 let dash: string;
 
-beforeAll(async () => {
-  ({ stack, base, owner, memberEmail, dash } = await dashboardTenant('dashboard_last', {
+useDashboardTenant(
+  'dashboard_last',
+  {
     ownerName: 'Last Shop',
     memberPrefix: 'last-member',
-  }));
-});
-afterAll(async () => {
-  await stack?.close();
-});
+  },
+  tenant => {
+    ({ stack, base, owner, memberEmail, dash } = tenant);
+  },
+);
 
 const signedIn = (email: string, path = '/products') => signInWithCsrf(base, email, `${dash}${path}`);
 

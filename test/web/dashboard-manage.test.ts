@@ -3,7 +3,7 @@ import { MemberRole } from '../../subgraphs/identity/memberships/membership.enti
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, type Tenant, type TestStack } from '../support/stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
-import { dashboardTenant, PASSWORD, signIn } from './dashboard-support.js';
+import { useDashboardTenant, PASSWORD, signIn } from './dashboard-support.js';
 
 /**
  * The dashboard's management pages over real HTTP (docs/dashboard.md): a subscription's plan change with
@@ -18,15 +18,16 @@ let memberEmail: string;
 let memberId: string;
 let dash: string;
 
-beforeAll(async () => {
-  ({ stack, base, owner, memberEmail, memberId, dash } = await dashboardTenant('dashboard_manage', {
+useDashboardTenant(
+  'dashboard_manage',
+  {
     ownerName: 'Manage Shop',
     memberPrefix: 'manage-member',
-  }));
-});
-afterAll(async () => {
-  await stack?.close();
-});
+  },
+  tenant => {
+    ({ stack, base, owner, memberEmail, memberId, dash } = tenant);
+  },
+);
 
 const signedIn = (email: string) => signIn(base, email);
 

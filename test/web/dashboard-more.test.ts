@@ -1,6 +1,6 @@
 import { buyWithBenefits, createBenefit } from '../support/portal-benefits.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
-import { dashboardTenant, EVIL, signInWithCsrf } from './dashboard-support.js';
+import { useDashboardTenant, EVIL, signInWithCsrf } from './dashboard-support.js';
 
 /**
  * The dashboard's customer benefits and meters, webhook endpoints (create, edit, delete, the disabled state)
@@ -16,16 +16,17 @@ let stranger: Tenant;
 let memberEmail: string;
 let dash: string;
 
-beforeAll(async () => {
-  ({ stack, base, owner, memberEmail, dash } = await dashboardTenant('dashboard_more', {
+useDashboardTenant(
+  'dashboard_more',
+  {
     environment: 'sandbox',
     memberPrefix: 'more-member',
-  }));
-  stranger = await createTenant(stack.sandbox);
-});
-afterAll(async () => {
-  await stack?.close();
-});
+  },
+  async tenant => {
+    ({ stack, base, owner, memberEmail, dash } = tenant);
+    stranger = await createTenant(stack.sandbox);
+  },
+);
 
 const signedIn = (email: string) => signInWithCsrf(base, email, `${dash}/webhooks`);
 

@@ -2,7 +2,7 @@ import { MemberRole } from '../../subgraphs/identity/memberships/membership.enti
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
-import { dashboardTenant, EVIL, signIn } from './dashboard-support.js';
+import { useDashboardTenant, EVIL, signIn } from './dashboard-support.js';
 
 /**
  * The merchant dashboard over real HTTP (rest-adapter/web/dashboard, docs/dashboard.md): the frame and its
@@ -16,16 +16,17 @@ let other: Tenant;
 let memberEmail: string;
 let memberId: string;
 
-beforeAll(async () => {
-  ({ stack, base, owner, memberEmail, memberId } = await dashboardTenant('dashboard_pages', {
+useDashboardTenant(
+  'dashboard_pages',
+  {
     ownerName: `Shop ${EVIL}`,
     memberPrefix: 'dash-member',
-  }));
-  other = await createTenant(stack.production);
-});
-afterAll(async () => {
-  await stack?.close();
-});
+  },
+  async tenant => {
+    ({ stack, base, owner, memberEmail, memberId } = tenant);
+    other = await createTenant(stack.production);
+  },
+);
 
 const signedIn = (email: string, at = base) => signIn(at, email);
 

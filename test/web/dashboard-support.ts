@@ -28,20 +28,29 @@ export interface DashboardTenant {
 }
 
 /**
- * Starts the stack `name` and makes the owner's organization (named `ownerName` when given) in `environment`,
- * with a member signed up as `<memberPrefix>-…@example.com`. The caller closes `stack` after its tests.
+ * Registers the file's set-up and tear-down: starts the stack `name`, makes the owner's organization (named
+ * `ownerName` when given) in `environment` with a member signed up as `<memberPrefix>-…@example.com`, and hands
+ * them to `ready`; the stack is closed after the file's tests (also when the set-up failed half-way).
  */
-export async function dashboardTenant(
+export function useDashboardTenant(
   name: string,
   options: { environment?: 'production' | 'sandbox'; ownerName?: string; memberPrefix: string },
-): Promise<DashboardTenant> {
-  const stack = await startTestStack(name);
-  const env = stack[options.environment ?? 'production'];
-  const owner = await createTenant(env, options.ownerName ? { name: options.ownerName } : {});
-  const memberEmail = `${options.memberPrefix}-${process.pid}-${Date.now()}@example.com`;
-  const memberId = (await env.admin.createUser(memberEmail, PASSWORD)).id;
-  await env.admin.addMember(owner.organizationId, memberEmail, MemberRole.MEMBER);
-  return { stack, env, base: env.baseUrl, owner, memberEmail, memberId, dash: `/dashboard/${owner.organizationId}` };
+  ready: (tenant: DashboardTenant) => void | Promise<void>,
+): void {
+  let stack: TestStack | undefined;
+  beforeAll(async () => {
+    stack = await startTestStack(name);
+    const env = stack[options.environment ?? 'production'];
+    const owner = await createTenant(env, options.ownerName ? { name: options.ownerName } : {});
+    const memberEmail = `${options.memberPrefix}-${process.pid}-${Date.now()}@example.com`;
+    const memberId = (await env.admin.createUser(memberEmail, PASSWORD)).id;
+    await env.admin.addMember(owner.organizationId, memberEmail, MemberRole.MEMBER);
+    const dash = `/dashboard/${owner.organizationId}`;
+    await ready({ stack, env, base: env.baseUrl, owner, memberEmail, memberId, dash });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
 }
 
 /** A browser signed in as `email` at `base` (the sign-in's 303 checked). */

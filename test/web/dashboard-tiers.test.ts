@@ -1,25 +1,25 @@
-import { call, type Tenant, type TestStack } from '../support/stack.js';
-import { dashboardTenant, EVIL, signInWithCsrf } from './dashboard-support.js';
+import { call, type Tenant } from '../support/stack.js';
+import { useDashboardTenant, EVIL, signInWithCsrf } from './dashboard-support.js';
 
 /**
  * Tiered seat prices on the product forms and the rename of a saved metric dashboard over real HTTP
  * (docs/dashboard.md): each change read back through `/v1`; the API's validation shown on the form with nothing
  * made; CSRF; escaping of a typed name.
  */
-let stack: TestStack;
 let base: string;
 let owner: Tenant;
 let dash: string;
 
-beforeAll(async () => {
-  ({ stack, base, owner, dash } = await dashboardTenant('dashboard_tiers', {
+useDashboardTenant(
+  'dashboard_tiers',
+  {
     ownerName: 'Tier Shop',
     memberPrefix: 'tiers-member',
-  }));
-});
-afterAll(async () => {
-  await stack?.close();
-});
+  },
+  tenant => {
+    ({ base, owner, dash } = tenant);
+  },
+);
 
 const api = async (method: string, path: string, body?: unknown) =>
   call(base, method, path, { token: owner.oat, ...(body ? { body } : {}) });
