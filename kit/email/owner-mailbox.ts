@@ -9,9 +9,12 @@ import type { RpcContract } from '../http/signed-rpc.js';
  * embedded, signed JSON RPC (`OWNER_MAILBOX_RPC`, served by the billing process) when distributed.
  */
 
-/** Whom a notification is for: a user (their own address) or an organization (its owners and admins). */
+/**
+ * Whom a notification is for: a user (their own address), an organization (its owners and admins), or an
+ * address of no user yet (`id` is the e-mail: an invitation to join an organization).
+ */
 export interface NotifiedOwner {
-  type: 'user' | 'organization';
+  type: 'user' | 'organization' | 'address';
   id: string;
 }
 
@@ -25,6 +28,8 @@ export interface OwnerEmail {
   subject: string;
   /** Plain text body. */
   text: string;
+  /** When the message carries a one-time link: its expiry (ISO 8601), when the outbox blanks its bodies. */
+  redactAt?: string | null;
 }
 
 export interface OwnerMailbox {

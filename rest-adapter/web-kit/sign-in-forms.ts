@@ -9,6 +9,8 @@ export interface SignInFormOptions {
   /** The e-mail to fill in again after a failed attempt. */
   email?: string;
   error?: string | null;
+  /** The sign-up of an invitation's link: its token (posted back), the organization it joins and the role. */
+  invitation?: { token: string; organizationName: string; role: string } | null;
 }
 
 /**
@@ -30,13 +32,18 @@ ${csrfField(csrfToken)}
 </div>`;
 }
 
-/** The sign-up form: e-mail, password and its confirmation, a button "Sign up", a link "Log in". */
-export function signupForm({ csrfToken, returnTo, email, error }: SignInFormOptions): SafeHtml {
+/**
+ * The sign-up form: e-mail, password and its confirmation, a button "Sign up", a link "Log in". From an
+ * invitation's link it says what the account joins, and posts the link's token back.
+ */
+export function signupForm({ csrfToken, returnTo, email, error, invitation }: SignInFormOptions): SafeHtml {
   return html`<h1>Sign up</h1>
 <div class="card">
 ${errorBox(error)}
+${invitation ? html`<p data-invitation>You are invited to join <strong>${invitation.organizationName}</strong> as ${invitation.role}. Create your account with the invited e-mail to join.</p>` : null}
 <form class="stack" method="post" action="/signup">
 ${csrfField(csrfToken)}
+${invitation ? html`<input type="hidden" name="invitation" value="${invitation.token}">` : null}
 <input type="hidden" name="return_to" value="${returnTo ?? DEFAULT_RETURN_TO}">
 <div class="field"><label for="signup-email">Email</label><input id="signup-email" type="email" name="email" value="${email ?? ''}" autocomplete="email" required autofocus></div>
 <div class="field"><label for="signup-password">Password</label><input id="signup-password" type="password" name="password" autocomplete="new-password" minlength="8" required></div>

@@ -52,6 +52,8 @@ export { OAUTH2_PROVIDER_RPC } from './oauth2/oauth2.contract.js';
 // What the sign-in and settings pages need from identity: plain JSON, in-process or over signed RPC.
 export { WEB_IDENTITY_RPC } from './web/web.contract.js';
 export type {
+  InvitationRow,
+  InvitationView,
   MemberRow,
   OrganizationPage,
   OrganizationSummary,

@@ -1,4 +1,5 @@
 import type { PrincipalCache } from '../../kit/principal-cache.js';
+import { MemberInvitationService } from './memberships/member-invitation.service.js';
 import { MembershipService } from './memberships/membership.service.js';
 import { OAuth2Service } from './oauth2/oauth2.service.js';
 import { OrganizationService } from './organizations/organization.service.js';
@@ -12,6 +13,7 @@ export interface IdentityServices {
   users: UserService;
   organizations: OrganizationService;
   memberships: MembershipService;
+  invitations: MemberInvitationService;
   organizationAccessTokens: OrganizationAccessTokenService;
   personalAccessTokens: PersonalAccessTokenService;
   sessions: UserSessionService;
@@ -20,10 +22,13 @@ export interface IdentityServices {
 
 export function createIdentityServices(secret: string, cache: PrincipalCache): IdentityServices {
   const sessions = new UserSessionService(secret, cache);
+  const users = new UserService();
+  const memberships = new MembershipService(cache);
   return {
-    users: new UserService(),
+    users,
     organizations: new OrganizationService(cache),
-    memberships: new MembershipService(cache),
+    memberships,
+    invitations: new MemberInvitationService(secret, memberships, users, cache),
     organizationAccessTokens: new OrganizationAccessTokenService(secret, cache),
     personalAccessTokens: new PersonalAccessTokenService(secret, cache),
     sessions,

@@ -1,39 +1,30 @@
-import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
 import { createBenefit } from '../support/portal-benefits.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
-import { csrfTokenOf, WebClient } from './client.js';
+import { call, type Tenant, type TestStack } from '../support/stack.js';
+import { WebClient } from './client.js';
+import { useDashboardTenant, EVIL, signInWithCsrf } from './dashboard-support.js';
 
 /**
  * The dashboard's catalog over real HTTP (rest-adapter/web/dashboard, docs/dashboard.md): product prices and
  * benefits, discounts and checkout links, each change read back through the API; CSRF, a member's rights as
  * the API grants them, and escaping of names the merchant typed.
  */
-const PASSWORD = 'correct horse battery';
-const EVIL = '<img src=x onerror=alert(1)>"\'';
 let stack: TestStack;
 let base: string;
 let owner: Tenant;
 let memberEmail: string;
 let dash: string;
 
-beforeAll(async () => {
-  stack = await startTestStack('dashboard_catalog');
-  base = stack.production.baseUrl;
-  owner = await createTenant(stack.production);
-  memberEmail = `catalog-member-${process.pid}-${Date.now()}@example.com`;
-  await stack.production.admin.createUser(memberEmail, PASSWORD);
-  await stack.production.admin.addMember(owner.organizationId, memberEmail, MemberRole.MEMBER);
-  dash = `/dashboard/${owner.organizationId}`;
-});
-afterAll(async () => {
-  await stack?.close();
-});
+useDashboardTenant(
+  'dashboard_catalog',
+  {
+    memberPrefix: 'catalog-member',
+  },
+  tenant => {
+    ({ stack, base, owner, memberEmail, dash } = tenant);
+  },
+);
 
-async function signedIn(email: string): Promise<{ client: WebClient; csrf: string }> {
-  const client = new WebClient(base);
-  expect((await client.logIn(email, PASSWORD)).status).toBe(303);
-  return { client, csrf: csrfTokenOf((await client.get(`${dash}/products`)).text) };
-}
+const signedIn = (email: string) => signInWithCsrf(base, email, `${dash}/products`);
 
 const api = async (method: string, path: string, body?: unknown) =>
   call(base, method, path, { token: owner.oat, ...(body ? { body } : {}) });

@@ -1,15 +1,15 @@
 import { formatMoney } from '../../kit/money/format.js';
 import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, type Tenant, type TestStack } from '../support/stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
+import { useDashboardTenant, PASSWORD, signIn } from './dashboard-support.js';
 
 /**
  * The dashboard's management pages over real HTTP (docs/dashboard.md): a subscription's plan change with
  * the API's own preview, the organization's settings forms, the members list, and where sign-in lands.
  * Every action is checked by reading the result back through `/v1`.
  */
-const PASSWORD = 'correct horse battery';
 const EVIL = '<img src=x onerror=alert(1)>';
 let stack: TestStack;
 let base: string;
@@ -18,24 +18,18 @@ let memberEmail: string;
 let memberId: string;
 let dash: string;
 
-beforeAll(async () => {
-  stack = await startTestStack('dashboard_manage');
-  base = stack.production.baseUrl;
-  owner = await createTenant(stack.production, { name: 'Manage Shop' });
-  memberEmail = `manage-member-${process.pid}-${Date.now()}@example.com`;
-  memberId = (await stack.production.admin.createUser(memberEmail, PASSWORD)).id;
-  await stack.production.admin.addMember(owner.organizationId, memberEmail, MemberRole.MEMBER);
-  dash = `/dashboard/${owner.organizationId}`;
-});
-afterAll(async () => {
-  await stack?.close();
-});
+useDashboardTenant(
+  'dashboard_manage',
+  {
+    ownerName: 'Manage Shop',
+    memberPrefix: 'manage-member',
+  },
+  tenant => {
+    ({ stack, base, owner, memberEmail, memberId, dash } = tenant);
+  },
+);
 
-async function signedIn(email: string): Promise<WebClient> {
-  const client = new WebClient(base);
-  expect((await client.logIn(email, PASSWORD)).status).toBe(303);
-  return client;
-}
+const signedIn = (email: string) => signIn(base, email);
 
 const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
 const organization = async () => (await api('GET', `/v1/organizations/${owner.organizationId}`)).body;

@@ -1,7 +1,6 @@
-import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
 import { buyWithBenefits, createBenefit } from '../support/portal-benefits.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
-import { csrfTokenOf, WebClient } from './client.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { useDashboardTenant, EVIL, signInWithCsrf } from './dashboard-support.js';
 
 /**
  * The dashboard's customer benefits and meters, webhook endpoints (create, edit, delete, the disabled state)
@@ -9,8 +8,6 @@ import { csrfTokenOf, WebClient } from './client.js';
  * each change read back through the API, CSRF, a member's rights as the API grants them, escaping. In the
  * sandbox, which lets a webhook endpoint point anywhere (docs/webhooks.md).
  */
-const PASSWORD = 'correct horse battery';
-const EVIL = '<img src=x onerror=alert(1)>"\'';
 const ESCAPED = '&lt;img src=x onerror=alert(1)&gt;&quot;&#39;';
 let stack: TestStack;
 let base: string;
@@ -19,25 +16,19 @@ let stranger: Tenant;
 let memberEmail: string;
 let dash: string;
 
-beforeAll(async () => {
-  stack = await startTestStack('dashboard_more');
-  base = stack.sandbox.baseUrl;
-  owner = await createTenant(stack.sandbox);
-  stranger = await createTenant(stack.sandbox);
-  memberEmail = `more-member-${process.pid}-${Date.now()}@example.com`;
-  await stack.sandbox.admin.createUser(memberEmail, PASSWORD);
-  await stack.sandbox.admin.addMember(owner.organizationId, memberEmail, MemberRole.MEMBER);
-  dash = `/dashboard/${owner.organizationId}`;
-});
-afterAll(async () => {
-  await stack?.close();
-});
+useDashboardTenant(
+  'dashboard_more',
+  {
+    environment: 'sandbox',
+    memberPrefix: 'more-member',
+  },
+  async tenant => {
+    ({ stack, base, owner, memberEmail, dash } = tenant);
+    stranger = await createTenant(stack.sandbox);
+  },
+);
 
-async function signedIn(email: string): Promise<{ client: WebClient; csrf: string }> {
-  const client = new WebClient(base);
-  expect((await client.logIn(email, PASSWORD)).status).toBe(303);
-  return { client, csrf: csrfTokenOf((await client.get(`${dash}/webhooks`)).text) };
-}
+const signedIn = (email: string) => signInWithCsrf(base, email, `${dash}/webhooks`);
 
 const api = async (method: string, path: string, body?: unknown, token = owner.oat) =>
   call(base, method, path, { token, ...(body ? { body } : {}) });

@@ -1,15 +1,14 @@
 import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
+import { useDashboardTenant, EVIL, signIn } from './dashboard-support.js';
 
 /**
  * The merchant dashboard over real HTTP (rest-adapter/web/dashboard, docs/dashboard.md): the frame and its
  * organization picker, the overview's table and its scripts' CSP and caching, escaping of names the
  * merchant (or a customer) typed, CSRF, and a member without the right role refused with the API's error.
  */
-const PASSWORD = 'correct horse battery';
-const EVIL = '<img src=x onerror=alert(1)>"\'';
 let stack: TestStack;
 let base: string;
 let owner: Tenant;
@@ -17,24 +16,19 @@ let other: Tenant;
 let memberEmail: string;
 let memberId: string;
 
-beforeAll(async () => {
-  stack = await startTestStack('dashboard_pages');
-  base = stack.production.baseUrl;
-  owner = await createTenant(stack.production, { name: `Shop ${EVIL}` });
-  other = await createTenant(stack.production);
-  memberEmail = `dash-member-${process.pid}-${Date.now()}@example.com`;
-  memberId = (await stack.production.admin.createUser(memberEmail, PASSWORD)).id;
-  await stack.production.admin.addMember(owner.organizationId, memberEmail, MemberRole.MEMBER);
-});
-afterAll(async () => {
-  await stack?.close();
-});
+useDashboardTenant(
+  'dashboard_pages',
+  {
+    ownerName: `Shop ${EVIL}`,
+    memberPrefix: 'dash-member',
+  },
+  async tenant => {
+    ({ stack, base, owner, memberEmail, memberId } = tenant);
+    other = await createTenant(stack.production);
+  },
+);
 
-async function signedIn(email: string, at = base): Promise<WebClient> {
-  const client = new WebClient(at);
-  expect((await client.logIn(email, PASSWORD)).status).toBe(303);
-  return client;
-}
+const signedIn = (email: string, at = base) => signIn(at, email);
 
 describe('the dashboard frame', () => {
   it('sends a signed-out visitor to the sign-in, and a member of one organization straight to it', async () => {

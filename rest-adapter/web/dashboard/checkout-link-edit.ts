@@ -1,25 +1,24 @@
-import { html, rawHtml } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
 import { safeExternalUrl } from '../portal/portal-format.js';
 import {
+  csrfField,
   type DashboardContext,
   type DashboardRoute,
+  errorBox,
   formField,
+  type FormState,
   formValues,
+  heading,
+  html,
   ofThisOrganization,
+  rawHtml,
   redirectTo,
+  sendDashboard,
   whenRefused,
-} from './dashboard-context.js';
-import { heading, sendDashboard } from './dashboard-frame.js';
+  type Wire,
+} from './section.js';
 
-type Wire = Record<string, any>;
 /** The most live products the form offers (the API's page limit), besides the link's own. */
 const PRODUCTS_LISTED = '100';
-
-interface FormState {
-  error?: string;
-  status?: number;
-}
 
 async function linkOf(ctx: DashboardContext): Promise<Wire> {
   const id = ctx.req.params.id as string;

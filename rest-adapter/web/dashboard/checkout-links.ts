@@ -1,26 +1,28 @@
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
 import { safeExternalUrl } from '../portal/portal-format.js';
 import {
+  csrfField,
   type DashboardContext,
   type DashboardRoute,
   deleteOfThisOrganization,
+  errorBox,
   formField,
+  type FormState,
   formValues,
+  heading,
+  html,
+  type HtmlValue,
+  pageNumber,
+  pager,
+  rawHtml,
   redirectTo,
+  sendDashboard,
   whenRefused,
-} from './dashboard-context.js';
-import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
+  type Wire,
+} from './section.js';
 
-type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
 /** The most live products the create form offers (the API's page limit); a link of others is made through the API. */
 const PRODUCTS_LISTED = '100';
-
-interface FormState {
-  error?: string;
-  status?: number;
-}
 
 function createForm(ctx: DashboardContext, products: Wire[], error?: string): HtmlValue {
   const chosen = new Set(formValues(ctx, 'products'));

@@ -1,12 +1,20 @@
-import { html, type HtmlValue } from '../../web-kit/html.js';
-import { csrfField } from '../../web-kit/layout.js';
 import { formatDate, formatUnits } from '../portal/portal-format.js';
-import { type DashboardContext, type DashboardRoute, ofThisOrganization } from './dashboard-context.js';
-import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
 import { ordersTable } from './orders.js';
 import { subscriptionsTable } from './subscriptions.js';
+import {
+  csrfField,
+  type DashboardContext,
+  type DashboardRoute,
+  heading,
+  html,
+  type HtmlValue,
+  ofThisOrganization,
+  pageNumber,
+  pager,
+  sendDashboard,
+  type Wire,
+} from './section.js';
 
-type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
 /** The most grants and meters a customer's page lists (the API's page limit); the rest are read through the API. */
 const HOLDINGS_LISTED = '100';

@@ -48,8 +48,10 @@ const NOTICES: Record<string, string> = {
   pending_cleared: 'The pending change was dropped.',
   seats_changed: 'The seats were changed.',
   'dashboard-saved': 'The dashboard was saved.',
+  'dashboard-renamed': 'The dashboard was renamed.',
   'dashboard-deleted': 'The dashboard was deleted.',
-  'member-added': 'The member was added.',
+  'member-added': 'The member was added. They were told by e-mail.',
+  'member-invited': 'The invitation was sent by e-mail.',
   'member-role-changed': "The member's role was changed.",
   'member-removed': 'The member was removed.',
 };

@@ -1,22 +1,19 @@
-import { html } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
+import { discountDuration, discountValue } from './discounts.js';
 import {
+  csrfField,
   type DashboardContext,
   type DashboardRoute,
+  errorBox,
   formField,
+  type FormState,
+  heading,
+  html,
   ofThisOrganization,
   redirectTo,
+  sendDashboard,
   whenRefused,
-} from './dashboard-context.js';
-import { heading, sendDashboard } from './dashboard-frame.js';
-import { discountDuration, discountValue } from './discounts.js';
-
-type Wire = Record<string, any>;
-
-interface FormState {
-  error?: string;
-  status?: number;
-}
+  type Wire,
+} from './section.js';
 
 /** The field's posted value after a refused post, else the discount's own. */
 function shown(ctx: DashboardContext, name: string, current: unknown): string {

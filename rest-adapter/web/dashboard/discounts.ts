@@ -1,28 +1,30 @@
 import { formatMoney, parseMajorUnits } from '../../../kit/money/format.js';
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
 import {
+  csrfField,
   type DashboardContext,
   type DashboardRoute,
   deleteOfThisOrganization,
+  errorBox,
   formField,
+  type FormState,
+  heading,
+  html,
+  type HtmlValue,
+  pageNumber,
+  pager,
+  rawHtml,
   redirectTo,
+  sendDashboard,
   whenRefused,
-} from './dashboard-context.js';
-import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
+  type Wire,
+} from './section.js';
 
-type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
 const DURATIONS = [
   { value: 'once', label: 'Once' },
   { value: 'forever', label: 'Forever' },
   { value: 'repeating', label: 'For some months' },
 ] as const;
-
-interface FormState {
-  error?: string;
-  status?: number;
-}
 
 /** `12.5` (percent) → 1250 basis points, exactly; anything but a plain number with at most two decimals is null. */
 function basisPoints(text: string): number | null {

@@ -1,17 +1,23 @@
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField } from '../../web-kit/layout.js';
+import type { InvitationRow } from '../../../subgraphs/identity/contract.js';
 import { formatDate } from '../portal/portal-format.js';
-import { type DashboardContext, type DashboardRoute, formField, redirectTo, whenRefused } from './dashboard-context.js';
-import { heading, sendDashboard } from './dashboard-frame.js';
+import {
+  csrfField,
+  type DashboardContext,
+  type DashboardRoute,
+  formField,
+  type FormState,
+  heading,
+  html,
+  type HtmlValue,
+  rawHtml,
+  redirectTo,
+  sendDashboard,
+  whenRefused,
+} from './section.js';
 
 const ROLES = ['member', 'admin', 'owner'] as const;
 /** The roles that may manage the organization, as `organizations:update` allows (docs/dashboard.md#members). */
 const MANAGERS = new Set(['owner', 'admin']);
-
-interface MembersForm {
-  error?: string;
-  status?: number;
-}
 
 function roleSelect(id: string, chosen: string, label: string): HtmlValue {
   return html`<select id="${id}" name="role" aria-label="${label}">${ROLES.map(
@@ -20,13 +26,16 @@ function roleSelect(id: string, chosen: string, label: string): HtmlValue {
 }
 
 /**
- * `GET …/members`: the organization's members and their roles, for any member. The `/v1` API has no list of an
- * organization's members (its members are a customer's), nor a way to add or remove them (Polar has none
- * either), so the page reads and changes them through identity's web contract, as `/settings` does the access
- * tokens. Owners and admins see the forms; identity checks the right again on every change.
+ * `GET …/members`: the organization's members and their roles, and the invitations not yet accepted, for any
+ * member. The `/v1` API Polar documents has no list of an organization's members (its members are a customer's),
+ * so the page reads and changes them through identity's web contract, as `/settings` does the access tokens.
+ * Owners and admins see the forms; identity checks the right again on every change.
  */
-async function listMembers(ctx: DashboardContext, form: MembersForm = {}): Promise<void> {
-  const members = await ctx.deps.identity.members(ctx.req.principal, ctx.organization.id);
+async function listMembers(ctx: DashboardContext, form: FormState = {}): Promise<void> {
+  const [members, invitations] = await Promise.all([
+    ctx.deps.identity.members(ctx.req.principal, ctx.organization.id),
+    ctx.deps.identity.invitations(ctx.req.principal, ctx.organization.id),
+  ]);
   const manages = MANAGERS.has(ctx.organization.role);
   const base = `/dashboard/${ctx.organization.id}/members`;
   const actions = (email: string, role: string, i: number) =>
@@ -35,7 +44,7 @@ async function listMembers(ctx: DashboardContext, form: MembersForm = {}): Promi
 <form class="inline" method="post" action="${base}/remove">${csrfField(ctx.csrfToken)}<input type="hidden" name="email" value="${email}"><button type="submit" class="danger">Remove</button></form></td>`
       : null;
   const addForm = manages
-    ? html`<h2>Add a member</h2><div class="card"><p class="muted">Only a person who already has an account can be added: no invitation is sent. Someone new signs up first at <a href="/signup">/signup</a>.</p>
+    ? html`<h2>Add or invite a member</h2><div class="card"><p class="muted">A person who has an account is added at once and told by e-mail. Anyone else is sent an invitation: its link, valid 7 days, signs them up into the organization with the role.</p>
 <form class="filters" method="post" action="${base}">${csrfField(ctx.csrfToken)}<div class="field"><label for="member-email">E-mail</label><input id="member-email" type="email" name="email" value="${formField(ctx, 'email')}" required></div><div class="field"><label for="member-role">Role</label>${roleSelect('member-role', formField(ctx, 'role') || 'member', 'Role')}</div><div><button type="submit">Add member</button></div></form></div>`
     : html`<p class="muted">Owners and admins add and remove members and change their roles.</p>`;
   sendDashboard(ctx, {
@@ -45,8 +54,17 @@ async function listMembers(ctx: DashboardContext, form: MembersForm = {}): Promi
     body: html`${heading('Members', form.error)}<table><thead><tr><th>E-mail</th><th>Role</th><th>Member since</th>${manages ? html`<th></th>` : null}</tr></thead><tbody>${members.map(
       (m, i) =>
         html`<tr data-member-role="${m.role}"><td>${m.email}</td><td>${m.role}</td><td>${formatDate(m.since)}</td>${actions(m.email, m.role, i)}</tr>`,
-    )}</tbody></table>${addForm}`,
+    )}</tbody></table>${invitationsTable(invitations)}${addForm}`,
   });
+}
+
+/** The invitations sent and not yet accepted (nothing when there are none). */
+function invitationsTable(invitations: InvitationRow[]): HtmlValue {
+  if (!invitations.length) return null;
+  return html`<h2>Invitations</h2><table><thead><tr><th>E-mail</th><th>Role</th><th>Sent</th><th>Link valid until</th></tr></thead><tbody>${invitations.map(
+    i =>
+      html`<tr data-invitation-role="${i.role}"><td>${i.email}</td><td>${i.role}</td><td>${formatDate(i.createdAt)}</td><td>${formatDate(i.expiresAt)}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 /** A change of the members through identity's web contract; a refusal is shown on the page with its words. */
@@ -61,21 +79,31 @@ const changeMembers =
       (error, status) => listMembers(ctx, { error, status }),
     );
 
+/**
+ * `POST …/members`: invites the e-mail with the role (identity's `inviteMember`, Polar's `members/invite`): a
+ * person with an account is a member at once, anyone else gets the invitation's e-mail with its link on this
+ * site. A refusal (a bad e-mail, a member already, the caller's right) is shown on the page.
+ */
+async function inviteMember(ctx: DashboardContext): Promise<void> {
+  await whenRefused(
+    async () => {
+      const { outcome } = await ctx.deps.identity.inviteMember(ctx.req.principal, ctx.organization.id, {
+        email: formField(ctx, 'email'),
+        role: formField(ctx, 'role'),
+        publicUrl: ctx.deps.publicUrl,
+      });
+      redirectTo(ctx, '/members', outcome === 'added' ? 'member-added' : 'member-invited');
+    },
+    (error, status) => listMembers(ctx, { error, status }),
+  );
+}
+
 export const memberRoutes: DashboardRoute[] = [
   { method: 'get', path: '/members', handler: ctx => listMembers(ctx) },
   {
     method: 'post',
     path: '/members',
-    handler: changeMembers(
-      ctx =>
-        ctx.deps.identity.addMember(
-          ctx.req.principal,
-          ctx.organization.id,
-          formField(ctx, 'email'),
-          formField(ctx, 'role'),
-        ),
-      'member-added',
-    ),
+    handler: inviteMember,
   },
   {
     method: 'post',

@@ -1,17 +1,18 @@
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField } from '../../web-kit/layout.js';
 import {
+  csrfField,
   type DashboardContext,
   type DashboardRoute,
   deleteOfThisOrganization,
   formField,
   formValues,
+  html,
+  type HtmlValue,
   ofThisOrganization,
+  rawHtml,
   redirectTo,
   whenRefused,
-} from './dashboard-context.js';
-
-type Wire = Record<string, any>;
+  type Wire,
+} from './section.js';
 
 /** The overview's metrics, Polar's slugs, in the order of the cards, the table's columns and the charts. */
 export const OVERVIEW_METRICS = [
@@ -57,13 +58,13 @@ export function metricBoxes(selection: MetricSelection): HtmlValue {
   )}</fieldset>`;
 }
 
-/** The saved dashboards: each a link that shows only its metrics, with delete; and "save the selection as". */
+/** The saved dashboards: each a link that shows only its metrics, with rename and delete; and "save the selection as". */
 export function dashboardsPanel(ctx: DashboardContext, selection: MetricSelection): HtmlValue {
   const base = `/dashboard/${ctx.organization.id}`;
   const list = selection.saved.length
     ? html`<ul class="plain">${selection.saved.map(
         d =>
-          html`<li data-saved-dashboard="${d.id}"><a href="${base}?dashboard=${d.id}"${d.id === selection.dashboard?.id ? rawHtml(' aria-current="page"') : null}>${d.name}</a> <span class="muted">(${(d.metrics ?? []).join(', ')})</span> <form class="inline" method="post" action="${base}/metric-dashboards/${d.id}/delete">${csrfField(ctx.csrfToken)}<button type="submit" class="secondary">Delete</button></form></li>`,
+          html`<li data-saved-dashboard="${d.id}"><a href="${base}?dashboard=${d.id}"${d.id === selection.dashboard?.id ? rawHtml(' aria-current="page"') : null}>${d.name}</a> <span class="muted">(${(d.metrics ?? []).join(', ')})</span> <form class="inline" method="post" action="${base}/metric-dashboards/${d.id}/rename">${csrfField(ctx.csrfToken)}<input type="text" name="name" value="${d.name}" aria-label="New name of ${d.name}" required> <button type="submit" class="secondary">Rename</button></form> <form class="inline" method="post" action="${base}/metric-dashboards/${d.id}/delete">${csrfField(ctx.csrfToken)}<button type="submit" class="secondary">Delete</button></form></li>`,
       )}</ul>`
     : html`<p class="muted">No saved dashboards.</p>`;
   return html`<h2>Saved dashboards</h2><div class="card">${selection.dashboard ? html`<p><a href="${base}">Show the overview's metrics</a></p>` : null}${list}
@@ -92,6 +93,22 @@ async function saveDashboard(ctx: DashboardContext, show: ShowOverview): Promise
   );
 }
 
+/**
+ * `POST …/metric-dashboards/:id/rename`: `PATCH /v1/metrics/dashboards/{id}` of this organization's dashboard
+ * with the new name only (its metrics stay); the renamed dashboard is shown. An empty name is the API's 422.
+ */
+async function renameDashboard(ctx: DashboardContext, show: ShowOverview): Promise<void> {
+  const id = ctx.req.params.id as string;
+  ofThisOrganization(ctx, await ctx.call<Wire>('metrics:get_dashboard', { params: { id } }));
+  await whenRefused(
+    async () => {
+      await ctx.call('metrics:update_dashboard', { params: { id }, body: { name: formField(ctx, 'name') } });
+      redirectTo(ctx, `?dashboard=${id}`, 'dashboard-renamed');
+    },
+    (error, status) => show(ctx, { error, status }),
+  );
+}
+
 /** `POST …/metric-dashboards/:id/delete`: `DELETE /v1/metrics/dashboards/{id}` of this organization's dashboard. */
 const deleteDashboard = (show: ShowOverview) =>
   deleteOfThisOrganization(
@@ -105,5 +122,6 @@ type ShowOverview = (ctx: DashboardContext, refusal: { error: string; status: nu
 
 export const metricDashboardRoutes = (show: ShowOverview): DashboardRoute[] => [
   { method: 'post', path: '/metric-dashboards', handler: ctx => saveDashboard(ctx, show) },
+  { method: 'post', path: '/metric-dashboards/:id/rename', handler: ctx => renameDashboard(ctx, show) },
   { method: 'post', path: '/metric-dashboards/:id/delete', handler: deleteDashboard(show) },
 ];

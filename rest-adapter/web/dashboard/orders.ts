@@ -1,20 +1,25 @@
 import { DomainError } from '../../../kit/errors.js';
 import { parseMajorUnits } from '../../../kit/money/format.js';
 import { MANUAL_REFUND_REASONS } from '../../../subgraphs/billing/contract.js';
-import { html, type HtmlValue } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
 import { formatAmount, formatDate, siteLink } from '../portal/portal-format.js';
 import {
+  csrfField,
   type DashboardContext,
   type DashboardRoute,
+  errorBox,
   formField,
+  heading,
+  html,
+  type HtmlValue,
   ofThisOrganization,
+  pageNumber,
+  pager,
   redirectTo,
+  sendDashboard,
   whenRefused,
-} from './dashboard-context.js';
-import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
+  type Wire,
+} from './section.js';
 
-type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
 
 const STATUS: Record<string, string> = {

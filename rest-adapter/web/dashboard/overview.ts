@@ -1,10 +1,16 @@
 import { minorUnitsPerMajor } from '../../../kit/money/currency.js';
 import { formatMoney } from '../../../kit/money/format.js';
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { type DashboardContext, whenRefused } from './dashboard-context.js';
 import { DASHBOARD_SCRIPTS, uplotStylesheet } from './dashboard-assets.js';
-import { heading, sendDashboard } from './dashboard-frame.js';
 import { chosenMetrics, dashboardsPanel, type MetricSelection, metricBoxes } from './metric-dashboards.js';
+import {
+  type DashboardContext,
+  heading,
+  html,
+  type HtmlValue,
+  rawHtml,
+  sendDashboard,
+  whenRefused,
+} from './section.js';
 
 const INTERVALS = ['hour', 'day', 'week', 'month', 'year'] as const;
 const DEFAULT_DAYS = 30;

@@ -1,8 +1,4 @@
-import { html, type HtmlValue } from '../../web-kit/html.js';
-import { csrfField } from '../../web-kit/layout.js';
-import type { DashboardContext } from './dashboard-context.js';
-
-type Wire = Record<string, any>;
+import { csrfField, type DashboardContext, html, type HtmlValue, type Wire } from './section.js';
 
 /** The most benefits the attach list offers (the API's page limit); more are attached through the API. */
 const BENEFITS_LISTED = '100';

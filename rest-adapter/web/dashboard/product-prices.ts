@@ -1,10 +1,7 @@
 import { formatMoney, formatRecurringPrice, parseMajorUnits } from '../../../kit/money/format.js';
 import { formatUnitAmount, parseUnitAmount } from '../../../kit/money/metered.js';
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField } from '../../web-kit/layout.js';
-import { type DashboardContext, formField } from './dashboard-context.js';
-
-type Wire = Record<string, any>;
+import { describeSeatTiers, seatTierFields, seatTiersFromForm } from './seat-tiers.js';
+import { csrfField, type DashboardContext, formField, html, type HtmlValue, rawHtml, type Wire } from './section.js';
 
 /** The price kinds a merchant picks on the forms. */
 export const PRICE_TYPES = [
@@ -38,12 +35,7 @@ export function describePrice(price: Wire, product: Wire): string {
       return `Pay what you want, at least ${money(price.minimum_amount)}${most}${preset}`;
     }
     case 'seat_based':
-      return (price.seat_tiers?.tiers ?? [])
-        .map(
-          (t: Wire) =>
-            `${formatRecurringPrice(BigInt(t.price_per_seat), currency, interval, count)} per seat from ${t.min_seats} seat${t.min_seats === 1 ? '' : 's'}`,
-        )
-        .join('; ');
+      return describeSeatTiers(price, amount => formatRecurringPrice(BigInt(amount), currency, interval, count));
     case 'metered_unit': {
       const cap = price.cap_amount != null ? `, capped at ${money(price.cap_amount)}` : '';
       return `${formatUnitAmount(String(price.unit_amount), currency)} per unit of ${price.meter?.name ?? 'a meter'}${cap}`;
@@ -55,7 +47,7 @@ export function describePrice(price: Wire, product: Wire): string {
 
 /**
  * The price a form describes (`price_type`, `price` in major units, for pay-what-you-want also the optional
- * `preset`, for a seat price the per-seat amount in `price`, for a metered price `meter_id`, `unit_amount` and
+ * `preset`, for a seat price its tiers (or one per-seat amount in `price`, seat-tiers.ts), for a metered price `meter_id`, `unit_amount` and
  * the optional `cap`), as Polar's create body in `currency`; or the words of the form's error.
  */
 export function priceFromForm(ctx: DashboardContext, currency: string): Wire | string {
@@ -77,16 +69,15 @@ export function priceFromForm(ctx: DashboardContext, currency: string): Wire | s
     };
   }
   if (type === 'metered_unit') return meteredFromForm(ctx, currency);
-  if (type !== 'fixed' && type !== 'seat_based') return 'Choose a kind of price from the list.';
+  if (type === 'seat_based') {
+    const tiers = seatTiersFromForm(ctx, currency);
+    return typeof tiers === 'string'
+      ? tiers
+      : { amount_type: 'seat_based', price_currency: currency, seat_tiers: tiers };
+  }
+  if (type !== 'fixed') return 'Choose a kind of price from the list.';
   const amount = parseMajorUnits(typed, currency);
   if (amount === null || amount < 0n) return 'Give the price as a number, such as 19.00 (0 for free).';
-  // One tier from the first seat: tiered seat prices are made through the API (docs/dashboard.md#not-yet).
-  if (type === 'seat_based')
-    return {
-      amount_type: 'seat_based',
-      price_currency: currency,
-      seat_tiers: { seat_tier_type: 'volume', tiers: [{ min_seats: 1, price_per_seat: Number(amount) }] },
-    };
   // A free price is a fixed price of 0 on the wire (docs/sdk-compatibility.md).
   return { amount_type: 'fixed', price_amount: Number(amount), price_currency: currency };
 }
@@ -130,7 +121,8 @@ export function priceFields(ctx: DashboardContext, currency: string, meters: Wir
     m => html`<option value="${m.id}"${m.id === meter ? rawHtml(' selected') : null}>${m.name}</option>`,
   )}</select></div>
 <div class="field"><label for="price-unit">Unit amount (${code}, metered)</label><input id="price-unit" type="text" inputmode="decimal" name="unit_amount" value="${formField(ctx, 'unit_amount')}" placeholder="0.005"></div>
-<div class="field"><label for="price-cap">Cap per period (${code}, metered, optional)</label><input id="price-cap" type="text" inputmode="decimal" name="cap" value="${formField(ctx, 'cap')}"></div></div>`;
+<div class="field"><label for="price-cap">Cap per period (${code}, metered, optional)</label><input id="price-cap" type="text" inputmode="decimal" name="cap" value="${formField(ctx, 'cap')}"></div></div>
+${seatTierFields(ctx, code)}`;
 }
 
 /** The organization's live meters for the metered price's list (`meters:list`, 100 at most). */

@@ -1,15 +1,4 @@
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
 import { formatProductPrice } from '../portal/portal-format.js';
-import {
-  type DashboardContext,
-  type DashboardRoute,
-  formField,
-  ofThisOrganization,
-  redirectTo,
-  whenRefused,
-} from './dashboard-context.js';
-import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
 import { benefitsAfter, benefitsSection, organizationBenefits } from './product-benefits.js';
 import {
   organizationMeters,
@@ -20,15 +9,28 @@ import {
   replacingPrice,
   withoutPrice,
 } from './product-prices.js';
+import {
+  csrfField,
+  type DashboardContext,
+  type DashboardRoute,
+  errorBox,
+  formField,
+  type FormState,
+  heading,
+  html,
+  type HtmlValue,
+  ofThisOrganization,
+  pageNumber,
+  pager,
+  rawHtml,
+  redirectTo,
+  sendDashboard,
+  whenRefused,
+  type Wire,
+} from './section.js';
 
-type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
 const INTERVALS = ['month', 'year', 'week', 'day'] as const;
-
-interface FormState {
-  error?: string;
-  status?: number;
-}
 
 /**
  * The create form: name, description, a fixed, pay-what-you-want, free, per-seat or metered price in the

@@ -1,9 +1,6 @@
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
-import type { DashboardContext } from './dashboard-context.js';
 import { PRORATION_BEHAVIORS } from './subscription-plan.js';
+import { csrfField, type DashboardContext, errorBox, html, type HtmlValue, rawHtml, type Wire } from './section.js';
 
-type Wire = Record<string, any>;
 type Field = (name: string) => string;
 
 /**

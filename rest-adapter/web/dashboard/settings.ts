@@ -1,8 +1,4 @@
 import { ResourceNotFound } from '../../../kit/errors.js';
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
-import { type DashboardContext, type DashboardRoute, formField, redirectTo, whenRefused } from './dashboard-context.js';
-import { heading, sendDashboard } from './dashboard-frame.js';
 import {
   organizationBody,
   organizationForm,
@@ -11,6 +7,21 @@ import {
   subscriptionSettingsBody,
   subscriptionSettingsForm,
 } from './settings-forms.js';
+import {
+  csrfField,
+  type DashboardContext,
+  type DashboardRoute,
+  errorBox,
+  formField,
+  type FormState,
+  heading,
+  html,
+  type HtmlValue,
+  rawHtml,
+  redirectTo,
+  sendDashboard,
+  whenRefused,
+} from './section.js';
 
 /** Polar's customer e-mail kinds (`OrganizationCustomerEmailSettings`), as the form names them (docs/email.md). */
 const EMAIL_KINDS: readonly [string, string][] = [
@@ -37,11 +48,6 @@ const ADVANCE_CHOICES: readonly [number, string][] = [
   [31 * DAY, '31 days'],
   [366 * DAY, '366 days'],
 ];
-
-interface FormState {
-  error?: string;
-  status?: number;
-}
 
 /** The forms of the page; a refused save shows its error in its own form. */
 type FormName = 'organization' | 'subscriptions' | 'portal' | 'emails' | 'clock';

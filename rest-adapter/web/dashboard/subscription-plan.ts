@@ -1,5 +1,3 @@
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
 import {
   formatAmount,
   formatDate,
@@ -8,16 +6,21 @@ import {
   subscriptionState,
 } from '../portal/portal-format.js';
 import {
+  csrfField,
   type DashboardContext,
   type DashboardRoute,
+  errorBox,
   formField,
+  heading,
+  html,
+  type HtmlValue,
   ofThisOrganization,
+  rawHtml,
   redirectTo,
+  sendDashboard,
   whenRefused,
-} from './dashboard-context.js';
-import { heading, sendDashboard } from './dashboard-frame.js';
-
-type Wire = Record<string, any>;
+  type Wire,
+} from './section.js';
 
 /** Polar's proration behaviours; '' leaves the organization's own (`subscription_settings`). */
 export const PRORATION_BEHAVIORS: readonly [string, string][] = [

@@ -1,11 +1,21 @@
 import { SubscriptionStatus } from '../../../subgraphs/billing/contract.js';
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField } from '../../web-kit/layout.js';
 import { formatDate, formatRecurring, subscriptionState } from '../portal/portal-format.js';
-import { type DashboardContext, type DashboardRoute, redirectTo, whenRefused } from './dashboard-context.js';
-import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
+import {
+  csrfField,
+  type DashboardContext,
+  type DashboardRoute,
+  heading,
+  html,
+  type HtmlValue,
+  pageNumber,
+  pager,
+  rawHtml,
+  redirectTo,
+  sendDashboard,
+  whenRefused,
+  type Wire,
+} from './section.js';
 
-type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
 const STATUSES = Object.values(SubscriptionStatus) as string[];
 

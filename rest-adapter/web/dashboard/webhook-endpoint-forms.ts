@@ -1,10 +1,16 @@
 import { API_VERSIONS } from '../../../kit/api-versions.js';
 import { POLAR_DELIVERY_POLICY, WEBHOOK_EVENT_TYPES } from '../../../subgraphs/webhooks/contract.js';
-import { html, type HtmlValue, rawHtml } from '../../web-kit/html.js';
-import { csrfField, errorBox } from '../../web-kit/layout.js';
-import { type DashboardContext, formField, formValues } from './dashboard-context.js';
-
-type Wire = Record<string, any>;
+import {
+  csrfField,
+  type DashboardContext,
+  errorBox,
+  formField,
+  formValues,
+  html,
+  type HtmlValue,
+  rawHtml,
+  type Wire,
+} from './section.js';
 
 /**
  * Why an endpoint is off. The wire carries `enabled` and no reason, so the page says the two ways it happens

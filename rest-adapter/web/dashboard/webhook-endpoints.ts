@@ -1,24 +1,21 @@
-import { html } from '../../web-kit/html.js';
-import { csrfField } from '../../web-kit/layout.js';
 import { formatDate } from '../portal/portal-format.js';
+import { DISABLED_REASON, editEndpointForm } from './webhook-endpoint-forms.js';
 import {
+  csrfField,
   type DashboardContext,
   type DashboardRoute,
+  deleteOfThisOrganization,
   formField,
+  type FormState,
   formValues,
+  heading,
+  html,
   ofThisOrganization,
   redirectTo,
+  sendDashboard,
   whenRefused,
-} from './dashboard-context.js';
-import { heading, sendDashboard } from './dashboard-frame.js';
-import { DISABLED_REASON, editEndpointForm } from './webhook-endpoint-forms.js';
-
-type Wire = Record<string, any>;
-
-interface FormState {
-  error?: string;
-  status?: number;
-}
+  type Wire,
+} from './section.js';
 
 /** The endpoint of the path, when it is this organization's (`webhooks:get_webhook_endpoint`; another's is a 404). */
 async function endpointOf(ctx: DashboardContext): Promise<Wire> {
@@ -69,17 +66,15 @@ async function updateEndpoint(ctx: DashboardContext): Promise<void> {
   );
 }
 
-/** `POST …/webhooks/endpoints/:id/delete`: `DELETE /v1/webhooks/endpoints/{id}`. */
-async function deleteEndpoint(ctx: DashboardContext): Promise<void> {
-  const endpoint = await endpointOf(ctx);
-  await whenRefused(
-    async () => {
-      await ctx.call('webhooks:delete_webhook_endpoint', { params: { id: endpoint.id } });
-      redirectTo(ctx, '/webhooks', 'endpoint-deleted');
-    },
-    (error, status) => showEndpoint(ctx, { error, status }),
-  );
-}
+/**
+ * `POST …/webhooks/endpoints/:id/delete`: `DELETE /v1/webhooks/endpoints/{id}` of this organization's endpoint
+ * (read first through `webhooks:get_webhook_endpoint`, as `endpointOf` does); a refusal is shown on its page.
+ */
+const deleteEndpoint = deleteOfThisOrganization(
+  { get: 'webhooks:get_webhook_endpoint', remove: 'webhooks:delete_webhook_endpoint' },
+  { path: '/webhooks', notice: 'endpoint-deleted' },
+  showEndpoint,
+);
 
 export const endpointRoutes: DashboardRoute[] = [
   { method: 'get', path: '/webhooks/endpoints/:id', handler: ctx => showEndpoint(ctx) },

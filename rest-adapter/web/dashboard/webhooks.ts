@@ -1,17 +1,21 @@
-import { html, type HtmlValue } from '../../web-kit/html.js';
-import { csrfField } from '../../web-kit/layout.js';
+import { createEndpointForm, endpointsTable } from './webhook-endpoint-forms.js';
 import {
+  csrfField,
   type DashboardContext,
   type DashboardRoute,
   formField,
   formValues,
+  heading,
+  html,
+  type HtmlValue,
+  pageNumber,
+  pager,
   redirectTo,
+  sendDashboard,
   whenRefused,
-} from './dashboard-context.js';
-import { heading, pageNumber, pager, sendDashboard } from './dashboard-frame.js';
-import { createEndpointForm, endpointsTable } from './webhook-endpoint-forms.js';
+  type Wire,
+} from './section.js';
 
-type Wire = Record<string, any>;
 const PAGE_SIZE = '20';
 
 function when(value: string | null | undefined): HtmlValue {

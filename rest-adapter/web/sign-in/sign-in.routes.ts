@@ -42,7 +42,7 @@ async function formAgain(
   req: Request,
   res: Response,
   form: { title: string; render: (options: SignInFormOptions) => ReturnType<typeof loginForm> },
-  options: { returnTo: string; email: string; status: number; error: string },
+  options: { returnTo: string; email: string; status: number; error: string; invitation?: SignupInvitation },
 ) {
   sendPage(
     res,
@@ -55,6 +55,7 @@ async function formAgain(
         returnTo: options.returnTo,
         email: options.email,
         error: options.error,
+        invitation: options.invitation,
       }),
     }),
     options.status,
@@ -81,23 +82,43 @@ async function logIn(deps: WebDependencies, req: Request, res: Response) {
   signedIn(req, res, session, returnTo);
 }
 
+type SignupInvitation = (NonNullable<SignInFormOptions['invitation']> & { email: string }) | null;
+
+/** The live invitation of a link's token, for the sign-up form (null: no token, or used, replaced, expired). */
+async function invitationOf(deps: WebDependencies, token: string | null): Promise<SignupInvitation> {
+  const found = token ? await deps.identity.invitation(token) : null;
+  return found && token ? { token, ...found } : null;
+}
+
+/** `GET /signup`, and from an invitation's link (`?invitation=…`) the form that joins its organization. */
 async function showSignup(deps: WebDependencies, req: Request, res: Response) {
   const returnTo = safeReturnTo(queryParam(req, 'return_to'));
-  const body = signupForm({ csrfToken: issueCsrfToken(req, res), returnTo });
+  const token = queryParam(req, 'invitation');
+  const invitation = await invitationOf(deps, token);
+  const body = signupForm({
+    csrfToken: issueCsrfToken(req, res),
+    returnTo,
+    invitation,
+    email: invitation?.email,
+    error: token && !invitation ? INVITATION_GONE : null,
+  });
   sendPage(res, renderPage({ title: 'Sign up', body, user: await pageUser(deps, req, res), narrow: true }));
 }
+
+const INVITATION_GONE = 'This invitation has expired or was already used. Ask for a new one, or sign up without it.';
 
 async function signUp(deps: WebDependencies, req: Request, res: Response) {
   const returnTo = safeReturnTo(field(req, 'return_to'));
   const email = field(req, 'email').trim();
   const password = field(req, 'password');
-  const again = (status: number, error: string) =>
-    formAgain(deps, req, res, SIGNUP, { returnTo, email, status, error });
+  const token = field(req, 'invitation') || null;
+  const again = async (status: number, error: string) =>
+    formAgain(deps, req, res, SIGNUP, { returnTo, email, status, error, invitation: await invitationOf(deps, token) });
   if (!verifyCsrf(req)) return again(403, FORM_EXPIRED);
   if (password !== field(req, 'password_confirmation')) return again(400, 'The passwords do not match.');
   let session: WebSession;
   try {
-    session = await deps.identity.signUp(email, password, previousSession(req));
+    session = await deps.identity.signUp(email, password, previousSession(req), token);
   } catch (error) {
     if (error instanceof PolarRequestValidationError) return again(400, messageOf(error));
     throw error;

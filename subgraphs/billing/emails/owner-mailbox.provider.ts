@@ -37,6 +37,7 @@ export class InProcessOwnerMailbox implements OwnerMailbox {
               to,
               subject: email.subject,
               text: email.text,
+              redactAt: email.redactAt ? new Date(email.redactAt) : undefined,
             },
             now,
           ),

@@ -9,44 +9,19 @@ import { lockedOwners, membershipOf } from './membership.repository.js';
 
 const ROLES = new Set<string>(Object.values(MemberRole));
 
-const refused = (field: string, msg: string, input: unknown) =>
+export const refused = (field: string, msg: string, input: unknown) =>
   new PolarRequestValidationError([{ type: 'value_error', loc: ['body', field], msg, input }]);
 
 /**
  * An organization's members managed by its owners and admins (the dashboard's Members page,
- * docs/dashboard.md#members): add an existing user, change a member's role, remove one. The caller's right is
- * the one `organizations:update` checks (an owner or admin, `OrganizationRepository.canManage`); only an owner
- * gives or takes the owner role, and the last owner is never removed nor given another role. There is no
- * invitation: a person without an account signs up first (/signup), then is added.
+ * docs/dashboard.md#members): change a member's role, remove one (they join by invitation,
+ * member-invitation.service.ts). The caller's right is the one `organizations:update` checks (an owner or
+ * admin, `OrganizationRepository.canManage`); only an owner gives or takes the owner role, and the last owner
+ * is never removed nor given another role.
  */
 export class MembershipService {
   /** A membership gone or made changes what the user's principals may reach: their cached principals go. */
   constructor(private readonly principals: PrincipalCache = new PrincipalCache()) {}
-
-  /** @throws CannotManageOrganization, PolarRequestValidationError (no such user, a member already, a bad role) */
-  async add(ctx: RequestContext, organizationId: string, email: string, role: string): Promise<void> {
-    const caller = await this.managerRole(ctx, organizationId);
-    const chosen = this.checkedRole(role, caller);
-    const user = await new UserRepository(ctx.em).findByEmail(email.trim().toLowerCase());
-    if (!user)
-      throw refused('email', 'No user has this e-mail. They must sign up first at /signup; then add them here.', email);
-    if (await membershipOf(ctx.em, user.id, organizationId))
-      throw refused('email', 'This user is already a member of the organization.', email);
-    try {
-      ctx.em.create(Membership, {
-        userId: user.id,
-        organizationId,
-        role: chosen,
-        createdAt: ctx.clock.now(),
-      } as Membership);
-      await ctx.em.flush();
-    } catch (error) {
-      // Two adds of one user at once: the unique index decides, with the same answer as the check.
-      if ((error as { code?: string }).code !== '23505') throw error;
-      throw refused('email', 'This user is already a member of the organization.', email);
-    }
-    await this.principals.announce(ctx.em, { subject: 'user', subjectId: user.id });
-  }
 
   /** @throws CannotManageOrganization, ResourceNotFound (not a member), PolarRequestValidationError (last owner, role) */
   async changeRole(ctx: RequestContext, organizationId: string, email: string, role: string): Promise<void> {
@@ -78,13 +53,13 @@ export class MembershipService {
   }
 
   /** The caller's role when they may manage the organization (as `organizations:update` decides). */
-  private async managerRole(ctx: RequestContext, organizationId: string): Promise<MemberRole> {
+  async managerRole(ctx: RequestContext, organizationId: string): Promise<MemberRole> {
     const repository = new OrganizationRepository(ctx.em);
     if (!(await repository.canManage(ctx.principal, organizationId))) throw new CannotManageOrganization();
     return (await repository.roleOf(ctx.principal.subjectId!, organizationId)) as MemberRole;
   }
 
-  private checkedRole(role: string, caller: MemberRole): MemberRole {
+  checkedRole(role: string, caller: MemberRole): MemberRole {
     if (!ROLES.has(role)) throw refused('role', 'Choose owner, admin or member.', role);
     if (role === MemberRole.OWNER && caller !== MemberRole.OWNER)
       throw refused('role', 'Only an owner can make another owner.', role);

@@ -49,7 +49,7 @@ export interface OrganizationDirectory {
   profileBySlug(slug: string): Promise<OrganizationProfile | null>;
   /**
    * The e-mail addresses that speak for an owner: a user's own; an organization's owners and admins
-   * (every member when it has neither). Unknown owner: none.
+   * (every member when it has neither); an address, itself (an invitation to join). Unknown owner: none.
    */
   recipients(owner: NotifiedOwner): Promise<string[]>;
   /** Every member's e-mail address (the sandbox delivers customer e-mails only to these). Unknown: none. */

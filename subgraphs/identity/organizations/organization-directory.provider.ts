@@ -23,6 +23,7 @@ export class InProcessOrganizationDirectory implements OrganizationDirectory {
   }
 
   async recipients(owner: NotifiedOwner): Promise<string[]> {
+    if (owner?.type === 'address') return typeof owner.id === 'string' && owner.id.includes('@') ? [owner.id] : [];
     if (!owner || typeof owner.id !== 'string' || !isUuid(owner.id)) return [];
     const repository = this.repository();
     if (owner.type === 'user') return repository.userEmails(owner.id);

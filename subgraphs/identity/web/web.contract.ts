@@ -19,8 +19,19 @@ export interface WebIdentity {
    * after the same work whether or not the e-mail exists). Ends `previousSessionId` first.
    */
   signIn(email: string, password: string, previousSessionId: string | null): Promise<WebSession | null>;
-  /** Creates the user and signs them in. @throws PolarRequestValidationError (e-mail, password, e-mail taken) */
-  signUp(email: string, password: string, previousSessionId: string | null): Promise<WebSession>;
+  /**
+   * Creates the user and signs them in; with an invitation's token (its link), joins them to its organization
+   * with its role in the same transaction, the link spent. @throws PolarRequestValidationError (e-mail,
+   * password, e-mail taken; the invitation used, expired or for another e-mail)
+   */
+  signUp(
+    email: string,
+    password: string,
+    previousSessionId: string | null,
+    invitation?: string | null,
+  ): Promise<WebSession>;
+  /** The live invitation of a link's token (the sign-up page shows it), or null: used, replaced or expired. */
+  invitation(token: string): Promise<InvitationView | null>;
   /** Ends a web session (no-op when it already ended). */
   signOut(sessionId: string): Promise<void>;
   /** The signed-in user's e-mail (the pages' header), or null when the user is gone. */
@@ -45,11 +56,18 @@ export interface WebIdentity {
    */
   members(principal: Principal, organizationId: string): Promise<MemberRow[]>;
   /**
-   * Adds an existing user (by e-mail) with a role; no invitation is sent, a person without an account signs up
-   * first. For owners and admins, as `organizations:update`; only an owner makes an owner.
-   * @throws ResourceNotFound (not a member), NotPermitted, PolarRequestValidationError (no such user, a member already)
+   * Invites an e-mail with a role, as Polar's `members/invite` (docs/dashboard.md#members): a person with an
+   * account is added at once and told by e-mail; another gets an e-mail whose link (`<publicUrl>/signup?
+   * invitation=…`) signs them up into the organization. For owners and admins; only an owner invites an owner.
+   * @throws ResourceNotFound (not a member), NotPermitted, PolarRequestValidationError (bad e-mail, a member already)
    */
-  addMember(principal: Principal, organizationId: string, email: string, role: string): Promise<void>;
+  inviteMember(
+    principal: Principal,
+    organizationId: string,
+    input: { email: string; role: string; publicUrl: string },
+  ): Promise<{ outcome: 'added' | 'invited' }>;
+  /** The organization's pending invitations, newest first, for any member. @throws ResourceNotFound */
+  invitations(principal: Principal, organizationId: string): Promise<InvitationRow[]>;
   /** @throws ResourceNotFound, NotPermitted, PolarRequestValidationError (the last owner, a bad role) */
   changeMemberRole(principal: Principal, organizationId: string, email: string, role: string): Promise<void>;
   /** @throws ResourceNotFound, NotPermitted, PolarRequestValidationError (the last owner) */
@@ -83,6 +101,21 @@ export interface MemberRow {
   since: string;
 }
 
+export interface InvitationRow {
+  email: string;
+  /** The role they join with. */
+  role: string;
+  /** ISO 8601 times. */
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface InvitationView {
+  email: string;
+  role: string;
+  organizationName: string;
+}
+
 export interface TokenRow {
   id: string;
   comment: string;
@@ -107,7 +140,9 @@ export const WEB_IDENTITY_RPC: RpcContract<WebIdentity> = {
     createOrganizationAccessToken: true,
     revokeOrganizationAccessToken: true,
     members: true,
-    addMember: true,
+    inviteMember: true,
+    invitations: true,
+    invitation: true,
     changeMemberRole: true,
     removeMember: true,
   },

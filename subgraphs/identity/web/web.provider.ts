@@ -13,6 +13,8 @@ import type { OrganizationAccessToken } from '../tokens/organization-access-toke
 import { OrganizationAccessTokenRepository } from '../tokens/organization-access-token.repository.js';
 import { UserRepository } from '../users/user.repository.js';
 import type {
+  InvitationRow,
+  InvitationView,
   MemberRow,
   OrganizationPage,
   OrganizationSummary,
@@ -65,10 +67,17 @@ export class InProcessWebIdentity implements WebIdentity {
     return user ? this.startSession(user.id, previousSessionId) : null;
   }
 
-  async signUp(email: string, password: string, previousSessionId: string | null): Promise<WebSession> {
+  async signUp(
+    email: string,
+    password: string,
+    previousSessionId: string | null,
+    invitation?: string | null,
+  ): Promise<WebSession> {
     let userId: string;
     try {
-      userId = (await this.services.users.create(this.base(), email, password)).id;
+      userId = invitation
+        ? (await this.services.invitations.signUp(this.base(), invitation, email, password)).id
+        : (await this.services.users.create(this.base(), email, password)).id;
     } catch (error) {
       // Two sign-ups with one e-mail at once: the unique index decides, with the same answer as the check.
       if ((error as { code?: string }).code !== '23505') throw error;
@@ -77,6 +86,12 @@ export class InProcessWebIdentity implements WebIdentity {
       ]);
     }
     return this.startSession(userId, previousSessionId);
+  }
+
+  async invitation(token: string): Promise<InvitationView | null> {
+    if (typeof token !== 'string' || !token) return null;
+    const found = await this.services.invitations.invitation(this.orm.em.fork(), this.clock, token);
+    return found && { email: found.email, role: found.role, organizationName: found.organizationName };
   }
 
   async signOut(sessionId: string): Promise<void> {
@@ -142,10 +157,21 @@ export class InProcessWebIdentity implements WebIdentity {
     return membersOf(ctx.em, organizationId);
   }
 
-  async addMember(principal: Principal, organizationId: string, email: string, role: string): Promise<void> {
+  async inviteMember(
+    principal: Principal,
+    organizationId: string,
+    input: { email: string; role: string; publicUrl: string },
+  ): Promise<{ outcome: 'added' | 'invited' }> {
     const ctx = this.context(principal);
     await this.organizationOf(ctx, organizationId);
-    await this.services.memberships.add(ctx, organizationId, email, role);
+    return { outcome: await this.services.invitations.invite(ctx, organizationId, input) };
+  }
+
+  async invitations(principal: Principal, organizationId: string): Promise<InvitationRow[]> {
+    const ctx = this.context(principal);
+    await this.organizationOf(ctx, organizationId);
+    const rows = await this.services.invitations.pending(ctx, organizationId);
+    return rows.map(r => ({ email: r.email, role: r.role, createdAt: r.createdAt, expiresAt: r.expiresAt }));
   }
 
   async changeMemberRole(principal: Principal, organizationId: string, email: string, role: string): Promise<void> {
