@@ -294,10 +294,9 @@ async function main(): Promise<void> {
     }
     // (n) the read path and confirms over 1, 2 and 4 API processes on one PostgreSQL: bench/scaling.ts.
     if (only.has('n')) {
-      const { oat, organizationId } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');
-      const launch = { service: SERVICE, env, nodeArgs, databaseUrl };
-      const sandbox = { token: oat, organizationId };
-      process.stdout.write(await benchScaling({ ...launch, readHeaders: auth, sandbox, load, log }));
+      const { oat: token, organizationId } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');
+      const launch = { service: SERVICE, env, nodeArgs, databaseUrl, readHeaders: auth, load, log };
+      process.stdout.write(await benchScaling({ ...launch, sandbox: { token, organizationId } }));
     }
     // (w) webhook deliveries per second against a bare HTTP client: bench/webhooks.ts.
     if (only.has('w')) process.stdout.write(await benchWebhooks({ databaseUrl, log }));

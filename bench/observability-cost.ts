@@ -24,7 +24,7 @@ import {
 import type { Goal } from './subscriptions.js';
 
 const RATIO_TARGET = 0.9;
-const ROUNDS = 2;
+const ROUNDS = Number(process.env.BENCH_OBSERVABILITY_ROUNDS ?? 2);
 const SINK = path.join(path.dirname(fileURLToPath(import.meta.url)), 'webhook-receiver.js');
 
 export interface ObservabilityCostOptions extends ServiceLaunch {
