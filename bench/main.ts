@@ -34,7 +34,8 @@ import { benchUsageBilling } from './usage-billing.js';
 import { benchIdle } from './idle.js';
 import { benchMetrics } from './metrics.js';
 import { benchDashboard } from './dashboard.js';
-import { benchPrometheusCost } from './prometheus-cost.js';
+import { benchObservabilityCost } from './observability-cost.js';
+import { benchScaling } from './scaling.js';
 import { organizationsQuery, startFlags } from './service-inputs.js';
 import {
   type Child,
@@ -70,7 +71,7 @@ let cpuProfDir = process.env.BENCH_CPU_PROF;
 // NOTE: the same V8 flags as `npm start` (read from package.json), so the speed and memory printed are what
 // users get: the heap sizes there decide both (docs/performance.md).
 const serviceFlags = (process.env.BENCH_SERVICE_FLAGS ?? startFlags(root)).split(/\s+/).filter(Boolean);
-const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,x,s,w,k,o,p,q,r,u,m,d,e').split(',').map(s => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'i,a,b,c,x,n,s,w,k,o,p,q,r,u,m,d,e').split(',').map(s => s.trim()));
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -277,11 +278,25 @@ async function main(): Promise<void> {
         goal: `≥ ${RATIO_TARGET}`,
         met: ratio >= RATIO_TARGET,
       });
-    // (x) target a with the Prometheus endpoint on against off, on two fresh services: bench/prometheus-cost.ts.
+    // (x) target a with metrics, traces and both on against off, on fresh services: bench/observability-cost.ts.
     if (only.has('x')) {
-      const x = await benchPrometheusCost({ service: SERVICE, env, nodeArgs, databaseUrl, headers: auth, load, log });
+      const x = await benchObservabilityCost({
+        service: SERVICE,
+        env,
+        nodeArgs,
+        databaseUrl,
+        headers: auth,
+        load,
+        log,
+      });
       process.stdout.write(x.report);
       goals.push(...x.goals);
+    }
+    // (n) the read path and confirms over 1, 2 and 4 API processes on one PostgreSQL: bench/scaling.ts.
+    if (only.has('n')) {
+      const { oat: token, organizationId } = await bootstrap(log, env, databaseUrl, secret, 'sandbox');
+      const launch = { service: SERVICE, env, nodeArgs, databaseUrl, readHeaders: auth, load, log };
+      process.stdout.write(await benchScaling({ ...launch, sandbox: { token, organizationId } }));
     }
     // (w) webhook deliveries per second against a bare HTTP client: bench/webhooks.ts.
     if (only.has('w')) process.stdout.write(await benchWebhooks({ databaseUrl, log }));

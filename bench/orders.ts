@@ -9,6 +9,7 @@
 //       one organization (seeded in SQL by bench/seed-orders.ts) beside the one-hop baseline running the
 //       same statements (bench/baseline-server.ts); BENCH_ORDER_SIZES=1000,100000 changes the sizes;
 //   (p) then a burst of 300 connections on the 100-order page that the service must come through alive.
+import { checkoutSeller, runSales } from './checkout-load.js';
 import { seedOrders } from './seed-orders.js';
 import type { Goal } from './subscriptions.js';
 import autocannon from 'autocannon';
@@ -36,59 +37,11 @@ export async function benchCheckouts(o: {
   log: (line: string) => void;
 }): Promise<{ report: string; goals: Goal[] }> {
   const concurrency = Number(process.env.BENCH_CHECKOUT_CONCURRENCY ?? 4);
-  const headers = { authorization: `Bearer ${o.token}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown, auth = true, method = 'POST') => {
-    const res = await fetch(`${o.sandboxUrl}${path}`, {
-      method,
-      headers: auth ? headers : { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
-    return json;
-  };
-  // Tax is computed on every checkout (issue 24): a seller with a country, a buyer with an address.
-  await post(`/v1/organizations/${o.organizationId}`, { country: 'DE' }, true, 'PATCH');
-  const product = await post('/v1/products/', {
-    name: 'Bench checkout product',
-    prices: [{ amount_type: 'fixed', price_amount: 1200 }],
-  });
-  let n = 0;
-  const sell = async () => {
-    n += 1;
-    const checkout = await post('/v1/checkouts/', {
-      products: [product.id],
-      customer_email: `bench-buyer-${n}@example.com`,
-      customer_billing_address: { line1: '10 Rue de Rivoli', postal_code: '75001', city: 'Paris', country: 'FR' },
-    });
-    const started = performance.now();
-    await post(
-      `/v1/checkouts/client/${checkout.client_secret}/confirm`,
-      { confirmation_token_id: 'pm_card_visa' },
-      false,
-    );
-    return performance.now() - started;
-  };
-  const run = async (seconds: number) => {
-    const until = performance.now() + seconds * 1000;
-    const latencies: number[] = [];
-    let failed = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (performance.now() < until) {
-          try {
-            latencies.push(await sell());
-          } catch (error) {
-            failed += 1;
-            if (failed === 1) o.log(`checkout failed: ${(error as Error).message}`);
-          }
-        }
-      }),
-    );
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-    return { perSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), count: latencies.length, failed };
-  };
+  const seller = await checkoutSeller({ baseUrl: o.sandboxUrl, token: o.token, organizationId: o.organizationId });
+  const post = (path: string, body: unknown, auth = true, method = 'POST') =>
+    seller.post(o.sandboxUrl, path, body, auth, method);
+  const loops = Array.from({ length: concurrency }, () => () => seller.sell(o.sandboxUrl));
+  const run = (seconds: number) => runSales(seconds, loops, o.log);
   // Polar's PATCH takes the whole object: the eight keys it requires, all on or all off.
   const emails = (on: boolean) =>
     post(

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import autocannon from 'autocannon';
 
 export function freePort(): Promise<number> {
@@ -46,6 +47,68 @@ export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv
       clearTimeout(timer);
     },
   };
+}
+
+/** The port a helper child (bench/webhook-receiver.ts) prints as `listening <port>` once it listens. */
+export function listeningPort(child: Child): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /listening (\d+)/.exec(child.output());
+      if (match) {
+        clearInterval(timer);
+        resolve(Number(match[1]));
+      } else if (child.process.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`receiver exited:\n${child.output()}`));
+      }
+    }, 20);
+  });
+}
+
+/** The machine's load averages (1, 5, 15 min) and cores, for the line above a table: the machine is shared. */
+export function machineLoad(): string {
+  const [one, five, fifteen] = os.loadavg().map(l => l.toFixed(1));
+  return `load average ${one} / ${five} / ${fifteen} on ${os.cpus().length} cores`;
+}
+
+export interface ServiceLaunch {
+  /** The embedded server's entry point, and the environment and Node flags the bench's service runs with. */
+  service: string;
+  env: NodeJS.ProcessEnv;
+  nodeArgs: string[];
+  /** The bench service's production database: another service over it serves the same data. */
+  databaseUrl: string;
+}
+
+export interface StartedService {
+  child: Child;
+  baseUrl: string;
+  sandboxUrl: string;
+}
+
+/**
+ * Another embedded service over the bench's databases (a replica, as test/replicas runs them), on ports
+ * and a DATA_DIR of its own, without the caller's METRICS_PORT and OTEL_* unless `extra` sets them.
+ */
+export async function startReplica(
+  launch: ServiceLaunch,
+  label: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<StartedService> {
+  const [port, sandboxPort] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = { ...launch.env };
+  for (const key of Object.keys(env)) if (key.startsWith('OTEL_') || key === 'METRICS_PORT') delete env[key];
+  Object.assign(env, {
+    PORT: String(port),
+    SANDBOX_PORT: String(sandboxPort),
+    DATABASE_URL: launch.databaseUrl,
+    DATA_DIR: `${launch.env.DATA_DIR ?? '.'}-${label}`,
+    ...extra,
+  });
+  const child = spawnNode(launch.service, [], env, launch.nodeArgs);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilReady(`${baseUrl}/readyz`, child);
+  return { child, baseUrl, sandboxUrl: `http://127.0.0.1:${sandboxPort}` };
 }
 
 /** Runs a Node script to completion and returns its stdout (throws with its stderr on failure). */

@@ -1,4 +1,5 @@
-// A webhook receiver for bench/webhooks.ts, in its own process: answers every POST with 200 once its
+// A webhook receiver for bench/webhooks.ts (and the OTLP sink of bench/observability-cost.ts, which
+// needs nothing more), in its own process: answers every POST with 200 once its
 // body is read, and prints `listening <port>` when ready.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

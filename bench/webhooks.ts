@@ -26,7 +26,7 @@ import {
   signatureHeader,
   WEBHOOK_USER_AGENT,
 } from '../subgraphs/webhooks/runtime.js';
-import { type Child, spawnNode, table } from './support.js';
+import { type Child, listeningPort, spawnNode, table } from './support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -50,7 +50,7 @@ export async function benchWebhooks(options: WebhookBenchOptions): Promise<strin
   const receiver = spawnNode(path.join(here, 'webhook-receiver.js'), [], { PATH: process.env.PATH ?? '' });
   let worker: Child | undefined;
   try {
-    const port = await portOf(receiver);
+    const port = await listeningPort(receiver);
     const target = `http://127.0.0.1:${port}/hook`;
     const organizationId = randomUUID();
     const secrets: string[] = [];
@@ -224,21 +224,6 @@ function post(agent: http.Agent, port: number, id: string, secret: string, body:
     );
     request.on('error', reject);
     request.end(body);
-  });
-}
-
-function portOf(child: Child): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /listening (\d+)/.exec(child.output());
-      if (match) {
-        clearInterval(timer);
-        resolve(Number(match[1]));
-      } else if (child.process.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error(`receiver exited:\n${child.output()}`));
-      }
-    }, 20);
   });
 }
 

@@ -9,6 +9,7 @@ import { createLogger } from '../kit/logger.js';
 import { type MetricsServer, startMetricsServer } from '../kit/metrics/metrics-server.js';
 import { portInUseMessage } from '../kit/process/port-in-use.js';
 import { loadSecrets } from '../kit/secrets.js';
+import { startTracing } from '../kit/tracing/tracing.js';
 import { type Environment, startEnvironment } from './environment.js';
 
 /**
@@ -20,6 +21,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { service: 'billing' });
   const secrets = await loadSecrets(config);
+  // With an OTLP endpoint configured, every request is one trace (docs/observability.md#traces); unset,
+  // the SDK is never loaded. Flushed last at shutdown, after the requests that drained.
+  const stopTracing = await startTracing('billing');
   if (!config.DATABASE_URL) logger.info({ dataDir: config.DATA_DIR }, 'starting embedded PostgreSQL');
   const databases = await openEnvironmentDatabases(config, secrets, 'server', line => logger.debug({ postgres: line }));
 
@@ -44,6 +48,7 @@ async function main(): Promise<void> {
     await metrics?.close();
     await Promise.all(environments.map(e => e.close().catch(error => logger.error({ err: error }, 'close failed'))));
     await databases.close();
+    await stopTracing?.().catch(error => logger.error({ err: error }, 'trace export failed'));
     clearTimeout(timer);
     process.exit(exitCode);
   };
@@ -88,7 +93,10 @@ async function main(): Promise<void> {
   }
   const production = publicUrlOf(config, 'production');
   const sandbox = publicUrlOf(config, 'sandbox');
-  logger.info({ production, sandbox, ...(metrics ? { metricsPort: metrics.port } : {}) }, 'serving');
+  logger.info(
+    { production, sandbox, ...(metrics ? { metricsPort: metrics.port } : {}), tracing: stopTracing !== null },
+    'serving',
+  );
   // Which processor takes the money is part of the banner, so nobody takes simulated payments unaware.
   const payments = environments.map(
     e => `${e.name === 'production' ? 'Production' : 'Sandbox   '} ${e.payments.summary}`,

@@ -6,6 +6,7 @@ import { toGraphQLError } from '../kit/graphql/format-error.js';
 import { refusedInput } from '../kit/graphql/input-guards.js';
 import type { SubgraphRuntime } from '../kit/graphql/subgraph-runtime.js';
 import type { Principal } from '../kit/principal.js';
+import { inSpan } from '../kit/tracing/tracing.js';
 
 export interface DirectOperationSource {
   /** The exact source text the caller will send (the lookup key). */
@@ -82,7 +83,11 @@ export class DirectOperations {
   ): Promise<DirectResult> | undefined {
     const entry = this.entryFor(source);
     if (!entry) return undefined;
-    return this.run(entry, variables, principal, requestId);
+    // The subgraph's span, as the gateway's in-process data source makes one (docs/observability.md#traces).
+    const subgraph = entry.runtime.name;
+    return inSpan(`subgraph ${subgraph}`, { 'billing.subgraph': subgraph }, () =>
+      this.run(entry, variables, principal, requestId),
+    );
   }
 
   /**

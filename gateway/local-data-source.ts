@@ -3,6 +3,7 @@ import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { DocumentCache } from '../kit/graphql/document-cache.js';
 import { toGraphQLError } from '../kit/graphql/format-error.js';
 import type { GatewayContext, SubgraphRuntime } from '../kit/graphql/subgraph-runtime.js';
+import { inSpan } from '../kit/tracing/tracing.js';
 
 /**
  * Runs a subgraph fetch in-process. Unlike Apollo's LocalGraphQLDataSource it parses and validates
@@ -11,9 +12,11 @@ import type { GatewayContext, SubgraphRuntime } from '../kit/graphql/subgraph-ru
  */
 export class CachedLocalDataSource implements GraphQLDataSource<GatewayContext & Record<string, any>> {
   private readonly documents: DocumentCache;
+  private readonly name: string;
 
   constructor(runtime: SubgraphRuntime) {
     this.documents = new DocumentCache(runtime);
+    this.name = runtime.name;
   }
 
   async process({
@@ -25,7 +28,10 @@ export class CachedLocalDataSource implements GraphQLDataSource<GatewayContext &
     const principal = context?.principal;
     const requestId = context?.requestId ?? 'internal';
     if (!principal) return { errors: [toGraphQLError(new Error('missing principal')).toJSON()] };
-    const result = await this.documents.execute(document, request, principal, requestId);
+    // The subgraph's span in a trace (docs/observability.md#traces): its statements' spans go under it.
+    const result = await inSpan(`subgraph ${this.name}`, { 'billing.subgraph': this.name }, () =>
+      this.documents.execute(document, request, principal, requestId),
+    );
     return {
       data: result.data as Record<string, unknown> | null | undefined,
       errors: result.errors?.map(e => toGraphQLError(e).toJSON()),

@@ -97,6 +97,29 @@ export function childSpan(name: string, attributes: Record<string, string>): Spa
   return tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes });
 }
 
+/**
+ * Runs `work` in an internal span under the running one: the embedded topology's in-process hops (the
+ * gateway, a subgraph), which have no server span of their own because no HTTP request crosses them.
+ * Off, or outside any span, `work` runs as it is.
+ */
+export function inSpan<T>(name: string, attributes: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  if (!on) return work();
+  const { api, tracer } = on;
+  const parent = api.context.active();
+  if (!api.trace.getSpan(parent)) return work();
+  const span = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL, attributes }, parent);
+  return api.context.with(api.trace.setSpan(parent, span), async () => {
+    try {
+      return await work();
+    } catch (error) {
+      failSpan(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
 /** Marks `span` failed. */
 export function failSpan(span: Span, error: unknown): void {
   if (!on) return;

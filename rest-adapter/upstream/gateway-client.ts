@@ -3,7 +3,7 @@ import type { DirectOperations } from '../../gateway/direct-operations.js';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../../kit/principal.js';
 import type { GatewayContext } from '../../kit/graphql/subgraph-runtime.js';
 import type { GraphQLRequest } from '../../kit/http/graphql-http.js';
-import { traceHeaders } from '../../kit/tracing/tracing.js';
+import { activeSpan, inSpan, traceHeaders } from '../../kit/tracing/tracing.js';
 
 /** A GraphQL error as it comes back from the gateway. */
 export interface GraphQLErrorLike {
@@ -32,8 +32,15 @@ export class InProcessGatewayClient implements GatewayClient {
     private readonly direct?: DirectOperations,
   ) {}
 
-  async execute(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
+  /** In a trace, the gateway's span (docs/observability.md#traces), `billing.gateway.path` saying which way it ran. */
+  execute(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
+    const attributes = { 'graphql.operation.name': request.operationName ?? '' };
+    return inSpan('gateway', attributes, () => this.run(request, principal, requestId));
+  }
+
+  private async run(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
     const direct = this.direct?.execute(request.query, request.variables, principal, requestId);
+    activeSpan()?.setAttribute('billing.gateway.path', direct ? 'direct' : 'planned');
     if (direct) return (await direct) as GraphQLResult;
     const response = await this.server.executeOperation(request, { contextValue: { principal, requestId } });
     if (response.body.kind !== 'single') throw new Error('Incremental delivery is not supported');

@@ -1,0 +1,89 @@
+import { jest } from '@jest/globals';
+import { type PreparedServer, prepareServer, seedCrashMerchant } from '../support/crash-server.js';
+import { type ServerProcess, startServer, stopServer, within } from '../support/embedded-server.js';
+import { type ExportedSpan, type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
+
+/**
+ * docs/observability.md#traces in the embedded topology: the built server (`npm start`'s
+ * dist/embedded/main.js) with OTEL_EXPORTER_OTLP_ENDPOINT set exports one trace per request to a receiver
+ * this test runs: the adapter's server span at the root, the principal's and the gateway's spans under
+ * it, the subgraph's under the gateway's, and the subgraph's PostgreSQL statements under that. A REST
+ * list runs the gateway's direct path, a client's POST /graphql its planned one: both are traced.
+ */
+jest.setTimeout(240_000);
+
+let receiver: OtlpReceiver;
+let prepared: PreparedServer;
+let server: ServerProcess;
+let sandboxUrl: string;
+let token: string;
+
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  prepared = await prepareServer('embedded-traces');
+  ({ token } = await seedCrashMerchant(prepared.setup.sandboxUrl, {
+    name: 'Traced',
+    prices: [{ amount_type: 'fixed', price_amount: 900 }],
+  }));
+  server = startServer(prepared.setup, receiver.env());
+  await within(server.ready, 120_000, 'the server serving', server);
+  sandboxUrl = `http://127.0.0.1:${prepared.setup.port}`;
+});
+
+afterAll(async () => {
+  if (server) await stopServer(server);
+  await prepared?.remove();
+  await receiver?.close();
+});
+
+/** The trace of the request answered with `requestId`: its root span and a way to find a child. */
+async function traceOf(requestId: string | null) {
+  const root = await receiver.until('the adapter span', () =>
+    receiver.spans.find(s => s.attributes['billing.request_id'] === requestId),
+  );
+  const under = (parent: ExportedSpan, name: string) =>
+    receiver.until(`${name} under ${parent.name}`, () =>
+      receiver.spans.find(s => s.traceId === root.traceId && s.parentSpanId === parent.spanId && s.name === name),
+    );
+  return { root, under };
+}
+
+describe('traces in the embedded topology', () => {
+  it('a REST read is one trace: adapter → principal, gateway (direct) → subgraph → PostgreSQL', async () => {
+    const res = await fetch(`${sandboxUrl}/v1/products/?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { items: unknown[] }).items).toHaveLength(1);
+    const { root, under } = await traceOf(res.headers.get('x-request-id'));
+
+    expect(root).toMatchObject({ service: 'billing', name: 'GET /v1/products/', parentSpanId: undefined });
+    expect(root.attributes).toMatchObject({ 'http.route': '/v1/products/', 'http.response.status_code': '200' });
+    const principal = await under(root, 'principal');
+    expect((await under(principal, 'pg.query')).attributes['db.query.text']).toMatch(/\bfrom\b/i);
+    const gateway = await under(root, 'gateway');
+    expect(gateway.attributes['billing.gateway.path']).toBe('direct');
+    const subgraph = await under(gateway, 'subgraph billing');
+    const statement = await under(subgraph, 'pg.query');
+    expect(statement.attributes['db.system.name']).toBe('postgresql');
+    expect(statement.attributes['db.query.text']).toMatch(/\bfrom billing\./i);
+    // Every span of the request is in its trace, one process.
+    expect(new Set(receiver.spans.filter(s => s.traceId === root.traceId).map(s => s.service))).toEqual(
+      new Set(['billing']),
+    );
+  });
+
+  it("a client's GraphQL request runs through the gateway's plan, traced the same way", async () => {
+    const res = await fetch(`${sandboxUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'query Traced { products(limit: 1) { items { id name } } }' }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).data.products.items).toEqual([expect.objectContaining({ name: 'Traced' })]);
+    const { root, under } = await traceOf(res.headers.get('x-request-id'));
+
+    expect(root).toMatchObject({ name: 'POST /graphql', parentSpanId: undefined });
+    const gateway = await under(root, 'gateway');
+    expect(gateway.attributes).toMatchObject({ 'billing.gateway.path': 'planned', 'graphql.operation.name': '' });
+    await under(await under(gateway, 'subgraph billing'), 'pg.query');
+  });
+});
