@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { runRead } from '../../../kit/database/read/execute.js';
+import type { Read } from '../../../kit/database/read/execute.js';
 import { CHECKOUTS_ROLLUP_METRICS } from './metric-family.checkouts.js';
 import { ORDERS_ROLLUP_METRICS } from './metric-family.orders.js';
 import { SUBSCRIPTION_EVENTS_ROLLUP_METRICS } from './metric-family.subscription-events.js';
@@ -71,11 +70,11 @@ const allReady = new Set<string>();
 
 /** The per-request half of the rule, read from the database (and remembered where it cannot change). */
 export class MetricRollups {
-  constructor(private readonly em: EntityManager) {}
-
-  private get database(): string {
-    return String(this.em.config.get('clientUrl'));
-  }
+  /** `read` runs a statement on `database` (its URL, the key of what is remembered). */
+  constructor(
+    private readonly read: Read,
+    private readonly database: string,
+  ) {}
 
   async usable(window: MetricWindow, filters: MetricFilters): Promise<boolean> {
     if (filters.customerIds?.length) return false;
@@ -88,7 +87,7 @@ export class MetricRollups {
     const key = `${this.database} ${window.timezone} ${window.interval} ${window.boundStart} ${window.boundEnd}`;
     let known = alignments.get(key);
     if (known === undefined) {
-      const [row] = await runRead(this.em, ALIGNED_SQL, [
+      const [row] = await this.read(ALIGNED_SQL, [
         window.timezone,
         window.boundStart,
         window.interval,
@@ -107,12 +106,12 @@ export class MetricRollups {
    */
   async ready(organizationIds: string[]): Promise<boolean> {
     if (allReady.has(this.database)) return true;
-    const [all] = await runRead(this.em, PENDING_SQL.replace(' and organization_id = any($1::uuid[])', ''), []);
+    const [all] = await this.read(PENDING_SQL.replace(' and organization_id = any($1::uuid[])', ''), []);
     if (all?.pending === false) {
       allReady.add(this.database);
       return true;
     }
-    const [these] = await runRead(this.em, PENDING_SQL, [organizationIds]);
+    const [these] = await this.read(PENDING_SQL, [organizationIds]);
     return these?.pending === false;
   }
 }

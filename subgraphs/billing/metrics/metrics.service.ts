@@ -1,3 +1,4 @@
+import { runRead } from '../../../kit/database/read/execute.js';
 import { CORE_READERS, scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -62,7 +63,12 @@ export class MetricsService {
     };
     const queries = new MetricsQueries(ctx.em);
     // A family reads its rollup where the rule allows, its rows otherwise (docs/metrics.md#rollups).
-    const rollups = families.size > 0 && (await new MetricRollups(ctx.em).usable(window, filters));
+    const rollups =
+      families.size > 0 &&
+      (await new MetricRollups(
+        (sql, params) => runRead(ctx.em, sql, params),
+        String(ctx.em.config.get('clientUrl')),
+      ).usable(window, filters));
     const results = await Promise.all(
       families.size
         ? [...families].map(([family, slugs]) =>
