@@ -69,6 +69,8 @@ export { orderRead } from './orders/order.read.js';
 export { OrderType } from './orders/order.type.js';
 export { familyStatement } from './metrics/metrics.queries.js';
 export { metricWindow } from './metrics/metric-window.js';
+export { rollupAnswers } from './metrics/metric-rollups.js';
+export { METRIC_CATALOGUE } from './metrics/metric.catalogue.js';
 
 export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   orm: MikroORM;

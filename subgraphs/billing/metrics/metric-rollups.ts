@@ -33,7 +33,8 @@ export const ROLLUP_METRICS: Readonly<Record<Family, ReadonlySet<string>>> = {
  *   not counted, and the hours cannot tell its end from its start;
  * - every organization asked is ready: none waits for the backfill of its earlier rows (`ready`).
  *
- * The first three and the last are `rollupAnswers` (per family, pure) and `MetricRollups.usable` (per request).
+ * The first and the fourth are `rollupAnswers` (per family, pure); the second, the third and the last
+ * `MetricRollups.usable` (per request).
  */
 export function rollupAnswers(family: Family, slugs: ReadonlySet<string> | undefined, window: MetricWindow): boolean {
   const held = ROLLUP_METRICS[family];
