@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { backgroundWork, type Enrolment } from '../../../kit/background/background-work.js';
 import type { Clock } from '../../../kit/clock.js';
 import type { Logger } from '../../../kit/logger.js';
+import { MetricRollupQueries } from './metric-rollup.queries.js';
 
 /**
  * The rollups' backfill (docs/metrics.md#rollups): the organizations that had rows when the rollups' triggers
@@ -34,18 +35,12 @@ export class MetricRollupBackfill {
 
   /** Backfills one waiting organization; its id, or null when none waits. */
   async backfillOne(): Promise<string | null> {
-    const em = this.orm.em.fork();
-    const [next] = await em.execute<{ organization_id: string }[]>(
-      'select organization_id from billing.metric_rollup_state where not ready limit 1',
-    );
-    if (!next) return null;
-    await em.transactional(async tx => {
-      // One organization's whole history in one statement: no request's timeout applies to it.
-      await tx.execute('set local statement_timeout = 0');
-      await tx.execute('select billing.metric_rollup_backfill(?)', [next.organization_id]);
-    });
-    this.logger?.info({ organizationId: next.organization_id }, 'metric rollups backfilled');
-    return next.organization_id;
+    const queries = new MetricRollupQueries(this.orm.em.fork());
+    const organizationId = await queries.nextWaiting();
+    if (!organizationId) return null;
+    await queries.backfill(organizationId);
+    this.logger?.info({ organizationId }, 'metric rollups backfilled');
+    return organizationId;
   }
 
   start(): Promise<void> {

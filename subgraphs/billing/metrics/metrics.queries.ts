@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { inReadTransaction, type ReadRow } from '../../../kit/database/read/execute.js';
+import { inReadTransaction, type ReadRow, runRead } from '../../../kit/database/read/execute.js';
 import type { MetricFamily } from './metric.catalogue.js';
 import { checkoutsFamilySql, checkoutsFromRollupSql } from './metric-family.checkouts.js';
 import { ordersFamilySql, ordersFromRollupSql } from './metric-family.orders.js';
 import { seatsFamilySql } from './metric-family.seats.js';
 import { subscriptionEventsFamilySql, subscriptionEventsFromRollupSql } from './metric-family.subscription-events.js';
 import { subscriptionsFamilySql, subscriptionsFromRollupSql } from './metric-family.subscriptions.js';
+import { MetricRollups } from './metric-rollups.js';
 import { type MetricFilters, MetricSql } from './metric-sql.js';
 import type { MetricWindow } from './metric-window.js';
 
@@ -63,6 +64,11 @@ export function familyStatement(
  */
 export class MetricsQueries {
   constructor(private readonly em: EntityManager) {}
+
+  /** Whether this request may read the rollups (metric-rollups.ts), on this EntityManager's connection. */
+  rollups(): MetricRollups {
+    return new MetricRollups((sql, params) => runRead(this.em, sql, params), String(this.em.config.get('clientUrl')));
+  }
 
   family(
     family: ComputedFamily | 'series',

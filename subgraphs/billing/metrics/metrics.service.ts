@@ -1,4 +1,3 @@
-import { runRead } from '../../../kit/database/read/execute.js';
 import { CORE_READERS, scopedOrganizationIds } from '../../../kit/database/tenant-scope.js';
 import { PolarRequestValidationError } from '../../../kit/errors.js';
 import type { RequestContext } from '../../../kit/request-context.js';
@@ -13,7 +12,7 @@ import {
 import { deriveMetrics, metricTotal, type PeriodValues } from './metric-periods.js';
 import type { BillingType } from './metric-sql.js';
 import { isTimeZone, isUnderLimits, type MetricInterval, metricWindow, periodTimestamp } from './metric-window.js';
-import { MetricRollups, rollupAnswers } from './metric-rollups.js';
+import { rollupAnswers } from './metric-rollups.js';
 import { MetricsQueries } from './metrics.queries.js';
 
 export interface MetricsRequest {
@@ -63,12 +62,7 @@ export class MetricsService {
     };
     const queries = new MetricsQueries(ctx.em);
     // A family reads its rollup where the rule allows, its rows otherwise (docs/metrics.md#rollups).
-    const rollups =
-      families.size > 0 &&
-      (await new MetricRollups(
-        (sql, params) => runRead(ctx.em, sql, params),
-        String(ctx.em.config.get('clientUrl')),
-      ).usable(window, filters));
+    const rollups = families.size > 0 && (await queries.rollups().usable(window, filters));
     const results = await Promise.all(
       families.size
         ? [...families].map(([family, slugs]) =>

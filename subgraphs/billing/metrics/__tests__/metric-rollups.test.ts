@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { seedMetrics } from '../../../../bench/seed-metrics.js';
 import { createMigratedTestDatabase } from '../../../../test/support/database.js';
@@ -130,7 +130,7 @@ beforeAll(async () => {
     org,
   );
   rollups = new MetricRollups(async (sql, params) => (await client.query(sql, [...params])).rows, db.url);
-}, 180_000);
+});
 
 afterAll(async () => {
   await client?.end();
