@@ -1,16 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
+import { CANCELLATION_REASONS } from '../metrics/metric-family.subscription-events.js';
 
-/** The reasons a cancellation records (the check on `subscriptions.customer_cancellation_reason`). */
-export const REASONS = [
-  'customer_service',
-  'low_quality',
-  'missing_features',
-  'switched_service',
-  'too_complex',
-  'too_expensive',
-  'unused',
-  'other',
-];
+/**
+ * The reasons a cancellation records (the check on `subscriptions.customer_cancellation_reason`), one column each:
+ * the family's own list, so the rollup counts what the family counts (a reason added later needs a migration
+ * adding its column `if not exists`).
+ */
+export const REASONS = CANCELLATION_REASONS;
 
 /**
  * The metrics' rollups (docs/metrics.md#rollups): per organization, UTC hour and the dimensions the filters need,
