@@ -5,7 +5,7 @@
 // sent straight to PostgreSQL from this process, concurrently as the service sends them. Both run in
 // BENCH_METRICS_LOOPS (4) loops for the bench's seconds; the goal is at least half the baseline's rate.
 import pg from 'pg';
-import { familyStatement, metricWindow } from '../subgraphs/billing/runtime.js';
+import { familyStatement, METRIC_CATALOGUE, metricWindow, rollupAnswers } from '../subgraphs/billing/runtime.js';
 import { seedMetrics } from './seed-metrics.js';
 import type { Goal } from './subscriptions.js';
 import { table } from './support.js';
@@ -69,7 +69,13 @@ export async function benchMetrics(o: {
   const url = `${o.baseUrl}/v1/metrics/?start_date=${startDate}&end_date=${endDate}&interval=day`;
   const headers = { authorization: `Bearer ${o.tenant.oat}` };
   const window = metricWindow(startDate, endDate, 'day', 'UTC');
-  const statements = FAMILIES.map(f => familyStatement(f, window, { organizationIds: [organizationId] }));
+  // Each family from where the service reads it for this request (every metric): its rollup where the rule allows
+  // (docs/metrics.md#rollups: the checkouts here), its rows otherwise, so both sides compute the same way.
+  const statements = FAMILIES.map(f => {
+    const slugs = new Set(METRIC_CATALOGUE.filter(m => m.family === f).map(m => m.slug));
+    const source = rollupAnswers(f, slugs, window) ? 'rollup' : 'raw';
+    return familyStatement(f, window, { organizationIds: [organizationId] }, slugs, source);
+  });
   // As the service sends them: with JIT off (subgraphs/billing/metrics/metrics.queries.ts).
   const pool = new pg.Pool({
     connectionString: o.databaseUrl,

@@ -1,4 +1,5 @@
 import { UsageBillingJob } from './usage-billing/usage-billing.job.js';
+import { MetricRollupBackfill } from './metrics/metric-rollup-backfill.js';
 import { UsageEventPartitions } from './usage-events/usage-event-partitions.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kit/clock.js';
@@ -68,6 +69,8 @@ export { orderRead } from './orders/order.read.js';
 export { OrderType } from './orders/order.type.js';
 export { familyStatement } from './metrics/metrics.queries.js';
 export { metricWindow } from './metrics/metric-window.js';
+export { rollupAnswers } from './metrics/metric-rollups.js';
+export { METRIC_CATALOGUE } from './metrics/metric.catalogue.js';
 
 export interface BillingRuntime extends SubgraphRuntime<BillingContext> {
   orm: MikroORM;
@@ -217,6 +220,8 @@ export async function startBilling(options: {
   services.clocks.register(usageBilling);
   // The usage events' partitions of this month and the next ones, made ahead (docs/usage-events.md#partitions).
   const partitions = new UsageEventPartitions(orm, options.clock, options.logger);
+  // The metrics' rollups of the organizations that had rows before them (docs/metrics.md#rollups).
+  const rollupBackfill = new MetricRollupBackfill(orm, options.clock, options.logger);
   const dueWork = new DueWorkSweep(
     orm,
     options.clock,
@@ -266,11 +271,19 @@ export async function startBilling(options: {
     if (options.sweepDueWork ?? runJobs) {
       await dueWork.start(options.databaseUrl);
       await partitions.start();
+      await rollupBackfill.start();
     }
     if (renewalRetryMs > 0) await renewals.start(options.databaseUrl);
     await ownerNotices.listen(options.databaseUrl);
   } catch (error) {
-    await Promise.all([jobs.stop(), dueWork.stop(), partitions.stop(), renewals.stop(), ownerNotices.stop()]);
+    await Promise.all([
+      jobs.stop(),
+      dueWork.stop(),
+      partitions.stop(),
+      rollupBackfill.stop(),
+      renewals.stop(),
+      ownerNotices.stop(),
+    ]);
     await invalidations.close();
     await ledger?.close();
     await orm.close();
@@ -322,6 +335,7 @@ export async function startBilling(options: {
       await renewals.stop();
       await dueWork.stop();
       await partitions.stop();
+      await rollupBackfill.stop();
       await jobs.stop();
       await invalidations.close();
       await ledger?.close();

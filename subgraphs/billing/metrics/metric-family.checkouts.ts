@@ -12,12 +12,37 @@ export function checkoutsFamilySql(q: MetricSql): string {
     product: { anyOf: 'c.product_ids', billingType: 'c.product_id' },
     customer: 'c.customer_id',
   });
-  return `with ${q.seriesCte()},
-created as (
-  select ${q.bucket('c.created_at')} as t, count(*) as n, count(*) filter (where c.status = 'succeeded') as succeeded
+  return checkoutsAnswerSql(
+    q,
+    `select ${q.bucket('c.created_at')} as t, count(*) as n, count(*) filter (where c.status = 'succeeded') as succeeded
   from billing.checkouts c
   where ${scope} and c.created_at >= ${q.boundStart} and c.created_at <= ${q.boundEnd}
-  group by 1
+  group by 1`,
+  );
+}
+
+/** The checkouts' metrics the rollup answers: both (docs/metrics.md#rollups). */
+export const CHECKOUTS_ROLLUP_METRICS = ['checkouts', 'succeeded_checkouts'];
+
+/** The same from `billing.metric_rollup_checkouts` (per organization, UTC hour and products; metric-rollups.ts). */
+export function checkoutsFromRollupSql(q: MetricSql): string {
+  const scope = q.scope({
+    organization: 'r.organization_id',
+    product: { anyOf: 'r.product_ids', billingType: 'r.product_id' },
+  });
+  return checkoutsAnswerSql(
+    q,
+    `select ${q.bucket('r.hour')} as t, sum(r.checkouts) as n, sum(r.succeeded) as succeeded
+  from billing.metric_rollup_checkouts r
+  where ${scope} and r.hour >= ${q.boundStart} and r.hour <= ${q.boundEnd}
+  group by 1`,
+  );
+}
+
+function checkoutsAnswerSql(q: MetricSql, created: string): string {
+  return `with ${q.seriesCte()},
+created as (
+  ${created}
 )
 select ${q.periodColumns('s.t')}, coalesce(c.n, 0) as checkouts, coalesce(c.succeeded, 0) as succeeded_checkouts
 from series s left join created c on c.t = s.t

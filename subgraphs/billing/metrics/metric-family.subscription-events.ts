@@ -28,9 +28,6 @@ export function subscriptionEventsFamilySql(q: MetricSql): string {
   const perReason = CANCELLATION_REASONS.map(
     reason => `count(*) filter (where reason = '${reason}') as canceled_subscriptions_${reason}`,
   ).join(', ');
-  const reasonColumns = CANCELLATION_REASONS.map(
-    reason => `coalesce(k.canceled_subscriptions_${reason}, 0) as canceled_subscriptions_${reason}`,
-  ).join(', ');
   const tz = q.timezone;
   const window =
     q.window.interval === 'year'
@@ -61,10 +58,7 @@ rates as (
   from counted ws join counted we on we.kind = 'we' and we.t = ws.t
   where ws.kind = 'ws'
 )`;
-  const churnColumn = `,
-  case when r.active_at_start > 0 then r.canceled_in_window::numeric / r.active_at_start else 0 end as churn_rate`;
-  return `with ${q.seriesCte()},
-subs as (
+  const counts = `subs as (
   select s.created_at, s.started_at, coalesce(s.ended_at, s.ends_at) as ended, s.canceled_at,
     s.customer_cancellation_reason as reason
   from billing.subscriptions s
@@ -75,7 +69,47 @@ churned as (select ${q.bucket('ended')} as t, count(*) as n from subs where ${wi
 canceled as (
   select ${q.bucket('canceled_at')} as t, count(*) as n, ${perReason}
   from subs where ${within('canceled_at')} group by 1
-)${churn ? rateCtes() : ''}
+)${churn ? rateCtes() : ''}`;
+  return subscriptionEventsAnswerSql(q, counts, churn);
+}
+
+/** The subscription events the rollup answers: all but the churn rate (docs/metrics.md#rollups). */
+export const SUBSCRIPTION_EVENTS_ROLLUP_METRICS = [
+  'new_subscriptions',
+  'churned_subscriptions',
+  'canceled_subscriptions',
+  ...CANCELLATION_REASONS.map(reason => `canceled_subscriptions_${reason}`),
+];
+
+/**
+ * The same counts from `billing.metric_rollup_subscriptions` (creations, ends and cancellations per reason, per
+ * organization, UTC hour and product; metric-rollups.ts), one read of the range's hours.
+ */
+export function subscriptionEventsFromRollupSql(q: MetricSql): string {
+  const reasons = CANCELLATION_REASONS.map(reason => `sum(r.canceled_${reason}) as canceled_subscriptions_${reason}`);
+  const reasonColumns = CANCELLATION_REASONS.map(reason => `canceled_subscriptions_${reason}`);
+  const counts = `events as (
+  select ${q.bucket('r.hour')} as t, sum(r.created) as created, sum(r.churned) as churned, sum(r.canceled) as canceled,
+    ${reasons.join(', ')}
+  from billing.metric_rollup_subscriptions r
+  where ${q.scope({ organization: 'r.organization_id', product: 'r.product_id' })}
+    and r.hour >= ${q.boundStart} and r.hour <= ${q.boundEnd}
+  group by 1
+),
+created as (select t, created as n from events),
+churned as (select t, churned as n from events),
+canceled as (select t, canceled as n, ${reasonColumns.join(', ')} from events)`;
+  return subscriptionEventsAnswerSql(q, counts, false);
+}
+
+function subscriptionEventsAnswerSql(q: MetricSql, counts: string, churn: boolean): string {
+  const reasonColumns = CANCELLATION_REASONS.map(
+    reason => `coalesce(k.canceled_subscriptions_${reason}, 0) as canceled_subscriptions_${reason}`,
+  ).join(', ');
+  const churnColumn = `,
+  case when r.active_at_start > 0 then r.canceled_in_window::numeric / r.active_at_start else 0 end as churn_rate`;
+  return `with ${q.seriesCte()},
+${counts}
 select ${q.periodColumns('s.t')},
   coalesce(c.n, 0) as new_subscriptions,
   coalesce(ch.n, 0) as churned_subscriptions,

@@ -54,8 +54,7 @@ const CHANGES_AND_CUSTOMERS = `(
 export function subscriptionsFamilySql(q: MetricSql): string {
   const ends = 'coalesce(s.ended_at, s.ends_at)';
   const arpu = q.asks('average_revenue_per_user');
-  return `with ${q.seriesCte()},
-subs as (
+  const changes = `subs as (
   select s.customer_id,
     coalesce(${q.bucket('s.started_at')}, '-infinity'::timestamp) as a,
     coalesce(${q.bucket(ends)}, 'infinity'::timestamp) as e,
@@ -94,7 +93,41 @@ ${arpu ? CUSTOMER_SPANS : ''}deltas as (
   from ${arpu ? CHANGES_AND_CUSTOMERS : '(select *, 0 as customers from changes) x'}
   where at <= ${q.seriesEnd}
   group by 1
-),
+)`;
+  return subscriptionsAnswerSql(q, changes, arpu);
+}
+
+/** The subscriptions' metrics the rollup answers: all but ARPU, which counts distinct customers (docs/metrics.md#rollups). */
+export const SUBSCRIPTIONS_ROLLUP_METRICS = [
+  'active_subscriptions',
+  'committed_subscriptions',
+  'monthly_recurring_revenue',
+  'committed_monthly_recurring_revenue',
+  'trial_monthly_recurring_revenue',
+  'trial_committed_monthly_recurring_revenue',
+];
+
+/**
+ * The same running sums from `billing.metric_rollup_subscriptions`, whose rows are these changes already, per
+ * organization, UTC hour and product (the migration's `metric_rollup_subscription_rows` places each one; hours
+ * before the range land on its first period, as the changes above do).
+ */
+export function subscriptionsFromRollupSql(q: MetricSql): string {
+  const changes = `deltas as (
+  select greatest(${q.bucket('r.hour')}, ${q.seriesStart}) as t, sum(r.active) as active, sum(r.committed) as committed,
+    sum(r.mrr) as mrr, sum(r.committed_mrr) as committed_mrr, sum(r.trial_mrr) as trial_mrr,
+    sum(r.trial_committed_mrr) as trial_committed_mrr
+  from billing.metric_rollup_subscriptions r
+  where ${q.scope({ organization: 'r.organization_id', product: 'r.product_id' })} and r.hour <= ${q.boundEnd}
+  group by 1
+)`;
+  return subscriptionsAnswerSql(q, changes, false);
+}
+
+/** The periods' running sums of `deltas` (and of its customers, for ARPU). */
+function subscriptionsAnswerSql(q: MetricSql, changes: string, arpu: boolean): string {
+  return `with ${q.seriesCte()},
+${changes},
 running as (
   select s.t,
     coalesce(sum(d.active) over w, 0) as active, coalesce(sum(d.committed) over w, 0) as committed,

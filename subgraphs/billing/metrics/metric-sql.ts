@@ -15,7 +15,8 @@ export interface ScopedColumns {
   organization: string;
   /** The product column; `anyOf` is an array column matched by overlap (a checkout's offered products). */
   product: string | { anyOf: string; billingType: string };
-  customer: string;
+  /** Absent for a rollup, which has no customers: a request with a customer filter never reads one. */
+  customer?: string;
 }
 
 /**
@@ -116,7 +117,7 @@ export class MetricSql {
         `exists (select 1 from billing.products bp where bp.id = ${product} and bp.recurring_interval ${recurring})`,
       );
     }
-    if (customerIds?.length)
+    if (customerIds?.length && columns.customer)
       conditions.push(`${columns.customer} = any(${this.param('customers', customerIds, 'uuid[]')})`);
     return conditions.join(' and ');
   }

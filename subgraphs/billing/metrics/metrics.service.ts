@@ -12,6 +12,7 @@ import {
 import { deriveMetrics, metricTotal, type PeriodValues } from './metric-periods.js';
 import type { BillingType } from './metric-sql.js';
 import { isTimeZone, isUnderLimits, type MetricInterval, metricWindow, periodTimestamp } from './metric-window.js';
+import { rollupAnswers } from './metric-rollups.js';
 import { MetricsQueries } from './metrics.queries.js';
 
 export interface MetricsRequest {
@@ -60,9 +61,19 @@ export class MetricsService {
       customerIds: request.customerId,
     };
     const queries = new MetricsQueries(ctx.em);
+    // A family reads its rollup where the rule allows, its rows otherwise (docs/metrics.md#rollups).
+    const rollups = families.size > 0 && (await queries.rollups().usable(window, filters));
     const results = await Promise.all(
       families.size
-        ? [...families].map(([family, slugs]) => queries.family(family, window, filters, slugs))
+        ? [...families].map(([family, slugs]) =>
+            queries.family(
+              family,
+              window,
+              filters,
+              slugs,
+              rollups && rollupAnswers(family, slugs, window) ? 'rollup' : 'raw',
+            ),
+          )
         : [queries.family('series', window, filters)],
     );
     const periods = new Map<string, { instant: Date; values: PeriodValues }>();

@@ -51,6 +51,8 @@ import { Migration20261129060001_billing_entries } from './Migration202611290600
 import { Migration20261129060002_customer_meters } from './Migration20261129060002_customer_meters.js';
 import { Migration20261129050500_card_reminders_per_card } from './Migration20261129050500_card_reminders_per_card.js';
 import { Migration20261129060100_usage_billing_visibility } from './Migration20261129060100_usage_billing_visibility.js';
+import { Migration20261129070000_metric_rollups } from './Migration20261129070000_metric_rollups.js';
+import { Migration20261129070001_metric_rollup_triggers } from './Migration20261129070001_metric_rollup_triggers.js';
 
 /** Listed explicitly (not globbed) so sources under Jest and the compiled dist/ run the same set. */
 export const billingMigrations = [
@@ -119,4 +121,6 @@ export const billingMigrations = [
     name: 'Migration20261129060100_usage_billing_visibility',
     class: Migration20261129060100_usage_billing_visibility,
   },
+  { name: 'Migration20261129070000_metric_rollups', class: Migration20261129070000_metric_rollups },
+  { name: 'Migration20261129070001_metric_rollup_triggers', class: Migration20261129070001_metric_rollup_triggers },
 ];
