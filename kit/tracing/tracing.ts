@@ -28,18 +28,19 @@ export async function startTracing(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<(() => Promise<void>) | null> {
   if (on || !(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) return null;
-  const [api, { TracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, contextHooks, core, resources] =
-    await Promise.all([
-      import('@opentelemetry/api'),
-      import('@opentelemetry/sdk-trace'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/context-async-hooks'),
-      import('@opentelemetry/core'),
-      import('@opentelemetry/resources'),
-    ]);
-  const provider = new TracerProvider({
+  const [api, sdk, { OTLPTraceExporter }, contextHooks, core, resources, { samplerOf }] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/resources'),
+    import('./sampler.js'),
+  ]);
+  const provider = new sdk.TracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
+    sampler: samplerOf(env, sdk, message => process.emitWarning(message, 'TracingConfiguration')),
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
   });
   api.context.setGlobalContextManager(new contextHooks.AsyncLocalStorageContextManager().enable());
   api.propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
