@@ -62,6 +62,8 @@ const ALIGNED_SQL = `select coalesce(bool_and(
 from (select ($2::timestamp at time zone $1) as lo, (($4::timestamp + interval '1 microsecond') at time zone $1) as hi) b
 left join lateral generate_series(b.lo, b.hi - interval '1 hour', interval '1 hour') h on true`;
 
+/** Whether any organization of the database, or of the request's (`$1`), waits for its backfill. */
+const ANY_PENDING_SQL = 'select exists (select 1 from billing.metric_rollup_state where not ready) as pending';
 const PENDING_SQL = `select exists (
   select 1 from billing.metric_rollup_state where not ready and organization_id = any($1::uuid[])) as pending`;
 
@@ -107,7 +109,7 @@ export class MetricRollups {
    */
   async ready(organizationIds: string[]): Promise<boolean> {
     if (allReady.has(this.database)) return true;
-    const [all] = await this.read(PENDING_SQL.replace(' and organization_id = any($1::uuid[])', ''), []);
+    const [all] = await this.read(ANY_PENDING_SQL, []);
     if (all?.pending === false) {
       allReady.add(this.database);
       return true;
