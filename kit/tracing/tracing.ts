@@ -90,24 +90,28 @@ export function traceHeaders(): Record<string, string> {
   return carrier;
 }
 
-/** Runs `work` in a client span under the running one (a PostgreSQL statement); untraced outside any span. */
+/**
+ * Runs `work` in a client span under the running one (a PostgreSQL statement); untraced outside any span and
+ * under a span the sampler left out, whose children every sampler offered would leave out too
+ * (docs/observability.md#traces): no span is made for them.
+ */
 export function childSpan(name: string, attributes: Record<string, string>): Span | undefined {
   if (!on) return undefined;
   const { api, tracer } = on;
-  if (!api.trace.getActiveSpan()) return undefined;
+  if (!sampled(api, api.trace.getActiveSpan())) return undefined;
   return tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes });
 }
 
 /**
  * Runs `work` in an internal span under the running one: the embedded topology's in-process hops (the
  * gateway, a subgraph), which have no server span of their own because no HTTP request crosses them.
- * Off, or outside any span, `work` runs as it is.
+ * Off, outside any span, or under a span the sampler left out (as `childSpan`), `work` runs as it is.
  */
 export function inSpan<T>(name: string, attributes: Record<string, string>, work: () => Promise<T>): Promise<T> {
   if (!on) return work();
   const { api, tracer } = on;
   const parent = api.context.active();
-  if (!api.trace.getSpan(parent)) return work();
+  if (!sampled(api, api.trace.getSpan(parent))) return work();
   const span = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL, attributes }, parent);
   return api.context.with(api.trace.setSpan(parent, span), async () => {
     try {
@@ -119,6 +123,14 @@ export function inSpan<T>(name: string, attributes: Record<string, string>, work
       span.end();
     }
   });
+}
+
+/**
+ * Whether `span`'s trace was sampled, by its context's flag rather than `isRecording()`: a library's own no-op
+ * span (Apollo's gateway makes them) records nothing but carries a sampled trace on.
+ */
+function sampled(api: typeof OtelApi, span: Span | undefined): boolean {
+  return span !== undefined && (span.spanContext().traceFlags & api.TraceFlags.SAMPLED) !== 0;
 }
 
 /** Marks `span` failed. */
