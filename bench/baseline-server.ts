@@ -92,6 +92,8 @@ function organization(row: any) {
     subscription_settings: {
       allow_multiple_subscriptions: s.allow_multiple_subscriptions,
       proration_behavior: s.proration_behavior,
+      proration_behavior_upgrade: s.proration_behavior_upgrade ?? null,
+      proration_behavior_downgrade: s.proration_behavior_downgrade ?? null,
       benefit_revocation_grace_period: s.benefit_revocation_grace_period,
       prevent_trial_abuse: s.prevent_trial_abuse,
       allow_customer_updates: s.allow_customer_updates,
@@ -132,6 +134,13 @@ function organization(row: any) {
     embed_hosts: row.embed_hosts,
     embed_hosts_enforced: row.embed_hosts_enforced,
     country: row.country,
+    tax_settings: {
+      legal_name: row.tax_settings.legal_name,
+      legal_address: row.tax_settings.legal_address,
+      tax_id: row.tax_settings.tax_id,
+      registrations: row.tax_settings.registrations,
+      stripe_tax_enabled: row.tax_settings.stripe_tax_enabled,
+    },
     account_id: null,
     payout_account_id: null,
     capabilities: {
