@@ -139,6 +139,9 @@ export class MemberInvitationService {
   }
 }
 
+/** `2026-12-06 13:04 UTC`: when a link stops working, as a reader of the e-mail reads it. */
+const utc = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
 interface Letter {
   organization: string;
   inviter: string;
@@ -158,8 +161,8 @@ function addedEmail(
     kind: 'organization_invite',
     organizationId,
     owner: { type: 'user', id: user.id },
-    subject: `You've been invited to ${letter.organization}`,
-    text: `${letter.inviter} has added you to ${letter.organization} as ${role}.\n\nAs a member you can manage ${letter.organization}'s products, customers and subscriptions. Go to the dashboard: ${link}\n`,
+    subject: `You've been added to ${letter.organization}`,
+    text: `${letter.inviter} has added you to ${letter.organization} as ${role}.\n\nNothing is left to do: sign in with this e-mail address to open its dashboard.\n${link}\n`,
   };
 }
 
@@ -178,7 +181,7 @@ function invitedEmail(
     organizationId,
     owner: { type: 'address', id: email },
     subject: `You've been invited to ${letter.organization}`,
-    text: `${letter.inviter} has invited you to join ${letter.organization} as ${role}.\n\nCreate your account with this e-mail to join: ${link}\n\nThe link works once, until ${expiresAt.toISOString()}.\n`,
+    text: `${letter.inviter} has invited you to join ${letter.organization} as ${role}.\n\nTo accept, open this link and sign up with this e-mail address (${email}): your account is created and joins ${letter.organization} at once.\n${link}\n\nThe link works once, for ${INVITATION_DAYS} days: until ${utc(expiresAt)}. After that, ask for a new invitation.\n`,
     redactAt: expiresAt.toISOString(),
   };
 }
