@@ -105,7 +105,9 @@ async function showSignup(deps: WebDependencies, req: Request, res: Response) {
   sendPage(res, renderPage({ title: 'Sign up', body, user: await pageUser(deps, req, res), narrow: true }));
 }
 
-const INVITATION_GONE = 'This invitation has expired or was already used. Ask for a new one, or sign up without it.';
+/** A link used, expired, or replaced by a later invitation of the address: the form is an ordinary sign-up then. */
+const INVITATION_GONE =
+  'This invitation has expired or was already used. Ask for a new one, or sign up here without it: you join no organization then.';
 
 async function signUp(deps: WebDependencies, req: Request, res: Response) {
   const returnTo = safeReturnTo(field(req, 'return_to'));

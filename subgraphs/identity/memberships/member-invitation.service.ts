@@ -123,7 +123,11 @@ export class MemberInvitationService {
     return ctx.em.transactional(async em => {
       const invitation = await new MemberInvitationRepository(em).take(hashToken(token, this.secret), ctx.clock.now());
       if (!invitation)
-        throw refused('invitation', 'This invitation has expired or was already used. Ask for a new one.', null);
+        throw refused(
+          'invitation',
+          'This invitation has expired or was already used. Ask for a new one, or sign up without it.',
+          null,
+        );
       if (invitation.email !== email.trim().toLowerCase())
         throw refused('email', `This invitation is for ${invitation.email}: sign up with that e-mail.`, email);
       const user = await this.users.create({ em, clock: ctx.clock }, email, password);
