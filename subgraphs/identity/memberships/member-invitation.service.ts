@@ -9,7 +9,7 @@ import { hashToken } from '../../../kit/tokens.js';
 import { OrganizationRepository } from '../organizations/organization.repository.js';
 import type { User } from '../users/user.entity.js';
 import { UserRepository } from '../users/user.repository.js';
-import type { UserService } from '../users/user.service.js';
+import { EMAIL, type UserService } from '../users/user.service.js';
 import { MemberInvitationRepository, type PendingInvitation } from './member-invitation.repository.js';
 import { Membership, type MemberRole } from './membership.entity.js';
 import { membershipOf } from './membership.repository.js';
@@ -17,7 +17,6 @@ import { type MembershipService, refused } from './membership.service.js';
 
 /** How long an invitation's link works. */
 const INVITATION_DAYS = 7;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ALREADY_A_MEMBER = 'This user is already a member of the organization.';
 
 /** What an invitation did: the person was added at once (they have an account), or invited to sign up. */
