@@ -86,8 +86,9 @@ type SignupInvitation = (NonNullable<SignInFormOptions['invitation']> & { email:
 
 /** The live invitation of a link's token, for the sign-up form (null: no token, or used, replaced, expired). */
 async function invitationOf(deps: WebDependencies, token: string | null): Promise<SignupInvitation> {
-  const found = token ? await deps.identity.invitation(token) : null;
-  return found && token ? { token, ...found } : null;
+  if (!token) return null;
+  const found = await deps.identity.invitation(token);
+  return found && { token, ...found };
 }
 
 /** `GET /signup`, and from an invitation's link (`?invitation=…`) the form that joins its organization. */
