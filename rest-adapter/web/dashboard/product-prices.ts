@@ -47,8 +47,9 @@ export function describePrice(price: Wire, product: Wire): string {
 
 /**
  * The price a form describes (`price_type`, `price` in major units, for pay-what-you-want also the optional
- * `preset`, for a seat price its tiers (or one per-seat amount in `price`, seat-tiers.ts), for a metered price `meter_id`, `unit_amount` and
- * the optional `cap`), as Polar's create body in `currency`; or the words of the form's error.
+ * `preset`, for a seat price its tiers (or one per-seat amount in `price`, seat-tiers.ts), for a metered price
+ * `meter_id`, `unit_amount` and the optional `cap`), as Polar's create body in `currency`; or the words of the
+ * form's error.
  */
 export function priceFromForm(ctx: DashboardContext, currency: string): Wire | string {
   const type = formField(ctx, 'price_type') || 'fixed';
