@@ -40,7 +40,7 @@ export function signupForm({ csrfToken, returnTo, email, error, invitation }: Si
   return html`<h1>Sign up</h1>
 <div class="card">
 ${errorBox(error)}
-${invitation ? html`<p data-invitation>You are invited to join <strong>${invitation.organizationName}</strong> as ${invitation.role}. Create your account with the invited e-mail to join.</p>` : null}
+${invitation ? html`<p data-invitation>You are invited to join <strong>${invitation.organizationName}</strong> as ${invitation.role}. Sign up with the invited e-mail address, filled in below: your account is created and joins the organization at once.</p>` : null}
 <form class="stack" method="post" action="/signup">
 ${csrfField(csrfToken)}
 ${invitation ? html`<input type="hidden" name="invitation" value="${invitation.token}">` : null}

@@ -156,7 +156,7 @@ describe('member invitations', () => {
     const target = `refused-${process.pid}-${Date.now()}@example.com`;
 
     const { client: member, csrf: memberCsrf } = await signInWithCsrf(base, memberEmail, `${dash}/members`);
-    expect((await member.get(`${dash}/members`)).text).not.toContain('Add member');
+    expect((await member.get(`${dash}/members`)).text).not.toContain('Add or invite');
     const byMember = await member.post(`${dash}/members`, { csrf_token: memberCsrf, email: target, role: 'member' });
     expect(byMember.status).toBe(403);
     expect(byMember.text).toContain('You don&#39;t have permission to manage the organization');

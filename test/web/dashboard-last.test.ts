@@ -224,7 +224,7 @@ describe('members: add, change role, remove', () => {
   it('adds an existing user, changes their role and removes them; refuses a stranger, a member and the last owner', async () => {
     const { client, csrf } = await signedIn(owner.email, '/members');
     const page = await client.get(`${dash}/members`);
-    expect(page.text).toContain('Add member');
+    expect(page.text).toContain('Add or invite');
     const before = await roles(client);
 
     // Not an e-mail address: refused, nothing invited; the typed e-mail shown again, escaped (invitations of
@@ -258,7 +258,7 @@ describe('members: add, change role, remove', () => {
 
     // A member is refused with the rule's own words, nothing changed.
     const { client: member, csrf: memberCsrf } = await signedIn(memberEmail, '/members');
-    expect((await member.get(`${dash}/members`)).text).not.toContain('Add member');
+    expect((await member.get(`${dash}/members`)).text).not.toContain('Add or invite');
     const byMember = await member.post(`${dash}/members/remove`, { csrf_token: memberCsrf, email: adminEmail });
     expect(byMember.status).toBe(403);
     expect(byMember.text).toContain('You don&#39;t have permission to manage the organization');

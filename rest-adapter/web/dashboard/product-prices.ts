@@ -47,8 +47,9 @@ export function describePrice(price: Wire, product: Wire): string {
 
 /**
  * The price a form describes (`price_type`, `price` in major units, for pay-what-you-want also the optional
- * `preset`, for a seat price its tiers (or one per-seat amount in `price`, seat-tiers.ts), for a metered price `meter_id`, `unit_amount` and
- * the optional `cap`), as Polar's create body in `currency`; or the words of the form's error.
+ * `preset`, for a seat price its tiers (or one per-seat amount in `price`, seat-tiers.ts), for a metered price
+ * `meter_id`, `unit_amount` and the optional `cap`), as Polar's create body in `currency`; or the words of the
+ * form's error.
  */
 export function priceFromForm(ctx: DashboardContext, currency: string): Wire | string {
   const type = formField(ctx, 'price_type') || 'fixed';
@@ -115,7 +116,7 @@ export function priceFields(ctx: DashboardContext, currency: string, meters: Wir
   return html`<div class="row"><div class="field"><label for="price-type">Kind of price</label><select id="price-type" name="price_type">${PRICE_TYPES.map(
     t => html`<option value="${t.value}"${t.value === chosen ? rawHtml(' selected') : null}>${t.label}</option>`,
   )}</select></div>
-<div class="field"><label for="price-amount">Price (${code}; the minimum when paying what one wants, per seat for a seat price)</label><input id="price-amount" type="text" inputmode="decimal" name="price" value="${formField(ctx, 'price')}" placeholder="19.00"></div>
+<div class="field"><label for="price-amount">Price (${code}; the minimum when paying what one wants, per seat for a seat price without tiers)</label><input id="price-amount" type="text" inputmode="decimal" name="price" value="${formField(ctx, 'price')}" placeholder="19.00"></div>
 <div class="field"><label for="price-preset">Suggested amount (pay what you want)</label><input id="price-preset" type="text" inputmode="decimal" name="preset" value="${formField(ctx, 'preset')}"></div></div>
 <div class="row"><div class="field"><label for="price-meter">Meter (metered price)</label><select id="price-meter" name="meter_id"><option value="">None</option>${meters.map(
     m => html`<option value="${m.id}"${m.id === meter ? rawHtml(' selected') : null}>${m.name}</option>`,

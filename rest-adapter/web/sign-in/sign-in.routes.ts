@@ -86,8 +86,9 @@ type SignupInvitation = (NonNullable<SignInFormOptions['invitation']> & { email:
 
 /** The live invitation of a link's token, for the sign-up form (null: no token, or used, replaced, expired). */
 async function invitationOf(deps: WebDependencies, token: string | null): Promise<SignupInvitation> {
-  const found = token ? await deps.identity.invitation(token) : null;
-  return found && token ? { token, ...found } : null;
+  if (!token) return null;
+  const found = await deps.identity.invitation(token);
+  return found && { token, ...found };
 }
 
 /** `GET /signup`, and from an invitation's link (`?invitation=…`) the form that joins its organization. */
@@ -105,7 +106,9 @@ async function showSignup(deps: WebDependencies, req: Request, res: Response) {
   sendPage(res, renderPage({ title: 'Sign up', body, user: await pageUser(deps, req, res), narrow: true }));
 }
 
-const INVITATION_GONE = 'This invitation has expired or was already used. Ask for a new one, or sign up without it.';
+/** A link used, expired, or replaced by a later invitation of the address: the form is an ordinary sign-up then. */
+const INVITATION_GONE =
+  'This invitation has expired or was already used. Ask for a new one, or sign up here without it: you join no organization then.';
 
 async function signUp(deps: WebDependencies, req: Request, res: Response) {
   const returnTo = safeReturnTo(field(req, 'return_to'));

@@ -9,7 +9,7 @@ import { hashToken } from '../../../kit/tokens.js';
 import { OrganizationRepository } from '../organizations/organization.repository.js';
 import type { User } from '../users/user.entity.js';
 import { UserRepository } from '../users/user.repository.js';
-import type { UserService } from '../users/user.service.js';
+import { EMAIL, type UserService } from '../users/user.service.js';
 import { MemberInvitationRepository, type PendingInvitation } from './member-invitation.repository.js';
 import { Membership, type MemberRole } from './membership.entity.js';
 import { membershipOf } from './membership.repository.js';
@@ -17,7 +17,6 @@ import { type MembershipService, refused } from './membership.service.js';
 
 /** How long an invitation's link works. */
 const INVITATION_DAYS = 7;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ALREADY_A_MEMBER = 'This user is already a member of the organization.';
 
 /** What an invitation did: the person was added at once (they have an account), or invited to sign up. */
@@ -123,7 +122,11 @@ export class MemberInvitationService {
     return ctx.em.transactional(async em => {
       const invitation = await new MemberInvitationRepository(em).take(hashToken(token, this.secret), ctx.clock.now());
       if (!invitation)
-        throw refused('invitation', 'This invitation has expired or was already used. Ask for a new one.', null);
+        throw refused(
+          'invitation',
+          'This invitation has expired or was already used. Ask for a new one, or sign up without it.',
+          null,
+        );
       if (invitation.email !== email.trim().toLowerCase())
         throw refused('email', `This invitation is for ${invitation.email}: sign up with that e-mail.`, email);
       const user = await this.users.create({ em, clock: ctx.clock }, email, password);
@@ -138,6 +141,9 @@ export class MemberInvitationService {
     });
   }
 }
+
+/** `2026-12-06 13:04 UTC`: when a link stops working, as a reader of the e-mail reads it. */
+const utc = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 interface Letter {
   organization: string;
@@ -158,8 +164,8 @@ function addedEmail(
     kind: 'organization_invite',
     organizationId,
     owner: { type: 'user', id: user.id },
-    subject: `You've been invited to ${letter.organization}`,
-    text: `${letter.inviter} has added you to ${letter.organization} as ${role}.\n\nAs a member you can manage ${letter.organization}'s products, customers and subscriptions. Go to the dashboard: ${link}\n`,
+    subject: `You've been added to ${letter.organization}`,
+    text: `${letter.inviter} has added you to ${letter.organization} as ${role}.\n\nNothing is left to do: sign in with this e-mail address to open its dashboard.\n${link}\n`,
   };
 }
 
@@ -178,7 +184,7 @@ function invitedEmail(
     organizationId,
     owner: { type: 'address', id: email },
     subject: `You've been invited to ${letter.organization}`,
-    text: `${letter.inviter} has invited you to join ${letter.organization} as ${role}.\n\nCreate your account with this e-mail to join: ${link}\n\nThe link works once, until ${expiresAt.toISOString()}.\n`,
+    text: `${letter.inviter} has invited you to join ${letter.organization} as ${role}.\n\nTo accept, open this link and sign up with this e-mail address (${email}): your account is created and joins ${letter.organization} at once.\n${link}\n\nThe link works once, for ${INVITATION_DAYS} days: until ${utc(expiresAt)}. After that, ask for a new invitation.\n`,
     redactAt: expiresAt.toISOString(),
   };
 }

@@ -5,7 +5,8 @@ import { hashPassword, verifyPassword } from './password.js';
 import { User } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** What sign-up takes for an e-mail address (the invitations' form checks the same). */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** Sign-up and sign-in. E-mail addresses are compared lower-cased. */
