@@ -187,6 +187,11 @@ describe('member invitations', () => {
     const invitee = `sandbox-invitee-${process.pid}-${Date.now()}@example.com`;
     const invited = await client.post(`${sandboxDash}/members`, { csrf_token: csrf, email: invitee, role: 'member' });
     expect(invited.location).toBe(`${sandboxDash}/members?notice=member-invited`);
+    // The page says where the invitation went: not sent, kept in the sandbox's mail (docs/email.md#sandbox).
+    const page = (await client.get(invited.location!)).text;
+    expect(page).toContain('The invitation was kept in the sandbox&#39;s outgoing mail, not sent');
+    expect(page).not.toContain('The invitation was sent by e-mail');
+    expect(page).toContain('In the sandbox, which e-mails only its members, the invitation is kept');
     let mail = '';
     for (let i = 0; i < 600 && !mail.includes(invitee); i++) {
       mail = (await client.get(`/sandbox/emails?organization_id=${tenant.organizationId}`)).text;

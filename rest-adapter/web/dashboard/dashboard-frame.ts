@@ -103,10 +103,20 @@ function organizationSwitcher(ctx: DashboardContext): HtmlValue {
   )}</select></label> <button type="submit" class="secondary">Open</button></form>`;
 }
 
+/**
+ * The notices whose words differ in the sandbox: it e-mails only its members' addresses (docs/email.md#sandbox),
+ * so an invitation is kept in its outgoing mail rather than sent.
+ */
+const SANDBOX_NOTICES: Record<string, string> = {
+  'member-invited':
+    "The invitation was kept in the sandbox's outgoing mail, not sent: the sandbox e-mails only its members. Its link is on the Sandbox e-mails page, /sandbox/emails.",
+};
+
 /** The frame around every section: organization, environment, nav, the notice, then the section. */
 export function dashboardFrame(ctx: DashboardContext, current: SectionKey, body: HtmlValue): SafeHtml {
   const base = `/dashboard/${ctx.organization.id}`;
-  const notice = NOTICES[ctx.query('notice') ?? ''];
+  const key = ctx.query('notice') ?? '';
+  const notice = (ctx.deps.environment === 'sandbox' ? SANDBOX_NOTICES[key] : undefined) ?? NOTICES[key];
   return html`<style>${rawHtml(DASHBOARD_STYLE)}</style>
 <div class="dash-head"><p class="muted" style="margin:0"><strong>${ctx.organization.name}</strong> · ${ctx.organization.role} ${environmentMarker(ctx.deps.environment)}</p>${organizationSwitcher(ctx)}</div>
 <nav class="sections" aria-label="Dashboard">${SECTIONS.map(

@@ -44,7 +44,7 @@ async function listMembers(ctx: DashboardContext, form: FormState = {}): Promise
 <form class="inline" method="post" action="${base}/remove">${csrfField(ctx.csrfToken)}<input type="hidden" name="email" value="${email}"><button type="submit" class="danger">Remove</button></form></td>`
       : null;
   const addForm = manages
-    ? html`<h2>Add or invite a member</h2><div class="card"><p class="muted">Type an e-mail and a role. A person who already has an account becomes a member at once and is told so by e-mail. Anyone else is e-mailed an invitation: its link works once, for 7 days, and signs them up into the organization with the role.</p>
+    ? html`<h2>Add or invite a member</h2><div class="card"><p class="muted">Type an e-mail and a role. A person who already has an account becomes a member at once and is told so by e-mail. Anyone else is e-mailed an invitation: its link works once, for 7 days, and signs them up into the organization with the role.${ctx.deps.environment === 'sandbox' ? ' In the sandbox, which e-mails only its members, the invitation is kept in its outgoing mail (/sandbox/emails) instead.' : ''}</p>
 <form class="filters" method="post" action="${base}">${csrfField(ctx.csrfToken)}<div class="field"><label for="member-email">E-mail</label><input id="member-email" type="email" name="email" value="${formField(ctx, 'email')}" required></div><div class="field"><label for="member-role">Role</label>${roleSelect('member-role', formField(ctx, 'role') || 'member', 'Role')}</div><div><button type="submit">Add or invite</button></div></form></div>`
     : html`<p class="muted">Owners and admins add, invite and remove members and change their roles.</p>`;
   sendDashboard(ctx, {
