@@ -52,6 +52,13 @@ export let alice: Tenant;
 export let bob: Tenant;
 /** Settings every part of this file's stack gets on top of its own (`useDistributedStack`'s argument). */
 let extraEnv: () => Record<string, string> = () => ({});
+/**
+ * Every part's process from its spawn to its exit, whether it came to listen or not: `stopAll` stops them
+ * all, so that none outlives the file (its pipes would keep the Jest worker from exiting).
+ */
+const running = new Map<ChildProcess, Promise<number | null>>();
+/** Set by `stopAll`: a part that a set-up still starts afterwards (one that ran past its time-out) is killed at once. */
+let stopped = false;
 
 /** Builds once into a private folder (a concurrent `npm start` or build cannot delete files under us). */
 export function build(): string {
@@ -93,12 +100,19 @@ export function startPart(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
-  const exit = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
+  const exit = new Promise<number | null>(resolve =>
+    child.once('exit', code => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  running.set(child, exit);
+  if (stopped) child.kill('SIGKILL');
   return new Promise<Part>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start in time:\n${output.join('\n')}`)),
-      START_TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start in time:\n${output.join('\n')}`));
+    }, START_TIMEOUT_MS);
     let pending = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       pending += chunk.toString('utf8');
@@ -144,13 +158,14 @@ export async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
   }
 }
 
+/** SIGTERM to every part still running (SIGKILL after 15 s), started or still starting; resolves once all have exited. */
 export async function stopAll(): Promise<void> {
+  stopped = true;
   await Promise.all(
-    parts.map(async part => {
-      if (part.child.exitCode !== null || part.child.signalCode !== null) return;
-      part.child.kill('SIGTERM');
-      const timer = setTimeout(() => part.child.kill('SIGKILL'), 15_000);
-      await part.exit;
+    [...running].map(async ([child, exit]) => {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exit;
       clearTimeout(timer);
     }),
   );
