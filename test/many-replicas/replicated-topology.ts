@@ -4,7 +4,7 @@ import { systemClock } from '../../kit/clock.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
 import { build, logsOf, type Part, PUBLIC_URL, startPart, stopAll, waitFor } from '../distributed/support.js';
-import { deleteKeys, MACHINE_REDIS, uniquePrefix } from '../limits/support.js';
+import { deleteKeys, MACHINE_REDIS, redisReady, uniquePrefix } from '../limits/support.js';
 import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
 import { createTestDatabase, testServerUrl } from '../support/database.js';
 import { createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
@@ -155,7 +155,13 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
     // Ready, not merely listening: each adapter's peers answer, and its counters are in Redis.
     const parts = ROLES.flatMap(role => topology.replicas[role]);
     await Promise.all(parts.map(part => waitFor(`${part.url}/readyz`, 60_000)));
-    await Promise.all(topology.replicas.rest.map(part => redisReady(part)));
+    await Promise.all(
+      topology.replicas.rest.map(part =>
+        redisReady(part.url, 600).catch(() => {
+          throw new Error(`${part.name} never counted in Redis:\n${logsOf(part)}`);
+        }),
+      ),
+    );
   }, 300_000);
 
   afterAll(async () => {
@@ -169,14 +175,4 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
   }, 120_000);
 
   return topology;
-}
-
-/** Until the adapter's /readyz says `redis: "ok"` (it connects a moment after it listens). */
-async function redisReady(part: Part): Promise<void> {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    const ready = await fetch(`${part.url}/readyz`).then(r => r.json() as Promise<Record<string, unknown>>);
-    if (ready.redis === 'ok') return;
-    await new Promise(resolve => setTimeout(resolve, 50));
-  }
-  throw new Error(`${part.name} never counted in Redis:\n${logsOf(part)}`);
 }

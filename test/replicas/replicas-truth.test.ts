@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { systemClock } from '../../kit/clock.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
-import { burst, countKeys, deleteKeys, MACHINE_REDIS, tally, uniquePrefix } from '../limits/support.js';
+import { burst, countKeys, deleteKeys, MACHINE_REDIS, redisReady, tally, uniquePrefix } from '../limits/support.js';
 import { within } from '../support/embedded-server.js';
 import { call, createTenant, everyPage, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { untilRefused } from '../support/revocation.js';
@@ -87,15 +87,6 @@ afterAll(async () => {
   await pair.stop();
   if (redisUp) await deleteKeys(MACHINE_REDIS, prefix);
 });
-
-/** /readyz's body once it says `redis: "ok"` (the connection is made a moment after the port opens). */
-async function redisReady(baseUrl: string): Promise<Record<string, unknown>> {
-  for (;;) {
-    const ready = await call(baseUrl, 'GET', '/readyz');
-    if (ready.body?.redis === 'ok') return ready.body;
-    await new Promise(r => setTimeout(r, 50));
-  }
-}
 
 const A = 0;
 const B = 1;
