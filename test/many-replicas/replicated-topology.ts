@@ -5,7 +5,7 @@ import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
 import { build, logsOf, type Part, PUBLIC_URL, startPart, stopAll, waitFor } from '../distributed/support.js';
 import { deleteKeys, MACHINE_REDIS, redisReady, uniquePrefix } from '../limits/support.js';
-import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
+import { databaseSettings, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
 import { createTestDatabase, testServerUrl } from '../support/database.js';
 import { createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { RoundRobinProxy } from './round-robin-proxy.js';
@@ -69,9 +69,7 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
     // 24 server connections for the eight processes with pools (DATABASE_POOL_SIZE 3 each): a
     // transaction that waits for another pool's connection must find one free (docs/pgbouncer.md).
     if (pgbouncerInstalled()) bouncer = await startPgBouncer(testServerUrl(), { poolSize: 24 });
-    const databaseEnv: Record<string, string> = bouncer
-      ? { DATABASE_URL: bouncer.pooled(database.url), DATABASE_DIRECT_URL: database.url }
-      : { DATABASE_URL: database.url };
+    const databaseEnv = databaseSettings(bouncer, database.url);
     const proxies = topology.proxies;
     for (const role of ROLES) proxies[role] = await new RoundRobinProxy(role).listen();
     topology.api = proxies.rest.url;
