@@ -70,6 +70,11 @@ export function build(): string {
   return path.join(ROOT, 'dist');
 }
 
+/** Removes what `build()` made (never dist/, which it answers when the build script took no --out-dir). */
+export async function removeBuild(dir: string | undefined): Promise<void> {
+  if (dir && !dir.endsWith(`${path.sep}dist`)) await rm(dir, { recursive: true, force: true });
+}
+
 /**
  * Starts `<build>/<entry>` with PORT=0 and resolves once it logs the port it listens on, or, for a part
  * that serves nothing (the webhook worker), once it logs `readyMessage` (its `url` is then empty).
@@ -257,6 +262,6 @@ export function useDistributedStack(partEnv: () => Record<string, string> = () =
     await stopAll();
     await identityRuntime?.close();
     await database?.drop();
-    if (buildDir && !buildDir.endsWith(`${path.sep}dist`)) await rm(buildDir, { recursive: true, force: true });
+    await removeBuild(buildDir);
   }, 60_000);
 }

@@ -1,9 +1,16 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { systemClock } from '../../kit/clock.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
-import { build, logsOf, type Part, PUBLIC_URL, startPart, stopAll, waitFor } from '../distributed/support.js';
+import {
+  build,
+  logsOf,
+  type Part,
+  PUBLIC_URL,
+  removeBuild,
+  startPart,
+  stopAll,
+  waitFor,
+} from '../distributed/support.js';
 import { deleteKeys, MACHINE_REDIS, redisReady, uniquePrefix } from '../limits/support.js';
 import { databaseSettings, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
 import { createTestDatabase, testServerUrl } from '../support/database.js';
@@ -169,7 +176,7 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
     await bouncer?.stop();
     await database?.drop();
     await deleteKeys(MACHINE_REDIS, prefix);
-    if (buildDir && !buildDir.endsWith(`${path.sep}dist`)) await rm(buildDir, { recursive: true, force: true });
+    await removeBuild(buildDir);
   }, 120_000);
 
   return topology;
