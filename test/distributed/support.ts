@@ -4,12 +4,10 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { systemClock } from '../../kit/clock.js';
-import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
+import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
 import { createTestDatabase } from '../support/database.js';
 import { freePort } from '../support/embedded-server.js';
-import { createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { createTenant, identityAdminOn, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { generateKeyPairSync } from 'node:crypto';
 
 /**
@@ -247,16 +245,10 @@ export function useDistributedStack(partEnv: () => Record<string, string> = () =
     ]);
 
     // Tenants are created the way the CLI does it: an IdentityAdmin on the same database and SECRET.
-    identityRuntime = await startIdentity({
-      databaseUrl: database.url,
-      secret: TEST_SECRET,
-      clock: systemClock,
-      poolMax: 2,
-    });
-    const admin = new IdentityAdmin(identityRuntime.orm, identityRuntime.services, systemClock, TEST_SECRET);
-    const env = { admin, baseUrl: rest.url } as unknown as RunningEnvironment;
-    alice = await createTenant(env);
-    bob = await createTenant(env);
+    const cli = await identityAdminOn(database.url);
+    identityRuntime = cli.runtime;
+    alice = await createTenant(cli);
+    bob = await createTenant(cli);
   }, 240_000);
   afterAll(async () => {
     await stopAll();

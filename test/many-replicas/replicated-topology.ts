@@ -1,6 +1,4 @@
-import { systemClock } from '../../kit/clock.js';
-import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
+import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
 import {
   build,
   logsOf,
@@ -14,7 +12,7 @@ import {
 import { deleteKeys, MACHINE_REDIS, redisReady, uniquePrefix } from '../limits/support.js';
 import { databaseSettings, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
 import { createTestDatabase, testServerUrl } from '../support/database.js';
-import { createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { createTenant, identityAdminOn, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { RoundRobinProxy } from './round-robin-proxy.js';
 
 /**
@@ -135,9 +133,8 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
 
     // Tenants as the CLI makes them (identity's admin on the database), before the adapters, whose
     // settings name the limited one.
-    identity = await startIdentity({ databaseUrl: database.url, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
-    const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, TEST_SECRET);
-    const tenants = { admin } as unknown as RunningEnvironment;
+    const tenants = await identityAdminOn(database.url);
+    identity = tenants.runtime;
     topology.seller = await createTenant(tenants);
     topology.limited = await createTenant(tenants);
     topology.renewing = await createTenant(tenants);

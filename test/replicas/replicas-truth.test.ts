@@ -1,12 +1,10 @@
 import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { systemClock } from '../../kit/clock.js';
-import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
+import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
 import { burst, countKeys, deleteKeys, MACHINE_REDIS, redisReady, tally, uniquePrefix } from '../limits/support.js';
 import { within } from '../support/embedded-server.js';
-import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { call, createTenant, identityAdminOn, type Tenant } from '../support/stack.js';
 import { readBack, type SentCreate, sendCreate } from '../support/creates-under-kill.js';
 import { untilRefused } from '../support/revocation.js';
 import { ReplicaPair } from './replica-pair.js';
@@ -58,9 +56,8 @@ beforeAll(async () => {
     // The tenants first (as the CLI makes them: identity's admin on the sandbox database), so the
     // replicas can be started with two organizations' own low limits.
     prepare: async ({ sandbox }) => {
-      identity = await startIdentity({ databaseUrl: sandbox, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
-      const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, TEST_SECRET);
-      const env = { admin } as unknown as RunningEnvironment;
+      const env = await identityAdminOn(sandbox);
+      identity = env.runtime;
       tenant = await createTenant(env);
       limited = await createTenant(env);
       burstLimited = await createTenant(env);
