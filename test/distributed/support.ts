@@ -4,12 +4,10 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { systemClock } from '../../kit/clock.js';
-import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
+import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
 import { createTestDatabase } from '../support/database.js';
 import { freePort } from '../support/embedded-server.js';
-import { createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { createTenant, identityAdminOn, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { generateKeyPairSync } from 'node:crypto';
 
 /**
@@ -52,6 +50,13 @@ export let alice: Tenant;
 export let bob: Tenant;
 /** Settings every part of this file's stack gets on top of its own (`useDistributedStack`'s argument). */
 let extraEnv: () => Record<string, string> = () => ({});
+/**
+ * Every part's process from its spawn to its exit, whether it came to listen or not: `stopAll` stops them
+ * all, so that none outlives the file (its pipes would keep the Jest worker from exiting).
+ */
+const running = new Map<ChildProcess, Promise<number | null>>();
+/** Set by `stopAll`: a part that a set-up still starts afterwards (one that ran past its time-out) is killed at once. */
+let stopped = false;
 
 /** Builds once into a private folder (a concurrent `npm start` or build cannot delete files under us). */
 export function build(): string {
@@ -61,6 +66,11 @@ export function build(): string {
   if (existsSync(path.join(dir, 'gateway', 'main.js'))) return dir;
   // A build script without --out-dir wrote to dist/.
   return path.join(ROOT, 'dist');
+}
+
+/** Removes what `build()` made (never dist/, which it answers when the build script took no --out-dir). */
+export async function removeBuild(dir: string | undefined): Promise<void> {
+  if (dir && !dir.endsWith(`${path.sep}dist`)) await rm(dir, { recursive: true, force: true });
 }
 
 /**
@@ -93,12 +103,19 @@ export function startPart(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
-  const exit = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
+  const exit = new Promise<number | null>(resolve =>
+    child.once('exit', code => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  running.set(child, exit);
+  if (stopped) child.kill('SIGKILL');
   return new Promise<Part>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start in time:\n${output.join('\n')}`)),
-      START_TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start in time:\n${output.join('\n')}`));
+    }, START_TIMEOUT_MS);
     let pending = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       pending += chunk.toString('utf8');
@@ -144,13 +161,14 @@ export async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
   }
 }
 
+/** SIGTERM to every part still running (SIGKILL after 15 s), started or still starting; resolves once all have exited. */
 export async function stopAll(): Promise<void> {
+  stopped = true;
   await Promise.all(
-    parts.map(async part => {
-      if (part.child.exitCode !== null || part.child.signalCode !== null) return;
-      part.child.kill('SIGTERM');
-      const timer = setTimeout(() => part.child.kill('SIGKILL'), 15_000);
-      await part.exit;
+    [...running].map(async ([child, exit]) => {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exit;
       clearTimeout(timer);
     }),
   );
@@ -227,21 +245,15 @@ export function useDistributedStack(partEnv: () => Record<string, string> = () =
     ]);
 
     // Tenants are created the way the CLI does it: an IdentityAdmin on the same database and SECRET.
-    identityRuntime = await startIdentity({
-      databaseUrl: database.url,
-      secret: TEST_SECRET,
-      clock: systemClock,
-      poolMax: 2,
-    });
-    const admin = new IdentityAdmin(identityRuntime.orm, identityRuntime.services, systemClock, TEST_SECRET);
-    const env = { admin, baseUrl: rest.url } as unknown as RunningEnvironment;
-    alice = await createTenant(env);
-    bob = await createTenant(env);
+    const cli = await identityAdminOn(database.url);
+    identityRuntime = cli.runtime;
+    alice = await createTenant(cli);
+    bob = await createTenant(cli);
   }, 240_000);
   afterAll(async () => {
     await stopAll();
     await identityRuntime?.close();
     await database?.drop();
-    if (buildDir && !buildDir.endsWith(`${path.sep}dist`)) await rm(buildDir, { recursive: true, force: true });
+    await removeBuild(buildDir);
   }, 60_000);
 }

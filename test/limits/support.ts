@@ -193,3 +193,20 @@ export async function eventually(check: () => Promise<boolean>, attempts = 100, 
   }
   throw new Error('condition never held');
 }
+
+/**
+ * /readyz's body once it says `redis: "ok"` (a process connects to Redis a moment after it listens), asked
+ * every 50 ms; fails after `attempts`.
+ */
+export async function redisReady(baseUrl: string, attempts = 200): Promise<Record<string, unknown>> {
+  let body: Record<string, unknown> = {};
+  await eventually(
+    async () => {
+      body = (await call(baseUrl, 'GET', '/readyz')).body ?? {};
+      return body.redis === 'ok';
+    },
+    attempts,
+    50,
+  );
+  return body;
+}

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { everyPage } from '../support/stack.js';
+import { readBack, type SentCreate, sendCreate } from '../support/creates-under-kill.js';
 import type { ReplicatedTopology } from './replicated-topology.js';
 
 type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
-export interface Create {
-  name: string;
+export interface Create extends SentCreate {
   /** When it was sent: before the kill, while the killed replicas were dying, or once they were gone. */
   sent: 'before' | 'during' | 'after';
-  /** The status, or `error` when no answer came (the adapter died with it in flight). */
-  outcome: number | 'error';
-  id?: string;
 }
 
 export interface LoadOutcome {
@@ -38,7 +34,8 @@ const AFTER = 60;
  * adapter, webhook worker) is killed with SIGKILL, all at once; the clients go on (the Services route
  * around the dead, docs/kubernetes.md#many-replicas) until 60 more are acknowledged after every killed
  * process has exited: counts, not clocks. No create is retried: one that got no answer may or may not
- * exist, and must not exist twice. Then the products are read back through the Service.
+ * exist, and must not exist twice. Then the products are read back through the Service
+ * (test/support/creates-under-kill.ts).
  */
 export async function createsUnderLoad(stack: ReplicatedTopology, api: Api): Promise<LoadOutcome> {
   const run = randomUUID().slice(0, 8);
@@ -50,17 +47,7 @@ export async function createsUnderLoad(stack: ReplicatedTopology, api: Api): Pro
   const create = async (): Promise<void> => {
     const entry: Create = { name: `load-${run}-${sequence++}`, sent: phase, outcome: 'error' };
     creates.push(entry);
-    try {
-      const res = await api('POST', '/v1/products/', {
-        name: entry.name,
-        recurring_interval: 'month',
-        prices: [{ amount_type: 'fixed', price_amount: 1200, price_currency: 'usd' }],
-      });
-      entry.outcome = res.status;
-      entry.id = res.body?.id;
-    } catch {
-      // No answer: the adapter it reached died with it in flight.
-    }
+    await sendCreate(entry, body => api('POST', '/v1/products/', body));
   };
   const clients = Array.from({ length: CLIENTS }, async () => {
     while (!(phase === 'after' && acknowledged('after') >= AFTER)) await create();
@@ -75,20 +62,14 @@ export async function createsUnderLoad(stack: ReplicatedTopology, api: Api): Pro
   })();
   await Promise.all([...clients, killer]);
 
-  const prefix = `load-${run}-`;
-  const listed = (await everyPage(stack.api, '/v1/products/', stack.seller.oat)).filter(p =>
-    String(p.name).startsWith(prefix),
-  );
-  const byName = new Map<string, string[]>();
-  for (const product of listed) byName.set(product.name, [...(byName.get(product.name) ?? []), product.id]);
-  const asked = new Set(creates.map(c => c.name));
+  const { doubled, missing, unasked } = await readBack(stack.api, stack.seller.oat, `load-${run}-`, creates);
   return {
     clients: CLIENTS,
     creates,
     failedAfterKill: creates.filter(c => c.sent === 'after' && c.outcome !== 201),
     failedInFlight: creates.filter(c => c.sent !== 'after' && c.outcome !== 201),
-    doubled: [...byName].filter(([, ids]) => ids.length > 1),
-    missing: creates.filter(c => c.outcome === 201 && byName.get(c.name)?.[0] !== c.id),
-    unasked: listed.filter(p => !asked.has(p.name)).map(p => p.name),
+    doubled,
+    missing,
+    unasked,
   };
 }

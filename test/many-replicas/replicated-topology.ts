@@ -1,13 +1,18 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { systemClock } from '../../kit/clock.js';
-import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
-import { build, logsOf, type Part, PUBLIC_URL, startPart, stopAll, waitFor } from '../distributed/support.js';
-import { deleteKeys, MACHINE_REDIS, uniquePrefix } from '../limits/support.js';
-import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
+import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
+import {
+  build,
+  logsOf,
+  type Part,
+  PUBLIC_URL,
+  removeBuild,
+  startPart,
+  stopAll,
+  waitFor,
+} from '../distributed/support.js';
+import { deleteKeys, MACHINE_REDIS, redisReady, uniquePrefix } from '../limits/support.js';
+import { databaseSettings, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
 import { createTestDatabase, testServerUrl } from '../support/database.js';
-import { createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { createTenant, identityAdminOn, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { RoundRobinProxy } from './round-robin-proxy.js';
 
 /**
@@ -69,9 +74,7 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
     // 24 server connections for the eight processes with pools (DATABASE_POOL_SIZE 3 each): a
     // transaction that waits for another pool's connection must find one free (docs/pgbouncer.md).
     if (pgbouncerInstalled()) bouncer = await startPgBouncer(testServerUrl(), { poolSize: 24 });
-    const databaseEnv: Record<string, string> = bouncer
-      ? { DATABASE_URL: bouncer.pooled(database.url), DATABASE_DIRECT_URL: database.url }
-      : { DATABASE_URL: database.url };
+    const databaseEnv = databaseSettings(bouncer, database.url);
     const proxies = topology.proxies;
     for (const role of ROLES) proxies[role] = await new RoundRobinProxy(role).listen();
     topology.api = proxies.rest.url;
@@ -130,9 +133,8 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
 
     // Tenants as the CLI makes them (identity's admin on the database), before the adapters, whose
     // settings name the limited one.
-    identity = await startIdentity({ databaseUrl: database.url, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
-    const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, TEST_SECRET);
-    const tenants = { admin } as unknown as RunningEnvironment;
+    const tenants = await identityAdminOn(database.url);
+    identity = tenants.runtime;
     topology.seller = await createTenant(tenants);
     topology.limited = await createTenant(tenants);
     topology.renewing = await createTenant(tenants);
@@ -155,7 +157,13 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
     // Ready, not merely listening: each adapter's peers answer, and its counters are in Redis.
     const parts = ROLES.flatMap(role => topology.replicas[role]);
     await Promise.all(parts.map(part => waitFor(`${part.url}/readyz`, 60_000)));
-    await Promise.all(topology.replicas.rest.map(part => redisReady(part)));
+    await Promise.all(
+      topology.replicas.rest.map(part =>
+        redisReady(part.url, 600).catch(() => {
+          throw new Error(`${part.name} never counted in Redis:\n${logsOf(part)}`);
+        }),
+      ),
+    );
   }, 300_000);
 
   afterAll(async () => {
@@ -165,18 +173,8 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
     await bouncer?.stop();
     await database?.drop();
     await deleteKeys(MACHINE_REDIS, prefix);
-    if (buildDir && !buildDir.endsWith(`${path.sep}dist`)) await rm(buildDir, { recursive: true, force: true });
+    await removeBuild(buildDir);
   }, 120_000);
 
   return topology;
-}
-
-/** Until the adapter's /readyz says `redis: "ok"` (it connects a moment after it listens). */
-async function redisReady(part: Part): Promise<void> {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    const ready = await fetch(`${part.url}/readyz`).then(r => r.json() as Promise<Record<string, unknown>>);
-    if (ready.redis === 'ok') return;
-    await new Promise(resolve => setTimeout(resolve, 50));
-  }
-  throw new Error(`${part.name} never counted in Redis:\n${logsOf(part)}`);
 }

@@ -89,6 +89,25 @@ export async function startPgBouncer(
   };
 }
 
+/**
+ * A process's database settings: through `bouncer` when there is one, with the direct URLs beside (LISTEN
+ * and the migrations' lock bypass it, docs/pgbouncer.md), straight to PostgreSQL otherwise. `sandbox`: an
+ * embedded server's second environment.
+ */
+export function databaseSettings(
+  bouncer: RunningPgBouncer | undefined,
+  production: string,
+  sandbox?: string,
+): Record<string, string> {
+  const settings: Record<string, string> = bouncer
+    ? { DATABASE_URL: bouncer.pooled(production), DATABASE_DIRECT_URL: production }
+    : { DATABASE_URL: production };
+  if (sandbox === undefined) return settings;
+  return bouncer
+    ? { ...settings, SANDBOX_DATABASE_URL: bouncer.pooled(sandbox), SANDBOX_DATABASE_DIRECT_URL: sandbox }
+    : { ...settings, SANDBOX_DATABASE_URL: sandbox };
+}
+
 async function acceptsConnections(port: number, child: ChildProcess, output: () => string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
     if (child.exitCode !== null) throw new Error(`pgbouncer exited with ${child.exitCode}:\n${output()}`);

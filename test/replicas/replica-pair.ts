@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
+import { databaseSettings, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
 import { createMigratedTestDatabase, testServerUrl } from '../support/database.js';
 import {
   buildServer,
@@ -62,15 +62,7 @@ export class ReplicaPair {
     // 16 server connections: two processes, each with pools whose transactions may wait for another pool
     // (docs/pgbouncer.md).
     if (pgbouncerInstalled()) this.bouncer = await startPgBouncer(testServerUrl(), { poolSize: 16 });
-    const urls: Record<string, string> = this.bouncer
-      ? {
-          DATABASE_URL: this.bouncer.pooled(production),
-          SANDBOX_DATABASE_URL: this.bouncer.pooled(sandbox),
-          DATABASE_DIRECT_URL: production,
-          SANDBOX_DATABASE_DIRECT_URL: sandbox,
-        }
-      : { DATABASE_URL: production, SANDBOX_DATABASE_URL: sandbox };
-    const extra = { ...urls, ...settings?.() };
+    const extra = { ...databaseSettings(this.bouncer, production, sandbox), ...settings?.() };
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       const setup = {

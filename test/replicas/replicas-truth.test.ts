@@ -1,12 +1,11 @@
 import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { systemClock } from '../../kit/clock.js';
-import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
-import { burst, countKeys, deleteKeys, MACHINE_REDIS, tally, uniquePrefix } from '../limits/support.js';
+import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
+import { burst, countKeys, deleteKeys, MACHINE_REDIS, redisReady, tally, uniquePrefix } from '../limits/support.js';
 import { within } from '../support/embedded-server.js';
-import { call, createTenant, everyPage, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { call, createTenant, identityAdminOn, type Tenant } from '../support/stack.js';
+import { readBack, type SentCreate, sendCreate } from '../support/creates-under-kill.js';
 import { untilRefused } from '../support/revocation.js';
 import { ReplicaPair } from './replica-pair.js';
 
@@ -57,9 +56,8 @@ beforeAll(async () => {
     // The tenants first (as the CLI makes them: identity's admin on the sandbox database), so the
     // replicas can be started with two organizations' own low limits.
     prepare: async ({ sandbox }) => {
-      identity = await startIdentity({ databaseUrl: sandbox, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
-      const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, TEST_SECRET);
-      const env = { admin } as unknown as RunningEnvironment;
+      const env = await identityAdminOn(sandbox);
+      identity = env.runtime;
       tenant = await createTenant(env);
       limited = await createTenant(env);
       burstLimited = await createTenant(env);
@@ -87,15 +85,6 @@ afterAll(async () => {
   await pair.stop();
   if (redisUp) await deleteKeys(MACHINE_REDIS, prefix);
 });
-
-/** /readyz's body once it says `redis: "ok"` (the connection is made a moment after the port opens). */
-async function redisReady(baseUrl: string): Promise<Record<string, unknown>> {
-  for (;;) {
-    const ready = await call(baseUrl, 'GET', '/readyz');
-    if (ready.body?.redis === 'ok') return ready.body;
-    await new Promise(r => setTimeout(r, 50));
-  }
-}
 
 const A = 0;
 const B = 1;
@@ -152,12 +141,8 @@ maybe("a caller's rate limit is one counter for both replicas", async () => {
   expect(await countKeys(MACHINE_REDIS, prefix)).toBeGreaterThan(0);
 });
 
-interface Create {
-  name: string;
+interface Create extends SentCreate {
   replica: number;
-  /** The status, or `error` when no answer came (the replica died with the request in flight). */
-  outcome: number | 'error';
-  id?: string;
 }
 
 maybe('killing one replica mid-load loses no acknowledged write and doubles none', async () => {
@@ -172,17 +157,8 @@ maybe('killing one replica mid-load loses no acknowledged write and doubles none
     const name = `load-${run}-${sequence++}-${killed ? 'after' : 'before'}`;
     const entry: Create = { name, replica, outcome: 'error' };
     creates.push(entry);
-    try {
-      const res = await on(replica, 'POST', '/v1/products/', tenant.oat, {
-        name,
-        recurring_interval: 'month',
-        prices: [{ amount_type: 'fixed', price_amount: 1200, price_currency: 'usd' }],
-      });
-      entry.outcome = res.status;
-      entry.id = res.body?.id;
-    } catch {
-      // No answer: A died with it in flight. It may or may not exist; it must not exist twice.
-    }
+    // Not retried: one that got no answer (A died with it in flight) may or may not exist, never twice.
+    await sendCreate(entry, body => on(replica, 'POST', '/v1/products/', tenant.oat, body));
   };
 
   // Eight clients, four on each replica; once A is dead, every client goes on against B. The kill comes
@@ -208,18 +184,16 @@ maybe('killing one replica mid-load loses no acknowledged write and doubles none
   expect(unexpected).toEqual([]);
 
   // Read through B, the survivor: every acknowledged create is there with its id, nothing twice.
-  const listed = (await everyPage(replicas[B].baseUrl, '/v1/products/', tenant.oat)).filter(p =>
-    String(p.name).startsWith(`load-${run}-`),
+  const { byName, doubled, missing, unasked } = await readBack(
+    replicas[B].baseUrl,
+    tenant.oat,
+    `load-${run}-`,
+    creates,
   );
-  const byName = new Map<string, string[]>();
-  for (const product of listed) byName.set(product.name, [...(byName.get(product.name) ?? []), product.id]);
-  const doubled = [...byName].filter(([, ids]) => ids.length > 1);
   expect(doubled).toEqual([]);
-  const missing = answered.filter(c => byName.get(c.name)?.[0] !== c.id);
   expect(missing).toEqual([]);
   // Unanswered ones either exist once or not at all; nothing listed that nobody asked for.
-  const asked = new Set(creates.map(c => c.name));
-  expect(listed.filter(p => !asked.has(p.name))).toEqual([]);
+  expect(unasked).toEqual([]);
   console.log(
     `replicas-truth: ${creates.length} creates, ${answered.length} acknowledged, ` +
       `${creates.filter(c => c.outcome === 'error').length} unanswered (of which ` +

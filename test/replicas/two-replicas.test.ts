@@ -1,11 +1,9 @@
 import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { seedDueRenewals } from '../../bench/seed-renewals.js';
-import { systemClock } from '../../kit/clock.js';
-import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
+import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
 import { query } from '../support/embedded-server.js';
-import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
+import { call, createTenant, identityAdminOn, type Tenant } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { ReplicaPair } from './replica-pair.js';
 
@@ -42,9 +40,9 @@ beforeAll(async () => {
     settings: () => ({ RENEWAL_INTERVAL_MS: '100', LOG_LEVEL: 'error' }),
   });
   // The tenant is made as the CLI makes it: identity's admin on the sandbox database.
-  identity = await startIdentity({ databaseUrl: pair.sandbox, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
-  const admin = new IdentityAdmin(identity.orm, identity.services, systemClock, TEST_SECRET);
-  tenant = await createTenant({ admin, baseUrl: replicas[0].baseUrl } as unknown as RunningEnvironment);
+  const cli = await identityAdminOn(pair.sandbox);
+  identity = cli.runtime;
+  tenant = await createTenant(cli);
   receiver = await new WebhookReceiver().start();
 });
 

@@ -7,6 +7,7 @@ import { createLogger } from '../../kit/logger.js';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
+import { type IdentityRuntime, startIdentity } from '../../subgraphs/identity/runtime.js';
 import { createMigratedTestDatabase } from './database.js';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
@@ -92,9 +93,21 @@ export interface Tenant {
 
 let counter = 0;
 
+/**
+ * Identity's admin on `databaseUrl`, as `cli bootstrap` runs it beside a service the test starts as
+ * processes (same database and SECRET): the tenants it makes (`createTenant`) are that service's. The
+ * caller closes `runtime`.
+ */
+export async function identityAdminOn(
+  databaseUrl: string,
+): Promise<{ runtime: IdentityRuntime; admin: IdentityAdmin }> {
+  const runtime = await startIdentity({ databaseUrl, secret: TEST_SECRET, clock: systemClock, poolMax: 2 });
+  return { runtime, admin: new IdentityAdmin(runtime.orm, runtime.services, systemClock, TEST_SECRET) };
+}
+
 /** A user who owns one organization, with a PAT and an OAT (what `cli bootstrap` creates). */
 export async function createTenant(
-  env: RunningEnvironment,
+  env: Pick<RunningEnvironment, 'admin'>,
   overrides: { slug?: string; name?: string } = {},
 ): Promise<Tenant> {
   counter += 1;
