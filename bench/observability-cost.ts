@@ -1,10 +1,16 @@
 // What observability costs (`npm run bench`, target x; docs/observability.md#cost): target a (GET
-// /v1/organizations/ through the embedded stack) on four fresh services over the first one's data, one per
+// /v1/organizations/ through the embedded stack) on five fresh services over the first one's data, one per
 // configuration: off; metrics (METRICS_PORT set and scraped every second, where Prometheus' usual interval
 // is 15 s or more); traces (OTEL_EXPORTER_OTLP_ENDPOINT pointing at a local sink that accepts and discards,
-// bench/webhook-receiver.ts, with the exporter's default batching); and both. Started together and measured
-// in turns (off, metrics, traces, both, twice), so that none is the warmer. Printed as each configuration's
-// best requests per second over off's best.
+// bench/webhook-receiver.ts, with the exporter's default batching); both; and both with a tenth of the requests
+// traced. Each service is first warmed for BENCH_OBSERVABILITY_WARMUP_SECONDS (10), then all are measured in
+// turns (BENCH_OBSERVABILITY_ROUNDS rounds), so that none is the warmer, each round starting one configuration
+// later, so that none always follows the same one. Printed as each configuration's best requests per second
+// over off's best. Where `taskset` exists and there are two cores or more, the measured service has the first
+// core to itself and everything else (the other services, the load generator) the rest: a service's
+// throughput is then its CPU per request, not its share of cores it contends for with the generator.
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -25,6 +31,8 @@ import type { Goal } from './subscriptions.js';
 
 const RATIO_TARGET = 0.9;
 const ROUNDS = Number(process.env.BENCH_OBSERVABILITY_ROUNDS ?? 2);
+/** Load each fresh service takes before the rounds: its first seconds are its JIT's, not its configuration's. */
+const WARM_UP_SECONDS = Number(process.env.BENCH_OBSERVABILITY_WARMUP_SECONDS ?? 10);
 const SINK = path.join(path.dirname(fileURLToPath(import.meta.url)), 'webhook-receiver.js');
 
 export interface ObservabilityCostOptions extends ServiceLaunch {
@@ -95,8 +103,22 @@ export async function benchObservabilityCost(
           .catch(() => undefined);
     }, 1000);
     const loadBefore = machineLoad();
+    const pinned = canPin();
+    for (const s of started) {
+      if (pinned) pinAlone(s.child, children);
+      options.log(`(x) warming ${s.configuration.label} for ${WARM_UP_SECONDS} s…`);
+      await measure({
+        ...options.load,
+        warmupSeconds: 0,
+        seconds: WARM_UP_SECONDS,
+        url: s.url,
+        headers: options.headers,
+      });
+    }
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const s of started) {
+      const turns = started.map((_, i) => started[(i + round - 1) % started.length]);
+      for (const s of turns) {
+        if (pinned) pinAlone(s.child, children);
         options.log(`(x) round ${round}/${ROUNDS}: target a, observability ${s.configuration.label}…`);
         s.results.push(
           await measure({ ...options.load, url: s.url, headers: options.headers, serverPid: s.child.process.pid }),
@@ -113,7 +135,7 @@ export async function benchObservabilityCost(
     );
     const report = [
       '',
-      `Observability cost: GET /v1/organizations/ · ${options.load.connections} connections · best of ${ROUNDS} · ${scrapes} scrapes · ${loadBefore} before, ${machineLoad()} after`,
+      `Observability cost: GET /v1/organizations/ · ${options.load.connections} connections · best of ${ROUNDS} · ${scrapes} scrapes · ${pinned ? 'the measured service alone on CPU 0' : 'not pinned'} · ${loadBefore} before, ${machineLoad()} after`,
       table(['observability', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'server CPU µs/req'], rows),
       ...ratios.map(
         ({ label, ratio }) =>
@@ -132,4 +154,25 @@ export async function benchObservabilityCost(
     clearInterval(scraper);
     await Promise.all(children.map(child => child.stop()));
   }
+}
+
+/** Whether processes can be pinned to cores: `taskset` (util-linux) present and two cores or more. */
+function canPin(): boolean {
+  if (os.cpus().length < 2) return false;
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `measured` (every thread) on CPU 0; the bench itself and the other children on the other cores. */
+function pinAlone(measured: Child, children: Child[]): void {
+  const rest = `1-${os.cpus().length - 1}`;
+  const pin = (pid: number | undefined, cpus: string) => {
+    if (pid !== undefined) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+  };
+  pin(process.pid, rest);
+  for (const child of children) pin(child.process.pid, child === measured ? '0' : rest);
 }
