@@ -6,9 +6,9 @@
 // traced. Each service is first warmed for BENCH_OBSERVABILITY_WARMUP_SECONDS (10), then all are measured in
 // turns (BENCH_OBSERVABILITY_ROUNDS rounds), so that none is the warmer, each round starting one configuration
 // later, so that none always follows the same one. Printed as each configuration's best requests per second
-// over off's best. Where `taskset` exists and there are two cores or more, the measured service has the first
-// core to itself and everything else (the other services, the load generator) the rest: a service's
-// throughput is then its CPU per request, not its share of cores it contends for with the generator.
+// over off's best. Where `taskset` exists and there are two cores or more, the measured service runs on the
+// first core and everything the bench starts besides (the other services, the load generator) on the rest, so
+// that the generator does not take the measured service's core; PostgreSQL, not the bench's, is not pinned.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -135,7 +135,7 @@ export async function benchObservabilityCost(
     );
     const report = [
       '',
-      `Observability cost: GET /v1/organizations/ · ${options.load.connections} connections · best of ${ROUNDS} · ${scrapes} scrapes · ${pinned ? 'the measured service alone on CPU 0' : 'not pinned'} · ${loadBefore} before, ${machineLoad()} after`,
+      `Observability cost: GET /v1/organizations/ · ${options.load.connections} connections · best of ${ROUNDS} · ${scrapes} scrapes · ${pinned ? 'the measured service on CPU 0, the bench and the other services on the rest' : 'not pinned'} · ${loadBefore} before, ${machineLoad()} after`,
       table(['observability', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'server CPU µs/req'], rows),
       ...ratios.map(
         ({ label, ratio }) =>

@@ -196,9 +196,9 @@ export async function eventually(check: () => Promise<boolean>, attempts = 100, 
 
 /**
  * /readyz's body once it says `redis: "ok"` (a process connects to Redis a moment after it listens), asked
- * every 50 ms; fails after `attempts`.
+ * every 50 ms; fails after `attempts` (600: half a minute at the least, for a busy machine).
  */
-export async function redisReady(baseUrl: string, attempts = 200): Promise<Record<string, unknown>> {
+export async function redisReady(baseUrl: string, attempts = 600): Promise<Record<string, unknown>> {
   let body: Record<string, unknown> = {};
   await eventually(
     async () => {

@@ -159,7 +159,7 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
     await Promise.all(parts.map(part => waitFor(`${part.url}/readyz`, 60_000)));
     await Promise.all(
       topology.replicas.rest.map(part =>
-        redisReady(part.url, 600).catch(() => {
+        redisReady(part.url).catch(() => {
           throw new Error(`${part.name} never counted in Redis:\n${logsOf(part)}`);
         }),
       ),

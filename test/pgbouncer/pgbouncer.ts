@@ -99,13 +99,11 @@ export function databaseSettings(
   production: string,
   sandbox?: string,
 ): Record<string, string> {
-  const settings: Record<string, string> = bouncer
-    ? { DATABASE_URL: bouncer.pooled(production), DATABASE_DIRECT_URL: production }
-    : { DATABASE_URL: production };
-  if (sandbox === undefined) return settings;
-  return bouncer
-    ? { ...settings, SANDBOX_DATABASE_URL: bouncer.pooled(sandbox), SANDBOX_DATABASE_DIRECT_URL: sandbox }
-    : { ...settings, SANDBOX_DATABASE_URL: sandbox };
+  const one = (prefix: '' | 'SANDBOX_', url: string): Record<string, string> =>
+    bouncer
+      ? { [`${prefix}DATABASE_URL`]: bouncer.pooled(url), [`${prefix}DATABASE_DIRECT_URL`]: url }
+      : { [`${prefix}DATABASE_URL`]: url };
+  return { ...one('', production), ...(sandbox === undefined ? {} : one('SANDBOX_', sandbox)) };
 }
 
 async function acceptsConnections(port: number, child: ChildProcess, output: () => string): Promise<void> {
