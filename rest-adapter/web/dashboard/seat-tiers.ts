@@ -45,7 +45,7 @@ export function seatTierFields(ctx: DashboardContext, code: string): HtmlValue {
       html`<div class="field"><label for="tier-${part}-${i}">${label}</label><input id="tier-${part}-${i}" type="text" inputmode="${mode}" name="tier_${part}_${i}" value="${formField(ctx, `tier_${part}_${i}`)}"></div>`;
     return html`<div class="row" data-seat-tier="${i}">${input('min', `Tier ${i + 1} from seat`, 'numeric')}${input('max', `Tier ${i + 1} to seat (empty: no maximum, the last tier only)`, 'numeric')}${input('price', `Tier ${i + 1} price per seat (${code})`, 'decimal')}</div>`;
   });
-  return html`<fieldset class="stack"><legend>Seat tiers (per-seat price only: fill a row a tier; with every row empty, the Price above is charged per seat from the first seat)</legend>
+  return html`<fieldset class="stack"><legend>Seat tiers (per-seat price only: one row per tier; with every row empty, the Price above is charged per seat from the first seat)</legend>
 <div class="field"><label for="seat-tier-type">Tier type</label><select id="seat-tier-type" name="seat_tier_type">${TIER_TYPES.map(
     t => html`<option value="${t.value}"${t.value === chosen ? rawHtml(' selected') : null}>${t.label}</option>`,
   )}</select></div>${rows}</fieldset>`;
