@@ -1,18 +1,18 @@
 import { availableParallelism } from 'node:os';
 
-/** Jest runs the TypeScript sources as native ESM, compiled by SWC with decorator metadata
- * (MikroORM's ReflectMetadataProvider and type-graphql both read `design:type`). */
+/** Jest runs each test file in a long-lived worker process that keeps the modules it has loaded
+ * (jest-light-runner): an environment's modules are loaded once per worker, not once per file. Node loads
+ * the TypeScript sources itself, compiled by SWC with decorator metadata through the module hooks that
+ * `npm test` passes with `--import` (test/support/typescript-hooks.mjs; docs/testing.md). */
 export default {
-  testEnvironment: 'node',
-  extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { swcrc: true }] },
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  runner: ['jest-light-runner', { runtime: 'child_process' }],
   testMatch: ['<rootDir>/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.data/'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
-  testTimeout: 30000,
-  // Set-up and tear-down hooks get 5 minutes (they wait on readiness): test/support/setup-hooks.ts.
+  // Decorator metadata for type-graphql, then every test's and hook's time limit (the runner has none of its
+  // own): 30 s a test, 5 minutes a set-up or tear-down hook, which waits on readiness.
+  setupFiles: ['reflect-metadata'],
   setupFilesAfterEnv: ['<rootDir>/test/support/setup-hooks.ts'],
   // Each worker runs a file's servers and its share of PostgreSQL: two fit two cores, more only thrash.
   // A one-core machine gets one. `--maxWorkers` overrides it.
@@ -21,6 +21,4 @@ export default {
   reporters: ['default', '<rootDir>/test/support/budget-reporter.mjs'],
   // The longest files first, from the recorded durations when Jest's cache has none (a fresh clone).
   testSequencer: '<rootDir>/test/support/test-sequencer.mjs',
-  // A worker that has run many stacks grows; it is replaced past this size instead of running out of memory.
-  workerIdleMemoryLimit: '1GB',
 };

@@ -7,7 +7,11 @@ const steps = [
   ['type check', 'npm', ['run', '-s', 'typecheck']],
   ['lint', 'npm', ['run', '-s', 'lint']],
   ['schema check', 'npm', ['run', '-s', 'schema:check']],
-  ['Jest', process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', ...process.argv.slice(2)]],
+  [
+    'Jest',
+    process.execPath,
+    ['--import', './test/support/typescript-hooks.mjs', 'node_modules/jest/bin/jest.js', ...process.argv.slice(2)],
+  ],
 ];
 
 let running;

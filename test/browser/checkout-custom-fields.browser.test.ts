@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

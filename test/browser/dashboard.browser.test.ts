@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import { jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, pageProblems, type Shop, startShop } from '../support/browser.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

@@ -1,5 +1,4 @@
 import { launchChromium, pageProblems } from '../support/browser.js';
-import { jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import { createPerson, type OAuthStack, PASSWORD, type Person, startOAuthStack } from '../oauth/support.js';
 

@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../kit/clock.js';
 import { launchChromium } from '../support/browser.js';

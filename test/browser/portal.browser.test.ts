@@ -1,5 +1,4 @@
 import { launchChromium } from '../support/browser.js';
-import { jest } from '@jest/globals';
 import { type Browser } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { createBenefit, untilGranted, uploadFile } from '../support/portal-benefits.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { launchChromium, pageProblems } from '../support/browser.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';

@@ -1,5 +1,4 @@
 import { launchChromium } from '../support/browser.js';
-import { jest } from '@jest/globals';
 import { type Browser } from 'playwright-core';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 

@@ -1,5 +1,4 @@
 import { launchChromium, type Shop, startShop } from '../support/browser.js';
-import { describe, expect, it, jest } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import type { FakeStripe } from '../support/fake-stripe.js';
 import type { FakeStripeJs } from '../support/fake-stripe-js.js';

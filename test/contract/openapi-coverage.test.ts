@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import type { Express } from 'express';
 import { startOAuthStack, type OAuthStack } from '../oauth/support.js';
 

@@ -3,13 +3,14 @@ import { join, relative } from 'node:path';
 import { projectRoot } from '../../kit/paths.js';
 
 /**
- * Set-up and tear-down hooks get 5 minutes (test/support/setup-hooks.ts wraps the global `beforeAll`
- * and `afterAll`). Jest hands a file that imports them from `@jest/globals` its own unwrapped copies,
- * with the 30 s of a test: on a loaded two-core machine whole files then failed in their set-up
- * (issue 29). So test files take the hooks from the globals, never from `@jest/globals`.
+ * Every test and hook gets its time limit from test/support/setup-hooks.ts, which wraps the globals
+ * (`it`, `test`, `beforeAll`, …): set-up and tear-down hooks 5 minutes, since on a loaded two-core machine
+ * whole files failed in their set-up at a test's 30 s (issue 29). The suite's runner (jest-light-runner,
+ * docs/testing.md) has no `@jest/globals` module, which only Jest's own runtime provides: a file importing
+ * from it would fail to load, and its hooks would bypass the limits. So test files use the globals.
  */
 const TREES = ['test', 'kit', 'subgraphs', 'rest-adapter', 'gateway', 'embedded', 'cli', 'scripts', 'bench'];
-const IMPORT = /import\s*\{([^}]*)\}\s*from\s*'@jest\/globals'/g;
+const IMPORT = /from\s*'@jest\/globals'/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
@@ -27,10 +28,8 @@ describe('set-up hooks get their budget', () => {
     expect(files.length).toBeGreaterThan(200);
   });
 
-  it('no test file imports beforeAll or afterAll from @jest/globals', () => {
-    const offenders = files.filter(path =>
-      [...readFileSync(path, 'utf8').matchAll(IMPORT)].some(m => /\b(beforeAll|afterAll)\b/.test(m[1])),
-    );
+  it('no test file imports from @jest/globals', () => {
+    const offenders = files.filter(path => IMPORT.test(readFileSync(path, 'utf8')));
     expect(offenders.map(path => relative(root, path))).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { call } from '../support/stack.js';
 import { alice, logsOf, parts, rest, useDistributedStack } from './support.js';
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
 import { systemClock } from '../../kit/clock.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { createTenant, type RunningEnvironment, TEST_SECRET } from '../support/stack.js';

@@ -1,4 +1,3 @@
-import { expect } from '@jest/globals';
 import { createPolar as createPolar2026_04 } from '@polar-sh/sdk-1/2026-04';
 import { createPolar as createPolar2026_10 } from '@polar-sh/sdk-1/2026-10';
 import { createPolar as createPolar2027_01 } from '@polar-sh/sdk-1/2027-01';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { buyWithBenefits, createBenefit, uploadFile } from '../support/portal-benefits.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

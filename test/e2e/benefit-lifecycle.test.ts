@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { describe, expect, it, jest } from '@jest/globals';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
 import { uploadFile } from '../support/portal-benefits.js';

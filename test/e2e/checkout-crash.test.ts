@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { type PreparedServer, prepareServer, seedCrashMerchant } from '../support/crash-server.js';
 import { query as queryOn, type ServerSetup, startServer } from '../support/embedded-server.js';
 import { call } from '../support/stack.js';

@@ -1,5 +1,4 @@
 import { isBackgroundWork, settleJobs } from '../support/sql-statements.js';
-import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 

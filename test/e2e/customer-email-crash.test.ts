@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { type PreparedServer, prepareServer, seedCrashMerchant } from '../support/crash-server.js';
 import { query as queryOn, startServer } from '../support/embedded-server.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import { call } from '../support/stack.js';
 import { EmailWorld, type Merchant } from './support/customer-emails.js';
 

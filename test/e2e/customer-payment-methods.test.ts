@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { defaultPaymentMethodFor } from '../../subgraphs/billing/payments/saved-payment-methods.js';
 import { polarClient, ok } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

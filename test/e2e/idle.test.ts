@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { systemClock } from '../../kit/clock.js';
 import { testServerUrl } from '../support/database.js';

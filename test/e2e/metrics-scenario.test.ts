@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { bucketing, churnRate, expected, type Row } from '../support/metrics-expected.js';
 import { call, createTenant, everyPage, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { benefitHelpers } from '../support/benefits.js';

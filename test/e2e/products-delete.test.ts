@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { call } from '../support/stack.js';
 import { alice, base, bob, create, monthly, stack, useProductsStack } from './support/products.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../kit/config.js';
 import { type MetricsServer, startMetricsServer } from '../../kit/metrics/metrics-server.js';

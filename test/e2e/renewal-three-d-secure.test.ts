@@ -1,5 +1,4 @@
 import type { TestPaymentProcessor } from '../../subgraphs/billing/payments/test-processor/test-processor.js';
-import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 

@@ -1,4 +1,3 @@
-import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { seedDueRenewals } from '../../bench/seed-renewals.js';

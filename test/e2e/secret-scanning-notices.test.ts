@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { createSign, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { systemClock } from '../../kit/clock.js';
 import { loadConfig } from '../../kit/config.js';

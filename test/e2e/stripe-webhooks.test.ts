@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { FakeStripe } from '../support/fake-stripe.js';
 import { call, type Tenant, type TestStack } from '../support/stack.js';

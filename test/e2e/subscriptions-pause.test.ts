@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
 import { ok, polarClient } from '../support/sdk.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { createTenant, startTestStack, type TestStack } from '../support/stack.js';
 import { DE, email, exclusiveTax, FR, GB, inclusiveTax, NY, TaxMerchant, US } from '../support/tax-sales.js';
 

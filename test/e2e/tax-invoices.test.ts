@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 

@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { FakeStripeTax } from '../support/fake-stripe-tax.js';
 import { FakeVies } from '../support/fake-vies.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { call, createTenant, startTestStack, type TestStack } from '../support/stack.js';
 import { CANARY, DE, div, email, exclusiveTax, FR, inclusiveTax, TaxMerchant, US } from '../support/tax-sales.js';
 

@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { BillingEntryQueries } from '../../subgraphs/billing/usage-billing/billing-entries.queries.js';
 import { billUsage } from '../../subgraphs/billing/usage-billing/usage-billing.job.js';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { eventually } from '../support/sdk-walk/write-seed.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
@@ -192,7 +191,12 @@ describeAsRoot('as root, a fresh clone in a folder only root may enter (skipped 
 
   test('the tests start their own PostgreSQL there without DATABASE_URL', async () => {
     const jestRun = await node(
-      ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', 'test/contract/compose.test.ts'],
+      [
+        '--import',
+        './test/support/typescript-hooks.mjs',
+        'node_modules/jest/bin/jest.js',
+        'test/contract/compose.test.ts',
+      ],
       undefined,
       { NODE_OPTIONS: '' },
     ).done;

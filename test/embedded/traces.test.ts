@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { type PreparedServer, prepareServer, seedCrashMerchant } from '../support/crash-server.js';
 import { type ServerProcess, startServer, stopServer, within } from '../support/embedded-server.js';
 import { type ExportedSpan, type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';

@@ -1,4 +1,3 @@
-import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { seedDueRenewals } from '../../bench/seed-renewals.js';
 import { logsOf } from '../distributed/support.js';

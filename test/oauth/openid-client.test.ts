@@ -1,7 +1,6 @@
 import { launchChromium } from '../support/browser.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { jest } from '@jest/globals';
 import * as oidc from 'openid-client';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createPerson, PASSWORD, type Person, startOAuthStack, type OAuthStack } from './support.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { settleJobs } from '../support/sql-statements.js';
 import {

@@ -1,4 +1,3 @@
-import { expect, it, jest } from '@jest/globals';
 import { pino } from 'pino';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
 import { systemClock } from '../../kit/clock.js';

@@ -1,4 +1,3 @@
-import { expect, it } from '@jest/globals';
 import pg from 'pg';
 import { DEFAULT_DATABASE_WAITS } from '../../kit/config.js';
 import { declareDirectUrl } from '../../kit/database/direct-urls.js';

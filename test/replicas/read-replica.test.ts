@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { ensureDatabase } from '../../kit/database/databases.js';
 import { declareReadUrl } from '../../kit/database/read-replicas.js';

@@ -1,4 +1,3 @@
-import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';

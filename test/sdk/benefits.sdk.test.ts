@@ -8,7 +8,6 @@ import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.j
 import { WebhookBenefitGrantCreatedPayload$inboundSchema } from '@polar-sh/sdk/models/components/webhookbenefitgrantcreatedpayload.js';
 import { WebhookBenefitGrantRevokedPayload$inboundSchema } from '@polar-sh/sdk/models/components/webhookbenefitgrantrevokedpayload.js';
 import { WebhookCustomerStateChangedPayload$inboundSchema } from '@polar-sh/sdk/models/components/webhookcustomerstatechangedpayload.js';
-import { describe, expect, it } from '@jest/globals';
 import { settleJobs } from '../support/sql-statements.js';
 import { failure, ok, startSdkStack } from '../support/sdk.js';
 import { call, type Tenant, type TestStack } from '../support/stack.js';

@@ -4,7 +4,6 @@
 import type { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
-import { describe, expect, it } from '@jest/globals';
 import { explain, failure, ok, startSdkStack } from '../support/sdk.js';
 import type { Tenant, TestStack } from '../support/stack.js';
 

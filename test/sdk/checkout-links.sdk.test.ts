@@ -3,7 +3,6 @@
 // redirects to its hosted page. Refusals (bad products, scopes, another tenant) over plain REST.
 import type { Polar } from '@polar-sh/sdk';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
-import { describe, expect, it } from '@jest/globals';
 import { failure, ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 

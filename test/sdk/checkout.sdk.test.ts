@@ -5,7 +5,6 @@
 import type { Polar } from '@polar-sh/sdk';
 import { NotOpenCheckout } from '@polar-sh/sdk/models/errors/notopencheckout.js';
 import { PaymentError } from '@polar-sh/sdk/models/errors/paymenterror.js';
-import { describe, expect, it } from '@jest/globals';
 import { failure, ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 

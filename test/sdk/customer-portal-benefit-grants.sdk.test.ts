@@ -6,7 +6,6 @@ import type { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { NotPermitted } from '@polar-sh/sdk/models/errors/notpermitted.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
-import { describe, expect, it } from '@jest/globals';
 import { settleJobs } from '../support/sql-statements.js';
 import { failure, ok, startSdkStack } from '../support/sdk.js';
 import { call, type Tenant, type TestStack } from '../support/stack.js';

@@ -10,7 +10,6 @@ import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.j
 import { ResponseValidationError } from '@polar-sh/sdk/models/errors/responsevalidationerror.js';
 import { SDKValidationError } from '@polar-sh/sdk/models/errors/sdkvalidationerror.js';
 import type { CustomerSubscription } from '@polar-sh/sdk/models/components/customersubscription.js';
-import { describe, expect, it } from '@jest/globals';
 import { SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

@@ -7,7 +7,6 @@ import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
 import { SDKError } from '@polar-sh/sdk/models/errors/sdkerror.js';
 import type { Customer } from '@polar-sh/sdk/models/components/customer.js';
-import { describe, expect, it } from '@jest/globals';
 import { failure, ok, startSdkStack } from '../support/sdk.js';
 import type { Tenant, TestStack } from '../support/stack.js';
 

@@ -4,7 +4,6 @@
 // billing edits Polar refuses, and a regeneration after an allowed edit replacing the PDF.
 import type { Polar } from '@polar-sh/sdk';
 import { MissingInvoiceBillingDetails } from '@polar-sh/sdk/models/errors/missinginvoicebillingdetails.js';
-import { describe, expect, it } from '@jest/globals';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { failure, ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

@@ -2,7 +2,6 @@
 // organization token) and the unauthenticated portal calls a desktop app makes
 // (`customerPortal.licenseKeys.validate|activate|deactivate`, no token). The SDK zod-validates every
 // response and maps 403/404 to its typed errors.
-import { describe, expect, it } from '@jest/globals';
 import { NotPermitted } from '@polar-sh/sdk/models/errors/notpermitted.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
 import { failure, ok, type SdkStack, startSdkStack } from '../support/sdk.js';

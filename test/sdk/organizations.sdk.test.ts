@@ -8,7 +8,6 @@ import { NotPermitted } from '@polar-sh/sdk/models/errors/notpermitted.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
 import { SDKError } from '@polar-sh/sdk/models/errors/sdkerror.js';
 import type { Organization } from '@polar-sh/sdk/models/components/organization.js';
-import { describe, expect, it } from '@jest/globals';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
 import { explain, failure, ok, startSdkStack } from '../support/sdk.js';

@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, it } from '@jest/globals';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 

@@ -5,7 +5,6 @@ import type { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { RefundedAlready } from '@polar-sh/sdk/models/errors/refundedalready.js';
 import { SDKError } from '@polar-sh/sdk/models/errors/sdkerror.js';
-import { describe, expect, it } from '@jest/globals';
 import { failure, ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 

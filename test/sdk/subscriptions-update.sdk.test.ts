@@ -8,7 +8,6 @@ import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidatione
 import { PaymentFailed } from '@polar-sh/sdk/models/errors/paymentfailed.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
 import { SubscriptionLocked } from '@polar-sh/sdk/models/errors/subscriptionlocked.js';
-import { describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { failure, ok, polarClient } from '../support/sdk.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';

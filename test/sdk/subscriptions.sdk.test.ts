@@ -6,7 +6,6 @@ import type { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
 import type { Subscription } from '@polar-sh/sdk/models/components/subscription.js';
-import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { CustomerCancellationReason, SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';

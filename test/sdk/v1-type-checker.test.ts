@@ -1,6 +1,5 @@
 // The checker the SDK 1.0.1 walk relies on (test/support/sdk-types/) must be able to fail: answers broken on
 // purpose are reported at the exact path, and a well-formed answer passes. docs/sdk-compatibility.md
-import { describe, expect, it } from '@jest/globals';
 import { conformance } from '../support/sdk-types/conformance.js';
 import { clientMethods, methodResultType, sdkDeclarations } from '../support/sdk-types/declarations.js';
 

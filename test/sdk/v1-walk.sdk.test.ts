@@ -2,7 +2,6 @@
 // and each answer is compared with the SDK's own declared type. 1.0.1 validates nothing at run time, so a
 // missing field would reach a user's code as `undefined`: this test is what notices.
 // How to read a failure: docs/sdk-compatibility.md#reading-a-failure
-import { describe, expect, it } from '@jest/globals';
 import { clientMethods, SDK_VERSIONS, type SdkVersion, sdkDeclarations } from '../support/sdk-types/declarations.js';
 import { type Caller, GET_CALLS } from '../support/sdk-walk/calls.js';
 import { seedWalkOrganization, type WalkWorld } from '../support/sdk-walk/seed.js';

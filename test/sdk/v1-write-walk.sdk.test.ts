@@ -3,7 +3,6 @@
 // SDK's declared type, and a bad body (or path id) must come back as the error class the SDK maps for
 // it, with a body of that class's type. The GET methods are test/sdk/v1-walk.sdk.test.ts's.
 // How to read a failure: docs/sdk-compatibility.md#reading-a-failure
-import { describe, expect, it } from '@jest/globals';
 import { clientMethods, SDK_VERSIONS, type SdkVersion, sdkDeclarations } from '../support/sdk-types/declarations.js';
 import { GET_CALLS } from '../support/sdk-walk/calls.js';
 import { seedWalkOrganization } from '../support/sdk-walk/seed.js';

@@ -1,7 +1,6 @@
 // Compatibility of the webhook endpoints and deliveries with the official Speakeasy SDK `@polar-sh/sdk`
 // 0.48.1, which zod-validates every response. Production here runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 // (what an operator sets to let production reach a loopback receiver).
-import { describe, expect, it } from '@jest/globals';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { failure, ok, polarClient } from '../support/sdk.js';

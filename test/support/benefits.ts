@@ -1,4 +1,3 @@
-import { expect } from '@jest/globals';
 import { call, type Tenant, type TestStack } from './stack.js';
 
 /** Where the benefits tests run: the stack, the merchant under test and its sandbox base URL. */

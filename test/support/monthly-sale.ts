@@ -1,4 +1,3 @@
-import { expect } from '@jest/globals';
 import { call } from './stack.js';
 
 /** A call to the API as the merchant, answering the status and the parsed body. */

@@ -1,4 +1,3 @@
-import { expect } from '@jest/globals';
 import type { Clock, ManualClock } from '../../kit/clock.js';
 import { FakeStripe } from './fake-stripe.js';
 import { FakeStripeJs } from './fake-stripe-js.js';

@@ -1,4 +1,3 @@
-import { expect } from '@jest/globals';
 import { call, type Tenant } from './stack.js';
 
 /*

@@ -1,6 +1,5 @@
 // Usage-billing scenarios through the public API (test/e2e/usage-billing*.test.ts, docs/usage-billing.md): a
 // merchant of its own with a meter, metered products, a subscription bought in the sandbox, events and the clock.
-import { expect } from '@jest/globals';
 import { call, createTenant, type TestStack } from './stack.js';
 
 /** The filter of every scenario's meter: events named `api.call`. */

@@ -2,7 +2,6 @@
 // JavaScript uses it: GET the page, POST its one form (CSRF token and cookie), follow the redirects.
 // The merchant side is set up with the official SDK; what the buyer did is checked through the API.
 import type { Polar } from '@polar-sh/sdk';
-import { describe, expect, it } from '@jest/globals';
 import { ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { checkoutBody } from '../../rest-adapter/web/checkout/checkout.views.js';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { csrfTokenOf, WebClient } from './client.js';

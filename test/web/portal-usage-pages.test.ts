@@ -1,4 +1,3 @@
-import { describe, expect, it, jest } from '@jest/globals';
 import { ManualClock } from '../../kit/clock.js';
 import { startTestStack, type TestStack } from '../support/stack.js';
 import { times, usageMerchant } from '../support/usage-billing.js';

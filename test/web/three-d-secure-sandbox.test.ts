@@ -3,7 +3,6 @@
 // merchant's success_url with one order, failing it brings the buyer back to the form with the reason in
 // its error box, no order, the checkout open.
 import type { Polar } from '@polar-sh/sdk';
-import { describe, expect, it } from '@jest/globals';
 import { ok, polarClient } from '../support/sdk.js';
 import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { csrfTokenOf, WebClient } from './client.js';

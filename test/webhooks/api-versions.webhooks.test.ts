@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { createPolar, webhooks } from '@polar-sh/sdk-1/2026-10';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';

@@ -1,4 +1,3 @@
-import { expect, it, jest } from '@jest/globals';
 import { webhooks } from '@polar-sh/sdk-1/2026-10';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { Webhook } from 'standardwebhooks';

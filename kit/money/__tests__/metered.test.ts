@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { formatUnitAmount, meteredAmount, meteredLabel, subtractDecimal } from '../metered.js';
 
 describe('meteredAmount: exact decimals, the one rounding rule, the cap', () => {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from '@jest/globals';
 import { API_VERSIONS } from '../../../kit/api-versions.js';
 import { WEBHOOK_EVENT_TYPES } from '../events/event-types.js';
 import { envelopeOf, envelopeSeenBy } from '../events/event-envelope.js';

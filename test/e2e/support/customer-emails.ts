@@ -1,4 +1,3 @@
-import { expect } from '@jest/globals';
 import type { Clock } from '../../../kit/clock.js';
 import { type ReceivedMail, SmtpInbox } from '../../support/smtp-inbox.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../../support/stack.js';

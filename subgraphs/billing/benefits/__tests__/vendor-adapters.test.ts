@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from '@jest/globals';
 import { BenefitActionRequired, VendorUnavailable } from '../benefit-integration.errors.js';
 import { integrationsFromSettings } from '../benefit-integrations.config.js';
 import { channelNameOf } from '../vendor-adapters.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { checkCustomFieldData } from '../custom-field-data.js';
 
 const field = (slug: string, type: string, properties: Record<string, unknown> = {}) =>

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { disputeStatusOf } from '../../payments/stripe/stripe-webhooks.js';
 import { splitDisputedTotal } from '../dispute-amounts.js';
 

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { seedMetrics } from '../../../../bench/seed-metrics.js';
 import { createMigratedTestDatabase } from '../../../../test/support/database.js';

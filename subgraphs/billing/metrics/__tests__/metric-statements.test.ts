@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { METRIC_CATALOGUE } from '../metric.catalogue.js';
 import { metricWindow } from '../metric-window.js';
 import { type ComputedFamily, familyStatement } from '../metrics.queries.js';
