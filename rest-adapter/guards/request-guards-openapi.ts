@@ -22,15 +22,27 @@ const IDEMPOTENCY_KEY_PARAMETER = {
 /**
  * Adds what the request guards answer to the generated OpenAPI document: a 429 with `Retry-After` on
  * every operation, and the `Idempotency-Key` header on every POST. A pass over the finished document,
- * so the generator (openapi.ts) need not know about either.
+ * so the generator (openapi.ts) need not know about either. It returns a new document and leaves the given
+ * one as it was: some of its operations are module constants (the OAuth and GraphQL endpoints'), and adding
+ * to them in place gave the second document built in a process (`npm start` builds one per environment)
+ * a second `Idempotency-Key` on each of them.
  */
 export function documentRequestGuards<T extends Record<string, unknown>>(document: T): T {
   const paths = document.paths as Record<string, Record<string, any>>;
-  for (const operations of Object.values(paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      operation.responses = { ...operation.responses, 429: TOO_MANY_REQUESTS };
-      if (method === 'post') operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
-    }
-  }
-  return document;
+  const guarded = Object.fromEntries(
+    Object.entries(paths).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(operations).map(([method, operation]) => [
+          method,
+          {
+            ...operation,
+            responses: { ...operation.responses, 429: TOO_MANY_REQUESTS },
+            ...(method === 'post' && { parameters: [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER] }),
+          },
+        ]),
+      ),
+    ]),
+  );
+  return { ...document, paths: guarded };
 }

@@ -4,7 +4,7 @@ import { ALL_SCOPES } from '../../kit/scopes.js';
 import { buildOpenApi } from '../../rest-adapter/openapi.js';
 import { routes } from '../../rest-adapter/v1/routes/index.js';
 import { SCOPES_SUPPORTED } from '../../subgraphs/identity/oauth2/oauth2.constants.js';
-import { openApiFile } from '../../scripts/openapi.js';
+import { openApiFile, producedOpenApi } from '../../scripts/openapi.js';
 
 /**
  * The OpenAPI document is valid OpenAPI 3.1 (the JSON schema of the specification, with
@@ -40,6 +40,18 @@ describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1, committed and as served with a server URL', async () => {
     expect(await validate(committed())).toEqual({ valid: true, errors: undefined });
     expect(await validate(buildOpenApi(routes, 'https://billing.example'))).toEqual({ valid: true, errors: undefined });
+  });
+
+  // `npm start` builds one document per environment in one process: the second must be the first again
+  // (it once carried a second Idempotency-Key on the OAuth and GraphQL operations).
+  it('is the same document when built again in the same process, each parameter once per operation', () => {
+    const first = producedOpenApi();
+    expect(producedOpenApi()).toBe(first);
+    const repeated = operations(JSON.parse(first)).flatMap(({ key, op }) => {
+      const names = (op.parameters ?? []).map((p: any) => p.$ref ?? `${p.in} ${p.name}`);
+      return names.filter((name: string, index: number) => names.indexOf(name) !== index).map((n: string) => `${key}: ${n}`);
+    });
+    expect(repeated).toEqual([]);
   });
 
   it('fails the validator when it is broken', async () => {
