@@ -59,8 +59,9 @@ export function cli(...args: string[]): Promise<CliResult> {
  */
 export async function packagedCli(runner: 'npx' | 'npm', ...args: string[]): Promise<CliResult> {
   const dir = path.join(buildDir, 'package');
-  if (!packageReady) packageReady = writePackage(dir);
-  await packageReady;
+  // Once per build: the worker's next file imports this module with its own build (docs/testing.md).
+  if (packaged?.dir !== dir) packaged = { dir, ready: writePackage(dir) };
+  await packaged.ready;
   const command = runner === 'npx' ? ['npx', 'billing-cli', ...args] : ['npm', 'run', '-s', 'cli', '--', ...args];
   return new Promise((resolve, reject) => {
     const child = spawn(command[0], command.slice(1), { cwd: dir, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -73,7 +74,7 @@ export async function packagedCli(runner: 'npx' | 'npm', ...args: string[]): Pro
   });
 }
 
-let packageReady: Promise<void> | undefined;
+let packaged: { dir: string; ready: Promise<void> } | undefined;
 
 async function writePackage(dir: string): Promise<void> {
   const project = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));

@@ -185,6 +185,9 @@ export function logsOf(part: Part): string {
  */
 export function useDistributedStack(partEnv: () => Record<string, string> = () => ({})): void {
   beforeAll(async () => {
+    // This module outlives the file: the worker's next file imports it as this one left it (docs/testing.md).
+    stopped = false;
+    parts.length = 0;
     extraEnv = partEnv;
     buildDir = build();
     database = await createTestDatabase('distributed');
@@ -253,6 +256,7 @@ export function useDistributedStack(partEnv: () => Record<string, string> = () =
   afterAll(async () => {
     await stopAll();
     await identityRuntime?.close();
+    identityRuntime = undefined;
     await database?.drop();
     await removeBuild(buildDir);
   }, 60_000);

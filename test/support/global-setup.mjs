@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 export default async function globalSetup() {
+  // Names this run's spare database copies, which global tear-down drops (test/support/database-template.ts).
+  process.env.TEST_RUN_ID = randomBytes(4).toString('hex');
   if (process.env.TEST_DATABASE_SERVER_URL) return;
   const given = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   if (given) {

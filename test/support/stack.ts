@@ -69,13 +69,16 @@ export async function startTestStack(
   return {
     production: started[0].env,
     sandbox: started[1].env,
+    // Both at once, as they were started: each environment has its own server, pools and database.
     close: async () => {
-      for (const { env, server, drop } of started) {
-        server.closeAllConnections();
-        await new Promise(resolve => server.close(resolve));
-        await env.environment.close();
-        await drop();
-      }
+      await Promise.all(
+        started.map(async ({ env, server, drop }) => {
+          server.closeAllConnections();
+          await new Promise(resolve => server.close(resolve));
+          await env.environment.close();
+          await drop();
+        }),
+      );
     },
   };
 }
