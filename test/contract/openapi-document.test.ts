@@ -49,7 +49,9 @@ describe('the OpenAPI document', () => {
     expect(producedOpenApi()).toBe(first);
     const repeated = operations(JSON.parse(first)).flatMap(({ key, op }) => {
       const names = (op.parameters ?? []).map((p: any) => p.$ref ?? `${p.in} ${p.name}`);
-      return names.filter((name: string, index: number) => names.indexOf(name) !== index).map((n: string) => `${key}: ${n}`);
+      return names
+        .filter((name: string, index: number) => names.indexOf(name) !== index)
+        .map((n: string) => `${key}: ${n}`);
     });
     expect(repeated).toEqual([]);
   });
