@@ -1,9 +1,18 @@
 import { availableParallelism } from 'node:os';
 
+// Without the module hooks, every test file would fail on its first TypeScript import: say what to run instead.
+if (!process.execArgv.some(arg => arg.includes('module-hooks.mjs'))) {
+  throw new Error(
+    'Run the tests with `npm test` (`npm test -- <files>` for some), or with ' +
+      '`node_modules/.bin/node --import ./test/support/module-hooks.mjs node_modules/jest/bin/jest.js <files>`: ' +
+      'the workers load the TypeScript sources through those module hooks (docs/testing.md).',
+  );
+}
+
 /** Jest runs each test file in a long-lived worker process that keeps the modules it has loaded
  * (jest-light-runner): an environment's modules are loaded once per worker, not once per file. Node loads
  * the TypeScript sources itself, compiled by SWC with decorator metadata through the module hooks that
- * `npm test` passes with `--import` (test/support/typescript-hooks.mjs; docs/testing.md). */
+ * `npm test` passes with `--import` (test/support/module-hooks.mjs; docs/testing.md). */
 export default {
   runner: ['jest-light-runner', { runtime: 'child_process' }],
   testMatch: ['<rootDir>/**/*.test.ts'],

@@ -10,7 +10,7 @@ const steps = [
   [
     'Jest',
     process.execPath,
-    ['--import', './test/support/typescript-hooks.mjs', 'node_modules/jest/bin/jest.js', ...process.argv.slice(2)],
+    ['--import', './test/support/module-hooks.mjs', 'node_modules/jest/bin/jest.js', ...process.argv.slice(2)],
   ],
 ];
 

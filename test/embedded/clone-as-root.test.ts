@@ -191,12 +191,7 @@ describeAsRoot('as root, a fresh clone in a folder only root may enter (skipped 
 
   test('the tests start their own PostgreSQL there without DATABASE_URL', async () => {
     const jestRun = await node(
-      [
-        '--import',
-        './test/support/typescript-hooks.mjs',
-        'node_modules/jest/bin/jest.js',
-        'test/contract/compose.test.ts',
-      ],
+      ['--import', './test/support/module-hooks.mjs', 'node_modules/jest/bin/jest.js', 'test/contract/compose.test.ts'],
       undefined,
       { NODE_OPTIONS: '' },
     ).done;
