@@ -161,6 +161,15 @@ export async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
   }
 }
 
+/**
+ * Called by a file's set-up before it starts parts: this module outlives the file, and the worker's next
+ * file imports it as this one left it (docs/testing.md), stopped, with the last file's parts listed.
+ */
+export function beginParts(): void {
+  stopped = false;
+  parts.length = 0;
+}
+
 /** SIGTERM to every part still running (SIGKILL after 15 s), started or still starting; resolves once all have exited. */
 export async function stopAll(): Promise<void> {
   stopped = true;
@@ -185,9 +194,7 @@ export function logsOf(part: Part): string {
  */
 export function useDistributedStack(partEnv: () => Record<string, string> = () => ({})): void {
   beforeAll(async () => {
-    // This module outlives the file: the worker's next file imports it as this one left it (docs/testing.md).
-    stopped = false;
-    parts.length = 0;
+    beginParts();
     extraEnv = partEnv;
     buildDir = build();
     database = await createTestDatabase('distributed');

@@ -27,6 +27,7 @@ export interface LoadOutcome {
 const CLIENTS = 8;
 const BEFORE = 40;
 const AFTER = 60;
+const MAX_CREATES = 2_000;
 
 /**
  * Eight clients create products with unique names through the adapters' Service, one request each at
@@ -49,11 +50,13 @@ export async function createsUnderLoad(stack: ReplicatedTopology, api: Api): Pro
     creates.push(entry);
     await sendCreate(entry, body => api('POST', '/v1/products/', body));
   };
+  // A bound on the creates: were every answer a quick failure (a Service routing to nothing), the clients
+  // would otherwise go on for ever, and the assertions on what came back say what went wrong.
   const clients = Array.from({ length: CLIENTS }, async () => {
-    while (!(phase === 'after' && acknowledged('after') >= AFTER)) await create();
+    while (!(phase === 'after' && acknowledged('after') >= AFTER) && creates.length < MAX_CREATES) await create();
   });
   const killer = (async () => {
-    while (acknowledged('before') < BEFORE) await new Promise(r => setTimeout(r, 5));
+    while (acknowledged('before') < BEFORE && creates.length < MAX_CREATES) await new Promise(r => setTimeout(r, 5));
     phase = 'during';
     const victims = Object.values(stack.replicas).map(pair => pair[0]);
     for (const part of victims) part.child.kill('SIGKILL');

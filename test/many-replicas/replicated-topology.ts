@@ -1,5 +1,6 @@
 import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
 import {
+  beginParts,
   build,
   logsOf,
   type Part,
@@ -68,6 +69,7 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
   let identity: IdentityRuntime | undefined;
 
   beforeAll(async () => {
+    beginParts();
     buildDir = build();
     database = await createTestDatabase('many_replicas');
     topology.databaseUrl = database.url;
