@@ -15,9 +15,11 @@ const SETUP_TIMEOUT_MS = 300_000;
 type TestFn = (...args: any[]) => unknown;
 type Register = (name: any, fn?: TestFn, timeout?: number) => unknown;
 
-/** The file being loaded: the runner sets it before it imports the file, where tests are registered. */
+/** Each file's `jest.setTimeout`, by file. */
 const fileTimeouts = new Map<string, number>();
+/** The file being loaded: the runner sets it before it imports the file, which registers its tests. */
 const currentFile = () => (expect.getState() as { testPath?: string }).testPath ?? '';
+const fileTimeout = () => fileTimeouts.get(currentFile()) ?? TEST_TIMEOUT_MS;
 
 (jest as unknown as { setTimeout: (ms: number) => unknown }).setTimeout = (ms: number) => {
   fileTimeouts.set(currentFile(), ms);
@@ -39,15 +41,15 @@ const globals = globalThis as unknown as Record<string, Register & Record<string
 function limitTests(name: 'test' | 'it'): void {
   const original = globals[name];
   const limit = (fn: TestFn | undefined, timeout?: number) => fn && limited(fn, timeout ?? fileTimeout(), 'a test');
-  const register = (register: Register) => (title: any, fn?: TestFn, timeout?: number) =>
+  const limiting = (register: Register) => (title: any, fn?: TestFn, timeout?: number) =>
     register(title, limit(fn, timeout), timeout);
   const each =
     (table: (...args: any[]) => (title: any, fn: TestFn, timeout?: number) => unknown) =>
     (...rows: any[]) =>
     (title: any, fn: TestFn, timeout?: number) =>
       table(...rows)(title, limit(fn, timeout)!, timeout);
-  const wrapped = Object.assign(register(original), original, {
-    only: Object.assign(register(original.only), { each: each(original.only.each) }),
+  const wrapped = Object.assign(limiting(original), original, {
+    only: Object.assign(limiting(original.only), { each: each(original.only.each) }),
     each: each(original.each),
   });
   globals[name] = wrapped;
@@ -59,7 +61,6 @@ function limitHooks(name: 'beforeAll' | 'afterAll' | 'beforeEach' | 'afterEach',
     original(limited(fn, timeout ?? fallback(), `a ${name} hook`), timeout)) as never;
 }
 
-const fileTimeout = () => fileTimeouts.get(currentFile()) ?? TEST_TIMEOUT_MS;
 limitTests('test');
 limitTests('it');
 limitHooks('beforeAll', () => SETUP_TIMEOUT_MS);
