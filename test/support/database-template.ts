@@ -42,7 +42,9 @@ export async function createMigratedDatabase(
   template ??= migratedTemplate(server);
   const source = await template;
   const spare = spares.shift();
-  while (spares.length < SPARES) spares.push(copyOf(server, source, spareName()).catch(() => ''));
+  // Outside a Jest run (no run id) nothing would drop the spares: none are made.
+  const runId = process.env.TEST_RUN_ID;
+  while (runId && spares.length < SPARES) spares.push(copyOf(server, source, spareName(runId)).catch(() => ''));
   const copy = (spare && (await spare)) || (await copyOf(server, source, name));
   if (copy !== name) {
     await onServer(server, client =>
@@ -75,8 +77,8 @@ export async function dropSpareCopies(server: string | undefined, runId: string 
   });
 }
 
-function spareName(): string {
-  return `${spareDatabasePrefix(process.env.TEST_RUN_ID ?? 'unknown')}${randomBytes(4).toString('hex')}`;
+function spareName(runId: string): string {
+  return `${spareDatabasePrefix(runId)}${randomBytes(4).toString('hex')}`;
 }
 
 async function migrationsHash(): Promise<string> {
