@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The hosted checkout asks the product's custom fields (docs/custom-fields.md, docs/web-pages.md) in
@@ -20,7 +21,7 @@ let productId: string;
 const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
 
 beforeAll(async () => {
-  stack = await startTestStack('checkout_custom_fields_browser');
+  stack = await sharedTestStack();
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox, { name: 'Field Shop' });
   browser = await launchChromium();

@@ -1,6 +1,7 @@
 import { launchChromium, type Shop, startShop } from '../support/browser.js';
 import { type Browser } from 'playwright-core';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The hosted checkout in headless Chromium (Debian's `chromium`, driven by playwright-core) with
@@ -18,7 +19,7 @@ let shop: Shop;
 let shopUrl: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('checkout_browser');
+  stack = await sharedTestStack();
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox, { name: 'Browser Shop' });
   shop = await startShop();

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, pageProblems, type Shop, startShop } from '../support/browser.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -24,7 +25,7 @@ let shop: Shop;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  stack = await startTestStack('dashboard_browser');
+  stack = await sharedTestStack();
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox, { name: 'Acme Analytics' });
   shop = await startShop();

@@ -3,7 +3,8 @@ import { type Browser } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { createBenefit, untilGranted, uploadFile } from '../support/portal-benefits.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The customer portal pages in headless Chromium with JavaScript off: opened from a customer session's
@@ -23,7 +24,7 @@ let customer: { id: string; email: string };
 let plan: Awaited<ReturnType<BillingFixtures['product']>>;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_browser');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   shop = await createTenant(stack.production, { name: 'Acme Tools' });
   fixtures = new BillingFixtures(stack.production);

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { launchChromium, pageProblems } from '../support/browser.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The seat invitation's claim page (docs/customer-seats.md#the-rules) in headless Chromium with
@@ -19,7 +20,7 @@ let browser: Browser;
 let subscriptionId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('seat_claim_browser');
+  stack = await sharedTestStack();
   base = stack.sandbox.baseUrl;
   shop = await createTenant(stack.sandbox, { name: 'Acme Teams' });
   const enabled = await call(base, 'PATCH', `/v1/organizations/${shop.organizationId}`, {

@@ -1,6 +1,7 @@
 import { launchChromium } from '../support/browser.js';
 import { type Browser } from 'playwright-core';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The sign-in and organization settings pages in headless Chromium (Debian's `chromium`, driven by
@@ -15,7 +16,7 @@ let owner: Tenant;
 let browser: Browser;
 
 beforeAll(async () => {
-  stack = await startTestStack('web_browser');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   owner = await createTenant(stack.production, { name: 'Browser Org' });
   browser = await launchChromium();

@@ -1,6 +1,7 @@
 import { launchChromium, type Shop, startShop } from '../support/browser.js';
 import { type Browser, type Page } from 'playwright-core';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * 3-D Secure on the sandbox's hosted checkout in headless Chromium (docs/payments.md, docs/selling.md):
@@ -22,7 +23,7 @@ let shopUrl: string;
 let productId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('three_d_secure_browser');
+  stack = await sharedTestStack();
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox, { name: 'Secure Shop' });
   shop = await startShop();

@@ -3,7 +3,8 @@ import { createPolar as createPolar2026_10 } from '@polar-sh/sdk-1/2026-10';
 import { createPolar as createPolar2027_01 } from '@polar-sh/sdk-1/2027-01';
 import { API_VERSIONS, DEFAULT_API_VERSION, VERSIONED_FIELDS } from '../../rest-adapter/v1/versions/api-versions.js';
 import { benefitHelpers } from '../support/benefits.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { issueKey } from './support/license-keys.js';
 
 /**
@@ -21,7 +22,7 @@ let sold: { key: string; id: string; subscriptionId: string; customerId: string 
 let bare: { key: string; id: string };
 
 beforeAll(async () => {
-  stack = await startTestStack('api_versions');
+  stack = await sharedTestStack();
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox);
   const licence = await benefit({
@@ -40,9 +41,6 @@ beforeAll(async () => {
   sold = { key: key.key, id: key.id, subscriptionId: order.subscription_id, customerId: order.customer_id };
   const issued = await issueKey(stack.sandbox, owner, {});
   bare = { key: issued.key, id: issued.id };
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const versioned = (version: string | undefined, path: string, token: string | undefined = owner.oat) =>

@@ -12,13 +12,9 @@ let alice: Tenant;
 let subscriptionId: string;
 
 beforeAll(async () => {
-  world = await startBadInputWorld('bad_input_graphql');
+  world = await startBadInputWorld();
   ({ base, alice, subscriptionId } = world);
 });
-afterAll(async () => {
-  await world?.stack.close();
-});
-
 describe('POST /graphql with the same values', () => {
   const gql = (query: string, variables?: Record<string, unknown>) =>
     call(base, 'POST', '/graphql', { token: alice.oat, body: { query, variables } });

@@ -15,13 +15,9 @@ let customerToken: string;
 let subscriptionId: string;
 
 beforeAll(async () => {
-  world = await startBadInputWorld('bad_input');
+  world = await startBadInputWorld();
   ({ base, alice, customerToken, subscriptionId } = world);
 });
-afterAll(async () => {
-  await world?.stack.close();
-});
-
 const token = (path: string) => (path.startsWith('/v1/customer-portal/') ? customerToken : alice.oat);
 const get = (path: string) => call(base, 'GET', path, { token: token(path) });
 const invalid = (...detail: unknown[]) => ({ error: 'RequestValidationError', detail });

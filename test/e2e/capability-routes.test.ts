@@ -1,7 +1,8 @@
 import { systemClock } from '../../kit/clock.js';
 import { sessionCookieName } from '../../rest-adapter/web-kit/cookies.js';
 import { InProcessWebIdentity } from '../../subgraphs/identity/web/web.provider.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Capability routes answer by the secret or the slug alone: a checkout by its client secret (get,
@@ -17,7 +18,7 @@ let productId: string;
 const credentials: Record<string, Record<string, string>> = {};
 
 beforeAll(async () => {
-  stack = await startTestStack('capability_routes');
+  stack = await sharedTestStack();
   const env = stack.sandbox;
   base = env.baseUrl;
   seller = await createTenant(env);
@@ -50,9 +51,6 @@ beforeAll(async () => {
     'a session cookie that does not decode': { cookie: `${cookie}=%zz` },
   });
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const openCheckout = async () => {
   const res = await call(base, 'POST', '/v1/checkouts/', { token: seller.oat, body: { products: [productId] } });

@@ -1,4 +1,5 @@
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Checkout rules Polar enforces at create, update and confirm: a seat-based price's seat bounds
@@ -14,13 +15,10 @@ const client = (method: string, secret: string, suffix = '', body?: unknown) =>
   call(base, method, `/v1/checkouts/client/${secret}${suffix}`, { body });
 
 beforeAll(async () => {
-  stack = await startTestStack('checkout_validations');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('seats', () => {
   it("refuses seats outside the price's tiers and the checkout's own bounds, at `seats`", async () => {

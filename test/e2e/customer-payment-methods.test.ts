@@ -1,6 +1,7 @@
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { ALL_SCOPES } from '../../kit/scopes.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * A customer's saved payment methods as the merchant reads them (`/v1/customers/{id}/payment-methods` and
@@ -16,7 +17,7 @@ let customerId: string;
 const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
 
 beforeAll(async () => {
-  stack = await startTestStack('customer_payment_methods');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
   const product = await api('POST', '/v1/products/', {
@@ -40,9 +41,6 @@ beforeAll(async () => {
   });
   expect(added.status).toBe(201);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe("a customer's payment methods, merchant side", () => {
   it('lists them newest first with the default flagged, by id and by external id (SDK 1.0.1)', async () => {

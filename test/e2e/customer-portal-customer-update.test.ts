@@ -1,5 +1,6 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** `PATCH /v1/customer-portal/customers/me`: the customer's own billing details (Polar's CustomerPortalCustomerUpdate). */
 let stack: TestStack;
@@ -9,15 +10,12 @@ let customerId: string;
 let token: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_customer_update');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   customerId = (await new BillingFixtures(stack.production).customer(alice.organizationId, { name: 'Kim' })).id;
   token = (await call(base, 'POST', '/v1/customer-sessions/', { token: alice.oat, body: { customer_id: customerId } }))
     .body.token;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const patch = (body: unknown, bearer = token) =>

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The portal's e-mail change (docs/customer-email-update.md): request → a link to the new address through
@@ -13,12 +14,9 @@ let base: string;
 let alice: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_email_update');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const em = () => stack.production.environment.billing.orm.em.fork();

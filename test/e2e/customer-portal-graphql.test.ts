@@ -1,12 +1,6 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import {
-  call,
-  createTenant,
-  type RunningEnvironment,
-  startTestStack,
-  type Tenant,
-  type TestStack,
-} from '../support/stack.js';
+import { call, createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * A customer session over POST /graphql reads what the REST Customer Portal shows, nothing more:
@@ -26,7 +20,7 @@ const asCustomer = (query: string, variables?: Record<string, unknown>) =>
   call(env.baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_graphql');
+  stack = await sharedTestStack();
   env = stack.production;
   alice = await createTenant(env);
   const fixtures = new BillingFixtures(env);
@@ -50,9 +44,6 @@ beforeAll(async () => {
   });
   expect(session.status).toBe(201);
   token = session.body.token;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const SUBSCRIPTION = 'query($id: ID!) { customerPortalSubscription(id: $id) { id %s } }';

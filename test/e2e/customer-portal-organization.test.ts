@@ -1,12 +1,6 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import {
-  call,
-  createTenant,
-  startTestStack,
-  type RunningEnvironment,
-  type Tenant,
-  type TestStack,
-} from '../support/stack.js';
+import { call, createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * A customer session may read its own organization only as the Customer Portal embeds it
@@ -24,7 +18,7 @@ const gql = (query: string, variables?: Record<string, unknown>) =>
   call(env.baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_organization');
+  stack = await sharedTestStack();
   env = stack.production;
   alice = await createTenant(env);
   bob = await createTenant(env);
@@ -45,9 +39,6 @@ beforeAll(async () => {
   });
   expect(session.status).toBe(201);
   token = session.body.token;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('a customer session and organizations', () => {

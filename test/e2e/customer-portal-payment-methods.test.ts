@@ -1,6 +1,7 @@
 import { defaultPaymentMethodFor } from '../../subgraphs/billing/payments/saved-payment-methods.js';
 import { polarClient, ok } from '../support/sdk.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The Customer Portal's saved payment methods over HTTP and through the SDK, in the sandbox (test
@@ -46,13 +47,10 @@ async function browser(email: string): Promise<{ token: string; customerId: stri
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_payment_methods');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('saved payment methods', () => {
   it('lists the card a checkout saved as the default, then adds, switches the default and renewals follow it', async () => {

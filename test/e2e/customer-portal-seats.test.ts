@@ -1,5 +1,6 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The portal's seats over real HTTP (docs/customer-seats.md#the-portal): the buyer's customer session
@@ -21,7 +22,7 @@ const session = async (customerId: string) => {
 };
 
 beforeAll(async () => {
-  stack = await startTestStack('customer_portal_seats');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   shop = await createTenant(stack.production);
   fixtures = new BillingFixtures(stack.production);
@@ -30,9 +31,6 @@ beforeAll(async () => {
     body: { feature_settings: { seat_based_pricing_enabled: true } },
   });
   expect(on.status).toBe(200);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('/v1/customer-portal/seats', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * What customers may do in the portal is the organization's choice (`customer_portal_settings`),
@@ -15,7 +16,7 @@ let token: string;
 let plan: Awaited<ReturnType<BillingFixtures['product']>>;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_settings');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   fixtures = new BillingFixtures(stack.production);
@@ -23,9 +24,6 @@ beforeAll(async () => {
   plan = await fixtures.product(alice.organizationId, { name: 'Settings plan', amount: 0 });
   token = (await call(base, 'POST', '/v1/customer-sessions/', { token: alice.oat, body: { customer_id: customerId } }))
     .body.token;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const subscription = (cancelAtPeriodEnd = false) =>

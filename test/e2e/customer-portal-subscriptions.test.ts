@@ -1,13 +1,7 @@
 import { SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import {
-  call,
-  createTenant,
-  startTestStack,
-  type RunningEnvironment,
-  type Tenant,
-  type TestStack,
-} from '../support/stack.js';
+import { call, createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** The Customer Portal's subscriptions with a customer session token (docs/polar/endpoints.md, docs/polar/subscription-lifecycle.md). */
 let stack: TestStack;
@@ -22,7 +16,7 @@ let otherToken: string;
 let plan: Awaited<ReturnType<BillingFixtures['product']>>;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_subscriptions');
+  stack = await sharedTestStack();
   env = stack.production;
   base = env.baseUrl;
   alice = await createTenant(env);
@@ -39,9 +33,6 @@ beforeAll(async () => {
   otherToken = (
     await call(base, 'POST', '/v1/customer-sessions/', { token: alice.oat, body: { customer_id: otherCustomerId } })
   ).body.token;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const subscription = (owner = customerId, overrides: Partial<Parameters<BillingFixtures['subscription']>[0]> = {}) =>

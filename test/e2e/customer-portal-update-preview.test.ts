@@ -17,7 +17,7 @@ import {
  * Core API's update preview answers it, with the organization's direction-aware proration choice and
  * its portal settings; nothing changes. One day into a 30-day period: $5 → $20 is -483 + 1933 = 1450.
  */
-usePlanChangesStack('portal_update_preview');
+usePlanChangesStack();
 
 let basic: Plan;
 let premium: Plan;

@@ -20,7 +20,7 @@ import { call, createTenant } from '../support/stack.js';
  * larger than its charge leaves balance, which the customer's wallet shows; another customer, another
  * organization's customer and a merchant token see none of it; bad input is 422 at its `loc`.
  */
-usePlanChangesStack('customer_portal_wallets');
+usePlanChangesStack();
 
 let basic: Plan;
 let premium: Plan;

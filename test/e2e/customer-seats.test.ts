@@ -1,5 +1,6 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Customer seats over real HTTP (docs/customer-seats.md): the merchant assigns the seats of a
@@ -52,16 +53,13 @@ const assign = (body: Record<string, unknown>, token = alice.oat) =>
   call(base, 'POST', '/v1/customer-seats', { token, body });
 
 beforeAll(async () => {
-  stack = await startTestStack('customer_seats');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
   fixtures = new BillingFixtures(stack.production);
   buyerId = (await fixtures.customer(alice.organizationId)).id;
   plan = await fixtures.product(alice.organizationId, { name: 'Team plan', amount: 0 });
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('/v1/customer-seats', () => {

@@ -11,7 +11,7 @@ import {
 } from './support/customers.js';
 
 /** `/v1/customers/` through the public REST API: REST → gateway → billing → PostgreSQL. */
-useCustomersStack('customers_create');
+useCustomersStack();
 
 describe('customers:create', () => {
   it('creates an individual customer with the full Customer shape', async () => {

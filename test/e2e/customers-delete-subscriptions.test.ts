@@ -1,13 +1,7 @@
 import { SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import {
-  call,
-  createTenant,
-  startTestStack,
-  type RunningEnvironment,
-  type Tenant,
-  type TestStack,
-} from '../support/stack.js';
+import { call, createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Deleting a customer (`DELETE /v1/customers/{id}` and by external id) ends its billable subscriptions
@@ -21,15 +15,12 @@ let fixtures: BillingFixtures;
 let plan: Awaited<ReturnType<BillingFixtures['product']>>;
 
 beforeAll(async () => {
-  stack = await startTestStack('customers_delete_subscriptions');
+  stack = await sharedTestStack();
   env = stack.production;
   base = env.baseUrl;
   alice = await createTenant(env);
   fixtures = new BillingFixtures(env);
   plan = await fixtures.product(alice.organizationId, { name: 'Plan', amount: 0 });
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const subscription = (customerId: string, overrides: Partial<Parameters<BillingFixtures['subscription']>[0]> = {}) =>

@@ -1,6 +1,7 @@
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { parseCsv } from '../support/csv.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** `GET /v1/customers/export` (docs/interface.md#endpoints): Polar's CSV of the caller's customers. */
 let stack: TestStack;
@@ -10,7 +11,7 @@ let bob: Tenant;
 const customers: Record<string, any>[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack('customers_export');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
@@ -33,9 +34,6 @@ beforeAll(async () => {
   const gone = await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: 'gone@example.com' } });
   await call(base, 'DELETE', `/v1/customers/${gone.body.id}`, { token: alice.oat });
   await call(base, 'POST', '/v1/customers/', { token: bob.oat, body: { email: 'bobs@example.com' } });
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('customers:export', () => {

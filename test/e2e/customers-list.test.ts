@@ -2,7 +2,7 @@ import { call, createTenant, type Tenant } from '../support/stack.js';
 import { stack, base, alice, bob, CUSTOMER_KEYS, useCustomersStack } from './support/customers.js';
 
 /** `/v1/customers/` through the public REST API: REST → gateway → billing → PostgreSQL. */
-useCustomersStack('customers_list');
+useCustomersStack();
 
 describe('customers:list', () => {
   let carol: Tenant;

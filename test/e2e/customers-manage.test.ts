@@ -3,7 +3,7 @@ import { call } from '../support/stack.js';
 import { base, alice, bob, unique, emailOf, createCustomer, useCustomersStack } from './support/customers.js';
 
 /** `/v1/customers/` through the public REST API: REST → gateway → billing → PostgreSQL. */
-useCustomersStack('customers_manage');
+useCustomersStack();
 
 describe('customers:get, update, delete', () => {
   it('gets by id; another organization gets 404', async () => {

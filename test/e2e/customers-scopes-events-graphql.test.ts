@@ -3,7 +3,7 @@ import { call } from '../support/stack.js';
 import { stack, base, alice, bob, emailOf, createCustomer, useCustomersStack } from './support/customers.js';
 
 /** `/v1/customers/` through the public REST API: REST → gateway → billing → PostgreSQL. */
-useCustomersStack('customers_access');
+useCustomersStack();
 
 describe('scopes and subjects', () => {
   it('needs customers:read to read and customers:write to write', async () => {

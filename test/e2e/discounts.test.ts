@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** /v1/discounts/ through the public REST API. */
 let stack: TestStack;
@@ -9,7 +10,7 @@ let bob: Tenant;
 let productId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('discounts');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
@@ -18,9 +19,6 @@ beforeAll(async () => {
     body: { name: 'Discounted', recurring_interval: 'month', prices: [{ amount_type: 'fixed', price_amount: 2000 }] },
   });
   productId = product.body.id;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const COMMON_KEYS = [

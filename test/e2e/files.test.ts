@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { signedDownloadUrl } from '../../subgraphs/billing/files/file-links.js';
-import { call, createTenant, startTestStack, TEST_SECRET, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, TEST_SECRET, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Files of the downloadables benefit through HTTP: Polar's upload flow (create → PUT each part to its
@@ -12,13 +13,10 @@ let alice: Tenant;
 let bob: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('files');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64');

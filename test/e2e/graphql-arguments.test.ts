@@ -1,7 +1,8 @@
 import { Order } from '../../subgraphs/billing/orders/order.entity.js';
 import { SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The graph's argument conventions through the gateway (docs/graphql.md#filters, #statuses, #nested-lists):
@@ -16,7 +17,7 @@ const gql = (query: string, variables?: Record<string, unknown>) =>
   call(stack.production.baseUrl, 'POST', '/graphql', { token: tenant.oat, body: { query, variables } });
 
 beforeAll(async () => {
-  stack = await startTestStack('graphql_arguments');
+  stack = await sharedTestStack();
   tenant = await createTenant(stack.production);
   const fx = new BillingFixtures(stack.production);
   const { product, price } = await fx.product(tenant.organizationId, { amount: 1000 });
@@ -81,9 +82,6 @@ beforeAll(async () => {
   });
   expect(checkout.status).toBe(201);
   Object.assign(ids, { subscription: subscription.id, checkout: checkout.body.id, product: product.id });
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('statuses are enums, answered with the same words as REST', () => {

@@ -1,6 +1,7 @@
 import { SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * `filter` on every list of the graph, through the gateway (docs/graphql.md#filters): each list field
@@ -19,7 +20,7 @@ const rest = (method: string, path: string, body?: unknown) =>
   call(stack.production.baseUrl, method, path, { token: tenant.oat, body });
 
 beforeAll(async () => {
-  stack = await startTestStack('graphql_filters');
+  stack = await sharedTestStack();
   tenant = await createTenant(stack.production);
   const fx = new BillingFixtures(stack.production);
   const monthly = await fx.product(tenant.organizationId, { name: 'Monthly plan', amount: 1000 });
@@ -84,9 +85,6 @@ beforeAll(async () => {
     benefit: benefit.body.id,
     endpoint: endpoint.body.id,
   });
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const itemIds = (res: { body: any }, field: string): string[] => {

@@ -1,16 +1,14 @@
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** The federated graph at POST /graphql: same bearer auth as REST, depth and cost limits. */
 let stack: TestStack;
 let tenant: Tenant;
 let other: Tenant;
 beforeAll(async () => {
-  stack = await startTestStack('graphql');
+  stack = await sharedTestStack();
   tenant = await createTenant(stack.production);
   other = await createTenant(stack.production);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const gql = (token: string | undefined, query: string, variables?: Record<string, unknown>) =>

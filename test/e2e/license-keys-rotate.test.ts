@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { buyWithBenefits, createBenefit } from '../support/portal-benefits.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { createCustomer } from './support/license-keys.js';
 
 /**
@@ -13,12 +14,9 @@ let base: string;
 let shop: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('license_keys_rotate');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   shop = await createTenant(stack.production);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const polar = (accessToken: string) => createPolar({ accessToken, baseUrl: base });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { zoneOf } from '../../rest-adapter/guards/rate-limit/rules.js';
 import { routes } from '../../rest-adapter/v1/routes/index.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { issueKey, restoreGrant, revokeGrant } from './support/license-keys.js';
 
 /** License keys through the public REST API: the Core API and the unauthenticated portal endpoints. */
@@ -11,13 +12,10 @@ let alice: Tenant;
 let bob: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('license_keys');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const READ_KEYS = [

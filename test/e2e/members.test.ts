@@ -1,4 +1,5 @@
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Customer members over real HTTP (docs/members.md): every customer has its owner; the merchant lists,
@@ -33,7 +34,7 @@ async function session(customerId: string, token = alice.oat): Promise<string> {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('members');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
@@ -41,9 +42,6 @@ beforeAll(async () => {
     feature_settings: { member_model_enabled: true },
   });
   expect(on.status).toBe(200);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('/v1/customers/{id}/members', () => {

@@ -17,7 +17,7 @@ import {
  * purchase nothing; a plan change billed now covers the rest of the period; a `prorate` change's lines
  * carry that same span into the renewal order, whose price line covers the new period.
  */
-usePlanChangesStack('order_item_periods');
+usePlanChangesStack();
 
 let basic: Plan;
 let premium: Plan;

@@ -1,7 +1,8 @@
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { benefitHelpers } from '../support/benefits.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Order receipts (docs/receipts.md) and the portal's payment status, in the sandbox (test processor):
@@ -40,7 +41,7 @@ async function sessionOf(customerId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('order_receipts');
+  stack = await sharedTestStack();
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox, { name: SELLER });
   helpers = benefitHelpers(() => ({ stack, owner, base }));
@@ -55,9 +56,6 @@ beforeAll(async () => {
     'x@example.com',
   );
 }, 180_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('order receipts', () => {
   it('numbers a paid order and opens its receipt PDF through the SDK link', async () => {

@@ -9,7 +9,7 @@ import { api, base, billingEm, customerWithCard, env, tenant, usePlanChangesStac
  * `order.paid`), a declined card leaves a draft and 402, a second finalize 412; another organization's
  * order is 404 and unchanged; bad input is 422 at its field and writes nothing; off-session charges off is 403.
  */
-usePlanChangesStack('orders_create_finalize');
+usePlanChangesStack();
 
 let productId: string;
 let subscriptionProductId: string;

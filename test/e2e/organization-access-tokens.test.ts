@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { hashToken } from '../../kit/tokens.js';
-import { call, createTenant, startTestStack, TEST_SECRET, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, TEST_SECRET, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** /v1/organization-access-tokens/ as Polar has it: the raw token is shown once and stored only hashed. */
 let stack: TestStack;
@@ -10,13 +11,10 @@ let owner: Tenant;
 let stranger: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('oat');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   owner = await createTenant(stack.production);
   stranger = await createTenant(stack.production);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('organization access tokens', () => {

@@ -2,7 +2,7 @@ import { call, createTenant } from '../support/stack.js';
 import { stack, base, alice, useOrganizationsStack } from './support/organizations.js';
 
 /** docs/interface.md#endpoints "Organizations" through the public REST API: REST → gateway → identity → PostgreSQL. */
-useOrganizationsStack('organizations_access');
+useOrganizationsStack();
 
 describe('authentication and scopes', () => {
   it('answers 401 invalid_token in the OAuth shape for unknown, malformed and revoked tokens', async () => {

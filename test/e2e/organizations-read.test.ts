@@ -3,7 +3,7 @@ import { call, createTenant } from '../support/stack.js';
 import { stack, base, alice, bob, ORGANIZATION_KEYS, useOrganizationsStack } from './support/organizations.js';
 
 /** docs/interface.md#endpoints "Organizations" through the public REST API: REST → gateway → identity → PostgreSQL. */
-useOrganizationsStack('organizations_read');
+useOrganizationsStack();
 
 describe('organizations:list', () => {
   it('lists only the organization of an organization token', async () => {

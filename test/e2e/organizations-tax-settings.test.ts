@@ -6,7 +6,7 @@ import { alice, base, bob, useOrganizationsStack } from './support/organizations
  * and POST /graphql: set on create and PATCH, partial updates, bad input answered at its `loc` with
  * nothing stored.
  */
-useOrganizationsStack('organizations_tax_settings');
+useOrganizationsStack();
 
 const EMPTY = { legal_name: null, legal_address: null, tax_id: null, registrations: [], stripe_tax_enabled: false };
 const BERLIN = {

@@ -3,7 +3,7 @@ import { call } from '../support/stack.js';
 import { stack, base, alice, bob, useOrganizationsStack } from './support/organizations.js';
 
 /** docs/interface.md#endpoints "Organizations" through the public REST API: REST → gateway → identity → PostgreSQL. */
-useOrganizationsStack('organizations_write');
+useOrganizationsStack();
 
 describe('organizations:create', () => {
   it('creates with 201, makes the creator owner, and the organization is then readable', async () => {

@@ -1,6 +1,7 @@
 import { createPolar } from '@polar-sh/sdk-1/2026-04';
 import { ALL_SCOPES } from '../../kit/scopes.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { oauthAccessToken } from './support/leaked-credentials.js';
 
 /**
@@ -49,7 +50,7 @@ async function sell(oat: string, organizationId: string) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('polar_organization');
+  stack = await sharedTestStack();
   const env = stack.sandbox;
   base = env.baseUrl;
   alice = await createTenant(env);
@@ -60,9 +61,6 @@ beforeAll(async () => {
   await sell(orgB.oat, orgB.id);
   await sell(bob.oat, bob.organizationId);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('a user of two organizations', () => {
   it.each(['/v1/products/', '/v1/customers/', '/v1/orders/'])(

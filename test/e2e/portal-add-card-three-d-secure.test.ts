@@ -1,4 +1,5 @@
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The portal's "add payment method" with a card that asks for 3-D Secure, through the REST API in the
@@ -14,13 +15,10 @@ let base: string;
 let owner: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_add_card_3ds');
+  stack = await sharedTestStack();
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const challenges = () => stack.sandbox.environment.billing.services.paymentChallenges!;
 

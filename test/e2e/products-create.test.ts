@@ -12,7 +12,7 @@ import {
 } from './support/products.js';
 
 /** /v1/products/ through the public REST API: REST → gateway → billing → PostgreSQL. */
-useProductsStack('products_create');
+useProductsStack();
 
 describe('products:create', () => {
   it('creates a recurring product with the full wire shape', async () => {

@@ -7,7 +7,7 @@ import { alice, base, bob, create, monthly, stack, useProductsStack } from './su
  * `DELETE /v1/products/{id}` (docs/products.md#deleting-a-product): a soft delete of a product nothing
  * uses, by the rule `is_deletable` shows; 409 ProductNotDeletable for the others. Through SDK 1.0.1 and REST.
  */
-useProductsStack('products_delete');
+useProductsStack();
 
 const polar = (accessToken: string) => createPolar({ accessToken, baseUrl: base });
 const get = (id: string, token = alice.oat) => call(base, 'GET', `/v1/products/${id}`, { token });

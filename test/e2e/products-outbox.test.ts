@@ -3,7 +3,7 @@ import { call } from '../support/stack.js';
 import { stack, base, alice, monthly, create, useProductsStack } from './support/products.js';
 
 /** /v1/products/ through the public REST API: REST → gateway → billing → PostgreSQL. */
-useProductsStack('products_outbox');
+useProductsStack();
 
 describe('outbox', () => {
   it('records product.created and product.updated with the wire payload', async () => {

@@ -3,7 +3,7 @@ import { call, createTenant } from '../support/stack.js';
 import { stack, base, alice, bob, monthly, create, useProductsStack } from './support/products.js';
 
 /** /v1/products/ through the public REST API: REST → gateway → billing → PostgreSQL. */
-useProductsStack('products_read_update');
+useProductsStack();
 
 describe('products:get, list and tenant isolation', () => {
   it("hides another organization's products", async () => {

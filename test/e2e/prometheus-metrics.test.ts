@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../kit/config.js';
 import { type MetricsServer, startMetricsServer } from '../../kit/metrics/metrics-server.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -20,7 +21,7 @@ const secretEmail = `someone-${randomUUID().slice(0, 8)}@example.com`;
 const strangerId = randomUUID();
 
 beforeAll(async () => {
-  stack = await startTestStack('prometheus');
+  stack = await sharedTestStack();
   metrics = (await startMetricsServer({ METRICS_PORT: 0, METRICS_HOST: '127.0.0.1' }))!;
   receiver = await new WebhookReceiver(() => 200).start();
   owner = await createTenant(stack.sandbox);
@@ -28,7 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await metrics?.close();
   await receiver?.close();
-  await stack?.close();
 });
 
 async function scrape(): Promise<string> {

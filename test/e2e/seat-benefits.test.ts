@@ -1,6 +1,7 @@
 import { benefitHelpers } from '../support/benefits.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * A seat-based subscription's benefits go to its seat holders (docs/customer-seats.md#benefits): a
@@ -55,7 +56,7 @@ async function claimSeat(subscriptionId: string, email: string) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('seat_benefits');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
   fixtures = new BillingFixtures(stack.sandbox);
@@ -74,9 +75,6 @@ beforeAll(async () => {
   await api('POST', `/v1/products/${plan.id}/benefits`, { benefits: [perk.id] });
   const buyer = await api('POST', '/v1/customers/', { email: 'buyer@example.com', type: 'team' });
   buyerId = buyer.body.id;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('seat holders and the benefits of their seats', () => {

@@ -1,6 +1,7 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { parseCsv } from '../support/csv.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** docs/interface.md#endpoints `subscriptions:export`: text/csv, a header row, one row per subscription, organization filter. */
 let stack: TestStack;
@@ -10,7 +11,7 @@ let bob: Tenant;
 const rows: { id: string; email: string }[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack('subscriptions_export');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
@@ -35,9 +36,6 @@ beforeAll(async () => {
     productId: bobProduct.product.id,
     priceIds: [bobProduct.price.id],
   });
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('subscriptions:export', () => {

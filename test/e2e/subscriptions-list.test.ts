@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CustomerCancellationReason, SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** docs/interface.md#endpoints `subscriptions:list` through the public REST API: every query parameter, single and repeated. */
 let stack: TestStack;
@@ -19,7 +20,7 @@ const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000);
  * s1..s6 started on days 1..6 (so the default `-started_at` order is s6..s1).
  */
 beforeAll(async () => {
-  stack = await startTestStack('subscriptions_list');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   fx = new BillingFixtures(stack.production);
   alice = await createTenant(stack.production);
@@ -97,9 +98,6 @@ beforeAll(async () => {
       startedAt: day(3),
     })
   ).id;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const name = (id: string) => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? id;

@@ -22,7 +22,7 @@ import {
  * transaction as the renewal runs it: `prorate` lines are taken by exactly one renewal order, a
  * `next_period` change applies at the period end, and customer balance pays the next orders first.
  */
-usePlanChangesStack('plan_changes_renewal');
+usePlanChangesStack();
 
 let basic: Plan;
 let premium: Plan;

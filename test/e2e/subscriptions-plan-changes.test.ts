@@ -20,7 +20,7 @@ import {
  * cents, one day into a 30-day period by the sandbox clock. Polar's documented case: $5 → $20 after
  * one day is a credit of 483 (`proration: true`), a debit of 1933, 1450 net.
  */
-usePlanChangesStack('plan_changes');
+usePlanChangesStack();
 
 let basic: Plan;
 let premium: Plan;

@@ -1,14 +1,8 @@
 import pg from 'pg';
 import { SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import {
-  call,
-  createTenant,
-  startTestStack,
-  type RunningEnvironment,
-  type Tenant,
-  type TestStack,
-} from '../support/stack.js';
+import { call, createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** `DELETE /v1/subscriptions/{id}` (subscriptions:revoke) and `{"revoke": true}` (docs/interface.md#subscription-changes, docs/polar/subscription-lifecycle.md#revoke). */
 let stack: TestStack;
@@ -21,7 +15,7 @@ let customerId: string;
 let plan: Awaited<ReturnType<BillingFixtures['product']>>;
 
 beforeAll(async () => {
-  stack = await startTestStack('subscriptions_revoke');
+  stack = await sharedTestStack();
   env = stack.production;
   base = env.baseUrl;
   alice = await createTenant(env);
@@ -29,9 +23,6 @@ beforeAll(async () => {
   fixtures = new BillingFixtures(env);
   customerId = (await fixtures.customer(alice.organizationId)).id;
   plan = await fixtures.product(alice.organizationId, { name: 'Plan', amount: 0 });
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const subscription = (overrides: Partial<Parameters<BillingFixtures['subscription']>[0]> = {}) =>

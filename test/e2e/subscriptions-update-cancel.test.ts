@@ -9,7 +9,7 @@ import {
 } from './support/subscriptions-update.js';
 
 /** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (docs/interface.md#subscription-changes, docs/interface.md#endpoints; docs/polar/resources.md#subscription, docs/polar/subscription-lifecycle.md). */
-useSubscriptionsUpdateStack('subscriptions_update_cancel');
+useSubscriptionsUpdateStack();
 
 describe('cancel at period end and uncancel (docs/polar/subscription-lifecycle.md)', () => {
   it('cancels at period end with reason and comment, then refuses updates with 403, then uncancels', async () => {

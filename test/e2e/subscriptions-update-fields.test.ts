@@ -17,7 +17,7 @@ import {
 } from './support/subscriptions-update.js';
 
 /** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (docs/interface.md#subscription-changes, docs/interface.md#endpoints; docs/polar/resources.md#subscription, docs/polar/subscription-lifecycle.md). */
-useSubscriptionsUpdateStack('subscriptions_update_fields');
+useSubscriptionsUpdateStack();
 
 describe('subscriptions:update — SubscriptionUpdateBase', () => {
   it('`{}` is a no-op 200', async () => {

@@ -14,7 +14,7 @@ import {
 } from './support/subscriptions-update.js';
 
 /** `PATCH /v1/subscriptions/{id}` through REST → gateway → billing → PostgreSQL (docs/interface.md#subscription-changes, docs/interface.md#endpoints; docs/polar/resources.md#subscription, docs/polar/subscription-lifecycle.md). */
-useSubscriptionsUpdateStack('subscriptions_update_guards');
+useSubscriptionsUpdateStack();
 
 describe('rule 2: another update in flight → 409 SubscriptionLocked at once', () => {
   it('answers 409 fast while the advisory lock is held, changes nothing, and works once it is released', async () => {

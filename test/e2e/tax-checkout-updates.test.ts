@@ -1,4 +1,5 @@
-import { createTenant, startTestStack, type TestStack } from '../support/stack.js';
+import { createTenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { DE, email, exclusiveTax, FR, GB, inclusiveTax, NY, TaxMerchant, US } from '../support/tax-sales.js';
 
 /**
@@ -12,11 +13,8 @@ let stack: TestStack;
 const PRICE = 10000;
 
 beforeAll(async () => {
-  stack = await startTestStack('tax_checkout_updates');
+  stack = await sharedTestStack();
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const merchant = async (settings: Record<string, unknown> | null) => {
   const m = new TaxMerchant(stack.sandbox.baseUrl, await createTenant(stack.sandbox));

@@ -1,5 +1,6 @@
 import { extractText, getDocumentProxy } from 'unpdf';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Where a taxed sale is shown (docs/tax.md#invoices): the invoice PDF of a German seller with its legal
@@ -46,7 +47,7 @@ async function invoiceText(details: Record<string, unknown>): Promise<string> {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('tax_invoices');
+  stack = await sharedTestStack();
   base = stack.sandbox.baseUrl;
   seller = await createTenant(stack.sandbox);
   const res = await api('PATCH', `/v1/organizations/${seller.organizationId}`, {
@@ -60,9 +61,6 @@ beforeAll(async () => {
   });
   productId = product.body.id;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('invoices', () => {
   it("prints the seller's legal name, address and VAT id, and the VAT an inclusive price includes", async () => {

@@ -1,4 +1,5 @@
-import { call, createTenant, startTestStack, type TestStack } from '../support/stack.js';
+import { call, createTenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { CANARY, DE, div, email, exclusiveTax, FR, inclusiveTax, TaxMerchant, US } from '../support/tax-sales.js';
 
 /**
@@ -21,14 +22,11 @@ const eur = (price: number, taxBehavior: string | null = null) => seller.price(p
 const buy = (productId: string, details: Record<string, unknown>) => seller.buy(productId, details);
 
 beforeAll(async () => {
-  stack = await startTestStack('tax_scenarios');
+  stack = await sharedTestStack();
   seller = new TaxMerchant(stack.sandbox.baseUrl, await createTenant(stack.sandbox));
   ({ api, client } = seller);
   await seller.settings({ country: 'DE' });
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 interface Row {
   name: string;

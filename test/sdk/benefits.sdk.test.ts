@@ -17,11 +17,8 @@ let owner: Tenant;
 let asOrganization: Polar;
 
 beforeAll(async () => {
-  ({ stack, owner, asOrganization } = await startSdkStack('sdk_benefits'));
+  ({ stack, owner, asOrganization } = await startSdkStack());
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const settle = () => settleJobs(stack.production.environment.billing);
 

@@ -5,19 +5,15 @@ import type { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
 import { explain, failure, ok, startSdkStack } from '../support/sdk.js';
-import type { Tenant, TestStack } from '../support/stack.js';
+import type { Tenant } from '../support/stack.js';
 
-let stack: TestStack;
 let owner: Tenant;
 let asOrganization: Polar;
 let asUser: Polar;
 let asOther: Polar;
 
 beforeAll(async () => {
-  ({ stack, owner, asOrganization, asUser, asOther } = await startSdkStack('sdk_catalog'));
-});
-afterAll(async () => {
-  await stack?.close();
+  ({ owner, asOrganization, asUser, asOther } = await startSdkStack());
 });
 
 describe('products through the SDK', () => {

@@ -4,7 +4,8 @@
 import type { Polar } from '@polar-sh/sdk';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
 import { failure, ok, polarClient } from '../support/sdk.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
@@ -15,7 +16,7 @@ let yearly: string;
 let discountId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('sdk_checkout_links');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
   other = await createTenant(stack.sandbox);
   merchant = polarClient(stack.sandbox, owner.oat);
@@ -40,10 +41,6 @@ beforeAll(async () => {
       } as never),
     )
   ).id;
-});
-
-afterAll(async () => {
-  await stack?.close();
 });
 
 /** A URL of the public base (`PUBLIC_URL`, not where this test's server listens) on the test server. */

@@ -6,7 +6,8 @@ import type { Polar } from '@polar-sh/sdk';
 import { NotOpenCheckout } from '@polar-sh/sdk/models/errors/notopencheckout.js';
 import { PaymentError } from '@polar-sh/sdk/models/errors/paymenterror.js';
 import { failure, ok, polarClient } from '../support/sdk.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
@@ -27,7 +28,7 @@ const charges = async (checkoutId: string) => {
 };
 
 beforeAll(async () => {
-  stack = await startTestStack('sdk_checkout');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
   merchant = polarClient(stack.sandbox, owner.oat);
   browser = polarClient(stack.sandbox);
@@ -54,10 +55,6 @@ beforeAll(async () => {
       merchant.products.create({ name: 'Free tier', recurringInterval: 'month', prices: [{ amountType: 'free' }] }),
     )
   ).id;
-});
-
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('checkouts with the SDK', () => {

@@ -16,11 +16,8 @@ let asOrganization: Polar;
 let sdk: (accessToken?: string) => Polar;
 
 beforeAll(async () => {
-  ({ stack, owner, asOrganization, sdk } = await startSdkStack('sdk_portal_benefit_grants'));
+  ({ stack, owner, asOrganization, sdk } = await startSdkStack());
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const settle = () => settleJobs(stack.production.environment.billing);
 

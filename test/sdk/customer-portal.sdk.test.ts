@@ -12,7 +12,8 @@ import { SDKValidationError } from '@polar-sh/sdk/models/errors/sdkvalidationerr
 import type { CustomerSubscription } from '@polar-sh/sdk/models/components/customersubscription.js';
 import { SubscriptionStatus } from '../../subgraphs/billing/shared/enums.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
@@ -66,7 +67,7 @@ async function failure<E extends PolarError>(
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('sdk_customer_portal');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.production);
   const fx = new BillingFixtures(stack.production);
   const plan = await fx.product(owner.organizationId, { name: 'Portal SDK plan', amount: 900 });
@@ -94,9 +95,6 @@ beforeAll(async () => {
   customerSession = session.token;
   otherSession = (await ok(asOrganization.customerSessions.create({ customerId: other.id }))).token;
   portal = sdk();
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 function expectOrganization(subscription: CustomerSubscription): void {

@@ -8,9 +8,8 @@ import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from '@polar-sh/sdk/models/errors/sdkerror.js';
 import type { Customer } from '@polar-sh/sdk/models/components/customer.js';
 import { failure, ok, startSdkStack } from '../support/sdk.js';
-import type { Tenant, TestStack } from '../support/stack.js';
+import type { Tenant } from '../support/stack.js';
 
-let stack: TestStack;
 let owner: Tenant;
 let asOrganization: Polar;
 let asUser: Polar;
@@ -18,11 +17,7 @@ let asOther: Polar;
 let sdk: (accessToken?: string) => Polar;
 
 beforeAll(async () => {
-  ({ stack, owner, asOrganization, asUser, asOther, sdk } = await startSdkStack('sdk_customers'));
-});
-
-afterAll(async () => {
-  await stack?.close();
+  ({ owner, asOrganization, asUser, asOther, sdk } = await startSdkStack());
 });
 
 describe('customers with @polar-sh/sdk 0.48.1', () => {

@@ -6,7 +6,8 @@ import type { Polar } from '@polar-sh/sdk';
 import { MissingInvoiceBillingDetails } from '@polar-sh/sdk/models/errors/missinginvoicebillingdetails.js';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { failure, ok, polarClient } from '../support/sdk.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
@@ -55,16 +56,12 @@ async function download(url: string) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('sdk_invoices');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox, { name: SELLER });
   merchant = polarClient(stack.sandbox, owner.oat);
   browser = polarClient(stack.sandbox);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('order invoices', () => {
   it('404 before generation, 422 without billing details, then 202 and a signed link to the PDF', async () => {

@@ -10,12 +10,8 @@ import { issueKey, revokeGrant } from '../e2e/support/license-keys.js';
 let s: SdkStack;
 
 beforeAll(async () => {
-  s = await startSdkStack('license_keys_sdk');
+  s = await startSdkStack();
 });
-afterAll(async () => {
-  await s?.stack.close();
-});
-
 describe('license keys through the SDK', () => {
   it('Core API: list, get, update, validate, activate, get activation, deactivate', async () => {
     const k = await issueKey(s.stack.production, s.owner, { activations: { limit: 1 }, limit_usage: 3 });

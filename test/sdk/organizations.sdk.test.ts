@@ -36,19 +36,8 @@ async function listAll(
 }
 
 beforeAll(async () => {
-  ({
-    stack,
-    owner,
-    other,
-    sdk,
-    asUser: asOwner,
-    asOrganization,
-  } = await startSdkStack('sdk_organizations', { name: 'Acme Owner Org' }));
+  ({ stack, owner, other, sdk, asUser: asOwner, asOrganization } = await startSdkStack({ name: 'Acme Owner Org' }));
   asOther = sdk(other.pat);
-});
-
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('organizations with @polar-sh/sdk 0.48.1', () => {

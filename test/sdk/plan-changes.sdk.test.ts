@@ -16,7 +16,7 @@ import {
  * Plan changes through the official SDK, as a merchant's code would make them: the order the change
  * bills is what the SDK's `orders` reads, and a declined card is its typed PaymentFailed.
  */
-usePlanChangesStack('plan_changes_sdk');
+usePlanChangesStack();
 
 let basic: Plan;
 let premium: Plan;

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -21,13 +22,12 @@ let tenant: Tenant;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  stack = await startTestStack('readme_scripts');
+  stack = await sharedTestStack();
   tenant = await createTenant(stack.sandbox);
   receiver = await new WebhookReceiver().start();
   await mkdir(dir, { recursive: true });
 }, 120_000);
 afterAll(async () => {
-  await stack?.close();
   await receiver?.close();
   await rm(dir, { recursive: true, force: true });
 });

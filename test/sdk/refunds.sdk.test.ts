@@ -6,7 +6,8 @@ import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidatione
 import { RefundedAlready } from '@polar-sh/sdk/models/errors/refundedalready.js';
 import { SDKError } from '@polar-sh/sdk/models/errors/sdkerror.js';
 import { failure, ok, polarClient } from '../support/sdk.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 let stack: TestStack;
 let owner: Tenant;
@@ -44,7 +45,7 @@ const processorRefunds = (checkoutId: string) =>
   );
 
 beforeAll(async () => {
-  stack = await startTestStack('sdk_refunds');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
   merchant = polarClient(stack.sandbox, owner.oat);
   browser = polarClient(stack.sandbox);
@@ -55,10 +56,6 @@ beforeAll(async () => {
   yen = await create('Yen licence', null, { amountType: 'fixed', priceAmount: 1000, priceCurrency: 'jpy' });
   free = await create('Free download', null, { amountType: 'free' });
 }, 120_000);
-
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('refunds with the SDK', () => {
   it('refunds part, then the rest: statuses, amounts, the processor rows, then RefundedAlready', async () => {

@@ -11,13 +11,8 @@ import { SubscriptionLocked } from '@polar-sh/sdk/models/errors/subscriptionlock
 import pg from 'pg';
 import { failure, ok, polarClient } from '../support/sdk.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import {
-  createTenant,
-  startTestStack,
-  type RunningEnvironment,
-  type Tenant,
-  type TestStack,
-} from '../support/stack.js';
+import { createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 let stack: TestStack;
 let env: RunningEnvironment;
@@ -31,7 +26,7 @@ let paid: Awaited<ReturnType<BillingFixtures['product']>>;
 let polar: Polar;
 
 beforeAll(async () => {
-  stack = await startTestStack('sdk_subscription_updates');
+  stack = await sharedTestStack();
   env = stack.production;
   alice = await createTenant(env);
   bob = await createTenant(env);
@@ -41,9 +36,6 @@ beforeAll(async () => {
   freeB = await fixtures.product(alice.organizationId, { name: 'Free B', amount: 0 });
   paid = await fixtures.product(alice.organizationId, { name: 'Paid', amount: 2000 });
   polar = polarClient(env, alice.oat);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const subscription = () =>

@@ -24,7 +24,7 @@ let discountId: string;
 const seeded: string[] = [];
 
 beforeAll(async () => {
-  ({ stack, owner, asOrganization, asUser, asOther } = await startSdkStack('sdk_subscriptions'));
+  ({ stack, owner, asOrganization, asUser, asOther } = await startSdkStack());
   const fx = new BillingFixtures(stack.production);
   freeProduct = (await fx.product(owner.organizationId, { name: 'Free tier', amount: 0 })).product.id;
   const paid = await fx.product(owner.organizationId, { name: 'Pro tier', amount: 1900 });
@@ -88,10 +88,6 @@ beforeAll(async () => {
       })
     ).id,
   );
-});
-
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('subscriptions with @polar-sh/sdk 0.48.1', () => {

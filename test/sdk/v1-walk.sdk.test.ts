@@ -6,7 +6,8 @@ import { clientMethods, SDK_VERSIONS, type SdkVersion, sdkDeclarations } from '.
 import { type Caller, GET_CALLS } from '../support/sdk-walk/calls.js';
 import { seedWalkOrganization, type WalkWorld } from '../support/sdk-walk/seed.js';
 import { type Outcome, walkMethods } from '../support/sdk-walk/walk.js';
-import { startTestStack, type TestStack } from '../support/stack.js';
+import { type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Methods whose route the service does not have yet, with why; each must answer 404. When one is built,
@@ -56,12 +57,9 @@ let world: WalkWorld;
 const observed: Partial<Record<SdkVersion, Record<string, Outcome>>> = {};
 
 beforeAll(async () => {
-  stack = await startTestStack('sdk_v1_walk');
+  stack = await sharedTestStack();
   world = await seedWalkOrganization(stack);
 }, 180_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe.each(SDK_VERSIONS)('SDK 1.0.1, API version %s', version => {
   it('has a call for every GET method of the client, and no call for a method it lacks', () => {

@@ -11,7 +11,8 @@ import type { WriteCaller } from '../support/sdk-walk/write-call.js';
 import { WRITE_CALLS } from '../support/sdk-walk/write-calls.js';
 import { seedWriteExtras, type WriteWorld } from '../support/sdk-walk/write-seed.js';
 import { walkWrites } from '../support/sdk-walk/write-walk.js';
-import { startTestStack, type TestStack } from '../support/stack.js';
+import { type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Methods whose route the service does not have yet, with why; each must answer 404 (to its valid
@@ -58,11 +59,8 @@ const statusOnly = (method: string, outcome: Outcome): Outcome =>
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack('sdk_v1_write_walk');
+  stack = await sharedTestStack();
 }, 180_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe.each(SDK_VERSIONS)('SDK 1.0.1 write methods, API version %s', (version: SdkVersion) => {
   let world: WriteWorld;

@@ -32,7 +32,11 @@ let template: Promise<string> | undefined;
 const SPARES = 2;
 const spares: Promise<string>[] = [];
 
-export const spareDatabasePrefix = (runId: string) => `test_spare_${runId}_`;
+/**
+ * The names of databases that outlive the file that made them (spare copies, a worker's shared stack:
+ * test/support/shared-stack.ts) start with this, and the run's global tear-down drops them all.
+ */
+export const runDatabasePrefix = (runId: string) => `test_run_${runId}_`;
 
 /** A new database of `server` copied from the migrated template; `drop()` removes it. */
 export async function createMigratedDatabase(
@@ -63,13 +67,16 @@ async function copyOf(server: string, source: string, name: string): Promise<str
   return name;
 }
 
-/** Drops the spare copies of run `runId` still on `server` (global tear-down, once the workers have ended). */
-export async function dropSpareCopies(server: string | undefined, runId: string | undefined): Promise<void> {
+/**
+ * Drops run `runId`'s databases still on `server`, spare copies and shared stacks (global tear-down, once the
+ * workers have ended; `with (force)` ends the sessions of a worker that was stopped with its stack open).
+ */
+export async function dropRunDatabases(server: string | undefined, runId: string | undefined): Promise<void> {
   if (!server || !runId) return;
   await onServer(server, async client => {
     const found = await client.query<{ datname: string }>(
       `select datname from pg_database where starts_with(datname, $1)`,
-      [spareDatabasePrefix(runId)],
+      [runDatabasePrefix(runId)],
     );
     for (const { datname } of found.rows) {
       await client.query(`drop database if exists ${client.escapeIdentifier(datname)} with (force)`);
@@ -78,7 +85,7 @@ export async function dropSpareCopies(server: string | undefined, runId: string 
 }
 
 function spareName(runId: string): string {
-  return `${spareDatabasePrefix(runId)}${randomBytes(4).toString('hex')}`;
+  return `${runDatabasePrefix(runId)}spare_${randomBytes(4).toString('hex')}`;
 }
 
 async function migrationsHash(): Promise<string> {

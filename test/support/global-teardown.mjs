@@ -1,14 +1,17 @@
-// After the run: the spare database copies its workers made ahead and never took (test/support/database-template.ts),
-// then the embedded PostgreSQL when the run started one. Plain ESM, like global set-up.
+// After the run: the shared stack of a run without workers, the databases named for the run (spare copies the
+// workers made ahead and never took, the workers' shared stacks: test/support/database-template.ts), then the
+// embedded PostgreSQL when the run started one. Plain ESM, like global set-up.
 import { rm } from 'node:fs/promises';
 
 export default async function globalTeardown() {
+  // Set by test/support/shared-stack.ts when the files ran in this process and one of them started it.
+  await globalThis[Symbol.for('billing.test.closeSharedStack')]?.();
   const embedded = globalThis.__EMBEDDED_POSTGRES__;
   if (embedded) {
     await embedded.postgres.stop();
     await rm(embedded.dir, { recursive: true, force: true });
     return;
   }
-  const { dropSpareCopies } = await import('./database-template.ts');
-  await dropSpareCopies(process.env.TEST_DATABASE_SERVER_URL, process.env.TEST_RUN_ID);
+  const { dropRunDatabases } = await import('./database-template.ts');
+  await dropRunDatabases(process.env.TEST_DATABASE_SERVER_URL, process.env.TEST_RUN_ID);
 }

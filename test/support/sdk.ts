@@ -6,7 +6,8 @@ import { Polar } from '@polar-sh/sdk';
 import type { PolarError } from '@polar-sh/sdk/models/errors/polarerror.js';
 import { ResponseValidationError } from '@polar-sh/sdk/models/errors/responsevalidationerror.js';
 import { SDKValidationError } from '@polar-sh/sdk/models/errors/sdkvalidationerror.js';
-import { createTenant, startTestStack, type RunningEnvironment, type Tenant, type TestStack } from './stack.js';
+import { createTenant, type RunningEnvironment, type Tenant, type TestStack } from './stack.js';
+import { sharedTestStack } from './shared-stack.js';
 
 /** An SDK client talking to `env`; without a token it is anonymous (e.g. customer-portal calls). */
 export const polarClient = (env: RunningEnvironment, accessToken?: string): Polar =>
@@ -68,11 +69,8 @@ export interface SdkStack {
 }
 
 /** Starts a fresh stack with two tenants and SDK clients for them. */
-export async function startSdkStack(
-  label: string,
-  ownerOverrides: Parameters<typeof createTenant>[1] = {},
-): Promise<SdkStack> {
-  const stack = await startTestStack(label);
+export async function startSdkStack(ownerOverrides: Parameters<typeof createTenant>[1] = {}): Promise<SdkStack> {
+  const stack = await sharedTestStack();
   const owner = await createTenant(stack.production, ownerOverrides);
   const other = await createTenant(stack.production);
   const sdk = (accessToken?: string) => polarClient(stack.production, accessToken);

@@ -15,7 +15,6 @@ let memberEmail: string;
 let dash: string;
 
 useDashboardTenant(
-  'dashboard_catalog',
   {
     memberPrefix: 'catalog-member',
   },

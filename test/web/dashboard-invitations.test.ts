@@ -16,7 +16,6 @@ let memberEmail: string;
 let dash: string;
 
 useDashboardTenant(
-  'dashboard_invitations',
   {
     ownerName: 'Invite Shop',
     memberPrefix: 'invite-member',

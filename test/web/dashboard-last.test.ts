@@ -15,7 +15,6 @@ let memberEmail: string;
 let dash: string;
 
 useDashboardTenant(
-  'dashboard_last',
   {
     ownerName: 'Last Shop',
     memberPrefix: 'last-member',

@@ -19,7 +19,6 @@ let memberId: string;
 let dash: string;
 
 useDashboardTenant(
-  'dashboard_manage',
   {
     ownerName: 'Manage Shop',
     memberPrefix: 'manage-member',

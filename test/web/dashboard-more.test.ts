@@ -17,7 +17,6 @@ let memberEmail: string;
 let dash: string;
 
 useDashboardTenant(
-  'dashboard_more',
   {
     environment: 'sandbox',
     memberPrefix: 'more-member',

@@ -17,7 +17,6 @@ let memberEmail: string;
 let memberId: string;
 
 useDashboardTenant(
-  'dashboard_pages',
   {
     ownerName: `Shop ${EVIL}`,
     memberPrefix: 'dash-member',

@@ -1,11 +1,6 @@
 import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
-import {
-  type RunningEnvironment,
-  createTenant,
-  startTestStack,
-  type Tenant,
-  type TestStack,
-} from '../support/stack.js';
+import { type RunningEnvironment, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
 
 /**
@@ -28,18 +23,17 @@ export interface DashboardTenant {
 }
 
 /**
- * Registers the file's set-up and tear-down: starts the stack `name`, makes the owner's organization (named
- * `ownerName` when given) in `environment` with a member signed up as `<memberPrefix>-…@example.com`, and hands
- * them to `ready`; the stack is closed after the file's tests (also when the set-up failed half-way).
+ * Registers the file's set-up: on the worker's shared stack (test/support/shared-stack.ts), makes the owner's
+ * organization (named `ownerName` when given) in `environment` with a member signed up as
+ * `<memberPrefix>-…@example.com`, and hands them to `ready`.
  */
 export function useDashboardTenant(
-  name: string,
   options: { environment?: 'production' | 'sandbox'; ownerName?: string; memberPrefix: string },
   ready: (tenant: DashboardTenant) => void | Promise<void>,
 ): void {
   let stack: TestStack | undefined;
   beforeAll(async () => {
-    stack = await startTestStack(name);
+    stack = await sharedTestStack();
     const env = stack[options.environment ?? 'production'];
     const owner = await createTenant(env, options.ownerName ? { name: options.ownerName } : {});
     const memberEmail = `${options.memberPrefix}-${process.pid}-${Date.now()}@example.com`;
@@ -47,9 +41,6 @@ export function useDashboardTenant(
     await env.admin.addMember(owner.organizationId, memberEmail, MemberRole.MEMBER);
     const dash = `/dashboard/${owner.organizationId}`;
     await ready({ stack, env, base: env.baseUrl, owner, memberEmail, memberId, dash });
-  });
-  afterAll(async () => {
-    await stack?.close();
   });
 }
 

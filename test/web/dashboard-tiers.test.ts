@@ -11,7 +11,6 @@ let owner: Tenant;
 let dash: string;
 
 useDashboardTenant(
-  'dashboard_tiers',
   {
     ownerName: 'Tier Shop',
     memberPrefix: 'tiers-member',

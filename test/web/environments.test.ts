@@ -1,4 +1,5 @@
-import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { cookieLine, WebClient } from './client.js';
 
 /**
@@ -13,13 +14,10 @@ let sandbox: Tenant;
 const PASSWORD = 'correct horse battery'; // what createTenant gives its users
 
 beforeAll(async () => {
-  stack = await startTestStack('web_environments');
+  stack = await sharedTestStack();
   production = await createTenant(stack.production);
   sandbox = await createTenant(stack.sandbox);
   expect(new URL(stack.production.baseUrl).hostname).toBe(new URL(stack.sandbox.baseUrl).hostname);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('one browser, both environments', () => {

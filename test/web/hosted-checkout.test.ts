@@ -3,7 +3,8 @@
 // The merchant side is set up with the official SDK; what the buyer did is checked through the API.
 import type { Polar } from '@polar-sh/sdk';
 import { ok, polarClient } from '../support/sdk.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { checkoutBody } from '../../rest-adapter/web/checkout/checkout.views.js';
 import { csrfTokenOf, WebClient } from './client.js';
 
@@ -14,7 +15,7 @@ let monthly: string;
 let yen: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('web_hosted_checkout');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
   merchant = polarClient(stack.sandbox, owner.oat);
   monthly = (
@@ -45,10 +46,6 @@ beforeAll(async () => {
       code: 'LAUNCH10',
     } as never),
   );
-});
-
-afterAll(async () => {
-  await stack?.close();
 });
 
 const pathOf = (url: string) => new URL(url).pathname;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { MemberRole } from '../../subgraphs/identity/memberships/membership.entity.js';
-import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { WebClient } from './client.js';
 /** The sign-in and organization settings pages over real HTTP (rest-adapter/web). */
 export let stack: TestStack;
@@ -8,7 +9,8 @@ export let base: string;
 export let owner: Tenant;
 export let stranger: Tenant;
 export const PASSWORD = 'correct horse battery'; // what createTenant gives its users
-export const memberEmail = `member-${process.pid}-${Date.now()}@example.com`;
+/** Made per file: the files that use these pages share their worker's stack and its users. */
+export let memberEmail: string;
 
 export async function query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({
@@ -42,14 +44,12 @@ export const liveTokens = async (organizationId: string) =>
 /** Registers this suite's setup and teardown; call it once at the top of each test file. */
 export function useWebPagesStack(): void {
   beforeAll(async () => {
-    stack = await startTestStack('web_pages');
+    stack = await sharedTestStack();
     base = stack.production.baseUrl;
     owner = await createTenant(stack.production);
     stranger = await createTenant(stack.production);
+    memberEmail = `member-${process.pid}-${Date.now()}@example.com`;
     await stack.production.admin.createUser(memberEmail, PASSWORD);
     await stack.production.admin.addMember(owner.organizationId, memberEmail, MemberRole.MEMBER);
-  });
-  afterAll(async () => {
-    await stack?.close();
   });
 }

@@ -1,6 +1,7 @@
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { buyWithBenefits, createBenefit, untilGranted, uploadFile } from '../support/portal-benefits.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
 
 /**
@@ -14,13 +15,10 @@ let shop: Tenant;
 let fixtures: BillingFixtures;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_benefits');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   shop = await createTenant(stack.production, { name: 'File Shop' });
   fixtures = new BillingFixtures(stack.production);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 async function sessionOf(customerId: string): Promise<string> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { call, createTenant, type RunningEnvironment, startTestStack, type TestStack } from '../support/stack.js';
+import { call, createTenant, type RunningEnvironment, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { csrfTokenOf, WebClient } from './client.js';
 
@@ -13,10 +14,7 @@ import { csrfTokenOf, WebClient } from './client.js';
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_card_pages');
-});
-afterAll(async () => {
-  await stack?.close();
+  stack = await sharedTestStack();
 });
 
 /** A signed-in portal client for a new customer of a new seller, and the seller's slug and token. */

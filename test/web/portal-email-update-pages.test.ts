@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { csrfTokenOf, WebClient } from './client.js';
 
@@ -13,12 +14,9 @@ let base: string;
 let shop: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_email_update_pages');
+  stack = await sharedTestStack();
   base = stack.production.baseUrl;
   shop = await createTenant(stack.production);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 async function signedInCustomer() {

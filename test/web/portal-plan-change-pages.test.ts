@@ -19,7 +19,7 @@ import { csrfTokenOf, WebClient } from './client.js';
  * 30-day period): choose, review the preview on its own page (lines, total, when it applies), confirm
  * with CSRF; the order the confirmation creates is the preview, to the cent.
  */
-usePlanChangesStack('portal_plan_pages');
+usePlanChangesStack();
 
 let basic: Plan;
 let premium: Plan;

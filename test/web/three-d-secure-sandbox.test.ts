@@ -4,7 +4,8 @@
 // its error box, no order, the checkout open.
 import type { Polar } from '@polar-sh/sdk';
 import { ok, polarClient } from '../support/sdk.js';
-import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { csrfTokenOf, WebClient } from './client.js';
 
 let stack: TestStack;
@@ -13,7 +14,7 @@ let merchant: Polar;
 let productId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('web_three_d_secure');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
   merchant = polarClient(stack.sandbox, owner.oat);
   productId = (
@@ -25,9 +26,6 @@ beforeAll(async () => {
       }),
     )
   ).id;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const orders = async (checkoutId: string) =>

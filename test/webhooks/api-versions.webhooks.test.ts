@@ -1,6 +1,7 @@
 import { createPolar, webhooks } from '@polar-sh/sdk-1/2026-10';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -14,12 +15,11 @@ let tenant: Tenant;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  stack = await startTestStack('webhook_api_versions');
+  stack = await sharedTestStack();
   tenant = await createTenant(stack.sandbox);
   receiver = await new WebhookReceiver().start();
 }, 120_000);
 afterAll(async () => {
-  await stack?.close();
   await receiver?.close();
 });
 

@@ -1,7 +1,8 @@
 import { webhooks } from '@polar-sh/sdk-1/2026-10';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { Webhook } from 'standardwebhooks';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { sellAndRenewOnce } from '../support/monthly-sale.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -38,12 +39,11 @@ let tenant: Tenant;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  stack = await startTestStack('webhooks_lifecycle');
+  stack = await sharedTestStack();
   tenant = await createTenant(stack.sandbox);
   receiver = await new WebhookReceiver().start();
 }, 120_000);
 afterAll(async () => {
-  await stack?.close();
   await receiver?.close();
 });
 

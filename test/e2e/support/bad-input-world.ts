@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../../support/stack.js';
+import { sharedTestStack } from '../../support/shared-stack.js';
 
 /** What the bad-input tests send their values to: a tenant with a subscription and a customer session. */
 export interface BadInputWorld {
@@ -10,8 +11,8 @@ export interface BadInputWorld {
   subscriptionId: string;
 }
 
-export async function startBadInputWorld(label: string): Promise<BadInputWorld> {
-  const stack = await startTestStack(label);
+export async function startBadInputWorld(): Promise<BadInputWorld> {
+  const stack = await sharedTestStack();
   const base = stack.production.baseUrl;
   const alice = await createTenant(stack.production);
   const post = async (path: string, body: unknown) => {

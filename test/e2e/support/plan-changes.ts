@@ -12,14 +12,8 @@ import {
   SubscriptionStatus,
 } from '../../../subgraphs/billing/shared/enums.js';
 import { Subscription } from '../../../subgraphs/billing/subscriptions/subscription.entity.js';
-import {
-  call,
-  createTenant,
-  type RunningEnvironment,
-  startTestStack,
-  type Tenant,
-  type TestStack,
-} from '../../support/stack.js';
+import { call, createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../../support/stack.js';
+import { sharedTestStack } from '../../support/shared-stack.js';
 
 /**
  * Shared setup of the plan-change tests: one stack, a sandbox tenant (so the sandbox clock can put us
@@ -31,15 +25,12 @@ export let env: RunningEnvironment;
 export let base: string;
 export let tenant: Tenant;
 
-export function usePlanChangesStack(label: string) {
+export function usePlanChangesStack() {
   beforeAll(async () => {
-    stack = await startTestStack(label);
+    stack = await sharedTestStack();
     env = stack.sandbox;
     base = env.baseUrl;
     tenant = await createTenant(env);
-  });
-  afterAll(async () => {
-    await stack?.close();
   });
 }
 

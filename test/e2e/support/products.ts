@@ -1,4 +1,5 @@
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../../support/stack.js';
+import { sharedTestStack } from '../../support/shared-stack.js';
 
 /** Shared setup of the products e2e files: one stack with two tenants per file, and the helpers they share. */
 export let stack: TestStack;
@@ -6,16 +7,13 @@ export let base: string;
 export let alice: Tenant;
 export let bob: Tenant;
 
-/** Starts this file's own stack (`label` names its databases) before its tests and closes it after them. */
-export function useProductsStack(label: string) {
+/** Before this file's tests: the worker's shared stack (test/support/shared-stack.ts) and this file's own tenants. */
+export function useProductsStack() {
   beforeAll(async () => {
-    stack = await startTestStack(label);
+    stack = await sharedTestStack();
     base = stack.production.baseUrl;
     alice = await createTenant(stack.production);
     bob = await createTenant(stack.production);
-  });
-  afterAll(async () => {
-    await stack?.close();
   });
 }
 

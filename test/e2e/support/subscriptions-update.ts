@@ -2,14 +2,8 @@ import { RecurringInterval } from '../../../subgraphs/billing/shared/enums.js';
 import { ProductPrice } from '../../../subgraphs/billing/products/product-price.entity.js';
 import { Product } from '../../../subgraphs/billing/products/product.entity.js';
 import { BillingFixtures } from '../../support/subscription-fixtures.js';
-import {
-  call,
-  createTenant,
-  startTestStack,
-  type RunningEnvironment,
-  type Tenant,
-  type TestStack,
-} from '../../support/stack.js';
+import { call, createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../../support/stack.js';
+import { sharedTestStack } from '../../support/shared-stack.js';
 
 /** Shared setup of the subscriptions-update e2e files: one stack with two tenants per file, and the helpers they share. */
 export let stack: TestStack;
@@ -23,10 +17,10 @@ export let freeA: { product: Product; price: ProductPrice };
 export let freeB: { product: Product; price: ProductPrice };
 export let paid: { product: Product; price: ProductPrice };
 
-/** Starts this file's own stack (`label` names its databases) before its tests and closes it after them. */
-export function useSubscriptionsUpdateStack(label: string) {
+/** Before this file's tests: the worker's shared stack (test/support/shared-stack.ts) and this file's own tenants. */
+export function useSubscriptionsUpdateStack() {
   beforeAll(async () => {
-    stack = await startTestStack(label);
+    stack = await sharedTestStack();
     env = stack.production;
     base = env.baseUrl;
     alice = await createTenant(env);
@@ -36,9 +30,6 @@ export function useSubscriptionsUpdateStack(label: string) {
     freeA = await fixtures.product(alice.organizationId, { name: 'Free A', amount: 0 });
     freeB = await fixtures.product(alice.organizationId, { name: 'Free B', amount: 0 });
     paid = await fixtures.product(alice.organizationId, { name: 'Pro', amount: 1500 });
-  });
-  afterAll(async () => {
-    await stack?.close();
   });
 }
 

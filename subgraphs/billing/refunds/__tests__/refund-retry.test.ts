@@ -1,5 +1,6 @@
 import type { Principal } from '../../../../kit/principal.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../../../../test/support/stack.js';
+import { sharedTestStack } from '../../../../test/support/shared-stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../../../../test/support/stack.js';
 import { ChargeAlreadyRefunded } from '../../payments/payment.errors.js';
 import type { PaymentProcessor } from '../../payments/payment-processor.js';
 import { RefundService } from '../refund.service.js';
@@ -13,12 +14,9 @@ let stack: TestStack;
 let owner: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('refund_retry');
+  stack = await sharedTestStack();
   owner = await createTenant(stack.sandbox);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const api = (method: string, path: string, body?: unknown) =>
   call(stack.sandbox.baseUrl, method, path, { token: owner.oat, body });

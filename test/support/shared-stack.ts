@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { EnvironmentName } from '../../kit/config.js';
+import { createMigratedDatabase, runDatabasePrefix } from './database-template.js';
+import { testServerUrl } from './database.js';
+import { startTestStack, type TestStack } from './stack.js';
+
+/**
+ * The worker's shared stack: both environments as `startTestStack` builds them (the wall clock, the test
+ * configuration), started by the first file that asks and kept for every later file of the same worker
+ * (docs/testing.md#one-stack-per-worker). Starting and closing a stack of its own cost a file about 4 s of
+ * CPU (two database copies and drops, two environments, about 24 new PostgreSQL sessions), and its first
+ * requests paid each environment's warm-up again.
+ *
+ * A file may share it when everything it asserts is about its own tenants, reached over HTTP or through the
+ * stack's admin: other files' organizations, rows, jobs and webhook retries are there too. A file that needs
+ * its own clock or configuration, stops or replaces a part of an environment, or asserts on a whole table,
+ * starts its own with `startTestStack`.
+ *
+ * The file does not close it: `close()` of the handle it gets does nothing. The stack ends with its worker.
+ * Its databases carry the run's id and are dropped by global tear-down. When the files run in Jest's own
+ * process (`--maxWorkers=1`), the stack would keep that process alive after the run: global tear-down
+ * closes it first, through `CLOSE_SHARED_STACK` (a global, so that tear-down need not load the stack's
+ * modules when the files ran in workers).
+ */
+let shared: Promise<TestStack> | undefined;
+
+export const CLOSE_SHARED_STACK = Symbol.for('billing.test.closeSharedStack');
+
+export async function sharedTestStack(): Promise<TestStack> {
+  // A start that failed is tried again by the next file, not handed to every later one.
+  shared ??= startShared().catch(error => {
+    shared = undefined;
+    throw error;
+  });
+  const stack = await shared;
+  return { production: stack.production, sandbox: stack.sandbox, close: async () => undefined };
+}
+
+async function startShared(): Promise<TestStack> {
+  const runId = process.env.TEST_RUN_ID;
+  if (!runId) throw new Error('TEST_RUN_ID is not set: run the tests through jest (global set-up names the run).');
+  const server = testServerUrl();
+  const tag = `shared_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const names: EnvironmentName[] = ['production', 'sandbox'];
+  const [production, sandbox] = await Promise.all(
+    names.map(name => createMigratedDatabase(server, `${runDatabasePrefix(runId)}${tag}_${name}`)),
+  );
+  const stack = await startTestStack('shared', undefined, {}, { production: production.url, sandbox: sandbox.url });
+  (globalThis as Record<symbol, unknown>)[CLOSE_SHARED_STACK] = async () => {
+    shared = undefined;
+    await stack.close();
+  };
+  return stack;
+}
