@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
-import { createTestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase } from '../support/database.js';
 import { freePort } from '../support/embedded-server.js';
 import { createTenant, identityAdminOn, TEST_SECRET, type Tenant } from '../support/stack.js';
 import { generateKeyPairSync } from 'node:crypto';
@@ -197,7 +197,7 @@ export function useDistributedStack(partEnv: () => Record<string, string> = () =
     beginParts();
     extraEnv = partEnv;
     buildDir = build();
-    database = await createTestDatabase('distributed');
+    database = await createMigratedTestDatabase('distributed');
     // Identity e-mails the owners of revoked tokens through billing, which starts after it: billing's
     // port is chosen now.
     const billingPort = await freePort();

@@ -5,8 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { seedDueRenewals } from '../../bench/seed-renewals.js';
-import { openBillingOrm } from '../../subgraphs/billing/orm.js';
-import { createTestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase } from '../support/database.js';
 import { TEST_SECRET } from '../support/stack.js';
 import { freePort } from '../support/ports.js';
 
@@ -86,10 +85,12 @@ beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build.mjs', '--out-dir', buildDir], { cwd: ROOT, stdio: 'pipe' });
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-renewal-crash-'));
   await chmod(dataDir, 0o755);
-  databases = [await createTestDatabase('renewal_crash_production'), await createTestDatabase('renewal_crash_sandbox')];
+  // Copies of the migrated template: the schemas are there for the due subscriptions.
+  databases = [
+    await createMigratedTestDatabase('renewal_crash_production'),
+    await createMigratedTestDatabase('renewal_crash_sandbox'),
+  ];
   sandboxUrl = databases[1].url;
-  // The billing schema (migrated by opening its ORM), then the due subscriptions.
-  await (await openBillingOrm(sandboxUrl, 1)).close();
   organizationId = randomUUID();
   await seedDueRenewals({
     databaseUrl: sandboxUrl,

@@ -6,7 +6,7 @@ import { openBillingOrm } from '../../subgraphs/billing/orm.js';
 import { createPaymentProcessor } from '../../subgraphs/billing/payments/payment-processor.selection.js';
 import type { ChargeInput, PaymentProcessor } from '../../subgraphs/billing/payments/payment-processor.js';
 import { RenewalEngine } from '../../subgraphs/billing/subscriptions/lifecycle/renewal-engine.js';
-import { createTestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase } from '../support/database.js';
 
 /**
  * Exactly once, enforced by the database: 2,000 subscriptions due at one instant, renewed by two
@@ -32,7 +32,7 @@ let database: { url: string; drop: () => Promise<void> };
 const orms: MikroORM[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase('renewals_once');
+  database = await createMigratedTestDatabase('renewals_once');
   orms.push(await openBillingOrm(database.url, 8), await openBillingOrm(database.url, 8));
 });
 afterAll(async () => {

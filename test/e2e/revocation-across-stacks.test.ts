@@ -9,7 +9,7 @@ import { PrincipalCache } from '../../kit/principal-cache.js';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { createTestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase } from '../support/database.js';
 import { call, createTenant, type RunningEnvironment, TEST_SECRET, type Tenant } from '../support/stack.js';
 
 /**
@@ -45,7 +45,7 @@ async function startStack(): Promise<RunningEnvironment> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase('revocation');
+  database = await createMigratedTestDatabase('revocation');
   a = await startStack();
   b = await startStack();
   owner = await createTenant(a);

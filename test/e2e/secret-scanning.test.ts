@@ -11,7 +11,7 @@ import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { OAuth2AuthorizationCode } from '../../subgraphs/identity/oauth2/oauth2-authorization-code.entity.js';
 import { InProcessWebIdentity } from '../../subgraphs/identity/runtime.js';
 import { OAuth2Token } from '../../subgraphs/identity/oauth2/oauth2-token.entity.js';
-import { createTestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase } from '../support/database.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { GITHUB_KEYS, match, otherKeys, report, SECRET_SCANNING_PATH, sign } from './support/github-reports.js';
 import { oauthAccessToken, oauthClient, oauthForm, REDIRECT_URI } from './support/leaked-credentials.js';
@@ -54,7 +54,7 @@ async function startStack(keys: string | undefined, capture = false): Promise<Ru
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase('secret_scanning');
+  database = await createMigratedTestDatabase('secret_scanning');
   a = await startStack(GITHUB_KEYS, true);
   b = await startStack(GITHUB_KEYS);
   unconfigured = await startStack(undefined);

@@ -9,7 +9,7 @@ import { systemClock } from '../../kit/clock.js';
 import { type EnvironmentName, loadConfig } from '../../kit/config.js';
 import { startEnvironment } from '../../embedded/environment.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { createTestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase } from '../support/database.js';
 import { call, type RunningEnvironment, TEST_SECRET } from '../support/stack.js';
 import { freePort } from '../support/ports.js';
 
@@ -65,7 +65,7 @@ export async function startLimited(
 }
 
 /** A database for the file, dropped by `drop()`. */
-export const testDatabase = (label: string) => createTestDatabase(label);
+export const testDatabase = (label: string) => createMigratedTestDatabase(label);
 
 /** A Redis key prefix of its own, so parallel runs never count on each other's keys. */
 export const uniquePrefix = (label: string) => `test:${label}:${randomUUID()}:`;

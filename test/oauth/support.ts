@@ -8,7 +8,7 @@ import { createLogger } from '../../kit/logger.js';
 import { type Environment, startEnvironment } from '../../embedded/environment.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { InProcessOAuth2Provider } from '../../subgraphs/identity/oauth2/oauth2.provider.js';
-import { createTestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase } from '../support/database.js';
 import { TEST_SECRET } from '../support/stack.js';
 
 export const PASSWORD = 'correct horse battery';
@@ -38,7 +38,8 @@ export async function startOAuthStack(
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: base, SANDBOX_PUBLIC_URL: base });
-  const database = await createTestDatabase(`oauth_${label}`);
+  // A copy of the migrated template, as every test stack's (test/support/database-template.ts).
+  const database = await createMigratedTestDatabase(`oauth_${label}`);
   let environment: Environment;
   try {
     environment = await startEnvironment({

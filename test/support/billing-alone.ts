@@ -1,10 +1,10 @@
 import { type BillingRuntime, startBilling } from '../../subgraphs/billing/runtime.js';
-import { createTestDatabase } from './database.js';
+import { createMigratedTestDatabase } from './database.js';
 
 type BillingOptions = Parameters<typeof startBilling>[0];
 
 /**
- * The billing subgraph on its own, on a fresh database (`<label>`): production, public URL
+ * The billing subgraph on its own, on a fresh copy of the migrated template (`<label>`): production, public URL
  * `http://billing.test`, and no job worker (a test runs the jobs with `billing.jobs.drain()`). `options`
  * add to that (the clock, a mailer, identity's directory). `close` stops it and drops the database.
  */
@@ -12,7 +12,7 @@ export async function startBillingAlone(
   label: string,
   options: Pick<BillingOptions, 'clock'> & Partial<BillingOptions>,
 ): Promise<{ billing: BillingRuntime; close(): Promise<void> }> {
-  const database = await createTestDatabase(label);
+  const database = await createMigratedTestDatabase(label);
   const billing = await startBilling({
     databaseUrl: database.url,
     secret: 'x'.repeat(40),

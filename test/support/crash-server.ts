@@ -9,7 +9,7 @@ import { loadConfig } from '../../kit/config.js';
 import { createLogger } from '../../kit/logger.js';
 import { ALL_SCOPES } from '../../kit/scopes.js';
 import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
-import { createTestDatabase } from './database.js';
+import { createMigratedTestDatabase } from './database.js';
 import { buildServer, freePort, killServers, type ServerSetup } from './embedded-server.js';
 import { call, TEST_SECRET } from './stack.js';
 
@@ -38,9 +38,9 @@ export async function prepareServer(label: string): Promise<PreparedServer> {
     made.dirs.push(dataDir);
     await chmod(dataDir, 0o755);
     const name = label.replaceAll('-', '_');
-    const production = await createTestDatabase(`${name}_production`);
+    const production = await createMigratedTestDatabase(`${name}_production`);
     made.databases.push(production);
-    const sandbox = await createTestDatabase(`${name}_sandbox`);
+    const sandbox = await createMigratedTestDatabase(`${name}_sandbox`);
     made.databases.push(sandbox);
     const setup = {
       buildDir,

@@ -9,7 +9,7 @@ import { systemClock } from '../../kit/clock.js';
 import { createLogger } from '../../kit/logger.js';
 import { POLAR_DELIVERY_POLICY } from '../../subgraphs/webhooks/contract.js';
 import { generateWebhookSecret, startWebhooks, type WebhooksRuntime } from '../../subgraphs/webhooks/runtime.js';
-import { createTestDatabase } from '../support/database.js';
+import { createMigratedTestDatabase } from '../support/database.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -57,7 +57,7 @@ function startWorker(): ChildProcess {
 
 beforeAll(async () => {
   buildDir = build();
-  database = await createTestDatabase('webhooks_crash');
+  database = await createMigratedTestDatabase('webhooks_crash');
   runtime = await startWebhooks({
     databaseUrl: database.url,
     clock: systemClock,
