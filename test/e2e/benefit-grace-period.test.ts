@@ -1,7 +1,8 @@
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
 import { ok, polarClient } from '../support/sdk.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The organization's benefit revocation grace period (`subscription_settings.benefit_revocation_grace_period`,
@@ -19,13 +20,10 @@ let base: string;
 const { api, settle, benefit, product, state, outbox } = benefitHelpers(() => ({ stack, owner, base }));
 
 beforeAll(async () => {
-  stack = await startTestStack('benefit_grace', wall);
+  stack = await sharedTestStack(wall);
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const keys = (verb: string, body: unknown) => call(base, 'POST', `/v1/customer-portal/license-keys/${verb}`, { body });
 

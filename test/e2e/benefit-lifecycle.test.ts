@@ -3,7 +3,8 @@ import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
 import { ok, polarClient } from '../support/sdk.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -26,13 +27,12 @@ let receiver: WebhookReceiver;
 const { api, settle, benefit, product, sell, state, outbox } = benefitHelpers(() => ({ stack, owner, base }));
 
 beforeAll(async () => {
-  stack = await startTestStack('benefit_lifecycle', wall);
+  stack = await sharedTestStack(wall);
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
   receiver = await new WebhookReceiver().start();
 }, 120_000);
 afterAll(async () => {
-  await stack?.close();
   await receiver?.close();
 });
 

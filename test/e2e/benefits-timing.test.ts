@@ -2,7 +2,8 @@ import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
 import { uploadFile } from '../support/portal-benefits.js';
 import { settleJobs } from '../support/sql-statements.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Benefits over plain HTTP in the sandbox: the past-due grace period (with the test's clock and with the
@@ -16,13 +17,10 @@ let base: string;
 const { api, settle, benefit, product, sell, state } = benefitHelpers(() => ({ stack, owner, base }));
 
 beforeAll(async () => {
-  stack = await startTestStack('benefits_timing', clock);
+  stack = await sharedTestStack(clock);
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('past due: the organization grace period', () => {
   /** What the dunning engine does when a renewal charge fails: `past_due` and its event, one transaction. */

@@ -1,7 +1,8 @@
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
 import { uploadFile } from '../support/portal-benefits.js';
-import { createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Benefits over plain HTTP in the sandbox (test processor): CRUD and its 422s, a product's benefits,
@@ -16,13 +17,10 @@ let base: string;
 const { api, settle, benefit, product, sell, state, outbox } = benefitHelpers(() => ({ stack, owner, base }));
 
 beforeAll(async () => {
-  stack = await startTestStack('benefits', clock);
+  stack = await sharedTestStack(clock);
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('benefits CRUD', () => {
   it('creates, reads, lists, updates each type with its properties and metadata', async () => {

@@ -1,12 +1,6 @@
 import { ManualClock } from '../../kit/clock.js';
-import {
-  call,
-  createTenant,
-  type RunningEnvironment,
-  startTestStack,
-  type Tenant,
-  type TestStack,
-} from '../support/stack.js';
+import { call, createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Checkout expiry as due work: the sandbox clock's advance expires an open checkout at its
@@ -57,13 +51,10 @@ async function events(env: RunningEnvironment, checkoutId: string) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('checkout_expiry', clock);
+  stack = await sharedTestStack(clock);
   sandboxOwner = await createTenant(stack.sandbox);
   productionOwner = await createTenant(stack.production);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('checkout expiry', () => {
   it('expires an open checkout when the sandbox clock passes its expires_at, and refuses its confirm with 410', async () => {

@@ -1,6 +1,7 @@
 import { isBackgroundWork, settleJobs } from '../support/sql-statements.js';
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Checkouts over plain HTTP in the sandbox (test processor), with a clock the test moves: prices of
@@ -33,13 +34,10 @@ const sell = async (
 };
 
 beforeAll(async () => {
-  stack = await startTestStack('checkouts', clock);
+  stack = await sharedTestStack(clock);
   owner = await createTenant(stack.sandbox);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('amounts', () => {
   it('takes a pay-what-you-want amount within the bounds, and refuses one outside at `amount`', async () => {

@@ -1,5 +1,6 @@
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Custom fields in use (docs/custom-fields.md#on-products, #answers), in the sandbox (test processor): a product
@@ -14,7 +15,7 @@ let other: Tenant;
 const fields: Record<string, any> = {};
 
 beforeAll(async () => {
-  stack = await startTestStack('custom_fields_checkout', wall);
+  stack = await sharedTestStack(wall);
   sandbox = stack.sandbox.baseUrl;
   shop = await createTenant(stack.sandbox);
   other = await createTenant(stack.sandbox);
@@ -28,9 +29,6 @@ beforeAll(async () => {
     fields[slug] = created.body;
   }
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const api = (method: string, path: string, body?: unknown, token = shop.oat) =>
   call(sandbox, method, path, { token, body });

@@ -1,6 +1,7 @@
 import { createPolar } from '@polar-sh/sdk-1/2026-10';
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Custom fields (`/v1/custom-fields/`, docs/custom-fields.md) through SDK 1.0.1 and plain HTTP: the five types
@@ -14,14 +15,11 @@ let shop: Tenant;
 let other: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('custom_fields', wall);
+  stack = await sharedTestStack(wall);
   base = stack.production.baseUrl;
   shop = await createTenant(stack.production);
   other = await createTenant(stack.production);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const api = (method: string, path: string, body?: unknown, token = shop.oat) =>
   call(base, method, path, { token, body });

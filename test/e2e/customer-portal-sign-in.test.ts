@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../kit/clock.js';
 import { zoneOf } from '../../rest-adapter/guards/rate-limit/rules.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The customer portal's sign-in by e-mailed code (Polar's `/v1/customer-portal/customer-session/request`
@@ -47,7 +48,7 @@ const authenticate = (code: string) =>
   call(base, 'POST', '/v1/customer-portal/customer-session/authenticate', { body: { code } });
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_sign_in', clock);
+  stack = await sharedTestStack(clock);
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production, { name: 'Alice Tools' });
   bob = await createTenant(stack.production);
@@ -55,9 +56,6 @@ beforeAll(async () => {
   const created = await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email, name: 'Buyer' } });
   expect(created.status).toBe(201);
   customerId = created.body.id;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('customer_portal:customer-session:request', () => {

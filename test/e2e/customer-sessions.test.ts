@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../kit/clock.js';
 import { hashToken } from '../../kit/tokens.js';
-import { call, createTenant, startTestStack, TEST_SECRET, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, TEST_SECRET, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Customer sessions (`POST /v1/customer-sessions/`) and the token they yield: it authenticates the
@@ -17,7 +18,7 @@ let customer: any;
 let otherCustomer: any;
 
 beforeAll(async () => {
-  stack = await startTestStack('customer_sessions', clock);
+  stack = await sharedTestStack(clock);
   base = stack.production.baseUrl;
   alice = await createTenant(stack.production);
   bob = await createTenant(stack.production);
@@ -31,9 +32,6 @@ beforeAll(async () => {
     await call(base, 'POST', '/v1/customers/', { token: alice.oat, body: { email: `cs-${randomUUID()}@example.com` } })
   ).body;
   expect(customer.id).toBeDefined();
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 async function session(body: Record<string, unknown>, token = alice.oat) {

@@ -1,5 +1,6 @@
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Disputes rehearsed in the sandbox (docs/disputes.md#rehearsing-in-the-sandbox): the test processor opens a
@@ -14,14 +15,11 @@ let shop: Tenant;
 let other: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('disputes_sandbox', wall);
+  stack = await sharedTestStack(wall);
   sandbox = stack.sandbox.baseUrl;
   shop = await createTenant(stack.sandbox);
   other = await createTenant(stack.sandbox);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const api = (method: string, path: string, body?: unknown, token = shop.oat) =>
   call(sandbox, method, path, { token, body });

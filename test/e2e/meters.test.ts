@@ -1,5 +1,6 @@
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Meters through the public API (docs/meters.md): create, list, get, update and archive; every aggregation's
@@ -17,7 +18,7 @@ const calls = { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq'
 const march = 'start_timestamp=2028-03-01T00:00:00Z&end_timestamp=2028-03-03T00:00:00Z&interval=day';
 
 beforeAll(async () => {
-  stack = await startTestStack('meters', wall);
+  stack = await sharedTestStack(wall);
   base = stack.production.baseUrl;
   shop = await createTenant(stack.production);
   other = await createTenant(stack.production);
@@ -42,9 +43,6 @@ beforeAll(async () => {
     other.oat,
   );
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 function api(method: string, path: string, body?: unknown, token = shop.oat) {
   return call(base, method, path, { token, body });

@@ -1,5 +1,6 @@
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Saved metric dashboards (`/v1/metrics/dashboards`, docs/metrics.md): Polar's create, read, list, update and
@@ -16,13 +17,10 @@ const api = (method: string, path: string, body?: unknown, token = owner.oat) =>
   call(base, method, path, { token, body });
 
 beforeAll(async () => {
-  stack = await startTestStack('metrics_dashboards', wall);
+  stack = await sharedTestStack(wall);
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox);
   other = await createTenant(stack.sandbox);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe('dashboards', () => {

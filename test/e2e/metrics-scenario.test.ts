@@ -1,6 +1,7 @@
 import { ManualClock } from '../../kit/clock.js';
 import { bucketing, churnRate, expected, type Row } from '../support/metrics-expected.js';
-import { call, createTenant, everyPage, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, everyPage, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * `GET /v1/metrics/` against a year a merchant lives in the sandbox (docs/metrics.md): subscriptions sold through
@@ -44,7 +45,7 @@ const advance = async (to: string) => expect((await api('POST', '/v1/sandbox/clo
 const listAll = (path: string, token = owner.oat) => everyPage(base, path, token);
 
 beforeAll(async () => {
-  stack = await startTestStack('metrics_scenario', wall);
+  stack = await sharedTestStack(wall);
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox);
   other = await createTenant(stack.sandbox);
@@ -110,9 +111,6 @@ beforeAll(async () => {
   // The rest of the year: every renewal.
   await advance('2029-01-05T12:00:00.000Z');
 }, 300_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 async function listed() {
   return {

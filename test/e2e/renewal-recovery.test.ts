@@ -1,6 +1,7 @@
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -21,13 +22,12 @@ let receiver: WebhookReceiver;
 const api = (method: string, path: string, body?: unknown) => call(base, method, path, { token: owner.oat, body });
 
 beforeAll(async () => {
-  stack = await startTestStack('renewal_recovery', wall);
+  stack = await sharedTestStack(wall);
   base = stack.sandbox.baseUrl;
   owner = await createTenant(stack.sandbox);
   receiver = await new WebhookReceiver().start();
 }, 120_000);
 afterAll(async () => {
-  await stack?.close();
   await receiver?.close();
 });
 

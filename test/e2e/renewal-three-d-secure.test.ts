@@ -1,6 +1,7 @@
 import type { TestPaymentProcessor } from '../../subgraphs/billing/payments/test-processor/test-processor.js';
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * A renewal that needs 3-D Secure, in the sandbox, through the API (docs/recurring.md, docs/payments.md):
@@ -17,12 +18,9 @@ let stack: TestStack;
 let base: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('renewal_3ds', wall);
+  stack = await sharedTestStack(wall);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const challenges = () => stack.sandbox.environment.billing.services.paymentChallenges!;
 

@@ -1,5 +1,6 @@
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The recurring engine as a merchant lives it in the sandbox: a subscription sold through a checkout,
@@ -15,12 +16,9 @@ let stack: TestStack;
 let base: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('renewals', wall);
+  stack = await sharedTestStack(wall);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 /** A tenant of its own per scenario: its clock starts at the wall clock. */
 async function merchant() {

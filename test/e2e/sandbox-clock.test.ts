@@ -1,6 +1,7 @@
 import { ManualClock } from '../../kit/clock.js';
 import type { DueWork } from '../../subgraphs/billing/time/due-work.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The sandbox clock: each sandbox organization's billing lives on its own clock, which a merchant (and
@@ -14,13 +15,10 @@ let alice: Tenant;
 let bob: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('sandbox_clock', wall);
+  stack = await sharedTestStack(wall);
   sandbox = stack.sandbox.baseUrl;
   alice = await createTenant(stack.sandbox);
   bob = await createTenant(stack.sandbox);
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const readClock = (token: string, query = '') => call(sandbox, 'GET', `/v1/sandbox/clock${query}`, { token });

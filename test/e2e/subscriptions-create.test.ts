@@ -4,7 +4,8 @@ import { DomainEvent } from '../../subgraphs/billing/events/domain-event.entity.
 import { PriceAmountType, RecurringInterval } from '../../subgraphs/billing/shared/enums.js';
 import { Subscription } from '../../subgraphs/billing/subscriptions/subscription.entity.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /** docs/interface.md#endpoints `subscriptions:create`: free recurring products only, both alternatives, outbox event. */
 let stack: TestStack;
@@ -18,7 +19,7 @@ let freePrice: string;
 let customerId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack('subscriptions_create', clock);
+  stack = await sharedTestStack(clock);
   base = stack.production.baseUrl;
   fx = new BillingFixtures(stack.production);
   alice = await createTenant(stack.production);
@@ -27,9 +28,6 @@ beforeAll(async () => {
   free = product.product.id;
   freePrice = product.price.id;
   customerId = (await fx.customer(alice.organizationId, { email: 'ann@example.com', externalId: 'ext-ann' })).id;
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const create = (body: unknown, token = alice.oat) => call(base, 'POST', '/v1/subscriptions/', { token, body });

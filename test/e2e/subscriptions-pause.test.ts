@@ -1,7 +1,8 @@
 import { ManualClock } from '../../kit/clock.js';
 import { benefitHelpers } from '../support/benefits.js';
 import { ok, polarClient } from '../support/sdk.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * Polar's pause (2026) through `PATCH /v1/subscriptions/{id}` and the sandbox clock: `SubscriptionPause`
@@ -17,12 +18,9 @@ let base: string;
 let owner: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('subscriptions_pause', wall);
+  stack = await sharedTestStack(wall);
   base = stack.sandbox.baseUrl;
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const { api, settle, benefit, product, sell, state } = benefitHelpers(() => ({ stack, owner, base }));
 const patch = (id: string, body: unknown) => api('PATCH', `/v1/subscriptions/${id}`, body);

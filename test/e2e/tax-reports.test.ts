@@ -1,6 +1,7 @@
 import { ManualClock } from '../../kit/clock.js';
 import type { TaxBreakdownItem } from '../../subgraphs/billing/tax/tax.contract.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 
 /**
  * The tax reports (docs/tax-reports.md) through the public REST API, to the cent. Sales are made in the
@@ -80,7 +81,7 @@ async function refund(orderId: string, amount: number, expectedTax: number) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack('tax_reports', clock);
+  stack = await sharedTestStack(clock);
   base = stack.sandbox.baseUrl;
   seller = await createTenant(stack.sandbox);
   other = await createTenant(stack.sandbox);
@@ -124,10 +125,6 @@ beforeAll(async () => {
   await refund(frFull, 10_000, 2000);
   await refund(nyOrder, 3333, 296);
 }, 180_000);
-
-afterAll(async () => {
-  await stack?.close();
-});
 
 const jurisdiction = (country: string, state: string | null, currency: string, tax: number, orders: number) => ({
   id: state ? `${country}-${state}` : country,

@@ -2,7 +2,8 @@ import { ManualClock } from '../../kit/clock.js';
 import { BillingEntryQueries } from '../../subgraphs/billing/usage-billing/billing-entries.queries.js';
 import { billUsage } from '../../subgraphs/billing/usage-billing/usage-billing.job.js';
 import { UsageEventQueries } from '../../subgraphs/billing/usage-events/usage-event.queries.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { lines, times, type UsageMerchant, usageMerchant } from '../support/usage-billing.js';
 
 /**
@@ -17,13 +18,10 @@ let base: string;
 let other: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('usage_billing_credits', wall);
+  stack = await sharedTestStack(wall);
   base = stack.sandbox.baseUrl;
   other = await createTenant(stack.sandbox);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 describe('meter credits and customer meters', () => {
   async function creditPlan(m: UsageMerchant, units: number, rollover: boolean, cap?: number) {

@@ -1,5 +1,6 @@
 import { ManualClock } from '../../kit/clock.js';
-import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
+import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { calls, lines, times, usageMerchant } from '../support/usage-billing.js';
 
 /**
@@ -17,14 +18,11 @@ let shop: Tenant;
 let other: Tenant;
 
 beforeAll(async () => {
-  stack = await startTestStack('usage_billing', wall);
+  stack = await sharedTestStack(wall);
   base = stack.sandbox.baseUrl;
   shop = await createTenant(stack.sandbox);
   other = await createTenant(stack.sandbox);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 function api(method: string, path: string, body?: unknown, token = shop.oat) {
   return call(base, method, path, { token, body });

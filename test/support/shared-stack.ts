@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import { type Clock, systemClock } from '../../kit/clock.js';
 import type { EnvironmentName } from '../../kit/config.js';
 import { createMigratedDatabase, runDatabasePrefix } from './database-template.js';
 import { testServerUrl } from './database.js';
 import { startTestStack, type TestStack } from './stack.js';
 
 /**
- * The worker's shared stack: both environments as `startTestStack` builds them (the wall clock, the test
- * configuration), started by the first file that asks and kept for every later file of the same worker
+ * The worker's shared stack: both environments as `startTestStack` builds them (the test configuration),
+ * started by the first file that asks and kept for every later file of the same worker
  * (docs/testing.md#one-stack-per-worker). Starting and closing a stack of its own cost a file about 4 s of
  * CPU (two database copies and drops, two environments, about 24 new PostgreSQL sessions), and its first
  * requests paid each environment's warm-up again.
  *
  * A file may share it when everything it asserts is about its own tenants, reached over HTTP or through the
- * stack's admin: other files' organizations, rows, jobs and webhook retries are there too. A file that needs
- * its own clock or configuration, stops or replaces a part of an environment, or asserts on a whole table,
- * starts its own with `startTestStack`.
+ * stack's admin: other files' organizations, rows, jobs and webhook retries are there too. Its clock is the
+ * file's: `sharedTestStack(clock)` points the stack's clock at the file's own (the wall clock by default), as
+ * the files of a worker run one after the other. A file that needs its own configuration, stops or replaces
+ * a part of an environment, or asserts on a whole table, starts its own with `startTestStack`.
  *
  * The file does not close it: `close()` of the handle it gets does nothing. The stack ends with its worker.
  * Its databases carry the run's id and are dropped by global tear-down. When the files run in Jest's own
@@ -24,15 +26,50 @@ import { startTestStack, type TestStack } from './stack.js';
  */
 let shared: Promise<TestStack> | undefined;
 
-export const CLOSE_SHARED_STACK = Symbol.for('billing.test.closeSharedStack');
+const CLOSE_SHARED_STACK = Symbol.for('billing.test.closeSharedStack');
 
-export async function sharedTestStack(): Promise<TestStack> {
+/**
+ * The clock the shared stack was started with: it reads the clock of the file now running. Pointing it
+ * elsewhere is a jump, so the environments' background workers look again at what is due
+ * (kit/background/background-work.ts), as after a ManualClock's `advance`.
+ */
+class FileClock implements Clock {
+  private target: Clock = systemClock;
+  private unwatchTarget: (() => void) | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  now(): Date {
+    return this.target.now();
+  }
+
+  watch(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  use(target: Clock): void {
+    if (target === this.target) return;
+    this.unwatchTarget?.();
+    this.target = target;
+    this.unwatchTarget = target.watch?.(() => this.jumped());
+    this.jumped();
+  }
+
+  private jumped(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+const fileClock = new FileClock();
+
+export async function sharedTestStack(clock: Clock = systemClock): Promise<TestStack> {
   // A start that failed is tried again by the next file, not handed to every later one.
   shared ??= startShared().catch(error => {
     shared = undefined;
     throw error;
   });
   const stack = await shared;
+  fileClock.use(clock);
   return { production: stack.production, sandbox: stack.sandbox, close: async () => undefined };
 }
 
@@ -45,7 +82,7 @@ async function startShared(): Promise<TestStack> {
   const [production, sandbox] = await Promise.all(
     names.map(name => createMigratedDatabase(server, `${runDatabasePrefix(runId)}${tag}_${name}`)),
   );
-  const stack = await startTestStack('shared', undefined, {}, { production: production.url, sandbox: sandbox.url });
+  const stack = await startTestStack('shared', fileClock, {}, { production: production.url, sandbox: sandbox.url });
   (globalThis as Record<symbol, unknown>)[CLOSE_SHARED_STACK] = async () => {
     shared = undefined;
     await stack.close();

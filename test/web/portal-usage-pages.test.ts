@@ -1,5 +1,6 @@
 import { ManualClock } from '../../kit/clock.js';
-import { startTestStack, type TestStack } from '../support/stack.js';
+import { type TestStack } from '../support/stack.js';
+import { sharedTestStack } from '../support/shared-stack.js';
 import { times, usageMerchant } from '../support/usage-billing.js';
 import { WebClient } from './client.js';
 
@@ -13,11 +14,8 @@ const wall = new ManualClock(new Date('2028-01-31T09:30:00.000Z'));
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack('portal_usage', wall);
+  stack = await sharedTestStack(wall);
 }, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
 
 const text = (page: string) =>
   page
