@@ -33,7 +33,10 @@ export class EmailWorld {
   /** Runs the job queue until a message with this subject reached `to`; answers it. */
   async mail(to: string, subject: string): Promise<ReceivedMail['mail']> {
     const find = () => this.inbox.to(to).find(m => m.mail.subject === subject);
-    for (let i = 0; i < 200 && !find(); i++) {
+    // Up to a minute, not a number of looks: a retry waits its backoff by the clock, and a busy machine
+    // makes each look slower or faster than the backoff's seconds.
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !find()) {
       await this.stack.sandbox.environment.billing.jobs.drain();
       await new Promise(resolve => setTimeout(resolve, 50));
     }
