@@ -142,6 +142,11 @@ const schema = z.object({
   REDIS_URL: optionalUrl,
   /** Prefix of every Redis key this service writes, so deployments (and test runs) can share a Redis. */
   REDIS_KEY_PREFIX: z.string().default('billing:'),
+  /**
+   * How long one Redis command may take before the request falls back to per-process counters (a stopped
+   * Redis never answers): short, so a request never waits on Redis (docs/limits.md).
+   */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(250),
   /** `off` turns every rate limit off; the default is on, except under NODE_ENV=test. */
   RATE_LIMITS: z.enum(['on', 'off']).optional(),
   /** Changes to the default limits of rest-adapter/guards/rate-limit/rules.ts, production and sandbox separately. */

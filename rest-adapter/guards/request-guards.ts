@@ -36,7 +36,9 @@ export interface RequestGuardOptions {
 
 export async function createRequestGuards(options: RequestGuardOptions): Promise<RequestGuards> {
   const { config, environment, logger } = options;
-  const redis = config.REDIS_URL ? new RedisConnection(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : undefined;
+  const redis = config.REDIS_URL
+    ? new RedisConnection(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger, config.REDIS_COMMAND_TIMEOUT_MS)
+    : undefined;
   let idempotency: IdempotencyStore;
   try {
     idempotency = options.databaseUrl

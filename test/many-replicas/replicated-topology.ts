@@ -149,6 +149,8 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
       PUBLIC_URL,
       REDIS_URL: MACHINE_REDIS,
       REDIS_KEY_PREFIX: prefix,
+      // Counted exactly: a reply later than the default 250 ms on a busy machine must not fall back to memory.
+      REDIS_COMMAND_TIMEOUT_MS: '5000',
       RATE_LIMITS: 'on',
       // Every request comes from 127.0.0.1: the address and default caller limits are out of the way,
       // and one organization's is low enough to count to.

@@ -65,6 +65,8 @@ beforeAll(async () => {
       LOG_LEVEL: 'error',
       REDIS_URL: MACHINE_REDIS,
       REDIS_KEY_PREFIX: prefix,
+      // Counted exactly: a reply later than the default 250 ms on a busy machine must not fall back to memory.
+      REDIS_COMMAND_TIMEOUT_MS: '5000',
       RATE_LIMITS: 'on',
       // Every request of this file comes from 127.0.0.1: the address and default caller limits are
       // raised out of the way, and two organizations get limits low enough to count to.

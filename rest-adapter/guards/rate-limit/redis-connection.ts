@@ -1,8 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../../../kit/logger.js';
 
-/** How long one Redis command may take before the caller falls back (a stopped Redis never answers). */
-const COMMAND_TIMEOUT_MS = 250;
 /** While Redis is failing, one request per this interval tries it again; the others go straight to memory. */
 const RETRY_INTERVAL_MS = 1000;
 
@@ -17,15 +15,17 @@ export class RedisConnection {
   private failing = false;
   private lastAttempt = 0;
 
+  /** `commandTimeoutMs`: how long one command may take before the caller falls back (REDIS_COMMAND_TIMEOUT_MS). */
   constructor(
     url: string,
     readonly keyPrefix: string,
     private readonly logger: Logger,
+    commandTimeoutMs = 250,
   ) {
     this.client = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      commandTimeout: commandTimeoutMs,
       connectTimeout: 2000,
       retryStrategy: times => Math.min(times * 100, 2000),
     });
