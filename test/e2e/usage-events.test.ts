@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../kit/clock.js';
 import { eventually } from '../support/sdk-walk/write-seed.js';
-import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
-import { sharedTestStack } from '../support/shared-stack.js';
+import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 
 /**
  * Usage events through the public API (docs/usage-events.md): the ingest (all or nothing, 422 at the index's loc,
@@ -16,14 +15,19 @@ let shop: Tenant;
 let other: Tenant;
 let ada: { id: string; external_id: string };
 
+// A stack of its own: the partitions test reads which monthly partitions the database has, which any file's
+// clock adds to on a shared stack (docs/testing.md#one-stack-per-worker).
 beforeAll(async () => {
-  stack = await sharedTestStack(wall);
+  stack = await startTestStack('usage_events', wall);
   base = stack.production.baseUrl;
   shop = await createTenant(stack.production);
   other = await createTenant(stack.production);
   const res = await api('POST', '/v1/customers/', { email: 'ada@example.com', external_id: 'user-ada' });
   ada = res.body;
 }, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
 
 function api(method: string, path: string, body?: unknown, token = shop.oat) {
   return call(base, method, path, { token, body });

@@ -68,7 +68,7 @@ export interface SdkStack {
   asOther: Polar;
 }
 
-/** Starts a fresh stack with two tenants and SDK clients for them. */
+/** Two fresh tenants on the worker's shared stack (test/support/shared-stack.ts), and SDK clients for them. */
 export async function startSdkStack(ownerOverrides: Parameters<typeof createTenant>[1] = {}): Promise<SdkStack> {
   const stack = await sharedTestStack();
   const owner = await createTenant(stack.production, ownerOverrides);

@@ -41,7 +41,7 @@ export const liveTokens = async (organizationId: string) =>
     )[0].count,
   );
 
-/** Registers this suite's setup and teardown; call it once at the top of each test file. */
+/** Registers this suite's set-up (on the worker's shared stack); call it once at the top of each test file. */
 export function useWebPagesStack(): void {
   beforeAll(async () => {
     stack = await sharedTestStack();

@@ -1,7 +1,7 @@
 import { call, createTenant, type Tenant, type TestStack } from '../../support/stack.js';
 import { sharedTestStack } from '../../support/shared-stack.js';
 
-/** Shared setup of the products e2e files: one stack with two tenants per file, and the helpers they share. */
+/** Shared setup of the products e2e files: two tenants per file on the shared stack, and the helpers they share. */
 export let stack: TestStack;
 export let base: string;
 export let alice: Tenant;

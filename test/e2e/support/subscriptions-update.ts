@@ -5,7 +5,7 @@ import { BillingFixtures } from '../../support/subscription-fixtures.js';
 import { call, createTenant, type RunningEnvironment, type Tenant, type TestStack } from '../../support/stack.js';
 import { sharedTestStack } from '../../support/shared-stack.js';
 
-/** Shared setup of the subscriptions-update e2e files: one stack with two tenants per file, and the helpers they share. */
+/** Shared setup of the subscriptions-update e2e files: two tenants per file on the shared stack, and the helpers they share. */
 export let stack: TestStack;
 export let env: RunningEnvironment;
 export let base: string;
