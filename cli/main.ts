@@ -4,7 +4,7 @@ import { environmentOf, parseOptions } from './args.js';
 import type { Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { describeError, EXIT_USAGE, UsageError } from './errors.js';
-import { type CliSession, openSession } from './session.js';
+import type { CliSession } from './session.js';
 
 /**
  * Operator CLI (`npx billing-cli <command> [options]`, or `npm run -s cli -- …`): bootstraps an instance and manages users,
@@ -64,6 +64,9 @@ async function main(argv: string[]): Promise<number> {
   const note = (line: string) => {
     if (process.stderr.isTTY) process.stderr.write(`${line}\n`);
   };
+  // Loaded only for a command that runs: the ORM and the identity runtime are most of the CLI's start-up,
+  // which --help and a usage error do without.
+  const { openSession } = await import('./session.js');
   session = await openSession(config, environment, note);
   const result = await command.run(session, input);
   // Printed before closing: tokens exist only in this output, so a failure to stop cleanly must not lose them.
