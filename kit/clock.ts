@@ -11,9 +11,24 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** Who watches a clock that jumps (`Clock.watch`): each listener is called after every jump. */
+export class JumpListeners {
+  private readonly listeners = new Set<() => void>();
+
+  add(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Called by the clock after it jumped; a listener may unsubscribe while it runs. */
+  jumped(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new JumpListeners();
 
   constructor(private current: Date) {}
   now(): Date {
@@ -21,17 +36,13 @@ export class ManualClock implements Clock {
   }
   set(at: Date): void {
     this.current = new Date(at.getTime());
-    this.jumped();
+    this.listeners.jumped();
   }
   advance(ms: number): void {
     this.current = new Date(this.current.getTime() + ms);
-    this.jumped();
+    this.listeners.jumped();
   }
   watch(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  private jumped(): void {
-    for (const listener of [...this.listeners]) listener();
+    return this.listeners.add(listener);
   }
 }

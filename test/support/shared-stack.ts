@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Clock, systemClock } from '../../kit/clock.js';
+import { type Clock, JumpListeners, systemClock } from '../../kit/clock.js';
 import type { EnvironmentName } from '../../kit/config.js';
 import { createMigratedDatabase, runDatabasePrefix } from './database-template.js';
 import { testServerUrl } from './database.js';
@@ -36,27 +36,22 @@ const CLOSE_SHARED_STACK = Symbol.for('billing.test.closeSharedStack');
 class FileClock implements Clock {
   private target: Clock = systemClock;
   private unwatchTarget: (() => void) | undefined;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new JumpListeners();
 
   now(): Date {
     return this.target.now();
   }
 
   watch(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   use(target: Clock): void {
     if (target === this.target) return;
     this.unwatchTarget?.();
     this.target = target;
-    this.unwatchTarget = target.watch?.(() => this.jumped());
-    this.jumped();
-  }
-
-  private jumped(): void {
-    for (const listener of [...this.listeners]) listener();
+    this.unwatchTarget = target.watch?.(() => this.listeners.jumped());
+    this.listeners.jumped();
   }
 }
 
