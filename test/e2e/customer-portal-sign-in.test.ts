@@ -3,6 +3,7 @@ import { ManualClock } from '../../kit/clock.js';
 import { zoneOf } from '../../rest-adapter/guards/rate-limit/rules.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { sharedTestStack } from '../support/shared-stack.js';
+import { until } from '../support/until.js';
 
 /**
  * The customer portal's sign-in by e-mailed code (Polar's `/v1/customer-portal/customer-session/request`
@@ -32,14 +33,13 @@ const handedOut = new Set<string>();
 async function codeSentTo(to: string): Promise<string> {
   // The request hands the job to the runner right after its commit; wait for it (or run it here).
   let last: any;
-  // Up to 20 s: the machine may be busy; usually the first look finds it sent. Not the last row by
+  // Up to a minute: the machine may be busy; usually the first look finds it sent. Not the last row by
   // `created_at`: this file's clock stands still, so its messages' times are all the same.
-  for (let i = 0; i < 200; i++) {
+  await until(async () => {
     await stack.production.environment.billing.jobs.drain();
     last = (await outbox(to)).find(row => !handedOut.has(row.id));
-    if (last?.status === 'sent') break;
-    await new Promise(resolve => setTimeout(resolve, 100));
-  }
+    return last?.status === 'sent';
+  }, 60_000);
   if (last) handedOut.add(last.id);
   expect(last).toMatchObject({ status: 'sent', last_error: null });
   const match = /^([A-Z0-9]{6})$/m.exec(last.text_body);

@@ -1,5 +1,6 @@
 import type { Clock } from '../../../kit/clock.js';
 import { type ReceivedMail, SmtpInbox } from '../../support/smtp-inbox.js';
+import { until } from '../../support/until.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../../support/stack.js';
 
 /**
@@ -35,11 +36,10 @@ export class EmailWorld {
     const find = () => this.inbox.to(to).find(m => m.mail.subject === subject);
     // Up to a minute, not a number of looks: a retry waits its backoff by the clock, and a busy machine
     // makes each look slower or faster than the backoff's seconds.
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && !find()) {
+    await until(async () => {
       await this.stack.sandbox.environment.billing.jobs.drain();
-      await new Promise(resolve => setTimeout(resolve, 50));
-    }
+      return find() !== undefined;
+    }, 60_000);
     const received = this.inbox.to(to).map(m => m.mail.subject);
     const kept = (await this.outbox(to)).map(r => [r.kind, r.subject, r.status, r.last_error ?? r.status_reason]);
     if (!find()) throw new Error(`no "${subject}" to ${to}: ${JSON.stringify({ received, kept })}`);

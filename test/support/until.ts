@@ -1,0 +1,13 @@
+/**
+ * Looks until `done` answers true or `withinMs` has passed by the wall clock, one look every `everyMs`:
+ * a deadline, not a number of looks, since a busy machine makes each look slower (docs/testing.md#time-limits).
+ * Answers whether it became true; the caller says what was missing.
+ */
+export async function until(done: () => Promise<boolean> | boolean, withinMs: number, everyMs = 50): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    if (await done()) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise(resolve => setTimeout(resolve, everyMs));
+  }
+}
