@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { html } from '../../rest-adapter/web-kit/html.js';
-import { registerPortalSection } from '../../rest-adapter/web/portal/portal-views.js';
+import { portalSections, registerPortalSection } from '../../rest-adapter/web/portal/portal-views.js';
 import { call, createTenant, startTestStack, type Tenant, type TestStack } from '../support/stack.js';
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { csrfTokenOf, WebClient } from './client.js';
@@ -10,22 +10,24 @@ import { csrfTokenOf, WebClient } from './client.js';
  * registry (a section appears when its API route is served), CSRF, and pages a customer of another seller
  * or no session cannot use.
  */
-// A feature that arrives later registers its section; this one stands for it (registered before the app is built).
-registerPortalSection({
-  id: 'test-extra',
-  label: 'Extra things',
-  path: 'extra',
-  available: ctx => ctx.api.has('customer_portal:customers:get'),
-  render: async ctx => html`<h1>Extra for ${(await ctx.call('customer_portal:customers:get')).email}</h1>`,
-});
-
-registerPortalSection({
-  id: 'test-missing',
-  label: 'Missing',
-  path: 'missing',
-  available: ctx => ctx.api.has('customer_portal:not-served'),
-  render: async () => html``,
-});
+// A feature that arrives later registers its section; this one stands for it (registered before the app is
+// built, and taken out at the end: the registry is the worker's, which later files share).
+const unregister = [
+  registerPortalSection({
+    id: 'test-extra',
+    label: 'Extra things',
+    path: 'extra',
+    available: ctx => ctx.api.has('customer_portal:customers:get'),
+    render: async ctx => html`<h1>Extra for ${(await ctx.call('customer_portal:customers:get')).email}</h1>`,
+  }),
+  registerPortalSection({
+    id: 'test-missing',
+    label: 'Missing',
+    path: 'missing',
+    available: ctx => ctx.api.has('customer_portal:not-served'),
+    render: async () => html``,
+  }),
+];
 
 let stack: TestStack;
 let base: string;
@@ -46,6 +48,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stack?.close();
+  for (const undo of unregister) undo();
 });
 
 async function signedIn(): Promise<WebClient> {
@@ -154,5 +157,21 @@ describe('the Orders tab', () => {
     expect(words).toContain('$50.00');
     expect(words).toContain('$20.00 refunded');
     expect(words).toContain('Partially refunded');
+  });
+});
+
+describe('the section registry', () => {
+  it('takes a registered section out again, and puts back the one it replaced', () => {
+    const ids = () => portalSections().map(s => s.id);
+    const extra = portalSections().find(s => s.id === 'test-extra')!;
+    const undoNew = registerPortalSection({ ...extra, id: 'test-later', label: 'Later' }, { before: 'test-extra' });
+    expect(ids()).toContain('test-later');
+    expect(ids().indexOf('test-later')).toBe(ids().indexOf('test-extra') - 1);
+    const undoReplacement = registerPortalSection({ ...extra, label: 'Replaced' });
+    expect(portalSections().find(s => s.id === 'test-extra')!.label).toBe('Replaced');
+    undoReplacement();
+    undoNew();
+    expect(ids()).not.toContain('test-later');
+    expect(portalSections().find(s => s.id === 'test-extra')).toBe(extra);
   });
 });

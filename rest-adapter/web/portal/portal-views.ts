@@ -44,16 +44,25 @@ export interface PortalSection {
 
 const sections: PortalSection[] = [];
 
-/** Adds a section, or replaces the one with the same id (a placeholder filled by its feature). */
-export function registerPortalSection(section: PortalSection, options: { before?: string } = {}): void {
+/**
+ * Adds a section, or replaces the one with the same id (a placeholder filled by its feature). Answers the
+ * undoing: the section taken out again, and the one it replaced put back.
+ */
+export function registerPortalSection(section: PortalSection, options: { before?: string } = {}): () => void {
   const existing = sections.findIndex(s => s.id === section.id);
-  if (existing >= 0) {
-    sections[existing] = section;
-    return;
+  const replaced = existing >= 0 ? sections[existing] : undefined;
+  if (existing >= 0) sections[existing] = section;
+  else {
+    const at = options.before ? sections.findIndex(s => s.id === options.before) : -1;
+    if (at >= 0) sections.splice(at, 0, section);
+    else sections.push(section);
   }
-  const at = options.before ? sections.findIndex(s => s.id === options.before) : -1;
-  if (at >= 0) sections.splice(at, 0, section);
-  else sections.push(section);
+  return () => {
+    const at = sections.indexOf(section);
+    if (at < 0) return;
+    if (replaced) sections[at] = replaced;
+    else sections.splice(at, 1);
+  };
 }
 
 export function portalSections(): readonly PortalSection[] {
