@@ -210,7 +210,7 @@ const BACKGROUND_TABLES = ['billing.jobs', 'billing.outgoing_emails', 'billing.c
  *
  * Taken around every write request (some 3,400 times a run): each table's row count and the sum of its
  * rows' hashes (no sort), in a named prepared statement, since planning the ~70 subqueries cost five
- * times more than running them on the fuzz's small tables (docs/performance.md#the-sixth-pass).
+ * times more than running them on the fuzz's small tables (docs/performance.md#the-sixth-pass-the-two-long-files-and-the-cli-2026-11-30).
  */
 export class Fingerprint {
   private tables: string[] = [];
