@@ -3,12 +3,18 @@
 // configuration: off; metrics (METRICS_PORT set and scraped every second, where Prometheus' usual interval
 // is 15 s or more); traces (OTEL_EXPORTER_OTLP_ENDPOINT pointing at a local sink that accepts and discards,
 // bench/webhook-receiver.ts, with the exporter's default batching); both; and both with a tenth of the requests
-// traced. Each service is first warmed for BENCH_OBSERVABILITY_WARMUP_SECONDS (10), then all are measured in
-// turns (BENCH_OBSERVABILITY_ROUNDS rounds), so that none is the warmer, each round starting one configuration
-// later, so that none always follows the same one. Printed as each configuration's best requests per second
-// over off's best. Where `taskset` exists and there are two cores or more, the measured service runs on the
-// first core and everything the bench starts besides (the other services, the load generator) on the rest, so
-// that the generator does not take the measured service's core; PostgreSQL, not the bench's, is not pinned.
+// traced. Each service is first warmed for BENCH_OBSERVABILITY_WARMUP_SECONDS (10); off's warm-up, run as fast
+// as it answers, gives its throughput, and every round then offers each service the same steady rate, half of
+// that (BENCH_OBSERVABILITY_RATE sets it), in turns (BENCH_OBSERVABILITY_ROUNDS rounds, each starting one
+// configuration later, so that none always follows the same one).
+//
+// The ratio is a capacity: off's CPU per request over the configuration's (medians over the rounds), that
+// is, how many requests a core serves with it on for each one it serves with it off. Throughput at
+// saturation measured that on a machine with cores to spare for the load generator and PostgreSQL; on two
+// cores it measured their share instead and moved by up to twice between rounds of the same service
+// (docs/performance.md#observability-cost). Where `taskset` exists and there are two cores or more, the
+// measured service runs alone on the first core, everything the bench starts besides on the rest;
+// PostgreSQL, not the bench's, is not pinned.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +36,9 @@ import {
 import type { Goal } from './subscriptions.js';
 
 const RATIO_TARGET = 0.9;
-const ROUNDS = Number(process.env.BENCH_OBSERVABILITY_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_OBSERVABILITY_ROUNDS ?? 5);
+/** The steady rate every round offers; unset, half of what off answered as fast as it could in its warm-up. */
+const RATE = Number(process.env.BENCH_OBSERVABILITY_RATE ?? 0);
 /** Load each fresh service takes before the rounds: its first seconds are its JIT's, not its configuration's. */
 const WARM_UP_SECONDS = Number(process.env.BENCH_OBSERVABILITY_WARMUP_SECONDS ?? 10);
 const SINK = path.join(path.dirname(fileURLToPath(import.meta.url)), 'webhook-receiver.js');
@@ -104,42 +112,51 @@ export async function benchObservabilityCost(
     }, 1000);
     const loadBefore = machineLoad();
     const pinned = canPin();
+    let offThroughput = Number.NaN;
     for (const s of started) {
       if (pinned) pinAlone(s.child, children);
       options.log(`(x) warming ${s.configuration.label} for ${WARM_UP_SECONDS} s…`);
-      await measure({
+      const warm = await measure({
         ...options.load,
         warmupSeconds: 0,
         seconds: WARM_UP_SECONDS,
         url: s.url,
         headers: options.headers,
       });
+      if (s.configuration.label === 'off') offThroughput = warm.requestsPerSecond;
     }
+    const rate = RATE > 0 ? RATE : Math.max(50, Math.round(offThroughput / 2));
     for (let round = 1; round <= ROUNDS; round++) {
       const turns = started.map((_, i) => started[(i + round - 1) % started.length]);
       for (const s of turns) {
         if (pinned) pinAlone(s.child, children);
-        options.log(`(x) round ${round}/${ROUNDS}: target a, observability ${s.configuration.label}…`);
-        s.results.push(
-          await measure({ ...options.load, url: s.url, headers: options.headers, serverPid: s.child.process.pid }),
-        );
+        options.log(`(x) round ${round}/${ROUNDS}: target a at ${rate} req/s, observability ${s.configuration.label}…`);
+        const result = await measure({
+          ...options.load,
+          rate,
+          url: s.url,
+          headers: options.headers,
+          serverPid: s.child.process.pid,
+        });
+        failIfDown(s, result);
+        s.results.push(result);
       }
     }
-    const best = (list: LoadResult[]) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
-    const off = best(started[0].results);
-    const ratios = started
-      .slice(1)
-      .map(s => ({ label: s.configuration.label, ratio: best(s.results).requestsPerSecond / off.requestsPerSecond }));
+    const cpuPerRequest = (s: Started) => median(s.results.map(r => r.serverCpuUsPerRequest));
+    const off = cpuPerRequest(started[0]);
+    const ratios = started.slice(1).map(s => ({ label: s.configuration.label, ratio: off / cpuPerRequest(s) }));
     const rows = started.flatMap(s =>
       s.results.map((r, i) => [`${s.configuration.label}, round ${i + 1}`, ...loadCells(r)]),
     );
+    const medians = started.map(s => [s.configuration.label, cpuPerRequest(s).toFixed(0)]);
     const report = [
       '',
-      `Observability cost: GET /v1/organizations/ · ${options.load.connections} connections · best of ${ROUNDS} · ${scrapes} scrapes · ${pinned ? 'the measured service on CPU 0, the bench and the other services on the rest' : 'not pinned'} · ${loadBefore} before, ${machineLoad()} after`,
+      `Observability cost: GET /v1/organizations/ · ${options.load.connections} connections · off answered ${offThroughput.toFixed(0)} req/s as fast as it could · ${ROUNDS} rounds at ${rate} req/s · ${scrapes} scrapes · ${pinned ? 'the measured service on CPU 0, the bench and the other services on the rest' : 'not pinned'} · ${loadBefore} before, ${machineLoad()} after`,
       table(['observability', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'server CPU µs/req'], rows),
+      table(['observability', 'server CPU µs/req, median'], medians),
       ...ratios.map(
         ({ label, ratio }) =>
-          `ratio ${label}/off: ${ratio.toFixed(2)}  (target ≥ ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'NOT met'})`,
+          `capacity ${label}/off (off's CPU per request over ${label}'s): ${ratio.toFixed(2)}  (target ≥ ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'NOT met'})`,
       ),
       '',
     ].join('\n');
@@ -154,6 +171,22 @@ export async function benchObservabilityCost(
     clearInterval(scraper);
     await Promise.all(children.map(child => child.stop()));
   }
+}
+
+/** A configuration whose requests failed: the bench stops with its service's output, not a ratio of nothing. */
+function failIfDown(s: Started, result: LoadResult): void {
+  if (result.errors + result.non2xx === 0) return;
+  const state = s.child.process.exitCode === null ? 'still running' : `exited with ${s.child.process.exitCode}`;
+  throw new Error(
+    `observability ${s.configuration.label}: ${result.errors} failed and ${result.non2xx} non-2xx of ${result.total} requests (the service ${state}):\n${s.child.output().slice(-4000)}`,
+  );
+}
+
+function median(values: number[]): number {
+  const sorted = values.filter(v => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Whether processes can be pinned to cores: `taskset` (util-linux) present and two cores or more. */

@@ -164,6 +164,8 @@ export interface LoadOptions {
   seconds: number;
   /** The serving process: its CPU time over the measured window is reported per request. */
   serverPid?: number;
+  /** Requests per second over all connections (autocannon's overallRate); unset, as fast as answered. */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -185,6 +187,7 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     body: options.body,
     connections: options.connections,
+    ...(options.rate ? { overallRate: options.rate } : {}),
   };
   if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
   const cpuBefore = processCpuMs(options.serverPid);
