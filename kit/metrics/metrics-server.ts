@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics } from 'prom-client';
 import { ConfigError } from '../config.js';
 import { portInUseMessage } from '../process/port-in-use.js';
-import { metricsRegistry, turnMetricsOn } from './metrics.js';
+import { metricsRegistry, turnMetricsOff, turnMetricsOn } from './metrics.js';
 import { readScrapeSources } from './scrape-sources.js';
 
 /** Where the metrics endpoint listens: METRICS_PORT (unset: no endpoint at all) on METRICS_HOST. */
@@ -58,6 +58,7 @@ export async function startMetricsServer(listen: MetricsListen): Promise<Metrics
     port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>(resolve => {
+        turnMetricsOff();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -19,6 +19,10 @@ export function metricsOn(): boolean {
 export function turnMetricsOn(): void {
   recording = true;
 }
+/** When the endpoint stops listening (a process has one): nothing is recorded that no one can read. */
+export function turnMetricsOff(): void {
+  recording = false;
+}
 
 const registers = [metricsRegistry];
 

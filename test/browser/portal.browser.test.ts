@@ -5,6 +5,7 @@ import { createBenefit, untilGranted, uploadFile } from '../support/portal-benef
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { sharedTestStack } from '../support/shared-stack.js';
+import { until } from '../support/until.js';
 
 /**
  * The customer portal pages in headless Chromium with JavaScript off: opened from a customer session's
@@ -197,12 +198,17 @@ describe('the customer portal in a browser', () => {
       body: {},
     });
     expect(confirmed.status).toBe(200);
+    // The order comes with the fulfilment, after the confirm: up to 60 s.
     let order: any;
-    for (let i = 0; i < 50 && !order; i++) {
-      order = (await call(base, 'GET', `/v1/orders/?checkout_id=${checkout.body.id}`, { token: shop.oat })).body
-        .items[0];
-      if (!order) await new Promise(resolve => setTimeout(resolve, 100));
-    }
+    await until(
+      async () => {
+        order = (await call(base, 'GET', `/v1/orders/?checkout_id=${checkout.body.id}`, { token: shop.oat })).body
+          .items[0];
+        return Boolean(order);
+      },
+      60_000,
+      100,
+    );
     const { token } = (
       await call(base, 'POST', '/v1/customer-sessions/', { token: shop.oat, body: { customer_id: buyer.id } })
     ).body;
@@ -268,12 +274,17 @@ describe('the customer portal in a browser', () => {
     const { token } = (
       await call(base, 'POST', '/v1/customer-sessions/', { token: shop.oat, body: { customer_id: buyer.id } })
     ).body;
+    // The license key is granted by a job after the order: up to 60 s.
     let key: any;
-    for (let i = 0; i < 100 && !key; i++) {
-      await stack.production.environment.billing.jobs.drain();
-      key = (await call(base, 'GET', '/v1/customer-portal/license-keys/', { token })).body.items?.[0];
-      if (!key) await new Promise(resolve => setTimeout(resolve, 100));
-    }
+    await until(
+      async () => {
+        await stack.production.environment.billing.jobs.drain();
+        key = (await call(base, 'GET', '/v1/customer-portal/license-keys/', { token })).body.items?.[0];
+        return Boolean(key);
+      },
+      60_000,
+      100,
+    );
     expect(key.key).toMatch(/^ACME-/);
     await untilGranted(stack.production, shop, buyer.id, 2); // the file's grant too
     const context = await browser.newContext({ javaScriptEnabled: false });
@@ -354,18 +365,23 @@ describe('the customer portal in a browser', () => {
       await page.getByRole('button', { name: 'Send me a code' }).click();
       await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
 
+      // The code's e-mail is sent by a job after the request: up to 60 s.
       let code = '';
-      for (let i = 0; i < 200 && !code; i++) {
-        await stack.production.environment.billing.jobs.drain();
-        const rows = await stack.production.environment.billing.orm.em
-          .fork()
-          .execute(
-            `select text_body from billing.outgoing_emails where to_address = ? and status = 'sent' order by created_at desc limit 1`,
-            [customer.email],
-          );
-        code = /^([A-Z0-9]{6})$/m.exec(rows[0]?.text_body ?? '')?.[1] ?? '';
-        if (!code) await new Promise(resolve => setTimeout(resolve, 100));
-      }
+      await until(
+        async () => {
+          await stack.production.environment.billing.jobs.drain();
+          const rows = await stack.production.environment.billing.orm.em
+            .fork()
+            .execute(
+              `select text_body from billing.outgoing_emails where to_address = ? and status = 'sent' order by created_at desc limit 1`,
+              [customer.email],
+            );
+          code = /^([A-Z0-9]{6})$/m.exec(rows[0]?.text_body ?? '')?.[1] ?? '';
+          return Boolean(code);
+        },
+        60_000,
+        100,
+      );
       expect(code).toHaveLength(6);
 
       await page.getByLabel('Code').fill('WRONG1');

@@ -172,7 +172,7 @@ describe('a subscription’s benefits from sale to the end of a canceled period'
         download: { headers: {} },
       },
     });
-    expect(downloadable.file.download.expiresAt.getTime()).toBeGreaterThan(Date.now() + 3000_000);
+    expect(downloadable.file.download.expiresAt.getTime()).toBeGreaterThan(wall.now().getTime() + 3000_000);
     const download = await fetch(local(downloadable.file.download.url));
     expect([download.status, download.headers.get('content-type')]).toEqual([200, 'application/zip']);
     expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);

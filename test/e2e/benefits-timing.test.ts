@@ -63,7 +63,7 @@ describe('past due: the organization grace period', () => {
     );
 
     await pastDue(order.subscription_id);
-    await settleJobs(stack.sandbox.environment.billing);
+    await settleJobs(stack.sandbox.environment.billing, clock);
     expect((await state(order.customer_id)).body.granted_benefits).toHaveLength(1);
 
     clock.advance(2 * 86_400_000 + 1000);
@@ -180,7 +180,7 @@ describe('one-time orders, deleting a benefit, and the user', () => {
           ],
         );
     await refund(false);
-    await settleJobs(stack.sandbox.environment.billing);
+    await settleJobs(stack.sandbox.environment.billing, clock);
     expect((await state(order.customer_id)).body.granted_benefits).toHaveLength(1);
     await refund(true);
     const revoked = await settle(
@@ -190,7 +190,7 @@ describe('one-time orders, deleting a benefit, and the user', () => {
     expect(revoked.body.granted_benefits).toEqual([]);
     // A later reconcile of the order (another event) does not give them back.
     await api('POST', `/v1/products/${pack}/benefits`, { benefits: [files.id] });
-    await settleJobs(stack.sandbox.environment.billing);
+    await settleJobs(stack.sandbox.environment.billing, clock);
     expect((await state(order.customer_id)).body.granted_benefits).toEqual([]);
   });
 

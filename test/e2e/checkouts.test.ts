@@ -204,7 +204,7 @@ describe('expiry and repeated confirms', () => {
 describe('the graph', () => {
   it('serves orders with their customer, product, subscription and items, and subscriptions with their orders, in constant statements', async () => {
     // The sales above left grant jobs behind; they run on this connection too.
-    await settleJobs(stack.sandbox.environment.billing);
+    await settleJobs(stack.sandbox.environment.billing, clock);
     const connection = stack.sandbox.environment.billing.orm.em.getConnection() as unknown as {
       executeQuery: (...args: any[]) => Promise<unknown>;
     };

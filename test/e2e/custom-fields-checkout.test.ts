@@ -1,6 +1,7 @@
 import { ManualClock } from '../../kit/clock.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { sharedTestStack } from '../support/shared-stack.js';
+import { until } from '../support/until.js';
 
 /**
  * Custom fields in use (docs/custom-fields.md#on-products, #answers), in the sandbox (test processor): a product
@@ -156,11 +157,9 @@ describe('a checkout takes the answers', () => {
       const subs = (await api('GET', '/v1/subscriptions/?limit=100')).body.items;
       return subs.find((s: any) => s.checkout_id === checkout.body.id);
     };
-    let subscription = await find();
-    for (let i = 0; !subscription && i < 100; i++) {
-      await new Promise(resolve => setTimeout(resolve, 50));
-      subscription = await find();
-    }
+    // The subscription comes with the fulfilment, after the confirm: up to 60 s.
+    let subscription: any;
+    await until(async () => Boolean((subscription = await find())), 60_000);
     expect(subscription.custom_field_data).toEqual({ company: 'Initech', terms: true });
 
     const renamed = await api('PATCH', `/v1/custom-fields/${fields.company.id}`, {

@@ -2,6 +2,7 @@ import type { TestPaymentProcessor } from '../../subgraphs/billing/payments/test
 import { ManualClock } from '../../kit/clock.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { sharedTestStack } from '../support/shared-stack.js';
+import { until } from '../support/until.js';
 
 /**
  * A renewal that needs 3-D Secure, in the sandbox, through the API (docs/recurring.md, docs/payments.md):
@@ -87,16 +88,21 @@ async function pastDueWithAuthentication() {
 
 /**
  * The customer is told, as after any failed renewal: the past-due e-mail (docs/email.md), read from the
- * sandbox's outgoing mail once its job has run after the renewal's commit.
+ * sandbox's outgoing mail once its job has run after the renewal's commit (looked for up to 60 s).
  */
 async function pastDueMailTo(to: string, api: (method: string, path: string) => Promise<{ body: any }>) {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const mail = await api('GET', '/v1/sandbox/emails/?limit=100');
-    const message = mail.body.items.find((m: any) => m.kind === 'subscription_past_due' && m.to === to);
-    if (message) return message;
-    await new Promise(resolve => setTimeout(resolve, 100));
-  }
-  throw new Error(`no subscription_past_due e-mail to ${to} within 30 s`);
+  let message: any;
+  const found = await until(
+    async () => {
+      const mail = await api('GET', '/v1/sandbox/emails/?limit=100');
+      message = mail.body.items.find((m: any) => m.kind === 'subscription_past_due' && m.to === to);
+      return Boolean(message);
+    },
+    60_000,
+    100,
+  );
+  if (found) return message;
+  throw new Error(`no subscription_past_due e-mail to ${to} within 60 s`);
 }
 
 describe('a renewal that needs 3-D Secure', () => {

@@ -202,7 +202,8 @@ describe('due work runs boundary by boundary before the advance answers', () => 
     // A stand-in for the recurring engine: work due at three instants (given out of order).
     const due = ['2028-03-31T09:30:00.000Z', '2028-02-29T09:30:00.000Z', '2028-06-01T00:00:00.000Z'];
     const ran: { at: string; clockReads: string; stampedWith: string }[] = [];
-    billing.services.clocks.register({
+    // Taken out at the end: the clocks are the worker's shared stack's, which later files advance.
+    const unregister = billing.services.clocks.register({
       name: 'test-boundaries',
       async nextDueAt(organizationId, upTo) {
         if (organizationId !== tenant.organizationId) return null;
@@ -222,23 +223,27 @@ describe('due work runs boundary by boundary before the advance answers', () => 
       },
     });
 
-    const res = await advance(tenant.oat, { to: '2028-04-30T09:30:00Z' });
-    expect(res.body.now).toBe('2028-04-30T09:30:00.000Z');
-    expect(ran).toEqual([
-      {
-        at: '2028-02-29T09:30:00.000Z',
-        clockReads: '2028-02-29T09:30:00.000Z',
-        stampedWith: '2028-02-29T09:30:00.000Z',
-      },
-      {
-        at: '2028-03-31T09:30:00.000Z',
-        clockReads: '2028-03-31T09:30:00.000Z',
-        stampedWith: '2028-03-31T09:30:00.000Z',
-      },
-    ]);
+    try {
+      const res = await advance(tenant.oat, { to: '2028-04-30T09:30:00Z' });
+      expect(res.body.now).toBe('2028-04-30T09:30:00.000Z');
+      expect(ran).toEqual([
+        {
+          at: '2028-02-29T09:30:00.000Z',
+          clockReads: '2028-02-29T09:30:00.000Z',
+          stampedWith: '2028-02-29T09:30:00.000Z',
+        },
+        {
+          at: '2028-03-31T09:30:00.000Z',
+          clockReads: '2028-03-31T09:30:00.000Z',
+          stampedWith: '2028-03-31T09:30:00.000Z',
+        },
+      ]);
 
-    await advance(tenant.oat, { seconds: 86_400 * 60 });
-    expect(ran.map(r => r.at)).toEqual([...due].sort());
+      await advance(tenant.oat, { seconds: 86_400 * 60 });
+      expect(ran.map(r => r.at)).toEqual([...due].sort());
+    } finally {
+      unregister();
+    }
   });
 });
 

@@ -159,7 +159,9 @@ describe('subscriptions:create', () => {
 
   it('refuses a foreign or unknown product, and writes nothing', async () => {
     const em = stack.production.environment.billing.orm.em.fork();
-    const before = await em.count(Subscription, {});
+    // This file's two organizations: other files' subscriptions share the worker's stack.
+    const ours = { organizationId: { $in: [alice.organizationId, bob.organizationId] } };
+    const before = await em.count(Subscription, ours);
     const bobFree = await fx.product(bob.organizationId, { amount: 0 });
     expectIssue(
       await create({ product_id: bobFree.product.id, customer_id: customerId }),
@@ -177,7 +179,7 @@ describe('subscriptions:create', () => {
       ['body', 'product_id'],
       /does not exist/,
     );
-    expect(await em.fork().count(Subscription, {})).toBe(before);
+    expect(await em.fork().count(Subscription, ours)).toBe(before);
     expect(await em.fork().count(DomainEvent, { organizationId: bob.organizationId })).toBe(0);
   });
 

@@ -6,6 +6,7 @@ import {
   deleteKeys,
   get,
   type LimitedEnvironment,
+  EXACT_REDIS_COUNTING,
   MACHINE_REDIS,
   startLimited,
   tally,
@@ -57,9 +58,7 @@ async function start(settings: Record<string, string>, store: 'memory' | 'redis'
     // fallback, redis-down.test.ts): these tests count exactly, so they give Redis 5 s.
     {
       ...settings,
-      ...(store === 'redis'
-        ? { REDIS_URL: MACHINE_REDIS, REDIS_KEY_PREFIX: prefix, REDIS_COMMAND_TIMEOUT_MS: '5000' }
-        : {}),
+      ...(store === 'redis' ? { REDIS_URL: MACHINE_REDIS, REDIS_KEY_PREFIX: prefix, ...EXACT_REDIS_COUNTING } : {}),
     },
     name,
   );
@@ -122,9 +121,7 @@ describe.each(['memory', 'redis'] as const)('rate limits on %s counters', store 
       async () => {
         const other = await startLimited(database.url, {
           RATE_LIMIT_RULES: 'ip=100000/min',
-          ...(store === 'redis'
-            ? { REDIS_URL: MACHINE_REDIS, REDIS_KEY_PREFIX: prefix, REDIS_COMMAND_TIMEOUT_MS: '5000' }
-            : {}),
+          ...(store === 'redis' ? { REDIS_URL: MACHINE_REDIS, REDIS_KEY_PREFIX: prefix, ...EXACT_REDIS_COUNTING } : {}),
         });
         started.push(other);
         const res = await get(other.baseUrl, '/v1/organizations/', alice.oat);

@@ -15,6 +15,12 @@ import { freePort } from '../support/ports.js';
 
 export const MACHINE_REDIS = 'redis://127.0.0.1:6379';
 
+/**
+ * For tests that count exactly through Redis: a reply later than the default 250 ms on a busy machine would
+ * make that request count in per-process memory, the fallback for a dead Redis (docs/limits.md).
+ */
+export const EXACT_REDIS_COUNTING = { REDIS_COMMAND_TIMEOUT_MS: '5000' } as const;
+
 /** One environment as `npm start` builds it, with the given settings and the log lines it wrote. */
 export interface LimitedEnvironment extends RunningEnvironment {
   logs: { level: number; msg: string }[];

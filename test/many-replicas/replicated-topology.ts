@@ -10,7 +10,7 @@ import {
   stopAll,
   waitFor,
 } from '../distributed/support.js';
-import { deleteKeys, MACHINE_REDIS, redisReady, uniquePrefix } from '../limits/support.js';
+import { deleteKeys, EXACT_REDIS_COUNTING, MACHINE_REDIS, redisReady, uniquePrefix } from '../limits/support.js';
 import { databaseSettings, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../pgbouncer/pgbouncer.js';
 import { createTestDatabase, testServerUrl } from '../support/database.js';
 import { createTenant, identityAdminOn, TEST_SECRET, type Tenant } from '../support/stack.js';
@@ -149,8 +149,7 @@ export function useReplicatedTopology(limit: number): ReplicatedTopology {
       PUBLIC_URL,
       REDIS_URL: MACHINE_REDIS,
       REDIS_KEY_PREFIX: prefix,
-      // Counted exactly: a reply later than the default 250 ms on a busy machine must not fall back to memory.
-      REDIS_COMMAND_TIMEOUT_MS: '5000',
+      ...EXACT_REDIS_COUNTING,
       RATE_LIMITS: 'on',
       // Every request comes from 127.0.0.1: the address and default caller limits are out of the way,
       // and one organization's is low enough to count to.

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { IdentityRuntime } from '../../subgraphs/identity/runtime.js';
-import { burst, countKeys, deleteKeys, MACHINE_REDIS, redisReady, tally, uniquePrefix } from '../limits/support.js';
+import {
+  burst,
+  countKeys,
+  deleteKeys,
+  EXACT_REDIS_COUNTING,
+  MACHINE_REDIS,
+  redisReady,
+  tally,
+  uniquePrefix,
+} from '../limits/support.js';
 import { within } from '../support/embedded-server.js';
 import { call, createTenant, identityAdminOn, type Tenant } from '../support/stack.js';
 import { readBack, type SentCreate, sendCreate } from '../support/creates-under-kill.js';
@@ -65,8 +74,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'error',
       REDIS_URL: MACHINE_REDIS,
       REDIS_KEY_PREFIX: prefix,
-      // Counted exactly: a reply later than the default 250 ms on a busy machine must not fall back to memory.
-      REDIS_COMMAND_TIMEOUT_MS: '5000',
+      ...EXACT_REDIS_COUNTING,
       RATE_LIMITS: 'on',
       // Every request of this file comes from 127.0.0.1: the address and default caller limits are
       // raised out of the way, and two organizations get limits low enough to count to.

@@ -1,4 +1,5 @@
 import { call, type Tenant, type TestStack } from './stack.js';
+import { until } from './until.js';
 
 /** Where the benefits tests run: the stack, the merchant under test and its sandbox base URL. */
 export interface BenefitsWorld {
@@ -15,14 +16,22 @@ export function benefitHelpers(world: () => BenefitsWorld) {
   const api = (method: string, path: string, body?: unknown, token = world().owner.oat) =>
     call(world().base, method, path, { token, body });
 
-  /** Runs due jobs until `check` passes (the worker loop may hold a job a moment; we wait for it). */
+  /**
+   * Runs due jobs until `check` passes, for up to 60 s (the worker loop may hold a job a moment; we wait for
+   * it). Answers the last value either way: the caller's assertion says what was missing.
+   */
   async function settle<T>(check: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
     let value = await check();
-    for (let i = 0; i < 50 && !done(value); i++) {
-      await world().stack.sandbox.environment.billing.jobs.drain();
-      await new Promise(resolve => setTimeout(resolve, 100));
-      value = await check();
-    }
+    if (done(value)) return value;
+    await until(
+      async () => {
+        await world().stack.sandbox.environment.billing.jobs.drain();
+        value = await check();
+        return done(value);
+      },
+      60_000,
+      100,
+    );
     return value;
   }
 

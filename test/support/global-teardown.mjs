@@ -4,8 +4,14 @@
 import { rm } from 'node:fs/promises';
 
 export default async function globalTeardown() {
-  // Set by test/support/shared-stack.ts when the files ran in this process and one of them started it.
-  await globalThis[Symbol.for('billing.test.closeSharedStack')]?.();
+  // Set by test/support/shared-stack.ts when the files ran in this process and one of them started it. A close
+  // that fails is reported, and the rest of the tear-down still runs.
+  try {
+    await globalThis[Symbol.for('billing.test.closeSharedStack')]?.();
+  } catch (error) {
+    console.error('closing the shared test stack failed:', error);
+    process.exitCode = 1;
+  }
   const embedded = globalThis.__EMBEDDED_POSTGRES__;
   if (embedded) {
     await embedded.postgres.stop();

@@ -1,4 +1,5 @@
 import { call } from './stack.js';
+import { until } from './until.js';
 
 /** A call to the API as the merchant, answering the status and the parsed body. */
 type MerchantCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -15,11 +16,16 @@ export async function sellAndRenewOnce(sandboxBaseUrl: string, api: MerchantCall
     body: { confirmation_token_id: 'pm_card_visa' },
   });
   expect(confirmed.status).toBe(200);
+  // The subscription comes with the fulfilment, after the confirm: up to 60 s.
   let subscription: any;
-  for (let i = 0; i < 100 && !subscription; i++) {
-    subscription = (await api('GET', '/v1/subscriptions/?limit=10')).body.items[0];
-    if (!subscription) await new Promise(r => setTimeout(r, 100));
-  }
+  await until(
+    async () => {
+      subscription = (await api('GET', '/v1/subscriptions/?limit=10')).body.items[0];
+      return Boolean(subscription);
+    },
+    60_000,
+    100,
+  );
   expect(subscription).toMatchObject({ status: 'active', amount });
 
   // The renewal: a month later by the organization's clock.

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { call, type RunningEnvironment, type Tenant } from './stack.js';
+import { until } from './until.js';
 
 /**
  * What the portal's Benefits tests need from a seller: an uploaded file (Polar's flow: create, PUT the
@@ -69,9 +70,9 @@ export async function buyWithBenefits(
   await untilGranted(env, shop, customerId, benefitIds.length);
 }
 
-/** Runs the jobs until the customer holds `count` grants (the grant jobs run after the order). */
+/** Runs the jobs until the customer holds `count` grants, for up to 60 s (the grant jobs run after the order). */
 export async function untilGranted(env: RunningEnvironment, shop: Tenant, customerId: string, count: number) {
-  for (let i = 0; i < 200; i++) {
+  const granted = await until(async () => {
     await env.environment.billing.jobs.drain();
     const grants = await call(
       env.baseUrl,
@@ -79,8 +80,7 @@ export async function untilGranted(env: RunningEnvironment, shop: Tenant, custom
       `/v1/benefit-grants/?customer_id=${customerId}&is_granted=true&limit=100`,
       { token: shop.oat },
     );
-    if (grants.body.items?.length >= count) return;
-    await new Promise(resolve => setTimeout(resolve, 50));
-  }
-  throw new Error('the grants did not arrive');
+    return grants.body.items?.length >= count;
+  }, 60_000);
+  if (!granted) throw new Error('the grants did not arrive within 60 s');
 }

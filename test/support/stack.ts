@@ -49,36 +49,45 @@ export async function startTestStack(
         : createMigratedTestDatabase(`${label}_${name}`),
     ),
   );
-  for (const [index, name] of names.entries()) {
-    const database = ready[index];
-    const environment = await startEnvironment({
-      name,
-      config,
-      databaseUrl: database.url,
-      secret: TEST_SECRET,
-      clock,
-      logger,
-    });
-    const server = await new Promise<Server>(resolve => {
-      const s = keepIdleSocketsLonger(createServer(environment.app)).listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const { port } = server.address() as AddressInfo;
-    const admin = new IdentityAdmin(environment.identity.orm, environment.identity.services, clock, TEST_SECRET);
-    started.push({ env: { environment, baseUrl: `http://127.0.0.1:${port}`, admin }, server, drop: database.drop });
+  // One after the other, as `npm start` stops them: closing both at once was the change in place when one
+  // file's close once ran past its 60 s in a whole run (docs/performance.md#the-test-suites-budget).
+  const closeAll = async () => {
+    for (const { env, server, drop } of started) {
+      server.closeAllConnections();
+      await new Promise(resolve => server.close(resolve));
+      await env.environment.close();
+      await drop();
+    }
+  };
+  try {
+    for (const [index, name] of names.entries()) {
+      const database = ready[index];
+      const environment = await startEnvironment({
+        name,
+        config,
+        databaseUrl: database.url,
+        secret: TEST_SECRET,
+        clock,
+        logger,
+      });
+      const server = await new Promise<Server>(resolve => {
+        const s = keepIdleSocketsLonger(createServer(environment.app)).listen(0, '127.0.0.1', () => resolve(s));
+      });
+      const { port } = server.address() as AddressInfo;
+      const admin = new IdentityAdmin(environment.identity.orm, environment.identity.services, clock, TEST_SECRET);
+      started.push({ env: { environment, baseUrl: `http://127.0.0.1:${port}`, admin }, server, drop: database.drop });
+    }
+  } catch (error) {
+    // What did start is stopped, and every copy dropped: a failed start (retried by the next file on a
+    // shared stack) leaves no pools or timers behind in the worker.
+    await closeAll().catch(() => undefined);
+    for (const database of ready.slice(started.length)) await database.drop().catch(() => undefined);
+    throw error;
   }
   return {
     production: started[0].env,
     sandbox: started[1].env,
-    // One after the other, as `npm start` stops them: closing both at once was the change in place when one
-    // file's close once ran past its 60 s in a whole run (docs/performance.md#the-test-suites-budget).
-    close: async () => {
-      for (const { env, server, drop } of started) {
-        server.closeAllConnections();
-        await new Promise(resolve => server.close(resolve));
-        await env.environment.close();
-        await drop();
-      }
-    },
+    close: closeAll,
   };
 }
 

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { until } from '../support/until.js';
 import { WebClient } from './client.js';
 import { useDashboardTenant, PASSWORD, signInWithCsrf } from './dashboard-support.js';
 
@@ -36,19 +37,19 @@ async function query<T = any>(sql: string, params: unknown[] = []): Promise<T[]>
   }
 }
 
-/** The invitation e-mails queued to `to`: the owner-notice relay hands them to the outbox after the commit. */
+/**
+ * The invitation e-mails queued to `to`, once `count` are there or after up to 60 s: the owner-notice relay
+ * hands them to the outbox after the commit.
+ */
 async function invitationEmails(to: string, count = 1): Promise<{ subject: string; text: string }[]> {
   const read = () =>
     query<{ subject: string; text: string }>(
       `select subject, text_body as text from billing.outgoing_emails where to_address = $1 and kind = 'organization_invite'`,
       [to],
     );
-  for (let i = 0; i < 600; i++) {
-    const rows = await read();
-    if (rows.length >= count) return rows;
-    await new Promise(resolve => setTimeout(resolve, 50));
-  }
-  return read();
+  let rows: { subject: string; text: string }[] = [];
+  await until(async () => (rows = await read()).length >= count, 60_000);
+  return rows;
 }
 
 /** The members page's rows: e-mail → role. */
@@ -191,11 +192,12 @@ describe('member invitations', () => {
     expect(page).toContain('The invitation was kept in the sandbox&#39;s outgoing mail, not sent');
     expect(page).not.toContain('The invitation was sent by e-mail');
     expect(page).toContain('In the sandbox, which e-mails only its members, the invitation is kept');
+    // The relay keeps it after the commit: up to 60 s.
     let mail = '';
-    for (let i = 0; i < 600 && !mail.includes(invitee); i++) {
+    await until(async () => {
       mail = (await client.get(`/sandbox/emails?organization_id=${tenant.organizationId}`)).text;
-      if (!mail.includes(invitee)) await new Promise(resolve => setTimeout(resolve, 50));
-    }
+      return mail.includes(invitee);
+    }, 60_000);
     expect(mail).toContain('You&#39;ve been invited to Sandbox Invites');
     expect(mail).toContain(`To ${invitee}`);
   });

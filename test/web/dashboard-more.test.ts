@@ -1,5 +1,6 @@
 import { buyWithBenefits, createBenefit } from '../support/portal-benefits.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
+import { until } from '../support/until.js';
 import { useDashboardTenant, EVIL, signInWithCsrf } from './dashboard-support.js';
 
 /**
@@ -52,13 +53,13 @@ describe('customers: benefits and meters', () => {
     const events = [1, 2, 3].map(() => ({ name: 'api.call', customer_id: customerId }));
     expect((await api('POST', '/v1/events/ingest', { events })).status).toBe(200);
 
-    // The customer's meter is paired by the usage job that reads the ingested events.
+    // The customer's meter is paired by the usage job that reads the ingested events: up to 60 s.
     let meters: Record<string, any>[] = [];
-    for (let i = 0; i < 200 && !meters.length; i++) {
+    await until(async () => {
       await stack.sandbox.environment.billing.jobs.drain();
       meters = (await api('GET', `/v1/customer-meters/?customer_id=${customerId}`)).body.items;
-      if (!meters.length) await new Promise(resolve => setTimeout(resolve, 50));
-    }
+      return meters.length > 0;
+    }, 60_000);
     const grants = (await api('GET', `/v1/benefit-grants/?customer_id=${customerId}`)).body.items;
     expect(meters).toHaveLength(1);
     expect(meters[0]).toMatchObject({ consumed_units: 3, credited_units: 0, balance: -3 });

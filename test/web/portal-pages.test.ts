@@ -47,8 +47,8 @@ beforeAll(async () => {
     .body.token;
 });
 afterAll(async () => {
-  await stack?.close();
   for (const undo of unregister) undo();
+  await stack?.close();
 });
 
 async function signedIn(): Promise<WebClient> {
@@ -165,12 +165,14 @@ describe('the section registry', () => {
     const ids = () => portalSections().map(s => s.id);
     const extra = portalSections().find(s => s.id === 'test-extra')!;
     const undoNew = registerPortalSection({ ...extra, id: 'test-later', label: 'Later' }, { before: 'test-extra' });
-    expect(ids()).toContain('test-later');
-    expect(ids().indexOf('test-later')).toBe(ids().indexOf('test-extra') - 1);
     const undoReplacement = registerPortalSection({ ...extra, label: 'Replaced' });
-    expect(portalSections().find(s => s.id === 'test-extra')!.label).toBe('Replaced');
-    undoReplacement();
-    undoNew();
+    try {
+      expect(ids().indexOf('test-later')).toBe(ids().indexOf('test-extra') - 1);
+      expect(portalSections().find(s => s.id === 'test-extra')!.label).toBe('Replaced');
+    } finally {
+      undoReplacement();
+      undoNew();
+    }
     expect(ids()).not.toContain('test-later');
     expect(portalSections().find(s => s.id === 'test-extra')).toBe(extra);
   });

@@ -3,6 +3,7 @@ import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { sharedTestStack } from '../support/shared-stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { until } from '../support/until.js';
 
 /**
  * Webhook endpoints with an API version (docs/webhooks.md#api-versions): SDK 1.0.1 creates one and
@@ -170,12 +171,10 @@ describe('deliveries per version', () => {
       'customer.created',
     );
 
-    // The delivery log shows the bytes that were sent, per endpoint (recorded just after the answer).
-    let log = await api('GET', `/v1/webhooks/deliveries?endpoint_id=${versioned.body.id}`);
-    for (let i = 0; i < 50 && log.body.items.length < 2; i++) {
-      await new Promise(resolve => setTimeout(resolve, 100));
-      log = await api('GET', `/v1/webhooks/deliveries?endpoint_id=${versioned.body.id}`);
-    }
+    // The delivery log shows the bytes that were sent, per endpoint (recorded just after the answer: up to 60 s).
+    const deliveries = () => api('GET', `/v1/webhooks/deliveries?endpoint_id=${versioned.body.id}`);
+    let log!: Awaited<ReturnType<typeof deliveries>>; // `until` looks at least once
+    await until(async () => (log = await deliveries()).body.items.length >= 2, 60_000, 100);
     expect(log.body.items.map((d: any) => d.webhook_event.payload).sort()).toEqual(received.map(h => h.body).sort());
   });
 });

@@ -82,9 +82,13 @@ export class OrganizationClocks {
     this.leaseMs = limits.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
-  /** Adds a runner; runners at one instant run in the order they were registered. */
-  register(runner: DueWorkRunner): void {
+  /** Adds a runner; runners at one instant run in the order they were registered. Answers its removal. */
+  register(runner: DueWorkRunner): () => void {
     this.runners.push(runner);
+    return () => {
+      const at = this.runners.indexOf(runner);
+      if (at >= 0) this.runners.splice(at, 1);
+    };
   }
 
   /**

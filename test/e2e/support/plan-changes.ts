@@ -16,7 +16,7 @@ import { call, createTenant, type RunningEnvironment, type Tenant, type TestStac
 import { sharedTestStack } from '../../support/shared-stack.js';
 
 /**
- * Shared setup of the plan-change tests: one stack, a sandbox tenant (so the sandbox clock can put us
+ * Shared setup of the plan-change tests: the worker's shared stack (test/support/shared-stack.ts), a sandbox tenant (so the sandbox clock can put us
  * one day into a period), customers with a card saved at the test processor, products and
  * subscriptions written straight through billing's ORM.
  */
@@ -25,6 +25,7 @@ export let env: RunningEnvironment;
 export let base: string;
 export let tenant: Tenant;
 
+/** Before this file's tests: the worker's shared stack and this file's own sandbox tenant. */
 export function usePlanChangesStack() {
   beforeAll(async () => {
     stack = await sharedTestStack();
