@@ -1,9 +1,9 @@
 // What observability costs (`npm run bench`, target x; docs/observability.md#cost): target a (GET
-// /v1/organizations/ through the embedded stack) on five fresh services over the first one's data, one per
+// /v1/organizations/ through the embedded stack) on six fresh services over the first one's data, one per
 // configuration: off; metrics (METRICS_PORT set and scraped every second, where Prometheus' usual interval
 // is 15 s or more); traces (OTEL_EXPORTER_OTLP_ENDPOINT pointing at a local sink that accepts and discards,
-// bench/webhook-receiver.ts, with the exporter's default batching); both; and both with a tenth of the requests
-// traced. Each service is first warmed for BENCH_OBSERVABILITY_WARMUP_SECONDS (10); off's warm-up, run as fast
+// bench/webhook-receiver.ts, with the exporter's default batching); both; both with a tenth of the requests
+// traced; and traces with none sampled. Each service is first warmed for BENCH_OBSERVABILITY_WARMUP_SECONDS (10); off's warm-up, run as fast
 // as it answers, gives its throughput, and every round then offers each service the same steady rate, half of
 // that (BENCH_OBSERVABILITY_RATE sets it), in turns (BENCH_OBSERVABILITY_ROUNDS rounds, each starting one
 // configuration later, so that none always follows the same one).
@@ -51,7 +51,7 @@ export interface ObservabilityCostOptions extends ServiceLaunch {
 }
 
 interface Configuration {
-  label: 'off' | 'metrics' | 'traces' | 'both' | 'both, traces 10 %';
+  label: 'off' | 'metrics' | 'traces' | 'both' | 'both, traces 10 %' | 'traces, none sampled';
   metrics: boolean;
   traces: boolean;
   /** OTEL_TRACES_SAMPLER_ARG under parentbased_traceidratio; unset, every request is traced. */
@@ -65,6 +65,8 @@ const CONFIGURATIONS: Configuration[] = [
   { label: 'both', metrics: true, traces: true },
   // What docs/observability.md#traces suggests for production: a tenth of the requests traced.
   { label: 'both, traces 10 %', metrics: true, traces: true, sampled: '0.1' },
+  // Tracing on and every request left out: what a request pays for tracing being on, without any span.
+  { label: 'traces, none sampled', metrics: false, traces: true, sampled: '0' },
 ];
 
 interface Started {
