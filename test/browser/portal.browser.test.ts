@@ -5,7 +5,7 @@ import { createBenefit, untilGranted, uploadFile } from '../support/portal-benef
 import { BillingFixtures } from '../support/subscription-fixtures.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { sharedTestStack } from '../support/shared-stack.js';
-import { until } from '../support/until.js';
+import { firstValue } from '../support/until.js';
 
 /**
  * The customer portal pages in headless Chromium with JavaScript off: opened from a customer session's
@@ -199,13 +199,9 @@ describe('the customer portal in a browser', () => {
     });
     expect(confirmed.status).toBe(200);
     // The order comes with the fulfilment, after the confirm: up to 60 s.
-    let order: any;
-    await until(
-      async () => {
-        order = (await call(base, 'GET', `/v1/orders/?checkout_id=${checkout.body.id}`, { token: shop.oat })).body
-          .items[0];
-        return Boolean(order);
-      },
+    const order = await firstValue(
+      async () =>
+        (await call(base, 'GET', `/v1/orders/?checkout_id=${checkout.body.id}`, { token: shop.oat })).body.items[0],
       60_000,
       100,
     );
@@ -275,12 +271,10 @@ describe('the customer portal in a browser', () => {
       await call(base, 'POST', '/v1/customer-sessions/', { token: shop.oat, body: { customer_id: buyer.id } })
     ).body;
     // The license key is granted by a job after the order: up to 60 s.
-    let key: any;
-    await until(
+    const key = await firstValue(
       async () => {
         await stack.production.environment.billing.jobs.drain();
-        key = (await call(base, 'GET', '/v1/customer-portal/license-keys/', { token })).body.items?.[0];
-        return Boolean(key);
+        return (await call(base, 'GET', '/v1/customer-portal/license-keys/', { token })).body.items?.[0];
       },
       60_000,
       100,
@@ -366,22 +360,21 @@ describe('the customer portal in a browser', () => {
       await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
 
       // The code's e-mail is sent by a job after the request: up to 60 s.
-      let code = '';
-      await until(
-        async () => {
-          await stack.production.environment.billing.jobs.drain();
-          const rows = await stack.production.environment.billing.orm.em
-            .fork()
-            .execute(
-              `select text_body from billing.outgoing_emails where to_address = ? and status = 'sent' order by created_at desc limit 1`,
-              [customer.email],
-            );
-          code = /^([A-Z0-9]{6})$/m.exec(rows[0]?.text_body ?? '')?.[1] ?? '';
-          return Boolean(code);
-        },
-        60_000,
-        100,
-      );
+      const code =
+        (await firstValue(
+          async () => {
+            await stack.production.environment.billing.jobs.drain();
+            const rows = await stack.production.environment.billing.orm.em
+              .fork()
+              .execute(
+                `select text_body from billing.outgoing_emails where to_address = ? and status = 'sent' order by created_at desc limit 1`,
+                [customer.email],
+              );
+            return /^([A-Z0-9]{6})$/m.exec(rows[0]?.text_body ?? '')?.[1];
+          },
+          60_000,
+          100,
+        )) ?? '';
       expect(code).toHaveLength(6);
 
       await page.getByLabel('Code').fill('WRONG1');

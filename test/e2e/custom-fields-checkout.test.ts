@@ -1,7 +1,7 @@
 import { ManualClock } from '../../kit/clock.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { sharedTestStack } from '../support/shared-stack.js';
-import { until } from '../support/until.js';
+import { firstValue } from '../support/until.js';
 
 /**
  * Custom fields in use (docs/custom-fields.md#on-products, #answers), in the sandbox (test processor): a product
@@ -158,8 +158,7 @@ describe('a checkout takes the answers', () => {
       return subs.find((s: any) => s.checkout_id === checkout.body.id);
     };
     // The subscription comes with the fulfilment, after the confirm: up to 60 s.
-    let subscription: any;
-    await until(async () => Boolean((subscription = await find())), 60_000);
+    const subscription = await firstValue(find, 60_000);
     expect(subscription.custom_field_data).toEqual({ company: 'Initech', terms: true });
 
     const renamed = await api('PATCH', `/v1/custom-fields/${fields.company.id}`, {

@@ -2,7 +2,7 @@ import type { TestPaymentProcessor } from '../../subgraphs/billing/payments/test
 import { ManualClock } from '../../kit/clock.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { sharedTestStack } from '../support/shared-stack.js';
-import { until } from '../support/until.js';
+import { firstValue } from '../support/until.js';
 
 /**
  * A renewal that needs 3-D Secure, in the sandbox, through the API (docs/recurring.md, docs/payments.md):
@@ -91,17 +91,15 @@ async function pastDueWithAuthentication() {
  * sandbox's outgoing mail once its job has run after the renewal's commit (looked for up to 60 s).
  */
 async function pastDueMailTo(to: string, api: (method: string, path: string) => Promise<{ body: any }>) {
-  let message: any;
-  const found = await until(
-    async () => {
-      const mail = await api('GET', '/v1/sandbox/emails/?limit=100');
-      message = mail.body.items.find((m: any) => m.kind === 'subscription_past_due' && m.to === to);
-      return Boolean(message);
-    },
+  const message = await firstValue(
+    async () =>
+      (await api('GET', '/v1/sandbox/emails/?limit=100')).body.items.find(
+        (m: any) => m.kind === 'subscription_past_due' && m.to === to,
+      ),
     60_000,
     100,
   );
-  if (found) return message;
+  if (message) return message;
   throw new Error(`no subscription_past_due e-mail to ${to} within 60 s`);
 }
 

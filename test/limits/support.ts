@@ -12,6 +12,7 @@ import { IdentityAdmin } from '../../subgraphs/identity/admin.js';
 import { createMigratedTestDatabase } from '../support/database.js';
 import { call, type RunningEnvironment, TEST_SECRET } from '../support/stack.js';
 import { freePort } from '../support/ports.js';
+import { until } from '../support/until.js';
 
 export const MACHINE_REDIS = 'redis://127.0.0.1:6379';
 
@@ -191,13 +192,12 @@ export class OwnRedis {
   }
 }
 
-/** Polls `check` until it holds (state, not time, is what the test asserts). */
+/**
+ * Polls `check` every `pauseMs` until it holds, for up to `attempts` × `pauseMs` (state, not time, is what the
+ * test asserts).
+ */
 export async function eventually(check: () => Promise<boolean>, attempts = 100, pauseMs = 100): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
-    if (await check()) return;
-    await new Promise(resolve => setTimeout(resolve, pauseMs));
-  }
-  throw new Error('condition never held');
+  if (!(await until(check, attempts * pauseMs, pauseMs))) throw new Error('condition never held');
 }
 
 /**

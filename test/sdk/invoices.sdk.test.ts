@@ -3,13 +3,12 @@
 // details, 202, a signed link that serves the PDF), the PDF read back with a PDF parser (unpdf), the
 // billing edits Polar refuses, and a regeneration after an allowed edit replacing the PDF.
 import type { Polar } from '@polar-sh/sdk';
-import type { Order } from '@polar-sh/sdk/models/components/order.js';
 import { MissingInvoiceBillingDetails } from '@polar-sh/sdk/models/errors/missinginvoicebillingdetails.js';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { failure, ok, polarClient } from '../support/sdk.js';
 import { call, createTenant, type Tenant, type TestStack } from '../support/stack.js';
 import { sharedTestStack } from '../support/shared-stack.js';
-import { until } from '../support/until.js';
+import { firstValue } from '../support/until.js';
 
 let stack: TestStack;
 let owner: Tenant;
@@ -34,11 +33,10 @@ async function sell(price: Record<string, unknown>, email: string, discountId?: 
     }),
   );
   // The confirm answers `confirmed`; the order comes with the fulfilment, moments later (up to 60 s).
-  let order: Order | undefined;
-  await until(async () => {
-    order = (await ok(merchant.orders.list({ checkoutId: checkout.id }))).result.items[0];
-    return Boolean(order);
-  }, 60_000);
+  const order = await firstValue(
+    async () => (await ok(merchant.orders.list({ checkoutId: checkout.id }))).result.items[0],
+    60_000,
+  );
   if (order) return order;
   throw new Error(`no order for checkout ${checkout.id} within 60 s`);
 }

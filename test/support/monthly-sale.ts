@@ -1,5 +1,5 @@
 import { call } from './stack.js';
-import { until } from './until.js';
+import { firstValue } from './until.js';
 
 /** A call to the API as the merchant, answering the status and the parsed body. */
 type MerchantCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -17,12 +17,8 @@ export async function sellAndRenewOnce(sandboxBaseUrl: string, api: MerchantCall
   });
   expect(confirmed.status).toBe(200);
   // The subscription comes with the fulfilment, after the confirm: up to 60 s.
-  let subscription: any;
-  await until(
-    async () => {
-      subscription = (await api('GET', '/v1/subscriptions/?limit=10')).body.items[0];
-      return Boolean(subscription);
-    },
+  const subscription = await firstValue(
+    async () => (await api('GET', '/v1/subscriptions/?limit=10')).body.items[0],
     60_000,
     100,
   );

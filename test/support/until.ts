@@ -11,3 +11,17 @@ export async function until(done: () => Promise<boolean> | boolean, withinMs: nu
     await new Promise(resolve => setTimeout(resolve, everyMs));
   }
 }
+
+/**
+ * The first value `probe` gives that is neither undefined nor null, looking as `until` does; undefined when
+ * none came within `withinMs`.
+ */
+export async function firstValue<T>(
+  probe: () => Promise<T | undefined | null>,
+  withinMs: number,
+  everyMs = 50,
+): Promise<T | undefined> {
+  let value: T | undefined | null;
+  await until(async () => (value = await probe()) != null, withinMs, everyMs);
+  return value ?? undefined;
+}

@@ -4,7 +4,7 @@
 // off-session charges switched on with a saved card (draft orders, docs/selling.md#draft-orders), and
 // small REST and SQL helpers its calls use to find what an earlier call made.
 import { call, type TestStack } from '../stack.js';
-import { until } from '../until.js';
+import { firstValue } from '../until.js';
 import type { WalkWorld } from './seed.js';
 
 export interface WriteWorld extends WalkWorld {
@@ -63,7 +63,7 @@ export async function seedWriteExtras(stack: TestStack, world: WalkWorld): Promi
 
 /** The first value `probe` gives that is not undefined, probing up to 5 s (work done after a commit). */
 export async function eventually<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  let value: T | undefined;
-  if (await until(async () => (value = await probe()) !== undefined, 5_000)) return value as T;
+  const value = await firstValue(probe, 5_000);
+  if (value !== undefined) return value;
   throw new Error('eventually: nothing after 5 s');
 }
