@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
+import { statementText } from './statement-text.js';
 import { childSpan, failSpan } from './tracing.js';
 
 /**
@@ -8,7 +9,7 @@ import { childSpan, failSpan } from './tracing.js';
  * `pg.Client#query`, so wrapping that one method covers them all; it is wrapped only when tracing is on.
  * MikroORM may resolve a `pg` of its own (a nested copy): its `Client` is wrapped too.
  * A statement outside any span (a background loop's) starts no trace of its own. Statements carry their
- * text with placeholders, never their values.
+ * text with every literal replaced (statement-text.ts), never their values.
  */
 let wrapped = false;
 
@@ -29,7 +30,7 @@ function wrapQuery(Client: typeof pg.Client): void {
     const text = typeof first === 'string' ? first : (first?.text ?? '');
     const span = childSpan('pg.query', {
       'db.system.name': 'postgresql',
-      'db.query.text': text.length > 2000 ? `${text.slice(0, 2000)}…` : text,
+      'db.query.text': statementText(text),
     });
     if (!span) return original.apply(this, args);
     const last = args.length - 1;

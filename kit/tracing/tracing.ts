@@ -1,18 +1,26 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Span, Tracer } from '@opentelemetry/api';
-import type * as OtelApi from '@opentelemetry/api';
+import type { OtlpExporter } from './otlp-exporter.js';
+import type { Sampler } from './sampler.js';
+import { type AttributeValue, Span, SpanKind } from './span.js';
+import { extractContext, injectContext, newSpanId, newTraceId, type SpanContext } from './trace-context.js';
+
+export type { Span };
 
 /**
- * OpenTelemetry traces (docs/observability.md#traces): a server span per request in the REST adapter,
- * the gateway and each subgraph, joined across processes by the W3C `traceparent` header, and a span per
- * PostgreSQL statement under them, exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or
- * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set. Off, nothing is loaded: the SDK is imported only by
- * `startTracing`, and every hook below checks one variable first.
+ * Traces (docs/observability.md#traces): a server span per request in the REST adapter, the gateway and
+ * each subgraph, joined across processes by the W3C `traceparent` header, and a span per PostgreSQL
+ * statement under them, exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set. The spans are this module's own, not an OpenTelemetry SDK's:
+ * that SDK cost four times as much per request (docs/observability.md#cost). Off, nothing is loaded:
+ * the exporter is imported only by `startTracing`, and every hook below checks one variable first.
  */
 
 interface On {
-  api: typeof OtelApi;
-  tracer: Tracer;
+  sampler: Sampler;
+  exporter: OtlpExporter;
+  /** The running span: recorded (sampled), or only the context a trace left out carries on. */
+  current: AsyncLocalStorage<Span | SpanContext>;
 }
 let on: On | null = null;
 
@@ -21,44 +29,40 @@ export const tracingOn = (): boolean => on !== null;
 
 /**
  * Starts tracing for the process when an OTLP endpoint is configured; answers the flush-and-stop to run
- * at shutdown, or null (off). The exporter reads the standard OTEL_EXPORTER_OTLP_* variables itself.
+ * at shutdown, or null (off).
  */
 export async function startTracing(
   serviceName: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<(() => Promise<void>) | null> {
   if (on || !(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) return null;
-  const [api, sdk, { OTLPTraceExporter }, contextHooks, core, resources, { samplerOf }] = await Promise.all([
-    import('@opentelemetry/api'),
-    import('@opentelemetry/sdk-trace'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/context-async-hooks'),
-    import('@opentelemetry/core'),
-    import('@opentelemetry/resources'),
+  const [{ OtlpExporter, exporterSettings }, { samplerOf }, { traceStatements }] = await Promise.all([
+    import('./otlp-exporter.js'),
     import('./sampler.js'),
+    import('./pg-spans.js'),
   ]);
-  const provider = new sdk.TracerProvider({
-    resource: resources.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName }),
-    sampler: samplerOf(env, sdk, message => process.emitWarning(message, 'TracingConfiguration')),
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
-  });
-  api.context.setGlobalContextManager(new contextHooks.AsyncLocalStorageContextManager().enable());
-  api.propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
-  api.trace.setGlobalTracerProvider(provider);
-  on = { api, tracer: api.trace.getTracer('billing') };
-  const { traceStatements } = await import('./pg-spans.js');
+  const warn = (message: string) => process.emitWarning(message, 'TracingConfiguration');
+  const settings = exporterSettings(env, serviceName, warn);
+  if (!settings) return null;
+  const exporter = new OtlpExporter(settings, message => process.emitWarning(message, 'TracingExport'));
+  on = { sampler: samplerOf(env, warn), exporter, current: new AsyncLocalStorage() };
   traceStatements();
-  return () => provider.shutdown();
+  return async () => {
+    on = null;
+    await exporter.shutdown();
+  };
 }
 
-/** The span that is running (a request's, a statement's), or undefined: off, or outside a request. */
+/** The recorded span that is running (a request's, a statement's), or undefined: off, outside a request, or left out. */
 export function activeSpan(): Span | undefined {
-  return on?.api.trace.getActiveSpan();
+  const current = on?.current.getStore();
+  return current instanceof Span ? current : undefined;
 }
 
 /**
  * Runs `serve` inside a server span continuing the caller's trace (its `traceparent`); `finish` ends the
- * span with the status (and, for the adapter, the route template) known once the answer is sent.
+ * span with the status (and, for the adapter, the route template) known once the answer is sent. The span
+ * keeps `attributes` (not a copy): each call passes its own.
  */
 export function serveTraced<T>(
   name: string,
@@ -67,75 +71,94 @@ export function serveTraced<T>(
   serve: (finish: (status: number, route?: string) => void) => T,
 ): T {
   if (!on) return serve(() => undefined);
-  const { api, tracer } = on;
-  const parent = api.propagation.extract(api.context.active(), headers);
-  const span = tracer.startSpan(name, { kind: api.SpanKind.SERVER, attributes }, parent);
+  const parent = extractContext(headers);
+  const traceId = parent?.traceId ?? newTraceId();
+  if (!on.sampler(parent, traceId)) {
+    const skipped: SpanContext = { traceId, spanId: newSpanId(), sampled: false, traceState: parent?.traceState };
+    return on.current.run(skipped, () => serve(() => undefined));
+  }
+  const span = new Span(
+    on.exporter,
+    name,
+    SpanKind.SERVER,
+    { traceId, spanId: newSpanId(), parentSpanId: parent?.spanId, traceState: parent?.traceState },
+    attributes,
+  );
   const finish = (status: number, route?: string) => {
     span.setAttribute('http.response.status_code', status);
     if (route) {
       span.setAttribute('http.route', route);
       span.updateName(`${attributes['http.request.method'] ?? ''} ${route}`.trim());
     }
-    if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });
+    if (status >= 500) span.setError();
     span.end();
   };
-  return api.context.with(api.trace.setSpan(parent, span), () => serve(finish));
+  return on.current.run(span, () => serve(finish));
 }
 
 /** `traceparent` (and `tracestate`) of the running span, for a call to another process; nothing when off. */
 export function traceHeaders(): Record<string, string> {
-  if (!on) return {};
+  const current = on?.current.getStore();
   const carrier: Record<string, string> = {};
-  on.api.propagation.inject(on.api.context.active(), carrier);
+  if (current) injectContext(current, carrier);
   return carrier;
 }
 
 /**
- * Runs `work` in a client span under the running one (a PostgreSQL statement); untraced outside any span and
- * under a span the sampler left out, whose children every sampler offered would leave out too
- * (docs/observability.md#traces): no span is made for them.
+ * A client span under the running one (a PostgreSQL statement), to be ended by the caller; none outside
+ * any span and under a span the sampler left out, whose children every sampler offered would leave out
+ * too (docs/observability.md#traces).
  */
-export function childSpan(name: string, attributes: Record<string, string>): Span | undefined {
-  if (!on) return undefined;
-  const { api, tracer } = on;
-  if (!sampled(api, api.trace.getActiveSpan())) return undefined;
-  return tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes });
+export function childSpan(name: string, attributes: Record<string, AttributeValue>): Span | undefined {
+  const parent = on?.current.getStore();
+  if (!on || !(parent instanceof Span)) return undefined;
+  return new Span(on.exporter, name, SpanKind.CLIENT, under(parent), attributes);
 }
 
 /**
  * Runs `work` in an internal span under the running one: the embedded topology's in-process hops (the
  * gateway, a subgraph), which have no server span of their own because no HTTP request crosses them.
  * Off, outside any span, or under a span the sampler left out (as `childSpan`), `work` runs as it is.
+ * The span keeps `attributes`, as `serveTraced`'s does.
  */
-export function inSpan<T>(name: string, attributes: Record<string, string>, work: () => Promise<T>): Promise<T> {
-  if (!on) return work();
-  const { api, tracer } = on;
-  const parent = api.context.active();
-  if (!sampled(api, api.trace.getSpan(parent))) return work();
-  const span = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL, attributes }, parent);
-  return api.context.with(api.trace.setSpan(parent, span), async () => {
+export function inSpan<T>(
+  name: string,
+  attributes: Record<string, AttributeValue>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const parent = on?.current.getStore();
+  if (!on || !(parent instanceof Span)) return work();
+  const span = new Span(on.exporter, name, SpanKind.INTERNAL, under(parent), attributes);
+  // One reaction on `work`'s promise rather than an async wrapper: two fewer promises per hop.
+  return on.current.run(span, () => {
+    let running: Promise<T>;
     try {
-      return await work();
+      running = work();
     } catch (error) {
-      failSpan(span, error);
-      throw error;
-    } finally {
+      span.fail(error);
       span.end();
+      throw error;
     }
+    return running.then(
+      value => {
+        span.end();
+        return value;
+      },
+      error => {
+        span.fail(error);
+        span.end();
+        throw error;
+      },
+    );
   });
 }
 
-/**
- * Whether `span`'s trace was sampled, by its context's flag rather than `isRecording()`: a library's own no-op
- * span (Apollo's gateway makes them) records nothing but carries a sampled trace on.
- */
-function sampled(api: typeof OtelApi, span: Span | undefined): boolean {
-  return span !== undefined && (span.spanContext().traceFlags & api.TraceFlags.SAMPLED) !== 0;
+/** A new span's place under `parent`, in its trace. */
+function under(parent: Span) {
+  return { traceId: parent.traceId, spanId: newSpanId(), parentSpanId: parent.spanId, traceState: parent.traceState };
 }
 
-/** Marks `span` failed. */
+/** Marks `span` failed, with the error as its exception event. */
 export function failSpan(span: Span, error: unknown): void {
-  if (!on) return;
-  span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: on.api.SpanStatusCode.ERROR });
+  span.fail(error);
 }

@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import * as sdk from '@opentelemetry/sdk-trace';
-import { context, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { samplerOf } from '../sampler.js';
 
 const TRACE_IDS = Array.from({ length: 2000 }, () => randomBytes(16).toString('hex'));
 
 /** How many of the 2,000 root requests the sampler keeps. */
 function kept(env: NodeJS.ProcessEnv, warnings: string[] = []): number {
-  const sampler = samplerOf(env, sdk, message => warnings.push(message));
-  return TRACE_IDS.filter(
-    id =>
-      sampler.shouldSample(context.active(), id, 'GET /v1/products/', SpanKind.SERVER, {}, []).decision ===
-      sdk.SamplingDecision.RECORD_AND_SAMPLED,
-  ).length;
+  const sampler = samplerOf(env, message => warnings.push(message));
+  return TRACE_IDS.filter(id => sampler(undefined, id)).length;
 }
 
 describe('OTEL_TRACES_SAMPLER', () => {
@@ -26,19 +20,24 @@ describe('OTEL_TRACES_SAMPLER', () => {
     expect(tenth).toBeGreaterThan(100);
     expect(tenth).toBeLessThan(300);
     expect(kept({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' })).toBe(0);
+    expect(kept({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1' })).toBe(2000);
   });
 
-  test('parent-based samplers keep the caller’s decision', () => {
-    const sampler = samplerOf({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' }, sdk, () => undefined);
-    const parent = trace.setSpanContext(context.active(), {
-      traceId: TRACE_IDS[7],
-      spanId: '00000000000000aa',
-      traceFlags: TraceFlags.SAMPLED,
-      isRemote: true,
-    });
-    const decision = sampler.shouldSample(parent, TRACE_IDS[7], 'POST /graphql', SpanKind.SERVER, {}, []).decision;
-    expect(decision).toBe(sdk.SamplingDecision.RECORD_AND_SAMPLED);
+  test('a ratio decides by the trace id alone: every process decides one trace alike', () => {
+    const one = samplerOf({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' }, () => undefined);
+    const other = samplerOf({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' }, () => undefined);
+    expect(TRACE_IDS.map(id => one(undefined, id))).toEqual(TRACE_IDS.map(id => other(undefined, id)));
+  });
+
+  test('parent-based samplers keep the caller’s decision; the others decide for themselves', () => {
+    const parentBased = samplerOf({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' }, () => undefined);
+    expect(parentBased({ sampled: true }, TRACE_IDS[7])).toBe(true);
+    expect(parentBased({ sampled: false }, TRACE_IDS[7])).toBe(false);
     expect(kept({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' })).toBe(0);
+    expect(samplerOf({ OTEL_TRACES_SAMPLER: 'always_off' }, () => undefined)({ sampled: true }, TRACE_IDS[7])).toBe(
+      false,
+    );
+    expect(samplerOf({}, () => undefined)({ sampled: false }, TRACE_IDS[7])).toBe(false);
   });
 
   test('a name or ratio it does not know is said, and the default holds', () => {

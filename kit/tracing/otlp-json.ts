@@ -1,0 +1,91 @@
+import { performance } from 'node:perf_hooks';
+import type { AttributeValue, Span } from './span.js';
+
+/**
+ * OTLP/JSON (docs/observability.md#traces), written as text: a span's object is made when the span ends
+ * (`spanJson`), and a batch is those texts between the request's head and tail (`exportBody`). Every string
+ * is escaped to ASCII, so a text's length is its size in bytes and it is stored as Latin-1. Ids are hex, as
+ * OTLP/JSON has them; times are decimal nanosecond strings; status is left out (unset) unless 2, an error.
+ * Attribute keys are this service's own names.
+ */
+export function spanJson(span: Span): string {
+  const parent = span.parentSpanId ? `"parentSpanId":"${span.parentSpanId}",` : '';
+  const state = span.traceState ? `"traceState":${quoted(span.traceState)},` : '';
+  const status = span.failed ? ',"status":{"code":2}' : '';
+  return `{"traceId":"${span.traceId}","spanId":"${span.spanId}",${parent}${state}"name":${quoted(span.name)},"kind":${span.kind},"startTimeUnixNano":"${unixNanos(span.startedAt)}","endTimeUnixNano":"${unixNanos(span.endedAt ?? span.startedAt)}","attributes":${attributesJson(span.attributes)}${eventsJson(span)}${status}}`;
+}
+
+/** A request's body: the resource (the process), then the spans, `spans` being their texts joined by commas. */
+export function exportBody(resource: Record<string, string>, spans: Buffer): Buffer {
+  const head = `{"resourceSpans":[{"resource":{"attributes":${attributesJson(resource)}},"scopeSpans":[{"scope":{"name":"billing"},"spans":[`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), spans, Buffer.from(']}]}]}', 'latin1')]);
+}
+
+/** The `exception` event OpenTelemetry records for a span that failed with one. */
+function eventsJson(span: Span): string {
+  const exception = span.exception;
+  if (!exception) return '';
+  const attributes: Record<string, string> = {
+    'exception.type': exception.type,
+    'exception.message': exception.message,
+  };
+  if (exception.stack) attributes['exception.stacktrace'] = exception.stack;
+  return `,"events":[{"name":"exception","timeUnixNano":"${unixNanos(exception.at)}","attributes":${attributesJson(attributes)}}]`;
+}
+
+function attributesJson(attributes: Record<string, AttributeValue>): string {
+  let text = '';
+  for (const key in attributes) {
+    const value = attributes[key];
+    const typed =
+      typeof value === 'string'
+        ? `"stringValue":${quoted(value)}`
+        : typeof value === 'boolean'
+          ? `"boolValue":${value}`
+          : Number.isInteger(value)
+            ? `"intValue":"${value}"`
+            : `"doubleValue":${Number.isFinite(value) ? value : quoted(String(value))}`;
+    text += `${text === '' ? '' : ','}{"key":"${key}","value":{${typed}}}`;
+  }
+  return `[${text}]`;
+}
+
+/** Printable ASCII without quote or backslash needs no escaping: most strings, and cheaper to test than to escape. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const NOT_ASCII = /[^\x00-\x7f]/g;
+
+/** Long strings that come again (a statement's text) are escaped once: the last few hundred are kept. */
+const escaped = new Map<string, string>();
+const MAX_ESCAPED = 256;
+const LONG = 64;
+
+/** `text` as a JSON string in ASCII: JSON.stringify's escapes, and \u escapes for everything past 0x7f. */
+export function quoted(text: string): string {
+  const long = text.length > LONG;
+  let json = long ? escaped.get(text) : undefined;
+  if (json !== undefined) return json;
+  json = PLAIN.test(text) ? `"${text}"` : JSON.stringify(text).replace(NOT_ASCII, unicodeEscape);
+  if (long) {
+    if (escaped.size >= MAX_ESCAPED) escaped.clear();
+    escaped.set(text, json);
+  }
+  return json;
+}
+
+const unicodeEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+// Times: microseconds since the epoch (exact in a double), written as seconds and a zero-padded rest so
+// that only small integers are turned into text; the seconds' text is kept while they last.
+const ORIGIN_US = performance.timeOrigin * 1000;
+let lastSecond = -1;
+let lastSecondText = '';
+
+export function unixNanos(monotonicMs: number): string {
+  const micros = Math.round(ORIGIN_US + monotonicMs * 1000);
+  const second = Math.floor(micros / 1e6);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastSecondText = String(second);
+  }
+  return `${lastSecondText}${String(micros - second * 1e6 + 1e6).slice(1)}000`;
+}
