@@ -66,11 +66,11 @@ function tracesUrl(env: NodeJS.ProcessEnv): URL | null {
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const text = own || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : '');
   if (!text) return null;
-  try {
-    const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
-  } catch {}
-  throw new Error(`OTLP endpoint ${text} is not an http(s) URL`);
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return url;
+  // A typo here would otherwise lose every trace in silence: the process does not start.
+  const name = own ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  throw new Error(`${name}=${own || base} is not an http(s) URL`);
 }
 
 /** `key1=value1,key2=value2`, values percent-decoded, as the OTLP variables write headers and attributes. */
