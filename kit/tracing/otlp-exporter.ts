@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { gzipSync } from 'node:zlib';
-import { exportBody, spanJson } from './otlp-json.js';
+import { BATCH_TAIL, batchHead, spanJson } from './otlp-json.js';
 import type { Span, SpanSink } from './span.js';
 import { SpanBatches } from './span-batches.js';
 
@@ -104,7 +104,12 @@ export class OtlpExporter implements SpanSink {
   ) {
     const Agent = settings.url.protocol === 'https:' ? https.Agent : http.Agent;
     this.agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    this.batches = new SpanBatches(settings.maxBatchSize, settings.maxQueueSize);
+    this.batches = new SpanBatches(
+      settings.maxBatchSize,
+      settings.maxQueueSize,
+      batchHead(settings.resource),
+      BATCH_TAIL,
+    );
   }
 
   onEnd(span: Span): void {
@@ -143,9 +148,9 @@ export class OtlpExporter implements SpanSink {
   private async send(): Promise<void> {
     const batch = this.batches.take();
     if (!batch) return;
-    const body = exportBody(this.settings.resource, batch.spans);
     try {
-      await this.post(this.settings.gzip ? gzipSync(body) : body);
+      await this.post(this.settings.gzip ? gzipSync(batch.body) : batch.body);
+      batch.release();
     } catch (error) {
       this.failed(batch.count, error);
     }

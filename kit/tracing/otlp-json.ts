@@ -3,7 +3,7 @@ import type { AttributeValue, Span } from './span.js';
 
 /**
  * OTLP/JSON (docs/observability.md#traces), written as text: a span's object is made when the span ends
- * (`spanJson`), and a batch is those texts between the request's head and tail (`exportBody`). Every string
+ * (`spanJson`), and a batch is those texts between `batchHead` and `BATCH_TAIL`. Every string
  * is escaped to ASCII, so a text's length is its size in bytes and it is stored as Latin-1. Ids are hex, as
  * OTLP/JSON has them; times are decimal nanosecond strings; status is left out (unset) unless 2, an error.
  * Attribute keys are this service's own names.
@@ -15,11 +15,16 @@ export function spanJson(span: Span): string {
   return `{"traceId":"${span.traceId}","spanId":"${span.spanId}",${parent}${state}"name":${quoted(span.name)},"kind":${span.kind},"startTimeUnixNano":"${unixNanos(span.startedAt)}","endTimeUnixNano":"${unixNanos(span.endedAt ?? span.startedAt)}","attributes":${attributesJson(span.attributes)}${eventsJson(span)}${status}}`;
 }
 
-/** A request's body: the resource (the process), then the spans, `spans` being their texts joined by commas. */
-export function exportBody(resource: Record<string, string>, spans: Buffer): Buffer {
-  const head = `{"resourceSpans":[{"resource":{"attributes":${attributesJson(resource)}},"scopeSpans":[{"scope":{"name":"billing"},"spans":[`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), spans, Buffer.from(']}]}]}', 'latin1')]);
+/** What goes before a batch's spans: the resource (the process) and the scope. */
+export function batchHead(resource: Record<string, string>): Buffer {
+  return Buffer.from(
+    `{"resourceSpans":[{"resource":{"attributes":${attributesJson(resource)}},"scopeSpans":[{"scope":{"name":"billing"},"spans":[`,
+    'latin1',
+  );
 }
+
+/** What goes after a batch's spans. */
+export const BATCH_TAIL = Buffer.from(']}]}]}', 'latin1');
 
 /** The `exception` event OpenTelemetry records for a span that failed with one. */
 function eventsJson(span: Span): string {
