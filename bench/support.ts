@@ -26,8 +26,16 @@ export interface Child {
 }
 
 /** Spawns a Node script; its output is kept (last 64 kB) and shown when it dies unexpectedly. */
-export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Child {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnNode(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+  /** A program Node runs under, with its arguments (valgrind, for bench/observability-instructions.ts). */
+  wrapper: string[] = [],
+): Child {
+  const command = [...wrapper, process.execPath, ...nodeArgs, script, ...args];
+  const child = spawn(command[0], command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output += chunk.toString();
@@ -94,6 +102,7 @@ export async function startReplica(
   launch: ServiceLaunch,
   label: string,
   extra: NodeJS.ProcessEnv = {},
+  wrapper: string[] = [],
 ): Promise<StartedService> {
   const [port, sandboxPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = { ...launch.env };
@@ -105,9 +114,10 @@ export async function startReplica(
     DATA_DIR: `${launch.env.DATA_DIR ?? '.'}-${label}`,
     ...extra,
   });
-  const child = spawnNode(launch.service, [], env, launch.nodeArgs);
+  const child = spawnNode(launch.service, [], env, launch.nodeArgs, wrapper);
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilReady(`${baseUrl}/readyz`, child);
+  // Under valgrind a start takes minutes, not seconds.
+  await waitUntilReady(`${baseUrl}/readyz`, child, wrapper.length > 0 ? 600_000 : undefined);
   return { child, baseUrl, sandboxUrl: `http://127.0.0.1:${sandboxPort}` };
 }
 
