@@ -35,7 +35,6 @@ import { benchIdle } from './idle.js';
 import { benchMetrics } from './metrics.js';
 import { benchDashboard } from './dashboard.js';
 import { benchObservabilityCost } from './observability-cost.js';
-import { benchObservabilityInstructions, canCountInstructions } from './observability-instructions.js';
 import { benchScaling } from './scaling.js';
 import { organizationsQuery, startFlags } from './service-inputs.js';
 import {
@@ -292,17 +291,6 @@ async function main(): Promise<void> {
       });
       process.stdout.write(x.report);
       goals.push(...x.goals);
-      // The same cost in instructions, which the machine's other work does not move: bench/observability-instructions.ts.
-      const counted = Number(process.env.BENCH_OBSERVABILITY_INSTRUCTIONS ?? 0);
-      if (counted > 0 && canCountInstructions()) {
-        const instructions = await benchObservabilityInstructions(
-          { service: SERVICE, env, nodeArgs, databaseUrl, headers: auth, load, log },
-          counted,
-        );
-        process.stdout.write(instructions.report);
-        goals.push(...instructions.goals);
-      } else if (counted > 0)
-        log('(x) BENCH_OBSERVABILITY_INSTRUCTIONS set, but valgrind or callgrind_control is missing');
     }
     // (n) the read path and confirms over 1, 2 and 4 API processes on one PostgreSQL: bench/scaling.ts.
     if (only.has('n')) {

@@ -33,6 +33,7 @@ import {
   startReplica,
   table,
 } from './support.js';
+import { benchObservabilityInstructions, canCountInstructions } from './observability-instructions.js';
 import type { Goal } from './subscriptions.js';
 
 const RATIO_TARGET = 0.9;
@@ -89,9 +90,25 @@ async function start(options: ObservabilityCostOptions, configuration: Configura
   return { configuration, child, url, metricsPort: metrics ? metricsPort : undefined, results: [] } as Started;
 }
 
+/**
+ * The time rounds below, then, with BENCH_OBSERVABILITY_INSTRUCTIONS=N and valgrind present, the same cost
+ * in instructions (bench/observability-instructions.ts), after the rounds' services have stopped.
+ */
 export async function benchObservabilityCost(
   options: ObservabilityCostOptions,
 ): Promise<{ report: string; goals: Goal[] }> {
+  const timed = await timeRounds(options);
+  const counted = Number(process.env.BENCH_OBSERVABILITY_INSTRUCTIONS ?? 0);
+  if (counted <= 0) return timed;
+  if (!canCountInstructions()) {
+    options.log('(x) BENCH_OBSERVABILITY_INSTRUCTIONS set, but valgrind or callgrind_control is missing');
+    return timed;
+  }
+  const instructions = await benchObservabilityInstructions(options, counted);
+  return { report: timed.report + instructions.report, goals: [...timed.goals, ...instructions.goals] };
+}
+
+async function timeRounds(options: ObservabilityCostOptions): Promise<{ report: string; goals: Goal[] }> {
   const children: Child[] = [];
   let scraper: NodeJS.Timeout | undefined;
   try {

@@ -10,9 +10,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ObservabilityCostOptions } from './observability-cost.js';
 import type { Goal } from './subscriptions.js';
-import { type Child, listeningPort, spawnNode, startReplica, table } from './support.js';
+import { type Child, listeningPort, type ServiceLaunch, spawnNode, startReplica, table } from './support.js';
+
+/** What target x's options give: the service to start, its bearer, and the bench's log. */
+export interface InstructionsOptions extends ServiceLaunch {
+  headers: Record<string, string>;
+  log: (line: string) => void;
+}
 
 const RATIO_TARGET = 0.9;
 const SINK = path.join(path.dirname(fileURLToPath(import.meta.url)), 'webhook-receiver.js');
@@ -29,7 +34,7 @@ export function canCountInstructions(): boolean {
 }
 
 export async function benchObservabilityInstructions(
-  options: ObservabilityCostOptions,
+  options: InstructionsOptions,
   requests: number,
 ): Promise<{ report: string; goals: Goal[] }> {
   const sink = spawnNode(SINK, [], { PATH: process.env.PATH ?? '' });
@@ -64,7 +69,7 @@ export async function benchObservabilityInstructions(
 }
 
 async function instructionsPerRequest(
-  options: ObservabilityCostOptions,
+  options: InstructionsOptions,
   label: string,
   extra: NodeJS.ProcessEnv,
   requests: number,
