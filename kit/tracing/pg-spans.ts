@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import { statementText } from './statement-text.js';
-import { childSpan, failSpan } from './tracing.js';
+import { childSpan } from './tracing.js';
 
 /**
  * A span per PostgreSQL statement run under a traced request (docs/observability.md#traces). Every pool
@@ -37,7 +37,7 @@ function wrapQuery(Client: typeof pg.Client): void {
     if (typeof args[last] === 'function') {
       const callback = args[last] as (error: unknown, result: unknown) => void;
       args[last] = (error: unknown, result: unknown) => {
-        if (error) failSpan(span, error);
+        if (error) span.fail(error);
         span.end();
         callback(error, result);
       };
@@ -47,7 +47,7 @@ function wrapQuery(Client: typeof pg.Client): void {
     result.then(
       () => span.end(),
       error => {
-        failSpan(span, error);
+        span.fail(error);
         span.end();
       },
     );

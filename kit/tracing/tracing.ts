@@ -157,8 +157,3 @@ export function inSpan<T>(
 function under(parent: Span) {
   return { traceId: parent.traceId, spanId: newSpanId(), parentSpanId: parent.spanId, traceState: parent.traceState };
 }
-
-/** Marks `span` failed, with the error as its exception event. */
-export function failSpan(span: Span, error: unknown): void {
-  span.fail(error);
-}

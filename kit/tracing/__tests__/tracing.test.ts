@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { until } from '../../../test/support/until.js';
 import { childSpan, inSpan, serveTraced, startTracing, traceHeaders } from '../tracing.js';
 
 /**
@@ -55,8 +56,7 @@ beforeEach(() => {
 });
 
 async function exported(count: number): Promise<any[]> {
-  const deadline = Date.now() + 10_000;
-  while (spans().length < count && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20));
+  await until(() => spans().length >= count, 10_000, 20);
   expect(spans()).toHaveLength(count);
   return spans();
 }
@@ -152,8 +152,7 @@ test('a collector that refuses loses those spans and says so; the spans after re
   try {
     answer = 503;
     await request({});
-    const deadline = Date.now() + 10_000;
-    while (warnings.length === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20));
+    await until(() => warnings.length > 0, 10_000, 20);
     expect(warnings[0]).toMatch(/^traces not exported to http:\/\/127\.0\.0\.1:\d+: the collector answered 503/);
     answer = 200;
     await request({});
