@@ -4,7 +4,7 @@ import { authorize } from '../kit/graphql/authorize.js';
 import { graphQLRequestOf } from '../kit/http/graphql-http.js';
 import { requestIdOf } from '../kit/http/http-util.js';
 import { withRequestId } from '../kit/request-scope.js';
-import { inSpan, serveTraced } from '../kit/tracing/tracing.js';
+import { serveTraced } from '../kit/tracing/tracing.js';
 import type { Logger } from '../kit/logger.js';
 import { httpMetrics } from '../kit/metrics/http-metrics.js';
 import type { Principal, PrincipalResolver } from '../kit/principal.js';
@@ -192,10 +192,8 @@ function resolvePrincipal(
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       // A cookie value that does not decode (`%zz`) is no session, as an unknown one is: anonymous.
-      // In a trace, its own span (docs/observability.md#traces): the token's statements go under it.
-      const principal = await inSpan('principal', {}, () =>
-        resolver.resolve(req.get('authorization'), readCookie(req, cookieName)),
-      );
+      // In a trace, a lookup the resolver's cache cannot answer is its own span (docs/observability.md#traces).
+      const principal = await resolver.resolve(req.get('authorization'), readCookie(req, cookieName));
       const organization = req.get(POLAR_ORGANIZATION);
       req.principal =
         organization === undefined || !isApiPath(req.path) ? principal : principalOfRequest(principal, organization);

@@ -10,6 +10,7 @@ import {
 } from '../../kit/http/internal-auth.js';
 import { fromWireDomainError } from '../../kit/http/wire-domain-error.js';
 import { onwardHeaders } from '../../kit/http/onward-headers.js';
+import { inSpan } from '../../kit/tracing/tracing.js';
 
 const REQUEST_TIMEOUT_MS = 5_000;
 
@@ -47,7 +48,12 @@ export class HttpPrincipalResolver implements PrincipalResolver {
       .digest('base64url');
     const cached = this.cache.get(key, this.now());
     if (cached) return cached;
+    // In a trace, asking identity is the `principal` span; one the cache answers has none (docs/observability.md#traces).
+    return inSpan('principal', {}, () => this.ask(key, authorization, sessionToken));
+  }
 
+  /** Identity's answer for a credential the cache does not hold; cached when it is a principal. */
+  private async ask(key: string, authorization: string | undefined, sessionToken?: string): Promise<Principal> {
     const request: PrincipalRequestBody = {};
     if (authorization !== undefined) request.authorization = authorization;
     if (sessionToken !== undefined) request.session = sessionToken;

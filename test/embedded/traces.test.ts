@@ -5,8 +5,9 @@ import { type ExportedSpan, type OtlpReceiver, startOtlpReceiver } from '../supp
 /**
  * docs/observability.md#traces in the embedded topology: the built server (`npm start`'s
  * dist/embedded/main.js) with OTEL_EXPORTER_OTLP_ENDPOINT set exports one trace per request to a receiver
- * this test runs: the adapter's server span at the root, the principal's and the gateway's spans under
- * it, the subgraph's under the gateway's, and the subgraph's PostgreSQL statements under that. A REST
+ * this test runs: the adapter's server span at the root, the principal's (when the bearer is looked up,
+ * not answered by the cache) and the gateway's spans under it, the subgraph's under the gateway's, and
+ * the subgraph's PostgreSQL statements under that. A REST
  * list runs the gateway's direct path, a client's POST /graphql its planned one: both are traced.
  */
 jest.setTimeout(240_000);
@@ -77,6 +78,18 @@ describe('traces in the embedded topology', () => {
     expect(new Set(receiver.spans.filter(s => s.traceId === root.traceId).map(s => s.service))).toEqual(
       new Set(['billing']),
     );
+  });
+
+  it('a bearer the principal cache answers is not looked up again: no principal span, no token statement', async () => {
+    // The first request looked the token up; this one, with the same bearer, is answered from the cache.
+    const res = await fetch(`${sandboxUrl}/v1/products/?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const { root, under } = await traceOf(res.headers.get('x-request-id'));
+    await under(await under(root, 'gateway'), 'subgraph billing');
+    // The root ends last and the exporter sends in order: every span of the trace has arrived with it.
+    const trace = receiver.spans.filter(s => s.traceId === root.traceId);
+    expect(trace.filter(s => s.name === 'principal')).toEqual([]);
+    expect(trace.filter(s => s.parentSpanId === root.spanId).map(s => s.name)).toEqual(['gateway']);
   });
 
   it("a client's GraphQL request runs through the gateway's plan, traced the same way", async () => {
