@@ -47,7 +47,7 @@ function attributesJson(attributes: Record<string, AttributeValue>): string {
         ? `"stringValue":${quoted(value)}`
         : typeof value === 'boolean'
           ? `"boolValue":${value}`
-          : Number.isInteger(value)
+          : Number.isSafeInteger(value)
             ? `"intValue":"${value}"`
             : `"doubleValue":${Number.isFinite(value) ? value : quoted(String(value))}`;
     text += `${text === '' ? '' : ','}{"key":"${key}","value":{${typed}}}`;

@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
@@ -42,19 +42,21 @@ export function injectContext(context: SpanContext, carrier: Record<string, stri
   if (context.traceState) carrier.tracestate = context.traceState;
 }
 
-// Random ids are cut from one pool filled by the CSPRNG, a refill per 170 spans rather than a call each.
-const POOL = Buffer.allocUnsafe(4096);
-let used = POOL.length;
+// Random ids are cut from one pool of hex digits filled by the CSPRNG: a refill per ~200 spans rather
+// than a call each, and an id is a slice of the pool's text rather than a conversion of its own.
+const POOL_BYTES = 2048;
+let pool = '';
+let used = 0;
 
-function randomHex(bytes: number, zero: string): string {
-  if (used + bytes > POOL.length) {
-    randomFillSync(POOL);
+function randomHex(digits: number, zero: string): string {
+  if (used + digits > pool.length) {
+    pool = randomBytes(POOL_BYTES).toString('hex');
     used = 0;
   }
-  const id = POOL.toString('hex', used, used + bytes);
-  used += bytes;
-  return id === zero ? randomHex(bytes, zero) : id;
+  const id = pool.slice(used, used + digits);
+  used += digits;
+  return id === zero ? randomHex(digits, zero) : id;
 }
 
-export const newTraceId = (): string => randomHex(16, ZERO_TRACE);
-export const newSpanId = (): string => randomHex(8, ZERO_SPAN);
+export const newTraceId = (): string => randomHex(32, ZERO_TRACE);
+export const newSpanId = (): string => randomHex(16, ZERO_SPAN);
