@@ -83,9 +83,15 @@ export class DirectOperations {
   ): Promise<DirectResult> | undefined {
     const entry = this.entryFor(source);
     if (!entry) return undefined;
-    // The subgraph's span, as the gateway's in-process data source makes one (docs/observability.md#traces).
+    // The subgraph's span, as the gateway's in-process data source makes one, with no gateway's span
+    // above it: no gateway runs (docs/observability.md#traces).
     const subgraph = entry.runtime.name;
-    return inSpan(`subgraph ${subgraph}`, { 'billing.subgraph': subgraph }, () =>
+    const attributes = {
+      'billing.subgraph': subgraph,
+      'billing.gateway.path': 'direct',
+      'graphql.operation.name': entry.operationName,
+    };
+    return inSpan(`subgraph ${subgraph}`, attributes, () =>
       this.run(entry, variables, principal, requestId),
     );
   }

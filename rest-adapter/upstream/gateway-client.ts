@@ -3,7 +3,7 @@ import type { DirectOperations } from '../../gateway/direct-operations.js';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../../kit/principal.js';
 import type { GatewayContext } from '../../kit/graphql/subgraph-runtime.js';
 import type { GraphQLRequest } from '../../kit/http/graphql-http.js';
-import { activeSpan, inSpan, traceHeaders } from '../../kit/tracing/tracing.js';
+import { inSpan, traceHeaders } from '../../kit/tracing/tracing.js';
 
 /** A GraphQL error as it comes back from the gateway. */
 export interface GraphQLErrorLike {
@@ -32,16 +32,19 @@ export class InProcessGatewayClient implements GatewayClient {
     private readonly direct?: DirectOperations,
   ) {}
 
-  /** In a trace, the gateway's span (docs/observability.md#traces), `billing.gateway.path` saying which way it ran. */
+  /**
+   * In a trace (docs/observability.md#traces), the gateway's span around a planned operation
+   * (`billing.gateway.path: planned`). A direct one runs no gateway: its subgraph's span
+   * (gateway/direct-operations.ts) is the hop under the request's, marked `billing.gateway.path: direct`.
+   */
   execute(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
-    const attributes = { 'graphql.operation.name': request.operationName ?? '' };
-    return inSpan('gateway', attributes, () => this.run(request, principal, requestId));
+    const direct = this.direct?.execute(request.query, request.variables, principal, requestId);
+    if (direct) return direct as Promise<GraphQLResult>;
+    const attributes = { 'graphql.operation.name': request.operationName ?? '', 'billing.gateway.path': 'planned' };
+    return inSpan('gateway', attributes, () => this.planned(request, principal, requestId));
   }
 
-  private async run(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
-    const direct = this.direct?.execute(request.query, request.variables, principal, requestId);
-    activeSpan()?.setAttribute('billing.gateway.path', direct ? 'direct' : 'planned');
-    if (direct) return (await direct) as GraphQLResult;
+  private async planned(request: GraphQLRequest, principal: Principal, requestId: string): Promise<GraphQLResult> {
     const response = await this.server.executeOperation(request, { contextValue: { principal, requestId } });
     if (response.body.kind !== 'single') throw new Error('Incremental delivery is not supported');
     return response.body.singleResult as GraphQLResult;

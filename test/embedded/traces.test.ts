@@ -5,10 +5,10 @@ import { type ExportedSpan, type OtlpReceiver, startOtlpReceiver } from '../supp
 /**
  * docs/observability.md#traces in the embedded topology: the built server (`npm start`'s
  * dist/embedded/main.js) with OTEL_EXPORTER_OTLP_ENDPOINT set exports one trace per request to a receiver
- * this test runs: the adapter's server span at the root, the principal's (when the bearer is looked up,
- * not answered by the cache) and the gateway's spans under it, the subgraph's under the gateway's, and
- * the subgraph's PostgreSQL statements under that. A REST
- * list runs the gateway's direct path, a client's POST /graphql its planned one: both are traced.
+ * this test runs: the adapter's server span at the root; under it the principal's (when the bearer is
+ * looked up, not answered by the cache), and the gateway's with the subgraph's under it (a client's POST
+ * /graphql, the planned path) or the subgraph's alone (a REST list, the direct path, which runs no
+ * gateway); the subgraph's PostgreSQL statements under that.
  */
 jest.setTimeout(240_000);
 
@@ -49,7 +49,7 @@ async function traceOf(requestId: string | null) {
 }
 
 describe('traces in the embedded topology', () => {
-  it('a REST read is one trace: adapter → principal, gateway (direct) → subgraph → PostgreSQL', async () => {
+  it('a REST read is one trace: adapter → principal, and adapter → subgraph (direct, no gateway) → PostgreSQL', async () => {
     const res = await fetch(`${sandboxUrl}/v1/products/?limit=1`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { items: unknown[] }).items).toHaveLength(1);
@@ -59,9 +59,10 @@ describe('traces in the embedded topology', () => {
     expect(root.attributes).toMatchObject({ 'http.route': '/v1/products/', 'http.response.status_code': '200' });
     const principal = await under(root, 'principal');
     expect((await under(principal, 'pg.query')).attributes['db.query.text']).toMatch(/\bfrom\b/i);
-    const gateway = await under(root, 'gateway');
-    expect(gateway.attributes['billing.gateway.path']).toBe('direct');
-    const subgraph = await under(gateway, 'subgraph billing');
+    // The direct path runs no gateway: the subgraph's span is the hop, and says which way it ran.
+    const subgraph = await under(root, 'subgraph billing');
+    expect(subgraph.attributes).toMatchObject({ 'billing.gateway.path': 'direct', 'billing.subgraph': 'billing' });
+    expect(receiver.spans.filter(s => s.traceId === root.traceId && s.name === 'gateway')).toEqual([]);
     const statement = await under(subgraph, 'pg.query');
     expect(statement.attributes['db.system.name']).toBe('postgresql');
     expect(statement.attributes['db.query.text']).toMatch(/\bfrom billing\./i);
@@ -85,11 +86,11 @@ describe('traces in the embedded topology', () => {
     const res = await fetch(`${sandboxUrl}/v1/products/?limit=1`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     const { root, under } = await traceOf(res.headers.get('x-request-id'));
-    await under(await under(root, 'gateway'), 'subgraph billing');
+    await under(root, 'subgraph billing');
     // The root ends last and the exporter sends in order: every span of the trace has arrived with it.
     const trace = receiver.spans.filter(s => s.traceId === root.traceId);
     expect(trace.filter(s => s.name === 'principal')).toEqual([]);
-    expect(trace.filter(s => s.parentSpanId === root.spanId).map(s => s.name)).toEqual(['gateway']);
+    expect(trace.filter(s => s.parentSpanId === root.spanId).map(s => s.name)).toEqual(['subgraph billing']);
   });
 
   it("a client's GraphQL request runs through the gateway's plan, traced the same way", async () => {
