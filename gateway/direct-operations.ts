@@ -91,9 +91,7 @@ export class DirectOperations {
       'billing.gateway.path': 'direct',
       'graphql.operation.name': entry.operationName,
     };
-    return inSpan(`subgraph ${subgraph}`, attributes, () =>
-      this.run(entry, variables, principal, requestId),
-    );
+    return inSpan(`subgraph ${subgraph}`, attributes, () => this.run(entry, variables, principal, requestId));
   }
 
   /**
