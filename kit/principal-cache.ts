@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal, SubjectKind } from './principal.js';
+import { inSpan } from './tracing/tracing.js';
 
 interface Entry {
   principal: Principal;
@@ -153,4 +154,13 @@ export class PrincipalCache {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/**
+ * Runs the lookup of a credential the cache did not answer; in a trace it is the `principal` span
+ * (docs/observability.md#traces), and a principal the cache answers has none. Every resolver calls this
+ * after its cache missed, so the span's name and place are decided once.
+ */
+export function principalLookup<T>(lookUp: () => Promise<T>): Promise<T> {
+  return inSpan('principal', {}, lookUp);
 }

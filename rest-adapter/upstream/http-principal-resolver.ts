@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ANONYMOUS, type Principal, type PrincipalResolver } from '../../kit/principal.js';
-import { PrincipalCache } from '../../kit/principal-cache.js';
+import { PrincipalCache, principalLookup } from '../../kit/principal-cache.js';
 import { joinUrl } from '../../kit/http/peers.js';
 import {
   INTERNAL_PRINCIPAL_PATH,
@@ -10,7 +10,6 @@ import {
 } from '../../kit/http/internal-auth.js';
 import { fromWireDomainError } from '../../kit/http/wire-domain-error.js';
 import { onwardHeaders } from '../../kit/http/onward-headers.js';
-import { inSpan } from '../../kit/tracing/tracing.js';
 
 const REQUEST_TIMEOUT_MS = 5_000;
 
@@ -48,8 +47,7 @@ export class HttpPrincipalResolver implements PrincipalResolver {
       .digest('base64url');
     const cached = this.cache.get(key, this.now());
     if (cached) return cached;
-    // In a trace, asking identity is the `principal` span; one the cache answers has none (docs/observability.md#traces).
-    return inSpan('principal', {}, () => this.ask(key, authorization, sessionToken));
+    return principalLookup(() => this.ask(key, authorization, sessionToken));
   }
 
   /** Identity's answer for a credential the cache does not hold; cached when it is a principal. */

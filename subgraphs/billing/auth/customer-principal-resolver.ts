@@ -2,9 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import { InvalidToken } from '../../../kit/errors.js';
 import { bearerOf, type Principal, type PrincipalResolver } from '../../../kit/principal.js';
-import { PrincipalCache } from '../../../kit/principal-cache.js';
+import { PrincipalCache, principalLookup } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, TOKEN_PREFIXES } from '../../../kit/tokens.js';
-import { inSpan } from '../../../kit/tracing/tracing.js';
 import { CustomerSessionRepository } from '../customer-sessions/customer-session.repository.js';
 
 /** What a customer session may do: the Customer Portal API, nothing else (docs/polar/auth.md#bearer-resolution). */
@@ -34,8 +33,7 @@ export class CustomerSessionPrincipalResolver implements PrincipalResolver {
     const now = this.clock.now();
     const cached = this.cache.get(hash, now.getTime());
     if (cached) return cached;
-    // In a trace, the lookup is the `principal` span; one the cache answers has none (docs/observability.md#traces).
-    return inSpan('principal', {}, () => this.lookUp(hash, now));
+    return principalLookup(() => this.lookUp(hash, now));
   }
 
   /** The principal of a customer session the cache does not hold, from its row; cached once found. */

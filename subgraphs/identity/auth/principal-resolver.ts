@@ -2,8 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../kit/clock.js';
 import { InvalidToken } from '../../../kit/errors.js';
 import { ANONYMOUS, bearerOf, type Principal, type PrincipalResolver } from '../../../kit/principal.js';
-import type { PrincipalCache } from '../../../kit/principal-cache.js';
-import { inSpan } from '../../../kit/tracing/tracing.js';
+import { type PrincipalCache, principalLookup } from '../../../kit/principal-cache.js';
 import { hashToken, hasValidChecksum, prefixOf, TOKEN_PREFIXES, type TokenPrefix } from '../../../kit/tokens.js';
 import { userFacts } from '../memberships/membership.repository.js';
 import { resolveOAuth2AccessToken } from '../oauth2/oauth2.principal.js';
@@ -32,7 +31,7 @@ export class TokenPrincipalResolver implements PrincipalResolver {
     const token = bearerOf(authorization);
     if (token === undefined) {
       if (authorization && /^bearer\s*$/i.test(authorization.trim())) throw new InvalidToken();
-      return sessionToken ? inSpan('principal', {}, () => this.fromSession(sessionToken)) : ANONYMOUS;
+      return sessionToken ? principalLookup(() => this.fromSession(sessionToken)) : ANONYMOUS;
     }
     const prefix = prefixOf(token);
     if (prefix === TOKEN_PREFIXES.clientRegistrationToken) return ANONYMOUS;
@@ -41,8 +40,7 @@ export class TokenPrincipalResolver implements PrincipalResolver {
     const now = this.clock.now();
     const cached = this.cache.get(hash, now.getTime());
     if (cached) return cached;
-    // In a trace, the lookup is the `principal` span; one the cache answers has none (docs/observability.md#traces).
-    return inSpan('principal', {}, () => this.lookUp(prefix, hash, now));
+    return principalLookup(() => this.lookUp(prefix, hash, now));
   }
 
   /** The principal of a well-formed bearer the cache does not hold, from its row; cached once found. */
