@@ -3,7 +3,6 @@ import { DomainError, RequestValidationError } from '../kit/errors.js';
 import { authorize } from '../kit/graphql/authorize.js';
 import { graphQLRequestOf } from '../kit/http/graphql-http.js';
 import { requestIdOf } from '../kit/http/http-util.js';
-import { withRequestId } from '../kit/request-scope.js';
 import { serveTraced } from '../kit/tracing/tracing.js';
 import type { Logger } from '../kit/logger.js';
 import { httpMetrics } from '../kit/metrics/http-metrics.js';
@@ -159,7 +158,7 @@ function requestContext(deps: AppDependencies) {
     const attributes = { 'http.request.method': req.method, 'billing.request_id': req.requestId };
     // Everything the request does from here, awaits included, logs and forwards this id, and runs in
     // its trace when tracing is on (docs/observability.md#request-ids).
-    serveTraced(req.method, req.headers, attributes, finish => {
+    serveTraced(req.method, req.requestId, req.headers, attributes, finish => {
       res.on('finish', () => {
         deps.logger.info(
           {
@@ -173,7 +172,7 @@ function requestContext(deps: AppDependencies) {
         );
         finish(res.statusCode, req.route ? `${req.baseUrl}${req.route.path}` : 'unmatched');
       });
-      withRequestId(req.requestId, next);
+      next();
     });
   };
 }

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
-import { withRequestId } from '../request-scope.js';
 import { serveTraced } from '../tracing/tracing.js';
 import { BodyTooLarge, requestIdOf, sendJson } from './http-util.js';
 import { keepIdleSocketsLonger } from './idle-sockets.js';
@@ -33,13 +32,13 @@ export function router(
     const started = process.hrtime.bigint();
     const method = req.method ?? 'GET';
     const attributes = { 'http.request.method': method, 'url.path': path, 'billing.request_id': requestId };
-    return serveTraced(`${method} ${path}`, req.headers, attributes, finish => {
+    return serveTraced(`${method} ${path}`, requestId, req.headers, attributes, finish => {
       res.once('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         logger.info({ requestId, method, path, status: res.statusCode, ms }, 'request');
         finish(res.statusCode);
       });
-      return withRequestId(requestId, () => serve(req, res, requestId, path));
+      return serve(req, res, requestId, path);
     });
   };
 

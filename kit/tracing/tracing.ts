@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
+import { currentScope, inScope, withRequestId } from '../request-scope.js';
 import type { OtlpExporter } from './otlp-exporter.js';
 import type { Sampler } from './sampler.js';
 import { type AttributeValue, Span, SpanKind } from './span.js';
@@ -16,11 +16,10 @@ export type { Span };
  * the exporter is imported only by `startTracing`, and every hook below checks one variable first.
  */
 
+/** The running span, recorded (sampled) or only the context a trace left out carries on, is the request scope's `trace`. */
 interface On {
   sampler: Sampler;
   exporter: OtlpExporter;
-  /** The running span: recorded (sampled), or only the context a trace left out carries on. */
-  current: AsyncLocalStorage<Span | SpanContext>;
 }
 let on: On | null = null;
 
@@ -45,7 +44,7 @@ export async function startTracing(
   const settings = exporterSettings(env, serviceName, warn);
   if (!settings) return null;
   const exporter = new OtlpExporter(settings, message => process.emitWarning(message, 'TracingExport'));
-  on = { sampler: samplerOf(env, warn), exporter, current: new AsyncLocalStorage() };
+  on = { sampler: samplerOf(env, warn), exporter };
   traceStatements();
   return async () => {
     on = null;
@@ -55,27 +54,31 @@ export async function startTracing(
 
 /** The recorded span that is running (a request's, a statement's), or undefined: off, outside a request, or left out. */
 export function activeSpan(): Span | undefined {
-  const current = on?.current.getStore();
+  const current = on && currentScope()?.trace;
   return current instanceof Span ? current : undefined;
 }
 
+const unfinished = () => undefined;
+
 /**
- * Runs `serve` inside a server span continuing the caller's trace (its `traceparent`); `finish` ends the
- * span with the status (and, for the adapter, the route template) known once the answer is sent. The span
- * keeps `attributes` (not a copy): each call passes its own.
+ * Serves request `requestId` (kit/request-scope.ts: its logs and calls onwards carry the id), inside a
+ * server span continuing the caller's trace (its `traceparent`) when tracing is on; `finish` ends the
+ * span with the status (and, for the adapter, the route template) known once the answer is sent. The
+ * span keeps `attributes` (not a copy): each call passes its own.
  */
 export function serveTraced<T>(
   name: string,
+  requestId: string,
   headers: IncomingHttpHeaders,
   attributes: Record<string, string>,
   serve: (finish: (status: number, route?: string) => void) => T,
 ): T {
-  if (!on) return serve(() => undefined);
+  if (!on) return withRequestId(requestId, () => serve(unfinished));
   const parent = extractContext(headers);
   const traceId = parent?.traceId ?? newTraceId();
   if (!on.sampler(parent, traceId)) {
     const skipped: SpanContext = { traceId, spanId: newSpanId(), sampled: false, traceState: parent?.traceState };
-    return on.current.run(skipped, () => serve(() => undefined));
+    return inScope({ requestId, trace: skipped }, () => serve(unfinished));
   }
   const span = new Span(
     on.exporter,
@@ -93,12 +96,12 @@ export function serveTraced<T>(
     if (status >= 500) span.setError();
     span.end();
   };
-  return on.current.run(span, () => serve(finish));
+  return inScope({ requestId, trace: span }, () => serve(finish));
 }
 
 /** `traceparent` (and `tracestate`) of the running span, for a call to another process; nothing when off. */
 export function traceHeaders(): Record<string, string> {
-  const current = on?.current.getStore();
+  const current = on && currentScope()?.trace;
   const carrier: Record<string, string> = {};
   if (current) injectContext(current, carrier);
   return carrier;
@@ -110,7 +113,7 @@ export function traceHeaders(): Record<string, string> {
  * too (docs/observability.md#traces).
  */
 export function childSpan(name: string, attributes: Record<string, AttributeValue>): Span | undefined {
-  const parent = on?.current.getStore();
+  const parent = on && currentScope()?.trace;
   if (!on || !(parent instanceof Span)) return undefined;
   return new Span(on.exporter, name, SpanKind.CLIENT, under(parent), attributes);
 }
@@ -126,11 +129,12 @@ export function inSpan<T>(
   attributes: Record<string, AttributeValue>,
   work: () => Promise<T>,
 ): Promise<T> {
-  const parent = on?.current.getStore();
+  const scope = on && currentScope();
+  const parent = scope?.trace;
   if (!on || !(parent instanceof Span)) return work();
   const span = new Span(on.exporter, name, SpanKind.INTERNAL, under(parent), attributes);
   // One reaction on `work`'s promise rather than an async wrapper: two fewer promises per hop.
-  return on.current.run(span, () => {
+  return inScope({ requestId: scope?.requestId, trace: span }, () => {
     let running: Promise<T>;
     try {
       running = work();

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { until } from '../../../test/support/until.js';
+import { outsideRequest, requestIdHeader } from '../../request-scope.js';
 import { childSpan, inSpan, serveTraced, startTracing, traceHeaders } from '../tracing.js';
 
 /**
@@ -61,15 +62,18 @@ async function exported(count: number): Promise<any[]> {
   return spans();
 }
 
-/** One request's work: a server span, an in-process hop under it, and a statement under the hop. */
+/**
+ * One request's work: a server span, an in-process hop under it, and a statement under the hop; answers
+ * what a call onwards from the hop would send (the request id and `traceparent`).
+ */
 function request(headers: IncomingHttpHeaders, fail = false): Promise<Record<string, string>> {
-  return serveTraced('GET /things/42', headers, { 'http.request.method': 'GET' }, finish =>
+  return serveTraced('GET /things/42', 'req-42', headers, { 'http.request.method': 'GET' }, finish =>
     inSpan('gateway', { 'billing.subgraph': 'identity "ünïcode"' }, async () => {
       const statement = childSpan('pg.query', { 'db.system.name': 'postgresql', 'db.query.text': 'select ?' });
       await new Promise(resolve => setTimeout(resolve, 2));
       statement?.end();
       if (fail) throw new Error('the subgraph failed');
-      return traceHeaders();
+      return { ...requestIdHeader(), ...traceHeaders() };
     }).finally(() => finish(fail ? 500 : 200, '/things/{id}')),
   );
 }
@@ -100,8 +104,9 @@ test('a request is one trace, exported to /v1/traces with the configured headers
   expect(gateway).toMatchObject({ name: 'gateway', kind: 1, traceId: server.traceId, parentSpanId: server.spanId });
   expect(attributes(gateway)).toEqual({ 'billing.subgraph': 'identity "ünïcode"' });
   expect(statement).toMatchObject({ name: 'pg.query', kind: 3, traceId: server.traceId, parentSpanId: gateway.spanId });
-  // The onward call continues the trace from the span that made it, sampled.
+  // The onward call continues the trace from the span that made it, sampled, and sends the request's id.
   expect(onward.traceparent).toBe(`00-${server.traceId}-${gateway.spanId}-01`);
+  expect(onward['x-request-id']).toBe('req-42');
   for (const span of [statement, gateway, server]) {
     expect(span.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(span.spanId).toMatch(/^[0-9a-f]{16}$/);
@@ -110,6 +115,20 @@ test('a request is one trace, exported to /v1/traces with the configured headers
     expect(start >= BigInt(before - 5) * 1_000_000n && end <= BigInt(Date.now() + 5) * 1_000_000n).toBe(true);
   }
   expect(BigInt(statement.endTimeUnixNano) - BigInt(statement.startTimeUnixNano)).toBeGreaterThanOrEqual(1_000_000n);
+});
+
+test('work run outside the request (a background pass it woke) has neither its id nor its trace', async () => {
+  const seen = await serveTraced('GET /things/42', 'req-43', {}, {}, finish => {
+    const outside = outsideRequest(() => ({
+      statement: childSpan('pg.query', { 'db.query.text': 'select ?' }),
+      onward: { ...requestIdHeader(), ...traceHeaders() },
+    }));
+    finish(200);
+    return outside;
+  });
+  expect(seen).toEqual({ statement: undefined, onward: {} });
+  const [server] = await exported(1);
+  expect(server.name).toBe('GET /things/42');
 });
 
 test("a caller's traceparent is continued, with its tracestate; a failure is an error with its exception", async () => {
