@@ -12,7 +12,25 @@ export function spanJson(span: Span): string {
   const parent = span.parentSpanId ? `"parentSpanId":"${span.parentSpanId}",` : '';
   const state = span.traceState ? `"traceState":${quoted(span.traceState)},` : '';
   const status = span.failed ? ',"status":{"code":2}' : '';
-  return `{"traceId":"${span.traceId}","spanId":"${span.spanId}",${parent}${state}"name":${quoted(span.name)},"kind":${span.kind},"startTimeUnixNano":"${unixNanos(span.startedAt)}","endTimeUnixNano":"${unixNanos(span.endedAt ?? span.startedAt)}","attributes":${attributesJson(span.attributes)}${eventsJson(span)}${status}}`;
+  return `{"traceId":"${span.traceId}","spanId":"${span.spanId}",${parent}${state}${headJson(span.name, span.kind)}${unixNanos(span.startedAt)}","endTimeUnixNano":"${unixNanos(span.endedAt ?? span.startedAt)}","attributes":${attributesJson(span.attributes)}${eventsJson(span)}${status}}`;
+}
+
+/**
+ * A process's spans have a few dozen names (`pg.query`, a subgraph's, the routes'): what comes between
+ * the ids and the start time is written once per name and kind (the index: SpanKind's wire number), and
+ * the last few hundred of each kind are kept.
+ */
+const heads = Array.from({ length: 4 }, () => new Map<string, string>());
+const MAX_HEADS = 256;
+
+function headJson(name: string, kind: number): string {
+  const ofKind = heads[kind];
+  let head = ofKind.get(name);
+  if (head === undefined) {
+    if (ofKind.size >= MAX_HEADS) ofKind.clear();
+    ofKind.set(name, (head = `"name":${quoted(name)},"kind":${kind},"startTimeUnixNano":"`));
+  }
+  return head;
 }
 
 /** What goes before a batch's spans: the resource (the process) and the scope. */
