@@ -26,21 +26,6 @@ export function turnMetricsOff(): void {
 
 const registers = [metricsRegistry];
 
-export const httpRequests = new Counter({
-  name: 'polar_http_request_total',
-  help: 'HTTP requests answered, by route template (or "unmatched"), method and status',
-  labelNames: ['environment', 'endpoint', 'method', 'status_code', 'status_class'] as const,
-  registers,
-});
-
-export const httpRequestDuration = new Histogram({
-  name: 'polar_http_request_duration_seconds',
-  help: 'HTTP request duration in seconds, by route template and method',
-  labelNames: ['environment', 'endpoint', 'method', 'status_class'] as const,
-  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-  registers,
-});
-
 export const taskExecutions = new Counter({
   name: 'polar_task_executions_total',
   help: 'Background job executions, by queue, job kind and status (success, failure)',
