@@ -42,6 +42,7 @@ const ROUNDS = Number(process.env.BENCH_OBSERVABILITY_ROUNDS ?? 5);
 const RATE = Number(process.env.BENCH_OBSERVABILITY_RATE ?? 0);
 /** Load each fresh service takes before the rounds: its first seconds are its JIT's, not its configuration's. */
 const WARM_UP_SECONDS = Number(process.env.BENCH_OBSERVABILITY_WARMUP_SECONDS ?? 10);
+const START_APART_MS = 10_000;
 const SINK = path.join(path.dirname(fileURLToPath(import.meta.url)), 'webhook-receiver.js');
 
 export interface ObservabilityCostOptions extends ServiceLaunch {
@@ -117,6 +118,9 @@ async function timeRounds(options: ObservabilityCostOptions): Promise<{ report: 
     const sinkPort = await listeningPort(sink);
     const started: Started[] = [];
     for (const configuration of CONFIGURATIONS) {
+      // A service opens ~20 connections as it starts and lets them go after pg-pool's 10 s of idleness:
+      // six started back to back, with the bench's own, could pass PostgreSQL's default 100.
+      if (started.length > 0) await new Promise(resolve => setTimeout(resolve, START_APART_MS));
       const service = await start(options, configuration, sinkPort);
       children.push(service.child);
       started.push(service);
