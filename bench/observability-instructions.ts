@@ -114,7 +114,9 @@ async function countedWindow(
     `--callgrind-out-file=${dumps}/count.%p`,
   ];
   options.log(`(x) starting the service under callgrind, observability ${label} (minutes)…`);
-  const launch = { ...options, nodeArgs: [...options.nodeArgs, '--trace-gc'] };
+  // Under valgrind a request lasts ~50 times as long, so V8's time-driven full collections (the memory
+  // reducer's) would come ~50 times as often per request as at full speed: left to allocation alone.
+  const launch = { ...options, nodeArgs: [...options.nodeArgs, '--trace-gc', '--no-memory-reducer'] };
   const { child, baseUrl } = await startReplica(launch, `instructions-${label}`, extra, wrapper);
   const fullCollections = fullCollectionsOf(child);
   // valgrind names the pipe callgrind_control talks through after USER and HOST as the service has them
