@@ -8,7 +8,7 @@ import type { SpanContext } from './tracing/trace-context.js';
  * served, and the clients that call another process (the gateway, identity's principal endpoint, signed
  * JSON RPC) send it on as `x-request-id`, with the trace's `traceparent`. Both live in one store: each
  * `AsyncLocalStorage.run` copies the whole context (every storage's value) twice, on the way in and on
- * the way out, so one storage set once per hop costs half what two did (docs/observability.md#cost).
+ * the way out, so one storage set once per hop costs about half what two did (docs/observability.md#cost).
  */
 export interface RequestScope {
   readonly requestId: string | undefined;

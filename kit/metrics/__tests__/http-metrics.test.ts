@@ -4,7 +4,7 @@ import { httpMetrics } from '../http-metrics.js';
 import { metricsRegistry, turnMetricsOff, turnMetricsOn } from '../metrics.js';
 
 /**
- * The HTTP metrics as Prometheus reads them (docs/observability.md#metrics): requests are tallied in
+ * The HTTP metrics as Prometheus reads them (docs/observability.md#the-metrics): requests are tallied in
  * place and handed to the exposition when it is scraped, so what a scrape shows must add up across
  * scrapes, never count a request twice, and keep prom-client's histogram format.
  */
