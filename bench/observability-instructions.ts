@@ -126,7 +126,15 @@ async function countedWindow(
   try {
     const url = `${baseUrl}/v1/organizations/`;
     const scrape = extra.METRICS_PORT ? `http://127.0.0.1:${extra.METRICS_PORT}/metrics` : undefined;
-    const send = (count: number) => inTurns(url, options.headers, count, child, scrape);
+    let sinceScrape = 0;
+    const afterEach = async () => {
+      sinceScrape = (sinceScrape + 1) % SCRAPE_EVERY;
+      if (!scrape || sinceScrape !== 0) return;
+      const scraped = await fetch(scrape, { signal: AbortSignal.timeout(60_000) });
+      if (!(await scraped.text()).includes('polar_http_request_total'))
+        throw new Error(`${scrape} answered ${scraped.status} without the HTTP metrics`);
+    };
+    const send = (count: number) => inTurns(url, options.headers, count, child, afterEach);
     options.log(`(x) ${label}: ${warmUp} requests of warm-up, a full collection, then ${requests} counted…`);
     await send(warmUp);
     const seen = fullCollections();
@@ -163,16 +171,15 @@ function fullCollectionsOf(child: Child): () => number {
 }
 
 /**
- * `count` requests, four at a time, with a scrape of `scrape` (a service with metrics) after every
- * SCRAPE_EVERY of them; a failed request stops the bench with the service's output.
+ * `count` requests, four at a time, `afterEach` run after each answer (a service with metrics is scraped
+ * every SCRAPE_EVERY); a failed request stops the bench with the service's output.
  */
-const sentSinceScrape = new WeakMap<Child, number>();
 async function inTurns(
   url: string,
   headers: Record<string, string>,
   count: number,
   child: Child,
-  scrape?: string,
+  afterEach: () => Promise<void>,
 ): Promise<void> {
   let left = count;
   await Promise.all(
@@ -181,13 +188,7 @@ async function inTurns(
         const res = await fetch(url, { headers, signal: AbortSignal.timeout(60_000) });
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`${url} answered ${res.status}:\n${child.output().slice(-4000)}`);
-        const sent = (sentSinceScrape.get(child) ?? 0) + 1;
-        sentSinceScrape.set(child, sent % SCRAPE_EVERY);
-        if (scrape && sent === SCRAPE_EVERY) {
-          const scraped = await fetch(scrape, { signal: AbortSignal.timeout(60_000) });
-          if (!(await scraped.text()).includes('polar_http_request_total'))
-            throw new Error(`${scrape} answered ${scraped.status} without the HTTP metrics`);
-        }
+        await afterEach();
       }
     }),
   );

@@ -100,18 +100,15 @@ new Counter({
 });
 
 /** The duration histogram, in the shape prom-client's registry reads from its own histograms. */
-const durationHistogram = {
+const durationFields = {
   name: DURATION,
   help: 'HTTP request duration in seconds, by route template and method',
   type: 'histogram',
   aggregator: 'sum',
-  get: async () => ({
-    name: DURATION,
-    help: durationHistogram.help,
-    type: 'histogram',
-    aggregator: 'sum',
-    values: [...series.values()].flatMap(s => s.values()),
-  }),
+};
+const durationHistogram = {
+  ...durationFields,
+  get: async () => ({ ...durationFields, values: [...series.values()].flatMap(s => s.values()) }),
   reset: () => series.clear(),
 };
 metricsRegistry.registerMetric(durationHistogram as unknown as Metric);

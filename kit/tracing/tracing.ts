@@ -54,8 +54,13 @@ export async function startTracing(
 
 /** The recorded span that is running (a request's, a statement's), or undefined: off, outside a request, or left out. */
 export function activeSpan(): Span | undefined {
-  const current = on && currentScope()?.trace;
+  const current = runningTrace();
   return current instanceof Span ? current : undefined;
+}
+
+/** The request scope's span (recorded, or a trace left out), when tracing is on. */
+function runningTrace(): Span | SpanContext | undefined {
+  return on ? currentScope()?.trace : undefined;
 }
 
 const unfinished = () => undefined;
@@ -101,7 +106,7 @@ export function serveTraced<T>(
 
 /** `traceparent` (and `tracestate`) of the running span, for a call to another process; nothing when off. */
 export function traceHeaders(): Record<string, string> {
-  const current = on && currentScope()?.trace;
+  const current = runningTrace();
   const carrier: Record<string, string> = {};
   if (current) injectContext(current, carrier);
   return carrier;
@@ -113,7 +118,7 @@ export function traceHeaders(): Record<string, string> {
  * too (docs/observability.md#traces).
  */
 export function childSpan(name: string, attributes: Record<string, AttributeValue>): Span | undefined {
-  const parent = on && currentScope()?.trace;
+  const parent = runningTrace();
   if (!on || !(parent instanceof Span)) return undefined;
   return new Span(on.exporter, name, SpanKind.CLIENT, under(parent), attributes);
 }
