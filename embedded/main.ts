@@ -1,3 +1,4 @@
+import '../kit/process/heap-tuning.js';
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { systemClock } from '../kit/clock.js';

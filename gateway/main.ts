@@ -1,3 +1,4 @@
+import '../kit/process/heap-tuning.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import { loadConfig } from '../kit/config.js';

@@ -1,3 +1,4 @@
+import '../kit/process/heap-tuning.js';
 import { createServer } from 'node:http';
 import { deploymentPublicUrl, loadConfig } from '../kit/config.js';
 import { keepIdleSocketsLonger } from '../kit/http/idle-sockets.js';

@@ -1,3 +1,4 @@
+import '../../kit/process/heap-tuning.js';
 import 'reflect-metadata';
 import { systemClock } from '../../kit/clock.js';
 import { type Config, databaseWaitsOf, deploymentPublicUrl } from '../../kit/config.js';

@@ -1,3 +1,4 @@
+import '../../kit/process/heap-tuning.js';
 import 'reflect-metadata';
 import { databaseWaitsOf, loadConfig } from '../../kit/config.js';
 import { OWNER_MAILBOX_RPC } from '../../kit/email/owner-mailbox.js';
