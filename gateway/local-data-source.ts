@@ -13,10 +13,13 @@ import { inSpan } from '../kit/tracing/tracing.js';
 export class CachedLocalDataSource implements GraphQLDataSource<GatewayContext & Record<string, any>> {
   private readonly documents: DocumentCache;
   private readonly name: string;
+  /** Its span's name, made once (a name made per call is a new string to hash per span). */
+  private readonly spanName: string;
 
   constructor(runtime: SubgraphRuntime) {
     this.documents = new DocumentCache(runtime);
     this.name = runtime.name;
+    this.spanName = `subgraph ${runtime.name}`;
   }
 
   async process({
@@ -29,7 +32,7 @@ export class CachedLocalDataSource implements GraphQLDataSource<GatewayContext &
     const requestId = context?.requestId ?? 'internal';
     if (!principal) return { errors: [toGraphQLError(new Error('missing principal')).toJSON()] };
     // The subgraph's span in a trace (docs/observability.md#traces): its statements' spans go under it.
-    const result = await inSpan(`subgraph ${this.name}`, { 'billing.subgraph': this.name }, () =>
+    const result = await inSpan(this.spanName, { 'billing.subgraph': this.name }, () =>
       this.documents.execute(document, request, principal, requestId),
     );
     return {

@@ -97,9 +97,11 @@ export function quoted(text: string): string {
 
 const unicodeEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-// Times: microseconds since the epoch (exact in a double), written as seconds and a zero-padded rest so
-// that only small integers are turned into text; the seconds' text is kept while they last.
+// Times: microseconds since the epoch (exact in a double), written as seconds, then the rest as two
+// zero-padded groups of three digits from a table: no number is turned into text but the seconds, whose
+// text is kept while they last.
 const ORIGIN_US = performance.timeOrigin * 1000;
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 let lastSecond = -1;
 let lastSecondText = '';
 
@@ -110,5 +112,7 @@ export function unixNanos(monotonicMs: number): string {
     lastSecond = second;
     lastSecondText = String(second);
   }
-  return `${lastSecondText}${String(micros - second * 1e6 + 1e6).slice(1)}000`;
+  const rest = micros - second * 1e6;
+  const millis = Math.floor(rest / 1000);
+  return `${lastSecondText}${THREE_DIGITS[millis]}${THREE_DIGITS[rest - millis * 1000]}000`;
 }

@@ -96,12 +96,30 @@ export function serveTraced<T>(
     span.setAttribute('http.response.status_code', status);
     if (route) {
       span.setAttribute('http.route', route);
-      span.updateName(`${attributes['http.request.method'] ?? ''} ${route}`.trim());
+      span.updateName(routeSpanName(attributes['http.request.method'] ?? '', route));
     }
     if (status >= 500) span.setError();
     span.end();
   };
   return inScope({ requestId, trace: span }, () => serve(finish));
+}
+
+/**
+ * `GET /v1/orders/`: one string per method and route, kept, rather than a new one per request that the
+ * exporter's name lookup (otlp-json.ts) would hash again. Routes are the adapter's few templates.
+ */
+const routeNames = new Map<string, Map<string, string>>();
+const MAX_ROUTES = 512;
+
+function routeSpanName(method: string, route: string): string {
+  let ofMethod = routeNames.get(method);
+  if (!ofMethod) routeNames.set(method, (ofMethod = new Map()));
+  let name = ofMethod.get(route);
+  if (name === undefined) {
+    if (ofMethod.size >= MAX_ROUTES) ofMethod.clear();
+    ofMethod.set(route, (name = `${method} ${route}`.trim()));
+  }
+  return name;
 }
 
 /** `traceparent` (and `tracestate`) of the running span, for a call to another process; nothing when off. */
