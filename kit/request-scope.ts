@@ -18,11 +18,6 @@ export interface RequestScope {
 
 const scope = new AsyncLocalStorage<RequestScope>();
 
-/** Runs `work` (and everything it starts) as part of request `requestId`, in the trace already running. */
-export function withRequestId<T>(requestId: string, work: () => T): T {
-  return scope.run({ requestId, trace: scope.getStore()?.trace }, work);
-}
-
 /** The running request's id; undefined outside a request (start-up, background loops). */
 export function currentRequestId(): string | undefined {
   return scope.getStore()?.requestId;
@@ -48,7 +43,10 @@ export function currentScope(): RequestScope | undefined {
   return scope.getStore();
 }
 
-/** Runs `work` in `next`: kit/tracing's way into a request (its id and server span at once) and into a hop's span. */
+/**
+ * Runs `work` (and everything it starts) in `next`: kit/tracing's way into a request (its id, and its
+ * server span when tracing is on) and into a hop's span.
+ */
 export function inScope<T>(next: RequestScope, work: () => T): T {
   return scope.run(next, work);
 }

@@ -109,7 +109,11 @@ const durationFields = {
 const durationHistogram = {
   ...durationFields,
   get: async () => ({ ...durationFields, values: [...series.values()].flatMap(s => s.values()) }),
-  reset: () => series.clear(),
+  // The tallies point at their series: both go, or later requests would feed series no scrape reads.
+  reset: () => {
+    series.clear();
+    tallies.clear();
+  },
 };
 metricsRegistry.registerMetric(durationHistogram as unknown as Metric);
 

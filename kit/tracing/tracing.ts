@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { currentScope, inScope, withRequestId } from '../request-scope.js';
+import { currentScope, inScope } from '../request-scope.js';
 import type { OtlpExporter } from './otlp-exporter.js';
 import type { Sampler } from './sampler.js';
 import { type AttributeValue, Span, SpanKind } from './span.js';
@@ -78,7 +78,7 @@ export function serveTraced<T>(
   attributes: Record<string, string>,
   serve: (finish: (status: number, route?: string) => void) => T,
 ): T {
-  if (!on) return withRequestId(requestId, () => serve(unfinished));
+  if (!on) return inScope({ requestId, trace: undefined }, () => serve(unfinished));
   const parent = extractContext(headers);
   const traceId = parent?.traceId ?? newTraceId();
   if (!on.sampler(parent, traceId)) {
@@ -96,30 +96,12 @@ export function serveTraced<T>(
     span.setAttribute('http.response.status_code', status);
     if (route) {
       span.setAttribute('http.route', route);
-      span.updateName(routeSpanName(attributes['http.request.method'] ?? '', route));
+      span.updateName(`${attributes['http.request.method'] ?? ''} ${route}`.trim());
     }
     if (status >= 500) span.setError();
     span.end();
   };
   return inScope({ requestId, trace: span }, () => serve(finish));
-}
-
-/**
- * `GET /v1/orders/`: one string per method and route, kept, rather than a new one per request that the
- * exporter's name lookup (otlp-json.ts) would hash again. Routes are the adapter's few templates.
- */
-const routeNames = new Map<string, Map<string, string>>();
-const MAX_ROUTES = 512;
-
-function routeSpanName(method: string, route: string): string {
-  let ofMethod = routeNames.get(method);
-  if (!ofMethod) routeNames.set(method, (ofMethod = new Map()));
-  let name = ofMethod.get(route);
-  if (name === undefined) {
-    if (ofMethod.size >= MAX_ROUTES) ofMethod.clear();
-    ofMethod.set(route, (name = `${method} ${route}`.trim()));
-  }
-  return name;
 }
 
 /** `traceparent` (and `tracestate`) of the running span, for a call to another process; nothing when off. */
